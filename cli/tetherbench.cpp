@@ -1,0 +1,174 @@
+// The tetherbench command line (a contract: scripts and CI depend on it; see README.md).
+//   tetherbench list
+//   tetherbench run CASE_FILE [--integrator NAME]... [--h STEP] [--t-end T] [--out DIR]
+//   tetherbench table [CASE_FILE...] [--out DIR]
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "core/case.hpp"
+#include "core/runner.hpp"
+#include "core/summary.hpp"
+
+#ifndef TETHERBENCH_CASES_DIR
+#error "TETHERBENCH_CASES_DIR must point at the bundled cases/ folder"
+#endif
+
+namespace {
+
+using namespace tb;
+
+std::vector<std::string> bundled_case_files() {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(TETHERBENCH_CASES_DIR))
+    if (entry.path().extension() == ".toml") files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Loads every case first, so a bad file stops everything before anything is written.
+std::vector<Case> load_cases(const std::vector<std::string>& files) {
+  std::vector<Case> cases;
+  for (const auto& f : files) cases.push_back(load_case(f));
+  return cases;
+}
+
+std::vector<const IntegratorInfo*> select_integrators(const std::vector<std::string>& names) {
+  std::vector<const IntegratorInfo*> selected;
+  if (names.empty()) {
+    for (const auto& info : integrator_registry()) selected.push_back(&info);
+    return selected;
+  }
+  for (const auto& name : names) {
+    const IntegratorInfo* info = find_integrator(name);
+    if (!info) {
+      std::string known;
+      for (const auto& i : integrator_registry()) known += (known.empty() ? "" : ", ") + i.name;
+      throw InputError("--integrator: unknown integrator '" + name + "' (expected one of: " + known + ")");
+    }
+    selected.push_back(info);
+  }
+  return selected;
+}
+
+bool applies(const Case& c, const IntegratorInfo& info, std::string& why_not) {
+  return c.model->make_formulation(info.consumes, why_not) != nullptr;
+}
+
+void print_row(const SummaryRow& r) {
+  if (r.status.rfind("n/a", 0) == 0) {
+    std::printf("  %-10s %s\n", r.integrator.c_str(), r.status.c_str());
+    return;
+  }
+  std::printf("  %-10s %-6s steps %-9ld |dE|max %-11.4g |dpi|max %-11.4g orth max %-11.4g runtime %.4g s\n",
+              r.integrator.c_str(), r.status == "ok" ? "ok" : "FAILED", r.counters.steps, r.metrics.energy_err_max,
+              r.metrics.momentum_err_max, r.metrics.orthogonality_err_max, r.runtime_s);
+  if (r.status != "ok") std::printf("             %s\n", r.status.c_str());
+}
+
+int command_list() {
+  std::printf("Integrators:\n");
+  for (const auto& i : integrator_registry())
+    std::printf("  %-8s order %d  consumes %-20s %s\n", i.name.c_str(), i.order, to_string(i.consumes).c_str(),
+                i.summary.c_str());
+  std::printf("\nModels:\n");
+  for (const auto& m : model_registry()) std::printf("  %-18s %s\n", m.name.c_str(), m.summary.c_str());
+  std::printf("\nBundled cases (%s) and the integrators that apply:\n", TETHERBENCH_CASES_DIR);
+  for (const auto& c : load_cases(bundled_case_files())) {
+    std::printf("  %s  [%s, %s]\n    %s\n", c.name.c_str(), c.model_name.c_str(),
+                std::filesystem::path(c.file).filename().c_str(), c.description.c_str());
+    for (const auto& i : integrator_registry()) {
+      std::string why_not;
+      if (applies(c, i, why_not)) std::printf("    %-8s yes\n", i.name.c_str());
+      else std::printf("    %-8s n/a: %s\n", i.name.c_str(), why_not.c_str());
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"tetherbench: integrators for tethered multibody systems, compared on the same models and cases"};
+  app.require_subcommand(1);
+
+  auto* list = app.add_subcommand("list", "cases, integrators, and which pairs apply");
+
+  auto* run = app.add_subcommand("run", "run one case with the chosen integrators (all applicable if none named)");
+  std::string case_file;
+  std::vector<std::string> integrator_names;
+  double h = 0.0, t_end = 0.0;
+  std::string run_out = "results";
+  int repeats = 1;
+  run->add_option("CASE_FILE", case_file, "case file (TOML, see cases/README.md)")->required()->check(CLI::ExistingFile);
+  run->add_option("--integrator", integrator_names, "integrator name (repeatable)");
+  auto* h_opt = run->add_option("--h", h, "step size (s), overrides the case file")->check(CLI::PositiveNumber);
+  auto* t_opt = run->add_option("--t-end", t_end, "end time (s), overrides the case file")->check(CLI::PositiveNumber);
+  run->add_option("--out", run_out, "output folder")->capture_default_str();
+  run->add_option("--repeats", repeats, "timing passes; runtime is their minimum")->check(CLI::PositiveNumber)->capture_default_str();
+
+  auto* table = app.add_subcommand("table", "run every case x integrator and write summary.csv and summary.md");
+  std::vector<std::string> table_cases;
+  std::string table_out = "results";
+  int table_repeats = 1;
+  table->add_option("CASE_FILE", table_cases, "case files (default: all bundled cases)")->check(CLI::ExistingFile);
+  table->add_option("--out", table_out, "output folder")->capture_default_str();
+  table->add_option("--repeats", table_repeats, "timing passes; runtime is their minimum")->check(CLI::PositiveNumber)->capture_default_str();
+
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    if (list->parsed()) return command_list();
+
+    if (run->parsed()) {
+      const Case c = load_case(case_file);
+      const auto integrators = select_integrators(integrator_names);
+      RunOptions options;
+      options.out_dir = run_out;
+      if (*h_opt) options.h = h;
+      if (*t_opt) options.t_end = t_end;
+      options.repeats = repeats;
+      options.progress = true;
+      std::printf("%s (%s)\n", c.name.c_str(), c.file.c_str());
+      bool all_ok = true;
+      for (const auto* info : integrators) {
+        const SummaryRow row = run_case(c, *info, options);
+        append_summary_csv((std::filesystem::path(run_out) / "summary.csv").string(), row);
+        print_row(row);
+        all_ok = all_ok && (row.status == "ok" || row.status.rfind("n/a", 0) == 0);
+      }
+      return all_ok ? 0 : 1;
+    }
+
+    if (table->parsed()) {
+      const auto cases = load_cases(table_cases.empty() ? bundled_case_files() : table_cases);
+      RunOptions options;
+      options.out_dir = table_out;
+      options.repeats = table_repeats;
+      options.progress = true;
+      std::vector<SummaryRow> rows;
+      for (const auto& c : cases) {
+        std::printf("%s (%s)\n", c.name.c_str(), c.file.c_str());
+        for (const auto& info : integrator_registry()) {
+          rows.push_back(run_case(c, info, options));
+          print_row(rows.back());
+        }
+      }
+      const auto dir = std::filesystem::path(table_out);
+      write_summary_csv((dir / "summary.csv").string(), rows);
+      write_summary_markdown((dir / "summary.md").string(), rows);
+      std::printf("wrote %s and %s\n", (dir / "summary.csv").c_str(), (dir / "summary.md").c_str());
+      return 0;  // failed runs are results: they are marked in the summary
+    }
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "tetherbench: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tetherbench: error: %s\n", e.what());
+    return 3;
+  }
+  return 0;
+}

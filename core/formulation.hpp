@@ -1,0 +1,82 @@
+#pragma once
+// The seam between models and integrators (SPEC "Formulations"). A model offers some of
+// these formulations of one semi-discrete mechanical system; an integrator consumes exactly
+// one kind. Observables are computed by the model from any formulation's state, so every
+// integrator is measured by the same code.
+
+#include <Eigen/Dense>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tb {
+
+enum class FormulationKind {
+  DiscreteLieGroup,  // discrete Lagrangian on R^k x SO(3) x (S^2)^n, implicit step in group parameters
+  EmbeddedOde,       // first-order ODE, R as 9 numbers, S^2 directions as 3-vectors
+  IndexOneDae,       // Baumgarte-stabilised index-1 DAE in natural coordinates
+  LumpedMass,        // diagonal-mass string as a first-order ODE
+};
+
+std::string to_string(FormulationKind kind);
+
+// What a model reports about a state at one sample time.
+struct Observation {
+  double energy = 0.0;             // total energy E = T + V (J)
+  double kinetic = 0.0;            // kinetic energy T (J)
+  double momentum = 0.0;           // the model's conserved momentum (e.g. pi3, N m s)
+  double constraint_err = 0.0;     // max |C| of constraints not satisfied by construction
+  double orthogonality_err = 0.0;  // max over rigid bodies of ||I - R^T R||_F
+  std::vector<double> extra;       // model-specific columns, see Formulation::extra_column_names()
+};
+
+// Common part of every formulation: a state vector, its initial value and what to observe.
+class Formulation {
+ public:
+  virtual ~Formulation() = default;
+  virtual FormulationKind kind() const = 0;
+  virtual int state_size() const = 0;
+  virtual Eigen::VectorXd initial_state() const = 0;
+  virtual Observation observe(double t, const Eigen::VectorXd& y) const = 0;
+  virtual std::vector<std::string> extra_column_names() const = 0;
+  // The physical state (positions, velocities, R, Omega) in one layout shared by every
+  // formulation of the model, so that runs of different formulations can be compared.
+  virtual Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const = 0;
+};
+
+// y' = f(t, y). rhs() may leave non-finite values in dydt when the state is unphysical;
+// integrators detect that and fail the step.
+class OdeFormulation : public Formulation {
+ public:
+  FormulationKind kind() const override { return FormulationKind::EmbeddedOde; }
+  virtual void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const = 0;
+};
+
+// One step (g_k, mu_k) -> (g_{k+1}, mu_{k+1}) of a Lie group variational integrator in
+// position-momentum form (seed 003 Algorithm 1): the discrete Legendre transform at step k is
+// an implicit equation G(x) = 0 in the step's unknowns x (position increments and Cayley
+// parameters of the group updates); once solved, the update and the new momenta are explicit.
+// The model owns the equations and the structured (O(N)) Newton linear algebra; the LGVI
+// integrator owns the iteration, its tolerance and its failure handling.
+class DiscreteLieGroupStep {
+ public:
+  virtual ~DiscreteLieGroupStep() = default;
+  virtual int unknowns() const = 0;
+  // Sets the known state y_k and step h. Anything that does not depend on x is computed here.
+  virtual void begin(const Eigen::VectorXd& y, double h) = 0;
+  // A starting guess for x when no previous step's solution is available.
+  virtual void initial_guess(Eigen::VectorXd& x) const = 0;
+  virtual void residual(const Eigen::VectorXd& x, Eigen::VectorXd& G) = 0;
+  // Solves J(x) dx = -G with the analytic Jacobian. Returns false if J is singular.
+  virtual bool newton_correction(const Eigen::VectorXd& x, const Eigen::VectorXd& G, Eigen::VectorXd& dx) = 0;
+  // The new state y_{k+1} from the solved x.
+  virtual void complete(const Eigen::VectorXd& x, Eigen::VectorXd& y_next) = 0;
+};
+
+class DiscreteLieGroupFormulation : public Formulation {
+ public:
+  FormulationKind kind() const override { return FormulationKind::DiscreteLieGroup; }
+  virtual std::unique_ptr<DiscreteLieGroupStep> make_step() const = 0;
+};
+
+}  // namespace tb

@@ -1,0 +1,100 @@
+// Implementation of the SO(3)/S² primitives declared in lie_group.hpp.
+#include "core/lie_group.hpp"
+
+#include <Eigen/Dense>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace tb::so3 {
+
+Mat3 hat(const Vec3& x) {
+  Mat3 A;
+  A << 0.0, -x(2), x(1),
+       x(2), 0.0, -x(0),
+       -x(1), x(0), 0.0;
+  return A;
+}
+
+Vec3 vee(const Mat3& A) { return Vec3(A(2, 1), A(0, 2), A(1, 0)); }
+
+Vec3 vee_skew(const Mat3& A) {
+  return 0.5 * Vec3(A(2, 1) - A(1, 2), A(0, 2) - A(2, 0), A(1, 0) - A(0, 1));
+}
+
+// Closed form of (I + ĉ)(I − ĉ)⁻¹ (seed 002 eq. (52)); no matrix inverse needed.
+Mat3 cayley(const Vec3& c) {
+  const Mat3 C = hat(c);
+  return Mat3::Identity() + (2.0 / (1.0 + c.squaredNorm())) * (C + C * C);
+}
+
+// c = vee(F − Fᵀ)/(1 + tr F) = tan(φ/2) u; 1 + tr F = 4 cos²(φ/2) vanishes at φ = π.
+Vec3 cayley_inverse(const Mat3& F) {
+  const double denom = 1.0 + F.trace();
+  if (!(denom > kCayleyTiny))
+    throw std::domain_error("so3::cayley_inverse: 1 + tr F <= tiny (rotation angle ~ pi has no Cayley parameter)");
+  return (2.0 / denom) * vee_skew(F);  // vee(F − Fᵀ) = 2 vee_skew(F)
+}
+
+// From dF = 2(I−ĉ)⁻¹ dĉ (I−ĉ)⁻¹ and Mᵀ hat(x) M = det(M) hat(M⁻¹x): Fᵀ dF = hat(2/(1+|c|²)(I − ĉ) dc).
+Mat3 cayley_left_jacobian(const Vec3& c) {
+  return (2.0 / (1.0 + c.squaredNorm())) * (Mat3::Identity() - hat(c));
+}
+
+// Rodrigues; B uses the half-angle form 2 sin²(θ/2)/θ² to avoid cancellation in 1 − cos θ.
+Mat3 exp(const Vec3& w) {
+  const double t2 = w.squaredNorm();
+  const double t = std::sqrt(t2);
+  double A, B;
+  if (t < 1e-3) {  // truncation error O(θ⁶) < 1e-19
+    A = 1.0 - t2 / 6.0 * (1.0 - t2 / 20.0);
+    B = 0.5 - t2 / 24.0 * (1.0 - t2 / 30.0);
+  } else {
+    A = std::sin(t) / t;
+    const double h = std::sin(0.5 * t) / t;
+    B = 2.0 * h * h;
+  }
+  const Mat3 W = hat(w);
+  return Mat3::Identity() + A * W + B * (W * W);
+}
+
+// θ = atan2(sin θ, cos θ) with sin θ = |vee_skew(R)|, cos θ = (tr R − 1)/2: never calls acos.
+Vec3 log(const Mat3& R) {
+  const Vec3 v = vee_skew(R);  // = sin θ · u
+  const double s = v.norm();
+  const double c = 0.5 * (R.trace() - 1.0);
+  const double theta = std::atan2(s, c);
+  if (c > -0.5) {  // θ < 2π/3: the skew part determines u well
+    const double f = (theta < 1e-4) ? 1.0 + theta * theta / 6.0 : theta / s;
+    return f * v;
+  }
+  // Near π the skew part vanishes; use ½(R + Rᵀ) − cos θ I = (1 − cos θ) u uᵀ and take the best-conditioned column.
+  const Mat3 Bm = 0.5 * (R + R.transpose()) - c * Mat3::Identity();
+  int k = 0;
+  Bm.diagonal().maxCoeff(&k);
+  Vec3 u = Bm.col(k).normalized();
+  if (u.dot(v) < 0.0) u = -u;  // sign from sin θ · u (either sign is valid at exactly π)
+  return theta * u;
+}
+
+double orthogonality_error(const Mat3& R) { return (Mat3::Identity() - R.transpose() * R).norm(); }
+
+Mat3 nonstandard_inertia(const Mat3& J) { return 0.5 * J.trace() * Mat3::Identity() - J; }
+
+Mat3 inertia_from_nonstandard(const Mat3& Jd) { return Jd.trace() * Mat3::Identity() - Jd; }
+
+bool is_rotation(const Mat3& R, double tol) { return orthogonality_error(R) <= tol && R.determinant() > 0.0; }
+
+}  // namespace tb::so3
+
+namespace tb::s2 {
+
+double unit_length_error(const Vec3& q) { return std::abs(q.norm() - 1.0); }
+
+Vec3 project_tangent(const Vec3& q, const Vec3& v) { return v - q * q.dot(v); }
+
+Vec3 rotate(const Vec3& q, const Vec3& w) { return so3::exp(w) * q; }
+
+Mat3 tangent_projector(const Vec3& q) { return Mat3::Identity() - q * q.transpose(); }
+
+}  // namespace tb::s2

@@ -1,0 +1,69 @@
+// SO(3) and S^2 primitives for tetherbench (hat/vee, Cayley, exp/log, inertia maps, error metrics).
+// Conventions: hat(x) y = x × y; variations on SO(3) are left-trivialised (body frame): δR = R hat(η).
+#pragma once
+
+#include <Eigen/Core>
+
+namespace tb {
+using Vec3 = Eigen::Vector3d;
+using Mat3 = Eigen::Matrix3d;
+}  // namespace tb
+
+namespace tb::so3 {
+
+// hat(x) is the skew matrix with hat(x) y = x × y (so(3) ≅ R^3 isomorphism).
+Mat3 hat(const Vec3& x);
+
+// Inverse of hat: reads (A(2,1), A(0,2), A(1,0)); only meaningful if A is skew (the symmetric part is ignored unchecked).
+Vec3 vee(const Mat3& A);
+
+// vee of the skew part ½(A − Aᵀ); use this for non-skew input (e.g. F − Fᵀ, log, finite differences).
+Vec3 vee_skew(const Mat3& A);
+
+// Cayley transform F = (I + ĉ)(I − ĉ)⁻¹ (seed 002 eq. (52)), closed form I + 2(ĉ + ĉ²)/(1+|c|²); rotation by 2·atan|c| about c.
+Mat3 cayley(const Vec3& c);
+
+// Inverse Cayley map c = vee(F − Fᵀ)/(1 + tr F) (seed 002 eq. (52)); throws std::domain_error if 1 + tr F <= kCayleyTiny (angle ≈ π).
+Vec3 cayley_inverse(const Mat3& F);
+
+// Threshold on 1 + tr F below which cayley_inverse refuses (|c| ≳ 2e6; relative accuracy of c degrades like eps·|c|²).
+inline constexpr double kCayleyTiny = 1e-12;
+
+// Left-trivialised Cayley Jacobian T(c) with F(c)ᵀ dF = hat(T(c) dc); closed form 2/(1+|c|²)(I − ĉ) (verified by finite differences).
+Mat3 cayley_left_jacobian(const Vec3& c);
+
+// Exponential map (Rodrigues) R = I + (sinθ/θ) ŵ + ((1−cosθ)/θ²) ŵ², Taylor coefficients for θ = |w| < 1e-3.
+Mat3 exp(const Vec3& w);
+
+// Logarithm, inverse of exp with angle in [0, π]; θ = atan2 (no acos), Taylor branch near 0, symmetric-part branch near π.
+Vec3 log(const Mat3& R);
+
+// Orthogonality defect ‖I − RᵀR‖_F (Frobenius), the project's standard drift metric.
+double orthogonality_error(const Mat3& R);
+
+// Non-standard inertia Jd = ½ tr(J) I − J, so that hat(J ω) = hat(ω) Jd + Jd hat(ω).
+Mat3 nonstandard_inertia(const Mat3& J);
+
+// Inverse of nonstandard_inertia: J = tr(Jd) I − Jd (since tr Jd = ½ tr J).
+Mat3 inertia_from_nonstandard(const Mat3& Jd);
+
+// True iff ‖I − RᵀR‖_F <= tol and det R > 0 (excludes reflections).
+bool is_rotation(const Mat3& R, double tol);
+
+}  // namespace tb::so3
+
+namespace tb::s2 {
+
+// Deviation from the unit sphere | |q| − 1 |.
+double unit_length_error(const Vec3& q);
+
+// Tangent-space projection (I − q qᵀ) v; assumes |q| = 1.
+Vec3 project_tangent(const Vec3& q, const Vec3& v);
+
+// Exact-unit-length S² update q_{k+1} = F q_k with F = so3::exp(w) (only round-off changes |q|).
+Vec3 rotate(const Vec3& q, const Vec3& w);
+
+// Tangent projector I − q qᵀ (equals −hat(q)² for unit q).
+Mat3 tangent_projector(const Vec3& q);
+
+}  // namespace tb::s2

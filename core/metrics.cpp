@@ -1,0 +1,51 @@
+#include "core/metrics.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tb {
+
+void MetricsAccumulator::add(double t, const Observation& o) {
+  if (n_ == 0) {
+    e0_ = o.energy;
+    pi0_ = o.momentum;
+    t0_ = t;
+  }
+  ++n_;
+  const double de = o.energy - e0_;
+  const double dpi = std::abs(o.momentum - pi0_);
+  e_max_ = std::max(e_max_, std::abs(de));
+  e_sum_ += std::abs(de);
+  pi_max_ = std::max(pi_max_, dpi);
+  pi_sum_ += dpi;
+  c_max_ = std::max(c_max_, o.constraint_err);
+  o_max_ = std::max(o_max_, o.orthogonality_err);
+  o_sum_ += o.orthogonality_err;
+  ke_max_ = std::max(ke_max_, o.kinetic);
+  const double s = t - t0_;
+  st_ += s;
+  se_ += de;
+  stt_ += s * s;
+  ste_ += s * de;
+}
+
+ConservationMetrics MetricsAccumulator::result() const {
+  ConservationMetrics m;
+  m.samples = n_;
+  if (n_ == 0) return m;
+  m.energy_err_max = e_max_;
+  m.energy_err_mean = e_sum_ / double(n_);
+  m.energy_err_rel_ke = ke_max_ > 0.0 ? e_max_ / ke_max_ : 0.0;
+  const double n = double(n_);
+  const double denom = n * stt_ - st_ * st_;
+  m.energy_drift_rate = denom > 0.0 ? (n * ste_ - st_ * se_) / denom : 0.0;
+  m.momentum_err_max = pi_max_;
+  m.momentum_err_mean = pi_sum_ / n;
+  m.constraint_err_max = c_max_;
+  m.orthogonality_err_max = o_max_;
+  m.orthogonality_err_mean = o_sum_ / n;
+  m.kinetic_max = ke_max_;
+  return m;
+}
+
+}  // namespace tb

@@ -1,0 +1,108 @@
+#include "core/summary.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace tb {
+
+namespace {
+
+std::string number(double x) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+
+std::ofstream open_for_writing(const std::string& path, std::ios::openmode mode) {
+  const auto parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent);
+  std::ofstream out(path, mode);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  return out;
+}
+
+void write_csv_line(std::ofstream& out, const std::vector<std::string>& fields) {
+  for (size_t i = 0; i < fields.size(); ++i) out << (i ? "," : "") << csv_field(fields[i]);
+  out << '\n';
+}
+
+}  // namespace
+
+const std::vector<std::string>& summary_columns() {
+  static const std::vector<std::string> columns = {
+      "case", "integrator", "h", "rtol", "atol", "t_end", "steps", "energy_err_max", "energy_err_mean",
+      "energy_err_rel_ke", "energy_drift_rate", "momentum_err_max", "momentum_err_mean", "constraint_err_max",
+      "orthogonality_err_max", "orthogonality_err_mean", "runtime_s", "rhs_evals", "newton_iters", "status"};
+  return columns;
+}
+
+std::vector<std::string> summary_values(const SummaryRow& r) {
+  const bool measured = r.status.rfind("n/a", 0) != 0;
+  auto metric = [&](double x) { return measured ? number(x) : std::string("n/a"); };
+  const auto& m = r.metrics;
+  return {r.case_name,
+          r.integrator,
+          number(r.h),
+          r.rtol > 0 ? number(r.rtol) : "",
+          r.atol > 0 ? number(r.atol) : "",
+          number(r.t_end),
+          measured ? std::to_string(r.counters.steps) : "n/a",
+          metric(m.energy_err_max),
+          metric(m.energy_err_mean),
+          metric(m.energy_err_rel_ke),
+          metric(m.energy_drift_rate),
+          metric(m.momentum_err_max),
+          metric(m.momentum_err_mean),
+          metric(m.constraint_err_max),
+          metric(m.orthogonality_err_max),
+          metric(m.orthogonality_err_mean),
+          metric(r.runtime_s),
+          measured ? std::to_string(r.counters.rhs_evals) : "n/a",
+          measured ? std::to_string(r.counters.newton_iters) : "n/a",
+          r.status};
+}
+
+void append_summary_csv(const std::string& path, const SummaryRow& row) {
+  const bool fresh = !std::filesystem::exists(path) || std::filesystem::file_size(path) == 0;
+  auto out = open_for_writing(path, std::ios::app);
+  if (fresh) write_csv_line(out, summary_columns());
+  write_csv_line(out, summary_values(row));
+}
+
+void write_summary_csv(const std::string& path, const std::vector<SummaryRow>& rows) {
+  auto out = open_for_writing(path, std::ios::trunc);
+  write_csv_line(out, summary_columns());
+  for (const auto& r : rows) write_csv_line(out, summary_values(r));
+}
+
+void write_summary_markdown(const std::string& path, const std::vector<SummaryRow>& rows) {
+  auto out = open_for_writing(path, std::ios::trunc);
+  out << "# tetherbench summary\n\nColumns as defined in SPEC \"Metrics\"; runtime is integration only.\n";
+  const auto& columns = summary_columns();
+  std::string current_case;
+  for (const auto& r : rows) {
+    if (r.case_name != current_case) {
+      current_case = r.case_name;
+      out << "\n## " << current_case << "\n\n|";
+      for (size_t i = 1; i < columns.size(); ++i) out << ' ' << columns[i] << " |";
+      out << "\n|";
+      for (size_t i = 1; i < columns.size(); ++i) out << (i < columns.size() - 1 ? "---:|" : "---|");
+      out << '\n';
+    }
+    const auto values = summary_values(r);
+    out << '|';
+    for (size_t i = 1; i < values.size(); ++i) out << ' ' << values[i] << " |";
+    out << '\n';
+  }
+}
+
+}  // namespace tb

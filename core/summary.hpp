@@ -1,0 +1,21 @@
+#pragma once
+// The summary table (SPEC "Metrics"; column list fixed by the command-line contract) as CSV
+// and Markdown.
+
+#include <string>
+#include <vector>
+
+#include "core/runner.hpp"
+
+namespace tb {
+
+const std::vector<std::string>& summary_columns();
+std::vector<std::string> summary_values(const SummaryRow& row);
+
+// Appends one row, writing the header first if the file is new or empty.
+void append_summary_csv(const std::string& path, const SummaryRow& row);
+void write_summary_csv(const std::string& path, const std::vector<SummaryRow>& rows);
+// One Markdown table per case, rows in integrator order.
+void write_summary_markdown(const std::string& path, const std::vector<SummaryRow>& rows);
+
+}  // namespace tb

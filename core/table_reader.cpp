@@ -1,0 +1,254 @@
+#include "core/table_reader.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <filesystem>
+#include <utility>
+
+namespace tb {
+namespace {
+
+// Shortest round-trip text of a double; always recognisable as a float ("20.0", not "20").
+std::string format_double(double x) {
+  char buf[64];
+  const auto res = std::to_chars(buf, buf + sizeof buf, x);
+  std::string s(buf, res.ptr);
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";  // 'n': inf / nan
+  return s;
+}
+
+// What a value is, for "got ...": "-3", "20.0", "nan", "a string (\"x\")", "an array of 2 elements".
+std::string describe(const toml::value& v) {
+  switch (v.type()) {
+    case toml::value_t::integer: return std::to_string(v.as_integer());
+    case toml::value_t::floating: return format_double(v.as_floating());
+    case toml::value_t::string: return "a string (\"" + v.as_string().str + "\")";
+    case toml::value_t::boolean: return std::string("a boolean (") + (v.as_boolean() ? "true" : "false") + ")";
+    case toml::value_t::array: {
+      const std::size_t n = v.as_array().size();
+      return "an array of " + std::to_string(n) + (n == 1 ? " element" : " elements");
+    }
+    case toml::value_t::table: return "a table";
+    case toml::value_t::empty: return "nothing";
+    default: return "a date/time";
+  }
+}
+
+// " (line L)" when toml11 knows where the value was written, else "".
+std::string line_suffix(const toml::value* v) {
+  if (v == nullptr) return "";
+  const toml::source_location loc = v->location();
+  if (loc.file_name() == "unknown file" || loc.line_str() == "unknown line") return "";
+  return " (line " + std::to_string(loc.line()) + ")";
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& sep) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+}  // namespace
+
+TableReader TableReader::parse_file(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw InputError(path + ": cannot read case file: no such file");
+  if (fs::is_directory(path, ec))
+    throw InputError(path + ": cannot read case file: it is a directory, expected a TOML file");
+  try {
+    return TableReader(path, "", toml::parse(path));
+  } catch (const toml::syntax_error& e) {
+    throw InputError(path + ": TOML syntax error (line " + std::to_string(e.location().line()) +
+                     "):\n" + e.what());
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw InputError(path + ": cannot read case file: " + e.what());
+  }
+}
+
+TableReader::TableReader(std::string file, std::string dotted_prefix, toml::value table)
+    : file_(std::move(file)),
+      prefix_(std::move(dotted_prefix)),
+      table_(std::move(table)),
+      known_(std::make_shared<std::set<std::string>>()) {
+  if (!table_.is_table()) fail_at(prefix_, &table_, "a table", describe(table_));
+}
+
+const std::string& TableReader::file() const { return file_; }
+
+std::string TableReader::dotted(const std::string& key) const {
+  return prefix_.empty() ? key : prefix_ + "." + key;
+}
+
+bool TableReader::has(const std::string& key) const { return find(key) != nullptr; }
+
+std::vector<std::string> TableReader::keys() const {
+  std::vector<std::string> out;
+  for (const auto& kv : table_.as_table()) out.push_back(kv.first);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+const toml::value* TableReader::find(const std::string& key) const {
+  const auto& t = table_.as_table();
+  const auto it = t.find(key);
+  return it == t.end() ? nullptr : &it->second;
+}
+
+const toml::value* TableReader::lookup(const std::string& key) {
+  known_->insert(key);
+  return find(key);
+}
+
+const toml::value& TableReader::require(const std::string& key, const std::string& expected) {
+  const toml::value* v = lookup(key);
+  if (v == nullptr) throw InputError(file_ + ": missing key '" + dotted(key) + "': expected " + expected);
+  return *v;
+}
+
+void TableReader::fail_at(const std::string& dotted_key, const toml::value* at,
+                          const std::string& expected, const std::string& got) const {
+  throw InputError(file_ + ": key '" + dotted_key + "'" + line_suffix(at) + ": expected " + expected +
+                   ", got " + got);
+}
+
+void TableReader::fail(const std::string& key, const std::string& expected,
+                       const std::string& got) const {
+  fail_at(dotted(key), find(key), expected, got);
+}
+
+double TableReader::finite_number(const std::string& dotted_key, const toml::value& v,
+                                  const std::string& expected) const {
+  if (v.is_integer()) return static_cast<double>(v.as_integer());
+  if (v.is_floating() && std::isfinite(v.as_floating())) return v.as_floating();
+  fail_at(dotted_key, &v, expected, describe(v));
+}
+
+double TableReader::checked_number(const std::string& key, const toml::value& v,
+                                   bool allow_zero) const {
+  const std::string expected = allow_zero ? "a finite number >= 0" : "a finite number > 0";
+  const double x = finite_number(dotted(key), v, expected);
+  if (x < 0.0 || (!allow_zero && x == 0.0)) fail_at(dotted(key), &v, expected, describe(v));
+  return x;
+}
+
+int TableReader::checked_positive_integer(const std::string& key, const toml::value& v) const {
+  if (!v.is_integer() || v.as_integer() < 1) fail_at(dotted(key), &v, "an integer >= 1", describe(v));
+  if (v.as_integer() > INT_MAX)
+    fail_at(dotted(key), &v, "an integer between 1 and " + std::to_string(INT_MAX), describe(v));
+  return static_cast<int>(v.as_integer());
+}
+
+Vec3 TableReader::checked_vec3(const std::string& dotted_key, const toml::value& v,
+                               const std::string& expected) const {
+  if (!v.is_array() || v.as_array().size() != 3) fail_at(dotted_key, &v, expected, describe(v));
+  Vec3 out;
+  for (int i = 0; i < 3; ++i)
+    out[i] = finite_number(dotted_key + "[" + std::to_string(i) + "]",
+                           v.as_array()[static_cast<std::size_t>(i)], "a finite number");
+  return out;
+}
+
+double TableReader::number(const std::string& key) {
+  return finite_number(dotted(key), require(key, "a finite number"), "a finite number");
+}
+
+double TableReader::positive(const std::string& key) {
+  return checked_number(key, require(key, "a finite number > 0"), false);
+}
+
+double TableReader::non_negative(const std::string& key) {
+  return checked_number(key, require(key, "a finite number >= 0"), true);
+}
+
+double TableReader::positive_or(const std::string& key, double default_value) {
+  const toml::value* v = lookup(key);
+  return v ? checked_number(key, *v, false) : default_value;
+}
+
+double TableReader::non_negative_or(const std::string& key, double default_value) {
+  const toml::value* v = lookup(key);
+  return v ? checked_number(key, *v, true) : default_value;
+}
+
+int TableReader::positive_integer(const std::string& key) {
+  return checked_positive_integer(key, require(key, "an integer >= 1"));
+}
+
+int TableReader::positive_integer_or(const std::string& key, int default_value) {
+  const toml::value* v = lookup(key);
+  return v ? checked_positive_integer(key, *v) : default_value;
+}
+
+std::string TableReader::string(const std::string& key) {
+  const toml::value& v = require(key, "a string");
+  if (!v.is_string()) fail_at(dotted(key), &v, "a string", describe(v));
+  return v.as_string().str;
+}
+
+std::string TableReader::one_of(const std::string& key, const std::vector<std::string>& allowed) {
+  std::vector<std::string> quoted;
+  for (const auto& a : allowed) quoted.push_back("\"" + a + "\"");
+  const std::string expected = "one of [" + join(quoted, ", ") + "]";
+  const toml::value& v = require(key, expected);
+  if (!v.is_string()) fail_at(dotted(key), &v, expected, describe(v));
+  const std::string& s = v.as_string().str;
+  if (std::find(allowed.begin(), allowed.end(), s) == allowed.end())
+    fail_at(dotted(key), &v, expected, "\"" + s + "\"");
+  return s;
+}
+
+Vec3 TableReader::vec3(const std::string& key) {
+  const std::string expected = "an array of 3 finite numbers";
+  return checked_vec3(dotted(key), require(key, expected), expected);
+}
+
+Vec3 TableReader::vec3_or(const std::string& key, const Vec3& default_value) {
+  const toml::value* v = lookup(key);
+  return v ? checked_vec3(dotted(key), *v, "an array of 3 finite numbers") : default_value;
+}
+
+Mat3 TableReader::mat3(const std::string& key) {
+  const std::string expected = "an array of 3 rows, each an array of 3 finite numbers";
+  const toml::value& v = require(key, expected);
+  if (!v.is_array() || v.as_array().size() != 3) fail_at(dotted(key), &v, expected, describe(v));
+  Mat3 m;
+  for (int i = 0; i < 3; ++i)
+    m.row(i) = checked_vec3(dotted(key) + "[" + std::to_string(i) + "]",
+                            v.as_array()[static_cast<std::size_t>(i)], "a row of 3 finite numbers")
+                   .transpose();
+  return m;
+}
+
+TableReader TableReader::table(const std::string& key) {
+  const toml::value& v = require(key, "a table");
+  if (!v.is_table()) fail_at(dotted(key), &v, "a table", describe(v));
+  return TableReader(file_, dotted(key), v);
+}
+
+std::optional<TableReader> TableReader::optional_table(const std::string& key) {
+  if (!has(key)) {
+    known_->insert(key);
+    return std::nullopt;
+  }
+  return table(key);
+}
+
+void TableReader::finish() const {
+  const std::vector<std::string> known(known_->begin(), known_->end());
+  const std::string where = prefix_.empty() ? "at the top level" : "in [" + prefix_ + "]";
+  const std::string expected =
+      known.empty() ? "this table takes no keys" : "expected one of: " + join(known, ", ");
+  std::vector<std::string> lines;
+  for (const auto& key : keys())
+    if (known_->count(key) == 0)
+      lines.push_back(file_ + ": unknown key '" + dotted(key) + "'" + line_suffix(find(key)) + " " +
+                      where + " (" + expected + ")");
+  if (!lines.empty()) throw InputError(join(lines, "\n"));
+}
+
+}  // namespace tb

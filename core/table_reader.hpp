@@ -1,0 +1,96 @@
+// TableReader: typed, range-checked access to one TOML table of a case file.
+//
+// Every bad input ends in tb::InputError whose what() is the complete user-facing message:
+//   <file>: key '<dotted key>' (line L): expected <expectation>, got <found>
+//   <file>: missing key '<dotted key>': expected <expectation>
+//   <file>: unknown key '<dotted key>' (line L) in [<table>] (expected one of: a, b, c)
+// The "(line L)" part appears whenever toml11 knows where the value was written.
+//
+// Getters remember which keys they were asked for, so finish() can reject keys nobody read
+// (usually typos). finish() checks only this table's own keys: a reader obtained with
+// table()/optional_table() has its own finish(), which the code that reads it must call.
+// There are no silent defaults: optional keys are read only through the *_or(default) getters,
+// and a present-but-invalid optional key is an error, never the default.
+#pragma once
+
+#include <Eigen/Core>
+#include <toml.hpp>
+
+#include <memory>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tb {
+
+// Identical to the aliases in core/lie_group.hpp; identical alias redeclarations are legal.
+using Vec3 = Eigen::Vector3d;
+using Mat3 = Eigen::Matrix3d;
+
+// Every bad input ends here; what() is the complete user-facing message.
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Reads one TOML table: typed, range-checked getters that remember which keys were read,
+// so finish() can reject unknown keys. Copies share the record of read keys.
+class TableReader {
+ public:
+  // Missing/unreadable file or TOML syntax error -> InputError naming the file.
+  static TableReader parse_file(const std::string& path);
+  // prefix "" for the root, "model" for [model]; `table` must be a TOML table.
+  TableReader(std::string file, std::string dotted_prefix, toml::value table);
+
+  bool has(const std::string& key) const;  // does not count as reading the key
+  std::vector<std::string> keys() const;   // all keys of this table (sorted)
+
+  double number(const std::string& key);        // required finite number; integers accepted
+  double positive(const std::string& key);      // required, > 0
+  double non_negative(const std::string& key);  // required, >= 0
+  double positive_or(const std::string& key, double default_value);  // optional, validated if present
+  double non_negative_or(const std::string& key, double default_value);
+  int positive_integer(const std::string& key);  // required integer >= 1 (20.0 is an error)
+  int positive_integer_or(const std::string& key, int default_value);
+  std::string string(const std::string& key);
+  std::string one_of(const std::string& key, const std::vector<std::string>& allowed);
+  Vec3 vec3(const std::string& key);  // array of exactly 3 finite numbers
+  Vec3 vec3_or(const std::string& key, const Vec3& default_value);
+  Mat3 mat3(const std::string& key);  // array of 3 rows of 3 finite numbers (row-major as written)
+  TableReader table(const std::string& key);  // required sub-table; the key counts as read here
+  std::optional<TableReader> optional_table(const std::string& key);
+
+  // Reject keys never read by any getter (one line per unknown key, known keys listed).
+  void finish() const;
+  // For checks only the caller can make: "<file>: key 'initial.R0' (line L): expected ..., got ...".
+  [[noreturn]] void fail(const std::string& key, const std::string& expected,
+                         const std::string& got) const;
+
+  const std::string& file() const;
+  std::string dotted(const std::string& key) const;  // "model.EA"
+
+ private:
+  const toml::value* find(const std::string& key) const;
+  // Marks `key` as known and read; returns the value, or nullptr if absent.
+  const toml::value* lookup(const std::string& key);
+  // Like lookup(), but a missing key is an error stating `expected`.
+  const toml::value& require(const std::string& key, const std::string& expected);
+  // The one message formatter: "<file>: key '<dotted>'[ (line L)]: expected <expected>, got <got>".
+  [[noreturn]] void fail_at(const std::string& dotted_key, const toml::value* at,
+                            const std::string& expected, const std::string& got) const;
+  double finite_number(const std::string& dotted_key, const toml::value& v,
+                       const std::string& expected) const;
+  double checked_number(const std::string& key, const toml::value& v, bool allow_zero) const;
+  int checked_positive_integer(const std::string& key, const toml::value& v) const;
+  Vec3 checked_vec3(const std::string& dotted_key, const toml::value& v,
+                    const std::string& expected) const;
+
+  std::string file_;
+  std::string prefix_;
+  toml::value table_;
+  std::shared_ptr<std::set<std::string>> known_;  // keys asked for by getters (present or not)
+};
+
+}  // namespace tb

@@ -1,0 +1,3 @@
+#pragma once
+#include "integrators/integrator.hpp"
+namespace tb { IntegratorInfo rk4_info(); }

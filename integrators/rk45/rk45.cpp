@@ -1,0 +1,83 @@
+// Adaptive Dormand-Prince 5(4) (Boost.Odeint runge_kutta_dopri5 with error control and its
+// own 4th-order dense output) on a model's ODE form. Error control per component:
+// err_i / (atol + rtol |y_i|) <= 1. Samples between steps come from the dense output, so the
+// step sequence does not depend on the observation grid.
+
+#include "integrators/rk45/rk45.hpp"
+
+#include <exception>
+
+#include "integrators/odeint_system.hpp"
+
+namespace tb {
+namespace {
+
+namespace odeint = boost::numeric::odeint;
+using Dopri5 = odeint::runge_kutta_dopri5<Eigen::VectorXd, double, Eigen::VectorXd, double,
+                                          odeint::vector_space_algebra>;
+using DenseStepper = odeint::result_of::make_dense_output<Dopri5>::type;
+
+class Rk45Stepper final : public TimeStepper {
+ public:
+  Rk45Stepper(const OdeFormulation& ode, const IntegratorSettings& s, double t0)
+      : TimeStepper(t0, ode.initial_state()),
+        ode_(ode),
+        stepper_(odeint::make_dense_output(s.atol, s.rtol, Dopri5())) {
+    stepper_.initialize(y_, t0, s.h);
+  }
+
+  bool has_dense_output() const override { return true; }
+  void dense_state(double t, Eigen::VectorXd& y) const override {
+    // calc_state is logically const; odeint declares it non-const for its buffers.
+    const_cast<DenseStepper&>(stepper_).calc_state(t, y);
+  }
+
+  bool step(double t_stop, std::string& failure) override {
+    if (broken_) {
+      failure = "stepper already failed";
+      return false;
+    }
+    if (stepper_.current_time() < t_stop) {
+      try {
+        stepper_.do_step(OdeintSystem{&ode_, &counters_.rhs_evals});
+      } catch (const std::exception& e) {
+        broken_ = true;
+        failure = std::string("step size control failed: ") + e.what();
+        return false;
+      }
+      if (!all_finite(stepper_.current_state())) {
+        broken_ = true;
+        failure = "state became non-finite (NaN/Inf)";
+        return false;
+      }
+      ++counters_.steps;
+    }
+    // The dense stepper may overshoot t_stop; report the interpolated state at t_stop then.
+    if (stepper_.current_time() >= t_stop) {
+      t_ = t_stop;
+      stepper_.calc_state(t_stop, y_);
+    } else {
+      t_ = stepper_.current_time();
+      y_ = stepper_.current_state();
+    }
+    return true;
+  }
+
+ private:
+  const OdeFormulation& ode_;
+  DenseStepper stepper_;
+  bool broken_ = false;
+};
+
+}  // namespace
+
+IntegratorInfo rk45_info() {
+  return {"rk45", FormulationKind::EmbeddedOde, 5, true,
+          "adaptive Dormand-Prince 5(4) with dense output (Boost.Odeint), rtol/atol, R as 9 numbers",
+          {"rtol", "atol"},
+          [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
+            return std::make_unique<Rk45Stepper>(dynamic_cast<const OdeFormulation&>(f), s, t0);
+          }};
+}
+
+}  // namespace tb

@@ -1,0 +1,194 @@
+#include "models/string_pendulum/mechanics.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace tb::string_pendulum {
+
+using so3::hat;
+
+namespace {
+const Vec3 e3 = Vec3::UnitZ();
+}
+
+Mat3 elliptic_cylinder_inertia_about_attachment(double M, double a, double b, double H, const Vec3& rho_c) {
+  Mat3 J_cm = Mat3::Zero();
+  J_cm(0, 0) = M * (b * b / 4.0 + H * H / 12.0);
+  J_cm(1, 1) = M * (a * a / 4.0 + H * H / 12.0);
+  J_cm(2, 2) = M * (a * a + b * b) / 4.0;
+  // Parallel-axis theorem to the attachment point (body-frame origin), SPEC conventions.
+  return J_cm + M * (rho_c.squaredNorm() * Mat3::Identity() - rho_c * rho_c.transpose());
+}
+
+Mechanics::Mechanics(const Parameters& p) : p_(p) {}
+
+State Mechanics::initial_state(const InitialCondition& ic) const {
+  State s;
+  const int n = nodes();
+  s.r.resize(n);
+  s.v.assign(n, Vec3::Zero());
+  const Vec3 dir = ic.string_direction.normalized();
+  for (int a = 1; a <= n; ++a) s.r[a - 1] = double(a - 1) * p_.u() * dir;  // r_a = (a-1) u dir
+  s.v[n - 1] = ic.body_velocity;
+  s.R = ic.R0;
+  s.Omega = ic.Omega0;
+  return s;
+}
+
+Vec3 Mechanics::element_force(const Vec3& x) const {
+  const double len = x.norm();
+  return p_.kappa() * (len - p_.u()) / len * x;
+}
+
+void Mechanics::assemble_mass_matrix(const Mat3& R, BlockTridiagonal3& A) const {
+  const int N = p_.N;
+  const double m = p_.m();
+  const Mat3 I = Mat3::Identity();
+  A.resize(N + 1);
+  // Blocks 0..N-1: nodes 2..N+1 (consistent mass m/6 (1 4 1)); block N: Omega.
+  for (int i = 0; i < N; ++i) {
+    A.diag(i) = (4.0 * m / 6.0) * I;
+    if (i > 0) A.lower(i) = (m / 6.0) * I;
+    if (i + 1 < N) A.upper(i) = (m / 6.0) * I;
+  }
+  A.diag(N - 1) = (p_.M + m / 3.0) * I;  // attachment node: half an element plus the body
+  A.upper(N - 1) = -p_.M * R * hat(p_.rho_c);
+  A.lower(N) = p_.M * hat(p_.rho_c) * R.transpose();
+  A.diag(N) = p_.J;
+}
+
+Eigen::VectorXd Mechanics::momenta(const State& s) const {
+  BlockTridiagonal3 A;
+  assemble_mass_matrix(s.R, A);
+  Eigen::VectorXd v(3 * (p_.N + 1));
+  for (int a = 2; a <= p_.N + 1; ++a) v.segment<3>(3 * (a - 2)) = s.v[a - 1];
+  v.segment<3>(3 * p_.N) = s.Omega;
+  return A.multiply(v);
+}
+
+void Mechanics::set_velocities_from_momenta(const Eigen::VectorXd& momenta, State& s) const {
+  BlockTridiagonal3 A;
+  assemble_mass_matrix(s.R, A);
+  Eigen::VectorXd v = momenta;
+  if (!A.factor()) v.setConstant(std::numeric_limits<double>::quiet_NaN());
+  else A.solve_in_place(v);
+  s.v.assign(nodes(), Vec3::Zero());
+  for (int a = 2; a <= p_.N + 1; ++a) s.v[a - 1] = v.segment<3>(3 * (a - 2));
+  s.Omega = v.segment<3>(3 * p_.N);
+}
+
+void Mechanics::accelerations(const State& s, Eigen::VectorXd& acc) const {
+  const int N = p_.N;
+  const double m = p_.m();
+  acc.resize(3 * (N + 1));
+  // Right-hand sides of the SPEC equations of motion.
+  Vec3 force_prev = element_force(s.r[1] - s.r[0]);  // element 1
+  for (int a = 2; a <= N; ++a) {
+    const Vec3 force_next = element_force(s.r[a] - s.r[a - 1]);  // element a
+    acc.segment<3>(3 * (a - 2)) = m * p_.g * e3 + force_next - force_prev;
+    force_prev = force_next;
+  }
+  const Vec3 Wrho = s.Omega.cross(p_.rho_c);
+  acc.segment<3>(3 * (N - 1)) = (p_.M + m / 2.0) * p_.g * e3 - force_prev - p_.M * s.R * s.Omega.cross(Wrho);
+  acc.segment<3>(3 * N) =
+      -s.Omega.cross(p_.J * s.Omega) + p_.M * p_.g * p_.rho_c.cross(s.R.transpose() * e3);
+  BlockTridiagonal3 A;
+  assemble_mass_matrix(s.R, A);
+  if (!A.factor()) {
+    acc.setConstant(std::numeric_limits<double>::quiet_NaN());
+    return;
+  }
+  A.solve_in_place(acc);
+}
+
+double Mechanics::kinetic_energy(const State& s) const {
+  const double m = p_.m();
+  double T = 0.0;
+  for (int a = 1; a <= p_.N; ++a) {
+    const Vec3& va = s.v[a - 1];
+    const Vec3& vb = s.v[a];
+    T += m / 6.0 * (va.dot(va) + va.dot(vb) + vb.dot(vb));
+  }
+  const Vec3& v = s.v[p_.N];
+  T += 0.5 * p_.M * v.dot(v) + 0.5 * s.Omega.dot(p_.J * s.Omega) +
+       p_.M * v.dot(s.R * s.Omega.cross(p_.rho_c));
+  return T;
+}
+
+double Mechanics::potential_energy(const State& s) const {
+  const double m = p_.m();
+  double V = 0.0;
+  for (int a = 1; a <= p_.N; ++a) {
+    const double stretch = (s.r[a] - s.r[a - 1]).norm() - p_.u();
+    V += 0.5 * p_.kappa() * stretch * stretch - 0.5 * m * p_.g * (s.r[a - 1] + s.r[a]).dot(e3);
+  }
+  V -= p_.M * p_.g * (s.r[p_.N] + s.R * p_.rho_c).dot(e3);
+  return V;
+}
+
+double Mechanics::angular_momentum_e3(const State& s) const {
+  const double m = p_.m();
+  Vec3 L = Vec3::Zero();
+  for (int a = 1; a <= p_.N; ++a) {
+    const Vec3 &ra = s.r[a - 1], &rb = s.r[a], &va = s.v[a - 1], &vb = s.v[a];
+    L += m / 6.0 * (2.0 * ra.cross(va) + ra.cross(vb) + rb.cross(va) + 2.0 * rb.cross(vb));
+  }
+  const Vec3& r = s.r[p_.N];
+  const Vec3& v = s.v[p_.N];
+  L += p_.M * r.cross(v + s.R * s.Omega.cross(p_.rho_c)) - p_.M * v.cross(s.R * p_.rho_c) +
+       s.R * p_.J * s.Omega;
+  return L.dot(e3);
+}
+
+double Mechanics::stretched_length(const State& s) const {
+  double len = 0.0;
+  for (int a = 1; a <= p_.N; ++a) len += (s.r[a] - s.r[a - 1]).norm();
+  return len;
+}
+
+Observation Mechanics::observe(const State& s) const {
+  Observation o;
+  o.kinetic = kinetic_energy(s);
+  o.energy = o.kinetic + potential_energy(s);
+  o.momentum = angular_momentum_e3(s);
+  o.constraint_err = 0.0;  // no holonomic constraints in this model's ODE and Lie group forms
+  o.orthogonality_err = so3::orthogonality_error(s.R);
+  const Vec3& x = s.r[p_.N];
+  const Vec3& v = s.v[p_.N];
+  o.extra = {x.x(), x.y(), x.z(), v.x(), v.y(), v.z(), s.Omega.x(), s.Omega.y(), s.Omega.z(), stretched_length(s)};
+  return o;
+}
+
+std::vector<std::string> Mechanics::extra_column_names() {
+  return {"x", "y", "z", "vx", "vy", "vz", "Omega_x", "Omega_y", "Omega_z", "stretched_length"};
+}
+
+Eigen::VectorXd Mechanics::pack(const State& s) const {
+  const int N = p_.N;
+  Eigen::VectorXd y(6 * N + 12);
+  for (int a = 2; a <= N + 1; ++a) {
+    y.segment<3>(3 * (a - 2)) = s.r[a - 1];
+    y.segment<3>(3 * N + 3 * (a - 2)) = s.v[a - 1];
+  }
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) y(6 * N + 3 * i + j) = s.R(i, j);
+  y.segment<3>(6 * N + 9) = s.Omega;
+  return y;
+}
+
+State Mechanics::unpack(const Eigen::VectorXd& y) const {
+  const int N = p_.N;
+  State s;
+  s.r.assign(N + 1, Vec3::Zero());
+  s.v.assign(N + 1, Vec3::Zero());
+  for (int a = 2; a <= N + 1; ++a) {
+    s.r[a - 1] = y.segment<3>(3 * (a - 2));
+    s.v[a - 1] = y.segment<3>(3 * N + 3 * (a - 2));
+  }
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) s.R(i, j) = y(6 * N + 3 * i + j);
+  s.Omega = y.segment<3>(6 * N + 9);
+  return s;
+}
+
+}  // namespace tb::string_pendulum

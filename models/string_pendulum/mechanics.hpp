@@ -1,0 +1,98 @@
+#pragma once
+// Model A, the 3D elastic string pendulum (seed 000; SPEC "Model A"): the finite-element
+// semi-discrete system that every formulation of this model integrates. Parameters, the
+// consistent mass matrix, elastic forces, energy, angular momentum about e3 and the
+// observables live here once, so every integrator is measured by the same code.
+//
+// Nodes: r_1 = 0 (pivot, fixed), r_2 ... r_{N+1} (r_{N+1} = attachment point on the body).
+// Vectors of nodes are indexed from 0: r[a-1] is node a, so r[0] is the pivot.
+
+#include <Eigen/Dense>
+#include <vector>
+
+#include "core/block_tridiagonal.hpp"
+#include "core/formulation.hpp"
+#include "core/lie_group.hpp"
+
+namespace tb::string_pendulum {
+
+struct Parameters {
+  int N = 20;              // number of string elements
+  double mu = 0.0;         // string mass per unstretched length (kg/m)
+  double length = 0.0;     // unstretched string length l (m)
+  double EA = 0.0;         // axial stiffness (N)
+  double M = 0.0;          // rigid body mass (kg)
+  Vec3 rho_c = Vec3::Zero();  // attachment point -> centre of mass, body frame (m)
+  Mat3 J = Mat3::Zero();   // body inertia about the attachment point, body frame (kg m^2)
+  double g = 9.81;         // gravity along +e3 (down)
+
+  double u() const { return length / N; }    // unstretched element length
+  double m() const { return mu * u(); }      // element mass
+  double kappa() const { return EA / u(); }  // element stiffness
+};
+
+// Elliptic cylinder (SPEC conventions): semimajor a along body x, semiminor b along y,
+// height H along z; inertia about the centre of mass shifted to the attachment point.
+Mat3 elliptic_cylinder_inertia_about_attachment(double M, double a, double b, double H, const Vec3& rho_c);
+
+// Physical state: what every formulation maps its own state to.
+struct State {
+  std::vector<Vec3> r;  // N+1 nodes, r[0] = pivot = 0
+  std::vector<Vec3> v;  // node velocities, v[0] = 0
+  Mat3 R = Mat3::Identity();
+  Vec3 Omega = Vec3::Zero();
+};
+
+struct InitialCondition {
+  Vec3 string_direction = Vec3::UnitX();  // straight, unstretched string along this unit vector
+  Vec3 body_velocity = Vec3::Zero();      // velocity of the attachment point (m/s); the string's
+                                          // nodes start at rest
+  Mat3 R0 = Mat3::Identity();
+  Vec3 Omega0 = Vec3::Zero();
+};
+
+class Mechanics {
+ public:
+  explicit Mechanics(const Parameters& p);
+  const Parameters& params() const { return p_; }
+  int nodes() const { return p_.N + 1; }
+
+  State initial_state(const InitialCondition& ic) const;
+
+  // Elastic force of element a: F = kappa (|x| - u) x / |x|, x = r_{a+1} - r_a (the gradient
+  // of the element's strain energy with respect to r_{a+1}).
+  Vec3 element_force(const Vec3& x) const;
+
+  // Mass matrix over (rdot_2 ... rdot_{N+1}, Omega): N+1 blocks of 3x3, block-tridiagonal
+  // (SPEC equations of motion, left-hand sides). Depends on R through the body coupling.
+  void assemble_mass_matrix(const Mat3& R, BlockTridiagonal3& A) const;
+
+  // Generalised momenta (p_2..p_{N+1}, Pi) = M(R) (v_2..v_{N+1}, Omega): the continuous
+  // Legendre transform.
+  Eigen::VectorXd momenta(const State& s) const;
+  // Inverse Legendre transform: fills s.v and s.Omega from momenta at s.r, s.R. O(N).
+  void set_velocities_from_momenta(const Eigen::VectorXd& momenta, State& s) const;
+
+  // Accelerations (rddot_2..rddot_{N+1}, Omegadot) from the equations of motion; NaN if the
+  // mass matrix cannot be factored.
+  void accelerations(const State& s, Eigen::VectorXd& acc) const;
+
+  double kinetic_energy(const State& s) const;
+  double potential_energy(const State& s) const;
+  // Angular momentum about e3 (SPEC pi3), conserved by the exact flow.
+  double angular_momentum_e3(const State& s) const;
+  double stretched_length(const State& s) const;
+
+  Observation observe(const State& s) const;
+  static std::vector<std::string> extra_column_names();
+
+  // Physical state vector layout, shared by every formulation of this model:
+  // [r_2..r_{N+1}, v_2..v_{N+1}, R (row-major), Omega], size 6N + 12.
+  Eigen::VectorXd pack(const State& s) const;
+  State unpack(const Eigen::VectorXd& y) const;
+
+ private:
+  Parameters p_;
+};
+
+}  // namespace tb::string_pendulum

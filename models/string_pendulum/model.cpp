@@ -1,0 +1,86 @@
+// Model A as the runner sees it: built from a case file's [model] and [initial] tables,
+// offering the ODE and discrete Lie group formulations.
+
+#include "models/string_pendulum/model.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "models/string_pendulum/forms.hpp"
+
+namespace tb::string_pendulum {
+namespace {
+
+class StringPendulumModel final : public Model {
+ public:
+  StringPendulumModel(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic) {}
+  std::string name() const override { return "string_pendulum"; }
+
+  std::unique_ptr<Formulation> make_formulation(FormulationKind kind, std::string& why_not) const override {
+    switch (kind) {
+      case FormulationKind::EmbeddedOde:
+        return std::make_unique<OdeForm>(p_, ic_);
+      case FormulationKind::DiscreteLieGroup:
+        return std::make_unique<LieGroupForm>(p_, ic_);
+      case FormulationKind::IndexOneDae:
+        why_not = "the string pendulum has no DAE form yet (rigid body in natural coordinates with an attachment constraint)";
+        return nullptr;
+      case FormulationKind::LumpedMass:
+        why_not = "the string pendulum has no lumped-mass form yet";
+        return nullptr;
+    }
+    why_not = "unknown formulation";
+    return nullptr;
+  }
+
+ private:
+  Parameters p_;
+  InitialCondition ic_;
+};
+
+std::string format_number(double x) {
+  std::ostringstream s;
+  s.precision(3);
+  s << x;
+  return s.str();
+}
+
+}  // namespace
+
+std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& initial) {
+  Parameters p;
+  p.N = model.positive_integer("elements");
+  p.mu = model.positive("string_density");
+  p.length = model.positive("string_length");
+  p.EA = model.positive("EA");
+  p.g = model.non_negative("gravity");
+  p.M = model.positive("body_mass");
+  p.rho_c = model.vec3("rho_c");
+  TableReader body = model.table("body");
+  body.one_of("shape", {"elliptic_cylinder"});
+  const double a = body.positive("semimajor"), b = body.positive("semiminor"), H = body.positive("height");
+  body.finish();
+  p.J = elliptic_cylinder_inertia_about_attachment(p.M, a, b, H, p.rho_c);
+  model.finish();
+
+  InitialCondition ic;
+  ic.string_direction = initial.vec3("string_direction");
+  if (std::abs(ic.string_direction.norm() - 1.0) > 1e-12)
+    initial.fail("string_direction", "a unit vector", "a vector of length " + format_number(ic.string_direction.norm()));
+  ic.body_velocity = initial.vec3("body_velocity");
+  ic.R0 = initial.mat3("R0");
+  if (!so3::is_rotation(ic.R0, 1e-12))
+    initial.fail("R0", "a rotation matrix (||I - R^T R||_F <= 1e-12 and det R = +1)",
+                 "||I - R^T R||_F = " + format_number(so3::orthogonality_error(ic.R0)) +
+                     ", det R = " + format_number(ic.R0.determinant()));
+  ic.Omega0 = initial.vec3("Omega0");
+  initial.finish();
+  return std::make_shared<StringPendulumModel>(p, ic);
+}
+
+ModelInfo info() {
+  return {"string_pendulum", "Model A: 3D elastic string pendulum with a rigid body, fixed pivot (seed 000)",
+          build_from_case};
+}
+
+}  // namespace tb::string_pendulum

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs every build, test and report dependency of tetherbench from Debian's archive.
+# Idempotent: packages already present are skipped, so the README commands can call it each time.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config
+  libeigen3-dev          # linear algebra (fixed-size blocks, block-tridiagonal solves)
+  libboost-dev           # Boost.Odeint (header-only) for RK4 / Dormand-Prince RK45
+  libsundials-dev        # SUNDIALS IDA for the index-1 DAE integrator
+  libbenchmark-dev       # Google Benchmark: per-step cost and its growth with N
+  catch2                 # unit and property tests
+  libfccp-dev            # fast-cpp-csv-parser: reading reference data and envelopes
+  libcli11-dev           # command line of the tetherbench tool
+  libtoml11-dev          # case files
+  python3-matplotlib     # plots in reports/ (run with /usr/bin/python3)
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "tetherbench setup: installing ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
