@@ -47,6 +47,10 @@ std::string format_number(double x) {
 
 }  // namespace
 
+std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
+  return std::make_shared<StringPendulumModel>(p, ic);
+}
+
 std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& initial) {
   Parameters p;
   p.N = model.positive_integer("elements");
@@ -75,7 +79,7 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
                      ", det R = " + format_number(ic.R0.determinant()));
   ic.Omega0 = initial.vec3("Omega0");
   initial.finish();
-  return std::make_shared<StringPendulumModel>(p, ic);
+  return make_model(p, ic);
 }
 
 ModelInfo info() {

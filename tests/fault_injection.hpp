@@ -1,0 +1,80 @@
+#pragma once
+// Wraps any formulation so that, once armed, its evaluations return NaN: lets the generic
+// tests check that every integrator fails a step cleanly and leaves its state unchanged.
+// A new formulation kind needs a wrapper here (the generic test fails until it has one).
+
+#include <limits>
+#include <memory>
+
+#include "core/formulation.hpp"
+
+namespace tb::testing {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+class FaultyOde final : public OdeFormulation {
+ public:
+  FaultyOde(std::unique_ptr<Formulation> inner, const bool& armed)
+      : inner_(std::move(inner)), ode_(dynamic_cast<const OdeFormulation&>(*inner_)), armed_(armed) {}
+  int state_size() const override { return ode_.state_size(); }
+  Eigen::VectorXd initial_state() const override { return ode_.initial_state(); }
+  Observation observe(double t, const Eigen::VectorXd& y) const override { return ode_.observe(t, y); }
+  std::vector<std::string> extra_column_names() const override { return ode_.extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return ode_.physical_state(y); }
+  void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override {
+    ode_.rhs(t, y, dydt);
+    if (armed_) dydt.setConstant(kNaN);
+  }
+
+ private:
+  std::unique_ptr<Formulation> inner_;
+  const OdeFormulation& ode_;
+  const bool& armed_;
+};
+
+class FaultyLieGroup final : public DiscreteLieGroupFormulation {
+ public:
+  FaultyLieGroup(std::unique_ptr<Formulation> inner, const bool& armed)
+      : inner_(std::move(inner)), lg_(dynamic_cast<const DiscreteLieGroupFormulation&>(*inner_)), armed_(armed) {}
+  int state_size() const override { return lg_.state_size(); }
+  Eigen::VectorXd initial_state() const override { return lg_.initial_state(); }
+  Observation observe(double t, const Eigen::VectorXd& y) const override { return lg_.observe(t, y); }
+  std::vector<std::string> extra_column_names() const override { return lg_.extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return lg_.physical_state(y); }
+
+  std::unique_ptr<DiscreteLieGroupStep> make_step() const override {
+    struct Step final : DiscreteLieGroupStep {
+      std::unique_ptr<DiscreteLieGroupStep> inner;
+      const bool& armed;
+      Step(std::unique_ptr<DiscreteLieGroupStep> i, const bool& a) : inner(std::move(i)), armed(a) {}
+      int unknowns() const override { return inner->unknowns(); }
+      void begin(const Eigen::VectorXd& y, double h) override { inner->begin(y, h); }
+      void initial_guess(Eigen::VectorXd& x) const override { inner->initial_guess(x); }
+      void residual(const Eigen::VectorXd& x, Eigen::VectorXd& G) override {
+        inner->residual(x, G);
+        if (armed) G.setConstant(kNaN);
+      }
+      bool newton_correction(const Eigen::VectorXd& x, const Eigen::VectorXd& G, Eigen::VectorXd& dx) override {
+        return inner->newton_correction(x, G, dx);
+      }
+      void complete(const Eigen::VectorXd& x, Eigen::VectorXd& y_next) override { inner->complete(x, y_next); }
+    };
+    return std::make_unique<Step>(lg_.make_step(), armed_);
+  }
+
+ private:
+  std::unique_ptr<Formulation> inner_;
+  const DiscreteLieGroupFormulation& lg_;
+  const bool& armed_;
+};
+
+// nullptr when this kind has no wrapper yet.
+inline std::unique_ptr<Formulation> make_faulty(std::unique_ptr<Formulation> inner, const bool& armed) {
+  switch (inner->kind()) {
+    case FormulationKind::EmbeddedOde: return std::make_unique<FaultyOde>(std::move(inner), armed);
+    case FormulationKind::DiscreteLieGroup: return std::make_unique<FaultyLieGroup>(std::move(inner), armed);
+    default: return nullptr;
+  }
+}
+
+}  // namespace tb::testing

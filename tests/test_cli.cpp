@@ -1,0 +1,170 @@
+// The command-line contract: bad input is refused with a message naming the file, the key and
+// what was expected, before anything is written; a failing solver is reported with time and
+// step, its output so far is kept, and the other runs go on.
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Result {
+  int exit_code;
+  std::string out, err;
+};
+
+class Sandbox {
+ public:
+  Sandbox() {
+    std::random_device rd;
+    dir_ = fs::temp_directory_path() / ("tb_cli_" + std::to_string(rd()));
+    fs::create_directories(dir_);
+  }
+  ~Sandbox() { fs::remove_all(dir_); }
+  const fs::path& dir() const { return dir_; }
+
+  // The bundled paper case with `from` replaced by `to` (must occur), written as `name`.
+  fs::path case_variant(const std::string& name, const std::string& from, const std::string& to) const {
+    std::string text = read_file(fs::path(TETHERBENCH_CASES_DIR) / "A_string_pendulum_paper.toml");
+    if (!from.empty()) {
+      const auto pos = text.find(from);
+      REQUIRE(pos != std::string::npos);
+      text.replace(pos, from.size(), to);
+    }
+    const fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p;
+  }
+
+  Result run(const std::string& args) const {
+    const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
+    const std::string cmd = std::string(TETHERBENCH_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string();
+    const int status = std::system(cmd.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
+  }
+
+ private:
+  fs::path dir_;
+};
+
+}  // namespace
+
+TEST_CASE("bad case files are refused with file, key and expectation; nothing is written", "[cli][input]") {
+  Sandbox box;
+  struct Bad {
+    const char* what;
+    std::string from, to;
+    std::vector<std::string> message_parts;
+  };
+  const std::vector<Bad> bad = {
+      {"unknown key", "EA = 40.0", "EA = 40.0\nEAA = 3.0", {"unknown key 'model.EAA'", "EA"}},
+      {"missing key", "EA = 40.0", "", {"missing key 'model.EA'"}},
+      {"wrong type", "EA = 40.0", "EA = \"forty\"", {"'model.EA'", "expected a finite number", "string"}},
+      {"non-positive mass", "body_mass = 0.1", "body_mass = -0.1", {"'model.body_mass'", "> 0"}},
+      {"non-positive length", "string_length = 1.0", "string_length = 0.0", {"'model.string_length'", "> 0"}},
+      {"non-positive step", "h = 1.0e-4", "h = 0.0", {"'case.h'", "> 0"}},
+      {"non-positive time", "t_end = 5.0", "t_end = -5.0", {"'case.t_end'", "> 0"}},
+      {"N < 1", "elements = 20", "elements = 0", {"'model.elements'", "integer >= 1"}},
+      {"non-orthonormal R0", "R0 = [[1.0, 0.0, 0.0]", "R0 = [[1.1, 0.0, 0.0]", {"'initial.R0'", "rotation matrix"}},
+      {"unknown integrator section", "[integrators.rk45]", "[integrators.rk5]", {"'integrators.rk5'", "lgvi", "rk4"}},
+      {"setting an integrator does not read", "rtol = 1.0e-10", "rtol = 1.0e-10\nnewton_tol = 1e-12",
+       {"unknown key 'integrators.rk45.newton_tol'"}},
+  };
+  for (const auto& b : bad) {
+    DYNAMIC_SECTION(b.what) {
+      const fs::path file = box.case_variant("bad.toml", b.from, b.to);
+      const fs::path out = box.dir() / "out";
+      const Result r = box.run("run " + file.string() + " --out " + out.string());
+      CHECK(r.exit_code != 0);
+      CHECK(r.err.find(file.string()) != std::string::npos);
+      for (const auto& part : b.message_parts) {
+        INFO(r.err);
+        CHECK(r.err.find(part) != std::string::npos);
+      }
+      CHECK_FALSE(fs::exists(out));  // nothing half-written
+    }
+  }
+}
+
+TEST_CASE("an unknown integrator name on the command line is refused before any run", "[cli][input]") {
+  Sandbox box;
+  const fs::path file = box.case_variant("ok.toml", "", "");
+  const fs::path out = box.dir() / "out";
+  const Result r = box.run("run " + file.string() + " --integrator lgvi --integrator rk5 --out " + out.string());
+  CHECK(r.exit_code != 0);
+  CHECK(r.err.find("unknown integrator 'rk5'") != std::string::npos);
+  CHECK(r.err.find("lgvi, rk4, rk45") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("a diverging run is marked failed with time and step, keeps its output, and the others go on", "[cli][failure]") {
+  Sandbox box;
+  const fs::path file = box.case_variant("ok.toml", "", "");
+  const fs::path out = box.dir() / "out";
+  // h = 3e-3 is beyond RK4's stability limit for the stiffest string mode (~2800 rad/s);
+  // RK45 takes it only as its first trial step.
+  const Result r = box.run("run " + file.string() + " --integrator rk4 --integrator rk45 --h 3e-3 --t-end 0.1 --out " +
+                           out.string());
+  CHECK(r.exit_code == 1);
+  const std::string summary = read_file(out / "summary.csv");
+  INFO(summary);
+  std::istringstream lines(summary);
+  std::string header, rk4_row, rk45_row;
+  std::getline(lines, header);
+  std::getline(lines, rk4_row);
+  std::getline(lines, rk45_row);
+  CHECK(rk4_row.rfind("A_string_pendulum_paper,rk4,", 0) == 0);
+  CHECK(rk4_row.find("failed: ") != std::string::npos);
+  CHECK(rk4_row.find("at t = ") != std::string::npos);
+  CHECK(rk4_row.find("step ") != std::string::npos);
+  CHECK(rk45_row.rfind("A_string_pendulum_paper,rk45,", 0) == 0);
+  CHECK(rk45_row.substr(rk45_row.size() - 3) == ",ok");
+  // The failed run's samples up to the failure are on disk.
+  const std::string ts = read_file(out / "A_string_pendulum_paper" / "rk4" / "timeseries.csv");
+  CHECK(std::count(ts.begin(), ts.end(), '\n') > 2);
+}
+
+TEST_CASE("table writes summary.csv with the contract's columns and summary.md", "[cli][table]") {
+  Sandbox box;
+  const fs::path file = box.case_variant("short.toml", "t_end = 5.0", "t_end = 0.02");
+  const fs::path out = box.dir() / "tables";
+  const Result r = box.run("table " + file.string() + " --out " + out.string());
+  REQUIRE(r.exit_code == 0);
+  const std::string csv = read_file(out / "summary.csv");
+  const std::string expected_header =
+      "case,integrator,h,rtol,atol,t_end,steps,energy_err_max,energy_err_mean,energy_err_rel_ke,energy_drift_rate,"
+      "momentum_err_max,momentum_err_mean,constraint_err_max,orthogonality_err_max,orthogonality_err_mean,runtime_s,"
+      "rhs_evals,newton_iters,status\n";
+  CHECK(csv.rfind(expected_header, 0) == 0);
+  for (const char* name : {"lgvi", "rk4", "rk45"}) {
+    CHECK(csv.find(std::string("A_string_pendulum_paper,") + name + ",") != std::string::npos);
+    const std::string ts = read_file(out / "A_string_pendulum_paper" / name / "timeseries.csv");
+    CHECK(ts.rfind("t,energy,kinetic,momentum,constraint_err,orthogonality_err,x,y,z,vx,vy,vz,Omega_x,Omega_y,Omega_z,"
+                   "stretched_length\n", 0) == 0);
+    CHECK(std::count(ts.begin(), ts.end(), '\n') == 22);  // header, t = 0, 20 samples at 1 ms to 0.02 s
+  }
+  const std::string md = read_file(out / "summary.md");
+  CHECK(md.find("## A_string_pendulum_paper") != std::string::npos);
+  CHECK(md.find("| lgvi |") != std::string::npos);
+}
+
+TEST_CASE("list shows cases, integrators and which pairs apply", "[cli]") {
+  Sandbox box;
+  const Result r = box.run("list");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("A_string_pendulum_paper") != std::string::npos);
+  CHECK(r.out.find("lgvi") != std::string::npos);
+  CHECK(r.out.find("rk45") != std::string::npos);
+}

@@ -1,0 +1,138 @@
+// Properties every registered integrator must have, checked automatically for each entry of
+// the registry (after Drake's generic_integrator_test): measured convergence order equal to
+// the declared one, landing exactly on the end time, and a failed step that leaves time and
+// state unchanged. A new integrator is covered by adding it to the registry.
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+
+#include "tests/fault_injection.hpp"
+#include "tests/test_support.hpp"
+
+using namespace tb;
+using namespace tb::testing;
+
+namespace {
+
+// Test models, one per formulation an integrator may consume. Model A (spinning body, so
+// every degree of freedom moves) offers the ODE and the discrete Lie group forms.
+std::shared_ptr<const Model> test_model_for(FormulationKind kind, std::string& why_not) {
+  auto model = string_pendulum::make_model(paper_parameters(8), spinning_initial_condition());
+  if (model->make_formulation(kind, why_not)) return model;
+  return nullptr;
+}
+
+double state_error(const Eigen::VectorXd& a, const Eigen::VectorXd& b) { return (a - b).lpNorm<Eigen::Infinity>(); }
+
+}  // namespace
+
+TEST_CASE("every integrator converges at its declared order", "[generic][order]") {
+  for (const auto& info : integrator_registry()) {
+    DYNAMIC_SECTION(info.name) {
+      std::string why_not;
+      auto model = test_model_for(info.consumes, why_not);
+      REQUIRE(model);  // every formulation kind an integrator consumes needs a test model above
+      const double T = 0.1;
+      const Eigen::VectorXd reference = reference_solution(*model, T);
+      if (!info.adaptive) {
+        // Fixed step: log-log fit of the final-state error over a step sweep.
+        std::vector<double> hs, errs;
+        const double h0 = info.order >= 4 ? 1e-3 : 4e-4;
+        for (int i = 0; i < 4; ++i) {
+          const double h = h0 / std::pow(2.0, i);
+          const FinalState run = run_to(*model, info.name, T, h);
+          REQUIRE(run.outcome.ok);
+          hs.push_back(h);
+          errs.push_back(state_error(run.physical, reference));
+        }
+        const double order = fitted_order(hs, errs);
+        std::printf("measured order %-6s %.3f  (h %.3g..%.3g, errors %.3g..%.3g, declared %d)\n", info.name.c_str(),
+                    order, hs.front(), hs.back(), errs.front(), errs.back(), info.order);
+        CHECK(std::abs(order - info.order) < 0.25);
+      } else {
+        // Adaptive: the error follows the tolerance. Over two decades of tolerance, the error
+        // must fall by at least one decade and stay within a modest factor of the tolerance.
+        std::vector<double> tols = {1e-5, 1e-7, 1e-9}, errs;
+        for (double tol : tols) {
+          const FinalState run = run_to(*model, info.name, T, 1e-4, tol, tol * 1e-2);
+          REQUIRE(run.outcome.ok);
+          errs.push_back(state_error(run.physical, reference));
+        }
+        const double slope = fitted_order(tols, errs);
+        std::printf("measured error-vs-tolerance slope %-6s %.3f  (errors %.3g, %.3g, %.3g)\n", info.name.c_str(), slope,
+                    errs[0], errs[1], errs[2]);
+        CHECK(slope > 0.5);
+        CHECK(errs.back() < 1e-6);
+      }
+    }
+  }
+}
+
+TEST_CASE("every integrator lands exactly on the end time", "[generic]") {
+  for (const auto& info : integrator_registry()) {
+    DYNAMIC_SECTION(info.name) {
+      std::string why_not;
+      auto model = test_model_for(info.consumes, why_not);
+      REQUIRE(model);
+      // 0.0105 is not a multiple of the step: the last step must be shortened, not overshoot.
+      const FinalState run = run_to(*model, info.name, 0.0105, 1e-3);
+      REQUIRE(run.outcome.ok);
+      CHECK(run.outcome.t_final == 0.0105);
+      CHECK(run.outcome.counters.steps >= 1);
+    }
+  }
+}
+
+TEST_CASE("a failed step leaves time and state unchanged", "[generic][failure]") {
+  for (const auto& info : integrator_registry()) {
+    DYNAMIC_SECTION(info.name) {
+      std::string why_not;
+      auto model = test_model_for(info.consumes, why_not);
+      REQUIRE(model);
+      bool armed = false;
+      auto form = make_faulty(formulation_for(*model, info), armed);
+      REQUIRE(form);  // a new formulation kind needs a wrapper in tests/fault_injection.hpp
+      IntegratorSettings s;
+      s.h = 1e-4;
+      auto stepper = info.make(*form, s, 0.0);
+      std::string failure;
+      for (int i = 0; i < 5; ++i) REQUIRE(stepper->step(1.0, failure));
+      const double t_before = stepper->time();
+      const Eigen::VectorXd y_before = stepper->state();
+      const StepCounters c_before = stepper->counters();
+      armed = true;
+      CHECK_FALSE(stepper->step(1.0, failure));
+      CHECK_FALSE(failure.empty());
+      CHECK(stepper->time() == t_before);
+      CHECK(stepper->state() == y_before);
+      CHECK(stepper->counters().steps == c_before.steps);
+    }
+  }
+}
+
+TEST_CASE("integrate() reports the failure time and step and keeps the samples taken", "[generic][failure]") {
+  for (const auto& info : integrator_registry()) {
+    DYNAMIC_SECTION(info.name) {
+      std::string why_not;
+      auto model = test_model_for(info.consumes, why_not);
+      REQUIRE(model);
+      bool armed = false;
+      auto form = make_faulty(formulation_for(*model, info), armed);
+      REQUIRE(form);
+      IntegratorSettings s;
+      s.h = 1e-4;
+      int samples = 0;
+      auto observer = [&](double t, const Eigen::VectorXd&) {
+        ++samples;
+        if (t >= 0.0049) armed = true;  // the solver breaks after 5 ms
+      };
+      const IntegrationOutcome out = integrate(*form, info, s, 0.02, 1e-3, observer);
+      CHECK_FALSE(out.ok);
+      CHECK(out.failure.find("at t = ") != std::string::npos);
+      CHECK(out.failure.find("step ") != std::string::npos);
+      CHECK(out.t_final >= 0.0049);
+      CHECK(out.t_final < 0.02);
+      CHECK(samples >= 5);
+    }
+  }
+}
