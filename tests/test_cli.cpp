@@ -61,7 +61,7 @@ class Sandbox {
 
 }  // namespace
 
-TEST_CASE("bad case files are refused with file, key and expectation; nothing is written", "[cli][input]") {
+TEST_CASE("bad case files are refused with file, key and expectation, and nothing is written", "[cli][input]") {
   Sandbox box;
   struct Bad {
     const char* what;

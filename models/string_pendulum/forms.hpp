@@ -20,6 +20,8 @@ class OdeForm final : public OdeFormulation {
  private:
   Mechanics mech_;
   InitialCondition ic_;
+  mutable State state_;          // rhs() workspace (one formulation object per run)
+  mutable Eigen::VectorXd acc_;
 };
 
 // State layout: [r_2..r_{N+1} (3N), R (9, row-major), p_2..p_{N+1} (3N), Pi (3)] — the

@@ -58,7 +58,7 @@ void Mechanics::assemble_mass_matrix(const Mat3& R, BlockTridiagonal3& A) const 
 }
 
 Eigen::VectorXd Mechanics::momenta(const State& s) const {
-  BlockTridiagonal3 A;
+  BlockTridiagonal3& A = mass_;
   assemble_mass_matrix(s.R, A);
   Eigen::VectorXd v(3 * (p_.N + 1));
   for (int a = 2; a <= p_.N + 1; ++a) v.segment<3>(3 * (a - 2)) = s.v[a - 1];
@@ -67,7 +67,7 @@ Eigen::VectorXd Mechanics::momenta(const State& s) const {
 }
 
 void Mechanics::set_velocities_from_momenta(const Eigen::VectorXd& momenta, State& s) const {
-  BlockTridiagonal3 A;
+  BlockTridiagonal3& A = mass_;
   assemble_mass_matrix(s.R, A);
   Eigen::VectorXd v = momenta;
   if (!A.factor()) v.setConstant(std::numeric_limits<double>::quiet_NaN());
@@ -92,7 +92,7 @@ void Mechanics::accelerations(const State& s, Eigen::VectorXd& acc) const {
   acc.segment<3>(3 * (N - 1)) = (p_.M + m / 2.0) * p_.g * e3 - force_prev - p_.M * s.R * s.Omega.cross(Wrho);
   acc.segment<3>(3 * N) =
       -s.Omega.cross(p_.J * s.Omega) + p_.M * p_.g * p_.rho_c.cross(s.R.transpose() * e3);
-  BlockTridiagonal3 A;
+  BlockTridiagonal3& A = mass_;
   assemble_mass_matrix(s.R, A);
   if (!A.factor()) {
     acc.setConstant(std::numeric_limits<double>::quiet_NaN());
@@ -177,10 +177,17 @@ Eigen::VectorXd Mechanics::pack(const State& s) const {
 }
 
 State Mechanics::unpack(const Eigen::VectorXd& y) const {
-  const int N = p_.N;
   State s;
-  s.r.assign(N + 1, Vec3::Zero());
-  s.v.assign(N + 1, Vec3::Zero());
+  unpack_into(y, s);
+  return s;
+}
+
+void Mechanics::unpack_into(const Eigen::VectorXd& y, State& s) const {
+  const int N = p_.N;
+  s.r.resize(N + 1);
+  s.v.resize(N + 1);
+  s.r[0].setZero();
+  s.v[0].setZero();
   for (int a = 2; a <= N + 1; ++a) {
     s.r[a - 1] = y.segment<3>(3 * (a - 2));
     s.v[a - 1] = y.segment<3>(3 * N + 3 * (a - 2));
@@ -188,7 +195,6 @@ State Mechanics::unpack(const Eigen::VectorXd& y) const {
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) s.R(i, j) = y(6 * N + 3 * i + j);
   s.Omega = y.segment<3>(6 * N + 9);
-  return s;
 }
 
 }  // namespace tb::string_pendulum

@@ -90,9 +90,13 @@ class Mechanics {
   // [r_2..r_{N+1}, v_2..v_{N+1}, R (row-major), Omega], size 6N + 12.
   Eigen::VectorXd pack(const State& s) const;
   State unpack(const Eigen::VectorXd& y) const;
+  void unpack_into(const Eigen::VectorXd& y, State& s) const;  // reuses s's storage
 
  private:
   Parameters p_;
+  // Workspace for the mass matrix, reused across calls so a step allocates nothing. A
+  // Mechanics belongs to one formulation object, which belongs to one run (one thread).
+  mutable BlockTridiagonal3 mass_;
 };
 
 }  // namespace tb::string_pendulum

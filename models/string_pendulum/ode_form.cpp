@@ -12,8 +12,9 @@ Eigen::VectorXd OdeForm::initial_state() const { return mech_.pack(mech_.initial
 
 void OdeForm::rhs(double /*t*/, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const {
   const int N = mech_.params().N;
-  const State s = mech_.unpack(y);
-  Eigen::VectorXd acc;
+  State& s = state_;
+  mech_.unpack_into(y, s);
+  Eigen::VectorXd& acc = acc_;
   mech_.accelerations(s, acc);
   dydt.resize(y.size());
   dydt.segment(0, 3 * N) = y.segment(3 * N, 3 * N);     // rdot = v
