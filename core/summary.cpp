@@ -1,5 +1,7 @@
 #include "core/summary.hpp"
 
+#include "core/format.hpp"
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -9,11 +11,7 @@ namespace tb {
 
 namespace {
 
-std::string number(double x) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
+std::string number(double x) { return format_g(x, 6); }
 
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;

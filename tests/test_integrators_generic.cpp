@@ -15,10 +15,13 @@ using namespace tb::testing;
 namespace {
 
 // Test models, one per formulation an integrator may consume. Model A (spinning body, so
-// every degree of freedom moves) offers the ODE and the discrete Lie group forms.
-std::shared_ptr<const Model> test_model_for(FormulationKind kind, std::string& why_not) {
+// every degree of freedom moves) offers the ODE and the discrete Lie group forms. An
+// integrator consuming a formulation no test model offers fails here until one is added.
+std::shared_ptr<const Model> test_model_for(const IntegratorInfo& info) {
   auto model = string_pendulum::make_model(paper_parameters(8), spinning_initial_condition());
-  if (model->make_formulation(kind, why_not)) return model;
+  std::string why_not;
+  if (model->make_formulation(info.consumes, why_not)) return model;
+  FAIL("no test model offers " << to_string(info.consumes) << " for " << info.name);
   return nullptr;
 }
 
@@ -29,9 +32,7 @@ double state_error(const Eigen::VectorXd& a, const Eigen::VectorXd& b) { return 
 TEST_CASE("every integrator converges at its declared order", "[generic][order]") {
   for (const auto& info : integrator_registry()) {
     DYNAMIC_SECTION(info.name) {
-      std::string why_not;
-      auto model = test_model_for(info.consumes, why_not);
-      REQUIRE(model);  // every formulation kind an integrator consumes needs a test model above
+      auto model = test_model_for(info);
       const double T = 0.1;
       const Eigen::VectorXd reference = reference_solution(*model, T);
       if (!info.adaptive) {
@@ -71,9 +72,7 @@ TEST_CASE("every integrator converges at its declared order", "[generic][order]"
 TEST_CASE("every integrator lands exactly on the end time", "[generic]") {
   for (const auto& info : integrator_registry()) {
     DYNAMIC_SECTION(info.name) {
-      std::string why_not;
-      auto model = test_model_for(info.consumes, why_not);
-      REQUIRE(model);
+      auto model = test_model_for(info);
       // 0.0105 is not a multiple of the step: the last step must be shortened, not overshoot.
       const FinalState run = run_to(*model, info.name, 0.0105, 1e-3);
       REQUIRE(run.outcome.ok);
@@ -86,9 +85,7 @@ TEST_CASE("every integrator lands exactly on the end time", "[generic]") {
 TEST_CASE("a failed step leaves time and state unchanged", "[generic][failure]") {
   for (const auto& info : integrator_registry()) {
     DYNAMIC_SECTION(info.name) {
-      std::string why_not;
-      auto model = test_model_for(info.consumes, why_not);
-      REQUIRE(model);
+      auto model = test_model_for(info);
       bool armed = false;
       auto form = make_faulty(formulation_for(*model, info), armed);
       REQUIRE(form);  // a new formulation kind needs a wrapper in tests/fault_injection.hpp
@@ -113,9 +110,7 @@ TEST_CASE("a failed step leaves time and state unchanged", "[generic][failure]")
 TEST_CASE("integrate() reports the failure time and step and keeps the samples taken", "[generic][failure]") {
   for (const auto& info : integrator_registry()) {
     DYNAMIC_SECTION(info.name) {
-      std::string why_not;
-      auto model = test_model_for(info.consumes, why_not);
-      REQUIRE(model);
+      auto model = test_model_for(info);
       bool armed = false;
       auto form = make_faulty(formulation_for(*model, info), armed);
       REQUIRE(form);

@@ -28,6 +28,7 @@
 #include "models/string_pendulum/forms.hpp"
 #include "models/string_pendulum/mechanics.hpp"
 #include "models/string_pendulum/model.hpp"
+#include "tests/test_support.hpp"
 
 using tb::Mat3;
 using tb::Vec3;
@@ -43,19 +44,7 @@ void report(const std::string& what, double value) {
   if (on) std::printf("  %-72s %.3e\n", what.c_str(), value);
 }
 
-// SPEC "Model A" parameters (paper section V) with N elements.
-sp::Parameters paper_parameters(int N) {
-  sp::Parameters p;
-  p.N = N;
-  p.mu = 0.025;
-  p.length = 1.0;
-  p.EA = 40.0;
-  p.M = 0.1;
-  p.rho_c = Vec3(0.04, 0.01, 0.05);
-  p.J = sp::elliptic_cylinder_inertia_about_attachment(p.M, 0.06, 0.04, 0.1, p.rho_c);
-  p.g = 9.81;
-  return p;
-}
+using tb::testing::paper_parameters;
 
 struct Scenario {
   std::string name;

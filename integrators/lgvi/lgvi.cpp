@@ -7,17 +7,12 @@
 
 #include "integrators/lgvi/lgvi.hpp"
 
+#include "core/format.hpp"
+
 #include <cmath>
-#include <cstdio>
 
 namespace tb {
 namespace {
-
-std::string format_correction(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", x);
-  return buf;
-}
 
 class LgviStepper final : public TimeStepper {
  public:
@@ -72,7 +67,7 @@ class LgviStepper final : public TimeStepper {
     }
     if (!converged) {
       failure = "Newton iteration did not converge in " + std::to_string(s_.max_newton_iters) +
-                " iterations (last correction " + format_correction(last_correction) + ")";
+                " iterations (last correction " + format_g(last_correction, 3) + ")";
       return false;
     }
     step_->complete(x, next_);

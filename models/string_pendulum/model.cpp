@@ -4,8 +4,8 @@
 #include "models/string_pendulum/model.hpp"
 
 #include <cmath>
-#include <sstream>
 
+#include "core/format.hpp"
 #include "models/string_pendulum/forms.hpp"
 
 namespace tb::string_pendulum {
@@ -38,13 +38,6 @@ class StringPendulumModel final : public Model {
   InitialCondition ic_;
 };
 
-std::string format_number(double x) {
-  std::ostringstream s;
-  s.precision(3);
-  s << x;
-  return s.str();
-}
-
 }  // namespace
 
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
@@ -70,13 +63,13 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
   InitialCondition ic;
   ic.string_direction = initial.vec3("string_direction");
   if (std::abs(ic.string_direction.norm() - 1.0) > 1e-12)
-    initial.fail("string_direction", "a unit vector", "a vector of length " + format_number(ic.string_direction.norm()));
+    initial.fail("string_direction", "a unit vector", "a vector of length " + format_g(ic.string_direction.norm(), 3));
   ic.body_velocity = initial.vec3("body_velocity");
   ic.R0 = initial.mat3("R0");
   if (!so3::is_rotation(ic.R0, 1e-12))
     initial.fail("R0", "a rotation matrix (||I - R^T R||_F <= 1e-12 and det R = +1)",
-                 "||I - R^T R||_F = " + format_number(so3::orthogonality_error(ic.R0)) +
-                     ", det R = " + format_number(ic.R0.determinant()));
+                 "||I - R^T R||_F = " + format_g(so3::orthogonality_error(ic.R0), 3) +
+                     ", det R = " + format_g(ic.R0.determinant(), 3));
   ic.Omega0 = initial.vec3("Omega0");
   initial.finish();
   return make_model(p, ic);
