@@ -2,19 +2,26 @@
 //   tetherbench list
 //   tetherbench run CASE_FILE [--integrator NAME]... [--h STEP] [--t-end T] [--out DIR]
 //   tetherbench table [CASE_FILE...] [--out DIR]
+//   tetherbench report [CASE_FILE...] [--out DIR] [--jobs N] [--no-benchmarks] [--no-plots]
+//   tetherbench reference [CASE_FILE...] [--out DIR]
+//   tetherbench gate [CASE_FILE...] [--envelopes FILE] [--record]
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
 #include "core/case.hpp"
+#include "core/gates.hpp"
+#include "core/report.hpp"
 #include "core/runner.hpp"
 #include "core/summary.hpp"
 
-#ifndef TETHERBENCH_CASES_DIR
-#error "TETHERBENCH_CASES_DIR must point at the bundled cases/ folder"
+#if !defined(TETHERBENCH_CASES_DIR) || !defined(TETHERBENCH_REFERENCE_DIR)
+#error "TETHERBENCH_CASES_DIR and TETHERBENCH_REFERENCE_DIR must point at the bundled cases/ and reference/"
 #endif
 
 namespace {
@@ -118,7 +125,35 @@ int main(int argc, char** argv) {
   table->add_option("--out", table_out, "output folder")->capture_default_str();
   table->add_option("--repeats", table_repeats, "timing passes; runtime is their minimum")->check(CLI::PositiveNumber)->capture_default_str();
 
+  auto* report = app.add_subcommand("report", "the main job: tables, work-precision sweeps, orders, paper "
+                                              "comparisons, benchmarks and plots for every bundled case");
+  std::vector<std::string> report_cases;
+  std::string report_out = "reports";
+  unsigned report_jobs = std::max(1u, std::thread::hardware_concurrency());
+  bool no_benchmarks = false, no_plots = false;
+  report->add_option("CASE_FILE", report_cases, "case files (default: all bundled cases)")->check(CLI::ExistingFile);
+  report->add_option("--out", report_out, "output folder")->capture_default_str();
+  report->add_option("--jobs", report_jobs, "parallel runs")->check(CLI::PositiveNumber)->capture_default_str();
+  report->add_flag("--no-benchmarks", no_benchmarks, "skip the Google Benchmark step-cost suite");
+  report->add_flag("--no-plots", no_plots, "skip the matplotlib figures and index.md");
+
+  auto* reference = app.add_subcommand("reference", "recompute the reference solutions of the cases (tight RK45)");
+  std::vector<std::string> reference_cases;
+  std::string reference_out = TETHERBENCH_REFERENCE_DIR;
+  reference->add_option("CASE_FILE", reference_cases, "case files (default: all bundled cases)")->check(CLI::ExistingFile);
+  reference->add_option("--out", reference_out, "reference folder")->capture_default_str();
+
+  auto* gate = app.add_subcommand("gate", "CI regression gates: short runs checked against conservation envelopes");
+  std::vector<std::string> gate_cases;
+  std::string envelopes_file = std::string(TETHERBENCH_REFERENCE_DIR) + "/envelopes.csv";
+  bool record = false;
+  gate->add_option("CASE_FILE", gate_cases, "case files (default: all bundled cases)")->check(CLI::ExistingFile);
+  gate->add_option("--envelopes", envelopes_file, "envelope file")->capture_default_str();
+  gate->add_flag("--record", record, "re-measure the 'recorded' envelopes of these cases and rewrite the file");
+
   CLI11_PARSE(app, argc, argv);
+  std::string command_line = "tetherbench";
+  for (int i = 1; i < argc; ++i) command_line += std::string(" ") + argv[i];
 
   try {
     if (list->parsed()) return command_list();
@@ -162,6 +197,49 @@ int main(int argc, char** argv) {
       write_summary_markdown((dir / "summary.md").string(), rows);
       std::printf("wrote %s and %s\n", (dir / "summary.csv").c_str(), (dir / "summary.md").c_str());
       return 0;  // failed runs are results: they are marked in the summary
+    }
+
+    if (report->parsed()) {
+      const auto cases = load_cases(report_cases.empty() ? bundled_case_files() : report_cases);
+      ReportOptions options;
+      options.out_dir = report_out;
+      options.reference_dir = TETHERBENCH_REFERENCE_DIR;
+      options.workers = report_jobs;
+      options.benchmarks = !no_benchmarks;
+      options.plots = !no_plots;
+      options.command = command_line;
+      const auto start = std::chrono::steady_clock::now();
+      const int status = write_report(cases, options);
+      std::printf("report written to %s (%.1f s)%s\n", report_out.c_str(),
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                  status == 0 ? "" : " -- a script step failed, see above");
+      return status;
+    }
+
+    if (reference->parsed()) {
+      const auto cases = load_cases(reference_cases.empty() ? bundled_case_files() : reference_cases);
+      for (const auto& path : write_references(cases, reference_out, command_line)) std::printf("wrote %s\n", path.c_str());
+      return 0;
+    }
+
+    if (gate->parsed()) {
+      const auto cases = load_cases(gate_cases.empty() ? bundled_case_files() : gate_cases);
+      auto envelopes = read_envelopes(envelopes_file);
+      if (record) {
+        for (const auto& c : cases) envelopes = record_envelopes(c, envelopes);
+        write_envelopes(envelopes_file, envelopes);
+        std::printf("recorded envelopes of %zu case(s) in %s\n", cases.size(), envelopes_file.c_str());
+        return 0;
+      }
+      int failed = 0, checked = 0;
+      for (const auto& c : cases)
+        for (const auto& g : check_gates(c, envelopes)) {
+          ++checked;
+          if (g.pass) std::printf("gate ok:     %s\n", g.message.c_str());
+          else ++failed, std::printf("GATE FAILED: %s\n", g.message.c_str());
+        }
+      std::printf("%d passed, %d failed\n", checked - failed, failed);
+      return failed == 0 ? 0 : 1;
     }
   } catch (const InputError& e) {
     std::fprintf(stderr, "tetherbench: %s\n", e.what());

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/format.hpp"
+
 namespace tb {
 
 namespace {
@@ -37,7 +39,7 @@ Case load_case(const std::string& path) {
   c.t_end = head.positive("t_end");
   c.h = head.positive("h");
   c.sample_interval = head.positive("sample_interval");
-  if (c.h > c.t_end) head.fail("h", "a step no longer than t_end = " + std::to_string(c.t_end), std::to_string(c.h));
+  if (c.h > c.t_end) head.fail("h", "a step no longer than t_end = " + format_g(c.t_end), format_g(c.h));
   head.finish();
 
   TableReader model = root.table("model");
@@ -51,6 +53,13 @@ Case load_case(const std::string& path) {
     s.h = c.h;
     c.settings[integ.name] = s;
   }
+  TableReader report = root.table("report");
+  c.report.reference_t_end = report.positive("reference_t_end");
+  c.report.steps = report.positive_list("steps");
+  c.report.tolerances = report.positive_list("tolerances");
+  c.report.gate_t_end = report.positive("gate_t_end");
+  report.finish();
+
   if (auto integrators = root.optional_table("integrators")) {
     std::vector<std::string> known;
     for (const auto& integ : integrator_registry()) known.push_back(integ.name);

@@ -12,6 +12,14 @@
 
 namespace tb {
 
+// What `tetherbench report`, `reference` and `gate` do with a case ([report] table).
+struct ReportSettings {
+  double reference_t_end = 0.0;     // horizon of the reference solution, work-precision sweep and orders (s)
+  std::vector<double> steps;        // fixed-step sweep (s)
+  std::vector<double> tolerances;   // adaptive sweep: rtol, with atol = 1e-2 rtol
+  double gate_t_end = 0.0;          // the short run the CI gates measure (s)
+};
+
 struct Case {
   std::string file;
   std::string name;
@@ -22,6 +30,7 @@ struct Case {
   double sample_interval = 0.0;  // s: observation grid
   std::shared_ptr<const Model> model;
   std::map<std::string, IntegratorSettings> settings;  // one entry per registered integrator
+  ReportSettings report;
 
   const IntegratorSettings& settings_for(const std::string& integrator) const { return settings.at(integrator); }
 };

@@ -2,8 +2,45 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace tb {
+
+namespace {
+struct NamedMetric {
+  const char* name;
+  double (*get)(const ConservationMetrics&);
+};
+const NamedMetric kMetrics[] = {
+    {"energy_err_max", [](const ConservationMetrics& m) { return m.energy_err_max; }},
+    {"energy_err_mean", [](const ConservationMetrics& m) { return m.energy_err_mean; }},
+    {"energy_err_rel_ke", [](const ConservationMetrics& m) { return m.energy_err_rel_ke; }},
+    {"energy_drift_rate", [](const ConservationMetrics& m) { return m.energy_drift_rate; }},
+    {"energy_drift_rate_abs", [](const ConservationMetrics& m) { return std::abs(m.energy_drift_rate); }},
+    {"momentum_err_max", [](const ConservationMetrics& m) { return m.momentum_err_max; }},
+    {"momentum_err_mean", [](const ConservationMetrics& m) { return m.momentum_err_mean; }},
+    {"constraint_err_max", [](const ConservationMetrics& m) { return m.constraint_err_max; }},
+    {"orthogonality_err_max", [](const ConservationMetrics& m) { return m.orthogonality_err_max; }},
+    {"orthogonality_err_mean", [](const ConservationMetrics& m) { return m.orthogonality_err_mean; }},
+};
+}  // namespace
+
+const std::vector<std::string>& metric_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const auto& m : kMetrics) n.push_back(m.name);
+    return n;
+  }();
+  return names;
+}
+
+double metric_value(const ConservationMetrics& m, const std::string& name) {
+  for (const auto& metric : kMetrics)
+    if (name == metric.name) return metric.get(m);
+  std::string known;
+  for (const auto& n : metric_names()) known += (known.empty() ? "" : ", ") + n;
+  throw std::out_of_range("unknown metric '" + name + "' (known: " + known + ")");
+}
 
 void MetricsAccumulator::add(double t, const Observation& o) {
   if (n_ == 0) {

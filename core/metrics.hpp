@@ -3,6 +3,8 @@
 // runs of 10^6 steps need not keep their trajectory. The same code measures every integrator.
 
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "core/formulation.hpp"
 
@@ -21,6 +23,12 @@ struct ConservationMetrics {
   double orthogonality_err_mean = 0.0;
   double kinetic_max = 0.0;
 };
+
+// A metric by its summary-column name (plus "energy_drift_rate_abs" = |energy_drift_rate|),
+// for data files that name metrics: paper figures and CI envelopes. Throws std::out_of_range
+// with the known names for an unknown one.
+double metric_value(const ConservationMetrics& m, const std::string& name);
+const std::vector<std::string>& metric_names();
 
 class MetricsAccumulator {
  public:

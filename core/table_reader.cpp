@@ -153,6 +153,20 @@ Vec3 TableReader::checked_vec3(const std::string& dotted_key, const toml::value&
   return out;
 }
 
+std::vector<double> TableReader::positive_list(const std::string& key) {
+  const std::string expected = "a non-empty array of finite numbers > 0";
+  const toml::value& v = require(key, expected);
+  if (!v.is_array() || v.as_array().empty()) fail_at(dotted(key), &v, expected, describe(v));
+  std::vector<double> out;
+  for (std::size_t i = 0; i < v.as_array().size(); ++i) {
+    const std::string element = dotted(key) + "[" + std::to_string(i) + "]";
+    const double x = finite_number(element, v.as_array()[i], "a finite number > 0");
+    if (!(x > 0.0)) fail_at(element, &v.as_array()[i], "a finite number > 0", describe(v.as_array()[i]));
+    out.push_back(x);
+  }
+  return out;
+}
+
 double TableReader::number(const std::string& key) {
   return finite_number(dotted(key), require(key, "a finite number"), "a finite number");
 }

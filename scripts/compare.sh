@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The main job: every bundled case with every applicable integrator, tables in reports/.
-# Extra arguments go to `tetherbench table` (e.g. a case file, or --out DIR).
+# The main job: `tetherbench report` — every bundled case with every applicable integrator,
+# work-precision sweeps, measured orders, the papers' figures side by side, benchmarks and
+# plots, all in reports/ (index: reports/index.md).
+# Extra arguments go to `tetherbench report` (e.g. --out DIR, --no-benchmarks, a case file).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/build.sh"
 if [ "$#" -eq 0 ]; then set -- --out "$root/reports"; fi
-exec "$root/build/tetherbench" table "$@"
+exec "$root/build/tetherbench" report "$@"

@@ -168,3 +168,39 @@ TEST_CASE("list shows cases, integrators and which pairs apply", "[cli]") {
   CHECK(r.out.find("lgvi") != std::string::npos);
   CHECK(r.out.find("rk45") != std::string::npos);
 }
+
+TEST_CASE("report writes tables, sweeps, orders, the paper comparison, figures and an index", "[cli][report]") {
+  Sandbox box;
+  // The bundled case shortened to its reference horizon (1 s) to keep the test quick.
+  const fs::path file = box.case_variant("short.toml", "t_end = 5.0", "t_end = 1.0");
+  const fs::path out = box.dir() / "report";
+  const Result r = box.run("report " + file.string() + " --no-benchmarks --jobs 2 --out " + out.string());
+  INFO(r.out + r.err);
+  REQUIRE(r.exit_code == 0);
+  for (const char* f : {"summary.csv", "summary.md", "A_string_pendulum_paper/summary.md", "work_precision.csv",
+                        "orders.csv", "paper_comparison.csv", "paper_comparison.md", "build_info.csv", "index.md",
+                        "figures/A_string_pendulum_paper_energy.png", "figures/A_string_pendulum_paper_work_precision.png"})
+    CHECK(fs::exists(out / f));
+  const std::string orders = read_file(out / "orders.csv");
+  CHECK(orders.find("A_string_pendulum_paper,lgvi,2,") != std::string::npos);
+  CHECK(orders.find("A_string_pendulum_paper,rk4,4,") != std::string::npos);
+  const std::string wp = read_file(out / "work_precision.csv");
+  CHECK(std::count(wp.begin(), wp.end(), '\n') == 1 + 4 + 4 + 4);  // header + 4 steps x 2 + 4 tolerances
+  CHECK(read_file(out / "paper_comparison.md").find("within the paper's bound") != std::string::npos);
+  CHECK(read_file(out / "build_info.csv").find("compiler,") != std::string::npos);
+}
+
+TEST_CASE("gate fails with case, integrator, metric, value and bound when a property degrades", "[cli][gates]") {
+  Sandbox box;
+  // A sloppy Newton tolerance breaks the LGVI's momentum conservation: the gate must notice.
+  const fs::path file =
+      box.case_variant("sloppy.toml", "[integrators.rk45]", "[integrators.lgvi]\nnewton_tol = 1e-3\n\n[integrators.rk45]");
+  const Result r = box.run("gate " + file.string());
+  INFO(r.out + r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.find("GATE FAILED: case A_string_pendulum_paper, integrator lgvi, metric momentum_err_max = ") !=
+        std::string::npos);
+  const Result ok = box.run("gate " + box.case_variant("ok.toml", "", "").string());
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.out.find(" 0 failed") != std::string::npos);
+}

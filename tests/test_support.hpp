@@ -6,6 +6,8 @@
 #include <string>
 
 #include "core/case.hpp"
+#include "core/convergence.hpp"
+#include "core/report.hpp"
 #include "core/runner.hpp"
 #include "models/string_pendulum/model.hpp"
 
@@ -76,9 +78,10 @@ inline FinalState run_to(const Model& model, const std::string& name, double t_e
   return out;
 }
 
-// Tight-tolerance RK45 solution of the same semi-discrete model: the reference for orders.
+// Tight-tolerance RK45 solution of the same semi-discrete model: the reference for orders
+// (the same function `tetherbench reference` uses).
 inline Eigen::VectorXd reference_solution(const Model& model, double t_end) {
-  return run_to(model, "rk45", t_end, 1e-5, 1e-13, 1e-15).physical;
+  return compute_reference(model, t_end, 1e-5).physical;
 }
 
 // A case built in code (the bundled case files are exercised by the command-line tests).
@@ -102,15 +105,6 @@ inline Case make_case(std::shared_ptr<const Model> model, const std::string& nam
   return c;
 }
 
-// Least-squares slope of log(error) against log(h): the measured order.
-inline double fitted_order(const std::vector<double>& h, const std::vector<double>& err) {
-  const size_t n = h.size();
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const double x = std::log(h[i]), y = std::log(err[i]);
-    sx += x, sy += y, sxx += x * x, sxy += x * y;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
-}
+using tb::fitted_order;
 
 }  // namespace tb::testing

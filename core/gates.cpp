@@ -1,0 +1,100 @@
+#include "core/gates.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "core/format.hpp"
+#include "core/runner.hpp"
+
+namespace tb {
+
+namespace {
+
+// Metrics a new pair gets envelopes for when first recorded.
+const std::vector<std::string> kDefaultGateMetrics = {"energy_err_max", "energy_drift_rate_abs", "momentum_err_max",
+                                                      "constraint_err_max", "orthogonality_err_max"};
+// A recorded upper bound is never below this: values at round-off level (momentum of a VI,
+// orthogonality of a Lie group update) move by a few ulps with any harmless reordering of sums.
+constexpr double kFloor = 1e-13;
+
+// The gate runs of every applicable integrator: name -> summary row (status n/a excluded).
+std::map<std::string, SummaryRow> gate_runs(const Case& c) {
+  RunOptions options;
+  options.t_end = c.report.gate_t_end;
+  std::map<std::string, SummaryRow> rows;
+  for (const auto& info : integrator_registry()) {
+    SummaryRow row = run_case(c, info, options);
+    if (row.status.rfind("n/a", 0) != 0) rows.emplace(info.name, std::move(row));
+  }
+  return rows;
+}
+
+std::string describe(const Envelope& e, double value) {
+  return "case " + e.case_name + ", integrator " + e.integrator + ", metric " + e.metric + " = " + format_g(value, 4) +
+         ", bound " + (e.bound_type == "max" ? "<= " : ">= ") + format_g(e.bound, 4) + " (" + e.policy +
+         (e.policy == "recorded" ? ", recorded value " + format_g(e.recorded_value, 4) : std::string()) +
+         (e.note.empty() ? "" : "; " + e.note) + ")";
+}
+
+double recorded_bound(const std::string& bound_type, double value) {
+  return bound_type == "max" ? std::max(2.0 * value, kFloor) : 0.5 * value;
+}
+
+}  // namespace
+
+std::vector<GateCheck> check_gates(const Case& c, const std::vector<Envelope>& envelopes) {
+  std::vector<GateCheck> checks;
+  const auto runs = gate_runs(c);
+  for (const auto& [name, row] : runs) {
+    bool has_envelope = false;
+    for (const auto& e : envelopes) {
+      if (e.case_name != c.name || e.integrator != name) continue;
+      has_envelope = true;
+      GateCheck g{c.name, name, e.metric, false, ""};
+      if (row.status != "ok") {
+        g.message = "case " + c.name + ", integrator " + name + ": gate run " + row.status;
+      } else {
+        const double value = metric_value(row.metrics, e.metric);
+        g.pass = e.bound_type == "max" ? value <= e.bound : value >= e.bound;
+        g.message = describe(e, value);
+      }
+      checks.push_back(g);
+    }
+    if (!has_envelope)
+      checks.push_back({c.name, name, "", false,
+                        "case " + c.name + ", integrator " + name +
+                            ": no envelope in reference/envelopes.csv (record one with `tetherbench gate --record`)"});
+  }
+  return checks;
+}
+
+std::vector<Envelope> record_envelopes(const Case& c, const std::vector<Envelope>& envelopes) {
+  const auto runs = gate_runs(c);
+  std::vector<Envelope> out;
+  std::map<std::string, bool> has_envelope;
+  for (Envelope e : envelopes) {
+    if (e.case_name == c.name) {
+      auto run = runs.find(e.integrator);
+      if (run == runs.end()) continue;  // the integrator no longer applies: drop its envelope
+      has_envelope[e.integrator] = true;
+      if (run->second.status == "ok") {
+        e.recorded_value = metric_value(run->second.metrics, e.metric);
+        if (e.policy == "recorded") e.bound = recorded_bound(e.bound_type, e.recorded_value);
+      }
+    }
+    out.push_back(e);
+  }
+  for (const auto& [name, row] : runs) {
+    if (has_envelope[name] || row.status != "ok") continue;
+    for (const auto& metric : kDefaultGateMetrics) {
+      const double value = metric_value(row.metrics, metric);
+      out.push_back({c.name, name, metric, "max", recorded_bound("max", value), "recorded", value, ""});
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Envelope& a, const Envelope& b) {
+    return std::tie(a.case_name, a.integrator) < std::tie(b.case_name, b.integrator);
+  });
+  return out;
+}
+
+}  // namespace tb

@@ -1,0 +1,28 @@
+#pragma once
+// CI regression gates: a short run of every case x integrator, its conservation metrics
+// checked against reference/envelopes.csv. A pair with no envelope fails too, so a new
+// integrator or case cannot slip past the gates.
+
+#include <string>
+#include <vector>
+
+#include "core/case.hpp"
+#include "core/reference_data.hpp"
+
+namespace tb {
+
+struct GateCheck {
+  std::string case_name, integrator, metric;
+  bool pass = false;
+  std::string message;  // one line: case, integrator, metric, value and bound
+};
+
+// Runs the gate run (case report.gate_t_end, the case's h) of every integrator that applies.
+std::vector<GateCheck> check_gates(const Case& c, const std::vector<Envelope>& envelopes);
+
+// Re-measures this case's "recorded" envelopes (bound = 2x the value for max, 1/2 for min),
+// keeps "fixed" ones, and adds max-envelopes of the standard metrics for pairs that have none.
+// Rows of other cases are returned unchanged.
+std::vector<Envelope> record_envelopes(const Case& c, const std::vector<Envelope>& envelopes);
+
+}  // namespace tb

@@ -1,0 +1,138 @@
+#include "core/reference_data.hpp"
+
+// fast-cpp-csv-parser copies file names with strncpy into a fixed buffer; GCC flags it where the
+// reader is inlined into this file. It is the library's documented behaviour, not a bug here.
+#pragma GCC diagnostic ignored "-Wstringop-truncation"
+#include <libfccp/csv.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "core/format.hpp"
+#include "core/table_reader.hpp"
+
+namespace tb {
+
+namespace {
+
+template <unsigned columns>
+using Reader = io::CSVReader<columns, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>,
+                             io::throw_on_overflow, io::single_and_empty_line_comment<'#'>>;
+
+// Runs a reading function, turning the parser's errors into InputError naming the file.
+template <class F>
+auto reading(const std::string& path, F&& read) {
+  if (!std::filesystem::exists(path)) throw InputError(path + ": missing file");
+  try {
+    return read();
+  } catch (const io::error::base& e) {
+    throw InputError(path + ": " + e.what());
+  }
+}
+
+std::string quoted(const std::string& s) {
+  std::string q = "\"";
+  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+
+// fast-cpp-csv-parser's own float parsing is not correctly rounded (and mis-reads some
+// exponents), so numbers are read as text and converted with strtod: exact round trips.
+double to_number(const std::string& path, const std::string& column, unsigned line, const std::string& text) {
+  char* end = nullptr;
+  const double x = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(x))
+    throw InputError(path + ": line " + std::to_string(line) + ", column '" + column + "': expected a finite number, got '" +
+                     text + "'");
+  return x;
+}
+
+void check_one_of(const std::string& path, const std::string& column, const std::string& value,
+                  const std::vector<std::string>& allowed) {
+  for (const auto& a : allowed)
+    if (value == a) return;
+  std::string list;
+  for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+  throw InputError(path + ": column '" + column + "': expected one of " + list + ", got '" + value + "'");
+}
+
+}  // namespace
+
+void write_reference_state(const std::string& path, const Eigen::VectorXd& x, const std::string& provenance) {
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  out << "# " << provenance << "\nindex,value\n";
+  for (Eigen::Index i = 0; i < x.size(); ++i) out << i << ',' << format_g(x(i), 17) << '\n';
+}
+
+Eigen::VectorXd read_reference_state(const std::string& path) {
+  return reading(path, [&] {
+    Reader<2> in(path);
+    in.read_header(io::ignore_no_column, "index", "value");
+    std::vector<double> values;
+    long index = 0;
+    std::string text;
+    while (in.read_row(index, text)) {
+      const double value = to_number(path, "value", in.get_file_line(), text);
+      if (index != long(values.size()))
+        throw InputError(path + ": column 'index': expected " + std::to_string(values.size()) + ", got " +
+                         std::to_string(index));
+      values.push_back(value);
+    }
+    return Eigen::VectorXd(Eigen::Map<Eigen::VectorXd>(values.data(), Eigen::Index(values.size())));
+  });
+}
+
+std::vector<PaperFigure> read_paper_figures(const std::string& path) {
+  return reading(path, [&] {
+    Reader<7> in(path);
+    in.read_header(io::ignore_no_column, "source", "case", "integrator", "metric", "statistic", "paper_value", "note");
+    std::vector<PaperFigure> rows;
+    PaperFigure f;
+    std::string value;
+    while (in.read_row(f.source, f.case_name, f.integrator, f.metric, f.statistic, value, f.note)) {
+      f.paper_value = to_number(path, "paper_value", in.get_file_line(), value);
+      check_one_of(path, "statistic", f.statistic, {"upper_bound", "value"});
+      rows.push_back(f);
+    }
+    return rows;
+  });
+}
+
+std::vector<Envelope> read_envelopes(const std::string& path) {
+  return reading(path, [&] {
+    Reader<8> in(path);
+    in.read_header(io::ignore_no_column, "case", "integrator", "metric", "bound_type", "bound", "policy",
+                   "recorded_value", "note");
+    std::vector<Envelope> rows;
+    Envelope e;
+    std::string bound, recorded;
+    while (in.read_row(e.case_name, e.integrator, e.metric, e.bound_type, bound, e.policy, recorded, e.note)) {
+      e.bound = to_number(path, "bound", in.get_file_line(), bound);
+      e.recorded_value = to_number(path, "recorded_value", in.get_file_line(), recorded);
+      check_one_of(path, "bound_type", e.bound_type, {"max", "min"});
+      check_one_of(path, "policy", e.policy, {"fixed", "recorded"});
+      rows.push_back(e);
+    }
+    return rows;
+  });
+}
+
+void write_envelopes(const std::string& path, const std::vector<Envelope>& rows) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  out << "# Conservation envelopes checked by `tetherbench gate` (ctest: gate:<case>). Each row bounds one\n"
+         "# metric of the short gate run (case [report] gate_t_end, the case's step) of one integrator.\n"
+         "# bound_type max: value <= bound; min: value >= bound (an integrator expected to drift must still drift).\n"
+         "# policy fixed: a physical claim, never changed by `tetherbench gate --record`; recorded: re-measured by it.\n"
+         "# Refresh on purpose with `tetherbench gate --record` (see reference/README.md).\n";
+  out << "case,integrator,metric,bound_type,bound,policy,recorded_value,note\n";
+  for (const auto& e : rows)
+    out << e.case_name << ',' << e.integrator << ',' << e.metric << ',' << e.bound_type << ',' << format_g(e.bound, 3)
+        << ',' << e.policy << ',' << format_g(e.recorded_value, 4) << ',' << quoted(e.note) << '\n';
+}
+
+}  // namespace tb

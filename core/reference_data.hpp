@@ -1,0 +1,42 @@
+#pragma once
+// The data in reference/, as CSV read with fast-cpp-csv-parser: reference solutions (final
+// physical state of a tight-tolerance run), the papers' published figures, and the conservation
+// envelopes the CI gates check. Lines starting with '#' are comments (sources, provenance).
+
+#include <Eigen/Dense>
+#include <string>
+#include <vector>
+
+namespace tb {
+
+// reference/<case>/final_state.csv: columns index,value — the model's physical state vector.
+void write_reference_state(const std::string& path, const Eigen::VectorXd& x, const std::string& provenance);
+Eigen::VectorXd read_reference_state(const std::string& path);
+
+// reference/paper_figures.csv
+struct PaperFigure {
+  std::string source;      // e.g. "seed 000, Fig. 3(d)"
+  std::string case_name;
+  std::string integrator;
+  std::string metric;      // a metric name (core/metrics.hpp)
+  std::string statistic;   // "upper_bound" (the paper says "less than") or "value"
+  double paper_value = 0.0;
+  std::string note;
+};
+std::vector<PaperFigure> read_paper_figures(const std::string& path);
+
+// reference/envelopes.csv
+struct Envelope {
+  std::string case_name;
+  std::string integrator;
+  std::string metric;      // a metric name (core/metrics.hpp)
+  std::string bound_type;  // "max": value <= bound (conserved); "min": value >= bound (expected to drift)
+  double bound = 0.0;
+  std::string policy;      // "fixed": a physical claim, kept by --record; "recorded": re-measured by --record
+  double recorded_value = 0.0;  // what was measured when the bound was recorded
+  std::string note;
+};
+std::vector<Envelope> read_envelopes(const std::string& path);
+void write_envelopes(const std::string& path, const std::vector<Envelope>& rows);
+
+}  // namespace tb

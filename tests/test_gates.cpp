@@ -1,0 +1,130 @@
+// The CI regression gates and the reference data they read: a degraded property fails with a
+// message naming case, integrator, metric, value and bound; a pair without an envelope fails;
+// malformed data files are refused with the file and column named.
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "core/gates.hpp"
+#include "core/table_reader.hpp"
+
+namespace fs = std::filesystem;
+using namespace tb;
+
+namespace {
+
+const std::string kCaseFile = std::string(TETHERBENCH_CASES_DIR) + "/A_string_pendulum_paper.toml";
+
+fs::path temp_file(const std::string& stem) {
+  std::random_device rd;
+  return fs::temp_directory_path() / (stem + std::to_string(rd()) + ".csv");
+}
+
+Envelope envelope(const std::string& integrator, const std::string& metric, const std::string& type, double bound) {
+  return {"A_string_pendulum_paper", integrator, metric, type, bound, "fixed", 0.0, "test"};
+}
+
+const GateCheck* find(const std::vector<GateCheck>& checks, const std::string& integrator, const std::string& metric) {
+  for (const auto& g : checks)
+    if (g.integrator == integrator && g.metric == metric) return &g;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("gates pass within the envelope and fail outside it, naming case, integrator, metric, value, bound", "[gates]") {
+  const Case c = load_case(kCaseFile);
+  const std::vector<Envelope> envelopes = {
+      envelope("lgvi", "orthogonality_err_max", "max", 1e-13),  // holds: the LGVI keeps SO(3)
+      envelope("lgvi", "momentum_err_max", "max", 1e-20),       // impossible: must fail
+      envelope("rk4", "orthogonality_err_max", "min", 1e-13),   // RK4 drifts: holds
+      envelope("rk4", "energy_drift_rate_abs", "min", 1.0),     // RK4 does not drift that much: must fail
+  };
+  const auto checks = check_gates(c, envelopes);
+  REQUIRE(find(checks, "lgvi", "orthogonality_err_max"));
+  CHECK(find(checks, "lgvi", "orthogonality_err_max")->pass);
+  const GateCheck* momentum = find(checks, "lgvi", "momentum_err_max");
+  REQUIRE(momentum);
+  CHECK_FALSE(momentum->pass);
+  CHECK(momentum->message.find("case A_string_pendulum_paper, integrator lgvi, metric momentum_err_max = ") == 0);
+  CHECK(momentum->message.find("bound <= 1e-20") != std::string::npos);
+  CHECK(find(checks, "rk4", "orthogonality_err_max")->pass);
+  const GateCheck* drift = find(checks, "rk4", "energy_drift_rate_abs");
+  REQUIRE(drift);
+  CHECK_FALSE(drift->pass);
+  CHECK(drift->message.find("bound >= 1") != std::string::npos);
+  // rk45 has no envelope here: that is a failure too, so new pairs cannot slip through.
+  const GateCheck* missing = find(checks, "rk45", "");
+  REQUIRE(missing);
+  CHECK_FALSE(missing->pass);
+  CHECK(missing->message.find("no envelope") != std::string::npos);
+}
+
+TEST_CASE("recording re-measures recorded bounds, keeps fixed ones, and covers new pairs", "[gates]") {
+  const Case c = load_case(kCaseFile);
+  Envelope recorded = envelope("lgvi", "energy_err_max", "max", 123.0);
+  recorded.policy = "recorded";
+  const Envelope fixed = envelope("lgvi", "orthogonality_err_max", "max", 1e-13);
+  const auto out = record_envelopes(c, {recorded, fixed});
+  bool saw_recorded = false, saw_fixed = false, saw_new_pair = false;
+  for (const auto& e : out) {
+    if (e.integrator == "lgvi" && e.metric == "energy_err_max") {
+      saw_recorded = true;
+      CHECK(e.recorded_value > 0.0);
+      CHECK(e.bound == Approx(2.0 * e.recorded_value));
+    }
+    if (e.integrator == "lgvi" && e.metric == "orthogonality_err_max") {
+      saw_fixed = true;
+      CHECK(e.bound == 1e-13);
+    }
+    if (e.integrator == "rk4") saw_new_pair = true;
+  }
+  CHECK(saw_recorded);
+  CHECK(saw_fixed);
+  CHECK(saw_new_pair);
+  // The recorded envelopes hold for the run they were recorded from.
+  for (const auto& g : check_gates(c, out)) CHECK(g.pass);
+}
+
+TEST_CASE("the bundled envelopes hold and cover every case x integrator", "[gates]") {
+  const Case c = load_case(kCaseFile);
+  const auto envelopes = read_envelopes(std::string(TETHERBENCH_REFERENCE_DIR) + "/envelopes.csv");
+  for (const auto& g : check_gates(c, envelopes)) {
+    INFO(g.message);
+    CHECK(g.pass);
+  }
+}
+
+TEST_CASE("envelope and reference files round-trip and bad ones are refused with file and column", "[gates][reference]") {
+  const fs::path path = temp_file("tb_envelopes_");
+  const std::vector<Envelope> rows = {envelope("lgvi", "momentum_err_max", "max", 2.5e-13),
+                                      envelope("rk4", "orthogonality_err_max", "min", 1e-12)};
+  write_envelopes(path.string(), rows);
+  const auto back = read_envelopes(path.string());
+  REQUIRE(back.size() == 2);
+  CHECK(back[0].metric == "momentum_err_max");
+  CHECK(back[0].bound == 2.5e-13);
+  CHECK(back[1].bound_type == "min");
+  CHECK(back[1].note == "test");
+
+  std::ofstream(path) << "case,integrator,metric,bound_type,bound,policy,recorded_value,note\n"
+                         "A,lgvi,momentum_err_max,atmost,1,fixed,0,x\n";
+  try {
+    read_envelopes(path.string());
+    FAIL("a bad bound_type was accepted");
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    CHECK(m.find(path.string()) != std::string::npos);
+    CHECK(m.find("bound_type") != std::string::npos);
+  }
+  std::ofstream(path) << "case,integrator,metric\nA,lgvi,x\n";
+  CHECK_THROWS_AS(read_envelopes(path.string()), InputError);  // missing columns
+
+  const Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(7, -1.0, 1.0) * M_PI;
+  write_reference_state(path.string(), x, "test provenance");
+  CHECK(read_reference_state(path.string()) == x);  // 17 significant digits: exact
+  fs::remove(path);
+  CHECK_THROWS_AS(read_reference_state(path.string()), InputError);
+}
