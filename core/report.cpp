@@ -304,7 +304,7 @@ int write_report(const std::vector<Case>& cases, const ReportOptions& options) {
       std::fprintf(stderr, "  running benchmarks (Google Benchmark, min time 0.05 s each)\n");
       const std::string json = (dir / "benchmarks.json").string();
       status |= run_script(shell_quote(bench) + " --benchmark_min_time=0.05 --benchmark_out=" + shell_quote(json) +
-                           " --benchmark_out_format=json > /dev/null");
+                           " --benchmark_out_format=json > " + shell_quote((dir / "benchmarks.log").string()) + " 2>&1");
       status |= run_script("/usr/bin/python3 " + shell_quote(scripts + "summarise_benchmarks.py") + " " +
                            shell_quote(json) + " " + shell_quote(dir.string()));
     }

@@ -1,0 +1,145 @@
+// Per-step cost of every integrator on every benchmark model, and its growth with the number
+// of string elements N (Google Benchmark). Benchmarks are registered at run time from the
+// integrator registry and benchmarks/benchmark_models.cpp:
+//
+//   step/<model>/<integrator>/N:<N>   one TimeStepper::step() per iteration
+//   mass_solve/N:<N>                  one factor + solve of Model A's block-tridiagonal mass matrix
+//
+// Step settings, the same for every N:
+//   fixed-step methods: h = 0.3 / omega_max(N), with omega_max the model's fastest mode (for
+//     Model A omega_max = 2 sqrt(3) sqrt(EA / (mu u^2)), u = l/N), well inside RK4's stability
+//     limit (|h omega| < 2.8) and the LGVI's (h omega < 2), so every step is stable for every N;
+//   adaptive methods: rtol 1e-6, atol 1e-9, initial step the same h; one iteration is one
+//     accepted step (its rejected trials included in the time and the counters).
+// The formulation and stepper are built, and a few warm-up steps taken, outside the timed loop.
+// Counters (per accepted step): rhs_evals, newton_iters; plus N and the mean step h_mean (s).
+//
+//   benchmarks --benchmark_min_time=0.05 --benchmark_out=b.json --benchmark_out_format=json
+//   /usr/bin/python3 scripts/summarise_benchmarks.py b.json OUT_DIR
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "benchmarks/benchmark_models.hpp"
+#include "core/block_tridiagonal.hpp"
+#include "integrators/integrator.hpp"
+#include "models/string_pendulum/mechanics.hpp"
+
+namespace {
+
+using tb::bench::BenchmarkModel;
+
+const std::vector<int> kElements = {10, 20, 50, 100, 200, 500, 1000, 2000, 5000};
+constexpr double kStabilityFraction = 0.3;  // h omega_max for fixed-step methods
+constexpr double kRtol = 1e-6, kAtol = 1e-9;
+constexpr int kWarmupSteps = 10;
+constexpr int kAdaptiveWarmupSteps = 30;  // lets the step-size controller settle
+
+void step_cost(benchmark::State& state, const BenchmarkModel& model, const tb::IntegratorInfo& info, int N) {
+  const auto m = model.make(N);
+  std::string why_not;
+  const std::unique_ptr<tb::Formulation> form = m->make_formulation(info.consumes, why_not);
+  if (!form) {
+    state.SkipWithError(("n/a: " + why_not).c_str());
+    return;
+  }
+  tb::IntegratorSettings settings;
+  settings.h = kStabilityFraction / model.max_frequency(N);
+  settings.rtol = kRtol;
+  settings.atol = kAtol;
+  const std::unique_ptr<tb::TimeStepper> stepper = info.make(*form, settings, 0.0);
+  constexpr double t_stop = std::numeric_limits<double>::infinity();  // never shortens a step
+
+  std::string failure;
+  const int warmup = info.adaptive ? kAdaptiveWarmupSteps : kWarmupSteps;
+  for (int i = 0; i < warmup; ++i) {
+    if (!stepper->step(t_stop, failure)) {
+      state.SkipWithError(("warm-up step failed: " + failure).c_str());
+      return;
+    }
+  }
+
+  const tb::StepCounters before = stepper->counters();
+  const double t_before = stepper->time();
+  bool failed = false;
+  for (auto _ : state) {
+    if (!stepper->step(t_stop, failure)) {
+      failed = true;
+      break;
+    }
+  }
+  if (failed) {
+    state.SkipWithError(("step failed at t = " + std::to_string(stepper->time()) + ": " + failure).c_str());
+    return;
+  }
+  const tb::StepCounters& after = stepper->counters();
+  const double steps = double(after.steps - before.steps);
+  if (steps > 0) {
+    state.counters["rhs_evals"] = double(after.rhs_evals - before.rhs_evals) / steps;
+    state.counters["newton_iters"] = double(after.newton_iters - before.newton_iters) / steps;
+    state.counters["h_mean"] = (stepper->time() - t_before) / steps;
+  }
+  state.counters["N"] = N;
+}
+
+// The O(N) block-tridiagonal solve alone: factor + solve of Model A's mass matrix (what one
+// ODE right-hand side does after assembling it).
+void mass_solve(benchmark::State& state, int N) {
+  const tb::string_pendulum::Mechanics mech(tb::bench::string_pendulum_paper_parameters(N));
+  tb::BlockTridiagonal3 A;
+  mech.assemble_mass_matrix(tb::so3::exp(tb::Vec3(0.3, -0.2, 0.5)), A);
+  const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(3 * (N + 1), -1.0, 1.0);
+  Eigen::VectorXd x(b.size());
+  for (auto _ : state) {
+    if (!A.factor()) {
+      state.SkipWithError("singular mass matrix");
+      break;
+    }
+    x = b;
+    A.solve_in_place(x);
+    benchmark::DoNotOptimize(x.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["N"] = N;
+}
+
+void register_benchmarks() {
+  for (const BenchmarkModel& model : tb::bench::benchmark_models()) {
+    for (const tb::IntegratorInfo& info : tb::integrator_registry()) {
+      std::string why_not;
+      if (!model.make(2)->make_formulation(info.consumes, why_not)) {
+        std::fprintf(stderr, "step/%s/%s: n/a (%s)\n", model.name.c_str(), info.name.c_str(), why_not.c_str());
+        continue;
+      }
+      for (int N : kElements) {
+        const std::string name = "step/" + model.name + "/" + info.name + "/N:" + std::to_string(N);
+        benchmark::RegisterBenchmark(name.c_str(), [&model, &info, N](benchmark::State& st) {
+          step_cost(st, model, info, N);
+        });
+      }
+    }
+  }
+  for (int N : kElements) {
+    const std::string name = "mass_solve/N:" + std::to_string(N);
+    benchmark::RegisterBenchmark(name.c_str(), [N](benchmark::State& st) { mass_solve(st, N); });
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::AddCustomContext("fixed_step_rule", "h = 0.3 / omega_max(N)");
+  benchmark::AddCustomContext("adaptive_tolerances", "rtol 1e-6, atol 1e-9; per accepted step");
+  benchmark::AddCustomContext("time_measure", "cpu_time per iteration = per step");
+  register_benchmarks();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

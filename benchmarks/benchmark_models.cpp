@@ -1,0 +1,55 @@
+#include "benchmarks/benchmark_models.hpp"
+
+#include <cmath>
+
+#include "models/string_pendulum/model.hpp"
+
+namespace tb::bench {
+
+// Model A at the paper's parameters (SPEC "Model A", seed 000 §V; the same values as
+// cases/A_string_pendulum_paper.toml) with N elements. The string length stays 1 m, so the
+// elements get shorter (u = l/N), lighter and stiffer (kappa = EA/u) as N grows.
+string_pendulum::Parameters string_pendulum_paper_parameters(int N) {
+  string_pendulum::Parameters p;
+  p.N = N;
+  p.mu = 0.025;   // kg/m
+  p.length = 1.0; // m
+  p.EA = 40.0;    // N
+  p.M = 0.1;      // kg
+  p.rho_c = Vec3(0.04, 0.01, 0.05);  // m
+  p.J = string_pendulum::elliptic_cylinder_inertia_about_attachment(p.M, /*a=*/0.06, /*b=*/0.04, /*H=*/0.1,
+                                                                    p.rho_c);
+  p.g = 9.81;
+  return p;
+}
+
+namespace {
+
+std::shared_ptr<const Model> string_pendulum_paper(int N) {
+  const string_pendulum::Parameters p = string_pendulum_paper_parameters(N);
+  string_pendulum::InitialCondition ic;  // straight, unstretched string along e1, nodes at rest
+  ic.string_direction = Vec3::UnitX();
+  ic.body_velocity = Vec3(0.0, 0.2, -0.5);  // m/s
+  ic.R0 = Mat3::Identity();
+  ic.Omega0 = Vec3::Zero();
+  return string_pendulum::make_model(p, ic);
+}
+
+// Fastest string mode with the consistent mass matrix: one element's largest stiffness/mass
+// eigenvalue is 12 kappa/m, so omega_max ~ 2 sqrt(3) sqrt(EA / (mu u^2)), u = l/N.
+double string_pendulum_max_frequency(int N) {
+  const string_pendulum::Parameters p = string_pendulum_paper_parameters(N);
+  return 2.0 * std::sqrt(3.0) * std::sqrt(p.EA / (p.mu * p.u() * p.u()));
+}
+
+}  // namespace
+
+const std::vector<BenchmarkModel>& benchmark_models() {
+  // A new model adds one line here: {name, factory(N), fastest-mode frequency(N)}.
+  static const std::vector<BenchmarkModel> models = {
+      {"string_pendulum", string_pendulum_paper, string_pendulum_max_frequency},
+  };
+  return models;
+}
+
+}  // namespace tb::bench

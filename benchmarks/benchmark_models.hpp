@@ -1,0 +1,30 @@
+#pragma once
+// The models the benchmarks run, each built in code for a given number of string elements N.
+// A model here is the registry's model at its paper parameters, with only N varied, so the
+// per-step cost can be followed as the discretisation is refined.
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/model.hpp"
+#include "models/string_pendulum/mechanics.hpp"
+
+namespace tb::bench {
+
+struct BenchmarkModel {
+  std::string name;  // appears in benchmark names: step/<name>/<integrator>/N:<N>
+  std::function<std::shared_ptr<const Model>(int N)> make;
+  // Angular frequency of the model's fastest mode with N elements (rad/s). Fixed-step
+  // integrators are benchmarked at h = 0.3 / max_frequency(N), stable for every N.
+  std::function<double(int N)> max_frequency;
+};
+
+// Model A's paper parameters with N elements (also used alone by the mass-matrix benchmark).
+string_pendulum::Parameters string_pendulum_paper_parameters(int N);
+
+// Every benchmark model. Adding a model: one entry in benchmark_models.cpp.
+const std::vector<BenchmarkModel>& benchmark_models();
+
+}  // namespace tb::bench

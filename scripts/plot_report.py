@@ -1,0 +1,732 @@
+#!/usr/bin/python3
+"""Figures and index.md for a tetherbench report directory.
+
+Usage:  /usr/bin/python3 scripts/plot_report.py REPORT_DIR
+
+Reads what `tetherbench report` wrote into REPORT_DIR (summary.csv, build_info.csv,
+<case>/<integrator>/timeseries.csv, work_precision.csv, orders.csv, paper_comparison.csv,
+benchmarks.*) and writes
+
+  figures/<case>_energy.png          E(t) - E(0) (or the energy-balance residual's deviation),
+                                     linear panel and log |dE| panel
+  figures/<case>_momentum.png        |momentum - momentum(0)|, log y
+  figures/<case>_orthogonality.png   orthogonality_err (and constraint_err when non-zero), log y
+  figures/<case>_work_precision.png  final-state error against runtime, log-log
+  index.md                           build info, per-case links, figures, one data-derived
+                                     line per figure, orders and paper-comparison tables
+
+Cases and integrators are discovered from the files; nothing here names a model or an
+integrator.  Every input except summary.csv is optional.  Needs numpy and matplotlib (Debian's
+/usr/bin/python3).
+"""
+
+import csv
+import math
+import os
+import re
+import sys
+import urllib.parse
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+ORTH_FLOOR = 1e-17          # zeros of dimensionless errors are drawn at this value on log axes
+REL_FLOOR = 1e-17           # zeros of |dE|, |d momentum| drawn at REL_FLOOR * scale of the quantity
+MAX_PLOT_POINTS = 6000      # longer series are min/max-decimated for drawing only
+GROWTH_FACTOR = 2.0         # last-quarter max >= this x first-quarter max  ->  "grows"
+DPI = 110
+
+written = []
+
+
+# --------------------------------------------------------------------------- input helpers
+
+def read_csv(path):
+    """Rows of a CSV with a header row as dicts (keys stripped); [] when absent/empty."""
+    if not os.path.isfile(path):
+        return None
+    with open(path, newline="", encoding="utf-8") as f:
+        reader = csv.reader(f)
+        try:
+            header = [h.strip() for h in next(reader)]
+        except StopIteration:
+            return []
+        rows = []
+        for rec in reader:
+            if not rec or all(not c.strip() for c in rec):
+                continue
+            rec = rec + [""] * (len(header) - len(rec))
+            rows.append({h: rec[i].strip() for i, h in enumerate(header)})
+        return rows
+
+
+def num(s):
+    """Float of a CSV field; NaN for empty / n/a / unparsable."""
+    if s is None:
+        return math.nan
+    try:
+        return float(s)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def finite(x):
+    return x is not None and isinstance(x, float) and math.isfinite(x)
+
+
+def load_timeseries(path):
+    """dict column -> float array.  Tolerates a truncated last line (failed runs)."""
+    with open(path, encoding="utf-8") as f:
+        header_line = f.readline()
+        header = [h.strip() for h in header_line.strip().split(",")]
+        ncol = len(header)
+        try:
+            data = np.loadtxt(f, delimiter=",", ndmin=2)
+            if data.size and data.shape[1] != ncol:
+                raise ValueError
+        except ValueError:
+            f.seek(0)
+            f.readline()
+            good = []
+            for line in f:
+                parts = line.strip().split(",")
+                if len(parts) != ncol:
+                    continue
+                try:
+                    good.append([float(p) for p in parts])
+                except ValueError:
+                    continue
+            data = np.array(good, dtype=float).reshape(-1, ncol)
+    if data.size == 0:
+        data = np.zeros((0, ncol))
+    return {h: data[:, i] for i, h in enumerate(header)}
+
+
+# --------------------------------------------------------------------------- formatting
+
+def fmt(x, digits=1):
+    """3.0e-05 style; 'n/a' for missing."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    if x == 0:
+        return "0"
+    return f"{x:.{digits}e}"
+
+
+def fmt_g(x):
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    return f"{x:.3g}"
+
+
+def fmt_field(s):
+    """A CSV field for a markdown table: numbers shortened, text kept."""
+    v = num(s)
+    if s and math.isfinite(v) and re.fullmatch(r"[-+0-9.eE]+", s):
+        if re.fullmatch(r"[-+]?[0-9]+", s):
+            return s  # counts stay exact
+        return fmt_g(v)
+    return md_escape(s if s else "")
+
+
+def md_escape(s):
+    return str(s).replace("|", "\\|").replace("\n", " ")
+
+
+def safe_name(s):
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", s)
+
+
+def link(path):
+    return urllib.parse.quote(path)
+
+
+# --------------------------------------------------------------------------- series analysis
+
+def quarter_maxima(t, y):
+    """max |y| over the first and the last quarter of the run (by time)."""
+    a = np.abs(y)
+    m = np.isfinite(a) & np.isfinite(t)
+    if m.sum() < 4:
+        return None
+    t, a = t[m], a[m]
+    t0, t1 = t[0], t[-1]
+    if t1 <= t0:
+        return None
+    first = a[t <= t0 + 0.25 * (t1 - t0)]
+    last = a[t >= t1 - 0.25 * (t1 - t0)]
+    return float(first.max()), float(last.max())
+
+
+def growth_phrase(t, y):
+    q = quarter_maxima(t, y)
+    if q is None:
+        return "too few samples to judge growth"
+    first, last = q
+    if first == 0 and last == 0:
+        return "identically 0"
+    if first == 0:
+        return "grows from 0"
+    r = last / first
+    if r >= GROWTH_FACTOR:
+        return f"grows (last-quarter max {r:.3g}x first-quarter max)"
+    if r <= 1 / GROWTH_FACTOR:
+        return f"decays (last-quarter max {r:.2g}x first-quarter max)"
+    return f"bounded (last-quarter max {r:.3g}x first-quarter max)"
+
+
+def drift_rate(t, y):
+    """least-squares slope of y against t."""
+    m = np.isfinite(t) & np.isfinite(y)
+    if m.sum() < 2:
+        return math.nan
+    t, y = t[m], y[m]
+    tc = t - t.mean()
+    den = float(np.dot(tc, tc))
+    return float(np.dot(tc, y - y.mean()) / den) if den > 0 else math.nan
+
+
+def nanmax_abs(y):
+    a = np.abs(y[np.isfinite(y)])
+    return float(a.max()) if a.size else math.nan
+
+
+def decimate(t, y, nmax=MAX_PLOT_POINTS):
+    """Keep min and max of each bucket so oscillation envelopes survive thinning."""
+    n = len(t)
+    if n <= nmax:
+        return t, y
+    b = int(math.ceil(n / (nmax / 2)))
+    nb = n // b
+    yy = np.where(np.isfinite(y[: nb * b]), y[: nb * b], 0.0).reshape(nb, b)
+    base = np.arange(nb) * b
+    idx = np.concatenate([base + yy.argmin(axis=1), base + yy.argmax(axis=1),
+                          np.arange(nb * b, n), [0, n - 1]])
+    idx = np.unique(idx)
+    return t[idx], y[idx]
+
+
+def floor_for(scale):
+    if not finite(scale) or scale <= 0:
+        return REL_FLOOR
+    return REL_FLOOR * 10.0 ** math.floor(math.log10(scale))
+
+
+# --------------------------------------------------------------------------- styling
+
+class Style:
+    def __init__(self, integrators):
+        cmap = plt.get_cmap("tab10")
+        styles = ["-", "--", "-.", ":"]
+        self.map = {}
+        for i, name in enumerate(integrators):
+            self.map[name] = dict(color=cmap(i % 10), linestyle=styles[(i // 10) % 4])
+
+    def __call__(self, name):
+        if name not in self.map:
+            self.map[name] = dict(color="k", linestyle="-")
+        return self.map[name]
+
+
+def save(fig, path):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+    written.append(path)
+
+
+def mark_end(ax, run, t, y):
+    """An x at the last sample of a failed run."""
+    if run["failed"] and len(t):
+        ax.plot([t[-1]], [y[-1]], marker="x", color=run["style"]["color"], ms=8, mew=2)
+
+
+# --------------------------------------------------------------------------- per-case data
+
+def case_runs(report, case, integrators, summary_by_key, style):
+    """Timeseries of every integrator of the case (those with a timeseries.csv)."""
+    runs = []
+    for integ in integrators:
+        row = summary_by_key.get((case, integ), {})
+        status = row.get("status", "")
+        path = os.path.join(report, case, integ, "timeseries.csv")
+        run = dict(name=integ, status=status, row=row, style=style(integ),
+                   failed=status.startswith("failed"), ts=None)
+        if os.path.isfile(path):
+            try:
+                run["ts"] = load_timeseries(path)
+            except (OSError, ValueError) as e:
+                print(f"warning: cannot read {path}: {e}", file=sys.stderr)
+        if run["ts"] is not None and "t" in run["ts"] and len(run["ts"]["t"]) == 0:
+            run["ts"] = None
+        runs.append(run)
+    return runs
+
+
+def label(run):
+    lab = run["name"]
+    if run["failed"]:
+        lab += f" (failed, stops at t = {fmt_g(run['ts']['t'][-1])})"
+    return lab
+
+
+def status_notes(runs):
+    """'rk45: n/a (reason)' for runs without a time series."""
+    notes = []
+    for r in runs:
+        if r["ts"] is None:
+            st = r["status"] or "no timeseries.csv"
+            notes.append(f"{r['name']}: {st}" if st.startswith("n/a") or st.startswith("failed")
+                         else f"{r['name']}: no timeseries.csv")
+    return notes
+
+
+# --------------------------------------------------------------------------- figures
+
+def energy_figure(report, case, runs):
+    have = [r for r in runs if r["ts"] is not None and
+            ("energy_balance" in r["ts"] or "energy" in r["ts"])]
+    if not have:
+        return None, None
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(9, 7), sharex=True)
+    used_balance = False
+    used_energy = False
+    pieces = []
+    series = []
+    scale = 0.0
+    for r in have:
+        ts = r["ts"]
+        col = "energy_balance" if "energy_balance" in ts else "energy"
+        used_balance |= col == "energy_balance"
+        used_energy |= col == "energy"
+        t, e = ts["t"], ts[col]
+        de = e - e[0]
+        series.append((r, t, de, col))
+        for c in (col, "kinetic"):
+            if c in ts:
+                s = nanmax_abs(ts[c])
+                if finite(s):
+                    scale = max(scale, s)
+    floor = floor_for(scale)
+    # linear panel: if one run (typically a failed one) dwarfs the others, clip to the rest
+    peaks = sorted((nanmax_abs(de) for _, _, de, _ in series if finite(nanmax_abs(de))),
+                   reverse=True)
+    clip = None
+    if len(peaks) >= 2 and peaks[1] > 0 and peaks[0] > 1e3 * peaks[1]:
+        clip = 1.5 * peaks[1]
+    for r, t, de, col in series:
+        st = r["style"]
+        lab = label(r) + (" [energy balance]" if col == "energy_balance" and not
+                          all(c == "energy_balance" for *_, c in series) else "")
+        tt, yy = decimate(t, de)
+        ax1.plot(tt, yy, label=lab, lw=1, **st)
+        mark_end(ax1, r, t, de)
+        a = np.abs(de)
+        a = np.where(np.isfinite(a), np.maximum(a, floor), np.nan)
+        tt, yy = decimate(t, a)
+        ax2.plot(tt, yy, label=lab, lw=1, **st)
+        mark_end(ax2, r, t, a)
+
+        mx = nanmax_abs(de)
+        fin = float(de[np.isfinite(de)][-1]) if np.isfinite(de).any() else math.nan
+        drift = num(r["row"].get("energy_drift_rate"))
+        if not finite(drift):
+            drift = drift_rate(t, de)
+        piece = (f"{r['name']}: |ΔE| max {fmt(mx)} J, final ΔE {fmt(fin)} J, "
+                 f"drift rate {fmt(drift)} J/s, {growth_phrase(t, de)}")
+        if r["failed"]:
+            piece += f", run stops at t = {fmt_g(t[-1])} (failed)"
+        pieces.append(piece)
+    if clip is not None:
+        ax1.set_ylim(-clip, clip)
+        ax1.text(0.01, 0.02, "linear panel clipped; see log panel", transform=ax1.transAxes,
+                 fontsize=8, color="0.3")
+    what = ("energy-balance residual" if used_balance and not used_energy else
+            "energy (energy-balance residual where available)" if used_balance else "energy")
+    qty = "ΔB = B(t) − B(0)" if used_balance and not used_energy else "ΔE = E(t) − E(0)"
+    ax1.set_ylabel(f"{qty}  [J]")
+    ax1.axhline(0, color="0.6", lw=0.6)
+    ax2.set_yscale("log")
+    ax2.set_ylabel(f"|{qty.split(' =')[0]}|  [J]  (zeros at {floor:.0e})")
+    ax2.set_xlabel("t  [s]")
+    ax1.set_title(f"{case}: {what} error")
+    ax1.legend(fontsize=8, loc="best")
+    for ax in (ax1, ax2):
+        ax.grid(True, which="major", alpha=0.3)
+    fig.tight_layout()
+    path = os.path.join(report, "figures", f"{safe_name(case)}_energy.png")
+    save(fig, path)
+    head = "energy-balance residual" if used_balance and not used_energy else "energy"
+    line = f"{head} — " + "; ".join(pieces + status_notes(runs))
+    return path, line
+
+
+def momentum_columns(runs):
+    cols = []
+    for r in runs:
+        if r["ts"] is None:
+            continue
+        for c in r["ts"]:
+            if (c == "momentum" or c.startswith("momentum_") or c.startswith("linear_momentum")
+                    or c.startswith("angular_momentum")) and c not in cols:
+                cols.append(c)
+    return cols
+
+
+def momentum_figure(report, case, runs):
+    cols = momentum_columns(runs)
+    if not cols:
+        return None, None
+    fig, axes = plt.subplots(len(cols), 1, figsize=(9, 3.6 * len(cols) + 0.6), sharex=True,
+                             squeeze=False)
+    pieces = []
+    for ax, col in zip(axes[:, 0], cols):
+        have = [r for r in runs if r["ts"] is not None and col in r["ts"]]
+        scale = max([nanmax_abs(r["ts"][col]) for r in have if finite(nanmax_abs(r["ts"][col]))]
+                    or [0.0])
+        floor = floor_for(scale)
+        colpieces = []
+        for r in have:
+            t, p = r["ts"]["t"], r["ts"][col]
+            dp = np.abs(p - p[0])
+            a = np.where(np.isfinite(dp), np.maximum(dp, floor), np.nan)
+            tt, yy = decimate(t, a)
+            ax.plot(tt, yy, label=label(r), lw=1, **r["style"])
+            mark_end(ax, r, t, a)
+            fin = float(dp[np.isfinite(dp)][-1]) if np.isfinite(dp).any() else math.nan
+            colpieces.append(f"{r['name']} max {fmt(nanmax_abs(dp))}, final {fmt(fin)}, "
+                             f"{growth_phrase(t, dp)}")
+            if r["failed"]:
+                colpieces[-1] += f", stops at t = {fmt_g(t[-1])} (failed)"
+        pieces.append((f"{col}: " if len(cols) > 1 else "") + "; ".join(colpieces))
+        ax.set_yscale("log")
+        ax.set_ylabel(f"|{col}(t) − {col}(0)|  (zeros at {floor:.0e})")
+        ax.grid(True, which="major", alpha=0.3)
+        ax.legend(fontsize=8, loc="best")
+    axes[0, 0].set_title(f"{case}: momentum error")
+    axes[-1, 0].set_xlabel("t  [s]")
+    fig.tight_layout()
+    path = os.path.join(report, "figures", f"{safe_name(case)}_momentum.png")
+    save(fig, path)
+    line = "momentum |Δπ| — " + " | ".join(pieces)
+    notes = status_notes(runs)
+    if notes:
+        line += "; " + "; ".join(notes)
+    return path, line
+
+
+def orthogonality_figure(report, case, runs):
+    have_o = [r for r in runs if r["ts"] is not None and "orthogonality_err" in r["ts"]]
+    have_c = [r for r in runs if r["ts"] is not None and "constraint_err" in r["ts"]]
+    any_c = any(np.nanmax(np.abs(r["ts"]["constraint_err"])) > 0 for r in have_c
+                if np.isfinite(r["ts"]["constraint_err"]).any())
+    if not have_o and not any_c:
+        return None, None
+    panels = [("orthogonality_err", have_o, "‖I − RᵀR‖_F")] if have_o else []
+    if any_c:
+        panels.append(("constraint_err", have_c, "constraint error"))
+    fig, axes = plt.subplots(len(panels), 1, figsize=(9, 3.6 * len(panels) + 0.6), sharex=True,
+                             squeeze=False)
+    parts = []
+    for ax, (col, have, ylabel) in zip(axes[:, 0], panels):
+        colpieces = []
+        for r in have:
+            t, y = r["ts"]["t"], np.abs(r["ts"][col])
+            a = np.where(np.isfinite(y), np.maximum(y, ORTH_FLOOR), np.nan)
+            tt, yy = decimate(t, a)
+            ax.plot(tt, yy, label=label(r), lw=1, **r["style"])
+            mark_end(ax, r, t, a)
+            mx = nanmax_abs(y)
+            ph = growth_phrase(t, y)
+            if ph == "grows from 0":
+                colpieces.append(f"{r['name']} grows from 0 to {fmt(mx)}")
+            elif ph.startswith("grows"):
+                colpieces.append(f"{r['name']} grows to {fmt(mx)} {ph[len('grows '):]}")
+            else:
+                colpieces.append(f"{r['name']} max {fmt(mx)} ({ph})")
+            if r["failed"]:
+                colpieces[-1] += f", stops at t = {fmt_g(t[-1])} (failed)"
+        name = "orthogonality" if col == "orthogonality_err" else "constraint"
+        parts.append(f"{name}: " + ", ".join(colpieces))
+        ax.set_yscale("log")
+        ax.set_ylabel(f"{ylabel}  (zeros at {ORTH_FLOOR:.0e})")
+        ax.grid(True, which="major", alpha=0.3)
+        ax.legend(fontsize=8, loc="best")
+    title = f"{case}: rotation orthogonality error" + (" and constraint error" if any_c else "")
+    axes[0, 0].set_title(title)
+    axes[-1, 0].set_xlabel("t  [s]")
+    fig.tight_layout()
+    path = os.path.join(report, "figures", f"{safe_name(case)}_orthogonality.png")
+    save(fig, path)
+    line = "; ".join(parts)
+    if not any_c and have_c:
+        line += "; constraint_err is 0 for every integrator (panel omitted)"
+    notes = status_notes(runs)
+    if notes:
+        line += "; " + "; ".join(notes)
+    return path, line
+
+
+def wp_value_label(param, value):
+    v = num(value)
+    return f"{v:.0e}" if finite(v) else value
+
+
+def work_precision_figure(report, case, wp_rows, style):
+    rows = [r for r in wp_rows if r.get("case") == case]
+    if not rows:
+        return None, None
+    groups = {}
+    omitted = 0
+    for r in rows:
+        err, rt = num(r.get("error")), num(r.get("runtime_s"))
+        ok = r.get("status", "ok").strip().lower() == "ok"
+        if not ok or not finite(err) or not finite(rt) or err <= 0 or rt <= 0:
+            omitted += 1
+            continue
+        groups.setdefault((r.get("integrator", ""), r.get("parameter", "")), []).append(
+            (num(r.get("value")), r.get("value", ""), err, rt))
+    fig, ax = plt.subplots(figsize=(9, 6.5))
+    markers = {}
+    mk_cycle = ["o", "s", "^", "D", "v", "P"]
+    multi_param = len({p for _, p in groups}) > 1
+    for (integ, param), pts in groups.items():
+        pts.sort(key=lambda p: (-(p[0]) if finite(p[0]) else 0))  # coarse -> fine
+        if param not in markers:
+            markers[param] = mk_cycle[len(markers) % len(mk_cycle)]
+        st = style(integ)
+        x = [p[3] for p in pts]
+        y = [p[2] for p in pts]
+        lab = f"{integ} ({param} sweep)" if multi_param or param else integ
+        ax.plot(x, y, marker=markers[param], color=st["color"], linestyle=st["linestyle"],
+                lw=1.2, ms=5, label=lab)
+        for xi, yi, p in zip(x, y, pts):
+            ax.annotate(f"{param}={wp_value_label(param, p[1])}" if param else p[1], (xi, yi),
+                        textcoords="offset points", xytext=(4, 3), fontsize=6.5,
+                        color=st["color"])
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("runtime of the integration  [s]")
+    ax.set_ylabel("max-norm error of the final state vs reference")
+    title = f"{case}: work–precision"
+    if omitted:
+        title += f"  ({omitted} failed point{'s' if omitted > 1 else ''} omitted)"
+    ax.set_title(title)
+    ax.grid(True, which="major", alpha=0.3)
+    if groups:
+        ax.legend(fontsize=8, loc="best")
+    else:
+        ax.text(0.5, 0.5, "no successful runs", transform=ax.transAxes, ha="center")
+    fig.tight_layout()
+    path = os.path.join(report, "figures", f"{safe_name(case)}_work_precision.png")
+    save(fig, path)
+
+    # reading: the tightest error level every integrator reaches, and who gets there cheapest
+    per_integ = {}
+    for (integ, param), pts in groups.items():
+        for v, vs, err, rt in pts:
+            per_integ.setdefault(integ, []).append((err, rt, param, vs))
+    if not per_integ:
+        return path, f"work–precision: no successful runs ({omitted} failed)"
+    worst_best = max(min(p[0] for p in pts) for pts in per_integ.values())
+    target = 10.0 ** math.ceil(math.log10(worst_best) - 1e-9)
+    cheapest = []
+    for integ, pts in per_integ.items():
+        ok = [p for p in pts if p[0] <= target]
+        if ok:
+            err, rt, param, vs = min(ok, key=lambda p: p[1])
+            cheapest.append((rt, integ, param, vs, err))
+    cheapest.sort()
+    lowest = min((min(pts)[0], integ) for integ, pts in per_integ.items())
+    desc = ", ".join(f"{integ} {fmt_g(rt)} s ({param}={wp_value_label(param, vs)}, "
+                     f"error {fmt(err)})" for rt, integ, param, vs, err in cheapest)
+    line = (f"work–precision: at error ≤ {target:.0e} (reached by every integrator) the fastest "
+            f"is {cheapest[0][1]}; cheapest runs: {desc}; lowest error reached: "
+            f"{lowest[1]} {fmt(lowest[0])}")
+    if omitted:
+        line += f"; {omitted} failed point{'s' if omitted > 1 else ''} omitted"
+    return path, line
+
+
+# --------------------------------------------------------------------------- tables
+
+def md_table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    for r in rows:
+        out.append("| " + " | ".join(r) + " |")
+    return out
+
+
+def summary_table(case_rows):
+    cols = [("integrator", "integrator"), ("status", "status"), ("steps", "steps"),
+            ("energy_err_max", "max ΔE"), ("energy_drift_rate", "drift J/s"),
+            ("momentum_err_max", "max Δπ"), ("constraint_err_max", "constraint max"),
+            ("orthogonality_err_max", "orth. max"), ("runtime_s", "runtime s")]
+    rows = []
+    for r in case_rows:
+        rows.append([fmt_field(r.get(k, "")) for k, _ in cols])
+    return md_table([h for _, h in cols], rows)
+
+
+def orders_table(rows):
+    body = []
+    for r in rows:
+        body.append([md_escape(r.get("integrator", "")), fmt_field(r.get("declared_order", "")),
+                     fmt_field(r.get("measured_order", "")),
+                     f"{fmt_g(num(r.get('h_min')))} – {fmt_g(num(r.get('h_max')))}",
+                     f"{fmt(num(r.get('error_min')))} – {fmt(num(r.get('error_max')))}"])
+    return md_table(["integrator", "declared order", "measured order", "h range", "error range"],
+                    body)
+
+
+PAPER_COLS = ["source", "integrator", "metric", "statistic", "paper_value", "ours", "ratio",
+              "verdict", "note"]
+
+
+def paper_table(rows, with_case=False):
+    cols = (["case"] if with_case else []) + PAPER_COLS
+    return md_table(cols, [[fmt_field(r.get(c, "")) for c in cols] for r in rows])
+
+
+# --------------------------------------------------------------------------- main
+
+def main(argv):
+    if len(argv) != 2 or argv[1] in ("-h", "--help"):
+        print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
+        return 2
+    report = argv[1]
+    summary = read_csv(os.path.join(report, "summary.csv"))
+    if summary is None:
+        print(f"error: {os.path.join(report, 'summary.csv')} not found — "
+              f"is {report!r} a tetherbench report directory?", file=sys.stderr)
+        return 1
+
+    build = read_csv(os.path.join(report, "build_info.csv"))
+    wp = read_csv(os.path.join(report, "work_precision.csv")) or []
+    orders = read_csv(os.path.join(report, "orders.csv")) or []
+    paper = read_csv(os.path.join(report, "paper_comparison.csv")) or []
+
+    # discovery: cases and integrators in order of first appearance
+    cases, integrators = [], []
+    for src in (summary, wp, orders):
+        for r in src:
+            c, i = r.get("case", ""), r.get("integrator", "")
+            if c and c not in cases:
+                cases.append(c)
+            if i and i not in integrators:
+                integrators.append(i)
+    case_integ = {c: [] for c in cases}
+    for src in (summary,):
+        for r in src:
+            c, i = r.get("case", ""), r.get("integrator", "")
+            if c and i and i not in case_integ[c]:
+                case_integ[c].append(i)
+    # time series written without a summary row
+    for c in cases:
+        d = os.path.join(report, c)
+        if os.path.isdir(d):
+            for i in sorted(os.listdir(d)):
+                if i not in case_integ[c] and os.path.isfile(os.path.join(d, i,
+                                                                          "timeseries.csv")):
+                    case_integ[c].append(i)
+                    if i not in integrators:
+                        integrators.append(i)
+    summary_by_key = {(r.get("case"), r.get("integrator")): r for r in summary}
+    style = Style(integrators)
+
+    md = ["# tetherbench report", ""]
+    if build:
+        kv = {r.get("key", ""): r.get("value", "") for r in build}
+        order = ["version", "compiler", "flags", "build_type", "date", "command"]
+        keys = [k for k in order if k in kv] + [k for k in kv if k not in order]
+        md += ["## Build", ""]
+        md += md_table(["key", "value"],
+                       [[md_escape(k), f"`{md_escape(kv[k])}`" if k in ("flags", "command")
+                         and kv[k] else md_escape(kv[k])] for k in keys])
+        md.append("")
+    else:
+        md += ["_build_info.csv not found._", ""]
+    top = [f"[{n}]({n})" for n in ("summary.md", "summary.csv", "work_precision.csv",
+                                     "orders.csv", "paper_comparison.csv")
+           if os.path.isfile(os.path.join(report, n))]
+    md += ["All cases: " + ", ".join(top), ""]
+    if cases:
+        md += ["Cases: " + ", ".join(f"[{c}](#{re.sub(r'[^a-z0-9_ -]', '', c.lower())})"
+                                     .replace(" ", "-") for c in cases), ""]
+
+    for case in cases:
+        md += [f"## {case}", ""]
+        links = [f"[{case}/{n}]({link(case + '/' + n)})" for n in ("summary.md", "summary.csv")
+                 if os.path.isfile(os.path.join(report, case, n))]
+        md.append("Tables: " + (", ".join(links) if links else
+                                "_no per-case summary files (see the top-level summary)_"))
+        md.append("")
+        case_rows = [r for r in summary if r.get("case") == case]
+        if case_rows:
+            md += summary_table(case_rows)
+            md.append("")
+        runs = case_runs(report, case, case_integ[case], summary_by_key, style)
+        if not any(r["ts"] is not None for r in runs):
+            md += ["_No time series found for this case._", ""]
+        for fig_fn, title in ((energy_figure, "energy error"),
+                              (momentum_figure, "momentum error"),
+                              (orthogonality_figure, "orthogonality / constraint error")):
+            try:
+                path, line = fig_fn(report, case, runs)
+            except Exception as e:  # one bad file must not lose the rest of the report
+                print(f"warning: {case}: {title} figure failed: {e!r}", file=sys.stderr)
+                plt.close("all")
+                continue
+            if path:
+                rel = os.path.relpath(path, report)
+                md += [f"![{case}: {title}]({link(rel)})", "", line, ""]
+        try:
+            path, line = work_precision_figure(report, case, wp, style)
+        except Exception as e:
+            print(f"warning: {case}: work-precision figure failed: {e!r}", file=sys.stderr)
+            plt.close("all")
+            path = None
+        if path:
+            rel = os.path.relpath(path, report)
+            md += [f"![{case}: work–precision]({link(rel)})", "", line, ""]
+        o = [r for r in orders if r.get("case") == case]
+        if o:
+            md += ["**Measured convergence orders** (from orders.csv)", ""] + orders_table(o)
+            md.append("")
+        p = [r for r in paper if r.get("case") == case]
+        if p:
+            md += ["**Comparison with the papers** (from paper_comparison.csv)", ""]
+            md += paper_table(p)
+            md.append("")
+
+    other = [r for r in paper if r.get("case") not in cases]
+    if other:
+        md += ["## Comparison with the papers — other cases", ""] + paper_table(other, True) + [""]
+
+    bench_md = os.path.join(report, "benchmarks.md")
+    bench_csv = os.path.join(report, "benchmarks.csv")
+    bench_png = os.path.join(report, "figures", "benchmarks_scaling.png")
+    if any(os.path.isfile(p) for p in (bench_md, bench_csv, bench_png)):
+        md += ["## Benchmarks", ""]
+        bl = [f"[{os.path.basename(p)}]({os.path.basename(p)})" for p in (bench_md, bench_csv)
+              if os.path.isfile(p)]
+        if bl:
+            md += ["Details: " + ", ".join(bl), ""]
+        if os.path.isfile(bench_png):
+            md += ["![benchmarks: scaling](figures/benchmarks_scaling.png)", ""]
+
+    index = os.path.join(report, "index.md")
+    with open(index, "w", encoding="utf-8") as f:
+        f.write("\n".join(md).rstrip() + "\n")
+    written.append(index)
+    print("wrote:")
+    for p in written:
+        print("  " + p)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

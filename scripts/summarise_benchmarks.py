@@ -1,0 +1,284 @@
+#!/usr/bin/python3
+"""Summarise the per-step cost benchmarks (benchmarks/bench_step_cost.cpp).
+
+    summarise_benchmarks.py BENCH_JSON OUT_DIR
+
+BENCH_JSON is Google Benchmark's output (--benchmark_out=FILE --benchmark_out_format=json).
+Writes into OUT_DIR:
+
+  benchmarks.csv   benchmark,model,integrator,N,ns_per_step,rhs_evals_per_step,newton_iters_per_step
+                   (mass_solve rows: empty model, integrator "mass_solve", empty counters)
+  benchmarks.md    per-step cost at N = 20, 200, 2000; fitted exponent p of cost ~ N^p (N >= 50);
+                   LGVI/RK4 cost ratios; machine and date
+  figures/benchmarks_scaling.png   log-log cost per step vs N (needs matplotlib; skipped otherwise)
+
+Times are cpu_time throughout, converted to ns through each entry's time_unit. Standard library
+only (matplotlib just for the figure). When the JSON holds repetitions, the median over them is used.
+"""
+
+import csv
+import json
+import math
+import os
+import statistics
+import sys
+
+TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+TABLE_N = (20, 200, 2000)
+FIT_MIN_N = 50
+LINEAR_TOLERANCE = 0.15  # |p - 1| above this is flagged as not O(N)
+
+
+def parse_name(name):
+    """(model, integrator, N) from step/<model>/<integrator>/N:<N> or mass_solve/N:<N>."""
+    parts = name.split("/")
+    if not parts[-1].startswith("N:"):
+        return None
+    try:
+        n = int(parts[-1][2:])
+    except ValueError:
+        return None
+    if parts[0] == "step" and len(parts) == 4:
+        return parts[1], parts[2], n
+    if parts[0] == "mass_solve" and len(parts) == 2:
+        return "", "mass_solve", n
+    return None
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    runs, errors = {}, {}
+    for b in data.get("benchmarks", []):
+        name = b.get("run_name", b["name"])
+        if b.get("run_type", "iteration") != "iteration":
+            continue  # aggregates are recomputed below from the repetitions
+        if b.get("error_occurred"):
+            errors[name] = b.get("error_message", "error")
+            continue
+        parsed = parse_name(name)
+        if parsed is None:
+            continue
+        runs.setdefault(name, {"parsed": parsed, "entries": []})["entries"].append(b)
+    rows = []
+    for name, r in runs.items():
+        model, integrator, n = r["parsed"]
+        entries = r["entries"]
+        ns = statistics.median(e["cpu_time"] * TO_NS[e.get("time_unit", "ns")] for e in entries)
+
+        def counter(key):
+            vals = [e[key] for e in entries if key in e]
+            return statistics.median(vals) if vals else None
+
+        rows.append({
+            "benchmark": name,
+            "model": model,
+            "integrator": integrator,
+            "N": n,
+            "ns_per_step": ns,
+            "rhs_evals_per_step": None if integrator == "mass_solve" else counter("rhs_evals"),
+            "newton_iters_per_step": None if integrator == "mass_solve" else counter("newton_iters"),
+        })
+    rows.sort(key=lambda r: (r["integrator"] == "mass_solve", r["model"], r["integrator"], r["N"]))
+    return data.get("context", {}), rows, errors
+
+
+def fit_exponent(points):
+    """Least-squares slope of log(cost) on log(N)."""
+    pts = [(math.log(n), math.log(c)) for n, c in points if c > 0]
+    if len(pts) < 2:
+        return None
+    mx = sum(x for x, _ in pts) / len(pts)
+    my = sum(y for _, y in pts) / len(pts)
+    sxx = sum((x - mx) ** 2 for x, _ in pts)
+    if sxx == 0:
+        return None
+    return sum((x - mx) * (y - my) for x, y in pts) / sxx
+
+
+def fmt_time(ns):
+    if ns is None:
+        return "—"
+    if ns >= 1e6:
+        return f"{ns / 1e6:.3g} ms"
+    if ns >= 1e3:
+        return f"{ns / 1e3:.3g} µs"
+    return f"{ns:.3g} ns"
+
+
+def fmt(x, digits=3):
+    return "—" if x is None else f"{x:.{digits}g}"
+
+
+def series_key(r):
+    return (r["model"], r["integrator"])
+
+
+def series_label(key, models):
+    model, integrator = key
+    if integrator == "mass_solve":
+        return "mass solve (block-tridiagonal)"
+    return f"{integrator} ({model})" if len(models) > 1 else integrator
+
+
+def write_csv(rows, path):
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["benchmark", "model", "integrator", "N", "ns_per_step", "rhs_evals_per_step",
+                    "newton_iters_per_step"])
+        for r in rows:
+            w.writerow([r["benchmark"], r["model"], r["integrator"], r["N"], f"{r['ns_per_step']:.6g}",
+                        "" if r["rhs_evals_per_step"] is None else f"{r['rhs_evals_per_step']:.6g}",
+                        "" if r["newton_iters_per_step"] is None else f"{r['newton_iters_per_step']:.6g}"])
+
+
+def write_markdown(context, rows, errors, series, path):
+    models = sorted({r["model"] for r in rows if r["model"]})
+    out = ["# Per-step cost of the integrators", ""]
+    out.append("Source: Google Benchmark `benchmarks` (benchmarks/bench_step_cost.cpp), CPU time per "
+               "iteration; one iteration is one `TimeStepper::step()` (for adaptive methods one "
+               "accepted step, rejected trials included) or one mass-matrix factor + solve.")
+    out.append("")
+    caches = ", ".join(f"L{c['level']} {c['type'].lower()} {c['size'] // 1024} KiB"
+                       for c in context.get("caches", []))
+    out += [
+        "| | |", "|---|---|",
+        f"| date | {context.get('date', '?')} |",
+        f"| host | {context.get('host_name', '?')} |",
+        f"| CPUs | {context.get('num_cpus', '?')} × {context.get('mhz_per_cpu', '?')} MHz"
+        f" (scaling {'on' if context.get('cpu_scaling_enabled') else 'off'}) |",
+        f"| caches | {caches or '?'} |",
+        f"| load average | {', '.join(f'{x:.2f}' for x in context.get('load_avg', [])) or '?'} |",
+        f"| executable | `{context.get('executable', '?')}` |",
+        f"| Google Benchmark library build | {context.get('library_build_type', '?')} "
+        "(the library's own build, not the suite's) |",
+    ]
+    for key in ("fixed_step_rule", "adaptive_tolerances"):
+        if key in context:
+            out.append(f"| {key.replace('_', ' ')} | {context[key]} |")
+    out.append("")
+
+    by = {(r["model"], r["integrator"], r["N"]): r for r in rows}
+
+    out += [f"## Cost per step at N = {', '.join(map(str, TABLE_N))}", ""]
+    out.append("| model | integrator | " + " | ".join(f"N = {n}" for n in TABLE_N) +
+               " | RHS evals / step | Newton iters / step |")
+    out.append("|---|---|" + "---:|" * len(TABLE_N) + "---:|---:|")
+    for key in series:
+        model, integrator = key
+        cells = [fmt_time(by[(model, integrator, n)]["ns_per_step"]) if (model, integrator, n) in by else "—"
+                 for n in TABLE_N]
+        counters = [by[(model, integrator, n)] for n in TABLE_N if (model, integrator, n) in by]
+        rhs = "/".join(fmt(r["rhs_evals_per_step"]) for r in counters) if integrator != "mass_solve" else "—"
+        newton = "/".join(fmt(r["newton_iters_per_step"]) for r in counters) if integrator != "mass_solve" else "—"
+        out.append(f"| {model or '—'} | {integrator} | " + " | ".join(cells) + f" | {rhs} | {newton} |")
+    out += ["", "(counters given at the same N values, separated by /)", ""]
+
+    out += [f"## Growth with N: cost ∝ N^p (least squares of log cost on log N, N ≥ {FIT_MIN_N})", ""]
+    out.append("Every step uses O(N) linear algebra (block-tridiagonal mass or Newton matrix), so p must be "
+               f"≈ 1; |p − 1| > {LINEAR_TOLERANCE} is flagged. Adaptive methods' cost is per accepted step.")
+    out.append("")
+    out.append("| model | integrator | p | N range | points | O(N)? |")
+    out.append("|---|---|---:|---|---:|---|")
+    exponents = {}
+    for key in series:
+        pts = [(r["N"], r["ns_per_step"]) for r in series[key] if r["N"] >= FIT_MIN_N]
+        p = fit_exponent(pts)
+        exponents[key] = p
+        rng = f"{min(n for n, _ in pts)}–{max(n for n, _ in pts)}" if pts else "—"
+        verdict = "—" if p is None else ("yes" if abs(p - 1.0) <= LINEAR_TOLERANCE else "**no — check**")
+        out.append(f"| {key[0] or '—'} | {key[1]} | {fmt(p, 3)} | {rng} | {len(pts)} | {verdict} |")
+    out.append("")
+
+    for model in models:
+        lg = {r["N"]: r for r in rows if r["model"] == model and r["integrator"] == "lgvi"}
+        rk = {r["N"]: r for r in rows if r["model"] == model and r["integrator"] == "rk4"}
+        common = sorted(set(lg) & set(rk))
+        if not common:
+            continue
+        out += [f"## LGVI / RK4 cost ratio ({model})", ""]
+        out.append("Per step at the same h, and per RHS-evaluation equivalent (cost per step divided by "
+                   "RHS evaluations per step: an LGVI residual + Newton solve against an RK4 stage).")
+        out.append("")
+        out.append("| N | LGVI / step | RK4 / step | LGVI/RK4 per step | LGVI / residual | RK4 / RHS | "
+                   "LGVI/RK4 per RHS eval |")
+        out.append("|---:|---:|---:|---:|---:|---:|---:|")
+        for n in common:
+            a, b = lg[n], rk[n]
+            per_step = a["ns_per_step"] / b["ns_per_step"]
+            a_eval = a["ns_per_step"] / a["rhs_evals_per_step"] if a["rhs_evals_per_step"] else None
+            b_eval = b["ns_per_step"] / b["rhs_evals_per_step"] if b["rhs_evals_per_step"] else None
+            per_eval = a_eval / b_eval if a_eval and b_eval else None
+            out.append(f"| {n} | {fmt_time(a['ns_per_step'])} | {fmt_time(b['ns_per_step'])} | {per_step:.2f} | "
+                       f"{fmt_time(a_eval)} | {fmt_time(b_eval)} | {fmt(per_eval, 3)} |")
+        out.append("")
+
+    if errors:
+        out += ["## Skipped benchmarks", "", "| benchmark | reason |", "|---|---|"]
+        out += [f"| {name} | {msg} |" for name, msg in sorted(errors.items())]
+        out.append("")
+    out.append("Figure: `figures/benchmarks_scaling.png`; all rows: `benchmarks.csv`.")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(out) + "\n")
+    return exponents
+
+
+def write_figure(series, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as e:  # the tables do not need it
+        print(f"summarise_benchmarks: no figure ({e})", file=sys.stderr)
+        return False
+    models = sorted({k[0] for k in series if k[0]})
+    fig, ax = plt.subplots(figsize=(6.4, 4.6))
+    all_n, all_c = [], []
+    for key, rs in series.items():
+        ns = [r["N"] for r in rs]
+        cs = [r["ns_per_step"] / 1e3 for r in rs]  # µs
+        all_n += ns
+        all_c += cs
+        style = "s--" if key[1] == "mass_solve" else "o-"
+        ax.loglog(ns, cs, style, label=series_label(key, models), markersize=4)
+    if all_n:
+        n0, n1 = min(all_n), max(all_n)
+        c0 = math.exp(sum(math.log(c) for c in all_c) / len(all_c)) / math.sqrt(n0 * n1) * n0
+        ax.loglog([n0, n1], [c0, c0 * n1 / n0], "k--", linewidth=1, alpha=0.6, label=r"$\propto N$")
+    ax.set_xlabel("string elements N")
+    ax.set_ylabel("CPU time per step (µs)")
+    ax.set_title("Per-step cost vs N")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+    return True
+
+
+def main(argv):
+    if len(argv) != 3:
+        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        print("usage: summarise_benchmarks.py BENCH_JSON OUT_DIR", file=sys.stderr)
+        return 2
+    json_path, out_dir = argv[1], argv[2]
+    try:
+        context, rows, errors = load(json_path)
+    except (OSError, ValueError, KeyError) as e:
+        print(f"summarise_benchmarks: cannot read {json_path}: {e}", file=sys.stderr)
+        return 2
+    if not rows:
+        print(f"summarise_benchmarks: no step/ or mass_solve/ benchmarks in {json_path}", file=sys.stderr)
+        return 1
+    os.makedirs(os.path.join(out_dir, "figures"), exist_ok=True)
+    series = {}
+    for r in rows:
+        series.setdefault(series_key(r), []).append(r)
+    write_csv(rows, os.path.join(out_dir, "benchmarks.csv"))
+    write_markdown(context, rows, errors, series, os.path.join(out_dir, "benchmarks.md"))
+    write_figure(series, os.path.join(out_dir, "figures", "benchmarks_scaling.png"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
