@@ -7,6 +7,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 
 #include "core/convergence.hpp"
@@ -24,11 +25,19 @@ namespace fs = std::filesystem;
 
 namespace tb {
 
-ReferenceRun compute_reference(const Model& model, double t_end, double initial_step) {
+FormulationKind reference_kind(const Model& model, FormulationKind consumed) {
+  std::string why_not;
+  const auto form = model.make_formulation(consumed, why_not);
+  return dynamic_cast<const OdeFormulation*>(form.get()) ? consumed : FormulationKind::EmbeddedOde;
+}
+
+ReferenceRun compute_reference(const Model& model, FormulationKind kind, double t_end, double initial_step) {
   const IntegratorInfo* rk45 = find_integrator("rk45");
   std::string why_not;
-  auto form = model.make_formulation(rk45->consumes, why_not);
+  auto form = model.make_formulation(kind, why_not);
   if (!form) throw std::runtime_error("no reference solution: " + why_not);
+  if (!dynamic_cast<const OdeFormulation*>(form.get()))
+    throw std::runtime_error("no reference solution: the " + to_string(kind) + " form is not an ODE");
   IntegratorSettings s;
   s.h = initial_step;
   s.rtol = kReferenceRtol;
@@ -49,8 +58,20 @@ std::string utc_now() {
   return buf;
 }
 
-std::string reference_path(const std::string& dir, const Case& c) {
-  return (fs::path(dir) / c.name / "final_state.csv").string();
+std::string reference_path(const std::string& dir, const Case& c, FormulationKind kind) {
+  const std::string file = kind == FormulationKind::EmbeddedOde ? "final_state.csv" : "final_state_" + to_string(kind) + ".csv";
+  return (fs::path(dir) / c.name / file).string();
+}
+
+// The ODE-type formulations a case's references are made for.
+std::vector<FormulationKind> reference_kinds(const Case& c) {
+  std::vector<FormulationKind> kinds;
+  for (auto kind : {FormulationKind::EmbeddedOde, FormulationKind::LumpedMass}) {
+    std::string why_not;
+    const auto form = c.model->make_formulation(kind, why_not);
+    if (dynamic_cast<const OdeFormulation*>(form.get())) kinds.push_back(kind);
+  }
+  return kinds;
 }
 
 }  // namespace
@@ -58,17 +79,18 @@ std::string reference_path(const std::string& dir, const Case& c) {
 std::vector<std::string> write_references(const std::vector<Case>& cases, const std::string& reference_dir,
                                           const std::string& command) {
   std::vector<std::string> written;
-  for (const auto& c : cases) {
-    const ReferenceRun run = compute_reference(*c.model, c.report.reference_t_end, c.h);
-    const std::string provenance =
-        "Reference solution of case " + c.name + ": physical state at t = " + format_g(c.report.reference_t_end) +
-        " s from rk45 (Dormand-Prince 5(4)) at rtol " + format_g(kReferenceRtol) + ", atol " +
-        format_g(kReferenceAtol) + ", " + std::to_string(run.outcome.counters.steps) + " steps; made " + utc_now() +
-        " by `" + command + "`";
-    const std::string path = reference_path(reference_dir, c);
-    write_reference_state(path, run.physical, provenance);
-    written.push_back(path);
-  }
+  for (const auto& c : cases)
+    for (const FormulationKind kind : reference_kinds(c)) {
+      const ReferenceRun run = compute_reference(*c.model, kind, c.report.reference_t_end, c.h);
+      const std::string provenance =
+          "Reference solution of case " + c.name + " (" + to_string(kind) + " form): physical state at t = " +
+          format_g(c.report.reference_t_end) + " s from rk45 (Dormand-Prince 5(4)) at rtol " + format_g(kReferenceRtol) +
+          ", atol " + format_g(kReferenceAtol) + ", " + std::to_string(run.outcome.counters.steps) + " steps; made " +
+          utc_now() + " by `" + command + "`";
+      const std::string path = reference_path(reference_dir, c, kind);
+      write_reference_state(path, run.physical, provenance);
+      written.push_back(path);
+    }
   return written;
 }
 
@@ -211,14 +233,15 @@ int run_script(const std::string& command) {
 int write_report(const std::vector<Case>& cases, const ReportOptions& options) {
   const fs::path dir(options.out_dir);
   // Everything read before anything runs: a missing reference stops the report at once.
-  std::vector<Eigen::VectorXd> references;
-  for (const auto& c : cases) {
-    const std::string path = reference_path(options.reference_dir, c);
-    if (!fs::exists(path))
-      throw InputError(path + ": missing reference solution for case " + c.name +
-                       " (make it with `tetherbench reference " + c.file + "`)");
-    references.push_back(read_reference_state(path));
-  }
+  std::vector<std::map<FormulationKind, Eigen::VectorXd>> references(cases.size());
+  for (size_t ci = 0; ci < cases.size(); ++ci)
+    for (const FormulationKind kind : reference_kinds(cases[ci])) {
+      const std::string path = reference_path(options.reference_dir, cases[ci], kind);
+      if (!fs::exists(path))
+        throw InputError(path + ": missing reference solution for case " + cases[ci].name +
+                         " (make it with `tetherbench reference " + cases[ci].file + "`)");
+      references[ci][kind] = read_reference_state(path);
+    }
   const auto figures = read_paper_figures((fs::path(options.reference_dir) / "paper_figures.csv").string());
 
   // Jobs: full runs (time series and summary rows) and sweep points.
@@ -251,7 +274,7 @@ int write_report(const std::vector<Case>& cases, const ReportOptions& options) {
     } else {
       SweepPoint& p = sweep[job - n_full];
       const size_t ci = size_t(p.c - cases.data());
-      run_sweep_point(p, references[ci]);
+      run_sweep_point(p, references[ci].at(reference_kind(*p.c->model, p.info->consumes)));
       progress.done(p.c->name + " | " + p.info->name + " | " + p.parameter + " = " + format_g(p.value, 3));
     }
   });

@@ -21,9 +21,18 @@ struct ReferenceRun {
   IntegrationOutcome outcome;
   Eigen::VectorXd physical;  // the model's physical state at t_end
 };
-ReferenceRun compute_reference(const Model& model, double t_end, double initial_step);
+// The formulation whose tight solution an integrator consuming `consumed` is measured against:
+// that very formulation when it is an ODE (the embedded ODE, the lumped-mass string — a
+// different semi-discrete system), else the model's embedded ODE (the same semi-discrete
+// system, e.g. for the LGVI).
+FormulationKind reference_kind(const Model& model, FormulationKind consumed);
+ReferenceRun compute_reference(const Model& model, FormulationKind kind, double t_end, double initial_step);
+inline ReferenceRun compute_reference(const Model& model, double t_end, double initial_step) {
+  return compute_reference(model, FormulationKind::EmbeddedOde, t_end, initial_step);
+}
 
-// Writes reference/<case>/final_state.csv for each case. Returns the files written.
+// Writes reference/<case>/final_state.csv (embedded ODE) for each case, and
+// final_state_<kind>.csv for its other ODE-type formulations. Returns the files written.
 std::vector<std::string> write_references(const std::vector<Case>& cases, const std::string& reference_dir,
                                           const std::string& command);
 

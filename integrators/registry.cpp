@@ -3,6 +3,7 @@
 
 #include "integrators/integrator.hpp"
 #include "integrators/lgvi/lgvi.hpp"
+#include "integrators/lumped_rk2/lumped_rk2.hpp"
 #include "integrators/rk4/rk4.hpp"
 #include "integrators/rk45/rk45.hpp"
 
@@ -11,6 +12,7 @@ namespace tb {
 const std::vector<IntegratorInfo>& integrator_registry() {
   static const std::vector<IntegratorInfo> registry = {
       lgvi_info(),
+      lumped_rk2_info(),
       rk4_info(),
       rk45_info(),
   };

@@ -12,10 +12,12 @@ namespace tb::testing {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+// Any OdeFormulation (the embedded ODE, the lumped-mass string): kind() is the inner one's.
 class FaultyOde final : public OdeFormulation {
  public:
   FaultyOde(std::unique_ptr<Formulation> inner, const bool& armed)
       : inner_(std::move(inner)), ode_(dynamic_cast<const OdeFormulation&>(*inner_)), armed_(armed) {}
+  FormulationKind kind() const override { return ode_.kind(); }
   int state_size() const override { return ode_.state_size(); }
   Eigen::VectorXd initial_state() const override { return ode_.initial_state(); }
   Observation observe(double t, const Eigen::VectorXd& y) const override { return ode_.observe(t, y); }
@@ -71,7 +73,8 @@ class FaultyLieGroup final : public DiscreteLieGroupFormulation {
 // nullptr when this kind has no wrapper yet.
 inline std::unique_ptr<Formulation> make_faulty(std::unique_ptr<Formulation> inner, const bool& armed) {
   switch (inner->kind()) {
-    case FormulationKind::EmbeddedOde: return std::make_unique<FaultyOde>(std::move(inner), armed);
+    case FormulationKind::EmbeddedOde:
+    case FormulationKind::LumpedMass: return std::make_unique<FaultyOde>(std::move(inner), armed);
     case FormulationKind::DiscreteLieGroup: return std::make_unique<FaultyLieGroup>(std::move(inner), armed);
     default: return nullptr;
   }

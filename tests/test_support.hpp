@@ -84,6 +84,13 @@ inline Eigen::VectorXd reference_solution(const Model& model, double t_end) {
   return compute_reference(model, t_end, 1e-5).physical;
 }
 
+// The reference an integrator is measured against (core/report.hpp, reference_kind): the
+// tight RK45 solution of the formulation it consumes when that is an ODE, else of the model's
+// ODE form.
+inline Eigen::VectorXd reference_solution(const Model& model, const IntegratorInfo& info, double t_end) {
+  return compute_reference(model, reference_kind(model, info.consumes), t_end, 1e-5).physical;
+}
+
 // A case built in code (the bundled case files are exercised by the command-line tests).
 inline Case make_case(std::shared_ptr<const Model> model, const std::string& name, double t_end, double h,
                       double sample_interval, double rtol = 1e-10, double atol = 1e-12) {

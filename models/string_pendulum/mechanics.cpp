@@ -20,7 +20,7 @@ Mat3 elliptic_cylinder_inertia_about_attachment(double M, double a, double b, do
   return J_cm + M * (rho_c.squaredNorm() * Mat3::Identity() - rho_c * rho_c.transpose());
 }
 
-Mechanics::Mechanics(const Parameters& p) : p_(p) {}
+Mechanics::Mechanics(const Parameters& p, StringMass string_mass) : p_(p), string_mass_(string_mass) {}
 
 State Mechanics::initial_state(const InitialCondition& ic) const {
   State s;
@@ -44,14 +44,23 @@ void Mechanics::assemble_mass_matrix(const Mat3& R, BlockTridiagonal3& A) const 
   const int N = p_.N;
   const double m = p_.m();
   const Mat3 I = Mat3::Identity();
-  A.resize(N + 1);
-  // Blocks 0..N-1: nodes 2..N+1 (consistent mass m/6 (1 4 1)); block N: Omega.
-  for (int i = 0; i < N; ++i) {
-    A.diag(i) = (4.0 * m / 6.0) * I;
-    if (i > 0) A.lower(i) = (m / 6.0) * I;
-    if (i + 1 < N) A.upper(i) = (m / 6.0) * I;
+  A.resize(N + 1);  // every block zero
+  // Blocks 0..N-1: nodes 2..N+1; block N: Omega.
+  if (string_mass_ == StringMass::Consistent) {
+    // Consistent mass m/6 (1 4 1); attachment node: m/3 from its one element plus the body.
+    for (int i = 0; i < N; ++i) {
+      A.diag(i) = (4.0 * m / 6.0) * I;
+      if (i > 0) A.lower(i) = (m / 6.0) * I;
+      if (i + 1 < N) A.upper(i) = (m / 6.0) * I;
+    }
+    A.diag(N - 1) = (p_.M + m / 3.0) * I;
+  } else {
+    // Lumped mass: m on every interior node (half of each neighbouring element), no coupling
+    // between nodes; attachment node: half an element plus the body.
+    for (int i = 0; i < N; ++i) A.diag(i) = m * I;
+    A.diag(N - 1) = (p_.M + m / 2.0) * I;
   }
-  A.diag(N - 1) = (p_.M + m / 3.0) * I;  // attachment node: half an element plus the body
+  // Body coupling (the same for both string mass models): T contains M rdot_{N+1}.R(Omega x rho_c).
   A.upper(N - 1) = -p_.M * R * hat(p_.rho_c);
   A.lower(N) = p_.M * hat(p_.rho_c) * R.transpose();
   A.diag(N) = p_.J;
@@ -77,11 +86,22 @@ void Mechanics::set_velocities_from_momenta(const Eigen::VectorXd& momenta, Stat
   s.Omega = v.segment<3>(3 * p_.N);
 }
 
+// Equations of motion, from L = T - V (same V for both string mass models):
+//   consistent (SPEC): m/6 (rddot_{a-1} + 4 rddot_a + rddot_{a+1}) = m g e3 + F_a - F_{a-1}      a = 2..N
+//                      (M + m/3) rddot_{N+1} + m/6 rddot_N - M R hat(rho_c) Omegadot = rhs_{N+1}
+//   lumped:            m rddot_a = m g e3 + F_a - F_{a-1}                                          a = 2..N
+//                      (M + m/2) rddot_{N+1} - M R hat(rho_c) Omegadot = rhs_{N+1}
+//     (d/dt of p_{N+1} = (M + m/2) v_{N+1} + M R (Omega x rho_c) is (M + m/2) rddot_{N+1}
+//      - M R hat(rho_c) Omegadot + M R hat(Omega)^2 rho_c; -dV/dr_{N+1} = (M + m/2) g e3 - F_N)
+//   both:              rhs_{N+1} = (M + m/2) g e3 - F_N - M R hat(Omega)^2 rho_c
+//                      J Omegadot + M hat(rho_c) R^T rddot_{N+1} = -Omega x J Omega + M g hat(rho_c) R^T e3
+// The string mass matrix is constant in both models, so the right-hand sides are identical and
+// only the mass matrix (assemble_mass_matrix) differs.
 void Mechanics::accelerations(const State& s, Eigen::VectorXd& acc) const {
   const int N = p_.N;
   const double m = p_.m();
   acc.resize(3 * (N + 1));
-  // Right-hand sides of the SPEC equations of motion.
+  // Right-hand sides of the equations of motion.
   Vec3 force_prev = element_force(s.r[1] - s.r[0]);  // element 1
   for (int a = 2; a <= N; ++a) {
     const Vec3 force_next = element_force(s.r[a] - s.r[a - 1]);  // element a
@@ -104,10 +124,15 @@ void Mechanics::accelerations(const State& s, Eigen::VectorXd& acc) const {
 double Mechanics::kinetic_energy(const State& s) const {
   const double m = p_.m();
   double T = 0.0;
-  for (int a = 1; a <= p_.N; ++a) {
-    const Vec3& va = s.v[a - 1];
-    const Vec3& vb = s.v[a];
-    T += m / 6.0 * (va.dot(va) + va.dot(vb) + vb.dot(vb));
+  if (string_mass_ == StringMass::Consistent) {
+    for (int a = 1; a <= p_.N; ++a) {
+      const Vec3& va = s.v[a - 1];
+      const Vec3& vb = s.v[a];
+      T += m / 6.0 * (va.dot(va) + va.dot(vb) + vb.dot(vb));
+    }
+  } else {
+    // Each element contributes m/4 (|v_a|^2 + |v_{a+1}|^2): m/2 on each of its two nodes.
+    for (int a = 1; a <= p_.N; ++a) T += m / 4.0 * (s.v[a - 1].squaredNorm() + s.v[a].squaredNorm());
   }
   const Vec3& v = s.v[p_.N];
   T += 0.5 * p_.M * v.dot(v) + 0.5 * s.Omega.dot(p_.J * s.Omega) +
@@ -129,9 +154,17 @@ double Mechanics::potential_energy(const State& s) const {
 double Mechanics::angular_momentum_e3(const State& s) const {
   const double m = p_.m();
   Vec3 L = Vec3::Zero();
-  for (int a = 1; a <= p_.N; ++a) {
-    const Vec3 &ra = s.r[a - 1], &rb = s.r[a], &va = s.v[a - 1], &vb = s.v[a];
-    L += m / 6.0 * (2.0 * ra.cross(va) + ra.cross(vb) + rb.cross(va) + 2.0 * rb.cross(vb));
+  if (string_mass_ == StringMass::Consistent) {
+    for (int a = 1; a <= p_.N; ++a) {
+      const Vec3 &ra = s.r[a - 1], &rb = s.r[a], &va = s.v[a - 1], &vb = s.v[a];
+      L += m / 6.0 * (2.0 * ra.cross(va) + ra.cross(vb) + rb.cross(va) + 2.0 * rb.cross(vb));
+    }
+  } else {
+    // sum_a m_a r_a x v_a with m_a = m/2 from each element touching node a.
+    for (int a = 1; a <= p_.N; ++a) {
+      const Vec3 &ra = s.r[a - 1], &rb = s.r[a], &va = s.v[a - 1], &vb = s.v[a];
+      L += m / 2.0 * (ra.cross(va) + rb.cross(vb));
+    }
   }
   const Vec3& r = s.r[p_.N];
   const Vec3& v = s.v[p_.N];

@@ -1,8 +1,14 @@
 #pragma once
 // Model A, the 3D elastic string pendulum (seed 000; SPEC "Model A"): the finite-element
 // semi-discrete system that every formulation of this model integrates. Parameters, the
-// consistent mass matrix, elastic forces, energy, angular momentum about e3 and the
-// observables live here once, so every integrator is measured by the same code.
+// mass matrix, elastic forces, energy, angular momentum about e3 and the observables live
+// here once, so every integrator is measured by the same code.
+//
+// Two string mass models share this code (StringMass): the consistent linear-element mass
+// (SPEC "Model A", the default, used by the ODE and Lie group forms) and the lumped mass of
+// the papers' baseline (SPEC "Model B", "Lumped-mass model", after Driscoll et al.; used by
+// LumpedForm). Springs, gravity loads, rigid body and the right-hand sides of the equations
+// of motion are the same for both; only the string's kinetic energy differs.
 //
 // Nodes: r_1 = 0 (pivot, fixed), r_2 ... r_{N+1} (r_{N+1} = attachment point on the body).
 // Vectors of nodes are indexed from 0: r[a-1] is node a, so r[0] is the pivot.
@@ -31,6 +37,15 @@ struct Parameters {
   double kappa() const { return EA / u(); }  // element stiffness
 };
 
+// How the string's kinetic energy is discretised.
+//  Consistent: T_string = sum_a m/6 (v_a.v_a + v_a.v_{a+1} + v_{a+1}.v_{a+1}), mass matrix
+//              m/6 (1 4 1) per interior node, m/3 on the attachment node.
+//  Lumped:     each element's mass m = mu u split half-and-half onto its two nodes:
+//              T_string = sum_{a=2}^{N} 1/2 m |v_a|^2 + 1/2 (m/2) |v_{N+1}|^2 (the pivot's half
+//              never moves), a diagonal string mass matrix.
+// Both give the same gravity loads (m g e3 per interior node, m/2 g e3 on the attachment).
+enum class StringMass { Consistent, Lumped };
+
 // Elliptic cylinder (SPEC conventions): semimajor a along body x, semiminor b along y,
 // height H along z; inertia about the centre of mass shifted to the attachment point.
 Mat3 elliptic_cylinder_inertia_about_attachment(double M, double a, double b, double H, const Vec3& rho_c);
@@ -53,8 +68,9 @@ struct InitialCondition {
 
 class Mechanics {
  public:
-  explicit Mechanics(const Parameters& p);
+  explicit Mechanics(const Parameters& p, StringMass string_mass = StringMass::Consistent);
   const Parameters& params() const { return p_; }
+  StringMass string_mass() const { return string_mass_; }
   int nodes() const { return p_.N + 1; }
 
   State initial_state(const InitialCondition& ic) const;
@@ -64,7 +80,8 @@ class Mechanics {
   Vec3 element_force(const Vec3& x) const;
 
   // Mass matrix over (rdot_2 ... rdot_{N+1}, Omega): N+1 blocks of 3x3, block-tridiagonal
-  // (SPEC equations of motion, left-hand sides). Depends on R through the body coupling.
+  // (SPEC equations of motion, left-hand sides; block-diagonal in the string for the lumped
+  // mass). Depends on R through the body coupling.
   void assemble_mass_matrix(const Mat3& R, BlockTridiagonal3& A) const;
 
   // Generalised momenta (p_2..p_{N+1}, Pi) = M(R) (v_2..v_{N+1}, Omega): the continuous
@@ -74,12 +91,15 @@ class Mechanics {
   void set_velocities_from_momenta(const Eigen::VectorXd& momenta, State& s) const;
 
   // Accelerations (rddot_2..rddot_{N+1}, Omegadot) from the equations of motion; NaN if the
-  // mass matrix cannot be factored.
+  // mass matrix cannot be factored. Both string mass models have the same right-hand sides
+  // (the string mass matrix is constant, so it contributes no velocity terms); they differ
+  // by the mass matrix alone.
   void accelerations(const State& s, Eigen::VectorXd& acc) const;
 
   double kinetic_energy(const State& s) const;
   double potential_energy(const State& s) const;
-  // Angular momentum about e3 (SPEC pi3), conserved by the exact flow.
+  // Angular momentum about e3 (SPEC pi3), conserved by the exact flow: the momentum map
+  // e3 . (sum_a r_a x p_a + R Pi) of this mass model.
   double angular_momentum_e3(const State& s) const;
   double stretched_length(const State& s) const;
 
@@ -94,6 +114,7 @@ class Mechanics {
 
  private:
   Parameters p_;
+  StringMass string_mass_;
   // Workspace for the mass matrix, reused across calls so a step allocates nothing. A
   // Mechanics belongs to one formulation object, which belongs to one run (one thread).
   mutable BlockTridiagonal3 mass_;

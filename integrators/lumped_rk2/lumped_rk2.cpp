@@ -1,0 +1,82 @@
+// The papers' baseline (seed 002 Table 1, "lumped mass + RK", SPEC "Model B", "Lumped-mass
+// model"): a model's lumped-mass string (FormulationKind::LumpedMass; diagonal string mass, R
+// as 9 numbers with Rdot = R hat(Omega)) integrated by a fixed-step explicit Runge-Kutta
+// method of order 2, the LGVI's order, at the same step.
+//
+// Method: the explicit midpoint rule as a Boost.Odeint explicit_generic_rk<2, 2>. Butcher tableau:
+//
+//     0   |
+//    1/2  | 1/2
+//   ------+----------
+//         |  0    1
+//
+//   c = (0, 1/2), a21 = 1/2, b = (0, 1):
+//   k1 = f(t, y), k2 = f(t + h/2, y + h/2 k1), y_{n+1} = y_n + h k2.
+
+#include "integrators/lumped_rk2/lumped_rk2.hpp"
+
+#include <cmath>
+
+#include "integrators/odeint_system.hpp"
+
+namespace tb {
+namespace {
+
+namespace odeint = boost::numeric::odeint;
+
+using Stepper = odeint::explicit_generic_rk<2, 2, Eigen::VectorXd, double, Eigen::VectorXd, double,
+                                            odeint::vector_space_algebra,
+                                            odeint::operations_dispatcher<Eigen::VectorXd>::operations_type,
+                                            odeint::initially_resizer>;
+
+Stepper explicit_midpoint() {
+  const boost::array<double, 1> a21 = {{0.5}};
+  const Stepper::coef_b_type b = {{0.0, 1.0}};
+  const Stepper::coef_c_type c = {{0.0, 0.5}};
+  return Stepper(Stepper::coef_a_type(a21), b, c);
+}
+
+class LumpedRk2Stepper final : public TimeStepper {
+ public:
+  LumpedRk2Stepper(const OdeFormulation& ode, double h, double t0)
+      : TimeStepper(t0, ode.initial_state()), ode_(ode), h_(h), t0_(t0), next_(y_.size()),
+        stepper_(explicit_midpoint()) {}
+
+  bool step(double t_stop, std::string& failure) override {
+    // Time is t0 + n h (not accumulated); only the last step may be shortened to land on t_stop.
+    const double t_next_full = t0_ + double(counters_.steps + 1) * h_;
+    const double t_next = t_next_full > t_stop - 1e-12 * h_ ? t_stop : t_next_full;
+    const double dt = t_next - t_;
+    if (!(dt > 0.0)) {
+      failure = "no time left to step";
+      return false;
+    }
+    stepper_.do_step(OdeintSystem{&ode_, &counters_.rhs_evals}, y_, t_, next_, dt);
+    if (!all_finite(next_)) {
+      failure = "state became non-finite (NaN/Inf)";
+      return false;  // y_ untouched
+    }
+    y_.swap(next_);
+    t_ = t_next;
+    ++counters_.steps;
+    return true;
+  }
+
+ private:
+  const OdeFormulation& ode_;
+  double h_, t0_;
+  Eigen::VectorXd next_;
+  Stepper stepper_;
+};
+
+}  // namespace
+
+IntegratorInfo lumped_rk2_info() {
+  return {"lumped_rk2", FormulationKind::LumpedMass, 2, false,
+          "lumped-mass string + explicit RK2, fixed step (the seed-002 'RK' baseline)", {},
+          [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
+            return std::make_unique<LumpedRk2Stepper>(dynamic_cast<const OdeFormulation&>(f), s.h, t0);
+          }};
+}
+
+}  // namespace tb
