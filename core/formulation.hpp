@@ -27,6 +27,10 @@ struct Observation {
   double momentum = 0.0;           // the model's conserved momentum (e.g. pi3, N m s)
   double constraint_err = 0.0;     // max |C| of constraints not satisfied by construction
   double orthogonality_err = 0.0;  // max over rigid bodies of ||I - R^T R||_F
+  // Work done on the system by non-conservative forces since t = 0 (J): control moments,
+  // Carnot loss. E(t) - E(0) - external_work is the energy-balance residual that the metrics
+  // use in place of E(t) - E(0) (SPEC "Metrics"); zero for conservative models.
+  double external_work = 0.0;
   std::vector<double> extra;       // model-specific columns, see Formulation::extra_column_names()
 };
 

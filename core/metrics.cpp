@@ -43,13 +43,14 @@ double metric_value(const ConservationMetrics& m, const std::string& name) {
 }
 
 void MetricsAccumulator::add(double t, const Observation& o) {
+  const double balance = o.energy - o.external_work;  // E(t) - W(t): conserved up to the scheme's error
   if (n_ == 0) {
-    e0_ = o.energy;
+    e0_ = balance;
     pi0_ = o.momentum;
     t0_ = t;
   }
   ++n_;
-  const double de = o.energy - e0_;
+  const double de = balance - e0_;
   const double dpi = std::abs(o.momentum - pi0_);
   e_max_ = std::max(e_max_, std::abs(de));
   e_sum_ += std::abs(de);

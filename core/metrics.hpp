@@ -12,7 +12,9 @@ namespace tb {
 
 struct ConservationMetrics {
   long samples = 0;
-  double energy_err_max = 0.0;     // max |E(t) - E(0)| (J)
+  // Energy errors are of the energy balance E(t) - E(0) - W(t) (W: external work, zero for
+  // conservative models), so forced and dissipative cases are measured the same way.
+  double energy_err_max = 0.0;     // max |E(t) - E(0) - W(t)| (J)
   double energy_err_mean = 0.0;    // mean |E(t) - E(0)| (paper Table 1)
   double energy_err_rel_ke = 0.0;  // energy_err_max / max kinetic energy
   double energy_drift_rate = 0.0;  // least-squares slope of E(t) - E(0) against t (J/s)

@@ -2,12 +2,14 @@
 // Adding a model: its folder under models/ and one line here.
 
 #include "core/model.hpp"
+#include "models/reel_pendulum/model.hpp"
 #include "models/string_pendulum/model.hpp"
 
 namespace tb {
 
 const std::vector<ModelInfo>& model_registry() {
   static const std::vector<ModelInfo> registry = {
+      reel_pendulum::info(),
       string_pendulum::info(),
   };
   return registry;

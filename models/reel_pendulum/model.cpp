@@ -1,0 +1,95 @@
+// Model B as the runner sees it: built from a case file's [model] and [initial] tables.
+
+#include "models/reel_pendulum/model.hpp"
+
+#include <cmath>
+
+#include "core/format.hpp"
+#include "models/reel_pendulum/forms.hpp"
+#include "models/string_pendulum/mechanics.hpp"
+
+namespace tb::reel_pendulum {
+namespace {
+
+class ReelPendulumModel final : public Model {
+ public:
+  ReelPendulumModel(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic) {}
+  std::string name() const override { return "reel_pendulum"; }
+
+  std::unique_ptr<Formulation> make_formulation(FormulationKind kind, std::string& why_not) const override {
+    switch (kind) {
+      case FormulationKind::EmbeddedOde:
+        return std::make_unique<OdeForm>(p_, ic_);
+      case FormulationKind::DiscreteLieGroup:
+        return std::make_unique<LieGroupForm>(p_, ic_);
+      case FormulationKind::IndexOneDae:
+        why_not = "the reel pendulum has no DAE form yet";
+        return nullptr;
+      case FormulationKind::LumpedMass:
+        why_not = p_.reel_locked ? "the reel pendulum's lumped-mass form is not implemented yet"
+                                 : "the lumped-mass baseline (Driscoll et al.) has no reel mechanism";
+        return nullptr;
+    }
+    why_not = "unknown formulation";
+    return nullptr;
+  }
+
+ private:
+  Parameters p_;
+  InitialCondition ic_;
+};
+
+}  // namespace
+
+std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
+  return std::make_shared<ReelPendulumModel>(p, ic);
+}
+
+std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& initial) {
+  Parameters p;
+  p.N = model.positive_integer("elements");
+  p.mu = model.positive("string_density");
+  p.L = model.positive("total_length");
+  p.EA = model.positive("EA");
+  p.g = model.non_negative("gravity");
+  p.M = model.positive("body_mass");
+  p.rho_c = model.vec3("rho_c");
+  TableReader body = model.table("body");
+  body.one_of("shape", {"elliptic_cylinder"});
+  const double a = body.positive("semimajor"), b = body.positive("semiminor"), H = body.positive("height");
+  body.finish();
+  p.J = string_pendulum::elliptic_cylinder_inertia_about_attachment(p.M, a, b, H, p.rho_c);
+  TableReader reel = model.table("reel");
+  p.b = reel.positive("guide_way_length");
+  p.d = reel.positive("drum_radius");
+  p.kappa_d = reel.positive("drum_inertia_factor");
+  p.reel_locked = reel.one_of("mode", {"locked", "free"}) == "locked";
+  p.u = reel.number("control_moment");
+  reel.finish();
+  model.finish();
+
+  InitialCondition ic;
+  ic.s0 = initial.positive("s_p");
+  if (ic.s0 < p.b || ic.s0 >= p.L)
+    initial.fail("s_p", "a value in [guide_way_length, total_length) = [" + format_g(p.b) + ", " + format_g(p.L) + ")",
+                 format_g(ic.s0));
+  ic.string_direction = initial.vec3("string_direction");
+  if (std::abs(ic.string_direction.norm() - 1.0) > 1e-12)
+    initial.fail("string_direction", "a unit vector", "a vector of length " + format_g(ic.string_direction.norm(), 3));
+  ic.body_velocity = initial.vec3("body_velocity");
+  ic.R0 = initial.mat3("R0");
+  if (!so3::is_rotation(ic.R0, 1e-12))
+    initial.fail("R0", "a rotation matrix (||I - R^T R||_F <= 1e-12 and det R = +1)",
+                 "||I - R^T R||_F = " + format_g(so3::orthogonality_error(ic.R0), 3));
+  ic.Omega0 = initial.vec3("Omega0");
+  initial.finish();
+  return make_model(p, ic);
+}
+
+ModelInfo info() {
+  return {"reel_pendulum",
+          "Model B: string pendulum with a reel mechanism (deployment, retrieval, Carnot loss; seeds 001/002)",
+          build_from_case};
+}
+
+}  // namespace tb::reel_pendulum
