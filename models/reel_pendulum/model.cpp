@@ -6,6 +6,7 @@
 
 #include "core/format.hpp"
 #include "models/reel_pendulum/forms.hpp"
+#include "models/reel_pendulum/locked_lumped_form.hpp"
 #include "models/string_pendulum/mechanics.hpp"
 
 namespace tb::reel_pendulum {
@@ -26,8 +27,8 @@ class ReelPendulumModel final : public Model {
         why_not = "the reel pendulum has no DAE form yet";
         return nullptr;
       case FormulationKind::LumpedMass:
-        why_not = p_.reel_locked ? "the reel pendulum's lumped-mass form is not implemented yet"
-                                 : "the lumped-mass baseline (Driscoll et al.) has no reel mechanism";
+        if (p_.reel_locked) return std::make_unique<LockedLumpedForm>(p_, ic_);
+        why_not = "the lumped-mass baseline (Driscoll et al.) has no reel mechanism: reel-locked cases only";
         return nullptr;
     }
     why_not = "unknown formulation";

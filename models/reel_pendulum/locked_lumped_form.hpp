@@ -1,0 +1,26 @@
+#pragma once
+#include "models/reel_pendulum/mechanics.hpp"
+#include "models/string_pendulum/forms.hpp"
+
+namespace tb::reel_pendulum {
+
+// Lumped-mass string for Model B with the reel locked: Model A's lumped form (string of length
+// L - s_p), observed with Model B's columns.
+class LockedLumpedForm final : public OdeFormulation {
+ public:
+  LockedLumpedForm(const Parameters& p, const InitialCondition& ic);
+  FormulationKind kind() const override { return FormulationKind::LumpedMass; }
+  int state_size() const override { return lumped_.state_size(); }
+  Eigen::VectorXd initial_state() const override { return lumped_.initial_state(); }
+  void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override;
+  Observation observe(double t, const Eigen::VectorXd& y) const override;
+  std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override;
+
+ private:
+  Parameters p_;
+  double s0_;
+  string_pendulum::LumpedForm lumped_;
+};
+
+}  // namespace tb::reel_pendulum
