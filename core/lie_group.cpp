@@ -85,6 +85,15 @@ Mat3 inertia_from_nonstandard(const Mat3& Jd) { return Jd.trace() * Mat3::Identi
 
 bool is_rotation(const Mat3& R, double tol) { return orthogonality_error(R) <= tol && R.determinant() > 0.0; }
 
+Mat3 rotational_momentum_jacobian(const Mat3& F, const Mat3& Jd, const Vec3& c, double h) {
+  Mat3 D;
+  for (int i = 0; i < 3; ++i) {
+    const Mat3 E = hat(Vec3::Unit(i));
+    D.col(i) = vee(F * E * Jd + Jd * E * F.transpose()) / h;
+  }
+  return D * cayley_left_jacobian(c);
+}
+
 }  // namespace tb::so3
 
 namespace tb::s2 {

@@ -50,6 +50,12 @@ Mat3 inertia_from_nonstandard(const Mat3& Jd);
 // True iff ‖I − RᵀR‖_F <= tol and det R > 0 (excludes reflections).
 bool is_rotation(const Mat3& R, double tol);
 
+// d/dc of (1/h) vee(F Jd - Jd F^T) at F = cayley(c): the rotational block of the Newton
+// matrix of a Lie group variational integrator (seed 000 eq. (32)). Column i of the
+// left-trivialised derivative is (1/h) vee(F hat(e_i) Jd + Jd hat(e_i) F^T); times
+// cayley_left_jacobian(c) for the Cayley parameter.
+Mat3 rotational_momentum_jacobian(const Mat3& F, const Mat3& Jd, const Vec3& c, double h);
+
 }  // namespace tb::so3
 
 namespace tb::s2 {

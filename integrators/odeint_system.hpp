@@ -7,6 +7,7 @@
 #include <boost/numeric/odeint/external/eigen/eigen.hpp>
 
 #include "core/formulation.hpp"
+#include "integrators/integrator.hpp"
 
 namespace tb {
 
@@ -17,6 +18,41 @@ struct OdeintSystem {
     ++*rhs_evals;
     ode->rhs(t, y, dydt);
   }
+};
+
+// A fixed-step explicit Odeint stepper as a TimeStepper: time is t0 + n h (not accumulated,
+// as in odeint's integrate_const), only the last step is shortened to land on t_stop, and a
+// step whose result is not finite is rejected with the state left as it was.
+template <class OdeintStepper>
+class FixedStepOdeint final : public TimeStepper {
+ public:
+  FixedStepOdeint(const OdeFormulation& ode, double h, double t0, OdeintStepper stepper = OdeintStepper())
+      : TimeStepper(t0, ode.initial_state()), ode_(ode), h_(h), t0_(t0), next_(y_.size()), stepper_(std::move(stepper)) {}
+
+  bool step(double t_stop, std::string& failure) override {
+    const double t_next_full = t0_ + double(counters_.steps + 1) * h_;
+    const double t_next = t_next_full > t_stop - 1e-12 * h_ ? t_stop : t_next_full;
+    const double dt = t_next - t_;
+    if (!(dt > 0.0)) {
+      failure = "no time left to step";
+      return false;
+    }
+    stepper_.do_step(OdeintSystem{&ode_, &counters_.rhs_evals}, y_, t_, next_, dt);
+    if (!all_finite(next_)) {
+      failure = "state became non-finite (NaN/Inf)";
+      return false;
+    }
+    y_.swap(next_);
+    t_ = t_next;
+    ++counters_.steps;
+    return true;
+  }
+
+ private:
+  const OdeFormulation& ode_;
+  double h_, t0_;
+  Eigen::VectorXd next_;
+  OdeintStepper stepper_;
 };
 
 }  // namespace tb

@@ -36,46 +36,14 @@ Stepper explicit_midpoint() {
   return Stepper(Stepper::coef_a_type(a21), b, c);
 }
 
-class LumpedRk2Stepper final : public TimeStepper {
- public:
-  LumpedRk2Stepper(const OdeFormulation& ode, double h, double t0)
-      : TimeStepper(t0, ode.initial_state()), ode_(ode), h_(h), t0_(t0), next_(y_.size()),
-        stepper_(explicit_midpoint()) {}
-
-  bool step(double t_stop, std::string& failure) override {
-    // Time is t0 + n h (not accumulated); only the last step may be shortened to land on t_stop.
-    const double t_next_full = t0_ + double(counters_.steps + 1) * h_;
-    const double t_next = t_next_full > t_stop - 1e-12 * h_ ? t_stop : t_next_full;
-    const double dt = t_next - t_;
-    if (!(dt > 0.0)) {
-      failure = "no time left to step";
-      return false;
-    }
-    stepper_.do_step(OdeintSystem{&ode_, &counters_.rhs_evals}, y_, t_, next_, dt);
-    if (!all_finite(next_)) {
-      failure = "state became non-finite (NaN/Inf)";
-      return false;  // y_ untouched
-    }
-    y_.swap(next_);
-    t_ = t_next;
-    ++counters_.steps;
-    return true;
-  }
-
- private:
-  const OdeFormulation& ode_;
-  double h_, t0_;
-  Eigen::VectorXd next_;
-  Stepper stepper_;
-};
-
 }  // namespace
 
 IntegratorInfo lumped_rk2_info() {
   return {"lumped_rk2", FormulationKind::LumpedMass, 2, false,
           "lumped-mass string + explicit RK2, fixed step (the seed-002 'RK' baseline)", {},
           [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
-            return std::make_unique<LumpedRk2Stepper>(dynamic_cast<const OdeFormulation&>(f), s.h, t0);
+            return std::make_unique<FixedStepOdeint<Stepper>>(dynamic_cast<const OdeFormulation&>(f), s.h, t0,
+                                                              explicit_midpoint());
           }};
 }
 

@@ -103,12 +103,7 @@ class ReelPendulumStep final : public DiscreteLieGroupStep {
     K.diag(N_ - 1) += p_.M / h * I;
     K.upper(N_ - 1) = -p_.M / h * R_ * F_ * hat(p_.rho_c) * T;
     K.lower(N_) = p_.M / h * hat(p_.rho_c) * R_.transpose();
-    Mat3 D;
-    for (int k = 0; k < 3; ++k) {
-      const Mat3 E = hat(Vec3::Unit(k));
-      D.col(k) = so3::vee(F_ * E * Jd_ + Jd_ * E * F_.transpose()) / h;
-    }
-    K.diag(N_) = D * T;
+    K.diag(N_) = so3::rotational_momentum_jacobian(F_, Jd_, x.segment<3>(3 * N_), h);
     if (locked_) {
       if (!K.factor()) return false;
       dx = -G;

@@ -82,12 +82,7 @@ class StringPendulumStep final : public DiscreteLieGroupStep {
     // d/d(dr_{N+1}) of the rotational equation: the F-dependence cancels, leaving M/h hat(rho_c) R^T.
     A_.lower(N_) = p_.M / h * hat(p_.rho_c) * R_.transpose();
     // d/dc of (1/h) vee(F Jd - Jd F^T): column i is (1/h) vee(F hat(e_i) Jd + Jd hat(e_i) F^T), times T.
-    Mat3 D;
-    for (int i = 0; i < 3; ++i) {
-      const Mat3 E = hat(Vec3::Unit(i));
-      D.col(i) = so3::vee(F * E * Jd_ + Jd_ * E * F.transpose()) / h;
-    }
-    A_.diag(N_) = D * T;
+    A_.diag(N_) = so3::rotational_momentum_jacobian(F, Jd_, c, h);
     if (!A_.factor()) return false;
     dx = -G;
     A_.solve_in_place(dx);
