@@ -258,7 +258,6 @@ def write_figure(series, path):
 
 def main(argv):
     if len(argv) != 3:
-        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         print("usage: summarise_benchmarks.py BENCH_JSON OUT_DIR", file=sys.stderr)
         return 2
     json_path, out_dir = argv[1], argv[2]

@@ -34,7 +34,8 @@ class LgviStepper final : public TimeStepper {
     step_->begin(y_, h);
     // Warm start from the previous step's solution (the increments change by O(h^2) per step).
     if (!have_previous_ || h != previous_h_) step_->initial_guess(x_);
-    Eigen::VectorXd x = x_;
+    Eigen::VectorXd& x = trial_;  // reused storage: no allocation per step
+    x = x_;
     bool converged = false;
     double last_correction = 0.0;
     for (int it = 0; it < s_.max_newton_iters; ++it) {
@@ -88,7 +89,7 @@ class LgviStepper final : public TimeStepper {
   std::unique_ptr<DiscreteLieGroupStep> step_;
   IntegratorSettings s_;
   double t0_;
-  Eigen::VectorXd next_, x_, G_, dx_;
+  Eigen::VectorXd next_, x_, trial_, G_, dx_;
   bool have_previous_ = false;
   double previous_h_ = 0.0;
 };
