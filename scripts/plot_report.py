@@ -26,6 +26,7 @@ import os
 import re
 import sys
 import urllib.parse
+import warnings
 
 import matplotlib
 
@@ -84,7 +85,9 @@ def load_timeseries(path):
         header = [h.strip() for h in header_line.strip().split(",")]
         ncol = len(header)
         try:
-            data = np.loadtxt(f, delimiter=",", ndmin=2)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # "input contained no data" for header-only files
+                data = np.loadtxt(f, delimiter=",", ndmin=2)
             if data.size and data.shape[1] != ncol:
                 raise ValueError
         except ValueError:
@@ -209,10 +212,21 @@ def decimate(t, y, nmax=MAX_PLOT_POINTS):
     return t[idx], y[idx]
 
 
-def floor_for(scale):
-    if not finite(scale) or scale <= 0:
-        return REL_FLOOR
-    return REL_FLOOR * 10.0 ** math.floor(math.log10(scale))
+def floor_for(scale, arrays=()):
+    """Where zeros are drawn on a log axis: one decade below the smallest typical non-zero
+    value (1st percentile of each series), but not below REL_FLOOR x the quantity's scale."""
+    base = REL_FLOOR
+    if finite(scale) and scale > 0:
+        base = REL_FLOOR * 10.0 ** math.floor(math.log10(scale))
+    lows = []
+    for a in arrays:
+        a = np.abs(a[np.isfinite(a)])
+        a = a[a > 0]
+        if a.size:
+            lows.append(float(np.percentile(a, 1)))
+    if lows:
+        base = max(base, 10.0 ** (math.floor(math.log10(min(lows))) - 1))
+    return base
 
 
 # --------------------------------------------------------------------------- styling
@@ -260,8 +274,9 @@ def case_runs(report, case, integrators, summary_by_key, style):
                 run["ts"] = load_timeseries(path)
             except (OSError, ValueError) as e:
                 print(f"warning: cannot read {path}: {e}", file=sys.stderr)
-        if run["ts"] is not None and "t" in run["ts"] and len(run["ts"]["t"]) == 0:
+        if run["ts"] is not None and ("t" not in run["ts"] or len(run["ts"]["t"]) == 0):
             run["ts"] = None
+            run["empty"] = True
         runs.append(run)
     return runs
 
@@ -280,6 +295,7 @@ def status_notes(runs):
         if r["ts"] is None:
             st = r["status"] or "no timeseries.csv"
             notes.append(f"{r['name']}: {st}" if st.startswith("n/a") or st.startswith("failed")
+                         else f"{r['name']}: empty timeseries.csv" if r.get("empty")
                          else f"{r['name']}: no timeseries.csv")
     return notes
 
@@ -310,7 +326,7 @@ def energy_figure(report, case, runs):
                 s = nanmax_abs(ts[c])
                 if finite(s):
                     scale = max(scale, s)
-    floor = floor_for(scale)
+    floor = floor_for(scale, [de for _, _, de, _ in series])
     # linear panel: if one run (typically a failed one) dwarfs the others, clip to the rest
     peaks = sorted((nanmax_abs(de) for _, _, de, _ in series if finite(nanmax_abs(de))),
                    reverse=True)
@@ -335,7 +351,8 @@ def energy_figure(report, case, runs):
         drift = num(r["row"].get("energy_drift_rate"))
         if not finite(drift):
             drift = drift_rate(t, de)
-        piece = (f"{r['name']}: |ΔE| max {fmt(mx)} J, final ΔE {fmt(fin)} J, "
+        sym = "ΔB" if col == "energy_balance" else "ΔE"
+        piece = (f"{r['name']}: |{sym}| max {fmt(mx)} J, final {sym} {fmt(fin)} J, "
                  f"drift rate {fmt(drift)} J/s, {growth_phrase(t, de)}")
         if r["failed"]:
             piece += f", run stops at t = {fmt_g(t[-1])} (failed)"
@@ -350,7 +367,7 @@ def energy_figure(report, case, runs):
     ax1.set_ylabel(f"{qty}  [J]")
     ax1.axhline(0, color="0.6", lw=0.6)
     ax2.set_yscale("log")
-    ax2.set_ylabel(f"|{qty.split(' =')[0]}|  [J]  (zeros at {floor:.0e})")
+    ax2.set_ylabel(f"|{qty.split(' =')[0]}|  [J]  (values < {floor:.0e} drawn at it)")
     ax2.set_xlabel("t  [s]")
     ax1.set_title(f"{case}: {what} error")
     ax1.legend(fontsize=8, loc="best")
@@ -387,7 +404,7 @@ def momentum_figure(report, case, runs):
         have = [r for r in runs if r["ts"] is not None and col in r["ts"]]
         scale = max([nanmax_abs(r["ts"][col]) for r in have if finite(nanmax_abs(r["ts"][col]))]
                     or [0.0])
-        floor = floor_for(scale)
+        floor = floor_for(scale, [r["ts"][col] - r["ts"][col][0] for r in have])
         colpieces = []
         for r in have:
             t, p = r["ts"]["t"], r["ts"][col]
@@ -403,7 +420,7 @@ def momentum_figure(report, case, runs):
                 colpieces[-1] += f", stops at t = {fmt_g(t[-1])} (failed)"
         pieces.append((f"{col}: " if len(cols) > 1 else "") + "; ".join(colpieces))
         ax.set_yscale("log")
-        ax.set_ylabel(f"|{col}(t) − {col}(0)|  (zeros at {floor:.0e})")
+        ax.set_ylabel(f"|{col}(t) − {col}(0)|  (values < {floor:.0e} drawn at it)")
         ax.grid(True, which="major", alpha=0.3)
         ax.legend(fontsize=8, loc="best")
     axes[0, 0].set_title(f"{case}: momentum error")
@@ -446,13 +463,13 @@ def orthogonality_figure(report, case, runs):
             elif ph.startswith("grows"):
                 colpieces.append(f"{r['name']} grows to {fmt(mx)} {ph[len('grows '):]}")
             else:
-                colpieces.append(f"{r['name']} max {fmt(mx)} ({ph})")
+                colpieces.append(f"{r['name']} max {fmt(mx)}, {ph}")
             if r["failed"]:
                 colpieces[-1] += f", stops at t = {fmt_g(t[-1])} (failed)"
         name = "orthogonality" if col == "orthogonality_err" else "constraint"
-        parts.append(f"{name}: " + ", ".join(colpieces))
+        parts.append(f"{name}: " + "; ".join(colpieces))
         ax.set_yscale("log")
-        ax.set_ylabel(f"{ylabel}  (zeros at {ORTH_FLOOR:.0e})")
+        ax.set_ylabel(f"{ylabel}  (zeros drawn at {ORTH_FLOOR:.0e})")
         ax.grid(True, which="major", alpha=0.3)
         ax.legend(fontsize=8, loc="best")
     title = f"{case}: rotation orthogonality error" + (" and constraint error" if any_c else "")
@@ -470,9 +487,18 @@ def orthogonality_figure(report, case, runs):
     return path, line
 
 
+def round_up_125(x):
+    """Smallest of 1, 2, 5 x 10^k that is >= x."""
+    k = math.floor(math.log10(x))
+    for m in (1, 2, 5, 10):
+        if m * 10.0 ** k >= x * (1 - 1e-12):
+            return m * 10.0 ** k
+    return 10.0 ** (k + 1)
+
+
 def wp_value_label(param, value):
     v = num(value)
-    return f"{v:.0e}" if finite(v) else value
+    return f"{v:g}" if finite(v) else value
 
 
 def work_precision_figure(report, case, wp_rows, style):
@@ -532,7 +558,7 @@ def work_precision_figure(report, case, wp_rows, style):
     if not per_integ:
         return path, f"work–precision: no successful runs ({omitted} failed)"
     worst_best = max(min(p[0] for p in pts) for pts in per_integ.values())
-    target = 10.0 ** math.ceil(math.log10(worst_best) - 1e-9)
+    target = round_up_125(worst_best)
     cheapest = []
     for integ, pts in per_integ.items():
         ok = [p for p in pts if p[0] <= target]
@@ -574,8 +600,8 @@ def summary_table(case_rows):
 def orders_table(rows):
     body = []
     for r in rows:
-        body.append([md_escape(r.get("integrator", "")), fmt_field(r.get("declared_order", "")),
-                     fmt_field(r.get("measured_order", "")),
+        body.append([md_escape(r.get("integrator", "")), md_escape(r.get("declared_order", "")),
+                     md_escape(r.get("measured_order", "")),
                      f"{fmt_g(num(r.get('h_min')))} – {fmt_g(num(r.get('h_max')))}",
                      f"{fmt(num(r.get('error_min')))} – {fmt(num(r.get('error_max')))}"])
     return md_table(["integrator", "declared order", "measured order", "h range", "error range"],
@@ -650,9 +676,10 @@ def main(argv):
     else:
         md += ["_build_info.csv not found._", ""]
     top = [f"[{n}]({n})" for n in ("summary.md", "summary.csv", "work_precision.csv",
-                                     "orders.csv", "paper_comparison.csv")
+                                     "orders.csv", "paper_comparison.md", "paper_comparison.csv")
            if os.path.isfile(os.path.join(report, n))]
-    md += ["All cases: " + ", ".join(top), ""]
+    if top:
+        md += ["All cases: " + ", ".join(top), ""]
     if cases:
         md += ["Cases: " + ", ".join(f"[{c}](#{re.sub(r'[^a-z0-9_ -]', '', c.lower())})"
                                      .replace(" ", "-") for c in cases), ""]

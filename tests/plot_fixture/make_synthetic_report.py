@@ -1,0 +1,155 @@
+#!/usr/bin/python3
+"""Write a small synthetic tetherbench report directory for exercising plot_report.py.
+
+Usage:  /usr/bin/python3 tests/plot_fixture/make_synthetic_report.py OUT_DIR
+        /usr/bin/python3 scripts/plot_report.py OUT_DIR
+
+Two cases x three integrators (names deliberately not the real ones, so nothing in
+plot_report.py can depend on them), made-up sine-plus-drift energies, one failed run with a
+truncated time series, one n/a row, an energy_balance column in the forced case, a non-zero
+constraint error, a work-precision sweep with a failed point, orders, paper comparison rows
+(one for a case that was not run) and a benchmarks.md.  The numbers mean nothing.
+"""
+
+import csv
+import math
+import os
+import sys
+
+import numpy as np
+
+out = sys.argv[1] if len(sys.argv) > 1 else "/tmp/synthrep"
+os.makedirs(out, exist_ok=True)
+rng = np.random.default_rng(1)
+
+HDR = ("case,integrator,h,rtol,atol,t_end,steps,energy_err_max,energy_err_mean,energy_err_rel_ke,"
+       "energy_drift_rate,momentum_err_max,momentum_err_mean,constraint_err_max,"
+       "orthogonality_err_max,orthogonality_err_mean,runtime_s,rhs_evals,newton_iters,status"
+       ).split(",")
+
+with open(os.path.join(out, "build_info.csv"), "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["key", "value"])
+    for kv in [("version", "0.0.0-synthetic"), ("compiler", "GCC 12.2.0"),
+               ("flags", "-O2 -march=x86-64 | pipe test"), ("build_type", "Release"),
+               ("date", "2024-01-01T00:00:00Z"),
+               ("command", "tetherbench report --out /tmp/synthrep")]:
+        w.writerow(kv)
+
+cases = {
+    # case: (t_end, forced?, {integ: (drift, amp, orth_growth, status)})
+    "X_demo_conservative": (10.0, False, {
+        "alpha": (0.0, 3e-5, 0.0, "ok"),
+        "beta": (-1e-6, 5e-6, 1e-12, "ok"),
+        "gamma": (0.0, 4e-11, 1e-14, "ok")}),
+    "Y_demo_forced": (20.0, True, {
+        "alpha": (0.0, 1e-4, 0.0, "ok"),
+        "beta": (5e-4, 1e-4, 1e-11, "failed: Newton did not converge at t = 12.5, step 125000"),
+        "gamma": (None, None, None, "n/a: formulation not offered by this model")}),
+}
+
+rows = []
+for case, (t_end, forced, integs) in cases.items():
+    for name, (drift, amp, og, status) in integs.items():
+        row = dict.fromkeys(HDR, "n/a")
+        row.update(case=case, integrator=name, h="0.001", rtol="", atol="", t_end=str(t_end),
+                   status=status)
+        if status.startswith("n/a"):
+            rows.append(row)
+            continue
+        t = np.linspace(0, t_end, 2001)
+        if status.startswith("failed"):
+            t = t[t <= 12.5]
+        E0 = -0.0345
+        de = amp * np.sin(2 * math.pi * 0.7 * t) ** 2 + drift * t
+        de[0] = 0.0
+        energy = E0 + de + (0.3 * t if forced else 0)  # forced: energy itself not conserved
+        kin = 0.015 * (1 + np.cos(t))
+        mom = 0.0209 + (1e-13 if name != "beta" else 1e-12) * t * rng.standard_normal(len(t))
+        mom[0] = 0.0209
+        orth = np.abs(og * t + 1e-16 * rng.random(len(t)) * (name != "alpha"))
+        orth[0] = 0.0
+        cons = (1e-9 * t if (forced and name == "beta") else np.zeros_like(t))
+        cols = {"t": t, "energy": energy, "kinetic": kin, "momentum": mom,
+                "constraint_err": cons, "orthogonality_err": orth}
+        if forced:
+            cols["energy_balance"] = E0 + de
+        cols["x"] = np.cos(t)
+        cols["y"] = np.sin(t)
+        d = os.path.join(out, case, name)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "timeseries.csv"), "w") as f:
+            f.write(",".join(cols) + "\n")
+            for i in range(len(t)):
+                f.write(",".join(repr(float(c[i])) for c in cols.values()) + "\n")
+            if status.startswith("failed"):
+                f.write("12.51,-0.03")  # truncated last line, as after a crash
+        ref = cols.get("energy_balance", energy)
+        dd = ref - ref[0]
+        row.update(steps=str(len(t) * 10), energy_err_max=f"{np.abs(dd).max():.6g}",
+                   energy_err_mean=f"{np.abs(dd).mean():.6g}",
+                   energy_err_rel_ke=f"{np.abs(dd).max() / kin.max():.6g}",
+                   energy_drift_rate=f"{np.polyfit(t, dd, 1)[0]:.6g}",
+                   momentum_err_max=f"{np.abs(mom - mom[0]).max():.6g}",
+                   momentum_err_mean=f"{np.abs(mom - mom[0]).mean():.6g}",
+                   constraint_err_max=f"{cons.max():.6g}",
+                   orthogonality_err_max=f"{orth.max():.6g}",
+                   orthogonality_err_mean=f"{orth.mean():.6g}",
+                   runtime_s="0.5", rhs_evals="40000", newton_iters="0")
+        if name == "gamma":
+            row.update(rtol="1e-10", atol="1e-12")
+        rows.append(row)
+
+
+def write_rows(path, header, rs):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=header)
+        w.writeheader()
+        w.writerows(rs)
+
+
+write_rows(os.path.join(out, "summary.csv"), HDR, rows)
+for case in cases:
+    write_rows(os.path.join(out, case, "summary.csv"), HDR, [r for r in rows if r["case"] == case])
+    with open(os.path.join(out, case, "summary.md"), "w") as f:
+        f.write(f"# {case}\n\n(synthetic)\n")
+
+wp = []
+for case in cases:
+    for name, order, cost in (("alpha", 2, 1.0), ("beta", 4, 1.3)):
+        for h in (1e-2, 5e-3, 2e-3, 1e-3, 5e-4):
+            err = 3.0 * h ** order
+            failed = case == "Y_demo_forced" and name == "beta" and h == 1e-2
+            wp.append(dict(case=case, integrator=name, parameter="h", value=f"{h:g}",
+                           error="0" if failed else f"{err:.6g}",
+                           runtime_s=f"{cost * 1e-3 / h:.6g}", steps=str(int(10 / h)),
+                           rhs_evals=str(int(40 / h)),
+                           status="failed: state became non-finite at t = 1.2 s, step 120"
+                           if failed else "ok"))
+    if case == "X_demo_conservative":
+        for rtol in (1e-4, 1e-6, 1e-8, 1e-10):
+            wp.append(dict(case=case, integrator="gamma", parameter="rtol", value=f"{rtol:g}",
+                           error=f"{5 * rtol:.6g}", runtime_s=f"{0.02 * rtol ** -0.2:.6g}",
+                           steps="0", rhs_evals="0", status="ok"))
+write_rows(os.path.join(out, "work_precision.csv"),
+           "case,integrator,parameter,value,error,runtime_s,steps,rhs_evals,status".split(","), wp)
+
+write_rows(os.path.join(out, "orders.csv"),
+           "case,integrator,declared_order,measured_order,h_min,h_max,error_min,error_max".split(","),
+           [dict(case=c, integrator=n, declared_order=str(o), measured_order=f"{o + 0.02:.3f}",
+                 h_min="0.0005", h_max="0.01", error_min=f"{3 * 5e-4 ** o:.3g}",
+                 error_max=f"{3 * 1e-2 ** o:.3g}")
+            for c in cases for n, o in (("alpha", 2), ("beta", 4))])
+
+write_rows(os.path.join(out, "paper_comparison.csv"),
+           "source,case,integrator,metric,statistic,paper_value,ours,ratio,verdict,note".split(","),
+           [dict(source="seed 000 Table 1", case="X_demo_conservative", integrator="alpha",
+                 metric="energy_err", statistic="mean", paper_value="2.0e-6", ours="1.9e-6",
+                 ratio="0.95", verdict="agrees", note="within 2x"),
+            dict(source="seed 003 Fig. 5", case="Z_not_run", integrator="beta",
+                 metric="momentum_err", statistic="max", paper_value="1e-10", ours="n/a",
+                 ratio="n/a", verdict="not compared", note="case not run | see notes")])
+
+with open(os.path.join(out, "benchmarks.md"), "w") as f:
+    f.write("# benchmarks (synthetic)\n")
+print(f"synthetic report in {out}")
