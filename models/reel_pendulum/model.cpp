@@ -2,12 +2,11 @@
 
 #include "models/reel_pendulum/model.hpp"
 
-#include <cmath>
 
 #include "core/format.hpp"
+#include "models/case_input.hpp"
 #include "models/reel_pendulum/forms.hpp"
 #include "models/reel_pendulum/locked_lumped_form.hpp"
-#include "models/string_pendulum/mechanics.hpp"
 
 namespace tb::reel_pendulum {
 namespace {
@@ -55,11 +54,7 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
   p.g = model.non_negative("gravity");
   p.M = model.positive("body_mass");
   p.rho_c = model.vec3("rho_c");
-  TableReader body = model.table("body");
-  body.one_of("shape", {"elliptic_cylinder"});
-  const double a = body.positive("semimajor"), b = body.positive("semiminor"), H = body.positive("height");
-  body.finish();
-  p.J = string_pendulum::elliptic_cylinder_inertia_about_attachment(p.M, a, b, H, p.rho_c);
+  p.J = read_body_inertia_about_attachment(model, p.M, p.rho_c);
   TableReader reel = model.table("reel");
   p.b = reel.positive("guide_way_length");
   p.d = reel.positive("drum_radius");
@@ -74,14 +69,9 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
   if (ic.s0 < p.b || ic.s0 >= p.L)
     initial.fail("s_p", "a value in [guide_way_length, total_length) = [" + format_g(p.b) + ", " + format_g(p.L) + ")",
                  format_g(ic.s0));
-  ic.string_direction = initial.vec3("string_direction");
-  if (std::abs(ic.string_direction.norm() - 1.0) > 1e-12)
-    initial.fail("string_direction", "a unit vector", "a vector of length " + format_g(ic.string_direction.norm(), 3));
+  ic.string_direction = read_unit_vector(initial, "string_direction");
   ic.body_velocity = initial.vec3("body_velocity");
-  ic.R0 = initial.mat3("R0");
-  if (!so3::is_rotation(ic.R0, 1e-12))
-    initial.fail("R0", "a rotation matrix (||I - R^T R||_F <= 1e-12 and det R = +1)",
-                 "||I - R^T R||_F = " + format_g(so3::orthogonality_error(ic.R0), 3));
+  ic.R0 = read_rotation(initial, "R0");
   ic.Omega0 = initial.vec3("Omega0");
   initial.finish();
   return make_model(p, ic);

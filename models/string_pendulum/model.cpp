@@ -4,9 +4,8 @@
 
 #include "models/string_pendulum/model.hpp"
 
-#include <cmath>
 
-#include "core/format.hpp"
+#include "models/case_input.hpp"
 #include "models/string_pendulum/forms.hpp"
 
 namespace tb::string_pendulum {
@@ -53,23 +52,13 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
   p.g = model.non_negative("gravity");
   p.M = model.positive("body_mass");
   p.rho_c = model.vec3("rho_c");
-  TableReader body = model.table("body");
-  body.one_of("shape", {"elliptic_cylinder"});
-  const double a = body.positive("semimajor"), b = body.positive("semiminor"), H = body.positive("height");
-  body.finish();
-  p.J = elliptic_cylinder_inertia_about_attachment(p.M, a, b, H, p.rho_c);
+  p.J = read_body_inertia_about_attachment(model, p.M, p.rho_c);
   model.finish();
 
   InitialCondition ic;
-  ic.string_direction = initial.vec3("string_direction");
-  if (std::abs(ic.string_direction.norm() - 1.0) > 1e-12)
-    initial.fail("string_direction", "a unit vector", "a vector of length " + format_g(ic.string_direction.norm(), 3));
+  ic.string_direction = read_unit_vector(initial, "string_direction");
   ic.body_velocity = initial.vec3("body_velocity");
-  ic.R0 = initial.mat3("R0");
-  if (!so3::is_rotation(ic.R0, 1e-12))
-    initial.fail("R0", "a rotation matrix (||I - R^T R||_F <= 1e-12 and det R = +1)",
-                 "||I - R^T R||_F = " + format_g(so3::orthogonality_error(ic.R0), 3) +
-                     ", det R = " + format_g(ic.R0.determinant(), 3));
+  ic.R0 = read_rotation(initial, "R0");
   ic.Omega0 = initial.vec3("Omega0");
   initial.finish();
   return make_model(p, ic);
