@@ -5,6 +5,8 @@
 // integrator is measured by the same code.
 
 #include <Eigen/Dense>
+#include <Eigen/SparseCore>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,11 +28,15 @@ struct Observation {
   double kinetic = 0.0;            // kinetic energy T (J)
   double momentum = 0.0;           // the model's conserved momentum (e.g. pi3, N m s)
   double constraint_err = 0.0;     // max |C| of constraints not satisfied by construction
+  double constraint_rate_err = 0.0;  // max |dC/dt| of the same constraints (index-1 DAEs drift in both)
   double orthogonality_err = 0.0;  // max over rigid bodies of ||I - R^T R||_F
   // Work done on the system by non-conservative forces since t = 0 (J): control moments,
   // Carnot loss. E(t) - E(0) - external_work is the energy-balance residual that the metrics
   // use in place of E(t) - E(0) (SPEC "Metrics"); zero for conservative models.
   double external_work = 0.0;
+  // Total linear momentum (N s) where the model conserves it (zero net external force, e.g.
+  // Model C with thrust equal to weight); NaN components where it is not conserved.
+  Eigen::Vector3d linear_momentum = Eigen::Vector3d::Constant(std::numeric_limits<double>::quiet_NaN());
   std::vector<double> extra;       // model-specific columns, see Formulation::extra_column_names()
 };
 
@@ -75,6 +81,39 @@ class DiscreteLieGroupStep {
   virtual bool newton_correction(const Eigen::VectorXd& x, const Eigen::VectorXd& G, Eigen::VectorXd& dx) = 0;
   // The new state y_{k+1} from the solved x.
   virtual void complete(const Eigen::VectorXd& x, Eigen::VectorXd& y_next) = 0;
+};
+
+// Stabilisation of an index-1 DAE (seed 004 §§2-3): constraints obey
+// C'' + 2 p C' + p^2 C = 0, and an attitude R integrated as 9 numbers obeys
+// R' = R (hat(Omega) + Xi) with Xi = gamma/2 ((R^T R)^{-1} - I). p = 0 and gamma = 0 give
+// the plain index-1 system, whose drift grows.
+struct BaumgarteParameters {
+  double p = 0.0;      // 1/s
+  double gamma = 0.0;  // 1/s
+};
+
+// F(t, y, y') = 0 of differentiation index 1 in natural coordinates, with the Lagrange
+// multipliers as algebraic components. The model owns the residual, its analytic Jacobian
+// and consistent initial values; the IDA integrator owns tolerances and step control.
+class DaeFormulation : public Formulation {
+ public:
+  FormulationKind kind() const override { return FormulationKind::IndexOneDae; }
+  // 1 for differential components, 0 for algebraic ones (IDASetId).
+  virtual Eigen::VectorXd differential_components() const = 0;
+  // y'(t0) such that F(t0, y0, y'(t0)) = 0 for initial_state() y0, with the multipliers of
+  // y0 consistent too (the model solves its index-1 system at t0).
+  virtual Eigen::VectorXd consistent_initial_state(const BaumgarteParameters& b) const = 0;
+  virtual Eigen::VectorXd consistent_initial_derivative(const BaumgarteParameters& b) const = 0;
+  virtual void residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const BaumgarteParameters& b,
+                        Eigen::VectorXd& F) const = 0;
+  // dF/dy + cj dF/dy' as (row, column, value) entries; repeated entries are summed.
+  virtual void jacobian(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, double cj,
+                        const BaumgarteParameters& b, std::vector<Eigen::Triplet<double>>& entries) const = 0;
+  // Half-bandwidths of that Jacobian in this state ordering (entries with
+  // -lower <= column - row <= upper); the integrator uses a band solver when they are small
+  // against the size, a dense one otherwise.
+  virtual int lower_bandwidth() const = 0;
+  virtual int upper_bandwidth() const = 0;
 };
 
 class DiscreteLieGroupFormulation : public Formulation {

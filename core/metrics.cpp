@@ -20,6 +20,8 @@ const NamedMetric kMetrics[] = {
     {"momentum_err_max", [](const ConservationMetrics& m) { return m.momentum_err_max; }},
     {"momentum_err_mean", [](const ConservationMetrics& m) { return m.momentum_err_mean; }},
     {"constraint_err_max", [](const ConservationMetrics& m) { return m.constraint_err_max; }},
+    {"constraint_rate_err_max", [](const ConservationMetrics& m) { return m.constraint_rate_err_max; }},
+    {"linear_momentum_err_max", [](const ConservationMetrics& m) { return m.linear_momentum_err_max; }},
     {"orthogonality_err_max", [](const ConservationMetrics& m) { return m.orthogonality_err_max; }},
     {"orthogonality_err_mean", [](const ConservationMetrics& m) { return m.orthogonality_err_mean; }},
 };
@@ -47,6 +49,7 @@ void MetricsAccumulator::add(double t, const Observation& o) {
   if (n_ == 0) {
     e0_ = balance;
     pi0_ = o.momentum;
+    p0_ = o.linear_momentum;
     t0_ = t;
   }
   ++n_;
@@ -57,6 +60,8 @@ void MetricsAccumulator::add(double t, const Observation& o) {
   pi_max_ = std::max(pi_max_, dpi);
   pi_sum_ += dpi;
   c_max_ = std::max(c_max_, o.constraint_err);
+  cr_max_ = std::max(cr_max_, o.constraint_rate_err);
+  p_max_ = std::max(p_max_, (o.linear_momentum - p0_).norm());  // NaN (not conserved) stays NaN below
   o_max_ = std::max(o_max_, o.orthogonality_err);
   o_sum_ += o.orthogonality_err;
   ke_max_ = std::max(ke_max_, o.kinetic);
@@ -80,6 +85,8 @@ ConservationMetrics MetricsAccumulator::result() const {
   m.momentum_err_max = pi_max_;
   m.momentum_err_mean = pi_sum_ / n;
   m.constraint_err_max = c_max_;
+  m.constraint_rate_err_max = cr_max_;
+  m.linear_momentum_err_max = p0_.allFinite() ? p_max_ : std::numeric_limits<double>::quiet_NaN();
   m.orthogonality_err_max = o_max_;
   m.orthogonality_err_mean = o_sum_ / n;
   m.kinetic_max = ke_max_;

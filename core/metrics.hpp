@@ -21,6 +21,9 @@ struct ConservationMetrics {
   double momentum_err_max = 0.0;
   double momentum_err_mean = 0.0;
   double constraint_err_max = 0.0;
+  double constraint_rate_err_max = 0.0;
+  // max |P(t) - P(0)| of the total linear momentum; NaN where the model does not conserve it.
+  double linear_momentum_err_max = std::numeric_limits<double>::quiet_NaN();
   double orthogonality_err_max = 0.0;
   double orthogonality_err_mean = 0.0;
   double kinetic_max = 0.0;
@@ -41,7 +44,9 @@ class MetricsAccumulator {
   long n_ = 0;
   double e0_ = 0.0, pi0_ = 0.0;
   double e_max_ = 0.0, e_sum_ = 0.0, pi_max_ = 0.0, pi_sum_ = 0.0;
-  double c_max_ = 0.0, o_max_ = 0.0, o_sum_ = 0.0, ke_max_ = 0.0;
+  Eigen::Vector3d p0_ = Eigen::Vector3d::Zero();
+  double p_max_ = 0.0;
+  double c_max_ = 0.0, cr_max_ = 0.0, o_max_ = 0.0, o_sum_ = 0.0, ke_max_ = 0.0;
   // Running sums for the least-squares slope of dE(t), shifted by the first time for accuracy.
   double t0_ = 0.0, st_ = 0.0, se_ = 0.0, stt_ = 0.0, ste_ = 0.0;
 };

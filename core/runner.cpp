@@ -70,7 +70,7 @@ class TimeSeriesWriter {
  public:
   TimeSeriesWriter(const std::filesystem::path& file, const std::vector<std::string>& extra) : out_(file) {
     if (!out_) throw std::runtime_error("cannot write " + file.string());
-    out_ << "t,energy,kinetic,momentum,constraint_err,orthogonality_err";
+    out_ << "t,energy,kinetic,momentum,constraint_err,constraint_rate_err,orthogonality_err";
     for (const auto& name : extra) out_ << ',' << name;
     out_ << '\n';
   }
@@ -81,7 +81,7 @@ class TimeSeriesWriter {
       out_ << buf;
     };
     put(t);
-    for (double x : {o.energy, o.kinetic, o.momentum, o.constraint_err, o.orthogonality_err}) out_ << ',', put(x);
+    for (double x : {o.energy, o.kinetic, o.momentum, o.constraint_err, o.constraint_rate_err, o.orthogonality_err}) out_ << ',', put(x);
     for (double x : o.extra) out_ << ',', put(x);
     out_ << '\n';
   }

@@ -39,7 +39,7 @@ const std::vector<std::string>& summary_columns() {
   static const std::vector<std::string> columns = {
       "case", "integrator", "h", "rtol", "atol", "t_end", "steps", "energy_err_max", "energy_err_mean",
       "energy_err_rel_ke", "energy_drift_rate", "momentum_err_max", "momentum_err_mean", "constraint_err_max",
-      "orthogonality_err_max", "orthogonality_err_mean", "runtime_s", "rhs_evals", "newton_iters", "status"};
+      "constraint_rate_err_max", "linear_momentum_err_max", "orthogonality_err_max", "orthogonality_err_mean", "runtime_s", "rhs_evals", "newton_iters", "error_test_failures", "status"};
   return columns;
 }
 
@@ -61,11 +61,14 @@ std::vector<std::string> summary_values(const SummaryRow& r) {
           metric(m.momentum_err_max),
           metric(m.momentum_err_mean),
           metric(m.constraint_err_max),
+          metric(m.constraint_rate_err_max),
+          metric(m.linear_momentum_err_max),
           metric(m.orthogonality_err_max),
           metric(m.orthogonality_err_mean),
           metric(r.runtime_s),
           measured ? std::to_string(r.counters.rhs_evals) : "n/a",
           measured ? std::to_string(r.counters.newton_iters) : "n/a",
+          measured ? std::to_string(r.counters.error_test_failures) : "n/a",
           r.status};
 }
 

@@ -22,12 +22,15 @@ struct IntegratorSettings {
   double atol = 1e-10;            // adaptive methods: absolute tolerance
   double newton_tol = 1e-13;      // implicit methods: relative size of the last Newton correction
   int max_newton_iters = 25;      // implicit methods: iterations before the step is declared failed
+  double baumgarte_p = 0.0;       // index-1 DAE: constraint stabilisation C'' + 2pC' + p^2 C = 0 (1/s)
+  double baumgarte_gamma = 0.0;   // index-1 DAE: orthonormality correction Xi = gamma/2((R^T R)^-1 - I) (1/s)
 };
 
 struct StepCounters {
   long steps = 0;         // accepted steps
   long rhs_evals = 0;     // evaluations of f (ODE) or of the residual G (implicit steps)
   long newton_iters = 0;  // Newton iterations over all steps
+  long error_test_failures = 0;  // adaptive methods: steps rejected by the local error test
 };
 
 class TimeStepper {

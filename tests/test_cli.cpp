@@ -145,13 +145,13 @@ TEST_CASE("table writes summary.csv with the contract's columns and summary.md",
   const std::string csv = read_file(out / "summary.csv");
   const std::string expected_header =
       "case,integrator,h,rtol,atol,t_end,steps,energy_err_max,energy_err_mean,energy_err_rel_ke,energy_drift_rate,"
-      "momentum_err_max,momentum_err_mean,constraint_err_max,orthogonality_err_max,orthogonality_err_mean,runtime_s,"
-      "rhs_evals,newton_iters,status\n";
+      "momentum_err_max,momentum_err_mean,constraint_err_max,constraint_rate_err_max,linear_momentum_err_max,orthogonality_err_max,orthogonality_err_mean,runtime_s,"
+      "rhs_evals,newton_iters,error_test_failures,status\n";
   CHECK(csv.rfind(expected_header, 0) == 0);
   for (const char* name : {"lgvi", "rk4", "rk45"}) {
     CHECK(csv.find(std::string("A_string_pendulum_paper,") + name + ",") != std::string::npos);
     const std::string ts = read_file(out / "A_string_pendulum_paper" / name / "timeseries.csv");
-    CHECK(ts.rfind("t,energy,kinetic,momentum,constraint_err,orthogonality_err,x,y,z,vx,vy,vz,Omega_x,Omega_y,Omega_z,"
+    CHECK(ts.rfind("t,energy,kinetic,momentum,constraint_err,constraint_rate_err,orthogonality_err,x,y,z,vx,vy,vz,Omega_x,Omega_y,Omega_z,"
                    "stretched_length\n", 0) == 0);
     CHECK(std::count(ts.begin(), ts.end(), '\n') == 22);  // header, t = 0, 20 samples at 1 ms to 0.02 s
   }
