@@ -26,6 +26,11 @@ std::string joined_names(const std::vector<std::string>& names) {
 
 }  // namespace
 
+bool Case::runs(const std::string& integrator) const {
+  return only_integrators.empty() ||
+         std::find(only_integrators.begin(), only_integrators.end(), integrator) != only_integrators.end();
+}
+
 Case load_case(const std::string& path) {
   TableReader root = TableReader::parse_file(path);
   Case c;
@@ -39,6 +44,11 @@ Case load_case(const std::string& path) {
   c.t_end = head.positive("t_end");
   c.h = head.positive("h");
   c.sample_interval = head.positive("sample_interval");
+  {
+    std::vector<std::string> names;
+    for (const auto& integ : integrator_registry()) names.push_back(integ.name);
+    c.only_integrators = head.string_list_or_empty("integrators", names);
+  }
   if (c.h > c.t_end) head.fail("h", "a step no longer than t_end = " + format_g(c.t_end), format_g(c.h));
   head.finish();
 

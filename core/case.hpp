@@ -30,9 +30,13 @@ struct Case {
   double sample_interval = 0.0;  // s: observation grid
   std::shared_ptr<const Model> model;
   std::map<std::string, IntegratorSettings> settings;  // one entry per registered integrator
+  // [case] integrators: the integrators this case runs; empty means every applicable one.
+  // (E.g. a long case repeated only to run RK45 at MATLAB ODE45's default tolerances.)
+  std::vector<std::string> only_integrators;
   ReportSettings report;
 
   const IntegratorSettings& settings_for(const std::string& integrator) const { return settings.at(integrator); }
+  bool runs(const std::string& integrator) const;
 };
 
 // Throws InputError (naming the file, key and expectation) on any bad input.

@@ -250,7 +250,7 @@ int write_report(const std::vector<Case>& cases, const ReportOptions& options) {
   for (size_t ci = 0; ci < cases.size(); ++ci)
     for (const auto& info : integrator_registry()) {
       std::string why_not;
-      if (!cases[ci].model->make_formulation(info.consumes, why_not)) continue;
+      if (!cases[ci].runs(info.name) || !cases[ci].model->make_formulation(info.consumes, why_not)) continue;
       const auto& values = info.adaptive ? cases[ci].report.tolerances : cases[ci].report.steps;
       for (double v : values) {
         SweepPoint p;

@@ -129,6 +129,10 @@ SummaryRow run_case(const Case& c, const IntegratorInfo& info, const RunOptions&
   row.t_end = options.t_end.value_or(c.t_end);
 
   std::string why_not;
+  if (!c.runs(info.name)) {
+    row.status = "n/a: not among this case's [case] integrators";
+    return row;
+  }
   auto form = c.model->make_formulation(info.consumes, why_not);
   if (!form) {
     row.status = "n/a: " + why_not;

@@ -167,6 +167,24 @@ std::vector<double> TableReader::positive_list(const std::string& key) {
   return out;
 }
 
+std::vector<std::string> TableReader::string_list_or_empty(const std::string& key, const std::vector<std::string>& allowed) {
+  std::string names;
+  for (const auto& a : allowed) names += (names.empty() ? "" : ", ") + a;
+  const std::string expected = "a non-empty array of names from: " + names;
+  const toml::value* v = lookup(key);
+  if (!v) return {};
+  if (!v->is_array() || v->as_array().empty()) fail_at(dotted(key), v, expected, describe(*v));
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < v->as_array().size(); ++i) {
+    const toml::value& e = v->as_array()[i];
+    const std::string element = dotted(key) + "[" + std::to_string(i) + "]";
+    if (!e.is_string() || std::find(allowed.begin(), allowed.end(), e.as_string().str) == allowed.end())
+      fail_at(element, &e, "one of: " + names, describe(e));
+    out.push_back(e.as_string().str);
+  }
+  return out;
+}
+
 double TableReader::number(const std::string& key) {
   return finite_number(dotted(key), require(key, "a finite number"), "a finite number");
 }

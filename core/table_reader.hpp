@@ -60,6 +60,8 @@ class TableReader {
   Vec3 vec3_or(const std::string& key, const Vec3& default_value);
   Mat3 mat3(const std::string& key);  // array of 3 rows of 3 finite numbers (row-major as written)
   std::vector<double> positive_list(const std::string& key);  // non-empty array of numbers > 0
+  // Optional array of strings, each one of `allowed`; an absent key gives an empty list.
+  std::vector<std::string> string_list_or_empty(const std::string& key, const std::vector<std::string>& allowed);
   TableReader table(const std::string& key);  // required sub-table; the key counts as read here
   std::optional<TableReader> optional_table(const std::string& key);
 

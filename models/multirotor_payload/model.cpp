@@ -1,0 +1,81 @@
+// Model C as the runner sees it: built from a case file's [model] and [initial] tables,
+// offering the embedded ODE (RK4, RK45) and the discrete Lie group form (LGVI).
+
+#include "models/multirotor_payload/model.hpp"
+
+#include <cmath>
+
+#include "core/format.hpp"
+#include "models/case_input.hpp"
+#include "models/multirotor_payload/forms.hpp"
+
+namespace tb::multirotor_payload {
+namespace {
+
+class MultirotorPayloadModel final : public Model {
+ public:
+  MultirotorPayloadModel(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic) {}
+  std::string name() const override { return "multirotor_payload"; }
+
+  std::unique_ptr<Formulation> make_formulation(FormulationKind kind, std::string& why_not) const override {
+    switch (kind) {
+      case FormulationKind::EmbeddedOde:
+        return std::make_unique<OdeForm>(p_, ic_);
+      case FormulationKind::DiscreteLieGroup:
+        return std::make_unique<LieGroupForm>(p_, ic_);
+      case FormulationKind::IndexOneDae:
+        why_not = "Model C has no DAE form yet (cable joints as point masses with rigid-link constraints)";
+        return nullptr;
+      case FormulationKind::LumpedMass:
+        why_not = "Model C's cable is already a chain of point masses on rigid links; there is no elastic string to lump";
+        return nullptr;
+    }
+    why_not = "unknown formulation";
+    return nullptr;
+  }
+
+ private:
+  Parameters p_;
+  InitialCondition ic_;
+};
+
+std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& initial) {
+  Parameters p;
+  p.multirotors = model.positive_integer("multirotors");
+  p.links = model.positive_integer("links_per_cable");
+  p.cable_length = model.positive("cable_length");
+  p.link_mass = model.positive("link_mass");
+  p.payload_mass = model.positive("payload_mass");
+  p.multirotor_mass = model.positive("multirotor_mass");
+  p.J_Q = model.mat3("multirotor_inertia");
+  if (!(p.J_Q - p.J_Q.transpose()).isZero(1e-12 * p.J_Q.norm()) || p.J_Q.ldlt().info() != Eigen::Success ||
+      !p.J_Q.ldlt().isPositive() || p.J_Q.ldlt().vectorD().minCoeff() <= 0.0)
+    model.fail("multirotor_inertia", "a symmetric positive definite 3x3 matrix (kg m^2)", "a matrix that is not");
+  p.g = model.non_negative("gravity");
+  model.finish();
+
+  InitialCondition ic;
+  const double elevation_deg = initial.number("cable_elevation_deg");
+  if (!(elevation_deg > -90.0 && elevation_deg < 90.0))
+    initial.fail("cable_elevation_deg", "an angle above the horizontal in (-90, 90) degrees", format_g(elevation_deg));
+  ic.cable_elevation = elevation_deg * M_PI / 180.0;
+  ic.payload_velocity = initial.vec3("payload_velocity");
+  ic.R0 = read_rotation(initial, "R0");
+  ic.Omega0 = initial.vec3("Omega0");
+  initial.finish();
+  return make_model(p, ic);
+}
+
+}  // namespace
+
+std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
+  return std::make_shared<MultirotorPayloadModel>(p, ic);
+}
+
+ModelInfo info() {
+  return {"multirotor_payload",
+          "Model C: multirotors carrying a point-mass payload on cables of rigid links, constant thrust (seed 003)",
+          build_from_case};
+}
+
+}  // namespace tb::multirotor_payload

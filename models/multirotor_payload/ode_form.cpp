@@ -1,0 +1,71 @@
+// Model C as a first-order ODE in embedded coordinates (seed 003 §3.1 and §4.1 eqs.
+// (30)-(32)), for RK4 and RK45: q_i as 3-vectors with qdot_i = omega_i x q_i, R as 9 numbers
+// with Rdot = R hat(Omega), J_Q Omegadot = J_Q Omega x Omega (tau = 0).
+//
+// The seed's accelerations (V_p', omega_i') come from a dense (3 + 3n)-square system in the
+// mass terms M_0i, M_ij. The same equations in joint coordinates, with one multiplier per
+// link (the component of the link equation along q_i that the seed's projection q_i x (.)
+// removes), are block-tridiagonal: M_J J'' - T(tau) = phi, q_i . (J''_i - J''_{i-1}) = -l |qdot_i|^2
+// (the second derivative of |q_i|^2 = 1). Then V_p' = J''_0, q_i'' = (J''_i - J''_{i-1})/l
+// and omega_i' = q_i x q_i'' (which is the seed's omega_i' since omega_i' . q_i = 0).
+
+#include "models/multirotor_payload/forms.hpp"
+
+#include <limits>
+
+namespace tb::multirotor_payload {
+
+OdeForm::OdeForm(const Parameters& p, const InitialCondition& ic) : mech_(p), ic_(ic), kkt_(mech_) {
+  q_.assign(p.multirotors, std::vector<Vec3>(p.links));
+}
+
+Eigen::VectorXd OdeForm::initial_state() const {
+  Eigen::VectorXd y;
+  mech_.pack(mech_.initial_state(ic_), y);
+  return y;
+}
+
+void OdeForm::rhs(double, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const {
+  const Parameters& p = mech_.params();
+  const int n = p.links;
+  const double l = p.link_length();
+  dydt.resize(y.size());
+  kkt_rhs_.setZero(kkt_.size());
+  kkt_rhs_.head<3>() = mech_.payload_joint_force();
+  dydt.segment<3>(0) = y.segment<3>(3);
+  int k = 6;
+  for (int a = 0; a < p.multirotors; ++a) {
+    const Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>> R(y.data() + k);
+    const Vec3 Omega = y.segment<3>(k + 9);
+    Eigen::Map<Eigen::Matrix<double, 3, 3, Eigen::RowMajor>> Rdot(dydt.data() + k);
+    Rdot = R * so3::hat(Omega);
+    dydt.segment<3>(k + 9) = p.J_Q.ldlt().solve((p.J_Q * Omega).cross(Omega));
+    k += 12;
+    for (int i = 1; i <= n; ++i, k += 6) {
+      const Vec3 q = y.segment<3>(k), omega = y.segment<3>(k + 3);
+      const Vec3 qdot = omega.cross(q);
+      q_[a][i - 1] = q;
+      dydt.segment<3>(k) = qdot;
+      const int o = CableTreeKkt::offset(n, a, i);
+      kkt_rhs_(o) = -l * qdot.squaredNorm();
+      kkt_rhs_.segment<3>(o + 1) = mech_.joint_force(i);
+    }
+  }
+  if (!kkt_.solve(1.0, q_, q_, kkt_rhs_, kkt_sol_)) {
+    dydt.setConstant(std::numeric_limits<double>::quiet_NaN());  // the integrator fails the step
+    return;
+  }
+  dydt.segment<3>(3) = kkt_sol_.head<3>();
+  k = 6;
+  for (int a = 0; a < p.multirotors; ++a) {
+    k += 12;
+    Vec3 previous = kkt_sol_.head<3>();
+    for (int i = 1; i <= n; ++i, k += 6) {
+      const Vec3 Jddot = kkt_sol_.segment<3>(CableTreeKkt::offset(n, a, i) + 1);
+      dydt.segment<3>(k + 3) = q_[a][i - 1].cross((Jddot - previous) / l);
+      previous = Jddot;
+    }
+  }
+}
+
+}  // namespace tb::multirotor_payload
