@@ -3,6 +3,7 @@
 
 #include "core/model.hpp"
 #include "models/multirotor_payload/model.hpp"
+#include "models/planar_pendulum/model.hpp"
 #include "models/reel_pendulum/model.hpp"
 #include "models/string_pendulum/model.hpp"
 
@@ -11,6 +12,7 @@ namespace tb {
 const std::vector<ModelInfo>& model_registry() {
   static const std::vector<ModelInfo> registry = {
       multirotor_payload::info(),
+      planar_pendulum::info(),
       reel_pendulum::info(),
       string_pendulum::info(),
   };
