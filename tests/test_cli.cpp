@@ -117,7 +117,7 @@ TEST_CASE("an unknown integrator name on the command line is refused before any 
   CHECK_FALSE(fs::exists(out));
 }
 
-TEST_CASE("--set overrides an integrator setting of the case file", "[cli][set]") {
+TEST_CASE("the command line's --set overrides an integrator setting of the case file", "[cli][set]") {
   Sandbox box;
   const fs::path file = box.variant_of("T_planar_pendulum_60deg.toml", "pendulum.toml", "", "");
   const fs::path out = box.dir() / "out";
