@@ -5,6 +5,7 @@
 //   tetherbench report [CASE_FILE...] [--out DIR] [--jobs N] [--no-benchmarks] [--no-plots] [--set NAME.KEY=VALUE]...
 //   tetherbench reference [CASE_FILE...] [--out DIR]
 //   tetherbench gate [CASE_FILE...] [--envelopes FILE] [--record]
+//   tetherbench catenary CASE_FILE... [--elements 4,8,16,32,64] [--out FILE]
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "core/report.hpp"
 #include "core/runner.hpp"
 #include "core/summary.hpp"
+#include "models/hanging_tether/catenary_study.hpp"
 
 #if !defined(TETHERBENCH_CASES_DIR) || !defined(TETHERBENCH_REFERENCE_DIR)
 #error "TETHERBENCH_CASES_DIR and TETHERBENCH_REFERENCE_DIR must point at the bundled cases/ and reference/"
@@ -164,6 +166,15 @@ int main(int argc, char** argv) {
   gate->add_option("--envelopes", envelopes_file, "envelope file")->capture_default_str();
   gate->add_flag("--record", record, "re-measure the 'recorded' envelopes of these cases and rewrite the file");
 
+  auto* catenary = app.add_subcommand("catenary", "hanging-tether cases: static shape against the elastic catenary as N grows");
+  std::vector<std::string> catenary_cases;
+  std::vector<int> catenary_elements = hanging_tether::default_catenary_elements();
+  std::string catenary_out = "results/catenary.csv";
+  catenary->add_option("CASE_FILE", catenary_cases, "hanging_tether case files")->required()->check(CLI::ExistingFile);
+  catenary->add_option("--elements", catenary_elements, "element counts N, increasing, each >= 2")
+      ->delimiter(',')->check(CLI::Range(2, 1 << 20))->capture_default_str();
+  catenary->add_option("--out", catenary_out, "CSV file")->capture_default_str();
+
   CLI11_PARSE(app, argc, argv);
   std::string command_line = "tetherbench";
   for (int i = 1; i < argc; ++i) command_line += std::string(" ") + argv[i];
@@ -253,6 +264,22 @@ int main(int argc, char** argv) {
         }
       std::printf("%d passed, %d failed\n", checked - failed, failed);
       return failed == 0 ? 0 : 1;
+    }
+    if (catenary->parsed()) {
+      const auto cases = load_cases(catenary_cases);
+      if (!std::is_sorted(catenary_elements.begin(), catenary_elements.end(), std::less_equal<int>()))
+        throw InputError("--elements: expected increasing element counts");
+      const auto studies = hanging_tether::catenary_studies(cases, catenary_elements);
+      if (studies.size() != cases.size()) throw InputError("catenary: every case file must have model = \"hanging_tether\"");
+      for (const auto& s : studies) {
+        std::printf("%s (%s): elastic catenary H = %.10g N; fitted rate %.3f\n", s.case_name.c_str(),
+                    hanging_tether::to_string(s.discretisation).c_str(), s.analytic_horizontal_tension, s.fitted_rate);
+        for (const auto& p : s.points)
+          std::printf("  N = %-5d max error %-12.4e rate %-7.3f Newton %d\n", p.N, p.max_error, p.rate, p.newton_iterations);
+      }
+      hanging_tether::write_catenary_csv(catenary_out, studies);
+      std::printf("wrote %s\n", catenary_out.c_str());
+      return 0;
     }
   } catch (const InputError& e) {
     std::fprintf(stderr, "tetherbench: %s\n", e.what());

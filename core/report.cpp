@@ -16,6 +16,7 @@
 #include "core/reference_data.hpp"
 #include "core/summary.hpp"
 #include "core/table_reader.hpp"
+#include "models/hanging_tether/catenary_study.hpp"
 
 #ifndef TETHERBENCH_SOURCE_DIR
 #error "TETHERBENCH_SOURCE_DIR must be defined by the build"
@@ -315,6 +316,8 @@ int write_report(const std::vector<Case>& cases, const ReportOptions& options) {
       }
   }
   write_paper_comparison(dir, figures, rows);
+  // Hanging-tether cases: static shape against the elastic catenary as N grows (catenary.csv).
+  hanging_tether::write_catenary_report(cases, dir.string());
   write_build_info(dir, options);
 
   const std::string scripts = std::string(TETHERBENCH_SOURCE_DIR) + "/scripts/";

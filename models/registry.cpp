@@ -2,6 +2,7 @@
 // Adding a model: its folder under models/ and one line here.
 
 #include "core/model.hpp"
+#include "models/hanging_tether/model.hpp"
 #include "models/multirotor_payload/model.hpp"
 #include "models/planar_pendulum/model.hpp"
 #include "models/reel_pendulum/model.hpp"
@@ -11,6 +12,7 @@ namespace tb {
 
 const std::vector<ModelInfo>& model_registry() {
   static const std::vector<ModelInfo> registry = {
+      hanging_tether::info(),
       multirotor_payload::info(),
       planar_pendulum::info(),
       reel_pendulum::info(),

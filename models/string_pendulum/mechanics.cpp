@@ -35,10 +35,7 @@ State Mechanics::initial_state(const InitialCondition& ic) const {
   return s;
 }
 
-Vec3 Mechanics::element_force(const Vec3& x) const {
-  const double len = x.norm();
-  return p_.kappa() * (len - p_.u()) / len * x;
-}
+Vec3 Mechanics::element_force(const Vec3& x) const { return linear_element_force(p_.kappa(), p_.u(), x); }
 
 void Mechanics::assemble_mass_matrix(const Mat3& R, BlockTridiagonal3& A) const {
   const int N = p_.N;

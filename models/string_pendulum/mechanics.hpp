@@ -50,6 +50,16 @@ enum class StringMass { Consistent, Lumped };
 // height H along z; inertia about the centre of mass shifted to the attachment point.
 Mat3 elliptic_cylinder_inertia_about_attachment(double M, double a, double b, double H, const Vec3& rho_c);
 
+// Elastic force of a linear element of axial stiffness kappa = EA/u and unstretched length u,
+// as a function of its chord x = r_{a+1} - r_a: F = kappa (|x| - u) x / |x|, the gradient of
+// the strain energy 1/2 kappa (|x| - u)^2 with respect to r_{a+1} (SPEC "Model A", F_a).
+// Two-sided (it also pushes when |x| < u), as in the SPEC's finite-element model. Shared by
+// every string in the suite made of these elements (Mechanics::element_force, hanging_tether).
+inline Vec3 linear_element_force(double kappa, double u, const Vec3& x) {
+  const double len = x.norm();
+  return kappa * (len - u) / len * x;
+}
+
 // Physical state: what every formulation maps its own state to.
 struct State {
   std::vector<Vec3> r;  // N+1 nodes, r[0] = pivot = 0

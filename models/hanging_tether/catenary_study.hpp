@@ -1,0 +1,50 @@
+#pragma once
+// The catenary check (seed 003 Remark 1: the N-link cable's static curve converges to the
+// analytic catenary as N grows): for each N, the static equilibrium of the case's
+// discretisation against Irvine's elastic catenary for the same L, mu, EA and anchors, with
+// the error max_j |r_j - catenary(j L/N)| and the observed rate between successive N.
+// Used by `tetherbench catenary` and by `tetherbench report` (reports/catenary.csv).
+
+#include <string>
+#include <vector>
+
+#include "core/case.hpp"
+#include "models/hanging_tether/mechanics.hpp"
+
+namespace tb::hanging_tether {
+
+struct CatenaryPoint {
+  int N = 0;
+  double max_error = 0.0;         // m
+  double rate = 0.0;              // log(e_prev/e)/log(N/N_prev); NaN for the first N
+  int newton_iterations = 0;      // of the static solve
+  double horizontal_tension = 0;  // H of the discrete equilibrium (N), the x-force of element 0
+};
+
+struct CatenaryStudy {
+  std::string case_name;
+  Discretisation discretisation = Discretisation::Full;
+  double analytic_horizontal_tension = 0.0;  // H of the elastic catenary (N)
+  std::vector<CatenaryPoint> points;
+  double fitted_rate = 0.0;  // least-squares slope of -log(error) against log(N), all points
+};
+
+// 4, 8, ..., 256: the slides' lumped model reaches its asymptotic rate only beyond N = 64.
+const std::vector<int>& default_catenary_elements();
+
+// `base` with N replaced by each entry of `elements` (each >= 2, increasing).
+CatenaryStudy catenary_convergence(const Parameters& base, const std::vector<int>& elements,
+                                   const std::string& case_name = "");
+
+// Studies of the hanging-tether cases among `cases` (others are skipped).
+std::vector<CatenaryStudy> catenary_studies(const std::vector<Case>& cases, const std::vector<int>& elements);
+
+// CSV: case,discretisation,elements,max_error_m,rate,fitted_rate,newton_iterations,
+// horizontal_tension_N,analytic_horizontal_tension_N. Creates the parent folder.
+void write_catenary_csv(const std::string& path, const std::vector<CatenaryStudy>& studies);
+
+// For `tetherbench report`: writes <out_dir>/catenary.csv at the default N when `cases` holds a
+// hanging-tether case; returns the path written, or "" when there was none.
+std::string write_catenary_report(const std::vector<Case>& cases, const std::string& out_dir);
+
+}  // namespace tb::hanging_tether

@@ -1,0 +1,24 @@
+#pragma once
+// The hanging tether (seed 004 tether slides) as the runner sees it.
+#include "core/model.hpp"
+#include "models/hanging_tether/forms.hpp"
+namespace tb::hanging_tether {
+
+class HangingTetherModel final : public Model {
+ public:
+  HangingTetherModel(const Parameters& p, InitialShape shape);
+  std::string name() const override { return "hanging_tether"; }
+  std::unique_ptr<Formulation> make_formulation(FormulationKind kind, std::string& why_not) const override;
+  const Parameters& params() const { return p_; }
+
+ private:
+  Parameters p_;
+  InitialShape shape_;
+};
+
+// Registry entry (case files with model = "hanging_tether").
+ModelInfo info();
+// From parameters in code (tests); case files go through info().build.
+std::shared_ptr<const HangingTetherModel> make_model(const Parameters& p, InitialShape shape);
+
+}  // namespace tb::hanging_tether

@@ -1,0 +1,23 @@
+#pragma once
+// Node placements of the hanging tether that need no solve: the straight chord (the damped
+// cases' initial shape) and a parabola through A and B with a prescribed polygon length (a
+// gently sagging initial shape, and the static solver's starting guess: every element a
+// little stretched, so the tangent stiffness is positive definite from the first iteration).
+
+#include <vector>
+
+#include "models/hanging_tether/mechanics.hpp"
+
+namespace tb::hanging_tether {
+
+// r_j = A + (j/N)(B - A): every element compressed to |B - A|/N < u.
+std::vector<Vec3> straight_shape(const Parameters& p);
+
+// Nodes equally spaced in arc length along the parabola in the vertical plane through A and B,
+//   r(xi) = A + xi d + (dz xi/l + 4 s xi (l - xi)/l^2) e3,   0 <= xi <= l,
+// (d the horizontal unit direction from A to B, l the horizontal span, dz = (B - A).e3, s the
+// sag below the chord at mid-span), with s chosen by bisection so that the polygon r_0..r_N
+// has length polygon_length (> |B - A|). Arc length from a 4096-segment polyline.
+std::vector<Vec3> parabola_shape(const Parameters& p, double polygon_length);
+
+}  // namespace tb::hanging_tether

@@ -1,0 +1,29 @@
+#include "models/hanging_tether/forms.hpp"
+
+#include "models/hanging_tether/shapes.hpp"
+
+namespace tb::hanging_tether {
+
+TetherForm::TetherForm(const Parameters& p, InitialShape shape) : mech_(p), shape_(shape) {}
+
+Eigen::VectorXd TetherForm::initial_state() const {
+  const Parameters& p = mech_.params();
+  State s;
+  s.r = shape_ == InitialShape::Straight ? straight_shape(p) : parabola_shape(p, p.length);
+  s.v.assign(p.N + 1, Vec3::Zero());
+  return mech_.pack(s);
+}
+
+void TetherForm::rhs(double /*t*/, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const {
+  const int n = mech_.free_nodes();
+  mech_.unpack_into(y, state_);
+  mech_.accelerations(state_, acc_);
+  dydt.resize(y.size());
+  dydt.head(3 * n) = y.segment(3 * n, 3 * n);
+  dydt.segment(3 * n, 3 * n) = acc_;
+  dydt(6 * n) = mech_.dissipation_power(state_);
+}
+
+Observation TetherForm::observe(double /*t*/, const Eigen::VectorXd& y) const { return mech_.observe(mech_.unpack(y)); }
+
+}  // namespace tb::hanging_tether
