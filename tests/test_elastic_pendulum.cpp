@@ -3,6 +3,7 @@
 // (rk45 at tight tolerance) and by the variational (Stoermer-Verlet) step, its order, and the
 // case file's input checks.
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
 
