@@ -4,6 +4,7 @@
 #include "core/model.hpp"
 #include "models/elastic_pendulum/model.hpp"
 #include "models/free_rigid_body/model.hpp"
+#include "models/planar_pendulum/model.hpp"
 #include "models/reel_pendulum/model.hpp"
 #include "models/string_pendulum/model.hpp"
 
@@ -13,6 +14,7 @@ const std::vector<ModelInfo>& model_registry() {
   static const std::vector<ModelInfo> registry = {
       elastic_pendulum::info(),
       free_rigid_body::info(),
+      planar_pendulum::info(),
       reel_pendulum::info(),
       string_pendulum::info(),
   };
