@@ -2,6 +2,8 @@
 // Adding a model: its folder under models/ and one line here.
 
 #include "core/model.hpp"
+#include "models/elastic_pendulum/model.hpp"
+#include "models/free_rigid_body/model.hpp"
 #include "models/hanging_tether/model.hpp"
 #include "models/multirotor_payload/model.hpp"
 #include "models/planar_pendulum/model.hpp"
@@ -12,6 +14,8 @@ namespace tb {
 
 const std::vector<ModelInfo>& model_registry() {
   static const std::vector<ModelInfo> registry = {
+      elastic_pendulum::info(),
+      free_rigid_body::info(),
       hanging_tether::info(),
       multirotor_payload::info(),
       planar_pendulum::info(),

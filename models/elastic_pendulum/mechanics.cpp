@@ -1,0 +1,34 @@
+// The elastic pendulum's potential, forces and observables (see mechanics.hpp).
+
+#include "models/elastic_pendulum/mechanics.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace tb::elastic_pendulum {
+
+double Mechanics::potential_energy(const Vec3& x) const {
+  const double stretch = x.norm() - p_.l0;
+  return 0.5 * p_.k * stretch * stretch - p_.m * p_.g * x.z();
+}
+
+Vec3 Mechanics::potential_gradient(const Vec3& x) const {
+  const double r = x.norm();
+  // At the pivot the spring force has no direction: report NaN so integrators fail the step.
+  if (!(r > 0.0)) return Vec3::Constant(std::numeric_limits<double>::quiet_NaN());
+  return (p_.k * (r - p_.l0) / r) * x - p_.m * p_.g * Vec3::UnitZ();
+}
+
+Observation Mechanics::observe(const Vec3& x, const Vec3& v) const {
+  Observation o;
+  o.kinetic = 0.5 * p_.m * v.squaredNorm();
+  o.energy = o.kinetic + potential_energy(x);
+  // Gravity and the central spring force exert no moment about the vertical through the pivot.
+  o.momentum = p_.m * x.cross(v).z();
+  o.extra = {x.x(), x.y(), x.z(), v.x(), v.y(), v.z(), x.norm()};
+  return o;
+}
+
+std::vector<std::string> Mechanics::extra_column_names() { return {"x", "y", "z", "vx", "vy", "vz", "spring_length"}; }
+
+}  // namespace tb::elastic_pendulum

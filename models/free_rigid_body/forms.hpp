@@ -1,0 +1,76 @@
+#pragma once
+// The formulations the free rigid body offers: the embedded ODE (rk4, rk45), the discrete Lie
+// group form (the LGVI: Moser-Veselov / Lee-Leok-McClamroch discrete rigid body) and the
+// index-1 DAE in natural coordinates with the orthonormality correction of seed 004 §3 (ida).
+// All three share Mechanics, so they are observed by the same code; each maps its state to
+// the physical layout [R (9, row-major), Omega].
+
+#include "models/free_rigid_body/mechanics.hpp"
+
+namespace tb::free_rigid_body {
+
+// State [R (9), Omega] (the physical-state layout); R' = R hat(Omega), Omega' from Euler.
+class OdeForm final : public OdeFormulation {
+ public:
+  OdeForm(const Parameters& p, const InitialCondition& ic) : mech_(p), ic_(ic) {}
+  int state_size() const override { return 12; }
+  Eigen::VectorXd initial_state() const override { return mech_.pack(ic_.R0, ic_.Omega0); }
+  void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override;
+  Observation observe(double t, const Eigen::VectorXd& y) const override;
+  std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y; }
+
+ private:
+  Mechanics mech_;
+  InitialCondition ic_;
+};
+
+// State [R_k (9), Pi_k]: attitude and body angular momentum of the position-momentum form.
+class LieGroupForm final : public DiscreteLieGroupFormulation {
+ public:
+  LieGroupForm(const Parameters& p, const InitialCondition& ic) : mech_(p), ic_(ic) {}
+  int state_size() const override { return 12; }
+  Eigen::VectorXd initial_state() const override;  // Pi_0 = J Omega_0
+  Observation observe(double t, const Eigen::VectorXd& y) const override;
+  std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override;  // [R, J^{-1} Pi]
+  std::unique_ptr<DiscreteLieGroupStep> make_step() const override;
+  const Mechanics& mechanics() const { return mech_; }
+
+ private:
+  Mechanics mech_;
+  InitialCondition ic_;
+};
+
+// F(y, y') = 0 with y = [R (9), Omega] (no algebraic components):
+//   F_R     = R' - R (hat(Omega) + Xi),  Xi = gamma/2 ((R^T R)^{-1} - I)   (seed 004 §3)
+//   F_Omega = J Omega' - (J Omega) × Omega
+// Xi makes d/dt (R^T R - I) = (R^T R) hat(Omega) - hat(Omega) (R^T R) - gamma (R^T R - I): the
+// defect is rotated by the first two terms (which keep its Frobenius norm) and damped at rate
+// gamma by the last; gamma = 0 leaves the drift of the discretisation uncorrected.
+class DaeForm final : public DaeFormulation {
+ public:
+  DaeForm(const Parameters& p, const InitialCondition& ic) : mech_(p), ic_(ic) {}
+  int state_size() const override { return 12; }
+  Eigen::VectorXd initial_state() const override { return mech_.pack(ic_.R0, ic_.Omega0); }
+  Observation observe(double t, const Eigen::VectorXd& y) const override;
+  std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y; }
+
+  Eigen::VectorXd differential_components() const override { return Eigen::VectorXd::Ones(12); }
+  Eigen::VectorXd consistent_initial_state(const BaumgarteParameters& b) const override;
+  Eigen::VectorXd consistent_initial_derivative(const BaumgarteParameters& b) const override;
+  void residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const BaumgarteParameters& b,
+                Eigen::VectorXd& F) const override;
+  void jacobian(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, double cj, const BaumgarteParameters& b,
+                std::vector<Eigen::Triplet<double>>& entries) const override;
+  // Size 12: a dense solve is the right one.
+  int lower_bandwidth() const override { return 11; }
+  int upper_bandwidth() const override { return 11; }
+
+ private:
+  Mechanics mech_;
+  InitialCondition ic_;
+};
+
+}  // namespace tb::free_rigid_body

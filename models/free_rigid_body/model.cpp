@@ -1,0 +1,88 @@
+// The torque-free rigid body as the runner sees it: built from a case file's [model] and
+// [initial] tables, offering the ODE, discrete Lie group and index-1 DAE forms.
+
+#include "models/free_rigid_body/model.hpp"
+
+#include <Eigen/Eigenvalues>
+
+#include "core/format.hpp"
+#include "models/case_input.hpp"
+#include "models/free_rigid_body/forms.hpp"
+
+namespace tb::free_rigid_body {
+namespace {
+
+class FreeRigidBodyModel final : public Model {
+ public:
+  FreeRigidBodyModel(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic) {}
+  std::string name() const override { return "free_rigid_body"; }
+
+  std::unique_ptr<Formulation> make_formulation(FormulationKind kind, std::string& why_not) const override {
+    switch (kind) {
+      case FormulationKind::EmbeddedOde:
+        return std::make_unique<OdeForm>(p_, ic_);
+      case FormulationKind::DiscreteLieGroup:
+        return std::make_unique<LieGroupForm>(p_, ic_);
+      case FormulationKind::IndexOneDae:
+        return std::make_unique<DaeForm>(p_, ic_);
+      case FormulationKind::LumpedMass:
+        why_not = "the free rigid body has no string to lump";
+        return nullptr;
+    }
+    why_not = "unknown formulation";
+    return nullptr;
+  }
+
+ private:
+  Parameters p_;
+  InitialCondition ic_;
+};
+
+// Exactly one of model.inertia (3 rows) and model.inertia_diagonal (3 numbers); the result
+// must be the inertia of a body: symmetric, positive definite, principal moments obeying the
+// triangle inequality (each at most the sum of the other two; equality is a flat plate).
+Mat3 read_inertia(TableReader& model) {
+  const bool full = model.has("inertia"), diagonal = model.has("inertia_diagonal");
+  if (full == diagonal) {
+    const std::string got = full ? "both inertia and inertia_diagonal" : "neither";
+    model.fail(full ? "inertia_diagonal" : "inertia",
+               "exactly one of 'inertia' (3x3 rows) and 'inertia_diagonal' (3 numbers)", got);
+  }
+  const std::string key = full ? "inertia" : "inertia_diagonal";
+  const Mat3 J = full ? model.mat3(key) : Mat3(model.vec3(key).asDiagonal());
+  const double scale = J.cwiseAbs().maxCoeff();
+  if ((J - J.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale)
+    model.fail(key, "a symmetric matrix", "J - J^T with largest entry " + format_g((J - J.transpose()).cwiseAbs().maxCoeff(), 3));
+  const Vec3 moments = Eigen::SelfAdjointEigenSolver<Mat3>(J).eigenvalues();  // ascending
+  if (!(moments(0) > 0.0))
+    model.fail(key, "a positive-definite inertia", "smallest principal moment " + format_g(moments(0), 3));
+  if (moments(2) > (moments(0) + moments(1)) * (1.0 + 1e-12))
+    model.fail(key, "principal moments obeying the triangle inequality J3 <= J1 + J2 (a physical body)",
+               "J1 + J2 = " + format_g(moments(0) + moments(1), 6) + " < J3 = " + format_g(moments(2), 6));
+  return J;
+}
+
+std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& initial) {
+  Parameters p;
+  p.J = read_inertia(model);
+  model.finish();
+
+  InitialCondition ic;
+  ic.R0 = read_rotation(initial, "R0");
+  ic.Omega0 = initial.vec3("Omega0");
+  initial.finish();
+  return make_model(p, ic);
+}
+
+}  // namespace
+
+std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
+  return std::make_shared<FreeRigidBodyModel>(p, ic);
+}
+
+ModelInfo info() {
+  return {"free_rigid_body", "Textbook: torque-free rigid body, Euler's equations on SO(3) (seed 004 §§2-3)",
+          build_from_case};
+}
+
+}  // namespace tb::free_rigid_body
