@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "models/multirotor_payload/model.hpp"
 #include "models/string_pendulum/model.hpp"
 
 namespace tb::bench {
@@ -42,11 +43,29 @@ double string_pendulum_max_frequency(int N) {
   return 2.0 * std::sqrt(3.0) * std::sqrt(p.EA / (p.mu * p.u() * p.u()));
 }
 
+// Model C's single case (SPEC "Model C", cases/C_single_multirotor.toml) with N links of a
+// 1 m cable whose total mass stays the paper's 0.05 kg (m_i = 0.05/N), multirotor spinning.
+std::shared_ptr<const Model> multirotor_paper(int N) {
+  multirotor_payload::Parameters p;
+  p.links = N;
+  p.link_mass = 0.05 / N;
+  p.J_Q = Vec3(1.367e-2, 1.367e-2, 2.586e-2).asDiagonal();
+  multirotor_payload::InitialCondition ic;
+  ic.Omega0 = Vec3(0.3, -0.2, 1.0);
+  return multirotor_payload::make_model(p, ic);
+}
+
+// Fastest cable mode: the zig-zag in which the joints alternate and the link centres (the only
+// masses) hardly move. Its effective mass ~ m_i (pi/2N)^2 against a tension stiffness ~ 2 T N
+// (T ~ m_p g) gives omega_max ~ sqrt(8 T N^3 / (pi^2 m_i)) ~ 14 N^2 rad/s for m_i = 0.05/N.
+double multirotor_max_frequency(int N) { return 14.0 * N * N; }
+
 }  // namespace
 
 const std::vector<BenchmarkModel>& benchmark_models() {
   // A new model adds one line here: {name, factory(N), fastest-mode frequency(N)}.
   static const std::vector<BenchmarkModel> models = {
+      {"multirotor_payload", multirotor_paper, multirotor_max_frequency},
       {"string_pendulum", string_pendulum_paper, string_pendulum_max_frequency},
   };
   return models;

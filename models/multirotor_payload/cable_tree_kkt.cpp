@@ -34,7 +34,6 @@ bool CableTreeKkt::factor(double s, const std::vector<std::vector<Vec3>>& u, con
   first_lower_.resize(m_);
   root_upper_times_.resize(m_);
   Mat3 S0 = s * mech_.payload_joint_mass() * I;
-  const double scale = std::max(1.0, s * mech_.params().total_mass());
   for (int a = 0; a < m_; ++a) {
     Mat4 S = D(a, n_);
     for (int j = n_; j >= 1; --j) {
@@ -42,7 +41,7 @@ bool CableTreeKkt::factor(double s, const std::vector<std::vector<Vec3>>& u, con
       bool invertible = false;
       double det = 0.0;
       S.computeInverseAndDetWithCheck(pivots_[k], det, invertible, 0.0);
-      if (!invertible || !(std::abs(det) > 1e-14 * scale * scale * scale)) return false;
+      if (!invertible || !pivots_[k].allFinite()) return false;
       if (j == 1) break;
       lower_[k] = L(a, j);
       upper_times_[k] = U(a, j - 1) * pivots_[k];
@@ -61,7 +60,7 @@ bool CableTreeKkt::factor(double s, const std::vector<std::vector<Vec3>>& u, con
   bool invertible = false;
   double det = 0.0;
   S0.computeInverseAndDetWithCheck(root_inverse_, det, invertible, 0.0);
-  return invertible && std::abs(det) > 1e-14 * scale * scale * scale;
+  return invertible && root_inverse_.allFinite();
 }
 
 void CableTreeKkt::solve(const Eigen::VectorXd& rhs, Eigen::VectorXd& sol) {
