@@ -223,3 +223,20 @@ TEST_CASE("ida: the error-test-failure counter is IDA's (non-zero on the pendulu
   CHECK(out.counters.error_test_failures > 0);
   CHECK(out.counters.error_test_failures < out.counters.steps);
 }
+
+TEST_CASE("ida: a stiff Baumgarte rate does not collapse the step (multipliers out of the error test)", "[ida][baumgarte]") {
+  // With the multiplier in the error test, p = 300 took 4x the steps of p = 10 and p = 1000
+  // over 3000x (ida.cpp); the differential state alone costs about the same at both.
+  const Case c = load_case(std::string(TETHERBENCH_CASES_DIR) + "/T_planar_pendulum_60deg.toml");
+  auto steps_at = [&](double p) {
+    IntegratorSettings s = c.settings_for("ida");
+    s.baumgarte_p = p;
+    auto form = formulation_for(*c.model, integrator("ida"));
+    const auto out = integrate(*form, integrator("ida"), s, c.t_end, c.t_end, {});
+    REQUIRE(out.ok);
+    return out.counters.steps;
+  };
+  const long at10 = steps_at(10.0), at300 = steps_at(300.0);
+  std::printf("ida steps on %s: p = 10: %ld, p = 300: %ld\n", c.name.c_str(), at10, at300);
+  CHECK(at300 < 2 * at10);
+}
