@@ -109,14 +109,19 @@ class IdaStepper final : public TimeStepper {
     last_error_.clear();
     residual_note_.clear();
     double t_reached = t_;
+    const char* call = "IDASetStopTime";
     int flag = IDASetStopTime(mem_.get(), t_stop);
-    if (flag == IDA_SUCCESS) flag = IDASolve(mem_.get(), t_stop, &t_reached, yy_.get(), yp_.get(), IDA_ONE_STEP);
+    if (flag == IDA_SUCCESS) {
+      call = "IDASolve";
+      flag = IDASolve(mem_.get(), t_stop, &t_reached, yy_.get(), yp_.get(), IDA_ONE_STEP);
+    }
     read_counters();
     if (flag < 0) {
       broken_ = true;
-      broken_reason_ = sundials::ida_flag_name(flag) + (last_error_.empty() ? "" : ": " + last_error_) +
+      broken_reason_ = std::string(call) + " failed with " + sundials::ida_flag_name(flag) +
+                       (last_error_.empty() ? "" : ": " + last_error_) +
                        (residual_note_.empty() ? "" : " (" + residual_note_ + ")");
-      failure = "IDASolve failed with " + broken_reason_;
+      failure = broken_reason_;
       return false;  // y_, t_ untouched: they only ever take accepted values
     }
     const auto y_new = view(yy_.get());
