@@ -62,6 +62,8 @@ class TableReader {
   std::vector<double> positive_list(const std::string& key);  // non-empty array of numbers > 0
   // Optional array of strings, each one of `allowed`; an absent key gives an empty list.
   std::vector<std::string> string_list_or_empty(const std::string& key, const std::vector<std::string>& allowed);
+  // Optional non-empty array of numbers >= 0, validated if present.
+  std::vector<double> non_negative_list_or(const std::string& key, const std::vector<double>& default_value);
   TableReader table(const std::string& key);  // required sub-table; the key counts as read here
   std::optional<TableReader> optional_table(const std::string& key);
 
@@ -89,6 +91,7 @@ class TableReader {
   int checked_positive_integer(const std::string& key, const toml::value& v) const;
   Vec3 checked_vec3(const std::string& dotted_key, const toml::value& v,
                     const std::string& expected) const;
+  std::vector<double> checked_list(const std::string& key, const toml::value& v, bool allow_zero) const;
 
   std::string file_;
   std::string prefix_;
