@@ -14,6 +14,8 @@ void read_integrator_settings(TableReader& table, const IntegratorInfo& info, In
     else if (key == "atol") s.atol = table.positive_or(key, s.atol);
     else if (key == "newton_tol") s.newton_tol = table.positive_or(key, s.newton_tol);
     else if (key == "max_newton_iters") s.max_newton_iters = table.positive_integer_or(key, s.max_newton_iters);
+    else if (key == "baumgarte_p") s.baumgarte_p = table.non_negative_or(key, s.baumgarte_p);  // 0: unstabilised
+    else if (key == "baumgarte_gamma") s.baumgarte_gamma = table.non_negative_or(key, s.baumgarte_gamma);
   }
   table.finish();  // a key this integrator does not read is an error, not ignored
 }

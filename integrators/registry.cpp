@@ -2,6 +2,7 @@
 // Adding an integrator: its folder under integrators/ and one line here.
 
 #include "integrators/integrator.hpp"
+#include "integrators/ida/ida.hpp"
 #include "integrators/lgvi/lgvi.hpp"
 #include "integrators/lumped_rk2/lumped_rk2.hpp"
 #include "integrators/rk4/rk4.hpp"
@@ -11,6 +12,7 @@ namespace tb {
 
 const std::vector<IntegratorInfo>& integrator_registry() {
   static const std::vector<IntegratorInfo> registry = {
+      ida_info(),
       lgvi_info(),
       lumped_rk2_info(),
       rk4_info(),

@@ -70,12 +70,49 @@ class FaultyLieGroup final : public DiscreteLieGroupFormulation {
   const bool& armed_;
 };
 
+// Any DaeFormulation: the residual turns NaN once armed; the Jacobian and the consistent
+// initial values pass through (the start is consistent, the failure comes mid-run).
+class FaultyDae final : public DaeFormulation {
+ public:
+  FaultyDae(std::unique_ptr<Formulation> inner, const bool& armed)
+      : inner_(std::move(inner)), dae_(dynamic_cast<const DaeFormulation&>(*inner_)), armed_(armed) {}
+  int state_size() const override { return dae_.state_size(); }
+  Eigen::VectorXd initial_state() const override { return dae_.initial_state(); }
+  Observation observe(double t, const Eigen::VectorXd& y) const override { return dae_.observe(t, y); }
+  std::vector<std::string> extra_column_names() const override { return dae_.extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return dae_.physical_state(y); }
+  Eigen::VectorXd differential_components() const override { return dae_.differential_components(); }
+  Eigen::VectorXd consistent_initial_state(const BaumgarteParameters& b) const override {
+    return dae_.consistent_initial_state(b);
+  }
+  Eigen::VectorXd consistent_initial_derivative(const BaumgarteParameters& b) const override {
+    return dae_.consistent_initial_derivative(b);
+  }
+  void residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const BaumgarteParameters& b,
+                Eigen::VectorXd& F) const override {
+    dae_.residual(t, y, yp, b, F);
+    if (armed_) F.setConstant(kNaN);
+  }
+  void jacobian(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, double cj, const BaumgarteParameters& b,
+                std::vector<Eigen::Triplet<double>>& entries) const override {
+    dae_.jacobian(t, y, yp, cj, b, entries);
+  }
+  int lower_bandwidth() const override { return dae_.lower_bandwidth(); }
+  int upper_bandwidth() const override { return dae_.upper_bandwidth(); }
+
+ private:
+  std::unique_ptr<Formulation> inner_;
+  const DaeFormulation& dae_;
+  const bool& armed_;
+};
+
 // nullptr when this kind has no wrapper yet.
 inline std::unique_ptr<Formulation> make_faulty(std::unique_ptr<Formulation> inner, const bool& armed) {
   switch (inner->kind()) {
     case FormulationKind::EmbeddedOde:
     case FormulationKind::LumpedMass: return std::make_unique<FaultyOde>(std::move(inner), armed);
     case FormulationKind::DiscreteLieGroup: return std::make_unique<FaultyLieGroup>(std::move(inner), armed);
+    case FormulationKind::IndexOneDae: return std::make_unique<FaultyDae>(std::move(inner), armed);
     default: return nullptr;
   }
 }

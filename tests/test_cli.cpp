@@ -105,7 +105,7 @@ TEST_CASE("an unknown integrator name on the command line is refused before any 
   const Result r = box.run("run " + file.string() + " --integrator lgvi --integrator rk5 --out " + out.string());
   CHECK(r.exit_code != 0);
   CHECK(r.err.find("unknown integrator 'rk5'") != std::string::npos);
-  CHECK(r.err.find("lgvi, lumped_rk2, rk4, rk45") != std::string::npos);
+  CHECK(r.err.find("ida, lgvi, lumped_rk2, rk4, rk45") != std::string::npos);
   CHECK_FALSE(fs::exists(out));
 }
 

@@ -1,0 +1,300 @@
+// SUNDIALS IDA (variable-order BDF, orders 1..5) on a DaeFormulation F(t, y, y') = 0.
+//
+// - One step() is one IDASolve call in IDA_ONE_STEP mode with the stop time set to t_stop,
+//   so IDA never steps past it; samples in between come from IDA's own interpolating
+//   polynomial (IDAGetDky), valid within the last step.
+// - Error control per component: err_i <= atol + rtol |y_i|, multipliers included (IDASetId
+//   marks them algebraic; they are not suppressed from the error test, as befits index 1).
+// - Newton's matrix dF/dy + cj dF/dy' comes from the model's analytic Jacobian (triplets),
+//   stored band or dense (ida_uses_band_solver).
+// - Initial values: the model's consistent y0, y'0 are checked, not repaired. IDACalcIC
+//   (IDA_YA_YDP_INIT) would recompute the multipliers and y'_d by its own Newton iteration,
+//   to its own tolerance, and silently overwrite what the model computed in closed form: a
+//   model bug in either would be hidden (and then damped away by the Baumgarte terms). A
+//   start with ||F(t0, y0, y'0)|| above kIdaConsistencyTolerance fails the first step instead.
+// - Failures: a residual that is not finite is a recoverable error (IDA retries with a
+//   smaller step); an exception from the model is unrecoverable. A failed IDASolve leaves
+//   time() and state() as they were, reports IDA's flag name and message, and the stepper
+//   refuses further steps.
+
+#include "integrators/ida/ida.hpp"
+
+#include <ida/ida_ls.h>
+#include <sunlinsol/sunlinsol_band.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_band.h>
+#include <sunmatrix/sunmatrix_dense.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <stdexcept>
+
+#include "integrators/ida/sundials_handles.hpp"
+
+namespace tb {
+
+bool ida_uses_band_solver(int size, int lower_bandwidth, int upper_bandwidth) {
+  return 2 * (lower_bandwidth + upper_bandwidth + 1) < size;
+}
+
+namespace {
+
+std::string format_e(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3e", x);
+  return buf;
+}
+
+Eigen::Map<Eigen::VectorXd> view(N_Vector v) {
+  return {N_VGetArrayPointer(v), static_cast<Eigen::Index>(N_VGetLength(v))};
+}
+
+class IdaStepper final : public TimeStepper {
+ public:
+  IdaStepper(const DaeFormulation& dae, const IntegratorSettings& s, double t0)
+      : TimeStepper(t0, dae.consistent_initial_state({s.baumgarte_p, s.baumgarte_gamma})),
+        dae_(dae),
+        b_{s.baumgarte_p, s.baumgarte_gamma},
+        n_(dae.state_size()) {
+    try {
+      setup_failure_ = set_up(s, t0);
+    } catch (const std::exception& e) {
+      setup_failure_ = std::string("IDA set-up failed: ") + e.what();
+    }
+  }
+  IdaStepper(const IdaStepper&) = delete;  // IDA holds `this` as its user data
+  IdaStepper& operator=(const IdaStepper&) = delete;
+
+  bool has_dense_output() const override { return true; }
+
+  void dense_state(double t, Eigen::VectorXd& y) const override {
+    if (t == t_ || !setup_failure_.empty()) {
+      y = y_;
+      return;
+    }
+    const int flag = IDAGetDky(mem_.get(), t, 0, dky_.get());
+    if (flag != IDA_SUCCESS)
+      throw std::out_of_range("IDAGetDky(t = " + format_e(t) + ") failed with " + sundials::ida_flag_name(flag) +
+                              ": dense output is only valid within the last step");
+    y = view(dky_.get());
+  }
+
+  bool step(double t_stop, std::string& failure) override {
+    if (!setup_failure_.empty()) {
+      failure = setup_failure_;
+      return false;
+    }
+    if (broken_) {
+      failure = "IDA already failed: " + broken_reason_;
+      return false;
+    }
+    if (!(t_stop > t_)) {
+      failure = "no time left to step";
+      return false;
+    }
+    last_error_.clear();
+    residual_note_.clear();
+    double t_reached = t_;
+    int flag = IDASetStopTime(mem_.get(), t_stop);
+    if (flag == IDA_SUCCESS) flag = IDASolve(mem_.get(), t_stop, &t_reached, yy_.get(), yp_.get(), IDA_ONE_STEP);
+    read_counters();
+    if (flag < 0) {
+      broken_ = true;
+      broken_reason_ = sundials::ida_flag_name(flag) + (last_error_.empty() ? "" : ": " + last_error_) +
+                       (residual_note_.empty() ? "" : " (" + residual_note_ + ")");
+      failure = "IDASolve failed with " + broken_reason_;
+      return false;  // y_, t_ untouched: they only ever take accepted values
+    }
+    const auto y_new = view(yy_.get());
+    if (!y_new.allFinite()) {
+      broken_ = true;
+      broken_reason_ = "state became non-finite (NaN/Inf)";
+      failure = broken_reason_;
+      return false;
+    }
+    y_ = y_new;
+    // At the stop time IDA interpolates to t_stop itself; land on it exactly.
+    t_ = flag == IDA_TSTOP_RETURN ? t_stop : t_reached;
+    return true;
+  }
+
+ private:
+  // Returns "" on success, else why the stepper cannot run.
+  std::string set_up(const IntegratorSettings& s, double t0) {
+    if (int(y_.size()) != n_) return "consistent_initial_state() has the wrong size";
+    const Eigen::VectorXd yp0 = dae_.consistent_initial_derivative(b_);
+    const Eigen::VectorXd id = dae_.differential_components();
+    if (int(yp0.size()) != n_ || int(id.size()) != n_) return "consistent_initial_derivative() or differential_components() has the wrong size";
+    y_work_.resize(n_);
+    yp_work_.resize(n_);
+    F_work_.resize(n_);
+
+    // Consistency of the start (see the file comment).
+    dae_.residual(t0, y_, yp0, b_, F_work_);
+    const double scale = 1.0 + y_.lpNorm<Eigen::Infinity>() + yp0.lpNorm<Eigen::Infinity>();
+    Eigen::Index worst = 0;
+    const double F0 = F_work_.cwiseAbs().maxCoeff(&worst);
+    if (!(F0 <= kIdaConsistencyTolerance * scale))
+      return "inconsistent initial values: ||F(t0, y0, y'0)||_inf = " + format_e(F0) + " (component " +
+             std::to_string(worst) + ") exceeds " + format_e(kIdaConsistencyTolerance * scale) +
+             "; the model's consistent_initial_state/derivative disagree with its residual";
+
+    SUNContext raw_ctx = nullptr;
+    if (SUNContext_Create(nullptr, &raw_ctx) != 0) return "SUNContext_Create failed";
+    ctx_.reset(raw_ctx);
+    yy_.reset(N_VNew_Serial(n_, ctx_.get()));
+    yp_.reset(N_VNew_Serial(n_, ctx_.get()));
+    id_.reset(N_VNew_Serial(n_, ctx_.get()));
+    dky_.reset(N_VNew_Serial(n_, ctx_.get()));
+    if (!yy_ || !yp_ || !id_ || !dky_) return "N_VNew_Serial failed";
+    view(yy_.get()) = y_;
+    view(yp_.get()) = yp0;
+    view(id_.get()) = id;
+
+    lower_ = std::clamp(dae_.lower_bandwidth(), 0, n_ - 1);
+    upper_ = std::clamp(dae_.upper_bandwidth(), 0, n_ - 1);
+    band_ = ida_uses_band_solver(n_, lower_, upper_);
+    if (band_) {
+      A_.reset(SUNBandMatrix(n_, upper_, lower_, ctx_.get()));
+      if (A_) LS_.reset(SUNLinSol_Band(yy_.get(), A_.get(), ctx_.get()));
+    } else {
+      A_.reset(SUNDenseMatrix(n_, n_, ctx_.get()));
+      if (A_) LS_.reset(SUNLinSol_Dense(yy_.get(), A_.get(), ctx_.get()));
+    }
+    if (!A_ || !LS_) return "creating the linear solver failed";
+
+    mem_.reset(IDACreate(ctx_.get()));
+    if (!mem_) return "IDACreate failed";
+    void* mem = mem_.get();
+    // The handler first, so that every later message is captured instead of printed.
+    std::string why = check(IDASetErrHandlerFn(mem, error_handler, this), "IDASetErrHandlerFn");
+    if (why.empty()) why = check(IDAInit(mem, residual, t0, yy_.get(), yp_.get()), "IDAInit");
+    if (why.empty()) why = check(IDASetUserData(mem, this), "IDASetUserData");
+    if (why.empty()) why = check(IDASStolerances(mem, s.rtol, s.atol), "IDASStolerances");
+    if (why.empty()) why = check(IDASetId(mem, id_.get()), "IDASetId");
+    if (why.empty() && s.h > 0.0) why = check(IDASetInitStep(mem, s.h), "IDASetInitStep");
+    if (why.empty()) why = check(IDASetLinearSolver(mem, LS_.get(), A_.get()), "IDASetLinearSolver");
+    if (why.empty()) why = check(IDASetJacFn(mem, jacobian), "IDASetJacFn");
+    return why;
+  }
+
+  std::string check(int flag, const char* call) const {
+    if (flag >= 0) return "";
+    return std::string(call) + " failed with " + sundials::ida_flag_name(flag) +
+           (last_error_.empty() ? "" : ": " + last_error_);
+  }
+
+  void read_counters() {
+    void* mem = mem_.get();
+    long v = 0;
+    if (IDAGetNumSteps(mem, &v) == IDA_SUCCESS) counters_.steps = v;
+    if (IDAGetNumResEvals(mem, &v) == IDA_SUCCESS) counters_.rhs_evals = v;
+    if (IDAGetNumNonlinSolvIters(mem, &v) == IDA_SUCCESS) counters_.newton_iters = v;
+    if (IDAGetNumErrTestFails(mem, &v) == IDA_SUCCESS) counters_.error_test_failures = v;
+  }
+
+  void load(N_Vector yy, N_Vector yp) {
+    y_work_ = view(yy);
+    yp_work_ = view(yp);
+  }
+
+  // IDAResFn: 0 ok, > 0 recoverable (IDA retries with a smaller step), < 0 fatal. No C++
+  // exception may cross into IDA's C frames.
+  static int residual(double t, N_Vector yy, N_Vector yp, N_Vector rr, void* user) {
+    auto& self = *static_cast<IdaStepper*>(user);
+    try {
+      self.load(yy, yp);
+      self.dae_.residual(t, self.y_work_, self.yp_work_, self.b_, self.F_work_);
+      if (int(self.F_work_.size()) != self.n_) {
+        self.residual_note_ = "the residual has the wrong size";
+        return -1;
+      }
+      if (!self.F_work_.allFinite()) {
+        self.residual_note_ = "the residual was not finite (NaN/Inf) at t = " + format_e(t);
+        return 1;
+      }
+      view(rr) = self.F_work_;
+      return 0;
+    } catch (const std::exception& e) {
+      self.residual_note_ = std::string("the residual threw: ") + e.what();
+      return -1;
+    }
+  }
+
+  // IDALsJacFn: J = dF/dy + cj dF/dy' from the model's triplets into the band or dense matrix.
+  static int jacobian(double t, double cj, N_Vector yy, N_Vector yp, N_Vector /*rr*/, SUNMatrix J, void* user,
+                      N_Vector, N_Vector, N_Vector) {
+    auto& self = *static_cast<IdaStepper*>(user);
+    try {
+      self.load(yy, yp);
+      self.entries_.clear();
+      self.dae_.jacobian(t, self.y_work_, self.yp_work_, cj, self.b_, self.entries_);
+      SUNMatZero(J);
+      for (const auto& e : self.entries_) {
+        const int i = e.row(), j = e.col();
+        if (i < 0 || j < 0 || i >= self.n_ || j >= self.n_) {
+          self.residual_note_ = "Jacobian entry (" + std::to_string(i) + ", " + std::to_string(j) + ") out of range";
+          return -1;
+        }
+        if (!std::isfinite(e.value())) {
+          self.residual_note_ = "the Jacobian was not finite (NaN/Inf) at t = " + format_e(t);
+          return 1;
+        }
+        if (self.band_) {
+          if (j - i > self.upper_ || i - j > self.lower_) {
+            self.residual_note_ = "Jacobian entry (" + std::to_string(i) + ", " + std::to_string(j) +
+                                  ") lies outside the declared bandwidths (lower " + std::to_string(self.lower_) +
+                                  ", upper " + std::to_string(self.upper_) + ")";
+            return -1;
+          }
+          SM_ELEMENT_B(J, i, j) += e.value();
+        } else {
+          SM_ELEMENT_D(J, i, j) += e.value();
+        }
+      }
+      return 0;
+    } catch (const std::exception& e) {
+      self.residual_note_ = std::string("the Jacobian threw: ") + e.what();
+      return -1;
+    }
+  }
+
+  static void error_handler(int code, const char* /*module*/, const char* function, char* msg, void* user) {
+    if (code == IDA_WARNING) return;  // e.g. "t + h = t": IDA goes on, the failure (if any) comes later
+    static_cast<IdaStepper*>(user)->last_error_ = std::string(function ? function : "IDA") + ": " + (msg ? msg : "");
+  }
+
+  const DaeFormulation& dae_;
+  const BaumgarteParameters b_;
+  const int n_;
+  int lower_ = 0, upper_ = 0;
+  bool band_ = false;
+  std::string setup_failure_;  // non-empty: the stepper never ran (inconsistent start, IDA set-up)
+  bool broken_ = false;
+  std::string broken_reason_;
+  std::string last_error_;     // IDA's last error message (error handler)
+  std::string residual_note_;  // why a callback refused, added to the failure message
+  Eigen::VectorXd y_work_, yp_work_, F_work_;  // callback workspaces (the model takes VectorXd)
+  std::vector<Eigen::Triplet<double>> entries_;
+  // Creation order = declaration order; destruction runs backwards (sundials_handles.hpp).
+  sundials::Context ctx_;
+  sundials::Vector yy_, yp_, id_, dky_;
+  sundials::Matrix A_;
+  sundials::LinearSolver LS_;
+  sundials::IdaMemory mem_;
+};
+
+}  // namespace
+
+IntegratorInfo ida_info() {
+  return {"ida", FormulationKind::IndexOneDae, 5, true,
+          "SUNDIALS IDA: variable-order BDF (1-5) on the Baumgarte-stabilised index-1 DAE, analytic Jacobian, rtol/atol",
+          {"rtol", "atol", "baumgarte_p", "baumgarte_gamma"},
+          [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
+            return std::make_unique<IdaStepper>(dynamic_cast<const DaeFormulation&>(f), s, t0);
+          }};
+}
+
+}  // namespace tb

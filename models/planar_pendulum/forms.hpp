@@ -1,0 +1,66 @@
+#pragma once
+// The two formulations of the planar pendulum (seed 004): the minimal-coordinate ODE in the
+// angle, and the Cartesian index-1 DAE with the rod force as a Lagrange multiplier. Both
+// report the physical state [x, z, vx, vz] and the same observables (mechanics.hpp).
+
+#include "models/planar_pendulum/mechanics.hpp"
+
+namespace tb::planar_pendulum {
+
+// State [theta, omega]; theta'' = -(g/l) sin(theta) (seed 004 "Example: Pendulum", with
+// theta from the downward vertical).
+class PolarForm final : public OdeFormulation {
+ public:
+  PolarForm(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic) {}
+  int state_size() const override { return 2; }
+  Eigen::VectorXd initial_state() const override;
+  void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override;
+  Observation observe(double t, const Eigen::VectorXd& y) const override;
+  std::vector<std::string> extra_column_names() const override { return planar_pendulum::extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override;
+
+ private:
+  Parameters p_;
+  InitialCondition ic_;
+};
+
+// State y = [x, z, vx, vz, lambda] (lambda algebraic). Seed 004 "Pendulum in Cartesian
+// Coordinates" with L = T - V - lambda C, C = (x^2 + z^2 - l^2)/2, and the constraint
+// replaced by its Baumgarte-stabilised second derivative (seed 004 §3):
+//   F0 = x'  - vx
+//   F1 = z'  - vz
+//   F2 = m vx' + lambda x                      (m x'' = -lambda dC/dx)
+//   F3 = m vz' + lambda z - m g                (m z'' = m g - lambda dC/dz; e3 down)
+//   F4 = x vx' + z vz' + vx^2 + vz^2 + 2p (x vx + z vz) + p^2 C   (C'' + 2p C' + p^2 C)
+// The rod tension is lambda |r|. gamma does not enter (no rotation matrix).
+class CartesianDaeForm final : public DaeFormulation {
+ public:
+  CartesianDaeForm(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic) {}
+  int state_size() const override { return 5; }
+  Eigen::VectorXd initial_state() const override { return consistent_initial_state({}); }
+  Observation observe(double t, const Eigen::VectorXd& y) const override;
+  std::vector<std::string> extra_column_names() const override { return planar_pendulum::extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y.head<4>(); }
+
+  Eigen::VectorXd differential_components() const override;
+  Eigen::VectorXd consistent_initial_state(const BaumgarteParameters& b) const override;
+  Eigen::VectorXd consistent_initial_derivative(const BaumgarteParameters& b) const override;
+  void residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const BaumgarteParameters& b,
+                Eigen::VectorXd& F) const override;
+  void jacobian(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, double cj,
+                const BaumgarteParameters& b, std::vector<Eigen::Triplet<double>>& entries) const override;
+  // Row 4 reaches back to column 0; rows 0, 2 reach forward two columns.
+  int lower_bandwidth() const override { return 4; }
+  int upper_bandwidth() const override { return 2; }
+
+  // The multiplier that makes F2..F4 vanish at the physical state s = [x, z, vx, vz]:
+  // lambda = m (g z + |v|^2 + 2p C' + p^2 C) / |r|^2, and its rate along the motion.
+  double multiplier(const Eigen::Vector4d& s, const BaumgarteParameters& b) const;
+  double multiplier_rate(const Eigen::Vector4d& s, const BaumgarteParameters& b) const;
+
+ private:
+  Parameters p_;
+  InitialCondition ic_;
+};
+
+}  // namespace tb::planar_pendulum

@@ -1,0 +1,42 @@
+#pragma once
+// The textbook planar pendulum of seed 004 ("Example: Pendulum", "Pendulum in Cartesian
+// Coordinates"): a point mass m on a massless rigid rod of length l from a fixed pivot at
+// the origin, moving in the e1-e3 plane with gravity g along +e3 (down, SPEC "Conventions").
+// The angle theta is measured from the downward vertical towards +e1:
+//   x = l sin(theta), z = l cos(theta),  T = 1/2 m l^2 theta'^2,  V = -m g z.
+// What both formulations share: parameters, the physical state [x, z, vx, vz], observables.
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "core/formulation.hpp"
+
+namespace tb::planar_pendulum {
+
+struct Parameters {
+  double m = 1.0;  // kg
+  double l = 1.0;  // m
+  double g = 9.81; // m/s^2
+};
+
+struct InitialCondition {
+  double theta = 0.0;  // rad, from the downward vertical towards +e1
+  double omega = 0.0;  // theta' (rad/s)
+};
+
+// [x, z, vx, vz] of the polar state (theta, omega).
+Eigen::Vector4d physical_from_polar(const Parameters& p, double theta, double omega);
+
+// Observables of a physical state [x, z, vx, vz] with the rod tension (N) given by the form:
+//   energy E = 1/2 m |v|^2 - m g z,
+//   constraint_err = | |r| - l |  (m): the rod-length error,
+//   constraint_rate_err = | d|r|/dt | = |r.v| / |r|  (m/s): its rate (the radial velocity).
+// The DAE's constraint C = (|r|^2 - l^2)/2 of seed 004 is (|r| - l)(|r| + l)/2; the length
+// form is reported so that the numbers read as metres and metres per second.
+// No momentum is conserved (gravity and the pivot both act): momentum is 0.
+// Extra columns: x, z, vx, vz, tension.
+Observation observe(const Parameters& p, const Eigen::Vector4d& s, double tension);
+std::vector<std::string> extra_column_names();
+
+}  // namespace tb::planar_pendulum

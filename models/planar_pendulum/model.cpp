@@ -1,0 +1,67 @@
+// The planar pendulum as the runner sees it: built from a case file, offering the polar ODE
+// (for rk4/rk45, and the reference solution) and the Cartesian index-1 DAE (for ida).
+
+#include "models/planar_pendulum/model.hpp"
+
+#include <cmath>
+
+#include "models/planar_pendulum/forms.hpp"
+
+namespace tb::planar_pendulum {
+namespace {
+
+class PlanarPendulumModel final : public Model {
+ public:
+  PlanarPendulumModel(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic) {}
+  std::string name() const override { return "planar_pendulum"; }
+
+  std::unique_ptr<Formulation> make_formulation(FormulationKind kind, std::string& why_not) const override {
+    switch (kind) {
+      case FormulationKind::EmbeddedOde: return std::make_unique<PolarForm>(p_, ic_);
+      case FormulationKind::IndexOneDae: return std::make_unique<CartesianDaeForm>(p_, ic_);
+      case FormulationKind::DiscreteLieGroup:
+        why_not = "the planar pendulum has no discrete Lie group form (its configuration space is S^1)";
+        return nullptr;
+      case FormulationKind::LumpedMass:
+        why_not = "the planar pendulum has no string to lump";
+        return nullptr;
+    }
+    why_not = "unknown formulation";
+    return nullptr;
+  }
+
+ private:
+  Parameters p_;
+  InitialCondition ic_;
+};
+
+std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& initial) {
+  Parameters p;
+  p.m = model.positive("mass");
+  p.l = model.positive("length");
+  p.g = model.non_negative("gravity");
+  model.finish();
+
+  InitialCondition ic;
+  const double angle_deg = initial.number("angle_deg");
+  if (!(std::abs(angle_deg) < 180.0))
+    initial.fail("angle_deg", "an angle from the downward vertical in (-180, 180) degrees", std::to_string(angle_deg));
+  ic.theta = angle_deg * M_PI / 180.0;
+  ic.omega = initial.number("angular_velocity");
+  initial.finish();
+  return make_model(p, ic);
+}
+
+}  // namespace
+
+std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
+  return std::make_shared<PlanarPendulumModel>(p, ic);
+}
+
+ModelInfo info() {
+  return {"planar_pendulum",
+          "textbook planar pendulum (seed 004): polar-angle ODE and Cartesian Baumgarte index-1 DAE",
+          build_from_case};
+}
+
+}  // namespace tb::planar_pendulum
