@@ -142,7 +142,7 @@ TEST_CASE("Model A DAE: initial physical state and observables equal the ODE for
   const tb::Observation a = form->observe(0.0, y0), b = ode.observe(0.0, ode.initial_state());
   CHECK(a.energy == Approx(b.energy).epsilon(1e-14));
   CHECK(a.momentum == Approx(b.momentum).epsilon(1e-14));
-  CHECK(a.constraint_err < 1e-16);
+  CHECK(a.constraint_err < 1e-15);  // round-off of x_c - R rho_c against r_{N+1} ~ 1 m
   CHECK(a.constraint_rate_err < 1e-15);
   // The multipliers are the only algebraic components.
   CHECK(form->differential_components().sum() == form->state_size() - 3);

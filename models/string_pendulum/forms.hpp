@@ -4,6 +4,7 @@
 // and so integrate the same system, and the lumped-mass form: the papers' baseline string (diagonal mass), a
 // different discretisation computed and observed by the same Mechanics code.
 
+#include "models/attached_body_dae.hpp"
 #include "models/string_pendulum/discrete_lagrangian.hpp"
 #include "models/string_pendulum/mechanics.hpp"
 
@@ -68,7 +69,7 @@ class LumpedForm final : public OdeFormulation {
 class DaeForm final : public DaeFormulation {
  public:
   DaeForm(const Parameters& p, const InitialCondition& ic);
-  int state_size() const override { return 6 * mech_.params().N + 21; }
+  int state_size() const override { return 6 * mech_.params().N + dae::AttachedBody::size; }
   Eigen::VectorXd initial_state() const override;
   Observation observe(double t, const Eigen::VectorXd& y) const override;
   std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
@@ -85,22 +86,21 @@ class DaeForm final : public DaeFormulation {
   int upper_bandwidth() const override { return 14; }
 
   const Mechanics& mechanics() const { return mech_; }
-  // Offsets into the state vector.
-  int node_offset(int a) const { return 6 * (a - 2); }  // r_a; v_a follows at +3 (a = 2..N+1)
-  int body_offset() const { return 6 * mech_.params().N; }  // x_c; w +3, lambda +6, R +9, Omega +18
+  const dae::AttachedBody& body() const { return body_; }
+  int node_offset(int a) const { return 6 * (a - 2); }      // r_a; v_a at +3 (a = 2..N+1)
+  int body_offset() const { return 6 * mech_.params().N; }  // see dae::AttachedBody
   // The physical state (Mechanics layout) of a DAE state: the attachment point and its
-  // velocity from the body (x_c - R rho_c, w - R (Omega x rho_c)), the other nodes as they are.
+  // velocity from the body, the other nodes as they are.
   State to_physical(const Eigen::VectorXd& y) const;
-  // |C| and |dC/dt| with dC/dt = v_{N+1} - w + R hat(Omega) rho_c.
-  double constraint_error(const Eigen::VectorXd& y) const;
-  double constraint_rate_error(const Eigen::VectorXd& y) const;
 
  private:
+  void initial_values(const BaumgarteParameters& b, Eigen::VectorXd& y, Eigen::VectorXd& yp) const;
+
   Mechanics mech_;
   InitialCondition ic_;
-  Mat3 J_cm_;                 // body inertia about the centre of mass, body frame
-  BlockTridiagonal3 string_mass_;  // the string's consistent mass matrix (constant)
-  mutable std::vector<Vec3> r_;    // residual/jacobian workspace: nodes, r_[0] = pivot
+  dae::AttachedBody body_;
+  BlockTridiagonal3 string_mass_;  // the string's own consistent mass matrix (constant)
+  mutable std::vector<Vec3> r_;    // residual/jacobian workspaces (one formulation per run)
   mutable Eigen::VectorXd f_;
 };
 
