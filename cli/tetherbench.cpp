@@ -1,8 +1,8 @@
 // The tetherbench command line (a contract: scripts and CI depend on it; see README.md).
 //   tetherbench list
-//   tetherbench run CASE_FILE [--integrator NAME]... [--h STEP] [--t-end T] [--out DIR]
-//   tetherbench table [CASE_FILE...] [--out DIR]
-//   tetherbench report [CASE_FILE...] [--out DIR] [--jobs N] [--no-benchmarks] [--no-plots]
+//   tetherbench run CASE_FILE [--integrator NAME]... [--h STEP] [--t-end T] [--out DIR] [--set NAME.KEY=VALUE]...
+//   tetherbench table [CASE_FILE...] [--out DIR] [--set NAME.KEY=VALUE]...
+//   tetherbench report [CASE_FILE...] [--out DIR] [--jobs N] [--no-benchmarks] [--no-plots] [--set NAME.KEY=VALUE]...
 //   tetherbench reference [CASE_FILE...] [--out DIR]
 //   tetherbench gate [CASE_FILE...] [--envelopes FILE] [--record]
 
@@ -36,12 +36,19 @@ std::vector<std::string> bundled_case_files() {
   return files;
 }
 
-// Loads every case first, so a bad file stops everything before anything is written.
-std::vector<Case> load_cases(const std::vector<std::string>& files) {
+// Loads every case and applies the --set overrides first, so a bad file or override stops
+// everything before anything is written.
+std::vector<Case> load_cases(const std::vector<std::string>& files, const std::vector<std::string>& overrides = {}) {
   std::vector<Case> cases;
-  for (const auto& f : files) cases.push_back(load_case(f));
+  for (const auto& f : files) {
+    cases.push_back(load_case(f));
+    for (const auto& o : overrides) apply_setting_override(cases.back(), o);
+  }
   return cases;
 }
+
+constexpr const char* kSetHelp =
+    "integrator setting NAME.KEY=VALUE over the case files' [integrators.NAME] (repeatable; keys: cases/README.md)";
 
 std::vector<const IntegratorInfo*> select_integrators(const std::vector<std::string>& names) {
   std::vector<const IntegratorInfo*> selected;
@@ -116,6 +123,8 @@ int main(int argc, char** argv) {
   auto* t_opt = run->add_option("--t-end", t_end, "end time (s), overrides the case file")->check(CLI::PositiveNumber);
   run->add_option("--out", run_out, "output folder")->capture_default_str();
   run->add_option("--repeats", repeats, "timing passes; runtime is their minimum")->check(CLI::PositiveNumber)->capture_default_str();
+  std::vector<std::string> run_sets;
+  run->add_option("--set", run_sets, kSetHelp)->allow_extra_args(false);
 
   auto* table = app.add_subcommand("table", "run every case x integrator and write summary.csv and summary.md");
   std::vector<std::string> table_cases;
@@ -124,6 +133,8 @@ int main(int argc, char** argv) {
   table->add_option("CASE_FILE", table_cases, "case files (default: all bundled cases)")->check(CLI::ExistingFile);
   table->add_option("--out", table_out, "output folder")->capture_default_str();
   table->add_option("--repeats", table_repeats, "timing passes; runtime is their minimum")->check(CLI::PositiveNumber)->capture_default_str();
+  std::vector<std::string> table_sets;
+  table->add_option("--set", table_sets, kSetHelp)->allow_extra_args(false);
 
   auto* report = app.add_subcommand("report", "the main job: tables, work-precision sweeps, orders, paper "
                                               "comparisons, benchmarks and plots for every bundled case");
@@ -136,6 +147,8 @@ int main(int argc, char** argv) {
   report->add_option("--jobs", report_jobs, "parallel runs")->check(CLI::PositiveNumber)->capture_default_str();
   report->add_flag("--no-benchmarks", no_benchmarks, "skip the Google Benchmark step-cost suite");
   report->add_flag("--no-plots", no_plots, "skip the matplotlib figures and index.md");
+  std::vector<std::string> report_sets;
+  report->add_option("--set", report_sets, kSetHelp)->allow_extra_args(false);
 
   auto* reference = app.add_subcommand("reference", "recompute the reference solutions of the cases (tight RK45)");
   std::vector<std::string> reference_cases;
@@ -159,7 +172,7 @@ int main(int argc, char** argv) {
     if (list->parsed()) return command_list();
 
     if (run->parsed()) {
-      const Case c = load_case(case_file);
+      const Case c = load_cases({case_file}, run_sets).front();
       const auto integrators = select_integrators(integrator_names);
       RunOptions options;
       options.out_dir = run_out;
@@ -179,7 +192,7 @@ int main(int argc, char** argv) {
     }
 
     if (table->parsed()) {
-      const auto cases = load_cases(table_cases.empty() ? bundled_case_files() : table_cases);
+      const auto cases = load_cases(table_cases.empty() ? bundled_case_files() : table_cases, table_sets);
       RunOptions options;
       options.out_dir = table_out;
       options.repeats = table_repeats;
@@ -200,7 +213,7 @@ int main(int argc, char** argv) {
     }
 
     if (report->parsed()) {
-      const auto cases = load_cases(report_cases.empty() ? bundled_case_files() : report_cases);
+      const auto cases = load_cases(report_cases.empty() ? bundled_case_files() : report_cases, report_sets);
       ReportOptions options;
       options.out_dir = report_out;
       options.reference_dir = TETHERBENCH_REFERENCE_DIR;

@@ -1,6 +1,7 @@
 #include "core/case.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 #include "core/format.hpp"
 
@@ -24,6 +25,12 @@ std::string joined_names(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
   return out;
+}
+
+std::string integrator_names() {
+  std::vector<std::string> known;
+  for (const auto& integ : integrator_registry()) known.push_back(integ.name);
+  return joined_names(known);
 }
 
 }  // namespace
@@ -63,11 +70,9 @@ Case load_case(const std::string& path) {
   report.finish();
 
   if (auto integrators = root.optional_table("integrators")) {
-    std::vector<std::string> known;
-    for (const auto& integ : integrator_registry()) known.push_back(integ.name);
     for (const std::string& key : integrators->keys()) {
       const IntegratorInfo* integ = find_integrator(key);
-      if (!integ) integrators->fail(key, "a registered integrator (" + joined_names(known) + ")", "'" + key + "'");
+      if (!integ) integrators->fail(key, "a registered integrator (" + integrator_names() + ")", "'" + key + "'");
       TableReader t = integrators->table(key);
       read_integrator_settings(t, *integ, c.settings[key]);
     }
@@ -75,6 +80,28 @@ Case load_case(const std::string& path) {
   }
   root.finish();
   return c;
+}
+
+void apply_setting_override(Case& c, const std::string& assignment) {
+  const std::string where = "--set " + assignment;
+  const auto eq = assignment.find('=');
+  const auto dot = assignment.find('.');
+  if (eq == std::string::npos || dot == std::string::npos || dot > eq || dot == 0 || dot + 1 == eq || eq + 1 == assignment.size())
+    throw InputError(where + ": expected NAME.KEY=VALUE (e.g. ida.rtol=1e-6)");
+  const std::string name = assignment.substr(0, dot), key = assignment.substr(dot + 1, eq - dot - 1);
+  const IntegratorInfo* integ = find_integrator(name);
+  if (!integ) throw InputError(where + ": unknown integrator '" + name + "' (expected one of: " + integrator_names() + ")");
+  // VALUE as the right-hand side of a TOML line; parsed under toml11's "unknown file" name so
+  // that the reader's messages carry no meaningless "(line 1)".
+  toml::value parsed;
+  try {
+    std::istringstream line("value = " + assignment.substr(eq + 1));
+    parsed = toml::parse(line, "unknown file").as_table().at("value");
+  } catch (const std::exception&) {
+    throw InputError(where + ": the value '" + assignment.substr(eq + 1) + "' is not a TOML value (a number such as 1e-6)");
+  }
+  TableReader table(where, "integrators." + name, toml::value(toml::table{{key, parsed}}));
+  read_integrator_settings(table, *integ, c.settings.at(name));
 }
 
 }  // namespace tb

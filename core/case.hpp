@@ -38,4 +38,10 @@ struct Case {
 // Throws InputError (naming the file, key and expectation) on any bad input.
 Case load_case(const std::string& path);
 
+// The command line's `--set NAME.KEY=VALUE`: sets one setting of integrator NAME in the case,
+// over the case file's value, validated exactly like a key of the case's [integrators.NAME]
+// table (VALUE is read as a TOML value). Throws InputError naming the assignment on an unknown
+// integrator, a key that integrator does not read, or a bad value.
+void apply_setting_override(Case& c, const std::string& assignment);
+
 }  // namespace tb

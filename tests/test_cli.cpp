@@ -37,7 +37,13 @@ class Sandbox {
 
   // The bundled paper case with `from` replaced by `to` (must occur), written as `name`.
   fs::path case_variant(const std::string& name, const std::string& from, const std::string& to) const {
-    std::string text = read_file(fs::path(TETHERBENCH_CASES_DIR) / "A_string_pendulum_paper.toml");
+    return variant_of("A_string_pendulum_paper.toml", name, from, to);
+  }
+
+  // A bundled case file with `from` replaced by `to` (must occur), written as `name`.
+  fs::path variant_of(const std::string& bundled, const std::string& name, const std::string& from,
+                      const std::string& to) const {
+    std::string text = read_file(fs::path(TETHERBENCH_CASES_DIR) / bundled);
     if (!from.empty()) {
       const auto pos = text.find(from);
       REQUIRE(pos != std::string::npos);
@@ -81,6 +87,8 @@ TEST_CASE("bad case files are refused with file, key and expectation, and nothin
       {"unknown integrator section", "[integrators.rk45]", "[integrators.rk5]", {"'integrators.rk5'", "lgvi", "rk4"}},
       {"setting an integrator does not read", "rtol = 1.0e-10", "rtol = 1.0e-10\nnewton_tol = 1e-12",
        {"unknown key 'integrators.rk45.newton_tol'"}},
+      {"negative Baumgarte rate", "[integrators.rk45]", "[integrators.ida]\nbaumgarte_p = -1.0\n\n[integrators.rk45]",
+       {"'integrators.ida.baumgarte_p'", "expected a finite number >= 0", "-1.0"}},
   };
   for (const auto& b : bad) {
     DYNAMIC_SECTION(b.what) {
@@ -107,6 +115,55 @@ TEST_CASE("an unknown integrator name on the command line is refused before any 
   CHECK(r.err.find("unknown integrator 'rk5'") != std::string::npos);
   CHECK(r.err.find("ida, lgvi, lumped_rk2, rk4, rk45") != std::string::npos);
   CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("--set overrides an integrator setting of the case file", "[cli][set]") {
+  Sandbox box;
+  const fs::path file = box.variant_of("T_planar_pendulum_60deg.toml", "pendulum.toml", "", "");
+  const fs::path out = box.dir() / "out";
+  const Result r = box.run("run " + file.string() + " --integrator rk45 --integrator ida --t-end 0.5 --set rk45.rtol=1e-4" +
+                           " --set rk45.atol=1e-6 --set ida.rtol=1e-5 --set ida.rtol=1e-6 --out " + out.string());
+  INFO(r.out + r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string summary = read_file(out / "summary.csv");
+  INFO(summary);
+  CHECK(summary.find("\nT_planar_pendulum_60deg,rk45,0.001,0.0001,1e-06,0.5,") != std::string::npos);
+  // The last of repeated assignments wins; atol keeps the case file's value.
+  CHECK(summary.find("\nT_planar_pendulum_60deg,ida,0.001,1e-06,1e-10,0.5,") != std::string::npos);
+}
+
+TEST_CASE("bad --set assignments are refused with the assignment, key and expectation, and nothing is written", "[cli][set][input]") {
+  Sandbox box;
+  const fs::path file = box.variant_of("T_planar_pendulum_60deg.toml", "pendulum.toml", "", "");
+  struct Bad {
+    const char* assignment;
+    std::vector<std::string> message_parts;
+  };
+  const std::vector<Bad> bad = {
+      {"ida.baumgarte_p=-1", {"--set ida.baumgarte_p=-1: key 'integrators.ida.baumgarte_p'", "expected a finite number >= 0, got -1"}},
+      {"ida.rtol=0", {"'integrators.ida.rtol'", "> 0"}},
+      {"rk5.rtol=1e-6", {"unknown integrator 'rk5'", "ida, lgvi, lumped_rk2, rk4, rk45"}},
+      {"rk45.newton_tol=1e-3", {"unknown key 'integrators.rk45.newton_tol'", "atol, rtol"}},
+      {"rk4.rtol=1e-6", {"unknown key 'integrators.rk4.rtol'", "this table takes no keys"}},
+      {"ida.rtol", {"expected NAME.KEY=VALUE"}},
+      {"ida.rtol=fast", {"'fast' is not a TOML value"}},
+  };
+  for (const char* command : {"run", "table", "report"}) {
+    for (const auto& b : bad) {
+      DYNAMIC_SECTION(command << " --set " << b.assignment) {
+        const fs::path out = box.dir() / "out";
+        const std::string extra = std::string(command) == "report" ? " --no-plots --no-benchmarks" : "";
+        const Result r = box.run(std::string(command) + " " + file.string() + extra + " --set " + b.assignment +
+                                 " --out " + out.string());
+        CHECK(r.exit_code == 2);
+        for (const auto& part : b.message_parts) {
+          INFO(r.err);
+          CHECK(r.err.find(part) != std::string::npos);
+        }
+        CHECK_FALSE(fs::exists(out));
+      }
+    }
+  }
 }
 
 TEST_CASE("a diverging run is marked failed with time and step, keeps its output, and the others go on", "[cli][failure]") {

@@ -1,0 +1,225 @@
+// The IDA integrator on its own terms: a banded linear index-1 DAE with a closed-form
+// solution exercises the band solver (against the dense one), the dense output, the stop
+// time, the counters and the settings it passes on; corrupted inputs check that an
+// inconsistent start, a Jacobian outside its declared band and a failing residual are
+// reported, not absorbed.
+
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "integrators/ida/ida.hpp"
+#include "models/planar_pendulum/model.hpp"
+#include "tests/test_support.hpp"
+
+using namespace tb;
+using namespace tb::testing;
+
+namespace {
+
+// Heat equation on a chain of N nodes (zero ends) with an algebraic neighbour sum:
+//   u_i' = u_{i-1} - 2 u_i + u_{i+1},   0 = w_i - (u_i + u_{i+1}),
+// state [u_0, w_0, u_1, w_1, ...]: half-bandwidths 2 and 2. One sine mode decays exactly:
+//   u_i(t) = exp(-mu t) sin(pi k (i+1)/(N+1)),  mu = 2 - 2 cos(pi k/(N+1)).
+class HeatChainDae final : public DaeFormulation {
+ public:
+  explicit HeatChainDae(int N, int k = 3) : N_(N), k_(k) {}
+  int declared_lower = 2, declared_upper = 2;
+  double derivative_error = 0.0;   // added to y'0[0]: an inconsistent start
+  bool nan_residual = false;       // the residual turns NaN
+  mutable BaumgarteParameters seen{-1.0, -1.0};
+
+  double mu() const { return 2.0 - 2.0 * std::cos(M_PI * k_ / (N_ + 1)); }
+  Eigen::VectorXd exact(double t) const {
+    Eigen::VectorXd u(N_ + 1);
+    for (int i = 0; i < N_; ++i) u[i] = std::exp(-mu() * t) * std::sin(M_PI * k_ * (i + 1) / (N_ + 1));
+    u[N_] = 0.0;
+    Eigen::VectorXd y(2 * N_);
+    for (int i = 0; i < N_; ++i) y[2 * i] = u[i], y[2 * i + 1] = u[i] + u[i + 1];
+    return y;
+  }
+
+  int state_size() const override { return 2 * N_; }
+  Eigen::VectorXd initial_state() const override { return exact(0.0); }
+  Observation observe(double, const Eigen::VectorXd&) const override { return {}; }
+  std::vector<std::string> extra_column_names() const override { return {}; }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y; }
+  Eigen::VectorXd differential_components() const override {
+    Eigen::VectorXd id(2 * N_);
+    for (int i = 0; i < N_; ++i) id[2 * i] = 1.0, id[2 * i + 1] = 0.0;
+    return id;
+  }
+  Eigen::VectorXd consistent_initial_state(const BaumgarteParameters&) const override { return exact(0.0); }
+  Eigen::VectorXd consistent_initial_derivative(const BaumgarteParameters&) const override {
+    Eigen::VectorXd yp = -mu() * exact(0.0);
+    yp[0] += derivative_error;
+    return yp;
+  }
+  void residual(double, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const BaumgarteParameters& b,
+                Eigen::VectorXd& F) const override {
+    seen = b;
+    auto u = [&](int i) { return i < 0 || i >= N_ ? 0.0 : y[2 * i]; };
+    F.resize(2 * N_);
+    for (int i = 0; i < N_; ++i) {
+      F[2 * i] = yp[2 * i] - (u(i - 1) - 2.0 * u(i) + u(i + 1));
+      F[2 * i + 1] = y[2 * i + 1] - (u(i) + u(i + 1));
+    }
+    if (nan_residual) F.setConstant(std::numeric_limits<double>::quiet_NaN());
+  }
+  void jacobian(double, const Eigen::VectorXd&, const Eigen::VectorXd&, double cj, const BaumgarteParameters&,
+                std::vector<Eigen::Triplet<double>>& e) const override {
+    for (int i = 0; i < N_; ++i) {
+      e.emplace_back(2 * i, 2 * i, cj + 2.0);
+      if (i > 0) e.emplace_back(2 * i, 2 * i - 2, -1.0);
+      if (i + 1 < N_) e.emplace_back(2 * i, 2 * i + 2, -1.0);
+      e.emplace_back(2 * i + 1, 2 * i + 1, 1.0);
+      e.emplace_back(2 * i + 1, 2 * i, -1.0);
+      if (i + 1 < N_) e.emplace_back(2 * i + 1, 2 * i + 2, -1.0);
+    }
+  }
+  int lower_bandwidth() const override { return declared_lower; }
+  int upper_bandwidth() const override { return declared_upper; }
+
+ private:
+  int N_, k_;
+};
+
+IntegratorSettings settings(double rtol = 1e-8) {
+  IntegratorSettings s;
+  s.h = 1e-3;
+  s.rtol = rtol;
+  s.atol = 1e-2 * rtol;
+  return s;
+}
+
+double max_error(const Eigen::VectorXd& a, const Eigen::VectorXd& b) { return (a - b).lpNorm<Eigen::Infinity>(); }
+
+}  // namespace
+
+TEST_CASE("ida: the band solver is chosen for a narrow band and agrees with the dense one", "[ida]") {
+  CHECK(ida_uses_band_solver(40, 2, 2));
+  CHECK_FALSE(ida_uses_band_solver(10, 2, 2));  // 5 of 10: not worth a band
+  CHECK_FALSE(ida_uses_band_solver(5, 4, 2));   // the planar pendulum: dense
+  const IntegratorInfo& ida = integrator("ida");
+  HeatChainDae band(20);
+  HeatChainDae dense(20);
+  dense.declared_lower = dense.declared_upper = 39;
+  REQUIRE(ida_uses_band_solver(40, band.declared_lower, band.declared_upper));
+  REQUIRE_FALSE(ida_uses_band_solver(40, dense.declared_lower, dense.declared_upper));
+  const double T = 1.0;
+  const auto with_band = integrate(band, ida, settings(), T, T, {});
+  const auto with_dense = integrate(dense, ida, settings(), T, T, {});
+  REQUIRE(with_band.ok);
+  REQUIRE(with_dense.ok);
+  const double error = max_error(with_band.final_state, band.exact(T));
+  std::printf("ida on a 40-unknown banded DAE, rtol 1e-8: error %.2e at t = 1, %ld steps; band vs dense %.2e\n", error,
+              with_band.counters.steps, max_error(with_band.final_state, with_dense.final_state));
+  CHECK(error < 1e-7);
+  CHECK(max_error(with_band.final_state, with_dense.final_state) < 1e-12);
+  CHECK(with_band.counters.steps == with_dense.counters.steps);
+}
+
+TEST_CASE("ida: dense output inside each step, exact landing on the stop time, one IDA step per step()", "[ida]") {
+  const IntegratorInfo& ida = integrator("ida");
+  HeatChainDae dae(20);
+  auto stepper = ida.make(dae, settings(), 0.0);
+  REQUIRE(stepper->has_dense_output());
+  const double t_stop = 0.37;
+  std::string failure;
+  long calls = 0;
+  double worst_dense = 0.0;
+  Eigen::VectorXd y;
+  while (stepper->time() < t_stop) {
+    const double t_before = stepper->time();
+    REQUIRE(stepper->step(t_stop, failure));
+    ++calls;
+    CHECK(stepper->time() <= t_stop);
+    CHECK(stepper->counters().steps == calls);
+    for (double f : {0.25, 0.5, 0.75}) {
+      const double t = t_before + f * (stepper->time() - t_before);
+      stepper->dense_state(t, y);
+      worst_dense = std::max(worst_dense, max_error(y, dae.exact(t)));
+    }
+  }
+  CHECK(stepper->time() == t_stop);
+  CHECK(max_error(stepper->state(), dae.exact(t_stop)) < 1e-7);
+  CHECK(worst_dense < 1e-7);
+  // Outside the last step the interpolant is not valid: refused, not extrapolated.
+  CHECK_THROWS(stepper->dense_state(0.5 * t_stop, y));
+  const StepCounters& c = stepper->counters();
+  CHECK(c.rhs_evals >= c.newton_iters);
+  CHECK(c.newton_iters >= c.steps);
+}
+
+TEST_CASE("ida: the Baumgarte parameters of the settings reach the residual", "[ida]") {
+  HeatChainDae dae(5);
+  IntegratorSettings s = settings();
+  s.baumgarte_p = 3.5;
+  s.baumgarte_gamma = 0.25;
+  auto stepper = integrator("ida").make(dae, s, 0.0);
+  std::string failure;
+  REQUIRE(stepper->step(1.0, failure));
+  CHECK(dae.seen.p == 3.5);
+  CHECK(dae.seen.gamma == 0.25);
+}
+
+TEST_CASE("ida: an inconsistent start is refused with the size of F(t0, y0, y'0)", "[ida][failure]") {
+  HeatChainDae dae(20);
+  dae.derivative_error = 1e-3;
+  auto stepper = integrator("ida").make(dae, settings(), 0.0);
+  std::string failure;
+  CHECK_FALSE(stepper->step(1.0, failure));
+  INFO(failure);
+  CHECK(failure.find("inconsistent initial values") != std::string::npos);
+  CHECK(failure.find("component 0") != std::string::npos);
+  CHECK(stepper->time() == 0.0);
+  CHECK(stepper->state() == dae.exact(0.0));
+  // Round-off-sized inconsistency is accepted.
+  HeatChainDae nearly(20);
+  nearly.derivative_error = 1e-14;
+  CHECK(integrator("ida").make(nearly, settings(), 0.0)->step(1.0, failure));
+}
+
+TEST_CASE("ida: a Jacobian entry outside the declared band fails the step and says so", "[ida][failure]") {
+  HeatChainDae dae(20);
+  dae.declared_lower = 0;  // the w rows reach one column back: a lie
+  REQUIRE(ida_uses_band_solver(40, 0, 2));
+  auto stepper = integrator("ida").make(dae, settings(), 0.0);
+  std::string failure;
+  CHECK_FALSE(stepper->step(1.0, failure));
+  INFO(failure);
+  CHECK(failure.find("outside the declared bandwidths") != std::string::npos);
+  CHECK(stepper->time() == 0.0);
+}
+
+TEST_CASE("ida: a failing residual is reported with IDA's flag name and message, and the stepper stays failed", "[ida][failure]") {
+  HeatChainDae dae(20);
+  auto stepper = integrator("ida").make(dae, settings(), 0.0);
+  std::string failure;
+  for (int i = 0; i < 3; ++i) REQUIRE(stepper->step(1.0, failure));
+  const double t = stepper->time();
+  const Eigen::VectorXd y = stepper->state();
+  dae.nan_residual = true;
+  CHECK_FALSE(stepper->step(1.0, failure));
+  INFO(failure);
+  CHECK(failure.rfind("IDASolve failed with IDA_", 0) == 0);
+  CHECK(failure.find("not finite") != std::string::npos);
+  CHECK(stepper->time() == t);
+  CHECK(stepper->state() == y);
+  dae.nan_residual = false;  // a failed IDA is not resumed behind the caller's back
+  CHECK_FALSE(stepper->step(1.0, failure));
+  CHECK(failure.find("already failed") != std::string::npos);
+}
+
+TEST_CASE("ida: the error-test-failure counter is IDA's (non-zero on the pendulum case)", "[ida]") {
+  const Case c = load_case(std::string(TETHERBENCH_CASES_DIR) + "/T_planar_pendulum_60deg.toml");
+  const IntegratorSettings& s = c.settings_for("ida");
+  CHECK(s.rtol == 1e-8);
+  CHECK(s.baumgarte_p == 10.0);
+  auto form = formulation_for(*c.model, integrator("ida"));
+  const auto out = integrate(*form, integrator("ida"), s, c.t_end, c.t_end, {});
+  REQUIRE(out.ok);
+  std::printf("ida on %s: %ld steps, %ld residuals, %ld Newton iterations, %ld error-test failures\n", c.name.c_str(),
+              out.counters.steps, out.counters.rhs_evals, out.counters.newton_iters, out.counters.error_test_failures);
+  CHECK(out.counters.error_test_failures > 0);
+  CHECK(out.counters.error_test_failures < out.counters.steps);
+}
