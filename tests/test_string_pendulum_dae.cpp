@@ -194,23 +194,22 @@ TEST_CASE("Model A DAE under ida: a start off the constraints decays as Baumgart
   // matrix preserves it). With p = gamma = 0 both defects stay where they started.
   const tb::Case c = tb::load_case(kCaseA);
   const double T = 0.2, delta = 1e-5, eps = 5e-8;
-  for (const double rate : {0.0, 20.0}) {
+  for (const auto& [p, gamma] : {std::pair{0.0, 0.0}, std::pair{20.0, 0.0}, std::pair{0.0, 20.0}, std::pair{20.0, 20.0}}) {
     auto base = tb::testing::formulation_for(*c.model, tb::testing::integrator("ida"));
     const auto& dae_form = dynamic_cast<const sp::DaeForm&>(*base);
     tb::testing::PerturbedStart form(std::move(base), [&](Eigen::VectorXd& y) { move_off_manifold(dae_form, delta, eps, y); });
-    const auto run = tb::testing::run_dae(form, tb::testing::ida_settings(c, rate, rate, 1e-8), T);
+    const auto run = tb::testing::run_dae(form, tb::testing::ida_settings(c, p, gamma, 1e-8), T);
     REQUIRE(run.ok);
     const double C0 = run.C_at(0.0), eps0 = run.orthogonality_at(0.0);
     CHECK(C0 == Approx(delta).epsilon(1e-3));  // the R perturbation moves the attachment by ~eps |S rho_c|
     for (const double t : {0.05, 0.1, 0.2}) {
-      const double C_expected = C0 * (1.0 + rate * t) * std::exp(-rate * t);
-      const double orth_expected = eps0 * std::exp(-rate * t);
-      std::printf("Model A, p = gamma = %g, t = %g: |C|/C0 = %.5f (closed form %.5f), orth/eps0 = %.5f (%.5f)\n", rate,
-                  t, run.C_at(t) / C0, C_expected / C0, run.orthogonality_at(t) / eps0, orth_expected / eps0);
-      INFO("p = gamma = " << rate << ", t = " << t);
-      // Measured within 5e-4 (C; the O(gamma eps0) coupling of Xi into C') and 1e-5 (orthogonality).
-      CHECK(run.C_at(t) == Approx(C_expected).epsilon(2e-3));
-      CHECK(run.orthogonality_at(t) == Approx(orth_expected).epsilon(2e-4));
+      const double C_expected = C0 * (1.0 + p * t) * std::exp(-p * t);
+      const double orth_expected = eps0 * std::exp(-gamma * t);
+      std::printf("Model A, p = %g, gamma = %g, t = %g: |C|/C0 = %.6f (closed form %.6f), orth/eps0 = %.6f (%.6f)\n", p,
+                  gamma, t, run.C_at(t) / C0, C_expected / C0, run.orthogonality_at(t) / eps0, orth_expected / eps0);
+      INFO("p = " << p << ", gamma = " << gamma << ", t = " << t);
+      CHECK(std::abs(run.C_at(t) - C_expected) <= tb::testing::closed_form_tolerance(C0, eps0, gamma, dae_form.body()));
+      CHECK(run.orthogonality_at(t) == Approx(orth_expected).epsilon(1e-4));
     }
   }
 }
@@ -252,7 +251,7 @@ TEST_CASE("Model A DAE under ida: the final state agrees with tight rk45 to ida'
     std::printf("Model A paper case, %g s: ida rtol %g (%ld steps) vs rk45 rtol 1e-13: max |physical state difference| %.2e\n",
                 T, rtol, run.steps, err);
     CHECK(err < (rtol == 1e-6 ? 4e-4 : 1e-5));
-    if (previous > 0.0) CHECK(err < previous / 10.0);
+    if (previous > 0.0) CHECK(err < previous / 5.0);
     previous = err;
   }
 }
