@@ -67,6 +67,14 @@ Case load_case(const std::string& path) {
   c.report.steps = report.positive_list("steps");
   c.report.tolerances = report.positive_list("tolerances");
   c.report.gate_t_end = report.positive("gate_t_end");
+  c.report.baumgarte_p_sweep = report.non_negative_list_or("baumgarte_p_sweep", {});
+  if (!c.report.baumgarte_p_sweep.empty()) {
+    std::string why_not;
+    if (!c.model->make_formulation(FormulationKind::IndexOneDae, why_not))
+      report.fail("baumgarte_p_sweep",
+                  "no such key for model " + c.model_name + " (the sweep runs ida, which does not apply: " + why_not + ")",
+                  "a sweep of " + std::to_string(c.report.baumgarte_p_sweep.size()) + " values");
+  }
   report.finish();
 
   if (auto integrators = root.optional_table("integrators")) {

@@ -18,6 +18,9 @@ struct ReportSettings {
   std::vector<double> steps;        // fixed-step sweep (s)
   std::vector<double> tolerances;   // adaptive sweep: rtol, with atol = 1e-2 rtol
   double gate_t_end = 0.0;          // the short run the CI gates measure (s)
+  // Baumgarte rates p (1/s) at which `report` runs ida over the whole case, for the drift
+  // and cost against p (reports/baumgarte_sweep.csv); empty: no sweep.
+  std::vector<double> baumgarte_p_sweep;
 };
 
 struct Case {

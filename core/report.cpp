@@ -156,6 +156,51 @@ std::ofstream open_out(const fs::path& p) {
   return out;
 }
 
+// The optional [report] baumgarte_p_sweep (cases/README.md): ida over the whole case once per
+// rate p, every other setting the case's, measured like a summary row (metrics on the
+// observation grid; runtime the minimum of that pass and one without observation). Writes
+// baumgarte_sweep.csv when some case asks for a sweep.
+void write_baumgarte_sweep(const std::vector<Case>& cases, const fs::path& dir, unsigned workers) {
+  struct Point {
+    const Case* c = nullptr;
+    double p = 0.0;
+    ConservationMetrics metrics;
+    StepCounters counters;
+    double runtime_s = 0.0;
+    std::string status;
+  };
+  std::vector<Point> points;
+  for (const auto& c : cases)
+    for (double p : c.report.baumgarte_p_sweep) points.push_back({&c, p, {}, {}, 0.0, ""});
+  if (points.empty()) return;
+  const IntegratorInfo& ida = *find_integrator("ida");
+  ProgressLine progress(points.size());
+  run_parallel(points.size(), workers, [&](size_t i) {
+    Point& pt = points[i];
+    IntegratorSettings s = pt.c->settings_for(ida.name);
+    s.baumgarte_p = pt.p;
+    std::string why_not;
+    const auto form = pt.c->model->make_formulation(ida.consumes, why_not);  // checked by load_case
+    MetricsAccumulator metrics;
+    const IntegrationOutcome out = integrate(*form, ida, s, pt.c->t_end, pt.c->sample_interval,
+                                             [&](double t, const Eigen::VectorXd& y) { metrics.add(t, form->observe(t, y)); });
+    pt.metrics = metrics.result();
+    pt.counters = out.counters;
+    pt.runtime_s = out.runtime_s;
+    pt.status = out.ok ? "ok" : "failed: " + out.failure;
+    if (out.ok) pt.runtime_s = std::min(pt.runtime_s, integrate(*form, ida, s, pt.c->t_end, pt.c->sample_interval, {}).runtime_s);
+    progress.done(pt.c->name + " | ida | baumgarte_p = " + format_g(pt.p, 3));
+  });
+  auto csv = open_out(dir / "baumgarte_sweep.csv");
+  csv << "case,p,constraint_err_max,constraint_rate_err_max,energy_err_max,steps,rhs_evals,newton_iters,"
+         "error_test_failures,runtime_s,status\n";
+  for (const auto& pt : points)
+    csv << pt.c->name << ',' << format_g(pt.p, 6) << ',' << format_g(pt.metrics.constraint_err_max, 6) << ','
+        << format_g(pt.metrics.constraint_rate_err_max, 6) << ',' << format_g(pt.metrics.energy_err_max, 6) << ','
+        << pt.counters.steps << ',' << pt.counters.rhs_evals << ',' << pt.counters.newton_iters << ','
+        << pt.counters.error_test_failures << ',' << format_g(pt.runtime_s, 6) << ",\"" << pt.status << "\"\n";
+}
+
 // A Markdown table cell: '|' would end the cell.
 std::string md_cell(const std::string& s) {
   std::string out;
@@ -315,6 +360,7 @@ int write_report(const std::vector<Case>& cases, const ReportOptions& options) {
       }
   }
   write_paper_comparison(dir, figures, rows);
+  write_baumgarte_sweep(cases, dir, options.workers);
   write_build_info(dir, options);
 
   const std::string scripts = std::string(TETHERBENCH_SOURCE_DIR) + "/scripts/";

@@ -153,18 +153,27 @@ Vec3 TableReader::checked_vec3(const std::string& dotted_key, const toml::value&
   return out;
 }
 
-std::vector<double> TableReader::positive_list(const std::string& key) {
-  const std::string expected = "a non-empty array of finite numbers > 0";
-  const toml::value& v = require(key, expected);
+std::vector<double> TableReader::checked_list(const std::string& key, const toml::value& v, bool allow_zero) const {
+  const std::string element_expected = allow_zero ? "a finite number >= 0" : "a finite number > 0";
+  const std::string expected = "a non-empty array of finite numbers " + std::string(allow_zero ? ">= 0" : "> 0");
   if (!v.is_array() || v.as_array().empty()) fail_at(dotted(key), &v, expected, describe(v));
   std::vector<double> out;
   for (std::size_t i = 0; i < v.as_array().size(); ++i) {
     const std::string element = dotted(key) + "[" + std::to_string(i) + "]";
-    const double x = finite_number(element, v.as_array()[i], "a finite number > 0");
-    if (!(x > 0.0)) fail_at(element, &v.as_array()[i], "a finite number > 0", describe(v.as_array()[i]));
+    const double x = finite_number(element, v.as_array()[i], element_expected);
+    if (x < 0.0 || (!allow_zero && x == 0.0)) fail_at(element, &v.as_array()[i], element_expected, describe(v.as_array()[i]));
     out.push_back(x);
   }
   return out;
+}
+
+std::vector<double> TableReader::positive_list(const std::string& key) {
+  return checked_list(key, require(key, "a non-empty array of finite numbers > 0"), false);
+}
+
+std::vector<double> TableReader::non_negative_list_or(const std::string& key, const std::vector<double>& default_value) {
+  const toml::value* v = lookup(key);
+  return v ? checked_list(key, *v, true) : default_value;
 }
 
 double TableReader::number(const std::string& key) {

@@ -60,6 +60,8 @@ class TableReader {
   Vec3 vec3_or(const std::string& key, const Vec3& default_value);
   Mat3 mat3(const std::string& key);  // array of 3 rows of 3 finite numbers (row-major as written)
   std::vector<double> positive_list(const std::string& key);  // non-empty array of numbers > 0
+  // Optional non-empty array of numbers >= 0, validated if present.
+  std::vector<double> non_negative_list_or(const std::string& key, const std::vector<double>& default_value);
   TableReader table(const std::string& key);  // required sub-table; the key counts as read here
   std::optional<TableReader> optional_table(const std::string& key);
 
@@ -87,6 +89,7 @@ class TableReader {
   int checked_positive_integer(const std::string& key, const toml::value& v) const;
   Vec3 checked_vec3(const std::string& dotted_key, const toml::value& v,
                     const std::string& expected) const;
+  std::vector<double> checked_list(const std::string& key, const toml::value& v, bool allow_zero) const;
 
   std::string file_;
   std::string prefix_;

@@ -5,13 +5,15 @@ Usage:  /usr/bin/python3 scripts/plot_report.py REPORT_DIR
 
 Reads what `tetherbench report` wrote into REPORT_DIR (summary.csv, build_info.csv,
 <case>/<integrator>/timeseries.csv, work_precision.csv, orders.csv, paper_comparison.csv,
-benchmarks.*) and writes
+baumgarte_sweep.csv, benchmarks.*) and writes
 
   figures/<case>_energy.png          E(t) - E(0) (or the energy-balance residual's deviation),
                                      linear panel and log |dE| panel
   figures/<case>_momentum.png        |momentum - momentum(0)|, log y
   figures/<case>_orthogonality.png   orthogonality_err (and constraint_err when non-zero), log y
   figures/<case>_work_precision.png  final-state error against runtime, log-log
+  figures/<case>_baumgarte_sweep.png constraint drift and cost of the DAE integrator against the
+                                     Baumgarte rate p (cases with a baumgarte_p_sweep)
   index.md                           build info, per-case links, figures, one data-derived
                                      line per figure, orders and paper-comparison tables
 
@@ -577,6 +579,75 @@ def work_precision_figure(report, case, wp_rows, style):
     return path, line
 
 
+def baumgarte_sweep_figure(report, case, sweep_rows):
+    """Drift (left) and cost (right) against the Baumgarte rate p; p = 0 on a symlog axis."""
+    rows = [r for r in sweep_rows if r.get("case") == case]
+    if not rows:
+        return None, None
+    ok = [r for r in rows if r.get("status", "ok").strip().lower() == "ok" and finite(num(r.get("p")))]
+    failed = len(rows) - len(ok)
+    ok.sort(key=lambda r: num(r["p"]))
+    p = np.array([num(r["p"]) for r in ok])
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 5))
+    drift_cols = (("constraint_err_max", "max |C| (constraint_err)"),
+                  ("constraint_rate_err_max", "max |dC/dt| (constraint_rate_err)"),
+                  ("energy_err_max", "max |ΔE| (J)"))
+    cost_cols = (("steps", "steps"), ("newton_iters", "Newton iterations"),
+                 ("error_test_failures", "error-test failures"))
+    values = {c: np.array([num(r.get(c)) for r in ok]) for c, _ in drift_cols + cost_cols}
+    positive = [v for c, _ in drift_cols for v in values[c] if finite(v) and v > 0]
+    floor = min(positive) * 1e-2 if positive else ORTH_FLOOR
+    for (col, lab), mk in zip(drift_cols, ("o", "s", "^")):
+        v = values[col]
+        ax1.plot(p, np.where(v > 0, v, floor), marker=mk, lw=1.2, label=lab)
+    cost_floor = 0.5
+    for (col, lab), mk in zip(cost_cols, ("o", "s", "^")):
+        v = values[col]
+        ax2.plot(p, np.where(v > 0, v, cost_floor), marker=mk, lw=1.2, label=lab)
+    runtime = np.array([num(r.get("runtime_s")) for r in ok])
+    ax3 = ax2.twinx()
+    ax3.plot(p, runtime, color="k", linestyle=":", marker="x", lw=1.0, label="runtime (s, right)")
+    ax3.set_ylabel("runtime of the integration  [s]")
+    positive_p = p[p > 0]
+    for ax in (ax1, ax2):
+        if len(positive_p):
+            ax.set_xscale("symlog", linthresh=float(positive_p.min()))
+        ax.set_yscale("log")
+        ax.set_xlabel("Baumgarte rate p  [1/s]")
+        ax.grid(True, which="major", alpha=0.3)
+    if len(runtime) and np.all(runtime > 0):
+        ax3.set_yscale("log")
+    ax1.set_title("drift over the run (zeros drawn at the floor)")
+    ax1.legend(fontsize=8, loc="best")
+    ax2.set_title("cost of the run")
+    h1, l1 = ax2.get_legend_handles_labels()
+    h3, l3 = ax3.get_legend_handles_labels()
+    ax2.legend(h1 + h3, l1 + l3, fontsize=8, loc="best")
+    title = f"{case}: Baumgarte sweep"
+    if failed:
+        title += f"  ({failed} failed run{'s' if failed > 1 else ''} omitted)"
+    fig.suptitle(title)
+    fig.tight_layout()
+    path = os.path.join(report, "figures", f"{safe_name(case)}_baumgarte_sweep.png")
+    save(fig, path)
+
+    if not ok:
+        return path, f"Baumgarte sweep: no successful runs ({failed} failed)"
+    c = values["constraint_err_max"]
+    steps = values["steps"]
+    best = int(np.nanargmin(c))
+    parts = []
+    if p[0] == 0:
+        parts.append(f"max |C| {fmt(c[0])} unstabilised (p = 0)")
+    parts.append(f"smallest max |C| {fmt(c[best])} at p = {p[best]:g}")
+    cheap, dear = int(np.nanargmin(steps)), int(np.nanargmax(steps))
+    parts.append(f"steps from {steps[cheap]:.0f} (p = {p[cheap]:g}) to {steps[dear]:.0f} (p = {p[dear]:g})")
+    line = "Baumgarte sweep: " + "; ".join(parts)
+    if failed:
+        line += f"; {failed} failed run{'s' if failed > 1 else ''} omitted"
+    return path, line
+
+
 # --------------------------------------------------------------------------- tables
 
 def md_table(header, rows):
@@ -634,10 +705,11 @@ def main(argv):
     wp = read_csv(os.path.join(report, "work_precision.csv")) or []
     orders = read_csv(os.path.join(report, "orders.csv")) or []
     paper = read_csv(os.path.join(report, "paper_comparison.csv")) or []
+    baumgarte = read_csv(os.path.join(report, "baumgarte_sweep.csv")) or []
 
     # discovery: cases and integrators in order of first appearance
     cases, integrators = [], []
-    for src in (summary, wp, orders):
+    for src in (summary, wp, orders, baumgarte):
         for r in src:
             c, i = r.get("case", ""), r.get("integrator", "")
             if c and c not in cases:
@@ -676,7 +748,8 @@ def main(argv):
     else:
         md += ["_build_info.csv not found._", ""]
     top = [f"[{n}]({n})" for n in ("summary.md", "summary.csv", "work_precision.csv",
-                                     "orders.csv", "paper_comparison.md", "paper_comparison.csv")
+                                     "orders.csv", "paper_comparison.md", "paper_comparison.csv",
+                                     "baumgarte_sweep.csv")
            if os.path.isfile(os.path.join(report, n))]
     if top:
         md += ["All cases: " + ", ".join(top), ""]
@@ -719,6 +792,15 @@ def main(argv):
         if path:
             rel = os.path.relpath(path, report)
             md += [f"![{case}: work–precision]({link(rel)})", "", line, ""]
+        try:
+            path, line = baumgarte_sweep_figure(report, case, baumgarte)
+        except Exception as e:
+            print(f"warning: {case}: Baumgarte sweep figure failed: {e!r}", file=sys.stderr)
+            plt.close("all")
+            path = None
+        if path:
+            rel = os.path.relpath(path, report)
+            md += [f"![{case}: Baumgarte sweep]({link(rel)})", "", line, ""]
         o = [r for r in orders if r.get("case") == case]
         if o:
             md += ["**Measured convergence orders** (from orders.csv)", ""] + orders_table(o)

@@ -231,33 +231,23 @@ TEST_CASE("Model B DAE under ida: a start off the constraints decays as Baumgart
 
 TEST_CASE("Model B DAE under ida: on case 3 p, gamma > 0 bound the drift that grows with p = gamma = 0", "[reel_pendulum][dae][ida]") {
   const tb::Case c = tb::load_case(kCaseB);
-  const double T = 0.5;
+  const double T = 2.0;
   const auto plain = tb::testing::run_dae(c, tb::testing::ida_settings(c, 0.0, 0.0, 1e-6), T);
   const auto stabilised = tb::testing::run_dae(c, tb::testing::ida_settings(c, 50.0, 50.0, 1e-6), T);
   REQUIRE(plain.ok);
   REQUIRE(stabilised.ok);
-  std::printf("Model B case 3, ida rtol 1e-6, %g s: |C| at 0.1 s / max over [T/2, T] / at T: p = 0: %.2e / %.2e / %.2e, "
-              "p = 50: %.2e / %.2e / %.2e\n",
-              T, plain.C_at(0.1), plain.max_C(T / 2, T), plain.C_at(T), stabilised.C_at(0.1), stabilised.max_C(T / 2, T),
-              stabilised.C_at(T));
-  std::printf("  ||I - R^T R||: gamma = 0: %.2e / %.2e / %.2e, gamma = 50: %.2e / %.2e / %.2e\n", plain.orthogonality_at(0.1),
-              plain.max_orthogonality(T / 2, T), plain.orthogonality_at(T), stabilised.orthogonality_at(0.1),
-              stabilised.max_orthogonality(T / 2, T), stabilised.orthogonality_at(T));
-  // Measured: p = 0: 2.0e-14 at 0.1 s growing to 1.2e-9 at T; p = 50: at most 1.6e-11 over the
-  // second half, 8.1e-12 at T. Orthogonality: gamma = 0: 1.1e-10 at T; gamma = 50: 6.2e-12 at T.
-  CHECK(plain.C_at(T) > 1e3 * plain.C_at(0.1));                // the index-1 drift accumulates
-  CHECK(stabilised.max_C(T / 2, T) < plain.C_at(T) / 10.0);     // Baumgarte keeps it at the local error
-  CHECK(stabilised.C_at(T) < plain.C_at(T) / 30.0);
-  CHECK(stabilised.orthogonality_at(T) < plain.orthogonality_at(T) / 5.0);
-  CHECK(stabilised.max_orthogonality(T / 2, T) < plain.orthogonality_at(T));
+  // Measured: |C| p = 0: 1.7e-10 over the first fifth, 8.8e-7 over the last; p = 50: at most
+  // 6.0e-8 over the second half. Orthogonality mean over the second half: 2.2e-9 (gamma = 0),
+  // 8.5e-10 (gamma = 50).
+  tb::testing::check_drift("Model B case 3, ida rtol 1e-6", plain, stabilised, T);
 }
 
 TEST_CASE("Model B DAE under ida: the final state agrees with tight rk45 to ida's tolerance", "[reel_pendulum][dae][ida]") {
   const tb::Case c = tb::load_case(kCaseB);
   const double T = 0.5;
   const Eigen::VectorXd reference = tb::testing::reference_solution(*c.model, T);  // rk45, rtol 1e-13
-  // Measured max |difference|: 3.4e-5 (rtol 1e-6), 2.4e-6 (1e-8), and 3.8e-8 (1e-10), converging
-  // to the reference (largest in a string node's velocity).
+  // Measured max |difference|: 8.6e-5 (rtol 1e-6), 2.1e-6 (1e-8), converging to the reference
+  // (largest in a string node's velocity).
   double previous = 0.0;
   for (const double rtol : {1e-6, 1e-8}) {
     const auto run = tb::testing::run_dae(c, tb::testing::ida_settings(c, 10.0, 10.0, rtol), T);
@@ -267,7 +257,7 @@ TEST_CASE("Model B DAE under ida: the final state agrees with tight rk45 to ida'
     (run.physical - reference).cwiseAbs().maxCoeff(&worst);
     std::printf("Model B case 3, %g s: ida rtol %g (%ld steps) vs rk45 rtol 1e-13: max |physical state difference| %.2e (component %ld)\n",
                 T, rtol, run.steps, err, long(worst));
-    CHECK(err < (rtol == 1e-6 ? 1e-4 : 1e-5));
+    CHECK(err < (rtol == 1e-6 ? 3e-4 : 1e-5));
     if (previous > 0.0) CHECK(err < previous / 5.0);
     previous = err;
   }

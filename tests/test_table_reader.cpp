@@ -330,3 +330,29 @@ TEST_CASE("present-but-invalid optional keys are errors, not the default", "[tab
   CHECK(error_of([&] { root.optional_table("output"); }) ==
         path + ": key 'output' (line 5): expected a table, got 3");
 }
+
+TEST_CASE("optional non-negative lists: zero accepted, negative, empty and non-numbers refused", "[table_reader]") {
+  TempDir tmp;
+  const std::string path = tmp.write("case.toml",
+                                     "[report]\n"
+                                     "ok = [0.0, 1, 10.0]\n"
+                                     "negative = [0.0, -1.0]\n"
+                                     "empty = []\n"
+                                     "word = [1.0, \"x\"]\n"
+                                     "scalar = 3.0\n"
+                                     "positive = [0.0]\n");
+  auto report = TableReader::parse_file(path).table("report");
+  CHECK(report.non_negative_list_or("ok", {}) == std::vector<double>{0.0, 1.0, 10.0});
+  CHECK(report.non_negative_list_or("absent", {2.0}) == std::vector<double>{2.0});
+  CHECK(error_of([&] { report.non_negative_list_or("negative", {}); }) ==
+        path + ": key 'report.negative[1]' (line 3): expected a finite number >= 0, got -1.0");
+  CHECK(error_of([&] { report.non_negative_list_or("empty", {}); }) ==
+        path + ": key 'report.empty' (line 4): expected a non-empty array of finite numbers >= 0, got an array of 0 elements");
+  CHECK_THAT(error_of([&] { report.non_negative_list_or("word", {}); }),
+             Contains("'report.word[1]'") && Contains("expected a finite number >= 0, got a string (\"x\")"));
+  CHECK_THAT(error_of([&] { report.non_negative_list_or("scalar", {}); }),
+             Contains("expected a non-empty array of finite numbers >= 0, got 3.0"));
+  // The positive list still refuses zero after the two share their checks.
+  CHECK(error_of([&] { report.positive_list("positive"); }) ==
+        path + ": key 'report.positive[0]' (line 7): expected a finite number > 0, got 0.0");
+}

@@ -7,7 +7,8 @@ Usage:  /usr/bin/python3 tests/plot_fixture/make_synthetic_report.py OUT_DIR
 Two cases x three integrators (names deliberately not the real ones, so nothing in
 plot_report.py can depend on them), made-up sine-plus-drift energies, one failed run with a
 truncated time series, one n/a row, an energy_balance column in the forced case, a non-zero
-constraint error, a work-precision sweep with a failed point, orders, paper comparison rows
+constraint error, a work-precision sweep with a failed point, a Baumgarte sweep with p = 0 and a
+failed run, orders, paper comparison rows
 (one for a case that was not run) and a benchmarks.md.  The numbers mean nothing.
 """
 
@@ -149,6 +150,18 @@ write_rows(os.path.join(out, "paper_comparison.csv"),
             dict(source="seed 003 Fig. 5", case="Z_not_run", integrator="beta",
                  metric="momentum_err", statistic="max", paper_value="1e-10", ours="n/a",
                  ratio="n/a", verdict="not compared", note="case not run | see notes")])
+
+# A Baumgarte sweep for one case: p = 0 included (symlog axis), one failed run, one zero drift.
+write_rows(os.path.join(out, "baumgarte_sweep.csv"),
+           ("case,p,constraint_err_max,constraint_rate_err_max,energy_err_max,steps,rhs_evals,"
+            "newton_iters,error_test_failures,runtime_s,status").split(","),
+           [dict(case="X_demo_conservative", p=f"{p:g}", constraint_err_max=f"{c:.6g}",
+                 constraint_rate_err_max=f"{10 * c:.6g}", energy_err_max=f"{1e-6 + c:.6g}",
+                 steps=str(n), rhs_evals=str(2 * n), newton_iters=str(2 * n),
+                 error_test_failures=str(n // 50), runtime_s=f"{1e-5 * n:.6g}",
+                 status="failed: IDASolve failed with IDA_CONV_FAIL at t = 3 s, step 900" if p == 3000 else "ok")
+            for p, c, n in ((0, 1e-5, 1800), (1, 2e-7, 1830), (10, 2e-8, 1860), (100, 0.0, 2060),
+                            (1000, 1e-7, 16000), (3000, 0.0, 900))])
 
 with open(os.path.join(out, "benchmarks.md"), "w") as f:
     f.write("# benchmarks (synthetic)\n")
