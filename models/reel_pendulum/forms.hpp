@@ -1,7 +1,9 @@
 #pragma once
 // The formulations Model B offers: the embedded ODE (RK4/RK45 cross-validation of the LGVI,
-// which the paper does not have) and the discrete Lie group form (the paper's LGVI).
+// which the paper does not have), the discrete Lie group form (the paper's LGVI) and the
+// Baumgarte-stabilised index-1 DAE (IDA).
 
+#include "models/attached_body_dae.hpp"
 #include "models/reel_pendulum/discrete_lagrangian.hpp"
 #include "models/reel_pendulum/mechanics.hpp"
 
@@ -24,6 +26,52 @@ class OdeForm final : public OdeFormulation {
   InitialCondition ic_;
   mutable State state_;
   mutable Eigen::VectorXd acc_;
+};
+
+// Index-1 DAE in natural coordinates (SPEC "Formulations", seed 004 §§2-3): the string and
+// reel of the same semi-discrete Lagrangian (Mechanics), the body as a free rigid body tied to
+// the end node by C = q_{N+1} - (x_c - R rho_c) = 0 (dae::AttachedBody). State:
+//   [q_2, v_2, ..., q_{N+1}, v_{N+1}, x_c, w, lambda, R (9), Omega | s, sdot, carnot_work, control_work]
+// with the reel block only when the reel is free (locked: s = s_p0 is a parameter and the state
+// is Model A's shape). Equations in dae_form.cpp.
+class DaeForm final : public DaeFormulation {
+ public:
+  DaeForm(const Parameters& p, const InitialCondition& ic);
+  int state_size() const override { return reel_offset() + (free_reel() ? 4 : 0); }
+  Eigen::VectorXd initial_state() const override;
+  Observation observe(double t, const Eigen::VectorXd& y) const override;
+  std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override;
+
+  Eigen::VectorXd differential_components() const override;
+  Eigen::VectorXd consistent_initial_state(const BaumgarteParameters& b) const override;
+  Eigen::VectorXd consistent_initial_derivative(const BaumgarteParameters& b) const override;
+  void residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const BaumgarteParameters& b,
+                Eigen::VectorXd& F) const override;
+  void jacobian(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, double cj, const BaumgarteParameters& b,
+                std::vector<Eigen::Triplet<double>>& entries) const override;
+  int lower_bandwidth() const override;
+  int upper_bandwidth() const override;
+
+  const Mechanics& mechanics() const { return mech_; }
+  const dae::AttachedBody& body() const { return body_; }
+  bool free_reel() const { return !mech_.params().reel_locked; }
+  int node_offset(int j) const { return 6 * (j - 2); }      // q_j; v_j at +3 (j = 2..N+1)
+  int body_offset() const { return 6 * mech_.params().N; }  // see dae::AttachedBody
+  int reel_offset() const { return body_offset() + dae::AttachedBody::size; }  // s; sdot +1, works +2, +3
+  State to_physical(const Eigen::VectorXd& y) const;
+
+ private:
+  void initial_values(const BaumgarteParameters& b, Eigen::VectorXd& y, Eigen::VectorXd& yp) const;
+  // Loads s, sdot and the nodes of y into the workspace state (s = s_p0, sdot = 0 when locked).
+  void load(const Eigen::VectorXd& y) const;
+
+  Mechanics mech_;
+  InitialCondition ic_;
+  dae::AttachedBody body_;
+  mutable State state_;  // workspaces (one formulation per run)
+  mutable Eigen::VectorXd h_, z_;
+  mutable BorderedBlockTridiagonal3 mass_;
 };
 
 // State: [s, q_2..q_{N+1}, R (9), p_2..p_{N+1}, Pi, p_s, carnot_work, control_work] —

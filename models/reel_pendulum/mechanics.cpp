@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace tb::reel_pendulum {
 
@@ -38,21 +39,18 @@ State Mechanics::initial_state(const InitialCondition& ic) const {
   return s;
 }
 
-void Mechanics::assemble_mass_matrix(const State& s, BorderedBlockTridiagonal3& A) const {
+void Mechanics::assemble_string_reel_mass_matrix(const State& s, BorderedBlockTridiagonal3& A) const {
   const int N = p_.N;
   const double ml = p_.mu * element_length(s.s);  // element mass
   const Mat3 I = Mat3::Identity();
-  A.resize(N + 1);
+  A.resize(N);
   BlockTridiagonal3& T = A.core();
   for (int i = 0; i < N; ++i) {  // block i: node i + 2
     T.diag(i) = (4.0 * ml / 6.0) * I;
     if (i > 0) T.lower(i) = (ml / 6.0) * I;
     if (i + 1 < N) T.upper(i) = (ml / 6.0) * I;
   }
-  T.diag(N - 1) = (p_.M + ml / 3.0) * I;
-  T.upper(N - 1) = -p_.M * s.R * hat(p_.rho_c);
-  T.lower(N) = p_.M * hat(p_.rho_c) * s.R.transpose();
-  T.diag(N) = p_.J;
+  T.diag(N - 1) = (ml / 3.0) * I;
   Eigen::VectorXd& b = A.border_column();
   if (p_.reel_locked) {
     A.corner() = 1.0;  // decoupled placeholder equation sddot = rhs_s (set to 0 by the callers)
@@ -66,6 +64,29 @@ void Mechanics::assemble_mass_matrix(const State& s, BorderedBlockTridiagonal3& 
   }
   A.border_row() = b;
   A.corner() = p_.mu * s.s + p_.kappa_d + ml * m3_sum_;
+}
+
+void Mechanics::assemble_mass_matrix(const State& s, BorderedBlockTridiagonal3& A) const {
+  const int N = p_.N;
+  BorderedBlockTridiagonal3& S = string_reel_mass_;
+  assemble_string_reel_mass_matrix(s, S);
+  A.resize(N + 1);
+  BlockTridiagonal3& T = A.core();
+  const BlockTridiagonal3& St = std::as_const(S).core();
+  for (int i = 0; i < N; ++i) {  // block i: node i + 2; block N: Omega
+    T.diag(i) = St.diag(i);
+    if (i > 0) T.lower(i) = St.lower(i);
+    if (i + 1 < N) T.upper(i) = St.upper(i);
+  }
+  // The rigid body as in Model A: its mass on the attachment node and the rotational coupling.
+  T.diag(N - 1) += p_.M * Mat3::Identity();
+  T.upper(N - 1) = -p_.M * s.R * hat(p_.rho_c);
+  T.lower(N) = p_.M * hat(p_.rho_c) * s.R.transpose();
+  T.diag(N) = p_.J;
+  // The body does not couple to sdot: the border's Omega entries stay zero.
+  A.border_column().head(3 * N) = std::as_const(S).border_column();
+  A.border_row().head(3 * N) = std::as_const(S).border_row();
+  A.corner() = std::as_const(S).corner();
 }
 
 Eigen::VectorXd Mechanics::momenta(const State& s) const {
@@ -107,7 +128,7 @@ double Mechanics::kinetic_energy(const State& s) const {
   return T;
 }
 
-double Mechanics::potential_gradient(double s, const std::vector<Vec3>& q, std::vector<Vec3>& dV_dq) const {
+double Mechanics::string_reel_potential_gradient(double s, const std::vector<Vec3>& q, std::vector<Vec3>& dV_dq) const {
   const int N = p_.N;
   const double l = element_length(s), mu = p_.mu, g = p_.g, EA = p_.EA;
   dV_dq.assign(N + 1, Vec3::Zero());
@@ -122,7 +143,12 @@ double Mechanics::potential_gradient(double s, const std::vector<Vec3>& q, std::
     // dl/ds = -1/N: gravity of the element and d/dl [EA (|x| - l)^2 / (2 l)] = EA/2 (1 - |x|^2/l^2).
     dV_ds += (0.5 * mu * g / N) * e3.dot(q[a - 1] + q[a]) + (EA / (2.0 * N)) * (len * len / (l * l) - 1.0);
   }
-  dV_dq[N] += -p_.M * g * e3;
+  return dV_ds;
+}
+
+double Mechanics::potential_gradient(double s, const std::vector<Vec3>& q, std::vector<Vec3>& dV_dq) const {
+  const double dV_ds = string_reel_potential_gradient(s, q, dV_dq);
+  dV_dq[p_.N] += -p_.M * p_.g * e3;  // the body's weight, -M g e3.(q_{N+1} + R rho_c)
   return dV_ds;
 }
 
@@ -147,60 +173,67 @@ double Mechanics::carnot_force(const State& s) const {
   return -0.5 * (p_.mu * s.sdot * s.sdot + p_.EA) * eps * eps;
 }
 
-void Mechanics::accelerations(const State& s, Eigen::VectorXd& acc) const {
+void Mechanics::string_reel_forces(const State& s, Eigen::VectorXd& h) const {
   const int N = p_.N;
   const double mu = p_.mu, sd = s.sdot;
   const bool free_reel = !p_.reel_locked;
-  acc.setZero(3 * N + 4);
-  std::vector<Vec3> dV_dq;
-  const double dV_ds = potential_gradient(s.s, s.q, dV_dq);
-  auto rhs_node = [&](int j) { return acc.segment<3>(3 * (j - 2)); };
+  h.setZero(3 * N + 1);
+  std::vector<Vec3>& dV_dq = dV_dq_;
+  const double dV_ds = string_reel_potential_gradient(s.s, s.q, dV_dq);
+  auto rhs_node = [&](int j) { return h.segment<3>(3 * (j - 2)); };
   for (int j = 2; j <= N + 1; ++j) rhs_node(j) = -dV_dq[j - 1];
-  if (free_reel) {
-    // Terms from the s-dependence (l) and q-dependence (M23, M31) of the mass matrix:
-    // dT/dq - (dA/dt) v for the nodes. dl/dt = -sdot/N scales the consistent string mass.
-    for (int j = 2; j <= N + 1; ++j) {
-      const Vec3 prev = s.v[j - 2], cur = s.v[j - 1];
-      const Vec3 next = j <= N ? s.v[j] : Vec3::Zero();
-      const double w_next = j <= N ? 1.0 : 0.0;
-      const double diag = j <= N ? 4.0 : 2.0;
-      rhs_node(j) += mu * sd / (6.0 * N) * (prev + diag * cur + w_next * next);
-      // dT/dq_j: element j-1 (e = q_{j-1} - q_j) and element j (e = q_j - q_{j+1}).
-      Vec3 dT_dq = -sd * mu * (c23(j - 1) * cur + c31(j - 1) * prev);
-      // d/dt of the border entry, times sdot: mu (c23_{j-1} edot_{j-1} + c31_j edot_j) sdot.
-      Vec3 border_rate = mu * c23(j - 1) * (prev - cur);
-      if (j <= N) {
-        dT_dq += sd * mu * (c23(j) * next + c31(j) * cur);
-        border_rate += mu * c31(j) * (cur - next);
-      }
-      rhs_node(j) += dT_dq - border_rate * sd;
+  if (!free_reel) return;
+  // Terms from the s-dependence (l) and q-dependence (M23, M31) of the mass matrix:
+  // dT/dq - (dA/dt) v for the nodes. dl/dt = -sdot/N scales the consistent string mass.
+  for (int j = 2; j <= N + 1; ++j) {
+    const Vec3 prev = s.v[j - 2], cur = s.v[j - 1];
+    const Vec3 next = j <= N ? s.v[j] : Vec3::Zero();
+    const double w_next = j <= N ? 1.0 : 0.0;
+    const double diag = j <= N ? 4.0 : 2.0;
+    rhs_node(j) += mu * sd / (6.0 * N) * (prev + diag * cur + w_next * next);
+    // dT/dq_j: element j-1 (e = q_{j-1} - q_j) and element j (e = q_j - q_{j+1}).
+    Vec3 dT_dq = -sd * mu * (c23(j - 1) * cur + c31(j - 1) * prev);
+    // d/dt of the border entry, times sdot: mu (c23_{j-1} edot_{j-1} + c31_j edot_j) sdot.
+    Vec3 border_rate = mu * c23(j - 1) * (prev - cur);
+    if (j <= N) {
+      dT_dq += sd * mu * (c23(j) * next + c31(j) * cur);
+      border_rate += mu * c31(j) * (cur - next);
     }
+    rhs_node(j) += dT_dq - border_rate * sd;
   }
-  // Rigid body, as in Model A.
+  // Reel equation: generalised force Q + u/d, dT/ds, minus d/dt of the momentum's
+  // configuration-dependent coefficients.
+  double dT_ds = 0.5 * mu * sd * sd;
+  double coupling_rate = 0.0;
+  for (int a = 1; a <= N; ++a) {
+    const Vec3 &va = s.v[a - 1], &vb = s.v[a];
+    dT_ds -= (1.0 / N) * (mu / 6.0 * (va.dot(va) + va.dot(vb) + vb.dot(vb)) + 0.5 * mu * m3(a) * sd * sd);
+    const Vec3 edot = va - vb;
+    coupling_rate += mu * (c23(a) * edot.dot(vb) + c31(a) * edot.dot(va));
+  }
+  const double corner_rate = mu * sd - mu * sd / N * m3_sum_;  // d/dt (mu s + kappa_d + mu l sum m3)
+  h(3 * N) = carnot_force(s) + p_.u / p_.d + dT_ds - dV_ds - corner_rate * sd - coupling_rate;
+}
+
+void Mechanics::accelerations(const State& s, Eigen::VectorXd& acc) const {
+  const int N = p_.N;
+  Eigen::VectorXd& h = forces_;
+  string_reel_forces(s, h);
+  acc.resize(3 * N + 4);
+  acc.head(3 * N) = h.head(3 * N);
+  // Rigid body, as in Model A: its weight and the centripetal term on the attachment node, and
+  // the rotational equation about the attachment point.
   const Vec3 Wrho = s.Omega.cross(p_.rho_c);
-  rhs_node(N + 1) -= p_.M * s.R * s.Omega.cross(Wrho);
+  acc.segment<3>(3 * (N - 1)) += p_.M * p_.g * e3 - p_.M * s.R * s.Omega.cross(Wrho);
   acc.segment<3>(3 * N) = -s.Omega.cross(p_.J * s.Omega) + p_.M * p_.g * p_.rho_c.cross(s.R.transpose() * e3);
-  if (free_reel) {
-    // Reel equation: generalised force Q + u/d, dT/ds, minus d/dt of the momentum's
-    // configuration-dependent coefficients.
-    double dT_ds = 0.5 * mu * sd * sd;
-    double coupling_rate = 0.0;
-    for (int a = 1; a <= N; ++a) {
-      const Vec3 &va = s.v[a - 1], &vb = s.v[a];
-      dT_ds -= (1.0 / N) * (mu / 6.0 * (va.dot(va) + va.dot(vb) + vb.dot(vb)) + 0.5 * mu * m3(a) * sd * sd);
-      const Vec3 edot = va - vb;
-      coupling_rate += mu * (c23(a) * edot.dot(vb) + c31(a) * edot.dot(va));
-    }
-    const double corner_rate = mu * sd - mu * sd / N * m3_sum_;  // d/dt (mu s + kappa_d + mu l sum m3)
-    acc(3 * N + 3) = carnot_force(s) + p_.u / p_.d + dT_ds - dV_ds - corner_rate * sd - coupling_rate;
-  }
+  acc(3 * N + 3) = h(3 * N);
   assemble_mass_matrix(s, mass_);
   if (!mass_.factor()) {
     acc.setConstant(kNaN);
     return;
   }
   mass_.solve_in_place(acc);
-  if (!free_reel) acc(3 * N + 3) = 0.0;
+  if (p_.reel_locked) acc(3 * N + 3) = 0.0;
 }
 
 double Mechanics::angular_momentum_e3(const State& s) const {

@@ -83,6 +83,10 @@ class Mechanics {
   // with element mass mu l) bordered by the reel coordinate. The border is left zero when the
   // reel is locked.
   void assemble_mass_matrix(const State& s, BorderedBlockTridiagonal3& A) const;
+  // The string-and-reel part of it alone, over (qdot_2..qdot_{N+1} | sdot): N node blocks (the
+  // attachment node with its element's mass mu l/3 only) and the same border and corner. The
+  // DAE form, whose body is a separate rigid body, uses it; assemble_mass_matrix adds the body.
+  void assemble_string_reel_mass_matrix(const State& s, BorderedBlockTridiagonal3& A) const;
   // Generalised momenta (p_2..p_{N+1}, Pi | p_s) = A v.
   Eigen::VectorXd momenta(const State& s) const;
   void set_velocities_from_momenta(const Eigen::VectorXd& momenta, State& s) const;
@@ -91,6 +95,8 @@ class Mechanics {
   double potential_energy(const State& s) const;
   // dV/ds and dV/dq_a (a = 1..N+1, index a-1), the gradient used by every formulation.
   double potential_gradient(double s, const std::vector<Vec3>& q, std::vector<Vec3>& dV_dq) const;
+  // The same without the body's weight (string and reel potential only).
+  double string_reel_potential_gradient(double s, const std::vector<Vec3>& q, std::vector<Vec3>& dV_dq) const;
   // Carnot loss term Q = -1/2 (mu sdot^2 + EA) eps+^2, eps+ = (|q_2| - l)/l (paper (21)).
   double carnot_force(const State& s) const;
   double guide_way_strain(const State& s) const;
@@ -98,6 +104,11 @@ class Mechanics {
   // Accelerations (qddot_2..qddot_{N+1}, Omegadot | sddot): the Euler-Lagrange equations of
   // the semi-discrete Lagrangian with the generalised force Q + u/d on s (sddot = 0 when locked).
   void accelerations(const State& s, Eigen::VectorXd& acc) const;
+  // Right-hand sides of the string-and-reel part of those equations, without the body
+  // (3N + 1 entries: nodes 2..N+1, then s): -dV/dq, the velocity terms of the configuration-
+  // dependent mass matrix, and on s the forces Q + u/d, dT/ds - dV/ds and the momentum rates.
+  // accelerations() adds the body's terms; the DAE form applies them to its own body.
+  void string_reel_forces(const State& s, Eigen::VectorXd& h) const;
 
   double angular_momentum_e3(const State& s) const;  // e3 . (sum q_a x p_a + R Pi)
   double stretched_length(const State& s) const;
@@ -116,7 +127,9 @@ class Mechanics {
   Parameters p_;
   std::vector<double> m3_, c23_, c31_;
   double m3_sum_ = 0.0;
-  mutable BorderedBlockTridiagonal3 mass_;  // workspace (one formulation per run)
+  mutable BorderedBlockTridiagonal3 mass_, string_reel_mass_;  // workspaces (one formulation per run)
+  mutable std::vector<Vec3> dV_dq_;
+  mutable Eigen::VectorXd forces_;
 };
 
 }  // namespace tb::reel_pendulum

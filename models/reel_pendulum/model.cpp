@@ -23,8 +23,7 @@ class ReelPendulumModel final : public Model {
       case FormulationKind::DiscreteLieGroup:
         return std::make_unique<LieGroupForm>(p_, ic_);
       case FormulationKind::IndexOneDae:
-        why_not = "the reel pendulum has no DAE form yet";
-        return nullptr;
+        return std::make_unique<DaeForm>(p_, ic_);
       case FormulationKind::LumpedMass:
         if (p_.reel_locked) return std::make_unique<LockedLumpedForm>(p_, ic_);
         why_not = "the lumped-mass baseline (Driscoll et al.) has no reel mechanism: reel-locked cases only";

@@ -1,9 +1,10 @@
 #pragma once
-// The formulations Model A offers (SPEC "Formulations"): the embedded ODE and the discrete
-// Lie group (LGVI) form, which wrap the same (consistent-mass) Mechanics and so integrate the
-// same system, and the lumped-mass form: the papers' baseline string (diagonal mass), a
+// The formulations Model A offers (SPEC "Formulations"): the embedded ODE, the discrete
+// Lie group (LGVI) form and the index-1 DAE, which wrap the same (consistent-mass) Mechanics
+// and so integrate the same system, and the lumped-mass form: the papers' baseline string (diagonal mass), a
 // different discretisation computed and observed by the same Mechanics code.
 
+#include "models/attached_body_dae.hpp"
 #include "models/string_pendulum/discrete_lagrangian.hpp"
 #include "models/string_pendulum/mechanics.hpp"
 
@@ -56,6 +57,51 @@ class LumpedForm final : public OdeFormulation {
   InitialCondition ic_;
   mutable State state_;          // rhs() workspace (one formulation object per run)
   mutable Eigen::VectorXd acc_;
+};
+
+// Baumgarte-stabilised index-1 DAE in natural coordinates (SPEC "Formulations", seed 004
+// §§2-3): the string nodes as in OdeForm, the rigid body by its centre of mass x_c, its
+// velocity w, R (9 numbers) and Omega, the attachment constraint
+// C = r_{N+1} - (x_c - R rho_c) = 0 with multipliers lambda as algebraic components.
+// State, ordered so that dF/dy + cj dF/dy' is banded (half-bandwidths 14, independent of N):
+//   [r_2, v_2, r_3, v_3, ..., r_{N+1}, v_{N+1}, x_c, w, lambda, R (row-major), Omega],
+//   size 6N + 21. The equations are in dae_form.cpp.
+class DaeForm final : public DaeFormulation {
+ public:
+  DaeForm(const Parameters& p, const InitialCondition& ic);
+  int state_size() const override { return 6 * mech_.params().N + dae::AttachedBody::size; }
+  Eigen::VectorXd initial_state() const override;
+  Observation observe(double t, const Eigen::VectorXd& y) const override;
+  std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override;
+
+  Eigen::VectorXd differential_components() const override;
+  Eigen::VectorXd consistent_initial_state(const BaumgarteParameters& b) const override;
+  Eigen::VectorXd consistent_initial_derivative(const BaumgarteParameters& b) const override;
+  void residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const BaumgarteParameters& b,
+                Eigen::VectorXd& F) const override;
+  void jacobian(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, double cj, const BaumgarteParameters& b,
+                std::vector<Eigen::Triplet<double>>& entries) const override;
+  int lower_bandwidth() const override { return 14; }
+  int upper_bandwidth() const override { return 14; }
+
+  const Mechanics& mechanics() const { return mech_; }
+  const dae::AttachedBody& body() const { return body_; }
+  int node_offset(int a) const { return 6 * (a - 2); }      // r_a; v_a at +3 (a = 2..N+1)
+  int body_offset() const { return 6 * mech_.params().N; }  // see dae::AttachedBody
+  // The physical state (Mechanics layout) of a DAE state: the attachment point and its
+  // velocity from the body, the other nodes as they are.
+  State to_physical(const Eigen::VectorXd& y) const;
+
+ private:
+  void initial_values(const BaumgarteParameters& b, Eigen::VectorXd& y, Eigen::VectorXd& yp) const;
+
+  Mechanics mech_;
+  InitialCondition ic_;
+  dae::AttachedBody body_;
+  BlockTridiagonal3 string_mass_;  // the string's own consistent mass matrix (constant)
+  mutable std::vector<Vec3> r_;    // residual/jacobian workspaces (one formulation per run)
+  mutable Eigen::VectorXd f_;
 };
 
 // State layout: [r_2..r_{N+1} (3N), R (9, row-major), p_2..p_{N+1} (3N), Pi (3)] — the

@@ -37,27 +37,61 @@ State Mechanics::initial_state(const InitialCondition& ic) const {
 
 Vec3 Mechanics::element_force(const Vec3& x) const { return linear_element_force(p_.kappa(), p_.u(), x); }
 
-void Mechanics::assemble_mass_matrix(const Mat3& R, BlockTridiagonal3& A) const {
+Mat3 Mechanics::element_stiffness(const Vec3& x) const {
+  // d/dx [kappa (1 - u/|x|) x] = kappa (1 - u/|x|) I + kappa u/|x|^3 x x^T.
+  const double len = x.norm();
+  return p_.kappa() * ((1.0 - p_.u() / len) * Mat3::Identity() + (p_.u() / (len * len * len)) * x * x.transpose());
+}
+
+void Mechanics::string_forces(const std::vector<Vec3>& r, Eigen::VectorXd& f) const {
+  const int N = p_.N;
+  const double m = p_.m();
+  f.resize(3 * N);
+  // -dV/dr_a of V = sum_a [1/2 kappa (|r_{a+1} - r_a| - u)^2 - 1/2 m g (r_a + r_{a+1}).e3].
+  Vec3 force_prev = element_force(r[1] - r[0]);  // element 1
+  for (int a = 2; a <= N; ++a) {
+    const Vec3 force_next = element_force(r[a] - r[a - 1]);  // element a
+    f.segment<3>(3 * (a - 2)) = m * p_.g * e3 + force_next - force_prev;
+    force_prev = force_next;
+  }
+  f.segment<3>(3 * (N - 1)) = (m / 2.0) * p_.g * e3 - force_prev;
+}
+
+void Mechanics::assemble_string_mass_matrix(BlockTridiagonal3& A) const {
   const int N = p_.N;
   const double m = p_.m();
   const Mat3 I = Mat3::Identity();
-  A.resize(N + 1);  // every block zero
-  // Blocks 0..N-1: nodes 2..N+1; block N: Omega.
+  A.resize(N);  // every block zero; block i: node i + 2
   if (string_mass_ == StringMass::Consistent) {
-    // Consistent mass m/6 (1 4 1); attachment node: m/3 from its one element plus the body.
+    // Consistent mass m/6 (1 4 1); attachment node: m/3 from its one element.
     for (int i = 0; i < N; ++i) {
       A.diag(i) = (4.0 * m / 6.0) * I;
       if (i > 0) A.lower(i) = (m / 6.0) * I;
       if (i + 1 < N) A.upper(i) = (m / 6.0) * I;
     }
-    A.diag(N - 1) = (p_.M + m / 3.0) * I;
+    A.diag(N - 1) = (m / 3.0) * I;
   } else {
     // Lumped mass: m on every interior node (half of each neighbouring element), no coupling
-    // between nodes; attachment node: half an element plus the body.
+    // between nodes; attachment node: half an element.
     for (int i = 0; i < N; ++i) A.diag(i) = m * I;
-    A.diag(N - 1) = (p_.M + m / 2.0) * I;
+    A.diag(N - 1) = (m / 2.0) * I;
   }
-  // Body coupling (the same for both string mass models): T contains M rdot_{N+1}.R(Omega x rho_c).
+}
+
+void Mechanics::assemble_mass_matrix(const Mat3& R, BlockTridiagonal3& A) const {
+  const int N = p_.N;
+  BlockTridiagonal3& S = string_mass_work_;
+  assemble_string_mass_matrix(S);
+  A.resize(N + 1);  // every block zero
+  // Blocks 0..N-1: nodes 2..N+1 (the string's own mass); block N: Omega.
+  for (int i = 0; i < N; ++i) {
+    A.diag(i) = S.diag(i);
+    if (i > 0) A.lower(i) = S.lower(i);
+    if (i + 1 < N) A.upper(i) = S.upper(i);
+  }
+  // The body's translational mass sits on the attachment node; the coupling (the same for both
+  // string mass models) comes from T containing M rdot_{N+1}.R(Omega x rho_c).
+  A.diag(N - 1) += p_.M * Mat3::Identity();
   A.upper(N - 1) = -p_.M * R * hat(p_.rho_c);
   A.lower(N) = p_.M * hat(p_.rho_c) * R.transpose();
   A.diag(N) = p_.J;
@@ -96,17 +130,13 @@ void Mechanics::set_velocities_from_momenta(const Eigen::VectorXd& momenta, Stat
 // only the mass matrix (assemble_mass_matrix) differs.
 void Mechanics::accelerations(const State& s, Eigen::VectorXd& acc) const {
   const int N = p_.N;
-  const double m = p_.m();
   acc.resize(3 * (N + 1));
-  // Right-hand sides of the equations of motion.
-  Vec3 force_prev = element_force(s.r[1] - s.r[0]);  // element 1
-  for (int a = 2; a <= N; ++a) {
-    const Vec3 force_next = element_force(s.r[a] - s.r[a - 1]);  // element a
-    acc.segment<3>(3 * (a - 2)) = m * p_.g * e3 + force_next - force_prev;
-    force_prev = force_next;
-  }
+  // Right-hand sides of the equations of motion: the string's forces, then the body's.
+  Eigen::VectorXd& f = forces_;
+  string_forces(s.r, f);
+  acc.segment(0, 3 * N) = f;
   const Vec3 Wrho = s.Omega.cross(p_.rho_c);
-  acc.segment<3>(3 * (N - 1)) = (p_.M + m / 2.0) * p_.g * e3 - force_prev - p_.M * s.R * s.Omega.cross(Wrho);
+  acc.segment<3>(3 * (N - 1)) += p_.M * p_.g * e3 - p_.M * s.R * s.Omega.cross(Wrho);
   acc.segment<3>(3 * N) =
       -s.Omega.cross(p_.J * s.Omega) + p_.M * p_.g * p_.rho_c.cross(s.R.transpose() * e3);
   BlockTridiagonal3& A = mass_;

@@ -88,6 +88,20 @@ class Mechanics {
   // Elastic force of element a: F = kappa (|x| - u) x / |x|, x = r_{a+1} - r_a (the gradient
   // of the element's strain energy with respect to r_{a+1}).
   Vec3 element_force(const Vec3& x) const;
+  // Its Jacobian dF/dx = kappa [(1 - u/|x|) I + u/|x|^3 x x^T] (symmetric): the stiffness the
+  // index-1 DAE's Newton matrix needs.
+  Mat3 element_stiffness(const Vec3& x) const;
+
+  // Generalised forces -dV_string/dr_a on the string nodes a = 2..N+1 (3N entries, node a at
+  // 3(a-2)): the gravity of the adjacent element halves (m g e3 inside, m/2 g e3 on the
+  // attachment node) and the elastic forces F_a - F_{a-1}. The body's weight is not included:
+  // the ODE form adds it at the attachment node, the DAE form applies it at the centre of mass.
+  void string_forces(const std::vector<Vec3>& r, Eigen::VectorXd& f) const;
+
+  // The string's own mass matrix over (rdot_2..rdot_{N+1}): N blocks, block-tridiagonal
+  // (consistent) or block-diagonal (lumped), without the body. assemble_mass_matrix adds the
+  // body to it; the DAE form, whose body is a separate rigid body, uses it alone.
+  void assemble_string_mass_matrix(BlockTridiagonal3& A) const;
 
   // Mass matrix over (rdot_2 ... rdot_{N+1}, Omega): N+1 blocks of 3x3, block-tridiagonal
   // (SPEC equations of motion, left-hand sides; block-diagonal in the string for the lumped
@@ -128,6 +142,8 @@ class Mechanics {
   // Workspace for the mass matrix, reused across calls so a step allocates nothing. A
   // Mechanics belongs to one formulation object, which belongs to one run (one thread).
   mutable BlockTridiagonal3 mass_;
+  mutable BlockTridiagonal3 string_mass_work_;
+  mutable Eigen::VectorXd forces_;
 };
 
 }  // namespace tb::string_pendulum

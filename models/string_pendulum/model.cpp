@@ -1,5 +1,5 @@
 // Model A as the runner sees it: built from a case file's [model] and [initial] tables,
-// offering the ODE and discrete Lie group formulations (consistent string mass) and the
+// offering the ODE, discrete Lie group and index-1 DAE formulations (consistent string mass) and the
 // lumped-mass string (the papers' baseline, a different discretisation of the same string).
 
 #include "models/string_pendulum/model.hpp"
@@ -23,8 +23,7 @@ class StringPendulumModel final : public Model {
       case FormulationKind::DiscreteLieGroup:
         return std::make_unique<LieGroupForm>(p_, ic_);
       case FormulationKind::IndexOneDae:
-        why_not = "the string pendulum has no DAE form yet (rigid body in natural coordinates with an attachment constraint)";
-        return nullptr;
+        return std::make_unique<DaeForm>(p_, ic_);
       case FormulationKind::LumpedMass:
         return std::make_unique<LumpedForm>(p_, ic_);
     }
