@@ -20,6 +20,42 @@ class Model {
   virtual std::unique_ptr<Formulation> make_formulation(FormulationKind kind, std::string& why_not) const = 0;
 };
 
+// The usual model: for every formulation kind, a factory building a fresh formulation from
+// the model's parameters, or the reason the kind is not offered (shown as "n/a: ..." in the
+// tables). Kinds not listed are declined as "not offered by <name>".
+class FormulationMenu final : public Model {
+ public:
+  struct Item {
+    FormulationKind kind;
+    std::function<std::unique_ptr<Formulation>()> make;  // empty: declined
+    std::string why_not;
+  };
+  FormulationMenu(std::string name, std::vector<Item> items) : name_(std::move(name)), items_(std::move(items)) {}
+  std::string name() const override { return name_; }
+  std::unique_ptr<Formulation> make_formulation(FormulationKind kind, std::string& why_not) const override {
+    for (const auto& item : items_)
+      if (item.kind == kind) {
+        if (item.make) return item.make();
+        why_not = item.why_not;
+        return nullptr;
+      }
+    why_not = to_string(kind) + " is not offered by " + name_;
+    return nullptr;
+  }
+
+ private:
+  std::string name_;
+  std::vector<Item> items_;
+};
+
+// Menu items: `offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic)` builds OdeForm(p, ic) on
+// each request (copies of the arguments are kept); `decline(kind, reason)`.
+template <class Form, class... Args>
+FormulationMenu::Item offer(FormulationKind kind, const Args&... args) {
+  return {kind, [=] { return std::unique_ptr<Formulation>(std::make_unique<Form>(args...)); }, {}};
+}
+inline FormulationMenu::Item decline(FormulationKind kind, std::string why_not) { return {kind, {}, std::move(why_not)}; }
+
 // How a model is built from its [model] and [initial] tables. The factory reads every key it
 // needs through the readers (which reject unknown ones) and throws InputError on bad values.
 struct ModelInfo {

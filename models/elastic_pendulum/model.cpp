@@ -8,33 +8,6 @@
 namespace tb::elastic_pendulum {
 namespace {
 
-class ElasticPendulumModel final : public Model {
- public:
-  ElasticPendulumModel(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic) {}
-  std::string name() const override { return "elastic_pendulum"; }
-
-  std::unique_ptr<Formulation> make_formulation(FormulationKind kind, std::string& why_not) const override {
-    switch (kind) {
-      case FormulationKind::EmbeddedOde:
-        return std::make_unique<OdeForm>(p_, ic_);
-      case FormulationKind::DiscreteLieGroup:
-        return std::make_unique<LieGroupForm>(p_, ic_);
-      case FormulationKind::IndexOneDae:
-        why_not = "the elastic pendulum has no constraint and no rigid body: its DAE form would be the ODE";
-        return nullptr;
-      case FormulationKind::LumpedMass:
-        why_not = "the elastic pendulum has no string to lump";
-        return nullptr;
-    }
-    why_not = "unknown formulation";
-    return nullptr;
-  }
-
- private:
-  Parameters p_;
-  InitialCondition ic_;
-};
-
 std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& initial) {
   Parameters p;
   p.m = model.positive("mass");
@@ -55,7 +28,14 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
 }  // namespace
 
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
-  return std::make_shared<ElasticPendulumModel>(p, ic);
+  return std::make_shared<FormulationMenu>(
+      "elastic_pendulum",
+      std::vector<FormulationMenu::Item>{
+          offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
+          offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
+          decline(FormulationKind::IndexOneDae,
+                  "the elastic pendulum has no constraint and no rigid body: its DAE form would be the ODE"),
+          decline(FormulationKind::LumpedMass, "the elastic pendulum has no string to lump")});
 }
 
 ModelInfo info() {

@@ -12,32 +12,6 @@
 namespace tb::free_rigid_body {
 namespace {
 
-class FreeRigidBodyModel final : public Model {
- public:
-  FreeRigidBodyModel(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic) {}
-  std::string name() const override { return "free_rigid_body"; }
-
-  std::unique_ptr<Formulation> make_formulation(FormulationKind kind, std::string& why_not) const override {
-    switch (kind) {
-      case FormulationKind::EmbeddedOde:
-        return std::make_unique<OdeForm>(p_, ic_);
-      case FormulationKind::DiscreteLieGroup:
-        return std::make_unique<LieGroupForm>(p_, ic_);
-      case FormulationKind::IndexOneDae:
-        return std::make_unique<DaeForm>(p_, ic_);
-      case FormulationKind::LumpedMass:
-        why_not = "the free rigid body has no string to lump";
-        return nullptr;
-    }
-    why_not = "unknown formulation";
-    return nullptr;
-  }
-
- private:
-  Parameters p_;
-  InitialCondition ic_;
-};
-
 // Exactly one of model.inertia (3 rows) and model.inertia_diagonal (3 numbers); the result
 // must be the inertia of a body: symmetric, positive definite, principal moments obeying the
 // triangle inequality (each at most the sum of the other two; equality is a flat plate).
@@ -77,7 +51,12 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
 }  // namespace
 
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
-  return std::make_shared<FreeRigidBodyModel>(p, ic);
+  return std::make_shared<FormulationMenu>(
+      "free_rigid_body",
+      std::vector<FormulationMenu::Item>{offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
+                                         offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
+                                         offer<DaeForm>(FormulationKind::IndexOneDae, p, ic),
+                                         decline(FormulationKind::LumpedMass, "the free rigid body has no string to lump")});
 }
 
 ModelInfo info() {

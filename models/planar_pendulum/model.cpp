@@ -10,31 +10,6 @@
 namespace tb::planar_pendulum {
 namespace {
 
-class PlanarPendulumModel final : public Model {
- public:
-  PlanarPendulumModel(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic) {}
-  std::string name() const override { return "planar_pendulum"; }
-
-  std::unique_ptr<Formulation> make_formulation(FormulationKind kind, std::string& why_not) const override {
-    switch (kind) {
-      case FormulationKind::EmbeddedOde: return std::make_unique<PolarForm>(p_, ic_);
-      case FormulationKind::IndexOneDae: return std::make_unique<CartesianDaeForm>(p_, ic_);
-      case FormulationKind::DiscreteLieGroup:
-        why_not = "the planar pendulum has no discrete Lie group form (its configuration space is S^1)";
-        return nullptr;
-      case FormulationKind::LumpedMass:
-        why_not = "the planar pendulum has no string to lump";
-        return nullptr;
-    }
-    why_not = "unknown formulation";
-    return nullptr;
-  }
-
- private:
-  Parameters p_;
-  InitialCondition ic_;
-};
-
 std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& initial) {
   Parameters p;
   p.m = model.positive("mass");
@@ -55,7 +30,14 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
 }  // namespace
 
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
-  return std::make_shared<PlanarPendulumModel>(p, ic);
+  return std::make_shared<FormulationMenu>(
+      "planar_pendulum",
+      std::vector<FormulationMenu::Item>{
+          offer<PolarForm>(FormulationKind::EmbeddedOde, p, ic),
+          offer<CartesianDaeForm>(FormulationKind::IndexOneDae, p, ic),
+          decline(FormulationKind::DiscreteLieGroup,
+                  "the planar pendulum has no discrete Lie group form (its configuration space is S^1)"),
+          decline(FormulationKind::LumpedMass, "the planar pendulum has no string to lump")});
 }
 
 ModelInfo info() {

@@ -9,39 +9,16 @@
 #include "models/reel_pendulum/locked_lumped_form.hpp"
 
 namespace tb::reel_pendulum {
-namespace {
-
-class ReelPendulumModel final : public Model {
- public:
-  ReelPendulumModel(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic) {}
-  std::string name() const override { return "reel_pendulum"; }
-
-  std::unique_ptr<Formulation> make_formulation(FormulationKind kind, std::string& why_not) const override {
-    switch (kind) {
-      case FormulationKind::EmbeddedOde:
-        return std::make_unique<OdeForm>(p_, ic_);
-      case FormulationKind::DiscreteLieGroup:
-        return std::make_unique<LieGroupForm>(p_, ic_);
-      case FormulationKind::IndexOneDae:
-        return std::make_unique<DaeForm>(p_, ic_);
-      case FormulationKind::LumpedMass:
-        if (p_.reel_locked) return std::make_unique<LockedLumpedForm>(p_, ic_);
-        why_not = "the lumped-mass baseline (Driscoll et al.) has no reel mechanism: reel-locked cases only";
-        return nullptr;
-    }
-    why_not = "unknown formulation";
-    return nullptr;
-  }
-
- private:
-  Parameters p_;
-  InitialCondition ic_;
-};
-
-}  // namespace
-
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
-  return std::make_shared<ReelPendulumModel>(p, ic);
+  return std::make_shared<FormulationMenu>(
+      "reel_pendulum",
+      std::vector<FormulationMenu::Item>{
+          offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
+          offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
+          offer<DaeForm>(FormulationKind::IndexOneDae, p, ic),
+          p.reel_locked ? offer<LockedLumpedForm>(FormulationKind::LumpedMass, p, ic)
+                        : decline(FormulationKind::LumpedMass,
+                                  "the lumped-mass baseline (Driscoll et al.) has no reel mechanism: reel-locked cases only")});
 }
 
 std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& initial) {

@@ -4,42 +4,16 @@
 
 #include "models/string_pendulum/model.hpp"
 
-
 #include "models/case_input.hpp"
 #include "models/string_pendulum/forms.hpp"
 
 namespace tb::string_pendulum {
-namespace {
-
-class StringPendulumModel final : public Model {
- public:
-  StringPendulumModel(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic) {}
-  std::string name() const override { return "string_pendulum"; }
-
-  std::unique_ptr<Formulation> make_formulation(FormulationKind kind, std::string& why_not) const override {
-    switch (kind) {
-      case FormulationKind::EmbeddedOde:
-        return std::make_unique<OdeForm>(p_, ic_);
-      case FormulationKind::DiscreteLieGroup:
-        return std::make_unique<LieGroupForm>(p_, ic_);
-      case FormulationKind::IndexOneDae:
-        return std::make_unique<DaeForm>(p_, ic_);
-      case FormulationKind::LumpedMass:
-        return std::make_unique<LumpedForm>(p_, ic_);
-    }
-    why_not = "unknown formulation";
-    return nullptr;
-  }
-
- private:
-  Parameters p_;
-  InitialCondition ic_;
-};
-
-}  // namespace
-
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
-  return std::make_shared<StringPendulumModel>(p, ic);
+  return std::make_shared<FormulationMenu>(
+      "string_pendulum", std::vector<FormulationMenu::Item>{offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
+                                                            offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
+                                                            offer<DaeForm>(FormulationKind::IndexOneDae, p, ic),
+                                                            offer<LumpedForm>(FormulationKind::LumpedMass, p, ic)});
 }
 
 std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& initial) {
