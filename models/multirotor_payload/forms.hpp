@@ -1,8 +1,9 @@
 #pragma once
 // The formulations Model C offers (SPEC "Formulations"): the embedded ODE of seed 003 §3.1 /
-// §4.1 (q_i as 3-vectors, R as 9 numbers) for RK4/RK45, and the Lie group variational
-// integrator's position-momentum step (seed 003 Algorithm 1, eqs. (22)-(28), (35)-(38)).
-// Both solve their cable linear algebra with CableTreeKkt in O(m n).
+// §4.1 (q_i as 3-vectors, R as 9 numbers) for RK4/RK45, the Lie group variational
+// integrator's position-momentum step (seed 003 Algorithm 1, eqs. (22)-(28), (35)-(38)), and
+// the Baumgarte-stabilised index-1 DAE in natural coordinates (seed 004 §§2-4) for IDA.
+// All solve their cable linear algebra with CableTreeKkt in O(m n).
 
 #include <memory>
 
@@ -65,6 +66,55 @@ class LieGroupForm final : public DiscreteLieGroupFormulation {
  private:
   Mechanics mech_;
   InitialCondition ic_;
+};
+
+// The same mechanical system as a Baumgarte-stabilised index-1 DAE in natural coordinates
+// (seed 004 "Pendulum in Cartesian Coordinates", §3 "Baumgarte Stabilisation", §4 "Full
+// model" of a tether): every cable joint is a point in R^3 with its velocity, each link a
+// constraint C = (|J_j - J_{j-1}|^2 - l^2)/2 with its multiplier, each multirotor R as 9
+// numbers and Omega. Equations, state ordering and bandwidths: dae_form.cpp.
+class DaeForm final : public DaeFormulation {
+ public:
+  DaeForm(const Parameters& p, const InitialCondition& ic);
+  int state_size() const override { return 6 + 7 * m_ * n_ + 12 * m_; }
+  Eigen::VectorXd initial_state() const override { return consistent_initial_state({}); }
+  Observation observe(double t, const Eigen::VectorXd& y) const override;
+  std::vector<std::string> extra_column_names() const override { return mech_.extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override;
+
+  Eigen::VectorXd differential_components() const override;
+  Eigen::VectorXd consistent_initial_state(const BaumgarteParameters& b) const override;
+  Eigen::VectorXd consistent_initial_derivative(const BaumgarteParameters& b) const override;
+  void residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const BaumgarteParameters& b,
+                Eigen::VectorXd& F) const override;
+  void jacobian(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, double cj,
+                const BaumgarteParameters& b, std::vector<Eigen::Triplet<double>>& entries) const override;
+  int lower_bandwidth() const override;
+  int upper_bandwidth() const override;
+
+  const Mechanics& mechanics() const { return mech_; }
+  // Where each variable sits in y (and each equation in F). joint_index(a, 0) is the payload
+  // for every cable a; multiplier_index needs j >= 1.
+  int joint_index(int a, int j) const { return j == 0 ? 0 : 6 + 7 * (m_ * (j - 1) + a) + 1; }
+  int velocity_index(int a, int j) const { return joint_index(a, j) + 3; }
+  int multiplier_index(int a, int j) const { return 6 + 7 * (m_ * (j - 1) + a); }
+  int angular_velocity_index(int a) const { return 6 + 7 * m_ * n_ + 12 * a; }
+  int rotation_index(int a) const { return angular_velocity_index(a) + 3; }  // 9 entries, row-major
+
+  // The index-1 system solved at the differential part of y (joints, velocities, R, Omega):
+  // overwrites the multipliers in y and returns y' (accelerations, and the multipliers' rates
+  // along the motion, so that IDA's first predictor is exact to first order too).
+  Eigen::VectorXd solve_index_one(Eigen::VectorXd& y, const BaumgarteParameters& b) const;
+  // The DAE state of a physical state (multipliers zero, to be completed by solve_index_one).
+  Eigen::VectorXd from_physical(const State& s) const;
+  // The physical state of a DAE state: q_i = (J_i - J_{i-1})/l, NOT normalised, so that the
+  // link-length drift shows in |q_i| - 1; omega_i = q_i x qdot_i with qdot_i = (V_i - V_{i-1})/l.
+  State to_physical(const Eigen::VectorXd& y) const;
+
+ private:
+  Mechanics mech_;
+  InitialCondition ic_;
+  int m_, n_;
 };
 
 }  // namespace tb::multirotor_payload

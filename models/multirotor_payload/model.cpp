@@ -1,5 +1,6 @@
 // Model C as the runner sees it: built from a case file's [model] and [initial] tables,
-// offering the embedded ODE (RK4, RK45) and the discrete Lie group form (LGVI).
+// offering the embedded ODE (RK4, RK45), the discrete Lie group form (LGVI) and the
+// Baumgarte-stabilised index-1 DAE in natural coordinates (IDA).
 
 #include "models/multirotor_payload/model.hpp"
 
@@ -24,8 +25,7 @@ class MultirotorPayloadModel final : public Model {
       case FormulationKind::DiscreteLieGroup:
         return std::make_unique<LieGroupForm>(p_, ic_);
       case FormulationKind::IndexOneDae:
-        why_not = "Model C has no DAE form yet (cable joints as point masses with rigid-link constraints)";
-        return nullptr;
+        return std::make_unique<DaeForm>(p_, ic_);
       case FormulationKind::LumpedMass:
         why_not = "Model C's cable is already a chain of point masses on rigid links; there is no elastic string to lump";
         return nullptr;
