@@ -13,32 +13,6 @@
 namespace tb::multirotor_payload {
 namespace {
 
-class MultirotorPayloadModel final : public Model {
- public:
-  MultirotorPayloadModel(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic) {}
-  std::string name() const override { return "multirotor_payload"; }
-
-  std::unique_ptr<Formulation> make_formulation(FormulationKind kind, std::string& why_not) const override {
-    switch (kind) {
-      case FormulationKind::EmbeddedOde:
-        return std::make_unique<OdeForm>(p_, ic_);
-      case FormulationKind::DiscreteLieGroup:
-        return std::make_unique<LieGroupForm>(p_, ic_);
-      case FormulationKind::IndexOneDae:
-        return std::make_unique<DaeForm>(p_, ic_);
-      case FormulationKind::LumpedMass:
-        why_not = "Model C's cable is already a chain of point masses on rigid links; there is no elastic string to lump";
-        return nullptr;
-    }
-    why_not = "unknown formulation";
-    return nullptr;
-  }
-
- private:
-  Parameters p_;
-  InitialCondition ic_;
-};
-
 std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& initial) {
   Parameters p;
   p.multirotors = model.positive_integer("multirotors");
@@ -69,7 +43,14 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
 }  // namespace
 
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
-  return std::make_shared<MultirotorPayloadModel>(p, ic);
+  return std::make_shared<FormulationMenu>(
+      "multirotor_payload",
+      std::vector<FormulationMenu::Item>{
+          offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
+          offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
+          offer<DaeForm>(FormulationKind::IndexOneDae, p, ic),
+          decline(FormulationKind::LumpedMass,
+                  "Model C's cable is already a chain of point masses on rigid links; there is no elastic string to lump")});
 }
 
 ModelInfo info() {
