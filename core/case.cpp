@@ -78,6 +78,7 @@ Case load_case(const std::string& path) {
   c.report.tolerances = report.positive_list("tolerances");
   c.report.gate_t_end = report.positive("gate_t_end");
   c.report.baumgarte_p_sweep = report.non_negative_list_or("baumgarte_p_sweep", {});
+  c.report.baumgarte_sweep_t_end = report.positive_or("baumgarte_sweep_t_end", c.t_end);
   if (!c.report.baumgarte_p_sweep.empty()) {
     std::string why_not;
     if (!c.model->make_formulation(FormulationKind::IndexOneDae, why_not))

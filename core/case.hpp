@@ -21,6 +21,7 @@ struct ReportSettings {
   // Baumgarte rates p (1/s) at which `report` runs ida over the whole case, for the drift
   // and cost against p (reports/baumgarte_sweep.csv); empty: no sweep.
   std::vector<double> baumgarte_p_sweep;
+  double baumgarte_sweep_t_end = 0.0;  // horizon of that sweep (s); the case's t_end unless set
 };
 
 struct Case {

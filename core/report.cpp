@@ -183,13 +183,13 @@ void write_baumgarte_sweep(const std::vector<Case>& cases, const fs::path& dir, 
     std::string why_not;
     const auto form = pt.c->model->make_formulation(ida.consumes, why_not);  // checked by load_case
     MetricsAccumulator metrics;
-    const IntegrationOutcome out = integrate(*form, ida, s, pt.c->t_end, pt.c->sample_interval,
+    const IntegrationOutcome out = integrate(*form, ida, s, pt.c->report.baumgarte_sweep_t_end, pt.c->sample_interval,
                                              [&](double t, const Eigen::VectorXd& y) { metrics.add(t, form->observe(t, y)); });
     pt.metrics = metrics.result();
     pt.counters = out.counters;
     pt.runtime_s = out.runtime_s;
     pt.status = out.ok ? "ok" : "failed: " + out.failure;
-    if (out.ok) pt.runtime_s = std::min(pt.runtime_s, integrate(*form, ida, s, pt.c->t_end, pt.c->sample_interval, {}).runtime_s);
+    if (out.ok) pt.runtime_s = std::min(pt.runtime_s, integrate(*form, ida, s, pt.c->report.baumgarte_sweep_t_end, pt.c->sample_interval, {}).runtime_s);
     progress.done(pt.c->name + " | ida | baumgarte_p = " + format_g(pt.p, 3));
   });
   auto csv = open_out(dir / "baumgarte_sweep.csv");
