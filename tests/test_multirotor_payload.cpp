@@ -9,27 +9,18 @@
 
 #include "models/multirotor_payload/forms.hpp"
 #include "models/multirotor_payload/model.hpp"
+#include "multirotor_test_support.hpp"
 #include "test_support.hpp"
 
 using namespace tb;
 using namespace tb::multirotor_payload;
+using tb::testing::paper_single;
+using tb::testing::small_cooperative;
+using tb::testing::spinning;
 using tb::testing::fitted_order;
 
 namespace {
 
-Parameters paper_single() {
-  Parameters p;
-  p.J_Q = Eigen::Vector3d(1.367e-2, 1.367e-2, 2.586e-2).asDiagonal();
-  return p;
-}
-
-Parameters small_cooperative() {
-  Parameters p = paper_single();
-  p.multirotors = 3;
-  p.links = 4;
-  p.link_mass = 0.01;
-  return p;
-}
 
 // A generic state: directions and link rates off the straight line, omega_i . q_i = 0.
 State perturbed_state(const Mechanics& mech, unsigned seed) {

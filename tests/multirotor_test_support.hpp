@@ -1,0 +1,29 @@
+#pragma once
+// Model C set-ups shared by its tests: the paper's single case (SPEC "Model C", seed 003 §5.1),
+// a small cooperative variant, and the spinning multirotor of C_single_multirotor_spinning.
+
+#include "models/multirotor_payload/mechanics.hpp"
+
+namespace tb::testing {
+
+inline multirotor_payload::Parameters paper_single() {
+  multirotor_payload::Parameters p;  // defaults: m_Q 1.2, m_p 0.5, 10 links of 0.005 kg, 1 m
+  p.J_Q = Eigen::Vector3d(1.367e-2, 1.367e-2, 2.586e-2).asDiagonal();
+  return p;
+}
+
+inline multirotor_payload::Parameters small_cooperative() {
+  multirotor_payload::Parameters p = paper_single();
+  p.multirotors = 3;
+  p.links = 4;
+  p.link_mass = 0.01;
+  return p;
+}
+
+inline multirotor_payload::InitialCondition spinning() {
+  multirotor_payload::InitialCondition ic;
+  ic.Omega0 = Vec3(0.3, -0.2, 1.0);
+  return ic;
+}
+
+}  // namespace tb::testing
