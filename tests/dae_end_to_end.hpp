@@ -110,6 +110,22 @@ inline double closed_form_tolerance(double C0, double eps0, double gamma, const 
   return 1e-5 * C0 + (gamma > 0.0 ? 0.5 * eps0 * body.rho_c.norm() : 0.0);
 }
 
+// A run started off the constraints follows the closed forms |C| = C0 (1 + p t) e^{-p t} and
+// ||R^T R - I|| = eps0 e^{-gamma t} at t = 0.05, 0.1, 0.2 s.
+inline void check_baumgarte_closed_forms(const char* label, const DaeRun& run, double p, double gamma,
+                                         const dae::AttachedBody& body) {
+  const double C0 = run.C_at(0.0), eps0 = run.orthogonality_at(0.0);
+  for (const double t : {0.05, 0.1, 0.2}) {
+    const double C_expected = C0 * (1.0 + p * t) * std::exp(-p * t);
+    const double orth_expected = eps0 * std::exp(-gamma * t);
+    std::printf("%s, p = %g, gamma = %g, t = %g: |C|/C0 = %.6f (closed form %.6f), orth/eps0 = %.6f (%.6f)\n", label, p,
+                gamma, t, run.C_at(t) / C0, C_expected / C0, run.orthogonality_at(t) / eps0, orth_expected / eps0);
+    INFO(label << ": p = " << p << ", gamma = " << gamma << ", t = " << t);
+    CHECK(std::abs(run.C_at(t) - C_expected) <= closed_form_tolerance(C0, eps0, gamma, body));
+    CHECK(run.orthogonality_at(t) == Approx(orth_expected).epsilon(1e-4));
+  }
+}
+
 // The model's DAE started from its consistent state moved by `perturb` (e.g. the body off the
 // string's end, R off SO(3)). The residual is affine in (y'_differential, y_algebraic), so one
 // solve with the model's own Jacobian restores F(t0, y0, y0') = 0: the columns dF/dy' (= J(cj=1)
