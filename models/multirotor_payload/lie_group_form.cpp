@@ -259,7 +259,7 @@ State LieGroupForm::to_physical(const Eigen::VectorXd& y) const {
       s.omega[a][j - 1] = s.q[a][j - 1].cross((v - previous) / l);
       previous = v;
     }
-    s.Omega[a] = mech_.params().J_Q.ldlt().solve(s.Omega[a]);
+    s.Omega[a] = mech_.inverse_inertia() * s.Omega[a];
   }
   return s;
 }

@@ -17,7 +17,7 @@ Vec3 Parameters::thrust() const {
 
 double Parameters::total_mass() const { return multirotors * (multirotor_mass + links * link_mass) + payload_mass; }
 
-Mechanics::Mechanics(const Parameters& p) : p_(p) {
+Mechanics::Mechanics(const Parameters& p) : p_(p), J_Q_inverse_(p.J_Q.inverse()) {
   const int n = p.links;
   const double m = p.link_mass;
   // T = 1/2 m_p |J0'|^2 + sum_i 1/2 m_i |(J'_{i-1} + J'_i)/2|^2 + 1/2 m_Q |J'_n|^2 per cable.
@@ -175,7 +175,7 @@ Observation Mechanics::observe(const State& s) const {
   o.momentum = angular_momentum_e3(s);
   o.linear_momentum = linear_momentum(s);
   const double l = p_.link_length();
-  o.extra.reserve(extra_column_names().size());
+  o.extra.reserve(6 + p_.multirotors * (3 + p_.links));  // extra_column_names()
   for (int k = 0; k < 3; ++k) o.extra.push_back(s.Xp(k));
   for (int k = 0; k < 3; ++k) o.extra.push_back(o.linear_momentum(k));
   std::vector<Vec3> J;

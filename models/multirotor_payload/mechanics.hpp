@@ -57,6 +57,7 @@ class Mechanics {
  public:
   explicit Mechanics(const Parameters& p);
   const Parameters& params() const { return p_; }
+  const Mat3& inverse_inertia() const { return J_Q_inverse_; }  // J_Q^{-1}, factored once
   int physical_size() const { return 6 + p_.multirotors * (12 + 6 * p_.links); }
 
   State initial_state(const InitialCondition& ic) const;
@@ -86,6 +87,7 @@ class Mechanics {
 
  private:
   Parameters p_;
+  Mat3 J_Q_inverse_;
   std::vector<double> joint_mass_, joint_coupling_;  // index j = 0..n (joint_mass_[0] unused)
   double payload_joint_mass_ = 0.0;
   Vec3 phi_payload_;

@@ -39,7 +39,7 @@ void OdeForm::rhs(double, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const
     const Vec3 Omega = y.segment<3>(k + 9);
     Eigen::Map<Eigen::Matrix<double, 3, 3, Eigen::RowMajor>> Rdot(dydt.data() + k);
     Rdot = R * so3::hat(Omega);
-    dydt.segment<3>(k + 9) = p.J_Q.ldlt().solve((p.J_Q * Omega).cross(Omega));
+    dydt.segment<3>(k + 9) = mech_.inverse_inertia() * (p.J_Q * Omega).cross(Omega);
     k += 12;
     for (int i = 1; i <= n; ++i, k += 6) {
       const Vec3 q = y.segment<3>(k), omega = y.segment<3>(k + 3);
