@@ -1,6 +1,6 @@
 // Per-step cost of every integrator on every benchmark model, and its growth with the number
 // of string elements N (Google Benchmark). Benchmarks are registered at run time from the
-// integrator registry and benchmarks/benchmark_models.cpp:
+// suite catalogue's integrators and benchmarks/benchmark_models.cpp:
 //
 //   step/<model>/<integrator>/N:<N>   one TimeStepper::step() per iteration
 //   mass_solve/N:<N>                  one factor + solve of Model A's block-tridiagonal mass matrix
@@ -29,9 +29,10 @@
 #include <vector>
 
 #include "benchmarks/benchmark_models.hpp"
-#include "core/block_tridiagonal.hpp"
-#include "integrators/integrator.hpp"
-#include "models/string_pendulum/mechanics.hpp"
+#include "numerics/block_tridiagonal.hpp"
+#include "core/integrator.hpp"
+#include "suite/catalogue.hpp"
+#include "mechanics/string_pendulum/mechanics.hpp"
 
 namespace {
 
@@ -51,18 +52,17 @@ void step_cost(benchmark::State& state, const BenchmarkModel& model, const tb::I
     state.SkipWithError(("n/a: " + why_not).c_str());
     return;
   }
-  tb::IntegratorSettings settings;
-  settings.h = kStabilityFraction / model.max_frequency(N);
-  settings.rtol = kRtol;
-  settings.atol = kAtol;
+  tb::IntegratorSettings settings = tb::IntegratorSettings::defaults(info.settings, kStabilityFraction / model.max_frequency(N));
+  if (settings.declares("rtol")) settings.set("rtol", kRtol);
+  if (settings.declares("atol")) settings.set("atol", kAtol);
   const std::unique_ptr<tb::TimeStepper> stepper = info.make(*form, settings, 0.0);
   constexpr double t_stop = std::numeric_limits<double>::infinity();  // never shortens a step
 
-  std::string failure;
+  tb::StepFailure failure;
   const int warmup = info.adaptive ? kAdaptiveWarmupSteps : kWarmupSteps;
   for (int i = 0; i < warmup; ++i) {
     if (!stepper->step(t_stop, failure)) {
-      state.SkipWithError(("warm-up step failed: " + failure).c_str());
+      state.SkipWithError(("warm-up step failed: " + failure.reason).c_str());
       return;
     }
   }
@@ -77,7 +77,7 @@ void step_cost(benchmark::State& state, const BenchmarkModel& model, const tb::I
     }
   }
   if (failed) {
-    state.SkipWithError(("step failed at t = " + std::to_string(stepper->time()) + ": " + failure).c_str());
+    state.SkipWithError(("step failed at t = " + std::to_string(stepper->time()) + ": " + failure.reason).c_str());
     return;
   }
   const tb::StepCounters& after = stepper->counters();
@@ -113,7 +113,7 @@ void mass_solve(benchmark::State& state, int N) {
 
 void register_benchmarks() {
   for (const BenchmarkModel& model : tb::bench::benchmark_models()) {
-    for (const tb::IntegratorInfo& info : tb::integrator_registry()) {
+    for (const tb::IntegratorInfo& info : tb::suite_catalogue().integrators) {
       std::string why_not;
       if (!model.make(2)->make_formulation(info.consumes, why_not)) {
         std::fprintf(stderr, "step/%s/%s: n/a (%s)\n", model.name.c_str(), info.name.c_str(), why_not.c_str());

@@ -1,3 +1,4 @@
+#include "mechanics/body_shapes.hpp"
 #include "benchmarks/benchmark_models.hpp"
 
 #include <cmath>
@@ -18,7 +19,7 @@ string_pendulum::Parameters string_pendulum_paper_parameters(int N) {
   p.EA = 40.0;    // N
   p.M = 0.1;      // kg
   p.rho_c = Vec3(0.04, 0.01, 0.05);  // m
-  p.J = string_pendulum::elliptic_cylinder_inertia_about_attachment(p.M, /*a=*/0.06, /*b=*/0.04, /*H=*/0.1,
+  p.J = tb::elliptic_cylinder_inertia_about_attachment(p.M, /*a=*/0.06, /*b=*/0.04, /*H=*/0.1,
                                                                     p.rho_c);
   p.g = 9.81;
   return p;

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/model.hpp"
-#include "models/string_pendulum/mechanics.hpp"
+#include "mechanics/string_pendulum/mechanics.hpp"
 
 namespace tb::bench {
 

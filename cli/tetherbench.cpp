@@ -1,26 +1,32 @@
 // The tetherbench command line (a contract: scripts and CI depend on it; see README.md).
-//   tetherbench list
+//   tetherbench list [--settings-table]
 //   tetherbench run CASE_FILE [--integrator NAME]... [--h STEP] [--t-end T] [--out DIR] [--set NAME.KEY=VALUE]...
 //   tetherbench table [CASE_FILE...] [--out DIR] [--set NAME.KEY=VALUE]...
 //   tetherbench report [CASE_FILE...] [--out DIR] [--jobs N] [--no-benchmarks] [--no-plots] [--set NAME.KEY=VALUE]...
+//   tetherbench study NAME [CASE_FILE...] [--out DIR] [--jobs N] [--param KEY=VALUE]... [--set NAME.KEY=VALUE]...
 //   tetherbench reference [CASE_FILE...] [--out DIR]
 //   tetherbench gate [CASE_FILE...] [--envelopes FILE] [--record]
-//   tetherbench catenary CASE_FILE... [--elements 4,8,16,32,64] [--out FILE]
+//   tetherbench catenary CASE_FILE... [--elements 4,8,16,32,64] [--out DIR]   (= study catenary)
+//
+// Everything the suite is made of comes from the catalogue (suite/catalogue.hpp); this file
+// names no model, integrator or study except the catenary alias kept for its users.
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
-#include <thread>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 #include "core/case.hpp"
 #include "core/gates.hpp"
+#include "core/reference.hpp"
 #include "core/report.hpp"
 #include "core/runner.hpp"
+#include "core/settings_doc.hpp"
 #include "core/summary.hpp"
-#include "models/hanging_tether/catenary_study.hpp"
+#include "suite/catalogue.hpp"
 
 #if !defined(TETHERBENCH_CASES_DIR) || !defined(TETHERBENCH_REFERENCE_DIR)
 #error "TETHERBENCH_CASES_DIR and TETHERBENCH_REFERENCE_DIR must point at the bundled cases/ and reference/"
@@ -40,67 +46,70 @@ std::vector<std::string> bundled_case_files() {
 
 // Loads every case and applies the --set overrides first, so a bad file or override stops
 // everything before anything is written.
-std::vector<Case> load_cases(const std::vector<std::string>& files, const std::vector<std::string>& overrides = {}) {
+std::vector<Case> load_cases(const Catalogue& catalogue, const std::vector<std::string>& files,
+                             const std::vector<std::string>& overrides = {}) {
   std::vector<Case> cases;
   for (const auto& f : files) {
-    cases.push_back(load_case(f));
-    for (const auto& o : overrides) apply_setting_override(cases.back(), o);
+    cases.push_back(load_case(f, catalogue));
+    for (const auto& o : overrides) apply_setting_override(cases.back(), o, catalogue);
   }
   return cases;
 }
 
 constexpr const char* kSetHelp =
-    "integrator setting NAME.KEY=VALUE over the case files' [integrators.NAME] (repeatable; keys: cases/README.md)";
+    "integrator setting NAME.KEY=VALUE over the case files' [integrators.NAME] (repeatable; keys: `tetherbench list`)";
 
-std::vector<const IntegratorInfo*> select_integrators(const std::vector<std::string>& names) {
-  std::vector<const IntegratorInfo*> selected;
-  if (names.empty()) {
-    for (const auto& info : integrator_registry()) selected.push_back(&info);
-    return selected;
-  }
+std::vector<IntegratorInfo> select_integrators(const Catalogue& catalogue, const std::vector<std::string>& names) {
+  if (names.empty()) return catalogue.integrators;
+  std::vector<IntegratorInfo> selected;
   for (const auto& name : names) {
-    const IntegratorInfo* info = find_integrator(name);
-    if (!info) {
-      std::string known;
-      for (const auto& i : integrator_registry()) known += (known.empty() ? "" : ", ") + i.name;
-      throw InputError("--integrator: unknown integrator '" + name + "' (expected one of: " + known + ")");
-    }
-    selected.push_back(info);
+    const IntegratorInfo* info = catalogue.find_integrator(name);
+    if (!info)
+      throw InputError("--integrator: unknown integrator '" + name + "' (expected one of: " +
+                       join_names(catalogue.integrator_names()) + ")");
+    selected.push_back(*info);
   }
   return selected;
 }
 
-bool applies(const Case& c, const IntegratorInfo& info, std::string& why_not) {
-  return c.model->make_formulation(info.consumes, why_not) != nullptr;
-}
-
 void print_row(const SummaryRow& r) {
-  if (r.status.rfind("n/a", 0) == 0) {
-    std::printf("  %-10s %s\n", r.integrator.c_str(), r.status.c_str());
+  if (r.outcome.not_applicable()) {
+    std::printf("  %-14s %s\n", r.integrator.c_str(), r.status().c_str());
     return;
   }
-  std::printf("  %-10s %-6s steps %-9ld |dE|max %-11.4g |dpi|max %-11.4g orth max %-11.4g runtime %.4g s\n",
-              r.integrator.c_str(), r.status == "ok" ? "ok" : "FAILED", r.counters.steps, r.metrics.energy_err_max,
+  std::printf("  %-14s %-6s steps %-9ld |dE|max %-11.4g |dpi|max %-11.4g orth max %-11.4g runtime %.4g s\n",
+              r.integrator.c_str(), r.outcome.ok() ? "ok" : "FAILED", r.counters.steps, r.metrics.energy_err_max,
               r.metrics.momentum_err_max, r.metrics.orthogonality_err_max, r.runtime_s);
-  if (r.status != "ok") std::printf("             %s\n", r.status.c_str());
+  if (!r.outcome.ok()) std::printf("                 %s\n", r.status().c_str());
 }
 
-int command_list() {
+int command_list(const Catalogue& catalogue) {
   std::printf("Integrators:\n");
-  for (const auto& i : integrator_registry())
+  for (const auto& i : catalogue.integrators) {
     std::printf("  %-8s order %d  consumes %-20s %s\n", i.name.c_str(), i.order, to_string(i.consumes).c_str(),
                 i.summary.c_str());
+    for (const auto& s : i.settings)
+      std::printf("      %-18s default %-8s %-22s %s\n", s.name.c_str(), format_setting_value(s, s.default_value).c_str(),
+                  s.expectation().c_str(), s.meaning.c_str());
+  }
   std::printf("\nModels:\n");
-  for (const auto& m : model_registry()) std::printf("  %-18s %s\n", m.name.c_str(), m.summary.c_str());
-  std::printf("\nBundled cases (%s) and the integrators that apply:\n", TETHERBENCH_CASES_DIR);
-  for (const auto& c : load_cases(bundled_case_files())) {
+  for (const auto& m : catalogue.models) std::printf("  %-18s %s\n", m.name.c_str(), m.summary.c_str());
+  std::printf("\nStudies (run by `report`, or alone with `study NAME`):\n");
+  for (const auto& s : catalogue.studies) {
+    std::printf("  %-16s %s; writes %s\n", s.name.c_str(), s.summary.c_str(), s.writes.c_str());
+    for (const auto& p : s.parameters)
+      std::printf("      --param %s=...  %s (default %s)\n", p.name.c_str(), p.meaning.c_str(), p.default_value.c_str());
+  }
+  std::printf("\nBundled cases (%s) and the runs that apply:\n", TETHERBENCH_CASES_DIR);
+  for (const auto& c : load_cases(catalogue, bundled_case_files())) {
     std::printf("  %s  [%s, %s]\n    %s\n", c.name.c_str(), c.model_name.c_str(),
                 std::filesystem::path(c.file).filename().c_str(), c.description.c_str());
-    for (const auto& i : integrator_registry()) {
-      std::string why_not;
-      if (applies(c, i, why_not)) std::printf("    %-8s yes\n", i.name.c_str());
-      else std::printf("    %-8s n/a: %s\n", i.name.c_str(), why_not.c_str());
-    }
+    for (const auto& d : c.model->discretisations())
+      for (const auto& i : catalogue.integrators) {
+        const std::string label = run_label(i.name, *c.model, d);
+        if (const auto why = why_not_applicable(c, i, d)) std::printf("    %-14s n/a: %s\n", label.c_str(), why->c_str());
+        else std::printf("    %-14s yes\n", label.c_str());
+      }
   }
   return 0;
 }
@@ -111,7 +120,9 @@ int main(int argc, char** argv) {
   CLI::App app{"tetherbench: integrators for tethered multibody systems, compared on the same models and cases"};
   app.require_subcommand(1);
 
-  auto* list = app.add_subcommand("list", "cases, integrators, and which pairs apply");
+  auto* list = app.add_subcommand("list", "integrators and their settings, models, studies, cases and which runs apply");
+  bool settings_table = false;
+  list->add_flag("--settings-table", settings_table, "print only the Markdown table of every integrator setting (cases/README.md)");
 
   auto* run = app.add_subcommand("run", "run one case with the chosen integrators (all applicable if none named)");
   std::string case_file;
@@ -138,8 +149,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> table_sets;
   table->add_option("--set", table_sets, kSetHelp)->allow_extra_args(false);
 
-  auto* report = app.add_subcommand("report", "the main job: tables, work-precision sweeps, orders, paper "
-                                              "comparisons, benchmarks and plots for every bundled case");
+  auto* report = app.add_subcommand("report", "the main job: tables, every study (work-precision sweeps, orders, paper "
+                                              "comparisons, ...), benchmarks and plots for every bundled case");
   std::vector<std::string> report_cases;
   std::string report_out = "reports";
   unsigned report_jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -152,7 +163,19 @@ int main(int argc, char** argv) {
   std::vector<std::string> report_sets;
   report->add_option("--set", report_sets, kSetHelp)->allow_extra_args(false);
 
-  auto* reference = app.add_subcommand("reference", "recompute the reference solutions of the cases (tight RK45)");
+  auto* study = app.add_subcommand("study", "run one study (see `tetherbench list`) on case files");
+  std::string study_name;
+  std::vector<std::string> study_cases, study_params, study_sets;
+  std::string study_out = "results";
+  unsigned study_jobs = std::max(1u, std::thread::hardware_concurrency());
+  study->add_option("NAME", study_name, "study name")->required();
+  study->add_option("CASE_FILE", study_cases, "case files (default: the bundled cases it applies to)")->check(CLI::ExistingFile);
+  study->add_option("--out", study_out, "output folder")->capture_default_str();
+  study->add_option("--jobs", study_jobs, "parallel runs")->check(CLI::PositiveNumber)->capture_default_str();
+  study->add_option("--param", study_params, "study parameter KEY=VALUE (repeatable; see `tetherbench list`)")->allow_extra_args(false);
+  study->add_option("--set", study_sets, kSetHelp)->allow_extra_args(false);
+
+  auto* reference = app.add_subcommand("reference", "recompute the reference solutions of the cases");
   std::vector<std::string> reference_cases;
   std::string reference_out = TETHERBENCH_REFERENCE_DIR;
   reference->add_option("CASE_FILE", reference_cases, "case files (default: all bundled cases)")->check(CLI::ExistingFile);
@@ -166,25 +189,32 @@ int main(int argc, char** argv) {
   gate->add_option("--envelopes", envelopes_file, "envelope file")->capture_default_str();
   gate->add_flag("--record", record, "re-measure the 'recorded' envelopes of these cases and rewrite the file");
 
-  auto* catenary = app.add_subcommand("catenary", "hanging-tether cases: static shape against the elastic catenary as N grows");
+  // Kept for its users: `catenary CASE... --elements N,N,...` is `study catenary CASE... --param elements=N,N,...`.
+  auto* catenary = app.add_subcommand("catenary", "alias of `study catenary`");
   std::vector<std::string> catenary_cases;
-  std::vector<int> catenary_elements = hanging_tether::default_catenary_elements();
-  std::string catenary_out = "results/catenary.csv";
-  catenary->add_option("CASE_FILE", catenary_cases, "hanging_tether case files")->required()->check(CLI::ExistingFile);
-  catenary->add_option("--elements", catenary_elements, "element counts N, increasing, each >= 2")
-      ->delimiter(',')->check(CLI::Range(2, 1 << 20))->capture_default_str();
-  catenary->add_option("--out", catenary_out, "CSV file")->capture_default_str();
+  std::string catenary_elements;
+  std::string catenary_out = "results";
+  catenary->add_option("CASE_FILE", catenary_cases, "case files the catenary study applies to")->required()->check(CLI::ExistingFile);
+  catenary->add_option("--elements", catenary_elements, "element counts N, increasing, each >= 2 (comma-separated)");
+  catenary->add_option("--out", catenary_out, "output folder (catenary.csv)")->capture_default_str();
 
   CLI11_PARSE(app, argc, argv);
   std::string command_line = "tetherbench";
   for (int i = 1; i < argc; ++i) command_line += std::string(" ") + argv[i];
 
   try {
-    if (list->parsed()) return command_list();
+    const Catalogue& catalogue = suite_catalogue();
+    if (list->parsed()) {
+      if (settings_table) {
+        std::fputs(settings_markdown(catalogue).c_str(), stdout);
+        return 0;
+      }
+      return command_list(catalogue);
+    }
 
     if (run->parsed()) {
-      const Case c = load_cases({case_file}, run_sets).front();
-      const auto integrators = select_integrators(integrator_names);
+      const Case c = load_cases(catalogue, {case_file}, run_sets).front();
+      const auto integrators = select_integrators(catalogue, integrator_names);
       RunOptions options;
       options.out_dir = run_out;
       if (*h_opt) options.h = h;
@@ -193,17 +223,17 @@ int main(int argc, char** argv) {
       options.progress = true;
       std::printf("%s (%s)\n", c.name.c_str(), c.file.c_str());
       bool all_ok = true;
-      for (const auto* info : integrators) {
-        const SummaryRow row = run_case(c, *info, options);
+      for (const auto& key : runs_of(c, integrators)) {
+        const SummaryRow row = run_case(key, options);
         append_summary_csv((std::filesystem::path(run_out) / "summary.csv").string(), row);
         print_row(row);
-        all_ok = all_ok && (row.status == "ok" || row.status.rfind("n/a", 0) == 0);
+        all_ok = all_ok && !row.outcome.failed();
       }
       return all_ok ? 0 : 1;
     }
 
     if (table->parsed()) {
-      const auto cases = load_cases(table_cases.empty() ? bundled_case_files() : table_cases, table_sets);
+      const auto cases = load_cases(catalogue, table_cases.empty() ? bundled_case_files() : table_cases, table_sets);
       RunOptions options;
       options.out_dir = table_out;
       options.repeats = table_repeats;
@@ -211,8 +241,8 @@ int main(int argc, char** argv) {
       std::vector<SummaryRow> rows;
       for (const auto& c : cases) {
         std::printf("%s (%s)\n", c.name.c_str(), c.file.c_str());
-        for (const auto& info : integrator_registry()) {
-          rows.push_back(run_case(c, info, options));
+        for (const auto& key : runs_of(c, catalogue.integrators)) {
+          rows.push_back(run_case(key, options));
           print_row(rows.back());
         }
       }
@@ -223,63 +253,75 @@ int main(int argc, char** argv) {
       return 0;  // failed runs are results: they are marked in the summary
     }
 
+    ReportOptions report_options;
+    report_options.reference_dir = TETHERBENCH_REFERENCE_DIR;
+    report_options.command = command_line;
+
     if (report->parsed()) {
-      const auto cases = load_cases(report_cases.empty() ? bundled_case_files() : report_cases, report_sets);
-      ReportOptions options;
-      options.out_dir = report_out;
-      options.reference_dir = TETHERBENCH_REFERENCE_DIR;
-      options.workers = report_jobs;
-      options.benchmarks = !no_benchmarks;
-      options.plots = !no_plots;
-      options.command = command_line;
+      const auto cases = load_cases(catalogue, report_cases.empty() ? bundled_case_files() : report_cases, report_sets);
+      report_options.out_dir = report_out;
+      report_options.workers = report_jobs;
+      report_options.benchmarks = !no_benchmarks;
+      report_options.plots = !no_plots;
       const auto start = std::chrono::steady_clock::now();
-      const int status = write_report(cases, options);
+      const int status = write_report(cases, catalogue, report_options);
       std::printf("report written to %s (%.1f s)%s\n", report_out.c_str(),
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
                   status == 0 ? "" : " -- a script step failed, see above");
       return status;
     }
 
+    if (study->parsed() || catenary->parsed()) {
+      std::map<std::string, std::string> parameters;
+      if (catenary->parsed()) {
+        study_name = "catenary";
+        study_cases = catenary_cases;
+        study_out = catenary_out;
+        if (!catenary_elements.empty()) parameters["elements"] = catenary_elements;
+      }
+      const StudyInfo* info = catalogue.find_study(study_name);
+      if (!info)
+        throw InputError("study: unknown study '" + study_name + "' (expected one of: " + join_names(catalogue.study_names()) + ")");
+      for (const auto& p : study_params) {
+        const auto eq = p.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == p.size())
+          throw InputError("--param " + p + ": expected KEY=VALUE");
+        parameters[p.substr(0, eq)] = p.substr(eq + 1);
+      }
+      auto cases = load_cases(catalogue, study_cases.empty() ? bundled_case_files() : study_cases, study_sets);
+      if (study_cases.empty()) cases = cases_for_study(*info, cases);
+      report_options.out_dir = study_out;
+      report_options.workers = study_jobs;
+      for (const auto& path : run_study(*info, cases, catalogue, report_options, parameters))
+        std::printf("wrote %s\n", path.c_str());
+      return 0;
+    }
+
     if (reference->parsed()) {
-      const auto cases = load_cases(reference_cases.empty() ? bundled_case_files() : reference_cases);
-      for (const auto& path : write_references(cases, reference_out, command_line)) std::printf("wrote %s\n", path.c_str());
+      const auto cases = load_cases(catalogue, reference_cases.empty() ? bundled_case_files() : reference_cases);
+      for (const auto& path : write_references(cases, catalogue, reference_out, command_line))
+        std::printf("wrote %s\n", path.c_str());
       return 0;
     }
 
     if (gate->parsed()) {
-      const auto cases = load_cases(gate_cases.empty() ? bundled_case_files() : gate_cases);
+      const auto cases = load_cases(catalogue, gate_cases.empty() ? bundled_case_files() : gate_cases);
       auto envelopes = read_envelopes(envelopes_file);
       if (record) {
-        for (const auto& c : cases) envelopes = record_envelopes(c, envelopes);
+        for (const auto& c : cases) envelopes = record_envelopes(c, catalogue, envelopes);
         write_envelopes(envelopes_file, envelopes);
         std::printf("recorded envelopes of %zu case(s) in %s\n", cases.size(), envelopes_file.c_str());
         return 0;
       }
       int failed = 0, checked = 0;
       for (const auto& c : cases)
-        for (const auto& g : check_gates(c, envelopes)) {
+        for (const auto& g : check_gates(c, catalogue, envelopes)) {
           ++checked;
           if (g.pass) std::printf("gate ok:     %s\n", g.message.c_str());
           else ++failed, std::printf("GATE FAILED: %s\n", g.message.c_str());
         }
       std::printf("%d passed, %d failed\n", checked - failed, failed);
       return failed == 0 ? 0 : 1;
-    }
-    if (catenary->parsed()) {
-      const auto cases = load_cases(catenary_cases);
-      if (!std::is_sorted(catenary_elements.begin(), catenary_elements.end(), std::less_equal<int>()))
-        throw InputError("--elements: expected increasing element counts");
-      const auto studies = hanging_tether::catenary_studies(cases, catenary_elements);
-      if (studies.size() != cases.size()) throw InputError("catenary: every case file must have model = \"hanging_tether\"");
-      for (const auto& s : studies) {
-        std::printf("%s (%s): elastic catenary H = %.10g N; fitted rate %.3f\n", s.case_name.c_str(),
-                    hanging_tether::to_string(s.discretisation).c_str(), s.analytic_horizontal_tension, s.fitted_rate);
-        for (const auto& p : s.points)
-          std::printf("  N = %-5d max error %-12.4e rate %-7.3f Newton %d\n", p.N, p.max_error, p.rate, p.newton_iterations);
-      }
-      hanging_tether::write_catenary_csv(catenary_out, studies);
-      std::printf("wrote %s\n", catenary_out.c_str());
-      return 0;
     }
   } catch (const InputError& e) {
     std::fprintf(stderr, "tetherbench: %s\n", e.what());

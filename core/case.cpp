@@ -7,91 +7,82 @@
 
 namespace tb {
 
-namespace {
-
 void read_integrator_settings(TableReader& table, const IntegratorInfo& info, IntegratorSettings& s) {
-  for (const std::string& key : info.settings) {
-    if (key == "rtol") s.rtol = table.positive_or(key, s.rtol);
-    else if (key == "atol") s.atol = table.positive_or(key, s.atol);
-    else if (key == "newton_tol") s.newton_tol = table.positive_or(key, s.newton_tol);
-    else if (key == "max_newton_iters") s.max_newton_iters = table.positive_integer_or(key, s.max_newton_iters);
-    else if (key == "baumgarte_p") s.baumgarte_p = table.non_negative_or(key, s.baumgarte_p);  // 0: unstabilised
-    else if (key == "baumgarte_gamma") s.baumgarte_gamma = table.non_negative_or(key, s.baumgarte_gamma);
-  }
-  table.finish();  // a key this integrator does not read is an error, not ignored
+  // Exactly the declared settings are read, so exactly they are accepted (finish()).
+  for (const SettingSpec& spec : info.settings)
+    if (const auto value = table.checked_or_none(spec.name, spec.integer, spec.expectation(),
+                                                 [&](double x) { return spec.accepts(x); }))
+      s.set(spec.name, *value);
+  table.finish();
 }
 
-std::string joined_names(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
-std::string integrator_names() {
-  std::vector<std::string> known;
-  for (const auto& integ : integrator_registry()) known.push_back(integ.name);
-  return joined_names(known);
-}
-
-}  // namespace
-
-bool Case::runs(const std::string& integrator) const {
+bool Case::lists(const std::string& integrator) const {
   return only_integrators.empty() ||
          std::find(only_integrators.begin(), only_integrators.end(), integrator) != only_integrators.end();
 }
 
-Case load_case(const std::string& path) {
+namespace {
+
+std::optional<SettingSweep> read_setting_sweep(TableReader& report, const Case& c, const Catalogue& catalogue) {
+  auto table = report.optional_table("setting_sweep");
+  if (!table) return std::nullopt;
+  SettingSweep sweep;
+  sweep.integrator = table->one_of("integrator", catalogue.integrator_names());
+  const IntegratorInfo& info = *catalogue.find_integrator(sweep.integrator);
+  std::vector<std::string> keys;
+  for (const auto& spec : info.settings) keys.push_back(spec.name);
+  if (keys.empty())
+    table->fail("integrator", "an integrator with settings to sweep", "'" + sweep.integrator + "', which declares none");
+  sweep.setting = table->one_of("setting", keys);
+  const SettingSpec& spec = *std::find_if(info.settings.begin(), info.settings.end(),
+                                          [&](const SettingSpec& s) { return s.name == sweep.setting; });
+  sweep.values = table->non_negative_list_or("values", {});
+  if (sweep.values.empty()) table->fail("values", "a non-empty array of values of " + sweep.setting, "none");
+  for (double v : sweep.values)
+    if (!spec.accepts(v)) table->fail("values", "values of " + sweep.setting + ", each " + spec.expectation(), format_g(v));
+  sweep.t_end = table->positive_or("t_end", c.t_end);
+  std::string why_not;
+  if (!c.model->offers(info.consumes, c.model->default_discretisation(), why_not))
+    table->fail("integrator", "an integrator that runs model " + c.model_name, "'" + sweep.integrator + "' (" + why_not + ")");
+  table->finish();
+  return sweep;
+}
+
+}  // namespace
+
+Case load_case(const std::string& path, const Catalogue& catalogue) {
   TableReader root = TableReader::parse_file(path);
   Case c;
   c.file = path;
   TableReader head = root.table("case");
   c.name = head.string("name");
   c.description = head.string("description");
-  std::vector<std::string> model_names;
-  for (const auto& m : model_registry()) model_names.push_back(m.name);
-  c.model_name = head.one_of("model", model_names);
+  c.model_name = head.one_of("model", catalogue.model_names());
   c.t_end = head.positive("t_end");
   c.h = head.positive("h");
   c.sample_interval = head.positive("sample_interval");
-  {
-    std::vector<std::string> names;
-    for (const auto& integ : integrator_registry()) names.push_back(integ.name);
-    c.only_integrators = head.string_list_or_empty("integrators", names);
-  }
+  c.only_integrators = head.string_list_or_empty("integrators", catalogue.integrator_names());
   if (c.h > c.t_end) head.fail("h", "a step no longer than t_end = " + format_g(c.t_end), format_g(c.h));
   head.finish();
 
   TableReader model = root.table("model");
   TableReader initial = root.table("initial");
-  const auto& info = *std::find_if(model_registry().begin(), model_registry().end(),
-                                   [&](const ModelInfo& m) { return m.name == c.model_name; });
-  c.model = info.build(model, initial);
+  c.model = catalogue.find_model(c.model_name)->build(model, initial);
 
-  for (const auto& integ : integrator_registry()) {
-    IntegratorSettings s;
-    s.h = c.h;
-    c.settings[integ.name] = s;
-  }
+  for (const auto& integ : catalogue.integrators) c.settings[integ.name] = IntegratorSettings::defaults(integ.settings, c.h);
   TableReader report = root.table("report");
   c.report.reference_t_end = report.positive("reference_t_end");
   c.report.steps = report.positive_list("steps");
   c.report.tolerances = report.positive_list("tolerances");
   c.report.gate_t_end = report.positive("gate_t_end");
-  c.report.baumgarte_p_sweep = report.non_negative_list_or("baumgarte_p_sweep", {});
-  c.report.baumgarte_sweep_t_end = report.positive_or("baumgarte_sweep_t_end", c.t_end);
-  if (!c.report.baumgarte_p_sweep.empty()) {
-    std::string why_not;
-    if (!c.model->make_formulation(FormulationKind::IndexOneDae, why_not))
-      report.fail("baumgarte_p_sweep",
-                  "no such key for model " + c.model_name + " (the sweep runs ida, which does not apply: " + why_not + ")",
-                  "a sweep of " + std::to_string(c.report.baumgarte_p_sweep.size()) + " values");
-  }
+  c.report.setting_sweep = read_setting_sweep(report, c, catalogue);
   report.finish();
 
   if (auto integrators = root.optional_table("integrators")) {
     for (const std::string& key : integrators->keys()) {
-      const IntegratorInfo* integ = find_integrator(key);
-      if (!integ) integrators->fail(key, "a registered integrator (" + integrator_names() + ")", "'" + key + "'");
+      const IntegratorInfo* integ = catalogue.find_integrator(key);
+      if (!integ)
+        integrators->fail(key, "a registered integrator (" + join_names(catalogue.integrator_names()) + ")", "'" + key + "'");
       TableReader t = integrators->table(key);
       read_integrator_settings(t, *integ, c.settings[key]);
     }
@@ -101,15 +92,17 @@ Case load_case(const std::string& path) {
   return c;
 }
 
-void apply_setting_override(Case& c, const std::string& assignment) {
+void apply_setting_override(Case& c, const std::string& assignment, const Catalogue& catalogue) {
   const std::string where = "--set " + assignment;
   const auto eq = assignment.find('=');
   const auto dot = assignment.find('.');
   if (eq == std::string::npos || dot == std::string::npos || dot > eq || dot == 0 || dot + 1 == eq || eq + 1 == assignment.size())
-    throw InputError(where + ": expected NAME.KEY=VALUE (e.g. ida.rtol=1e-6)");
+    throw InputError(where + ": expected NAME.KEY=VALUE (e.g. NAME.rtol=1e-6)");
   const std::string name = assignment.substr(0, dot), key = assignment.substr(dot + 1, eq - dot - 1);
-  const IntegratorInfo* integ = find_integrator(name);
-  if (!integ) throw InputError(where + ": unknown integrator '" + name + "' (expected one of: " + integrator_names() + ")");
+  const IntegratorInfo* integ = catalogue.find_integrator(name);
+  if (!integ)
+    throw InputError(where + ": unknown integrator '" + name + "' (expected one of: " +
+                     join_names(catalogue.integrator_names()) + ")");
   // VALUE as the right-hand side of a TOML line; parsed under toml11's "unknown file" name so
   // that the reader's messages carry no meaningless "(line 1)".
   toml::value parsed;

@@ -1,16 +1,26 @@
 #pragma once
 // A case file (format: cases/README.md): which model, its parameters and initial condition,
 // the step, the end time, the observation interval and per-integrator settings. Everything is
-// validated when the file is loaded, before anything runs or is written.
+// validated against the catalogue when the file is loaded, before anything runs or is written.
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
-#include "core/model.hpp"
-#include "integrators/integrator.hpp"
+#include "core/catalogue.hpp"
 
 namespace tb {
+
+// [report.setting_sweep]: one integrator run over the case once per value of one of its
+// settings, every other setting the case's (e.g. a DAE integrator's Baumgarte rate p: drift against cost).
+struct SettingSweep {
+  std::string integrator;
+  std::string setting;
+  std::vector<double> values;
+  double t_end = 0.0;  // s; the case's t_end unless set
+};
 
 // What `tetherbench report`, `reference` and `gate` do with a case ([report] table).
 struct ReportSettings {
@@ -18,10 +28,7 @@ struct ReportSettings {
   std::vector<double> steps;        // fixed-step sweep (s)
   std::vector<double> tolerances;   // adaptive sweep: rtol, with atol = 1e-2 rtol
   double gate_t_end = 0.0;          // the short run the CI gates measure (s)
-  // Baumgarte rates p (1/s) at which `report` runs ida over the whole case, for the drift
-  // and cost against p (reports/baumgarte_sweep.csv); empty: no sweep.
-  std::vector<double> baumgarte_p_sweep;
-  double baumgarte_sweep_t_end = 0.0;  // horizon of that sweep (s); the case's t_end unless set
+  std::optional<SettingSweep> setting_sweep;
 };
 
 struct Case {
@@ -33,23 +40,26 @@ struct Case {
   double h = 0.0;                // s: fixed step, initial step of adaptive methods
   double sample_interval = 0.0;  // s: observation grid
   std::shared_ptr<const Model> model;
-  std::map<std::string, IntegratorSettings> settings;  // one entry per registered integrator
+  std::map<std::string, IntegratorSettings> settings;  // one entry per catalogue integrator
   // [case] integrators: the integrators this case runs; empty means every applicable one.
-  // (E.g. a long case repeated only to run RK45 at MATLAB ODE45's default tolerances.)
+  // (E.g. a long case repeated only to run one adaptive method at MATLAB ode45's default tolerances.)
   std::vector<std::string> only_integrators;
   ReportSettings report;
 
   const IntegratorSettings& settings_for(const std::string& integrator) const { return settings.at(integrator); }
-  bool runs(const std::string& integrator) const;
+  bool lists(const std::string& integrator) const;  // allowed by [case] integrators
 };
 
 // Throws InputError (naming the file, key and expectation) on any bad input.
-Case load_case(const std::string& path);
+Case load_case(const std::string& path, const Catalogue& catalogue);
 
 // The command line's `--set NAME.KEY=VALUE`: sets one setting of integrator NAME in the case,
 // over the case file's value, validated exactly like a key of the case's [integrators.NAME]
 // table (VALUE is read as a TOML value). Throws InputError naming the assignment on an unknown
-// integrator, a key that integrator does not read, or a bad value.
-void apply_setting_override(Case& c, const std::string& assignment);
+// integrator, a key that integrator does not declare, or a bad value.
+void apply_setting_override(Case& c, const std::string& assignment, const Catalogue& catalogue);
+
+// Reads one declared setting from a table (used for [integrators.NAME] and --set).
+void read_integrator_settings(TableReader& table, const IntegratorInfo& info, IntegratorSettings& s);
 
 }  // namespace tb

@@ -1,7 +1,9 @@
 #pragma once
-// Numbers in messages and tables: printf's %g with a chosen number of significant digits.
+// Numbers in messages and tables (printf's %g with a chosen number of significant digits), and
+// the time stamp of provenance lines.
 
 #include <cstdio>
+#include <ctime>
 #include <string>
 
 namespace tb {
@@ -9,6 +11,14 @@ namespace tb {
 inline std::string format_g(double x, int significant_digits = 6) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.*g", significant_digits, x);
+  return buf;
+}
+
+// The current time as "2026-11-23 00:30:00 UTC", for provenance lines.
+inline std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&now));
   return buf;
 }
 

@@ -7,7 +7,6 @@ std::string to_string(FormulationKind kind) {
     case FormulationKind::DiscreteLieGroup: return "discrete-lie-group";
     case FormulationKind::EmbeddedOde: return "embedded-ode";
     case FormulationKind::IndexOneDae: return "index-1-dae";
-    case FormulationKind::LumpedMass: return "lumped-mass";
   }
   return "unknown";
 }

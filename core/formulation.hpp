@@ -13,12 +13,16 @@
 
 namespace tb {
 
+// The equation type a formulation is written as, which is what an integrator consumes. How
+// the continuum is discretised (consistent or lumped string mass, ...) is a separate choice
+// the model offers (Model::discretisations), so every ODE integrator runs every ODE form.
 enum class FormulationKind {
   DiscreteLieGroup,  // discrete Lagrangian on R^k x SO(3) x (S^2)^n, implicit step in group parameters
   EmbeddedOde,       // first-order ODE, R as 9 numbers, S^2 directions as 3-vectors
   IndexOneDae,       // Baumgarte-stabilised index-1 DAE in natural coordinates
-  LumpedMass,        // diagonal-mass string as a first-order ODE
 };
+inline constexpr FormulationKind kAllFormulationKinds[] = {FormulationKind::DiscreteLieGroup, FormulationKind::EmbeddedOde,
+                                                           FormulationKind::IndexOneDae};
 
 std::string to_string(FormulationKind kind);
 
@@ -66,7 +70,7 @@ class OdeFormulation : public Formulation {
 // position-momentum form (seed 003 Algorithm 1): the discrete Legendre transform at step k is
 // an implicit equation G(x) = 0 in the step's unknowns x (position increments and Cayley
 // parameters of the group updates); once solved, the update and the new momenta are explicit.
-// The model owns the equations and the structured (O(N)) Newton linear algebra; the LGVI
+// The model owns the equations and the structured (O(N)) Newton linear algebra; the Lie group
 // integrator owns the iteration, its tolerance and its failure handling.
 class DiscreteLieGroupStep {
  public:
@@ -94,7 +98,7 @@ struct BaumgarteParameters {
 
 // F(t, y, y') = 0 of differentiation index 1 in natural coordinates, with the Lagrange
 // multipliers as algebraic components. The model owns the residual, its analytic Jacobian
-// and consistent initial values; the IDA integrator owns tolerances and step control.
+// and consistent initial values; the DAE integrator owns tolerances and step control.
 class DaeFormulation : public Formulation {
  public:
   FormulationKind kind() const override { return FormulationKind::IndexOneDae; }

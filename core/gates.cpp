@@ -11,7 +11,7 @@ namespace tb {
 
 namespace {
 
-// Metrics a new pair gets envelopes for when first recorded (those the model measures: a
+// Metrics a new run gets envelopes for when first recorded (those the model measures: a
 // metric that is NaN, like linear momentum where it is not conserved, gets none).
 const std::vector<std::string> kDefaultGateMetrics = {"energy_err_max",     "energy_drift_rate_abs",
                                                       "momentum_err_max",   "linear_momentum_err_max",
@@ -21,17 +21,19 @@ const std::vector<std::string> kDefaultGateMetrics = {"energy_err_max",     "ene
 // orthogonality of a Lie group update) move by a few ulps with any harmless reordering of sums.
 constexpr double kFloor = 1e-13;
 
-// The gate runs of every applicable integrator: name -> summary row (status n/a excluded).
-std::map<std::string, SummaryRow> gate_runs(const Case& c) {
+// The gate runs of every applicable run of the case: label -> summary row (n/a excluded).
+std::map<std::string, SummaryRow> gate_runs(const Case& c, const Catalogue& catalogue) {
   RunOptions options;
   options.t_end = c.report.gate_t_end;
   std::map<std::string, SummaryRow> rows;
-  for (const auto& info : integrator_registry()) {
-    SummaryRow row = run_case(c, info, options);
-    if (row.status.rfind("n/a", 0) != 0) rows.emplace(info.name, std::move(row));
+  for (const auto& key : runs_of(c, catalogue.integrators)) {
+    SummaryRow row = run_case(key, options);
+    if (!row.outcome.not_applicable()) rows.emplace(row.integrator, std::move(row));
   }
   return rows;
 }
+
+bool expects_failure(const Envelope& e) { return e.bound_type == "fails"; }
 
 std::string describe(const Envelope& e, double value) {
   return "case " + e.case_name + ", integrator " + e.integrator + ", metric " + e.metric + " = " + format_g(value, 4) +
@@ -44,19 +46,28 @@ double recorded_bound(const std::string& bound_type, double value) {
   return bound_type == "max" ? std::max(2.0 * value, kFloor) : 0.5 * value;
 }
 
+Envelope failure_envelope(const Case& c, const SummaryRow& row) {
+  return {c.name, row.integrator, "outcome", "fails", 0.0, "recorded", row.outcome.t, row.status()};
+}
+
 }  // namespace
 
-std::vector<GateCheck> check_gates(const Case& c, const std::vector<Envelope>& envelopes) {
+std::vector<GateCheck> check_gates(const Case& c, const Catalogue& catalogue, const std::vector<Envelope>& envelopes) {
   std::vector<GateCheck> checks;
-  const auto runs = gate_runs(c);
+  const auto runs = gate_runs(c, catalogue);
   for (const auto& [name, row] : runs) {
     bool has_envelope = false;
     for (const auto& e : envelopes) {
       if (e.case_name != c.name || e.integrator != name) continue;
       has_envelope = true;
       GateCheck g{c.name, name, e.metric, false, ""};
-      if (row.status != "ok") {
-        g.message = "case " + c.name + ", integrator " + name + ": gate run " + row.status;
+      if (expects_failure(e)) {
+        g.pass = row.outcome.failed();
+        g.message = "case " + c.name + ", integrator " + name + ": expected to fail (recorded: " + e.note + "); " +
+                    (g.pass ? "it does: " + row.status()
+                            : "it completed, so the method's behaviour changed: re-record with `tetherbench gate --record`");
+      } else if (!row.outcome.ok()) {
+        g.message = "case " + c.name + ", integrator " + name + ": gate run " + row.status();
       } else {
         const double value = metric_value(row.metrics, e.metric);
         g.pass = e.bound_type == "max" ? value <= e.bound : value >= e.bound;
@@ -66,30 +77,39 @@ std::vector<GateCheck> check_gates(const Case& c, const std::vector<Envelope>& e
     }
     if (!has_envelope)
       checks.push_back({c.name, name, "", false,
-                        "case " + c.name + ", integrator " + name +
-                            ": no envelope in reference/envelopes.csv (record one with `tetherbench gate --record`)"});
+                        "case " + c.name + ", integrator " + name + " (" + row.status() +
+                            "): no envelope in reference/envelopes.csv (record one with `tetherbench gate --record`)"});
   }
   return checks;
 }
 
-std::vector<Envelope> record_envelopes(const Case& c, const std::vector<Envelope>& envelopes) {
-  const auto runs = gate_runs(c);
+std::vector<Envelope> record_envelopes(const Case& c, const Catalogue& catalogue, const std::vector<Envelope>& envelopes) {
+  const auto runs = gate_runs(c, catalogue);
   std::vector<Envelope> out;
   std::map<std::string, bool> has_envelope;
   for (Envelope e : envelopes) {
     if (e.case_name == c.name) {
       auto run = runs.find(e.integrator);
-      if (run == runs.end()) continue;  // the integrator no longer applies: drop its envelope
-      has_envelope[e.integrator] = true;
-      if (run->second.status == "ok") {
-        e.recorded_value = metric_value(run->second.metrics, e.metric);
-        if (e.policy == "recorded") e.bound = recorded_bound(e.bound_type, e.recorded_value);
+      if (run == runs.end()) continue;  // the run no longer applies: drop its envelope
+      const SummaryRow& row = run->second;
+      if (row.outcome.failed()) {
+        // A failing run is recorded as expected to fail; fixed claims stay for review.
+        if (e.policy == "fixed") out.push_back(e);
+        continue;
       }
+      if (expects_failure(e)) continue;  // it completes now: standard rows are added below
+      has_envelope[e.integrator] = true;
+      e.recorded_value = metric_value(row.metrics, e.metric);
+      if (e.policy == "recorded") e.bound = recorded_bound(e.bound_type, e.recorded_value);
     }
     out.push_back(e);
   }
   for (const auto& [name, row] : runs) {
-    if (has_envelope[name] || row.status != "ok") continue;
+    if (row.outcome.failed()) {
+      out.push_back(failure_envelope(c, row));
+      continue;
+    }
+    if (has_envelope[name]) continue;
     for (const auto& metric : kDefaultGateMetrics) {
       const double value = metric_value(row.metrics, metric);
       if (std::isnan(value)) continue;

@@ -1,7 +1,9 @@
 #pragma once
-// CI regression gates: a short run of every case x integrator, its conservation metrics
-// checked against reference/envelopes.csv. A pair with no envelope fails too, so a new
-// integrator or case cannot slip past the gates.
+// CI regression gates: a short run of every case x run (integrator, with its discretisation),
+// its conservation metrics checked against reference/envelopes.csv. A run with no envelope
+// fails too, so a new integrator or case cannot slip past the gates. An envelope can also say
+// that a run is expected to fail (metric "outcome", bound type "fails"): a method that is
+// unstable on a case at its step is a benchmark result, recorded like any other.
 
 #include <string>
 #include <vector>
@@ -18,11 +20,13 @@ struct GateCheck {
 };
 
 // Runs the gate run (case report.gate_t_end, the case's h) of every integrator that applies.
-std::vector<GateCheck> check_gates(const Case& c, const std::vector<Envelope>& envelopes);
+std::vector<GateCheck> check_gates(const Case& c, const Catalogue& catalogue, const std::vector<Envelope>& envelopes);
 
 // Re-measures this case's "recorded" envelopes (bound = 2x the value for max, 1/2 for min),
-// keeps "fixed" ones, and adds max-envelopes of the standard metrics for pairs that have none.
+// keeps "fixed" ones, and adds max-envelopes of the standard metrics for runs that have none.
+// A run that fails is recorded as expected to fail (one "outcome,fails" row replacing its
+// recorded rows); a run recorded as failing that now completes gets the standard rows.
 // Rows of other cases are returned unchanged.
-std::vector<Envelope> record_envelopes(const Case& c, const std::vector<Envelope>& envelopes);
+std::vector<Envelope> record_envelopes(const Case& c, const Catalogue& catalogue, const std::vector<Envelope>& envelopes);
 
 }  // namespace tb

@@ -1,5 +1,9 @@
 #pragma once
 // A mechanical model built from a case file: its parameters plus the formulations it offers.
+// A formulation is identified by its equation type (FormulationKind, what an integrator
+// consumes) and the model's discretisation of the continuum (e.g. Model A's string with
+// consistent or lumped mass); a model's first discretisation is its default, the system of the
+// paper it comes from.
 
 #include <functional>
 #include <memory>
@@ -15,46 +19,70 @@ class Model {
  public:
   virtual ~Model() = default;
   virtual std::string name() const = 0;
+  // The discretisations this model offers, its default first. "" names a model's only
+  // discretisation when there is nothing to choose.
+  virtual std::vector<std::string> discretisations() const { return {""}; }
+  std::string default_discretisation() const { return discretisations().front(); }
+
+  // Whether the model offers that formulation, without building it; the reason when not
+  // (shown as "n/a: ..." in the tables).
+  virtual bool offers(FormulationKind kind, const std::string& discretisation, std::string& why_not) const = 0;
+
   // A fresh, independent formulation object (runs may execute concurrently), or nullptr with
-  // the reason in why_not when this model does not offer that formulation.
-  virtual std::unique_ptr<Formulation> make_formulation(FormulationKind kind, std::string& why_not) const = 0;
+  // the reason in why_not when the model does not offer it. May throw when the model cannot
+  // be built at these parameters; the measurement path turns that into a failed run.
+  std::unique_ptr<Formulation> make_formulation(FormulationKind kind, const std::string& discretisation,
+                                                std::string& why_not) const {
+    if (!offers(kind, discretisation, why_not)) return nullptr;
+    return build(kind, discretisation);
+  }
+  std::unique_ptr<Formulation> make_formulation(FormulationKind kind, std::string& why_not) const {
+    return make_formulation(kind, default_discretisation(), why_not);
+  }
+
+ protected:
+  // Called only for what offers() accepted.
+  virtual std::unique_ptr<Formulation> build(FormulationKind kind, const std::string& discretisation) const = 0;
 };
 
-// The usual model: for every formulation kind, a factory building a fresh formulation from
-// the model's parameters, or the reason the kind is not offered (shown as "n/a: ..." in the
-// tables). Kinds not listed are declined as "not offered by <name>".
+// The usual model: for every (formulation kind, discretisation), a factory building a fresh
+// formulation from the model's parameters, or the reason it is not offered. Pairs not listed
+// are declined with a generated reason.
 class FormulationMenu final : public Model {
  public:
   struct Item {
     FormulationKind kind;
     std::function<std::unique_ptr<Formulation>()> make;  // empty: declined
     std::string why_not;
+    std::string discretisation;  // "" for a model with a single discretisation
   };
-  FormulationMenu(std::string name, std::vector<Item> items) : name_(std::move(name)), items_(std::move(items)) {}
+  FormulationMenu(std::string name, std::vector<Item> items);
   std::string name() const override { return name_; }
-  std::unique_ptr<Formulation> make_formulation(FormulationKind kind, std::string& why_not) const override {
-    for (const auto& item : items_)
-      if (item.kind == kind) {
-        if (item.make) return item.make();
-        why_not = item.why_not;
-        return nullptr;
-      }
-    why_not = to_string(kind) + " is not offered by " + name_;
-    return nullptr;
-  }
+  std::vector<std::string> discretisations() const override { return discretisations_; }
+  bool offers(FormulationKind kind, const std::string& discretisation, std::string& why_not) const override;
+
+ protected:
+  std::unique_ptr<Formulation> build(FormulationKind kind, const std::string& discretisation) const override;
 
  private:
+  const Item* find(FormulationKind kind, const std::string& discretisation) const;
   std::string name_;
   std::vector<Item> items_;
+  std::vector<std::string> discretisations_;
 };
 
 // Menu items: `offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic)` builds OdeForm(p, ic) on
-// each request (copies of the arguments are kept); `decline(kind, reason)`.
+// each request (copies of the arguments are kept); `decline(kind, reason)`; `.in("lumped")`
+// files an item under a named discretisation.
 template <class Form, class... Args>
 FormulationMenu::Item offer(FormulationKind kind, const Args&... args) {
-  return {kind, [=] { return std::unique_ptr<Formulation>(std::make_unique<Form>(args...)); }, {}};
+  return {kind, [=] { return std::unique_ptr<Formulation>(std::make_unique<Form>(args...)); }, {}, {}};
 }
-inline FormulationMenu::Item decline(FormulationKind kind, std::string why_not) { return {kind, {}, std::move(why_not)}; }
+inline FormulationMenu::Item decline(FormulationKind kind, std::string why_not) { return {kind, {}, std::move(why_not), {}}; }
+inline FormulationMenu::Item in(std::string discretisation, FormulationMenu::Item item) {
+  item.discretisation = std::move(discretisation);
+  return item;
+}
 
 // How a model is built from its [model] and [initial] tables. The factory reads every key it
 // needs through the readers (which reject unknown ones) and throws InputError on bad values.
@@ -63,8 +91,5 @@ struct ModelInfo {
   std::string summary;  // one line for `tetherbench list`
   std::function<std::shared_ptr<const Model>(TableReader& model_table, TableReader& initial_table)> build;
 };
-
-// Every model, sorted by name. Adding a model: one folder under models/ and one line in models/registry.cpp.
-const std::vector<ModelInfo>& model_registry();
 
 }  // namespace tb

@@ -113,7 +113,10 @@ std::vector<Envelope> read_envelopes(const std::string& path) {
     while (in.read_row(e.case_name, e.integrator, e.metric, e.bound_type, bound, e.policy, recorded, e.note)) {
       e.bound = to_number(path, "bound", in.get_file_line(), bound);
       e.recorded_value = to_number(path, "recorded_value", in.get_file_line(), recorded);
-      check_one_of(path, "bound_type", e.bound_type, {"max", "min"});
+      check_one_of(path, "bound_type", e.bound_type, {"max", "min", "fails"});
+      if ((e.bound_type == "fails") != (e.metric == "outcome"))
+        throw InputError(path + " (line " + std::to_string(in.get_file_line()) +
+                         "): bound_type 'fails' goes with metric 'outcome' and only with it");
       check_one_of(path, "policy", e.policy, {"fixed", "recorded"});
       rows.push_back(e);
     }
@@ -126,7 +129,9 @@ void write_envelopes(const std::string& path, const std::vector<Envelope>& rows)
   if (!out) throw std::runtime_error("cannot write " + path);
   out << "# Conservation envelopes checked by `tetherbench gate` (ctest: gate:<case>). Each row bounds one\n"
          "# metric of the short gate run (case [report] gate_t_end, the case's step) of one integrator.\n"
-         "# bound_type max: value <= bound; min: value >= bound (an integrator expected to drift must still drift).\n"
+         "# bound_type max: value <= bound; min: value >= bound (an integrator expected to drift must still drift);\n"
+         "# fails (metric outcome): the run is expected to fail at this step (a stability result; recorded_value: the\n"
+         "# time it failed at when recorded, note: its status).\n"
          "# policy fixed: a physical claim, never changed by `tetherbench gate --record`; recorded: re-measured by it.\n"
          "# Refresh on purpose with `tetherbench gate --record` (see reference/README.md).\n";
   out << "case,integrator,metric,bound_type,bound,policy,recorded_value,note\n";

@@ -30,7 +30,8 @@ struct Envelope {
   std::string case_name;
   std::string integrator;
   std::string metric;      // a metric name (core/metrics.hpp)
-  std::string bound_type;  // "max": value <= bound (conserved); "min": value >= bound (expected to drift)
+  std::string bound_type;  // "max": value <= bound (conserved); "min": value >= bound (expected to drift);
+                           // "fails" (metric "outcome"): the run is expected to fail (unstable at its step)
   double bound = 0.0;
   std::string policy;      // "fixed": a physical claim, kept by --record; "recorded": re-measured by --record
   double recorded_value = 0.0;  // what was measured when the bound was recorded

@@ -1,8 +1,8 @@
 #pragma once
-// `tetherbench report`: every bundled case with every applicable integrator, a work-precision
-// sweep against the stored reference solution, measured orders, the papers' figures side by
-// side, build information, benchmarks, and the plots and index drawn by scripts/plot_report.py.
-// Also the reference solutions themselves (`tetherbench reference`).
+// `tetherbench report`: the table of full runs (every case with every applicable integrator
+// and discretisation) plus every study of the catalogue, all jobs in one parallel pool, then
+// build information, benchmarks, and the plots and index drawn by scripts/plot_report.py.
+// `tetherbench study NAME` runs one study the same way.
 
 #include <string>
 #include <vector>
@@ -12,33 +12,9 @@
 
 namespace tb {
 
-// Reference solution: RK45 (Dormand-Prince) at rtol 1e-13, atol 1e-15 on the model's ODE form,
-// i.e. the same semi-discrete model every formulation integrates.
-constexpr double kReferenceRtol = 1e-13;
-constexpr double kReferenceAtol = 1e-15;
-
-struct ReferenceRun {
-  IntegrationOutcome outcome;
-  Eigen::VectorXd physical;  // the model's physical state at t_end
-};
-// The formulation whose tight solution an integrator consuming `consumed` is measured against:
-// that very formulation when it is an ODE (the embedded ODE, the lumped-mass string — a
-// different semi-discrete system), else the model's embedded ODE (the same semi-discrete
-// system, e.g. for the LGVI).
-FormulationKind reference_kind(const Model& model, FormulationKind consumed);
-ReferenceRun compute_reference(const Model& model, FormulationKind kind, double t_end, double initial_step);
-inline ReferenceRun compute_reference(const Model& model, double t_end, double initial_step) {
-  return compute_reference(model, FormulationKind::EmbeddedOde, t_end, initial_step);
-}
-
-// Writes reference/<case>/final_state.csv (embedded ODE) for each case, and
-// final_state_<kind>.csv for its other ODE-type formulations. Returns the files written.
-std::vector<std::string> write_references(const std::vector<Case>& cases, const std::string& reference_dir,
-                                          const std::string& command);
-
 struct ReportOptions {
   std::string out_dir = "reports";
-  std::string reference_dir;    // holds <case>/final_state.csv and paper_figures.csv
+  std::string reference_dir;    // holds <case>/final_state*.csv and paper_figures.csv
   unsigned workers = 1;         // parallel runs
   bool benchmarks = true;       // run the Google Benchmark suite and summarise it
   bool plots = true;            // run scripts/plot_report.py (matplotlib)
@@ -46,6 +22,14 @@ struct ReportOptions {
 };
 
 // Returns 0 when everything was written (failed runs are results, marked in the tables).
-int write_report(const std::vector<Case>& cases, const ReportOptions& options);
+int write_report(const std::vector<Case>& cases, const Catalogue& catalogue, const ReportOptions& options);
+
+// One study on the given cases (each must apply: InputError naming the file otherwise), with
+// the full runs first when the study needs them. Returns the files written.
+std::vector<std::string> run_study(const StudyInfo& study, const std::vector<Case>& cases, const Catalogue& catalogue,
+                                   const ReportOptions& options, const std::map<std::string, std::string>& parameters);
+
+// The cases a study applies to.
+std::vector<Case> cases_for_study(const StudyInfo& study, const std::vector<Case>& cases);
 
 }  // namespace tb

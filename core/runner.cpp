@@ -5,63 +5,133 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
+
+#include "core/format.hpp"
 
 namespace tb {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-
-std::string format_time_and_step(double t, long step) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, " at t = %.6g s, step %ld", t, step);
-  return buf;
 }
-}  // namespace
+
+std::string RunOutcome::describe() const {
+  switch (kind) {
+    case Kind::Ok: return "ok";
+    case Kind::NotApplicable: return "n/a: " + reason;
+    case Kind::Failed: break;
+  }
+  char where[96];
+  std::snprintf(where, sizeof where, " at t = %.6g s, step %ld", t, step);
+  if (diverged && !adaptive) return "unstable at h = " + format_g(h, 6) + ": " + reason + where;
+  return "failed: " + reason + where;
+}
+
+RunOutcome RunOutcome::not_applicable_because(std::string why) {
+  RunOutcome o;
+  o.kind = Kind::NotApplicable;
+  o.reason = std::move(why);
+  return o;
+}
+
+RunOutcome RunOutcome::failed_at(std::string reason, double t, long step, bool diverged) {
+  RunOutcome o;
+  o.kind = Kind::Failed;
+  o.reason = std::move(reason);
+  o.t = t;
+  o.step = step;
+  o.diverged = diverged;
+  return o;
+}
 
 IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info, const IntegratorSettings& settings,
                              double t_end, double sample_interval, const SampleObserver& observer,
                              const ProgressReporter& progress) {
   IntegrationOutcome out;
   const double t0 = 0.0;
-  auto stepper = info.make(form, settings, t0);
-  long next_sample = 1;  // grid index of the next sample after t0
-  if (observer) observer(t0, stepper->state());
-  Eigen::VectorXd y_sample;
+  std::unique_ptr<TimeStepper> stepper;
+  try {
+    stepper = info.make(form, settings, t0);
+  } catch (const std::exception& e) {
+    out.outcome = RunOutcome::failed_at(std::string("building the stepper failed: ") + e.what(), t0, 1);
+    out.t_final = t0;
+    out.final_state = form.initial_state();
+    return out;
+  }
+  out.outcome.h = settings.h;
+  out.outcome.adaptive = info.adaptive;
   double runtime = 0.0;
   const double tiny = 1e-9 * std::min(settings.h, sample_interval);
-  while (stepper->time() < t_end) {
-    std::string failure;
-    const auto start = Clock::now();
-    const bool ok = stepper->step(t_end, failure);
-    runtime += std::chrono::duration<double>(Clock::now() - start).count();
-    if (!ok) {
-      out.ok = false;
-      out.failure = failure + format_time_and_step(stepper->time(), stepper->counters().steps + 1);
-      break;
-    }
-    const double t = stepper->time();
-    if (observer) {
-      auto grid = [&](long i) { return double(i) * sample_interval; };
-      if (stepper->has_dense_output()) {
-        for (; grid(next_sample) <= t + tiny && grid(next_sample) < t_end - tiny; ++next_sample) {
-          stepper->dense_state(grid(next_sample), y_sample);
-          observer(grid(next_sample), y_sample);
-        }
-      } else if (grid(next_sample) <= t + tiny && t < t_end - tiny) {
-        observer(t, stepper->state());  // the first step end at or after the grid time
-        while (grid(next_sample) <= t + tiny) ++next_sample;
+  auto grid = [&](long i) { return double(i) * sample_interval; };
+  long next_sample = 1;  // grid index of the next sample after t0
+  Eigen::VectorXd y_sample;
+  try {
+    if (observer) observer(t0, stepper->state());
+    while (stepper->time() < t_end) {
+      // Step without interruption up to the next sample time (or t_end when nothing observes),
+      // timing the whole loop: one clock read per sample, not per step.
+      const double target = observer ? std::min(grid(next_sample), t_end) : t_end;
+      StepFailure failure;
+      bool ok = true;
+      const auto start = Clock::now();
+      while (stepper->time() < t_end && stepper->time() < target - tiny)
+        if (!(ok = stepper->step(t_end, failure))) break;
+      runtime += std::chrono::duration<double>(Clock::now() - start).count();
+      if (!ok) {
+        out.outcome = RunOutcome::failed_at(failure.reason, stepper->time(), stepper->counters().steps + 1,
+                                            failure.kind == StepFailure::Kind::Diverged);
+        break;
       }
-      if (t >= t_end) observer(t, stepper->state());  // the final time is always sampled
+      const double t = stepper->time();
+      if (observer) {
+        if (stepper->has_dense_output()) {
+          for (; grid(next_sample) <= t + tiny && grid(next_sample) < t_end - tiny; ++next_sample) {
+            stepper->dense_state(grid(next_sample), y_sample);
+            observer(grid(next_sample), y_sample);
+          }
+        } else if (grid(next_sample) <= t + tiny && t < t_end - tiny) {
+          observer(t, stepper->state());  // the first step end at or after the grid time
+          while (grid(next_sample) <= t + tiny) ++next_sample;
+        }
+        if (t >= t_end) observer(t, stepper->state());  // the final time is always sampled
+      }
+      if (progress) progress(t);
     }
-    if (progress) progress(t);
+  } catch (const std::exception& e) {
+    out.outcome = RunOutcome::failed_at(std::string("exception: ") + e.what(), stepper->time(),
+                                        stepper->counters().steps + 1);
   }
+  out.outcome.h = settings.h;
+  out.outcome.adaptive = info.adaptive;
   out.t_final = stepper->time();
   out.counters = stepper->counters();
   out.runtime_s = runtime;
   out.final_state = stepper->state();
   return out;
+}
+
+std::string run_label(const std::string& integrator, const Model& model, const std::string& discretisation) {
+  return discretisation == model.default_discretisation() ? integrator : integrator + "@" + discretisation;
+}
+
+std::string RunKey::label() const { return run_label(integrator->name, *c->model, discretisation); }
+
+std::optional<std::string> why_not_applicable(const Case& c, const IntegratorInfo& info, const std::string& discretisation) {
+  if (!c.lists(info.name)) return std::string("not among this case's [case] integrators");
+  std::string why_not;
+  if (!c.model->offers(info.consumes, discretisation, why_not)) return why_not;
+  return std::nullopt;
+}
+
+std::vector<RunKey> runs_of(const Case& c, const std::vector<IntegratorInfo>& integrators) {
+  std::vector<RunKey> keys;
+  const auto discretisations = c.model->discretisations();
+  for (size_t d = 0; d < discretisations.size(); ++d)
+    for (const auto& info : integrators)
+      if (d == 0 || !why_not_applicable(c, info, discretisations[d])) keys.push_back({&c, &info, discretisations[d]});
+  return keys;
 }
 
 namespace {
@@ -117,53 +187,88 @@ class TerminalProgress {
 
 }  // namespace
 
-SummaryRow run_case(const Case& c, const IntegratorInfo& info, const RunOptions& options) {
-  SummaryRow row;
-  row.case_name = c.name;
-  row.integrator = info.name;
-  IntegratorSettings settings = c.settings_for(info.name);
-  if (options.h) settings.h = *options.h;
-  row.h = settings.h;
-  row.rtol = info.adaptive ? settings.rtol : 0.0;
-  row.atol = info.adaptive ? settings.atol : 0.0;
-  row.t_end = options.t_end.value_or(c.t_end);
-
-  std::string why_not;
-  if (!c.runs(info.name)) {
-    row.status = "n/a: not among this case's [case] integrators";
-    return row;
+Measurement measure(const RunKey& key, const IntegratorSettings& settings, const MeasureOptions& options) {
+  Measurement m;
+  if (const auto why = why_not_applicable(*key.c, *key.integrator, key.discretisation)) {
+    m.outcome = RunOutcome::not_applicable_because(*why);
+    return m;
   }
-  auto form = c.model->make_formulation(info.consumes, why_not);
-  if (!form) {
-    row.status = "n/a: " + why_not;
-    return row;
+  std::unique_ptr<Formulation> form;
+  try {
+    std::string why_not;
+    form = key.c->model->make_formulation(key.integrator->consumes, key.discretisation, why_not);
+    if (!form) throw std::logic_error("offered but not built: " + why_not);
+    m.extra_columns = form->extra_column_names();
+  } catch (const std::exception& e) {
+    m.outcome = RunOutcome::failed_at(std::string("building the formulation failed: ") + e.what(), 0.0, 1);
+    m.outcome.h = settings.h;
+    return m;
   }
 
   std::unique_ptr<TimeSeriesWriter> writer;
-  if (!options.out_dir.empty()) {
-    const auto dir = std::filesystem::path(options.out_dir) / c.name / info.name;
-    std::filesystem::create_directories(dir);
-    writer = std::make_unique<TimeSeriesWriter>(dir / "timeseries.csv", form->extra_column_names());
+  if (!options.timeseries_path.empty()) {
+    const std::filesystem::path path(options.timeseries_path);
+    std::filesystem::create_directories(path.parent_path());
+    writer = std::make_unique<TimeSeriesWriter>(path, m.extra_columns);
   }
   MetricsAccumulator metrics;
-  SampleObserver observer = [&](double t, const Eigen::VectorXd& y) {
-    const Observation o = form->observe(t, y);
-    metrics.add(t, o);
-    if (writer) writer->write(t, o);
-  };
-  TerminalProgress progress(c.name + " | " + info.name, row.t_end, options.progress);
-  const IntegrationOutcome outcome =
-      integrate(*form, info, settings, row.t_end, c.sample_interval, observer, std::ref(progress));
-  row.counters = outcome.counters;
-  row.metrics = metrics.result();
-  row.runtime_s = outcome.runtime_s;
-  row.status = outcome.ok ? "ok" : "failed: " + outcome.failure;
-  // Timing passes with observation off (SPEC: runtime is the minimum over repeats).
-  for (int r = 1; outcome.ok && r < options.repeats; ++r) {
-    const IntegrationOutcome timing = integrate(*form, info, settings, row.t_end, c.sample_interval, {});
-    row.runtime_s = std::min(row.runtime_s, timing.runtime_s);
+  SampleObserver observer;
+  if (options.observe)
+    observer = [&](double t, const Eigen::VectorXd& y) {
+      const Observation o = form->observe(t, y);
+      metrics.add(t, o);
+      if (writer) writer->write(t, o);
+    };
+  TerminalProgress progress(key.c->name + " | " + key.label(), options.t_end, options.progress);
+  const IntegrationOutcome first =
+      integrate(*form, *key.integrator, settings, options.t_end, options.sample_interval, observer, std::ref(progress));
+  m.outcome = first.outcome;
+  m.counters = first.counters;
+  m.metrics = metrics.result();
+  m.runtime_s = first.runtime_s;
+  m.t_final = first.t_final;
+  try {
+    m.final_physical = form->physical_state(first.final_state);
+  } catch (const std::exception&) {
+    m.final_physical.resize(0);
   }
+  // Timing passes with observation off (SPEC: runtime is the minimum over repeats).
+  for (int r = 1; m.outcome.ok() && r < options.repeats; ++r)
+    m.runtime_s = std::min(m.runtime_s, integrate(*form, *key.integrator, settings, options.t_end, options.t_end, {}).runtime_s);
+  return m;
+}
+
+SummaryRow run_case(const RunKey& key, const RunOptions& options) {
+  const Case& c = *key.c;
+  const IntegratorInfo& info = *key.integrator;
+  SummaryRow row;
+  row.case_name = c.name;
+  row.integrator = key.label();
+  row.discretisation = key.discretisation;
+  IntegratorSettings settings = c.settings_for(info.name);
+  if (options.h) settings.h = *options.h;
+  row.h = settings.h;
+  row.rtol = info.adaptive ? settings.get("rtol") : 0.0;
+  row.atol = info.adaptive ? settings.get("atol") : 0.0;
+  row.t_end = options.t_end.value_or(c.t_end);
+
+  MeasureOptions m;
+  m.t_end = row.t_end;
+  m.sample_interval = c.sample_interval;
+  m.repeats = options.repeats;
+  m.progress = options.progress;
+  if (!options.out_dir.empty())
+    m.timeseries_path = (std::filesystem::path(options.out_dir) / c.name / row.integrator / "timeseries.csv").string();
+  const Measurement measured = measure(key, settings, m);
+  row.outcome = measured.outcome;
+  row.counters = measured.counters;
+  row.metrics = measured.metrics;
+  row.runtime_s = measured.runtime_s;
   return row;
+}
+
+SummaryRow run_case(const Case& c, const IntegratorInfo& info, const RunOptions& options) {
+  return run_case(RunKey{&c, &info, c.model->default_discretisation()}, options);
 }
 
 }  // namespace tb

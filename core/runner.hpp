@@ -1,7 +1,10 @@
 #pragma once
-// Runs one integrator on one formulation: steps to t_end, hands samples on the observation
-// grid to an observer, and times the integration alone (observation and I/O excluded).
-// run_case() adds what the command line needs: the time series on disk and the summary row.
+// The one measurement path: every run of the suite (run, table, report, studies, gates)
+// goes through measure(), which builds the formulation and the stepper, steps to t_end,
+// hands samples on the observation grid to the metrics (and a time series file), times the
+// step loops, and returns a typed outcome: ok, failed (reason, time, step; "unstable at h"
+// when the state diverged) or not applicable (reason). Anything a model or an integrator
+// throws inside a run makes that run a failed run; the caller's other runs go on.
 
 #include <functional>
 #include <optional>
@@ -15,38 +18,107 @@ namespace tb {
 using SampleObserver = std::function<void(double t, const Eigen::VectorXd& y)>;
 using ProgressReporter = std::function<void(double t)>;
 
-struct IntegrationOutcome {
-  bool ok = true;
-  std::string failure;  // "<reason> at t = ... s, step ..." when !ok
-  double t_final = 0.0;  // last time reached (t_end when ok)
-  StepCounters counters;
-  double runtime_s = 0.0;  // wall time inside step() calls only
-  Eigen::VectorXd final_state;
+// How a run ended.
+struct RunOutcome {
+  enum class Kind { Ok, Failed, NotApplicable };
+  Kind kind = Kind::Ok;
+  std::string reason;     // Failed: the integrator's or the exception's reason; NotApplicable: why not
+  bool diverged = false;  // Failed because the state became non-finite: the method is unstable here
+  double t = 0.0;         // Failed: the time of the last accepted step
+  long step = 0;          // Failed: the number of the step that failed
+  double h = 0.0;         // the step the run used (for "unstable at h = ...")
+  bool adaptive = false;
+
+  bool ok() const { return kind == Kind::Ok; }
+  bool failed() const { return kind == Kind::Failed; }
+  bool not_applicable() const { return kind == Kind::NotApplicable; }
+  // The status cell of the tables: "ok", "n/a: <why>", "unstable at h = <h>: <reason> at t = ... s,
+  // step ..." or "failed: <reason> at t = ... s, step ...".
+  std::string describe() const;
+
+  static RunOutcome not_applicable_because(std::string why);
+  static RunOutcome failed_at(std::string reason, double t, long step, bool diverged = false);
 };
 
-// Samples: t0, every sample_interval (dense output for adaptive methods; the first step end at
-// or after each grid time for fixed-step methods), and t_end. observer and progress may be empty.
+// Low level: one integrator on one formulation, no I/O. Samples: t0, every sample_interval
+// (dense output for adaptive methods; the first step end at or after each grid time for
+// fixed-step methods), and t_end. runtime_s is the wall time of the step loops between
+// samples (whole loops timed, observation excluded). Exceptions from the stepper or the
+// model become a failed outcome.
+struct IntegrationOutcome {
+  RunOutcome outcome;
+  double t_final = 0.0;  // last time reached (t_end when ok)
+  StepCounters counters;
+  double runtime_s = 0.0;
+  Eigen::VectorXd final_state;
+  bool ok() const { return outcome.ok(); }
+};
 IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info, const IntegratorSettings& settings,
                              double t_end, double sample_interval, const SampleObserver& observer,
                              const ProgressReporter& progress = {});
 
+// Which run: a case, an integrator and one of the case model's discretisations.
+struct RunKey {
+  const Case* c = nullptr;
+  const IntegratorInfo* integrator = nullptr;
+  std::string discretisation;  // one of c->model->discretisations()
+  // The run's name in tables, folders and envelopes: the integrator, with "@discretisation"
+  // when it runs a discretisation other than the model's default (e.g. "<integrator>@lumped").
+  std::string label() const;
+};
+std::string run_label(const std::string& integrator, const Model& model, const std::string& discretisation);
+
+// The one applicability rule (list, run, table, report): the case's [case] integrators list
+// allows the integrator and the model offers its equation type in that discretisation.
+std::optional<std::string> why_not_applicable(const Case& c, const IntegratorInfo& info, const std::string& discretisation);
+
+// The runs a case contributes to the tables, in order: for the default discretisation every
+// integrator (those that do not apply shown as n/a), for the others only those that apply.
+std::vector<RunKey> runs_of(const Case& c, const std::vector<IntegratorInfo>& integrators);
+
+struct MeasureOptions {
+  double t_end = 0.0;
+  double sample_interval = 0.0;  // observation grid; the metrics are measured on it
+  int repeats = 1;               // timing passes (the first observes); runtime is their minimum
+  std::string timeseries_path;   // "" writes none
+  bool progress = false;         // progress line on a terminal
+  bool observe = true;           // false: no metrics (sweep points that need only the final state)
+};
+
+struct Measurement {
+  RunOutcome outcome;
+  StepCounters counters;
+  ConservationMetrics metrics;
+  double runtime_s = 0.0;
+  double t_final = 0.0;
+  Eigen::VectorXd final_physical;  // the model's physical state at t_final
+  std::vector<std::string> extra_columns;
+};
+Measurement measure(const RunKey& key, const IntegratorSettings& settings, const MeasureOptions& options);
+
+// A summary-table row (core/summary.hpp).
+struct SummaryRow {
+  std::string case_name, integrator, discretisation;  // integrator: the run label
+  double h = 0.0, rtol = 0.0, atol = 0.0, t_end = 0.0;
+  StepCounters counters;
+  ConservationMetrics metrics;
+  double runtime_s = 0.0;
+  RunOutcome outcome;
+  std::string status() const { return outcome.describe(); }
+};
+
 struct RunOptions {
-  std::string out_dir;           // where <case>/<integrator>/timeseries.csv go; empty: no files
+  std::string out_dir;           // where <case>/<label>/timeseries.csv go; empty: no files
   std::optional<double> h;       // overrides the case's step
   std::optional<double> t_end;   // overrides the case's end time
   int repeats = 1;               // extra timing passes without observation; runtime is the minimum
   bool progress = false;         // show progress on stderr
 };
 
-struct SummaryRow {
-  std::string case_name, integrator;
-  double h = 0.0, rtol = 0.0, atol = 0.0, t_end = 0.0;
-  StepCounters counters;
-  ConservationMetrics metrics;
-  double runtime_s = 0.0;
-  std::string status;  // "ok", "failed: ...", or "n/a: ..."
-};
-
+// A full run of a case as the tables show it: the case's settings for the integrator,
+// measured on the case's observation grid.
+SummaryRow run_case(const RunKey& key, const RunOptions& options);
+// The default discretisation.
 SummaryRow run_case(const Case& c, const IntegratorInfo& info, const RunOptions& options);
 
 }  // namespace tb

@@ -37,18 +37,19 @@ void write_csv_line(std::ofstream& out, const std::vector<std::string>& fields) 
 
 const std::vector<std::string>& summary_columns() {
   static const std::vector<std::string> columns = {
-      "case", "integrator", "h", "rtol", "atol", "t_end", "steps", "energy_err_max", "energy_err_mean",
+      "case", "integrator", "discretisation", "h", "rtol", "atol", "t_end", "steps", "energy_err_max", "energy_err_mean",
       "energy_err_rel_ke", "energy_drift_rate", "momentum_err_max", "momentum_err_mean", "constraint_err_max",
       "constraint_rate_err_max", "linear_momentum_err_max", "orthogonality_err_max", "orthogonality_err_mean", "runtime_s", "rhs_evals", "newton_iters", "error_test_failures", "status"};
   return columns;
 }
 
 std::vector<std::string> summary_values(const SummaryRow& r) {
-  const bool measured = r.status.rfind("n/a", 0) != 0;
+  const bool measured = !r.outcome.not_applicable();
   auto metric = [&](double x) { return measured ? number(x) : std::string("n/a"); };
   const auto& m = r.metrics;
   return {r.case_name,
           r.integrator,
+          r.discretisation,
           number(r.h),
           r.rtol > 0 ? number(r.rtol) : "",
           r.atol > 0 ? number(r.atol) : "",
@@ -69,7 +70,7 @@ std::vector<std::string> summary_values(const SummaryRow& r) {
           measured ? std::to_string(r.counters.rhs_evals) : "n/a",
           measured ? std::to_string(r.counters.newton_iters) : "n/a",
           measured ? std::to_string(r.counters.error_test_failures) : "n/a",
-          r.status};
+          r.status()};
 }
 
 void append_summary_csv(const std::string& path, const SummaryRow& row) {

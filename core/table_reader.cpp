@@ -293,3 +293,7 @@ void TableReader::finish() const {
 }
 
 }  // namespace tb
+
+namespace tb {
+std::string TableReader::describe_value(const toml::value& v) { return describe(v); }
+}  // namespace tb

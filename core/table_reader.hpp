@@ -25,7 +25,7 @@
 
 namespace tb {
 
-// Identical to the aliases in core/lie_group.hpp; identical alias redeclarations are legal.
+// Identical to the aliases in numerics/lie_group.hpp; identical alias redeclarations are legal.
 using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
 
@@ -52,6 +52,19 @@ class TableReader {
   double non_negative(const std::string& key);  // required, >= 0
   double positive_or(const std::string& key, double default_value);  // optional, validated if present
   double non_negative_or(const std::string& key, double default_value);
+  // Optional number checked by the caller's predicate; `expected` is the message's expectation.
+  // With `integer`, only TOML integers are accepted (20.0 is an error). Absent: nullopt.
+  template <class Accepts>
+  std::optional<double> checked_or_none(const std::string& key, bool integer, const std::string& expected, Accepts accepts) {
+    const toml::value* v = lookup(key);
+    if (!v) return std::nullopt;
+    if (integer && !v->is_integer()) fail_at(dotted(key), v, expected, describe_value(*v));
+    const double x = finite_number(dotted(key), *v, expected);
+    if (!accepts(x)) fail_at(dotted(key), v, expected, describe_value(*v));
+    return x;
+  }
+  // A value as messages show it ("-5", "\"abc\"", "an array").
+  static std::string describe_value(const toml::value& v);
   int positive_integer(const std::string& key);  // required integer >= 1 (20.0 is an error)
   int positive_integer_or(const std::string& key, int default_value);
   std::string string(const std::string& key);

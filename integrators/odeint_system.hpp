@@ -7,7 +7,7 @@
 #include <boost/numeric/odeint/external/eigen/eigen.hpp>
 
 #include "core/formulation.hpp"
-#include "integrators/integrator.hpp"
+#include "core/integrator.hpp"
 
 namespace tb {
 
@@ -29,17 +29,16 @@ class FixedStepOdeint final : public TimeStepper {
   FixedStepOdeint(const OdeFormulation& ode, double h, double t0, OdeintStepper stepper = OdeintStepper())
       : TimeStepper(t0, ode.initial_state()), ode_(ode), h_(h), t0_(t0), next_(y_.size()), stepper_(std::move(stepper)) {}
 
-  bool step(double t_stop, std::string& failure) override {
-    const double t_next_full = t0_ + double(counters_.steps + 1) * h_;
-    const double t_next = t_next_full > t_stop - 1e-12 * h_ ? t_stop : t_next_full;
+  bool step(double t_stop, StepFailure& failure) override {
+    const double t_next = next_fixed_step_end(t0_, h_, t_stop);
     const double dt = t_next - t_;
     if (!(dt > 0.0)) {
-      failure = "no time left to step";
+      failure = {StepFailure::Kind::SolverFailed, "no time left to step"};
       return false;
     }
     stepper_.do_step(OdeintSystem{&ode_, &counters_.rhs_evals}, y_, t_, next_, dt);
     if (!all_finite(next_)) {
-      failure = "state became non-finite (NaN/Inf)";
+      failure = {StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)"};
       return false;
     }
     y_.swap(next_);

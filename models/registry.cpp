@@ -1,7 +1,8 @@
 // The list of models a case file can name. Keep it sorted by name.
 // Adding a model: its folder under models/ and one line here.
 
-#include "core/model.hpp"
+#include "models/registry.hpp"
+
 #include "models/elastic_pendulum/model.hpp"
 #include "models/free_rigid_body/model.hpp"
 #include "models/hanging_tether/model.hpp"
@@ -12,8 +13,8 @@
 
 namespace tb {
 
-const std::vector<ModelInfo>& model_registry() {
-  static const std::vector<ModelInfo> registry = {
+std::vector<ModelInfo> model_registry() {
+  return {
       elastic_pendulum::info(),
       free_rigid_body::info(),
       hanging_tether::info(),
@@ -22,7 +23,6 @@ const std::vector<ModelInfo>& model_registry() {
       reel_pendulum::info(),
       string_pendulum::info(),
   };
-  return registry;
 }
 
 }  // namespace tb

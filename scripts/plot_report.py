@@ -5,15 +5,16 @@ Usage:  /usr/bin/python3 scripts/plot_report.py REPORT_DIR
 
 Reads what `tetherbench report` wrote into REPORT_DIR (summary.csv, build_info.csv,
 <case>/<integrator>/timeseries.csv, work_precision.csv, orders.csv, paper_comparison.csv,
-baumgarte_sweep.csv, benchmarks.*) and writes
+setting_sweep.csv, benchmarks.*) and writes
 
   figures/<case>_energy.png          E(t) - E(0) (or the energy-balance residual's deviation),
                                      linear panel and log |dE| panel
   figures/<case>_momentum.png        |momentum - momentum(0)|, log y
   figures/<case>_orthogonality.png   orthogonality_err (and constraint_err when non-zero), log y
   figures/<case>_work_precision.png  final-state error against runtime, log-log
-  figures/<case>_baumgarte_sweep.png constraint drift and cost of the DAE integrator against the
-                                     Baumgarte rate p (cases with a baumgarte_p_sweep)
+  figures/<case>_setting_sweep.png   constraint drift and cost of one integrator against one of its
+                                     settings, e.g. ida's Baumgarte rate p (cases with a
+                                     [report.setting_sweep])
   index.md                           build info, per-case links, figures, one data-derived
                                      line per figure, orders and paper-comparison tables
 
@@ -579,15 +580,20 @@ def work_precision_figure(report, case, wp_rows, style):
     return path, line
 
 
-def baumgarte_sweep_figure(report, case, sweep_rows):
-    """Drift (left) and cost (right) against the Baumgarte rate p; p = 0 on a symlog axis."""
+SETTING_AXIS = {"baumgarte_p": "Baumgarte rate p  [1/s]", "baumgarte_gamma": "orthonormality rate gamma  [1/s]"}
+
+
+def setting_sweep_figure(report, case, sweep_rows):
+    """Drift (left) and cost (right) against the swept setting; 0 on a symlog axis."""
     rows = [r for r in sweep_rows if r.get("case") == case]
     if not rows:
         return None, None
-    ok = [r for r in rows if r.get("status", "ok").strip().lower() == "ok" and finite(num(r.get("p")))]
+    integ, setting = rows[0].get("integrator", ""), rows[0].get("setting", "value")
+    name = f"{integ} {setting} sweep"
+    ok = [r for r in rows if r.get("status", "ok").strip().lower() == "ok" and finite(num(r.get("value")))]
     failed = len(rows) - len(ok)
-    ok.sort(key=lambda r: num(r["p"]))
-    p = np.array([num(r["p"]) for r in ok])
+    ok.sort(key=lambda r: num(r["value"]))
+    p = np.array([num(r["value"]) for r in ok])
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 5))
     drift_cols = (("constraint_err_max", "max |C| (constraint_err)"),
                   ("constraint_rate_err_max", "max |dC/dt| (constraint_rate_err)"),
@@ -613,7 +619,7 @@ def baumgarte_sweep_figure(report, case, sweep_rows):
         if len(positive_p):
             ax.set_xscale("symlog", linthresh=float(positive_p.min()))
         ax.set_yscale("log")
-        ax.set_xlabel("Baumgarte rate p  [1/s]")
+        ax.set_xlabel(SETTING_AXIS.get(setting, setting))
         ax.grid(True, which="major", alpha=0.3)
     if len(runtime) and np.all(runtime > 0):
         ax3.set_yscale("log")
@@ -623,26 +629,26 @@ def baumgarte_sweep_figure(report, case, sweep_rows):
     h1, l1 = ax2.get_legend_handles_labels()
     h3, l3 = ax3.get_legend_handles_labels()
     ax2.legend(h1 + h3, l1 + l3, fontsize=8, loc="best")
-    title = f"{case}: Baumgarte sweep"
+    title = f"{case}: {name}"
     if failed:
         title += f"  ({failed} failed run{'s' if failed > 1 else ''} omitted)"
     fig.suptitle(title)
     fig.tight_layout()
-    path = os.path.join(report, "figures", f"{safe_name(case)}_baumgarte_sweep.png")
+    path = os.path.join(report, "figures", f"{safe_name(case)}_setting_sweep.png")
     save(fig, path)
 
     if not ok:
-        return path, f"Baumgarte sweep: no successful runs ({failed} failed)"
+        return path, f"{name}: no successful runs ({failed} failed)"
     c = values["constraint_err_max"]
     steps = values["steps"]
     best = int(np.nanargmin(c))
     parts = []
     if p[0] == 0:
-        parts.append(f"max |C| {fmt(c[0])} unstabilised (p = 0)")
-    parts.append(f"smallest max |C| {fmt(c[best])} at p = {p[best]:g}")
+        parts.append(f"max |C| {fmt(c[0])} at {setting} = 0" + (" (unstabilised)" if setting == "baumgarte_p" else ""))
+    parts.append(f"smallest max |C| {fmt(c[best])} at {setting} = {p[best]:g}")
     cheap, dear = int(np.nanargmin(steps)), int(np.nanargmax(steps))
-    parts.append(f"steps from {steps[cheap]:.0f} (p = {p[cheap]:g}) to {steps[dear]:.0f} (p = {p[dear]:g})")
-    line = "Baumgarte sweep: " + "; ".join(parts)
+    parts.append(f"steps from {steps[cheap]:.0f} ({setting} = {p[cheap]:g}) to {steps[dear]:.0f} ({setting} = {p[dear]:g})")
+    line = f"{name}: " + "; ".join(parts)
     if failed:
         line += f"; {failed} failed run{'s' if failed > 1 else ''} omitted"
     return path, line
@@ -705,11 +711,11 @@ def main(argv):
     wp = read_csv(os.path.join(report, "work_precision.csv")) or []
     orders = read_csv(os.path.join(report, "orders.csv")) or []
     paper = read_csv(os.path.join(report, "paper_comparison.csv")) or []
-    baumgarte = read_csv(os.path.join(report, "baumgarte_sweep.csv")) or []
+    sweeps = read_csv(os.path.join(report, "setting_sweep.csv")) or []
 
     # discovery: cases and integrators in order of first appearance
     cases, integrators = [], []
-    for src in (summary, wp, orders, baumgarte):
+    for src in (summary, wp, orders):
         for r in src:
             c, i = r.get("case", ""), r.get("integrator", "")
             if c and c not in cases:
@@ -749,7 +755,7 @@ def main(argv):
         md += ["_build_info.csv not found._", ""]
     top = [f"[{n}]({n})" for n in ("summary.md", "summary.csv", "work_precision.csv",
                                      "orders.csv", "paper_comparison.md", "paper_comparison.csv",
-                                     "baumgarte_sweep.csv")
+                                     "setting_sweep.csv")
            if os.path.isfile(os.path.join(report, n))]
     if top:
         md += ["All cases: " + ", ".join(top), ""]
@@ -793,14 +799,14 @@ def main(argv):
             rel = os.path.relpath(path, report)
             md += [f"![{case}: work–precision]({link(rel)})", "", line, ""]
         try:
-            path, line = baumgarte_sweep_figure(report, case, baumgarte)
+            path, line = setting_sweep_figure(report, case, sweeps)
         except Exception as e:
-            print(f"warning: {case}: Baumgarte sweep figure failed: {e!r}", file=sys.stderr)
+            print(f"warning: {case}: setting sweep figure failed: {e!r}", file=sys.stderr)
             plt.close("all")
             path = None
         if path:
             rel = os.path.relpath(path, report)
-            md += [f"![{case}: Baumgarte sweep]({link(rel)})", "", line, ""]
+            md += [f"![{case}: setting sweep]({link(rel)})", "", line, ""]
         o = [r for r in orders if r.get("case") == case]
         if o:
             md += ["**Measured convergence orders** (from orders.csv)", ""] + orders_table(o)

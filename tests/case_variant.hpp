@@ -9,7 +9,7 @@
 #include <random>
 #include <string>
 
-#include "core/case.hpp"
+#include "tests/test_support.hpp"
 
 namespace tb::testing {
 

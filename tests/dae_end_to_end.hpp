@@ -11,7 +11,7 @@
 #include "core/case.hpp"
 #include "core/formulation.hpp"
 #include "core/runner.hpp"
-#include "models/attached_body_dae.hpp"
+#include "mechanics/attached_body_dae.hpp"
 #include "tests/test_support.hpp"
 
 namespace tb::testing {
@@ -22,7 +22,7 @@ struct DriftSample {
 
 struct DaeRun {
   bool ok = false;
-  std::string failure;
+  std::string failure;  // the run's status when !ok
   std::vector<DriftSample> samples;  // every T/100
   Eigen::VectorXd physical;          // final physical state
   long steps = 0;
@@ -58,10 +58,10 @@ struct DaeRun {
 
 inline IntegratorSettings ida_settings(const Case& c, double p, double gamma, double rtol) {
   IntegratorSettings s = c.settings.at("ida");
-  s.baumgarte_p = p;
-  s.baumgarte_gamma = gamma;
-  s.rtol = rtol;
-  s.atol = 1e-2 * rtol;
+  s.set("baumgarte_p", p);
+  s.set("baumgarte_gamma", gamma);
+  s.set("rtol", rtol);
+  s.set("atol", 1e-2 * rtol);
   return s;
 }
 
@@ -71,8 +71,8 @@ inline DaeRun run_dae(const DaeFormulation& form, const IntegratorSettings& s, d
     const Observation o = form.observe(t, y);
     r.samples.push_back({t, o.constraint_err, o.orthogonality_err});
   });
-  r.ok = out.ok;
-  r.failure = out.failure;
+  r.ok = out.ok();
+  r.failure = out.outcome.describe();
   r.steps = out.counters.steps;
   r.physical = form.physical_state(out.final_state);
   return r;

@@ -109,8 +109,7 @@ class FaultyDae final : public DaeFormulation {
 // nullptr when this kind has no wrapper yet.
 inline std::unique_ptr<Formulation> make_faulty(std::unique_ptr<Formulation> inner, const bool& armed) {
   switch (inner->kind()) {
-    case FormulationKind::EmbeddedOde:
-    case FormulationKind::LumpedMass: return std::make_unique<FaultyOde>(std::move(inner), armed);
+    case FormulationKind::EmbeddedOde: return std::make_unique<FaultyOde>(std::move(inner), armed);
     case FormulationKind::DiscreteLieGroup: return std::make_unique<FaultyLieGroup>(std::move(inner), armed);
     case FormulationKind::IndexOneDae: return std::make_unique<FaultyDae>(std::move(inner), armed);
     default: return nullptr;

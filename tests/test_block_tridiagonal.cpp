@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "core/block_tridiagonal.hpp"
+#include "numerics/block_tridiagonal.hpp"
 
 using tb::BlockTridiagonal3;
 

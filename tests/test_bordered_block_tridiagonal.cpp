@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "core/bordered_block_tridiagonal.hpp"
+#include "numerics/bordered_block_tridiagonal.hpp"
 
 using tb::BorderedBlockTridiagonal3;
 

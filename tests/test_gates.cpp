@@ -9,9 +9,11 @@
 
 #include "core/gates.hpp"
 #include "core/table_reader.hpp"
+#include "tests/test_support.hpp"
 
 namespace fs = std::filesystem;
 using namespace tb;
+using namespace tb::testing;
 
 namespace {
 
@@ -42,7 +44,7 @@ TEST_CASE("gates pass within the envelope and fail outside it, naming case, inte
       envelope("rk4", "orthogonality_err_max", "min", 1e-13),   // RK4 drifts: holds
       envelope("rk4", "energy_drift_rate_abs", "min", 1.0),     // RK4 does not drift that much: must fail
   };
-  const auto checks = check_gates(c, envelopes);
+  const auto checks = check_gates(c, catalogue(), envelopes);
   REQUIRE(find(checks, "lgvi", "orthogonality_err_max"));
   CHECK(find(checks, "lgvi", "orthogonality_err_max")->pass);
   const GateCheck* momentum = find(checks, "lgvi", "momentum_err_max");
@@ -67,7 +69,7 @@ TEST_CASE("recording re-measures recorded bounds, keeps fixed ones, and covers n
   Envelope recorded = envelope("lgvi", "energy_err_max", "max", 123.0);
   recorded.policy = "recorded";
   const Envelope fixed = envelope("lgvi", "orthogonality_err_max", "max", 1e-13);
-  const auto out = record_envelopes(c, {recorded, fixed});
+  const auto out = record_envelopes(c, catalogue(), {recorded, fixed});
   bool saw_recorded = false, saw_fixed = false, saw_new_pair = false;
   for (const auto& e : out) {
     if (e.integrator == "lgvi" && e.metric == "energy_err_max") {
@@ -85,13 +87,49 @@ TEST_CASE("recording re-measures recorded bounds, keeps fixed ones, and covers n
   CHECK(saw_fixed);
   CHECK(saw_new_pair);
   // The recorded envelopes hold for the run they were recorded from.
-  for (const auto& g : check_gates(c, out)) CHECK(g.pass);
+  for (const auto& g : check_gates(c, catalogue(), out)) CHECK(g.pass);
+}
+
+TEST_CASE("a run that fails at the case's step is recorded as expected to fail, and gated as such", "[gates][unstable]") {
+  Case c = load_case(kCaseFile);
+  // h = 3e-3 is beyond RK4's stability limit for the stiffest string mode (~2800 rad/s).
+  c.only_integrators = {"rk4"};
+  c.report.gate_t_end = 0.1;
+  for (auto& [name, s] : c.settings) s.h = 3e-3;
+  const auto recorded = record_envelopes(c, catalogue(), {});
+  const Envelope* fails = nullptr;
+  for (const auto& e : recorded)
+    if (e.integrator == "rk4") {
+      CHECK(e.metric == "outcome");  // its only row: no metric of a failed run is a result
+      fails = &e;
+    }
+  REQUIRE(fails);
+  CHECK(fails->bound_type == "fails");
+  CHECK(fails->note.rfind("unstable at h = 0.003: state became non-finite", 0) == 0);
+  CHECK(fails->recorded_value > 0.0);  // the time it failed at
+  for (const auto& g : check_gates(c, catalogue(), recorded)) {
+    INFO(g.message);
+    CHECK(g.pass);
+  }
+  // At a stable step the same envelope fails the gate: the method's behaviour changed.
+  for (auto& [name, s] : c.settings) s.h = 1e-4;
+  bool saw = false;
+  for (const auto& g : check_gates(c, catalogue(), recorded))
+    if (g.integrator == "rk4") {
+      saw = true;
+      CHECK_FALSE(g.pass);
+      CHECK(g.message.find("it completed") != std::string::npos);
+    }
+  CHECK(saw);
+  // Re-recording at the stable step replaces the expectation by the standard rows.
+  for (const auto& e : record_envelopes(c, catalogue(), recorded))
+    if (e.integrator == "rk4") CHECK(e.bound_type == "max");
 }
 
 TEST_CASE("the bundled envelopes hold and cover every case x integrator", "[gates]") {
   const Case c = load_case(kCaseFile);
   const auto envelopes = read_envelopes(std::string(TETHERBENCH_REFERENCE_DIR) + "/envelopes.csv");
-  for (const auto& g : check_gates(c, envelopes)) {
+  for (const auto& g : check_gates(c, catalogue(), envelopes)) {
     INFO(g.message);
     CHECK(g.pass);
   }

@@ -1,6 +1,6 @@
 // Property tests (manif style) for core/lie_group: each property is checked on identity/zero,
 // 1e-8-small random vectors and O(1) random vectors (fixed seed), plus near-π cases for log.
-#include "core/lie_group.hpp"
+#include "numerics/lie_group.hpp"
 
 #include <catch2/catch.hpp>
 

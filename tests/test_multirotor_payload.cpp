@@ -222,12 +222,11 @@ TEST_CASE("VI: exact S^2 and SO(3) updates and conserved momenta on a short run"
   // Start from a bent, moving cable so every link turns.
   const Eigen::VectorXd y0 = form.from_physical(perturbed_state(form.mechanics(), 23));
   const LieGroupFormFrom start(form, y0);
-  IntegratorSettings s;
-  s.h = 1e-3;
+  IntegratorSettings s = testing::settings_of("lgvi", 1e-3);
   auto stepper = testing::integrator("lgvi").make(start, s, 0.0);
   const Observation o0 = form.observe(0.0, y0);
   double unit = 0.0, orth = 0.0, dP = 0.0, dH = 0.0, dE = 0.0;
-  std::string failure;
+  StepFailure failure;
   for (int k = 0; k < 3000; ++k) {
     REQUIRE(stepper->step(10.0, failure));
     const State st = form.mechanics().unpack(stepper->state());  // q and R are stored as such
@@ -301,8 +300,7 @@ TEST_CASE("n = 1: the centre of mass stays put and the thrust couple makes a pen
   const double Icm = p.payload_mass * s * s + p.link_mass * (l / 2 - s) * (l / 2 - s) + p.multirotor_mass * dQ * dQ;
   const double period = 2 * M_PI / std::sqrt(W * dQ / Icm);
 
-  IntegratorSettings settings;
-  settings.h = 2e-4;
+  IntegratorSettings settings = testing::settings_of("lgvi", 2e-4);
   auto stepper = testing::integrator("lgvi").make(form, settings, 0.0);
   auto centre_of_mass = [&](const State& st) {
     return (p.total_mass() * st.Xp +
@@ -311,7 +309,7 @@ TEST_CASE("n = 1: the centre of mass stays put and the thrust couple makes a pen
   const Vec3 c0 = centre_of_mass(form.to_physical(stepper->state()));
   std::vector<double> crossings;
   double previous = std::sin(theta0), t_prev = 0.0, cm_drift = 0.0;
-  std::string failure;
+  StepFailure failure;
   while (stepper->time() < 3.2 * period) {
     REQUIRE(stepper->step(10.0, failure));
     const State st = form.mechanics().unpack(stepper->state());

@@ -40,12 +40,11 @@ State perturbed_state(const Mechanics& mech, unsigned seed) {
 }
 
 IntegratorSettings ida_settings(double rtol, double p, double gamma) {
-  IntegratorSettings s;
-  s.h = 1e-4;
-  s.rtol = rtol;
-  s.atol = 1e-2 * rtol;
-  s.baumgarte_p = p;
-  s.baumgarte_gamma = gamma;
+  IntegratorSettings s = testing::settings_of("ida", 1e-4);
+  s.set("rtol", rtol);
+  s.set("atol", 1e-2 * rtol);
+  s.set("baumgarte_p", p);
+  s.set("baumgarte_gamma", gamma);
   return s;
 }
 
@@ -239,7 +238,7 @@ TEST_CASE("Model C DAE under ida: the single case over 2 s agrees with tight rk4
   std::vector<double> gaps;
   for (double rtol : {1e-6, 1e-8}) {
     const IdaRun r = run_ida(*model, ida_settings(rtol, 10.0, 10.0), T);
-    REQUIRE(r.outcome.ok);
+    REQUIRE(r.outcome.ok());
     gaps.push_back((r.physical - ref).lpNorm<Eigen::Infinity>());
     std::printf("Model C single, ida rtol %.0e (p = gamma = 10) vs rk45 rtol 1e-11 at t = %g s: max state gap %.2e "
                 "(payload position %.1e), %ld steps; rk45 at rtol 1e-6: %.2e\n",
@@ -265,9 +264,9 @@ TEST_CASE("Model C DAE under ida: Baumgarte p bounds the link drift, gamma the o
   const IdaRun both = run_ida(*model, ida_settings(rtol, 10.0, 10.0), T);
   const IdaRun no_p = run_ida(*model, ida_settings(rtol, 0.0, 10.0), T);
   const IdaRun no_gamma = run_ida(*model, ida_settings(rtol, 10.0, 0.0), T);
-  REQUIRE(both.outcome.ok);
-  REQUIRE(no_p.outcome.ok);
-  REQUIRE(no_gamma.outcome.ok);
+  REQUIRE(both.outcome.ok());
+  REQUIRE(no_p.outcome.ok());
+  REQUIRE(no_gamma.outcome.ok());
   std::printf("Model C spinning, ida rtol %.0e over %g s (max over first / second half):\n"
               "  relative link-length error: p = 10: %.2e / %.2e, p = 0: %.2e / %.2e\n"
               "  its rate (1/s):             p = 10: %.2e / %.2e, p = 0: %.2e / %.2e\n"

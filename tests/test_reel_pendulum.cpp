@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 
+#include "mechanics/body_shapes.hpp"
 #include "models/reel_pendulum/model.hpp"
 #include "tests/test_support.hpp"
 
@@ -24,7 +25,7 @@ reel_pendulum::Parameters reel_parameters(int paper_case) {
   p.EA = 40.0;
   p.M = 0.1;
   p.rho_c = Vec3(0.3, 0.2, 0.4);
-  p.J = string_pendulum::elliptic_cylinder_inertia_about_attachment(p.M, 0.5, 0.4, 0.8, p.rho_c);
+  p.J = tb::elliptic_cylinder_inertia_about_attachment(p.M, 0.5, 0.4, 0.8, p.rho_c);
   p.b = p.d = 0.5;
   p.kappa_d = 1.0;
   p.reel_locked = paper_case == 1;
@@ -66,8 +67,8 @@ TEST_CASE("Model B with the reel locked is Model A with a string of length L - s
   for (const char* name : {"lgvi", "rk4"}) {
     const auto b = run_to(*locked, name, 0.5, 5e-4);
     const auto a = run_to(*model_a, name, 0.5, 5e-4);
-    REQUIRE(b.outcome.ok);
-    REQUIRE(a.outcome.ok);
+    REQUIRE(b.outcome.ok());
+    REQUIRE(a.outcome.ok());
     const Eigen::VectorXd b_as_a = b.physical.segment(2, 6 * N + 12);  // drop s, sdot and the work integrals
     const double gap = max_abs(b_as_a - a.physical) / max_abs(a.physical);
     std::printf("locked Model B vs Model A, %s, T = 0.5 s: relative gap %.3e, s_p drift %.1e\n", name, gap,
@@ -83,7 +84,7 @@ TEST_CASE("energy balance on a short deployment run: E - E0 = work of the Carnot
   const Case c = make_case(model, "B_deployment_short", 0.5, 1.25e-4, 1e-3, 1e-11, 1e-13);
   RunOptions options;
   const SummaryRow rk45 = run_case(c, integrator("rk45"), options);
-  REQUIRE(rk45.status == "ok");
+  REQUIRE(rk45.outcome.ok());
   std::printf("deployment T = 0.5 s: rk45 (rtol 1e-11) energy-balance residual %.3e J\n", rk45.metrics.energy_err_max);
   CHECK(rk45.metrics.energy_err_max < 1e-9);
   // The LGVI's residual is its O(h^2) energy error: 4x smaller when h halves.
@@ -91,7 +92,7 @@ TEST_CASE("energy balance on a short deployment run: E - E0 = work of the Carnot
   for (double h : {2.5e-4, 1.25e-4}) {
     options.h = h;
     const SummaryRow lgvi = run_case(c, integrator("lgvi"), options);
-    REQUIRE(lgvi.status == "ok");
+    REQUIRE(lgvi.outcome.ok());
     residual.push_back(lgvi.metrics.energy_err_max);
     CHECK(lgvi.metrics.orthogonality_err_max < 1e-13);
   }
@@ -114,7 +115,7 @@ TEST_CASE("the LGVI converges to the ODE form's solution at second order on all 
       std::vector<double> errs;
       for (double h : hs) {
         const auto run = run_to(*model, "lgvi", T, h);
-        REQUIRE(run.outcome.ok);
+        REQUIRE(run.outcome.ok());
         errs.push_back(max_abs(run.physical - reference));
       }
       const double order = fitted_order(hs, errs);
@@ -145,7 +146,7 @@ TEST_CASE("paper cases: fixed length conserves, retrieval gains the control work
   {
     const Case c = load_case(kCases + "/B_reel_fixed_length.toml");
     const SummaryRow r = run_case(c, integrator("lgvi"), options);
-    REQUIRE(r.status == "ok");
+    REQUIRE(r.outcome.ok());
     std::printf("case 1 (T = %.0f s) lgvi: max|dE|/max KE %.3e, mean|dE| %.4e J, max|dpi3| %.3e, orth max %.3e\n",
                 c.t_end, r.metrics.energy_err_rel_ke, r.metrics.energy_err_mean, r.metrics.momentum_err_max,
                 r.metrics.orthogonality_err_max);
@@ -171,10 +172,9 @@ TEST_CASE("paper cases: fixed length conserves, retrieval gains the control work
       if (first) s_first = o.extra[0], balance_first = o.extra[7], e_first = o.energy, first = false;
       s_last = o.extra[0], work_last = o.extra[6], balance_last = o.extra[7], e_last = o.energy;
     };
-    IntegratorSettings s;
-    s.h = c.h;
+    IntegratorSettings s = c.settings_for("lgvi");
     const IntegrationOutcome out = integrate(*form, integrator("lgvi"), s, c.t_end, c.sample_interval, observer);
-    REQUIRE(out.ok);
+    REQUIRE(out.ok());
     std::printf("case 3 (T = %.0f s) lgvi: s_p %.3f -> %.3f m, E rises %.4f J, control work %.4f J, balance residual %.3e J, orth max %.3e\n",
                 c.t_end, s_first, s_last, e_last - e_first, work_last, balance_last - balance_first, orth);
     CHECK(out.t_final == c.t_end);

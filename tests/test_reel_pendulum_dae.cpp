@@ -11,9 +11,10 @@
 #include <cstdlib>
 #include <random>
 
-#include "core/lie_group.hpp"
+#include "mechanics/body_shapes.hpp"
+#include "numerics/lie_group.hpp"
 #include "models/reel_pendulum/forms.hpp"
-#include "models/string_pendulum/mechanics.hpp"
+#include "mechanics/string_pendulum/mechanics.hpp"
 #include "tests/dae_checks.hpp"
 #include "tests/dae_end_to_end.hpp"
 
@@ -38,7 +39,7 @@ rp::Parameters reel_parameters(int N, bool locked) {
   p.EA = 40.0;
   p.M = 0.1;
   p.rho_c = Vec3(0.3, 0.2, 0.4);
-  p.J = tb::string_pendulum::elliptic_cylinder_inertia_about_attachment(p.M, 0.5, 0.4, 0.8, p.rho_c);
+  p.J = tb::elliptic_cylinder_inertia_about_attachment(p.M, 0.5, 0.4, 0.8, p.rho_c);
   p.g = 9.81;
   p.b = p.d = 0.5;
   p.kappa_d = 1.0;
@@ -208,7 +209,7 @@ void move_off_manifold(const rp::DaeForm& form, double delta, double eps, Eigen:
 }  // namespace
 
 TEST_CASE("Model B DAE under ida: a start off the constraints decays as Baumgarte's closed form", "[reel_pendulum][dae][ida]") {
-  const tb::Case c = tb::load_case(kCaseB);
+  const tb::Case c = tb::testing::load_case(kCaseB);
   const double T = 0.2, delta = 1e-5, eps = 5e-8;
   for (const auto& [p, gamma] : {std::pair{0.0, 0.0}, std::pair{20.0, 0.0}, std::pair{0.0, 20.0}, std::pair{20.0, 20.0}}) {
     auto base = tb::testing::formulation_for(*c.model, tb::testing::integrator("ida"));
@@ -221,7 +222,7 @@ TEST_CASE("Model B DAE under ida: a start off the constraints decays as Baumgart
 }
 
 TEST_CASE("Model B DAE under ida: on case 3 p, gamma > 0 bound the drift that grows with p = gamma = 0", "[reel_pendulum][dae][ida]") {
-  const tb::Case c = tb::load_case(kCaseB);
+  const tb::Case c = tb::testing::load_case(kCaseB);
   const double T = 2.0;
   const auto plain = tb::testing::run_dae(c, tb::testing::ida_settings(c, 0.0, 0.0, 1e-6), T);
   const auto stabilised = tb::testing::run_dae(c, tb::testing::ida_settings(c, 50.0, 50.0, 1e-6), T);
@@ -234,7 +235,7 @@ TEST_CASE("Model B DAE under ida: on case 3 p, gamma > 0 bound the drift that gr
 }
 
 TEST_CASE("Model B DAE under ida: the final state agrees with tight rk45 to ida's tolerance", "[reel_pendulum][dae][ida]") {
-  const tb::Case c = tb::load_case(kCaseB);
+  const tb::Case c = tb::testing::load_case(kCaseB);
   const double T = 0.5;
   const Eigen::VectorXd reference = tb::testing::reference_solution(*c.model, T);  // rk45, rtol 1e-13
   // Measured max |difference|: 8.6e-5 (rtol 1e-6), 2.1e-6 (1e-8), converging to the reference

@@ -35,16 +35,17 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/block_tridiagonal.hpp"
-#include "core/bordered_block_tridiagonal.hpp"
+#include "mechanics/body_shapes.hpp"
+#include "numerics/block_tridiagonal.hpp"
+#include "numerics/bordered_block_tridiagonal.hpp"
 #include "core/formulation.hpp"
-#include "core/lie_group.hpp"
+#include "numerics/lie_group.hpp"
 #include "core/model.hpp"
 #include "models/reel_pendulum/discrete_lagrangian.hpp"
 #include "models/reel_pendulum/forms.hpp"
 #include "models/reel_pendulum/mechanics.hpp"
 #include "models/reel_pendulum/model.hpp"
-#include "models/string_pendulum/mechanics.hpp"
+#include "mechanics/string_pendulum/mechanics.hpp"
 
 using tb::Mat3;
 using tb::Vec3;
@@ -73,7 +74,7 @@ rp::Parameters reel_parameters(int N, Rule rule = Rule::Midpoint, bool locked = 
   p.EA = 40.0;
   p.M = 0.1;
   p.rho_c = Vec3(0.3, 0.2, 0.4);
-  p.J = sp::elliptic_cylinder_inertia_about_attachment(p.M, 0.5, 0.4, 0.8, p.rho_c);
+  p.J = tb::elliptic_cylinder_inertia_about_attachment(p.M, 0.5, 0.4, 0.8, p.rho_c);
   p.g = 9.81;
   p.b = 0.5;
   p.d = 0.5;

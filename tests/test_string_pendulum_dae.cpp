@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <random>
 
-#include "core/lie_group.hpp"
+#include "numerics/lie_group.hpp"
 #include "models/string_pendulum/forms.hpp"
 #include "tests/dae_checks.hpp"
 #include "tests/dae_end_to_end.hpp"
@@ -192,7 +192,7 @@ TEST_CASE("Model A DAE under ida: a start off the constraints decays as Baumgart
   // orthonormality correction gives d/dt (R^T R - I) = [R^T R - I, hat(Omega)] - gamma (R^T R - I)
   // (seed 004 §3), whose Frobenius norm is exactly eps0 e^{-gamma t} (the commutator with a skew
   // matrix preserves it). With p = gamma = 0 both defects stay where they started.
-  const tb::Case c = tb::load_case(kCaseA);
+  const tb::Case c = tb::testing::load_case(kCaseA);
   const double T = 0.2, delta = 1e-5, eps = 5e-8;
   for (const auto& [p, gamma] : {std::pair{0.0, 0.0}, std::pair{20.0, 0.0}, std::pair{0.0, 20.0}, std::pair{20.0, 20.0}}) {
     auto base = tb::testing::formulation_for(*c.model, tb::testing::integrator("ida"));
@@ -207,7 +207,7 @@ TEST_CASE("Model A DAE under ida: a start off the constraints decays as Baumgart
 }
 
 TEST_CASE("Model A DAE under ida: on the paper case p, gamma > 0 bound the drift that grows with p = gamma = 0", "[string_pendulum][dae][ida]") {
-  const tb::Case c = tb::load_case(kCaseA);
+  const tb::Case c = tb::testing::load_case(kCaseA);
   const double T = 2.0;
   const auto plain = tb::testing::run_dae(c, tb::testing::ida_settings(c, 0.0, 0.0, 1e-6), T);
   const auto stabilised = tb::testing::run_dae(c, tb::testing::ida_settings(c, 50.0, 50.0, 1e-6), T);
@@ -220,7 +220,7 @@ TEST_CASE("Model A DAE under ida: on the paper case p, gamma > 0 bound the drift
 }
 
 TEST_CASE("Model A DAE under ida: the final state agrees with tight rk45 to ida's tolerance", "[string_pendulum][dae][ida]") {
-  const tb::Case c = tb::load_case(kCaseA);
+  const tb::Case c = tb::testing::load_case(kCaseA);
   const double T = 0.5;
   const Eigen::VectorXd reference = tb::testing::reference_solution(*c.model, T);  // rk45, rtol 1e-13
   // Measured max |difference|: 1.3e-4 (rtol 1e-6), 1.7e-6 (1e-8), converging to the reference:

@@ -21,12 +21,12 @@
 #include <string>
 #include <vector>
 
-#include "core/block_tridiagonal.hpp"
+#include "numerics/block_tridiagonal.hpp"
 #include "core/formulation.hpp"
-#include "core/lie_group.hpp"
+#include "numerics/lie_group.hpp"
 #include "models/string_pendulum/discrete_lagrangian.hpp"
 #include "models/string_pendulum/forms.hpp"
-#include "models/string_pendulum/mechanics.hpp"
+#include "mechanics/string_pendulum/mechanics.hpp"
 #include "models/string_pendulum/model.hpp"
 #include "tests/test_support.hpp"
 

@@ -5,10 +5,12 @@
 #include <cmath>
 #include <string>
 
+#include "mechanics/body_shapes.hpp"
 #include "core/case.hpp"
-#include "core/convergence.hpp"
-#include "core/report.hpp"
+#include "numerics/convergence.hpp"
+#include "core/reference.hpp"
 #include "core/runner.hpp"
+#include "suite/catalogue.hpp"
 #include "models/string_pendulum/model.hpp"
 
 namespace tb::testing {
@@ -22,7 +24,7 @@ inline string_pendulum::Parameters paper_parameters(int N = 20) {
   p.EA = 40.0;
   p.M = 0.1;
   p.rho_c = Vec3(0.04, 0.01, 0.05);
-  p.J = string_pendulum::elliptic_cylinder_inertia_about_attachment(p.M, 0.06, 0.04, 0.1, p.rho_c);
+  p.J = tb::elliptic_cylinder_inertia_about_attachment(p.M, 0.06, 0.04, 0.1, p.rho_c);
   p.g = 9.81;
   return p;
 }
@@ -46,11 +48,24 @@ inline std::shared_ptr<const Model> paper_model(int N = 20) {
   return string_pendulum::make_model(paper_parameters(N), paper_initial_condition());
 }
 
+// The suite's catalogue: every model, integrator and study (suite/catalogue.hpp).
+inline const Catalogue& catalogue() { return suite_catalogue(); }
+
 inline const IntegratorInfo& integrator(const std::string& name) {
-  const IntegratorInfo* info = find_integrator(name);
+  const IntegratorInfo* info = catalogue().find_integrator(name);
   if (!info) throw std::runtime_error("no integrator " + name);
   return *info;
 }
+
+// Every setting the integrator declares, at its default, with step h.
+inline IntegratorSettings settings_of(const IntegratorInfo& info, double h) { return IntegratorSettings::defaults(info.settings, h); }
+inline IntegratorSettings settings_of(const std::string& name, double h) { return settings_of(integrator(name), h); }
+// For helpers that run any integrator by name: tolerances only where the integrator reads them.
+inline void set_if_declared(IntegratorSettings& s, const std::string& key, double value) {
+  if (s.declares(key)) s.set(key, value);
+}
+
+inline Case load_case(const std::string& path) { return tb::load_case(path, catalogue()); }
 
 inline std::unique_ptr<Formulation> formulation_for(const Model& model, const IntegratorInfo& info) {
   std::string why_not;
@@ -68,27 +83,23 @@ inline FinalState run_to(const Model& model, const std::string& name, double t_e
                          double atol = 1e-10) {
   const IntegratorInfo& info = integrator(name);
   auto form = formulation_for(model, info);
-  IntegratorSettings s;
-  s.h = h;
-  s.rtol = rtol;
-  s.atol = atol;
+  IntegratorSettings s = settings_of(info, h);
+  set_if_declared(s, "rtol", rtol);
+  set_if_declared(s, "atol", atol);
   FinalState out;
   out.outcome = integrate(*form, info, s, t_end, t_end, {});
   out.physical = form->physical_state(out.outcome.final_state);
   return out;
 }
 
-// Tight-tolerance RK45 solution of the same semi-discrete model: the reference for orders
-// (the same function `tetherbench reference` uses).
-inline Eigen::VectorXd reference_solution(const Model& model, double t_end) {
-  return compute_reference(model, t_end, 1e-5).physical;
+// The reference solver's tight solution of the same semi-discrete model (default
+// discretisation, or the one named): the reference for orders (the same function
+// `tetherbench reference` uses).
+inline Eigen::VectorXd reference_solution(const Model& model, double t_end, const std::string& discretisation) {
+  return compute_reference(catalogue().reference(), model, discretisation, t_end, 1e-5).physical;
 }
-
-// The reference an integrator is measured against (core/report.hpp, reference_kind): the
-// tight RK45 solution of the formulation it consumes when that is an ODE, else of the model's
-// ODE form.
-inline Eigen::VectorXd reference_solution(const Model& model, const IntegratorInfo& info, double t_end) {
-  return compute_reference(model, reference_kind(model, info.consumes), t_end, 1e-5).physical;
+inline Eigen::VectorXd reference_solution(const Model& model, double t_end) {
+  return reference_solution(model, t_end, model.default_discretisation());
 }
 
 // A case built in code (the bundled case files are exercised by the command-line tests).
@@ -102,11 +113,10 @@ inline Case make_case(std::shared_ptr<const Model> model, const std::string& nam
   c.t_end = t_end;
   c.h = h;
   c.sample_interval = sample_interval;
-  for (const auto& info : integrator_registry()) {
-    IntegratorSettings s;
-    s.h = h;
-    s.rtol = rtol;
-    s.atol = atol;
+  for (const auto& info : catalogue().integrators) {
+    IntegratorSettings s = settings_of(info, h);
+    set_if_declared(s, "rtol", rtol);
+    set_if_declared(s, "atol", atol);
     c.settings[info.name] = s;
   }
   return c;

@@ -62,9 +62,9 @@ Eigen::Map<Eigen::VectorXd> view(N_Vector v) {
 class IdaStepper final : public TimeStepper {
  public:
   IdaStepper(const DaeFormulation& dae, const IntegratorSettings& s, double t0)
-      : TimeStepper(t0, dae.consistent_initial_state({s.baumgarte_p, s.baumgarte_gamma})),
+      : TimeStepper(t0, dae.consistent_initial_state(baumgarte(s))),
         dae_(dae),
-        b_{s.baumgarte_p, s.baumgarte_gamma},
+        b_(baumgarte(s)),
         n_(dae.state_size()),
         h0_(s.h),
         t_previous_(t0) {
@@ -93,17 +93,18 @@ class IdaStepper final : public TimeStepper {
     y = view(dky_.get());
   }
 
-  bool step(double t_stop, std::string& failure) override {
+  bool step(double t_stop, StepFailure& failure) override {
+    failure.kind = StepFailure::Kind::SolverFailed;
     if (!setup_failure_.empty()) {
-      failure = setup_failure_;
+      failure.reason = setup_failure_;
       return false;
     }
     if (broken_) {
-      failure = "IDA already failed: " + broken_reason_;
+      failure.reason = "IDA already failed: " + broken_reason_;
       return false;
     }
     if (!(t_stop > t_)) {
-      failure = "no time left to step";
+      failure.reason = "no time left to step";
       return false;
     }
     last_error_.clear();
@@ -121,14 +122,14 @@ class IdaStepper final : public TimeStepper {
       broken_reason_ = std::string(call) + " failed with " + sundials::ida_flag_name(flag) +
                        (last_error_.empty() ? "" : ": " + last_error_) +
                        (residual_note_.empty() ? "" : " (" + residual_note_ + ")");
-      failure = broken_reason_;
+      failure.reason = broken_reason_;
       return false;  // y_, t_ untouched: they only ever take accepted values
     }
     const auto y_new = view(yy_.get());
     if (!y_new.allFinite()) {
       broken_ = true;
       broken_reason_ = "state became non-finite (NaN/Inf)";
-      failure = broken_reason_;
+      failure = {StepFailure::Kind::Diverged, broken_reason_};
       return false;
     }
     y_ = y_new;
@@ -160,8 +161,17 @@ class IdaStepper final : public TimeStepper {
              "; the model's consistent_initial_state/derivative disagree with its residual";
 
     SUNContext raw_ctx = nullptr;
+#if SUNDIALS_VERSION_MAJOR >= 7
+    // SUNDIALS 7: the context takes a communicator, and errors go to the context's handler
+    // stack (IDASetErrHandlerFn is gone); replace the default, which prints to stderr.
+    if (SUNContext_Create(SUN_COMM_NULL, &raw_ctx) != 0) return "SUNContext_Create failed";
+    ctx_.reset(raw_ctx);
+    if (SUNContext_ClearErrHandlers(raw_ctx) != 0 || SUNContext_PushErrHandler(raw_ctx, context_error_handler, this) != 0)
+      return "SUNContext_PushErrHandler failed";
+#else
     if (SUNContext_Create(nullptr, &raw_ctx) != 0) return "SUNContext_Create failed";
     ctx_.reset(raw_ctx);
+#endif
     yy_.reset(N_VNew_Serial(n_, ctx_.get()));
     yp_.reset(N_VNew_Serial(n_, ctx_.get()));
     id_.reset(N_VNew_Serial(n_, ctx_.get()));
@@ -187,10 +197,14 @@ class IdaStepper final : public TimeStepper {
     if (!mem_) return "IDACreate failed";
     void* mem = mem_.get();
     // The handler first, so that every later message is captured instead of printed.
+#if SUNDIALS_VERSION_MAJOR >= 7
+    std::string why;  // the context's handler, pushed above
+#else
     std::string why = check(IDASetErrHandlerFn(mem, error_handler, this), "IDASetErrHandlerFn");
+#endif
     if (why.empty()) why = check(IDAInit(mem, residual, t0, yy_.get(), yp_.get()), "IDAInit");
     if (why.empty()) why = check(IDASetUserData(mem, this), "IDASetUserData");
-    if (why.empty()) why = check(IDASStolerances(mem, s.rtol, s.atol), "IDASStolerances");
+    if (why.empty()) why = check(IDASStolerances(mem, s.get("rtol"), s.get("atol")), "IDASStolerances");
     if (why.empty()) why = check(IDASetId(mem, id_.get()), "IDASetId");
     if (why.empty() && s.h > 0.0) why = check(IDASetInitStep(mem, s.h), "IDASetInitStep");
     if (why.empty()) why = check(IDASetLinearSolver(mem, LS_.get(), A_.get()), "IDASetLinearSolver");
@@ -280,10 +294,24 @@ class IdaStepper final : public TimeStepper {
     }
   }
 
-  static void error_handler(int code, const char* /*module*/, const char* function, char* msg, void* user) {
-    if (code == IDA_WARNING) return;  // e.g. "t + h = t": IDA goes on, the failure (if any) comes later
-    static_cast<IdaStepper*>(user)->last_error_ = std::string(function ? function : "IDA") + ": " + (msg ? msg : "");
+  static BaumgarteParameters baumgarte(const IntegratorSettings& s) {
+    return {s.get("baumgarte_p"), s.get("baumgarte_gamma")};
   }
+
+  void record_error(int code, const char* function, const char* msg) {
+    if (code == IDA_WARNING) return;  // e.g. "t + h = t": IDA goes on, the failure (if any) comes later
+    last_error_ = std::string(function ? function : "IDA") + ": " + (msg ? msg : "");
+  }
+#if SUNDIALS_VERSION_MAJOR >= 7
+  static void context_error_handler(int /*line*/, const char* function, const char* /*file*/, const char* msg,
+                                    SUNErrCode code, void* user, SUNContext /*ctx*/) {
+    static_cast<IdaStepper*>(user)->record_error(code, function, msg);
+  }
+#else
+  static void error_handler(int code, const char* /*module*/, const char* function, char* msg, void* user) {
+    static_cast<IdaStepper*>(user)->record_error(code, function, msg);
+  }
+#endif
 
   const DaeFormulation& dae_;
   const BaumgarteParameters b_;
@@ -312,7 +340,19 @@ class IdaStepper final : public TimeStepper {
 IntegratorInfo ida_info() {
   return {"ida", FormulationKind::IndexOneDae, 5, true,
           "SUNDIALS IDA: variable-order BDF (1-5) on the Baumgarte-stabilised index-1 DAE, analytic Jacobian, rtol/atol",
-          {"rtol", "atol", "baumgarte_p", "baumgarte_gamma"},
+          {positive_setting("rtol", "IDA's error control err_i ≤ atol + rtol·|y_i| on the differential components "
+                                    "(the multipliers are left out of the error test)", 1e-8),
+           positive_setting("atol", "absolute tolerance of the same error control", 1e-10),
+           // 10/s damps drift within ~0.1-0.5 s, against pendulum periods of seconds, and keeps the
+           // added eigenvalues -p (double) and -gamma slow enough not to shorten IDA's steps.
+           non_negative_setting("baumgarte_p",
+                                "p (1/s): constraints obey C̈ + 2pĊ + p²C = 0, so drift decays like e^(−pt); 0 gives "
+                                "the plain index-1 DAE, whose drift grows",
+                                10.0),
+           non_negative_setting("baumgarte_gamma",
+                                "γ (1/s): attitude R integrated as Ṙ = R(hat(Ω) + Ξ), Ξ = γ/2((RᵀR)⁻¹ − I), so "
+                                "RᵀR − I decays like e^(−γt); unused by models without a rotation matrix",
+                                10.0)},
           [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
             return std::make_unique<IdaStepper>(dynamic_cast<const DaeFormulation&>(f), s, t0);
           }};

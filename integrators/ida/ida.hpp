@@ -1,5 +1,5 @@
 #pragma once
-#include "integrators/integrator.hpp"
+#include "core/integrator.hpp"
 namespace tb {
 // Variable-order (1..5), variable-step BDF of SUNDIALS IDA on a model's Baumgarte-stabilised
 // index-1 DAE (SPEC "Formulations", seed 004 §§2-3), with the model's analytic Jacobian.

@@ -17,18 +17,23 @@ namespace {
 class LgviStepper final : public TimeStepper {
  public:
   LgviStepper(const DiscreteLieGroupFormulation& form, const IntegratorSettings& s, double t0)
-      : TimeStepper(t0, form.initial_state()), step_(form.make_step()), s_(s), t0_(t0), next_(y_.size()) {
+      : TimeStepper(t0, form.initial_state()),
+        step_(form.make_step()),
+        s_(s),
+        newton_tol_(s.get("newton_tol")),
+        max_newton_iters_(s.get_int("max_newton_iters")),
+        t0_(t0),
+        next_(y_.size()) {
     x_.resize(step_->unknowns());
     G_.resize(x_.size());
     dx_.resize(x_.size());
   }
 
-  bool step(double t_stop, std::string& failure) override {
-    const double t_next_full = t0_ + double(counters_.steps + 1) * s_.h;
-    const double t_next = t_next_full > t_stop - 1e-12 * s_.h ? t_stop : t_next_full;
+  bool step(double t_stop, StepFailure& failure) override {
+    const double t_next = next_fixed_step_end(t0_, s_.h, t_stop);
     const double h = t_next - t_;
     if (!(h > 0.0)) {
-      failure = "no time left to step";
+      failure = {StepFailure::Kind::SolverFailed, "no time left to step"};
       return false;
     }
     step_->begin(y_, h);
@@ -38,16 +43,16 @@ class LgviStepper final : public TimeStepper {
     x = x_;
     bool converged = false;
     double last_correction = 0.0;
-    for (int it = 0; it < s_.max_newton_iters; ++it) {
+    for (int it = 0; it < max_newton_iters_; ++it) {
       step_->residual(x, G_);
       ++counters_.rhs_evals;
       ++counters_.newton_iters;
       if (!all_finite(G_)) {
-        failure = "discrete Euler-Lagrange residual is non-finite (NaN/Inf)";
+        failure = {StepFailure::Kind::Diverged, "discrete Euler-Lagrange residual is non-finite (NaN/Inf)"};
         return false;
       }
       if (!step_->newton_correction(x, G_, dx_)) {
-        failure = "singular Newton matrix";
+        failure = {StepFailure::Kind::SolverFailed, "singular Newton matrix"};
         return false;
       }
       x += dx_;
@@ -58,22 +63,23 @@ class LgviStepper final : public TimeStepper {
       // Converged when the correction is below tolerance, or when it has stopped shrinking
       // far below sqrt(tolerance): Newton converges quadratically, so a correction that no
       // longer halves is round-off in the residual, not progress.
-      const bool small = last_correction <= s_.newton_tol * scale;
+      const bool small = last_correction <= newton_tol_ * scale;
       const bool at_roundoff = it > 0 && last_correction >= 0.5 * previous_correction &&
-                               last_correction <= std::sqrt(s_.newton_tol) * scale;
+                               last_correction <= std::sqrt(newton_tol_) * scale;
       if (small || at_roundoff || last_correction == 0.0) {
         converged = true;
         break;
       }
     }
     if (!converged) {
-      failure = "Newton iteration did not converge in " + std::to_string(s_.max_newton_iters) +
-                " iterations (last correction " + format_g(last_correction, 3) + ")";
+      failure = {StepFailure::Kind::SolverFailed, "Newton iteration did not converge in " +
+                                                      std::to_string(max_newton_iters_) + " iterations (last correction " +
+                                                      format_g(last_correction, 3) + ")"};
       return false;
     }
     step_->complete(x, next_);
     if (!all_finite(next_)) {
-      failure = "state became non-finite (NaN/Inf)";
+      failure = {StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)"};
       return false;
     }
     x_ = x;
@@ -88,6 +94,8 @@ class LgviStepper final : public TimeStepper {
  private:
   std::unique_ptr<DiscreteLieGroupStep> step_;
   IntegratorSettings s_;
+  double newton_tol_;      // relative size of the last Newton correction
+  int max_newton_iters_;  // iterations before the step is declared failed
   double t0_;
   Eigen::VectorXd next_, x_, trial_, G_, dx_;
   bool have_previous_ = false;
@@ -99,7 +107,11 @@ class LgviStepper final : public TimeStepper {
 IntegratorInfo lgvi_info() {
   return {"lgvi", FormulationKind::DiscreteLieGroup, 2, false,
           "Lie group variational integrator: discrete Lagrangian, Newton on Cayley parameters, O(N) linear algebra",
-          {"newton_tol", "max_newton_iters"},
+          {positive_setting("newton_tol",
+                            "Newton stops when the correction is below newton_tol·‖x‖∞ (or stagnates at round-off "
+                            "below √newton_tol·‖x‖∞)",
+                            1e-13),
+           positive_integer_setting("max_newton_iters", "Newton iterations before the step is declared failed", 25)},
           [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
             return std::make_unique<LgviStepper>(dynamic_cast<const DiscreteLieGroupFormulation&>(f), s, t0);
           }};

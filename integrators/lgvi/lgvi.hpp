@@ -1,3 +1,3 @@
 #pragma once
-#include "integrators/integrator.hpp"
+#include "core/integrator.hpp"
 namespace tb { IntegratorInfo lgvi_info(); }

@@ -22,7 +22,7 @@ class Rk45Stepper final : public TimeStepper {
   Rk45Stepper(const OdeFormulation& ode, const IntegratorSettings& s, double t0)
       : TimeStepper(t0, ode.initial_state()),
         ode_(ode),
-        stepper_(odeint::make_dense_output(s.atol, s.rtol, Dopri5())) {
+        stepper_(odeint::make_dense_output(s.get("atol"), s.get("rtol"), Dopri5())) {
     stepper_.initialize(y_, t0, s.h);
   }
 
@@ -32,9 +32,9 @@ class Rk45Stepper final : public TimeStepper {
     const_cast<DenseStepper&>(stepper_).calc_state(t, y);
   }
 
-  bool step(double t_stop, std::string& failure) override {
+  bool step(double t_stop, StepFailure& failure) override {
     if (broken_) {
-      failure = "stepper already failed";
+      failure = {StepFailure::Kind::SolverFailed, "stepper already failed"};
       return false;
     }
     if (stepper_.current_time() < t_stop) {
@@ -42,12 +42,12 @@ class Rk45Stepper final : public TimeStepper {
         stepper_.do_step(OdeintSystem{&ode_, &counters_.rhs_evals});
       } catch (const std::exception& e) {
         broken_ = true;
-        failure = std::string("step size control failed: ") + e.what();
+        failure = {StepFailure::Kind::SolverFailed, std::string("step size control failed: ") + e.what()};
         return false;
       }
       if (!all_finite(stepper_.current_state())) {
         broken_ = true;
-        failure = "state became non-finite (NaN/Inf)";
+        failure = {StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)"};
         return false;
       }
       ++counters_.steps;
@@ -74,7 +74,8 @@ class Rk45Stepper final : public TimeStepper {
 IntegratorInfo rk45_info() {
   return {"rk45", FormulationKind::EmbeddedOde, 5, true,
           "adaptive Dormand-Prince 5(4) with dense output (Boost.Odeint), rtol/atol, R as 9 numbers",
-          {"rtol", "atol"},
+          {positive_setting("rtol", "relative tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-8),
+           positive_setting("atol", "absolute tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-10)},
           [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
             return std::make_unique<Rk45Stepper>(dynamic_cast<const OdeFormulation&>(f), s, t0);
           }};

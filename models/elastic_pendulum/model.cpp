@@ -34,8 +34,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
           offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
           decline(FormulationKind::IndexOneDae,
-                  "the elastic pendulum has no constraint and no rigid body: its DAE form would be the ODE"),
-          decline(FormulationKind::LumpedMass, "the elastic pendulum has no string to lump")});
+                  "the elastic pendulum has no constraint and no rigid body: its DAE form would be the ODE")});
 }
 
 ModelInfo info() {

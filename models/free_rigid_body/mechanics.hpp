@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/formulation.hpp"
-#include "core/lie_group.hpp"
+#include "numerics/lie_group.hpp"
 
 namespace tb::free_rigid_body {
 

@@ -6,7 +6,8 @@
 #include <Eigen/Eigenvalues>
 
 #include "core/format.hpp"
-#include "models/case_input.hpp"
+#include "mechanics/case_input.hpp"
+#include "mechanics/body_shapes.hpp"
 #include "models/free_rigid_body/forms.hpp"
 
 namespace tb::free_rigid_body {
@@ -24,15 +25,7 @@ Mat3 read_inertia(TableReader& model) {
   }
   const std::string key = full ? "inertia" : "inertia_diagonal";
   const Mat3 J = full ? model.mat3(key) : Mat3(model.vec3(key).asDiagonal());
-  const double scale = J.cwiseAbs().maxCoeff();
-  if ((J - J.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale)
-    model.fail(key, "a symmetric matrix", "J - J^T with largest entry " + format_g((J - J.transpose()).cwiseAbs().maxCoeff(), 3));
-  const Vec3 moments = Eigen::SelfAdjointEigenSolver<Mat3>(J).eigenvalues();  // ascending
-  if (!(moments(0) > 0.0))
-    model.fail(key, "a positive-definite inertia", "smallest principal moment " + format_g(moments(0), 3));
-  if (moments(2) > (moments(0) + moments(1)) * (1.0 + 1e-12))
-    model.fail(key, "principal moments obeying the triangle inequality J3 <= J1 + J2 (a physical body)",
-               "J1 + J2 = " + format_g(moments(0) + moments(1), 6) + " < J3 = " + format_g(moments(2), 6));
+  if (const std::string why = why_not_an_inertia(J); !why.empty()) model.fail(key, "the inertia of a physical body", why);
   return J;
 }
 
@@ -55,8 +48,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
       "free_rigid_body",
       std::vector<FormulationMenu::Item>{offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
                                          offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
-                                         offer<DaeForm>(FormulationKind::IndexOneDae, p, ic),
-                                         decline(FormulationKind::LumpedMass, "the free rigid body has no string to lump")});
+                                         offer<DaeForm>(FormulationKind::IndexOneDae, p, ic)});
 }
 
 ModelInfo info() {

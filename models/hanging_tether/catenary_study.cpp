@@ -6,12 +6,11 @@
 #include <limits>
 #include <stdexcept>
 
-#include "core/convergence.hpp"
+#include "numerics/convergence.hpp"
 #include "core/format.hpp"
 #include "models/hanging_tether/elastic_catenary.hpp"
-#include "models/hanging_tether/model.hpp"
 #include "models/hanging_tether/static_equilibrium.hpp"
-#include "models/string_pendulum/mechanics.hpp"
+#include "mechanics/elastic_element.hpp"
 
 namespace tb::hanging_tether {
 
@@ -42,7 +41,7 @@ CatenaryStudy catenary_convergence(const Parameters& base, const std::vector<int
     // Horizontal tension: the element force's component along the horizontal span direction.
     const Vec3 chord = p.B - p.A;
     const Vec3 d = (chord - chord.z() * Vec3::UnitZ()).normalized();
-    point.horizontal_tension = string_pendulum::linear_element_force(p.kappa(), p.u(), s.r[1] - s.r[0]).dot(d);
+    point.horizontal_tension = linear_element_force(p.kappa(), p.u(), s.r[1] - s.r[0]).dot(d);
     point.rate = study.points.empty()
                      ? std::numeric_limits<double>::quiet_NaN()
                      : std::log(study.points.back().max_error / point.max_error) / std::log(double(N) / study.points.back().N);
@@ -52,14 +51,6 @@ CatenaryStudy catenary_convergence(const Parameters& base, const std::vector<int
   }
   study.fitted_rate = hs.size() >= 2 ? fitted_order(hs, errors) : std::numeric_limits<double>::quiet_NaN();
   return study;
-}
-
-std::vector<CatenaryStudy> catenary_studies(const std::vector<Case>& cases, const std::vector<int>& elements) {
-  std::vector<CatenaryStudy> studies;
-  for (const auto& c : cases)
-    if (const auto* model = dynamic_cast<const HangingTetherModel*>(c.model.get()))
-      studies.push_back(catenary_convergence(model->params(), elements, c.name));
-  return studies;
 }
 
 void write_catenary_csv(const std::string& path, const std::vector<CatenaryStudy>& studies) {
@@ -75,14 +66,6 @@ void write_catenary_csv(const std::string& path, const std::vector<CatenaryStudy
           << (std::isnan(p.rate) ? std::string("") : format_g(p.rate, 4)) << ',' << format_g(s.fitted_rate, 4) << ','
           << p.newton_iterations << ',' << format_g(p.horizontal_tension, 10) << ','
           << format_g(s.analytic_horizontal_tension, 10) << '\n';
-}
-
-std::string write_catenary_report(const std::vector<Case>& cases, const std::string& out_dir) {
-  const auto studies = catenary_studies(cases, default_catenary_elements());
-  if (studies.empty()) return "";
-  const std::string path = (std::filesystem::path(out_dir) / "catenary.csv").string();
-  write_catenary_csv(path, studies);
-  return path;
 }
 
 }  // namespace tb::hanging_tether

@@ -3,12 +3,11 @@
 // analytic catenary as N grows): for each N, the static equilibrium of the case's
 // discretisation against Irvine's elastic catenary for the same L, mu, EA and anchors, with
 // the error max_j |r_j - catenary(j L/N)| and the observed rate between successive N.
-// Used by `tetherbench catenary` and by `tetherbench report` (reports/catenary.csv).
+// The computation behind the catenary study (studies/catenary.cpp).
 
 #include <string>
 #include <vector>
 
-#include "core/case.hpp"
 #include "models/hanging_tether/mechanics.hpp"
 
 namespace tb::hanging_tether {
@@ -36,15 +35,8 @@ const std::vector<int>& default_catenary_elements();
 CatenaryStudy catenary_convergence(const Parameters& base, const std::vector<int>& elements,
                                    const std::string& case_name = "");
 
-// Studies of the hanging-tether cases among `cases` (others are skipped).
-std::vector<CatenaryStudy> catenary_studies(const std::vector<Case>& cases, const std::vector<int>& elements);
-
 // CSV: case,discretisation,elements,max_error_m,rate,fitted_rate,newton_iterations,
 // horizontal_tension_N,analytic_horizontal_tension_N. Creates the parent folder.
 void write_catenary_csv(const std::string& path, const std::vector<CatenaryStudy>& studies);
-
-// For `tetherbench report`: writes <out_dir>/catenary.csv at the default N when `cases` holds a
-// hanging-tether case; returns the path written, or "" when there was none.
-std::string write_catenary_report(const std::vector<Case>& cases, const std::string& out_dir);
 
 }  // namespace tb::hanging_tether

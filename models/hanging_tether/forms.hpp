@@ -2,10 +2,8 @@
 // The hanging tether's formulation (SPEC "Formulations"): a first-order ODE in the node
 // positions and velocities, y = [r_1..r_{N-1}, v_1..v_{N-1}, W_dissipated],
 //   r' = v,   v' = M^{-1} f(r) - zeta v,   W_dissipated' = 2 zeta T,
-// with one O(N) block-tridiagonal solve per evaluation. Its kind follows the discretisation:
-// EmbeddedOde for the full (consistent-mass) tether, integrated by rk4/rk45; LumpedMass for the
-// lumped tether (diagonal mass), integrated by lumped_rk2 — as Model A offers its consistent
-// string as the embedded ODE and its lumped string as the LumpedMass form.
+// with one O(N) block-tridiagonal solve per evaluation, for either discretisation (the full
+// tether's consistent mass or the lumped tether's diagonal mass); every ODE integrator runs it.
 
 #include "models/hanging_tether/mechanics.hpp"
 
@@ -20,10 +18,6 @@ enum class InitialShape {
 class TetherForm final : public OdeFormulation {
  public:
   TetherForm(const Parameters& p, InitialShape shape);
-  FormulationKind kind() const override {
-    return mech_.params().discretisation == Discretisation::Full ? FormulationKind::EmbeddedOde
-                                                                 : FormulationKind::LumpedMass;
-  }
   int state_size() const override { return mech_.state_size(); }
   Eigen::VectorXd initial_state() const override;
   void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override;

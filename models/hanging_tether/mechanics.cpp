@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "core/format.hpp"
-#include "models/string_pendulum/mechanics.hpp"  // linear_element_force: Model A's element
+#include "mechanics/elastic_element.hpp"
 
 namespace tb::hanging_tether {
 
@@ -68,9 +68,9 @@ void Mechanics::static_forces(const std::vector<Vec3>& r, Eigen::VectorXd& f) co
   const double kappa = p_.kappa(), u = p_.u();
   const Vec3 weight = free_node_gravity_mass() * p_.g * e3;
   f.resize(3 * (N - 1));
-  Vec3 force_prev = string_pendulum::linear_element_force(kappa, u, r[1] - r[0]);  // element 0
+  Vec3 force_prev = linear_element_force(kappa, u, r[1] - r[0]);  // element 0
   for (int j = 1; j < N; ++j) {
-    const Vec3 force_next = string_pendulum::linear_element_force(kappa, u, r[j + 1] - r[j]);  // element j
+    const Vec3 force_next = linear_element_force(kappa, u, r[j + 1] - r[j]);  // element j
     f.segment<3>(3 * (j - 1)) = force_next - force_prev + weight;
     force_prev = force_next;
   }

@@ -4,7 +4,7 @@
 // at two points A and B (|B - A| < L), hanging in gravity (+e3 down). Nodes r_0 = A,
 // r_1 ... r_{N-1} free, r_N = B; element e (0 <= e < N) joins r_e and r_{e+1}, unstretched
 // length u = L/N, stiffness kappa = EA/u, elastic force F_e = F(r_{e+1} - r_e) of
-// string_pendulum::linear_element_force (Model A's element).
+// linear_element_force (mechanics/elastic_element.hpp).
 //
 // Two discretisations of the tether's mass (the slides' models 1 and 2), selected by the case:
 //  Lumped ("1 Lumped mass model", slide: T_k = sum_{j=0}^{N_k} 1/2 m_k/(N_k+1) |rdot_j|^2,
@@ -32,9 +32,9 @@
 #include <string>
 #include <vector>
 
-#include "core/block_tridiagonal.hpp"
+#include "numerics/block_tridiagonal.hpp"
 #include "core/formulation.hpp"
-#include "core/lie_group.hpp"
+#include "numerics/lie_group.hpp"
 
 namespace tb::hanging_tether {
 

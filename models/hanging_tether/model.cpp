@@ -1,6 +1,6 @@
-// The hanging tether built from a case file's [model] and [initial] tables. One formulation
-// per discretisation: the full (consistent-mass) tether is the embedded ODE, the lumped one the
-// LumpedMass form; the other kinds are n/a with the reason.
+// The hanging tether built from a case file's [model] and [initial] tables: an ODE form of the
+// discretisation the case chose (lumped or full, consistent mass); the other kinds are n/a
+// with the reason.
 
 #include "models/hanging_tether/model.hpp"
 
@@ -10,28 +10,29 @@ namespace tb::hanging_tether {
 
 HangingTetherModel::HangingTetherModel(const Parameters& p, InitialShape shape) : p_(p), shape_(shape) {}
 
-std::unique_ptr<Formulation> HangingTetherModel::make_formulation(FormulationKind kind, std::string& why_not) const {
-  const bool full = p_.discretisation == Discretisation::Full;
+std::vector<std::string> HangingTetherModel::discretisations() const { return {to_string(p_.discretisation)}; }
+
+bool HangingTetherModel::offers(FormulationKind kind, const std::string& discretisation, std::string& why_not) const {
+  if (discretisation != to_string(p_.discretisation)) {
+    why_not = "this hanging tether is discretised as \"" + to_string(p_.discretisation) + "\" ([model] discretisation)";
+    return false;
+  }
   switch (kind) {
     case FormulationKind::EmbeddedOde:
-      if (full) return std::make_unique<TetherForm>(p_, shape_);
-      why_not = "discretisation = \"lumped\" is the LumpedMass form (lumped_rk2); the embedded ODE is the full "
-                "(consistent-mass) tether, discretisation = \"full\"";
-      return nullptr;
-    case FormulationKind::LumpedMass:
-      if (!full) return std::make_unique<TetherForm>(p_, shape_);
-      why_not = "discretisation = \"full\" has a consistent (non-diagonal) mass matrix; the lumped-mass tether is "
-                "discretisation = \"lumped\"";
-      return nullptr;
+      return true;
     case FormulationKind::DiscreteLieGroup:
       why_not = "the hanging tether has no rigid body or S^2 links: no Lie group form";
-      return nullptr;
+      return false;
     case FormulationKind::IndexOneDae:
       why_not = "the hanging tether's elastic elements carry no holonomic constraints: no DAE form";
-      return nullptr;
+      return false;
   }
   why_not = "unknown formulation";
-  return nullptr;
+  return false;
+}
+
+std::unique_ptr<Formulation> HangingTetherModel::build(FormulationKind, const std::string&) const {
+  return std::make_unique<TetherForm>(p_, shape_);
 }
 
 std::shared_ptr<const HangingTetherModel> make_model(const Parameters& p, InitialShape shape) {

@@ -8,8 +8,13 @@ class HangingTetherModel final : public Model {
  public:
   HangingTetherModel(const Parameters& p, InitialShape shape);
   std::string name() const override { return "hanging_tether"; }
-  std::unique_ptr<Formulation> make_formulation(FormulationKind kind, std::string& why_not) const override;
+  // One discretisation, the one the case chose: "lumped" or "full" (consistent mass).
+  std::vector<std::string> discretisations() const override;
+  bool offers(FormulationKind kind, const std::string& discretisation, std::string& why_not) const override;
   const Parameters& params() const { return p_; }
+
+ protected:
+  std::unique_ptr<Formulation> build(FormulationKind kind, const std::string& discretisation) const override;
 
  private:
   Parameters p_;

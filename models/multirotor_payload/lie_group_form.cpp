@@ -40,7 +40,7 @@ Vec3 rotate_onto(const Vec3& q, const Vec3& target) {
   return q + (2.0 * c.cross(q) - 2.0 * c2 * q) / (1.0 + c2);
 }
 
-// R F with F = Cay(c) = I + 2 (hat(c) + hat(c)^2) / (1 + |c|^2) (core/lie_group.hpp), as
+// R F with F = Cay(c) = I + 2 (hat(c) + hat(c)^2) / (1 + |c|^2) (numerics/lie_group.hpp), as
 // R + R (F - I): the same product, rounded relative to the small increment.
 Mat3 times_cayley(const Mat3& R, const Vec3& c) {
   const Mat3 C = so3::hat(c);

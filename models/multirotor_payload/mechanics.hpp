@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/formulation.hpp"
-#include "core/lie_group.hpp"
+#include "numerics/lie_group.hpp"
 
 namespace tb::multirotor_payload {
 

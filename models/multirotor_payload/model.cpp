@@ -7,7 +7,8 @@
 #include <cmath>
 
 #include "core/format.hpp"
-#include "models/case_input.hpp"
+#include "mechanics/body_shapes.hpp"
+#include "mechanics/case_input.hpp"
 #include "models/multirotor_payload/forms.hpp"
 
 namespace tb::multirotor_payload {
@@ -22,9 +23,8 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
   p.payload_mass = model.positive("payload_mass");
   p.multirotor_mass = model.positive("multirotor_mass");
   p.J_Q = model.mat3("multirotor_inertia");
-  if (!(p.J_Q - p.J_Q.transpose()).isZero(1e-12 * p.J_Q.norm()) || p.J_Q.ldlt().info() != Eigen::Success ||
-      !p.J_Q.ldlt().isPositive() || p.J_Q.ldlt().vectorD().minCoeff() <= 0.0)
-    model.fail("multirotor_inertia", "a symmetric positive definite 3x3 matrix (kg m^2)", "a matrix that is not");
+  if (const std::string why = why_not_an_inertia(p.J_Q); !why.empty())
+    model.fail("multirotor_inertia", "the inertia of a physical body (kg m^2)", why);
   p.g = model.non_negative("gravity");
   model.finish();
 
@@ -48,9 +48,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
       std::vector<FormulationMenu::Item>{
           offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
           offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
-          offer<DaeForm>(FormulationKind::IndexOneDae, p, ic),
-          decline(FormulationKind::LumpedMass,
-                  "Model C's cable is already a chain of point masses on rigid links; there is no elastic string to lump")});
+          offer<DaeForm>(FormulationKind::IndexOneDae, p, ic)});
 }
 
 ModelInfo info() {

@@ -36,8 +36,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           offer<PolarForm>(FormulationKind::EmbeddedOde, p, ic),
           offer<CartesianDaeForm>(FormulationKind::IndexOneDae, p, ic),
           decline(FormulationKind::DiscreteLieGroup,
-                  "the planar pendulum has no discrete Lie group form (its configuration space is S^1)"),
-          decline(FormulationKind::LumpedMass, "the planar pendulum has no string to lump")});
+                  "the planar pendulum has no discrete Lie group form (its configuration space is S^1)")});
 }
 
 ModelInfo info() {

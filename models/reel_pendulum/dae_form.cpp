@@ -21,7 +21,7 @@
 // elements), so with a free reel dF/dy + cj dF/dy' is a band matrix plus a dense border: its
 // half-bandwidths are the size of the system and IDA uses its dense solver (O(N^3) per
 // factorisation; n = 6N + 25). The model's own ODE form solves the bordered system in O(N)
-// (core/bordered_block_tridiagonal.hpp); IDA's band solver cannot. With the reel locked the
+// (numerics/bordered_block_tridiagonal.hpp); IDA's band solver cannot. With the reel locked the
 // band is Model A's (14).
 //
 // The Jacobian of h is derived below term by term from Mechanics::string_reel_forces; the

@@ -3,7 +3,7 @@
 // which the paper does not have), the discrete Lie group form (the paper's LGVI) and the
 // Baumgarte-stabilised index-1 DAE (IDA).
 
-#include "models/attached_body_dae.hpp"
+#include "mechanics/attached_body_dae.hpp"
 #include "models/reel_pendulum/discrete_lagrangian.hpp"
 #include "models/reel_pendulum/mechanics.hpp"
 

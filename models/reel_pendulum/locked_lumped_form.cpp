@@ -1,6 +1,6 @@
 // The lumped-mass baseline for Model B with the reel locked (seed 002 case 1, Table 1's "RK"
 // column). With s_p fixed, Model B is Model A with a string of length L - s_p (tested to
-// 1e-12 in tests/test_reel_pendulum.cpp), so the lumped string of Model A is reused as it is;
+// 1e-12 in tests/test_reel_pendulum.cpp), so the string pendulum's lumped ODE is reused as it is;
 // this adapter maps its state and observables to Model B's layout and columns. With the reel
 // free, the lumped baseline (Driscoll et al.) has no reel mechanism and is not offered.
 
@@ -35,7 +35,7 @@ string_pendulum::InitialCondition as_model_a(const InitialCondition& ic) {
 }  // namespace
 
 LockedLumpedForm::LockedLumpedForm(const Parameters& p, const InitialCondition& ic)
-    : p_(p), s0_(ic.s0), lumped_(as_model_a(p, ic.s0), as_model_a(ic)) {}
+    : p_(p), s0_(ic.s0), lumped_(as_model_a(p, ic.s0), as_model_a(ic), string_pendulum::StringMass::Lumped) {}
 
 void LockedLumpedForm::rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const { lumped_.rhs(t, y, dydt); }
 

@@ -1,15 +1,14 @@
 #pragma once
 #include "models/reel_pendulum/mechanics.hpp"
-#include "models/string_pendulum/forms.hpp"
+#include "mechanics/string_pendulum/string_ode_form.hpp"
 
 namespace tb::reel_pendulum {
 
-// Lumped-mass string for Model B with the reel locked: Model A's lumped form (string of length
-// L - s_p), observed with Model B's columns.
+// Lumped-mass string for Model B with the reel locked: the string pendulum's ODE with lumped
+// string mass (string of length L - s_p), observed with Model B's columns.
 class LockedLumpedForm final : public OdeFormulation {
  public:
   LockedLumpedForm(const Parameters& p, const InitialCondition& ic);
-  FormulationKind kind() const override { return FormulationKind::LumpedMass; }
   int state_size() const override { return lumped_.state_size(); }
   Eigen::VectorXd initial_state() const override { return lumped_.initial_state(); }
   void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override;
@@ -20,7 +19,7 @@ class LockedLumpedForm final : public OdeFormulation {
  private:
   Parameters p_;
   double s0_;
-  string_pendulum::LumpedForm lumped_;
+  string_pendulum::StringOdeForm lumped_;
 };
 
 }  // namespace tb::reel_pendulum

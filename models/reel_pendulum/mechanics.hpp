@@ -14,9 +14,9 @@
 #include <Eigen/Dense>
 #include <vector>
 
-#include "core/bordered_block_tridiagonal.hpp"
+#include "numerics/bordered_block_tridiagonal.hpp"
 #include "core/formulation.hpp"
-#include "core/lie_group.hpp"
+#include "numerics/lie_group.hpp"
 
 namespace tb::reel_pendulum {
 

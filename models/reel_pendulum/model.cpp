@@ -4,7 +4,7 @@
 
 
 #include "core/format.hpp"
-#include "models/case_input.hpp"
+#include "mechanics/case_input.hpp"
 #include "models/reel_pendulum/forms.hpp"
 #include "models/reel_pendulum/locked_lumped_form.hpp"
 
@@ -13,12 +13,18 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
   return std::make_shared<FormulationMenu>(
       "reel_pendulum",
       std::vector<FormulationMenu::Item>{
-          offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
-          offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
-          offer<DaeForm>(FormulationKind::IndexOneDae, p, ic),
-          p.reel_locked ? offer<LockedLumpedForm>(FormulationKind::LumpedMass, p, ic)
-                        : decline(FormulationKind::LumpedMass,
-                                  "the lumped-mass baseline (Driscoll et al.) has no reel mechanism: reel-locked cases only")});
+          in("consistent", offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic)),
+          in("consistent", offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic)),
+          in("consistent", offer<DaeForm>(FormulationKind::IndexOneDae, p, ic)),
+          // The lumped string of the papers' baseline, with the reel locked only.
+          in("lumped", p.reel_locked ? offer<LockedLumpedForm>(FormulationKind::EmbeddedOde, p, ic)
+                                     : decline(FormulationKind::EmbeddedOde,
+                                               "the lumped-mass baseline (Driscoll et al.) has no reel mechanism: "
+                                               "reel-locked cases only")),
+          in("lumped", decline(FormulationKind::DiscreteLieGroup,
+                               "the lumped string is the papers' explicit-ODE baseline: no discrete Lagrangian is derived for it")),
+          in("lumped", decline(FormulationKind::IndexOneDae,
+                               "the lumped string is the papers' explicit-ODE baseline: no DAE form is derived for it"))});
 }
 
 std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& initial) {

@@ -6,7 +6,7 @@
 // rigid body is a free body in natural coordinates tied to the string's end node r_{N+1} by
 // C = r_{N+1} - (x_c - R rho_c) = 0; its rows, the multipliers, the Baumgarte-stabilised
 // index-1 constraint C'' + 2p C' + p^2 C = 0 and the orthonormality correction are
-// models/attached_body_dae.* (shared with Model B). Euler-Lagrange with L = T - V - lambda^T C
+// mechanics/attached_body_dae.* (shared with Model B). Euler-Lagrange with L = T - V - lambda^T C
 // (seed 004 §1 "Constrained Pendulum", §2 "Finally! The equations of motion") gives the string
 // rows
 //   r_a:  r_a' - v_a = 0

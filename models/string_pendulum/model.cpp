@@ -1,19 +1,26 @@
-// Model A as the runner sees it: built from a case file's [model] and [initial] tables,
-// offering the ODE, discrete Lie group and index-1 DAE formulations (consistent string mass) and the
-// lumped-mass string (the papers' baseline, a different discretisation of the same string).
+// Model A as the runner sees it: built from a case file's [model] and [initial] tables. Two
+// discretisations of the string: "consistent" (the default, seed 000's finite elements),
+// offered as ODE, discrete Lie group and index-1 DAE; and "lumped" (the papers' baseline after
+// Driscoll et al., diagonal string mass), offered as an ODE that every ODE integrator runs.
 
 #include "models/string_pendulum/model.hpp"
 
-#include "models/case_input.hpp"
+#include "mechanics/case_input.hpp"
 #include "models/string_pendulum/forms.hpp"
 
 namespace tb::string_pendulum {
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
   return std::make_shared<FormulationMenu>(
-      "string_pendulum", std::vector<FormulationMenu::Item>{offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
-                                                            offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
-                                                            offer<DaeForm>(FormulationKind::IndexOneDae, p, ic),
-                                                            offer<LumpedForm>(FormulationKind::LumpedMass, p, ic)});
+      "string_pendulum",
+      std::vector<FormulationMenu::Item>{
+          in("consistent", offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic)),
+          in("consistent", offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic)),
+          in("consistent", offer<DaeForm>(FormulationKind::IndexOneDae, p, ic)),
+          in("lumped", offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic, StringMass::Lumped)),
+          in("lumped", decline(FormulationKind::DiscreteLieGroup,
+                               "the lumped string is the papers' explicit-ODE baseline: no discrete Lagrangian is derived for it")),
+          in("lumped", decline(FormulationKind::IndexOneDae,
+                               "the lumped string is the papers' explicit-ODE baseline: no DAE form is derived for it"))});
 }
 
 std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& initial) {

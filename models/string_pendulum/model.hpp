@@ -1,6 +1,6 @@
 #pragma once
 #include "core/model.hpp"
-#include "models/string_pendulum/mechanics.hpp"
+#include "mechanics/string_pendulum/mechanics.hpp"
 namespace tb::string_pendulum {
 // Registry entry for Model A (case files with model = "string_pendulum").
 ModelInfo info();

@@ -1,4 +1,4 @@
-#include "models/string_pendulum/mechanics.hpp"
+#include "mechanics/string_pendulum/mechanics.hpp"
 
 #include <cmath>
 #include <limits>
@@ -9,15 +9,6 @@ using so3::hat;
 
 namespace {
 const Vec3 e3 = Vec3::UnitZ();
-}
-
-Mat3 elliptic_cylinder_inertia_about_attachment(double M, double a, double b, double H, const Vec3& rho_c) {
-  Mat3 J_cm = Mat3::Zero();
-  J_cm(0, 0) = M * (b * b / 4.0 + H * H / 12.0);
-  J_cm(1, 1) = M * (a * a / 4.0 + H * H / 12.0);
-  J_cm(2, 2) = M * (a * a + b * b) / 4.0;
-  // Parallel-axis theorem to the attachment point (body-frame origin), SPEC conventions.
-  return J_cm + M * (rho_c.squaredNorm() * Mat3::Identity() - rho_c * rho_c.transpose());
 }
 
 Mechanics::Mechanics(const Parameters& p, StringMass string_mass) : p_(p), string_mass_(string_mass) {}

@@ -2,7 +2,7 @@
 // Case-file pieces every string-and-body model reads the same way: the rigid body's shape,
 // and initial directions and attitudes that must be unit vectors and rotations.
 
-#include "core/lie_group.hpp"
+#include "numerics/lie_group.hpp"
 #include "core/table_reader.hpp"
 
 namespace tb {

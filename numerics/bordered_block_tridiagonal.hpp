@@ -21,7 +21,7 @@
 #include <Eigen/Dense>
 #include <cmath>
 
-#include "core/block_tridiagonal.hpp"
+#include "numerics/block_tridiagonal.hpp"
 
 namespace tb {
 

@@ -1,6 +1,6 @@
 // The rigid body of the index-1 DAE forms (equations in attached_body_dae.hpp).
 
-#include "models/attached_body_dae.hpp"
+#include "mechanics/attached_body_dae.hpp"
 
 namespace tb::dae {
 

@@ -1,9 +1,10 @@
-#include "models/case_input.hpp"
+#include "mechanics/case_input.hpp"
 
+#include <Eigen/Dense>
 #include <cmath>
 
 #include "core/format.hpp"
-#include "models/string_pendulum/mechanics.hpp"
+#include "mechanics/body_shapes.hpp"
 
 namespace tb {
 
@@ -12,7 +13,7 @@ Mat3 read_body_inertia_about_attachment(TableReader& model, double M, const Vec3
   body.one_of("shape", {"elliptic_cylinder"});
   const double a = body.positive("semimajor"), b = body.positive("semiminor"), H = body.positive("height");
   body.finish();
-  return string_pendulum::elliptic_cylinder_inertia_about_attachment(M, a, b, H, rho_c);
+  return elliptic_cylinder_inertia_about_attachment(M, a, b, H, rho_c);
 }
 
 Vec3 read_unit_vector(TableReader& table, const std::string& key) {

@@ -16,9 +16,10 @@
 #include <Eigen/Dense>
 #include <vector>
 
-#include "core/block_tridiagonal.hpp"
+#include "numerics/block_tridiagonal.hpp"
 #include "core/formulation.hpp"
-#include "core/lie_group.hpp"
+#include "numerics/lie_group.hpp"
+#include "mechanics/elastic_element.hpp"
 
 namespace tb::string_pendulum {
 
@@ -45,20 +46,6 @@ struct Parameters {
 //              never moves), a diagonal string mass matrix.
 // Both give the same gravity loads (m g e3 per interior node, m/2 g e3 on the attachment).
 enum class StringMass { Consistent, Lumped };
-
-// Elliptic cylinder (SPEC conventions): semimajor a along body x, semiminor b along y,
-// height H along z; inertia about the centre of mass shifted to the attachment point.
-Mat3 elliptic_cylinder_inertia_about_attachment(double M, double a, double b, double H, const Vec3& rho_c);
-
-// Elastic force of a linear element of axial stiffness kappa = EA/u and unstretched length u,
-// as a function of its chord x = r_{a+1} - r_a: F = kappa (|x| - u) x / |x|, the gradient of
-// the strain energy 1/2 kappa (|x| - u)^2 with respect to r_{a+1} (SPEC "Model A", F_a).
-// Two-sided (it also pushes when |x| < u), as in the SPEC's finite-element model. Shared by
-// every string in the suite made of these elements (Mechanics::element_force, hanging_tether).
-inline Vec3 linear_element_force(double kappa, double u, const Vec3& x) {
-  const double len = x.norm();
-  return kappa * (len - u) / len * x;
-}
 
 // Physical state: what every formulation maps its own state to.
 struct State {

@@ -1,7 +1,7 @@
-// The papers' baseline (seed 002 Table 1, "lumped mass + RK", SPEC "Model B", "Lumped-mass
-// model"): a model's lumped-mass string (FormulationKind::LumpedMass; diagonal string mass, R
-// as 9 numbers with Rdot = R hat(Omega)) integrated by a fixed-step explicit Runge-Kutta
-// method of order 2, the LGVI's order, at the same step.
+// Fixed-step explicit Runge-Kutta of order 2 on a model's ODE form. On the lumped-mass string
+// (the "lumped" discretisation of Models A and B: diagonal string mass, R as 9 numbers with
+// Rdot = R hat(Omega)) at the LGVI's step it is the papers' baseline (seed 002 Table 1,
+// "lumped mass + RK"; SPEC "Model B", "Lumped-mass model"), the LGVI's order at the same step.
 //
 // Method: the explicit midpoint rule as a Boost.Odeint explicit_generic_rk<2, 2>. Butcher tableau:
 //
@@ -13,7 +13,7 @@
 //   c = (0, 1/2), a21 = 1/2, b = (0, 1):
 //   k1 = f(t, y), k2 = f(t + h/2, y + h/2 k1), y_{n+1} = y_n + h k2.
 
-#include "integrators/lumped_rk2/lumped_rk2.hpp"
+#include "integrators/rk2/rk2.hpp"
 
 #include <cmath>
 
@@ -38,9 +38,9 @@ Stepper explicit_midpoint() {
 
 }  // namespace
 
-IntegratorInfo lumped_rk2_info() {
-  return {"lumped_rk2", FormulationKind::LumpedMass, 2, false,
-          "lumped-mass string + explicit RK2, fixed step (the seed-002 'RK' baseline)", {},
+IntegratorInfo rk2_info() {
+  return {"rk2", FormulationKind::EmbeddedOde, 2, false,
+          "explicit midpoint RK2, fixed step (Boost.Odeint generic RK); on the lumped string, the seed-002 'RK' baseline", {},
           [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
             return std::make_unique<FixedStepOdeint<Stepper>>(dynamic_cast<const OdeFormulation&>(f), s.h, t0,
                                                               explicit_midpoint());

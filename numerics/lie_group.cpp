@@ -1,5 +1,5 @@
 // Implementation of the SO(3)/S² primitives declared in lie_group.hpp.
-#include "core/lie_group.hpp"
+#include "numerics/lie_group.hpp"
 
 #include <Eigen/Dense>
 

@@ -1,0 +1,58 @@
+#include "core/integrator.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "core/format.hpp"
+
+namespace tb {
+
+std::string SettingSpec::expectation() const {
+  const std::string what = integer ? "an integer" : "a finite number";
+  const std::string lo = format_g(lower, 6), hi = format_g(upper, 6);
+  if (std::isinf(upper)) return what + (lower_inclusive ? " >= " : " > ") + lo;
+  return what + " in " + (lower_inclusive ? "[" : "(") + lo + ", " + hi + "]";
+}
+
+bool SettingSpec::accepts(double value) const {
+  if (!std::isfinite(value)) return false;
+  if (integer && value != std::floor(value)) return false;
+  if (lower_inclusive ? value < lower : value <= lower) return false;
+  return value <= upper;
+}
+
+SettingSpec positive_setting(std::string name, std::string meaning, double default_value) {
+  return {std::move(name), std::move(meaning), default_value, 0.0, false};
+}
+SettingSpec non_negative_setting(std::string name, std::string meaning, double default_value) {
+  return {std::move(name), std::move(meaning), default_value, 0.0, true};
+}
+SettingSpec positive_integer_setting(std::string name, std::string meaning, int default_value) {
+  SettingSpec s{std::move(name), std::move(meaning), double(default_value), 1.0, true};
+  s.upper = 1e9;
+  s.integer = true;
+  return s;
+}
+
+double IntegratorSettings::get(const std::string& key) const {
+  const auto it = values_.find(key);
+  if (it == values_.end()) throw std::logic_error("integrator setting '" + key + "' is read but not declared");
+  return it->second;
+}
+
+void IntegratorSettings::set(const std::string& key, double value) {
+  const auto it = values_.find(key);
+  if (it == values_.end()) throw std::logic_error("integrator setting '" + key + "' is set but not declared");
+  it->second = value;
+}
+
+IntegratorSettings IntegratorSettings::defaults(const std::vector<SettingSpec>& specs, double h) {
+  IntegratorSettings s;
+  s.h = h;
+  for (const auto& spec : specs) s.values_[spec.name] = spec.default_value;
+  return s;
+}
+
+bool all_finite(const Eigen::VectorXd& y) { return y.allFinite(); }
+
+}  // namespace tb

@@ -1,0 +1,121 @@
+#pragma once
+// The integrator interface (after Drake's IntegratorBase): a TimeStepper advances one
+// formulation's state step by step; a failed step leaves time() and state() as they were.
+// An integrator is described by an IntegratorInfo: the equation type it consumes, its order,
+// the settings it reads (declared once, here, with meaning, default and range: case files,
+// --set, `tetherbench list` and the settings table in cases/README.md all come from that
+// declaration) and a factory. Core never names an integrator: the executable and the tests
+// hand core the list (core/catalogue.hpp).
+
+#include <Eigen/Dense>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/formulation.hpp"
+
+namespace tb {
+
+// One setting an integrator reads from its [integrators.NAME] table or `--set NAME.KEY=VALUE`.
+// Values are numbers; `integer` settings take whole numbers only.
+struct SettingSpec {
+  std::string name;     // the key
+  std::string meaning;  // one line, with the unit
+  double default_value = 0.0;
+  double lower = 0.0;   // valid range: lower <(=) value <= upper
+  bool lower_inclusive = false;
+  double upper = std::numeric_limits<double>::infinity();
+  bool integer = false;
+
+  // "a finite number > 0", "an integer >= 1", "a finite number in [0, 1]": the expectation in messages and docs.
+  std::string expectation() const;
+  bool accepts(double value) const;
+};
+
+// Common declarations, so that the same setting means the same thing in every integrator.
+SettingSpec positive_setting(std::string name, std::string meaning, double default_value);
+SettingSpec non_negative_setting(std::string name, std::string meaning, double default_value);
+SettingSpec positive_integer_setting(std::string name, std::string meaning, int default_value);
+
+// Settings of one run: the step h (from the case, or --h) and one value per declared setting.
+class IntegratorSettings {
+ public:
+  double h = 0.0;  // fixed step, or initial step of an adaptive method (s)
+
+  // The value of a declared setting; reading an undeclared one is a programming error
+  // (std::logic_error naming the key), so a stepper cannot read what users cannot set.
+  double get(const std::string& key) const;
+  int get_int(const std::string& key) const { return static_cast<int>(get(key)); }
+  bool declares(const std::string& key) const { return values_.count(key) > 0; }
+  // Sets a declared setting (std::logic_error for an undeclared key).
+  void set(const std::string& key, double value);
+  const std::map<std::string, double>& values() const { return values_; }
+
+  // Every declared setting at its default.
+  static IntegratorSettings defaults(const std::vector<SettingSpec>& specs, double h);
+
+ private:
+  std::map<std::string, double> values_;
+};
+
+struct StepCounters {
+  long steps = 0;         // accepted steps
+  long rhs_evals = 0;     // evaluations of f (ODE) or of the residual G (implicit steps)
+  long newton_iters = 0;  // Newton iterations over all steps
+  long error_test_failures = 0;  // adaptive methods: steps rejected by the local error test
+};
+
+// Why a step failed. Diverged (the state or the residual became non-finite) is a stability
+// result of the method at this step; the tables show it as "unstable at h = ...".
+struct StepFailure {
+  enum class Kind { SolverFailed, Diverged };
+  Kind kind = Kind::SolverFailed;
+  std::string reason;
+};
+
+class TimeStepper {
+ public:
+  virtual ~TimeStepper() = default;
+  double time() const { return t_; }
+  const Eigen::VectorXd& state() const { return y_; }
+  const StepCounters& counters() const { return counters_; }
+
+  // Takes one step, never past t_stop. On failure returns false with the reason in `failure`
+  // and leaves time() and state() unchanged.
+  virtual bool step(double t_stop, StepFailure& failure) = 0;
+
+  // Adaptive methods interpolate with their own dense output within the last accepted step;
+  // fixed-step methods are only observed at their step points.
+  virtual bool has_dense_output() const { return false; }
+  virtual void dense_state(double /*t*/, Eigen::VectorXd& y) const { y = y_; }
+
+ protected:
+  TimeStepper(double t0, Eigen::VectorXd y0) : t_(t0), y_(std::move(y0)) {}
+  // The end of fixed step n+1, t0 + (n+1) h (not accumulated, as in Boost.Odeint's
+  // integrate_const), shortened to land exactly on t_stop.
+  double next_fixed_step_end(double t0, double h, double t_stop) const {
+    const double t_full = t0 + double(counters_.steps + 1) * h;
+    return t_full > t_stop - 1e-12 * h ? t_stop : t_full;
+  }
+  double t_;
+  Eigen::VectorXd y_;
+  StepCounters counters_;
+};
+
+struct IntegratorInfo {
+  std::string name;          // command-line name, lower case
+  FormulationKind consumes;  // the one equation type it integrates
+  int order = 0;             // order of accuracy, checked by the generic convergence tests
+  bool adaptive = false;     // step chosen by error control (declares rtol and atol) rather than fixed h
+  std::string summary;       // one line for `tetherbench list`
+  std::vector<SettingSpec> settings;  // what it reads from IntegratorSettings besides h
+  // Builds a stepper on a formulation of kind `consumes` (the runner guarantees the kind).
+  std::function<std::unique_ptr<TimeStepper>(const Formulation&, const IntegratorSettings&, double t0)> make;
+};
+
+bool all_finite(const Eigen::VectorXd& y);
+
+}  // namespace tb

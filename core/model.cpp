@@ -1,0 +1,37 @@
+#include "core/model.hpp"
+
+#include <algorithm>
+
+namespace tb {
+
+FormulationMenu::FormulationMenu(std::string name, std::vector<Item> items) : name_(std::move(name)), items_(std::move(items)) {
+  for (const auto& item : items_)
+    if (std::find(discretisations_.begin(), discretisations_.end(), item.discretisation) == discretisations_.end())
+      discretisations_.push_back(item.discretisation);
+  if (discretisations_.empty()) discretisations_.push_back("");
+}
+
+const FormulationMenu::Item* FormulationMenu::find(FormulationKind kind, const std::string& discretisation) const {
+  for (const auto& item : items_)
+    if (item.kind == kind && item.discretisation == discretisation) return &item;
+  return nullptr;
+}
+
+bool FormulationMenu::offers(FormulationKind kind, const std::string& discretisation, std::string& why_not) const {
+  if (std::find(discretisations_.begin(), discretisations_.end(), discretisation) == discretisations_.end()) {
+    why_not = name_ + " has no discretisation '" + discretisation + "'";
+    return false;
+  }
+  const Item* item = find(kind, discretisation);
+  if (item && item->make) return true;
+  if (item) why_not = item->why_not;
+  else if (discretisation.empty()) why_not = to_string(kind) + " is not offered by " + name_;
+  else why_not = "the " + discretisation + " discretisation of " + name_ + " is not offered as " + to_string(kind);
+  return false;
+}
+
+std::unique_ptr<Formulation> FormulationMenu::build(FormulationKind kind, const std::string& discretisation) const {
+  return find(kind, discretisation)->make();
+}
+
+}  // namespace tb

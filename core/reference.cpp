@@ -1,0 +1,74 @@
+#include "core/reference.hpp"
+
+#include <filesystem>
+
+#include "core/format.hpp"
+#include "core/reference_data.hpp"
+
+namespace tb {
+
+namespace fs = std::filesystem;
+
+ReferenceRun compute_reference(const IntegratorInfo& solver, const Model& model, const std::string& discretisation,
+                               double t_end, double initial_step) {
+  std::string why_not;
+  auto form = model.make_formulation(FormulationKind::EmbeddedOde, discretisation, why_not);
+  if (!form) throw std::runtime_error("no reference solution: " + why_not);
+  IntegratorSettings s = IntegratorSettings::defaults(solver.settings, initial_step);
+  s.set("rtol", kReferenceRtol);
+  s.set("atol", kReferenceAtol);
+  ReferenceRun run;
+  run.outcome = integrate(*form, solver, s, t_end, t_end, {});
+  if (!run.outcome.ok()) throw std::runtime_error("reference run failed: " + run.outcome.outcome.describe());
+  run.physical = form->physical_state(run.outcome.final_state);
+  return run;
+}
+
+std::vector<std::string> reference_discretisations(const Case& c) {
+  std::vector<std::string> out;
+  for (const auto& d : c.model->discretisations()) {
+    std::string why_not;
+    if (c.model->offers(FormulationKind::EmbeddedOde, d, why_not)) out.push_back(d);
+  }
+  return out;
+}
+
+std::string reference_path(const std::string& dir, const Case& c, const std::string& discretisation) {
+  const std::string file = discretisation == c.model->default_discretisation() ? "final_state.csv"
+                                                                               : "final_state_" + discretisation + ".csv";
+  return (fs::path(dir) / c.name / file).string();
+}
+
+std::vector<std::string> write_references(const std::vector<Case>& cases, const Catalogue& catalogue,
+                                          const std::string& reference_dir, const std::string& command) {
+  std::vector<std::string> written;
+  const IntegratorInfo& solver = catalogue.reference();
+  for (const auto& c : cases)
+    for (const auto& d : reference_discretisations(c)) {
+      const ReferenceRun run = compute_reference(solver, *c.model, d, c.report.reference_t_end, c.h);
+      const std::string what = d.empty() ? "" : " (" + d + " discretisation)";
+      const std::string provenance = "Reference solution of case " + c.name + what + ": physical state at t = " +
+                                     format_g(c.report.reference_t_end) + " s from " + solver.name + " at rtol " +
+                                     format_g(kReferenceRtol) + ", atol " + format_g(kReferenceAtol) + ", " +
+                                     std::to_string(run.outcome.counters.steps) + " steps; made " + utc_now() + " by `" +
+                                     command + "`";
+      const std::string path = reference_path(reference_dir, c, d);
+      write_reference_state(path, run.physical, provenance);
+      written.push_back(path);
+    }
+  return written;
+}
+
+std::map<std::string, Eigen::VectorXd> read_references(const Case& c, const std::string& reference_dir) {
+  std::map<std::string, Eigen::VectorXd> out;
+  for (const auto& d : reference_discretisations(c)) {
+    const std::string path = reference_path(reference_dir, c, d);
+    if (!fs::exists(path))
+      throw InputError(path + ": missing reference solution for case " + c.name + " (make it with `tetherbench reference " +
+                       c.file + "`)");
+    out[d] = read_reference_state(path);
+  }
+  return out;
+}
+
+}  // namespace tb

@@ -1,0 +1,40 @@
+#pragma once
+// Reference solutions: the physical state at a case's [report] reference_t_end from the
+// catalogue's reference solver (an adaptive ODE integrator) at kReferenceRtol/kReferenceAtol,
+// one per discretisation the model offers as an ODE — the same semi-discrete system every
+// formulation of that discretisation integrates. Stored in reference/<case>/ and read by the
+// studies that measure errors.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/case.hpp"
+#include "core/runner.hpp"
+
+namespace tb {
+
+constexpr double kReferenceRtol = 1e-13;
+constexpr double kReferenceAtol = 1e-15;
+
+struct ReferenceRun {
+  IntegrationOutcome outcome;
+  Eigen::VectorXd physical;  // the model's physical state at t_end
+};
+// Throws std::runtime_error when the model has no ODE form of that discretisation or the run fails.
+ReferenceRun compute_reference(const IntegratorInfo& solver, const Model& model, const std::string& discretisation,
+                               double t_end, double initial_step);
+
+// The discretisations of a case that have a reference (those offered as an ODE).
+std::vector<std::string> reference_discretisations(const Case& c);
+// reference/<case>/final_state.csv for the default discretisation, final_state_<d>.csv otherwise.
+std::string reference_path(const std::string& reference_dir, const Case& c, const std::string& discretisation);
+
+// Computes and writes every reference of each case; returns the files written.
+std::vector<std::string> write_references(const std::vector<Case>& cases, const Catalogue& catalogue,
+                                          const std::string& reference_dir, const std::string& command);
+// Every stored reference of a case, by discretisation. InputError naming the file and the
+// command that makes it when one is missing.
+std::map<std::string, Eigen::VectorXd> read_references(const Case& c, const std::string& reference_dir);
+
+}  // namespace tb

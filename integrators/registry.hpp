@@ -1,0 +1,10 @@
+#pragma once
+// Every integrator of the suite, sorted by name. The executable and the tests hand this list
+// to core (core/catalogue.hpp); core never calls it.
+#include <vector>
+
+#include "core/integrator.hpp"
+
+namespace tb {
+std::vector<IntegratorInfo> integrator_registry();
+}

@@ -1,0 +1,22 @@
+// The studies of the suite. Keep the list sorted by name.
+// Adding a study: its files under studies/ and one line here.
+
+#include "studies/registry.hpp"
+
+#include "studies/catenary.hpp"
+#include "studies/paper_comparison.hpp"
+#include "studies/setting_sweep.hpp"
+#include "studies/work_precision.hpp"
+
+namespace tb {
+
+std::vector<StudyInfo> study_registry() {
+  return {
+      catenary_study(),
+      paper_comparison_study(),
+      setting_sweep_study(),
+      work_precision_study(),
+  };
+}
+
+}  // namespace tb

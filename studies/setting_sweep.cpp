@@ -1,0 +1,85 @@
+#include "studies/setting_sweep.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/catalogue.hpp"
+#include "core/format.hpp"
+#include "core/runner.hpp"
+
+namespace tb {
+
+namespace {
+
+class SettingSweepStudy final : public Study {
+ public:
+  std::vector<StudyJob> plan(const StudyContext& context) override {
+    for (const auto& c : *context.cases) {
+      const SettingSweep& sweep = *c.report.setting_sweep;
+      const IntegratorInfo* info = context.catalogue->find_integrator(sweep.integrator);
+      for (double v : sweep.values) points_.push_back({RunKey{&c, info, c.model->default_discretisation()}, v, {}});
+    }
+    std::vector<StudyJob> jobs;
+    for (auto& p : points_) {
+      const SettingSweep& sweep = *p.key.c->report.setting_sweep;
+      jobs.push_back({p.key.c->name + " | " + sweep.integrator + " | " + sweep.setting + " = " + format_g(p.value, 3),
+                      sweep.t_end / p.key.c->h, [&p] { run(p); }});
+    }
+    return jobs;
+  }
+
+  std::vector<std::string> write(const StudyContext& context) override {
+    if (points_.empty()) return {};
+    const std::filesystem::path dir(context.out_dir);
+    std::filesystem::create_directories(dir);
+    std::ofstream csv(dir / "setting_sweep.csv");
+    csv << "case,integrator,setting,value,t_end,constraint_err_max,constraint_rate_err_max,energy_err_max,steps,"
+           "rhs_evals,newton_iters,error_test_failures,runtime_s,status\n";
+    for (const auto& p : points_) {
+      const SettingSweep& sweep = *p.key.c->report.setting_sweep;
+      const auto& m = p.measured.metrics;
+      const auto& n = p.measured.counters;
+      csv << p.key.c->name << ',' << sweep.integrator << ',' << sweep.setting << ',' << format_g(p.value, 6) << ','
+          << format_g(sweep.t_end, 6) << ',' << format_g(m.constraint_err_max, 6) << ','
+          << format_g(m.constraint_rate_err_max, 6) << ',' << format_g(m.energy_err_max, 6) << ',' << n.steps << ','
+          << n.rhs_evals << ',' << n.newton_iters << ',' << n.error_test_failures << ','
+          << format_g(p.measured.runtime_s, 6) << ",\"" << p.measured.outcome.describe() << "\"\n";
+    }
+    return {(dir / "setting_sweep.csv").string()};
+  }
+
+ private:
+  struct Point {
+    RunKey key;
+    double value = 0.0;
+    Measurement measured;
+  };
+
+  static void run(Point& p) {
+    const Case& c = *p.key.c;
+    const SettingSweep& sweep = *c.report.setting_sweep;
+    IntegratorSettings s = c.settings_for(sweep.integrator);
+    s.set(sweep.setting, p.value);
+    MeasureOptions m;
+    m.t_end = sweep.t_end;
+    m.sample_interval = c.sample_interval;
+    m.repeats = 2;  // runtime: the minimum of the observed pass and one without observation
+    p.measured = measure(p.key, s, m);
+  }
+
+  std::vector<Point> points_;
+};
+
+}  // namespace
+
+StudyInfo setting_sweep_study() {
+  return {"setting_sweep",
+          "one integrator over the case once per value of one of its settings ([report.setting_sweep]): drift and cost",
+          "setting_sweep.csv",
+          false,
+          {},
+          [](const Case& c) { return c.report.setting_sweep ? std::string() : std::string("the case has no [report.setting_sweep]"); },
+          [] { return std::make_unique<SettingSweepStudy>(); }};
+}
+
+}  // namespace tb

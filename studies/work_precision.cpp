@@ -1,0 +1,114 @@
+// Work-precision diagrams after DiffEqDevTools: the unit of comparison is a setup (method +
+// step or tolerance); the error is the final physical state's distance (max norm) from a
+// tight reference solution of the same semi-discrete system, the runtime the minimum of two
+// passes without observation. Orders are the least-squares slope of log(error) against log(h).
+
+#include "studies/work_precision.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "core/catalogue.hpp"
+#include "core/format.hpp"
+#include "core/reference.hpp"
+#include "numerics/convergence.hpp"
+
+namespace tb {
+
+namespace {
+
+struct Point {
+  RunKey key;
+  std::string parameter;  // "h" or "rtol"
+  double value = 0.0;
+  double error = 0.0;
+  Measurement measured;
+};
+
+class WorkPrecision final : public Study {
+ public:
+  std::vector<StudyJob> plan(const StudyContext& context) override {
+    for (const auto& c : *context.cases) references_[c.name] = read_references(c, context.reference_dir);
+    for (const auto& c : *context.cases)
+      for (const auto& key : runs_of(c, context.catalogue->integrators)) {
+        if (why_not_applicable(c, *key.integrator, key.discretisation)) continue;
+        if (!references_[c.name].count(key.discretisation)) continue;  // no ODE form of it: no reference
+        const bool adaptive = key.integrator->adaptive;
+        for (double v : adaptive ? c.report.tolerances : c.report.steps) points_.push_back({key, adaptive ? "rtol" : "h", v, 0.0, {}});
+      }
+    std::vector<StudyJob> jobs;
+    for (auto& p : points_) {
+      const double cost = p.parameter == "h" ? p.key.c->report.reference_t_end / p.value : 1.0;
+      jobs.push_back({p.key.c->name + " | " + p.key.label() + " | " + p.parameter + " = " + format_g(p.value, 3), cost,
+                      [this, &p] { run(p); }});
+    }
+    return jobs;
+  }
+
+  std::vector<std::string> write(const StudyContext& context) override {
+    const std::filesystem::path dir(context.out_dir);
+    std::filesystem::create_directories(dir);
+    std::ofstream wp(dir / "work_precision.csv");
+    wp << "case,integrator,parameter,value,error,runtime_s,steps,rhs_evals,status\n";
+    for (const auto& p : points_)
+      wp << p.key.c->name << ',' << p.key.label() << ',' << p.parameter << ',' << format_g(p.value, 6) << ','
+         << format_g(p.error, 6) << ',' << format_g(p.measured.runtime_s, 6) << ',' << p.measured.counters.steps << ','
+         << p.measured.counters.rhs_evals << ",\"" << p.measured.outcome.describe() << "\"\n";
+    std::ofstream orders(dir / "orders.csv");
+    orders << "case,integrator,declared_order,measured_order,h_min,h_max,error_min,error_max\n";
+    for (const auto& c : *context.cases)
+      for (const auto& key : runs_of(c, context.catalogue->integrators)) {
+        if (key.integrator->adaptive) continue;
+        std::vector<double> hs, errs;
+        for (const auto& p : points_)
+          if (p.key.c == key.c && p.key.integrator == key.integrator && p.key.discretisation == key.discretisation &&
+              p.measured.outcome.ok() && p.error > 0.0)
+            hs.push_back(p.value), errs.push_back(p.error);
+        if (hs.size() < 2) continue;
+        orders << c.name << ',' << key.label() << ',' << key.integrator->order << ',' << format_g(fitted_order(hs, errs), 4)
+               << ',' << format_g(*std::min_element(hs.begin(), hs.end()), 4) << ','
+               << format_g(*std::max_element(hs.begin(), hs.end()), 4) << ','
+               << format_g(*std::min_element(errs.begin(), errs.end()), 4) << ','
+               << format_g(*std::max_element(errs.begin(), errs.end()), 4) << '\n';
+      }
+    return {(dir / "work_precision.csv").string(), (dir / "orders.csv").string()};
+  }
+
+ private:
+  void run(Point& p) {
+    const Case& c = *p.key.c;
+    IntegratorSettings s = c.settings_for(p.key.integrator->name);
+    if (p.parameter == "h") {
+      s.h = p.value;
+    } else {
+      s.set("rtol", p.value);
+      s.set("atol", 1e-2 * p.value);
+    }
+    MeasureOptions m;
+    m.t_end = m.sample_interval = c.report.reference_t_end;
+    m.observe = false;
+    m.repeats = 2;
+    p.measured = measure(p.key, s, m);
+    if (p.measured.outcome.ok())
+      p.error = (p.measured.final_physical - references_.at(c.name).at(p.key.discretisation)).lpNorm<Eigen::Infinity>();
+  }
+
+  std::map<std::string, std::map<std::string, Eigen::VectorXd>> references_;
+  std::vector<Point> points_;
+};
+
+}  // namespace
+
+StudyInfo work_precision_study() {
+  return {"work_precision",
+          "error of the final state against the stored reference over a sweep of steps / tolerances; measured orders",
+          "work_precision.csv, orders.csv",
+          false,
+          {},
+          {},
+          [] { return std::make_unique<WorkPrecision>(); }};
+}
+
+}  // namespace tb
