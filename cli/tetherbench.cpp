@@ -19,7 +19,10 @@
 #include <iostream>
 #include <thread>
 
+#include "cli/options.hpp"
 #include "core/case.hpp"
+#include "core/format.hpp"
+#include "core/interrupt.hpp"
 #include "core/gates.hpp"
 #include "core/reference.hpp"
 #include "core/report.hpp"
@@ -44,18 +47,6 @@ std::vector<std::string> bundled_case_files() {
   return files;
 }
 
-// Loads every case and applies the --set overrides first, so a bad file or override stops
-// everything before anything is written.
-std::vector<Case> load_cases(const Catalogue& catalogue, const std::vector<std::string>& files,
-                             const std::vector<std::string>& overrides = {}) {
-  std::vector<Case> cases;
-  for (const auto& f : files) {
-    cases.push_back(load_case(f, catalogue));
-    for (const auto& o : overrides) apply_setting_override(cases.back(), o, catalogue);
-  }
-  return cases;
-}
-
 constexpr const char* kSetHelp =
     "integrator setting NAME.KEY=VALUE over the case files' [integrators.NAME] (repeatable; keys: `tetherbench list`)";
 
@@ -73,14 +64,13 @@ std::vector<IntegratorInfo> select_integrators(const Catalogue& catalogue, const
 }
 
 void print_row(const SummaryRow& r) {
-  if (r.outcome.not_applicable()) {
+  if (!r.outcome.ok()) {  // n/a, or no metrics to show: the run did not reach its end
     std::printf("  %-14s %s\n", r.integrator.c_str(), r.status().c_str());
     return;
   }
-  std::printf("  %-14s %-6s steps %-9ld |dE|max %-11.4g |dpi|max %-11.4g orth max %-11.4g runtime %.4g s\n",
-              r.integrator.c_str(), r.outcome.ok() ? "ok" : "FAILED", r.counters.steps, r.metrics.energy_err_max,
-              r.metrics.momentum_err_max, r.metrics.orthogonality_err_max, r.runtime_s);
-  if (!r.outcome.ok()) std::printf("                 %s\n", r.status().c_str());
+  std::printf("  %-14s ok     steps %-9ld |dE|max %-11.4g |dpi|max %-11.4g orth max %-11.4g runtime %.4g s\n",
+              r.integrator.c_str(), r.counters.steps, r.metrics.energy_err_max, r.metrics.momentum_err_max,
+              r.metrics.orthogonality_err_max, r.runtime_s);
 }
 
 int command_list(const Catalogue& catalogue) {
@@ -101,7 +91,7 @@ int command_list(const Catalogue& catalogue) {
       std::printf("      --param %s=...  %s (default %s)\n", p.name.c_str(), p.meaning.c_str(), p.default_value.c_str());
   }
   std::printf("\nBundled cases (%s) and the runs that apply:\n", TETHERBENCH_CASES_DIR);
-  for (const auto& c : load_cases(catalogue, bundled_case_files())) {
+  for (const auto& c : cli::load_cases(catalogue, bundled_case_files(), {}, RunLimits{})) {
     std::printf("  %s  [%s, %s]\n    %s\n", c.name.c_str(), c.model_name.c_str(),
                 std::filesystem::path(c.file).filename().c_str(), c.description.c_str());
     for (const auto& d : c.model->discretisations())
@@ -112,6 +102,34 @@ int command_list(const Catalogue& catalogue) {
       }
   }
   return 0;
+}
+
+// Options shared by the commands that run cases: resource limits and --set.
+struct RunInputs {
+  std::vector<std::string> sets;
+  std::string max_steps, max_samples, max_state;
+  void add_to(CLI::App* command) {
+    command->add_option("--set", sets, kSetHelp)->allow_extra_args(false);
+    command->add_option("--max-steps", max_steps, "refuse runs of more fixed steps than this (default 1e9)");
+    command->add_option("--max-samples", max_samples, "refuse runs of more samples than this (default 1e7)");
+    command->add_option("--max-state", max_state, "refuse models whose state holds more numbers than this (default 1e7)");
+  }
+  std::vector<Case> load(const Catalogue& catalogue, const std::vector<std::string>& files) const {
+    return cli::load_cases(catalogue, files, sets, cli::limits(max_steps, max_samples, max_state));
+  }
+};
+
+// Exit statuses (README "Exit statuses"): 0 every run ok; 1 a run failed or was interrupted
+// (its row is in the summary); 2 a usage or input error, before anything is written; 3 an I/O or
+// internal error.
+constexpr int kRunFailed = 1, kUsageError = 2, kInternalError = 3;
+
+int finish(bool all_ok) {
+  if (interrupted()) {
+    std::fprintf(stderr, "tetherbench: interrupted; what was written is kept, the runs cut short are marked\n");
+    return kRunFailed;
+  }
+  return all_ok ? 0 : kRunFailed;
 }
 
 }  // namespace
@@ -125,55 +143,49 @@ int main(int argc, char** argv) {
   list->add_flag("--settings-table", settings_table, "print only the Markdown table of every integrator setting (cases/README.md)");
 
   auto* run = app.add_subcommand("run", "run one case with the chosen integrators (all applicable if none named)");
-  std::string case_file;
+  std::string case_file, h_text, t_end_text, run_out = "results", run_repeats = "1";
   std::vector<std::string> integrator_names;
-  double h = 0.0, t_end = 0.0;
-  std::string run_out = "results";
-  int repeats = 1;
+  RunInputs run_inputs;
   run->add_option("CASE_FILE", case_file, "case file (TOML, see cases/README.md)")->required()->check(CLI::ExistingFile);
   run->add_option("--integrator", integrator_names, "integrator name (repeatable)");
-  auto* h_opt = run->add_option("--h", h, "step size (s), overrides the case file")->check(CLI::PositiveNumber);
-  auto* t_opt = run->add_option("--t-end", t_end, "end time (s), overrides the case file")->check(CLI::PositiveNumber);
+  run->add_option("--h", h_text, "step size (s), overrides the case file");
+  run->add_option("--t-end", t_end_text, "end time (s), overrides the case file");
   run->add_option("--out", run_out, "output folder")->capture_default_str();
-  run->add_option("--repeats", repeats, "timing passes; runtime is their minimum")->check(CLI::PositiveNumber)->capture_default_str();
-  std::vector<std::string> run_sets;
-  run->add_option("--set", run_sets, kSetHelp)->allow_extra_args(false);
+  run->add_option("--repeats", run_repeats, "timing passes; runtime is their minimum")->capture_default_str();
+  run_inputs.add_to(run);
 
   auto* table = app.add_subcommand("table", "run every case x integrator and write summary.csv and summary.md");
   std::vector<std::string> table_cases;
-  std::string table_out = "results";
-  int table_repeats = 1;
+  std::string table_out = "results", table_repeats = "1";
+  RunInputs table_inputs;
   table->add_option("CASE_FILE", table_cases, "case files (default: all bundled cases)")->check(CLI::ExistingFile);
   table->add_option("--out", table_out, "output folder")->capture_default_str();
-  table->add_option("--repeats", table_repeats, "timing passes; runtime is their minimum")->check(CLI::PositiveNumber)->capture_default_str();
-  std::vector<std::string> table_sets;
-  table->add_option("--set", table_sets, kSetHelp)->allow_extra_args(false);
+  table->add_option("--repeats", table_repeats, "timing passes; runtime is their minimum")->capture_default_str();
+  table_inputs.add_to(table);
 
   auto* report = app.add_subcommand("report", "the main job: tables, every study (work-precision sweeps, orders, paper "
                                               "comparisons, ...), benchmarks and plots for every bundled case");
   std::vector<std::string> report_cases;
-  std::string report_out = "reports";
-  unsigned report_jobs = std::max(1u, std::thread::hardware_concurrency());
+  std::string report_out = "reports", report_jobs = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
   bool no_benchmarks = false, no_plots = false;
+  RunInputs report_inputs;
   report->add_option("CASE_FILE", report_cases, "case files (default: all bundled cases)")->check(CLI::ExistingFile);
   report->add_option("--out", report_out, "output folder")->capture_default_str();
-  report->add_option("--jobs", report_jobs, "parallel runs")->check(CLI::PositiveNumber)->capture_default_str();
+  report->add_option("--jobs", report_jobs, "parallel runs")->capture_default_str();
   report->add_flag("--no-benchmarks", no_benchmarks, "skip the Google Benchmark step-cost suite");
   report->add_flag("--no-plots", no_plots, "skip the matplotlib figures and index.md");
-  std::vector<std::string> report_sets;
-  report->add_option("--set", report_sets, kSetHelp)->allow_extra_args(false);
+  report_inputs.add_to(report);
 
   auto* study = app.add_subcommand("study", "run one study (see `tetherbench list`) on case files");
-  std::string study_name;
-  std::vector<std::string> study_cases, study_params, study_sets;
-  std::string study_out = "results";
-  unsigned study_jobs = std::max(1u, std::thread::hardware_concurrency());
+  std::string study_name, study_out = "results", study_jobs = report_jobs;
+  std::vector<std::string> study_cases, study_params;
+  RunInputs study_inputs;
   study->add_option("NAME", study_name, "study name")->required();
   study->add_option("CASE_FILE", study_cases, "case files (default: the bundled cases it applies to)")->check(CLI::ExistingFile);
   study->add_option("--out", study_out, "output folder")->capture_default_str();
-  study->add_option("--jobs", study_jobs, "parallel runs")->check(CLI::PositiveNumber)->capture_default_str();
+  study->add_option("--jobs", study_jobs, "parallel runs")->capture_default_str();
   study->add_option("--param", study_params, "study parameter KEY=VALUE (repeatable; see `tetherbench list`)")->allow_extra_args(false);
-  study->add_option("--set", study_sets, kSetHelp)->allow_extra_args(false);
+  study_inputs.add_to(study);
 
   auto* reference = app.add_subcommand("reference", "recompute the reference solutions of the cases");
   std::vector<std::string> reference_cases;
@@ -198,7 +210,18 @@ int main(int argc, char** argv) {
   catenary->add_option("--elements", catenary_elements, "element counts N, increasing, each >= 2 (comma-separated)");
   catenary->add_option("--out", catenary_out, "output folder (catenary.csv)")->capture_default_str();
 
-  CLI11_PARSE(app, argc, argv);
+  // The command-line library's own errors are usage errors too (exit status 2, like a bad case
+  // key); only --help and its kin end with 0.
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "tetherbench: %s (see `tetherbench --help`)\n", e.what());
+    return kUsageError;
+  }
   std::string command_line = "tetherbench";
   for (int i = 1; i < argc; ++i) command_line += std::string(" ") + argv[i];
 
@@ -211,46 +234,73 @@ int main(int argc, char** argv) {
       }
       return command_list(catalogue);
     }
+    install_interrupt_handlers();
 
     if (run->parsed()) {
-      const Case c = load_cases(catalogue, {case_file}, run_sets).front();
-      const auto integrators = select_integrators(catalogue, integrator_names);
       RunOptions options;
-      options.out_dir = run_out;
-      if (*h_opt) options.h = h;
-      if (*t_opt) options.t_end = t_end;
-      options.repeats = repeats;
+      options.out_dir = cli::output_folder("--out", run_out);
+      if (!h_text.empty()) options.h = cli::positive_number("--h", h_text, "s");
+      if (!t_end_text.empty()) options.t_end = cli::positive_number("--t-end", t_end_text, "s");
+      options.repeats = cli::count("--repeats", run_repeats, 1000);
       options.progress = true;
+      cli::refuse_repeats("--integrator", integrator_names);
+      Case c = run_inputs.load(catalogue, {case_file}).front();
+      const double t_end = options.t_end.value_or(c.t_end), h = options.h.value_or(c.h);
+      if (h > t_end)
+        throw InputError("--h " + format_g(h) + ": expected a step no longer than the end time " + format_g(t_end) + " s");
+      // The limits hold for the run as the options change it.
+      const RunLimits limits = cli::limits(run_inputs.max_steps, run_inputs.max_samples, run_inputs.max_state);
+      if (!(t_end / h <= limits.max_steps))
+        throw InputError("--h " + format_g(h) + " --t-end " + format_g(t_end) + ": " + format_g(t_end / h, 3) +
+                         " steps exceed the limit " + format_g(limits.max_steps, 3) + " (raise it on purpose with --max-steps)");
+      if (!(t_end / c.sample_interval <= limits.max_samples))
+        throw InputError("--t-end " + format_g(t_end) + ": " + format_g(t_end / c.sample_interval, 3) +
+                         " samples exceed the limit " + format_g(limits.max_samples, 3) +
+                         " (raise it on purpose with --max-samples)");
+      c.t_end = t_end;
+      c.h = h;
+      const auto integrators = select_integrators(catalogue, integrator_names);
+      const auto keys = runs_of(c, integrators);
+      std::string reasons;
+      bool any = false;
+      for (const auto& key : keys)
+        if (const auto why = why_not_applicable(c, *key.integrator, key.discretisation)) reasons += "; " + key.label() + ": " + *why;
+        else any = true;
+      if (!any) throw InputError("--integrator: none of the chosen integrators runs case " + c.name + " (" + reasons.substr(2) + ")");
+      const std::string summary = (std::filesystem::path(options.out_dir) / "summary.csv").string();
+      check_summary_appendable(summary);
       std::printf("%s (%s)\n", c.name.c_str(), c.file.c_str());
       bool all_ok = true;
-      for (const auto& key : runs_of(c, integrators)) {
+      for (const auto& key : keys) {
         const SummaryRow row = run_case(key, options);
-        append_summary_csv((std::filesystem::path(run_out) / "summary.csv").string(), row);
+        append_summary_csv(summary, row);
         print_row(row);
-        all_ok = all_ok && !row.outcome.failed();
+        all_ok = all_ok && !row.outcome.incomplete();
       }
-      return all_ok ? 0 : 1;
+      return finish(all_ok);
     }
 
     if (table->parsed()) {
-      const auto cases = load_cases(catalogue, table_cases.empty() ? bundled_case_files() : table_cases, table_sets);
       RunOptions options;
-      options.out_dir = table_out;
-      options.repeats = table_repeats;
+      options.out_dir = cli::output_folder("--out", table_out);
+      options.repeats = cli::count("--repeats", table_repeats, 1000);
       options.progress = true;
+      const auto cases = table_inputs.load(catalogue, table_cases.empty() ? bundled_case_files() : table_cases);
       std::vector<SummaryRow> rows;
+      bool all_ok = true;
       for (const auto& c : cases) {
         std::printf("%s (%s)\n", c.name.c_str(), c.file.c_str());
         for (const auto& key : runs_of(c, catalogue.integrators)) {
           rows.push_back(run_case(key, options));
           print_row(rows.back());
+          all_ok = all_ok && !rows.back().outcome.incomplete();
         }
       }
-      const auto dir = std::filesystem::path(table_out);
+      const auto dir = std::filesystem::path(options.out_dir);
       write_summary_csv((dir / "summary.csv").string(), rows);
       write_summary_markdown((dir / "summary.md").string(), rows);
       std::printf("wrote %s and %s\n", (dir / "summary.csv").c_str(), (dir / "summary.md").c_str());
-      return 0;  // failed runs are results: they are marked in the summary
+      return finish(all_ok);
     }
 
     ReportOptions report_options;
@@ -258,17 +308,18 @@ int main(int argc, char** argv) {
     report_options.command = command_line;
 
     if (report->parsed()) {
-      const auto cases = load_cases(catalogue, report_cases.empty() ? bundled_case_files() : report_cases, report_sets);
-      report_options.out_dir = report_out;
-      report_options.workers = report_jobs;
+      report_options.out_dir = cli::output_folder("--out", report_out);
+      report_options.workers = unsigned(cli::count("--jobs", report_jobs, 1024));
       report_options.benchmarks = !no_benchmarks;
       report_options.plots = !no_plots;
+      const auto cases = report_inputs.load(catalogue, report_cases.empty() ? bundled_case_files() : report_cases);
       const auto start = std::chrono::steady_clock::now();
-      const int status = write_report(cases, catalogue, report_options);
-      std::printf("report written to %s (%.1f s)%s\n", report_out.c_str(),
+      const ReportStatus status = write_report(cases, catalogue, report_options);
+      std::printf("report written to %s (%.1f s)%s\n", report_options.out_dir.c_str(),
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
-                  status == 0 ? "" : " -- a script step failed, see above");
-      return status;
+                  status.scripts_ok ? "" : " -- a script step failed, see above");
+      if (!status.scripts_ok) return kInternalError;
+      return finish(status.all_runs_ok);
     }
 
     if (study->parsed() || catenary->parsed()) {
@@ -284,31 +335,36 @@ int main(int argc, char** argv) {
         throw InputError("study: unknown study '" + study_name + "' (expected one of: " + join_names(catalogue.study_names()) + ")");
       for (const auto& p : study_params) {
         const auto eq = p.find('=');
-        if (eq == std::string::npos || eq == 0 || eq + 1 == p.size())
-          throw InputError("--param " + p + ": expected KEY=VALUE");
-        parameters[p.substr(0, eq)] = p.substr(eq + 1);
+        if (eq == std::string::npos || eq == 0 || eq + 1 == p.size() || p.find_first_of("\n\r") != std::string::npos)
+          throw InputError("--param " + p + ": expected KEY=VALUE on one line");
+        if (!parameters.emplace(p.substr(0, eq), p.substr(eq + 1)).second)
+          throw InputError("--param " + p + ": '" + p.substr(0, eq) + "' is given twice");
       }
-      auto cases = load_cases(catalogue, study_cases.empty() ? bundled_case_files() : study_cases, study_sets);
+      report_options.out_dir = cli::output_folder("--out", study_out);
+      report_options.workers = unsigned(cli::count("--jobs", study_jobs, 1024));
+      auto cases = study_inputs.load(catalogue, study_cases.empty() ? bundled_case_files() : study_cases);
       if (study_cases.empty()) cases = cases_for_study(*info, cases);
-      report_options.out_dir = study_out;
-      report_options.workers = study_jobs;
-      for (const auto& path : run_study(*info, cases, catalogue, report_options, parameters))
-        std::printf("wrote %s\n", path.c_str());
-      return 0;
+      const StudyOutcome outcome = run_study(*info, cases, catalogue, report_options, parameters);
+      for (const auto& path : outcome.written) std::printf("wrote %s\n", path.c_str());
+      return finish(outcome.all_runs_ok);
     }
 
     if (reference->parsed()) {
-      const auto cases = load_cases(catalogue, reference_cases.empty() ? bundled_case_files() : reference_cases);
+      cli::output_folder("--out", reference_out);
+      const auto cases = cli::load_cases(catalogue, reference_cases.empty() ? bundled_case_files() : reference_cases, {},
+                                         RunLimits{});
       for (const auto& path : write_references(cases, catalogue, reference_out, command_line))
         std::printf("wrote %s\n", path.c_str());
-      return 0;
+      return finish(true);
     }
 
     if (gate->parsed()) {
-      const auto cases = load_cases(catalogue, gate_cases.empty() ? bundled_case_files() : gate_cases);
+      const auto cases = cli::load_cases(catalogue, gate_cases.empty() ? bundled_case_files() : gate_cases, {}, RunLimits{});
       auto envelopes = read_envelopes(envelopes_file);
+      check_envelope_metrics(envelopes_file, envelopes);
       if (record) {
         for (const auto& c : cases) envelopes = record_envelopes(c, catalogue, envelopes);
+        if (interrupted()) return finish(false);  // partial measurements are never recorded
         write_envelopes(envelopes_file, envelopes);
         std::printf("recorded envelopes of %zu case(s) in %s\n", cases.size(), envelopes_file.c_str());
         return 0;
@@ -321,14 +377,14 @@ int main(int argc, char** argv) {
           else ++failed, std::printf("GATE FAILED: %s\n", g.message.c_str());
         }
       std::printf("%d passed, %d failed\n", checked - failed, failed);
-      return failed == 0 ? 0 : 1;
+      return failed == 0 ? finish(true) : kRunFailed;
     }
   } catch (const InputError& e) {
     std::fprintf(stderr, "tetherbench: %s\n", e.what());
-    return 2;
+    return kUsageError;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tetherbench: error: %s\n", e.what());
-    return 3;
+    return kInternalError;
   }
   return 0;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "core/fingerprint.hpp"
 #include "core/format.hpp"
 
 namespace tb {
@@ -56,6 +57,11 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
   c.file = path;
   TableReader head = root.table("case");
   c.name = head.string("name");
+  // The name becomes a folder under --out: an identifier, never a path.
+  if (c.name.empty() || c.name.size() > 100 || c.name == "." || c.name == ".." ||
+      c.name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") != std::string::npos)
+    head.fail("name", "an identifier of 1 to 100 letters, digits, '_', '-' and '.' (it names the output folder)",
+              "\"" + c.name + "\"");
   c.description = head.string("description");
   c.model_name = head.one_of("model", catalogue.model_names());
   c.t_end = head.positive("t_end");
@@ -68,6 +74,8 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
   TableReader model = root.table("model");
   TableReader initial = root.table("initial");
   c.model = catalogue.find_model(c.model_name)->build(model, initial);
+  c.model_inputs = "model=" + c.model_name + ";[model]" + canonical_toml(model.value()) + ";[initial]" +
+                   canonical_toml(initial.value());
 
   for (const auto& integ : catalogue.integrators) c.settings[integ.name] = IntegratorSettings::defaults(integ.settings, c.h);
   TableReader report = root.table("report");
@@ -78,11 +86,32 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
   c.report.setting_sweep = read_setting_sweep(report, c, catalogue);
   report.finish();
 
+  // Settings that could never act are refused: an integrator that runs no formulation of this
+  // model, or a [case] integrators list of which nothing runs.
+  auto runs_model = [&](const IntegratorInfo& info, std::string& why_not) {
+    for (const auto& d : c.model->discretisations())
+      if (c.model->offers(info.consumes, d, why_not)) return true;
+    return false;
+  };
+  if (!c.only_integrators.empty()) {
+    std::string reasons;
+    bool any = false;
+    for (const auto& name : c.only_integrators) {
+      std::string why_not;
+      if (runs_model(*catalogue.find_integrator(name), why_not)) any = true;
+      else reasons += (reasons.empty() ? "" : "; ") + name + ": " + why_not;
+    }
+    if (!any) head.fail("integrators", "at least one integrator that runs model " + c.model_name, "none (" + reasons + ")");
+  }
+
   if (auto integrators = root.optional_table("integrators")) {
     for (const std::string& key : integrators->keys()) {
       const IntegratorInfo* integ = catalogue.find_integrator(key);
       if (!integ)
         integrators->fail(key, "a registered integrator (" + join_names(catalogue.integrator_names()) + ")", "'" + key + "'");
+      if (std::string why_not; !runs_model(*integ, why_not))
+        integrators->fail(key, "settings of an integrator that runs model " + c.model_name,
+                          "settings for " + key + ", which cannot run it (" + why_not + ")");
       TableReader t = integrators->table(key);
       read_integrator_settings(t, *integ, c.settings[key]);
     }
@@ -94,6 +123,8 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
 
 void apply_setting_override(Case& c, const std::string& assignment, const Catalogue& catalogue) {
   const std::string where = "--set " + assignment;
+  if (assignment.find_first_of("\n\r") != std::string::npos)
+    throw InputError(where + ": expected one NAME.KEY=VALUE on one line (a line break would smuggle in another key)");
   const auto eq = assignment.find('=');
   const auto dot = assignment.find('.');
   if (eq == std::string::npos || dot == std::string::npos || dot > eq || dot == 0 || dot + 1 == eq || eq + 1 == assignment.size())
@@ -108,7 +139,9 @@ void apply_setting_override(Case& c, const std::string& assignment, const Catalo
   toml::value parsed;
   try {
     std::istringstream line("value = " + assignment.substr(eq + 1));
-    parsed = toml::parse(line, "unknown file").as_table().at("value");
+    const toml::value whole = toml::parse(line, "unknown file");
+    if (whole.as_table().size() != 1) throw std::runtime_error("more than one value");
+    parsed = whole.as_table().at("value");
   } catch (const std::exception&) {
     throw InputError(where + ": the value '" + assignment.substr(eq + 1) + "' is not a TOML value (a number such as 1e-6)");
   }

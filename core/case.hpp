@@ -40,6 +40,9 @@ struct Case {
   double h = 0.0;                // s: fixed step, initial step of adaptive methods
   double sample_interval = 0.0;  // s: observation grid
   std::shared_ptr<const Model> model;
+  // Canonical text of the model name and the [model] and [initial] tables (core/fingerprint.hpp):
+  // what a stored reference solution of this case was computed from.
+  std::string model_inputs;
   std::map<std::string, IntegratorSettings> settings;  // one entry per catalogue integrator
   // [case] integrators: the integrators this case runs; empty means every applicable one.
   // (E.g. a long case repeated only to run one adaptive method at MATLAB ode45's default tolerances.)

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/format.hpp"
+#include "core/table_reader.hpp"
 #include "core/runner.hpp"
 
 namespace tb {
@@ -51,6 +52,20 @@ Envelope failure_envelope(const Case& c, const SummaryRow& row) {
 }
 
 }  // namespace
+
+void check_envelope_metrics(const std::string& file, const std::vector<Envelope>& envelopes) {
+  const ConservationMetrics probe;
+  for (size_t i = 0; i < envelopes.size(); ++i) {
+    const Envelope& e = envelopes[i];
+    if (expects_failure(e)) continue;
+    try {
+      metric_value(probe, e.metric);
+    } catch (const std::out_of_range& err) {
+      throw InputError(file + ": data row " + std::to_string(i + 1) + " (case " + e.case_name + ", integrator " +
+                       e.integrator + "): column 'metric': " + err.what());
+    }
+  }
+}
 
 std::vector<GateCheck> check_gates(const Case& c, const Catalogue& catalogue, const std::vector<Envelope>& envelopes) {
   std::vector<GateCheck> checks;

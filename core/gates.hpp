@@ -19,6 +19,10 @@ struct GateCheck {
   std::string message;  // one line: case, integrator, metric, value and bound
 };
 
+// InputError naming the file, the row and the metric when an envelope names a metric that
+// does not exist: checked before any gate runs.
+void check_envelope_metrics(const std::string& file, const std::vector<Envelope>& envelopes);
+
 // Runs the gate run (case report.gate_t_end, the case's h) of every integrator that applies.
 std::vector<GateCheck> check_gates(const Case& c, const Catalogue& catalogue, const std::vector<Envelope>& envelopes);
 

@@ -15,6 +15,13 @@
 
 namespace tb {
 
+// How many numbers the largest state of a model's formulations holds, and what in the case
+// sets it (for the resource guard, core/limits.hpp): checked before anything is built.
+struct StateSize {
+  double numbers = 0.0;  // a double: the product of case keys can exceed any int
+  std::string because;   // e.g. "6 elements + 32" naming the keys, for the message
+};
+
 class Model {
  public:
   virtual ~Model() = default;
@@ -23,6 +30,7 @@ class Model {
   // discretisation when there is nothing to choose.
   virtual std::vector<std::string> discretisations() const { return {""}; }
   std::string default_discretisation() const { return discretisations().front(); }
+  virtual StateSize state_size() const = 0;
 
   // Whether the model offers that formulation, without building it; the reason when not
   // (shown as "n/a: ..." in the tables).
@@ -56,8 +64,9 @@ class FormulationMenu final : public Model {
     std::string why_not;
     std::string discretisation;  // "" for a model with a single discretisation
   };
-  FormulationMenu(std::string name, std::vector<Item> items);
+  FormulationMenu(std::string name, StateSize size, std::vector<Item> items);
   std::string name() const override { return name_; }
+  StateSize state_size() const override { return size_; }
   std::vector<std::string> discretisations() const override { return discretisations_; }
   bool offers(FormulationKind kind, const std::string& discretisation, std::string& why_not) const override;
 
@@ -67,6 +76,7 @@ class FormulationMenu final : public Model {
  private:
   const Item* find(FormulationKind kind, const std::string& discretisation) const;
   std::string name_;
+  StateSize size_;
   std::vector<Item> items_;
   std::vector<std::string> discretisations_;
 };

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "core/fingerprint.hpp"
 #include "core/format.hpp"
 #include "core/reference_data.hpp"
 
@@ -39,6 +40,13 @@ std::string reference_path(const std::string& dir, const Case& c, const std::str
   return (fs::path(dir) / c.name / file).string();
 }
 
+std::string reference_fingerprint(const Case& c, const std::string& discretisation, const IntegratorInfo& solver) {
+  return fingerprint_of(c.model_inputs + ";reference_t_end=" + format_g(c.report.reference_t_end, 17) +
+                        ";discretisation=" + discretisation + ";formulation=" + to_string(FormulationKind::EmbeddedOde) +
+                        ";solver=" + solver.name + ";rtol=" + format_g(kReferenceRtol, 17) +
+                        ";atol=" + format_g(kReferenceAtol, 17));
+}
+
 std::vector<std::string> write_references(const std::vector<Case>& cases, const Catalogue& catalogue,
                                           const std::string& reference_dir, const std::string& command) {
   std::vector<std::string> written;
@@ -53,19 +61,24 @@ std::vector<std::string> write_references(const std::vector<Case>& cases, const 
                                      std::to_string(run.outcome.counters.steps) + " steps; made " + utc_now() + " by `" +
                                      command + "`";
       const std::string path = reference_path(reference_dir, c, d);
-      write_reference_state(path, run.physical, provenance);
+      write_reference_state(path, run.physical, provenance, reference_fingerprint(c, d, solver));
       written.push_back(path);
     }
   return written;
 }
 
-std::map<std::string, Eigen::VectorXd> read_references(const Case& c, const std::string& reference_dir) {
+std::map<std::string, Eigen::VectorXd> read_references(const Case& c, const std::string& reference_dir,
+                                                       const IntegratorInfo& solver) {
   std::map<std::string, Eigen::VectorXd> out;
   for (const auto& d : reference_discretisations(c)) {
     const std::string path = reference_path(reference_dir, c, d);
-    if (!fs::exists(path))
-      throw InputError(path + ": missing reference solution for case " + c.name + " (make it with `tetherbench reference " +
-                       c.file + "`)");
+    const std::string remake = " (make it with `tetherbench reference " + c.file + "`)";
+    if (!fs::exists(path)) throw InputError(path + ": missing reference solution for case " + c.name + remake);
+    const std::string stored = read_reference_fingerprint(path), expected = reference_fingerprint(c, d, solver);
+    if (stored != expected)
+      throw InputError(path + ": stale reference solution for case " + c.name + ": its fingerprint " +
+                       (stored.empty() ? std::string("is missing") : stored) + ", the case's inputs give " + expected +
+                       " (the model, initial condition, reference_t_end, discretisation or solver changed)" + remake);
     out[d] = read_reference_state(path);
   }
   return out;

@@ -30,11 +30,17 @@ std::vector<std::string> reference_discretisations(const Case& c);
 // reference/<case>/final_state.csv for the default discretisation, final_state_<d>.csv otherwise.
 std::string reference_path(const std::string& reference_dir, const Case& c, const std::string& discretisation);
 
+// What a reference was computed from: the case's model inputs, the horizon, the
+// discretisation and its ODE form, and the solver with its tolerances.
+std::string reference_fingerprint(const Case& c, const std::string& discretisation, const IntegratorInfo& solver);
+
 // Computes and writes every reference of each case; returns the files written.
 std::vector<std::string> write_references(const std::vector<Case>& cases, const Catalogue& catalogue,
                                           const std::string& reference_dir, const std::string& command);
 // Every stored reference of a case, by discretisation. InputError naming the file and the
-// command that makes it when one is missing.
-std::map<std::string, Eigen::VectorXd> read_references(const Case& c, const std::string& reference_dir);
+// command that makes it when one is missing or was computed from other inputs (its
+// fingerprint differs from the case's: a stale reference is never compared against).
+std::map<std::string, Eigen::VectorXd> read_references(const Case& c, const std::string& reference_dir,
+                                                       const IntegratorInfo& solver);
 
 }  // namespace tb

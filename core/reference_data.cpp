@@ -60,11 +60,14 @@ void check_one_of(const std::string& path, const std::string& column, const std:
 
 }  // namespace
 
-void write_reference_state(const std::string& path, const Eigen::VectorXd& x, const std::string& provenance) {
+void write_reference_state(const std::string& path, const Eigen::VectorXd& x, const std::string& provenance,
+                           const std::string& fingerprint) {
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot write " + path);
-  out << "# " << provenance << "\nindex,value\n";
+  out << "# " << provenance << '\n';
+  if (!fingerprint.empty()) out << "# fingerprint: " << fingerprint << '\n';
+  out << "index,value\n";
   for (Eigen::Index i = 0; i < x.size(); ++i) out << i << ',' << format_g(x(i), 17) << '\n';
 }
 
@@ -84,6 +87,14 @@ Eigen::VectorXd read_reference_state(const std::string& path) {
     }
     return Eigen::VectorXd(Eigen::Map<Eigen::VectorXd>(values.data(), Eigen::Index(values.size())));
   });
+}
+
+std::string read_reference_fingerprint(const std::string& path) {
+  std::ifstream in(path);
+  const std::string key = "# fingerprint: ";
+  for (std::string line; std::getline(in, line) && !line.empty() && line[0] == '#';)
+    if (line.rfind(key, 0) == 0) return line.substr(key.size());
+  return "";
 }
 
 std::vector<PaperFigure> read_paper_figures(const std::string& path) {

@@ -9,9 +9,13 @@
 
 namespace tb {
 
-// reference/<case>/final_state.csv: columns index,value — the model's physical state vector.
-void write_reference_state(const std::string& path, const Eigen::VectorXd& x, const std::string& provenance);
+// reference/<case>/final_state.csv: columns index,value — the model's physical state vector,
+// after a provenance comment and a "# fingerprint: <hex>" comment (core/fingerprint.hpp).
+void write_reference_state(const std::string& path, const Eigen::VectorXd& x, const std::string& provenance,
+                           const std::string& fingerprint = "");
 Eigen::VectorXd read_reference_state(const std::string& path);
+// The fingerprint recorded in a reference file; "" when it has none (made before fingerprints).
+std::string read_reference_fingerprint(const std::string& path);
 
 // reference/paper_figures.csv
 struct PaperFigure {

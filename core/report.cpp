@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "core/format.hpp"
+#include "core/interrupt.hpp"
 #include "core/jobs.hpp"
 #include "core/summary.hpp"
 
@@ -114,7 +115,7 @@ std::vector<PlannedStudy> plan_studies(const std::vector<const StudyInfo*>& info
 
 // Plans everything first (so a missing reference or a bad parameter stops the run before
 // anything is written), runs every job in one pool, then writes.
-std::vector<std::string> run_planned(std::vector<PlannedStudy>& planned, bool full_runs_wanted,
+StudyOutcome run_planned(std::vector<PlannedStudy>& planned, bool full_runs_wanted,
                                      const std::vector<Case>& cases, const Catalogue& catalogue,
                                      const ReportOptions& options) {
   FullRuns full;
@@ -126,16 +127,17 @@ std::vector<std::string> run_planned(std::vector<PlannedStudy>& planned, bool fu
     jobs.insert(jobs.end(), std::make_move_iterator(mine.begin()), std::make_move_iterator(mine.end()));
   }
   run_jobs(std::move(jobs), options.workers);
-  std::vector<std::string> written;
+  StudyOutcome outcome;
   if (full_runs_wanted) {
     full.write(cases, options.out_dir);
-    written.push_back((fs::path(options.out_dir) / "summary.csv").string());
+    outcome.written.push_back((fs::path(options.out_dir) / "summary.csv").string());
+    for (const auto& row : full.rows) outcome.all_runs_ok = outcome.all_runs_ok && !row.outcome.incomplete();
   }
   for (auto& p : planned) {
     const auto files = p.study->write(p.context);
-    written.insert(written.end(), files.begin(), files.end());
+    outcome.written.insert(outcome.written.end(), files.begin(), files.end());
   }
-  return written;
+  return outcome;
 }
 
 }  // namespace
@@ -147,16 +149,18 @@ std::vector<Case> cases_for_study(const StudyInfo& study, const std::vector<Case
   return out;
 }
 
-int write_report(const std::vector<Case>& cases, const Catalogue& catalogue, const ReportOptions& options) {
+ReportStatus write_report(const std::vector<Case>& cases, const Catalogue& catalogue, const ReportOptions& options) {
   const fs::path dir(options.out_dir);
   std::vector<const StudyInfo*> infos;
   for (const auto& s : catalogue.studies) infos.push_back(&s);
   auto planned = plan_studies(infos, cases, catalogue, options, {});
-  run_planned(planned, true, cases, catalogue, options);
+  ReportStatus status;
+  status.all_runs_ok = run_planned(planned, true, cases, catalogue, options).all_runs_ok;
   write_build_info(dir, options);
+  if (interrupted()) return status;  // tables written; no benchmarks or plots of a cut-short report
 
   const std::string scripts = std::string(TETHERBENCH_SOURCE_DIR) + "/scripts/";
-  int status = 0;
+  int failures = 0;
   if (options.benchmarks) {
     const std::string bench = TETHERBENCH_BENCHMARK_BINARY;
     if (!fs::exists(bench)) {
@@ -164,20 +168,21 @@ int write_report(const std::vector<Case>& cases, const Catalogue& catalogue, con
     } else {
       std::fprintf(stderr, "  running benchmarks (Google Benchmark, min time 0.05 s each)\n");
       const std::string json = (dir / "benchmarks.json").string();
-      status |= std::system((shell_quote(bench) + " --benchmark_min_time=0.05 --benchmark_out=" + shell_quote(json) +
+      failures |= std::system((shell_quote(bench) + " --benchmark_min_time=0.05 --benchmark_out=" + shell_quote(json) +
                              " --benchmark_out_format=json > " + shell_quote((dir / "benchmarks.log").string()) + " 2>&1")
                                 .c_str());
-      status |= std::system(("/usr/bin/python3 " + shell_quote(scripts + "summarise_benchmarks.py") + " " +
+      failures |= std::system(("/usr/bin/python3 " + shell_quote(scripts + "summarise_benchmarks.py") + " " +
                              shell_quote(json) + " " + shell_quote(dir.string()))
                                 .c_str());
     }
   }
   if (options.plots)
-    status |= std::system(("/usr/bin/python3 " + shell_quote(scripts + "plot_report.py") + " " + shell_quote(dir.string())).c_str());
-  return status == 0 ? 0 : 1;
+    failures |= std::system(("/usr/bin/python3 " + shell_quote(scripts + "plot_report.py") + " " + shell_quote(dir.string())).c_str());
+  status.scripts_ok = failures == 0;
+  return status;
 }
 
-std::vector<std::string> run_study(const StudyInfo& study, const std::vector<Case>& cases, const Catalogue& catalogue,
+StudyOutcome run_study(const StudyInfo& study, const std::vector<Case>& cases, const Catalogue& catalogue,
                                    const ReportOptions& options, const std::map<std::string, std::string>& parameters) {
   for (const auto& c : cases)
     if (study.why_not)

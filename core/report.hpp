@@ -21,13 +21,20 @@ struct ReportOptions {
   std::string command;          // the command line, recorded in build_info.csv
 };
 
-// Returns 0 when everything was written (failed runs are results, marked in the tables).
-int write_report(const std::vector<Case>& cases, const Catalogue& catalogue, const ReportOptions& options);
+struct ReportStatus {
+  bool all_runs_ok = true;  // every full run reached its end (failed runs are results, marked in the tables)
+  bool scripts_ok = true;   // benchmarks and plots ran
+};
+ReportStatus write_report(const std::vector<Case>& cases, const Catalogue& catalogue, const ReportOptions& options);
 
+struct StudyOutcome {
+  std::vector<std::string> written;
+  bool all_runs_ok = true;  // the full runs it needed (if any) all reached their end
+};
 // One study on the given cases (each must apply: InputError naming the file otherwise), with
-// the full runs first when the study needs them. Returns the files written.
-std::vector<std::string> run_study(const StudyInfo& study, const std::vector<Case>& cases, const Catalogue& catalogue,
-                                   const ReportOptions& options, const std::map<std::string, std::string>& parameters);
+// the full runs first when the study needs them.
+StudyOutcome run_study(const StudyInfo& study, const std::vector<Case>& cases, const Catalogue& catalogue,
+                       const ReportOptions& options, const std::map<std::string, std::string>& parameters);
 
 // The cases a study applies to.
 std::vector<Case> cases_for_study(const StudyInfo& study, const std::vector<Case>& cases);

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "core/format.hpp"
+#include "core/interrupt.hpp"
 
 namespace tb {
 
@@ -21,12 +22,22 @@ std::string RunOutcome::describe() const {
   switch (kind) {
     case Kind::Ok: return "ok";
     case Kind::NotApplicable: return "n/a: " + reason;
-    case Kind::Failed: break;
+    case Kind::Failed:
+    case Kind::Interrupted: break;
   }
   char where[96];
   std::snprintf(where, sizeof where, " at t = %.6g s, step %ld", t, step);
+  if (kind == Kind::Interrupted) return std::string("interrupted") + where;
   if (diverged && !adaptive) return "unstable at h = " + format_g(h, 6) + ": " + reason + where;
   return "failed: " + reason + where;
+}
+
+RunOutcome RunOutcome::interrupted_at(double t, long step) {
+  RunOutcome o;
+  o.kind = Kind::Interrupted;
+  o.t = t;
+  o.step = step;
+  return o;
 }
 
 RunOutcome RunOutcome::not_applicable_because(std::string why) {
@@ -76,9 +87,17 @@ IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info
       StepFailure failure;
       bool ok = true;
       const auto start = Clock::now();
-      while (stepper->time() < t_end && stepper->time() < target - tiny)
+      bool stop = false;
+      while (stepper->time() < t_end && stepper->time() < target - tiny) {
         if (!(ok = stepper->step(t_end, failure))) break;
+        if ((stop = interrupted())) break;
+      }
       runtime += std::chrono::duration<double>(Clock::now() - start).count();
+      if (stop) {
+        out.outcome = RunOutcome::interrupted_at(stepper->time(), stepper->counters().steps);
+        if (observer) observer(stepper->time(), stepper->state());  // keep where it stopped
+        break;
+      }
       if (!ok) {
         out.outcome = RunOutcome::failed_at(failure.reason, stepper->time(), stepper->counters().steps + 1,
                                             failure.kind == StepFailure::Kind::Diverged);
@@ -136,6 +155,8 @@ std::vector<RunKey> runs_of(const Case& c, const std::vector<IntegratorInfo>& in
 
 namespace {
 
+// Flushed at least once a second of wall time, so a killed run loses at most that much, and
+// the header at once, so no file is ever left empty.
 class TimeSeriesWriter {
  public:
   TimeSeriesWriter(const std::filesystem::path& file, const std::vector<std::string>& extra) : out_(file) {
@@ -143,6 +164,8 @@ class TimeSeriesWriter {
     out_ << "t,energy,kinetic,momentum,constraint_err,constraint_rate_err,orthogonality_err";
     for (const auto& name : extra) out_ << ',' << name;
     out_ << '\n';
+    out_.flush();
+    last_flush_ = Clock::now();
   }
   void write(double t, const Observation& o) {
     char buf[40];
@@ -154,10 +177,15 @@ class TimeSeriesWriter {
     for (double x : {o.energy, o.kinetic, o.momentum, o.constraint_err, o.constraint_rate_err, o.orthogonality_err}) out_ << ',', put(x);
     for (double x : o.extra) out_ << ',', put(x);
     out_ << '\n';
+    if (const auto now = Clock::now(); now - last_flush_ >= std::chrono::seconds(1)) {
+      out_.flush();
+      last_flush_ = now;
+    }
   }
 
  private:
   std::ofstream out_;  // closed (and so kept) whatever happens to the run
+  Clock::time_point last_flush_;
 };
 
 class TerminalProgress {
@@ -191,6 +219,10 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
   Measurement m;
   if (const auto why = why_not_applicable(*key.c, *key.integrator, key.discretisation)) {
     m.outcome = RunOutcome::not_applicable_because(*why);
+    return m;
+  }
+  if (interrupted()) {  // not started
+    m.outcome = RunOutcome::interrupted_at(0.0, 0);
     return m;
   }
   std::unique_ptr<Formulation> form;

@@ -20,7 +20,7 @@ using ProgressReporter = std::function<void(double t)>;
 
 // How a run ended.
 struct RunOutcome {
-  enum class Kind { Ok, Failed, NotApplicable };
+  enum class Kind { Ok, Failed, NotApplicable, Interrupted };
   Kind kind = Kind::Ok;
   std::string reason;     // Failed: the integrator's or the exception's reason; NotApplicable: why not
   bool diverged = false;  // Failed because the state became non-finite: the method is unstable here
@@ -32,12 +32,16 @@ struct RunOutcome {
   bool ok() const { return kind == Kind::Ok; }
   bool failed() const { return kind == Kind::Failed; }
   bool not_applicable() const { return kind == Kind::NotApplicable; }
+  bool interrupted() const { return kind == Kind::Interrupted; }
+  // Failed or interrupted: the run did not reach t_end, and its metrics are not results.
+  bool incomplete() const { return kind == Kind::Failed || kind == Kind::Interrupted; }
   // The status cell of the tables: "ok", "n/a: <why>", "unstable at h = <h>: <reason> at t = ... s,
   // step ..." or "failed: <reason> at t = ... s, step ...".
   std::string describe() const;
 
   static RunOutcome not_applicable_because(std::string why);
   static RunOutcome failed_at(std::string reason, double t, long step, bool diverged = false);
+  static RunOutcome interrupted_at(double t, long step);
 };
 
 // Low level: one integrator on one formulation, no I/O. Samples: t0, every sample_interval

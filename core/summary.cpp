@@ -1,6 +1,7 @@
 #include "core/summary.hpp"
 
 #include "core/format.hpp"
+#include "core/table_reader.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -44,8 +45,10 @@ const std::vector<std::string>& summary_columns() {
 }
 
 std::vector<std::string> summary_values(const SummaryRow& r) {
+  // Metrics and runtime are results of a complete run only: a failed or interrupted run shows
+  // its status, the steps and evaluations it took, and empty metric cells.
   const bool measured = !r.outcome.not_applicable();
-  auto metric = [&](double x) { return measured ? number(x) : std::string("n/a"); };
+  auto metric = [&](double x) { return r.outcome.ok() ? number(x) : std::string(measured ? "" : "n/a"); };
   const auto& m = r.metrics;
   return {r.case_name,
           r.integrator,
@@ -73,7 +76,21 @@ std::vector<std::string> summary_values(const SummaryRow& r) {
           r.status()};
 }
 
+void check_summary_appendable(const std::string& path) {
+  if (!std::filesystem::exists(path) || std::filesystem::file_size(path) == 0) return;
+  std::ifstream in(path);
+  std::string header;
+  std::getline(in, header);
+  std::string expected;
+  for (const auto& c : summary_columns()) expected += (expected.empty() ? "" : ",") + c;
+  if (header != expected)
+    throw InputError(path + ": an existing file whose header is not this version's summary columns (expected '" +
+                     expected.substr(0, 40) + "...', got '" + header.substr(0, 40) +
+                     "...'); rows are never appended to a foreign file: choose another --out or move it away");
+}
+
 void append_summary_csv(const std::string& path, const SummaryRow& row) {
+  check_summary_appendable(path);
   const bool fresh = !std::filesystem::exists(path) || std::filesystem::file_size(path) == 0;
   auto out = open_for_writing(path, std::ios::app);
   if (fresh) write_csv_line(out, summary_columns());

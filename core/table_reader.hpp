@@ -87,6 +87,7 @@ class TableReader {
                          const std::string& got) const;
 
   const std::string& file() const;
+  const toml::value& value() const { return table_; }  // the whole table as read (fingerprints)
   std::string dotted(const std::string& key) const;  // "model.EA"
 
  private:

@@ -675,14 +675,17 @@ def summary_table(case_rows):
 
 
 def orders_table(rows):
+    """Measured orders; a run without a fit shows why (orders.csv note), never a number."""
     body = []
     for r in rows:
+        fitted = finite(num(r.get("measured_order")))
         body.append([md_escape(r.get("integrator", "")), md_escape(r.get("declared_order", "")),
-                     md_escape(r.get("measured_order", "")),
-                     f"{fmt_g(num(r.get('h_min')))} – {fmt_g(num(r.get('h_max')))}",
-                     f"{fmt(num(r.get('error_min')))} – {fmt(num(r.get('error_max')))}"])
-    return md_table(["integrator", "declared order", "measured order", "h range", "error range"],
-                    body)
+                     md_escape(r.get("measured_order", "")) if fitted else "—",
+                     f"{fmt_g(num(r.get('h_min')))} – {fmt_g(num(r.get('h_max')))}" if fitted else "—",
+                     f"{fmt(num(r.get('error_min')))} – {fmt(num(r.get('error_max')))}" if fitted else "—",
+                     md_escape(r.get("points", "")), md_escape(r.get("note", ""))])
+    return md_table(["integrator", "declared order", "measured order", "h range", "error range",
+                     "points fitted", "note"], body)
 
 
 PAPER_COLS = ["source", "integrator", "metric", "statistic", "paper_value", "ours", "ratio",

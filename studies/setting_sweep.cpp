@@ -39,11 +39,14 @@ class SettingSweepStudy final : public Study {
       const SettingSweep& sweep = *p.key.c->report.setting_sweep;
       const auto& m = p.measured.metrics;
       const auto& n = p.measured.counters;
+      // Drift and runtime are results of a complete run only; a failed point keeps its counts and status.
+      const bool ok = p.measured.outcome.ok();
+      auto result = [&](double x) { return ok ? format_g(x, 6) : std::string(); };
       csv << p.key.c->name << ',' << sweep.integrator << ',' << sweep.setting << ',' << format_g(p.value, 6) << ','
-          << format_g(sweep.t_end, 6) << ',' << format_g(m.constraint_err_max, 6) << ','
-          << format_g(m.constraint_rate_err_max, 6) << ',' << format_g(m.energy_err_max, 6) << ',' << n.steps << ','
-          << n.rhs_evals << ',' << n.newton_iters << ',' << n.error_test_failures << ','
-          << format_g(p.measured.runtime_s, 6) << ",\"" << p.measured.outcome.describe() << "\"\n";
+          << format_g(sweep.t_end, 6) << ',' << result(m.constraint_err_max) << ',' << result(m.constraint_rate_err_max)
+          << ',' << result(m.energy_err_max) << ',' << n.steps << ',' << n.rhs_evals << ',' << n.newton_iters << ','
+          << n.error_test_failures << ',' << result(p.measured.runtime_s) << ",\"" << p.measured.outcome.describe()
+          << "\"\n";
     }
     return {(dir / "setting_sweep.csv").string()};
   }

@@ -30,7 +30,7 @@ struct Point {
 class WorkPrecision final : public Study {
  public:
   std::vector<StudyJob> plan(const StudyContext& context) override {
-    for (const auto& c : *context.cases) references_[c.name] = read_references(c, context.reference_dir);
+    for (const auto& c : *context.cases) references_[c.name] = read_references(c, context.reference_dir, context.catalogue->reference());
     for (const auto& c : *context.cases)
       for (const auto& key : runs_of(c, context.catalogue->integrators)) {
         if (why_not_applicable(c, *key.integrator, key.discretisation)) continue;
@@ -52,26 +52,45 @@ class WorkPrecision final : public Study {
     std::filesystem::create_directories(dir);
     std::ofstream wp(dir / "work_precision.csv");
     wp << "case,integrator,parameter,value,error,runtime_s,steps,rhs_evals,status\n";
-    for (const auto& p : points_)
+    // A point that did not reach the horizon has no error and no runtime: its cells stay empty
+    // and its status says why.
+    for (const auto& p : points_) {
+      const bool ok = p.measured.outcome.ok();
       wp << p.key.c->name << ',' << p.key.label() << ',' << p.parameter << ',' << format_g(p.value, 6) << ','
-         << format_g(p.error, 6) << ',' << format_g(p.measured.runtime_s, 6) << ',' << p.measured.counters.steps << ','
-         << p.measured.counters.rhs_evals << ",\"" << p.measured.outcome.describe() << "\"\n";
+         << (ok ? format_g(p.error, 6) : "") << ',' << (ok ? format_g(p.measured.runtime_s, 6) : "") << ','
+         << p.measured.counters.steps << ',' << p.measured.counters.rhs_evals << ",\"" << p.measured.outcome.describe()
+         << "\"\n";
+    }
     std::ofstream orders(dir / "orders.csv");
-    orders << "case,integrator,declared_order,measured_order,h_min,h_max,error_min,error_max\n";
+    orders << "case,integrator,declared_order,measured_order,h_min,h_max,error_min,error_max,points,note\n";
     for (const auto& c : *context.cases)
       for (const auto& key : runs_of(c, context.catalogue->integrators)) {
         if (key.integrator->adaptive) continue;
         std::vector<double> hs, errs;
-        for (const auto& p : points_)
-          if (p.key.c == key.c && p.key.integrator == key.integrator && p.key.discretisation == key.discretisation &&
-              p.measured.outcome.ok() && p.error > 0.0)
-            hs.push_back(p.value), errs.push_back(p.error);
-        if (hs.size() < 2) continue;
+        size_t points = 0;
+        std::string first_failure;
+        for (const auto& p : points_) {
+          if (p.key.c != key.c || p.key.integrator != key.integrator || p.key.discretisation != key.discretisation) continue;
+          ++points;
+          if (p.measured.outcome.ok() && p.error > 0.0) hs.push_back(p.value), errs.push_back(p.error);
+          else if (first_failure.empty())
+            first_failure = "h = " + format_g(p.value, 3) + ": " +
+                            (p.measured.outcome.ok() ? "error 0 (the reference itself)" : p.measured.outcome.describe());
+        }
+        if (points == 0) continue;  // not run (n/a, or no reference for its discretisation)
+        const std::string counted = std::to_string(hs.size()) + " of " + std::to_string(points);
+        if (hs.size() < 2) {
+          orders << c.name << ',' << key.label() << ',' << key.integrator->order << ",,,,,," << counted
+                 << ",\"no fit: fewer than two successful points (" << first_failure << ")\"\n";
+          continue;
+        }
         orders << c.name << ',' << key.label() << ',' << key.integrator->order << ',' << format_g(fitted_order(hs, errs), 4)
                << ',' << format_g(*std::min_element(hs.begin(), hs.end()), 4) << ','
                << format_g(*std::max_element(hs.begin(), hs.end()), 4) << ','
                << format_g(*std::min_element(errs.begin(), errs.end()), 4) << ','
-               << format_g(*std::max_element(errs.begin(), errs.end()), 4) << '\n';
+               << format_g(*std::max_element(errs.begin(), errs.end()), 4) << ',' << counted << ",\""
+               << (first_failure.empty() ? "" : "fit over the successful points; first left out: " + first_failure)
+               << "\"\n";
       }
     return {(dir / "work_precision.csv").string(), (dir / "orders.csv").string()};
   }

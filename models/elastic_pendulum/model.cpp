@@ -29,7 +29,7 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
 
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
   return std::make_shared<FormulationMenu>(
-      "elastic_pendulum",
+      "elastic_pendulum", StateSize{6.0, "a point mass: 6 numbers"},
       std::vector<FormulationMenu::Item>{
           offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
           offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),

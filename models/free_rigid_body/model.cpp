@@ -45,7 +45,7 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
 
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
   return std::make_shared<FormulationMenu>(
-      "free_rigid_body",
+      "free_rigid_body", StateSize{30.0, "one rigid body: at most 30 numbers"},
       std::vector<FormulationMenu::Item>{offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
                                          offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
                                          offer<DaeForm>(FormulationKind::IndexOneDae, p, ic)});

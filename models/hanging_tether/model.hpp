@@ -10,6 +10,9 @@ class HangingTetherModel final : public Model {
   std::string name() const override { return "hanging_tether"; }
   // One discretisation, the one the case chose: "lumped" or "full" (consistent mass).
   std::vector<std::string> discretisations() const override;
+  StateSize state_size() const override {
+    return {6.0 * p_.N + 1.0, "6 numbers per node + 1: elements = " + std::to_string(p_.N)};
+  }
   bool offers(FormulationKind kind, const std::string& discretisation, std::string& why_not) const override;
   const Parameters& params() const { return p_; }
 

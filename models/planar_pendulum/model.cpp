@@ -31,7 +31,7 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
 
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
   return std::make_shared<FormulationMenu>(
-      "planar_pendulum",
+      "planar_pendulum", StateSize{5.0, "a planar pendulum: at most 5 numbers"},
       std::vector<FormulationMenu::Item>{
           offer<PolarForm>(FormulationKind::EmbeddedOde, p, ic),
           offer<CartesianDaeForm>(FormulationKind::IndexOneDae, p, ic),

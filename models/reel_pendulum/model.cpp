@@ -11,7 +11,7 @@
 namespace tb::reel_pendulum {
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
   return std::make_shared<FormulationMenu>(
-      "reel_pendulum",
+      "reel_pendulum", StateSize{6.0 * p.N + 40.0, "6 numbers per element + 40: elements = " + std::to_string(p.N)},
       std::vector<FormulationMenu::Item>{
           in("consistent", offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic)),
           in("consistent", offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic)),

@@ -11,7 +11,7 @@
 namespace tb::string_pendulum {
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
   return std::make_shared<FormulationMenu>(
-      "string_pendulum",
+      "string_pendulum", StateSize{6.0 * p.N + 32.0, "6 numbers per element + 32: elements = " + std::to_string(p.N)},
       std::vector<FormulationMenu::Item>{
           in("consistent", offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic)),
           in("consistent", offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic)),

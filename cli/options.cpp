@@ -1,0 +1,88 @@
+#include "cli/options.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include "core/format.hpp"
+#include "core/runner.hpp"
+
+namespace tb::cli {
+
+namespace {
+std::string shown(const std::string& text) { return "'" + text + "'"; }
+}  // namespace
+
+double positive_number(const std::string& option, const std::string& text, const std::string& unit) {
+  char* end = nullptr;
+  const double x = text.empty() ? NAN : std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(x) || !(x > 0.0))
+    throw InputError(option + ": expected a finite number > 0" + (unit.empty() ? "" : " (" + unit + ")") + ", got " +
+                     shown(text));
+  return x;
+}
+
+int count(const std::string& option, const std::string& text, int max) {
+  char* end = nullptr;
+  const long x = text.empty() ? 0 : std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || x < 1 || x > max)
+    throw InputError(option + ": expected an integer from 1 to " + std::to_string(max) + ", got " + shown(text));
+  return int(x);
+}
+
+std::string output_folder(const std::string& option, const std::string& text) {
+  if (text.empty()) throw InputError(option + ": expected a folder to write into, got an empty path");
+  std::error_code ec;
+  if (std::filesystem::exists(text, ec) && !std::filesystem::is_directory(text, ec))
+    throw InputError(option + ": expected a folder to write into, got " + shown(text) + ", an existing file");
+  return text;
+}
+
+void refuse_repeats(const std::string& option, const std::vector<std::string>& names) {
+  std::set<std::string> seen;
+  for (const auto& n : names)
+    if (!seen.insert(n).second) throw InputError(option + ": " + shown(n) + " is given twice (each run once)");
+}
+
+RunLimits limits(const std::string& steps, const std::string& samples, const std::string& state) {
+  RunLimits l;
+  if (!steps.empty()) l.max_steps = positive_number("--max-steps", steps);
+  if (!samples.empty()) l.max_samples = positive_number("--max-samples", samples);
+  if (!state.empty()) l.max_state = positive_number("--max-state", state);
+  return l;
+}
+
+std::vector<Case> load_cases(const Catalogue& catalogue, const std::vector<std::string>& files,
+                             const std::vector<std::string>& overrides, const RunLimits& run_limits) {
+  std::vector<Case> cases;
+  std::set<std::string> names;
+  for (const auto& f : files) {
+    cases.push_back(load_case(f, catalogue));
+    const Case& c = cases.back();
+    if (!names.insert(c.name).second)
+      throw InputError(f + ": key 'case.name': expected a name not used by another case of this command, got '" + c.name +
+                       "' (their outputs would overwrite each other)");
+    check_limits(c, run_limits);
+  }
+  for (const auto& o : overrides) {
+    for (auto& c : cases) apply_setting_override(c, o, catalogue);
+    // The override must be able to act: its integrator runs at least one of the cases.
+    const std::string name = o.substr(0, o.find('.'));
+    const IntegratorInfo& info = *catalogue.find_integrator(name);
+    std::string reasons;
+    bool runs_one = false;
+    for (const auto& c : cases)
+      for (const auto& d : c.model->discretisations()) {
+        const auto why = why_not_applicable(c, info, d);
+        if (!why) runs_one = true;
+        else if (reasons.empty()) reasons = c.name + ": " + *why;
+      }
+    if (!runs_one && !cases.empty())
+      throw InputError("--set " + o + ": integrator " + name + " runs none of the cases, so the setting could never act (" +
+                       reasons + ")");
+  }
+  return cases;
+}
+
+}  // namespace tb::cli

@@ -1,0 +1,31 @@
+#pragma once
+// Command-line values checked like case-file keys: every bad one is an InputError (exit
+// status 2) naming the option, the value and what was expected, before anything is written.
+
+#include <string>
+#include <vector>
+
+#include "core/case.hpp"
+#include "core/limits.hpp"
+
+namespace tb::cli {
+
+// A finite number > 0 (the whole text: "1e-3", not "1e-3s").
+double positive_number(const std::string& option, const std::string& text, const std::string& unit = "");
+// An integer in [1, max].
+int count(const std::string& option, const std::string& text, int max);
+// A non-empty path that is not an existing regular file (it names a folder to write into).
+std::string output_folder(const std::string& option, const std::string& text);
+// Names given at most once each.
+void refuse_repeats(const std::string& option, const std::vector<std::string>& names);
+
+// --max-steps, --max-samples, --max-state over the defaults (empty text: the default).
+RunLimits limits(const std::string& steps, const std::string& samples, const std::string& state);
+
+// Loads the cases and applies the --set overrides, refusing: a case name given twice (their
+// outputs would overwrite each other), a case over the run limits, and an override for an
+// integrator that runs none of the cases (it could never act).
+std::vector<Case> load_cases(const Catalogue& catalogue, const std::vector<std::string>& files,
+                             const std::vector<std::string>& overrides, const RunLimits& limits);
+
+}  // namespace tb::cli

@@ -1,0 +1,15 @@
+#pragma once
+// SIGINT / SIGTERM end runs cleanly: the handler only raises a flag; the step loop sees it at
+// the next step, ends the run as "interrupted at t = ..., step ..." with its time series kept,
+// and the command writes its tables and exits with status 1. Jobs not yet started are not run.
+
+namespace tb {
+
+// Installs the handlers (the command line does, once); a second signal is left to the default
+// action, so a stuck process can still be stopped.
+void install_interrupt_handlers();
+bool interrupted();
+// For tests: raise or clear the flag as the handler would.
+void set_interrupted(bool value);
+
+}  // namespace tb
