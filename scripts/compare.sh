@@ -7,4 +7,12 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/build.sh"
 if [ "$#" -eq 0 ]; then set -- --out "$root/reports"; fi
-exec "$root/build/tetherbench" report "$@"
+# Status 1 means the report was written and some runs failed or diverged: benchmark results,
+# marked in the tables (reports/summary.md), not a failure of this command.
+status=0
+"$root/build/tetherbench" report "$@" || status=$?
+if [ "$status" -eq 1 ]; then
+  echo "compare.sh: some runs failed or diverged at their step; they are results, marked in the tables" >&2
+  exit 0
+fi
+exit "$status"

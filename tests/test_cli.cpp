@@ -7,7 +7,12 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
 
 #include "tests/test_support.hpp"
 
@@ -311,4 +316,46 @@ TEST_CASE("gate fails with case, integrator, metric, value and bound when a prop
   const Result ok = box.run("gate " + box.case_variant("ok.toml", "", "").string());
   CHECK(ok.exit_code == 0);
   CHECK(ok.out.find(" 0 failed") != std::string::npos);
+}
+
+TEST_CASE("SIGINT and SIGTERM end a long run cleanly: time series kept, an 'interrupted' row, exit 1", "[cli][interrupt]") {
+  for (const int signal : {SIGINT, SIGTERM}) {
+    DYNAMIC_SECTION("signal " << signal) {
+      Sandbox box;
+      const fs::path out = box.dir() / "out";
+      // 1000 s of Model C at h = 1e-3: ten seconds or more of work, interrupted after a moment.
+      const std::string binary = TETHERBENCH_BINARY;
+      const std::string case_file = std::string(TETHERBENCH_CASES_DIR) + "/C_single_multirotor.toml";
+      const pid_t pid = fork();
+      REQUIRE(pid >= 0);
+      if (pid == 0) {
+        const int devnull = open("/dev/null", O_WRONLY);
+        dup2(devnull, 1);
+        dup2(devnull, 2);
+        execl(binary.c_str(), binary.c_str(), "run", case_file.c_str(), "--integrator", "rk4", "--out", out.c_str(),
+              static_cast<char*>(nullptr));
+        _exit(127);
+      }
+      const fs::path ts = out / "C_single_multirotor" / "rk4" / "timeseries.csv";
+      // Wait until samples beyond the header are on disk (flushed at least once a second).
+      auto lines_on_disk = [&] {
+        const std::string text = read_file(ts);
+        return std::count(text.begin(), text.end(), '\n');
+      };
+      for (int i = 0; i < 200 && !(fs::exists(ts) && lines_on_disk() > 2); ++i) usleep(50000);
+      REQUIRE(kill(pid, signal) == 0);
+      int status = 0;
+      REQUIRE(waitpid(pid, &status, 0) == pid);
+      REQUIRE(WIFEXITED(status));
+      CHECK(WEXITSTATUS(status) == 1);
+      const std::string summary = read_file(out / "summary.csv");
+      INFO(summary);
+      CHECK(summary.find("C_single_multirotor,rk4,,") != std::string::npos);
+      CHECK(summary.find("\"interrupted at t = ") != std::string::npos);
+      const std::string series = read_file(ts);
+      REQUIRE(series.size() > 100);
+      CHECK(series.back() == '\n');  // the last row is whole
+      CHECK(std::count(series.begin(), series.end(), '\n') > 2);
+    }
+  }
 }
