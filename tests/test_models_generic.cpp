@@ -136,6 +136,14 @@ std::vector<Offered> offered_formulations(const Model& model) {
   return out;
 }
 
+// What the others are compared against: the default discretisation's embedded ODE (its state
+// is the physical state) where offered, else the first formulation.
+const Offered& comparison_base(const std::vector<Offered>& forms) {
+  for (const auto& f : forms)
+    if (f.kind == FormulationKind::EmbeddedOde && !f.lumped) return f;
+  return forms.front();
+}
+
 // The state a run of this formulation starts from: initial_state(), except for the DAE, whose
 // integrator starts from consistent_initial_state (the multipliers solved at t0 for its b).
 Eigen::VectorXd start_state(const Formulation& form) {
@@ -208,10 +216,7 @@ TEST_CASE("every model's formulations start from the same physical state", "[mod
       const std::string& label = fixture.label;
       const Case c = load_fixture(fixture);
       const auto forms = offered_formulations(*c.model);
-      // Against the embedded ODE where offered (its state is the physical state), else the first.
-      const Offered* base = &forms.front();
-      for (const auto& f : forms)
-        if (f.kind == FormulationKind::EmbeddedOde && !f.lumped && base->kind != FormulationKind::EmbeddedOde) base = &f;
+      const Offered* base = &comparison_base(forms);
       const Eigen::VectorXd reference = base->form->physical_state(start_state(*base->form));
       const double scale = reference.lpNorm<Eigen::Infinity>();
       REQUIRE(scale > 0.0);
@@ -299,9 +304,7 @@ TEST_CASE("every model's formulations observe the same state alike at t0", "[mod
       const std::string& label = fixture.label;
       const Case c = load_fixture(fixture);
       const auto forms = offered_formulations(*c.model);
-      const Offered* base = &forms.front();
-      for (const auto& f : forms)
-        if (f.kind == FormulationKind::EmbeddedOde && !f.lumped && base->kind != FormulationKind::EmbeddedOde) base = &f;
+      const Offered* base = &comparison_base(forms);
       const Observation ob = base->form->observe(0.0, start_state(*base->form));
       const std::vector<std::string> names = base->form->extra_column_names();
       const double e_scale = std::max(std::abs(ob.energy), ob.kinetic);

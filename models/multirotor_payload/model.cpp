@@ -44,7 +44,10 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
 
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
   return std::make_shared<FormulationMenu>(
-      "multirotor_payload", StateSize{10.0 * p.multirotors * double(p.links) + 12.0 * p.multirotors + 10.0, "about 10 numbers per link: multirotors = " + std::to_string(p.multirotors) + ", links_per_cable = " + std::to_string(p.links)},
+      "multirotor_payload",
+      StateSize{10.0 * p.multirotors * double(p.links) + 12.0 * p.multirotors + 10.0,
+                "about 10 numbers per link: multirotors = " + std::to_string(p.multirotors) +
+                    ", links_per_cable = " + std::to_string(p.links)},
       std::vector<FormulationMenu::Item>{
           offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
           offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
