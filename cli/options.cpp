@@ -45,11 +45,12 @@ void refuse_repeats(const std::string& option, const std::vector<std::string>& n
     if (!seen.insert(n).second) throw InputError(option + ": " + shown(n) + " is given twice (each run once)");
 }
 
-RunLimits limits(const std::string& steps, const std::string& samples, const std::string& state) {
+RunLimits limits(const std::optional<std::string>& steps, const std::optional<std::string>& samples,
+                 const std::optional<std::string>& state) {
   RunLimits l;
-  if (!steps.empty()) l.max_steps = positive_number("--max-steps", steps);
-  if (!samples.empty()) l.max_samples = positive_number("--max-samples", samples);
-  if (!state.empty()) l.max_state = positive_number("--max-state", state);
+  if (steps) l.max_steps = positive_number("--max-steps", *steps);
+  if (samples) l.max_samples = positive_number("--max-samples", *samples);
+  if (state) l.max_state = positive_number("--max-state", *state);
   return l;
 }
 

@@ -2,6 +2,7 @@
 // Command-line values checked like case-file keys: every bad one is an InputError (exit
 // status 2) naming the option, the value and what was expected, before anything is written.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,9 @@ std::string output_folder(const std::string& option, const std::string& text);
 // Names given at most once each.
 void refuse_repeats(const std::string& option, const std::vector<std::string>& names);
 
-// --max-steps, --max-samples, --max-state over the defaults (empty text: the default).
-RunLimits limits(const std::string& steps, const std::string& samples, const std::string& state);
+// --max-steps, --max-samples, --max-state over the defaults (nullopt: not given).
+RunLimits limits(const std::optional<std::string>& steps, const std::optional<std::string>& samples,
+                 const std::optional<std::string>& state);
 
 // Loads the cases and applies the --set overrides, refusing: a case name given twice (their
 // outputs would overwrite each other), a case over the run limits, and an override for an

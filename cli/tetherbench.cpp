@@ -105,17 +105,26 @@ int command_list(const Catalogue& catalogue) {
 }
 
 // Options shared by the commands that run cases: resource limits and --set.
+// The text of an option when it was given (even empty: "--h ''" is a bad value, not "absent").
+std::optional<std::string> given(const CLI::Option* option, const std::string& text) {
+  return option->count() > 0 ? std::optional<std::string>(text) : std::nullopt;
+}
+
 struct RunInputs {
   std::vector<std::string> sets;
   std::string max_steps, max_samples, max_state;
+  CLI::Option *steps_opt = nullptr, *samples_opt = nullptr, *state_opt = nullptr;
   void add_to(CLI::App* command) {
     command->add_option("--set", sets, kSetHelp)->allow_extra_args(false);
-    command->add_option("--max-steps", max_steps, "refuse runs of more fixed steps than this (default 1e9)");
-    command->add_option("--max-samples", max_samples, "refuse runs of more samples than this (default 1e7)");
-    command->add_option("--max-state", max_state, "refuse models whose state holds more numbers than this (default 1e7)");
+    steps_opt = command->add_option("--max-steps", max_steps, "refuse runs of more fixed steps than this (default 1e9)");
+    samples_opt = command->add_option("--max-samples", max_samples, "refuse runs of more samples than this (default 1e7)");
+    state_opt = command->add_option("--max-state", max_state, "refuse models whose state holds more numbers than this (default 1e7)");
+  }
+  RunLimits limits() const {
+    return cli::limits(given(steps_opt, max_steps), given(samples_opt, max_samples), given(state_opt, max_state));
   }
   std::vector<Case> load(const Catalogue& catalogue, const std::vector<std::string>& files) const {
-    return cli::load_cases(catalogue, files, sets, cli::limits(max_steps, max_samples, max_state));
+    return cli::load_cases(catalogue, files, sets, limits());
   }
 };
 
@@ -148,8 +157,8 @@ int main(int argc, char** argv) {
   RunInputs run_inputs;
   run->add_option("CASE_FILE", case_file, "case file (TOML, see cases/README.md)")->required()->check(CLI::ExistingFile);
   run->add_option("--integrator", integrator_names, "integrator name (repeatable)");
-  run->add_option("--h", h_text, "step size (s), overrides the case file");
-  run->add_option("--t-end", t_end_text, "end time (s), overrides the case file");
+  auto* h_opt = run->add_option("--h", h_text, "step size (s), overrides the case file");
+  auto* t_opt = run->add_option("--t-end", t_end_text, "end time (s), overrides the case file");
   run->add_option("--out", run_out, "output folder")->capture_default_str();
   run->add_option("--repeats", run_repeats, "timing passes; runtime is their minimum")->capture_default_str();
   run_inputs.add_to(run);
@@ -207,7 +216,8 @@ int main(int argc, char** argv) {
   std::string catenary_elements;
   std::string catenary_out = "results";
   catenary->add_option("CASE_FILE", catenary_cases, "case files the catenary study applies to")->required()->check(CLI::ExistingFile);
-  catenary->add_option("--elements", catenary_elements, "element counts N, increasing, each >= 2 (comma-separated)");
+  auto* elements_opt =
+      catenary->add_option("--elements", catenary_elements, "element counts N, increasing, each >= 2 (comma-separated)");
   catenary->add_option("--out", catenary_out, "output folder (catenary.csv)")->capture_default_str();
 
   // The command-line library's own errors are usage errors too (exit status 2, like a bad case
@@ -219,6 +229,30 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    // CLI11 says "A subcommand is required" for a misspelt one: name it.
+    std::vector<std::string> commands;
+    for (const auto* sub : app.get_subcommands({})) commands.push_back(sub->get_name());
+    if (argc > 1 && argv[1][0] != '-' && std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
+      std::fprintf(stderr, "tetherbench: unknown command '%s' (expected one of: %s)\n", argv[1], join_names(commands).c_str());
+      return kUsageError;
+    }
+    // An option the command does not take is named, rather than its value being mistaken for
+    // a case file.
+    if (argc > 1) {
+      const CLI::App* command = nullptr;
+      for (const auto* sub : app.get_subcommands({}))
+        if (sub->get_name() == argv[1]) command = sub;
+      for (int i = 2; command && i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg.rfind("--", 0) != 0 || arg == "--") continue;
+        const std::string name = arg.substr(0, arg.find('='));
+        if (!command->get_option_no_throw(name) && name != "--help") {
+          std::fprintf(stderr, "tetherbench %s: unknown option '%s' (see `tetherbench %s --help`)\n", argv[1],
+                       name.c_str(), argv[1]);
+          return kUsageError;
+        }
+      }
+    }
     std::fprintf(stderr, "tetherbench: %s (see `tetherbench --help`)\n", e.what());
     return kUsageError;
   }
@@ -239,8 +273,8 @@ int main(int argc, char** argv) {
     if (run->parsed()) {
       RunOptions options;
       options.out_dir = cli::output_folder("--out", run_out);
-      if (!h_text.empty()) options.h = cli::positive_number("--h", h_text, "s");
-      if (!t_end_text.empty()) options.t_end = cli::positive_number("--t-end", t_end_text, "s");
+      if (h_opt->count()) options.h = cli::positive_number("--h", h_text, "s");
+      if (t_opt->count()) options.t_end = cli::positive_number("--t-end", t_end_text, "s");
       options.repeats = cli::count("--repeats", run_repeats, 1000);
       options.progress = true;
       cli::refuse_repeats("--integrator", integrator_names);
@@ -249,7 +283,7 @@ int main(int argc, char** argv) {
       if (h > t_end)
         throw InputError("--h " + format_g(h) + ": expected a step no longer than the end time " + format_g(t_end) + " s");
       // The limits hold for the run as the options change it.
-      const RunLimits limits = cli::limits(run_inputs.max_steps, run_inputs.max_samples, run_inputs.max_state);
+      const RunLimits limits = run_inputs.limits();
       if (!(t_end / h <= limits.max_steps))
         throw InputError("--h " + format_g(h) + " --t-end " + format_g(t_end) + ": " + format_g(t_end / h, 3) +
                          " steps exceed the limit " + format_g(limits.max_steps, 3) + " (raise it on purpose with --max-steps)");
@@ -328,7 +362,7 @@ int main(int argc, char** argv) {
         study_name = "catenary";
         study_cases = catenary_cases;
         study_out = catenary_out;
-        if (!catenary_elements.empty()) parameters["elements"] = catenary_elements;
+        if (elements_opt->count()) parameters["elements"] = catenary_elements;
       }
       const StudyInfo* info = catalogue.find_study(study_name);
       if (!info)
@@ -360,6 +394,7 @@ int main(int argc, char** argv) {
 
     if (gate->parsed()) {
       const auto cases = cli::load_cases(catalogue, gate_cases.empty() ? bundled_case_files() : gate_cases, {}, RunLimits{});
+      if (envelopes_file.empty()) throw InputError("--envelopes: expected an envelope file, got an empty path");
       auto envelopes = read_envelopes(envelopes_file);
       check_envelope_metrics(envelopes_file, envelopes);
       if (record) {

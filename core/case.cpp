@@ -62,6 +62,13 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
       c.name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") != std::string::npos)
     head.fail("name", "an identifier of 1 to 100 letters, digits, '_', '-' and '.' (it names the output folder)",
               "\"" + c.name + "\"");
+  // Nor may it be mistaken for one of the files the commands write beside the case folders.
+  for (const char* reserved : {".csv", ".md", ".json", ".log", ".png"})
+    if (c.name.size() >= std::string(reserved).size() &&
+        c.name.compare(c.name.size() - std::string(reserved).size(), std::string::npos, reserved) == 0)
+      head.fail("name", "a name that is not a file name the commands write (no .csv, .md, .json, .log or .png ending)",
+                "\"" + c.name + "\"");
+  if (c.name == "figures") head.fail("name", "a name other than 'figures' (the report's figure folder)", "\"figures\"");
   c.description = head.string("description");
   c.model_name = head.one_of("model", catalogue.model_names());
   c.t_end = head.positive("t_end");

@@ -24,7 +24,11 @@ using Reader = io::CSVReader<columns, io::trim_chars<' ', '\t'>, io::double_quot
 // Runs a reading function, turning the parser's errors into InputError naming the file.
 template <class F>
 auto reading(const std::string& path, F&& read) {
+  if (path.empty()) throw InputError("(empty path): expected a data file");
   if (!std::filesystem::exists(path)) throw InputError(path + ": missing file");
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))  // a FIFO or a device would block or never end
+    throw InputError(path + ": expected a regular CSV file, got a directory or a special file");
   try {
     return read();
   } catch (const io::error::base& e) {

@@ -5,6 +5,8 @@
 #include <climits>
 #include <cmath>
 #include <filesystem>
+#include <sstream>
+#include <fstream>
 #include <utility>
 
 namespace tb {
@@ -52,14 +54,65 @@ std::string join(const std::vector<std::string>& items, const std::string& sep) 
 
 }  // namespace
 
+namespace {
+
+constexpr int kMaxNesting = 32;
+
+// The deepest nesting of '[' and '{' outside strings and comments (a conservative scan: a
+// table header [a.b] counts one level).
+int bracket_depth(const std::string& text) {
+  int depth = 0, deepest = 0;
+  char quote = 0;
+  bool comment = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (comment) {
+      comment = ch != '\n';
+    } else if (quote) {
+      if (ch == '\\' && quote == '"') ++i;
+      else if (ch == quote) quote = 0;
+    } else if (ch == '#') {
+      comment = true;
+    } else if (ch == '"' || ch == '\'') {
+      quote = ch;
+    } else if (ch == '[' || ch == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((ch == ']' || ch == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+}  // namespace
+
 TableReader TableReader::parse_file(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::exists(path, ec)) throw InputError(path + ": cannot read case file: no such file");
   if (fs::is_directory(path, ec))
     throw InputError(path + ": cannot read case file: it is a directory, expected a TOML file");
+  // Only a regular file: a FIFO or a device would block the read or never end.
+  if (!fs::is_regular_file(path, ec))
+    throw InputError(path + ": cannot read case file: expected a regular TOML file, got a special file");
+  std::string text;
+  {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path + ": cannot read case file: it cannot be opened");
+    constexpr std::size_t kMaxBytes = 1 << 20;  // case files are a few KiB
+    text.resize(kMaxBytes + 1);
+    in.read(text.data(), std::streamsize(text.size()));
+    text.resize(std::size_t(in.gcount()));
+    if (text.size() > kMaxBytes) throw InputError(path + ": cannot read case file: expected at most 1 MiB of TOML");
+  }
+  // toml11 parses nested arrays and inline tables recursively: refuse a depth no case file
+  // needs before it can exhaust the stack.
+  if (const int depth = bracket_depth(text); depth > kMaxNesting)
+    throw InputError(path + ": cannot read case file: arrays or inline tables nested " + std::to_string(depth) +
+                     " deep, expected at most " + std::to_string(kMaxNesting));
   try {
-    return TableReader(path, "", toml::parse(path));
+    std::istringstream stream(text);
+    return TableReader(path, "", toml::parse(stream, path));
   } catch (const toml::syntax_error& e) {
     throw InputError(path + ": TOML syntax error (line " + std::to_string(e.location().line()) +
                      "):\n" + e.what());
