@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <string_view>
 
 #include "core/fingerprint.hpp"
 #include "core/format.hpp"
@@ -63,9 +64,8 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
     head.fail("name", "an identifier of 1 to 100 letters, digits, '_', '-' and '.' (it names the output folder)",
               "\"" + c.name + "\"");
   // Nor may it be mistaken for one of the files the commands write beside the case folders.
-  for (const char* reserved : {".csv", ".md", ".json", ".log", ".png"})
-    if (c.name.size() >= std::string(reserved).size() &&
-        c.name.compare(c.name.size() - std::string(reserved).size(), std::string::npos, reserved) == 0)
+  for (const std::string_view reserved : {".csv", ".md", ".json", ".log", ".png"})
+    if (std::string_view(c.name).ends_with(reserved))
       head.fail("name", "a name that is not a file name the commands write (no .csv, .md, .json, .log or .png ending)",
                 "\"" + c.name + "\"");
   if (c.name == "figures") head.fail("name", "a name other than 'figures' (the report's figure folder)", "\"figures\"");

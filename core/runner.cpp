@@ -71,8 +71,6 @@ IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info
     out.final_state = form.initial_state();
     return out;
   }
-  out.outcome.h = settings.h;
-  out.outcome.adaptive = info.adaptive;
   double runtime = 0.0;
   const double tiny = 1e-9 * std::min(settings.h, sample_interval);
   auto grid = [&](long i) { return double(i) * sample_interval; };
@@ -261,8 +259,8 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
   m.t_final = first.t_final;
   try {
     m.final_physical = form->physical_state(first.final_state);
-  } catch (const std::exception&) {
-    m.final_physical.resize(0);
+  } catch (const std::exception& e) {  // no final state to compare: not a result
+    if (m.outcome.ok()) m.outcome = RunOutcome::failed_at(std::string("physical state: ") + e.what(), m.t_final, m.counters.steps);
   }
   // Timing passes with observation off (SPEC: runtime is the minimum over repeats).
   for (int r = 1; m.outcome.ok() && r < options.repeats; ++r)
