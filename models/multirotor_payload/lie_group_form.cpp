@@ -66,7 +66,7 @@ class MultirotorStep final : public DiscreteLieGroupStep {
 
   void begin(const Eigen::VectorXd& y, double h) override {
     h_ = h;
-    s_ = mech_.unpack(y);  // momenta in the velocity slots: P_V, Pi, P_omega
+    mech_.unpack(y, s_);  // momenta in the velocity slots: P_V, Pi, P_omega
     momentum_to_joint_rhs(mech_, s_.Vp, s_.q, s_.omega, b_);
     b_.head<3>() += 0.5 * h * mech_.payload_joint_force();
     for (int a = 0; a < m_; ++a)
@@ -148,10 +148,12 @@ class MultirotorStep final : public DiscreteLieGroupStep {
   }
 
   void complete(const Eigen::VectorXd& x, Eigen::VectorXd& y_next) override {
-    State next = s_;
+    State& next = next_;  // reused storage: no allocation per step
+    next = s_;
     next.Xp = s_.Xp + x.head<3>();
     // Exact S^2 update, then the joint increments of the configuration actually taken.
-    Eigen::VectorXd dJ = Eigen::VectorXd::Zero(kkt_size_);
+    Eigen::VectorXd& dJ = dJ_;
+    dJ.setZero(kkt_size_);
     dJ.head<3>() = x.head<3>();
     for (int a = 0; a < m_; ++a) {
       Vec3 previous_x = x.head<3>(), J = x.head<3>();
@@ -170,7 +172,8 @@ class MultirotorStep final : public DiscreteLieGroupStep {
     }
     // p_{k+1} = B^T (M_J dJ / h + (h/2) phi)  (28), (38).
     joint_mass_times(mech_, dJ, Mx_);
-    Eigen::VectorXd z = Mx_ / h_;
+    Eigen::VectorXd& z = z_;
+    z = Mx_ / h_;
     z.head<3>() += 0.5 * h_ * mech_.payload_joint_force();
     for (int a = 0; a < m_; ++a)
       for (int j = 1; j <= n_; ++j) z.segment<3>(CableTreeKkt::offset(n_, a, j) + 1) += 0.5 * h_ * mech_.joint_force(j);
@@ -195,8 +198,8 @@ class MultirotorStep final : public DiscreteLieGroupStep {
   CableTreeKkt kkt_;
   int kkt_size_ = 0;
   double h_ = 0.0;
-  State s_;
-  Eigen::VectorXd b_, Mx_, rhs_, sol_, cable_, Gc_;
+  State s_, next_;
+  Eigen::VectorXd b_, Mx_, rhs_, sol_, cable_, Gc_, dJ_, z_;
   std::vector<std::vector<Vec3>> t_;
 };
 

@@ -55,13 +55,19 @@ State Mechanics::initial_state(const InitialCondition& ic) const {
 
 State Mechanics::unpack(const Eigen::VectorXd& y) const {
   State s;
+  unpack(y, s);
+  return s;
+}
+
+void Mechanics::unpack(const Eigen::VectorXd& y, State& s) const {
   const int M = p_.multirotors, n = p_.links;
   s.Xp = y.segment<3>(0);
   s.Vp = y.segment<3>(3);
   s.R.resize(M);
   s.Omega.resize(M);
-  s.q.assign(M, std::vector<Vec3>(n));
-  s.omega.assign(M, std::vector<Vec3>(n));
+  s.q.resize(M);
+  s.omega.resize(M);
+  for (int a = 0; a < M; ++a) s.q[a].resize(n), s.omega[a].resize(n);
   int k = 6;
   for (int a = 0; a < M; ++a) {
     for (int r = 0; r < 3; ++r)
@@ -74,7 +80,6 @@ State Mechanics::unpack(const Eigen::VectorXd& y) const {
       k += 6;
     }
   }
-  return s;
 }
 
 void Mechanics::pack(const State& s, Eigen::VectorXd& y) const {

@@ -62,6 +62,7 @@ class Mechanics {
 
   State initial_state(const InitialCondition& ic) const;
   State unpack(const Eigen::VectorXd& y) const;
+  void unpack(const Eigen::VectorXd& y, State& s) const;  // into s, reusing its storage
   void pack(const State& s, Eigen::VectorXd& y) const;
 
   // Joint-coordinate mass matrix of one cable (scalar multiples of I3): diag(j) for joints
