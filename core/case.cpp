@@ -1,5 +1,8 @@
 #include "core/case.hpp"
 
+#include <cmath>
+#include <cstdint>
+
 #include <algorithm>
 #include <sstream>
 #include <string_view>
@@ -50,6 +53,46 @@ std::optional<SettingSweep> read_setting_sweep(TableReader& report, const Case& 
   return sweep;
 }
 
+std::optional<ParameterMap> read_parameter_map(TableReader& report, const Case& c, const Catalogue& catalogue,
+                                               const TableReader& model, const TableReader& initial) {
+  auto table = report.optional_table("parameter_map");
+  if (!table) return std::nullopt;
+  ParameterMap map;
+  map.integrator = table->one_of("integrator", catalogue.integrator_names());
+  const IntegratorInfo& info = *catalogue.find_integrator(map.integrator);
+  std::string why_not;
+  if (!c.model->offers(info.consumes, c.model->default_discretisation(), why_not))
+    table->fail("integrator", "an integrator that runs model " + c.model_name, "'" + map.integrator + "' (" + why_not + ")");
+  if (info.adaptive) table->fail("integrator", "a fixed-step integrator (the map is over h)", "'" + map.integrator + "'");
+  std::vector<std::string> numeric_keys;
+  for (const auto& [key, v] : model.value().as_table())
+    if (v.is_floating() || v.is_integer()) numeric_keys.push_back(key);
+  map.parameter = table->one_of("parameter", numeric_keys);
+  map.values = table->positive_list("values");
+  map.steps = table->positive_list("steps");
+  map.t_end = table->positive_or("t_end", c.t_end);
+  for (double h : map.steps)
+    if (h > map.t_end) table->fail("steps", "steps no longer than t_end = " + format_g(map.t_end), format_g(h));
+  const bool integer = model.value().at(map.parameter).is_integer();
+  for (double v : map.values) {
+    toml::value varied = model.value();
+    if (integer) {
+      if (v != std::floor(v)) table->fail("values", "integers, like [model] " + map.parameter, format_g(v));
+      varied.as_table()[map.parameter] = toml::value(static_cast<std::int64_t>(v));
+    } else {
+      varied.as_table()[map.parameter] = toml::value(v);
+    }
+    TableReader varied_model(c.file, "model", varied), same_initial = initial;
+    try {
+      map.models.push_back(catalogue.find_model(c.model_name)->build(varied_model, same_initial));
+    } catch (const InputError& e) {
+      table->fail("values", "values the model accepts for " + map.parameter, format_g(v) + " (" + e.what() + ")");
+    }
+  }
+  table->finish();
+  return map;
+}
+
 }  // namespace
 
 Case load_case(const std::string& path, const Catalogue& catalogue) {
@@ -91,6 +134,7 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
   c.report.tolerances = report.positive_list("tolerances");
   c.report.gate_t_end = report.positive("gate_t_end");
   c.report.setting_sweep = read_setting_sweep(report, c, catalogue);
+  c.report.parameter_map = read_parameter_map(report, c, catalogue, model, initial);
   report.finish();
 
   // Settings that could never act are refused: an integrator that runs no formulation of this

@@ -22,6 +22,19 @@ struct SettingSweep {
   double t_end = 0.0;  // s; the case's t_end unless set
 };
 
+// [report.parameter_map]: one integrator run over the case for every (value of one numeric
+// [model] key, step), each until t_end or its first failure: where a method completes and, where
+// it does not, why (e.g. a Lie group method against cable link mass and h). The models are built when the
+// case is loaded, so a value the model refuses is an input error before anything runs.
+struct ParameterMap {
+  std::string integrator;
+  std::string parameter;                               // a numeric key of [model]
+  std::vector<double> values;
+  std::vector<std::shared_ptr<const Model>> models;    // one per value
+  std::vector<double> steps;                           // s
+  double t_end = 0.0;                                  // s; the case's t_end unless set
+};
+
 // What `tetherbench report`, `reference` and `gate` do with a case ([report] table).
 struct ReportSettings {
   double reference_t_end = 0.0;     // horizon of the reference solution, work-precision sweep and orders (s)
@@ -29,6 +42,7 @@ struct ReportSettings {
   std::vector<double> tolerances;   // adaptive sweep: rtol, with atol = 1e-2 rtol
   double gate_t_end = 0.0;          // the short run the CI gates measure (s)
   std::optional<SettingSweep> setting_sweep;
+  std::optional<ParameterMap> parameter_map;
 };
 
 struct Case {

@@ -5,6 +5,7 @@
 
 #include "studies/catenary.hpp"
 #include "studies/paper_comparison.hpp"
+#include "studies/parameter_map.hpp"
 #include "studies/setting_sweep.hpp"
 #include "studies/work_precision.hpp"
 
@@ -14,6 +15,7 @@ std::vector<StudyInfo> study_registry() {
   return {
       catenary_study(),
       paper_comparison_study(),
+      parameter_map_study(),
       setting_sweep_study(),
       work_precision_study(),
   };

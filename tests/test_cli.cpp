@@ -303,6 +303,43 @@ TEST_CASE("the setting sweep runs ida once per Baumgarte rate of the case's swee
   CHECK(drift[1] > drift[2]);
 }
 
+TEST_CASE("parameter map: the LGVI completes with heavy links and reports the missing discrete solution with light ones",
+          "[cli][study]") {
+  Sandbox box;
+  const fs::path file = box.variant_of("C_single_multirotor.toml", "map.toml", "values = [1.0e-2, 1.0e-3, 1.0e-4, 1.0e-5, 1.0e-6]",
+                                       "values = [1.0e-2, 1.0e-6]");
+  {
+    std::string t = read_file(file);
+    for (const auto& [from, to] : {std::pair<std::string, std::string>{"steps = [1.0e-3, 2.0e-4, 5.0e-5, 1.0e-5]",
+                                                                       "steps = [2.0e-4]"},
+                                   {"t_end = 1.0                 # s: the failures", "t_end = 0.05                 # s: the failures"}}) {
+      const auto pos = t.find(from);
+      REQUIRE(pos != std::string::npos);
+      t.replace(pos, from.size(), to);
+    }
+    std::ofstream(file) << t;
+  }
+  const fs::path out = box.dir() / "study";
+  const Result r = box.run("study parameter_map " + file.string() + " --out " + out.string());
+  INFO(r.out + r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string csv = read_file(out / "parameter_map.csv");
+  INFO(csv);
+  // Link mass 1e-2 kg at h = 2e-4 s: completes in about two Newton iterations per step.
+  CHECK(csv.find("C_single_multirotor,lgvi,link_mass,0.01,0.0002,0.05,yes,0.05,250,") != std::string::npos);
+  // 1e-6 kg: the zigzag modes' h w ~ 3 is past the method's stability anyway; the step fails in
+  // the first steps with the continuation's evidence, not a bare Newton failure.
+  const auto light = csv.find("C_single_multirotor,lgvi,link_mass,1e-06,0.0002,0.05,no,");
+  REQUIRE(light != std::string::npos);
+  CHECK(csv.find("no solution of the discrete equations next to the previous state at this h: continuation in h' from 0 "
+                 "stalls at h' = ",
+                 light) != std::string::npos);
+  const std::string md = read_file(out / "parameter_map.md");
+  CHECK(md.find("| link_mass | h = 0.0002 |") != std::string::npos);
+  CHECK(md.find("| 0.01 | ok (2") != std::string::npos);
+  CHECK(md.find("| 1e-06 | **fails** at t = ") != std::string::npos);
+}
+
 TEST_CASE("gate fails with case, integrator, metric, value and bound when a property degrades", "[cli][gates]") {
   Sandbox box;
   // Twice the case's step quadruples the LGVI's (second-order, bounded) energy error, past the

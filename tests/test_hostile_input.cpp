@@ -481,6 +481,16 @@ TEST_CASE("hostile case files are refused with exit 2, the file, the key and wha
                {"'case.integrators'", "non-empty"}),
       bad_case("[case] integrators unknown name", kPendulum, "sample_interval = 1.0e-2",
                "sample_interval = 1.0e-2\nintegrators = [\"rk5\"]", {"'case.integrators[0]'", "rk45"}),
+      // [report.parameter_map]
+      bad_case("parameter_map of a key [model] does not have", kMultirotor, "parameter = \"link_mass\"",
+               "parameter = \"link_weight\"", {"'report.parameter_map.parameter'", "link_mass"}),
+      bad_case("parameter_map of an adaptive integrator", kMultirotor, "integrator = \"lgvi\"\nparameter",
+               "integrator = \"rk45\"\nparameter", {"'report.parameter_map.integrator'", "fixed-step"}),
+      bad_case("parameter_map of an integer parameter with a fraction", kMultirotor,
+               "parameter = \"link_mass\"\nvalues = [1.0e-2, 1.0e-3", "parameter = \"links_per_cable\"\nvalues = [2.0, 2.5",
+               {"'report.parameter_map.values'", "integers, like [model] links_per_cable"}),
+      bad_case("parameter_map with a negative step", kMultirotor, "steps = [1.0e-3, 2.0e-4", "steps = [-1.0e-3, 2.0e-4",
+               {"'report.parameter_map.steps[0]'", "> 0"}),
       // [report]
       bad_case("reference_t_end = 0", kPendulum, "reference_t_end = 2.0", "reference_t_end = 0.0", {"'report.reference_t_end'", "> 0"}),
       bad_case("steps is a string", kPendulum, "steps = [4.0e-3, 2.0e-3, 1.0e-3, 5.0e-4]", "steps = \"fast\"", {"'report.steps'", "array"}),

@@ -9,7 +9,9 @@
 
 #include "core/format.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace tb {
 namespace {
@@ -58,46 +60,21 @@ class LgviStepper final : public TimeStepper {
     } else {
       x = x_;
     }
-    bool converged = false;
-    double last_correction = 0.0;
-    for (int it = 0; it < max_newton_iters_; ++it) {
-      step_->residual(x, G_);
-      ++counters_.rhs_evals;
-      ++counters_.newton_iters;
-      if (!all_finite(G_)) {
-        failure = {StepFailure::Kind::Diverged, "discrete Euler-Lagrange residual is non-finite (NaN/Inf)"};
+    NewtonResult result = newton(x);
+    if (!result.converged) {
+      // Globalisation. Newton from the extrapolated start can miss a solution that exists (a
+      // light link's fast mode makes the extrapolation poor), so follow the solution branch
+      // from h' = 0, where x = 0 solves the discrete equations, up to h.
+      const ContinuationResult c = continue_in_step(h, x);
+      if (!c.reached) {
+        failure = {StepFailure::Kind::SolverFailed,
+                   "no solution of the discrete equations next to the previous state at this h: continuation in h' "
+                   "from 0 " +
+                       (c.h_reached > 0.0 ? "stalls at h' = " + format_g(c.h_reached / h, 3) + " h"
+                                          : "finds none even at h' = " + format_g(c.h_smallest_tried / h, 3) + " h") +
+                       " (" + c.why + "; Newton from the extrapolated start: " + result.why + ")"};
         return false;
       }
-      if (!step_->newton_correction(x, G_, dx_)) {
-        failure = {StepFailure::Kind::SolverFailed, "singular Newton matrix"};
-        return false;
-      }
-      x += dx_;
-      const double previous_correction = last_correction;
-      last_correction = dx_.lpNorm<Eigen::Infinity>();
-      if (!std::isfinite(last_correction)) break;
-      const double scale = x.lpNorm<Eigen::Infinity>();
-      // Converged when the correction is below tolerance; when, Newton being quadratic
-      // (|dx_{k+1}| ~ K |dx_k|^2, K measured from the last two corrections), the correction the
-      // next iteration would make is below it, so that iteration would only confirm what is
-      // known; or when the correction has stopped shrinking far below sqrt(tolerance), which is
-      // round-off in the residual, not progress.
-      const bool small = last_correction <= newton_tol_ * scale;
-      const bool quadratic = it > 0 && last_correction < 0.5 * previous_correction;
-      const double ratio = quadratic ? last_correction / previous_correction : 0.0;
-      const bool next_small = quadratic && last_correction * ratio * ratio <= newton_tol_ * scale;
-      const bool at_roundoff = it > 0 && last_correction >= 0.5 * previous_correction &&
-                               last_correction <= std::sqrt(newton_tol_) * scale;
-      if (small || next_small || at_roundoff || last_correction == 0.0) {
-        converged = true;
-        break;
-      }
-    }
-    if (!converged) {
-      failure = {StepFailure::Kind::SolverFailed, "Newton iteration did not converge in " +
-                                                      std::to_string(max_newton_iters_) + " iterations (last correction " +
-                                                      format_g(last_correction, 3) + ")"};
-      return false;
     }
     step_->complete(x, next_);
     if (!all_finite(next_)) {
@@ -118,6 +95,90 @@ class LgviStepper final : public TimeStepper {
   }
 
  private:
+  struct NewtonResult {
+    bool converged = false;
+    std::string why;  // when not converged
+  };
+
+  // Newton's method on the step's discrete equations from x, with the model's analytic Newton
+  // matrix; x holds the last iterate on return. Iterations are counted in the run's counters.
+  NewtonResult newton(Eigen::VectorXd& x) {
+    double last_correction = 0.0;
+    for (int it = 0; it < max_newton_iters_; ++it) {
+      step_->residual(x, G_);
+      ++counters_.rhs_evals;
+      ++counters_.newton_iters;
+      if (!all_finite(G_)) return {false, "the discrete Euler-Lagrange residual became non-finite"};
+      if (!step_->newton_correction(x, G_, dx_)) return {false, "singular Newton matrix"};
+      x += dx_;
+      const double previous_correction = last_correction;
+      last_correction = dx_.lpNorm<Eigen::Infinity>();
+      if (!std::isfinite(last_correction)) return {false, "non-finite Newton correction"};
+      const double scale = x.lpNorm<Eigen::Infinity>();
+      // Converged when the correction is below tolerance; when, Newton being quadratic
+      // (|dx_{k+1}| ~ K |dx_k|^2, K measured from the last two corrections), the correction the
+      // next iteration would make is below it, so that iteration would only confirm what is
+      // known; or when the correction has stopped shrinking far below sqrt(tolerance), which is
+      // round-off in the residual, not progress.
+      const bool small = last_correction <= newton_tol_ * scale;
+      const bool quadratic = it > 0 && last_correction < 0.5 * previous_correction;
+      const double ratio = quadratic ? last_correction / previous_correction : 0.0;
+      const bool next_small = quadratic && last_correction * ratio * ratio <= newton_tol_ * scale;
+      const bool at_roundoff = it > 0 && last_correction >= 0.5 * previous_correction &&
+                               last_correction <= std::sqrt(newton_tol_) * scale;
+      if (small || next_small || at_roundoff || last_correction == 0.0) return {true, ""};
+    }
+    return {false, "no convergence in " + std::to_string(max_newton_iters_) + " iterations, last correction " +
+                       format_g(last_correction, 3)};
+  }
+
+  struct ContinuationResult {
+    bool reached = false;
+    double h_reached = 0.0;         // largest h' at which the branch was followed
+    double h_smallest_tried = 0.0;  // when not even the first h' converged
+    std::string why;
+  };
+
+  // Natural-parameter continuation of G(x; h') = 0 in h' from 0 to h (the state y_k fixed):
+  // at h' -> 0 the step's unknowns (increments, impulses, Cayley parameters) vanish like h', so
+  // the model's guess at a small h' is inside Newton's basin; each solved h' predicts the next
+  // by x(h'') ~ x(h') h''/h' (the unknowns are O(h')). The increment doubles after a success and
+  // halves after a failure; it falling below 1e-6 h means the branch turns back (a fold, where
+  // the Newton matrix is singular) or ends: the equations have no solution next to y_k beyond.
+  // Success leaves in x the solution of the same discrete equations at h, so nothing about the
+  // scheme changes: only how its equations are solved.
+  ContinuationResult continue_in_step(double h, Eigen::VectorXd& x) {
+    ContinuationResult out;
+    double reached = 0.0, increment = h / 16.0;
+    Eigen::VectorXd solved;  // x at h' = reached
+    std::string last_why;
+    while (reached < h) {
+      const double target = std::min(h, reached + increment);
+      step_->begin(y_, target);
+      if (reached == 0.0) step_->initial_guess(x);
+      else x = solved * (target / reached);
+      const NewtonResult r = newton(x);
+      if (r.converged) {
+        solved = x;
+        reached = target;
+        increment *= 2.0;
+        continue;
+      }
+      last_why = r.why;
+      increment *= 0.5;
+      if (increment < 1e-6 * h) {
+        out.h_reached = reached;
+        out.h_smallest_tried = target;
+        out.why = last_why;
+        step_->begin(y_, h);  // leave the step as it was asked
+        return out;
+      }
+    }
+    out.reached = true;
+    out.h_reached = h;
+    return out;
+  }
+
   std::unique_ptr<DiscreteLieGroupStep> step_;
   IntegratorSettings s_;
   double newton_tol_;      // relative size of the last Newton correction

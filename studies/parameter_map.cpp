@@ -1,0 +1,138 @@
+#include "studies/parameter_map.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <list>
+
+#include "core/catalogue.hpp"
+#include "core/format.hpp"
+#include "core/runner.hpp"
+
+namespace tb {
+
+namespace {
+
+class ParameterMapStudy final : public Study {
+ public:
+  std::vector<StudyJob> plan(const StudyContext& context) override {
+    for (const auto& c : *context.cases) {
+      const ParameterMap& map = *c.report.parameter_map;
+      const IntegratorInfo* info = context.catalogue->find_integrator(map.integrator);
+      for (std::size_t i = 0; i < map.values.size(); ++i) {
+        // The case with the one [model] value changed: everything else (initial condition,
+        // settings, sampling) is the case's.
+        for (double h : map.steps) {
+          Case& variant = variants_.emplace_back(c);
+          variant.model = map.models[i];
+          variant.h = h;
+          points_.push_back({&c, &variant, info, map.values[i], h, {}});
+        }
+      }
+    }
+    std::vector<StudyJob> jobs;
+    for (auto& p : points_) {
+      const ParameterMap& map = *p.original->report.parameter_map;
+      jobs.push_back({p.original->name + " | " + map.integrator + " | " + map.parameter + " = " + format_g(p.value, 3) +
+                          ", h = " + format_g(p.h, 3),
+                      map.t_end / p.h, [&p] { run(p); }});
+    }
+    return jobs;
+  }
+
+  std::vector<std::string> write(const StudyContext& context) override {
+    if (points_.empty()) return {};
+    const std::filesystem::path dir(context.out_dir);
+    std::filesystem::create_directories(dir);
+    std::ofstream csv(dir / "parameter_map.csv");
+    csv << "case,integrator,parameter,value,h,t_end,completes,t_reached,steps,newton_iters_per_step,energy_err_max,"
+           "runtime_s,status\n";
+    for (const auto& p : points_) {
+      const ParameterMap& map = *p.original->report.parameter_map;
+      const bool ok = p.measured.outcome.ok();
+      const auto& n = p.measured.counters;
+      const double t_reached = ok ? map.t_end : p.measured.outcome.t;
+      auto result = [&](double x) { return ok ? format_g(x, 4) : std::string(); };
+      const std::string its = n.steps > 0 && n.newton_iters > 0 ? format_g(double(n.newton_iters) / n.steps, 4) : "";
+      csv << p.original->name << ',' << map.integrator << ',' << map.parameter << ',' << format_g(p.value, 6) << ','
+          << format_g(p.h, 6) << ',' << format_g(map.t_end, 6) << ',' << (ok ? "yes" : "no") << ','
+          << format_g(t_reached, 6) << ',' << n.steps << ',' << its << ',' << result(p.measured.metrics.energy_err_max)
+          << ',' << result(p.measured.runtime_s) << ",\"" << p.measured.outcome.describe() << "\"\n";
+    }
+    std::ofstream md(dir / "parameter_map.md");
+    md << "# Parameter maps\n\nWhere each method completes the case, run to the map's t_end, against one model "
+          "parameter and the step h ([report.parameter_map] of the case). A cell is `ok (Newton iterations per step, "
+          "max |dE|)` or the failure: when and why, in full in parameter_map.csv.\n";
+    const Case* current = nullptr;
+    for (std::size_t i = 0; i < points_.size(); ++i) {
+      const Point& p = points_[i];
+      const ParameterMap& map = *p.original->report.parameter_map;
+      if (p.original != current) {
+        current = p.original;
+        md << "\n## " << current->name << ": " << map.integrator << " over " << format_g(map.t_end) << " s\n\n| "
+           << map.parameter << " |";
+        for (double h : map.steps) md << " h = " << format_g(h, 3) << " |";
+        md << "\n|---|";
+        for (std::size_t k = 0; k < map.steps.size(); ++k) md << "---|";
+        md << '\n';
+      }
+      if (p.h == map.steps.front()) md << "| " << format_g(p.value, 3) << " |";
+      md << ' ' << cell(p) << " |";
+      if (p.h == map.steps.back()) md << '\n';
+    }
+    return {(dir / "parameter_map.csv").string(), (dir / "parameter_map.md").string()};
+  }
+
+ private:
+  struct Point {
+    const Case* original;
+    const Case* variant;
+    const IntegratorInfo* integrator;
+    double value, h;
+    Measurement measured;
+  };
+
+  static std::string cell(const Point& p) {
+    const auto& o = p.measured.outcome;
+    const auto& n = p.measured.counters;
+    if (o.ok()) {
+      std::string s = "ok (";
+      if (n.newton_iters > 0) s += format_g(double(n.newton_iters) / n.steps, 3) + " it, ";
+      return s + "\\|dE\\| " + format_g(p.measured.metrics.energy_err_max, 2) + ")";
+    }
+    std::string why = o.reason;
+    for (char& ch : why)
+      if (ch == '|') ch = '/';
+    return std::string(o.diverged ? "**unstable**" : "**fails**") + " at t = " + format_g(o.t, 3) + " s, step " +
+           std::to_string(o.step) + ": " + why;
+  }
+
+  static void run(Point& p) {
+    const ParameterMap& map = *p.original->report.parameter_map;
+    IntegratorSettings s = p.variant->settings_for(map.integrator);
+    s.h = p.h;
+    MeasureOptions m;
+    m.t_end = map.t_end;
+    m.sample_interval = std::min(p.variant->sample_interval, map.t_end);
+    p.measured = measure(RunKey{p.variant, p.integrator, p.variant->model->default_discretisation()}, s, m);
+  }
+
+  std::list<Case> variants_;  // stable addresses: the points refer to them
+  std::vector<Point> points_;
+};
+
+}  // namespace
+
+StudyInfo parameter_map_study() {
+  return {"parameter_map",
+          "one fixed-step integrator over the case for every (model parameter value, h) of [report.parameter_map]: "
+          "completes, or fails with when and why",
+          "parameter_map.csv, parameter_map.md",
+          false,
+          {},
+          [](const Case& c) {
+            return c.report.parameter_map ? std::string() : std::string("the case has no [report.parameter_map]");
+          },
+          [] { return std::make_unique<ParameterMapStudy>(); }};
+}
+
+}  // namespace tb
