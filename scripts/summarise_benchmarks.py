@@ -174,6 +174,24 @@ def write_markdown(context, rows, errors, series, path):
         out.append(f"| {model or '—'} | {integrator} | " + " | ".join(cells) + f" | {rhs} | {newton} |")
     out += ["", "(counters given at the same N values, separated by /)", ""]
 
+    out += [f"## Cost per element per right-hand-side evaluation, ns (N = {', '.join(map(str, TABLE_N))})", ""]
+    out.append("Cost per step / (RHS or residual evaluations per step × N): flat in N for O(N) linear "
+               "algebra, and comparable across methods (an LGVI residual includes its Newton solve).")
+    out.append("")
+    out.append("| model | integrator | " + " | ".join(f"N = {n}" for n in TABLE_N) + " |")
+    out.append("|---|---|" + "---:|" * len(TABLE_N))
+    for key in series:
+        model, integrator = key
+        if integrator == "mass_solve":
+            continue
+        cells = []
+        for n in TABLE_N:
+            r = by.get((model, integrator, n))
+            evals = r["rhs_evals_per_step"] if r else None
+            cells.append(fmt(r["ns_per_step"] / (evals * n)) if r and evals else "—")
+        out.append(f"| {model} | {integrator} | " + " | ".join(cells) + " |")
+    out.append("")
+
     out += [f"## Growth with N: cost ∝ N^p (least squares of log cost on log N, N ≥ {FIT_MIN_N})", ""]
     out.append("Every step uses O(N) linear algebra (block-tridiagonal mass or Newton matrix), so p must be "
                f"≈ 1; |p − 1| > {LINEAR_TOLERANCE} is flagged. Adaptive methods' cost is per accepted step.")
@@ -213,6 +231,8 @@ def write_markdown(context, rows, errors, series, path):
                        f"{fmt_time(a_eval)} | {fmt_time(b_eval)} | {fmt(per_eval, 3)} |")
         out.append("")
 
+    out += whole_run_costs(os.path.join(os.path.dirname(path), "summary.csv"))
+
     if errors:
         out += ["## Skipped benchmarks", "", "| benchmark | reason |", "|---|---|"]
         out += [f"| {name} | {msg} |" for name, msg in sorted(errors.items())]
@@ -221,6 +241,46 @@ def write_markdown(context, rows, errors, series, path):
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(out) + "\n")
     return exponents
+
+
+def whole_run_costs(summary_path):
+    """Per bundled case, from the report's full runs (summary.csv beside benchmarks.md): the
+    LGVI's Newton iterations per step, the LGVI/RK4 runtime ratio at the case's h, and IDA's
+    steps per simulated second. Only completed runs count; nothing when there is no summary."""
+    if not os.path.exists(summary_path):
+        return []
+    with open(summary_path, newline="", encoding="utf-8") as f:
+        rows = [r for r in csv.DictReader(f) if r.get("status") == "ok" and r.get("runtime_s")]
+    by = {(r["case"], r["integrator"]): r for r in rows}
+    cases = sorted({r["case"] for r in rows})
+    out = ["## Whole runs of the bundled cases (summary.csv)", "",
+           "From the report's own full runs (runtime: whole step loops, the minimum of the timed passes): "
+           "the figures whose regression would show first. A dash: the method does not run the case, or "
+           "did not complete it.", "",
+           "| case | LGVI Newton iters / step | LGVI runtime (s) | RK4 runtime (s) | LGVI/RK4 | IDA steps | "
+           "IDA steps / simulated s | IDA runtime (s) |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|"]
+
+    def num(r, key):
+        try:
+            return float(r[key])
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    for case in cases:
+        lg, rk, ida = by.get((case, "lgvi")), by.get((case, "rk4")), by.get((case, "ida"))
+        if not (lg or ida):
+            continue
+        its = num(lg, "newton_iters") / num(lg, "steps") if lg and num(lg, "steps") else None
+        t_lg, t_rk = (num(lg, "runtime_s") if lg else None), (num(rk, "runtime_s") if rk else None)
+        same_h = lg and rk and lg.get("h") == rk.get("h")
+        ratio = t_lg / t_rk if same_h and t_lg and t_rk else None
+        ida_steps = num(ida, "steps") if ida else None
+        ida_rate = ida_steps / num(ida, "t_end") if ida_steps and num(ida, "t_end") else None
+        out.append(f"| {case} | {fmt(its)} | {fmt(t_lg)} | {fmt(t_rk)} | {fmt(ratio)} | "
+                   f"{fmt(ida_steps, 4)} | {fmt(ida_rate, 4)} | {fmt(num(ida, 'runtime_s') if ida else None)} |")
+    out.append("")
+    return out
 
 
 def write_figure(series, path):

@@ -331,8 +331,8 @@ TEST_CASE("parameter map: the LGVI completes with heavy links and reports the mi
   // the first steps with the continuation's evidence, not a bare Newton failure.
   const auto light = csv.find("C_single_multirotor,lgvi,link_mass,1e-06,0.0002,0.05,no,");
   REQUIRE(light != std::string::npos);
-  CHECK(csv.find("no solution of the discrete equations next to the previous state at this h: continuation in h' from 0 "
-                 "stalls at h' = ",
+  CHECK(csv.find("no solution of the discrete equations found next to the previous state at this h: continuation in h' "
+                 "from 0 stalls at h' = ",
                  light) != std::string::npos);
   const std::string md = read_file(out / "parameter_map.md");
   CHECK(md.find("| link_mass | h = 0.0002 |") != std::string::npos);

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace tb {
@@ -67,12 +68,21 @@ class LgviStepper final : public TimeStepper {
       // from h' = 0, where x = 0 solves the discrete equations, up to h.
       const ContinuationResult c = continue_in_step(h, x);
       if (!c.reached) {
+        // Two different limits. Where Newton's residual still fell to near round-off at the h'
+        // it could not pass, a solution is there but cannot be resolved to newton_tol: the
+        // step's equations are too ill-conditioned at this h (a limit of the solver in these
+        // unknowns). Where the residual stays large, the branch of solutions ends: a fold.
+        const bool ill_conditioned = c.h_reached == 0.0 || c.residual_drop <= 1e-6;
+        const std::string where = c.h_reached > 0.0 ? "stalls at h' = " + format_g(c.h_reached / h, 3) + " h"
+                                                    : "fails already at h' = " + format_g(c.h_smallest_tried / h, 3) + " h";
         failure = {StepFailure::Kind::SolverFailed,
-                   "no solution of the discrete equations next to the previous state at this h: continuation in h' "
-                   "from 0 " +
-                       (c.h_reached > 0.0 ? "stalls at h' = " + format_g(c.h_reached / h, 3) + " h"
-                                          : "finds none even at h' = " + format_g(c.h_smallest_tried / h, 3) + " h") +
-                       " (" + c.why + "; Newton from the extrapolated start: " + result.why + ")"};
+                   ill_conditioned
+                       ? "the step's equations are too ill-conditioned at this h to solve to newton_tol (a limit of this "
+                         "solver, not evidence against a solution): continuation in h' from 0 " + where + " (" + c.why + ")"
+                       : "no solution of the discrete equations found next to the previous state at this h: continuation "
+                         "in h' from 0 " + where + ", where Newton's residual stays at " + format_g(c.residual_drop, 2) +
+                         " of its start (the solution branch folds back; " + c.why +
+                         "; Newton from the extrapolated start: " + result.why + ")"};
         return false;
       }
     }
@@ -97,23 +107,27 @@ class LgviStepper final : public TimeStepper {
  private:
   struct NewtonResult {
     bool converged = false;
-    std::string why;  // when not converged
+    std::string why;               // when not converged
+    double residual_drop = 1.0;    // smallest |G| reached / |G| at the start of the solve
   };
 
   // Newton's method on the step's discrete equations from x, with the model's analytic Newton
   // matrix; x holds the last iterate on return. Iterations are counted in the run's counters.
   NewtonResult newton(Eigen::VectorXd& x) {
     double last_correction = 0.0;
+    double first_residual = 0.0, previous_residual = 0.0;  // |G|inf at this solve's first and last iterate
+    double best_residual = std::numeric_limits<double>::infinity();
+    auto drop = [&] { return first_residual > 0.0 ? best_residual / first_residual : 1.0; };
     for (int it = 0; it < max_newton_iters_; ++it) {
       step_->residual(x, G_);
       ++counters_.rhs_evals;
       ++counters_.newton_iters;
-      if (!all_finite(G_)) return {false, "the discrete Euler-Lagrange residual became non-finite"};
-      if (!step_->newton_correction(x, G_, dx_)) return {false, "singular Newton matrix"};
+      if (!all_finite(G_)) return {false, "the discrete Euler-Lagrange residual became non-finite", drop()};
+      if (!step_->newton_correction(x, G_, dx_)) return {false, "singular Newton matrix", drop()};
       x += dx_;
       const double previous_correction = last_correction;
       last_correction = dx_.lpNorm<Eigen::Infinity>();
-      if (!std::isfinite(last_correction)) return {false, "non-finite Newton correction"};
+      if (!std::isfinite(last_correction)) return {false, "non-finite Newton correction", drop()};
       const double scale = x.lpNorm<Eigen::Infinity>();
       // Converged when the correction is below tolerance; when, Newton being quadratic
       // (|dx_{k+1}| ~ K |dx_k|^2, K measured from the last two corrections), the correction the
@@ -126,10 +140,23 @@ class LgviStepper final : public TimeStepper {
       const bool next_small = quadratic && last_correction * ratio * ratio <= newton_tol_ * scale;
       const bool at_roundoff = it > 0 && last_correction >= 0.5 * previous_correction &&
                                last_correction <= std::sqrt(newton_tol_) * scale;
-      if (small || next_small || at_roundoff || last_correction == 0.0) return {true, ""};
+      // At tiny steps the unknowns (increments ~ h v) are small against the momenta they are
+      // computed from and the Newton matrix is badly conditioned, so the corrections can be
+      // round-off noise far above newton_tol |x| (measured on Model C with 200 links at
+      // h = 5e-7 s: corrections ~1e-11 at |x| ~ 5e-8 while the residual sits at 5e-19, 11 orders
+      // below its start). A residual that has stopped falling after falling 10 orders is that
+      // floor; near a fold, where there is no solution, the residual stays large instead.
+      const double residual = G_.lpNorm<Eigen::Infinity>();
+      if (it == 0) first_residual = residual;
+      const bool residual_floor = it > 0 && residual >= 0.5 * previous_residual && residual <= 1e-10 * first_residual;
+      previous_residual = residual;
+      best_residual = std::min(best_residual, residual);
+      if (small || next_small || at_roundoff || residual_floor || last_correction == 0.0) return {true, "", 0.0};
     }
-    return {false, "no convergence in " + std::to_string(max_newton_iters_) + " iterations, last correction " +
-                       format_g(last_correction, 3)};
+    return {false,
+            "no convergence in " + std::to_string(max_newton_iters_) + " iterations, last correction " +
+                format_g(last_correction, 3) + ", residual down " + format_g(drop(), 2) + " of its start",
+            drop()};
   }
 
   struct ContinuationResult {
@@ -137,6 +164,7 @@ class LgviStepper final : public TimeStepper {
     double h_reached = 0.0;         // largest h' at which the branch was followed
     double h_smallest_tried = 0.0;  // when not even the first h' converged
     std::string why;
+    double residual_drop = 1.0;  // of the last failed solve
   };
 
   // Natural-parameter continuation of G(x; h') = 0 in h' from 0 to h (the state y_k fixed):
@@ -170,6 +198,7 @@ class LgviStepper final : public TimeStepper {
         out.h_reached = reached;
         out.h_smallest_tried = target;
         out.why = last_why;
+        out.residual_drop = r.residual_drop;
         step_->begin(y_, h);  // leave the step as it was asked
         return out;
       }
