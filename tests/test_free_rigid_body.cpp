@@ -368,9 +368,9 @@ TEST_CASE("free rigid body: continuation in h' solves a step Newton alone cannot
   // A large rotation per step (h |Omega| ~ 0.9 rad) and only 3 Newton iterations: from the
   // model's guess Newton needs 5, so the integrator follows the branch from h' = 0, each
   // continuation stage converging within the 3 iterations, to the root plain Newton finds.
-  // (At h = 0.75 the two differ: the branch through the previous state folds near 0.8 h while
-  // 50 unrestricted iterations land on another root of the Moser-Veselov equation; the
-  // integrator then reports the fold rather than take a root that is not next to the state.)
+  // (At h = 0.75 the two differ: the branch through the previous state folds near 0.8 h, while
+  // 50 unrestricted iterations from the guess land on another root of the Moser-Veselov
+  // equation.)
   const auto model = free_rigid_body::make_model(full_inertia(), tumbling());
   const IntegratorInfo& info = integrator("lgvi");
   const auto form = formulation_for(*model, info);
