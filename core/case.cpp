@@ -119,6 +119,17 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
   c.sample_interval = head.positive("sample_interval");
   c.only_integrators = head.string_list_or_empty("integrators", catalogue.integrator_names());
   if (c.h > c.t_end) head.fail("h", "a step no longer than t_end = " + format_g(c.t_end), format_g(c.h));
+  std::optional<TableReader> horizons = head.optional_table("integrator_t_end");
+  if (horizons) {
+    for (const std::string& key : horizons->keys()) {
+      if (!catalogue.find_integrator(key))
+        horizons->fail(key, "a registered integrator (" + join_names(catalogue.integrator_names()) + ")", "'" + key + "'");
+      const double t = horizons->positive(key);
+      if (t > c.t_end) horizons->fail(key, "a horizon no longer than the case's t_end = " + format_g(c.t_end), format_g(t));
+      c.integrator_t_end[key] = t;
+    }
+    horizons->finish();
+  }
   head.finish();
 
   TableReader model = root.table("model");
@@ -144,6 +155,9 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
       if (c.model->offers(info.consumes, d, why_not)) return true;
     return false;
   };
+  for (const auto& [name, t] : c.integrator_t_end)
+    if (std::string why_not; !runs_model(*catalogue.find_integrator(name), why_not))
+      horizons->fail(name, "an integrator that runs model " + c.model_name, "'" + name + "' (" + why_not + ")");
   if (!c.only_integrators.empty()) {
     std::string reasons;
     bool any = false;

@@ -61,6 +61,14 @@ struct Case {
   // [case] integrators: the integrators this case runs; empty means every applicable one.
   // (E.g. a long case repeated only to run one adaptive method at MATLAB ode45's default tolerances.)
   std::vector<std::string> only_integrators;
+  // [case] integrator_t_end: a shorter horizon for some integrators' full runs (s), where the
+  // case's t_end would cost them far more than the rest of the main job; their rows say so
+  // (t_end column, and a note under the case's table).
+  std::map<std::string, double> integrator_t_end;
+  double t_end_for(const std::string& integrator) const {
+    const auto it = integrator_t_end.find(integrator);
+    return it == integrator_t_end.end() ? t_end : it->second;
+  }
   ReportSettings report;
 
   const IntegratorSettings& settings_for(const std::string& integrator) const { return settings.at(integrator); }

@@ -64,7 +64,7 @@ struct FullRuns {
     options.out_dir = out_dir;
     for (size_t i = 0; i < keys.size(); ++i) {
       const RunKey key = keys[i];
-      const double cost = key.c->t_end / key.c->h;  // steps at the case's step: the long runs first
+      const double cost = key.c->t_end_for(key.integrator->name) / key.c->h;  // steps at the case's step: the long runs first
       jobs.push_back({key.c->name + " | " + key.label() + " | full run", cost, [this, i, key, options] {
                         rows[i] = run_case(key, options);
                       }});

@@ -280,7 +280,7 @@ SummaryRow run_case(const RunKey& key, const RunOptions& options) {
   row.h = settings.h;
   row.rtol = info.adaptive ? settings.get("rtol") : 0.0;
   row.atol = info.adaptive ? settings.get("atol") : 0.0;
-  row.t_end = options.t_end.value_or(c.t_end);
+  row.t_end = options.t_end.value_or(c.t_end_for(info.name));
 
   MeasureOptions m;
   m.t_end = row.t_end;

@@ -1,5 +1,7 @@
 #include "core/summary.hpp"
 
+#include <algorithm>
+
 #include "core/format.hpp"
 #include "core/table_reader.hpp"
 
@@ -107,9 +109,26 @@ void write_summary_markdown(const std::string& path, const std::vector<SummaryRo
   auto out = open_for_writing(path, std::ios::trunc);
   out << "# tetherbench summary\n\nColumns as defined in SPEC \"Metrics\"; runtime is integration only.\n";
   const auto& columns = summary_columns();
+  // Rows over a shorter horizon than the case's others ([case] integrator_t_end) are named
+  // under the table, so nobody compares their metrics with the others' as like with like.
+  auto note_short_horizons = [&](const std::string& case_name) {
+    double longest = 0.0;
+    for (const auto& r : rows)
+      if (r.case_name == case_name) longest = std::max(longest, r.t_end);
+    std::string shorter;
+    for (const auto& r : rows)
+      if (r.case_name == case_name && r.t_end < longest)
+        shorter += (shorter.empty() ? "" : ", ") + r.integrator + " over " + number(r.t_end) + " s";
+    if (!shorter.empty())
+      out << "\nShorter horizon than the other rows (" << number(longest) << " s): " << shorter
+          << " ([case] integrator_t_end of the case file: their cost over the whole horizon is out of proportion to the "
+             "main job; `tetherbench run CASE --integrator NAME --t-end T` runs it in full). Their metrics are over "
+             "their own horizon.\n";
+  };
   std::string current_case;
   for (const auto& r : rows) {
     if (r.case_name != current_case) {
+      if (!current_case.empty()) note_short_horizons(current_case);
       current_case = r.case_name;
       out << "\n## " << current_case << "\n\n|";
       for (size_t i = 1; i < columns.size(); ++i) out << ' ' << columns[i] << " |";
@@ -122,6 +141,7 @@ void write_summary_markdown(const std::string& path, const std::vector<SummaryRo
     for (size_t i = 1; i < values.size(); ++i) out << ' ' << values[i] << " |";
     out << '\n';
   }
+  if (!current_case.empty()) note_short_horizons(current_case);
 }
 
 }  // namespace tb

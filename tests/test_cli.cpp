@@ -227,6 +227,24 @@ TEST_CASE("table writes summary.csv with the contract's columns and summary.md",
   CHECK(md.find("| lgvi |") != std::string::npos);
 }
 
+TEST_CASE("[case] integrator_t_end: that integrator's row runs the shorter horizon, and summary.md says so", "[cli][table]") {
+  Sandbox box;
+  const fs::path file = box.case_variant("short.toml", "t_end = 5.0", "t_end = 0.02\nintegrator_t_end = { rk45 = 0.01 }");
+  const fs::path out = box.dir() / "tables";
+  const Result r = box.run("table " + file.string() + " --out " + out.string());
+  INFO(r.out + r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string csv = read_file(out / "summary.csv");
+  INFO(csv);
+  CHECK(csv.find("A_string_pendulum_paper,rk45,consistent,0.0001,1e-10,1e-12,0.01,") != std::string::npos);
+  CHECK(csv.find("A_string_pendulum_paper,lgvi,consistent,0.0001,,,0.02,200,") != std::string::npos);
+  const std::string ts = read_file(out / "A_string_pendulum_paper" / "rk45" / "timeseries.csv");
+  CHECK(std::count(ts.begin(), ts.end(), '\n') == 12);  // header, t = 0, 10 samples to 0.01 s
+  const std::string md = read_file(out / "summary.md");
+  CHECK(md.find("Shorter horizon than the other rows (0.02 s): rk45 over 0.01 s, rk45@lumped over 0.01 s ([case] "
+                "integrator_t_end") != std::string::npos);
+}
+
 TEST_CASE("list shows cases, integrators and which pairs apply", "[cli]") {
   Sandbox box;
   const Result r = box.run("list");

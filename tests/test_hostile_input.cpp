@@ -481,6 +481,16 @@ TEST_CASE("hostile case files are refused with exit 2, the file, the key and wha
                {"'case.integrators'", "non-empty"}),
       bad_case("[case] integrators unknown name", kPendulum, "sample_interval = 1.0e-2",
                "sample_interval = 1.0e-2\nintegrators = [\"rk5\"]", {"'case.integrators[0]'", "rk45"}),
+      // [case] integrator_t_end
+      bad_case("integrator_t_end of an unknown integrator", kPendulum, "sample_interval = 1.0e-2",
+               "sample_interval = 1.0e-2\nintegrator_t_end = { rk9 = 1.0 }", {"'case.integrator_t_end.rk9'", "rk45"}),
+      bad_case("integrator_t_end past the case's t_end", kPendulum, "sample_interval = 1.0e-2",
+               "sample_interval = 1.0e-2\nintegrator_t_end = { ida = 11.0 }",
+               {"'case.integrator_t_end.ida'", "no longer than the case's t_end"}),
+      bad_case("integrator_t_end of an integrator that cannot run the model", kPendulum, "sample_interval = 1.0e-2",
+               "sample_interval = 1.0e-2\nintegrator_t_end = { lgvi = 1.0 }", {"'case.integrator_t_end.lgvi'", "runs model"}),
+      bad_case("integrator_t_end of zero", kPendulum, "sample_interval = 1.0e-2",
+               "sample_interval = 1.0e-2\nintegrator_t_end = { ida = 0.0 }", {"'case.integrator_t_end.ida'", "> 0"}),
       // [report.parameter_map]
       bad_case("parameter_map of a key [model] does not have", kMultirotor, "parameter = \"link_mass\"",
                "parameter = \"link_weight\"", {"'report.parameter_map.parameter'", "link_mass"}),
