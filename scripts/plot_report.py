@@ -758,7 +758,8 @@ def main(argv):
         md += ["_build_info.csv not found._", ""]
     top = [f"[{n}]({n})" for n in ("summary.md", "summary.csv", "work_precision.csv",
                                      "orders.csv", "paper_comparison.md", "paper_comparison.csv",
-                                     "setting_sweep.csv")
+                                     "setting_sweep.csv", "parameter_map.md", "parameter_map.csv",
+                                     "benchmarks.md")
            if os.path.isfile(os.path.join(report, n))]
     if top:
         md += ["All cases: " + ", ".join(top), ""]
