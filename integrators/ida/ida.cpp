@@ -43,7 +43,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <stdexcept>
 
@@ -141,7 +140,6 @@ class IdaStepper final : public TimeStepper {
       return false;
     }
     y_ = y_new;
-    trace_step();
     t_previous_ = t_;
     // At the stop time IDA interpolates to t_stop itself; land on it exactly.
     t_ = flag == IDA_TSTOP_RETURN ? t_stop : t_reached;
@@ -214,40 +212,13 @@ class IdaStepper final : public TimeStepper {
     if (why.empty()) why = check(IDAInit(mem, residual, t0, yy_.get(), yp_.get()), "IDAInit");
     if (why.empty()) why = check(IDASetUserData(mem, this), "IDASetUserData");
     if (why.empty()) why = check(IDASStolerances(mem, s.get("rtol"), s.get("atol")), "IDASStolerances");
-    rtol_ = s.get("rtol");
-    atol_ = s.get("atol");
-    if (why.empty() && std::getenv("TB_TOLSCALE")) {
-      // SCRATCH: TB_TOLSCALE="Jp,Vp,Lam,J,V,JQ,VQ,W,R" multiplies rtol and atol per class (needs TB_LAYOUT)
-      double f[9];
-      std::sscanf(std::getenv("TB_TOLSCALE"), "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", f, f + 1, f + 2, f + 3, f + 4, f + 5, f + 6, f + 7, f + 8);
-      build_classes();
-      tolscale_.resize(n_);
-      for (int i = 0; i < n_; ++i) tolscale_[i] = cls_[i] < 9 ? f[cls_[i]] : 1.0;
-      why = check(IDAWFtolerances(mem, ewt_fn), "IDAWFtolerances");
-    }
     if (why.empty()) why = check(IDASetId(mem, id_.get()), "IDASetId");
     if (why.empty() && s.h > 0.0) why = check(IDASetInitStep(mem, s.h), "IDASetInitStep");
     if (why.empty()) why = check(IDASetLinearSolver(mem, LS_.get(), A_.get()), "IDASetLinearSolver");
     if (why.empty()) why = check(IDASetJacFn(mem, jacobian), "IDASetJacFn");
-    if (why.empty()) why = check(IDASetSuppressAlg(mem, env_or("TB_IDA_SUPPRESS", 1) != 0 ? SUNTRUE : SUNFALSE), "IDASetSuppressAlg");
+    if (why.empty()) why = check(IDASetSuppressAlg(mem, SUNTRUE), "IDASetSuppressAlg");
     if (why.empty()) why = check(IDASetMaxOrd(mem, s.get_int("max_order")), "IDASetMaxOrd");
-    if (why.empty() && env_or("TB_IDA_MAXSTEP", 0) > 0) why = check(IDASetMaxStep(mem, env_or("TB_IDA_MAXSTEP", 0)), "IDASetMaxStep");
-    if (why.empty() && env_or("TB_IDA_MAXNLI", 0) > 0) why = check(IDASetMaxNonlinIters(mem, int(env_or("TB_IDA_MAXNLI", 0))), "IDASetMaxNonlinIters");
-    if (why.empty() && env_or("TB_IDA_NLCONV", 0) > 0) why = check(IDASetNonlinConvCoef(mem, env_or("TB_IDA_NLCONV", 0)), "IDASetNonlinConvCoef");
-    if (why.empty() && std::getenv("TB_IDA_ETAFX")) {
-      double a = 1, b = 2;
-      std::sscanf(std::getenv("TB_IDA_ETAFX"), "%lf,%lf", &a, &b);
-      why = check(IDASetEtaFixedStepBounds(mem, a, b), "IDASetEtaFixedStepBounds");
-    }
-    if (why.empty() && env_or("TB_IDA_ETAMAX", 0) > 0) why = check(IDASetEtaMax(mem, env_or("TB_IDA_ETAMAX", 0)), "IDASetEtaMax");
-    if (why.empty() && env_or("TB_IDA_ETALOW", 0) > 0) why = check(IDASetEtaLow(mem, env_or("TB_IDA_ETALOW", 0)), "IDASetEtaLow");
-    if (why.empty() && env_or("TB_IDA_ETACF", 0) > 0) why = check(IDASetEtaConvFail(mem, env_or("TB_IDA_ETACF", 0)), "IDASetEtaConvFail");
     return why;
-  }
-
-  static double env_or(const char* name, double fallback) {
-    const char* v = std::getenv(name);
-    return v ? std::atof(v) : fallback;
   }
 
   std::string check(int flag, const char* call) const {
@@ -255,128 +226,6 @@ class IdaStepper final : public TimeStepper {
     return std::string(call) + " failed with " + sundials::ida_flag_name(flag) +
            (last_error_.empty() ? "" : ": " + last_error_);
   }
-
-  // STUDY INSTRUMENTATION (issue 12 item 2; reverted in the next commit): per-second aggregate trace,
-  // TB_IDA_TRACE=file, TB_IDA_TRACE_BIN=width (s), TB_LAYOUT=m,n (Model C DAE layout for the error shares),
-  // TB_IDA_STEPLOG=t0,t1 (one line per step into /tmp/ida/steplog.csv); knobs TB_IDA_* in set_up().
-  FILE* trace_ = nullptr;
-  bool trace_init_ = false;
-  double bin_end_ = 1.0;
-  long bin_steps_ = 0, bin_ord_[6] = {0, 0, 0, 0, 0, 0};
-  double bin_hsum_ = 0, bin_hmin_ = 1e300, bin_hmax_ = 0;
-  long prev_etf_ = 0, prev_ncf_ = 0, prev_nni_ = 0, prev_nre_ = 0, prev_nje_ = 0;
-  void trace_step() {
-    if (!trace_init_) {
-      trace_init_ = true;
-      if (const char* f = std::getenv("TB_IDA_TRACE")) {
-        trace_ = std::fopen(f, "w");
-        if (trace_) std::fprintf(trace_, "t_end,steps,o1,o2,o3,o4,o5,h_mean,h_min,h_max,etf,ncf,nni,nre,nje,fJp,fVp,fLam,fJ,fV,fJQ,fVQ,fW,fR\n");
-      }
-      if (const char* b = std::getenv("TB_IDA_TRACE_BIN")) bin_end_ = std::atof(b);
-      bin_w_ = bin_end_;
-    }
-    if (!trace_) return;
-    void* mem = mem_.get();
-    int q = 0;
-    double h = 0;
-    IDAGetLastOrder(mem, &q);
-    IDAGetLastStep(mem, &h);
-    ++bin_steps_;
-    if (q >= 1 && q <= 5) ++bin_ord_[q];
-    bin_hsum_ += h;
-    if (!ele_) {
-      build_classes();
-      ele_.reset(N_VNew_Serial(n_, ctx_.get()));
-      ewt_.reset(N_VNew_Serial(n_, ctx_.get()));
-    }
-    if (IDAGetEstLocalErrors(mem, ele_.get()) == IDA_SUCCESS && IDAGetErrWeights(mem, ewt_.get()) == IDA_SUCCESS) {
-      const auto e = view(ele_.get());
-      const auto w = view(ewt_.get());
-      double tot = 0;
-      double part[10] = {0};
-      for (int i = 0; i < n_; ++i) {
-        const double c = (e(i) * w(i)) * (e(i) * w(i));
-        part[cls_[i]] += c;
-        if (cls_[i] != 2) tot += c;
-      }
-      if (tot > 0)
-        for (int k = 0; k < 10; ++k) bin_cls_[k] += part[k] / tot;
-    }
-    if (std::getenv("TB_IDA_STEPLOG")) {
-      static double w0 = -1, w1 = -1;
-      static FILE* sl = nullptr;
-      static long pe = 0, pn = 0, pi = 0, pj = 0;
-      if (w0 < 0) { std::sscanf(std::getenv("TB_IDA_STEPLOG"), "%lf,%lf", &w0, &w1); sl = std::fopen("/tmp/ida/steplog.csv", "w"); std::fprintf(sl, "t,h,q,dnni,dncf,detf,dnje,hnext,qnext,maxcls,maxcomp,errnorm\n"); }
-      long e1, n1, i1, j1;
-      IDAGetNumErrTestFails(mem, &e1); IDAGetNumNonlinSolvConvFails(mem, &n1); IDAGetNumNonlinSolvIters(mem, &i1); IDAGetNumJacEvals(mem, &j1);
-      if (t_ >= w0 && t_ <= w1) {
-        double hn; int qn;
-        IDAGetCurrentStep(mem, &hn); IDAGetCurrentOrder(mem, &qn);
-        int imax = 0; double cmax = -1, tot = 0;
-        if (ele_) {
-          const auto e = view(ele_.get()); const auto w = view(ewt_.get());
-          for (int i = 0; i < n_; ++i) { if (cls_[i] == 2) continue; const double c = e(i) * w(i); tot += c * c; if (std::abs(c) > cmax) { cmax = std::abs(c); imax = i; } }
-        }
-        std::fprintf(sl, "%.9f,%.3e,%d,%ld,%ld,%ld,%ld,%.3e,%d,%d,%d,%.3e\n", t_, h, q, i1 - pi, n1 - pn, e1 - pe, j1 - pj, hn, qn, imax < (int)cls_.size() ? cls_[imax] : -1, imax, std::sqrt(tot / n_));
-      }
-      pe = e1; pn = n1; pi = i1; pj = j1;
-    }
-    bin_hmin_ = std::min(bin_hmin_, h);
-    bin_hmax_ = std::max(bin_hmax_, h);
-    if (t_ >= bin_end_ - 1e-12) {
-      long etf = 0, ncf = 0, nni = 0, nre = 0, nje = 0;
-      IDAGetNumErrTestFails(mem, &etf);
-      IDAGetNumNonlinSolvConvFails(mem, &ncf);
-      IDAGetNumNonlinSolvIters(mem, &nni);
-      IDAGetNumResEvals(mem, &nre);
-      IDAGetNumJacEvals(mem, &nje);
-      std::fprintf(trace_, "%.6g,%ld,%ld,%ld,%ld,%ld,%ld,%.4e,%.4e,%.4e,%ld,%ld,%ld,%ld,%ld", bin_end_, bin_steps_,
-                   bin_ord_[1], bin_ord_[2], bin_ord_[3], bin_ord_[4], bin_ord_[5], bin_hsum_ / bin_steps_, bin_hmin_,
-                   bin_hmax_, etf - prev_etf_, ncf - prev_ncf_, nni - prev_nni_, nre - prev_nre_, nje - prev_nje_);
-      for (int k = 0; k < 9; ++k) std::fprintf(trace_, ",%.3f", bin_cls_[k] / bin_steps_);
-      std::fprintf(trace_, "\n");
-      for (auto& c : bin_cls_) c = 0;
-      std::fflush(trace_);
-      prev_etf_ = etf; prev_ncf_ = ncf; prev_nni_ = nni; prev_nre_ = nre; prev_nje_ = nje;
-      bin_steps_ = 0;
-      for (auto& o : bin_ord_) o = 0;
-      bin_hsum_ = 0; bin_hmin_ = 1e300; bin_hmax_ = 0;
-      while (bin_end_ <= t_ + 1e-12) bin_end_ += bin_w_;
-    }
-  }
-  double bin_w_ = 1.0;
-  double rtol_ = 0, atol_ = 0;
-  std::vector<double> tolscale_;
-  void build_classes() {
-    if (!cls_.empty()) return;
-    cls_.assign(n_, 9);
-      int m = 0, nl = 0;
-      if (const char* L = std::getenv("TB_LAYOUT")) std::sscanf(L, "%d,%d", &m, &nl);
-      if (m > 0) {
-        for (int i = 0; i < 3; ++i) { cls_[i] = 0; cls_[3 + i] = 1; }
-        for (int j = 1; j <= nl; ++j)
-          for (int a = 0; a < m; ++a) {
-            const int b = 6 + 7 * (m * (j - 1) + a);
-            cls_[b] = 2;
-            for (int i = 0; i < 3; ++i) { cls_[b + 1 + i] = j < nl ? 3 : 5; cls_[b + 4 + i] = j < nl ? 4 : 6; }
-          }
-        for (int a = 0; a < m; ++a) {
-          const int b = 6 + 7 * m * nl + 12 * a;
-          for (int i = 0; i < 3; ++i) cls_[b + i] = 7;
-          for (int i = 3; i < 12; ++i) cls_[b + i] = 8;
-        }
-      }
-  }
-  static int ewt_fn(N_Vector y, N_Vector ewt, void* user) {
-    auto& self = *static_cast<IdaStepper*>(user);
-    const auto yv = view(y);
-    auto w = view(ewt);
-    for (int i = 0; i < self.n_; ++i) w(i) = 1.0 / (self.tolscale_[i] * (self.rtol_ * std::abs(yv(i)) + self.atol_));
-    return 0;
-  }
-  std::vector<int> cls_;
-  double bin_cls_[10] = {0};
-  sundials::Vector ele_, ewt_;
 
   void read_counters() {
     void* mem = mem_.get();

@@ -52,7 +52,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <stdexcept>
 
 #include "models/multirotor_payload/forms.hpp"
@@ -232,24 +231,14 @@ Eigen::VectorXd DaeForm::solve_index_one(Eigen::VectorXd& y, const BaumgartePara
   return yp;
 }
 
-// STUDY INSTRUMENTATION (issue 12 item 2; reverted in the next commit): TB_C_PERTURB=eps turns cable 0 by eps rad about e3.
-static State scratch_perturbed(State s) {
-  if (const char* e = std::getenv("TB_C_PERTURB")) {
-    const double eps = std::atof(e);
-    const Mat3 Rz = Eigen::AngleAxisd(eps, Vec3::UnitZ()).toRotationMatrix();
-    for (auto& q : s.q[0]) q = Rz * q;
-  }
-  return s;
-}
-
 Eigen::VectorXd DaeForm::consistent_initial_state(const BaumgarteParameters& b) const {
-  Eigen::VectorXd y = from_physical(scratch_perturbed(mech_.initial_state(ic_)));
+  Eigen::VectorXd y = from_physical(mech_.initial_state(ic_));
   solve_index_one(y, b);
   return y;
 }
 
 Eigen::VectorXd DaeForm::consistent_initial_derivative(const BaumgarteParameters& b) const {
-  Eigen::VectorXd y = from_physical(scratch_perturbed(mech_.initial_state(ic_)));
+  Eigen::VectorXd y = from_physical(mech_.initial_state(ic_));
   return solve_index_one(y, b);
 }
 
