@@ -16,12 +16,13 @@
 // - Newton's matrix dF/dy + cj dF/dy' comes from the model's analytic Jacobian (triplets),
 //   stored band or dense (ida_uses_band_solver).
 // - Order: variable order 1..max_order (IDASetMaxOrd; IDA guide, "Optional input functions",
-//   IDASetMaxOrd; default 5, IDA's own). BDF3 and BDF4 amplify undamped oscillations at every
-//   step size (|root| - 1 = +2.5e-5 and +3.3e-7 per step at h w = 0.1), BDF5 damps them for
-//   h w < 0.72 and amplifies them beyond, BDF1-2 always damp (A-stable). Lowering the cap is
-//   still not the cure on Model C, whose oscillations are resolved, not stepped over: on
-//   C_cooperative_multirotors (50 s) max_order 4, 3, 2 take 1.3x, 2.2x, 4.7x the steps of 5,
-//   with 2x-12x the energy error (cases/README.md, "IDA on Model C").
+//   IDASetMaxOrd; default 5, IDA's own). On an undamped oscillation y' = i w y, BDF3 amplifies
+//   for h w < 1.94 and BDF4 for h w < 4.71 (|root| - 1 = +2.5e-5 and +3.3e-7 per step at
+//   h w = 0.1), BDF5 damps for h w < 0.71 and amplifies on (0.71, 9.39), BDF1-2 always damp
+//   (A-stable). Lowering the cap is still not the cure on Model C, whose oscillations are
+//   resolved, not stepped over: on C_cooperative_multirotors (50 s) max_order 4, 3, 2 take
+//   1.3x, 2.2x, 4.7x the steps of 5, with 2x-12x the energy error (cases/README.md, "IDA on
+//   Model C").
 // - Initial values: the model's consistent y0, y'0 are checked, not repaired. IDACalcIC
 //   (IDA_YA_YDP_INIT) would recompute the multipliers and y'_d by its own Newton iteration,
 //   to its own tolerance, and silently overwrite what the model computed in closed form: a
@@ -348,7 +349,7 @@ SettingSpec max_order_setting() {
   SettingSpec s = positive_integer_setting(
       "max_order",
       "largest BDF order IDA may choose (IDASetMaxOrd): 1-2 are A-stable and damp undamped oscillations, "
-      "3-4 amplify them at every step size, 5 damps them while h·ω < 0.72",
+      "3 and 4 amplify those with h·ω below 1.9 and 4.7, 5 damps them while h·ω < 0.71",
       5);
   s.upper = 5;
   return s;
