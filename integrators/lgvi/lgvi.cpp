@@ -67,6 +67,13 @@ class LgviStepper final : public TimeStepper {
       // light link's fast mode makes the extrapolation poor), so follow the solution branch
       // from h' = 0, where x = 0 solves the discrete equations, up to h.
       const ContinuationResult c = continue_in_step(h, x);
+      if (!c.reached && result.non_finite) {
+        // Non-finite from the extrapolated start and not rescued by continuation: the run has
+        // blown up at this step, a stability result, reported as before this globalisation.
+        failure = {StepFailure::Kind::Diverged, "discrete Euler-Lagrange residual is non-finite (NaN/Inf): " +
+                                                    result.why + "; continuation in h' from 0: " + c.why};
+        return false;
+      }
       if (!c.reached) {
         // Two different limits. Where Newton's residual still fell to near round-off at the h'
         // it could not pass, a solution is there but cannot be resolved to newton_tol: the
@@ -109,6 +116,7 @@ class LgviStepper final : public TimeStepper {
     bool converged = false;
     std::string why;               // when not converged
     double residual_drop = 1.0;    // smallest |G| reached / |G| at the start of the solve
+    bool non_finite = false;       // the residual or the correction became NaN/Inf
   };
 
   // Newton's method on the step's discrete equations from x, with the model's analytic Newton
@@ -122,12 +130,12 @@ class LgviStepper final : public TimeStepper {
       step_->residual(x, G_);
       ++counters_.rhs_evals;
       ++counters_.newton_iters;
-      if (!all_finite(G_)) return {false, "the discrete Euler-Lagrange residual became non-finite", drop()};
+      if (!all_finite(G_)) return {false, "the discrete Euler-Lagrange residual became non-finite", drop(), true};
       if (!step_->newton_correction(x, G_, dx_)) return {false, "singular Newton matrix", drop()};
       x += dx_;
       const double previous_correction = last_correction;
       last_correction = dx_.lpNorm<Eigen::Infinity>();
-      if (!std::isfinite(last_correction)) return {false, "non-finite Newton correction", drop()};
+      if (!std::isfinite(last_correction)) return {false, "non-finite Newton correction", drop(), true};
       const double scale = x.lpNorm<Eigen::Infinity>();
       // Converged when the correction is below tolerance; when, Newton being quadratic
       // (|dx_{k+1}| ~ K |dx_k|^2, K measured from the last two corrections), the correction the
