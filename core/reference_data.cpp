@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "core/format.hpp"
 #include "core/table_reader.hpp"
@@ -153,6 +154,41 @@ void write_envelopes(const std::string& path, const std::vector<Envelope>& rows)
   for (const auto& e : rows)
     out << e.case_name << ',' << e.integrator << ',' << e.metric << ',' << e.bound_type << ',' << format_g(e.bound, 3)
         << ',' << e.policy << ',' << format_g(e.recorded_value, 4) << ',' << quoted(e.note) << '\n';
+}
+
+std::vector<JobCost> read_job_costs(const std::string& path) {
+  return reading(path, [&] {
+    Reader<2> in(path);
+    in.read_header(io::ignore_no_column, "job", "seconds");
+    std::vector<JobCost> rows;
+    std::set<std::string> seen;
+    JobCost row;
+    std::string seconds;
+    while (in.read_row(row.job, seconds)) {
+      const unsigned line = in.get_file_line();
+      row.seconds = to_number(path, "seconds", line, seconds);
+      if (row.seconds < 0.0)
+        throw InputError(path + ": line " + std::to_string(line) + ", column 'seconds': expected a number >= 0, got '" +
+                         seconds + "'");
+      if (row.job.empty())
+        throw InputError(path + ": line " + std::to_string(line) + ", column 'job': expected a job label, got ''");
+      if (!seen.insert(row.job).second)
+        throw InputError(path + ": line " + std::to_string(line) + ", column 'job': expected each job once, got '" +
+                         row.job + "' again");
+      rows.push_back(row);
+    }
+    return rows;
+  });
+}
+
+void write_job_costs(const std::string& path, const std::vector<JobCost>& rows, const std::string& provenance) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  out << "# Wall time of each job of `tetherbench report` (" << provenance << ").\n"
+         "# The report orders its jobs longest first and estimates its remaining time from reference/job_costs.csv;\n"
+         "# refresh that file on purpose by copying this one there (see reference/README.md).\n";
+  out << "job,seconds\n";
+  for (const auto& r : rows) out << quoted(r.job) << ',' << format_g(r.seconds, 3) << '\n';
 }
 
 }  // namespace tb

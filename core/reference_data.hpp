@@ -1,7 +1,7 @@
 #pragma once
 // The data in reference/, as CSV read with fast-cpp-csv-parser: reference solutions (final
 // physical state of a tight-tolerance run), the papers' published figures, and the conservation
-// envelopes the CI gates check. Lines starting with '#' are comments (sources, provenance).
+// envelopes the CI gates check, and the measured cost of each job of the report. Lines starting with '#' are comments (sources, provenance).
 
 #include <Eigen/Dense>
 #include <string>
@@ -43,5 +43,16 @@ struct Envelope {
 };
 std::vector<Envelope> read_envelopes(const std::string& path);
 void write_envelopes(const std::string& path, const std::vector<Envelope>& rows);
+
+// reference/job_costs.csv: columns job,seconds — the wall time each job of an earlier report
+// took (the job's progress label: "case | run | what"). The report orders its jobs longest
+// first and estimates its remaining time from these; `report` writes the same file, measured,
+// in its output folder (refresh by copying it here). Labels are unique, seconds finite and >= 0.
+struct JobCost {
+  std::string job;
+  double seconds = 0.0;
+};
+std::vector<JobCost> read_job_costs(const std::string& path);
+void write_job_costs(const std::string& path, const std::vector<JobCost>& rows, const std::string& provenance);
 
 }  // namespace tb

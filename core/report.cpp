@@ -1,5 +1,6 @@
 #include "core/report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -7,6 +8,7 @@
 #include "core/format.hpp"
 #include "core/interrupt.hpp"
 #include "core/jobs.hpp"
+#include "core/reference_data.hpp"
 #include "core/summary.hpp"
 
 #ifndef TETHERBENCH_SOURCE_DIR
@@ -85,6 +87,21 @@ struct FullRuns {
   }
 };
 
+// The wall times of an earlier report's jobs (<reference_dir>/job_costs.csv), for ordering the
+// jobs and the ETA; without the file the jobs are ordered by their own expected cost, and the
+// progress line says so.
+StoredJobSeconds stored_job_seconds(const std::string& reference_dir) {
+  const fs::path path = fs::path(reference_dir) / "job_costs.csv";
+  if (reference_dir.empty() || !fs::exists(path)) {
+    std::fprintf(stderr, "  no stored job costs (%s): jobs ordered by steps, ETA from the share done\n",
+                 path.string().c_str());
+    return {};
+  }
+  StoredJobSeconds stored;
+  for (const auto& row : read_job_costs(path.string())) stored[row.job] = row.seconds;
+  return stored;
+}
+
 // A planned study: the study object with the cases it applies to (the context points at them).
 struct PlannedStudy {
   const StudyInfo* info = nullptr;
@@ -118,6 +135,7 @@ std::vector<PlannedStudy> plan_studies(const std::vector<const StudyInfo*>& info
 StudyOutcome run_planned(std::vector<PlannedStudy>& planned, bool full_runs_wanted,
                                      const std::vector<Case>& cases, const Catalogue& catalogue,
                                      const ReportOptions& options) {
+  const StoredJobSeconds stored = stored_job_seconds(options.reference_dir);  // bad file: InputError before any run
   FullRuns full;
   std::vector<StudyJob> jobs;
   if (full_runs_wanted) jobs = full.plan(cases, catalogue, options.out_dir);
@@ -126,7 +144,16 @@ StudyOutcome run_planned(std::vector<PlannedStudy>& planned, bool full_runs_want
     auto mine = p.study->plan(p.context);
     jobs.insert(jobs.end(), std::make_move_iterator(mine.begin()), std::make_move_iterator(mine.end()));
   }
-  run_jobs(std::move(jobs), options.workers);
+  std::vector<JobCost> costs;
+  for (const auto& j : jobs) costs.push_back({j.label, 0.0});
+  const std::vector<double> seconds = run_jobs(std::move(jobs), options.workers, stored);
+  if (!interrupted()) {  // a cut-short job's time is not its cost
+    for (size_t i = 0; i < costs.size(); ++i) costs[i].seconds = seconds[i];
+    std::sort(costs.begin(), costs.end(), [](const JobCost& a, const JobCost& b) { return a.job < b.job; });
+    fs::create_directories(options.out_dir);
+    write_job_costs((fs::path(options.out_dir) / "job_costs.csv").string(), costs,
+                    std::to_string(options.workers) + " workers, " + utc_now());
+  }
   StudyOutcome outcome;
   if (full_runs_wanted) {
     full.write(cases, options.out_dir);

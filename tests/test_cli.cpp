@@ -282,6 +282,10 @@ TEST_CASE("report writes tables, sweeps, orders, the paper comparison, figures a
   CHECK(wp.find("A_string_pendulum_paper,rk2@lumped,h,") != std::string::npos);
   CHECK(read_file(out / "paper_comparison.md").find("within the paper's bound") != std::string::npos);
   CHECK(read_file(out / "build_info.csv").find("compiler,") != std::string::npos);
+  // Every job's measured wall time, for the next report's ordering and ETA.
+  const std::string costs = read_file(out / "job_costs.csv");
+  CHECK(costs.find("\"A_string_pendulum_paper | lgvi | full run\",") != std::string::npos);
+  CHECK(costs.find("job,seconds\n") != std::string::npos);
 }
 
 TEST_CASE("the setting sweep runs ida once per Baumgarte rate of the case's sweep", "[cli][study][baumgarte]") {
