@@ -41,8 +41,17 @@ std::vector<std::string> Catalogue::integrator_names() const { return names_of(i
 std::vector<std::string> Catalogue::study_names() const { return names_of(studies); }
 
 const IntegratorInfo& Catalogue::reference() const {
-  const IntegratorInfo* info = find_integrator(reference_integrator);
-  if (!info) throw std::logic_error("catalogue: the reference solver '" + reference_integrator + "' is not an integrator");
+  const IntegratorInfo* info = find_by_name(reference_solvers, reference_integrator);
+  if (!info)
+    throw std::logic_error("catalogue: the reference solver '" + reference_integrator +
+                           "' is not one of the reference solvers (" + join_names(names_of(reference_solvers)) + ")");
+  return *info;
+}
+
+const IntegratorInfo& Catalogue::crosscheck() const {
+  const IntegratorInfo* info = find_integrator(crosscheck_integrator);
+  if (!info) info = find_by_name(reference_solvers, crosscheck_integrator);
+  if (!info) throw std::logic_error("catalogue: the cross-check solver '" + crosscheck_integrator + "' is not an integrator");
   return *info;
 }
 
@@ -54,7 +63,10 @@ void Catalogue::validate() const {
     if (!m.build) throw std::logic_error("catalogue: model '" + m.name + "' has no factory");
   for (const auto& s : studies)
     if (!s.make) throw std::logic_error("catalogue: study '" + s.name + "' has no factory");
-  for (const auto& i : integrators) {
+  check_sorted_unique(names_of(reference_solvers), "reference solver");
+  std::vector<IntegratorInfo> every = integrators;
+  every.insert(every.end(), reference_solvers.begin(), reference_solvers.end());
+  for (const auto& i : every) {
     if (!i.make) throw std::logic_error("catalogue: integrator '" + i.name + "' has no factory");
     if (i.order < 1) throw std::logic_error("catalogue: integrator '" + i.name + "' declares no order");
     std::vector<std::string> keys;
@@ -72,9 +84,17 @@ void Catalogue::validate() const {
     if (i.adaptive && !tolerances)
       throw std::logic_error("catalogue: adaptive integrator '" + i.name + "' must declare rtol and atol");
   }
-  const IntegratorInfo& ref = reference();
-  if (!ref.adaptive || ref.consumes != FormulationKind::EmbeddedOde)
-    throw std::logic_error("catalogue: the reference solver '" + ref.name + "' must be an adaptive ODE integrator");
+  for (const auto& r : reference_solvers)
+    if (find_integrator(r.name))
+      throw std::logic_error("catalogue: reference solver '" + r.name +
+                             "' is also a compared integrator: a reference must come from a method not under test");
+  for (const IntegratorInfo* solver : {&reference(), &crosscheck()})
+    if (!solver->adaptive || solver->consumes != FormulationKind::EmbeddedOde)
+      throw std::logic_error("catalogue: the reference / cross-check solver '" + solver->name +
+                             "' must be an adaptive ODE integrator");
+  if (reference_integrator == crosscheck_integrator)
+    throw std::logic_error("catalogue: the cross-check solver must differ from the reference solver '" +
+                           reference_integrator + "'");
 }
 
 std::string join_names(const std::vector<std::string>& names) {

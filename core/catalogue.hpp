@@ -17,22 +17,30 @@ struct Catalogue {
   std::vector<ModelInfo> models;            // sorted by name
   std::vector<IntegratorInfo> integrators;  // sorted by name
   std::vector<StudyInfo> studies;           // sorted by name; `report` runs them in this order
-  // The reference solver: an adaptive ODE integrator, run at kReferenceRtol/kReferenceAtol on
-  // the model's ODE form of each discretisation (core/reference.hpp).
+  // Methods that only compute reference solutions and are never compared (sorted by name).
+  std::vector<IntegratorInfo> reference_solvers;
+  // The reference solver (one of reference_solvers: a method not under test) and the
+  // cross-check solver (one of the compared integrators, or another reference solver): both
+  // adaptive ODE integrators, run at kReferenceRtol/kReferenceAtol on the model's ODE form of
+  // each discretisation (core/reference.hpp). Their agreement is the resolution of the errors
+  // measured against the reference.
   std::string reference_integrator;
+  std::string crosscheck_integrator;
 
   const ModelInfo* find_model(const std::string& name) const;
   const IntegratorInfo* find_integrator(const std::string& name) const;
   const StudyInfo* find_study(const std::string& name) const;
-  const IntegratorInfo& reference() const;  // validate() guarantees it exists
+  const IntegratorInfo& reference() const;   // validate() guarantees both exist
+  const IntegratorInfo& crosscheck() const;
   std::vector<std::string> model_names() const;
   std::vector<std::string> integrator_names() const;
   std::vector<std::string> study_names() const;
 
   // Throws std::logic_error naming the problem: lists unsorted or with duplicate names, an
   // integrator without a factory, an adaptive one without rtol and atol, a setting whose
-  // default lies outside its own range, a reference solver that is missing, not adaptive or
-  // not an ODE integrator.
+  // default lies outside its own range, a reference or cross-check solver that is missing, not
+  // adaptive or not an ODE integrator, a reference solver that is also compared, or the two
+  // solvers being the same method.
   void validate() const;
 };
 

@@ -34,10 +34,11 @@ std::vector<std::string> reference_discretisations(const Case& c) {
   return out;
 }
 
-std::string reference_path(const std::string& dir, const Case& c, const std::string& discretisation) {
+std::string reference_path(const std::string& dir, const Case& c, const std::string& discretisation, ReferenceRole role) {
   const std::string file = discretisation == c.model->default_discretisation() ? "final_state.csv"
                                                                                : "final_state_" + discretisation + ".csv";
-  return (fs::path(dir) / c.name / file).string();
+  const fs::path folder = fs::path(dir) / c.name;
+  return (role == ReferenceRole::Reference ? folder / file : folder / "crosscheck" / file).string();
 }
 
 std::string reference_fingerprint(const Case& c, const std::string& discretisation, const IntegratorInfo& solver) {
@@ -50,28 +51,30 @@ std::string reference_fingerprint(const Case& c, const std::string& discretisati
 std::vector<std::string> write_references(const std::vector<Case>& cases, const Catalogue& catalogue,
                                           const std::string& reference_dir, const std::string& command) {
   std::vector<std::string> written;
-  const IntegratorInfo& solver = catalogue.reference();
+  const std::pair<ReferenceRole, const IntegratorInfo*> solvers[] = {{ReferenceRole::Reference, &catalogue.reference()},
+                                                                     {ReferenceRole::CrossCheck, &catalogue.crosscheck()}};
   for (const auto& c : cases)
-    for (const auto& d : reference_discretisations(c)) {
-      const ReferenceRun run = compute_reference(solver, *c.model, d, c.report.reference_t_end, c.h);
-      const std::string what = d.empty() ? "" : " (" + d + " discretisation)";
-      const std::string provenance = "Reference solution of case " + c.name + what + ": physical state at t = " +
-                                     format_g(c.report.reference_t_end) + " s from " + solver.name + " at rtol " +
-                                     format_g(kReferenceRtol) + ", atol " + format_g(kReferenceAtol) + ", " +
-                                     std::to_string(run.outcome.counters.steps) + " steps; made " + utc_now() + " by `" +
-                                     command + "`";
-      const std::string path = reference_path(reference_dir, c, d);
-      write_reference_state(path, run.physical, provenance, reference_fingerprint(c, d, solver));
-      written.push_back(path);
-    }
+    for (const auto& d : reference_discretisations(c))
+      for (const auto& [role, solver] : solvers) {
+        const ReferenceRun run = compute_reference(*solver, *c.model, d, c.report.reference_t_end, c.h);
+        const std::string what = (role == ReferenceRole::Reference ? "Reference solution" : "Cross-check of the reference") +
+                                 std::string(" of case ") + c.name + (d.empty() ? "" : " (" + d + " discretisation)");
+        const std::string provenance = what + ": physical state at t = " + format_g(c.report.reference_t_end) +
+                                       " s from " + solver->name + " at rtol " + format_g(kReferenceRtol) + ", atol " +
+                                       format_g(kReferenceAtol) + ", " + std::to_string(run.outcome.counters.steps) +
+                                       " steps; made " + utc_now() + " by `" + command + "`";
+        const std::string path = reference_path(reference_dir, c, d, role);
+        write_reference_state(path, run.physical, provenance, reference_fingerprint(c, d, *solver));
+        written.push_back(path);
+      }
   return written;
 }
 
 std::map<std::string, Eigen::VectorXd> read_references(const Case& c, const std::string& reference_dir,
-                                                       const IntegratorInfo& solver) {
+                                                       const IntegratorInfo& solver, ReferenceRole role) {
   std::map<std::string, Eigen::VectorXd> out;
   for (const auto& d : reference_discretisations(c)) {
-    const std::string path = reference_path(reference_dir, c, d);
+    const std::string path = reference_path(reference_dir, c, d, role);
     const std::string remake = " (make it with `tetherbench reference " + c.file + "`)";
     if (!fs::exists(path)) throw InputError(path + ": missing reference solution for case " + c.name + remake);
     const std::string stored = read_reference_fingerprint(path), expected = reference_fingerprint(c, d, solver);

@@ -8,6 +8,7 @@
 #include "integrators/rk2/rk2.hpp"
 #include "integrators/rk4/rk4.hpp"
 #include "integrators/rk45/rk45.hpp"
+#include "integrators/rkf78/rkf78.hpp"
 
 namespace tb {
 
@@ -18,6 +19,12 @@ std::vector<IntegratorInfo> integrator_registry() {
       rk2_info(),
       rk4_info(),
       rk45_info(),
+  };
+}
+
+std::vector<IntegratorInfo> reference_solver_registry() {
+  return {
+      rkf78_info(),
   };
 }
 

@@ -7,4 +7,7 @@
 
 namespace tb {
 std::vector<IntegratorInfo> integrator_registry();
+// Methods that only compute the stored reference solutions and are never compared (so no
+// compared method is measured against itself).
+std::vector<IntegratorInfo> reference_solver_registry();
 }

@@ -504,20 +504,26 @@ def wp_value_label(param, value):
     return f"{v:g}" if finite(v) else value
 
 
-def work_precision_figure(report, case, wp_rows, style):
+def work_precision_figure(report, case, wp_rows, style, agreement=None):
+    """agreement: the max-norm distance of the case's reference from its cross-check; points
+    not above it are unresolved (work_precision.csv column resolved = no): drawn hollow and
+    never counted in the reading line."""
     rows = [r for r in wp_rows if r.get("case") == case]
     if not rows:
         return None, None
     groups = {}
     omitted = 0
+    unresolved = 0
     for r in rows:
         err, rt = num(r.get("error")), num(r.get("runtime_s"))
         ok = r.get("status", "ok").strip().lower() == "ok"
         if not ok or not finite(err) or not finite(rt) or err <= 0 or rt <= 0:
             omitted += 1
             continue
+        resolved = r.get("resolved", "yes").strip().lower() != "no"
+        unresolved += 0 if resolved else 1
         groups.setdefault((r.get("integrator", ""), r.get("parameter", "")), []).append(
-            (num(r.get("value")), r.get("value", ""), err, rt))
+            (num(r.get("value")), r.get("value", ""), err, rt, resolved))
     fig, ax = plt.subplots(figsize=(9, 6.5))
     markers = {}
     mk_cycle = ["o", "s", "^", "D", "v", "P"]
@@ -532,6 +538,11 @@ def work_precision_figure(report, case, wp_rows, style):
         lab = f"{integ} ({param} sweep)" if multi_param or param else integ
         ax.plot(x, y, marker=markers[param], color=st["color"], linestyle=st["linestyle"],
                 lw=1.2, ms=5, label=lab)
+        hollow = [p for p in pts if not p[4]]
+        if hollow:  # unresolved: below the references' agreement, drawn hollow over the line
+            ax.plot([p[3] for p in hollow], [p[2] for p in hollow], linestyle="none",
+                    marker=markers[param], ms=5, markerfacecolor="white",
+                    markeredgecolor=st["color"])
         for xi, yi, p in zip(x, y, pts):
             ax.annotate(f"{param}={wp_value_label(param, p[1])}" if param else p[1], (xi, yi),
                         textcoords="offset points", xytext=(4, 3), fontsize=6.5,
@@ -540,6 +551,9 @@ def work_precision_figure(report, case, wp_rows, style):
     ax.set_yscale("log")
     ax.set_xlabel("runtime of the integration  [s]")
     ax.set_ylabel("max-norm error of the final state vs reference")
+    if agreement is not None and finite(agreement) and agreement > 0:
+        ax.axhline(agreement, color="0.4", lw=0.8, ls=":",
+                   label="reference vs cross-check (hollow: unresolved)")
     title = f"{case}: work–precision"
     if omitted:
         title += f"  ({omitted} failed point{'s' if omitted > 1 else ''} omitted)"
@@ -556,10 +570,12 @@ def work_precision_figure(report, case, wp_rows, style):
     # reading: the tightest error level every integrator reaches, and who gets there cheapest
     per_integ = {}
     for (integ, param), pts in groups.items():
-        for v, vs, err, rt in pts:
-            per_integ.setdefault(integ, []).append((err, rt, param, vs))
+        for v, vs, err, rt, resolved in pts:
+            if resolved:
+                per_integ.setdefault(integ, []).append((err, rt, param, vs))
     if not per_integ:
-        return path, f"work–precision: no successful runs ({omitted} failed)"
+        return path, (f"work–precision: no resolved successful runs ({omitted} failed, "
+                      f"{unresolved} below the references' agreement)")
     worst_best = max(min(p[0] for p in pts) for pts in per_integ.values())
     target = round_up_125(worst_best)
     cheapest = []
@@ -577,6 +593,9 @@ def work_precision_figure(report, case, wp_rows, style):
             f"{lowest[1]} {fmt(lowest[0])}")
     if omitted:
         line += f"; {omitted} failed point{'s' if omitted > 1 else ''} omitted"
+    if unresolved:
+        line += (f"; {unresolved} point{'s' if unresolved > 1 else ''} not above the references' "
+                 f"agreement {fmt(agreement) if agreement is not None else '?'} (unresolved, hollow, not ranked)")
     return path, line
 
 
@@ -715,6 +734,10 @@ def main(argv):
     orders = read_csv(os.path.join(report, "orders.csv")) or []
     paper = read_csv(os.path.join(report, "paper_comparison.csv")) or []
     sweeps = read_csv(os.path.join(report, "setting_sweep.csv")) or []
+    references = read_csv(os.path.join(report, "references.csv")) or []
+    # the agreement of each case's reference with its cross-check, default discretisation
+    agreement = {r.get("case"): num(r.get("agreement")) for r in references
+                 if r.get("default", "").strip().lower() == "yes"}
 
     # discovery: cases and integrators in order of first appearance
     cases, integrators = [], []
@@ -757,7 +780,7 @@ def main(argv):
     else:
         md += ["_build_info.csv not found._", ""]
     top = [f"[{n}]({n})" for n in ("summary.md", "summary.csv", "work_precision.csv",
-                                     "orders.csv", "paper_comparison.md", "paper_comparison.csv",
+                                     "orders.csv", "references.csv", "paper_comparison.md", "paper_comparison.csv",
                                      "setting_sweep.csv", "parameter_map.md", "parameter_map.csv",
                                      "benchmarks.md")
            if os.path.isfile(os.path.join(report, n))]
@@ -794,7 +817,7 @@ def main(argv):
                 rel = os.path.relpath(path, report)
                 md += [f"![{case}: {title}]({link(rel)})", "", line, ""]
         try:
-            path, line = work_precision_figure(report, case, wp, style)
+            path, line = work_precision_figure(report, case, wp, style, agreement.get(case))
         except Exception as e:
             print(f"warning: {case}: work-precision figure failed: {e!r}", file=sys.stderr)
             plt.close("all")
