@@ -282,6 +282,31 @@ TEST_CASE("report writes tables, sweeps, orders, the paper comparison, figures a
   CHECK(wp.find("A_string_pendulum_paper,rk2@lumped,h,") != std::string::npos);
   CHECK(read_file(out / "paper_comparison.md").find("within the paper's bound") != std::string::npos);
   CHECK(read_file(out / "build_info.csv").find("compiler,") != std::string::npos);
+  // The reference's agreement with its cross-check, and every work-precision point marked
+  // resolved exactly when its error is above that agreement.
+  std::istringstream refs(read_file(out / "references.csv"));
+  std::string line;
+  double agreement = -1.0;
+  while (std::getline(refs, line))
+    if (line.rfind("A_string_pendulum_paper,consistent,yes,rkf78,rk45,", 0) == 0)
+      agreement = std::stod(line.substr(std::string("A_string_pendulum_paper,consistent,yes,rkf78,rk45,").size()));
+  REQUIRE(agreement > 0.0);
+  CHECK(agreement < 1e-9);
+  std::istringstream wp_lines(wp);
+  size_t checked = 0;
+  while (std::getline(wp_lines, line)) {
+    std::vector<std::string> cells;
+    std::stringstream cell_stream(line);
+    for (std::string cell; std::getline(cell_stream, cell, ',');) cells.push_back(cell);
+    // case,integrator,parameter,value,error,resolved,...: the default discretisation's points that ran
+    if (cells.size() < 6 || cells[0] != "A_string_pendulum_paper" || cells[1].find('@') != std::string::npos ||
+        cells[4].empty())
+      continue;
+    INFO(line);
+    CHECK(cells[5] == (std::stod(cells[4]) > agreement ? "yes" : "no"));
+    ++checked;
+  }
+  CHECK(checked > 10);
   // Every job's measured wall time, for the next report's ordering and ETA.
   const std::string costs = read_file(out / "job_costs.csv");
   CHECK(costs.find("\"A_string_pendulum_paper | lgvi | full run\",") != std::string::npos);
