@@ -10,6 +10,7 @@
 
 #include "core/case.hpp"
 #include "core/reference_data.hpp"
+#include "core/runner.hpp"
 
 namespace tb {
 
@@ -25,6 +26,10 @@ void check_envelope_metrics(const std::string& file, const std::vector<Envelope>
 
 // Runs the gate run (case report.gate_t_end, the case's h) of every integrator that applies.
 std::vector<GateCheck> check_gates(const Case& c, const Catalogue& catalogue, const std::vector<Envelope>& envelopes);
+
+// The round-off floor of a metric for a run (Brouwer's law, see core/gates.cpp):
+// 8 eps * scale * sqrt(steps); no upper bound is checked or recorded below it.
+double round_off_floor(const std::string& metric, const SummaryRow& row);
 
 // Re-measures this case's "recorded" envelopes (bound = 2x the value for max, 1/2 for min),
 // keeps "fixed" ones, and adds max-envelopes of the standard metrics for runs that have none.

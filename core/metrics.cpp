@@ -65,6 +65,7 @@ void MetricsAccumulator::add(double t, const Observation& o) {
   o_max_ = std::max(o_max_, o.orthogonality_err);
   o_sum_ += o.orthogonality_err;
   ke_max_ = std::max(ke_max_, o.kinetic);
+  e_magnitude_ = std::max(e_magnitude_, std::abs(o.kinetic) + std::abs(o.energy - o.kinetic));
   const double s = t - t0_;
   st_ += s;
   se_ += de;
@@ -90,6 +91,9 @@ ConservationMetrics MetricsAccumulator::result() const {
   m.orthogonality_err_max = o_max_;
   m.orthogonality_err_mean = o_sum_ / n;
   m.kinetic_max = ke_max_;
+  m.energy_magnitude = e_magnitude_;
+  m.momentum_magnitude = std::abs(pi0_);
+  m.linear_momentum_magnitude = p0_.allFinite() ? p0_.norm() : std::numeric_limits<double>::quiet_NaN();
   return m;
 }
 

@@ -27,6 +27,11 @@ struct ConservationMetrics {
   double orthogonality_err_max = 0.0;
   double orthogonality_err_mean = 0.0;
   double kinetic_max = 0.0;
+  // Magnitudes the conserved quantities are computed from, for round-off floors (not columns):
+  // max over t of |T| + |E - T| (J), |pi(0)|, |P(0)| (NaN where P is not conserved).
+  double energy_magnitude = 0.0;
+  double momentum_magnitude = 0.0;
+  double linear_momentum_magnitude = std::numeric_limits<double>::quiet_NaN();
 };
 
 // A metric by its summary-column name (plus "energy_drift_rate_abs" = |energy_drift_rate|),
@@ -46,7 +51,7 @@ class MetricsAccumulator {
   double e_max_ = 0.0, e_sum_ = 0.0, pi_max_ = 0.0, pi_sum_ = 0.0;
   Eigen::Vector3d p0_ = Eigen::Vector3d::Zero();
   double p_max_ = 0.0;
-  double c_max_ = 0.0, cr_max_ = 0.0, o_max_ = 0.0, o_sum_ = 0.0, ke_max_ = 0.0;
+  double c_max_ = 0.0, cr_max_ = 0.0, o_max_ = 0.0, o_sum_ = 0.0, ke_max_ = 0.0, e_magnitude_ = 0.0;
   // Running sums for the least-squares slope of dE(t), shifted by the first time for accuracy.
   double t0_ = 0.0, st_ = 0.0, se_ = 0.0, stt_ = 0.0, ste_ = 0.0;
 };
