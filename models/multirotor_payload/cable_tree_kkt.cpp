@@ -23,12 +23,8 @@ bool CableTreeKkt::factor(double s, const std::vector<std::vector<Vec3>>& u, con
     l.block<3, 3>(1, 1) = s * mech_.joint_coupling(j) * I;
     return l;
   };
-  auto U = [&](int a, int j) {  // j <= n-1: 4x4 acting on (tau_{j+1}, x_{j+1})
-    Mat4 v = Mat4::Zero();
-    v.block<3, 1>(1, 0) = u[a][j];
-    v.block<3, 3>(1, 1) = s * mech_.joint_coupling(j + 1) * I;
-    return v;
-  };
+  // U (to joint j+1, j <= n-1; 4x4 acting on (tau_{j+1}, x_{j+1})) has rows 1..3 =
+  // [u[a][j], s joint_coupling(j+1) I] and row 0 zero; it is applied in structured form below.
   lower_.resize(m_ * n_);
   upper_times_.resize(m_ * n_);
   first_lower_.resize(m_);
@@ -38,14 +34,27 @@ bool CableTreeKkt::factor(double s, const std::vector<std::vector<Vec3>>& u, con
     Mat4 S = D(a, n_);
     for (int j = n_; j >= 1; --j) {
       const int k = a * n_ + j - 1;
-      bool invertible = false;
-      double det = 0.0;
-      S.computeInverseAndDetWithCheck(pivots_[k], det, invertible, 0.0);
-      if (!invertible || !pivots_[k].allFinite()) return false;
+      // Eigen's closed-form 4x4 inverse (the one computeInverseAndDetWithCheck calls after a
+      // separate determinant); a singular pivot divides by a zero determinant and shows as
+      // non-finite entries.
+      pivots_[k] = S.inverse();
+      if (!pivots_[k].allFinite()) return false;
       if (j == 1) break;
       lower_[k] = L(a, j);
-      upper_times_[k] = U(a, j - 1) * pivots_[k];
-      S = D(a, j - 1) - upper_times_[k] * lower_[k];
+      // upper_times_ = U(a, j-1) P and S = D(a, j-1) - U P L(a, j), with the sums of the dense
+      // products over the entries that are not structural zeros of U (row 0, off-diagonal of
+      // its 3x3 block) and L (column 0, likewise): only exact zeros are left out, so the result
+      // is bitwise that of the dense 4x4 products, at a third of their cost.
+      const Mat4& P = pivots_[k];
+      const Vec3& uj = u[a][j - 1];
+      const Vec3& tj = t[a][j - 1];
+      const double sc = s * mech_.joint_coupling(j);  // U(a, j-1) and L(a, j) share joint j's coupling
+      Mat4& UP = upper_times_[k];
+      UP.row(0).setZero();
+      for (int i = 0; i < 3; ++i) UP.row(1 + i) = uj(i) * P.row(0) + sc * P.row(1 + i);
+      S = D(a, j - 1);
+      for (int r = 1; r < 4; ++r)
+        for (int m = 0; m < 3; ++m) S(r, 1 + m) -= UP(r, 0) * (-tj(m)) + UP(r, 1 + m) * sc;
     }
     auto& L1 = first_lower_[a];
     L1.setZero();
