@@ -124,6 +124,11 @@ class DiscreteLieGroupFormulation : public Formulation {
  public:
   FormulationKind kind() const override { return FormulationKind::DiscreteLieGroup; }
   virtual std::unique_ptr<DiscreteLieGroupStep> make_step() const = 0;
+  // Empty when the step is symmetric (time-reversible as a map: the step of size -h from the
+  // result of a step of size h returns the state, Hairer-Lubich-Wanner II.3 Def. 3.1), which a
+  // composition to higher order needs; otherwise why not (e.g. forcing evaluated at the
+  // step's start). Checked for every model by tests/test_lgvi_composition.cpp.
+  virtual std::string why_not_time_symmetric() const { return ""; }
 };
 
 }  // namespace tb

@@ -85,6 +85,10 @@ class LieGroupForm final : public DiscreteLieGroupFormulation {
   std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override;
   std::unique_ptr<DiscreteLieGroupStep> make_step() const override;
+  // The midpoint rule is symmetric (kinetic energy and forcing at the step's midpoint, f split
+  // evenly: the adjoint's L*_d(g0, g1, h) = -L_d(g1, g0, -h) and f*± = -f∓(g1, g0, -h) are the
+  // same scheme); the paper's printed rule is not once the reel moves.
+  std::string why_not_time_symmetric() const override;
 
   const Mechanics& mechanics() const { return mech_; }
   State to_physical(const Eigen::VectorXd& y) const;

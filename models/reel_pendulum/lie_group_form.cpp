@@ -219,4 +219,12 @@ Eigen::VectorXd LieGroupForm::physical_state(const Eigen::VectorXd& y) const { r
 
 std::unique_ptr<DiscreteLieGroupStep> LieGroupForm::make_step() const { return std::make_unique<ReelPendulumStep>(*this); }
 
+std::string LieGroupForm::why_not_time_symmetric() const {
+  const Parameters& p = mech_.params();
+  if (p.discretization == Parameters::Discretization::Paper && !p.reel_locked)
+    return "the paper's printed discretisation (seed 002 (34), (37), (38)) evaluates the kinetic energy's mass matrix "
+           "and the reel forcing at the step's start, so its step is not symmetric (and first order) once the reel moves";
+  return "";
+}
+
 }  // namespace tb::reel_pendulum
