@@ -5,6 +5,7 @@
 
 #include "integrators/ida/ida.hpp"
 #include "integrators/lgvi/lgvi.hpp"
+#include "integrators/rattle/rattle.hpp"
 #include "integrators/rk2/rk2.hpp"
 #include "integrators/rk4/rk4.hpp"
 #include "integrators/rk45/rk45.hpp"
@@ -15,6 +16,7 @@ std::vector<IntegratorInfo> integrator_registry() {
   return {
       ida_info(),
       lgvi_info(),
+      rattle_info(),
       rk2_info(),
       rk4_info(),
       rk45_info(),
