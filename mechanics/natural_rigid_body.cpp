@@ -35,6 +35,10 @@ std::string NaturalRigidBody::why_not(const Mat3& J) {
 
 NaturalRigidBody::NaturalRigidBody(const Mat3& J) : Jd_(so3::nonstandard_inertia(J)) {
   if (const std::string why = why_not(J); !why.empty()) throw std::invalid_argument(why);
+  // J_d's eigenvalues are (J2 + J3 - J1)/2 etc.: invertible unless the body is flat (or nearly).
+  const double smallest = Eigen::SelfAdjointEigenSolver<Mat3>(Jd_).eigenvalues().minCoeff();
+  Jd_invertible_ = smallest > 1e-8 * Jd_.norm();
+  Jd_inverse_ = Jd_invertible_ ? Mat3(Jd_.inverse()) : Mat3::Zero();  // 3x3: closed form
 }
 
 Mat3 NaturalRigidBody::read(const Eigen::VectorXd& y, int offset) {
@@ -90,6 +94,19 @@ Vec3 NaturalRigidBody::angular_velocity(const Mat3& R, const Mat3& Rdot) {
 }
 
 bool NaturalRigidBody::Solver::factor(const Mat3& R_a, const Mat3& R_b) {
+  if (body_->Jd_invertible_) {
+    R_a_ = R_a;
+    R_b_ = R_b;
+    Eigen::Matrix<double, 6, 6> S;
+    for (int k = 0; k < 6; ++k) {
+      Vec6 e = Vec6::Zero();
+      e(k) = 1.0;
+      S.col(k) = jacobian_times(R_a, R_b * multiplier_matrix(e) * body_->Jd_inverse_);
+    }
+    schur_.compute(S);
+    const auto d = schur_.matrixLU().diagonal().cwiseAbs();
+    return S.allFinite() && d.minCoeff() > 1e-13 * d.maxCoeff();
+  }
   Eigen::Matrix<double, 15, 15> K = Eigen::Matrix<double, 15, 15>::Zero();
   for (int i = 0; i < 3; ++i) K.block<3, 3>(3 * i, 3 * i) = body_->Jd_.transpose();  // (R' J_d) row i = J_d^T (row i of R')
   for (int k = 0; k < 6; ++k) {
@@ -109,6 +126,12 @@ bool NaturalRigidBody::Solver::factor(const Mat3& R_a, const Mat3& R_b) {
 }
 
 void NaturalRigidBody::Solver::solve(const Mat3& Y, const Vec6& s, Mat3& X, Vec6& lambda) const {
+  if (body_->Jd_invertible_) {
+    const Mat3 Y_over = Y * body_->Jd_inverse_;
+    lambda = schur_.solve(Vec6(jacobian_times(R_a_, Y_over) - s));
+    X = Y_over - R_b_ * multiplier_matrix(lambda) * body_->Jd_inverse_;
+    return;
+  }
   Eigen::Matrix<double, 15, 1> rhs;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) rhs(3 * i + j) = Y(i, j);

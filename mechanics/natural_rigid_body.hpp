@@ -17,8 +17,10 @@
 // since sum lambda_i (G dR)_i = tr(dR^T R L) = <dR, R L>_F.
 //
 // The body's block of the saddle-point system [M_R, G(R_b)^T; G(R_a), 0] [X; lambda] = [Y; s]
-// (15 x 15) is factored by a partial-pivot LU: a fixed small size per body, so O(1) per body
-// and O(number of bodies) in a model.
+// is solved per body in O(1): where J_d is invertible (every body but a flat one) by
+// eliminating X = (Y - R_b L(lambda)) J_d^{-1} and the 6x6 Schur complement
+// G(R_a)(R_b L(.) J_d^{-1}) lambda = G(R_a)(Y J_d^{-1}) - s; for a flat body by a partial-pivot
+// LU of the whole 15 x 15 block (measured on Model C: the Schur form costs a fifth of it).
 
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
@@ -60,17 +62,21 @@ class NaturalRigidBody {
   // The body's block of the saddle-point system (see above).
   class Solver {
    public:
-    explicit Solver(const NaturalRigidBody& body) : body_(&body), lu_(Eigen::Matrix<double, 15, 15>::Identity()) {}
+    explicit Solver(const NaturalRigidBody& body)
+        : body_(&body), schur_(Eigen::Matrix<double, 6, 6>::Identity()), lu_(Eigen::Matrix<double, 15, 15>::Identity()) {}
     bool factor(const Mat3& R_a, const Mat3& R_b);
     void solve(const Mat3& Y, const Vec6& s, Mat3& X, Vec6& lambda) const;
 
    private:
     const NaturalRigidBody* body_;
-    Eigen::PartialPivLU<Eigen::Matrix<double, 15, 15>> lu_;
+    Mat3 R_a_ = Mat3::Identity(), R_b_ = Mat3::Identity();
+    Eigen::PartialPivLU<Eigen::Matrix<double, 6, 6>> schur_;  // J_d invertible
+    Eigen::PartialPivLU<Eigen::Matrix<double, 15, 15>> lu_;   // flat body
   };
 
  private:
-  Mat3 Jd_;
+  Mat3 Jd_, Jd_inverse_;
+  bool Jd_invertible_ = false;
 };
 
 }  // namespace tb

@@ -105,8 +105,9 @@ TEST_CASE("rattle: measured order 2 on every model offering the constrained form
 TEST_CASE("rattle: a step of h then -h returns to the start (symmetry)", "[rattle]") {
   // 20 steps of the fixture's h from its initial state; after each, a step of -h from the new
   // state must give back the old one, relative to |y|_inf. The scheme is symmetric exactly;
-  // what remains is the Newton tolerance and round-off. Measured worst: elastic_pendulum 1.1e-16,
-  // free_rigid_body 2.2e-16, multirotor_payload 1.4e-15, planar_pendulum 2.2e-16. Bound 1e-12.
+  // what remains is the Newton tolerance and round-off. Measured worst: elastic_pendulum 2.0e-16,
+  // free_rigid_body 4.2e-16, multirotor_payload 5.1e-15, planar_pendulum 3.7e-16,
+  // string_pendulum 2.6e-15. Bound 1e-12.
   for (const auto& o : offerings()) {
     DYNAMIC_SECTION(o.label) {
       RattleStep forward(o.cm(), 1e-14, 25), backward(o.cm(), 1e-14, 25);
@@ -127,9 +128,10 @@ TEST_CASE("rattle: a step of h then -h returns to the start (symmetry)", "[rattl
 
 TEST_CASE("rattle: g(q) = 0 and G(q) v = 0 at round-off after every step", "[rattle]") {
   // 2000 steps of the fixture's h: max over steps of |g_i| / scale_i (a relative error: link
-  // length, orthonormality) and of |G v| / (|G| |v|). Measured: free_rigid_body 4.4e-16 /
-  // 1.1e-16, multirotor_payload 8.9e-16 / 2.4e-16, planar_pendulum 2.6e-16 / 6.7e-17.
-  // Bound 1e-13 both (newton_tol is 1e-14).
+  // length, orthonormality, attachment / string length) and of |G v| / (|G| |v|). Measured:
+  // free_rigid_body 4.4e-16 / 7.9e-17, multirotor_payload 6.9e-16 / 3.0e-17, planar_pendulum
+  // 2.0e-16 / 2.0e-16, string_pendulum 9.8e-15 / 6.8e-17 (the attachment of a 1 m string: a few
+  // ulp of the node positions). Bound 1e-13 both (newton_tol is 1e-14).
   for (const auto& o : offerings()) {
     DYNAMIC_SECTION(o.label) {
       if (o.cm().constraints() == 0) {
@@ -185,7 +187,8 @@ TEST_CASE("rattle keeps the free rigid body's energy to round-off over a long ru
   // RATTLE on the free rigid body is the discrete Moser-Veselov algorithm, which conserves the
   // kinetic energy exactly (Moser-Veselov 1991; HLW VII.5.3): what remains is round-off, a random
   // walk. The fixture's tumbling body with h = 0.01 s over 1000 s (1e5 steps): max |dE| / E.
-  // Measured 2.3e-14 (1000 s), where a drift of the scheme's own O(h^2) would be ~1e-5. Bound 1e-12.
+  // Measured 3.2e-14 (1000 s; orthogonality 5.1e-16), where an O(h^2) energy error of a
+  // non-conserving scheme would be ~1e-5. Bound 1e-12 both.
   for (const auto& o : offerings()) {
     if (o.label != "free_rigid_body") continue;
     auto form = formulation_for(*o.c.model, integrator("rattle"));
@@ -208,7 +211,7 @@ TEST_CASE("rattle keeps the free rigid body's energy to round-off over a long ru
 
 TEST_CASE("rattle on the free rigid body is the LGVI's discrete Moser-Veselov step", "[rattle]") {
   // Same h, 200 steps: the physical states [R, Omega] agree to round-off (the two solve the same
-  // discrete equations in different unknowns). Measured 3.1e-15. Bound 1e-11; independent
+  // discrete equations in different unknowns). Measured 1.8e-15. Bound 1e-11; independent
   // schemes of order 2 differ by ~h^2 = 1e-4 here.
   for (const auto& o : offerings()) {
     if (o.label != "free_rigid_body") continue;
