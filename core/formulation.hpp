@@ -20,7 +20,7 @@ enum class FormulationKind {
   DiscreteLieGroup,  // discrete Lagrangian on R^k x SO(3) x (S^2)^n, implicit step in group parameters
   EmbeddedOde,       // first-order ODE, R as 9 numbers, S^2 directions as 3-vectors
   IndexOneDae,       // Baumgarte-stabilised index-1 DAE in natural coordinates
-  ConstrainedMechanical,  // M q'' = f - G^T lambda, g(q) = 0: constant M in natural coordinates (RATTLE, generalized-alpha)
+  ConstrainedMechanical,  // M q'' = f - G^T lambda, g(q) = 0: constant M in natural coordinates (SHAKE-type, alpha methods)
 };
 inline constexpr FormulationKind kAllFormulationKinds[] = {FormulationKind::DiscreteLieGroup, FormulationKind::EmbeddedOde,
                                                            FormulationKind::IndexOneDae,
@@ -129,9 +129,9 @@ class DiscreteLieGroupFormulation : public Formulation {
 };
 
 // ---- Constrained mechanical system in natural coordinates (SPEC "Formulations", the row of
-// RATTLE and generalized-alpha) ----
+// the constrained Stoermer-Verlet and index-3 alpha schemes) ----
 //   q' = v,   M v' = f(t, q, v) - G(q)^T lambda,   g(q) = 0,   G = dg/dq,
-// with a CONSTANT symmetric positive definite mass matrix M: point masses (and the joint masses
+// with a CONSTANT symmetric mass matrix M, positive definite on ker G: point masses (joint masses
 // of strings and cables) in Cartesian coordinates, rigid bodies by their centre of mass and R as
 // 9 numbers with T_rot = 1/2 tr(R' J_d R'^T), J_d = 1/2 tr(J) I - J (so M = I3 (x) J_d on the
 // rows of R) and the orthonormality constraints R^T R - I = 0. The state is y = [q (n), v (n)].
@@ -141,7 +141,7 @@ class DiscreteLieGroupFormulation : public Formulation {
 // The one linear system the schemes solve, for two configurations q_a, q_b (equal or not):
 //   [ M        G(q_b)^T ] [x     ]   [r]
 //   [ G(q_a)   0        ] [lambda] = [s]
-// (RATTLE's Newton on the multipliers: q_a the current iterate, q_b = q_k; its velocity
+// (a SHAKE-type Newton on the multipliers: q_a the current iterate, q_b = q_k; its velocity
 // projection: q_a = q_b = q_{k+1}). The model factors it with its structure (banded along a
 // string, O(m n) on a cable tree, closed form per rigid body), never as a dense inverse.
 class ConstrainedMechanicalSolver {
@@ -165,7 +165,7 @@ class ConstrainedMechanicalFormulation : public Formulation {
   virtual void mass_entries(std::vector<Eigen::Triplet<double>>& entries) const = 0;
   // f(t, q, v): every applied force (conservative -grad V, and non-conservative ones).
   virtual void force(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& f) const = 0;
-  // Whether f depends on v (then RATTLE's second kick uses v_{k+1/2}, see integrators/rattle).
+  // Whether f depends on v (a scheme may then need to evaluate it at a half-step velocity).
   virtual bool force_depends_on_velocity() const { return false; }
   // g(q), and the size of each constraint's terms, so that |g_i| / constraint_scale()_i is a
   // relative error (e.g. l^2 for (|d|^2 - l^2)/2, 1 for R^T R - I): round-off is ~1e-16.
@@ -179,7 +179,7 @@ class ConstrainedMechanicalFormulation : public Formulation {
                                                    Eigen::VectorXd& GTlambda) const = 0;
   // A fresh solver (one per stepper: it holds the factorisation).
   virtual std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const = 0;
-  // Reserved for generalized-alpha (Arnold-Bruels, index 3): the tangent matrices df/dq, df/dv
+  // Reserved for the index-3 alpha methods (Arnold-Bruels): the tangent matrices df/dq, df/dv
   // and d(G(q)^T lambda)/dq and a solver of its iteration matrix go here, added with it.
 };
 
