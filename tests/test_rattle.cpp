@@ -233,3 +233,23 @@ TEST_CASE("rattle: a model without a constant mass matrix declines with the reas
   CHECK_FALSE(c.model->make_formulation(FormulationKind::ConstrainedMechanical, why_not));
   CHECK(why_not.find("mass matrix") != std::string::npos);
 }
+
+TEST_CASE("rattle: a step the motion has outgrown fails as a divergence, leaving the state", "[rattle][failure]") {
+  // Planar pendulum (l = 1 m) turning at 10 rad/s, h = 0.2 s: the free flight q_k + h v_k lies
+  // at |r|^2 = 1 + (h |v|)^2 = 5 m^2, and the position equations have no solution (the line
+  // q_k + h v_k - s r_k misses the circle when h |v| > l): a stability result, Diverged.
+  planar_pendulum::InitialCondition fast;
+  fast.omega = 10.0;
+  const auto model = planar_pendulum::make_model(planar_pendulum::Parameters{}, fast);
+  auto form = formulation_for(*model, integrator("rattle"));
+  const auto& cm = dynamic_cast<const ConstrainedMechanicalFormulation&>(*form);
+  RattleStep step(cm, 1e-14, 25);
+  const Eigen::VectorXd y = cm.initial_state();
+  Eigen::VectorXd next;
+  const auto r = step.step(0.0, 0.2, y, next);
+  CHECK_FALSE(r.ok);
+  CHECK(r.failure.kind == StepFailure::Kind::Diverged);
+  CHECK(r.failure.reason.find("outgrown the step") != std::string::npos);
+  // The same pendulum at h = 0.01 s steps normally.
+  CHECK(step.step(0.0, 0.01, y, next).ok);
+}
