@@ -7,6 +7,7 @@ std::string to_string(FormulationKind kind) {
     case FormulationKind::DiscreteLieGroup: return "discrete-lie-group";
     case FormulationKind::EmbeddedOde: return "embedded-ode";
     case FormulationKind::IndexOneDae: return "index-1-dae";
+    case FormulationKind::ConstrainedMechanical: return "constrained-mechanical";
   }
   return "unknown";
 }

@@ -20,9 +20,11 @@ enum class FormulationKind {
   DiscreteLieGroup,  // discrete Lagrangian on R^k x SO(3) x (S^2)^n, implicit step in group parameters
   EmbeddedOde,       // first-order ODE, R as 9 numbers, S^2 directions as 3-vectors
   IndexOneDae,       // Baumgarte-stabilised index-1 DAE in natural coordinates
+  ConstrainedMechanical,  // M q'' = f - G^T lambda, g(q) = 0: constant M in natural coordinates (SHAKE-type, alpha methods)
 };
 inline constexpr FormulationKind kAllFormulationKinds[] = {FormulationKind::DiscreteLieGroup, FormulationKind::EmbeddedOde,
-                                                           FormulationKind::IndexOneDae};
+                                                           FormulationKind::IndexOneDae,
+                                                           FormulationKind::ConstrainedMechanical};
 
 std::string to_string(FormulationKind kind);
 
@@ -129,6 +131,61 @@ class DiscreteLieGroupFormulation : public Formulation {
   // composition to higher order needs; otherwise why not (e.g. forcing evaluated at the
   // step's start). Checked for every model by tests/test_lgvi_composition.cpp.
   virtual std::string why_not_time_symmetric() const { return ""; }
+};
+
+// ---- Constrained mechanical system in natural coordinates (SPEC "Formulations", the row of
+// the constrained Stoermer-Verlet and index-3 alpha schemes) ----
+//   q' = v,   M v' = f(t, q, v) - G(q)^T lambda,   g(q) = 0,   G = dg/dq,
+// with a CONSTANT symmetric mass matrix M, positive definite on ker G: point masses (joint masses
+// of strings and cables) in Cartesian coordinates, rigid bodies by their centre of mass and R as
+// 9 numbers with T_rot = 1/2 tr(R' J_d R'^T), J_d = 1/2 tr(J) I - J (so M = I3 (x) J_d on the
+// rows of R) and the orthonormality constraints R^T R - I = 0. The state is y = [q (n), v (n)].
+// The model owns M, f, g, G and the structured (O(N)) linear algebra on them; the integrator
+// owns the scheme, its iteration and failure handling.
+//
+// The one linear system the schemes solve, for two configurations q_a, q_b (equal or not):
+//   [ M        G(q_b)^T ] [x     ]   [r]
+//   [ G(q_a)   0        ] [lambda] = [s]
+// (a SHAKE-type Newton on the multipliers: q_a the current iterate, q_b = q_k; its velocity
+// projection: q_a = q_b = q_{k+1}). The model factors it with its structure (banded along a
+// string, O(m n) on a cable tree, closed form per rigid body), never as a dense inverse.
+class ConstrainedMechanicalSolver {
+ public:
+  virtual ~ConstrainedMechanicalSolver() = default;
+  // Factors the matrix at (q_a, q_b). Returns false if it is singular.
+  virtual bool factor(const Eigen::VectorXd& q_a, const Eigen::VectorXd& q_b) = 0;
+  // Solves with the last factorisation; r has size n, s the number of constraints.
+  virtual void solve(const Eigen::VectorXd& r, const Eigen::VectorXd& s, Eigen::VectorXd& x,
+                     Eigen::VectorXd& lambda) = 0;
+};
+
+class ConstrainedMechanicalFormulation : public Formulation {
+ public:
+  FormulationKind kind() const override { return FormulationKind::ConstrainedMechanical; }
+  int state_size() const override { return 2 * positions(); }
+  virtual int positions() const = 0;    // n = dim q = dim v
+  virtual int constraints() const = 0;  // number of rows of g (0: plain Stoermer-Verlet)
+  // M v, and M as (row, column, value) entries (repeated entries summed; tests, assembly).
+  virtual void mass_times(const Eigen::VectorXd& v, Eigen::VectorXd& Mv) const = 0;
+  virtual void mass_entries(std::vector<Eigen::Triplet<double>>& entries) const = 0;
+  // f(t, q, v): every applied force (conservative -grad V, and non-conservative ones).
+  virtual void force(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& f) const = 0;
+  // Whether f depends on v (a scheme may then need to evaluate it at a half-step velocity).
+  virtual bool force_depends_on_velocity() const { return false; }
+  // g(q), and the size of each constraint's terms, so that |g_i| / constraint_scale()_i is a
+  // relative error (e.g. l^2 for (|d|^2 - l^2)/2, 1 for R^T R - I): round-off is ~1e-16.
+  virtual void constraint(const Eigen::VectorXd& q, Eigen::VectorXd& g) const = 0;
+  virtual Eigen::VectorXd constraint_scale() const = 0;
+  // G(q) as entries (tests, assembly), G(q) v and G(q)^T lambda (structured products).
+  virtual void constraint_jacobian(const Eigen::VectorXd& q, std::vector<Eigen::Triplet<double>>& entries) const = 0;
+  virtual void constraint_jacobian_times(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                         Eigen::VectorXd& Gv) const = 0;
+  virtual void constraint_jacobian_transpose_times(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda,
+                                                   Eigen::VectorXd& GTlambda) const = 0;
+  // A fresh solver (one per stepper: it holds the factorisation).
+  virtual std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const = 0;
+  // Reserved for the index-3 alpha methods (Arnold-Bruels): the tangent matrices df/dq, df/dv
+  // and d(G(q)^T lambda)/dq and a solver of its iteration matrix go here, added with it.
 };
 
 }  // namespace tb

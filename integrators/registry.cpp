@@ -6,6 +6,7 @@
 #include "integrators/ida/ida.hpp"
 #include "integrators/lgvi/lgvi.hpp"
 #include "integrators/lgvi4/lgvi4.hpp"
+#include "integrators/rattle/rattle.hpp"
 #include "integrators/rk2/rk2.hpp"
 #include "integrators/rk4/rk4.hpp"
 #include "integrators/rk45/rk45.hpp"
@@ -18,6 +19,7 @@ std::vector<IntegratorInfo> integrator_registry() {
       ida_info(),
       lgvi_info(),
       lgvi4_info(),
+      rattle_info(),
       rk2_info(),
       rk4_info(),
       rk45_info(),

@@ -106,12 +106,52 @@ class FaultyDae final : public DaeFormulation {
   const bool& armed_;
 };
 
+// Any ConstrainedMechanicalFormulation: the force turns NaN once armed; everything else passes
+// through.
+class FaultyConstrained final : public ConstrainedMechanicalFormulation {
+ public:
+  FaultyConstrained(std::unique_ptr<Formulation> inner, const bool& armed)
+      : inner_(std::move(inner)), cm_(dynamic_cast<const ConstrainedMechanicalFormulation&>(*inner_)), armed_(armed) {}
+  Eigen::VectorXd initial_state() const override { return cm_.initial_state(); }
+  Observation observe(double t, const Eigen::VectorXd& y) const override { return cm_.observe(t, y); }
+  std::vector<std::string> extra_column_names() const override { return cm_.extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return cm_.physical_state(y); }
+  int positions() const override { return cm_.positions(); }
+  int constraints() const override { return cm_.constraints(); }
+  void mass_times(const Eigen::VectorXd& v, Eigen::VectorXd& Mv) const override { cm_.mass_times(v, Mv); }
+  void mass_entries(std::vector<Eigen::Triplet<double>>& e) const override { cm_.mass_entries(e); }
+  void force(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& f) const override {
+    cm_.force(t, q, v, f);
+    if (armed_) f.setConstant(kNaN);
+  }
+  bool force_depends_on_velocity() const override { return cm_.force_depends_on_velocity(); }
+  void constraint(const Eigen::VectorXd& q, Eigen::VectorXd& g) const override { cm_.constraint(q, g); }
+  Eigen::VectorXd constraint_scale() const override { return cm_.constraint_scale(); }
+  void constraint_jacobian(const Eigen::VectorXd& q, std::vector<Eigen::Triplet<double>>& e) const override {
+    cm_.constraint_jacobian(q, e);
+  }
+  void constraint_jacobian_times(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& Gv) const override {
+    cm_.constraint_jacobian_times(q, v, Gv);
+  }
+  void constraint_jacobian_transpose_times(const Eigen::VectorXd& q, const Eigen::VectorXd& l,
+                                           Eigen::VectorXd& out) const override {
+    cm_.constraint_jacobian_transpose_times(q, l, out);
+  }
+  std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const override { return cm_.make_solver(); }
+
+ private:
+  std::unique_ptr<Formulation> inner_;
+  const ConstrainedMechanicalFormulation& cm_;
+  const bool& armed_;
+};
+
 // nullptr when this kind has no wrapper yet.
 inline std::unique_ptr<Formulation> make_faulty(std::unique_ptr<Formulation> inner, const bool& armed) {
   switch (inner->kind()) {
     case FormulationKind::EmbeddedOde: return std::make_unique<FaultyOde>(std::move(inner), armed);
     case FormulationKind::DiscreteLieGroup: return std::make_unique<FaultyLieGroup>(std::move(inner), armed);
     case FormulationKind::IndexOneDae: return std::make_unique<FaultyDae>(std::move(inner), armed);
+    case FormulationKind::ConstrainedMechanical: return std::make_unique<FaultyConstrained>(std::move(inner), armed);
     default: return nullptr;
   }
 }

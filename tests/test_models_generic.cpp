@@ -24,6 +24,7 @@
 #include <catch2/catch.hpp>
 
 #include <Eigen/Dense>
+#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -612,6 +613,183 @@ TEST_CASE("every model's ODE form keeps its invariants under tight RK45", "[mode
         report(label, "RK45: linear_momentum_err_max / max |P|", rel);
         CHECK(rel < linear_momentum_bound);
       }
+    }
+  }
+}
+
+namespace {
+
+Eigen::MatrixXd dense_of(const std::vector<Eigen::Triplet<double>>& entries, int rows, int cols) {
+  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(rows, cols);
+  for (const auto& e : entries) {
+    REQUIRE(e.row() >= 0);
+    REQUIRE(e.row() < rows);
+    REQUIRE(e.col() >= 0);
+    REQUIRE(e.col() < cols);
+    A(e.row(), e.col()) += e.value();
+  }
+  return A;
+}
+
+// A configuration near q0, off the constraint manifold (R leaves SO(3), links change length).
+Eigen::VectorXd near_configuration(const Eigen::VectorXd& q0, double rel, std::mt19937& g) { return perturbed(q0, rel, g); }
+
+}  // namespace
+
+TEST_CASE("every constrained mechanical form's pieces are consistent: g, G, M and the initial state",
+          "[models-generic]") {
+  // At the initial configuration plus a deterministic perturbation of 1e-3 (1 + |q_i|) (off the
+  // constraints, so that the checks are not special to g = 0):
+  //  - G(q) as entries against central differences of g (step 1e-6 (1 + |q_i|)), each row
+  //    against its largest entry: the constraints are quadratic, so central differences are
+  //    exact up to round-off. Measured: free_rigid_body 4.6e-11, multirotor_payload 6.1e-11,
+  //    planar_pendulum 3.1e-11, string_pendulum 2.8e-11 (elastic_pendulum has none). Bound 1e-7.
+  //  - G v and G^T lambda (the structured products) against the entries' dense products, and
+  //    M v against the mass entries, to 1e-13 relative; M symmetric, positive semi-definite.
+  //  - the initial state on the constraints: |g_i| / scale_i and |G v| / (|G| |v|) at round-off
+  //    (<= 1e-13; measured <= 2.2e-16).
+  for (const Fixture& fixture : all_fixtures()) {
+    DYNAMIC_SECTION(fixture.label) {
+      const std::string& label = fixture.label;
+      const Case c = load_fixture(fixture);
+      int checked = 0;
+      for (const auto& offered : offered_formulations(*c.model)) {
+        const auto* cm = dynamic_cast<const ConstrainedMechanicalFormulation*>(offered.form.get());
+        if (!cm) continue;
+        ++checked;
+        const int n = cm->positions(), m = cm->constraints();
+        REQUIRE(cm->state_size() == 2 * n);
+        const Eigen::VectorXd y0 = cm->initial_state();
+        REQUIRE(y0.size() == 2 * n);
+        const Eigen::VectorXd scale = cm->constraint_scale();
+        REQUIRE(scale.size() == m);
+        if (m > 0) REQUIRE(scale.minCoeff() > 0.0);
+        // The initial state on the constraints.
+        {
+          Eigen::VectorXd g0, Gv0;
+          cm->constraint(y0.head(n), g0);
+          cm->constraint_jacobian_times(y0.head(n), y0.tail(n), Gv0);
+          REQUIRE(g0.size() == m);
+          REQUIRE(Gv0.size() == m);
+          std::vector<Eigen::Triplet<double>> entries;
+          cm->constraint_jacobian(y0.head(n), entries);
+          const Eigen::MatrixXd G0 = dense_of(entries, m, n);
+          const double g_rel = m > 0 ? g0.cwiseQuotient(scale).lpNorm<Eigen::Infinity>() : 0.0;
+          const double Gv_rel =
+              m > 0 ? Gv0.lpNorm<Eigen::Infinity>() / std::max(1e-300, G0.norm() * y0.tail(n).norm()) : 0.0;
+          report(label, "constrained form: initial |g|/scale", g_rel);
+          report(label, "constrained form: initial |G v| / (|G| |v|)", Gv_rel);
+          CHECK(g_rel <= 1e-13);
+          CHECK(Gv_rel <= 1e-13);
+        }
+        std::mt19937 gen(4242u);
+        const Eigen::VectorXd q = near_configuration(y0.head(n), 1e-3, gen);
+        std::vector<Eigen::Triplet<double>> entries;
+        cm->constraint_jacobian(q, entries);
+        const Eigen::MatrixXd G = dense_of(entries, m, n);
+        Eigen::MatrixXd Gfd(m, n);
+        for (int k = 0; k < n; ++k) {
+          const double e = 1e-6 * (1.0 + std::abs(q(k)));
+          Eigen::VectorXd qp = q, qm = q, gp, gm;
+          qp(k) += e;
+          qm(k) -= e;
+          cm->constraint(qp, gp);
+          cm->constraint(qm, gm);
+          Gfd.col(k) = (gp - gm) / (2.0 * e);
+        }
+        double worst = 0.0;
+        for (int i = 0; i < m; ++i) {
+          const double row_scale = std::max(G.row(i).cwiseAbs().maxCoeff(), 1e-300);
+          worst = std::max(worst, (G.row(i) - Gfd.row(i)).cwiseAbs().maxCoeff() / row_scale);
+        }
+        report(label, "constrained form: G against central differences of g (row-relative)", worst);
+        INFO("fixture " << label << ": G row-relative error " << worst);
+        CHECK(worst < 1e-7);
+        // Structured products against the entries.
+        const Eigen::VectorXd v = uniform_vector(n, gen), lambda = uniform_vector(m, gen);
+        Eigen::VectorXd Gv, GTl, Mv;
+        cm->constraint_jacobian_times(q, v, Gv);
+        cm->constraint_jacobian_transpose_times(q, lambda, GTl);
+        cm->mass_times(v, Mv);
+        REQUIRE(Gv.size() == m);
+        REQUIRE(GTl.size() == n);
+        REQUIRE(Mv.size() == n);
+        std::vector<Eigen::Triplet<double>> mass;
+        cm->mass_entries(mass);
+        const Eigen::MatrixXd M = dense_of(mass, n, n);
+        const double G_scale = m > 0 ? std::max(1.0, G.cwiseAbs().maxCoeff()) : 1.0;  // maxCoeff of an empty matrix is undefined
+        if (m > 0) {
+          CHECK((Gv - G * v).lpNorm<Eigen::Infinity>() <= 1e-13 * G_scale * n);
+          CHECK((GTl - G.transpose() * lambda).lpNorm<Eigen::Infinity>() <= 1e-13 * G_scale * m);
+        }
+        CHECK((Mv - M * v).lpNorm<Eigen::Infinity>() <= 1e-13 * M.cwiseAbs().maxCoeff() * n);
+        CHECK((M - M.transpose()).cwiseAbs().maxCoeff() == 0.0);
+        // Positive semi-definite (a flat body's J_d is singular; the saddle-point test below checks
+        // that M is definite where it must be, on the constraints' tangent space).
+        const Eigen::VectorXd eig = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(M).eigenvalues();
+        CHECK(eig.minCoeff() >= -1e-14 * eig.maxCoeff());
+        CHECK(eig.maxCoeff() > 0.0);
+      }
+      if (checked == 0) SUCCEED(label << " offers no constrained mechanical form");
+    }
+  }
+}
+
+TEST_CASE("every constrained mechanical form's structured solver solves its saddle-point system", "[models-generic]") {
+  // [M, G(q_b)^T; G(q_a), 0] [x; lambda] = [r; s] at two different configurations near the
+  // initial one (as in RATTLE's Newton: q_a the iterate, q_b = q_k), r and s pseudo-random;
+  // the residual of the structured solution in the dense matrix built from the entries,
+  // relative to |K| |[x; lambda]| + |[r; s]|. Measured: elastic_pendulum 0, free_rigid_body
+  // 9.6e-17, multirotor_payload 5.8e-12 (CableTreeKkt eliminates without pivoting between
+  // blocks, and q_a, q_b 1e-2 apart here are farther than any step: the link masses 0.01 kg
+  // against the multirotor's 1.1 kg, and the link rows against the mass rows, spread the
+  // pivots), planar_pendulum 2.3e-16, string_pendulum 1.1e-16. Bound 1e-10: a wrong block
+  // gives O(1).
+  for (const Fixture& fixture : all_fixtures()) {
+    DYNAMIC_SECTION(fixture.label) {
+      const std::string& label = fixture.label;
+      const Case c = load_fixture(fixture);
+      int checked = 0;
+      for (const auto& offered : offered_formulations(*c.model)) {
+        const auto* cm = dynamic_cast<const ConstrainedMechanicalFormulation*>(offered.form.get());
+        if (!cm) continue;
+        ++checked;
+        const int n = cm->positions(), m = cm->constraints();
+        const Eigen::VectorXd y0 = cm->initial_state();
+        std::mt19937 gen(99u);
+        const Eigen::VectorXd qa = near_configuration(y0.head(n), 1e-2, gen);
+        const Eigen::VectorXd qb = near_configuration(y0.head(n), 1e-2, gen);
+        std::vector<Eigen::Triplet<double>> mass, Ga, Gb;
+        cm->mass_entries(mass);
+        cm->constraint_jacobian(qa, Ga);
+        cm->constraint_jacobian(qb, Gb);
+        Eigen::MatrixXd K = Eigen::MatrixXd::Zero(n + m, n + m);
+        K.topLeftCorner(n, n) = dense_of(mass, n, n);
+        K.topRightCorner(n, m) = dense_of(Gb, m, n).transpose();
+        K.bottomLeftCorner(m, n) = dense_of(Ga, m, n);
+        auto solver = cm->make_solver();
+        REQUIRE(solver);
+        REQUIRE(solver->factor(qa, qb));
+        double worst = 0.0;
+        for (int trial = 0; trial < 3; ++trial) {
+          const Eigen::VectorXd r = uniform_vector(n, gen), s = uniform_vector(m, gen);
+          Eigen::VectorXd x, lambda;
+          solver->solve(r, s, x, lambda);
+          REQUIRE(x.size() == n);
+          REQUIRE(lambda.size() == m);
+          Eigen::VectorXd sol(n + m), rhs(n + m);
+          sol << x, lambda;
+          rhs << r, s;
+          const double rel = (K * sol - rhs).lpNorm<Eigen::Infinity>() /
+                             (K.cwiseAbs().maxCoeff() * sol.lpNorm<Eigen::Infinity>() + rhs.lpNorm<Eigen::Infinity>());
+          INFO("trial " << trial << ": relative residual " << rel);
+          worst = std::max(worst, rel);
+        }
+        report(label, "constrained form: saddle-point solve, relative residual", worst);
+        INFO("fixture " << label << ": relative residual " << worst);
+        CHECK(worst < 1e-10);
+      }
+      if (checked == 0) SUCCEED(label << " offers no constrained mechanical form");
     }
   }
 }

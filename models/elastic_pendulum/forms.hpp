@@ -42,4 +42,38 @@ class LieGroupForm final : public DiscreteLieGroupFormulation {
   InitialCondition ic_;
 };
 
+// The constrained mechanical system with no constraint (RATTLE reduces to Stoermer-Verlet):
+// q = x, v = x', M = m I3, f = -grad V. State [x, v] (the physical layout).
+class ConstrainedForm final : public ConstrainedMechanicalFormulation {
+ public:
+  ConstrainedForm(const Parameters& p, const InitialCondition& ic) : mech_(p), ic_(ic) {}
+  Eigen::VectorXd initial_state() const override;
+  Observation observe(double, const Eigen::VectorXd& y) const override { return mech_.observe(y.head<3>(), y.tail<3>()); }
+  std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y; }
+
+  int positions() const override { return 3; }
+  int constraints() const override { return 0; }
+  void mass_times(const Eigen::VectorXd& v, Eigen::VectorXd& Mv) const override { Mv = mech_.params().m * v; }
+  void mass_entries(std::vector<Eigen::Triplet<double>>& entries) const override;
+  void force(double, const Eigen::VectorXd& q, const Eigen::VectorXd&, Eigen::VectorXd& f) const override {
+    f = -mech_.potential_gradient(q.head<3>());
+  }
+  void constraint(const Eigen::VectorXd&, Eigen::VectorXd& g) const override { g.resize(0); }
+  Eigen::VectorXd constraint_scale() const override { return Eigen::VectorXd(0); }
+  void constraint_jacobian(const Eigen::VectorXd&, std::vector<Eigen::Triplet<double>>&) const override {}
+  void constraint_jacobian_times(const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& Gv) const override {
+    Gv.resize(0);
+  }
+  void constraint_jacobian_transpose_times(const Eigen::VectorXd&, const Eigen::VectorXd&,
+                                           Eigen::VectorXd& GTlambda) const override {
+    GTlambda.setZero(3);
+  }
+  std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const override;
+
+ private:
+  Mechanics mech_;
+  InitialCondition ic_;
+};
+
 }  // namespace tb::elastic_pendulum

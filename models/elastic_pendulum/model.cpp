@@ -33,6 +33,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
       std::vector<FormulationMenu::Item>{
           offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
           offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
+          offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic),
           decline(FormulationKind::IndexOneDae,
                   "the elastic pendulum has no constraint and no rigid body: its DAE form would be the ODE")});
 }

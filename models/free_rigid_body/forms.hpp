@@ -5,6 +5,7 @@
 // All three share Mechanics, so they are observed by the same code; each maps its state to
 // the physical layout [R (9, row-major), Omega].
 
+#include "mechanics/natural_rigid_body.hpp"
 #include "models/free_rigid_body/mechanics.hpp"
 
 namespace tb::free_rigid_body {
@@ -71,6 +72,40 @@ class DaeForm final : public DaeFormulation {
  private:
   Mechanics mech_;
   InitialCondition ic_;
+};
+
+// The constrained mechanical system in natural coordinates (RATTLE): q = R (9, row-major),
+// v = R' (9), M = I3 (x) J_d, no applied force, the 6 constraints R^T R - I = 0
+// (mechanics/natural_rigid_body.hpp). y = [R, R']; the physical state is [R, Omega] with
+// Omega = vee(skew(R^T R')). J_d may be singular (a flat body, J3 = J1 + J2): M is positive
+// definite on the tangent space of SO(3), which is all the saddle-point solve needs.
+class ConstrainedForm final : public ConstrainedMechanicalFormulation {
+ public:
+  ConstrainedForm(const Parameters& p, const InitialCondition& ic) : mech_(p), ic_(ic), body_(p.J) {}
+  Eigen::VectorXd initial_state() const override;  // [R0, R0 hat(Omega0)]
+  Observation observe(double t, const Eigen::VectorXd& y) const override;
+  std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override;
+
+  int positions() const override { return 9; }
+  int constraints() const override { return 6; }
+  void mass_times(const Eigen::VectorXd& v, Eigen::VectorXd& Mv) const override;
+  void mass_entries(std::vector<Eigen::Triplet<double>>& entries) const override { body_.mass_entries(0, entries); }
+  void force(double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& f) const override {
+    f.setZero(9);
+  }
+  void constraint(const Eigen::VectorXd& q, Eigen::VectorXd& g) const override;
+  Eigen::VectorXd constraint_scale() const override { return Eigen::VectorXd::Ones(6); }
+  void constraint_jacobian(const Eigen::VectorXd& q, std::vector<Eigen::Triplet<double>>& entries) const override;
+  void constraint_jacobian_times(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& Gv) const override;
+  void constraint_jacobian_transpose_times(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda,
+                                           Eigen::VectorXd& GTlambda) const override;
+  std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const override;
+
+ private:
+  Mechanics mech_;
+  InitialCondition ic_;
+  NaturalRigidBody body_;
 };
 
 }  // namespace tb::free_rigid_body

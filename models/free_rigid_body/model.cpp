@@ -1,5 +1,6 @@
 // The torque-free rigid body as the runner sees it: built from a case file's [model] and
-// [initial] tables, offering the ODE, discrete Lie group and index-1 DAE forms.
+// [initial] tables, offering the ODE, discrete Lie group, index-1 DAE and constrained mechanical (natural
+// coordinates) forms.
 
 #include "models/free_rigid_body/model.hpp"
 
@@ -44,11 +45,15 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
 }  // namespace
 
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
+  const std::string why_not_natural = NaturalRigidBody::why_not(p.J);
   return std::make_shared<FormulationMenu>(
       "free_rigid_body", StateSize{30.0, "one rigid body: at most 30 numbers"},
-      std::vector<FormulationMenu::Item>{offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
-                                         offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
-                                         offer<DaeForm>(FormulationKind::IndexOneDae, p, ic)});
+      std::vector<FormulationMenu::Item>{
+          offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
+          offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
+          offer<DaeForm>(FormulationKind::IndexOneDae, p, ic),
+          why_not_natural.empty() ? offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic)
+                                  : decline(FormulationKind::ConstrainedMechanical, why_not_natural)});
 }
 
 ModelInfo info() {

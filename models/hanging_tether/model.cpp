@@ -26,6 +26,12 @@ bool HangingTetherModel::offers(FormulationKind kind, const std::string& discret
     case FormulationKind::IndexOneDae:
       why_not = "the hanging tether's elastic elements carry no holonomic constraints: no DAE form";
       return false;
+    case FormulationKind::ConstrainedMechanical:
+      // Its mass matrix is constant, but its physical state carries the work dissipated by the
+      // (velocity-dependent) damping as an integrated component, which y = [q, v] has no place for.
+      why_not = "not derived yet: the tether's state carries the dissipated damping work as an integrated "
+                "component, which the constrained form's state [q, v] does not hold";
+      return false;
   }
   why_not = "unknown formulation";
   return false;

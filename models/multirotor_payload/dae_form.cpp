@@ -99,17 +99,14 @@ Eigen::VectorXd DaeForm::differential_components() const {
 }
 
 Eigen::VectorXd DaeForm::from_physical(const State& s) const {
-  const double l = mech_.params().link_length();
+  const Joints joints = joints_of(mech_, s);
   Eigen::VectorXd y = Eigen::VectorXd::Zero(state_size());
   y.segment<3>(0) = s.Xp;
   y.segment<3>(3) = s.Vp;
   for (int a = 0; a < m_; ++a) {
-    Vec3 J = s.Xp, V = s.Vp;
     for (int j = 1; j <= n_; ++j) {
-      J += l * s.q[a][j - 1];
-      V += l * s.omega[a][j - 1].cross(s.q[a][j - 1]);
-      y.segment<3>(joint_index(a, j)) = J;
-      y.segment<3>(velocity_index(a, j)) = V;
+      y.segment<3>(joint_index(a, j)) = joints.J[a][j];
+      y.segment<3>(velocity_index(a, j)) = joints.V[a][j];
     }
     Eigen::Map<RowMajor3>(y.data() + rotation_index(a)) = s.R[a];
     y.segment<3>(angular_velocity_index(a)) = s.Omega[a];
@@ -117,22 +114,24 @@ Eigen::VectorXd DaeForm::from_physical(const State& s) const {
   return y;
 }
 
+Joints DaeForm::joints(const Eigen::VectorXd& y) const {
+  Joints out;
+  out.J.assign(m_, std::vector<Vec3>(n_ + 1));
+  out.V.assign(m_, std::vector<Vec3>(n_ + 1));
+  for (int a = 0; a < m_; ++a)
+    for (int j = 0; j <= n_; ++j) {
+      out.J[a][j] = y.segment<3>(joint_index(a, j));
+      out.V[a][j] = y.segment<3>(velocity_index(a, j));
+    }
+  return out;
+}
+
 State DaeForm::to_physical(const Eigen::VectorXd& y) const {
-  const double l = mech_.params().link_length();
   State s;
-  s.Xp = y.segment<3>(0);
-  s.Vp = y.segment<3>(3);
+  cable_state_from_joints(mech_, joints(y), s);
   s.R.resize(m_);
   s.Omega.resize(m_);
-  s.q.assign(m_, std::vector<Vec3>(n_));
-  s.omega.assign(m_, std::vector<Vec3>(n_));
   for (int a = 0; a < m_; ++a) {
-    for (int j = 1; j <= n_; ++j) {
-      const Vec3 q = (y.segment<3>(joint_index(a, j)) - y.segment<3>(joint_index(a, j - 1))) / l;
-      const Vec3 qdot = (y.segment<3>(velocity_index(a, j)) - y.segment<3>(velocity_index(a, j - 1))) / l;
-      s.q[a][j - 1] = q;
-      s.omega[a][j - 1] = q.cross(qdot);
-    }
     s.R[a] = read_rotation(y, rotation_index(a));
     s.Omega[a] = y.segment<3>(angular_velocity_index(a));
   }
@@ -151,16 +150,8 @@ Observation DaeForm::observe(double, const Eigen::VectorXd& y) const {
   // max | |J_i - J_{i-1}| - l | / l, the very quantity the ODE form reports for its
   // unnormalised q_i, so the forms' constraint columns compare directly.
   Observation o = mech_.observe(to_physical(y));
-  // constraint_rate_err: the rate of the same quantity, |d/dt |d_i|| / l = |d_i . DV_i| / (|d_i| l)
-  // (1/s), i.e. C_i' / (|d_i| l).
-  const double l = mech_.params().link_length();
-  o.constraint_rate_err = 0.0;
-  for (int a = 0; a < m_; ++a)
-    for (int j = 1; j <= n_; ++j) {
-      const Vec3 d = y.segment<3>(joint_index(a, j)) - y.segment<3>(joint_index(a, j - 1));
-      const Vec3 dv = y.segment<3>(velocity_index(a, j)) - y.segment<3>(velocity_index(a, j - 1));
-      o.constraint_rate_err = std::max(o.constraint_rate_err, std::abs(d.dot(dv)) / (d.norm() * l));
-    }
+  // constraint_rate_err: the rate of the same quantity, |d/dt |d_i|| / l (natural_coordinates.hpp).
+  o.constraint_rate_err = link_length_rate_error(mech_, joints(y));
   return o;
 }
 
@@ -182,7 +173,7 @@ Eigen::VectorXd DaeForm::solve_index_one(Eigen::VectorXd& y, const BaumgartePara
   for (int a = 0; a < m_; ++a)
     for (int j = 1; j <= n_; ++j) {
       const Vec3 d = l * u[a][j - 1], dv = V(a, j) - V(a, j - 1);
-      const double C = 0.5 * (d.squaredNorm() - l * l);
+      const double C = link_constraint(d, l);
       const int o = CableTreeKkt::offset(n_, a, j);
       rhs(o) = -(dv.squaredNorm() + 2.0 * p * d.dot(dv) + p2 * C) / l;
       rhs.segment<3>(o + 1) = mech_.joint_force(j);
@@ -259,7 +250,7 @@ void DaeForm::residual(double, const Eigen::VectorXd& y, const Eigen::VectorXd& 
     for (int j = 1; j <= n_; ++j) {
       const Vec3 d = J(a, j) - J(a, j - 1), dv = V(a, j) - V(a, j - 1);
       F(multiplier_index(a, j)) =
-          d.dot(A(a, j) - A(a, j - 1)) + dv.squaredNorm() + 2.0 * p * d.dot(dv) + 0.5 * p2 * (d.squaredNorm() - l * l);
+          d.dot(A(a, j) - A(a, j - 1)) + dv.squaredNorm() + 2.0 * p * d.dot(dv) + p2 * link_constraint(d, l);
       F.segment<3>(joint_index(a, j)) = yp.segment<3>(joint_index(a, j)) - V(a, j);
       Vec3 f = mech_.joint_coupling(j) * A(a, j - 1) + mech_.joint_mass(j) * A(a, j) + lambda(a, j) * d -
                mech_.joint_force(j);

@@ -8,7 +8,9 @@
 #include <memory>
 
 #include "models/multirotor_payload/cable_tree_kkt.hpp"
+#include "mechanics/natural_rigid_body.hpp"
 #include "models/multirotor_payload/mechanics.hpp"
+#include "models/multirotor_payload/natural_coordinates.hpp"
 
 namespace tb::multirotor_payload {
 
@@ -112,9 +114,55 @@ class DaeForm final : public DaeFormulation {
   State to_physical(const Eigen::VectorXd& y) const;
 
  private:
+  Joints joints(const Eigen::VectorXd& y) const;
   Mechanics mech_;
   InitialCondition ic_;
   int m_, n_;
+};
+
+// The constrained mechanical system in natural coordinates (RATTLE): every cable joint a point
+// in R^3, every multirotor's R as 9 numbers, with the constant mass matrix M = M_J (joints,
+// block-tridiagonal along each cable, Mechanics) (+) I3 (x) J_d (each multirotor), the constant
+// joint forces phi (gravity and thrust; no torque), the link constraints
+// C_j = (|d_j|^2 - l^2)/2 and each multirotor's R^T R - I = 0. Ordering:
+//   q = [J_0 | for a, for j = 1..n: J_j^a | for a: R_a (9)],  v alike,  y = [q, v];
+//   g = [for a, for j: C_j^a | for a: the 6 of R_a^T R_a - I].
+// The saddle-point system decouples into the cable tree (CableTreeKkt, O(m n)) and one 6x6
+// Schur complement per multirotor (NaturalRigidBody).
+class ConstrainedForm final : public ConstrainedMechanicalFormulation {
+ public:
+  ConstrainedForm(const Parameters& p, const InitialCondition& ic);
+  Eigen::VectorXd initial_state() const override;
+  Observation observe(double t, const Eigen::VectorXd& y) const override;
+  std::vector<std::string> extra_column_names() const override { return mech_.extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override;
+
+  int positions() const override { return 3 + 3 * m_ * n_ + 9 * m_; }
+  int constraints() const override { return m_ * n_ + 6 * m_; }
+  void mass_times(const Eigen::VectorXd& v, Eigen::VectorXd& Mv) const override;
+  void mass_entries(std::vector<Eigen::Triplet<double>>& entries) const override;
+  void force(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& f) const override;
+  void constraint(const Eigen::VectorXd& q, Eigen::VectorXd& g) const override;
+  Eigen::VectorXd constraint_scale() const override;
+  void constraint_jacobian(const Eigen::VectorXd& q, std::vector<Eigen::Triplet<double>>& entries) const override;
+  void constraint_jacobian_times(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& Gv) const override;
+  void constraint_jacobian_transpose_times(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda,
+                                           Eigen::VectorXd& GTlambda) const override;
+  std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const override;
+
+  const Mechanics& mechanics() const { return mech_; }
+  int joint_index(int a, int j) const { return j == 0 ? 0 : 3 + 3 * (a * n_ + j - 1); }
+  int rotation_index(int a) const { return 3 + 3 * m_ * n_ + 9 * a; }
+  int link_row(int a, int j) const { return a * n_ + j - 1; }
+  int rotation_row(int a) const { return m_ * n_ + 6 * a; }
+  Joints joints(const Eigen::VectorXd& y) const;
+  State to_physical(const Eigen::VectorXd& y) const;
+
+ private:
+  Mechanics mech_;
+  InitialCondition ic_;
+  int m_, n_;
+  NaturalRigidBody body_;
 };
 
 }  // namespace tb::multirotor_payload

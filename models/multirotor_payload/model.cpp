@@ -1,6 +1,7 @@
 // Model C as the runner sees it: built from a case file's [model] and [initial] tables,
 // offering the embedded ODE (RK4, RK45), the discrete Lie group form (LGVI) and the
-// Baumgarte-stabilised index-1 DAE in natural coordinates (IDA).
+// Baumgarte-stabilised index-1 DAE in natural coordinates (IDA) and the constrained mechanical
+// system in natural coordinates (RATTLE).
 
 #include "models/multirotor_payload/model.hpp"
 
@@ -43,6 +44,7 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
 }  // namespace
 
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
+  const std::string why_not_natural = NaturalRigidBody::why_not(p.J_Q);
   return std::make_shared<FormulationMenu>(
       "multirotor_payload",
       StateSize{10.0 * p.multirotors * double(p.links) + 12.0 * p.multirotors + 10.0,
@@ -51,7 +53,9 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
       std::vector<FormulationMenu::Item>{
           offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
           offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
-          offer<DaeForm>(FormulationKind::IndexOneDae, p, ic)});
+          offer<DaeForm>(FormulationKind::IndexOneDae, p, ic),
+          why_not_natural.empty() ? offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic)
+                                  : decline(FormulationKind::ConstrainedMechanical, "multirotor_inertia: " + why_not_natural)});
 }
 
 ModelInfo info() {

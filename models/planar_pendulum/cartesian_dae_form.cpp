@@ -1,8 +1,9 @@
 // The planar pendulum in Cartesian coordinates as a Baumgarte-stabilised index-1 DAE
 // (seed 004 "Pendulum in Cartesian Coordinates" and §3 "Baumgarte Stabilisation"). The
-// index-3 system m r'' = m g e3 - lambda r, C = (|r|^2 - l^2)/2 = 0 is reduced to index 1 by
-// replacing C = 0 with C'' = x x'' + z z'' + |v|^2 = 0 ("semi-implicit form" of the slides),
-// and stabilised to C'' + 2p C' + p^2 C = 0, whose solutions decay like e^{-pt}.
+// index-3 system M r'' = f - G^T lambda, g(r) = 0 (M, f, g, G: NaturalCoordinates in
+// mechanics.hpp, shared with the constrained mechanical form) is reduced to index 1 by
+// replacing g = 0 with g'' = G r'' + (d/dt G) r' = 0 ("semi-implicit form" of the slides),
+// and stabilised to g'' + 2p g' + p^2 g = 0, whose solutions decay like e^{-pt}.
 
 #include <cmath>
 
@@ -11,12 +12,7 @@
 namespace tb::planar_pendulum {
 
 namespace {
-struct Constraint {
-  double C, Cdot;  // C = (|r|^2 - l^2)/2, C' = r.v
-};
-Constraint constraint(const Parameters& p, double x, double z, double vx, double vz) {
-  return {0.5 * (x * x + z * z - p.l * p.l), x * vx + z * vz};
-}
+using Vec2 = Eigen::Vector2d;
 }  // namespace
 
 Observation CartesianDaeForm::observe(double /*t*/, const Eigen::VectorXd& y) const {
@@ -31,24 +27,27 @@ Eigen::VectorXd CartesianDaeForm::differential_components() const {
 }
 
 double CartesianDaeForm::multiplier(const Eigen::Vector4d& s, const BaumgarteParameters& b) const {
-  // Substituting x'' = -lambda x/m, z'' = g - lambda z/m into C'' + 2pC' + p^2 C = 0
-  // (the slides' semi-implicit form, Schur complement of its 3x3 matrix).
-  const auto [C, Cdot] = constraint(p_, s[0], s[1], s[2], s[3]);
-  const double r2 = s[0] * s[0] + s[1] * s[1];
-  const double v2 = s[2] * s[2] + s[3] * s[3];
-  return p_.m * (p_.g * s[1] + v2 + 2.0 * b.p * Cdot + b.p * b.p * C) / r2;
+  // Substituting a = M^{-1}(f - G^T lambda) into g'' + 2p g' + p^2 g = 0 (the slides'
+  // semi-implicit form, Schur complement of its 3x3 matrix):
+  //   lambda = (G M^{-1} f + (d/dt G) v + 2p G v + p^2 g) / (G M^{-1} G^T).
+  const NaturalCoordinates nc(p_);
+  const Vec2 r = s.head<2>(), v = s.tail<2>(), G = nc.constraint_gradient(r);
+  const double m = nc.mass();
+  return (G.dot(nc.force()) / m + nc.constraint_curvature(v) + 2.0 * b.p * G.dot(v) + b.p * b.p * nc.constraint(r)) /
+         (G.squaredNorm() / m);
 }
 
 double CartesianDaeForm::multiplier_rate(const Eigen::Vector4d& s, const BaumgarteParameters& b) const {
   // d/dt of lambda |r|^2 = m (g z + |v|^2 + 2p C' + p^2 C) along the motion, with
   // C'' = -2p C' - p^2 C enforced: lambda' |r|^2 + 2 lambda C' = m (g vz + 2 v.a + 2p C'' + p^2 C').
+  const NaturalCoordinates nc(p_);
   const double lambda = multiplier(s, b);
-  const auto [C, Cdot] = constraint(p_, s[0], s[1], s[2], s[3]);
-  const double r2 = s[0] * s[0] + s[1] * s[1];
-  const double ax = -lambda * s[0] / p_.m, az = p_.g - lambda * s[1] / p_.m;
+  const Vec2 r = s.head<2>(), v = s.tail<2>();
+  const double C = nc.constraint(r), Cdot = nc.constraint_gradient(r).dot(v);
+  const double r2 = r.squaredNorm();
+  const Vec2 a = (nc.force() - lambda * nc.constraint_gradient(r)) / nc.mass();
   const double Cddot = -2.0 * b.p * Cdot - b.p * b.p * C;
-  return (p_.m * (p_.g * s[3] + 2.0 * (s[2] * ax + s[3] * az) + 2.0 * b.p * Cddot + b.p * b.p * Cdot) -
-          2.0 * lambda * Cdot) / r2;
+  return (p_.m * (p_.g * s[3] + 2.0 * v.dot(a) + 2.0 * b.p * Cddot + b.p * b.p * Cdot) - 2.0 * lambda * Cdot) / r2;
 }
 
 Eigen::VectorXd CartesianDaeForm::consistent_initial_state(const BaumgarteParameters& b) const {
@@ -59,44 +58,48 @@ Eigen::VectorXd CartesianDaeForm::consistent_initial_state(const BaumgarteParame
 }
 
 Eigen::VectorXd CartesianDaeForm::consistent_initial_derivative(const BaumgarteParameters& b) const {
+  const NaturalCoordinates nc(p_);
   const Eigen::Vector4d s = physical_from_polar(p_, ic_.theta, ic_.omega);
   const double lambda = multiplier(s, b);
+  const Vec2 a = (nc.force() - lambda * nc.constraint_gradient(s.head<2>())) / nc.mass();
   Eigen::VectorXd yp(5);
-  yp << s[2], s[3], -lambda * s[0] / p_.m, p_.g - lambda * s[1] / p_.m, multiplier_rate(s, b);
+  yp << s[2], s[3], a, multiplier_rate(s, b);
   return yp;
 }
 
 void CartesianDaeForm::residual(double /*t*/, const Eigen::VectorXd& y, const Eigen::VectorXd& yp,
                                 const BaumgarteParameters& b, Eigen::VectorXd& F) const {
-  const double x = y[0], z = y[1], vx = y[2], vz = y[3], lambda = y[4];
-  const auto [C, Cdot] = constraint(p_, x, z, vx, vz);
+  // F0,1 = r' - v;  F2,3 = M v' - f + G^T lambda;  F4 = G v' + (d/dt G) v + 2p G v + p^2 g.
+  const NaturalCoordinates nc(p_);
+  const Vec2 r = y.head<2>(), v = y.segment<2>(2), a = yp.segment<2>(2);
+  const double lambda = y[4];
+  const Vec2 G = nc.constraint_gradient(r);
   F.resize(5);
-  F[0] = yp[0] - vx;
-  F[1] = yp[1] - vz;
-  F[2] = p_.m * yp[2] + lambda * x;
-  F[3] = p_.m * yp[3] + lambda * z - p_.m * p_.g;
-  F[4] = x * yp[2] + z * yp[3] + vx * vx + vz * vz + 2.0 * b.p * Cdot + b.p * b.p * C;
+  F.head<2>() = yp.head<2>() - v;
+  F.segment<2>(2) = nc.mass() * a - nc.force() + lambda * G;
+  F[4] = G.dot(a) + nc.constraint_curvature(v) + 2.0 * b.p * G.dot(v) + b.p * b.p * nc.constraint(r);
 }
 
 void CartesianDaeForm::jacobian(double /*t*/, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, double cj,
                                 const BaumgarteParameters& b, std::vector<Eigen::Triplet<double>>& e) const {
-  const double x = y[0], z = y[1], vx = y[2], vz = y[3], lambda = y[4];
+  const NaturalCoordinates nc(p_);
+  const Vec2 r = y.head<2>(), v = y.segment<2>(2), a = yp.segment<2>(2);
+  const double lambda = y[4];
+  const Vec2 G = nc.constraint_gradient(r);
   const double p = b.p, p2 = b.p * b.p;
-  // dF/dy + cj dF/dy', row by row from residual() (dC/dx = x, dC'/dx = vx, dC'/dvx = x).
-  e.emplace_back(0, 0, cj);
-  e.emplace_back(0, 2, -1.0);
-  e.emplace_back(1, 1, cj);
-  e.emplace_back(1, 3, -1.0);
-  e.emplace_back(2, 0, lambda);
-  e.emplace_back(2, 2, p_.m * cj);
-  e.emplace_back(2, 4, x);
-  e.emplace_back(3, 1, lambda);
-  e.emplace_back(3, 3, p_.m * cj);
-  e.emplace_back(3, 4, z);
-  e.emplace_back(4, 0, yp[2] + 2.0 * p * vx + p2 * x);
-  e.emplace_back(4, 1, yp[3] + 2.0 * p * vz + p2 * z);
-  e.emplace_back(4, 2, cj * x + 2.0 * vx + 2.0 * p * x);
-  e.emplace_back(4, 3, cj * z + 2.0 * vz + 2.0 * p * z);
+  // dF/dy + cj dF/dy', row by row from residual(): d(G^T lambda)/dr = lambda I2, and for the
+  // link row (G = r^T, (d/dt G) v = |v|^2): d/dr = a + 2p v + p^2 r, d/dv = 2 v + 2p r (+ cj r).
+  const double K = nc.constraint_force_tangent(lambda);
+  const Vec2 by_r = a + 2.0 * p * v + p2 * G, by_v = 2.0 * v + 2.0 * p * G + cj * G;
+  for (int i = 0; i < 2; ++i) {
+    e.emplace_back(i, i, cj);
+    e.emplace_back(i, 2 + i, -1.0);
+    e.emplace_back(2 + i, i, K);
+    e.emplace_back(2 + i, 2 + i, nc.mass() * cj);
+    e.emplace_back(2 + i, 4, G[i]);
+    e.emplace_back(4, i, by_r[i]);
+    e.emplace_back(4, 2 + i, by_v[i]);
+  }
 }
 
 }  // namespace tb::planar_pendulum

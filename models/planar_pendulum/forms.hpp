@@ -63,4 +63,37 @@ class CartesianDaeForm final : public DaeFormulation {
   InitialCondition ic_;
 };
 
+// The constrained mechanical system in Cartesian coordinates (RATTLE): q = r = (x, z),
+// v = r', and M, f, g, G of NaturalCoordinates (mechanics.hpp), the same pieces the DAE uses.
+// State [x, z, vx, vz] (the physical layout). The tension column is the rod force of the
+// index-1 multiplier at the state (lambda = (G M^{-1} f + |v|^2) / (G M^{-1} G^T), times |r|).
+class ConstrainedForm final : public ConstrainedMechanicalFormulation {
+ public:
+  ConstrainedForm(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic), nc_(p) {}
+  Eigen::VectorXd initial_state() const override { return physical_from_polar(p_, ic_.theta, ic_.omega); }
+  Observation observe(double t, const Eigen::VectorXd& y) const override;
+  std::vector<std::string> extra_column_names() const override { return planar_pendulum::extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y; }
+
+  int positions() const override { return 2; }
+  int constraints() const override { return 1; }
+  void mass_times(const Eigen::VectorXd& v, Eigen::VectorXd& Mv) const override { Mv = nc_.mass() * v; }
+  void mass_entries(std::vector<Eigen::Triplet<double>>& entries) const override;
+  void force(double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& f) const override {
+    f = nc_.force();
+  }
+  void constraint(const Eigen::VectorXd& q, Eigen::VectorXd& g) const override;
+  Eigen::VectorXd constraint_scale() const override { return Eigen::VectorXd::Constant(1, nc_.constraint_scale()); }
+  void constraint_jacobian(const Eigen::VectorXd& q, std::vector<Eigen::Triplet<double>>& entries) const override;
+  void constraint_jacobian_times(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& Gv) const override;
+  void constraint_jacobian_transpose_times(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda,
+                                           Eigen::VectorXd& GTlambda) const override;
+  std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const override;
+
+ private:
+  Parameters p_;
+  InitialCondition ic_;
+  NaturalCoordinates nc_;
+};
+
 }  // namespace tb::planar_pendulum

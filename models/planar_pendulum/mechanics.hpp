@@ -25,6 +25,25 @@ struct InitialCondition {
   double omega = 0.0;  // theta' (rad/s)
 };
 
+// The pendulum as a constrained mechanical system in natural (Cartesian) coordinates r = (x, z),
+// the one home of the pieces that the Cartesian index-1 DAE and the constrained mechanical
+// form (RATTLE) both use (seed 004 "Pendulum in Cartesian Coordinates"):
+//   M = m I2,   f = m g e_z,   g(r) = (|r|^2 - l^2)/2,   G(r) = dg/dr = r^T,
+//   (d/dt G) v = |v|^2 (the curvature term of g'' = G a + |v|^2),
+//   d(G^T lambda)/dr = lambda I2 (the constraint force's tangent matrix: the DAE's Jacobian,
+//   and generalized-alpha's iteration matrix).
+struct NaturalCoordinates {
+  explicit NaturalCoordinates(const Parameters& p) : p(p) {}
+  Parameters p;
+  double mass() const { return p.m; }
+  Eigen::Vector2d force() const { return {0.0, p.m * p.g}; }
+  double constraint(const Eigen::Vector2d& r) const { return 0.5 * (r.squaredNorm() - p.l * p.l); }
+  double constraint_scale() const { return p.l * p.l; }
+  Eigen::Vector2d constraint_gradient(const Eigen::Vector2d& r) const { return r; }
+  double constraint_curvature(const Eigen::Vector2d& v) const { return v.squaredNorm(); }
+  double constraint_force_tangent(double lambda) const { return lambda; }  // times I2
+};
+
 // [x, z, vx, vz] of the polar state (theta, omega).
 Eigen::Vector4d physical_from_polar(const Parameters& p, double theta, double omega);
 

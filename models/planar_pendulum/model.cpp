@@ -1,5 +1,6 @@
 // The planar pendulum as the runner sees it: built from a case file, offering the polar ODE
-// (for rk4/rk45, and the reference solution) and the Cartesian index-1 DAE (for ida).
+// (for rk4/rk45, and the reference solution), the Cartesian index-1 DAE (for ida) and the
+// Cartesian constrained mechanical system (for rattle).
 
 #include "models/planar_pendulum/model.hpp"
 
@@ -35,13 +36,15 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
       std::vector<FormulationMenu::Item>{
           offer<PolarForm>(FormulationKind::EmbeddedOde, p, ic),
           offer<CartesianDaeForm>(FormulationKind::IndexOneDae, p, ic),
+          offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic),
           decline(FormulationKind::DiscreteLieGroup,
                   "the planar pendulum has no discrete Lie group form (its configuration space is S^1)")});
 }
 
 ModelInfo info() {
   return {"planar_pendulum",
-          "textbook planar pendulum (seed 004): polar-angle ODE and Cartesian Baumgarte index-1 DAE",
+          "textbook planar pendulum (seed 004): polar-angle ODE, Cartesian Baumgarte index-1 DAE and constrained "
+          "mechanical form",
           build_from_case};
 }
 

@@ -16,6 +16,14 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           in("consistent", offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic)),
           in("consistent", offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic)),
           in("consistent", offer<DaeForm>(FormulationKind::IndexOneDae, p, ic)),
+          in("consistent",
+             decline(FormulationKind::ConstrainedMechanical,
+                     p.reel_locked
+                         ? "the reel is locked here (s_p fixed, the system is Model A's), but Model B's form is written "
+                           "for a moving reel and no constrained mechanical form is derived for the locked special case"
+                         : "the string slides through the guide way: its mass matrix in natural coordinates depends on "
+                           "the deployed length s_p (a configuration variable), so there is no constant mass matrix for "
+                           "RATTLE")),
           // The lumped string of the papers' baseline, with the reel locked only.
           in("lumped", p.reel_locked ? offer<LockedLumpedForm>(FormulationKind::EmbeddedOde, p, ic)
                                      : decline(FormulationKind::EmbeddedOde,
@@ -24,7 +32,10 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           in("lumped", decline(FormulationKind::DiscreteLieGroup,
                                "the lumped string is the papers' explicit-ODE baseline: no discrete Lagrangian is derived for it")),
           in("lumped", decline(FormulationKind::IndexOneDae,
-                               "the lumped string is the papers' explicit-ODE baseline: no DAE form is derived for it"))});
+                               "the lumped string is the papers' explicit-ODE baseline: no DAE form is derived for it")),
+          in("lumped", decline(FormulationKind::ConstrainedMechanical,
+                               "the lumped string is the papers' explicit-ODE baseline: no constrained mechanical form "
+                               "is derived for it"))});
 }
 
 std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& initial) {

@@ -1,6 +1,6 @@
 // Model A as the runner sees it: built from a case file's [model] and [initial] tables. Two
 // discretisations of the string: "consistent" (the default, seed 000's finite elements),
-// offered as ODE, discrete Lie group and index-1 DAE; and "lumped" (the papers' baseline after
+// offered as ODE, discrete Lie group, index-1 DAE and constrained mechanical system; and "lumped" (the papers' baseline after
 // Driscoll et al., diagonal string mass), offered as an ODE that every ODE integrator runs.
 
 #include "models/string_pendulum/model.hpp"
@@ -10,17 +10,26 @@
 
 namespace tb::string_pendulum {
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
+  // The body's inertia about its centre of mass must give a positive definite J_d.
+  const std::string why_not_natural =
+      NaturalRigidBody::why_not(dae::inertia_about_centre_of_mass(p.M, p.rho_c, p.J));
   return std::make_shared<FormulationMenu>(
       "string_pendulum", StateSize{6.0 * p.N + 32.0, "6 numbers per element + 32: elements = " + std::to_string(p.N)},
       std::vector<FormulationMenu::Item>{
           in("consistent", offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic)),
           in("consistent", offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic)),
           in("consistent", offer<DaeForm>(FormulationKind::IndexOneDae, p, ic)),
+          in("consistent", why_not_natural.empty()
+                               ? offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic)
+                               : decline(FormulationKind::ConstrainedMechanical, why_not_natural)),
           in("lumped", offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic, StringMass::Lumped)),
           in("lumped", decline(FormulationKind::DiscreteLieGroup,
                                "the lumped string is the papers' explicit-ODE baseline: no discrete Lagrangian is derived for it")),
           in("lumped", decline(FormulationKind::IndexOneDae,
-                               "the lumped string is the papers' explicit-ODE baseline: no DAE form is derived for it"))});
+                               "the lumped string is the papers' explicit-ODE baseline: no DAE form is derived for it")),
+          in("lumped", decline(FormulationKind::ConstrainedMechanical,
+                               "the lumped string is the papers' explicit-ODE baseline: no constrained mechanical form "
+                               "is derived for it"))});
 }
 
 std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& initial) {

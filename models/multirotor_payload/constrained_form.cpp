@@ -1,0 +1,244 @@
+// Model C as a constrained mechanical system in natural coordinates, for RATTLE (forms.hpp;
+// the pieces it shares with the index-1 DAE: natural_coordinates.hpp and Mechanics).
+//
+// Saddle-point solve. [M, G(q_b)^T; G(q_a), 0] [x; lambda] = [r; s] splits into the cables and
+// the multirotors' rotations (no term couples them: the thrust acts at X_Q = J_n, the torque
+// is zero). The cable part is CableTreeKkt with u_j = d_j(q_b)/l (the direction of link j's
+// multiplier force), t_j = d_j(q_a)/l (its constraint row) and scale 1: its joint rows
+// (M_J x)_j - tau_j u_j + tau_{j+1} u_{j+1} = r_j are ours with lambda_j = -tau_j / l (G^T lambda
+// puts +lambda_j d_j on J_j and -lambda_j d_j on J_{j-1}), its link rows t_j.(x_j - x_{j-1}) =
+// s_j / l ours divided by l. O(m n), pivots invertible while no link turns by 90 degrees
+// between q_b and q_a.
+
+#include "models/multirotor_payload/forms.hpp"
+
+namespace tb::multirotor_payload {
+
+namespace {
+
+class Solver final : public ConstrainedMechanicalSolver {
+ public:
+  Solver(const ConstrainedForm& form, const NaturalRigidBody& body)
+      : form_(form),
+        m_(form.mechanics().params().multirotors),
+        n_(form.mechanics().params().links),
+        l_(form.mechanics().params().link_length()),
+        kkt_(form.mechanics()),
+        u_(m_, std::vector<Vec3>(n_)),
+        t_(m_, std::vector<Vec3>(n_)),
+        bodies_(m_, NaturalRigidBody::Solver(body)) {}
+
+  bool factor(const Eigen::VectorXd& q_a, const Eigen::VectorXd& q_b) override {
+    for (int a = 0; a < m_; ++a) {
+      for (int j = 1; j <= n_; ++j) {
+        const int i = form_.joint_index(a, j), k = form_.joint_index(a, j - 1);
+        t_[a][j - 1] = (q_a.segment<3>(i) - q_a.segment<3>(k)) / l_;
+        u_[a][j - 1] = (q_b.segment<3>(i) - q_b.segment<3>(k)) / l_;
+      }
+      const int r = form_.rotation_index(a);
+      if (!bodies_[a].factor(NaturalRigidBody::read(q_a, r), NaturalRigidBody::read(q_b, r))) return false;
+    }
+    return kkt_.factor(1.0, u_, t_);
+  }
+
+  void solve(const Eigen::VectorXd& r, const Eigen::VectorXd& s, Eigen::VectorXd& x, Eigen::VectorXd& lambda) override {
+    rhs_.resize(kkt_.size());
+    rhs_.head<3>() = r.head<3>();
+    for (int a = 0; a < m_; ++a)
+      for (int j = 1; j <= n_; ++j) {
+        const int o = CableTreeKkt::offset(n_, a, j);
+        rhs_(o) = s(form_.link_row(a, j)) / l_;
+        rhs_.segment<3>(o + 1) = r.segment<3>(form_.joint_index(a, j));
+      }
+    kkt_.solve(rhs_, sol_);
+    x.resize(r.size());
+    lambda.resize(s.size());
+    x.head<3>() = sol_.head<3>();
+    for (int a = 0; a < m_; ++a) {
+      for (int j = 1; j <= n_; ++j) {
+        const int o = CableTreeKkt::offset(n_, a, j);
+        lambda(form_.link_row(a, j)) = -sol_(o) / l_;
+        x.segment<3>(form_.joint_index(a, j)) = sol_.segment<3>(o + 1);
+      }
+      const int ri = form_.rotation_index(a), gi = form_.rotation_row(a);
+      Mat3 X;
+      Vec6 mu;
+      bodies_[a].solve(NaturalRigidBody::read(r, ri), Vec6(s.segment<6>(gi)), X, mu);
+      NaturalRigidBody::write(X, x, ri);
+      lambda.segment<6>(gi) = mu;
+    }
+  }
+
+ private:
+  const ConstrainedForm& form_;
+  int m_, n_;
+  double l_;
+  CableTreeKkt kkt_;
+  std::vector<std::vector<Vec3>> u_, t_;
+  std::vector<NaturalRigidBody::Solver> bodies_;
+  Eigen::VectorXd rhs_, sol_;
+};
+
+}  // namespace
+
+ConstrainedForm::ConstrainedForm(const Parameters& p, const InitialCondition& ic)
+    : mech_(p), ic_(ic), m_(p.multirotors), n_(p.links), body_(p.J_Q) {}
+
+Eigen::VectorXd ConstrainedForm::initial_state() const {
+  const State s = mech_.initial_state(ic_);
+  const Joints joints = joints_of(mech_, s);
+  const int nq = positions();
+  Eigen::VectorXd y = Eigen::VectorXd::Zero(2 * nq);
+  for (int a = 0; a < m_; ++a) {
+    for (int j = 0; j <= n_; ++j) {
+      y.segment<3>(joint_index(a, j)) = joints.J[a][j];
+      y.segment<3>(nq + joint_index(a, j)) = joints.V[a][j];
+    }
+    NaturalRigidBody::write(s.R[a], y, rotation_index(a));
+    NaturalRigidBody::write(s.R[a] * so3::hat(s.Omega[a]), y, nq + rotation_index(a));
+  }
+  return y;
+}
+
+Joints ConstrainedForm::joints(const Eigen::VectorXd& y) const {
+  const int nq = positions();
+  Joints out;
+  out.J.assign(m_, std::vector<Vec3>(n_ + 1));
+  out.V.assign(m_, std::vector<Vec3>(n_ + 1));
+  for (int a = 0; a < m_; ++a)
+    for (int j = 0; j <= n_; ++j) {
+      out.J[a][j] = y.segment<3>(joint_index(a, j));
+      out.V[a][j] = y.segment<3>(nq + joint_index(a, j));
+    }
+  return out;
+}
+
+State ConstrainedForm::to_physical(const Eigen::VectorXd& y) const {
+  const int nq = positions();
+  State s;
+  cable_state_from_joints(mech_, joints(y), s);
+  s.R.resize(m_);
+  s.Omega.resize(m_);
+  for (int a = 0; a < m_; ++a) {
+    s.R[a] = NaturalRigidBody::read(y, rotation_index(a));
+    s.Omega[a] = NaturalRigidBody::angular_velocity(s.R[a], NaturalRigidBody::read(y, nq + rotation_index(a)));
+  }
+  return s;
+}
+
+Eigen::VectorXd ConstrainedForm::physical_state(const Eigen::VectorXd& y) const {
+  Eigen::VectorXd x;
+  mech_.pack(to_physical(y), x);
+  return x;
+}
+
+Observation ConstrainedForm::observe(double, const Eigen::VectorXd& y) const {
+  // As the DAE form: constraint_err is the relative link-length error max | |d_i| - l | / l
+  // (through the unnormalised q_i = d_i / l), constraint_rate_err its rate; the energy is the
+  // physical state's (1/2 Omega.J_Q Omega, equal to 1/2 tr(R' J_d R'^T) on the constraints).
+  Observation o = mech_.observe(to_physical(y));
+  o.constraint_rate_err = link_length_rate_error(mech_, joints(y));
+  return o;
+}
+
+void ConstrainedForm::mass_times(const Eigen::VectorXd& v, Eigen::VectorXd& Mv) const {
+  Mv.setZero(positions());
+  Mv.head<3>() = mech_.payload_joint_mass() * v.head<3>();
+  for (int a = 0; a < m_; ++a) {
+    for (int j = 1; j <= n_; ++j) {
+      const int i = joint_index(a, j), k = joint_index(a, j - 1);
+      Mv.segment<3>(i) += mech_.joint_mass(j) * v.segment<3>(i) + mech_.joint_coupling(j) * v.segment<3>(k);
+      Mv.segment<3>(k) += mech_.joint_coupling(j) * v.segment<3>(i);
+    }
+    NaturalRigidBody::write(body_.mass_times(NaturalRigidBody::read(v, rotation_index(a))), Mv, rotation_index(a));
+  }
+}
+
+void ConstrainedForm::mass_entries(std::vector<Eigen::Triplet<double>>& e) const {
+  for (int c = 0; c < 3; ++c) e.emplace_back(c, c, mech_.payload_joint_mass());
+  for (int a = 0; a < m_; ++a) {
+    for (int j = 1; j <= n_; ++j) {
+      const int i = joint_index(a, j), k = joint_index(a, j - 1);
+      for (int c = 0; c < 3; ++c) {
+        e.emplace_back(i + c, i + c, mech_.joint_mass(j));
+        e.emplace_back(i + c, k + c, mech_.joint_coupling(j));
+        e.emplace_back(k + c, i + c, mech_.joint_coupling(j));
+      }
+    }
+    body_.mass_entries(rotation_index(a), e);
+  }
+}
+
+void ConstrainedForm::force(double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& f) const {
+  f.setZero(positions());
+  f.head<3>() = mech_.payload_joint_force();
+  for (int a = 0; a < m_; ++a)
+    for (int j = 1; j <= n_; ++j) f.segment<3>(joint_index(a, j)) = mech_.joint_force(j);
+}
+
+void ConstrainedForm::constraint(const Eigen::VectorXd& q, Eigen::VectorXd& g) const {
+  const double l = mech_.params().link_length();
+  g.resize(constraints());
+  for (int a = 0; a < m_; ++a) {
+    for (int j = 1; j <= n_; ++j)
+      g(link_row(a, j)) = link_constraint(q.segment<3>(joint_index(a, j)) - q.segment<3>(joint_index(a, j - 1)), l);
+    g.segment<6>(rotation_row(a)) = NaturalRigidBody::constraint(NaturalRigidBody::read(q, rotation_index(a)));
+  }
+}
+
+Eigen::VectorXd ConstrainedForm::constraint_scale() const {
+  const double l = mech_.params().link_length();
+  Eigen::VectorXd scale = Eigen::VectorXd::Ones(constraints());
+  scale.head(m_ * n_).setConstant(l * l);
+  return scale;
+}
+
+void ConstrainedForm::constraint_jacobian(const Eigen::VectorXd& q, std::vector<Eigen::Triplet<double>>& e) const {
+  for (int a = 0; a < m_; ++a) {
+    for (int j = 1; j <= n_; ++j) {
+      const int i = joint_index(a, j), k = joint_index(a, j - 1);
+      const Vec3 d = q.segment<3>(i) - q.segment<3>(k);
+      for (int c = 0; c < 3; ++c) {
+        e.emplace_back(link_row(a, j), i + c, d(c));
+        e.emplace_back(link_row(a, j), k + c, -d(c));
+      }
+    }
+    NaturalRigidBody::jacobian_entries(NaturalRigidBody::read(q, rotation_index(a)), rotation_row(a), rotation_index(a), e);
+  }
+}
+
+void ConstrainedForm::constraint_jacobian_times(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                                Eigen::VectorXd& Gv) const {
+  Gv.resize(constraints());
+  for (int a = 0; a < m_; ++a) {
+    for (int j = 1; j <= n_; ++j) {
+      const int i = joint_index(a, j), k = joint_index(a, j - 1);
+      Gv(link_row(a, j)) = (q.segment<3>(i) - q.segment<3>(k)).dot(v.segment<3>(i) - v.segment<3>(k));
+    }
+    const int r = rotation_index(a);
+    Gv.segment<6>(rotation_row(a)) = NaturalRigidBody::jacobian_times(NaturalRigidBody::read(q, r), NaturalRigidBody::read(v, r));
+  }
+}
+
+void ConstrainedForm::constraint_jacobian_transpose_times(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda,
+                                                          Eigen::VectorXd& out) const {
+  out.setZero(positions());
+  for (int a = 0; a < m_; ++a) {
+    for (int j = 1; j <= n_; ++j) {
+      const int i = joint_index(a, j), k = joint_index(a, j - 1);
+      const Vec3 f = lambda(link_row(a, j)) * (q.segment<3>(i) - q.segment<3>(k));
+      out.segment<3>(i) += f;
+      out.segment<3>(k) -= f;
+    }
+    const int r = rotation_index(a);
+    NaturalRigidBody::write(
+        NaturalRigidBody::jacobian_transpose_times(NaturalRigidBody::read(q, r), Vec6(lambda.segment<6>(rotation_row(a)))),
+        out, r);
+  }
+}
+
+std::unique_ptr<ConstrainedMechanicalSolver> ConstrainedForm::make_solver() const {
+  return std::make_unique<Solver>(*this, body_);
+}
+
+}  // namespace tb::multirotor_payload
