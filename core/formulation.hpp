@@ -64,6 +64,14 @@ class OdeFormulation : public Formulation {
  public:
   FormulationKind kind() const override { return FormulationKind::EmbeddedOde; }
   virtual void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const = 0;
+  // Projection onto the invariant manifold the embedded coordinates carry but the ODE does not
+  // enforce (R^T R = I for R as 9 numbers, |q| = 1 and q . qdot = 0 for S^2 directions as
+  // 3-vectors): replaces y by the nearest state on the manifold (closest point, in each
+  // invariant's own coordinates) and returns true; returns false, leaving y as it is, when
+  // the form has no such invariant (the exact flow of y' = f stays on the manifold, a
+  // discretisation drifts off it). Integrators may call it after accepted steps
+  // (SUNDIALS CVodeSetProjFn); none has to.
+  virtual bool project(Eigen::VectorXd& /*y*/) const { return false; }
 };
 
 // One step (g_k, mu_k) -> (g_{k+1}, mu_{k+1}) of a Lie group variational integrator in

@@ -3,6 +3,7 @@
 
 #include "integrators/registry.hpp"
 
+#include "integrators/cvode/cvode.hpp"
 #include "integrators/ida/ida.hpp"
 #include "integrators/lgvi/lgvi.hpp"
 #include "integrators/rk2/rk2.hpp"
@@ -13,6 +14,7 @@ namespace tb {
 
 std::vector<IntegratorInfo> integrator_registry() {
   return {
+      cvode_info(),
       ida_info(),
       lgvi_info(),
       rk2_info(),
