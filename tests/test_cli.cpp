@@ -304,8 +304,8 @@ TEST_CASE("the setting sweep runs ida once per Baumgarte rate of the case's swee
   std::istringstream lines(csv);
   std::string header, row;
   std::getline(lines, header);
-  CHECK(header == "case,integrator,setting,value,t_end,constraint_err_max,constraint_rate_err_max,energy_err_max,steps,"
-                  "rhs_evals,newton_iters,error_test_failures,runtime_s,status");
+  CHECK(header == "case,integrator,setting,value,t_end,constraint_err_max,constraint_rate_err_max,energy_err_max,"
+                  "orthogonality_err_max,steps,rhs_evals,newton_iters,error_test_failures,runtime_s,status");
   std::vector<double> drift;
   while (std::getline(lines, row)) {
     CHECK(row.rfind("T_planar_pendulum_60deg,ida,baumgarte_p,", 0) == 0);

@@ -70,7 +70,7 @@ class SpinningFrame final : public OdeFormulation {
   }
 };
 
-IntegratorSettings cvode_settings(double rtol, int adams = 0, int project = 0, int gmres = 0) {
+IntegratorSettings cvode_settings(double rtol, int adams = 0, int project = 0, int gmres = 1) {
   IntegratorSettings s = settings_of("cvode", 1e-3);
   s.set("rtol", rtol);
   s.set("atol", 1e-2 * rtol);
