@@ -209,7 +209,7 @@ TEST_CASE("every model's ODE form projects onto its invariants, idempotently, mo
 
 TEST_CASE("cvode on Model C: projection holds |q_i| = 1 and R^T R = I to round-off, same accuracy", "[cvode][projection]") {
   auto model = multirotor_payload::make_model(paper_single(), spinning());
-  const double T = 0.2, rtol = 1e-6;
+  const double T = 0.2, rtol = 1e-8;
   const Eigen::VectorXd reference = reference_solution(*model, T);
   std::string why_not;
   auto form = model->make_formulation(FormulationKind::EmbeddedOde, why_not);
@@ -220,9 +220,12 @@ TEST_CASE("cvode on Model C: projection holds |q_i| = 1 and R^T R = I to round-o
   REQUIRE(projected.out.ok());
   const double e_free = max_error(form->physical_state(free.out.final_state), reference);
   const double e_proj = max_error(form->physical_state(projected.out.final_state), reference);
-  std::printf("cvode BDF rtol 1e-6 on Model C over %g s: link-length error %.2e -> %.2e, ||I - R^T R|| %.2e -> %.2e "
+  // rtol 1e-8: at 1e-6 the error against the reference is set by the phases of the cable's
+  // ~900 rad/s zigzag modes and varies by 3x between runs that differ in round-off (GMRES
+  // against dense LU), too erratic to compare.
+  std::printf("cvode BDF rtol %.0e on Model C over %g s: link-length error %.2e -> %.2e, ||I - R^T R|| %.2e -> %.2e "
               "with projection; error against the reference %.2e -> %.2e; %ld -> %ld steps\n",
-              T, free.constraint, projected.constraint, free.orthogonality, projected.orthogonality, e_free, e_proj,
+              rtol, T, free.constraint, projected.constraint, free.orthogonality, projected.orthogonality, e_free, e_proj,
               free.out.counters.steps, projected.out.counters.steps);
   CHECK(free.constraint > 1e-12);
   CHECK(projected.constraint <= 1e-13);

@@ -54,7 +54,7 @@
 // The error estimate is NOT projected (CVodeSetProjErrEst off; CVODE's default is on, with
 // err <- P'(y) err, the tangent part of the corrector's correction). Measured with
 // P'(y) err evaluated as the secant P(y + err) - P(y): on a frame spinning at 2.3 rad/s
-// (tests/test_cvode.cpp, BDF, rtol 1e-6, 20 s) the projected estimate took 9279 steps and
+// (tests/test_cvode.cpp, BDF with the dense Jacobian, rtol 1e-6, 20 s) the projected estimate took 9279 steps and
 // ended 4.2e-4 from the exact R, the unprojected one 561 steps and 8.1e-6 (no projection:
 // 501 steps, 4.9e-5). At low order the corrector's error on a rotation is mostly normal to
 // SO(3) (backward Euler shrinks R by 1/sqrt(1 + h^2 w^2)), so its tangent part is ~300x
