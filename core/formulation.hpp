@@ -65,11 +65,11 @@ class OdeFormulation : public Formulation {
   FormulationKind kind() const override { return FormulationKind::EmbeddedOde; }
   virtual void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const = 0;
   // Projection onto the invariant manifold the embedded coordinates carry but the ODE does not
-  // enforce (R^T R = I for R as 9 numbers, |q| = 1 and q . qdot = 0 for S^2 directions as
-  // 3-vectors): replaces y by the nearest state on the manifold (closest point, in each
-  // invariant's own coordinates) and returns true; returns false, leaving y as it is, when
-  // the form has no such invariant (the exact flow of y' = f stays on the manifold, a
-  // discretisation drifts off it). Integrators may call it after accepted steps
+  // enforce (R^T R = I for R as 9 numbers; |q| = 1 and q . omega = 0 for an S^2 direction q
+  // stored as a 3-vector with its angular velocity omega): the exact flow of y' = f stays on
+  // it, a discretisation drifts off it. Replaces y by the nearest state on the manifold
+  // (closest point, invariant by invariant) and returns true; returns false, leaving y as it
+  // is, when the form has no such invariant. Integrators may call it after accepted steps
   // (SUNDIALS CVodeSetProjFn); none has to.
   virtual bool project(Eigen::VectorXd& /*y*/) const { return false; }
 };

@@ -4,11 +4,12 @@
 // flow stays on the manifold, a discretisation drifts off it). Each is the closest point:
 //
 // - SO(3): the orthogonal polar factor of A = U S V^T, R = U diag(1, 1, det(U V^T)) V^T, is
-//   argmin ||R - A||_F over SO(3) (Higham, "Functions of Matrices", SIAM 2008, Thm. 8.4 and
-//   §8.1 for the proper-rotation case). For A = R0 (I + E) with small symmetric drift E the
-//   correction R - A = -R0 E / 2 + O(|E|^2): its size is the drift, so projecting after a
-//   step of a p-th order method keeps the order (Hairer, Lubich, Wanner, "Geometric
-//   Numerical Integration", 2nd ed., §IV.4, Thm. 4.2).
+//   argmin ||R - A||_F over SO(3) (Higham, "Functions of Matrices", SIAM 2008, §8.1, the
+//   polar factor as the nearest orthogonal matrix; the det(U V^T) sign keeps it a rotation).
+//   For A = R0 (I + E) with E symmetric (the directions normal to SO(3) at R0; skew ones are
+//   tangent), A^T A = (I + E)^2 and R = A (I + E)^{-1} = R0 exactly: the correction -R0 E is
+//   the drift itself, so projecting after a step of a p-th order method keeps the order (Hairer, Lubich, Wanner, "Geometric
+//   Numerical Integration", 2nd ed., §IV.4 "Projection Methods").
 // - S^2 with a tangent rate: q <- q / |q| is the closest point of the sphere; w <- (I - q q^T) w
 //   (with the new q) the closest vector satisfying q . w = 0. Done one after the other, the
 //   pair differs from the joint closest point of {|q| = 1, q . w = 0} in R^6 only at second

@@ -16,7 +16,7 @@
 //   with J v = [f(y + s v) - f(y)]/s (2.9), one evaluation per Krylov iteration,
 //   unpreconditioned. Measured over the first second of every bundled case at rtol 1e-8
 //   (`tetherbench run CASE --integrator cvode --t-end 1 --set cvode.gmres=0|1`): the step
-//   counts agree within 10%, GMRES takes 1.3-1.5x the Newton iterations and is faster
+//   counts agree within 10%, GMRES takes 1.4-1.5x the Newton iterations and is faster
 //   on every string and cable case (2-6x; Model A 1.9 s against 6.7 s: the 132-square LU after
 //   each Jacobian dominates the dense solve), slower only on the 4-12-state test models.
 //   Why not band: in the forms' [positions, velocities, ...] ordering, dr/dt = v puts
@@ -29,7 +29,7 @@
 //   Adams (adams = 1): fixed-point iteration on G(y^n) = gamma f(t_n, y^n) + a_n = y^n (2.5),
 //   no Jacobian. It converges while gamma ||J|| < 1, which is the same h ||J|| = O(1) limit
 //   that the bounded stability region of Adams-Moulton imposes anyway (Hairer & Wanner,
-//   "Solving ODEs II", §V.1, Fig. 1.1): Newton would add n evaluations of f per Jacobian and
+//   "Solving ODEs II", §V.1, the stability domains of the Adams methods): Newton would add n evaluations of f per Jacobian and
 //   an LU without admitting larger steps, which is why CVODE's guide pairs Adams with
 //   fixed-point iteration for non-stiff problems. Where stiff modes (a taut string's axial
 //   waves, a cable's zigzag modes) cap h for Adams, that is what the tables show.
@@ -50,13 +50,14 @@
 // closed-form closest point (SO(3): polar factor; S^2: normalisation and removal of the rate's
 // normal part; numerics/manifold_projection.hpp), so epsProj (the tolerance of an iterative
 // projection) is not used. The correction is the size of one step's drift, O(h^{q+1}), so the
-// order is kept (Hairer, Lubich & Wanner, "Geometric Numerical Integration", §IV.4, Thm. 4.2).
+// order is kept (Hairer, Lubich & Wanner, "Geometric Numerical Integration", 2nd ed., §IV.4
+// "Projection Methods").
 // The error estimate is NOT projected (CVodeSetProjErrEst off; CVODE's default is on, with
 // err <- P'(y) err, the tangent part of the corrector's correction). Measured with
 // P'(y) err evaluated as the secant P(y + err) - P(y): on a frame spinning at 2.3 rad/s
-// (tests/test_cvode.cpp, BDF with the dense Jacobian, rtol 1e-6, 20 s) the projected estimate took 9279 steps and
-// ended 4.2e-4 from the exact R, the unprojected one 561 steps and 8.1e-6 (no projection:
-// 501 steps, 4.9e-5). At low order the corrector's error on a rotation is mostly normal to
+// (tests/test_cvode.cpp, BDF with the dense Jacobian, rtol 1e-6, 20 s) the projected
+// estimate took 9279 steps and ended 4.2e-4 from the exact R, the unprojected one 561 steps
+// and 8.1e-6 (no projection: 501 steps, 4.9e-5). At low order the corrector's error on a rotation is mostly normal to
 // SO(3) (backward Euler shrinks R by 1/sqrt(1 + h^2 w^2)), so its tangent part is ~300x
 // smaller than the whole; the error test then passes on an estimate that no longer matches
 // the Nordsieck differences CVODE uses to choose the order, and the step sequence stalls at
