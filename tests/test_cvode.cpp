@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <random>
 
 #include "models/multirotor_payload/model.hpp"
@@ -30,15 +31,20 @@ class SpinningFrame final : public OdeFormulation {
  public:
   Vec3 Omega{0.7, -1.1, 1.9};
   Mat3 R0 = so3::exp(Vec3(0.4, 0.1, -0.6));
+  double nan_after = std::numeric_limits<double>::infinity();  // f turns NaN for t > nan_after
+  long nan_after_calls = -1;                                    // or after that many evaluations
+  mutable long calls = 0;
 
   int state_size() const override { return 12; }
   Eigen::VectorXd initial_state() const override { return pack(R0); }
-  void rhs(double, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override {
+  void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override {
     dydt.resize(12);
     const Mat3 Rdot = rotation(y) * so3::hat(Omega);
     for (int r = 0; r < 3; ++r)
       for (int c = 0; c < 3; ++c) dydt(3 * r + c) = Rdot(r, c);
     dydt.tail<3>().setZero();
+    if (t > nan_after || (nan_after_calls >= 0 && ++calls > nan_after_calls))
+      dydt.setConstant(std::numeric_limits<double>::quiet_NaN());
   }
   bool project(Eigen::VectorXd& y) const override {
     manifold::project_rotation(y, 0);
@@ -253,4 +259,35 @@ TEST_CASE("cvode on Model A: projection holds R^T R = I to round-off, same accur
   CHECK(free.orthogonality > 1e-12);
   CHECK(projected.orthogonality <= 1e-13);
   CHECK(e_proj < 2.0 * e_free);
+}
+
+TEST_CASE("cvode: a right-hand side that turns NaN fails the run, naming CVODE's flag or the stalled time",
+          "[cvode][failure]") {
+  {
+    // Every evaluation NaN from some point on: CVODE gives up after its retries with a flag.
+    SpinningFrame frame;
+    frame.nan_after_calls = 200;
+    const auto out = integrate(frame, integrator("cvode"), cvode_settings(1e-8), 20.0, 0.1, {});
+    REQUIRE_FALSE(out.ok());
+    const std::string why = out.outcome.describe();
+    INFO(why);
+    CHECK(why.find("failed with CV_") != std::string::npos);  // e.g. CV_REPTD_RHSFUNC_ERR
+    CHECK(why.find("not finite") != std::string::npos);
+    CHECK(out.t_final > 0.0);
+    CHECK(out.final_state.allFinite());
+  }
+  {
+    // NaN for t > 0.5 only: every step past 0.5 is rejected, h shrinks until t + h = t, and
+    // CVODE would go on taking empty steps at t = 0.5; the stepper stops it there.
+    SpinningFrame frame;
+    frame.nan_after = 0.5;
+    const auto out = integrate(frame, integrator("cvode"), cvode_settings(1e-8), 2.0, 0.1, {});
+    REQUIRE_FALSE(out.ok());
+    const std::string why = out.outcome.describe();
+    INFO(why);
+    CHECK(why.find("below round-off") != std::string::npos);
+    CHECK(why.find("5.000e-01") != std::string::npos);
+    CHECK(std::abs(out.t_final - 0.5) < 1e-9);
+    CHECK(out.final_state.allFinite());
+  }
 }

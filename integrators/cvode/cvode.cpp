@@ -68,7 +68,8 @@
 // Failures: f non-finite is a recoverable error (CVODE retries with a smaller step); an
 // exception from the model is unrecoverable. A failed CVode call leaves time() and state() as
 // they were, reports CVODE's flag name, message and time, and the stepper refuses further
-// steps; a non-finite accepted state is a divergence (unstable at this tolerance).
+// steps; so does a step that does not advance t (h below round-off: CVODE only warns and
+// would go on forever); a non-finite accepted state is a divergence (unstable at this tolerance).
 
 #include "integrators/cvode/cvode.hpp"
 
@@ -165,6 +166,16 @@ class CvodeStepper final : public TimeStepper {
       failure.reason = broken_reason_;
       return false;  // y_, t_ untouched: they only ever take accepted values
     }
+    const double t_new = flag == CV_TSTOP_RETURN ? t_stop : t_reached;
+    if (!(t_new > t_)) {
+      // h below round-off at t: CVODE takes "steps" with t + h = t (warnings only) and would
+      // never stop; e.g. f turns NaN just after t and every shorter step is rejected.
+      broken_ = true;
+      broken_reason_ = "CVODE's step size fell below round-off (t + h = t) at t = " + format_e(t_) +
+                       (callback_note_.empty() ? "" : " (" + callback_note_ + ")");
+      failure.reason = broken_reason_;
+      return false;
+    }
     const auto y_new = view(y_out_.get());
     if (!y_new.allFinite()) {
       broken_ = true;
@@ -175,7 +186,7 @@ class CvodeStepper final : public TimeStepper {
     y_ = y_new;
     t_previous_ = t_;
     // At the stop time CVODE interpolates to t_stop itself; land on it exactly.
-    t_ = flag == CV_TSTOP_RETURN ? t_stop : t_reached;
+    t_ = t_new;
     // CVODE's returned y at t_stop is its interpolant there (within round-off of the step's
     // projected end); keep the reported state on the manifold.
     if (projecting_ && flag == CV_TSTOP_RETURN) ode_.project(y_);
