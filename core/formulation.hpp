@@ -66,6 +66,14 @@ class OdeFormulation : public Formulation {
  public:
   FormulationKind kind() const override { return FormulationKind::EmbeddedOde; }
   virtual void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const = 0;
+  // Projection onto the invariant manifold the embedded coordinates carry but the ODE does not
+  // enforce (R^T R = I for R as 9 numbers; |q| = 1 and q . omega = 0 for an S^2 direction q
+  // stored as a 3-vector with its angular velocity omega): the exact flow of y' = f stays on
+  // it, a discretisation drifts off it. Replaces y by the nearest state on the manifold
+  // (closest point, invariant by invariant) and returns true; returns false, leaving y as it
+  // is, when the form has no such invariant. Integrators may call it after accepted steps
+  // (SUNDIALS CVodeSetProjFn); none has to.
+  virtual bool project(Eigen::VectorXd& /*y*/) const { return false; }
 };
 
 // One step (g_k, mu_k) -> (g_{k+1}, mu_{k+1}) of a Lie group variational integrator in

@@ -3,6 +3,7 @@
 
 #include "integrators/registry.hpp"
 
+#include "integrators/cvode/cvode.hpp"
 #include "integrators/ida/ida.hpp"
 #include "integrators/lgvi/lgvi.hpp"
 #include "integrators/lgvi4/lgvi4.hpp"
@@ -16,6 +17,7 @@ namespace tb {
 
 std::vector<IntegratorInfo> integrator_registry() {
   return {
+      cvode_info(),
       ida_info(),
       lgvi_info(),
       lgvi4_info(),

@@ -616,13 +616,14 @@ def setting_sweep_figure(report, case, sweep_rows):
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 5))
     drift_cols = (("constraint_err_max", "max |C| (constraint_err)"),
                   ("constraint_rate_err_max", "max |dC/dt| (constraint_rate_err)"),
-                  ("energy_err_max", "max |ΔE| (J)"))
+                  ("energy_err_max", "max |ΔE| (J)"),
+                  ("orthogonality_err_max", "max ‖I − RᵀR‖ (orthogonality_err)"))
     cost_cols = (("steps", "steps"), ("newton_iters", "Newton iterations"),
                  ("error_test_failures", "error-test failures"))
     values = {c: np.array([num(r.get(c)) for r in ok]) for c, _ in drift_cols + cost_cols}
     positive = [v for c, _ in drift_cols for v in values[c] if finite(v) and v > 0]
     floor = min(positive) * 1e-2 if positive else ORTH_FLOOR
-    for (col, lab), mk in zip(drift_cols, ("o", "s", "^")):
+    for (col, lab), mk in zip(drift_cols, ("o", "s", "^", "v")):
         v = values[col]
         ax1.plot(p, np.where(v > 0, v, floor), marker=mk, lw=1.2, label=lab)
     cost_floor = 0.5

@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libeigen3-dev          # linear algebra (fixed-size blocks, block-tridiagonal solves)
   libboost-dev           # Boost.Odeint (header-only) for RK4 / Dormand-Prince RK45
-  libsundials-dev        # SUNDIALS IDA for the index-1 DAE integrator
+  libsundials-dev        # SUNDIALS IDA (index-1 DAE) and CVODE (ODE forms) integrators
   libbenchmark-dev       # Google Benchmark: per-step cost and its growth with N
   catch2                 # unit and property tests
   libfccp-dev            # fast-cpp-csv-parser: reading reference data and envelopes

@@ -33,7 +33,8 @@ class SettingSweepStudy final : public Study {
     const std::filesystem::path dir(context.out_dir);
     std::filesystem::create_directories(dir);
     std::ofstream csv(dir / "setting_sweep.csv");
-    csv << "case,integrator,setting,value,t_end,constraint_err_max,constraint_rate_err_max,energy_err_max,steps,"
+    csv << "case,integrator,setting,value,t_end,constraint_err_max,constraint_rate_err_max,energy_err_max,"
+           "orthogonality_err_max,steps,"
            "rhs_evals,newton_iters,error_test_failures,runtime_s,status\n";
     for (const auto& p : points_) {
       const SettingSweep& sweep = *p.key.c->report.setting_sweep;
@@ -44,7 +45,7 @@ class SettingSweepStudy final : public Study {
       auto result = [&](double x) { return ok ? format_g(x, 6) : std::string(); };
       csv << p.key.c->name << ',' << sweep.integrator << ',' << sweep.setting << ',' << format_g(p.value, 6) << ','
           << format_g(sweep.t_end, 6) << ',' << result(m.constraint_err_max) << ',' << result(m.constraint_rate_err_max)
-          << ',' << result(m.energy_err_max) << ',' << n.steps << ',' << n.rhs_evals << ',' << n.newton_iters << ','
+          << ',' << result(m.energy_err_max) << ',' << result(m.orthogonality_err_max) << ',' << n.steps << ',' << n.rhs_evals << ',' << n.newton_iters << ','
           << n.error_test_failures << ',' << result(p.measured.runtime_s) << ",\"" << p.measured.outcome.describe()
           << "\"\n";
     }

@@ -35,6 +35,7 @@
 
 #include "integrators/ida/ida.hpp"
 
+#include <ida/ida.h>
 #include <ida/ida_ls.h>
 #include <sunlinsol/sunlinsol_band.h>
 #include <sunlinsol/sunlinsol_dense.h>
@@ -47,7 +48,7 @@
 #include <exception>
 #include <stdexcept>
 
-#include "integrators/ida/sundials_handles.hpp"
+#include "integrators/sundials_handles.hpp"
 
 namespace tb {
 
@@ -63,9 +64,10 @@ std::string format_e(double x) {
   return buf;
 }
 
-Eigen::Map<Eigen::VectorXd> view(N_Vector v) {
-  return {N_VGetArrayPointer(v), static_cast<Eigen::Index>(N_VGetLength(v))};
-}
+using sundials::view;
+using IdaMemory = sundials::Memory<IDAFree>;
+
+std::string ida_flag_name(long flag) { return sundials::flag_name(IDAGetReturnFlagName(flag), "IDA", flag); }
 
 class IdaStepper final : public TimeStepper {
  public:
@@ -96,7 +98,7 @@ class IdaStepper final : public TimeStepper {
     }
     const int flag = IDAGetDky(mem_.get(), t, 0, dky_.get());
     if (flag != IDA_SUCCESS)
-      throw std::out_of_range("IDAGetDky(t = " + format_e(t) + ") failed with " + sundials::ida_flag_name(flag) +
+      throw std::out_of_range("IDAGetDky(t = " + format_e(t) + ") failed with " + ida_flag_name(flag) +
                               ": dense output is only valid within the last step");
     y = view(dky_.get());
   }
@@ -127,7 +129,7 @@ class IdaStepper final : public TimeStepper {
     read_counters();
     if (flag < 0) {
       broken_ = true;
-      broken_reason_ = std::string(call) + " failed with " + sundials::ida_flag_name(flag) +
+      broken_reason_ = std::string(call) + " failed with " + ida_flag_name(flag) +
                        (last_error_.empty() ? "" : ": " + last_error_) +
                        (residual_note_.empty() ? "" : " (" + residual_note_ + ")");
       failure.reason = broken_reason_;
@@ -224,7 +226,7 @@ class IdaStepper final : public TimeStepper {
 
   std::string check(int flag, const char* call) const {
     if (flag >= 0) return "";
-    return std::string(call) + " failed with " + sundials::ida_flag_name(flag) +
+    return std::string(call) + " failed with " + ida_flag_name(flag) +
            (last_error_.empty() ? "" : ": " + last_error_);
   }
 
@@ -336,12 +338,12 @@ class IdaStepper final : public TimeStepper {
   std::string residual_note_;  // why a callback refused, added to the failure message
   Eigen::VectorXd y_work_, yp_work_, F_work_;  // callback workspaces (the model takes VectorXd)
   std::vector<Eigen::Triplet<double>> entries_;
-  // Creation order = declaration order; destruction runs backwards (sundials_handles.hpp).
+  // Creation order = declaration order; destruction runs backwards (integrators/sundials_handles.hpp).
   sundials::Context ctx_;
   sundials::Vector yy_, yp_, id_, dky_;
   sundials::Matrix A_;
   sundials::LinearSolver LS_;
-  sundials::IdaMemory mem_;
+  IdaMemory mem_;
 };
 
 // IDASetMaxOrd's range: 1..5 (IDA caps larger values at 5; IDA guide, IDASetMaxOrd).

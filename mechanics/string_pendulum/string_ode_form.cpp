@@ -1,5 +1,7 @@
 #include "mechanics/string_pendulum/string_ode_form.hpp"
 
+#include "numerics/manifold_projection.hpp"
+
 namespace tb::string_pendulum {
 
 StringOdeForm::StringOdeForm(const Parameters& p, const InitialCondition& ic, StringMass string_mass)
@@ -18,6 +20,11 @@ void StringOdeForm::rhs(double /*t*/, const Eigen::VectorXd& y, Eigen::VectorXd&
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) dydt(6 * N + 3 * i + j) = Rdot(i, j);
   dydt.segment<3>(6 * N + 9) = acc_.segment<3>(3 * N);  // Omegadot
+}
+
+bool StringOdeForm::project(Eigen::VectorXd& y) const {
+  manifold::project_rotation(y, 6 * mech_.params().N);
+  return true;
 }
 
 Observation StringOdeForm::observe(double /*t*/, const Eigen::VectorXd& y) const {

@@ -19,6 +19,7 @@ class StringOdeForm final : public OdeFormulation {
   int state_size() const override { return 6 * mech_.params().N + 12; }
   Eigen::VectorXd initial_state() const override;
   void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override;
+  bool project(Eigen::VectorXd& y) const override;  // R onto SO(3); the nodes are free in R^3
   Observation observe(double t, const Eigen::VectorXd& y) const override;
   std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y; }

@@ -4,6 +4,8 @@
 
 #include "models/free_rigid_body/forms.hpp"
 
+#include "numerics/manifold_projection.hpp"
+
 namespace tb::free_rigid_body {
 
 void OdeForm::rhs(double /*t*/, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const {
@@ -11,6 +13,11 @@ void OdeForm::rhs(double /*t*/, const Eigen::VectorXd& y, Eigen::VectorXd& dydt)
   dydt.resize(12);
   write_attitude(read_attitude(y) * so3::hat(Omega), dydt);
   dydt.tail<3>() = mech_.angular_acceleration(Omega);
+}
+
+bool OdeForm::project(Eigen::VectorXd& y) const {
+  manifold::project_rotation(y, 0);
+  return true;
 }
 
 Observation OdeForm::observe(double /*t*/, const Eigen::VectorXd& y) const {

@@ -35,6 +35,7 @@ class OdeForm final : public OdeFormulation {
   int state_size() const override { return mech_.physical_size(); }
   Eigen::VectorXd initial_state() const override;
   void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override;
+  bool project(Eigen::VectorXd& y) const override;  // each R onto SO(3); each (q_i, omega_i) onto |q_i| = 1, q_i . omega_i = 0
   Observation observe(double, const Eigen::VectorXd& y) const override { return mech_.observe(mech_.unpack(y)); }
   std::vector<std::string> extra_column_names() const override { return mech_.extra_column_names(); }
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y; }

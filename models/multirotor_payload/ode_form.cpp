@@ -13,6 +13,8 @@
 
 #include <limits>
 
+#include "numerics/manifold_projection.hpp"
+
 namespace tb::multirotor_payload {
 
 OdeForm::OdeForm(const Parameters& p, const InitialCondition& ic) : mech_(p), ic_(ic), kkt_(mech_) {
@@ -66,6 +68,19 @@ void OdeForm::rhs(double, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const
       previous = Jddot;
     }
   }
+}
+
+// omega_i -= (q_i . omega_i) q_i leaves qdot_i = omega_i x q_i unchanged: only the component
+// the ODE never uses (and that the exact flow keeps at zero) is removed.
+bool OdeForm::project(Eigen::VectorXd& y) const {
+  const Parameters& p = mech_.params();
+  int k = 6;
+  for (int a = 0; a < p.multirotors; ++a) {
+    manifold::project_rotation(y, k);
+    k += 12;
+    for (int i = 0; i < p.links; ++i, k += 6) manifold::project_direction_and_rate(y.segment<3>(k), y.segment<3>(k + 3));
+  }
+  return true;
 }
 
 }  // namespace tb::multirotor_payload

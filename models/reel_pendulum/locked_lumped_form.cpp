@@ -38,6 +38,7 @@ LockedLumpedForm::LockedLumpedForm(const Parameters& p, const InitialCondition& 
     : p_(p), s0_(ic.s0), lumped_(as_model_a(p, ic.s0), as_model_a(ic), string_pendulum::StringMass::Lumped) {}
 
 void LockedLumpedForm::rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const { lumped_.rhs(t, y, dydt); }
+bool LockedLumpedForm::project(Eigen::VectorXd& y) const { return lumped_.project(y); }
 
 Observation LockedLumpedForm::observe(double t, const Eigen::VectorXd& y) const {
   // Model A's columns: x, y, z, vx, vy, vz, Omega_x..z, stretched_length.

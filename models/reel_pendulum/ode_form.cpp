@@ -4,6 +4,8 @@
 
 #include "models/reel_pendulum/forms.hpp"
 
+#include "numerics/manifold_projection.hpp"
+
 namespace tb::reel_pendulum {
 
 OdeForm::OdeForm(const Parameters& p, const InitialCondition& ic) : mech_(p), ic_(ic) {}
@@ -26,6 +28,11 @@ void OdeForm::rhs(double /*t*/, const Eigen::VectorXd& y, Eigen::VectorXd& dydt)
   dydt.segment<3>(6 * N + 11) = acc_.segment<3>(3 * N);
   dydt(6 * N + 14) = mech_.carnot_force(s) * s.sdot;              // Carnot power (21)
   dydt(6 * N + 15) = mech_.params().u / mech_.params().d * s.sdot;  // control power
+}
+
+bool OdeForm::project(Eigen::VectorXd& y) const {
+  manifold::project_rotation(y, 2 + 6 * mech_.params().N);
+  return true;
 }
 
 Observation OdeForm::observe(double /*t*/, const Eigen::VectorXd& y) const { return mech_.observe(mech_.unpack(y)); }

@@ -153,11 +153,12 @@ write_rows(os.path.join(out, "paper_comparison.csv"),
 
 # A setting sweep (ida's Baumgarte rate) for one case: p = 0 included (symlog axis), one failed run, one zero drift.
 write_rows(os.path.join(out, "setting_sweep.csv"),
-           ("case,integrator,setting,value,t_end,constraint_err_max,constraint_rate_err_max,energy_err_max,steps,"
+           ("case,integrator,setting,value,t_end,constraint_err_max,constraint_rate_err_max,energy_err_max,"
+            "orthogonality_err_max,steps,"
             "rhs_evals,newton_iters,error_test_failures,runtime_s,status").split(","),
            [dict(case="X_demo_conservative", integrator="ida", setting="baumgarte_p", value=f"{p:g}", t_end="10",
                  constraint_err_max=f"{c:.6g}",
-                 constraint_rate_err_max=f"{10 * c:.6g}", energy_err_max=f"{1e-6 + c:.6g}",
+                 constraint_rate_err_max=f"{10 * c:.6g}", energy_err_max=f"{1e-6 + c:.6g}", orthogonality_err_max="0",
                  steps=str(n), rhs_evals=str(2 * n), newton_iters=str(2 * n),
                  error_test_failures=str(n // 50), runtime_s=f"{1e-5 * n:.6g}",
                  status="failed: IDASolve failed with IDA_CONV_FAIL at t = 3 s, step 900" if p == 3000 else "ok")

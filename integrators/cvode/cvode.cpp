@@ -1,0 +1,400 @@
+// SUNDIALS CVODE on an OdeFormulation y' = f(t, y) (R as 9 numbers, S^2 directions as 3-vectors).
+//
+// The scheme (CVODE user guide v6.4.1, ch. "Mathematical Considerations", whose labelled
+// equations are numbered (2.1)-(2.11) in that order; Hindmarsh et al., "SUNDIALS: Suite of
+// nonlinear and differential/algebraic equation solvers", ACM TOMS 31(3), 2005, §3):
+// - Variable-order, variable-step linear multistep formulas in Nordsieck form (2.3),
+//     sum_{i=0}^{K1} alpha_{n,i} y^{n-i} + h_n sum_{i=0}^{K2} beta_{n,i} y'^{n-i} = 0,
+//   BDF in fixed-leading-coefficient form (K1 = q, K2 = 0, q = 1..5) or Adams-Moulton
+//   (K1 = 1, K2 = q - 1, q = 1..12); the coefficients follow the step-size history
+//   (Byrne & Hindmarsh, ACM TOMS 1, 1975; Jackson & Sacks-Davis, ACM TOMS 6, 1980).
+// - Each step solves F(y^n) = y^n - gamma f(t_n, y^n) - a_n = 0, gamma = h_n beta_{n,0} (2.4).
+//   BDF (adams = 0): modified Newton (2.6) with M = I - gamma J (2.7). The ODE forms expose
+//   f only, so J comes from difference quotients: dense, column j = [f(y + s_j e_j) - f(y)]/s_j,
+//   s_j = max(sqrt(U)|y_j|, s_0/W_j) (n evaluations of f per Jacobian, reused over up to 50
+//   steps) and a dense LU (gmres = 0), or matrix-free (gmres = 1, the default): SPGMR on M
+//   with J v = [f(y + s v) - f(y)]/s (2.9), one evaluation per Krylov iteration,
+//   unpreconditioned. Measured over the first second of every bundled case at rtol 1e-8
+//   (`tetherbench run CASE --integrator cvode --t-end 1 --set cvode.gmres=0|1`): the step
+//   counts agree within 10%, GMRES takes 1.4-1.5x the Newton iterations and is faster
+//   on every string and cable case (2-6x; Model A 1.9 s against 6.7 s: the 132-square LU after
+//   each Jacobian dominates the dense solve), slower only on the 4-12-state test models.
+//   Why not band: in the forms' [positions, velocities, ...] ordering, dr/dt = v puts
+//   identity blocks 3N columns off the diagonal, so the half-bandwidth is at least the
+//   number of position unknowns; and with the consistent string mass, or the cable's
+//   tension solve, v' = M^{-1} f(r) couples every node to every other (the inverse of a
+//   block-tridiagonal matrix is full), so J is dense anyway. A band DQ Jacobian would cost
+//   as many evaluations as the dense one. The matrix-free solve is the O(N)-per-product
+//   alternative for long strings (each J v is one O(N) evaluation of f).
+//   Adams (adams = 1): fixed-point iteration on G(y^n) = gamma f(t_n, y^n) + a_n = y^n (2.5),
+//   no Jacobian. It converges while gamma ||J|| < 1, which is the same h ||J|| = O(1) limit
+//   that the bounded stability region of Adams-Moulton imposes anyway (Hairer & Wanner,
+//   "Solving ODEs II", §V.1, the stability domains of the Adams methods): Newton would add n evaluations of f per Jacobian and
+//   an LU without admitting larger steps, which is why CVODE's guide pairs Adams with
+//   fixed-point iteration for non-stiff problems. Where stiff modes (a taut string's axial
+//   waves, a cable's zigzag modes) cap h for Adams, that is what the tables show.
+// - Error control: the local truncation error, estimated from the predictor-corrector
+//   difference, must satisfy ||LTE||_WRMS <= 1 with weights W_i = 1/(rtol |y_i| + atol) (2.8).
+// - Order: variable, 1..max_order (CVodeSetMaxOrd). The declared order 5 is BDF's maximum
+//   (the suite's order studies measure the slope of error against tolerance, not a fixed-h
+//   order, for adaptive methods).
+// - Dense output: CVodeGetDky evaluates the Nordsieck polynomial (degree q) within the last
+//   step. One step() is one CVode call in CV_ONE_STEP mode with the stop time t_stop, so the
+//   step sequence does not depend on the observation grid and CVODE never passes t_stop.
+//
+// Projection (project = 1, BDF only: CVodeSetProjFn refuses Adams in SUNDIALS 6-7). After the
+// corrector converges, CVODE replaces the step's result y~ by its projection y = P(y~) onto the
+// invariant manifold before the error test, and feeds the correction y - y~ into the Nordsieck
+// history (guide §"IVPs with constraints", (2.10)-(2.11); Eich, SIAM J. Numer. Anal. 30(5),
+// 1993; Shampine, Comput. Math. Appl. 38, 1999). P is the form's OdeFormulation::project(), a
+// closed-form closest point (SO(3): polar factor; S^2: normalisation and removal of the rate's
+// normal part; numerics/manifold_projection.hpp), so epsProj (the tolerance of an iterative
+// projection) is not used. The correction is the size of one step's drift, O(h^{q+1}), so the
+// order is kept (Hairer, Lubich & Wanner, "Geometric Numerical Integration", 2nd ed., §IV.4
+// "Projection Methods").
+// The error estimate is NOT projected (CVodeSetProjErrEst off; CVODE's default is on, with
+// err <- P'(y) err, the tangent part of the corrector's correction). Measured with
+// P'(y) err evaluated as the secant P(y + err) - P(y): on a frame spinning at 2.3 rad/s
+// (tests/test_cvode.cpp, BDF with the dense Jacobian, rtol 1e-6, 20 s) the projected
+// estimate took 9279 steps and ended 4.2e-4 from the exact R, the unprojected one 561 steps
+// and 8.1e-6 (no projection: 501 steps, 4.9e-5). At low order the corrector's error on a rotation is mostly normal to
+// SO(3) (backward Euler shrinks R by 1/sqrt(1 + h^2 w^2)), so its tangent part is ~300x
+// smaller than the whole; the error test then passes on an estimate that no longer matches
+// the Nordsieck differences CVODE uses to choose the order, and the step sequence stalls at
+// low order. On Models A and C the two choices differ by < 2% in steps. Samples between
+// steps are the projected interpolant P(p(t)), so every observed state lies on the manifold.
+// A form without invariants (OdeFormulation::project returns false) runs unprojected.
+//
+// Failures: f non-finite is a recoverable error (CVODE retries with a smaller step); an
+// exception from the model is unrecoverable. A failed CVode call leaves time() and state() as
+// they were, reports CVODE's flag name, message and time, and the stepper refuses further
+// steps; so does a step that does not advance t (h below round-off: CVODE only warns and
+// would go on forever); a non-finite accepted state is a divergence (unstable at this tolerance).
+
+#include "integrators/cvode/cvode.hpp"
+
+#include <cvode/cvode.h>
+#include <cvode/cvode_ls.h>
+#include <cvode/cvode_proj.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_spgmr.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <stdexcept>
+
+#include "integrators/sundials_handles.hpp"
+
+namespace tb {
+namespace {
+
+using sundials::view;
+using CvodeMemory = sundials::Memory<CVodeFree>;
+
+std::string cvode_flag_name(long flag) { return sundials::flag_name(CVodeGetReturnFlagName(flag), "CVODE", flag); }
+
+std::string format_e(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3e", x);
+  return buf;
+}
+
+class CvodeStepper final : public TimeStepper {
+ public:
+  CvodeStepper(const OdeFormulation& ode, const IntegratorSettings& s, double t0)
+      : TimeStepper(t0, ode.initial_state()), ode_(ode), n_(ode.state_size()), h0_(s.h), t_previous_(t0) {
+    try {
+      setup_failure_ = set_up(s, t0);
+    } catch (const std::exception& e) {
+      setup_failure_ = std::string("CVODE set-up failed: ") + e.what();
+    }
+  }
+  CvodeStepper(const CvodeStepper&) = delete;  // CVODE holds `this` as its user data
+  CvodeStepper& operator=(const CvodeStepper&) = delete;
+
+  bool has_dense_output() const override { return true; }
+
+  void dense_state(double t, Eigen::VectorXd& y) const override {
+    // The runner asks for grid times up to 1e-9 h past the step's end (its round-off slack).
+    if (t == t_ || !setup_failure_.empty() || (t > t_ && t - t_ <= 1e-9 * std::max(h0_, t_ - t_previous_))) {
+      y = y_;
+      return;
+    }
+    const int flag = CVodeGetDky(mem_.get(), t, 0, dky_.get());
+    if (flag != CV_SUCCESS)
+      throw std::out_of_range("CVodeGetDky(t = " + format_e(t) + ") failed with " + cvode_flag_name(flag) +
+                              ": dense output is only valid within the last step");
+    y = view(dky_.get());
+    if (projecting_) ode_.project(y);
+  }
+
+  bool step(double t_stop, StepFailure& failure) override {
+    failure.kind = StepFailure::Kind::SolverFailed;
+    if (!setup_failure_.empty()) {
+      failure.reason = setup_failure_;
+      return false;
+    }
+    if (broken_) {
+      failure.reason = "CVODE already failed: " + broken_reason_;
+      return false;
+    }
+    if (!(t_stop > t_)) {
+      failure.reason = "no time left to step";
+      return false;
+    }
+    last_error_.clear();
+    callback_note_.clear();
+    double t_reached = t_;
+    const char* call = "CVodeSetStopTime";
+    int flag = CVodeSetStopTime(mem_.get(), t_stop);
+    if (flag == CV_SUCCESS) {
+      call = "CVode";
+      flag = CVode(mem_.get(), t_stop, y_out_.get(), &t_reached, CV_ONE_STEP);
+    }
+    read_counters();
+    if (flag < 0) {
+      double t_fail = t_;
+      CVodeGetCurrentTime(mem_.get(), &t_fail);
+      broken_ = true;
+      broken_reason_ = std::string(call) + " failed with " + cvode_flag_name(flag) + " at t = " + format_e(t_fail) +
+                       (last_error_.empty() ? "" : ": " + last_error_) +
+                       (callback_note_.empty() ? "" : " (" + callback_note_ + ")");
+      failure.reason = broken_reason_;
+      return false;  // y_, t_ untouched: they only ever take accepted values
+    }
+    const double t_new = flag == CV_TSTOP_RETURN ? t_stop : t_reached;
+    if (!(t_new > t_)) {
+      // h below round-off at t: CVODE takes "steps" with t + h = t (warnings only) and would
+      // never stop; e.g. f turns NaN just after t and every shorter step is rejected.
+      broken_ = true;
+      broken_reason_ = "CVODE's step size fell below round-off (t + h = t) at t = " + format_e(t_) +
+                       (callback_note_.empty() ? "" : " (" + callback_note_ + ")");
+      failure.reason = broken_reason_;
+      return false;
+    }
+    const auto y_new = view(y_out_.get());
+    if (!y_new.allFinite()) {
+      broken_ = true;
+      broken_reason_ = "state became non-finite (NaN/Inf) at t = " + format_e(t_reached);
+      failure = {StepFailure::Kind::Diverged, broken_reason_};
+      return false;
+    }
+    y_ = y_new;
+    t_previous_ = t_;
+    // At the stop time CVODE interpolates to t_stop itself; land on it exactly.
+    t_ = t_new;
+    // CVODE's returned y at t_stop is its interpolant there (within round-off of the step's
+    // projected end); keep the reported state on the manifold.
+    if (projecting_ && flag == CV_TSTOP_RETURN) ode_.project(y_);
+    return true;
+  }
+
+  bool projecting() const { return projecting_; }
+
+ private:
+  // Returns "" on success, else why the stepper cannot run.
+  std::string set_up(const IntegratorSettings& s, double t0) {
+    if (int(y_.size()) != n_) return "initial_state() has the wrong size";
+    y_work_.resize(n_);
+    f_work_.resize(n_);
+    const bool adams = s.get_int("adams") == 1;
+    const bool matrix_free = s.get_int("gmres") == 1;
+    const int max_order = std::min(s.get_int("max_order"), adams ? 12 : 5);
+    if (s.get_int("project") == 1) {
+      // Does the form have anything to project? (project() on a copy of the start.)
+      Eigen::VectorXd probe = y_;
+      projecting_ = ode_.project(probe);
+      if (projecting_ && adams)
+        return "project = 1 needs the BDF method (adams = 0): CVODE supports projection (CVodeSetProjFn) only "
+               "with BDF";
+    }
+
+    SUNContext raw_ctx = nullptr;
+#if SUNDIALS_VERSION_MAJOR >= 7
+    // SUNDIALS 7: the context takes a communicator, and errors go to the context's handler
+    // stack (CVodeSetErrHandlerFn is gone); replace the default, which prints to stderr.
+    if (SUNContext_Create(SUN_COMM_NULL, &raw_ctx) != 0) return "SUNContext_Create failed";
+    ctx_.reset(raw_ctx);
+    if (SUNContext_ClearErrHandlers(raw_ctx) != 0 || SUNContext_PushErrHandler(raw_ctx, context_error_handler, this) != 0)
+      return "SUNContext_PushErrHandler failed";
+#else
+    if (SUNContext_Create(nullptr, &raw_ctx) != 0) return "SUNContext_Create failed";
+    ctx_.reset(raw_ctx);
+#endif
+    y_out_.reset(N_VNew_Serial(n_, ctx_.get()));
+    dky_.reset(N_VNew_Serial(n_, ctx_.get()));
+    if (!y_out_ || !dky_) return "N_VNew_Serial failed";
+    view(y_out_.get()) = y_;
+
+    if (adams) {
+      NLS_.reset(SUNNonlinSol_FixedPoint(y_out_.get(), 0, ctx_.get()));
+      if (!NLS_) return "SUNNonlinSol_FixedPoint failed";
+    } else if (matrix_free) {
+      LS_.reset(SUNLinSol_SPGMR(y_out_.get(), SUN_PREC_NONE, 0, ctx_.get()));  // 0: default Krylov dimension (5)
+      if (!LS_) return "SUNLinSol_SPGMR failed";
+    } else {
+      A_.reset(SUNDenseMatrix(n_, n_, ctx_.get()));
+      if (A_) LS_.reset(SUNLinSol_Dense(y_out_.get(), A_.get(), ctx_.get()));
+      if (!A_ || !LS_) return "creating the dense linear solver failed";
+    }
+
+    mem_.reset(CVodeCreate(adams ? CV_ADAMS : CV_BDF, ctx_.get()));
+    if (!mem_) return "CVodeCreate failed";
+    void* mem = mem_.get();
+    // The handler first, so that every later message is captured instead of printed.
+#if SUNDIALS_VERSION_MAJOR >= 7
+    std::string why;  // the context's handler, pushed above
+#else
+    std::string why = check(CVodeSetErrHandlerFn(mem, error_handler, this), "CVodeSetErrHandlerFn");
+#endif
+    if (why.empty()) why = check(CVodeInit(mem, rhs, t0, y_out_.get()), "CVodeInit");
+    if (why.empty()) why = check(CVodeSetUserData(mem, this), "CVodeSetUserData");
+    if (why.empty()) why = check(CVodeSStolerances(mem, s.get("rtol"), s.get("atol")), "CVodeSStolerances");
+    if (why.empty() && s.h > 0.0) why = check(CVodeSetInitStep(mem, s.h), "CVodeSetInitStep");
+    if (why.empty()) why = check(CVodeSetMaxOrd(mem, max_order), "CVodeSetMaxOrd");
+    if (why.empty() && adams) why = check(CVodeSetNonlinearSolver(mem, NLS_.get()), "CVodeSetNonlinearSolver");
+    if (why.empty() && !adams) why = check(CVodeSetLinearSolver(mem, LS_.get(), A_.get()), "CVodeSetLinearSolver");
+    if (why.empty() && projecting_) why = check(CVodeSetProjFn(mem, projection), "CVodeSetProjFn");
+    if (why.empty() && projecting_) why = check(CVodeSetProjErrEst(mem, SUNFALSE), "CVodeSetProjErrEst");
+    return why;
+  }
+
+  std::string check(int flag, const char* call) const {
+    if (flag >= 0) return "";
+    return std::string(call) + " failed with " + cvode_flag_name(flag) + (last_error_.empty() ? "" : ": " + last_error_);
+  }
+
+  void read_counters() {
+    void* mem = mem_.get();
+    long v = 0;
+    if (CVodeGetNumSteps(mem, &v) == CV_SUCCESS) counters_.steps = v;
+    // Every evaluation of f: the method's, and the difference quotients' (Jacobian columns, J v).
+    long rhs = 0, lin_rhs = 0;
+    CVodeGetNumRhsEvals(mem, &rhs);
+    if (LS_) CVodeGetNumLinRhsEvals(mem, &lin_rhs);
+    counters_.rhs_evals = rhs + lin_rhs;
+    if (CVodeGetNumNonlinSolvIters(mem, &v) == CV_SUCCESS) counters_.newton_iters = v;
+    if (CVodeGetNumErrTestFails(mem, &v) == CV_SUCCESS) counters_.error_test_failures = v;
+  }
+
+  // CVRhsFn: 0 ok, > 0 recoverable (CVODE retries with a smaller step), < 0 fatal. No C++
+  // exception may cross into CVODE's C frames.
+  static int rhs(double t, N_Vector y, N_Vector ydot, void* user) {
+    auto& self = *static_cast<CvodeStepper*>(user);
+    try {
+      self.y_work_ = view(y);
+      self.ode_.rhs(t, self.y_work_, self.f_work_);
+      if (int(self.f_work_.size()) != self.n_) {
+        self.callback_note_ = "the right-hand side has the wrong size";
+        return -1;
+      }
+      if (!self.f_work_.allFinite()) {
+        self.callback_note_ = "the right-hand side was not finite (NaN/Inf) at t = " + format_e(t);
+        return 1;
+      }
+      view(ydot) = self.f_work_;
+      return 0;
+    } catch (const std::exception& e) {
+      self.callback_note_ = std::string("the right-hand side threw: ") + e.what();
+      return -1;
+    }
+  }
+
+  // CVProjFn: corr = P(ycur) - ycur. err is NULL: the error estimate is not projected (see
+  // the file comment).
+  static int projection(double t, N_Vector ycur, N_Vector corr, double /*epsProj*/, N_Vector /*err*/, void* user) {
+    auto& self = *static_cast<CvodeStepper*>(user);
+    try {
+      self.y_work_ = view(ycur);
+      self.ode_.project(self.y_work_);
+      if (!self.y_work_.allFinite()) {
+        self.callback_note_ = "the projection was not finite (NaN/Inf) at t = " + format_e(t);
+        return 1;
+      }
+      view(corr) = self.y_work_ - view(ycur);
+      return 0;
+    } catch (const std::exception& e) {
+      self.callback_note_ = std::string("the projection threw: ") + e.what();
+      return -1;
+    }
+  }
+
+  void record_error(int code, const char* function, const char* msg) {
+    if (code == CV_WARNING) return;  // e.g. "t + h = t": CVODE goes on, the failure (if any) comes later
+    last_error_ = std::string(function ? function : "CVODE") + ": " + (msg ? msg : "");
+  }
+#if SUNDIALS_VERSION_MAJOR >= 7
+  static void context_error_handler(int /*line*/, const char* function, const char* /*file*/, const char* msg,
+                                    SUNErrCode code, void* user, SUNContext /*ctx*/) {
+    static_cast<CvodeStepper*>(user)->record_error(code, function, msg);
+  }
+#else
+  static void error_handler(int code, const char* /*module*/, const char* function, char* msg, void* user) {
+    static_cast<CvodeStepper*>(user)->record_error(code, function, msg);
+  }
+#endif
+
+  const OdeFormulation& ode_;
+  const int n_;
+  const double h0_;     // the initial step (settings.h)
+  double t_previous_;   // start of the last accepted step
+  bool projecting_ = false;
+  std::string setup_failure_;  // non-empty: the stepper never ran
+  bool broken_ = false;
+  std::string broken_reason_;
+  std::string last_error_;     // CVODE's last error message (error handler)
+  std::string callback_note_;  // why a callback refused, added to the failure message
+  Eigen::VectorXd y_work_, f_work_;  // callback workspaces (the model takes VectorXd)
+  // Creation order = declaration order; destruction runs backwards (integrators/sundials_handles.hpp).
+  sundials::Context ctx_;
+  sundials::Vector y_out_, dky_;
+  sundials::Matrix A_;
+  sundials::LinearSolver LS_;
+  sundials::NonlinearSolver NLS_;
+  CvodeMemory mem_;
+};
+
+SettingSpec switch_setting(std::string name, std::string meaning, int default_value = 0) {
+  SettingSpec s = non_negative_setting(std::move(name), std::move(meaning), default_value);
+  s.lower_inclusive = true;
+  s.upper = 1;
+  s.integer = true;
+  return s;
+}
+
+}  // namespace
+
+IntegratorInfo cvode_info() {
+  SettingSpec max_order = positive_integer_setting(
+      "max_order",
+      "largest order CVODE may choose (CVodeSetMaxOrd): BDF uses at most 5, Adams at most 12, so the default 12 "
+      "means each method's maximum; BDF 1-2 are A-stable, 3-5 amplify undamped oscillations with small h·ω",
+      12);
+  max_order.upper = 12;
+  return {"cvode", FormulationKind::EmbeddedOde, 5, true,
+          "SUNDIALS CVODE: variable-order BDF (1-5, Newton, difference-quotient Jacobian) or Adams (1-12, fixed "
+          "point) on the ODE form, rtol/atol, optional projection onto SO(3) and S^2",
+          {positive_setting("rtol", "relative tolerance of CVODE's error control ‖LTE_i/(rtol·|y_i| + atol)‖_WRMS ≤ 1",
+                            1e-8),
+           positive_setting("atol", "absolute tolerance of the same error control", 1e-10),
+           switch_setting("adams", "0: BDF with Newton iterations; 1: Adams-Moulton with fixed-point iterations "
+                                   "(no Jacobian; non-stiff problems)"),
+           max_order,
+           switch_setting("gmres",
+                          "BDF's Newton systems (I − γJ)x = r: 1 matrix-free GMRES, J·v by one evaluation of f "
+                          "(O(N) per product); 0 dense difference-quotient J (n evaluations of f) and LU (O(n³))",
+                          1),
+           switch_setting("project",
+                          "1: project each step onto the form's invariants (R onto SO(3) by its polar factor, "
+                          "|q_i| = 1 and q_i·ω_i = 0; CVodeSetProjFn), also the samples; BDF only (with adams = 1 the "
+                          "run fails at t0 saying so); no effect on forms without invariants")},
+          [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
+            return std::make_unique<CvodeStepper>(dynamic_cast<const OdeFormulation&>(f), s, t0);
+          }};
+}
+
+}  // namespace tb
