@@ -62,4 +62,10 @@ inline Eigen::Map<Eigen::VectorXd> view(N_Vector v) {
   return {N_VGetArrayPointer(v), static_cast<Eigen::Index>(N_VGetLength(v))};
 }
 
+// Whether a dense-output request at t is the end of the last step t_now: the runner asks for
+// grid times up to 1e-9 h past a step's end (its round-off slack) and SUNDIALS' own fuzz is
+// ~1e-14 t, so such times are answered with the step's state rather than by extrapolating.
+// h is the larger of the initial step and the last step's length.
+inline bool at_step_end(double t, double t_now, double h) { return t == t_now || (t > t_now && t - t_now <= 1e-9 * h); }
+
 }  // namespace tb::sundials

@@ -90,9 +90,7 @@ class IdaStepper final : public TimeStepper {
   bool has_dense_output() const override { return true; }
 
   void dense_state(double t, Eigen::VectorXd& y) const override {
-    // The runner asks for grid times up to 1e-9 h past the step's end (its round-off slack);
-    // IDA's own fuzz is ~1e-14 t, so such times are the step's end.
-    if (t == t_ || !setup_failure_.empty() || (t > t_ && t - t_ <= 1e-9 * std::max(h0_, t_ - t_previous_))) {
+    if (!setup_failure_.empty() || sundials::at_step_end(t, t_, std::max(h0_, t_ - t_previous_))) {
       y = y_;
       return;
     }
