@@ -21,6 +21,20 @@ void read_integrator_settings(TableReader& table, const IntegratorInfo& info, In
   table.finish();
 }
 
+// Every integrator's settings checked against the integrator's declared conflicts; `where`
+// starts the message (the case file, or the --set assignment that made the combination). The
+// setting sweep's values are checked by the study that runs them (studies/setting_sweep.cpp),
+// so that `run` is not refused for a sweep it does not run.
+void check_setting_conflicts(const Case& c, const Catalogue& catalogue, const std::string& where) {
+  for (const auto& info : catalogue.integrators) {
+    if (!info.conflict) continue;
+    const IntegratorSettings& s = c.settings.at(info.name);
+    if (const auto clash = info.conflict(s); !clash.key.empty())
+      throw InputError(where + ": key 'integrators." + info.name + "." + clash.key + "': expected " + clash.expected +
+                       ", got " + format_g(s.get(clash.key)));
+  }
+}
+
 bool Case::lists(const std::string& integrator) const {
   return only_integrators.empty() ||
          std::find(only_integrators.begin(), only_integrators.end(), integrator) != only_integrators.end();
@@ -183,6 +197,7 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
     integrators->finish();
   }
   root.finish();
+  check_setting_conflicts(c, catalogue, path);
   return c;
 }
 
@@ -212,6 +227,7 @@ void apply_setting_override(Case& c, const std::string& assignment, const Catalo
   }
   TableReader table(where, "integrators." + name, toml::value(toml::table{{key, parsed}}));
   read_integrator_settings(table, *integ, c.settings.at(name));
+  check_setting_conflicts(c, catalogue, where + " (with " + c.file + ")");
 }
 
 }  // namespace tb

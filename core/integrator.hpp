@@ -114,6 +114,14 @@ struct IntegratorInfo {
   std::vector<SettingSpec> settings;  // what it reads from IntegratorSettings besides h
   // Builds a stepper on a formulation of kind `consumes` (the runner guarantees the kind).
   std::function<std::unique_ptr<TimeStepper>(const Formulation&, const IntegratorSettings&, double t0)> make;
+  // Optional: settings that are each valid alone but not together (e.g. a projection only one
+  // of the integrator's methods supports). Returns the key to blame and what it should be, or
+  // an empty key when the combination runs. Case files, --set and setting sweeps are checked
+  // with it before anything runs (exit status 2), like a single bad value.
+  struct SettingConflict {
+    std::string key, expected;
+  };
+  std::function<SettingConflict(const IntegratorSettings&)> conflict = nullptr;  // none: every combination runs
 };
 
 bool all_finite(const Eigen::VectorXd& y);

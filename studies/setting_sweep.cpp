@@ -6,6 +6,7 @@
 #include "core/catalogue.hpp"
 #include "core/format.hpp"
 #include "core/runner.hpp"
+#include "core/table_reader.hpp"
 
 namespace tb {
 
@@ -17,7 +18,18 @@ class SettingSweepStudy final : public Study {
     for (const auto& c : *context.cases) {
       const SettingSweep& sweep = *c.report.setting_sweep;
       const IntegratorInfo* info = context.catalogue->find_integrator(sweep.integrator);
-      for (double v : sweep.values) points_.push_back({RunKey{&c, info, c.model->default_discretisation()}, v, {}});
+      for (double v : sweep.values) {
+        // A value that cannot run with the case's other settings is refused before anything runs.
+        if (info->conflict) {
+          IntegratorSettings swept = c.settings_for(info->name);
+          swept.set(sweep.setting, v);
+          if (const auto clash = info->conflict(swept); !clash.key.empty())
+            throw InputError(c.file + ": key 'report.setting_sweep.values': expected values that run with the case's " +
+                             info->name + " settings (" + clash.key + ": " + clash.expected + "), got " + sweep.setting +
+                             " = " + format_g(v));
+        }
+        points_.push_back({RunKey{&c, info, c.model->default_discretisation()}, v, {}});
+      }
     }
     std::vector<StudyJob> jobs;
     for (auto& p : points_) {

@@ -144,6 +144,13 @@ TEST_CASE("cvode: projection keeps R on SO(3) to round-off and costs no accuracy
 }
 
 TEST_CASE("cvode: Adams with projection is refused by name; without invariants project is a no-op", "[cvode]") {
+  // Refused as input (case files, --set, sweeps: exit status 2) through the declared conflict...
+  const IntegratorInfo& cvode = integrator("cvode");
+  REQUIRE(cvode.conflict);
+  CHECK(cvode.conflict(cvode_settings(1e-6, 1, 1)).key == "project");
+  CHECK(cvode.conflict(cvode_settings(1e-6, 0, 1)).key.empty());
+  CHECK(cvode.conflict(cvode_settings(1e-6, 1, 0)).key.empty());
+  // ... and, built in code past that check, by the stepper before its first step.
   const SpinningFrame frame;
   auto stepper = integrator("cvode").make(frame, cvode_settings(1e-6, 1, 1), 0.0);
   StepFailure failure;
