@@ -14,6 +14,13 @@ inline std::string format_g(double x, int significant_digits = 6) {
   return buf;
 }
 
+// printf's %e with three decimals ("1.234e-05"), for times and residuals in solver messages.
+inline std::string format_e(double x) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.3e", x);
+  return buf;
+}
+
 // The current time as "2026-11-23 00:30:00 UTC", for provenance lines.
 inline std::string utc_now() {
   const std::time_t now = std::time(nullptr);

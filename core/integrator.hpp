@@ -100,6 +100,24 @@ class TimeStepper {
     const double t_full = t0 + double(counters_.steps + 1) * h;
     return t_full > t_stop - 1e-12 * h ? t_stop : t_full;
   }
+  // One fixed step, to next_fixed_step_end(t0, h, t_stop): advance(dt, next, failure) writes
+  // the state a step dt after state() into `next`, or returns false with the reason. Time,
+  // state and the step count move on only when it succeeds.
+  template <class Advance>
+  bool take_fixed_step(double t0, double h, double t_stop, Eigen::VectorXd& next, StepFailure& failure,
+                       Advance&& advance) {
+    const double t_next = next_fixed_step_end(t0, h, t_stop);
+    const double dt = t_next - t_;
+    if (!(dt > 0.0)) {
+      failure = {StepFailure::Kind::SolverFailed, "no time left to step"};
+      return false;
+    }
+    if (!advance(dt, next, failure)) return false;
+    y_.swap(next);
+    t_ = t_next;
+    ++counters_.steps;
+    return true;
+  }
   double t_;
   Eigen::VectorXd y_;
   StepCounters counters_;

@@ -30,21 +30,12 @@ class FixedStepOdeint final : public TimeStepper {
       : TimeStepper(t0, ode.initial_state()), ode_(ode), h_(h), t0_(t0), next_(y_.size()), stepper_(std::move(stepper)) {}
 
   bool step(double t_stop, StepFailure& failure) override {
-    const double t_next = next_fixed_step_end(t0_, h_, t_stop);
-    const double dt = t_next - t_;
-    if (!(dt > 0.0)) {
-      failure = {StepFailure::Kind::SolverFailed, "no time left to step"};
+    return take_fixed_step(t0_, h_, t_stop, next_, failure, [&](double dt, Eigen::VectorXd& next, StepFailure& f) {
+      stepper_.do_step(OdeintSystem{&ode_, &counters_.rhs_evals}, y_, t_, next, dt);
+      if (all_finite(next)) return true;
+      f = {StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)"};
       return false;
-    }
-    stepper_.do_step(OdeintSystem{&ode_, &counters_.rhs_evals}, y_, t_, next_, dt);
-    if (!all_finite(next_)) {
-      failure = {StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)"};
-      return false;
-    }
-    y_.swap(next_);
-    t_ = t_next;
-    ++counters_.steps;
-    return true;
+    });
   }
 
  private:

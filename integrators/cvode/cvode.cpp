@@ -87,6 +87,7 @@
 #include <exception>
 #include <stdexcept>
 
+#include "core/format.hpp"
 #include "integrators/sundials_handles.hpp"
 
 namespace tb {
@@ -97,11 +98,6 @@ using CvodeMemory = sundials::Memory<CVodeFree>;
 
 std::string cvode_flag_name(long flag) { return sundials::flag_name(CVodeGetReturnFlagName(flag), "CVODE", flag); }
 
-std::string format_e(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3e", x);
-  return buf;
-}
 
 class CvodeStepper final : public TimeStepper {
  public:

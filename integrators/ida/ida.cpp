@@ -48,6 +48,7 @@
 #include <exception>
 #include <stdexcept>
 
+#include "core/format.hpp"
 #include "integrators/sundials_handles.hpp"
 
 namespace tb {
@@ -57,12 +58,6 @@ bool ida_uses_band_solver(int size, int lower_bandwidth, int upper_bandwidth) {
 }
 
 namespace {
-
-std::string format_e(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3e", x);
-  return buf;
-}
 
 using sundials::view;
 using IdaMemory = sundials::Memory<IDAFree>;

@@ -18,18 +18,11 @@ class LgviStepper final : public TimeStepper {
       : TimeStepper(t0, form.initial_state()), solver_(form, s, counters_), h_(s.h), t0_(t0), next_(y_.size()) {}
 
   bool step(double t_stop, StepFailure& failure) override {
-    const double t_next = next_fixed_step_end(t0_, h_, t_stop);
-    const double h = t_next - t_;
-    if (!(h > 0.0)) {
-      failure = {StepFailure::Kind::SolverFailed, "no time left to step"};
-      return false;
-    }
-    if (!solver_.solve(y_, h, next_, failure)) return false;
-    solver_.commit();
-    y_.swap(next_);
-    t_ = t_next;
-    ++counters_.steps;
-    return true;
+    return take_fixed_step(t0_, h_, t_stop, next_, failure, [&](double h, Eigen::VectorXd& next, StepFailure& f) {
+      if (!solver_.solve(y_, h, next, f)) return false;
+      solver_.commit();
+      return true;
+    });
   }
 
  private:

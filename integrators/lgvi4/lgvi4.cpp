@@ -57,27 +57,21 @@ class Lgvi4Stepper final : public TimeStepper {
   }
 
   bool step(double t_stop, StepFailure& failure) override {
-    const double t_next = next_fixed_step_end(t0_, h_, t_stop);
-    const double h = t_next - t_;
-    if (!(h > 0.0)) {
-      failure = {StepFailure::Kind::SolverFailed, "no time left to step"};
-      return false;
-    }
-    const Eigen::VectorXd* from = &y_;
-    for (std::size_t i = 0; i < gamma_.size(); ++i) {
-      Eigen::VectorXd& to = i % 2 == 0 ? a_ : b_;
-      if (!stages_[i].solve(*from, gamma_[i] * h, to, failure)) {
-        failure.reason = "substep " + std::to_string(i + 1) + " of " + std::to_string(gamma_.size()) + " (h' = " +
-                         format_g(gamma_[i], 4) + " h): " + failure.reason;
-        return false;  // nothing committed: time, state and predictor histories as they were
+    return take_fixed_step(t0_, h_, t_stop, next_, failure, [&](double h, Eigen::VectorXd& next, StepFailure& f) {
+      const Eigen::VectorXd* from = &y_;
+      for (std::size_t i = 0; i < gamma_.size(); ++i) {
+        Eigen::VectorXd& to = i % 2 == 0 ? a_ : b_;
+        if (!stages_[i].solve(*from, gamma_[i] * h, to, f)) {
+          f.reason = "substep " + std::to_string(i + 1) + " of " + std::to_string(gamma_.size()) + " (h' = " +
+                     format_g(gamma_[i], 4) + " h): " + f.reason;
+          return false;  // nothing committed: time, state and predictor histories as they were
+        }
+        from = &to;
       }
-      from = &to;
-    }
-    for (auto& stage : stages_) stage.commit();
-    y_ = *from;
-    t_ = t_next;
-    ++counters_.steps;
-    return true;
+      for (auto& stage : stages_) stage.commit();
+      next = *from;
+      return true;
+    });
   }
 
  private:
@@ -86,6 +80,7 @@ class Lgvi4Stepper final : public TimeStepper {
   double h_;
   double t0_;
   Eigen::VectorXd a_, b_;  // substep states
+  Eigen::VectorXd next_;
 };
 
 }  // namespace

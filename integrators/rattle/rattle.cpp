@@ -145,23 +145,13 @@ class RattleStepper final : public TimeStepper {
         t0_(t0) {}
 
   bool step(double t_stop, StepFailure& failure) override {
-    const double t_next = next_fixed_step_end(t0_, h_, t_stop);
-    const double h = t_next - t_;
-    if (!(h > 0.0)) {
-      failure = {StepFailure::Kind::SolverFailed, "no time left to step"};
-      return false;
-    }
-    const RattleStep::Result r = step_.step(t_, h, y_, next_);
-    counters_.newton_iters += r.newton_iters;
-    counters_.rhs_evals += r.force_evals;
-    if (!r.ok) {
-      failure = r.failure;
-      return false;
-    }
-    y_.swap(next_);
-    t_ = t_next;
-    ++counters_.steps;
-    return true;
+    return take_fixed_step(t0_, h_, t_stop, next_, failure, [&](double h, Eigen::VectorXd& next, StepFailure& f) {
+      const RattleStep::Result r = step_.step(t_, h, y_, next);
+      counters_.newton_iters += r.newton_iters;
+      counters_.rhs_evals += r.force_evals;
+      if (!r.ok) f = r.failure;
+      return r.ok;
+    });
   }
 
  private:
