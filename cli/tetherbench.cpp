@@ -21,6 +21,7 @@
 
 #include "cli/options.hpp"
 #include "core/case.hpp"
+#include "core/distributed.hpp"
 #include "core/format.hpp"
 #include "core/interrupt.hpp"
 #include "core/gates.hpp"
@@ -143,7 +144,23 @@ int finish(bool all_ok) {
 
 }  // namespace
 
+// Started by mpirun or srun (their environment says so): one rank of a distributed run.
+bool launched_by_mpi() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK"})
+    if (std::getenv(name)) return true;
+  return false;
+}
+
+// MPI for the whole of main under mpirun/srun (core/distributed.hpp); ended on every return.
+struct DistributedSession {
+  DistributedSession(int* argc, char*** argv) {
+    if (launched_by_mpi()) distributed_init(argc, argv);
+  }
+  ~DistributedSession() { distributed_finalize(); }
+};
+
 int main(int argc, char** argv) {
+  DistributedSession session(&argc, &argv);
   CLI::App app{"tetherbench: integrators for tethered multibody systems, compared on the same models and cases"};
   app.require_subcommand(1);
 
@@ -165,11 +182,16 @@ int main(int argc, char** argv) {
 
   auto* table = app.add_subcommand("table", "run every case x integrator and write summary.csv and summary.md");
   std::vector<std::string> table_cases;
-  std::string table_out = "results", table_repeats = "1";
+  std::string table_out = "results", table_repeats = "1", table_jobs = "1";
+  bool table_resume = false, report_resume = false, study_resume = false;
+  constexpr const char* kResumeHelp =
+      "reuse the results a cut-short run stored in DIR/.jobs (matching fingerprints only); run only the missing jobs";
   RunInputs table_inputs;
   table->add_option("CASE_FILE", table_cases, "case files (default: all bundled cases)")->check(CLI::ExistingFile);
   table->add_option("--out", table_out, "output folder")->capture_default_str();
   table->add_option("--repeats", table_repeats, "timing passes; runtime is their minimum")->capture_default_str();
+  table->add_option("--jobs", table_jobs, "parallel runs (per process under mpirun)")->capture_default_str();
+  table->add_flag("--resume", table_resume, kResumeHelp);
   table_inputs.add_to(table);
 
   auto* report = app.add_subcommand("report", "the main job: tables, every study (work-precision sweeps, orders, paper "
@@ -180,7 +202,8 @@ int main(int argc, char** argv) {
   RunInputs report_inputs;
   report->add_option("CASE_FILE", report_cases, "case files (default: all bundled cases)")->check(CLI::ExistingFile);
   report->add_option("--out", report_out, "output folder")->capture_default_str();
-  report->add_option("--jobs", report_jobs, "parallel runs")->capture_default_str();
+  report->add_option("--jobs", report_jobs, "parallel runs (per process under mpirun)")->capture_default_str();
+  report->add_flag("--resume", report_resume, kResumeHelp);
   report->add_flag("--no-benchmarks", no_benchmarks, "skip the Google Benchmark step-cost suite");
   report->add_flag("--no-plots", no_plots, "skip the matplotlib figures and index.md");
   report_inputs.add_to(report);
@@ -192,7 +215,8 @@ int main(int argc, char** argv) {
   study->add_option("NAME", study_name, "study name")->required();
   study->add_option("CASE_FILE", study_cases, "case files (default: the bundled cases it applies to)")->check(CLI::ExistingFile);
   study->add_option("--out", study_out, "output folder")->capture_default_str();
-  study->add_option("--jobs", study_jobs, "parallel runs")->capture_default_str();
+  study->add_option("--jobs", study_jobs, "parallel runs (per process under mpirun)")->capture_default_str();
+  study->add_flag("--resume", study_resume, kResumeHelp);
   study->add_option("--param", study_params, "study parameter KEY=VALUE (repeatable; see `tetherbench list`)")->allow_extra_args(false);
   study_inputs.add_to(study);
 
@@ -269,6 +293,9 @@ int main(int argc, char** argv) {
       return command_list(catalogue);
     }
     install_interrupt_handlers();
+    if (process_count() > 1 && !(table->parsed() || report->parsed() || study->parsed() || catenary->parsed()))
+      throw InputError(std::string(argv[1]) + ": only table, report and study run distributed; start it without mpirun/srun (" +
+                       std::to_string(process_count()) + " ranks here)");
 
     if (run->parsed()) {
       RunOptions options;
@@ -315,24 +342,27 @@ int main(int argc, char** argv) {
     }
 
     if (table->parsed()) {
-      RunOptions options;
+      ReportOptions options;
       options.out_dir = cli::output_folder("--out", table_out);
-      options.repeats = cli::count("--repeats", table_repeats, 1000);
-      options.progress = true;
+      const int repeats = cli::count("--repeats", table_repeats, 1000);
+      options.workers = unsigned(cli::count("--jobs", table_jobs, 1024));
+      options.resume = table_resume;
+      options.command = command_line;
       const auto cases = table_inputs.load(catalogue, table_cases.empty() ? bundled_case_files() : table_cases);
-      std::vector<SummaryRow> rows;
+      const TableOutcome table_run = run_table(cases, catalogue, options, repeats);
+      if (!table_run.gathering) return 0;  // another MPI rank: rank 0 prints and writes
       bool all_ok = true;
-      for (const auto& c : cases) {
-        std::printf("%s (%s)\n", c.name.c_str(), c.file.c_str());
-        for (const auto& key : runs_of(c, catalogue.integrators)) {
-          rows.push_back(run_case(key, options));
-          print_row(rows.back());
-          all_ok = all_ok && !rows.back().outcome.incomplete();
+      std::string current;
+      for (const auto& row : table_run.rows) {
+        if (row.case_name != current) {
+          current = row.case_name;
+          for (const auto& c : cases)
+            if (c.name == current) std::printf("%s (%s)\n", c.name.c_str(), c.file.c_str());
         }
+        print_row(row);
+        all_ok = all_ok && !row.outcome.incomplete();
       }
       const auto dir = std::filesystem::path(options.out_dir);
-      write_summary_csv((dir / "summary.csv").string(), rows);
-      write_summary_markdown((dir / "summary.md").string(), rows);
       std::printf("wrote %s and %s\n", (dir / "summary.csv").c_str(), (dir / "summary.md").c_str());
       return finish(all_ok);
     }
@@ -346,9 +376,11 @@ int main(int argc, char** argv) {
       report_options.workers = unsigned(cli::count("--jobs", report_jobs, 1024));
       report_options.benchmarks = !no_benchmarks;
       report_options.plots = !no_plots;
+      report_options.resume = report_resume;
       const auto cases = report_inputs.load(catalogue, report_cases.empty() ? bundled_case_files() : report_cases);
       const auto start = std::chrono::steady_clock::now();
       const ReportStatus status = write_report(cases, catalogue, report_options);
+      if (!status.gathering) return 0;  // another MPI rank: rank 0 writes the report
       std::printf("report written to %s (%.1f s)%s\n", report_options.out_dir.c_str(),
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
                   status.scripts_ok ? "" : " -- a script step failed, see above");
@@ -376,9 +408,11 @@ int main(int argc, char** argv) {
       }
       report_options.out_dir = cli::output_folder("--out", study_out);
       report_options.workers = unsigned(cli::count("--jobs", study_jobs, 1024));
+      report_options.resume = study_resume;
       auto cases = study_inputs.load(catalogue, study_cases.empty() ? bundled_case_files() : study_cases);
       if (study_cases.empty()) cases = cases_for_study(*info, cases);
       const StudyOutcome outcome = run_study(*info, cases, catalogue, report_options, parameters);
+      if (!outcome.gathering) return 0;
       for (const auto& path : outcome.written) std::printf("wrote %s\n", path.c_str());
       return finish(outcome.all_runs_ok);
     }

@@ -3,15 +3,32 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <mutex>
+#include <optional>
+#include <sstream>
 #include <numeric>
 #include <set>
 #include <thread>
 
+#include "core/distributed.hpp"
+#include "core/fingerprint.hpp"
+#include "core/interrupt.hpp"
+#include "core/job_result.hpp"
 #include "core/parallel.hpp"
+#include "core/runner.hpp"
+
+#ifdef TB_WITH_MPI
+#include <mpi.h>
+#endif
 
 namespace tb {
 
@@ -152,38 +169,311 @@ std::vector<double> estimated_job_costs(const std::vector<StudyJob>& jobs, const
   return estimate;
 }
 
-std::vector<double> run_jobs(std::vector<StudyJob> jobs, unsigned workers, const StoredJobSeconds& stored) {
-  bool in_seconds = false;
-  const std::vector<double> estimate = estimated_job_costs(jobs, stored, in_seconds);
-  // Longest expected first, so that the long runs do not start last and set the wall time.
-  std::vector<size_t> order(jobs.size());
-  std::iota(order.begin(), order.end(), size_t(0));
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return estimate[a] > estimate[b]; });
-  std::vector<StudyJob> sorted;
-  std::vector<double> sorted_estimate;
-  for (size_t i : order) sorted.push_back(std::move(jobs[i])), sorted_estimate.push_back(estimate[i]);
+namespace {
 
-  std::vector<double> seconds(sorted.size(), 0.0);
-  Progress progress(sorted, sorted_estimate, in_seconds, workers);
-  std::thread display([&] { progress.show_until_stopped(); });
-  try {
-    run_parallel(sorted.size(), workers, [&](size_t i) {
-      progress.started(i);
-      const auto start = Clock::now();
-      sorted[i].run();
-      seconds[i] = seconds_since(start);
-      progress.finished(i, seconds[i]);
-    });
-  } catch (...) {
-    progress.stop();
-    display.join();
-    throw;
+// The machine's type for the timings' provenance: the CPU model of /proc/cpuinfo.
+const std::string& host_type() {
+  static const std::string type = [] {
+    std::ifstream in("/proc/cpuinfo");
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind("model name", 0) == 0) {
+        const auto colon = line.find(':');
+        if (colon != std::string::npos) {
+          std::string t = line.substr(colon + 1);
+          while (!t.empty() && t.front() == ' ') t.erase(t.begin());
+          return t;
+        }
+      }
+    return std::string("unknown");
+  }();
+  return type;
+}
+
+// One finished job, as kept in memory, sent between ranks and stored.
+struct Finished {
+  std::string bytes;
+  double seconds = 0.0;
+  std::string host, type;
+  bool storable = false;  // not cut short by an interrupt
+  long rank = -1;         // the MPI rank that ran it now (-1: reused from the store)
+};
+
+// The resume store: <dir>/<16 hex digits of the job's key>.job, whole files only.
+class JobStore {
+ public:
+  explicit JobStore(std::string dir) : dir_(std::move(dir)) {}
+
+  std::optional<Finished> load(const std::string& key, const std::string& label, const std::string& fingerprint) const {
+    if (dir_.empty()) return std::nullopt;
+    std::ifstream in(path(key), std::ios::binary);
+    if (!in) return std::nullopt;
+    std::stringstream s;
+    s << in.rdbuf();
+    try {
+      const std::string text = s.str();
+      ResultReader r(text);
+      std::string magic, stored_label, stored_fingerprint;
+      Finished f;
+      r >> magic >> stored_label >> stored_fingerprint >> f.seconds >> f.host >> f.type >> f.bytes;
+      r.expect_end();
+      if (magic != kMagic || stored_label != label || stored_fingerprint != fingerprint) return std::nullopt;  // stale
+      return f;
+    } catch (const std::exception&) {
+      return std::nullopt;  // not a whole result: run the job again
+    }
   }
-  progress.stop();
-  display.join();
-  std::vector<double> in_given_order(seconds.size());
-  for (size_t k = 0; k < order.size(); ++k) in_given_order[order[k]] = seconds[k];
-  return in_given_order;
+
+  void save(const std::string& key, const std::string& label, const std::string& fingerprint, const Finished& f) {
+    if (dir_.empty() || !f.storable) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::filesystem::create_directories(dir_);
+    ResultWriter w;
+    w << kMagic << label << fingerprint << f.seconds << f.host << f.type << f.bytes;
+    const std::string final_path = path(key), temporary = final_path + ".tmp";
+    {
+      std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+      out << w.bytes();
+      out.flush();
+      if (!out) throw std::runtime_error("cannot write " + temporary);
+    }
+    std::filesystem::rename(temporary, final_path);
+  }
+
+ private:
+  static constexpr const char* kMagic = "tetherbench job result 1";
+  std::string path(const std::string& key) const { return (std::filesystem::path(dir_) / (fingerprint_of(key) + ".job")).string(); }
+  std::string dir_;
+  std::mutex mutex_;
+};
+
+#ifdef TB_WITH_MPI
+constexpr int kTagRequest = 1, kTagAssign = 2;
+
+std::string receive(int source, int tag, int* from = nullptr) {
+  MPI_Status status;
+  MPI_Probe(source, tag, MPI_COMM_WORLD, &status);
+  int count = 0;
+  MPI_Get_count(&status, MPI_CHAR, &count);
+  std::string bytes(size_t(count), '\0');
+  MPI_Recv(bytes.data(), count, MPI_CHAR, status.MPI_SOURCE, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  if (from) *from = status.MPI_SOURCE;
+  return bytes;
+}
+void send(const std::string& bytes, int destination, int tag) {
+  MPI_Send(bytes.data(), int(bytes.size()), MPI_CHAR, destination, tag, MPI_COMM_WORLD);
+}
+#endif
+
+}  // namespace
+
+std::string job_fingerprint(const StudyJob& job, const std::string& version) {
+  return fingerprint_of("version=" + version + "\nlabel=" + job.label + "\ninputs=" + job.inputs);
+}
+
+JobsDone run_jobs(std::vector<StudyJob> jobs, const JobOptions& options) {
+  const size_t n = jobs.size();
+  const unsigned workers = std::max(1u, options.workers);
+  // Identity: the label, with its occurrence for a label given more than once.
+  std::vector<std::string> keys(n), fingerprints(n);
+  std::map<std::string, int> seen;
+  for (size_t i = 0; i < n; ++i) {
+    const int k = seen[jobs[i].label]++;
+    keys[i] = k == 0 ? jobs[i].label : jobs[i].label + " #" + std::to_string(k + 1);
+    fingerprints[i] = job_fingerprint(jobs[i], options.version);
+  }
+  const int rank = process_rank(), ranks = process_count();
+  JobsDone done;
+  done.gathering = rank == 0;
+  done.seconds.assign(n, 0.0);
+  done.hosts.assign(n, "");
+  done.by_rank.assign(size_t(ranks), 0);
+  std::vector<std::optional<Finished>> results(n);
+  JobStore store(rank == 0 ? options.store_dir : std::string());
+  if (rank == 0 && options.resume)
+    for (size_t i = 0; i < n; ++i)
+      if ((results[i] = store.load(keys[i], jobs[i].label, fingerprints[i]))) ++done.reused;
+
+  // The jobs to run, longest expected first (every rank computes the same list).
+  bool in_seconds = false;
+  const std::vector<double> estimate = estimated_job_costs(jobs, options.stored, in_seconds);
+  std::vector<size_t> order;
+  for (size_t i = 0; i < n; ++i)
+    if (!results[i]) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return estimate[a] > estimate[b]; });
+  done.ran = order.size();
+
+  auto run_one = [&](size_t i) {
+    Finished f;
+    const auto start = Clock::now();
+    f.bytes = jobs[i].run();
+    f.seconds = seconds_since(start);
+    f.host = host_name();
+    f.type = host_type();
+    f.storable = !interrupted();
+    f.rank = rank;
+    return f;
+  };
+
+  if (rank == 0) {
+    // The progress display over the jobs that run now (index into `order`).
+    std::vector<StudyJob> shown;
+    std::vector<double> shown_estimate;
+    std::vector<size_t> position(n, 0);
+    for (size_t k = 0; k < order.size(); ++k) {
+      position[order[k]] = k;
+      shown.push_back({jobs[order[k]].label, jobs[order[k]].expected_cost, "", {}, {}});
+      shown_estimate.push_back(estimate[order[k]]);
+    }
+    if (done.reused > 0 || options.resume)
+      std::fprintf(stderr, "  resume: %zu of %zu jobs reused from %s, %zu to run\n", done.reused, n,
+                   options.store_dir.c_str(), order.size());
+    Progress progress(shown, shown_estimate, in_seconds, workers * unsigned(ranks));
+    std::thread display;
+    if (!options.quiet) display = std::thread([&] { progress.show_until_stopped(); });
+    std::mutex queue_mutex;
+    size_t next = 0;
+    std::exception_ptr error;
+    auto take = [&]() -> std::optional<size_t> {
+      std::lock_guard<std::mutex> lock(queue_mutex);
+      if (next >= order.size() || error) return std::nullopt;
+      return order[next++];
+    };
+    // For the resume test: TETHERBENCH_TEST_STOP_AFTER_JOBS=N sends this process SIGTERM once N
+    // jobs have finished here, as a kill midway would (the jobs running then end interrupted).
+    const char* stop_env = std::getenv("TETHERBENCH_TEST_STOP_AFTER_JOBS");
+    const long stop_after = stop_env ? std::atol(stop_env) : 0;
+    std::atomic<long> finished_here{0};
+    auto finish = [&](size_t i, Finished f) {
+      store.save(keys[i], jobs[i].label, fingerprints[i], f);
+      if (stop_after > 0 && ++finished_here == stop_after) std::raise(SIGTERM);
+      progress.finished(position[i], f.seconds);
+      std::lock_guard<std::mutex> lock(queue_mutex);
+      results[i] = std::move(f);
+    };
+#ifdef TB_WITH_MPI
+    // Serves the other ranks: each of their threads asks for a job (sending the result of its
+    // previous one) until told to stop. Polled, so that a waiting rank 0 leaves its core to the jobs.
+    std::thread server;
+    if (ranks > 1)
+      server = std::thread([&] {
+        size_t stopped = 0;
+        const size_t remote_threads = size_t(ranks - 1) * workers;
+        while (stopped < remote_threads) {
+          int flag = 0, from = 0;
+          {
+            std::lock_guard<std::mutex> lock(mpi_mutex());
+            MPI_Iprobe(MPI_ANY_SOURCE, kTagRequest, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+          }
+          if (!flag) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            continue;
+          }
+          std::string request;
+          {
+            std::lock_guard<std::mutex> lock(mpi_mutex());
+            request = receive(MPI_ANY_SOURCE, kTagRequest, &from);
+          }
+          ResultReader r(request);
+          long index = -1;
+          std::string key, failure;
+          Finished f;
+          r >> index >> key >> failure >> f.seconds >> f.host >> f.type >> f.storable >> f.rank >> f.bytes;
+          if (index >= 0) {
+            if (size_t(index) >= n || keys[size_t(index)] != key)
+              throw std::logic_error("rank " + std::to_string(from) + " planned other jobs than rank 0 (job '" + key + "')");
+            if (!failure.empty()) {
+              std::lock_guard<std::mutex> lock(queue_mutex);
+              if (!error) error = std::make_exception_ptr(std::runtime_error(failure));
+              progress.finished(position[size_t(index)], f.seconds);
+            } else {
+              finish(size_t(index), std::move(f));
+            }
+          }
+          const auto job = take();
+          ResultWriter assign;
+          assign << long(job ? long(*job) : -1L) << (job ? keys[*job] : std::string());
+          if (job) progress.started(position[*job]);
+          else ++stopped;
+          std::lock_guard<std::mutex> lock(mpi_mutex());
+          send(assign.bytes(), from, kTagAssign);
+        }
+      });
+#endif
+    try {
+      run_parallel(workers, workers, [&](size_t) {
+        while (const auto i = take()) {
+          progress.started(position[*i]);
+          try {
+            finish(*i, run_one(*i));
+          } catch (...) {
+            progress.finished(position[*i], 0.0);
+            std::lock_guard<std::mutex> lock(queue_mutex);
+            if (!error) error = std::current_exception();
+          }
+        }
+      });
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(queue_mutex);
+      if (!error) error = std::current_exception();
+    }
+#ifdef TB_WITH_MPI
+    if (server.joinable()) server.join();
+#endif
+    progress.stop();
+    if (display.joinable()) display.join();
+    if (error) std::rethrow_exception(error);
+    for (size_t i = 0; i < n; ++i) {
+      if (!results[i]) throw std::logic_error("job '" + keys[i] + "' has no result");
+      done.seconds[i] = results[i]->seconds;
+      done.hosts[i] = results[i]->host;
+      done.host_types[results[i]->host] = results[i]->type;
+      if (results[i]->rank >= 0) ++done.by_rank[size_t(results[i]->rank)];
+      if (results[i]->rank >= 0 && !results[i]->storable) ++done.cut_short;
+    }
+    for (size_t i = 0; i < n; ++i) jobs[i].apply(results[i]->bytes);
+    return done;
+  }
+
+#ifdef TB_WITH_MPI
+  // Another rank: `workers` threads ask rank 0 for jobs, each sending its previous result.
+  run_parallel(workers, workers, [&](size_t) {
+    long index = -1;
+    std::string failure;
+    Finished f;
+    while (true) {
+      ResultWriter request;
+      request << index << (index >= 0 ? keys[size_t(index)] : std::string()) << failure << f.seconds << f.host << f.type
+              << f.storable << f.rank << f.bytes;
+      std::string reply;
+      {
+        std::lock_guard<std::mutex> lock(mpi_mutex());
+        send(request.bytes(), 0, kTagRequest);
+        reply = receive(0, kTagAssign);
+      }
+      ResultReader r(reply);
+      std::string key;
+      r >> index >> key;
+      if (index < 0) return;
+      if (size_t(index) >= n || keys[size_t(index)] != key)
+        throw std::logic_error("rank 0 planned other jobs than rank " + std::to_string(rank) + " (job '" + key + "')");
+      failure.clear();
+      f = Finished{};
+      try {
+        f = run_one(size_t(index));
+      } catch (const std::exception& e) {
+        failure = keys[size_t(index)] + " on rank " + std::to_string(rank) + ": " + e.what();
+      }
+    }
+  });
+#endif
+  return done;
+}
+
+std::vector<double> run_jobs(std::vector<StudyJob> jobs, unsigned workers, const StoredJobSeconds& stored) {
+  JobOptions options;
+  options.workers = workers;
+  options.stored = stored;
+  return run_jobs(std::move(jobs), options).seconds;
 }
 
 }  // namespace tb

@@ -1,12 +1,17 @@
 #include "core/report.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
+#include "core/distributed.hpp"
 #include "core/format.hpp"
 #include "core/interrupt.hpp"
+#include "core/job_result.hpp"
 #include "core/jobs.hpp"
 #include "core/reference_data.hpp"
 #include "core/summary.hpp"
@@ -28,6 +33,8 @@ std::string shell_quote(const std::string& s) {
 }
 
 std::string git_commit() {
+  static std::string cached;  // asked for by the job fingerprints and build_info.csv
+  if (!cached.empty()) return cached;
   std::string out;
   if (FILE* p = popen(("git -C " + shell_quote(TETHERBENCH_SOURCE_DIR) + " rev-parse --short HEAD 2>/dev/null").c_str(), "r")) {
     char buf[64];
@@ -35,7 +42,7 @@ std::string git_commit() {
     pclose(p);
   }
   while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out.empty() ? "unknown" : out;
+  return cached = out.empty() ? "unknown" : out;
 }
 
 void write_build_info(const fs::path& dir, const ReportOptions& o) {
@@ -50,6 +57,42 @@ void write_build_info(const fs::path& dir, const ReportOptions& o) {
   out << "date," << utc_now() << "\n";
   out << "workers," << o.workers << "\n";
   out << "command,\"" << o.command << "\"\n";
+  out << "processes," << process_count() << "\n";
+}
+
+// The jobs' options for a report or study writing into options.out_dir.
+JobOptions job_options(const ReportOptions& options, StoredJobSeconds stored) {
+  JobOptions j;
+  j.workers = options.workers;
+  j.stored = std::move(stored);
+  j.store_dir = (fs::path(options.out_dir) / ".jobs").string();
+  j.resume = options.resume;
+  j.version = std::string(TETHERBENCH_VERSION) + " (git " + git_commit() + ")";
+  return j;
+}
+
+// Where the runtimes were measured: every host with its type; a warning when more than one
+// type contributed (runtimes then compare only within a type).
+std::string hosts_line(const JobsDone& done) {
+  std::string line;
+  for (const auto& [host, type] : done.host_types) line += (line.empty() ? "" : "; ") + host + " (" + type + ")";
+  return line;
+}
+// "  jobs: R run, U reused" (what --resume saved), with the share of each MPI rank.
+std::string jobs_line(const JobsDone& done) {
+  std::string line = "  jobs: " + std::to_string(done.ran) + " run, " + std::to_string(done.reused) + " reused";
+  if (done.cut_short > 0) line += " (" + std::to_string(done.cut_short) + " cut short by the interrupt: not stored)";
+  if (done.by_rank.size() > 1)
+    for (size_t r = 0; r < done.by_rank.size(); ++r) line += (r ? ", " : "; by rank: ") + std::to_string(done.by_rank[r]);
+  return line;
+}
+
+std::string host_types_note(const JobsDone& done) {
+  std::set<std::string> types;
+  for (const auto& [host, type] : done.host_types) types.insert(type);
+  if (types.size() < 2) return "";
+  return "Timings come from " + std::to_string(types.size()) + " host types (" + hosts_line(done) +
+         "): compare runtimes within one host type only (the host column).";
 }
 
 // The table of full runs: one job per run of runs_of(), writing its time series.
@@ -57,26 +100,31 @@ struct FullRuns {
   std::vector<RunKey> keys;
   std::vector<SummaryRow> rows;
 
-  std::vector<StudyJob> plan(const std::vector<Case>& cases, const Catalogue& catalogue, const std::string& out_dir) {
+  std::vector<StudyJob> plan(const std::vector<Case>& cases, const Catalogue& catalogue, const std::string& out_dir,
+                             int repeats = 1) {
     for (const auto& c : cases)
       for (const auto& key : runs_of(c, catalogue.integrators)) keys.push_back(key);
     rows.resize(keys.size());
     std::vector<StudyJob> jobs;
     RunOptions options;
     options.out_dir = out_dir;
+    options.repeats = repeats;
     for (size_t i = 0; i < keys.size(); ++i) {
       const RunKey key = keys[i];
       const double cost = key.c->t_end_for(key.integrator->name) / key.c->h;  // steps at the case's step: the long runs first
-      jobs.push_back({key.c->name + " | " + key.label() + " | full run", cost, [this, i, key, options] {
-                        rows[i] = run_case(key, options);
-                      }});
+      // The time series is written by the process that runs the job (a shared folder on a cluster).
+      jobs.push_back(result_job<SummaryRow>(key.c->name + " | " + key.label() + " | full run", cost,
+                                            run_inputs(*key.c, key.integrator->name) + ";" + key.discretisation +
+                                                ";repeats=" + std::to_string(repeats),
+                                            [key, options] { return run_case(key, options); }, rows[i]));
     }
     return jobs;
   }
 
-  void write(const std::vector<Case>& cases, const fs::path& dir) const {
+  void write(const std::vector<Case>& cases, const fs::path& dir, const std::string& note) const {
     write_summary_csv((dir / "summary.csv").string(), rows);
     write_summary_markdown((dir / "summary.md").string(), rows);
+    if (!note.empty()) std::ofstream(dir / "summary.md", std::ios::app) << "\n" << note << "\n";
     for (const auto& c : cases) {
       std::vector<SummaryRow> mine;
       for (const auto& r : rows)
@@ -146,17 +194,27 @@ StudyOutcome run_planned(std::vector<PlannedStudy>& planned, bool full_runs_want
   }
   std::vector<JobCost> costs;
   for (const auto& j : jobs) costs.push_back({j.label, 0.0});
-  const std::vector<double> seconds = run_jobs(std::move(jobs), options.workers, stored);
+  const JobsDone done = run_jobs(std::move(jobs), job_options(options, stored));
+  if (!done.gathering) {  // another MPI rank: its jobs' results went to rank 0, which writes
+    StudyOutcome outcome;
+    outcome.gathering = false;
+    return outcome;
+  }
+  std::fprintf(stderr, "%s\n", jobs_line(done).c_str());
+  const std::string note = host_types_note(done);
+  if (!note.empty()) std::fprintf(stderr, "  note: %s\n", note.c_str());
   if (!interrupted()) {  // a cut-short job's time is not its cost
-    for (size_t i = 0; i < costs.size(); ++i) costs[i].seconds = seconds[i];
+    for (size_t i = 0; i < costs.size(); ++i) costs[i].seconds = done.seconds[i];
     std::sort(costs.begin(), costs.end(), [](const JobCost& a, const JobCost& b) { return a.job < b.job; });
     fs::create_directories(options.out_dir);
     write_job_costs((fs::path(options.out_dir) / "job_costs.csv").string(), costs,
-                    std::to_string(options.workers) + " workers, " + utc_now());
+                    std::to_string(options.workers) + " workers x " + std::to_string(process_count()) + " processes, " +
+                        utc_now());
   }
   StudyOutcome outcome;
+  outcome.hosts = hosts_line(done);
   if (full_runs_wanted) {
-    full.write(cases, options.out_dir);
+    full.write(cases, options.out_dir, note);
     outcome.written.push_back((fs::path(options.out_dir) / "summary.csv").string());
     for (const auto& row : full.rows) outcome.all_runs_ok = outcome.all_runs_ok && !row.outcome.incomplete();
   }
@@ -168,6 +226,25 @@ StudyOutcome run_planned(std::vector<PlannedStudy>& planned, bool full_runs_want
 }
 
 }  // namespace
+
+TableOutcome run_table(const std::vector<Case>& cases, const Catalogue& catalogue, const ReportOptions& options, int repeats) {
+  FullRuns full;
+  std::vector<StudyJob> jobs = full.plan(cases, catalogue, options.out_dir, repeats);
+  JobOptions j = job_options(options, {});
+  j.quiet = !isatty(STDERR_FILENO);  // the progress bar on a terminal; the table prints its rows after
+  const JobsDone done = run_jobs(std::move(jobs), j);
+  TableOutcome outcome;
+  outcome.gathering = done.gathering;
+  if (!done.gathering) return outcome;
+  std::fprintf(stderr, "%s\n", jobs_line(done).c_str());
+  const std::string note = host_types_note(done);
+  fs::create_directories(options.out_dir);
+  write_summary_csv((fs::path(options.out_dir) / "summary.csv").string(), full.rows);
+  write_summary_markdown((fs::path(options.out_dir) / "summary.md").string(), full.rows);
+  if (!note.empty()) std::ofstream(fs::path(options.out_dir) / "summary.md", std::ios::app) << "\n" << note << "\n";
+  outcome.rows = full.rows;
+  return outcome;
+}
 
 std::vector<Case> cases_for_study(const StudyInfo& study, const std::vector<Case>& cases) {
   std::vector<Case> out;
@@ -182,8 +259,12 @@ ReportStatus write_report(const std::vector<Case>& cases, const Catalogue& catal
   for (const auto& s : catalogue.studies) infos.push_back(&s);
   auto planned = plan_studies(infos, cases, catalogue, options, {});
   ReportStatus status;
-  status.all_runs_ok = run_planned(planned, true, cases, catalogue, options).all_runs_ok;
+  const StudyOutcome outcome = run_planned(planned, true, cases, catalogue, options);
+  status.gathering = outcome.gathering;
+  if (!status.gathering) return status;
+  status.all_runs_ok = outcome.all_runs_ok;
   write_build_info(dir, options);
+  std::ofstream(dir / "build_info.csv", std::ios::app) << "hosts,\"" << outcome.hosts << "\"\n";
   if (interrupted()) return status;  // tables written; no benchmarks or plots of a cut-short report
 
   const std::string scripts = std::string(TETHERBENCH_SOURCE_DIR) + "/scripts/";

@@ -213,8 +213,18 @@ class TerminalProgress {
 
 }  // namespace
 
+const std::string& host_name() {
+  static const std::string name = [] {
+    char buf[256] = {0};
+    if (gethostname(buf, sizeof buf - 1) != 0 || buf[0] == 0) return std::string("unknown");
+    return std::string(buf);
+  }();
+  return name;
+}
+
 Measurement measure(const RunKey& key, const IntegratorSettings& settings, const MeasureOptions& options) {
   Measurement m;
+  m.host = host_name();
   if (const auto why = why_not_applicable(*key.c, *key.integrator, key.discretisation)) {
     m.outcome = RunOutcome::not_applicable_because(*why);
     return m;
@@ -294,6 +304,7 @@ SummaryRow run_case(const RunKey& key, const RunOptions& options) {
   row.counters = measured.counters;
   row.metrics = measured.metrics;
   row.runtime_s = measured.runtime_s;
+  row.host = measured.host;
   return row;
 }
 

@@ -97,6 +97,7 @@ struct Measurement {
   double t_final = 0.0;
   Eigen::VectorXd final_physical;  // the model's physical state at t_final
   std::vector<std::string> extra_columns;
+  std::string host;  // the machine the runtime was measured on (host_name()): runs may be spread over a cluster
 };
 Measurement measure(const RunKey& key, const IntegratorSettings& settings, const MeasureOptions& options);
 
@@ -107,6 +108,7 @@ struct SummaryRow {
   StepCounters counters;
   ConservationMetrics metrics;
   double runtime_s = 0.0;
+  std::string host;  // where runtime_s was measured
   RunOutcome outcome;
   std::string status() const { return outcome.describe(); }
 };
@@ -118,6 +120,9 @@ struct RunOptions {
   int repeats = 1;               // extra timing passes without observation; runtime is the minimum
   bool progress = false;         // show progress on stderr
 };
+
+// This machine's name (gethostname), as the runtime rows record it.
+const std::string& host_name();
 
 // A full run of a case as the tables show it: the case's settings for the integrator,
 // measured on the case's observation grid.

@@ -19,10 +19,20 @@ struct Case;
 struct Catalogue;
 struct SummaryRow;
 
+// One job of a report: computed anywhere (a thread, another MPI rank, an earlier report whose
+// result was stored), applied where the tables are written. run() returns the job's result as
+// bytes and touches nothing shared; apply() reads such bytes into the study's results, on the
+// gathering process only, after every job ran. core/job_result.hpp has result_job(), which
+// builds both from a computation returning a serialisable value and the slot it goes to.
 struct StudyJob {
-  std::string label;  // for the progress line: "case | integrator | h = 1e-3"
+  std::string label;  // for the progress line: "case | integrator | h = 1e-3"; unique within a report
   double expected_cost = 1.0;  // rough relative cost, for ordering (longest first)
-  std::function<void()> run;   // touches only the study's own results; must not throw for a failed run
+  // Canonical text of everything the result depends on besides the suite's version (the case's
+  // inputs: core/job_result.hpp case_inputs / run_inputs, the study's parameters, reference data):
+  // with the label, the job's fingerprint; a stored result with another fingerprint is recomputed.
+  std::string inputs;
+  std::function<std::string()> run;  // must not throw for a failed run (that is a result)
+  std::function<void(const std::string&)> apply;
 };
 
 struct StudyContext {
@@ -38,7 +48,9 @@ struct StudyContext {
 class Study {
  public:
   virtual ~Study() = default;
-  // Reads everything it needs (InputError before anything runs) and returns its jobs.
+  // Reads everything it needs (InputError before anything runs) and returns its jobs. The same
+  // inputs must give the same jobs in the same order: under MPI every rank plans, and the jobs
+  // are matched by label and fingerprint.
   virtual std::vector<StudyJob> plan(const StudyContext& context) = 0;
   // After every job has run: writes its files under context.out_dir, returns their paths.
   virtual std::vector<std::string> write(const StudyContext& context) = 0;

@@ -42,7 +42,7 @@ const std::vector<std::string>& summary_columns() {
   static const std::vector<std::string> columns = {
       "case", "integrator", "discretisation", "h", "rtol", "atol", "t_end", "steps", "energy_err_max", "energy_err_mean",
       "energy_err_rel_ke", "energy_drift_rate", "momentum_err_max", "momentum_err_mean", "constraint_err_max",
-      "constraint_rate_err_max", "linear_momentum_err_max", "orthogonality_err_max", "orthogonality_err_mean", "runtime_s", "rhs_evals", "newton_iters", "error_test_failures", "status"};
+      "constraint_rate_err_max", "linear_momentum_err_max", "orthogonality_err_max", "orthogonality_err_mean", "runtime_s", "rhs_evals", "newton_iters", "error_test_failures", "status", "host"};
   return columns;
 }
 
@@ -75,7 +75,8 @@ std::vector<std::string> summary_values(const SummaryRow& r) {
           measured ? std::to_string(r.counters.rhs_evals) : "n/a",
           measured ? std::to_string(r.counters.newton_iters) : "n/a",
           measured ? std::to_string(r.counters.error_test_failures) : "n/a",
-          r.status()};
+          r.status(),
+          r.outcome.ok() ? r.host : std::string()};  // where runtime_s was measured
 }
 
 void check_summary_appendable(const std::string& path) {

@@ -14,6 +14,7 @@ PACKAGES=(
   libcli11-dev           # command line of the tetherbench tool
   libtoml11-dev          # case files
   python3-matplotlib     # plots in reports/ (run with /usr/bin/python3)
+  libopenmpi-dev openmpi-bin  # MPI: report/table/study over mpirun ranks (optional at build time; CI tests it)
 )
 
 missing=()

@@ -5,10 +5,26 @@
 #include <sstream>
 
 #include "core/case.hpp"
+#include "core/job_result.hpp"
 #include "models/hanging_tether/catenary_study.hpp"
 #include "models/hanging_tether/model.hpp"
 
 namespace tb {
+
+namespace hanging_tether {
+// A job's result as bytes (core/job_result.hpp).
+void write(ResultWriter& w, const CatenaryStudy& s) {
+  w << s.case_name << long(s.discretisation) << s.analytic_horizontal_tension << s.fitted_rate << long(s.points.size());
+  for (const auto& p : s.points) w << p.N << p.max_error << p.rate << p.newton_iterations << p.horizontal_tension;
+}
+void read(ResultReader& r, CatenaryStudy& s) {
+  long discretisation = 0, points = 0;
+  r >> s.case_name >> discretisation >> s.analytic_horizontal_tension >> s.fitted_rate >> points;
+  s.discretisation = Discretisation(discretisation);
+  s.points.assign(size_t(std::max(0L, points)), CatenaryPoint{});
+  for (auto& p : s.points) r >> p.N >> p.max_error >> p.rate >> p.newton_iterations >> p.horizontal_tension;
+}
+}  // namespace hanging_tether
 
 namespace {
 
@@ -44,9 +60,11 @@ class Catenary final : public Study {
     for (size_t i = 0; i < context.cases->size(); ++i) {
       const Case& c = (*context.cases)[i];
       const auto& model = dynamic_cast<const ht::HangingTetherModel&>(*c.model);
-      jobs.push_back({c.name + " | catenary", 1.0, [this, i, &c, &model, elements] {
-                        results_[i] = ht::catenary_convergence(model.params(), elements, c.name);
-                      }});
+      std::string inputs = case_inputs(c) + ";elements=";
+      for (int n : elements) inputs += std::to_string(n) + ",";
+      jobs.push_back(result_job<ht::CatenaryStudy>(
+          c.name + " | catenary", 1.0, inputs,
+          [&c, &model, elements] { return ht::catenary_convergence(model.params(), elements, c.name); }, results_[i]));
     }
     return jobs;
   }

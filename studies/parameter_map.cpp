@@ -6,6 +6,7 @@
 
 #include "core/catalogue.hpp"
 #include "core/format.hpp"
+#include "core/job_result.hpp"
 #include "core/runner.hpp"
 
 namespace tb {
@@ -32,9 +33,13 @@ class ParameterMapStudy final : public Study {
     std::vector<StudyJob> jobs;
     for (auto& p : points_) {
       const ParameterMap& map = *p.original->report.parameter_map;
-      jobs.push_back({p.original->name + " | " + map.integrator + " | " + map.parameter + " = " + format_g(p.value, 3) +
-                          ", h = " + format_g(p.h, 3),
-                      map.t_end / p.h, [&p] { run(p); }});
+      // The variant differs from the case only in the mapped parameter and h, both in the label.
+      jobs.push_back(result_job<Measurement>(p.original->name + " | " + map.integrator + " | " + map.parameter + " = " +
+                                                 format_g(p.value, 3) + ", h = " + format_g(p.h, 3),
+                                             map.t_end / p.h,
+                                             run_inputs(*p.original, map.integrator) + ";" + map.parameter + "=" +
+                                                 format_g(p.value, 17) + ";h=" + format_g(p.h, 17),
+                                             [&p] { return run(p); }, p.measured));
     }
     return jobs;
   }
@@ -45,7 +50,7 @@ class ParameterMapStudy final : public Study {
     std::filesystem::create_directories(dir);
     std::ofstream csv(dir / "parameter_map.csv");
     csv << "case,integrator,parameter,value,h,t_end,completes,t_reached,steps,newton_iters_per_step,energy_err_max,"
-           "runtime_s,status\n";
+           "runtime_s,status,host\n";
     for (const auto& p : points_) {
       const ParameterMap& map = *p.original->report.parameter_map;
       const bool ok = p.measured.outcome.ok();
@@ -56,7 +61,8 @@ class ParameterMapStudy final : public Study {
       csv << p.original->name << ',' << map.integrator << ',' << map.parameter << ',' << format_g(p.value, 6) << ','
           << format_g(p.h, 6) << ',' << format_g(map.t_end, 6) << ',' << (ok ? "yes" : "no") << ','
           << format_g(t_reached, 6) << ',' << n.steps << ',' << its << ',' << result(p.measured.metrics.energy_err_max)
-          << ',' << result(p.measured.runtime_s) << ",\"" << p.measured.outcome.describe() << "\"\n";
+          << ',' << result(p.measured.runtime_s) << ",\"" << p.measured.outcome.describe() << "\","
+          << (ok ? p.measured.host : "") << '\n';
     }
     std::ofstream md(dir / "parameter_map.md");
     md << "# Parameter maps\n\nWhere each method completes the case, run to the map's t_end, against one model "
@@ -106,14 +112,14 @@ class ParameterMapStudy final : public Study {
            std::to_string(o.step) + ": " + why;
   }
 
-  static void run(Point& p) {
+  static Measurement run(const Point& p) {
     const ParameterMap& map = *p.original->report.parameter_map;
     IntegratorSettings s = p.variant->settings_for(map.integrator);
     s.h = p.h;
     MeasureOptions m;
     m.t_end = map.t_end;
     m.sample_interval = std::min(p.variant->sample_interval, map.t_end);
-    p.measured = measure(RunKey{p.variant, p.integrator, p.variant->model->default_discretisation()}, s, m);
+    return measure(RunKey{p.variant, p.integrator, p.variant->model->default_discretisation()}, s, m);
   }
 
   std::list<Case> variants_;  // stable addresses: the points refer to them

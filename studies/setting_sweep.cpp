@@ -5,6 +5,7 @@
 
 #include "core/catalogue.hpp"
 #include "core/format.hpp"
+#include "core/job_result.hpp"
 #include "core/runner.hpp"
 #include "core/table_reader.hpp"
 
@@ -34,8 +35,11 @@ class SettingSweepStudy final : public Study {
     std::vector<StudyJob> jobs;
     for (auto& p : points_) {
       const SettingSweep& sweep = *p.key.c->report.setting_sweep;
-      jobs.push_back({p.key.c->name + " | " + sweep.integrator + " | " + sweep.setting + " = " + format_g(p.value, 3),
-                      sweep.t_end / p.key.c->h, [&p] { run(p); }});
+      jobs.push_back(result_job<Measurement>(
+          p.key.c->name + " | " + sweep.integrator + " | " + sweep.setting + " = " + format_g(p.value, 3),
+          sweep.t_end / p.key.c->h,
+          run_inputs(*p.key.c, sweep.integrator) + ";" + sweep.setting + "=" + format_g(p.value, 17),
+          [&p] { return run(p); }, p.measured));
     }
     return jobs;
   }
@@ -47,7 +51,7 @@ class SettingSweepStudy final : public Study {
     std::ofstream csv(dir / "setting_sweep.csv");
     csv << "case,integrator,setting,value,t_end,constraint_err_max,constraint_rate_err_max,energy_err_max,"
            "orthogonality_err_max,steps,"
-           "rhs_evals,newton_iters,error_test_failures,runtime_s,status\n";
+           "rhs_evals,newton_iters,error_test_failures,runtime_s,status,host\n";
     for (const auto& p : points_) {
       const SettingSweep& sweep = *p.key.c->report.setting_sweep;
       const auto& m = p.measured.metrics;
@@ -59,7 +63,7 @@ class SettingSweepStudy final : public Study {
           << format_g(sweep.t_end, 6) << ',' << result(m.constraint_err_max) << ',' << result(m.constraint_rate_err_max)
           << ',' << result(m.energy_err_max) << ',' << result(m.orthogonality_err_max) << ',' << n.steps << ',' << n.rhs_evals << ',' << n.newton_iters << ','
           << n.error_test_failures << ',' << result(p.measured.runtime_s) << ",\"" << p.measured.outcome.describe()
-          << "\"\n";
+          << "\"," << (ok ? p.measured.host : "") << '\n';
     }
     return {(dir / "setting_sweep.csv").string()};
   }
@@ -71,7 +75,7 @@ class SettingSweepStudy final : public Study {
     Measurement measured;
   };
 
-  static void run(Point& p) {
+  static Measurement run(const Point& p) {
     const Case& c = *p.key.c;
     const SettingSweep& sweep = *c.report.setting_sweep;
     IntegratorSettings s = c.settings_for(sweep.integrator);
@@ -80,7 +84,7 @@ class SettingSweepStudy final : public Study {
     m.t_end = sweep.t_end;
     m.sample_interval = c.sample_interval;
     m.repeats = 2;  // runtime: the minimum of the observed pass and one without observation
-    p.measured = measure(p.key, s, m);
+    return measure(p.key, s, m);
   }
 
   std::vector<Point> points_;

@@ -17,7 +17,9 @@
 #include <map>
 
 #include "core/catalogue.hpp"
+#include "core/fingerprint.hpp"
 #include "core/format.hpp"
+#include "core/job_result.hpp"
 #include "core/reference.hpp"
 #include "numerics/convergence.hpp"
 
@@ -63,17 +65,28 @@ class WorkPrecision final : public Study {
     std::vector<StudyJob> jobs;
     for (auto& p : points_) {
       const double cost = p.parameter == "h" ? p.key.c->report.reference_t_end / p.value : 1.0;
-      jobs.push_back({p.key.c->name + " | " + p.key.label() + " | " + p.parameter + " = " + format_g(p.value, 3), cost,
-                      [this, &p] { run(p); }});
+      // The reference the error is measured against is an input too (its file may be recomputed).
+      const Eigen::VectorXd& reference = references_.at(p.key.c->name).at(p.key.discretisation);
+      ResultWriter reference_bytes;
+      reference_bytes << reference;
+      jobs.push_back(result_job<Measurement>(
+          p.key.c->name + " | " + p.key.label() + " | " + p.parameter + " = " + format_g(p.value, 3), cost,
+          run_inputs(*p.key.c, p.key.integrator->name) + ";" + p.key.discretisation + ";" + p.parameter + "=" +
+              format_g(p.value, 17) + ";reference=" + fingerprint_of(reference_bytes.bytes()),
+          [&p] { return run(p); }, p.measured));
     }
     return jobs;
   }
 
   std::vector<std::string> write(const StudyContext& context) override {
+    for (auto& p : points_)  // the measurements are in (applied from the jobs' results): their errors
+      if (p.measured.outcome.ok())
+        p.error = (p.measured.final_physical - references_.at(p.key.c->name).at(p.key.discretisation))
+                      .lpNorm<Eigen::Infinity>();
     const std::filesystem::path dir(context.out_dir);
     std::filesystem::create_directories(dir);
     std::ofstream wp(dir / "work_precision.csv");
-    wp << "case,integrator,parameter,value,error,resolved,runtime_s,steps,rhs_evals,status\n";
+    wp << "case,integrator,parameter,value,error,resolved,runtime_s,steps,rhs_evals,status,host\n";
     // A point that did not reach the horizon has no error and no runtime: its cells stay empty
     // and its status says why.
     for (const auto& p : points_) {
@@ -81,7 +94,8 @@ class WorkPrecision final : public Study {
       wp << p.key.c->name << ',' << p.key.label() << ',' << p.parameter << ',' << format_g(p.value, 6) << ','
          << (ok ? format_g(p.error, 6) : "") << ',' << (ok ? (p.resolved() ? "yes" : "no") : "") << ','
          << (ok ? format_g(p.measured.runtime_s, 6) : "") << ',' << p.measured.counters.steps << ','
-         << p.measured.counters.rhs_evals << ",\"" << p.measured.outcome.describe() << "\"\n";
+         << p.measured.counters.rhs_evals << ",\"" << p.measured.outcome.describe() << "\"," << (ok ? p.measured.host : "")
+         << '\n';
     }
     std::ofstream refs(dir / "references.csv");
     refs << "case,discretisation,default,reference_solver,crosscheck_solver,agreement,unresolved_points,points\n";
@@ -137,7 +151,7 @@ class WorkPrecision final : public Study {
   }
 
  private:
-  void run(Point& p) {
+  static Measurement run(const Point& p) {
     const Case& c = *p.key.c;
     IntegratorSettings s = c.settings_for(p.key.integrator->name);
     if (p.parameter == "h") {
@@ -150,9 +164,7 @@ class WorkPrecision final : public Study {
     m.t_end = m.sample_interval = c.report.reference_t_end;
     m.observe = false;
     m.repeats = 2;
-    p.measured = measure(p.key, s, m);
-    if (p.measured.outcome.ok())
-      p.error = (p.measured.final_physical - references_.at(c.name).at(p.key.discretisation)).lpNorm<Eigen::Infinity>();
+    return measure(p.key, s, m);
   }
 
   std::map<std::string, std::map<std::string, Eigen::VectorXd>> references_;

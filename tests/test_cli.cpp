@@ -14,6 +14,7 @@
 
 #include <algorithm>
 
+#include "core/runner.hpp"
 #include "tests/test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -197,7 +198,8 @@ TEST_CASE("a diverging run is marked failed with time and step, keeps its output
   CHECK(rk4_row.find("at t = ") != std::string::npos);
   CHECK(rk4_row.find("step ") != std::string::npos);
   CHECK(rk45_row.rfind("A_string_pendulum_paper,rk45,consistent,", 0) == 0);
-  CHECK(rk45_row.substr(rk45_row.size() - 3) == ",ok");
+  // The last cells: the status, then the host the runtime was measured on.
+  CHECK(rk45_row.find(",ok," + tb::host_name()) == rk45_row.size() - 4 - tb::host_name().size());
   // The failed run's samples up to the failure are on disk.
   const std::string ts = read_file(out / "A_string_pendulum_paper" / "rk4" / "timeseries.csv");
   CHECK(std::count(ts.begin(), ts.end(), '\n') > 2);
@@ -213,7 +215,7 @@ TEST_CASE("table writes summary.csv with the contract's columns and summary.md",
   const std::string expected_header =
       "case,integrator,discretisation,h,rtol,atol,t_end,steps,energy_err_max,energy_err_mean,energy_err_rel_ke,energy_drift_rate,"
       "momentum_err_max,momentum_err_mean,constraint_err_max,constraint_rate_err_max,linear_momentum_err_max,orthogonality_err_max,orthogonality_err_mean,runtime_s,"
-      "rhs_evals,newton_iters,error_test_failures,status\n";
+      "rhs_evals,newton_iters,error_test_failures,status,host\n";
   CHECK(csv.rfind(expected_header, 0) == 0);
   for (const char* name : {"lgvi", "rk4", "rk45"}) {
     CHECK(csv.find(std::string("A_string_pendulum_paper,") + name + ",") != std::string::npos);
@@ -335,11 +337,11 @@ TEST_CASE("the setting sweep runs ida once per Baumgarte rate of the case's swee
   std::string header, row;
   std::getline(lines, header);
   CHECK(header == "case,integrator,setting,value,t_end,constraint_err_max,constraint_rate_err_max,energy_err_max,"
-                  "orthogonality_err_max,steps,rhs_evals,newton_iters,error_test_failures,runtime_s,status");
+                  "orthogonality_err_max,steps,rhs_evals,newton_iters,error_test_failures,runtime_s,status,host");
   std::vector<double> drift;
   while (std::getline(lines, row)) {
     CHECK(row.rfind("T_planar_pendulum_60deg,ida,baumgarte_p,", 0) == 0);
-    CHECK(row.substr(row.size() - 5) == ",\"ok\"");
+    CHECK(row.substr(row.size() - 6 - tb::host_name().size()) == ",\"ok\"," + tb::host_name());  // status, host
     std::vector<std::string> cells;
     std::stringstream in(row);
     for (std::string cell; std::getline(in, cell, ',');) cells.push_back(cell);

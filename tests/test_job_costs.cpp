@@ -28,7 +28,9 @@ struct TempFile {
   }
 };
 
-tb::StudyJob job(const std::string& label, double expected_cost) { return {label, expected_cost, [] {}}; }
+tb::StudyJob job(const std::string& label, double expected_cost) {
+  return {label, expected_cost, "", [] { return std::string(); }, [](const std::string&) {}};
+}
 
 }  // namespace
 
@@ -54,7 +56,11 @@ TEST_CASE("run_jobs runs the stored-longest job first and returns each job's wal
   std::vector<std::string> order;
   std::vector<tb::StudyJob> jobs;
   for (const char* name : {"short", "long", "middle"})
-    jobs.push_back({name, 1.0, [&order, name] { order.push_back(name); }});
+    jobs.push_back({name, 1.0, "", [&order, name] {
+                      order.push_back(name);
+                      return std::string();
+                    },
+                    [](const std::string&) {}});
   const tb::StoredJobSeconds stored = {{"short", 0.1}, {"long", 30.0}, {"middle", 2.0}};
   const auto seconds = tb::run_jobs(jobs, 1, stored);  // one worker: runs in the pool's order
   CHECK(order == std::vector<std::string>{"long", "middle", "short"});

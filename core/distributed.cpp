@@ -1,0 +1,56 @@
+#include "core/distributed.hpp"
+
+#include <stdexcept>
+
+#ifdef TB_WITH_MPI
+#include <mpi.h>
+#endif
+
+namespace tb {
+
+std::mutex& mpi_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+#ifdef TB_WITH_MPI
+
+namespace {
+bool g_started = false;
+int g_rank = 0, g_count = 1;
+}  // namespace
+
+void distributed_init(int* argc, char*** argv) {
+  int provided = 0;
+  if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
+    throw std::runtime_error("MPI_Init_thread failed");
+  if (provided < MPI_THREAD_SERIALIZED) {
+    MPI_Finalize();
+    throw std::runtime_error("this MPI library does not let threads take turns (MPI_THREAD_SERIALIZED)");
+  }
+  g_started = true;
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &g_count);
+}
+
+void distributed_finalize() {
+  if (!g_started) return;
+  g_started = false;
+  MPI_Finalize();
+}
+
+int process_rank() { return g_rank; }
+int process_count() { return g_count; }
+bool built_with_mpi() { return true; }
+
+#else
+
+void distributed_init(int*, char***) {}
+void distributed_finalize() {}
+int process_rank() { return 0; }
+int process_count() { return 1; }
+bool built_with_mpi() { return false; }
+
+#endif
+
+}  // namespace tb

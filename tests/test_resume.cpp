@@ -1,0 +1,157 @@
+// `tetherbench report --resume`: a report killed midway (SIGTERM once N jobs have finished, by
+// the test hook TETHERBENCH_TEST_STOP_AFTER_JOBS) resumes into the same folder, reuses the N
+// stored results, runs only the missing jobs, and writes the same tables as an uninterrupted
+// report (every column but the runtimes and their hosts). A changed case file is never reused.
+
+#include <catch2/catch.hpp>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <regex>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Run {
+  int exit_code;
+  std::string err;
+};
+
+Run tetherbench(const fs::path& dir, const std::string& env, const std::string& args) {
+  const fs::path err = dir / "stderr.txt";
+  const std::string cmd = env + " " + TETHERBENCH_BINARY + " " + args + " >/dev/null 2>" + err.string();
+  const int status = std::system(cmd.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(err)};
+}
+
+// A CSV's rows with the runtime and host columns left out (quoted cells may hold commas).
+std::vector<std::vector<std::string>> without_runtimes(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> row;
+  std::string cell;
+  bool quoted = false;
+  for (char ch : text) {
+    if (quoted) {
+      if (ch == '"') quoted = false;
+      else cell += ch;
+    } else if (ch == '"') {
+      quoted = true;
+    } else if (ch == ',') {
+      row.push_back(cell), cell.clear();
+    } else if (ch == '\n') {
+      row.push_back(cell), cell.clear();
+      rows.push_back(row), row.clear();
+    } else {
+      cell += ch;
+    }
+  }
+  if (rows.empty()) return rows;
+  std::vector<size_t> keep;
+  for (size_t c = 0; c < rows[0].size(); ++c)
+    if (rows[0][c] != "runtime_s" && rows[0][c] != "host") keep.push_back(c);
+  for (auto& r : rows) {
+    std::vector<std::string> kept;
+    for (size_t c : keep) kept.push_back(c < r.size() ? r[c] : "<missing>");
+    r = kept;
+  }
+  return rows;
+}
+
+// Every table of a report folder (its CSVs but the job costs and build information), by path.
+std::map<std::string, std::string> tables(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    const std::string rel = fs::relative(e.path(), dir).string();
+    if (e.path().extension() != ".csv" || rel.rfind(".jobs", 0) == 0 || rel == "job_costs.csv" ||
+        rel == "build_info.csv" || rel.find("timeseries") != std::string::npos)
+      continue;
+    out[rel] = read_text(e.path());
+  }
+  return out;
+}
+
+size_t stored_results(const fs::path& out) {
+  size_t n = 0;
+  if (fs::exists(out / ".jobs"))
+    for (const auto& e : fs::directory_iterator(out / ".jobs")) n += e.path().extension() == ".job";
+  return n;
+}
+
+// "jobs: R run, U reused" of the report's stderr.
+std::pair<long, long> job_counts(const std::string& err) {
+  std::smatch m;
+  const std::regex line("jobs: ([0-9]+) run, ([0-9]+) reused");
+  REQUIRE(std::regex_search(err, m, line));
+  return {std::stol(m[1]), std::stol(m[2])};
+}
+
+}  // namespace
+
+TEST_CASE("a report killed midway resumes: the stored jobs are reused, only the missing ones run, same tables",
+          "[cli][resume]") {
+  std::random_device rd;
+  const fs::path dir = fs::temp_directory_path() / ("tb_resume_" + std::to_string(rd()));
+  fs::create_directories(dir);
+  // Two short cases: their full runs, work-precision sweeps and orders.
+  const fs::path pendulum = dir / "T_planar_pendulum_60deg.toml", elastic = dir / "T_elastic_pendulum.toml";
+  fs::copy_file(fs::path(TETHERBENCH_CASES_DIR) / "T_planar_pendulum_60deg.toml", pendulum);
+  fs::copy_file(fs::path(TETHERBENCH_CASES_DIR) / "T_elastic_pendulum.toml", elastic);
+  const std::string cases = pendulum.string() + " " + elastic.string() + " --no-benchmarks --no-plots --jobs 1 --out ";
+
+  const Run whole = tetherbench(dir, "", "report " + cases + (dir / "whole").string());
+  REQUIRE(whole.exit_code == 0);
+  const auto [total, none_reused] = job_counts(whole.err);
+  CHECK(none_reused == 0);
+  REQUIRE(total > 20);
+  CHECK(stored_results(dir / "whole") == size_t(total));
+
+  // Killed once 12 jobs have finished: the status of an interrupted report, 12 results stored.
+  const long finished = 12;
+  const Run killed = tetherbench(dir, "TETHERBENCH_TEST_STOP_AFTER_JOBS=" + std::to_string(finished),
+                                 "report " + cases + (dir / "resumed").string());
+  INFO(killed.err);
+  CHECK(killed.exit_code == 1);
+  CHECK(stored_results(dir / "resumed") == size_t(finished));
+
+  const Run resumed = tetherbench(dir, "", "report " + cases + (dir / "resumed").string() + " --resume");
+  INFO(resumed.err);
+  REQUIRE(resumed.exit_code == 0);
+  const auto [ran, reused] = job_counts(resumed.err);
+  CHECK(reused == finished);
+  CHECK(ran == total - finished);
+  CHECK(stored_results(dir / "resumed") == size_t(total));
+
+  const auto expected = tables(dir / "whole"), got = tables(dir / "resumed");
+  REQUIRE(expected.size() >= 4);  // summary.csv, per-case summaries, work_precision.csv, orders.csv, ...
+  for (const auto& [path, text] : expected) {
+    INFO(path);
+    REQUIRE(got.count(path));
+    CHECK(without_runtimes(got.at(path)) == without_runtimes(text));
+  }
+  CHECK(got.size() == expected.size());
+
+  // A case file changed since: none of its jobs is reused, the other case's all are.
+  std::ofstream(elastic, std::ios::app) << "\n# edited\n";
+  const Run after_edit = tetherbench(dir, "", "report " + cases + (dir / "resumed").string() + " --resume");
+  REQUIRE(after_edit.exit_code == 0);
+  const auto [ran_again, reused_again] = job_counts(after_edit.err);
+  long elastic_jobs = 0;  // the edited case's jobs, by their labels in the job costs
+  std::istringstream costs(read_text(dir / "whole" / "job_costs.csv"));
+  for (std::string line; std::getline(costs, line);) elastic_jobs += line.find("T_elastic_pendulum |") != std::string::npos;
+  CHECK(elastic_jobs > 5);
+  CHECK(ran_again == elastic_jobs);
+  CHECK(reused_again == total - elastic_jobs);
+  fs::remove_all(dir);
+}
