@@ -1,6 +1,8 @@
 #include "core/distributed.hpp"
 
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 
 #ifdef TB_WITH_MPI
 #include <mpi.h>
@@ -36,6 +38,14 @@ void distributed_init(int* argc, char*** argv) {
 void distributed_finalize() {
   if (!g_started) return;
   g_started = false;
+  // The other ranks wait here while rank 0 writes the report (benchmarks, plots): asleep,
+  // polling a non-blocking barrier, rather than spinning in MPI_Finalize on cores it measures on.
+  MPI_Request barrier;
+  MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
+  for (int done = 0; !done;) {
+    MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+    if (!done) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
   MPI_Finalize();
 }
 
