@@ -450,10 +450,10 @@ int main(int argc, char** argv) {
     }
   } catch (const InputError& e) {
     std::fprintf(stderr, "tetherbench: %s\n", e.what());
-    return kUsageError;
+    return distributed_abort(kUsageError);  // under mpirun: every rank ends, none waits for this one
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tetherbench: error: %s\n", e.what());
-    return kInternalError;
+    return distributed_abort(kInternalError);
   }
   return 0;
 }

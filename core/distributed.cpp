@@ -49,6 +49,11 @@ void distributed_finalize() {
   MPI_Finalize();
 }
 
+int distributed_abort(int status) {
+  if (g_started && g_count > 1) MPI_Abort(MPI_COMM_WORLD, status);
+  return status;
+}
+
 int process_rank() { return g_rank; }
 int process_count() { return g_count; }
 bool built_with_mpi() { return true; }
@@ -57,6 +62,7 @@ bool built_with_mpi() { return true; }
 
 void distributed_init(int*, char***) {}
 void distributed_finalize() {}
+int distributed_abort(int status) { return status; }
 int process_rank() { return 0; }
 int process_count() { return 1; }
 bool built_with_mpi() { return false; }

@@ -14,6 +14,9 @@ namespace tb {
 void distributed_init(int* argc, char*** argv);
 // Ends MPI (every rank calls it once before returning from main).
 void distributed_finalize();
+// Ends every rank with `status` (MPI_Abort): an error on one rank must not leave the others
+// waiting for it. Returns `status` without MPI or with one rank.
+int distributed_abort(int status);
 int process_rank();   // 0 without MPI
 int process_count();  // 1 without MPI
 bool built_with_mpi();

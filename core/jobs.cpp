@@ -391,7 +391,8 @@ JobsDone run_jobs(std::vector<StudyJob> jobs, const JobOptions& options) {
           }
           const auto job = take();
           ResultWriter assign;
-          assign << long(job ? long(*job) : -1L) << (job ? keys[*job] : std::string());
+          assign << long(job ? long(*job) : -1L) << (job ? keys[*job] : std::string())
+                 << (job ? fingerprints[*job] : std::string());
           if (job) progress.started(position[*job]);
           else ++stopped;
           std::lock_guard<std::mutex> lock(mpi_mutex());
@@ -451,11 +452,13 @@ JobsDone run_jobs(std::vector<StudyJob> jobs, const JobOptions& options) {
         reply = receive(0, kTagAssign);
       }
       ResultReader r(reply);
-      std::string key;
-      r >> index >> key;
+      std::string key, fingerprint;
+      r >> index >> key >> fingerprint;
       if (index < 0) return;
-      if (size_t(index) >= n || keys[size_t(index)] != key)
-        throw std::logic_error("rank 0 planned other jobs than rank " + std::to_string(rank) + " (job '" + key + "')");
+      // The same job here: its label and its inputs (case files, settings, version) as rank 0 has them.
+      if (size_t(index) >= n || keys[size_t(index)] != key || fingerprints[size_t(index)] != fingerprint)
+        throw std::runtime_error("rank " + std::to_string(rank) + " planned job '" + key +
+                                 "' from other inputs than rank 0 (another case file, setting or build on this node?)");
       failure.clear();
       f = Finished{};
       try {
