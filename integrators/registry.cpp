@@ -8,6 +8,7 @@
 #include "integrators/lgvi/lgvi.hpp"
 #include "integrators/lgvi4/lgvi4.hpp"
 #include "integrators/rattle/rattle.hpp"
+#include "integrators/rattle4/rattle4.hpp"
 #include "integrators/rk2/rk2.hpp"
 #include "integrators/rk4/rk4.hpp"
 #include "integrators/rk45/rk45.hpp"
@@ -22,6 +23,7 @@ std::vector<IntegratorInfo> integrator_registry() {
       lgvi_info(),
       lgvi4_info(),
       rattle_info(),
+      rattle4_info(),
       rk2_info(),
       rk4_info(),
       rk45_info(),

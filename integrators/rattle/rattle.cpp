@@ -162,15 +162,19 @@ class RattleStepper final : public TimeStepper {
 
 }  // namespace
 
+std::vector<SettingSpec> rattle_newton_settings() {
+  return {positive_setting("newton_tol",
+                           "Newton on the position multipliers stops when max |g_i| / (size of constraint i) <= "
+                           "newton_tol (or the residual stops falling below 1e-10: round-off)",
+                           1e-14),
+          positive_integer_setting("max_newton_iters", "Newton iterations before the step is declared failed", 25)};
+}
+
 IntegratorInfo rattle_info() {
   return {"rattle", FormulationKind::ConstrainedMechanical, 2, false,
           "RATTLE: constrained Stoermer-Verlet in natural coordinates (R as 9 numbers), Newton on the multipliers "
           "with the model's structured solver",
-          {positive_setting("newton_tol",
-                            "Newton on the position multipliers stops when max |g_i| / (size of constraint i) <= "
-                            "newton_tol (or the residual stops falling below 1e-10: round-off)",
-                            1e-14),
-           positive_integer_setting("max_newton_iters", "Newton iterations before the step is declared failed", 25)},
+          rattle_newton_settings(),
           [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
             return std::make_unique<RattleStepper>(dynamic_cast<const ConstrainedMechanicalFormulation&>(f), s, t0);
           }};

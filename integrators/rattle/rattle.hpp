@@ -3,12 +3,16 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/integrator.hpp"
 
 namespace tb {
 
 IntegratorInfo rattle_info();
+
+// newton_tol and max_newton_iters of a RATTLE step (rattle and rattle4 declare the same).
+std::vector<SettingSpec> rattle_newton_settings();
 
 // One RATTLE step y_k -> y_{k+1} over h (either sign: the scheme is symmetric, so a step of
 // -h from y_{k+1} returns y_k), with its own solver and workspace. Exposed for the tests
