@@ -446,7 +446,8 @@ class StabilityMap final : public Study {
           "/2 to h/64 if the case's h fails (then h_max < floor); then geometric bisection until h_fail/h_max - 1 <= "
        << format_g(precision_, 3)
        << ". Every probe: stability_probes.csv. Cost at h_max: the run over the horizon at h_max (runtime of the "
-          "step loops, steps, right-hand-side or residual evaluations), beside the run at the case's h. Parameters: "
+          "step loops in one pass, steps, right-hand-side or residual evaluations; the counts are the "
+          "machine-independent part), beside the run at the case's h. Parameters: "
           "`--param horizon_steps=case` for the full horizon, `precision=`, `energy_fraction=`, `constraint_bound=`, "
           "`sweeps=` (tetherbench list).\n";
     std::string current;
