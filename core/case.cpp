@@ -9,6 +9,7 @@
 
 #include "core/fingerprint.hpp"
 #include "core/format.hpp"
+#include "core/model_variant.hpp"
 
 namespace tb {
 
@@ -78,27 +79,18 @@ std::optional<ParameterMap> read_parameter_map(TableReader& report, const Case& 
   if (!c.model->offers(info.consumes, c.model->default_discretisation(), why_not))
     table->fail("integrator", "an integrator that runs model " + c.model_name, "'" + map.integrator + "' (" + why_not + ")");
   if (info.adaptive) table->fail("integrator", "a fixed-step integrator (the map is over h)", "'" + map.integrator + "'");
-  std::vector<std::string> numeric_keys;
-  for (const auto& [key, v] : model.value().as_table())
-    if (v.is_floating() || v.is_integer()) numeric_keys.push_back(key);
-  map.parameter = table->one_of("parameter", numeric_keys);
+  map.parameter = table->one_of("parameter", numeric_model_keys(model.value()));
   map.values = table->positive_list("values");
   map.steps = table->positive_list("steps");
   map.t_end = table->positive_or("t_end", c.t_end);
   for (double h : map.steps)
     if (h > map.t_end) table->fail("steps", "steps no longer than t_end = " + format_g(map.t_end), format_g(h));
-  const bool integer = model.value().at(map.parameter).is_integer();
+  const bool integer = integer_model_key(model.value(), map.parameter);
   for (double v : map.values) {
-    toml::value varied = model.value();
-    if (integer) {
-      if (v != std::floor(v)) table->fail("values", "integers, like [model] " + map.parameter, format_g(v));
-      varied.as_table()[map.parameter] = toml::value(static_cast<std::int64_t>(v));
-    } else {
-      varied.as_table()[map.parameter] = toml::value(v);
-    }
-    TableReader varied_model(c.file, "model", varied), same_initial = initial;
+    if (integer && v != std::floor(v)) table->fail("values", "integers, like [model] " + map.parameter, format_g(v));
     try {
-      map.models.push_back(catalogue.find_model(c.model_name)->build(varied_model, same_initial));
+      map.models.push_back(
+          build_model_variant(*catalogue.find_model(c.model_name), c.file, model.value(), initial.value(), map.parameter, v));
     } catch (const InputError& e) {
       table->fail("values", "values the model accepts for " + map.parameter, format_g(v) + " (" + e.what() + ")");
     }

@@ -15,6 +15,9 @@ setting_sweep.csv, benchmarks.*) and writes
   figures/<case>_setting_sweep.png   constraint drift and cost of one integrator against one of its
                                      settings, e.g. ida's Baumgarte rate p (cases with a
                                      [report.setting_sweep])
+  figures/stability_map_sweeps.png   largest stable step h_max against each swept [model] key
+                                     (stability_map.csv, stability_exponents.csv), log-log, one
+                                     line per integrator with its fitted slope
   index.md                           build info, per-case links, figures, one data-derived
                                      line per figure, orders and paper-comparison tables
 
@@ -674,6 +677,74 @@ def setting_sweep_figure(report, case, sweep_rows):
     return path, line
 
 
+def stability_figure(report, rows, fits):
+    """h_max against each swept [model] key, log-log, per run, with the fitted power law."""
+    swept = [r for r in rows if r.get("swept")]
+    panels = []
+    for r in swept:
+        k = (r.get("case", ""), r.get("swept", ""))
+        if k not in panels:
+            panels.append(k)
+    if not panels:
+        return None, None
+    cols = min(2, len(panels))
+    nrows = (len(panels) + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, figsize=(6.2 * cols, 4.6 * nrows), squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    fit_by = {(f.get("case"), f.get("swept"), f.get("run")): f for f in fits}
+    lines = []
+    runs_all = []
+    for r in swept:
+        if r.get("run") not in runs_all:
+            runs_all.append(r.get("run"))
+    style = Style(runs_all)
+    for ax, (case, key) in zip(axes.flat, panels):
+        mine = [r for r in swept if r.get("case") == case and r.get("swept") == key]
+        runs = []
+        for r in mine:
+            if r.get("run") not in runs:
+                runs.append(r.get("run"))
+        for run in runs:
+            pts = [r for r in mine if r.get("run") == run]
+            pts.sort(key=lambda r: num(r.get("value")))
+            color = style(run)["color"]
+            marker = "osD^v<>ph*"[runs_all.index(run) % 10]
+            ok = [r for r in pts if r.get("bound") == "bracketed" and finite(num(r.get("h_max")))]
+            capped = [r for r in pts if r.get("bound") == ">= cap" and finite(num(r.get("h_max")))]
+            x = np.array([num(r["value"]) for r in ok])
+            y = np.array([num(r["h_max"]) for r in ok])
+            f = fit_by.get((case, key, run), {})
+            p = num(f.get("p"))
+            lab = run + (f"  p = {p:.2f}" if finite(p) else "")
+            lo, hi = num(f.get("ci95_low")), num(f.get("ci95_high"))
+            if finite(lo) and finite(hi):
+                lab += f" [{lo:.2f}, {hi:.2f}]"
+            ax.plot(x, y, marker=marker, color=color, lw=0, label=lab)
+            if len(x) >= 2 and finite(p):
+                a = np.mean(np.log(y) - p * np.log(x))
+                xs = np.array([x.min(), x.max()])
+                ax.plot(xs, np.exp(a) * xs ** p, color=color, lw=1.0)
+            if capped:
+                ax.plot([num(r["value"]) for r in capped], [num(r["h_max"]) for r in capped], marker="^",
+                        color=color, lw=0, fillstyle="none")
+            if finite(p):
+                lines.append(f"{case} {key}: {run} p = {p:.2f}")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel(key)
+        ax.set_ylabel("largest stable step h_max  [s]")
+        horizons = sorted({r.get("t_horizon", "") for r in mine})
+        ax.set_title(f"{case}, horizon {', '.join(horizons)} s", fontsize=9)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7, loc="best")
+    fig.suptitle("stability map: h_max against the swept parameter (hollow ^: at the cap, h_max >= shown)")
+    fig.tight_layout()
+    path = os.path.join(report, "figures", "stability_map_sweeps.png")
+    save(fig, path)
+    return path, "fitted exponents of h_max ~ value^p: " + ("; ".join(lines) if lines else "none")
+
+
 # --------------------------------------------------------------------------- tables
 
 def md_table(header, rows):
@@ -735,6 +806,8 @@ def main(argv):
     orders = read_csv(os.path.join(report, "orders.csv")) or []
     paper = read_csv(os.path.join(report, "paper_comparison.csv")) or []
     sweeps = read_csv(os.path.join(report, "setting_sweep.csv")) or []
+    stability = read_csv(os.path.join(report, "stability_map.csv")) or []
+    stability_fits = read_csv(os.path.join(report, "stability_exponents.csv")) or []
     references = read_csv(os.path.join(report, "references.csv")) or []
     # the agreement of each case's reference with its cross-check, default discretisation
     agreement = {r.get("case"): num(r.get("agreement")) for r in references
@@ -783,6 +856,8 @@ def main(argv):
     top = [f"[{n}]({n})" for n in ("summary.md", "summary.csv", "work_precision.csv",
                                      "orders.csv", "references.csv", "paper_comparison.md", "paper_comparison.csv",
                                      "setting_sweep.csv", "parameter_map.md", "parameter_map.csv",
+                                     "stability_map.md", "stability_map.csv", "stability_probes.csv",
+                                     "stability_exponents.csv",
                                      "benchmarks.md")
            if os.path.isfile(os.path.join(report, n))]
     if top:
@@ -848,6 +923,20 @@ def main(argv):
     other = [r for r in paper if r.get("case") not in cases]
     if other:
         md += ["## Comparison with the papers — other cases", ""] + paper_table(other, True) + [""]
+
+    if stability:
+        md += ["## Stability map", "",
+               "Largest stable step per case and fixed-step integrator, its cost, and h_max against N / link "
+               "count / link mass: [stability_map.md](stability_map.md) (every probe: "
+               "[stability_probes.csv](stability_probes.csv))", ""]
+        try:
+            path, line = stability_figure(report, stability, stability_fits)
+        except Exception as e:
+            print(f"warning: stability map figure failed: {e!r}", file=sys.stderr)
+            plt.close("all")
+            path = None
+        if path:
+            md += [f"![stability map]({link(os.path.relpath(path, report))})", "", line, ""]
 
     bench_md = os.path.join(report, "benchmarks.md")
     bench_csv = os.path.join(report, "benchmarks.csv")

@@ -7,6 +7,7 @@
 #include "studies/paper_comparison.hpp"
 #include "studies/parameter_map.hpp"
 #include "studies/setting_sweep.hpp"
+#include "studies/stability_map.hpp"
 #include "studies/work_precision.hpp"
 
 namespace tb {
@@ -17,6 +18,7 @@ std::vector<StudyInfo> study_registry() {
       paper_comparison_study(),
       parameter_map_study(),
       setting_sweep_study(),
+      stability_map_study(),
       work_precision_study(),
   };
 }

@@ -265,7 +265,8 @@ TEST_CASE("report writes tables, sweeps, orders, the paper comparison, figures a
   REQUIRE(r.exit_code == 0);
   for (const char* f : {"summary.csv", "summary.md", "A_string_pendulum_paper/summary.md", "work_precision.csv",
                         "orders.csv", "paper_comparison.csv", "paper_comparison.md", "build_info.csv", "index.md",
-                        "figures/A_string_pendulum_paper_energy.png", "figures/A_string_pendulum_paper_work_precision.png"})
+                        "figures/A_string_pendulum_paper_energy.png", "figures/A_string_pendulum_paper_work_precision.png",
+                        "stability_map.md", "stability_probes.csv", "figures/stability_map_sweeps.png"})
     CHECK(fs::exists(out / f));
   const std::string orders = read_file(out / "orders.csv");
   CHECK(orders.find("A_string_pendulum_paper,lgvi,2,") != std::string::npos);

@@ -165,6 +165,26 @@ write_rows(os.path.join(out, "setting_sweep.csv"),
             for p, c, n in ((0, 1e-5, 1800), (1, 2e-7, 1830), (10, 2e-8, 1860), (100, 0.0, 2060),
                             (1000, 1e-7, 16000), (3000, 0.0, 900))])
 
+# A stability map: one sweep with a point at the cap (left out of the fit) and one run with a
+# fit, one without (fewer than two bracketed points).
+write_rows(os.path.join(out, "stability_map.csv"),
+           "case,run,swept,value,h_case,t_horizon,h_max,bound,h_fail,precision,fail_reason,probes".split(","),
+           [dict(case="X_demo_conservative", run=run, swept="", value="", h_case="0.001", t_horizon="2",
+                 h_max="0.004", bound="bracketed", h_fail="0.0042", precision="0.05", fail_reason="energy gain",
+                 probes="7") for run in ("alpha", "beta")] +
+           [dict(case="X_demo_conservative", run="alpha", swept="elements", value=str(n), h_case="0.001",
+                 t_horizon="2", h_max=f"{0.08 / n:.6g}", bound="bracketed", h_fail=f"{0.084 / n:.6g}",
+                 precision="0.05", fail_reason="non-finite state", probes="8") for n in (10, 20, 40)] +
+           [dict(case="X_demo_conservative", run="beta", swept="elements", value=str(n), h_case="0.001",
+                 t_horizon="2", h_max="0.2", bound=">= cap" if n > 10 else "bracketed", h_fail="",
+                 precision="0.05", fail_reason="", probes="9") for n in (10, 20, 40)])
+write_rows(os.path.join(out, "stability_exponents.csv"),
+           "case,swept,run,points,p,se,ci95_low,ci95_high,note".split(","),
+           [dict(case="X_demo_conservative", swept="elements", run="alpha", points="3", p="-1.0", se="0.001",
+                 ci95_low="-1.013", ci95_high="-0.987", note=""),
+            dict(case="X_demo_conservative", swept="elements", run="beta", points="1", p="", se="", ci95_low="",
+                 ci95_high="", note="no fit: fewer than two bracketed points")])
+
 with open(os.path.join(out, "benchmarks.md"), "w") as f:
     f.write("# benchmarks (synthetic)\n")
 print(f"synthetic report in {out}")
