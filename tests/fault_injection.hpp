@@ -125,6 +125,10 @@ class FaultyConstrained final : public ConstrainedMechanicalFormulation {
     if (armed_) f.setConstant(kNaN);
   }
   bool force_depends_on_velocity() const override { return cm_.force_depends_on_velocity(); }
+  int work_terms() const override { return cm_.work_terms(); }
+  void power(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& P) const override {
+    cm_.power(t, q, v, P);
+  }
   void constraint(const Eigen::VectorXd& q, Eigen::VectorXd& g) const override { cm_.constraint(q, g); }
   Eigen::VectorXd constraint_scale() const override { return cm_.constraint_scale(); }
   void constraint_jacobian(const Eigen::VectorXd& q, std::vector<Eigen::Triplet<double>>& e) const override {

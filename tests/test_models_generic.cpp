@@ -657,10 +657,10 @@ TEST_CASE("every constrained mechanical form's pieces are consistent: g, G, M an
         const auto* cm = dynamic_cast<const ConstrainedMechanicalFormulation*>(offered.form.get());
         if (!cm) continue;
         ++checked;
-        const int n = cm->positions(), m = cm->constraints();
-        REQUIRE(cm->state_size() == 2 * n);
+        const int n = cm->positions(), m = cm->constraints(), w = cm->work_terms();
+        REQUIRE(cm->state_size() == 2 * n + w);
         const Eigen::VectorXd y0 = cm->initial_state();
-        REQUIRE(y0.size() == 2 * n);
+        REQUIRE(y0.size() == 2 * n + w);
         const Eigen::VectorXd scale = cm->constraint_scale();
         REQUIRE(scale.size() == m);
         if (m > 0) REQUIRE(scale.minCoeff() > 0.0);
@@ -668,7 +668,7 @@ TEST_CASE("every constrained mechanical form's pieces are consistent: g, G, M an
         {
           Eigen::VectorXd g0, Gv0;
           cm->constraint(y0.head(n), g0);
-          cm->constraint_jacobian_times(y0.head(n), y0.tail(n), Gv0);
+          cm->constraint_jacobian_times(y0.head(n), y0.segment(n, n), Gv0);
           REQUIRE(g0.size() == m);
           REQUIRE(Gv0.size() == m);
           std::vector<Eigen::Triplet<double>> entries;
@@ -676,7 +676,7 @@ TEST_CASE("every constrained mechanical form's pieces are consistent: g, G, M an
           const Eigen::MatrixXd G0 = dense_of(entries, m, n);
           const double g_rel = m > 0 ? g0.cwiseQuotient(scale).lpNorm<Eigen::Infinity>() : 0.0;
           const double Gv_rel =
-              m > 0 ? Gv0.lpNorm<Eigen::Infinity>() / std::max(1e-300, G0.norm() * y0.tail(n).norm()) : 0.0;
+              m > 0 ? Gv0.lpNorm<Eigen::Infinity>() / std::max(1e-300, G0.norm() * y0.segment(n, n).norm()) : 0.0;
           report(label, "constrained form: initial |g|/scale", g_rel);
           report(label, "constrained form: initial |G v| / (|G| |v|)", Gv_rel);
           CHECK(g_rel <= 1e-13);
@@ -684,6 +684,21 @@ TEST_CASE("every constrained mechanical form's pieces are consistent: g, G, M an
         }
         std::mt19937 gen(4242u);
         const Eigen::VectorXd q = near_configuration(y0.head(n), 1e-3, gen);
+        if (w > 0) {
+          // The work terms are the work of the velocity-dependent forces: their power is
+          // -(f(q, v) - f(q, 0)) . v, for the dissipation a form carries (the tether's damping).
+          const Eigen::VectorXd v = uniform_vector(n, gen);
+          Eigen::VectorXd f_v, f_0, P;
+          cm->force(0.0, q, v, f_v);
+          cm->force(0.0, q, Eigen::VectorXd::Zero(n), f_0);
+          cm->power(0.0, q, v, P);
+          REQUIRE(P.size() == w);
+          const double work_rate = -(f_v - f_0).dot(v);
+          report(label, "constrained form: power against -(f(v) - f(0)).v (relative)",
+                 std::abs(P.sum() - work_rate) / std::abs(work_rate));
+          CHECK(cm->force_depends_on_velocity());
+          CHECK(std::abs(P.sum() - work_rate) <= 1e-12 * std::abs(work_rate));
+        }
         std::vector<Eigen::Triplet<double>> entries;
         cm->constraint_jacobian(q, entries);
         const Eigen::MatrixXd G = dense_of(entries, m, n);
