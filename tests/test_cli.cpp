@@ -212,8 +212,9 @@ TEST_CASE("table writes summary.csv with the contract's columns and summary.md",
   const std::string csv = read_file(out / "summary.csv");
   const std::string expected_header =
       "case,integrator,discretisation,h,rtol,atol,t_end,steps,energy_err_max,energy_err_mean,energy_err_rel_ke,energy_drift_rate,"
-      "momentum_err_max,momentum_err_mean,constraint_err_max,constraint_rate_err_max,linear_momentum_err_max,orthogonality_err_max,orthogonality_err_mean,runtime_s,"
-      "rhs_evals,newton_iters,error_test_failures,status\n";
+      "momentum_err_max,momentum_err_mean,constraint_err_max,constraint_rate_err_max,linear_momentum_err_max,orthogonality_err_max,orthogonality_err_mean,"
+      "energy_growth_law,energy_growth_exponent,energy_growth_ci95,momentum_growth_law,momentum_growth_exponent,momentum_growth_ci95,"
+      "runtime_s,rhs_evals,newton_iters,error_test_failures,status\n";
   CHECK(csv.rfind(expected_header, 0) == 0);
   for (const char* name : {"lgvi", "rk4", "rk45"}) {
     CHECK(csv.find(std::string("A_string_pendulum_paper,") + name + ",") != std::string::npos);
@@ -446,3 +447,4 @@ TEST_CASE("SIGINT and SIGTERM end a long run cleanly: time series kept, an 'inte
     }
   }
 }
+
