@@ -115,7 +115,10 @@ class LongTimeStudy final : public Study {
         continue;
       }
       md << "\n## " << name << "\n\n"
-         << (from_full_runs_.count(name) ? "From the full runs (`summary.csv`)." : "From the study's long runs.")
+         << (from_full_runs_.count(name)
+                 ? "From the full runs (`summary.csv`)."
+                 : "From the study's own runs (over [report] long_time_steps, --param steps, or the case's full horizon).")
+         << " A horizon of a few periods fits mostly the start-up, not a long-time law."
          << "\n\n| run | energy law | p (95% CI) | R^2 | max error | floor | momentum law | p (95% CI) "
             "| max error | floor | t_end | steps | status |\n|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|\n";
       for (const SummaryRow* r : rows) {
