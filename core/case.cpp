@@ -150,6 +150,11 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
   c.report.steps = report.positive_list("steps");
   c.report.tolerances = report.positive_list("tolerances");
   c.report.gate_t_end = report.positive("gate_t_end");
+  c.report.long_time_steps = report.positive_or("long_time_steps", 0.0);
+  if (c.report.long_time_steps != 0.0 &&
+      (c.report.long_time_steps != std::floor(c.report.long_time_steps) || c.report.long_time_steps < 1e3))
+    report.fail("long_time_steps", "a whole number of steps >= 1000 (the growth-law fit needs two decades)",
+                format_g(c.report.long_time_steps));
   c.report.setting_sweep = read_setting_sweep(report, c, catalogue);
   c.report.parameter_map = read_parameter_map(report, c, catalogue, model, initial);
   report.finish();

@@ -41,6 +41,9 @@ struct ReportSettings {
   std::vector<double> steps;        // fixed-step sweep (s)
   std::vector<double> tolerances;   // adaptive sweep: rtol, with atol = 1e-2 rtol
   double gate_t_end = 0.0;          // the short run the CI gates measure (s)
+  // Steps of the long runs of the long_time study (growth laws) in the report; 0: the study
+  // reads the case's full runs instead.
+  double long_time_steps = 0.0;
   std::optional<SettingSweep> setting_sweep;
   std::optional<ParameterMap> parameter_map;
 };

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "core/format.hpp"
+#include "core/gates.hpp"
 #include "core/interrupt.hpp"
 
 namespace tb {
@@ -294,6 +295,9 @@ SummaryRow run_case(const RunKey& key, const RunOptions& options) {
   row.counters = measured.counters;
   row.metrics = measured.metrics;
   row.runtime_s = measured.runtime_s;
+  // The growth laws' round-off floors need the run's steps: the gates' Brouwer floors.
+  row.metrics.energy_growth = with_round_off_floor(row.metrics.energy_growth, round_off_floor("energy_err_max", row));
+  row.metrics.momentum_growth = with_round_off_floor(row.metrics.momentum_growth, round_off_floor("momentum_err_max", row));
   return row;
 }
 

@@ -5,13 +5,15 @@ Usage:  /usr/bin/python3 scripts/plot_report.py REPORT_DIR
 
 Reads what `tetherbench report` wrote into REPORT_DIR (summary.csv, build_info.csv,
 <case>/<integrator>/timeseries.csv, work_precision.csv, orders.csv, paper_comparison.csv,
-setting_sweep.csv, benchmarks.*) and writes
+setting_sweep.csv, long_time.csv, long_time_envelope.csv, benchmarks.*) and writes
 
   figures/<case>_energy.png          E(t) - E(0) (or the energy-balance residual's deviation),
                                      linear panel and log |dE| panel
   figures/<case>_momentum.png        |momentum - momentum(0)|, log y
   figures/<case>_orthogonality.png   orthogonality_err (and constraint_err when non-zero), log y
   figures/<case>_work_precision.png  final-state error against runtime, log-log
+  figures/<case>_long_time.png       max |dE| over [t/2, t] against t, log-log, with the fitted
+                                     growth laws c t^p (conservative cases, long_time.csv)
   figures/<case>_setting_sweep.png   constraint drift and cost of one integrator against one of its
                                      settings, e.g. ida's Baumgarte rate p (cases with a
                                      [report.setting_sweep])
@@ -43,7 +45,15 @@ import numpy as np  # noqa: E402
 ORTH_FLOOR = 1e-17          # zeros of dimensionless errors are drawn at this value on log axes
 REL_FLOOR = 1e-17           # zeros of |dE|, |d momentum| drawn at REL_FLOOR * scale of the quantity
 MAX_PLOT_POINTS = 6000      # longer series are min/max-decimated for drawing only
-GROWTH_FACTOR = 2.0         # last-quarter max >= this x first-quarter max  ->  "grows"
+# Growth laws (core/growth.hpp, cases/README.md "Growth laws"): the summary's own columns for
+# energy and momentum; the same rule, mirrored in growth_fit() below, for the other series.
+GROWTH_WINDOWS_PER_OCTAVE = 4
+GROWTH_FIT_DECADES = 2.0
+GROWTH_BOUNDED, GROWTH_SQRT_T_MAX, GROWTH_LINEAR_MAX = 0.15, 0.75, 1.3
+ROUND_OFF_ULPS = 8.0        # core/gates.cpp: the Brouwer floor 8 eps scale sqrt(steps)
+STUDENT_T975 = [(1, 12.706), (2, 4.303), (3, 3.182), (4, 2.776), (5, 2.571), (6, 2.447),
+                (7, 2.365), (8, 2.306), (9, 2.262), (10, 2.228), (12, 2.179), (15, 2.131),
+                (20, 2.086), (30, 2.042), (60, 2.000)]
 DPI = 110
 
 written = []
@@ -155,36 +165,104 @@ def link(path):
 
 # --------------------------------------------------------------------------- series analysis
 
-def quarter_maxima(t, y):
-    """max |y| over the first and the last quarter of the run (by time)."""
+def student_t975(dof):
+    if not dof >= 1:
+        return STUDENT_T975[0][1]
+    for (d0, v0), (d1, v1) in zip(STUDENT_T975, STUDENT_T975[1:]):
+        if dof <= d1:
+            a, b, x = 1 / d0, 1 / d1, 1 / dof
+            return v0 + (v1 - v0) * (a - x) / (a - b)
+    d, v = STUDENT_T975[-1]
+    return 1.96 + (v - 1.96) * (d / dof)
+
+
+def classify_growth(p, lo, hi):
+    if not finite(p):
+        return "too_short"
+    if p < -GROWTH_BOUNDED and hi < 0:
+        return "decays"
+    if abs(p) <= GROWTH_BOUNDED or (lo <= 0 <= hi and p < 0.25):
+        return "bounded"
+    if p <= GROWTH_SQRT_T_MAX:
+        return "sqrt_t"
+    if p <= GROWTH_LINEAR_MAX:
+        return "linear"
+    return "faster"
+
+
+def growth_fit(t, y, floor=math.nan):
+    """The rule of core/growth.cpp on a time series: (law, exponent, 95% half-width)."""
     a = np.abs(y)
     m = np.isfinite(a) & np.isfinite(t)
-    if m.sum() < 4:
-        return None
+    if m.sum() < 2:
+        return "too_short", math.nan, math.nan
     t, a = t[m], a[m]
-    t0, t1 = t[0], t[-1]
-    if t1 <= t0:
-        return None
-    first = a[t <= t0 + 0.25 * (t1 - t0)]
-    last = a[t >= t1 - 0.25 * (t1 - t0)]
-    return float(first.max()), float(last.max())
+    emax = float(a.max())
+    if emax == 0:
+        return "zero", math.nan, math.nan
+    if finite(floor) and emax <= floor:
+        return "round_off", math.nan, math.nan
+    s = t - t[0]
+    keep = s > 0
+    s, a = s[keep], a[keep]
+    if s.size == 0:
+        return "too_short", math.nan, math.nan
+    w = GROWTH_WINDOWS_PER_OCTAVE
+    j = np.maximum(0, np.floor(w * np.log2(s / s[0]) + 1e-9)).astype(int)
+    n = int(j.max()) + 1
+    wmax = np.full(n, -1.0)
+    wend = np.zeros(n)
+    np.maximum.at(wmax, j, a)
+    np.maximum.at(wend, j, s)
+    pts = [(wend[k], max(wmax[k - w + 1:k + 1].max(), 0.0)) for k in range(w - 1, n) if wmax[k] >= 0]
+    if not pts:
+        return "too_short", math.nan, math.nan
+    t_from = pts[-1][0] * 10.0 ** -GROWTH_FIT_DECADES
+    pts = [(tt, v) for tt, v in pts if tt >= t_from and v > 0]
+    if len(pts) < 3:
+        return "too_short", math.nan, math.nan
+    x = np.log([p[0] for p in pts])
+    yy = np.log([p[1] for p in pts])
+    sxx = float(((x - x.mean()) ** 2).sum())
+    if sxx <= 0:
+        return "too_short", math.nan, math.nan
+    sxy = float(((x - x.mean()) * (yy - yy.mean())).sum())
+    syy = float(((yy - yy.mean()) ** 2).sum())
+    p = sxy / sxx
+    r = yy - (yy.mean() + p * (x - x.mean()))
+    ssr = float((r ** 2).sum())
+    rho_hat = float((r[1:] * r[:-1]).sum()) / ssr if ssr > 0 else 0.0
+    rho = min(max(rho_hat + (1 + 3 * rho_hat) / len(pts), 0.0), 0.99) if ssr > 0 else 0.0
+    inflation = (1 + rho) / (1 - rho)
+    se = math.sqrt(ssr / (len(pts) - 2) / sxx * inflation)
+    half = student_t975(max(1.0, len(pts) / inflation - 2.0)) * se
+    law = "too_short" if len(pts) < 2 * w else classify_growth(p, p - half, p + half)
+    return law, p, half
 
 
-def growth_phrase(t, y):
-    q = quarter_maxima(t, y)
-    if q is None:
-        return "too few samples to judge growth"
-    first, last = q
-    if first == 0 and last == 0:
-        return "identically 0"
-    if first == 0:
-        return "grows from 0"
-    r = last / first
-    if r >= GROWTH_FACTOR:
-        return f"grows (last-quarter max {r:.3g}x first-quarter max)"
-    if r <= 1 / GROWTH_FACTOR:
-        return f"decays (last-quarter max {r:.2g}x first-quarter max)"
-    return f"bounded (last-quarter max {r:.3g}x first-quarter max)"
+LAW_WORDS = {"round_off": "at round-off (within the Brouwer floor 8 ε·scale·√steps)",
+             "zero": "identically 0", "too_short": "too short a run to fit a growth law",
+             "bounded": "bounded", "sqrt_t": "grows like √t (random walk)",
+             "linear": "grows linearly", "faster": "grows faster than linearly", "decays": "decays"}
+
+
+def law_phrase(law, p, half):
+    words = LAW_WORDS.get(law, law or "no growth law")
+    if law in ("bounded", "sqrt_t", "linear", "faster", "decays") and finite(p):
+        words += f" (t^p, p = {p:.2f} ± {half:.2g})" if finite(half) else f" (t^p, p = {p:.2f})"
+    return words
+
+
+def growth_phrase(t, y, row=None, quantity=None, scale=1.0):
+    """The growth law of a series: the summary row's own (energy, momentum) where it has the
+    columns, else the same rule on the time series with the floor of the row's steps."""
+    if row is not None and quantity and row.get(f"{quantity}_growth_law"):
+        return law_phrase(row[f"{quantity}_growth_law"], num(row.get(f"{quantity}_growth_exponent")),
+                          num(row.get(f"{quantity}_growth_ci95")))
+    steps = num((row or {}).get("steps"))
+    floor = (ROUND_OFF_ULPS * np.finfo(float).eps * max(scale, 1.0) * math.sqrt(max(steps, 1.0))
+             if finite(steps) else math.nan)
+    return law_phrase(*growth_fit(t, y, floor))
 
 
 def drift_rate(t, y):
@@ -359,7 +437,7 @@ def energy_figure(report, case, runs):
             drift = drift_rate(t, de)
         sym = "ΔB" if col == "energy_balance" else "ΔE"
         piece = (f"{r['name']}: |{sym}| max {fmt(mx)} J, final {sym} {fmt(fin)} J, "
-                 f"drift rate {fmt(drift)} J/s, {growth_phrase(t, de)}")
+                 f"drift rate {fmt(drift)} J/s, {growth_phrase(t, de, r['row'], 'energy', scale)}")
         if r["failed"]:
             piece += f", run stops at t = {fmt_g(t[-1])} (failed)"
         pieces.append(piece)
@@ -421,7 +499,7 @@ def momentum_figure(report, case, runs):
             mark_end(ax, r, t, a)
             fin = float(dp[np.isfinite(dp)][-1]) if np.isfinite(dp).any() else math.nan
             colpieces.append(f"{r['name']} max {fmt(nanmax_abs(dp))}, final {fmt(fin)}, "
-                             f"{growth_phrase(t, dp)}")
+                             f"{growth_phrase(t, dp, r['row'], 'momentum' if col == 'momentum' else None, abs(p[0]))}")
             if r["failed"]:
                 colpieces[-1] += f", stops at t = {fmt_g(t[-1])} (failed)"
         pieces.append((f"{col}: " if len(cols) > 1 else "") + "; ".join(colpieces))
@@ -463,13 +541,7 @@ def orthogonality_figure(report, case, runs):
             ax.plot(tt, yy, label=label(r), lw=1, **r["style"])
             mark_end(ax, r, t, a)
             mx = nanmax_abs(y)
-            ph = growth_phrase(t, y)
-            if ph == "grows from 0":
-                colpieces.append(f"{r['name']} grows from 0 to {fmt(mx)}")
-            elif ph.startswith("grows"):
-                colpieces.append(f"{r['name']} grows to {fmt(mx)} {ph[len('grows '):]}")
-            else:
-                colpieces.append(f"{r['name']} max {fmt(mx)}, {ph}")
+            colpieces.append(f"{r['name']} max {fmt(mx)}, {growth_phrase(t, y, r['row'])}")
             if r["failed"]:
                 colpieces[-1] += f", stops at t = {fmt_g(t[-1])} (failed)"
         name = "orthogonality" if col == "orthogonality_err" else "constraint"
@@ -491,6 +563,53 @@ def orthogonality_figure(report, case, runs):
     if notes:
         line += "; " + "; ".join(notes)
     return path, line
+
+
+def long_time_figure(report, case, laws, envelopes, style):
+    """|ΔE| envelope (max over [t/2, t]) of every run of the long_time study, log-log, with the
+    fitted c t^p over the span fitted; the momentum envelopes in a second panel when any is
+    above round-off."""
+    rows = [r for r in laws if r.get("case") == case and r.get("law")]
+    if not rows:
+        return None, None
+    env = {}
+    for e in envelopes:
+        if e.get("case") == case:
+            env.setdefault((e.get("integrator"), e.get("quantity")), []).append(
+                (num(e.get("t")), num(e.get("envelope"))))
+    quantities = ["energy"] + (["momentum"] if any(
+        r.get("quantity") == "momentum" and r.get("law") not in ("zero", "round_off") for r in rows) else [])
+    fig, axes = plt.subplots(len(quantities), 1, figsize=(9, 3.8 * len(quantities) + 0.6), squeeze=False)
+    pieces = []
+    for ax, q in zip(axes[:, 0], quantities):
+        for r in rows:
+            if r.get("quantity") != q:
+                continue
+            name = r.get("integrator", "")
+            pts = [(t, v) for t, v in env.get((name, q), []) if finite(t) and finite(v) and t > 0 and v > 0]
+            if not pts:
+                continue
+            st = style(name)
+            ax.loglog([t for t, _ in pts], [v for _, v in pts], lw=1.2, marker=".", ms=3,
+                      label=f"{name}: {r.get('law')}", **st)
+            c, p = num(r.get("coefficient")), num(r.get("exponent"))
+            t0, t1 = num(r.get("fit_from")), num(r.get("fit_to"))
+            if r.get("law") not in ("round_off", "zero", "too_short") and all(finite(x) for x in (c, p, t0, t1)):
+                tt = np.geomspace(t0, t1, 20)
+                ax.loglog(tt, c * tt ** p, color=st["color"], lw=2.5, alpha=0.35)
+            if q == "energy":
+                half = (num(r.get("ci95_high")) - num(r.get("ci95_low"))) / 2
+                pieces.append(f"{name} {law_phrase(r.get('law'), p, half)} to t = {fmt_g(num(r.get('t_end')))} s "
+                              f"({r.get('steps')} steps, {r.get('source')})")
+        ax.set_ylabel(f"max |Δ{'E' if q == 'energy' else 'π'}| over [t/2, t]")
+        ax.grid(True, which="both", alpha=0.25)
+        ax.legend(fontsize=7, loc="best", ncol=2)
+    axes[0, 0].set_title(f"{case}: long-time growth of the conservation errors (fitted t^p: thick lines)")
+    axes[-1, 0].set_xlabel("t − t0  [s]")
+    fig.tight_layout()
+    path = os.path.join(report, "figures", f"{safe_name(case)}_long_time.png")
+    save(fig, path)
+    return path, "long-time growth of |ΔE| (long_time.md) — " + "; ".join(pieces)
 
 
 def round_up_125(x):
@@ -808,6 +927,8 @@ def main(argv):
     sweeps = read_csv(os.path.join(report, "setting_sweep.csv")) or []
     stability = read_csv(os.path.join(report, "stability_map.csv")) or []
     stability_fits = read_csv(os.path.join(report, "stability_exponents.csv")) or []
+    long_laws = read_csv(os.path.join(report, "long_time.csv")) or []
+    long_envelopes = read_csv(os.path.join(report, "long_time_envelope.csv")) or []
     references = read_csv(os.path.join(report, "references.csv")) or []
     # the agreement of each case's reference with its cross-check, default discretisation
     agreement = {r.get("case"): num(r.get("agreement")) for r in references
@@ -858,6 +979,7 @@ def main(argv):
                                      "setting_sweep.csv", "parameter_map.md", "parameter_map.csv",
                                      "stability_map.md", "stability_map.csv", "stability_probes.csv",
                                      "stability_exponents.csv",
+                                     "long_time.md", "long_time.csv",
                                      "benchmarks.md")
            if os.path.isfile(os.path.join(report, n))]
     if top:
@@ -910,6 +1032,15 @@ def main(argv):
         if path:
             rel = os.path.relpath(path, report)
             md += [f"![{case}: setting sweep]({link(rel)})", "", line, ""]
+        try:
+            path, line = long_time_figure(report, case, long_laws, long_envelopes, style)
+        except Exception as e:
+            print(f"warning: {case}: long-time figure failed: {e!r}", file=sys.stderr)
+            plt.close("all")
+            path = None
+        if path:
+            rel = os.path.relpath(path, report)
+            md += [f"![{case}: long-time growth]({link(rel)})", "", line, ""]
         o = [r for r in orders if r.get("case") == case]
         if o:
             md += ["**Measured convergence orders** (from orders.csv)", ""] + orders_table(o)
