@@ -235,6 +235,7 @@ GeneralizedAlphaStep::Result GeneralizedAlphaStep::step(double t, double h, cons
   // (h as t_{n+1} - t_n varies by round-off from step to step: only a real change counts.)
   if (!factored_ || std::abs(h - factored_h_) > 1e-8 * std::abs(h)) refactor_ = true;
   double previous = -1.0, correction = 0.0;  // previous < 0: no earlier correction with this matrix
+  double last = -1.0;                         // the last correction, whatever the matrix (round-off floor)
   bool converged = false;
   int iters = 0;
   for (int it = 0; it < max_newton_iters_; ++it) {
@@ -271,12 +272,13 @@ GeneralizedAlphaStep::Result GeneralizedAlphaStep::step(double t, double h, cons
     q_ += sol_.head(n_);
     if (m_ > 0) lt += sol_.tail(m_);
     correction = sol_.head(n_).lpNorm<Eigen::Infinity>() / q_size;
-    if (correction <= newton_tol_ || (previous > 0.0 && correction >= 0.5 * previous && correction <= 1e-12)) {
+    if (correction <= newton_tol_ || (last > 0.0 && correction >= 0.5 * last && correction <= 1e-12)) {
       converged = true;  // at the tolerance, or at the round-off floor (no longer falling, and tiny)
       break;
     }
     if (previous > 0.0 && correction > 0.25 * previous) refactor_ = true;
     previous = correction;
+    last = correction;
   }
   if (iters > 4) refactor_ = true;
   if (!converged)
