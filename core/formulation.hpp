@@ -200,8 +200,23 @@ class ConstrainedMechanicalFormulation : public Formulation {
                                                    Eigen::VectorXd& GTlambda) const = 0;
   // A fresh solver (one per stepper: it holds the factorisation).
   virtual std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const = 0;
-  // Reserved for the index-3 alpha methods (Arnold-Bruels): the tangent matrices df/dq, df/dv
-  // and d(G(q)^T lambda)/dq and a solver of its iteration matrix go here, added with it.
+
+  // Tangent matrices for the index-3 alpha methods (generalized-alpha, Arnold-Bruels 2007),
+  // whose Newton matrix is [beta' M + gamma' C_t + K_t, G^T; G, 0] with C_t = -df/dv and
+  // K_t = -df/dq + d(G^T lambda)/dq; the integrator assembles and factors it (sparse).
+  // Empty when the model provides the two functions below; otherwise why not, and the
+  // integrators that need them decline the model with it (a form without them still compiles).
+  virtual std::string why_not_tangents() const {
+    return "the model's constrained form provides no tangent matrices (df/dq, df/dv, d(G^T lambda)/dq)";
+  }
+  // K_f = df/dq and C_f = df/dv at (t, q, v), appended as (row, column, value) entries
+  // (repeated entries summed; none appended for a zero matrix).
+  virtual void force_jacobian_entries(double /*t*/, const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& /*v*/,
+                                      std::vector<Eigen::Triplet<double>>& /*dfdq*/,
+                                      std::vector<Eigen::Triplet<double>>& /*dfdv*/) const {}
+  // K_g = d(G(q)^T lambda)/dq at (q, lambda), appended as entries (zero for linear constraints).
+  virtual void constraint_force_jacobian_entries(const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& /*lambda*/,
+                                                 std::vector<Eigen::Triplet<double>>& /*entries*/) const {}
 };
 
 }  // namespace tb

@@ -4,6 +4,7 @@
 #include "integrators/registry.hpp"
 
 #include "integrators/cvode/cvode.hpp"
+#include "integrators/generalized_alpha/generalized_alpha.hpp"
 #include "integrators/ida/ida.hpp"
 #include "integrators/lgvi/lgvi.hpp"
 #include "integrators/lgvi4/lgvi4.hpp"
@@ -19,6 +20,7 @@ namespace tb {
 std::vector<IntegratorInfo> integrator_registry() {
   return {
       cvode_info(),
+      generalized_alpha_info(),
       ida_info(),
       lgvi_info(),
       lgvi4_info(),
