@@ -36,6 +36,9 @@ std::vector<Offering> offerings() {
     std::string why_not;
     auto form = c.model->make_formulation(FormulationKind::ConstrainedMechanical, why_not);
     if (!form) continue;
+    // A form without tangent matrices (the hanging tether's, for now) is declined by
+    // generalized_alpha with that reason; the method's tests run on the others.
+    if (!dynamic_cast<const ConstrainedMechanicalFormulation&>(*form).why_not_tangents().empty()) continue;
     out.push_back({entry.path().stem().string(), std::move(c), std::move(form)});
   }
   std::sort(out.begin(), out.end(), [](const Offering& a, const Offering& b) { return a.label < b.label; });
