@@ -14,6 +14,7 @@
 
 #include "core/metrics.hpp"
 #include "integrators/generalized_alpha/generalized_alpha.hpp"
+#include "tests/constrained_fixtures.hpp"
 #include "tests/test_support.hpp"
 
 using namespace tb;
@@ -21,27 +22,14 @@ using namespace tb::testing;
 
 namespace {
 
-struct Offering {
-  std::string label;
-  Case c;
-  std::unique_ptr<Formulation> form;
-  const ConstrainedMechanicalFormulation& cm() const { return dynamic_cast<const ConstrainedMechanicalFormulation&>(*form); }
-};
+using Offering = ConstrainedOffering;
 
+// A form without tangent matrices (the hanging tether's, for now) is declined by
+// generalized_alpha with that reason; the method's tests run on the others.
 std::vector<Offering> offerings() {
   std::vector<Offering> out;
-  for (const auto& entry : std::filesystem::directory_iterator(TETHERBENCH_MODEL_FIXTURES_DIR)) {
-    if (entry.path().extension() != ".toml") continue;
-    Case c = load_case(entry.path().string());
-    std::string why_not;
-    auto form = c.model->make_formulation(FormulationKind::ConstrainedMechanical, why_not);
-    if (!form) continue;
-    // A form without tangent matrices (the hanging tether's, for now) is declined by
-    // generalized_alpha with that reason; the method's tests run on the others.
-    if (!dynamic_cast<const ConstrainedMechanicalFormulation&>(*form).why_not_tangents().empty()) continue;
-    out.push_back({entry.path().stem().string(), std::move(c), std::move(form)});
-  }
-  std::sort(out.begin(), out.end(), [](const Offering& a, const Offering& b) { return a.label < b.label; });
+  for (auto& o : constrained_offerings())
+    if (o.cm().why_not_tangents().empty()) out.push_back(std::move(o));
   return out;
 }
 

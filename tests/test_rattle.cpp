@@ -17,6 +17,7 @@
 #include "integrators/rattle_step.hpp"
 #include "models/free_rigid_body/model.hpp"
 #include "models/planar_pendulum/model.hpp"
+#include "tests/constrained_fixtures.hpp"
 #include "tests/self_convergence.hpp"
 #include "tests/test_support.hpp"
 
@@ -25,27 +26,8 @@ using namespace tb::testing;
 
 namespace {
 
-struct Offering {
-  std::string label;
-  Case c;
-  std::unique_ptr<Formulation> form;
-  const ConstrainedMechanicalFormulation& cm() const { return dynamic_cast<const ConstrainedMechanicalFormulation&>(*form); }
-};
-
-// Every model fixture whose model offers the constrained mechanical form.
-std::vector<Offering> offerings() {
-  std::vector<Offering> out;
-  for (const auto& entry : std::filesystem::directory_iterator(TETHERBENCH_MODEL_FIXTURES_DIR)) {
-    if (entry.path().extension() != ".toml") continue;
-    Case c = load_case(entry.path().string());
-    std::string why_not;
-    auto form = c.model->make_formulation(FormulationKind::ConstrainedMechanical, why_not);
-    if (!form) continue;
-    out.push_back({entry.path().stem().string(), std::move(c), std::move(form)});
-  }
-  std::sort(out.begin(), out.end(), [](const Offering& a, const Offering& b) { return a.label < b.label; });
-  return out;
-}
+using Offering = ConstrainedOffering;
+std::vector<Offering> offerings() { return constrained_offerings(); }
 
 double constraint_residual(const ConstrainedMechanicalFormulation& cm, const Eigen::VectorXd& y) {
   if (cm.constraints() == 0) return 0.0;
