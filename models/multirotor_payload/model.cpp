@@ -43,6 +43,17 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
 
 }  // namespace
 
+// [X_p, V_p, {R, Omega, {q_i, omega_i}_{i=1..n}}_{a=1..m}] (Mechanics::pack).
+static std::vector<PhysicalPart> physical_parts(const Parameters& p) {
+  PhysicalParts parts;
+  parts.then(PhysicalPart::Configuration, 3).then(PhysicalPart::Rate, 3);
+  for (int a = 0; a < p.multirotors; ++a) {
+    parts.then(PhysicalPart::Configuration, 9).then(PhysicalPart::Rate, 3);
+    for (int i = 0; i < p.links; ++i) parts.then(PhysicalPart::Configuration, 3).then(PhysicalPart::Rate, 3);
+  }
+  return parts;
+}
+
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
   const std::string why_not_natural = NaturalRigidBody::why_not(p.J_Q);
   return std::make_shared<FormulationMenu>(
@@ -55,7 +66,8 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
           offer<DaeForm>(FormulationKind::IndexOneDae, p, ic),
           why_not_natural.empty() ? offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic)
-                                  : decline(FormulationKind::ConstrainedMechanical, "multirotor_inertia: " + why_not_natural)});
+                                  : decline(FormulationKind::ConstrainedMechanical, "multirotor_inertia: " + why_not_natural)},
+      physical_parts(p));
 }
 
 ModelInfo info() {

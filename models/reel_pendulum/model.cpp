@@ -35,7 +35,16 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
                                "the lumped string is the papers' explicit-ODE baseline: no DAE form is derived for it")),
           in("lumped", decline(FormulationKind::ConstrainedMechanical,
                                "the lumped string is the papers' explicit-ODE baseline: no constrained mechanical form "
-                               "is derived for it"))});
+                               "is derived for it"))},
+      // [s, sdot, q_2..q_{N+1}, v_2..v_{N+1}, R, Omega, carnot_work, control_work] (Mechanics::pack).
+      PhysicalParts()
+          .then(PhysicalPart::Configuration, 1)
+          .then(PhysicalPart::Rate, 1)
+          .then(PhysicalPart::Configuration, 3 * p.N)
+          .then(PhysicalPart::Rate, 3 * p.N)
+          .then(PhysicalPart::Configuration, 9)
+          .then(PhysicalPart::Rate, 3)
+          .then(PhysicalPart::Other, 2));
 }
 
 std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& initial) {
