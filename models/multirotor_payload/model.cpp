@@ -10,6 +10,7 @@
 #include "core/format.hpp"
 #include "mechanics/body_shapes.hpp"
 #include "mechanics/case_input.hpp"
+#include "mechanics/lazy_parts_model.hpp"
 #include "models/multirotor_payload/forms.hpp"
 
 namespace tb::multirotor_payload {
@@ -56,7 +57,7 @@ static std::vector<PhysicalPart> physical_parts(const Parameters& p) {
 
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
   const std::string why_not_natural = NaturalRigidBody::why_not(p.J_Q);
-  return std::make_shared<FormulationMenu>(
+  auto menu = std::make_shared<FormulationMenu>(
       "multirotor_payload",
       StateSize{10.0 * p.multirotors * double(p.links) + 12.0 * p.multirotors + 10.0,
                 "about 10 numbers per link: multirotors = " + std::to_string(p.multirotors) +
@@ -66,8 +67,8 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
           offer<DaeForm>(FormulationKind::IndexOneDae, p, ic),
           why_not_natural.empty() ? offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic)
-                                  : decline(FormulationKind::ConstrainedMechanical, "multirotor_inertia: " + why_not_natural)},
-      physical_parts(p));
+                                  : decline(FormulationKind::ConstrainedMechanical, "multirotor_inertia: " + why_not_natural)});
+  return std::make_shared<LazyPartsModel>(menu, [p] { return physical_parts(p); });  // listed when asked
 }
 
 ModelInfo info() {
