@@ -36,6 +36,35 @@ void check_setting_conflicts(const Case& c, const Catalogue& catalogue, const st
   }
 }
 
+namespace {
+// Whether x is a whole multiple of y (to 1e-9 relative: steps written as decimals).
+bool whole_multiple(double x, double y) {
+  const double k = std::round(x / y);
+  return k >= 1.0 && std::abs(x - k * y) <= 1e-9 * x;
+}
+bool fits_grid(double interval, const ReportSettings& r) {
+  if (!whole_multiple(r.reference_t_end, interval)) return false;
+  for (double h : r.steps)
+    if (!whole_multiple(interval, h)) return false;
+  return true;
+}
+
+// [report] trajectory_interval, or the default of ReportSettings::trajectory_interval.
+double read_trajectory_interval(TableReader& report, const ReportSettings& r) {
+  const std::string expected = "a whole multiple of every step of [report] steps that divides reference_t_end = " +
+                               format_g(r.reference_t_end);
+  if (const auto v = report.checked_or_none("trajectory_interval", false, expected,
+                                            [&](double x) { return x > 0.0 && fits_grid(x, r); }))
+    return *v;
+  for (int n = kTrajectorySamples; n >= 1; --n)
+    if (fits_grid(r.reference_t_end / n, r)) return r.reference_t_end / n;
+  report.fail("trajectory_interval",
+              "to be given: no reference_t_end / n (n <= " + std::to_string(kTrajectorySamples) +
+                  ") is a whole multiple of every step of [report] steps; " + expected,
+              "no key");
+}
+}  // namespace
+
 bool Case::lists(const std::string& integrator) const {
   return only_integrators.empty() ||
          std::find(only_integrators.begin(), only_integrators.end(), integrator) != only_integrators.end();
@@ -155,6 +184,7 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
       (c.report.long_time_steps != std::floor(c.report.long_time_steps) || c.report.long_time_steps < 1e3))
     report.fail("long_time_steps", "a whole number of steps >= 1000 (the growth-law fit needs two decades)",
                 format_g(c.report.long_time_steps));
+  c.report.trajectory_interval = read_trajectory_interval(report, c.report);
   c.report.setting_sweep = read_setting_sweep(report, c, catalogue);
   c.report.parameter_map = read_parameter_map(report, c, catalogue, model, initial);
   report.finish();

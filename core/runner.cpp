@@ -244,8 +244,10 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
   }
   MetricsAccumulator metrics;
   SampleObserver observer;
-  if (options.observe)
+  if (options.observe || options.physical_samples)
     observer = [&](double t, const Eigen::VectorXd& y) {
+      if (options.physical_samples) options.physical_samples(t, form->physical_state(y));
+      if (!options.observe) return;
       const Observation o = form->observe(t, y);
       metrics.add(t, o);
       if (writer) writer->write(t, o);

@@ -14,6 +14,13 @@ setting_sweep.csv, long_time.csv, long_time_envelope.csv, benchmarks.*) and writ
   figures/<case>_work_precision.png  final-state error against runtime, log-log
   figures/<case>_long_time.png       max |dE| over [t/2, t] against t, log-log, with the fitted
                                      growth laws c t^p (conservative cases, long_time.csv)
+  figures/<case>_work_precision_trajectory_runtime.png, ..._trajectory_rhs.png
+                                     L2 and L-inf over time of the configuration and of the
+                                     rate error against runtime / against rhs evaluations
+  work_precision_rankings.csv        per case, measure (final, trajectory norms) and work
+                                     (runtime, rhs evaluations): the integrators in order of
+                                     the cheapest run at a matched error, and whether that
+                                     order is the final-state one
   figures/<case>_setting_sweep.png   constraint drift and cost of one integrator against one of its
                                      settings, e.g. ida's Baumgarte rate p (cases with a
                                      [report.setting_sweep])
@@ -638,7 +645,7 @@ def work_precision_figure(report, case, wp_rows, style, agreement=None):
     unresolved = 0
     for r in rows:
         err, rt = num(r.get("error")), num(r.get("runtime_s"))
-        ok = r.get("status", "ok").strip().lower() == "ok"
+        ok = r.get("status", "ok").strip().lower().startswith("ok")  # "ok; no trajectory errors: ..." ran
         if not ok or not finite(err) or not finite(rt) or err <= 0 or rt <= 0:
             omitted += 1
             continue
@@ -719,6 +726,129 @@ def work_precision_figure(report, case, wp_rows, style, agreement=None):
         line += (f"; {unresolved} point{'s' if unresolved > 1 else ''} not above the references' "
                  f"agreement {fmt(agreement) if agreement is not None else '?'} (unresolved, hollow, not ranked)")
     return path, line
+
+
+# Work-precision measures in work_precision.csv: (error column, resolved column, axis label).
+WP_MEASURES = [
+    ("error", "resolved", "final state, max norm"),
+    ("l2_configuration", "resolved_l2_configuration", "configuration, L2 over time"),
+    ("linf_configuration", "resolved_linf_configuration", "configuration, L∞ over time"),
+    ("l2_rate", "resolved_l2_rate", "rates, L2 over time"),
+    ("linf_rate", "resolved_linf_rate", "rates, L∞ over time"),
+]
+WP_WORK = [("runtime_s", "runtime of the integration  [s]", "runtime"),
+           ("rhs_evals", "right-hand-side / residual evaluations", "rhs")]
+
+
+def wp_points(rows, error_col, resolved_col, work_col):
+    """{(integrator, parameter): [(value, value text, error, work, resolved)]} of the rows
+    that ran and have that error and work; and how many were left out."""
+    groups, omitted = {}, 0
+    for r in rows:
+        err, work = num(r.get(error_col)), num(r.get(work_col))
+        ok = r.get("status", "ok").strip().lower().startswith("ok")
+        if not ok or not finite(err) or not finite(work) or err <= 0 or work <= 0:
+            omitted += 1
+            continue
+        resolved = r.get(resolved_col, "yes").strip().lower() != "no"
+        groups.setdefault((r.get("integrator", ""), r.get("parameter", "")), []).append(
+            (num(r.get("value")), r.get("value", ""), err, work, resolved))
+    return groups, omitted
+
+
+def wp_ranking(groups):
+    """The integrators in order of their cheapest resolved run at the matched error (the
+    tightest 1-2-5 level every integrator with a resolved point reaches): (target, [(work,
+    integrator)]), or (None, []) without resolved points."""
+    per_integ = {}
+    for (integ, _), pts in groups.items():
+        for _, _, err, work, resolved in pts:
+            if resolved:
+                per_integ.setdefault(integ, []).append((err, work))
+    if not per_integ:
+        return None, []
+    target = round_up_125(max(min(e for e, _ in pts) for pts in per_integ.values()))
+    order = sorted((min(w for e, w in pts if e <= target), integ) for integ, pts in per_integ.items())
+    return target, order
+
+
+def trajectory_work_precision_figures(report, case, wp_rows, style, agreements):
+    """Two figures (work = runtime, work = rhs evaluations), each with the four trajectory
+    measures; agreements: {error column: the references' agreement in it}. Returns
+    [(path, title)]."""
+    rows = [r for r in wp_rows if r.get("case") == case]
+    if not rows or not any(finite(num(r.get("l2_configuration"))) for r in rows):
+        return []
+    out = []
+    for work_col, work_label, tag in WP_WORK:
+        fig, axes = plt.subplots(2, 2, figsize=(12, 9), sharex=True)
+        for ax, (err_col, res_col, err_label) in zip(axes.flat, WP_MEASURES[1:]):
+            groups, omitted = wp_points(rows, err_col, res_col, work_col)
+            for (integ, param), pts in groups.items():
+                pts.sort(key=lambda p: (-(p[0]) if finite(p[0]) else 0))
+                st = style(integ)
+                mk = "o" if param == "h" else "s"
+                ax.plot([p[3] for p in pts], [p[2] for p in pts], marker=mk, color=st["color"],
+                        linestyle=st["linestyle"], lw=1.1, ms=4, label=integ)
+                hollow = [p for p in pts if not p[4]]
+                if hollow:
+                    ax.plot([p[3] for p in hollow], [p[2] for p in hollow], linestyle="none", marker=mk,
+                            ms=4, markerfacecolor="white", markeredgecolor=st["color"])
+            a = agreements.get(err_col)
+            if a is not None and finite(a) and a > 0:
+                ax.axhline(a, color="0.4", lw=0.8, ls=":")
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_title(err_label + (f"  ({omitted} omitted)" if omitted else ""), fontsize=10)
+            ax.grid(True, which="major", alpha=0.3)
+        for ax in axes[1]:
+            ax.set_xlabel(work_label)
+        for ax in axes[:, 0]:
+            ax.set_ylabel("error vs reference trajectory")
+        handles, labels = axes.flat[0].get_legend_handles_labels()
+        if handles:
+            fig.legend(handles, labels, fontsize=8, loc="lower center", ncol=min(6, len(labels)))
+        fig.suptitle(f"{case}: work–precision, trajectory errors on the reference grid "
+                     f"(dotted: reference vs cross-check; hollow: unresolved; o: h sweep, s: rtol sweep)",
+                     fontsize=10)
+        fig.tight_layout(rect=(0, 0.06, 1, 0.96))
+        path = os.path.join(report, "figures", f"{safe_name(case)}_work_precision_trajectory_{tag}.png")
+        save(fig, path)
+        out.append((path, f"trajectory work–precision against {tag}"))
+    return out
+
+
+def ranking_rows(case, wp_rows):
+    """Rows of work_precision_rankings.csv for one case: per work measure and error measure,
+    the ranking at matched error and whether it is the final-state one."""
+    rows = [r for r in wp_rows if r.get("case") == case]
+    out = []
+    for work_col, _, tag in WP_WORK:
+        base = None
+        for err_col, res_col, err_label in WP_MEASURES:
+            groups, _ = wp_points(rows, err_col, res_col, work_col)
+            target, order = wp_ranking(groups)
+            names = [i for _, i in order]
+            if err_col == "error":
+                base = names
+            out.append({"case": case, "work": tag, "measure": err_col, "matched_error": target,
+                        "ranking": names, "works": [w for w, _ in order],
+                        # the order of the integrators ranked in both (one without resolved
+                        # points in a measure is not ranked there)
+                        "same_as_final": None if err_col == "error" or base is None else
+                        [i for i in names if i in base] == [i for i in base if i in names]})
+    return out
+
+
+def ranking_table(rows):
+    body = []
+    for r in rows:
+        same = "—" if r["same_as_final"] is None else ("same" if r["same_as_final"] else "**differs**")
+        rk = " < ".join(r["ranking"]) if r["ranking"] else "no resolved points"
+        body.append([r["work"], r["measure"], f"{r['matched_error']:.0e}" if r["matched_error"] else "—",
+                     md_escape(rk), same])
+    return md_table(["work", "error measure", "matched error", "ranking (cheapest first)", "vs final state"],
+                    body)
 
 
 SETTING_AXIS = {"baumgarte_p": "Baumgarte rate p  [1/s]", "baumgarte_gamma": "orthonormality rate gamma  [1/s]"}
@@ -930,6 +1060,26 @@ def main(argv):
     long_laws = read_csv(os.path.join(report, "long_time.csv")) or []
     long_envelopes = read_csv(os.path.join(report, "long_time_envelope.csv")) or []
     references = read_csv(os.path.join(report, "references.csv")) or []
+    # the references' agreement in each trajectory measure, default discretisation
+    traj_agreement = {r.get("case"): {m: num(r.get("agreement_" + m)) for m, _, _ in WP_MEASURES[1:]}
+                      for r in references if r.get("default", "").strip().lower() == "yes"}
+    rankings = []
+    for c in dict.fromkeys(r.get("case", "") for r in wp):
+        ranks = ranking_rows(c, wp)
+        if any(r["ranking"] for r in ranks):
+            rankings += ranks
+    if rankings:
+        path = os.path.join(report, "work_precision_rankings.csv")
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(["case", "work", "measure", "matched_error", "ranking", "work_of_each",
+                        "same_as_final"])
+            for r in rankings:
+                w.writerow([r["case"], r["work"], r["measure"],
+                            f"{r['matched_error']:.0e}" if r["matched_error"] else "",
+                            " ".join(r["ranking"]), " ".join(f"{x:.4g}" for x in r["works"]),
+                            "" if r["same_as_final"] is None else ("yes" if r["same_as_final"] else "no")])
+        written.append(path)
     # the agreement of each case's reference with its cross-check, default discretisation
     agreement = {r.get("case"): num(r.get("agreement")) for r in references
                  if r.get("default", "").strip().lower() == "yes"}
@@ -974,7 +1124,7 @@ def main(argv):
         md.append("")
     else:
         md += ["_build_info.csv not found._", ""]
-    top = [f"[{n}]({n})" for n in ("summary.md", "summary.csv", "work_precision.csv",
+    top = [f"[{n}]({n})" for n in ("summary.md", "summary.csv", "work_precision.csv", "work_precision_rankings.csv",
                                      "orders.csv", "references.csv", "paper_comparison.md", "paper_comparison.csv",
                                      "setting_sweep.csv", "parameter_map.md", "parameter_map.csv",
                                      "stability_map.md", "stability_map.csv", "stability_probes.csv",
@@ -1023,6 +1173,23 @@ def main(argv):
         if path:
             rel = os.path.relpath(path, report)
             md += [f"![{case}: work–precision]({link(rel)})", "", line, ""]
+        try:
+            for path, title in trajectory_work_precision_figures(report, case, wp, style,
+                                                                 traj_agreement.get(case, {})):
+                md += [f"![{case}: {title}]({link(os.path.relpath(path, report))})", ""]
+            ranks = [r for r in rankings if r["case"] == case]
+            if ranks:
+                differs = [f"{r['measure']} ({r['work']})" for r in ranks if r["same_as_final"] is False]
+                md += ["**Work–precision ranking by error measure** (work_precision_rankings.csv): at the "
+                       "matched error every integrator reaches, the integrators ordered by their cheapest "
+                       "resolved run; " + ("the ranking differs from the final-state one for " +
+                                           ", ".join(differs) if differs else
+                                           "the trajectory norms give the final-state ranking"), ""]
+                md += ranking_table(ranks)
+                md.append("")
+        except Exception as e:
+            print(f"warning: {case}: trajectory work-precision figures failed: {e!r}", file=sys.stderr)
+            plt.close("all")
         try:
             path, line = setting_sweep_figure(report, case, sweeps)
         except Exception as e:

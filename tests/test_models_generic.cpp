@@ -890,3 +890,48 @@ TEST_CASE("every constrained mechanical form's tangents match central difference
     }
   }
 }
+
+TEST_CASE("every model's physical state splits into configuration and rates, and the split is kinematic",
+          "[models-generic][trajectory]") {
+  // Model::physical_parts (the trajectory norms of the work-precision study measure the two
+  // parts separately): one entry per number of every formulation's physical state, with at
+  // least one configuration and one rate entry. Kinematics: on an embedded ODE whose state is
+  // the physical state, setting every rate entry to zero must stop every configuration entry
+  // (x' = v, R' = R hat(Omega), q' = omega x q, s' = sdot), to round-off (|x'| <= 1e-12 of the
+  // state's scale); with every rate non-zero the configuration moves. A rate labelled as
+  // configuration (moved by gravity at rest) or a configuration labelled as a rate fails it.
+  for (const Fixture& fixture : all_fixtures()) {
+    DYNAMIC_SECTION(fixture.label) {
+      const Case c = load_fixture(fixture);
+      const std::vector<PhysicalPart> parts = c.model->physical_parts();
+      INFO("fixture " << fixture.label << ": the model must declare physical_parts()");
+      REQUIRE_FALSE(parts.empty());
+      CHECK(std::count(parts.begin(), parts.end(), PhysicalPart::Configuration) > 0);
+      CHECK(std::count(parts.begin(), parts.end(), PhysicalPart::Rate) > 0);
+      for (const auto& offered : offered_formulations(*c.model)) {
+        INFO(offered.name());
+        const Eigen::VectorXd y0 = start_state(*offered.form);
+        const Eigen::VectorXd x0 = offered.form->physical_state(y0);
+        CHECK(size_t(x0.size()) == parts.size());
+        const auto* ode = dynamic_cast<const OdeFormulation*>(offered.form.get());
+        if (!ode || y0.size() != x0.size() || y0 != x0) continue;
+        const double scale = std::max(1.0, x0.lpNorm<Eigen::Infinity>());
+        Eigen::VectorXd at_rest = y0, pushed = y0, dy(y0.size()), moving(y0.size());
+        for (size_t i = 0; i < parts.size(); ++i)
+          if (parts[i] == PhysicalPart::Rate) at_rest(Eigen::Index(i)) = 0.0, pushed(Eigen::Index(i)) += 0.1 * (1.0 + i % 3);
+        ode->rhs(0.0, at_rest, dy);
+        ode->rhs(0.0, pushed, moving);  // every rate non-zero (a fixture may start at rest)
+        double config_rate_at_rest = 0.0, config_rate_moving = 0.0;
+        for (size_t i = 0; i < parts.size(); ++i)
+          if (parts[i] == PhysicalPart::Configuration) {
+            config_rate_at_rest = std::max(config_rate_at_rest, std::abs(dy(Eigen::Index(i))));
+            config_rate_moving = std::max(config_rate_moving, std::abs(moving(Eigen::Index(i))));
+          }
+        report(fixture.label, "max |configuration'| with the rates zeroed, " + offered.name(), config_rate_at_rest);
+        CHECK(config_rate_at_rest <= 1e-12 * scale);
+        CHECK(config_rate_moving > 1e-6);
+        note(fixture.label, "kinematic split checked on " + offered.name());
+      }
+    }
+  }
+}

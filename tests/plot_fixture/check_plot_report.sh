@@ -15,6 +15,11 @@ for case in X_demo_conservative Y_demo_forced; do
     test -s "$out/figures/${case}_${fig}.png" || { echo "missing figure ${case}_${fig}.png"; exit 1; }
   done
 done
+for tag in runtime rhs; do
+  test -s "$out/figures/X_demo_conservative_work_precision_trajectory_${tag}.png" || { echo "missing the trajectory work-precision figure ($tag)"; exit 1; }
+done
+grep -q "the ranking differs from the final-state one for l2_rate (runtime)" "$out/index.md" || { echo "index.md lacks the ranking comparison"; exit 1; }
+grep -q "^X_demo_conservative,runtime,linf_rate,.*,no$" "$out/work_precision_rankings.csv" || { echo "work_precision_rankings.csv lacks the differing ranking"; exit 1; }
 test -s "$out/figures/X_demo_conservative_setting_sweep.png" || { echo "missing the setting sweep figure"; exit 1; }
 grep -q "ida baumgarte_p sweep: max |C| 1.0e-05 at baumgarte_p = 0 (unstabilised); smallest max |C| 0 at baumgarte_p = 100" "$out/index.md" || { echo "index.md lacks the setting sweep reading"; exit 1; }
 test -s "$out/figures/stability_map_sweeps.png" || { echo "missing the stability map figure"; exit 1; }
