@@ -9,6 +9,7 @@
 
 #include "core/fingerprint.hpp"
 #include "core/format.hpp"
+#include "core/model_variant.hpp"
 
 namespace tb {
 
@@ -34,6 +35,35 @@ void check_setting_conflicts(const Case& c, const Catalogue& catalogue, const st
                        ", got " + format_g(s.get(clash.key)));
   }
 }
+
+namespace {
+// Whether x is a whole multiple of y (to 1e-9 relative: steps written as decimals).
+bool whole_multiple(double x, double y) {
+  const double k = std::round(x / y);
+  return k >= 1.0 && std::abs(x - k * y) <= 1e-9 * x;
+}
+bool fits_grid(double interval, const ReportSettings& r) {
+  if (!whole_multiple(r.reference_t_end, interval)) return false;
+  for (double h : r.steps)
+    if (!whole_multiple(interval, h)) return false;
+  return true;
+}
+
+// [report] trajectory_interval, or the default of ReportSettings::trajectory_interval.
+double read_trajectory_interval(TableReader& report, const ReportSettings& r) {
+  const std::string expected = "a whole multiple of every step of [report] steps that divides reference_t_end = " +
+                               format_g(r.reference_t_end);
+  if (const auto v = report.checked_or_none("trajectory_interval", false, expected,
+                                            [&](double x) { return x > 0.0 && fits_grid(x, r); }))
+    return *v;
+  for (int n = kTrajectorySamples; n >= 1; --n)
+    if (fits_grid(r.reference_t_end / n, r)) return r.reference_t_end / n;
+  report.fail("trajectory_interval",
+              "to be given: no reference_t_end / n (n <= " + std::to_string(kTrajectorySamples) +
+                  ") is a whole multiple of every step of [report] steps; " + expected,
+              "no key");
+}
+}  // namespace
 
 bool Case::lists(const std::string& integrator) const {
   return only_integrators.empty() ||
@@ -78,27 +108,18 @@ std::optional<ParameterMap> read_parameter_map(TableReader& report, const Case& 
   if (!c.model->offers(info.consumes, c.model->default_discretisation(), why_not))
     table->fail("integrator", "an integrator that runs model " + c.model_name, "'" + map.integrator + "' (" + why_not + ")");
   if (info.adaptive) table->fail("integrator", "a fixed-step integrator (the map is over h)", "'" + map.integrator + "'");
-  std::vector<std::string> numeric_keys;
-  for (const auto& [key, v] : model.value().as_table())
-    if (v.is_floating() || v.is_integer()) numeric_keys.push_back(key);
-  map.parameter = table->one_of("parameter", numeric_keys);
+  map.parameter = table->one_of("parameter", numeric_model_keys(model.value()));
   map.values = table->positive_list("values");
   map.steps = table->positive_list("steps");
   map.t_end = table->positive_or("t_end", c.t_end);
   for (double h : map.steps)
     if (h > map.t_end) table->fail("steps", "steps no longer than t_end = " + format_g(map.t_end), format_g(h));
-  const bool integer = model.value().at(map.parameter).is_integer();
+  const bool integer = integer_model_key(model.value(), map.parameter);
   for (double v : map.values) {
-    toml::value varied = model.value();
-    if (integer) {
-      if (v != std::floor(v)) table->fail("values", "integers, like [model] " + map.parameter, format_g(v));
-      varied.as_table()[map.parameter] = toml::value(static_cast<std::int64_t>(v));
-    } else {
-      varied.as_table()[map.parameter] = toml::value(v);
-    }
-    TableReader varied_model(c.file, "model", varied), same_initial = initial;
+    if (integer && v != std::floor(v)) table->fail("values", "integers, like [model] " + map.parameter, format_g(v));
     try {
-      map.models.push_back(catalogue.find_model(c.model_name)->build(varied_model, same_initial));
+      map.models.push_back(
+          build_model_variant(*catalogue.find_model(c.model_name), c.file, model.value(), initial.value(), map.parameter, v));
     } catch (const InputError& e) {
       table->fail("values", "values the model accepts for " + map.parameter, format_g(v) + " (" + e.what() + ")");
     }
@@ -158,6 +179,12 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
   c.report.steps = report.positive_list("steps");
   c.report.tolerances = report.positive_list("tolerances");
   c.report.gate_t_end = report.positive("gate_t_end");
+  c.report.long_time_steps = report.positive_or("long_time_steps", 0.0);
+  if (c.report.long_time_steps != 0.0 &&
+      (c.report.long_time_steps != std::floor(c.report.long_time_steps) || c.report.long_time_steps < 1e3))
+    report.fail("long_time_steps", "a whole number of steps >= 1000 (the growth-law fit needs two decades)",
+                format_g(c.report.long_time_steps));
+  c.report.trajectory_interval = read_trajectory_interval(report, c.report);
   c.report.setting_sweep = read_setting_sweep(report, c, catalogue);
   c.report.parameter_map = read_parameter_map(report, c, catalogue, model, initial);
   report.finish();

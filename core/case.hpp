@@ -36,11 +36,21 @@ struct ParameterMap {
 };
 
 // What `tetherbench report`, `reference` and `gate` do with a case ([report] table).
+constexpr int kTrajectorySamples = 50;  // default number of reference-trajectory grid intervals
+
 struct ReportSettings {
   double reference_t_end = 0.0;     // horizon of the reference solution, work-precision sweep and orders (s)
   std::vector<double> steps;        // fixed-step sweep (s)
   std::vector<double> tolerances;   // adaptive sweep: rtol, with atol = 1e-2 rtol
   double gate_t_end = 0.0;          // the short run the CI gates measure (s)
+  // Steps of the long runs of the long_time study (growth laws) in the report; 0: the study
+  // reads the case's full runs instead.
+  double long_time_steps = 0.0;
+  // Spacing of the reference trajectory's grid (s): [report] trajectory_interval, or by default
+  // reference_t_end / n for the largest n <= kTrajectorySamples that makes it a whole number of
+  // every step of `steps`, so that every fixed-step run of the sweep has a step end on each
+  // grid time. Either way it divides reference_t_end.
+  double trajectory_interval = 0.0;
   std::optional<SettingSweep> setting_sweep;
   std::optional<ParameterMap> parameter_map;
 };

@@ -149,7 +149,8 @@ class DiscreteLieGroupFormulation : public Formulation {
 // 9 numbers with T_rot = 1/2 tr(R' J_d R'^T), J_d = 1/2 tr(J) I - J (so M = I3 (x) J_d on the
 // rows of R) and the orthonormality constraints R^T R - I = 0. The state is y = [q (n), v (n)].
 // The model owns M, f, g, G and the structured (O(N)) linear algebra on them; the integrator
-// owns the scheme, its iteration and failure handling.
+// owns the scheme, its iteration and failure handling. A form with dissipative forces carries
+// their work after [q, v] (work_terms() below): y = [q, v, W].
 //
 // The one linear system the schemes solve, for two configurations q_a, q_b (equal or not):
 //   [ M        G(q_b)^T ] [x     ]   [r]
@@ -170,7 +171,7 @@ class ConstrainedMechanicalSolver {
 class ConstrainedMechanicalFormulation : public Formulation {
  public:
   FormulationKind kind() const override { return FormulationKind::ConstrainedMechanical; }
-  int state_size() const override { return 2 * positions(); }
+  int state_size() const override { return 2 * positions() + work_terms(); }
   virtual int positions() const = 0;    // n = dim q = dim v
   virtual int constraints() const = 0;  // number of rows of g (0: plain Stoermer-Verlet)
   // M v, and M as (row, column, value) entries (repeated entries summed; tests, assembly).
@@ -180,6 +181,13 @@ class ConstrainedMechanicalFormulation : public Formulation {
   virtual void force(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& f) const = 0;
   // Whether f depends on v (a scheme may then need to evaluate it at a half-step velocity).
   virtual bool force_depends_on_velocity() const { return false; }
+  // The work of dissipative forces that the observation's energy balance needs
+  // (Observation::external_work) rides along as work_terms() trailing entries of the state,
+  // y = [q (n), v (n), W], with W' = power(t, q, v); schemes advance W by the trapezoidal rule
+  // over each step (second order, like them). None for conservative forms.
+  virtual int work_terms() const { return 0; }
+  virtual void power(double /*t*/, const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& /*v*/,
+                     Eigen::VectorXd& P) const { P.resize(0); }
   // g(q), and the size of each constraint's terms, so that |g_i| / constraint_scale()_i is a
   // relative error (e.g. l^2 for (|d|^2 - l^2)/2, 1 for R^T R - I): round-off is ~1e-16.
   virtual void constraint(const Eigen::VectorXd& q, Eigen::VectorXd& g) const = 0;
@@ -192,8 +200,23 @@ class ConstrainedMechanicalFormulation : public Formulation {
                                                    Eigen::VectorXd& GTlambda) const = 0;
   // A fresh solver (one per stepper: it holds the factorisation).
   virtual std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const = 0;
-  // Reserved for the index-3 alpha methods (Arnold-Bruels): the tangent matrices df/dq, df/dv
-  // and d(G(q)^T lambda)/dq and a solver of its iteration matrix go here, added with it.
+
+  // Tangent matrices for the index-3 alpha methods (generalized-alpha, Arnold-Bruels 2007),
+  // whose Newton matrix is [beta' M + gamma' C_t + K_t, G^T; G, 0] with C_t = -df/dv and
+  // K_t = -df/dq + d(G^T lambda)/dq; the integrator assembles and factors it (sparse).
+  // Empty when the model provides the two functions below; otherwise why not, and the
+  // integrators that need them decline the model with it (a form without them still compiles).
+  virtual std::string why_not_tangents() const {
+    return "the model's constrained form provides no tangent matrices (df/dq, df/dv, d(G^T lambda)/dq)";
+  }
+  // K_f = df/dq and C_f = df/dv at (t, q, v), appended as (row, column, value) entries
+  // (repeated entries summed; none appended for a zero matrix).
+  virtual void force_jacobian_entries(double /*t*/, const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& /*v*/,
+                                      std::vector<Eigen::Triplet<double>>& /*dfdq*/,
+                                      std::vector<Eigen::Triplet<double>>& /*dfdv*/) const {}
+  // K_g = d(G(q)^T lambda)/dq at (q, lambda), appended as entries (zero for linear constraints).
+  virtual void constraint_force_jacobian_entries(const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& /*lambda*/,
+                                                 std::vector<Eigen::Triplet<double>>& /*entries*/) const {}
 };
 
 }  // namespace tb

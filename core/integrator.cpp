@@ -53,6 +53,9 @@ IntegratorSettings IntegratorSettings::defaults(const std::vector<SettingSpec>& 
   return s;
 }
 
-bool all_finite(const Eigen::VectorXd& y) { return y.allFinite(); }
+// x * 0 is 0 for every finite x and NaN for NaN and +-Inf, so the sum is 0 exactly when every
+// entry is finite: one vectorised pass, where Eigen's allFinite() compares entry by entry (it
+// was 3% of a variational integrator step on the cable model, called on every Newton residual).
+bool all_finite(const Eigen::VectorXd& y) { return (y.array() * 0.0).sum() == 0.0; }
 
 }  // namespace tb

@@ -140,17 +140,35 @@ void read(ResultReader& r, RunOutcome& o) {
 void write(ResultWriter& w, const StepCounters& n) { w << n.steps << n.rhs_evals << n.newton_iters << n.error_test_failures; }
 void read(ResultReader& r, StepCounters& n) { r >> n.steps >> n.rhs_evals >> n.newton_iters >> n.error_test_failures; }
 
+void write(ResultWriter& w, const GrowthFit& g) {
+  w << g.law << g.exponent << g.std_err << g.ci95_low << g.ci95_high << g.r2 << g.coefficient << g.points << g.t_from
+    << g.t_to << g.err_max << g.round_off_floor << long(g.envelope.size());
+  for (const auto& p : g.envelope) w << p.t << p.value;
+}
+void read(ResultReader& r, GrowthFit& g) {
+  long n = 0;
+  r >> g.law >> g.exponent >> g.std_err >> g.ci95_low >> g.ci95_high >> g.r2 >> g.coefficient >> g.points >> g.t_from >>
+      g.t_to >> g.err_max >> g.round_off_floor >> n;
+  if (n < 0) throw std::runtime_error("job result: negative envelope size");
+  g.envelope.assign(size_t(n), EnvelopePoint());
+  for (auto& p : g.envelope) r >> p.t >> p.value;
+}
+
 void write(ResultWriter& w, const ConservationMetrics& m) {
   w << m.samples << m.energy_err_max << m.energy_err_mean << m.energy_err_rel_ke << m.energy_drift_rate << m.momentum_err_max
     << m.momentum_err_mean << m.constraint_err_max << m.constraint_rate_err_max << m.linear_momentum_err_max
     << m.orthogonality_err_max << m.orthogonality_err_mean << m.kinetic_max << m.energy_magnitude << m.momentum_magnitude
-    << m.linear_momentum_magnitude;
+    << m.linear_momentum_magnitude << m.external_work_max;
+  write(w, m.energy_growth);
+  write(w, m.momentum_growth);
 }
 void read(ResultReader& r, ConservationMetrics& m) {
   r >> m.samples >> m.energy_err_max >> m.energy_err_mean >> m.energy_err_rel_ke >> m.energy_drift_rate >> m.momentum_err_max >>
       m.momentum_err_mean >> m.constraint_err_max >> m.constraint_rate_err_max >> m.linear_momentum_err_max >>
       m.orthogonality_err_max >> m.orthogonality_err_mean >> m.kinetic_max >> m.energy_magnitude >> m.momentum_magnitude >>
-      m.linear_momentum_magnitude;
+      m.linear_momentum_magnitude >> m.external_work_max;
+  read(r, m.energy_growth);
+  read(r, m.momentum_growth);
 }
 
 void write(ResultWriter& w, const Measurement& m) {

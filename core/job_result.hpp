@@ -12,6 +12,7 @@
 
 #include <Eigen/Dense>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -62,10 +63,28 @@ inline void write(ResultWriter& w, double x) { w << x; }
 inline void read(ResultReader& r, double& x) { r >> x; }
 inline void write(ResultWriter& w, const std::string& s) { w << s; }
 inline void read(ResultReader& r, std::string& s) { r >> s; }
+inline void write(ResultWriter& w, bool x) { w << x; }
+inline void read(ResultReader& r, bool& x) { r >> x; }
+// A list of any serialisable type: its size, then each element.
+template <class T>
+void write(ResultWriter& w, const std::vector<T>& v) {
+  w << long(v.size());
+  for (const auto& x : v) write(w, x);
+}
+template <class T>
+void read(ResultReader& r, std::vector<T>& v) {
+  long n = 0;
+  r >> n;
+  if (n < 0) throw std::runtime_error("job result: negative list size");
+  v.assign(size_t(n), T());
+  for (auto& x : v) read(r, x);
+}
 void write(ResultWriter& w, const RunOutcome& o);
 void read(ResultReader& r, RunOutcome& o);
 void write(ResultWriter& w, const StepCounters& n);
 void read(ResultReader& r, StepCounters& n);
+void write(ResultWriter& w, const GrowthFit& g);
+void read(ResultReader& r, GrowthFit& g);
 void write(ResultWriter& w, const ConservationMetrics& m);
 void read(ResultReader& r, ConservationMetrics& m);
 void write(ResultWriter& w, const Measurement& m);

@@ -40,6 +40,10 @@ void check_limits(const Case& c, const RunLimits& limits) {
   if (!c.report.steps.empty())
     check_steps(c, "report.steps", c.report.reference_t_end,
                 *std::min_element(c.report.steps.begin(), c.report.steps.end()), limits);
+  if (c.report.long_time_steps > 0.0) {
+    check_steps(c, "report.long_time_steps", c.report.long_time_steps * c.h, c.h, limits);
+    check_samples(c, "report.long_time_steps", c.report.long_time_steps * c.h, limits);
+  }
   if (c.report.setting_sweep) {
     check_steps(c, "report.setting_sweep.t_end", c.report.setting_sweep->t_end, c.h, limits);
     check_samples(c, "report.setting_sweep.t_end", c.report.setting_sweep->t_end, limits);

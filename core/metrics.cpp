@@ -65,6 +65,9 @@ void MetricsAccumulator::add(double t, const Observation& o) {
   o_max_ = std::max(o_max_, o.orthogonality_err);
   o_sum_ += o.orthogonality_err;
   ke_max_ = std::max(ke_max_, o.kinetic);
+  w_max_ = std::max(w_max_, std::abs(o.external_work));
+  e_envelope_.add(t, std::abs(de));
+  pi_envelope_.add(t, dpi);
   e_magnitude_ = std::max(e_magnitude_, std::abs(o.kinetic) + std::abs(o.energy - o.kinetic));
   const double s = t - t0_;
   st_ += s;
@@ -94,6 +97,9 @@ ConservationMetrics MetricsAccumulator::result() const {
   m.energy_magnitude = e_magnitude_;
   m.momentum_magnitude = std::abs(pi0_);
   m.linear_momentum_magnitude = p0_.allFinite() ? p0_.norm() : std::numeric_limits<double>::quiet_NaN();
+  m.external_work_max = w_max_;
+  m.energy_growth = fit_growth(e_envelope_.points(), e_max_);
+  m.momentum_growth = fit_growth(pi_envelope_.points(), pi_max_);
   return m;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/formulation.hpp"
+#include "core/growth.hpp"
 
 namespace tb {
 
@@ -32,6 +33,11 @@ struct ConservationMetrics {
   double energy_magnitude = 0.0;
   double momentum_magnitude = 0.0;
   double linear_momentum_magnitude = std::numeric_limits<double>::quiet_NaN();
+  // max |W(t)| of the external work: 0 for a conservative model (energy, not energy balance).
+  double external_work_max = 0.0;
+  // Long-time growth laws of |E - E(0) - W| and |pi - pi(0)| (core/growth.hpp); their round-off
+  // floors and the round_off law are applied where the run's steps are known (run_case).
+  GrowthFit energy_growth, momentum_growth;
 };
 
 // A metric by its summary-column name (plus "energy_drift_rate_abs" = |energy_drift_rate|),
@@ -54,6 +60,8 @@ class MetricsAccumulator {
   double c_max_ = 0.0, cr_max_ = 0.0, o_max_ = 0.0, o_sum_ = 0.0, ke_max_ = 0.0, e_magnitude_ = 0.0;
   // Running sums for the least-squares slope of dE(t), shifted by the first time for accuracy.
   double t0_ = 0.0, st_ = 0.0, se_ = 0.0, stt_ = 0.0, ste_ = 0.0;
+  double w_max_ = 0.0;
+  GrowthEnvelope e_envelope_, pi_envelope_;
 };
 
 }  // namespace tb

@@ -4,8 +4,8 @@
 
 namespace tb {
 
-FormulationMenu::FormulationMenu(std::string name, StateSize size, std::vector<Item> items)
-    : name_(std::move(name)), size_(std::move(size)), items_(std::move(items)) {
+FormulationMenu::FormulationMenu(std::string name, StateSize size, std::vector<Item> items, std::vector<PhysicalPart> parts)
+    : name_(std::move(name)), size_(std::move(size)), items_(std::move(items)), parts_(std::move(parts)) {
   for (const auto& item : items_)
     if (std::find(discretisations_.begin(), discretisations_.end(), item.discretisation) == discretisations_.end())
       discretisations_.push_back(item.discretisation);

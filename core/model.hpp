@@ -22,6 +22,13 @@ struct StateSize {
   std::string because;   // e.g. "6 elements + 32" naming the keys, for the message
 };
 
+// What each entry of a model's physical state (Formulation::physical_state, one layout per
+// model) is, so that errors can be measured separately in configuration and in rates
+// (trajectory norms of the work-precision study): positions, R and directions q are
+// Configuration; velocities, Omega and link rates omega are Rate; anything else carried along
+// (integrated work of non-conservative forces) is Other.
+enum class PhysicalPart : unsigned char { Configuration, Rate, Other };
+
 class Model {
  public:
   virtual ~Model() = default;
@@ -31,6 +38,10 @@ class Model {
   virtual std::vector<std::string> discretisations() const { return {""}; }
   std::string default_discretisation() const { return discretisations().front(); }
   virtual StateSize state_size() const = 0;
+  // One entry per number of the physical state, the same for every formulation and
+  // discretisation of the model (tests/test_models_generic.cpp checks the size against every
+  // formulation's physical_state). Empty: the model does not say (nothing is split).
+  virtual std::vector<PhysicalPart> physical_parts() const { return {}; }
 
   // Whether the model offers that formulation, without building it; the reason when not
   // (shown as "n/a: ..." in the tables).
@@ -64,9 +75,10 @@ class FormulationMenu final : public Model {
     std::string why_not;
     std::string discretisation;  // "" for a model with a single discretisation
   };
-  FormulationMenu(std::string name, StateSize size, std::vector<Item> items);
+  FormulationMenu(std::string name, StateSize size, std::vector<Item> items, std::vector<PhysicalPart> parts = {});
   std::string name() const override { return name_; }
   StateSize state_size() const override { return size_; }
+  std::vector<PhysicalPart> physical_parts() const override { return parts_; }
   std::vector<std::string> discretisations() const override { return discretisations_; }
   bool offers(FormulationKind kind, const std::string& discretisation, std::string& why_not) const override;
 
@@ -79,6 +91,20 @@ class FormulationMenu final : public Model {
   StateSize size_;
   std::vector<Item> items_;
   std::vector<std::string> discretisations_;
+  std::vector<PhysicalPart> parts_;
+};
+
+// Builds a physical_parts() list: PhysicalParts().then(PhysicalPart::Configuration, 3 * n).then(...)
+class PhysicalParts {
+ public:
+  PhysicalParts& then(PhysicalPart part, int count) {
+    parts_.insert(parts_.end(), size_t(count), part);
+    return *this;
+  }
+  operator std::vector<PhysicalPart>() const { return parts_; }
+
+ private:
+  std::vector<PhysicalPart> parts_;
 };
 
 // Menu items: `offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic)` builds OdeForm(p, ic) on

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/case.hpp"
+#include "core/reference_data.hpp"
 #include "core/runner.hpp"
 
 namespace tb {
@@ -41,7 +42,8 @@ std::string reference_path(const std::string& reference_dir, const Case& c, cons
 // discretisation and its ODE form, and the solver with its tolerances.
 std::string reference_fingerprint(const Case& c, const std::string& discretisation, const IntegratorInfo& solver);
 
-// Computes and writes every reference and cross-check of each case; returns the files written.
+// Computes and writes every reference and cross-check of each case, final states and
+// trajectories; returns the files written.
 std::vector<std::string> write_references(const std::vector<Case>& cases, const Catalogue& catalogue,
                                           const std::string& reference_dir, const std::string& command);
 // Every stored reference of a case, by discretisation. InputError naming the file and the
@@ -50,5 +52,24 @@ std::vector<std::string> write_references(const std::vector<Case>& cases, const 
 std::map<std::string, Eigen::VectorXd> read_references(const Case& c, const std::string& reference_dir,
                                                        const IntegratorInfo& solver,
                                                        ReferenceRole role = ReferenceRole::Reference);
+
+// ---- Reference trajectories (the trajectory norms of the work-precision study) ----
+// The same solver and tolerances on the same ODE form, stopped exactly at every time of the
+// case's grid t_k = k * [report] trajectory_interval up to reference_t_end (its last step before
+// each grid time is shortened to land there; the step it had chosen goes on after), storing the
+// physical state there. Throws std::runtime_error like compute_reference.
+StateTrajectory compute_reference_trajectory(const IntegratorInfo& solver, const Model& model,
+                                             const std::string& discretisation, double t_end, double interval,
+                                             double initial_step);
+// reference/<case>/trajectory.bin, trajectory_<d>.bin; the cross-check's in crosscheck/.
+std::string reference_trajectory_path(const std::string& reference_dir, const Case& c, const std::string& discretisation,
+                                      ReferenceRole role = ReferenceRole::Reference);
+// reference_fingerprint and the grid's spacing.
+std::string reference_trajectory_fingerprint(const Case& c, const std::string& discretisation, const IntegratorInfo& solver);
+// Every stored reference trajectory of a case, by discretisation; InputError like
+// read_references when one is missing or stale.
+std::map<std::string, StateTrajectory> read_reference_trajectories(const Case& c, const std::string& reference_dir,
+                                                                   const IntegratorInfo& solver,
+                                                                   ReferenceRole role = ReferenceRole::Reference);
 
 }  // namespace tb

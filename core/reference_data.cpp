@@ -6,7 +6,10 @@
 #include <libfccp/csv.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -74,6 +77,70 @@ void write_reference_state(const std::string& path, const Eigen::VectorXd& x, co
   if (!fingerprint.empty()) out << "# fingerprint: " << fingerprint << '\n';
   out << "index,value\n";
   for (Eigen::Index i = 0; i < x.size(); ++i) out << i << ',' << format_g(x(i), 17) << '\n';
+}
+
+namespace {
+constexpr const char* kDataLine = "# data: ";
+bool little_endian() {
+  const std::uint16_t one = 1;
+  unsigned char first;
+  std::memcpy(&first, &one, 1);
+  return first == 1;
+}
+}  // namespace
+
+void write_reference_trajectory(const std::string& path, const StateTrajectory& trajectory, const std::string& provenance,
+                                const std::string& fingerprint) {
+  if (!little_endian()) throw std::runtime_error("reference trajectories are stored little-endian: not on this machine");
+  const size_t n = trajectory.states.empty() ? 0 : size_t(trajectory.states.front().size());
+  for (const auto& x : trajectory.states)
+    if (size_t(x.size()) != n) throw std::logic_error(path + ": trajectory states of different sizes");
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  out << "# " << provenance << '\n';
+  out << "# fingerprint: " << fingerprint << '\n';
+  out << kDataLine << trajectory.states.size() << " samples x " << n << " float64 little-endian, t_k = k * "
+      << format_g(trajectory.interval, 17) << '\n';
+  for (const auto& x : trajectory.states) out.write(reinterpret_cast<const char*>(x.data()), std::streamsize(n * sizeof(double)));
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+StateTrajectory read_reference_trajectory(const std::string& path) {
+  if (!std::filesystem::is_regular_file(path)) throw InputError(path + ": missing reference trajectory (a regular file)");
+  if (!little_endian()) throw InputError(path + ": reference trajectories are stored little-endian: not on this machine");
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  auto bad = [&](const std::string& what) { return InputError(path + ": " + what); };
+  while (std::getline(in, line)) {
+    if (line.rfind(kDataLine, 0) != 0) {
+      if (line.empty() || line[0] != '#') throw bad("expected '#' header lines and a '" + std::string(kDataLine) + "...' line, got '" + line.substr(0, 60) + "'");
+      continue;
+    }
+    unsigned long samples = 0, n = 0;
+    char interval_text[64] = {0};
+    if (std::sscanf(line.c_str() + std::strlen(kDataLine), "%lu samples x %lu float64 little-endian, t_k = k * %63s",
+                    &samples, &n, interval_text) != 3)
+      throw bad("expected '# data: <samples> samples x <n> float64 little-endian, t_k = k * <interval>', got '" + line + "'");
+    StateTrajectory t;
+    char* end = nullptr;
+    t.interval = std::strtod(interval_text, &end);
+    if (*end != '\0' || !(t.interval > 0.0) || !std::isfinite(t.interval)) throw bad("interval: expected a finite number > 0, got '" + std::string(interval_text) + "'");
+    if (samples < 1 || n < 1 || samples > 100000000ul / n) throw bad("expected between 1 and 1e8 numbers, got " + std::to_string(samples) + " x " + std::to_string(n));
+    const std::streamoff data_start = in.tellg();
+    in.seekg(0, std::ios::end);
+    const std::streamoff data_bytes = in.tellg() - data_start;
+    if (data_bytes != std::streamoff(samples * n * sizeof(double)))
+      throw bad("expected " + std::to_string(samples * n * sizeof(double)) + " bytes of data after the header, got " +
+                std::to_string(data_bytes));
+    in.seekg(data_start);
+    t.states.assign(samples, Eigen::VectorXd(Eigen::Index(n)));
+    for (auto& x : t.states) in.read(reinterpret_cast<char*>(x.data()), std::streamsize(n * sizeof(double)));
+    for (const auto& x : t.states)
+      if (!x.allFinite()) throw bad("non-finite number in the data");
+    return t;
+  }
+  throw bad("no '" + std::string(kDataLine) + "...' line: not a reference trajectory");
 }
 
 Eigen::VectorXd read_reference_state(const std::string& path) {

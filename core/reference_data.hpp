@@ -17,6 +17,20 @@ Eigen::VectorXd read_reference_state(const std::string& path);
 // The fingerprint recorded in a reference file; "" when it has none (made before fingerprints).
 std::string read_reference_fingerprint(const std::string& path);
 
+// reference/<case>/trajectory.bin: the model's physical state on a uniform time grid
+// t_k = k * interval, k = 0..K (K * interval = the reference horizon), stored compactly: text
+// lines starting with '#' (provenance, "# fingerprint: <hex>", then the data line
+// "# data: <K+1> samples x <n> float64 little-endian, t_k = k * <interval>"), followed by
+// (K+1) * n raw IEEE-754 doubles, sample by sample. A file whose data does not have exactly that
+// size, or whose header is not that, is refused (InputError naming the file).
+struct StateTrajectory {
+  double interval = 0.0;                // grid spacing (s)
+  std::vector<Eigen::VectorXd> states;  // states[k] at t_k = k * interval, all of one size
+};
+void write_reference_trajectory(const std::string& path, const StateTrajectory& trajectory, const std::string& provenance,
+                                const std::string& fingerprint);
+StateTrajectory read_reference_trajectory(const std::string& path);
+
 // reference/paper_figures.csv
 struct PaperFigure {
   std::string source;      // e.g. "seed 000, Fig. 3(d)"

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "core/format.hpp"
+#include "core/gates.hpp"
 #include "core/interrupt.hpp"
 
 namespace tb {
@@ -253,8 +254,10 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
   }
   MetricsAccumulator metrics;
   SampleObserver observer;
-  if (options.observe)
+  if (options.observe || options.physical_samples)
     observer = [&](double t, const Eigen::VectorXd& y) {
+      if (options.physical_samples) options.physical_samples(t, form->physical_state(y));
+      if (!options.observe) return;
       const Observation o = form->observe(t, y);
       metrics.add(t, o);
       if (writer) writer->write(t, o);
@@ -305,6 +308,9 @@ SummaryRow run_case(const RunKey& key, const RunOptions& options) {
   row.metrics = measured.metrics;
   row.runtime_s = measured.runtime_s;
   row.host = measured.host;
+  // The growth laws' round-off floors need the run's steps: the gates' Brouwer floors.
+  row.metrics.energy_growth = with_round_off_floor(row.metrics.energy_growth, round_off_floor("energy_err_max", row));
+  row.metrics.momentum_growth = with_round_off_floor(row.metrics.momentum_growth, round_off_floor("momentum_err_max", row));
   return row;
 }
 

@@ -87,6 +87,10 @@ struct MeasureOptions {
   std::string timeseries_path;   // "" writes none
   bool progress = false;         // progress line on a terminal
   bool observe = true;           // false: no metrics (sweep points that need only the final state)
+  // When set, called in the first pass with the model's physical state at every sample of the
+  // grid (t0, every sample_interval, t_end), whether or not the metrics observe: the
+  // work-precision study's trajectory errors.
+  SampleObserver physical_samples;
 };
 
 struct Measurement {

@@ -1,6 +1,7 @@
 #include "core/summary.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/format.hpp"
 #include "core/table_reader.hpp"
@@ -42,7 +43,9 @@ const std::vector<std::string>& summary_columns() {
   static const std::vector<std::string> columns = {
       "case", "integrator", "discretisation", "h", "rtol", "atol", "t_end", "steps", "energy_err_max", "energy_err_mean",
       "energy_err_rel_ke", "energy_drift_rate", "momentum_err_max", "momentum_err_mean", "constraint_err_max",
-      "constraint_rate_err_max", "linear_momentum_err_max", "orthogonality_err_max", "orthogonality_err_mean", "runtime_s", "rhs_evals", "newton_iters", "error_test_failures", "status", "host"};
+      "constraint_rate_err_max", "linear_momentum_err_max", "orthogonality_err_max", "orthogonality_err_mean",
+      "energy_growth_law", "energy_growth_exponent", "energy_growth_ci95", "momentum_growth_law",
+      "momentum_growth_exponent", "momentum_growth_ci95", "runtime_s", "rhs_evals", "newton_iters", "error_test_failures", "status", "host"};
   return columns;
 }
 
@@ -52,6 +55,16 @@ std::vector<std::string> summary_values(const SummaryRow& r) {
   const bool measured = !r.outcome.not_applicable();
   auto metric = [&](double x) { return r.outcome.ok() ? number(x) : std::string(measured ? "" : "n/a"); };
   const auto& m = r.metrics;
+  // The growth law (core/growth.hpp) and its exponent with the 95% half-width; no exponent
+  // where the law needs none (round_off, zero) or has none (too_short without a fit).
+  struct GrowthCells {
+    std::string law, exponent, ci95;
+  };
+  auto growth = [&](const GrowthFit& g) -> GrowthCells {
+    if (!r.outcome.ok()) return {metric(0.0), metric(0.0), metric(0.0)};
+    const bool fitted = std::isfinite(g.exponent) && g.law != "round_off" && g.law != "zero";
+    return {g.law, fitted ? format_g(g.exponent, 3) : "", fitted ? format_g(g.ci95_half_width(), 2) : ""};
+  };
   return {r.case_name,
           r.integrator,
           r.discretisation,
@@ -71,6 +84,12 @@ std::vector<std::string> summary_values(const SummaryRow& r) {
           metric(m.linear_momentum_err_max),
           metric(m.orthogonality_err_max),
           metric(m.orthogonality_err_mean),
+          growth(m.energy_growth).law,
+          growth(m.energy_growth).exponent,
+          growth(m.energy_growth).ci95,
+          growth(m.momentum_growth).law,
+          growth(m.momentum_growth).exponent,
+          growth(m.momentum_growth).ci95,
           metric(r.runtime_s),
           measured ? std::to_string(r.counters.rhs_evals) : "n/a",
           measured ? std::to_string(r.counters.newton_iters) : "n/a",

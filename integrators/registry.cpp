@@ -4,10 +4,12 @@
 #include "integrators/registry.hpp"
 
 #include "integrators/cvode/cvode.hpp"
+#include "integrators/generalized_alpha/generalized_alpha.hpp"
 #include "integrators/ida/ida.hpp"
 #include "integrators/lgvi/lgvi.hpp"
 #include "integrators/lgvi4/lgvi4.hpp"
 #include "integrators/rattle/rattle.hpp"
+#include "integrators/rattle4/rattle4.hpp"
 #include "integrators/rk2/rk2.hpp"
 #include "integrators/rk4/rk4.hpp"
 #include "integrators/rk45/rk45.hpp"
@@ -18,10 +20,12 @@ namespace tb {
 std::vector<IntegratorInfo> integrator_registry() {
   return {
       cvode_info(),
+      generalized_alpha_info(),
       ida_info(),
       lgvi_info(),
       lgvi4_info(),
       rattle_info(),
+      rattle4_info(),
       rk2_info(),
       rk4_info(),
       rk45_info(),

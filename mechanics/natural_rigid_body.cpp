@@ -88,6 +88,14 @@ void NaturalRigidBody::jacobian_entries(const Mat3& R, int row0, int offset, std
   }
 }
 
+void NaturalRigidBody::constraint_force_jacobian_entries(const Vec6& lambda, int offset,
+                                                         std::vector<Eigen::Triplet<double>>& entries) {
+  const Mat3 L = multiplier_matrix(lambda);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 3; ++k) entries.emplace_back(offset + 3 * i + j, offset + 3 * i + k, L(k, j));
+}
+
 Vec3 NaturalRigidBody::angular_velocity(const Mat3& R, const Mat3& Rdot) {
   const Mat3 W = R.transpose() * Rdot;
   return so3::vee(0.5 * (W - W.transpose()));

@@ -54,6 +54,9 @@ class NaturalRigidBody {
   static Mat3 jacobian_transpose_times(const Mat3& R, const Vec6& lambda);
   // G(R) as entries: rows row0..row0+5, columns offset..offset+8.
   static void jacobian_entries(const Mat3& R, int row0, int offset, std::vector<Eigen::Triplet<double>>& entries);
+  // d(G(R)^T lambda)/dR = d(R L(lambda))/dR as entries at (offset, offset): linear in R, so
+  // independent of it: (dR L)_ij = sum_k dR_ik L_kj, entry (3i + j, 3i + k) = L_kj.
+  static void constraint_force_jacobian_entries(const Vec6& lambda, int offset, std::vector<Eigen::Triplet<double>>& entries);
 
   // Body angular velocity of a velocity R': vee of the skew part of R^T R' (exact on the
   // constraint manifold, where R^T R' is skew).

@@ -48,7 +48,7 @@ class BlockTridiagonal3 {
   const Block& lower(int i) const { return lower_[i]; }
   const Block& upper(int i) const { return upper_[i]; }
 
-  // y = A x, for residual checks in tests.
+  // y = A x, O(N) (residual checks; products with a constant mass matrix).
   Eigen::VectorXd multiply(const Eigen::VectorXd& x) const {
     Eigen::VectorXd y = Eigen::VectorXd::Zero(3 * n_);
     for (int i = 0; i < n_; ++i) {

@@ -95,6 +95,22 @@ Mat3 rotational_momentum_jacobian(const Mat3& F, const Mat3& Jd, const Vec3& c, 
   return D * cayley_left_jacobian(c);
 }
 
+Vec3 cayley_momentum(const Mat3& J, const Vec3& c, double h) {
+  const Vec3 Jc = J * c;
+  return (2.0 / (h * (1.0 + c.squaredNorm()))) * (Jc + c.cross(Jc));
+}
+
+Mat3 cayley_momentum_jacobian(const Mat3& J, const Vec3& c, double h) {
+  const Vec3 Jc = J * c, r = Jc + c.cross(Jc);
+  const double s = 1.0 + c.squaredNorm();
+  // J + hat(c) J - (2/s) r c^T column by column, then - hat(J c), then the factor 2/(h s).
+  Mat3 jacobian;
+  for (int j = 0; j < 3; ++j) jacobian.col(j) = J.col(j) + c.cross(J.col(j)) - (2.0 / s) * c(j) * r;
+  jacobian(0, 1) += Jc(2), jacobian(0, 2) -= Jc(1), jacobian(1, 2) += Jc(0);
+  jacobian(1, 0) -= Jc(2), jacobian(2, 0) += Jc(1), jacobian(2, 1) -= Jc(0);
+  return jacobian * (2.0 / (h * s));
+}
+
 }  // namespace tb::so3
 
 namespace tb::s2 {

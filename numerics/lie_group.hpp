@@ -56,6 +56,18 @@ bool is_rotation(const Mat3& R, double tol);
 // cayley_left_jacobian(c) for the Cayley parameter.
 Mat3 rotational_momentum_jacobian(const Mat3& F, const Mat3& Jd, const Vec3& c, double h);
 
+// The same momentum (1/h) vee(F Jd - Jd F^T) at F = cayley(c) in closed vector form, without
+// forming F (Lee-Leok-McClamroch's discrete Legendre transform in Cayley parameters; Kobilarov
+// et al.): with F = I + 2(hat(c) + hat(c)^2)/s, s = 1 + |c|^2, and J = tr(Jd) I - Jd,
+//   F Jd - Jd F^T = (2/s) (hat(c) Jd + Jd hat(c) + hat(c)^2 Jd - Jd hat(c)^2)
+//                 = (2/s) hat(J c + c x J c),
+// since hat(c) Jd + Jd hat(c) = hat(J c) and hat(c)^2 Jd - Jd hat(c)^2 = [hat(c), hat(J c)]
+// = hat(c x J c). Takes the STANDARD inertia J. tests/test_lie_group.cpp checks it against the
+// matrix form and its Jacobian against finite differences.
+Vec3 cayley_momentum(const Mat3& J, const Vec3& c, double h);
+// d/dc of cayley_momentum: (2/(h s)) (J + hat(c) J - hat(J c) - (2/s) (J c + c x J c) c^T).
+Mat3 cayley_momentum_jacobian(const Mat3& J, const Vec3& c, double h);
+
 }  // namespace tb::so3
 
 namespace tb::s2 {

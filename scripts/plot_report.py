@@ -5,16 +5,28 @@ Usage:  /usr/bin/python3 scripts/plot_report.py REPORT_DIR
 
 Reads what `tetherbench report` wrote into REPORT_DIR (summary.csv, build_info.csv,
 <case>/<integrator>/timeseries.csv, work_precision.csv, orders.csv, paper_comparison.csv,
-setting_sweep.csv, benchmarks.*) and writes
+setting_sweep.csv, long_time.csv, long_time_envelope.csv, benchmarks.*) and writes
 
   figures/<case>_energy.png          E(t) - E(0) (or the energy-balance residual's deviation),
                                      linear panel and log |dE| panel
   figures/<case>_momentum.png        |momentum - momentum(0)|, log y
   figures/<case>_orthogonality.png   orthogonality_err (and constraint_err when non-zero), log y
   figures/<case>_work_precision.png  final-state error against runtime, log-log
+  figures/<case>_long_time.png       max |dE| over [t/2, t] against t, log-log, with the fitted
+                                     growth laws c t^p (conservative cases, long_time.csv)
+  figures/<case>_work_precision_trajectory_runtime.png, ..._trajectory_rhs.png
+                                     L2 and L-inf over time of the configuration and of the
+                                     rate error against runtime / against rhs evaluations
+  work_precision_rankings.csv        per case, measure (final, trajectory norms) and work
+                                     (runtime, rhs evaluations): the integrators in order of
+                                     the cheapest run at a matched error, and whether that
+                                     order is the final-state one
   figures/<case>_setting_sweep.png   constraint drift and cost of one integrator against one of its
                                      settings, e.g. ida's Baumgarte rate p (cases with a
                                      [report.setting_sweep])
+  figures/stability_map_sweeps.png   largest stable step h_max against each swept [model] key
+                                     (stability_map.csv, stability_exponents.csv), log-log, one
+                                     line per integrator with its fitted slope
   index.md                           build info, per-case links, figures, one data-derived
                                      line per figure, orders and paper-comparison tables
 
@@ -40,7 +52,15 @@ import numpy as np  # noqa: E402
 ORTH_FLOOR = 1e-17          # zeros of dimensionless errors are drawn at this value on log axes
 REL_FLOOR = 1e-17           # zeros of |dE|, |d momentum| drawn at REL_FLOOR * scale of the quantity
 MAX_PLOT_POINTS = 6000      # longer series are min/max-decimated for drawing only
-GROWTH_FACTOR = 2.0         # last-quarter max >= this x first-quarter max  ->  "grows"
+# Growth laws (core/growth.hpp, cases/README.md "Growth laws"): the summary's own columns for
+# energy and momentum; the same rule, mirrored in growth_fit() below, for the other series.
+GROWTH_WINDOWS_PER_OCTAVE = 4
+GROWTH_FIT_DECADES = 2.0
+GROWTH_BOUNDED, GROWTH_SQRT_T_MAX, GROWTH_LINEAR_MAX = 0.15, 0.75, 1.3
+ROUND_OFF_ULPS = 8.0        # core/gates.cpp: the Brouwer floor 8 eps scale sqrt(steps)
+STUDENT_T975 = [(1, 12.706), (2, 4.303), (3, 3.182), (4, 2.776), (5, 2.571), (6, 2.447),
+                (7, 2.365), (8, 2.306), (9, 2.262), (10, 2.228), (12, 2.179), (15, 2.131),
+                (20, 2.086), (30, 2.042), (60, 2.000)]
 DPI = 110
 
 written = []
@@ -152,36 +172,104 @@ def link(path):
 
 # --------------------------------------------------------------------------- series analysis
 
-def quarter_maxima(t, y):
-    """max |y| over the first and the last quarter of the run (by time)."""
+def student_t975(dof):
+    if not dof >= 1:
+        return STUDENT_T975[0][1]
+    for (d0, v0), (d1, v1) in zip(STUDENT_T975, STUDENT_T975[1:]):
+        if dof <= d1:
+            a, b, x = 1 / d0, 1 / d1, 1 / dof
+            return v0 + (v1 - v0) * (a - x) / (a - b)
+    d, v = STUDENT_T975[-1]
+    return 1.96 + (v - 1.96) * (d / dof)
+
+
+def classify_growth(p, lo, hi):
+    if not finite(p):
+        return "too_short"
+    if p < -GROWTH_BOUNDED and hi < 0:
+        return "decays"
+    if abs(p) <= GROWTH_BOUNDED or (lo <= 0 <= hi and p < 0.25):
+        return "bounded"
+    if p <= GROWTH_SQRT_T_MAX:
+        return "sqrt_t"
+    if p <= GROWTH_LINEAR_MAX:
+        return "linear"
+    return "faster"
+
+
+def growth_fit(t, y, floor=math.nan):
+    """The rule of core/growth.cpp on a time series: (law, exponent, 95% half-width)."""
     a = np.abs(y)
     m = np.isfinite(a) & np.isfinite(t)
-    if m.sum() < 4:
-        return None
+    if m.sum() < 2:
+        return "too_short", math.nan, math.nan
     t, a = t[m], a[m]
-    t0, t1 = t[0], t[-1]
-    if t1 <= t0:
-        return None
-    first = a[t <= t0 + 0.25 * (t1 - t0)]
-    last = a[t >= t1 - 0.25 * (t1 - t0)]
-    return float(first.max()), float(last.max())
+    emax = float(a.max())
+    if emax == 0:
+        return "zero", math.nan, math.nan
+    if finite(floor) and emax <= floor:
+        return "round_off", math.nan, math.nan
+    s = t - t[0]
+    keep = s > 0
+    s, a = s[keep], a[keep]
+    if s.size == 0:
+        return "too_short", math.nan, math.nan
+    w = GROWTH_WINDOWS_PER_OCTAVE
+    j = np.maximum(0, np.floor(w * np.log2(s / s[0]) + 1e-9)).astype(int)
+    n = int(j.max()) + 1
+    wmax = np.full(n, -1.0)
+    wend = np.zeros(n)
+    np.maximum.at(wmax, j, a)
+    np.maximum.at(wend, j, s)
+    pts = [(wend[k], max(wmax[k - w + 1:k + 1].max(), 0.0)) for k in range(w - 1, n) if wmax[k] >= 0]
+    if not pts:
+        return "too_short", math.nan, math.nan
+    t_from = pts[-1][0] * 10.0 ** -GROWTH_FIT_DECADES
+    pts = [(tt, v) for tt, v in pts if tt >= t_from and v > 0]
+    if len(pts) < 3:
+        return "too_short", math.nan, math.nan
+    x = np.log([p[0] for p in pts])
+    yy = np.log([p[1] for p in pts])
+    sxx = float(((x - x.mean()) ** 2).sum())
+    if sxx <= 0:
+        return "too_short", math.nan, math.nan
+    sxy = float(((x - x.mean()) * (yy - yy.mean())).sum())
+    syy = float(((yy - yy.mean()) ** 2).sum())
+    p = sxy / sxx
+    r = yy - (yy.mean() + p * (x - x.mean()))
+    ssr = float((r ** 2).sum())
+    rho_hat = float((r[1:] * r[:-1]).sum()) / ssr if ssr > 0 else 0.0
+    rho = min(max(rho_hat + (1 + 3 * rho_hat) / len(pts), 0.0), 0.99) if ssr > 0 else 0.0
+    inflation = (1 + rho) / (1 - rho)
+    se = math.sqrt(ssr / (len(pts) - 2) / sxx * inflation)
+    half = student_t975(max(1.0, len(pts) / inflation - 2.0)) * se
+    law = "too_short" if len(pts) < 2 * w else classify_growth(p, p - half, p + half)
+    return law, p, half
 
 
-def growth_phrase(t, y):
-    q = quarter_maxima(t, y)
-    if q is None:
-        return "too few samples to judge growth"
-    first, last = q
-    if first == 0 and last == 0:
-        return "identically 0"
-    if first == 0:
-        return "grows from 0"
-    r = last / first
-    if r >= GROWTH_FACTOR:
-        return f"grows (last-quarter max {r:.3g}x first-quarter max)"
-    if r <= 1 / GROWTH_FACTOR:
-        return f"decays (last-quarter max {r:.2g}x first-quarter max)"
-    return f"bounded (last-quarter max {r:.3g}x first-quarter max)"
+LAW_WORDS = {"round_off": "at round-off (within the Brouwer floor 8 ε·scale·√steps)",
+             "zero": "identically 0", "too_short": "too short a run to fit a growth law",
+             "bounded": "bounded", "sqrt_t": "grows like √t (random walk)",
+             "linear": "grows linearly", "faster": "grows faster than linearly", "decays": "decays"}
+
+
+def law_phrase(law, p, half):
+    words = LAW_WORDS.get(law, law or "no growth law")
+    if law in ("bounded", "sqrt_t", "linear", "faster", "decays") and finite(p):
+        words += f" (t^p, p = {p:.2f} ± {half:.2g})" if finite(half) else f" (t^p, p = {p:.2f})"
+    return words
+
+
+def growth_phrase(t, y, row=None, quantity=None, scale=1.0):
+    """The growth law of a series: the summary row's own (energy, momentum) where it has the
+    columns, else the same rule on the time series with the floor of the row's steps."""
+    if row is not None and quantity and row.get(f"{quantity}_growth_law"):
+        return law_phrase(row[f"{quantity}_growth_law"], num(row.get(f"{quantity}_growth_exponent")),
+                          num(row.get(f"{quantity}_growth_ci95")))
+    steps = num((row or {}).get("steps"))
+    floor = (ROUND_OFF_ULPS * np.finfo(float).eps * max(scale, 1.0) * math.sqrt(max(steps, 1.0))
+             if finite(steps) else math.nan)
+    return law_phrase(*growth_fit(t, y, floor))
 
 
 def drift_rate(t, y):
@@ -356,7 +444,7 @@ def energy_figure(report, case, runs):
             drift = drift_rate(t, de)
         sym = "ΔB" if col == "energy_balance" else "ΔE"
         piece = (f"{r['name']}: |{sym}| max {fmt(mx)} J, final {sym} {fmt(fin)} J, "
-                 f"drift rate {fmt(drift)} J/s, {growth_phrase(t, de)}")
+                 f"drift rate {fmt(drift)} J/s, {growth_phrase(t, de, r['row'], 'energy', scale)}")
         if r["failed"]:
             piece += f", run stops at t = {fmt_g(t[-1])} (failed)"
         pieces.append(piece)
@@ -418,7 +506,7 @@ def momentum_figure(report, case, runs):
             mark_end(ax, r, t, a)
             fin = float(dp[np.isfinite(dp)][-1]) if np.isfinite(dp).any() else math.nan
             colpieces.append(f"{r['name']} max {fmt(nanmax_abs(dp))}, final {fmt(fin)}, "
-                             f"{growth_phrase(t, dp)}")
+                             f"{growth_phrase(t, dp, r['row'], 'momentum' if col == 'momentum' else None, abs(p[0]))}")
             if r["failed"]:
                 colpieces[-1] += f", stops at t = {fmt_g(t[-1])} (failed)"
         pieces.append((f"{col}: " if len(cols) > 1 else "") + "; ".join(colpieces))
@@ -460,13 +548,7 @@ def orthogonality_figure(report, case, runs):
             ax.plot(tt, yy, label=label(r), lw=1, **r["style"])
             mark_end(ax, r, t, a)
             mx = nanmax_abs(y)
-            ph = growth_phrase(t, y)
-            if ph == "grows from 0":
-                colpieces.append(f"{r['name']} grows from 0 to {fmt(mx)}")
-            elif ph.startswith("grows"):
-                colpieces.append(f"{r['name']} grows to {fmt(mx)} {ph[len('grows '):]}")
-            else:
-                colpieces.append(f"{r['name']} max {fmt(mx)}, {ph}")
+            colpieces.append(f"{r['name']} max {fmt(mx)}, {growth_phrase(t, y, r['row'])}")
             if r["failed"]:
                 colpieces[-1] += f", stops at t = {fmt_g(t[-1])} (failed)"
         name = "orthogonality" if col == "orthogonality_err" else "constraint"
@@ -488,6 +570,53 @@ def orthogonality_figure(report, case, runs):
     if notes:
         line += "; " + "; ".join(notes)
     return path, line
+
+
+def long_time_figure(report, case, laws, envelopes, style):
+    """|ΔE| envelope (max over [t/2, t]) of every run of the long_time study, log-log, with the
+    fitted c t^p over the span fitted; the momentum envelopes in a second panel when any is
+    above round-off."""
+    rows = [r for r in laws if r.get("case") == case and r.get("law")]
+    if not rows:
+        return None, None
+    env = {}
+    for e in envelopes:
+        if e.get("case") == case:
+            env.setdefault((e.get("integrator"), e.get("quantity")), []).append(
+                (num(e.get("t")), num(e.get("envelope"))))
+    quantities = ["energy"] + (["momentum"] if any(
+        r.get("quantity") == "momentum" and r.get("law") not in ("zero", "round_off") for r in rows) else [])
+    fig, axes = plt.subplots(len(quantities), 1, figsize=(9, 3.8 * len(quantities) + 0.6), squeeze=False)
+    pieces = []
+    for ax, q in zip(axes[:, 0], quantities):
+        for r in rows:
+            if r.get("quantity") != q:
+                continue
+            name = r.get("integrator", "")
+            pts = [(t, v) for t, v in env.get((name, q), []) if finite(t) and finite(v) and t > 0 and v > 0]
+            if not pts:
+                continue
+            st = style(name)
+            ax.loglog([t for t, _ in pts], [v for _, v in pts], lw=1.2, marker=".", ms=3,
+                      label=f"{name}: {r.get('law')}", **st)
+            c, p = num(r.get("coefficient")), num(r.get("exponent"))
+            t0, t1 = num(r.get("fit_from")), num(r.get("fit_to"))
+            if r.get("law") not in ("round_off", "zero", "too_short") and all(finite(x) for x in (c, p, t0, t1)):
+                tt = np.geomspace(t0, t1, 20)
+                ax.loglog(tt, c * tt ** p, color=st["color"], lw=2.5, alpha=0.35)
+            if q == "energy":
+                half = (num(r.get("ci95_high")) - num(r.get("ci95_low"))) / 2
+                pieces.append(f"{name} {law_phrase(r.get('law'), p, half)} to t = {fmt_g(num(r.get('t_end')))} s "
+                              f"({r.get('steps')} steps, {r.get('source')})")
+        ax.set_ylabel(f"max |Δ{'E' if q == 'energy' else 'π'}| over [t/2, t]")
+        ax.grid(True, which="both", alpha=0.25)
+        ax.legend(fontsize=7, loc="best", ncol=2)
+    axes[0, 0].set_title(f"{case}: long-time growth of the conservation errors (fitted t^p: thick lines)")
+    axes[-1, 0].set_xlabel("t − t0  [s]")
+    fig.tight_layout()
+    path = os.path.join(report, "figures", f"{safe_name(case)}_long_time.png")
+    save(fig, path)
+    return path, "long-time growth of |ΔE| (long_time.md) — " + "; ".join(pieces)
 
 
 def round_up_125(x):
@@ -516,7 +645,7 @@ def work_precision_figure(report, case, wp_rows, style, agreement=None):
     unresolved = 0
     for r in rows:
         err, rt = num(r.get("error")), num(r.get("runtime_s"))
-        ok = r.get("status", "ok").strip().lower() == "ok"
+        ok = r.get("status", "ok").strip().lower().startswith("ok")  # "ok; no trajectory errors: ..." ran
         if not ok or not finite(err) or not finite(rt) or err <= 0 or rt <= 0:
             omitted += 1
             continue
@@ -599,6 +728,129 @@ def work_precision_figure(report, case, wp_rows, style, agreement=None):
     return path, line
 
 
+# Work-precision measures in work_precision.csv: (error column, resolved column, axis label).
+WP_MEASURES = [
+    ("error", "resolved", "final state, max norm"),
+    ("l2_configuration", "resolved_l2_configuration", "configuration, L2 over time"),
+    ("linf_configuration", "resolved_linf_configuration", "configuration, L∞ over time"),
+    ("l2_rate", "resolved_l2_rate", "rates, L2 over time"),
+    ("linf_rate", "resolved_linf_rate", "rates, L∞ over time"),
+]
+WP_WORK = [("runtime_s", "runtime of the integration  [s]", "runtime"),
+           ("rhs_evals", "right-hand-side / residual evaluations", "rhs")]
+
+
+def wp_points(rows, error_col, resolved_col, work_col):
+    """{(integrator, parameter): [(value, value text, error, work, resolved)]} of the rows
+    that ran and have that error and work; and how many were left out."""
+    groups, omitted = {}, 0
+    for r in rows:
+        err, work = num(r.get(error_col)), num(r.get(work_col))
+        ok = r.get("status", "ok").strip().lower().startswith("ok")
+        if not ok or not finite(err) or not finite(work) or err <= 0 or work <= 0:
+            omitted += 1
+            continue
+        resolved = r.get(resolved_col, "yes").strip().lower() != "no"
+        groups.setdefault((r.get("integrator", ""), r.get("parameter", "")), []).append(
+            (num(r.get("value")), r.get("value", ""), err, work, resolved))
+    return groups, omitted
+
+
+def wp_ranking(groups):
+    """The integrators in order of their cheapest resolved run at the matched error (the
+    tightest 1-2-5 level every integrator with a resolved point reaches): (target, [(work,
+    integrator)]), or (None, []) without resolved points."""
+    per_integ = {}
+    for (integ, _), pts in groups.items():
+        for _, _, err, work, resolved in pts:
+            if resolved:
+                per_integ.setdefault(integ, []).append((err, work))
+    if not per_integ:
+        return None, []
+    target = round_up_125(max(min(e for e, _ in pts) for pts in per_integ.values()))
+    order = sorted((min(w for e, w in pts if e <= target), integ) for integ, pts in per_integ.items())
+    return target, order
+
+
+def trajectory_work_precision_figures(report, case, wp_rows, style, agreements):
+    """Two figures (work = runtime, work = rhs evaluations), each with the four trajectory
+    measures; agreements: {error column: the references' agreement in it}. Returns
+    [(path, title)]."""
+    rows = [r for r in wp_rows if r.get("case") == case]
+    if not rows or not any(finite(num(r.get("l2_configuration"))) for r in rows):
+        return []
+    out = []
+    for work_col, work_label, tag in WP_WORK:
+        fig, axes = plt.subplots(2, 2, figsize=(12, 9), sharex=True)
+        for ax, (err_col, res_col, err_label) in zip(axes.flat, WP_MEASURES[1:]):
+            groups, omitted = wp_points(rows, err_col, res_col, work_col)
+            for (integ, param), pts in groups.items():
+                pts.sort(key=lambda p: (-(p[0]) if finite(p[0]) else 0))
+                st = style(integ)
+                mk = "o" if param == "h" else "s"
+                ax.plot([p[3] for p in pts], [p[2] for p in pts], marker=mk, color=st["color"],
+                        linestyle=st["linestyle"], lw=1.1, ms=4, label=integ)
+                hollow = [p for p in pts if not p[4]]
+                if hollow:
+                    ax.plot([p[3] for p in hollow], [p[2] for p in hollow], linestyle="none", marker=mk,
+                            ms=4, markerfacecolor="white", markeredgecolor=st["color"])
+            a = agreements.get(err_col)
+            if a is not None and finite(a) and a > 0:
+                ax.axhline(a, color="0.4", lw=0.8, ls=":")
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_title(err_label + (f"  ({omitted} omitted)" if omitted else ""), fontsize=10)
+            ax.grid(True, which="major", alpha=0.3)
+        for ax in axes[1]:
+            ax.set_xlabel(work_label)
+        for ax in axes[:, 0]:
+            ax.set_ylabel("error vs reference trajectory")
+        handles, labels = axes.flat[0].get_legend_handles_labels()
+        if handles:
+            fig.legend(handles, labels, fontsize=8, loc="lower center", ncol=min(6, len(labels)))
+        fig.suptitle(f"{case}: work–precision, trajectory errors on the reference grid "
+                     f"(dotted: reference vs cross-check; hollow: unresolved; o: h sweep, s: rtol sweep)",
+                     fontsize=10)
+        fig.tight_layout(rect=(0, 0.06, 1, 0.96))
+        path = os.path.join(report, "figures", f"{safe_name(case)}_work_precision_trajectory_{tag}.png")
+        save(fig, path)
+        out.append((path, f"trajectory work–precision against {tag}"))
+    return out
+
+
+def ranking_rows(case, wp_rows):
+    """Rows of work_precision_rankings.csv for one case: per work measure and error measure,
+    the ranking at matched error and whether it is the final-state one."""
+    rows = [r for r in wp_rows if r.get("case") == case]
+    out = []
+    for work_col, _, tag in WP_WORK:
+        base = None
+        for err_col, res_col, err_label in WP_MEASURES:
+            groups, _ = wp_points(rows, err_col, res_col, work_col)
+            target, order = wp_ranking(groups)
+            names = [i for _, i in order]
+            if err_col == "error":
+                base = names
+            out.append({"case": case, "work": tag, "measure": err_col, "matched_error": target,
+                        "ranking": names, "works": [w for w, _ in order],
+                        # the order of the integrators ranked in both (one without resolved
+                        # points in a measure is not ranked there)
+                        "same_as_final": None if err_col == "error" or base is None else
+                        [i for i in names if i in base] == [i for i in base if i in names]})
+    return out
+
+
+def ranking_table(rows):
+    body = []
+    for r in rows:
+        same = "—" if r["same_as_final"] is None else ("same" if r["same_as_final"] else "**differs**")
+        rk = " < ".join(r["ranking"]) if r["ranking"] else "no resolved points"
+        body.append([r["work"], r["measure"], f"{r['matched_error']:.0e}" if r["matched_error"] else "—",
+                     md_escape(rk), same])
+    return md_table(["work", "error measure", "matched error", "ranking (cheapest first)", "vs final state"],
+                    body)
+
+
 SETTING_AXIS = {"baumgarte_p": "Baumgarte rate p  [1/s]", "baumgarte_gamma": "orthonormality rate gamma  [1/s]"}
 
 
@@ -674,6 +926,74 @@ def setting_sweep_figure(report, case, sweep_rows):
     return path, line
 
 
+def stability_figure(report, rows, fits):
+    """h_max against each swept [model] key, log-log, per run, with the fitted power law."""
+    swept = [r for r in rows if r.get("swept")]
+    panels = []
+    for r in swept:
+        k = (r.get("case", ""), r.get("swept", ""))
+        if k not in panels:
+            panels.append(k)
+    if not panels:
+        return None, None
+    cols = min(2, len(panels))
+    nrows = (len(panels) + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, figsize=(6.2 * cols, 4.6 * nrows), squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    fit_by = {(f.get("case"), f.get("swept"), f.get("run")): f for f in fits}
+    lines = []
+    runs_all = []
+    for r in swept:
+        if r.get("run") not in runs_all:
+            runs_all.append(r.get("run"))
+    style = Style(runs_all)
+    for ax, (case, key) in zip(axes.flat, panels):
+        mine = [r for r in swept if r.get("case") == case and r.get("swept") == key]
+        runs = []
+        for r in mine:
+            if r.get("run") not in runs:
+                runs.append(r.get("run"))
+        for run in runs:
+            pts = [r for r in mine if r.get("run") == run]
+            pts.sort(key=lambda r: num(r.get("value")))
+            color = style(run)["color"]
+            marker = "osD^v<>ph*"[runs_all.index(run) % 10]
+            ok = [r for r in pts if r.get("bound") == "bracketed" and finite(num(r.get("h_max")))]
+            capped = [r for r in pts if r.get("bound") == ">= cap" and finite(num(r.get("h_max")))]
+            x = np.array([num(r["value"]) for r in ok])
+            y = np.array([num(r["h_max"]) for r in ok])
+            f = fit_by.get((case, key, run), {})
+            p = num(f.get("p"))
+            lab = run + (f"  p = {p:.2f}" if finite(p) else "")
+            lo, hi = num(f.get("ci95_low")), num(f.get("ci95_high"))
+            if finite(lo) and finite(hi):
+                lab += f" [{lo:.2f}, {hi:.2f}]"
+            ax.plot(x, y, marker=marker, color=color, lw=0, label=lab)
+            if len(x) >= 2 and finite(p):
+                a = np.mean(np.log(y) - p * np.log(x))
+                xs = np.array([x.min(), x.max()])
+                ax.plot(xs, np.exp(a) * xs ** p, color=color, lw=1.0)
+            if capped:
+                ax.plot([num(r["value"]) for r in capped], [num(r["h_max"]) for r in capped], marker="^",
+                        color=color, lw=0, fillstyle="none")
+            if finite(p):
+                lines.append(f"{case} {key}: {run} p = {p:.2f}")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel(key)
+        ax.set_ylabel("largest stable step h_max  [s]")
+        horizons = sorted({r.get("t_horizon", "") for r in mine})
+        ax.set_title(f"{case}, horizon {', '.join(horizons)} s", fontsize=9)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7, loc="best")
+    fig.suptitle("stability map: h_max against the swept parameter (hollow ^: at the cap, h_max >= shown)")
+    fig.tight_layout()
+    path = os.path.join(report, "figures", "stability_map_sweeps.png")
+    save(fig, path)
+    return path, "fitted exponents of h_max ~ value^p: " + ("; ".join(lines) if lines else "none")
+
+
 # --------------------------------------------------------------------------- tables
 
 def md_table(header, rows):
@@ -735,7 +1055,31 @@ def main(argv):
     orders = read_csv(os.path.join(report, "orders.csv")) or []
     paper = read_csv(os.path.join(report, "paper_comparison.csv")) or []
     sweeps = read_csv(os.path.join(report, "setting_sweep.csv")) or []
+    stability = read_csv(os.path.join(report, "stability_map.csv")) or []
+    stability_fits = read_csv(os.path.join(report, "stability_exponents.csv")) or []
+    long_laws = read_csv(os.path.join(report, "long_time.csv")) or []
+    long_envelopes = read_csv(os.path.join(report, "long_time_envelope.csv")) or []
     references = read_csv(os.path.join(report, "references.csv")) or []
+    # the references' agreement in each trajectory measure, default discretisation
+    traj_agreement = {r.get("case"): {m: num(r.get("agreement_" + m)) for m, _, _ in WP_MEASURES[1:]}
+                      for r in references if r.get("default", "").strip().lower() == "yes"}
+    rankings = []
+    for c in dict.fromkeys(r.get("case", "") for r in wp):
+        ranks = ranking_rows(c, wp)
+        if any(r["ranking"] for r in ranks):
+            rankings += ranks
+    if rankings:
+        path = os.path.join(report, "work_precision_rankings.csv")
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(["case", "work", "measure", "matched_error", "ranking", "work_of_each",
+                        "same_as_final"])
+            for r in rankings:
+                w.writerow([r["case"], r["work"], r["measure"],
+                            f"{r['matched_error']:.0e}" if r["matched_error"] else "",
+                            " ".join(r["ranking"]), " ".join(f"{x:.4g}" for x in r["works"]),
+                            "" if r["same_as_final"] is None else ("yes" if r["same_as_final"] else "no")])
+        written.append(path)
     # the agreement of each case's reference with its cross-check, default discretisation
     agreement = {r.get("case"): num(r.get("agreement")) for r in references
                  if r.get("default", "").strip().lower() == "yes"}
@@ -780,9 +1124,12 @@ def main(argv):
         md.append("")
     else:
         md += ["_build_info.csv not found._", ""]
-    top = [f"[{n}]({n})" for n in ("summary.md", "summary.csv", "work_precision.csv",
+    top = [f"[{n}]({n})" for n in ("summary.md", "summary.csv", "work_precision.csv", "work_precision_rankings.csv",
                                      "orders.csv", "references.csv", "paper_comparison.md", "paper_comparison.csv",
                                      "setting_sweep.csv", "parameter_map.md", "parameter_map.csv",
+                                     "stability_map.md", "stability_map.csv", "stability_probes.csv",
+                                     "stability_exponents.csv",
+                                     "long_time.md", "long_time.csv",
                                      "benchmarks.md")
            if os.path.isfile(os.path.join(report, n))]
     if top:
@@ -827,6 +1174,23 @@ def main(argv):
             rel = os.path.relpath(path, report)
             md += [f"![{case}: work–precision]({link(rel)})", "", line, ""]
         try:
+            for path, title in trajectory_work_precision_figures(report, case, wp, style,
+                                                                 traj_agreement.get(case, {})):
+                md += [f"![{case}: {title}]({link(os.path.relpath(path, report))})", ""]
+            ranks = [r for r in rankings if r["case"] == case]
+            if ranks:
+                differs = [f"{r['measure']} ({r['work']})" for r in ranks if r["same_as_final"] is False]
+                md += ["**Work–precision ranking by error measure** (work_precision_rankings.csv): at the "
+                       "matched error every integrator reaches, the integrators ordered by their cheapest "
+                       "resolved run; " + ("the ranking differs from the final-state one for " +
+                                           ", ".join(differs) if differs else
+                                           "the trajectory norms give the final-state ranking"), ""]
+                md += ranking_table(ranks)
+                md.append("")
+        except Exception as e:
+            print(f"warning: {case}: trajectory work-precision figures failed: {e!r}", file=sys.stderr)
+            plt.close("all")
+        try:
             path, line = setting_sweep_figure(report, case, sweeps)
         except Exception as e:
             print(f"warning: {case}: setting sweep figure failed: {e!r}", file=sys.stderr)
@@ -835,6 +1199,15 @@ def main(argv):
         if path:
             rel = os.path.relpath(path, report)
             md += [f"![{case}: setting sweep]({link(rel)})", "", line, ""]
+        try:
+            path, line = long_time_figure(report, case, long_laws, long_envelopes, style)
+        except Exception as e:
+            print(f"warning: {case}: long-time figure failed: {e!r}", file=sys.stderr)
+            plt.close("all")
+            path = None
+        if path:
+            rel = os.path.relpath(path, report)
+            md += [f"![{case}: long-time growth]({link(rel)})", "", line, ""]
         o = [r for r in orders if r.get("case") == case]
         if o:
             md += ["**Measured convergence orders** (from orders.csv)", ""] + orders_table(o)
@@ -848,6 +1221,20 @@ def main(argv):
     other = [r for r in paper if r.get("case") not in cases]
     if other:
         md += ["## Comparison with the papers — other cases", ""] + paper_table(other, True) + [""]
+
+    if stability:
+        md += ["## Stability map", "",
+               "Largest stable step per case and fixed-step integrator, its cost, and h_max against N / link "
+               "count / link mass: [stability_map.md](stability_map.md) (every probe: "
+               "[stability_probes.csv](stability_probes.csv))", ""]
+        try:
+            path, line = stability_figure(report, stability, stability_fits)
+        except Exception as e:
+            print(f"warning: stability map figure failed: {e!r}", file=sys.stderr)
+            plt.close("all")
+            path = None
+        if path:
+            md += [f"![stability map]({link(os.path.relpath(path, report))})", "", line, ""]
 
     bench_md = os.path.join(report, "benchmarks.md")
     bench_csv = os.path.join(report, "benchmarks.csv")

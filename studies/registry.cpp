@@ -4,9 +4,11 @@
 #include "studies/registry.hpp"
 
 #include "studies/catenary.hpp"
+#include "studies/long_time.hpp"
 #include "studies/paper_comparison.hpp"
 #include "studies/parameter_map.hpp"
 #include "studies/setting_sweep.hpp"
+#include "studies/stability_map.hpp"
 #include "studies/work_precision.hpp"
 
 namespace tb {
@@ -14,9 +16,11 @@ namespace tb {
 std::vector<StudyInfo> study_registry() {
   return {
       catenary_study(),
+      long_time_study(),
       paper_comparison_study(),
       parameter_map_study(),
       setting_sweep_study(),
+      stability_map_study(),
       work_precision_study(),
   };
 }

@@ -3,6 +3,13 @@
 // tight reference solution of the same semi-discrete system, the runtime the minimum of two
 // passes without observation. Orders are the least-squares slope of log(error) against log(h).
 //
+// Beside the final-state error, DiffEqDevTools' trajectory errors: every run's physical state on
+// the case's grid t_k = k * [report] trajectory_interval (fixed-step runs have a step end on
+// every grid time, adaptive ones use their dense output) against the stored reference
+// trajectory on that grid, in L2 and L-infinity over time, of the configuration and,
+// separately, of the rates (core/trajectory_error.hpp defines them). Work is the runtime and
+// the counts: rhs_evals (f, or the residual of an implicit step) and Newton iterations.
+//
 // The reference comes from a method not under test and is cross-checked by a second solver
 // (core/reference.hpp); their distance (max norm) is the resolution of every error measured
 // against it. A point whose error is not above that agreement is marked unresolved: written
@@ -12,6 +19,9 @@
 #include "studies/work_precision.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -21,21 +31,34 @@
 #include "core/format.hpp"
 #include "core/job_result.hpp"
 #include "core/reference.hpp"
+#include "core/trajectory_error.hpp"
 #include "numerics/convergence.hpp"
 
 namespace tb {
 
 namespace {
 
+// The four trajectory measures, in the column order of work_precision.csv.
+constexpr const char* kTrajectoryMeasures[] = {"l2_configuration", "linf_configuration", "l2_rate", "linf_rate"};
+std::array<double, 4> as_array(const TrajectoryErrors& e) {
+  return {e.configuration.l2, e.configuration.linf, e.rate.l2, e.rate.linf};
+}
+
 struct Point {
   RunKey key;
   std::string parameter;  // "h" or "rtol"
   double value = 0.0;
+  WorkPrecisionResult result;  // the job's result, applied on the gathering process; unpacked in write()
   double error = 0.0;
   Measurement measured;
   // Error above the two references' agreement (only meaningful for a point that ran).
   bool resolved() const { return error > agreement; }
   double agreement = 0.0;
+  // Trajectory errors (NaN when the run did not sample every grid time) and the references'
+  // agreement in the same measures.
+  std::array<double, 4> trajectory{}, trajectory_agreement{};
+  bool trajectory_resolved(size_t m) const { return trajectory[m] > trajectory_agreement[m]; }
+  std::string trajectory_note;  // why there are no trajectory errors, when there are none
 };
 
 class WorkPrecision final : public Study {
@@ -48,6 +71,18 @@ class WorkPrecision final : public Study {
           read_references(c, context.reference_dir, catalogue.crosscheck(), ReferenceRole::CrossCheck);
       for (const auto& [d, x] : references_[c.name])
         agreement_[c.name][d] = (x - crosschecks.at(d)).lpNorm<Eigen::Infinity>();
+      trajectories_[c.name] = read_reference_trajectories(c, context.reference_dir, catalogue.reference());
+      const auto crosscheck_trajectories =
+          read_reference_trajectories(c, context.reference_dir, catalogue.crosscheck(), ReferenceRole::CrossCheck);
+      parts_[c.name] = c.model->physical_parts();
+      for (const auto& [d, t] : trajectories_[c.name]) {
+        if (t.states.front().size() != Eigen::Index(parts_[c.name].size()))
+          throw std::logic_error("model " + c.model_name + " declares " + std::to_string(parts_[c.name].size()) +
+                                 " physical-state parts, its reference trajectory has " +
+                                 std::to_string(t.states.front().size()) + " numbers");
+        trajectory_agreement_[c.name][d] =
+            as_array(trajectory_errors(crosscheck_trajectories.at(d).states, t.states, parts_[c.name]));
+      }
     }
     for (const auto& c : *context.cases)
       for (const auto& key : runs_of(c, catalogue.integrators)) {
@@ -60,33 +95,47 @@ class WorkPrecision final : public Study {
           p.parameter = adaptive ? "rtol" : "h";
           p.value = v;
           p.agreement = agreement_[c.name][key.discretisation];
+          p.trajectory_agreement = trajectory_agreement_[c.name][key.discretisation];
         }
+      }
+    // The references the errors are measured against are inputs too (their files may be
+    // recomputed): the final state's and the trajectory's fingerprints, once per discretisation.
+    std::map<std::string, std::map<std::string, std::string>> reference_prints;
+    for (const auto& [case_name, by_discretisation] : references_)
+      for (const auto& [d, x] : by_discretisation) {
+        ResultWriter bytes;
+        bytes << x;
+        if (const auto t = trajectories_[case_name].find(d); t != trajectories_[case_name].end()) {
+          bytes << t->second.interval;
+          for (const auto& state : t->second.states) bytes << state;
+        }
+        reference_prints[case_name][d] = fingerprint_of(bytes.bytes());
       }
     std::vector<StudyJob> jobs;
     for (auto& p : points_) {
       const double cost = p.parameter == "h" ? p.key.c->report.reference_t_end / p.value : 1.0;
-      // The reference the error is measured against is an input too (its file may be recomputed).
-      const Eigen::VectorXd& reference = references_.at(p.key.c->name).at(p.key.discretisation);
-      ResultWriter reference_bytes;
-      reference_bytes << reference;
-      jobs.push_back(result_job<Measurement>(
+      jobs.push_back(result_job<WorkPrecisionResult>(
           p.key.c->name + " | " + p.key.label() + " | " + p.parameter + " = " + format_g(p.value, 3), cost,
           run_inputs(*p.key.c, p.key.integrator->name) + ";" + p.key.discretisation + ";" + p.parameter + "=" +
-              format_g(p.value, 17) + ";reference=" + fingerprint_of(reference_bytes.bytes()),
-          [&p] { return run(p); }, p.measured));
+              format_g(p.value, 17) + ";reference=" + reference_prints[p.key.c->name][p.key.discretisation],
+          [this, &p] { return run(p); }, p.result));
     }
     return jobs;
   }
 
   std::vector<std::string> write(const StudyContext& context) override {
-    for (auto& p : points_)  // the measurements are in (applied from the jobs' results): their errors
-      if (p.measured.outcome.ok())
-        p.error = (p.measured.final_physical - references_.at(p.key.c->name).at(p.key.discretisation))
-                      .lpNorm<Eigen::Infinity>();
+    for (auto& p : points_) {  // the jobs' results are in (applied on this process)
+      p.measured = p.result.measured;
+      p.error = p.result.error;
+      p.trajectory = p.result.trajectory;
+      p.trajectory_note = p.result.trajectory_note;
+    }
     const std::filesystem::path dir(context.out_dir);
     std::filesystem::create_directories(dir);
     std::ofstream wp(dir / "work_precision.csv");
-    wp << "case,integrator,parameter,value,error,resolved,runtime_s,steps,rhs_evals,status,host\n";
+    wp << "case,integrator,parameter,value,error,resolved,runtime_s,steps,rhs_evals,newton_iters";
+    for (const char* m : kTrajectoryMeasures) wp << ',' << m << ",resolved_" << m;
+    wp << ",status,host\n";
     // A point that did not reach the horizon has no error and no runtime: its cells stay empty
     // and its status says why.
     for (const auto& p : points_) {
@@ -94,11 +143,20 @@ class WorkPrecision final : public Study {
       wp << p.key.c->name << ',' << p.key.label() << ',' << p.parameter << ',' << format_g(p.value, 6) << ','
          << (ok ? format_g(p.error, 6) : "") << ',' << (ok ? (p.resolved() ? "yes" : "no") : "") << ','
          << (ok ? format_g(p.measured.runtime_s, 6) : "") << ',' << p.measured.counters.steps << ','
-         << p.measured.counters.rhs_evals << ",\"" << p.measured.outcome.describe() << "\"," << (ok ? p.measured.host : "")
-         << '\n';
+         << p.measured.counters.rhs_evals << ',' << p.measured.counters.newton_iters;
+      for (size_t m = 0; m < 4; ++m) {
+        const bool has = ok && std::isfinite(p.trajectory[m]);
+        wp << ',' << (has ? format_g(p.trajectory[m], 6) : "") << ','
+           << (has ? (p.trajectory_resolved(m) ? "yes" : "no") : "");
+      }
+      wp << ",\"" << p.measured.outcome.describe() << (p.trajectory_note.empty() ? "" : "; " + p.trajectory_note)
+         << "\"," << (ok ? p.measured.host : "") << '\n';
     }
     std::ofstream refs(dir / "references.csv");
-    refs << "case,discretisation,default,reference_solver,crosscheck_solver,agreement,unresolved_points,points\n";
+    refs << "case,discretisation,default,reference_solver,crosscheck_solver,agreement,unresolved_points,points,"
+            "trajectory_interval";
+    for (const char* m : kTrajectoryMeasures) refs << ",agreement_" << m;
+    refs << '\n';
     for (const auto& [case_name, by_discretisation] : agreement_)
       for (const auto& [d, agreement] : by_discretisation) {
         size_t points = 0, unresolved = 0;
@@ -111,10 +169,15 @@ class WorkPrecision final : public Study {
         const bool is_default = c && d == c->model->default_discretisation();
         refs << case_name << ',' << d << ',' << (is_default ? "yes" : "no") << ',' << context.catalogue->reference().name << ','
              << context.catalogue->crosscheck().name << ',' << format_g(agreement, 3) << ',' << unresolved << ','
-             << points << '\n';
+             << points << ',' << (c ? format_g(c->report.trajectory_interval, 6) : "");
+        for (double a : trajectory_agreement_[case_name][d]) refs << ',' << format_g(a, 3);
+        refs << '\n';
       }
     std::ofstream orders(dir / "orders.csv");
-    orders << "case,integrator,declared_order,measured_order,h_min,h_max,error_min,error_max,points,note\n";
+    // The same fit over each trajectory measure (its own resolved points; empty below two).
+    orders << "case,integrator,declared_order,measured_order,h_min,h_max,error_min,error_max,points,note";
+    for (const char* m : kTrajectoryMeasures) orders << ",order_" << m;
+    orders << '\n';
     for (const auto& c : *context.cases)
       for (const auto& key : runs_of(c, context.catalogue->integrators)) {
         if (key.integrator->adaptive) continue;
@@ -133,10 +196,19 @@ class WorkPrecision final : public Study {
                                                      : p.measured.outcome.describe());
         }
         if (points == 0) continue;  // not run (n/a, or no reference for its discretisation)
+        std::string trajectory_orders;
+        for (size_t m = 0; m < 4; ++m) {
+          std::vector<double> hm, em;
+          for (const auto& p : points_)
+            if (p.key.c == key.c && p.key.integrator == key.integrator && p.key.discretisation == key.discretisation &&
+                p.measured.outcome.ok() && std::isfinite(p.trajectory[m]) && p.trajectory_resolved(m))
+              hm.push_back(p.value), em.push_back(p.trajectory[m]);
+          trajectory_orders += "," + (hm.size() >= 2 ? format_g(fitted_order(hm, em), 4) : std::string());
+        }
         const std::string counted = std::to_string(hs.size()) + " of " + std::to_string(points);
         if (hs.size() < 2) {
           orders << c.name << ',' << key.label() << ',' << key.integrator->order << ",,,,,," << counted
-                 << ",\"no fit: fewer than two successful points (" << first_failure << ")\"\n";
+                 << ",\"no fit: fewer than two successful points (" << first_failure << ")\"" << trajectory_orders << '\n';
           continue;
         }
         orders << c.name << ',' << key.label() << ',' << key.integrator->order << ',' << format_g(fitted_order(hs, errs), 4)
@@ -145,13 +217,14 @@ class WorkPrecision final : public Study {
                << format_g(*std::min_element(errs.begin(), errs.end()), 4) << ','
                << format_g(*std::max_element(errs.begin(), errs.end()), 4) << ',' << counted << ",\""
                << (first_failure.empty() ? "" : "fit over the successful points; first left out: " + first_failure)
-               << "\"\n";
+               << "\"" << trajectory_orders << '\n';
       }
     return {(dir / "work_precision.csv").string(), (dir / "orders.csv").string(), (dir / "references.csv").string()};
   }
 
  private:
-  static Measurement run(const Point& p) {
+  // Reads the references only (read-only once planned): a job's computation, on any thread or rank.
+  WorkPrecisionResult run(const Point& p) const {
     const Case& c = *p.key.c;
     IntegratorSettings s = c.settings_for(p.key.integrator->name);
     if (p.parameter == "h") {
@@ -160,24 +233,66 @@ class WorkPrecision final : public Study {
       s.set("rtol", p.value);
       s.set("atol", 1e-2 * p.value);
     }
+    const StateTrajectory& reference = trajectories_.at(c.name).at(p.key.discretisation);
+    const double interval = reference.interval;
+    std::vector<Eigen::VectorXd> samples(reference.states.size());
+    std::string off_grid;
     MeasureOptions m;
-    m.t_end = m.sample_interval = c.report.reference_t_end;
+    m.t_end = c.report.reference_t_end;
+    m.sample_interval = interval;
     m.observe = false;
     m.repeats = 2;
-    return measure(p.key, s, m);
+    // Each sample on its grid time (a fixed step's end lands there to round-off; adaptive runs
+    // interpolate onto it): anything else is recorded, not compared.
+    m.physical_samples = [&](double t, const Eigen::VectorXd& x) {
+      const long k = std::lround(t / interval);
+      if (k >= 0 && size_t(k) < samples.size() && std::abs(t - double(k) * interval) <= 1e-9 * interval)
+        samples[size_t(k)] = x;
+      else if (off_grid.empty())
+        off_grid = "sample at t = " + format_g(t, 17) + " s off the trajectory grid (every " + format_g(interval) + " s)";
+    };
+    WorkPrecisionResult out;
+    out.measured = measure(p.key, s, m);
+    if (!out.measured.outcome.ok()) return out;
+    out.error = (out.measured.final_physical - references_.at(c.name).at(p.key.discretisation)).lpNorm<Eigen::Infinity>();
+    for (const auto& x : samples)
+      if (x.size() == 0 && off_grid.empty()) off_grid = "a grid time was not sampled";
+    if (!off_grid.empty()) {
+      out.trajectory_note = "no trajectory errors: " + off_grid;
+      return out;
+    }
+    out.trajectory = as_array(trajectory_errors(samples, reference.states, parts_.at(c.name)));
+    return out;
   }
 
   std::map<std::string, std::map<std::string, Eigen::VectorXd>> references_;
   std::map<std::string, std::map<std::string, double>> agreement_;  // case -> discretisation -> max-norm distance
+  std::map<std::string, std::map<std::string, StateTrajectory>> trajectories_;  // case -> discretisation -> reference
+  std::map<std::string, std::map<std::string, std::array<double, 4>>> trajectory_agreement_;
+  std::map<std::string, std::vector<PhysicalPart>> parts_;
   std::vector<Point> points_;
 };
 
 }  // namespace
 
+void write(ResultWriter& w, const WorkPrecisionResult& r) {
+  write(w, r.measured);
+  w << r.error;
+  for (double x : r.trajectory) w << x;
+  w << r.trajectory_note;
+}
+void read(ResultReader& r, WorkPrecisionResult& p) {
+  read(r, p.measured);
+  r >> p.error;
+  for (double& x : p.trajectory) r >> x;
+  r >> p.trajectory_note;
+}
+
 StudyInfo work_precision_study() {
   return {"work_precision",
-          "error of the final state against the stored reference over a sweep of steps / tolerances; measured orders; "
-          "the reference's agreement with its cross-check, below which a point is unresolved",
+          "error of the final state, and L2 / L-infinity over time of the configuration and of the rates on the "
+          "reference trajectory's grid, against the stored references over a sweep of steps / tolerances; measured "
+          "orders; the references' agreement with their cross-checks, below which a point is unresolved",
           "work_precision.csv, orders.csv, references.csv",
           false,
           {},

@@ -1,9 +1,33 @@
 #pragma once
+#include <array>
+#include <limits>
+#include <string>
+
+#include "core/runner.hpp"
 #include "core/study.hpp"
+
 namespace tb {
+
+class ResultWriter;
+class ResultReader;
+
 // Work-precision sweep of every run of every case (fixed-step methods over [report] steps,
 // adaptive ones over [report] tolerances with atol = 1e-2 rtol) against the stored reference
 // solution of the run's discretisation, and the measured orders of the fixed-step methods.
 // Writes work_precision.csv and orders.csv.
 StudyInfo work_precision_study();
+
+// One point's result, as its job returns it (bytes between processes and in the resume store).
+struct WorkPrecisionResult {
+  Measurement measured;
+  double error = 0.0;  // final state's max-norm distance from the reference (0 when the run failed)
+  // L2 / Linf over time of configuration and rates (l2_configuration, linf_configuration, l2_rate,
+  // linf_rate); NaN when the run failed or did not sample every grid time.
+  std::array<double, 4> trajectory{std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(),
+                                   std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
+  std::string trajectory_note;  // why there are no trajectory errors, when there are none
+};
+void write(ResultWriter& w, const WorkPrecisionResult& r);
+void read(ResultReader& r, WorkPrecisionResult& p);
+
 }  // namespace tb

@@ -125,6 +125,10 @@ class FaultyConstrained final : public ConstrainedMechanicalFormulation {
     if (armed_) f.setConstant(kNaN);
   }
   bool force_depends_on_velocity() const override { return cm_.force_depends_on_velocity(); }
+  int work_terms() const override { return cm_.work_terms(); }
+  void power(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& P) const override {
+    cm_.power(t, q, v, P);
+  }
   void constraint(const Eigen::VectorXd& q, Eigen::VectorXd& g) const override { cm_.constraint(q, g); }
   Eigen::VectorXd constraint_scale() const override { return cm_.constraint_scale(); }
   void constraint_jacobian(const Eigen::VectorXd& q, std::vector<Eigen::Triplet<double>>& e) const override {
@@ -138,6 +142,16 @@ class FaultyConstrained final : public ConstrainedMechanicalFormulation {
     cm_.constraint_jacobian_transpose_times(q, l, out);
   }
   std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const override { return cm_.make_solver(); }
+  std::string why_not_tangents() const override { return cm_.why_not_tangents(); }
+  void force_jacobian_entries(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                              std::vector<Eigen::Triplet<double>>& dfdq,
+                              std::vector<Eigen::Triplet<double>>& dfdv) const override {
+    cm_.force_jacobian_entries(t, q, v, dfdq, dfdv);
+  }
+  void constraint_force_jacobian_entries(const Eigen::VectorXd& q, const Eigen::VectorXd& l,
+                                         std::vector<Eigen::Triplet<double>>& e) const override {
+    cm_.constraint_force_jacobian_entries(q, l, e);
+  }
 
  private:
   std::unique_ptr<Formulation> inner_;

@@ -214,8 +214,9 @@ TEST_CASE("table writes summary.csv with the contract's columns and summary.md",
   const std::string csv = read_file(out / "summary.csv");
   const std::string expected_header =
       "case,integrator,discretisation,h,rtol,atol,t_end,steps,energy_err_max,energy_err_mean,energy_err_rel_ke,energy_drift_rate,"
-      "momentum_err_max,momentum_err_mean,constraint_err_max,constraint_rate_err_max,linear_momentum_err_max,orthogonality_err_max,orthogonality_err_mean,runtime_s,"
-      "rhs_evals,newton_iters,error_test_failures,status,host\n";
+      "momentum_err_max,momentum_err_mean,constraint_err_max,constraint_rate_err_max,linear_momentum_err_max,orthogonality_err_max,orthogonality_err_mean,"
+      "energy_growth_law,energy_growth_exponent,energy_growth_ci95,momentum_growth_law,momentum_growth_exponent,momentum_growth_ci95,"
+      "runtime_s,rhs_evals,newton_iters,error_test_failures,status,host\n";
   CHECK(csv.rfind(expected_header, 0) == 0);
   for (const char* name : {"lgvi", "rk4", "rk45"}) {
     CHECK(csv.find(std::string("A_string_pendulum_paper,") + name + ",") != std::string::npos);
@@ -267,7 +268,8 @@ TEST_CASE("report writes tables, sweeps, orders, the paper comparison, figures a
   REQUIRE(r.exit_code == 0);
   for (const char* f : {"summary.csv", "summary.md", "A_string_pendulum_paper/summary.md", "work_precision.csv",
                         "orders.csv", "paper_comparison.csv", "paper_comparison.md", "build_info.csv", "index.md",
-                        "figures/A_string_pendulum_paper_energy.png", "figures/A_string_pendulum_paper_work_precision.png"})
+                        "figures/A_string_pendulum_paper_energy.png", "figures/A_string_pendulum_paper_work_precision.png",
+                        "stability_map.md", "stability_probes.csv", "figures/stability_map_sweeps.png"})
     CHECK(fs::exists(out / f));
   const std::string orders = read_file(out / "orders.csv");
   CHECK(orders.find("A_string_pendulum_paper,lgvi,2,") != std::string::npos);
@@ -447,4 +449,30 @@ TEST_CASE("SIGINT and SIGTERM end a long run cleanly: time series kept, an 'inte
       CHECK(std::count(series.begin(), series.end(), '\n') > 2);
     }
   }
+}
+
+TEST_CASE("study long_time: growth laws of every run of a conservative case, a case with external work left out",
+          "[cli][study][growth]") {
+  // The pendulum over 2e5 steps (200 s, ~93 periods): RATTLE's energy error is bounded, rk45's
+  // drifts linearly (measured p = 0.97 over 100 s); the reel deployment does external work
+  // (Carnot loss), so it is listed as not conservative, and its long runs stop after the probe.
+  Sandbox box;
+  const fs::path out = box.dir() / "study";
+  const Result r = box.run("study long_time " + std::string(TETHERBENCH_CASES_DIR) + "/T_planar_pendulum_60deg.toml " +
+                           TETHERBENCH_CASES_DIR + "/B_reel_deployment.toml --param steps=200000 --jobs 2 --out " + out.string());
+  INFO(r.out + r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string csv = read_file(out / "long_time.csv");
+  INFO(csv);
+  CHECK(csv.rfind("case,integrator,discretisation,quantity,law,exponent,ci95_low,ci95_high,std_err,r2,coefficient,fit_from,"
+                  "fit_to,points,err_max,round_off_floor,h,t_end,steps,source,status\n", 0) == 0);
+  CHECK(csv.find("T_planar_pendulum_60deg,rattle,,energy,bounded,") != std::string::npos);
+  CHECK(csv.find("T_planar_pendulum_60deg,rk45,,energy,linear,") != std::string::npos);
+  CHECK(csv.find("T_planar_pendulum_60deg,rattle,,momentum,zero,") != std::string::npos);  // no conserved momentum
+  CHECK(csv.find("B_reel_deployment") == std::string::npos);
+  const std::string md = read_file(out / "long_time.md");
+  CHECK(md.find("Not conservative (external work in the energy balance") != std::string::npos);
+  CHECK(md.find("B_reel_deployment (|W| up to") != std::string::npos);
+  const std::string env = read_file(out / "long_time_envelope.csv");
+  CHECK(env.find("T_planar_pendulum_60deg,rattle,energy,") != std::string::npos);
 }

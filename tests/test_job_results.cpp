@@ -12,12 +12,17 @@
 
 #include "core/job_result.hpp"
 #include "core/jobs.hpp"
+#include "studies/long_time.hpp"
+#include "studies/stability_map.hpp"
+#include "studies/work_precision.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+tb::GrowthFit awkward_growth();
 
 tb::SummaryRow awkward_row() {
   tb::SummaryRow row;
@@ -36,7 +41,66 @@ tb::SummaryRow awkward_row() {
   row.host = "";
   row.outcome = tb::RunOutcome::failed_at("state became non-finite", 0.125, 42, true);
   row.outcome.h = 1e-3;
+  row.metrics.external_work_max = 2.0 / 3.0;
+  row.metrics.energy_growth = awkward_growth();
+  row.metrics.momentum_growth.law = "round_off";  // the rest as a fit leaves it: NaN exponent, no envelope
+  row.metrics.momentum_growth.round_off_floor = 3e-14;
   return row;
+}
+
+// Every field of a growth fit set (NaN where a fit can leave one, an infinite bound), and
+// an envelope whose points must come back in order.
+tb::GrowthFit awkward_growth() {
+  tb::GrowthFit g;
+  g.law = "sqrt_t";
+  g.exponent = 0.4987654321;
+  g.std_err = 1.0 / 7.0;
+  g.ci95_low = std::numeric_limits<double>::quiet_NaN();
+  g.ci95_high = std::numeric_limits<double>::infinity();
+  g.r2 = 0.999;
+  g.coefficient = 3.3e-17;
+  g.points = 17;
+  g.t_from = 0.1;
+  g.t_to = 1e6;
+  g.err_max = 5e-324;
+  g.round_off_floor = 1.25e-13;
+  for (int k = 0; k < 9; ++k) g.envelope.push_back({std::ldexp(1.0, k) / 3.0, 1e-15 * std::sqrt(double(k + 1))});
+  return g;
+}
+
+void check_same_growth(const tb::GrowthFit& a, const tb::GrowthFit& b) {
+  CHECK(a.law == b.law);
+  CHECK(same_bits(a.exponent, b.exponent));
+  CHECK(same_bits(a.std_err, b.std_err));
+  CHECK(same_bits(a.ci95_low, b.ci95_low));
+  CHECK(same_bits(a.ci95_high, b.ci95_high));
+  CHECK(same_bits(a.r2, b.r2));
+  CHECK(same_bits(a.coefficient, b.coefficient));
+  CHECK(a.points == b.points);
+  CHECK(same_bits(a.t_from, b.t_from));
+  CHECK(same_bits(a.t_to, b.t_to));
+  CHECK(same_bits(a.err_max, b.err_max));
+  CHECK(same_bits(a.round_off_floor, b.round_off_floor));
+  REQUIRE(a.envelope.size() == b.envelope.size());
+  for (size_t k = 0; k < a.envelope.size(); ++k) {
+    CHECK(same_bits(a.envelope[k].t, b.envelope[k].t));
+    CHECK(same_bits(a.envelope[k].value, b.envelope[k].value));
+  }
+}
+
+// Writes, reads back (every byte consumed) and writes again: the same bytes.
+template <class T>
+T round_trip(const T& value) {
+  tb::ResultWriter w;
+  write(w, value);
+  T back;
+  tb::ResultReader r(w.bytes());
+  read(r, back);
+  r.expect_end();
+  tb::ResultWriter again;
+  write(again, back);
+  CHECK(again.bytes() == w.bytes());
+  return back;
 }
 
 }  // namespace
@@ -64,6 +128,12 @@ TEST_CASE("a summary row survives bytes exactly: every double bit for bit, NaN, 
   CHECK(same_bits(back.runtime_s, row.runtime_s));
   CHECK(back.outcome.describe() == row.outcome.describe());
   CHECK(back.outcome.diverged);
+  // The growth laws the full runs carry into the summary's columns and the long_time study.
+  CHECK(same_bits(back.metrics.external_work_max, row.metrics.external_work_max));
+  check_same_growth(back.metrics.energy_growth, row.metrics.energy_growth);
+  check_same_growth(back.metrics.momentum_growth, row.metrics.momentum_growth);
+  CHECK(std::isnan(back.metrics.momentum_growth.exponent));
+  CHECK(back.metrics.momentum_growth.envelope.empty());
   // Written again, the same bytes.
   tb::ResultWriter again;
   write(again, back);
@@ -86,6 +156,109 @@ TEST_CASE("a measurement survives bytes with its final state", "[jobs][resume]")
   for (int i = 0; i < 7; ++i) CHECK(same_bits(back.final_physical[i], m.final_physical[i]));
   CHECK(back.extra_columns == m.extra_columns);
   CHECK(back.host == "node-01");
+}
+
+TEST_CASE("a work-precision point survives bytes: measurement, final-state error, trajectory errors, note",
+          "[jobs][resume]") {
+  tb::WorkPrecisionResult p;
+  p.measured.final_physical = Eigen::VectorXd::LinSpaced(5, 0.25, 1.0 / 3.0);
+  p.measured.counters = {4000, 16000, 321, 2};
+  p.measured.metrics.energy_growth = awkward_growth();
+  p.measured.host = "node-7";
+  p.measured.runtime_s = 0.0123;
+  p.error = 1.0 / 3.0 * 1e-9;
+  p.trajectory = {2.5e-10, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(), -0.0};
+  p.trajectory_note = "no trajectory errors: sample at t = 0.1 s off the grid; \"quoted\"\nnext line";
+  const tb::WorkPrecisionResult back = round_trip(p);
+  CHECK(same_bits(back.error, p.error));
+  for (size_t m = 0; m < 4; ++m) CHECK(same_bits(back.trajectory[m], p.trajectory[m]));
+  CHECK(back.trajectory_note == p.trajectory_note);
+  CHECK(back.measured.counters.newton_iters == 321);
+  CHECK(back.measured.counters.error_test_failures == 2);
+  CHECK(back.measured.host == "node-7");
+  REQUIRE(back.measured.final_physical.size() == 5);
+  for (int i = 0; i < 5; ++i) CHECK(same_bits(back.measured.final_physical[i], p.measured.final_physical[i]));
+  check_same_growth(back.measured.metrics.energy_growth, p.measured.metrics.energy_growth);
+  // A failed point: NaN trajectory errors by default, kept.
+  const tb::WorkPrecisionResult failed = round_trip(tb::WorkPrecisionResult{});
+  for (double x : failed.trajectory) CHECK(std::isnan(x));
+}
+
+TEST_CASE("a stability search survives bytes: bound, h_max, h_fail, every probe in order", "[jobs][resume]") {
+  tb::StabilitySearch s;
+  s.bound = tb::StabilitySearch::Bound::Bracketed;
+  s.h_max = 1e-3 / 32.0;  // the probes below: down from 1e-3, the last stable
+  s.h_fail = 1e-3 / 16.0;
+  s.cap = 0.2;
+  s.floor = 1e-3 / 64.0;
+  for (int k = 0; k < 6; ++k) {
+    tb::StabilityProbe p;
+    p.h = 1e-3 / std::ldexp(1.0, k);
+    p.stable = k == 5;
+    p.reason = k == 5 ? "" : (k % 2 ? "solver failure: Newton did not converge | at t = 0.5" : "non-finite state");
+    p.t_reached = 0.1 * k;
+    p.runtime_s = 1e-4 * k;
+    p.counters = {1000L * k, 4000L * k, 3L * k, k};
+    p.energy_gain_rel = k == 0 ? std::numeric_limits<double>::infinity() : 0.01 * k;
+    p.energy_loss_rel = std::numeric_limits<double>::quiet_NaN();
+    p.constraint_err_max = 1e-12 * k;
+    p.orthogonality_err_max = 2e-16 * k;
+    s.probes.push_back(p);
+  }
+  const tb::StabilitySearch back = round_trip(s);
+  CHECK(back.bound == tb::StabilitySearch::Bound::Bracketed);
+  CHECK(same_bits(back.h_max, s.h_max));
+  CHECK(same_bits(back.h_fail, s.h_fail));
+  CHECK(same_bits(back.cap, s.cap));
+  CHECK(same_bits(back.floor, s.floor));
+  REQUIRE(back.probes.size() == s.probes.size());
+  for (size_t k = 0; k < s.probes.size(); ++k) {
+    const auto &a = back.probes[k], &b = s.probes[k];
+    CHECK(same_bits(a.h, b.h));
+    CHECK(a.stable == b.stable);
+    CHECK(a.reason == b.reason);
+    CHECK(same_bits(a.t_reached, b.t_reached));
+    CHECK(same_bits(a.runtime_s, b.runtime_s));
+    CHECK(a.counters.steps == b.counters.steps);
+    CHECK(a.counters.rhs_evals == b.counters.rhs_evals);
+    CHECK(a.counters.newton_iters == b.counters.newton_iters);
+    CHECK(a.counters.error_test_failures == b.counters.error_test_failures);
+    CHECK(same_bits(a.energy_gain_rel, b.energy_gain_rel));
+    CHECK(same_bits(a.energy_loss_rel, b.energy_loss_rel));
+    CHECK(same_bits(a.constraint_err_max, b.constraint_err_max));
+    CHECK(same_bits(a.orthogonality_err_max, b.orthogonality_err_max));
+  }
+  // The lookups the tables use work on the read copy.
+  REQUIRE(back.at(s.h_fail) != nullptr);
+  CHECK(back.at(s.h_fail)->reason == s.probes[4].reason);
+  REQUIRE(back.at(s.h_max) != nullptr);
+  CHECK(back.at(s.h_max)->stable);
+  for (auto bound : {tb::StabilitySearch::Bound::AtCap, tb::StabilitySearch::Bound::BelowFloor}) {
+    tb::StabilitySearch other;
+    other.bound = bound;
+    CHECK(round_trip(other).bound == bound);
+  }
+  // An unknown bound is refused.
+  tb::ResultWriter w;
+  write(w, s);
+  std::string bytes = w.bytes();
+  bytes[0] = '7';
+  tb::StabilitySearch bad;
+  tb::ResultReader r(bytes);
+  CHECK_THROWS_AS(read(r, bad), std::runtime_error);
+}
+
+TEST_CASE("a long run survives bytes: its row with the growth fits and the probe's flag", "[jobs][resume]") {
+  tb::LongRunResult run;
+  run.row = awkward_row();
+  run.probed_work = true;
+  const tb::LongRunResult back = round_trip(run);
+  CHECK(back.probed_work);
+  CHECK(back.row.case_name == run.row.case_name);
+  CHECK(same_bits(back.row.metrics.external_work_max, run.row.metrics.external_work_max));
+  check_same_growth(back.row.metrics.energy_growth, run.row.metrics.energy_growth);
+  check_same_growth(back.row.metrics.momentum_growth, run.row.metrics.momentum_growth);
+  CHECK_FALSE(round_trip(tb::LongRunResult{}).probed_work);
 }
 
 TEST_CASE("malformed result bytes are refused, never read as a result", "[jobs][resume]") {

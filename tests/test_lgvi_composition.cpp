@@ -19,11 +19,12 @@
 #include <string>
 #include <vector>
 
-#include "integrators/lgvi4/lgvi4.hpp"
+#include "integrators/composition.hpp"
 #include "integrators/lgvi_step_solver.hpp"
 #include "mechanics/body_shapes.hpp"
 #include "models/reel_pendulum/model.hpp"
 #include "models/reel_pendulum/mechanics.hpp"
+#include "tests/self_convergence.hpp"
 #include "tests/test_support.hpp"
 
 using namespace tb;
@@ -115,13 +116,11 @@ std::shared_ptr<const Model> moving_reel(reel_pendulum::Parameters::Discretizati
   return reel_pendulum::make_model(p, ic);
 }
 
-double max_abs(const Eigen::VectorXd& v) { return v.lpNorm<Eigen::Infinity>(); }
-
 }  // namespace
 
-TEST_CASE("lgvi4's coefficients satisfy the 4th-order composition conditions", "[lgvi4]") {
+TEST_CASE("the composition coefficients (lgvi4, rattle4) satisfy the 4th-order composition conditions", "[lgvi4]") {
   for (int scheme : {0, 1}) {
-    const std::vector<double> g = lgvi4_coefficients(scheme);
+    const std::vector<double> g = fourth_order_composition(scheme);
     INFO("scheme " << scheme);
     CHECK(g.size() == (scheme == 0 ? 3u : 5u));
     double sum = 0.0, cubes = 0.0;
@@ -134,9 +133,9 @@ TEST_CASE("lgvi4's coefficients satisfy the 4th-order composition conditions", "
     for (std::size_t i = 0; i < g.size(); ++i) CHECK(g[i] == g[g.size() - 1 - i]);  // palindromic: Ψ symmetric
     CHECK(*std::min_element(g.begin(), g.end()) < 0.0);  // a real-coefficient one needs a backward step
   }
-  CHECK(lgvi4_coefficients(0)[1] == Approx(-1.7024143839193153).epsilon(1e-15));  // Yoshida 1990
-  CHECK(lgvi4_coefficients(1)[0] == Approx(0.41449077179437571).epsilon(1e-15));  // Suzuki 1990
-  CHECK_THROWS(lgvi4_coefficients(2));
+  CHECK(fourth_order_composition(0)[1] == Approx(-1.7024143839193153).epsilon(1e-15));  // Yoshida 1990
+  CHECK(fourth_order_composition(1)[0] == Approx(0.41449077179437571).epsilon(1e-15));  // Suzuki 1990
+  CHECK_THROWS(fourth_order_composition(2));
 }
 
 TEST_CASE("the LGVI step is symmetric on every model offering it, and declares it", "[lgvi4][symmetry]") {
@@ -174,53 +173,20 @@ TEST_CASE("a step that is not symmetric is measured so, declared, and refused by
 }
 
 TEST_CASE("lgvi4 is 4th order on every model offering the LGVI step", "[lgvi4][order]") {
-  // Self-convergence: e(h) = |y_h(T) - y_{h/2}(T)|∞ (physical state), fitted over h0, h0/2,
-  // h0/4 with T = 16 h0, both schemes, and lgvi (order 2) beside them. For each method h0 is the
-  // first of fixture h · 2^k (k = 0..6) where its difference reaches 1e-6 of max(1, |y|∞) (or
-  // the largest at which it runs), so that the sweep stays above round-off and above the LGVI
-  // step's accuracy floor at small steps on Model C (cases/README.md, "lgvi4"); the fixtures'
-  // own steps are far smaller than the slow models need.
+  // Self-convergence (tests/self_convergence.hpp) from the fixture's h, both schemes, and lgvi
+  // (order 2) beside them.
   for (const auto& f : lie_group_fixtures()) {
     DYNAMIC_SECTION(f.label) {
       auto form = lie_group_form(*f.model, f.discretisation);
-      auto final_state = [&](const std::string& name, int scheme, double h, double T, bool& ok) {
-        const IntegratorInfo& info = integrator(name);
-        IntegratorSettings s = settings_of(info, h);
-        if (name == "lgvi4") s.set("scheme", scheme);
-        const IntegrationOutcome out = integrate(*form, info, s, T, T, {});
-        ok = out.ok();
-        return ok ? Eigen::VectorXd(form->physical_state(out.final_state)) : Eigen::VectorXd();
-      };
-      const double scale = std::max(1.0, max_abs(form->physical_state(form->initial_state())));
       for (const std::string name : {"lgvi4", "lgvi"}) {
         for (int scheme : {0, 1}) {
           if (name == "lgvi" && scheme == 1) continue;
-          double h0 = f.h;
-          for (int k = 0; k <= 6; ++k) {
-            const double h = f.h * std::pow(2.0, k);
-            bool ok1 = false, ok2 = false;
-            const Eigen::VectorXd a = final_state(name, scheme, h, 16 * h, ok1), b = final_state(name, scheme, h / 2, 16 * h, ok2);
-            if (!ok1 || !ok2) break;
-            h0 = h;
-            if (max_abs(a - b) >= 1e-6 * scale) break;
-          }
-          const double T = 16 * h0;
-          std::vector<double> hs, errs;
-          bool ok = false;
-          Eigen::VectorXd coarse = final_state(name, scheme, h0, T, ok);
-          REQUIRE(ok);
-          for (int i = 1; i <= 3; ++i) {
-            const double h = h0 / std::pow(2.0, i);
-            const Eigen::VectorXd fine = final_state(name, scheme, h, T, ok);
-            REQUIRE(ok);
-            hs.push_back(2.0 * h);
-            errs.push_back(max_abs(coarse - fine) / scale);
-            coarse = fine;
-          }
-          const double order = fitted_order(hs, errs);
+          const SelfConvergence c = self_convergence(*form, integrator(name), f.h, [&](IntegratorSettings& s) {
+            if (name == "lgvi4") s.set("scheme", scheme);
+          });
           std::printf("order %-32s %-5s scheme %d: %.3f (h0 = %.2g, T = %.2g, differences %.2e .. %.2e)\n", f.label.c_str(),
-                      name.c_str(), scheme, order, h0, T, errs.front(), errs.back());
-          CHECK(std::abs(order - integrator(name).order) < 0.25);
+                      name.c_str(), scheme, c.order, c.h0, c.T, c.first_difference, c.last_difference);
+          CHECK(std::abs(c.order - integrator(name).order) < 0.25);
         }
       }
     }

@@ -316,3 +316,34 @@ TEST_CASE("s2: projector, tangent projection, unit-length-preserving rotate", "[
   CHECK(max_err < 1e-13);
   CHECK(s2::unit_length_error(q_euler) > 1e-3);  // the bound above is not vacuous
 }
+
+TEST_CASE("cayley_momentum: closed vector form = (1/h) vee(F Jd - Jd F^T), Jacobian by central differences",
+          "[lie_group][so3][cayley]") {
+  std::mt19937 g(31u);
+  const double h = 1e-3;
+  for (int i = 0; i < kSamples; ++i) {
+    const Mat3 M = random_mat(g);
+    const Mat3 J = M * M.transpose() + Mat3::Identity();  // SPD, not diagonal
+    const Mat3 Jd = so3::nonstandard_inertia(J);
+    for (const auto& set : input_sets()) {
+      for (const Vec3& c : set.v) {
+        INFO(set.name << " c = " << c.transpose());
+        const Mat3 F = so3::cayley(c);
+        const Vec3 matrix_form = so3::vee_skew(F * Jd - Jd * F.transpose()) / h;
+        const Vec3 closed = so3::cayley_momentum(J, c, h);
+        CHECK((closed - matrix_form).norm() <= 1e-14 * J.norm() / h * (1.0 + c.norm()));
+        // Its Jacobian against central differences of the closed form, and against the matrix
+        // form's (rotational_momentum_jacobian, an independent derivation).
+        const Mat3 D = so3::cayley_momentum_jacobian(J, c, h);
+        const double eps = 1e-6;
+        Mat3 Dfd;
+        for (int k = 0; k < 3; ++k) {
+          const Vec3 e = eps * Vec3::Unit(k);
+          Dfd.col(k) = (so3::cayley_momentum(J, c + e, h) - so3::cayley_momentum(J, c - e, h)) / (2.0 * eps);
+        }
+        CHECK((D - Dfd).norm() <= 1e-7 * D.norm());
+        CHECK((D - so3::rotational_momentum_jacobian(F, Jd, c, h)).norm() <= 1e-12 * D.norm());
+      }
+    }
+  }
+}

@@ -1,38 +1,11 @@
 #pragma once
-// RATTLE on a constrained mechanical system in natural coordinates (rattle.cpp).
-
-#include <memory>
-#include <string>
+// RATTLE on a constrained mechanical system in natural coordinates (rattle.cpp; the step itself:
+// integrators/rattle_step.hpp).
 
 #include "core/integrator.hpp"
 
 namespace tb {
 
 IntegratorInfo rattle_info();
-
-// One RATTLE step y_k -> y_{k+1} over h (either sign: the scheme is symmetric, so a step of
-// -h from y_{k+1} returns y_k), with its own solver and workspace. Exposed for the tests
-// (symmetry, per-step constraint residuals); the stepper of rattle_info() uses it.
-class RattleStep {
- public:
-  struct Result {
-    bool ok = true;
-    StepFailure failure;
-    int newton_iters = 0;  // Newton iterations on the position multipliers
-    int force_evals = 0;
-  };
-  RattleStep(const ConstrainedMechanicalFormulation& form, double newton_tol, int max_newton_iters);
-  Result step(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_next);
-
- private:
-  double constraint_error(const Eigen::VectorXd& q);
-  const ConstrainedMechanicalFormulation& form_;
-  std::unique_ptr<ConstrainedMechanicalSolver> solver_;
-  double newton_tol_;
-  int max_newton_iters_;
-  int n_, m_;
-  Eigen::VectorXd scale_inverse_;
-  Eigen::VectorXd q0_, v0_, f_, q_, X_, x_, g_, s_, r_, lambda_, vhalf_, Gv_;
-};
 
 }  // namespace tb

@@ -70,6 +70,15 @@ class ConstrainedForm final : public ConstrainedMechanicalFormulation {
     GTlambda.setZero(3);
   }
   std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const override;
+  // Tangents: K_f = -Hess V (the spring), no velocity dependence, no constraints.
+  std::string why_not_tangents() const override { return ""; }
+  void force_jacobian_entries(double, const Eigen::VectorXd& q, const Eigen::VectorXd&,
+                              std::vector<Eigen::Triplet<double>>& dfdq,
+                              std::vector<Eigen::Triplet<double>>&) const override {
+    const Mat3 H = mech_.potential_hessian(q.head<3>());
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) dfdq.emplace_back(i, j, -H(i, j));
+  }
 
  private:
   Mechanics mech_;

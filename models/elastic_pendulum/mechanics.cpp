@@ -19,6 +19,12 @@ Vec3 Mechanics::potential_gradient(const Vec3& x) const {
   return (p_.k * (r - p_.l0) / r) * x - p_.m * p_.g * Vec3::UnitZ();
 }
 
+Mat3 Mechanics::potential_hessian(const Vec3& x) const {
+  const double r = x.norm();
+  if (!(r > 0.0)) return Mat3::Constant(std::numeric_limits<double>::quiet_NaN());
+  return p_.k * ((1.0 - p_.l0 / r) * Mat3::Identity() + (p_.l0 / (r * r * r)) * x * x.transpose());
+}
+
 Observation Mechanics::observe(const Vec3& x, const Vec3& v) const {
   Observation o;
   o.kinetic = 0.5 * p_.m * v.squaredNorm();

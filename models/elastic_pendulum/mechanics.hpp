@@ -45,6 +45,8 @@ class Mechanics {
   double potential_energy(const Vec3& x) const;
   // grad V = k (|x| - l0) x/|x| - m g e3; NaN at the pivot, where the spring direction is undefined.
   Vec3 potential_gradient(const Vec3& x) const;
+  // Hessian of V: k [(1 - l0/|x|) I + l0/|x|^3 x x^T] (the spring's tangent stiffness).
+  Mat3 potential_hessian(const Vec3& x) const;
   // x'' = -grad V / m (Newton; the seed's polar equations are its projection on (l, theta)).
   Vec3 acceleration(const Vec3& x) const { return -potential_gradient(x) / p_.m; }
 

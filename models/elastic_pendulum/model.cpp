@@ -35,7 +35,8 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
           offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic),
           decline(FormulationKind::IndexOneDae,
-                  "the elastic pendulum has no constraint and no rigid body: its DAE form would be the ODE")});
+                  "the elastic pendulum has no constraint and no rigid body: its DAE form would be the ODE")},
+      PhysicalParts().then(PhysicalPart::Configuration, 3).then(PhysicalPart::Rate, 3));  // [x, v]
 }
 
 ModelInfo info() {

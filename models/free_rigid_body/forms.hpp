@@ -102,6 +102,12 @@ class ConstrainedForm final : public ConstrainedMechanicalFormulation {
   void constraint_jacobian_transpose_times(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda,
                                            Eigen::VectorXd& GTlambda) const override;
   std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const override;
+  // Tangents: f = 0 (no torque), K_g of the orthonormality constraints.
+  std::string why_not_tangents() const override { return ""; }
+  void constraint_force_jacobian_entries(const Eigen::VectorXd&, const Eigen::VectorXd& lambda,
+                                         std::vector<Eigen::Triplet<double>>& entries) const override {
+    NaturalRigidBody::constraint_force_jacobian_entries(Vec6(lambda.head<6>()), 0, entries);
+  }
 
  private:
   Mechanics mech_;

@@ -14,7 +14,8 @@
 //   G(c) = 2/(h s) r(c) - Pi_k,   r(c) = J c + c x J c,   s = 1 + |c|^2,
 //   dG/dc = 2/(h s) (J + hat(c) J - hat(J c) - (2/s) r c^T),
 // a few dozen flops instead of forming cay(c) and two 3x3 products per evaluation: the step
-// costs what the method costs (issue 12). The matrix form is the test's independent check.
+// costs what the method costs (issue 12); so3::cayley_momentum holds it, shared with Model C's
+// multirotors. The matrix form is the test's independent check.
 // Since F_k is orthogonal, R stays on SO(3) and |Pi| is kept to round-off,
 // and the spatial momentum R_{k+1} Pi_{k+1} = R_k F_k F_k^T Pi_k = R_k Pi_k exactly (Noether).
 
@@ -39,20 +40,14 @@ class FreeRigidBodyStep final : public DiscreteLieGroupStep {
   // F ~ exp(h hat(Omega)), a rotation by h|Omega|; cay(c) rotates by 2 atan|c|, so c ~ h Omega / 2.
   void initial_guess(Eigen::VectorXd& c) const override { c = 0.5 * h_ * mech_.inverse_inertia() * Pi_; }
 
+  // The momentum of the discrete Legendre transform, (1/h) vee(F Jd - Jd F^T) at F = cay(c), in
+  // its closed vector form (so3::cayley_momentum): no 3x3 products per evaluation.
   void residual(const Eigen::VectorXd& c, Eigen::VectorXd& G) override {
-    const Vec3 cv = c.head<3>(), Jc = J_ * cv;
-    G = (2.0 / (h_ * (1.0 + cv.squaredNorm()))) * (Jc + cv.cross(Jc)) - Pi_;
+    G = so3::cayley_momentum(J_, c.head<3>(), h_) - Pi_;
   }
 
   bool newton_correction(const Eigen::VectorXd& c, const Eigen::VectorXd& G, Eigen::VectorXd& dc) override {
-    const Vec3 cv = c.head<3>(), Jc = J_ * cv, r = Jc + cv.cross(Jc);
-    const double s = 1.0 + cv.squaredNorm();
-    // J + hat(c) J - (2/s) r c^T column by column, then - hat(J c), then the factor 2/(h s).
-    Mat3 jacobian;
-    for (int j = 0; j < 3; ++j) jacobian.col(j) = J_.col(j) + cv.cross(J_.col(j)) - (2.0 / s) * cv(j) * r;
-    jacobian(0, 1) += Jc(2), jacobian(0, 2) -= Jc(1), jacobian(1, 2) += Jc(0);
-    jacobian(1, 0) -= Jc(2), jacobian(2, 0) += Jc(1), jacobian(2, 1) -= Jc(0);
-    jacobian *= 2.0 / (h_ * s);
+    const Mat3 jacobian = so3::cayley_momentum_jacobian(J_, c.head<3>(), h_);
     // 3x3: the closed-form inverse (cofactors over the determinant) is exact enough and several
     // times cheaper than a pivoted LU; singular means the determinant vanished.
     Mat3 inverse;

@@ -53,7 +53,8 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
           offer<DaeForm>(FormulationKind::IndexOneDae, p, ic),
           why_not_natural.empty() ? offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic)
-                                  : decline(FormulationKind::ConstrainedMechanical, why_not_natural)});
+                                  : decline(FormulationKind::ConstrainedMechanical, why_not_natural)},
+      PhysicalParts().then(PhysicalPart::Configuration, 9).then(PhysicalPart::Rate, 3));  // [R, Omega]
 }
 
 ModelInfo info() {

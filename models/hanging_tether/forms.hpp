@@ -1,9 +1,12 @@
 #pragma once
-// The hanging tether's formulation (SPEC "Formulations"): a first-order ODE in the node
-// positions and velocities, y = [r_1..r_{N-1}, v_1..v_{N-1}, W_dissipated],
-//   r' = v,   v' = M^{-1} f(r) - zeta v,   W_dissipated' = 2 zeta T,
-// with one O(N) block-tridiagonal solve per evaluation, for either discretisation (the full
-// tether's consistent mass or the lumped tether's diagonal mass); every ODE integrator runs it.
+// The hanging tether's formulations (SPEC "Formulations"), both in the node positions and
+// velocities, y = [r_1..r_{N-1}, v_1..v_{N-1}, W_dissipated], for either discretisation (the
+// full tether's consistent mass or the lumped tether's diagonal mass):
+//  - TetherForm, a first-order ODE
+//      r' = v,   v' = M^{-1} f(r) - zeta v,   W_dissipated' = 2 zeta T,
+//    with one O(N) block-tridiagonal solve per evaluation; every ODE integrator runs it;
+//  - ConstrainedTetherForm, the same mechanics as M r'' = f(r) - zeta M v with no constraints
+//    (g empty) and the dissipated work as the form's work term: RATTLE is then Stoermer-Verlet.
 
 #include "models/hanging_tether/mechanics.hpp"
 
@@ -14,6 +17,9 @@ enum class InitialShape {
   Straight,  // shapes.hpp straight_shape: every element compressed, the tether falls and settles
   Parabola,  // shapes.hpp parabola_shape with polygon length L: elements about unstretched
 };
+
+// The state at t = 0: the case's shape, at rest, nothing dissipated yet.
+Eigen::VectorXd initial_tether_state(const Mechanics& mech, InitialShape shape);
 
 class TetherForm final : public OdeFormulation {
  public:
@@ -31,6 +37,46 @@ class TetherForm final : public OdeFormulation {
   InitialShape shape_;
   mutable State state_;  // rhs() workspace (one formulation object per run)
   mutable Eigen::VectorXd acc_;
+};
+
+class ConstrainedTetherForm final : public ConstrainedMechanicalFormulation {
+ public:
+  ConstrainedTetherForm(const Parameters& p, InitialShape shape);
+  Eigen::VectorXd initial_state() const override { return initial_tether_state(mech_, shape_); }
+  Observation observe(double /*t*/, const Eigen::VectorXd& y) const override { return mech_.observe(mech_.unpack(y)); }
+  std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y; }  // TetherForm's layout
+
+  int positions() const override { return 3 * mech_.free_nodes(); }
+  int constraints() const override { return 0; }
+  void mass_times(const Eigen::VectorXd& v, Eigen::VectorXd& Mv) const override;
+  void mass_entries(std::vector<Eigen::Triplet<double>>& entries) const override;
+  // f = static_forces(r) - zeta M v: elastic, gravity and the viscous damping.
+  void force(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& f) const override;
+  bool force_depends_on_velocity() const override { return mech_.params().damping_rate > 0.0; }
+  int work_terms() const override { return 1; }
+  // The dissipated power zeta v^T M v = 2 zeta T (mechanics.hpp).
+  void power(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& P) const override;
+  void constraint(const Eigen::VectorXd& /*q*/, Eigen::VectorXd& g) const override { g.resize(0); }
+  Eigen::VectorXd constraint_scale() const override { return Eigen::VectorXd(0); }
+  void constraint_jacobian(const Eigen::VectorXd& /*q*/, std::vector<Eigen::Triplet<double>>& entries) const override {
+    entries.clear();
+  }
+  void constraint_jacobian_times(const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& /*v*/,
+                                 Eigen::VectorXd& Gv) const override {
+    Gv.resize(0);
+  }
+  void constraint_jacobian_transpose_times(const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& /*lambda*/,
+                                           Eigen::VectorXd& GTlambda) const override {
+    GTlambda.setZero(positions());
+  }
+  // With no constraints the saddle-point system is M x = r: the factored block-tridiagonal mass.
+  std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const override;
+
+ private:
+  Mechanics mech_;
+  InitialShape shape_;
+  mutable std::vector<Vec3> nodes_;  // force() workspace (one formulation object per run)
 };
 
 }  // namespace tb::hanging_tether

@@ -1,6 +1,6 @@
-// The hanging tether built from a case file's [model] and [initial] tables: an ODE form of the
-// discretisation the case chose (lumped or full, consistent mass); the other kinds are n/a
-// with the reason.
+// The hanging tether built from a case file's [model] and [initial] tables: an ODE form and a
+// constrained mechanical form (no constraints) of the discretisation the case chose (lumped or
+// full, consistent mass); the other kinds are n/a with the reason.
 
 #include "models/hanging_tether/model.hpp"
 
@@ -27,17 +27,14 @@ bool HangingTetherModel::offers(FormulationKind kind, const std::string& discret
       why_not = "the hanging tether's elastic elements carry no holonomic constraints: no DAE form";
       return false;
     case FormulationKind::ConstrainedMechanical:
-      // Its mass matrix is constant, but its physical state carries the work dissipated by the
-      // (velocity-dependent) damping as an integrated component, which y = [q, v] has no place for.
-      why_not = "not derived yet: the tether's state carries the dissipated damping work as an integrated "
-                "component, which the constrained form's state [q, v] does not hold";
-      return false;
+      return true;  // constant mass, no constraints: Stoermer-Verlet, the damping work as a work term
   }
   why_not = "unknown formulation";
   return false;
 }
 
-std::unique_ptr<Formulation> HangingTetherModel::build(FormulationKind, const std::string&) const {
+std::unique_ptr<Formulation> HangingTetherModel::build(FormulationKind kind, const std::string&) const {
+  if (kind == FormulationKind::ConstrainedMechanical) return std::make_unique<ConstrainedTetherForm>(p_, shape_);
   return std::make_unique<TetherForm>(p_, shape_);
 }
 

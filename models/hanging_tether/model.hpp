@@ -14,6 +14,13 @@ class HangingTetherModel final : public Model {
     return {6.0 * p_.N + 1.0, "6 numbers per node + 1: elements = " + std::to_string(p_.N)};
   }
   bool offers(FormulationKind kind, const std::string& discretisation, std::string& why_not) const override;
+  // [r_1..r_{N-1}, v_1..v_{N-1}, W_dissipated] (Mechanics::pack).
+  std::vector<PhysicalPart> physical_parts() const override {
+    return PhysicalParts()
+        .then(PhysicalPart::Configuration, 3 * (p_.N - 1))
+        .then(PhysicalPart::Rate, 3 * (p_.N - 1))
+        .then(PhysicalPart::Other, 1);
+  }
   const Parameters& params() const { return p_; }
 
  protected:

@@ -6,13 +6,15 @@ namespace tb::hanging_tether {
 
 TetherForm::TetherForm(const Parameters& p, InitialShape shape) : mech_(p), shape_(shape) {}
 
-Eigen::VectorXd TetherForm::initial_state() const {
-  const Parameters& p = mech_.params();
+Eigen::VectorXd initial_tether_state(const Mechanics& mech, InitialShape shape) {
+  const Parameters& p = mech.params();
   State s;
-  s.r = shape_ == InitialShape::Straight ? straight_shape(p) : parabola_shape(p, p.length);
+  s.r = shape == InitialShape::Straight ? straight_shape(p) : parabola_shape(p, p.length);
   s.v.assign(p.N + 1, Vec3::Zero());
-  return mech_.pack(s);
+  return mech.pack(s);
 }
+
+Eigen::VectorXd TetherForm::initial_state() const { return initial_tether_state(mech_, shape_); }
 
 void TetherForm::rhs(double /*t*/, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const {
   const int n = mech_.free_nodes();

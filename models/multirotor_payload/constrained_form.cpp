@@ -237,6 +237,24 @@ void ConstrainedForm::constraint_jacobian_transpose_times(const Eigen::VectorXd&
   }
 }
 
+void ConstrainedForm::constraint_force_jacobian_entries(const Eigen::VectorXd&, const Eigen::VectorXd& lambda,
+                                                        std::vector<Eigen::Triplet<double>>& e) const {
+  // G^T lambda puts +lambda_j d_j on J_j and -lambda_j d_j on J_{j-1}, d_j = J_j - J_{j-1}.
+  for (int a = 0; a < m_; ++a) {
+    for (int j = 1; j <= n_; ++j) {
+      const int i = joint_index(a, j), k = joint_index(a, j - 1);
+      const double l = lambda(link_row(a, j));
+      for (int c = 0; c < 3; ++c) {
+        e.emplace_back(i + c, i + c, l);
+        e.emplace_back(i + c, k + c, -l);
+        e.emplace_back(k + c, i + c, -l);
+        e.emplace_back(k + c, k + c, l);
+      }
+    }
+    NaturalRigidBody::constraint_force_jacobian_entries(Vec6(lambda.segment<6>(rotation_row(a))), rotation_index(a), e);
+  }
+}
+
 std::unique_ptr<ConstrainedMechanicalSolver> ConstrainedForm::make_solver() const {
   return std::make_unique<Solver>(*this, body_);
 }

@@ -150,6 +150,11 @@ class ConstrainedForm final : public ConstrainedMechanicalFormulation {
   void constraint_jacobian_transpose_times(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda,
                                            Eigen::VectorXd& GTlambda) const override;
   std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const override;
+  // Tangents: the joint forces are constant (K_f = C_f = 0); K_g of the link constraints
+  // (lambda_j I on the link's two joints, -lambda_j I between them) and of each R^T R - I.
+  std::string why_not_tangents() const override { return ""; }
+  void constraint_force_jacobian_entries(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda,
+                                         std::vector<Eigen::Triplet<double>>& entries) const override;
 
   const Mechanics& mechanics() const { return mech_; }
   int joint_index(int a, int j) const { return j == 0 ? 0 : 3 + 3 * (a * n_ + j - 1); }

@@ -56,7 +56,7 @@ class MultirotorStep final : public DiscreteLieGroupStep {
         m_(p_.multirotors),
         n_(p_.links),
         l_(p_.link_length()),
-        Jd_(so3::nonstandard_inertia(p_.J_Q)),
+        J_(p_.J_Q),
         kkt_(mech_) {
     kkt_size_ = kkt_.size();
     t_.assign(m_, std::vector<Vec3>(n_));
@@ -112,8 +112,8 @@ class MultirotorStep final : public DiscreteLieGroupStep {
         Gc(o) = 0.5 * l_ * (next.squaredNorm() - 1.0);
         previous = dJ;
       }
-      const Mat3 F = so3::cayley(x.segment<3>(kkt_size_ + 3 * a));
-      G.segment<3>(kkt_size_ + 3 * a) = so3::vee_skew(F * Jd_ - Jd_ * F.transpose()) / h_ - s_.Omega[a];
+      // (1/h) vee(F Jd - Jd F^T) at F = cay(c), in closed vector form (no 3x3 products).
+      G.segment<3>(kkt_size_ + 3 * a) = so3::cayley_momentum(J_, x.segment<3>(kkt_size_ + 3 * a), h_) - s_.Omega[a];
     }
     G.head(kkt_size_) = Gc;
   }
@@ -139,10 +139,13 @@ class MultirotorStep final : public DiscreteLieGroupStep {
     dx.head(kkt_size_) = sol_;
     for (int a = 0; a < m_; ++a) {
       const Vec3 c = x.segment<3>(kkt_size_ + 3 * a);
-      const Mat3 A = so3::rotational_momentum_jacobian(so3::cayley(c), Jd_, c, h_);
-      Eigen::PartialPivLU<Mat3> lu(A);
-      if (!(std::abs(lu.determinant()) > 0.0)) return false;
-      dx.segment<3>(kkt_size_ + 3 * a) = lu.solve(-G.segment<3>(kkt_size_ + 3 * a));
+      // 3x3: the closed-form inverse (cofactors over the determinant) instead of a pivoted LU.
+      Mat3 inverse;
+      bool invertible = false;
+      double det = 0.0;
+      so3::cayley_momentum_jacobian(J_, c, h_).computeInverseAndDetWithCheck(inverse, det, invertible, 0.0);
+      if (!invertible) return false;
+      dx.segment<3>(kkt_size_ + 3 * a) = -inverse * Vec3(G.segment<3>(kkt_size_ + 3 * a));
     }
     return dx.allFinite();
   }
@@ -194,7 +197,7 @@ class MultirotorStep final : public DiscreteLieGroupStep {
   const Parameters& p_;
   int m_, n_;
   double l_;
-  Mat3 Jd_;
+  Mat3 J_;  // the standard inertia J_Q, for the closed-form Cayley momentum
   CableTreeKkt kkt_;
   int kkt_size_ = 0;
   double h_ = 0.0;

@@ -10,6 +10,7 @@
 #include "core/format.hpp"
 #include "mechanics/body_shapes.hpp"
 #include "mechanics/case_input.hpp"
+#include "mechanics/lazy_parts_model.hpp"
 #include "models/multirotor_payload/forms.hpp"
 
 namespace tb::multirotor_payload {
@@ -43,9 +44,20 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
 
 }  // namespace
 
+// [X_p, V_p, {R, Omega, {q_i, omega_i}_{i=1..n}}_{a=1..m}] (Mechanics::pack).
+static std::vector<PhysicalPart> physical_parts(const Parameters& p) {
+  PhysicalParts parts;
+  parts.then(PhysicalPart::Configuration, 3).then(PhysicalPart::Rate, 3);
+  for (int a = 0; a < p.multirotors; ++a) {
+    parts.then(PhysicalPart::Configuration, 9).then(PhysicalPart::Rate, 3);
+    for (int i = 0; i < p.links; ++i) parts.then(PhysicalPart::Configuration, 3).then(PhysicalPart::Rate, 3);
+  }
+  return parts;
+}
+
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
   const std::string why_not_natural = NaturalRigidBody::why_not(p.J_Q);
-  return std::make_shared<FormulationMenu>(
+  auto menu = std::make_shared<FormulationMenu>(
       "multirotor_payload",
       StateSize{10.0 * p.multirotors * double(p.links) + 12.0 * p.multirotors + 10.0,
                 "about 10 numbers per link: multirotors = " + std::to_string(p.multirotors) +
@@ -56,6 +68,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           offer<DaeForm>(FormulationKind::IndexOneDae, p, ic),
           why_not_natural.empty() ? offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic)
                                   : decline(FormulationKind::ConstrainedMechanical, "multirotor_inertia: " + why_not_natural)});
+  return std::make_shared<LazyPartsModel>(menu, [p] { return physical_parts(p); });  // listed when asked
 }
 
 ModelInfo info() {

@@ -89,6 +89,12 @@ class ConstrainedForm final : public ConstrainedMechanicalFormulation {
   void constraint_jacobian_transpose_times(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda,
                                            Eigen::VectorXd& GTlambda) const override;
   std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const override;
+  // Tangents: constant gravity (K_f = C_f = 0), K_g = lambda I2 (NaturalCoordinates).
+  std::string why_not_tangents() const override { return ""; }
+  void constraint_force_jacobian_entries(const Eigen::VectorXd&, const Eigen::VectorXd& lambda,
+                                         std::vector<Eigen::Triplet<double>>& entries) const override {
+    for (int i = 0; i < 2; ++i) entries.emplace_back(i, i, nc_.constraint_force_tangent(lambda(0)));
+  }
 
  private:
   Parameters p_;

@@ -38,7 +38,8 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           offer<CartesianDaeForm>(FormulationKind::IndexOneDae, p, ic),
           offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic),
           decline(FormulationKind::DiscreteLieGroup,
-                  "the planar pendulum has no discrete Lie group form (its configuration space is S^1)")});
+                  "the planar pendulum has no discrete Lie group form (its configuration space is S^1)")},
+      PhysicalParts().then(PhysicalPart::Configuration, 2).then(PhysicalPart::Rate, 2));  // [x, z, vx, vz]
 }
 
 ModelInfo info() {

@@ -5,12 +5,13 @@
 
 #include "core/format.hpp"
 #include "mechanics/case_input.hpp"
+#include "mechanics/lazy_parts_model.hpp"
 #include "models/reel_pendulum/forms.hpp"
 #include "models/reel_pendulum/locked_lumped_form.hpp"
 
 namespace tb::reel_pendulum {
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
-  return std::make_shared<FormulationMenu>(
+  auto menu = std::make_shared<FormulationMenu>(
       "reel_pendulum", StateSize{6.0 * p.N + 40.0, "6 numbers per element + 40: elements = " + std::to_string(p.N)},
       std::vector<FormulationMenu::Item>{
           in("consistent", offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic)),
@@ -36,6 +37,18 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           in("lumped", decline(FormulationKind::ConstrainedMechanical,
                                "the lumped string is the papers' explicit-ODE baseline: no constrained mechanical form "
                                "is derived for it"))});
+  // [s, sdot, q_2..q_{N+1}, v_2..v_{N+1}, R, Omega, carnot_work, control_work] (Mechanics::pack),
+  // listed when asked.
+  return std::make_shared<LazyPartsModel>(menu, [N = p.N]() -> std::vector<PhysicalPart> {
+    return PhysicalParts()
+        .then(PhysicalPart::Configuration, 1)
+        .then(PhysicalPart::Rate, 1)
+        .then(PhysicalPart::Configuration, 3 * N)
+        .then(PhysicalPart::Rate, 3 * N)
+        .then(PhysicalPart::Configuration, 9)
+        .then(PhysicalPart::Rate, 3)
+        .then(PhysicalPart::Other, 2);
+  });
 }
 
 std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& initial) {

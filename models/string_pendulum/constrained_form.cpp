@@ -174,6 +174,36 @@ void ConstrainedForm::force(double, const Eigen::VectorXd& q, const Eigen::Vecto
   f(centre() + 2) = mech_.params().M * mech_.params().g;  // weight at the centre of mass (+e3 down)
 }
 
+void ConstrainedForm::force_jacobian_entries(double, const Eigen::VectorXd& q, const Eigen::VectorXd&,
+                                             std::vector<Eigen::Triplet<double>>& dfdq,
+                                             std::vector<Eigen::Triplet<double>>&) const {
+  // f_a = F(x_a) - F(x_{a-1}) on node a = 2..N+1, x_a = r_{a+1} - r_a (element a; none past the
+  // attachment), r_1 = 0 fixed; with K = dF/dx: df_a/dr_a = -K(x_a) - K(x_{a-1}),
+  // df_a/dr_{a+1} = K(x_a), df_a/dr_{a-1} = K(x_{a-1}). Gravity is constant.
+  const int N = mech_.params().N;
+  auto add = [&](int row, int col, const Mat3& B) {
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) dfdq.emplace_back(row + i, col + j, B(i, j));
+  };
+  auto node = [&](int a) { return a == 1 ? Vec3(Vec3::Zero()) : Vec3(q.segment<3>(3 * (a - 2))); };
+  for (int e = 1; e <= N; ++e) {  // element e from node e to node e + 1
+    const Mat3 K = mech_.element_stiffness(node(e + 1) - node(e));
+    const int hi = 3 * (e - 1);  // node e + 1
+    add(hi, hi, -K);
+    if (e >= 2) {
+      const int lo = 3 * (e - 2);  // node e
+      add(lo, lo, -K);
+      add(lo, hi, K);
+      add(hi, lo, K);
+    }
+  }
+}
+
+void ConstrainedForm::constraint_force_jacobian_entries(const Eigen::VectorXd&, const Eigen::VectorXd& lambda,
+                                                        std::vector<Eigen::Triplet<double>>& entries) const {
+  NaturalRigidBody::constraint_force_jacobian_entries(Vec6(lambda.tail<6>()), rotation(), entries);
+}
+
 void ConstrainedForm::constraint(const Eigen::VectorXd& q, Eigen::VectorXd& g) const {
   const Mat3 R = NaturalRigidBody::read(q, rotation());
   g.resize(9);

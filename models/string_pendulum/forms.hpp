@@ -112,6 +112,14 @@ class ConstrainedForm final : public ConstrainedMechanicalFormulation {
   void constraint_jacobian_transpose_times(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda,
                                            Eigen::VectorXd& GTlambda) const override;
   std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const override;
+  // Tangents: K_f the string's elastic stiffness (block-tridiagonal, Mechanics::element_stiffness),
+  // no velocity dependence; K_g of R^T R - I (the attachment constraint is linear in q).
+  std::string why_not_tangents() const override { return ""; }
+  void force_jacobian_entries(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                              std::vector<Eigen::Triplet<double>>& dfdq,
+                              std::vector<Eigen::Triplet<double>>& dfdv) const override;
+  void constraint_force_jacobian_entries(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda,
+                                         std::vector<Eigen::Triplet<double>>& entries) const override;
 
   const Mechanics& mechanics() const { return mech_; }
   const BlockTridiagonal3& string_mass() const { return string_mass_; }

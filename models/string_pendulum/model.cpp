@@ -6,6 +6,7 @@
 #include "models/string_pendulum/model.hpp"
 
 #include "mechanics/case_input.hpp"
+#include "mechanics/lazy_parts_model.hpp"
 #include "models/string_pendulum/forms.hpp"
 
 namespace tb::string_pendulum {
@@ -13,7 +14,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
   // The body's inertia about its centre of mass must give a positive definite J_d.
   const std::string why_not_natural =
       NaturalRigidBody::why_not(dae::inertia_about_centre_of_mass(p.M, p.rho_c, p.J));
-  return std::make_shared<FormulationMenu>(
+  auto menu = std::make_shared<FormulationMenu>(
       "string_pendulum", StateSize{6.0 * p.N + 32.0, "6 numbers per element + 32: elements = " + std::to_string(p.N)},
       std::vector<FormulationMenu::Item>{
           in("consistent", offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic)),
@@ -30,6 +31,14 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           in("lumped", decline(FormulationKind::ConstrainedMechanical,
                                "the lumped string is the papers' explicit-ODE baseline: no constrained mechanical form "
                                "is derived for it"))});
+  // [r_2..r_{N+1}, v_2..v_{N+1}, R, Omega] (Mechanics::pack), listed when asked.
+  return std::make_shared<LazyPartsModel>(menu, [N = p.N]() -> std::vector<PhysicalPart> {
+    return PhysicalParts()
+        .then(PhysicalPart::Configuration, 3 * N)
+        .then(PhysicalPart::Rate, 3 * N)
+        .then(PhysicalPart::Configuration, 9)
+        .then(PhysicalPart::Rate, 3);
+  });
 }
 
 std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& initial) {

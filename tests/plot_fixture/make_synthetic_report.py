@@ -127,13 +127,22 @@ for case in cases:
                            rhs_evals=str(int(40 / h)),
                            status="failed: state became non-finite at t = 1.2 s, step 120"
                            if failed else "ok"))
+            # trajectory norms: beta's rates lose an order (h^(order-1)), so ranking by rate error
+            # at matched error differs from the final-state one
+            rate = 3.0 * h ** (order - 1 if name == "beta" else order) * (1e4 if name == "beta" else 1)
+            for m, v in (("l2_configuration", 0.5 * err), ("linf_configuration", err),
+                         ("l2_rate", 0.5 * rate), ("linf_rate", rate)):
+                wp[-1][m] = "" if failed else f"{v:.6g}"
+                wp[-1]["resolved_" + m] = "" if failed else "yes"
     if case == "X_demo_conservative":
         for rtol in (1e-4, 1e-6, 1e-8, 1e-10):
             wp.append(dict(case=case, integrator="gamma", parameter="rtol", value=f"{rtol:g}",
                            error=f"{5 * rtol:.6g}", runtime_s=f"{0.02 * rtol ** -0.2:.6g}",
                            steps="0", rhs_evals="0", status="ok"))
 write_rows(os.path.join(out, "work_precision.csv"),
-           "case,integrator,parameter,value,error,runtime_s,steps,rhs_evals,status".split(","), wp)
+           ("case,integrator,parameter,value,error,runtime_s,steps,rhs_evals,l2_configuration,resolved_l2_configuration,"
+            "linf_configuration,resolved_linf_configuration,l2_rate,resolved_l2_rate,linf_rate,resolved_linf_rate,"
+            "status").split(","), wp)
 
 write_rows(os.path.join(out, "orders.csv"),
            "case,integrator,declared_order,measured_order,h_min,h_max,error_min,error_max".split(","),
@@ -164,6 +173,26 @@ write_rows(os.path.join(out, "setting_sweep.csv"),
                  status="failed: IDASolve failed with IDA_CONV_FAIL at t = 3 s, step 900" if p == 3000 else "ok")
             for p, c, n in ((0, 1e-5, 1800), (1, 2e-7, 1830), (10, 2e-8, 1860), (100, 0.0, 2060),
                             (1000, 1e-7, 16000), (3000, 0.0, 900))])
+
+# A stability map: one sweep with a point at the cap (left out of the fit) and one run with a
+# fit, one without (fewer than two bracketed points).
+write_rows(os.path.join(out, "stability_map.csv"),
+           "case,run,swept,value,h_case,t_horizon,h_max,bound,h_fail,precision,fail_reason,probes".split(","),
+           [dict(case="X_demo_conservative", run=run, swept="", value="", h_case="0.001", t_horizon="2",
+                 h_max="0.004", bound="bracketed", h_fail="0.0042", precision="0.05", fail_reason="energy gain",
+                 probes="7") for run in ("alpha", "beta")] +
+           [dict(case="X_demo_conservative", run="alpha", swept="elements", value=str(n), h_case="0.001",
+                 t_horizon="2", h_max=f"{0.08 / n:.6g}", bound="bracketed", h_fail=f"{0.084 / n:.6g}",
+                 precision="0.05", fail_reason="non-finite state", probes="8") for n in (10, 20, 40)] +
+           [dict(case="X_demo_conservative", run="beta", swept="elements", value=str(n), h_case="0.001",
+                 t_horizon="2", h_max="0.2", bound=">= cap" if n > 10 else "bracketed", h_fail="",
+                 precision="0.05", fail_reason="", probes="9") for n in (10, 20, 40)])
+write_rows(os.path.join(out, "stability_exponents.csv"),
+           "case,swept,run,points,p,se,ci95_low,ci95_high,note".split(","),
+           [dict(case="X_demo_conservative", swept="elements", run="alpha", points="3", p="-1.0", se="0.001",
+                 ci95_low="-1.013", ci95_high="-0.987", note=""),
+            dict(case="X_demo_conservative", swept="elements", run="beta", points="1", p="", se="", ci95_low="",
+                 ci95_high="", note="no fit: fewer than two bracketed points")])
 
 with open(os.path.join(out, "benchmarks.md"), "w") as f:
     f.write("# benchmarks (synthetic)\n")

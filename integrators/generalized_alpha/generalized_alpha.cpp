@@ -1,0 +1,374 @@
+// Generalized-alpha (Chung & Hulbert, J. Appl. Mech. 60 (1993) 371-375) on the index-3
+// constrained mechanical system in natural coordinates (core/formulation.hpp)
+//   q' = v,   M v' = f(t, q, v) - G(q)^T lambda,   g(q) = 0,
+// as analysed by Arnold & Bruels, "Convergence of the generalized-alpha scheme for constrained
+// mechanical systems", Multibody Syst. Dyn. 18 (2007) 185-202 (A-B below), Sect. 2-4.
+//
+// The scheme (A-B Sect. 2, the generalized-alpha method for constrained systems): with the
+// acceleration-like variable a_n and the acceleration qdd_n,
+//   M qdd_{n+1} = f(t_{n+1}, q_{n+1}, v_{n+1}) - G(q_{n+1})^T lambda_{n+1},  g(q_{n+1}) = 0  (1)
+//   q_{n+1} = q_n + h v_n + h^2 (1/2 - beta) a_n + h^2 beta a_{n+1}                      (2)
+//   v_{n+1} = v_n + h (1 - gamma) a_n + h gamma a_{n+1}                                   (3)
+//   (1 - alpha_m) a_{n+1} + alpha_m a_n = (1 - alpha_f) qdd_{n+1} + alpha_f qdd_n         (4)
+// The equations of motion and the position constraints are imposed at t_{n+1} (index 3: g = 0
+// holds to the Newton tolerance after every step, no drift); (4) is the "alpha" averaging,
+// (2)-(3) Newmark's formulas in a. For the linear oscillator (4) makes it Chung-Hulbert's
+// scheme, and the parameters follow from the spectral radius at infinity rho_inf in [0, 1]
+// (Chung-Hulbert eqs. (25), (17), (20)):
+//   alpha_m = (2 rho_inf - 1)/(rho_inf + 1),  alpha_f = rho_inf/(rho_inf + 1),
+//   gamma = 1/2 - alpha_m + alpha_f,          beta = 1/4 (gamma + 1/2)^2,
+// second order (gamma = 1/2 - alpha_m + alpha_f), unconditionally stable, with high-frequency
+// dissipation maximal and low-frequency dissipation minimal for that rho_inf. rho_inf = 1:
+// alpha_m = alpha_f = 1/2, no dissipation (the trapezoidal rule's spectrum); rho_inf = 0: the
+// highest modes are annihilated in one step. HHT-alpha (Hilber-Hughes-Taylor 1977) is the
+// member with alpha_m = 0, alpha_f = -alpha, alpha in [-1/3, 0] (rho_inf = (1+alpha)/(1-alpha)
+// in [1/2, 1]); setting hht = 1 selects it, with alpha from rho_inf (for linear systems the
+// averaged accelerations (4) are HHT's averaged forces; for nonlinear f they differ at O(h^2)).
+// The spectral radius of the amplification matrix is checked against rho_inf by the tests
+// (GeneralizedAlphaParameters::spectral_radius).
+//
+// Newton (A-B Sect. 2, "Algorithm"; the iteration matrix of Chrono's HHT, Negrut et al. 2007).
+// Every quantity at t_{n+1} is a function of q = q_{n+1} by (2)-(4):
+//   a(q) = (q - q_n - h v_n - h^2 (1/2 - beta) a_n) / (beta h^2)
+//   qdd(q) = ((1 - alpha_m) a(q) + alpha_m a_n - alpha_f qdd_n) / (1 - alpha_f)
+//   v(q) = v_n + h (1 - gamma) a_n + h gamma a(q)
+// so dqdd/dq = beta' = (1 - alpha_m)/(beta h^2 (1 - alpha_f)) and dv/dq = gamma' = gamma/(beta h).
+// The unknowns are (q, lambda); the residual of (1) linearised gives the iteration matrix
+//   S = [beta' M + gamma' C_t + K_t, G^T; G, 0],  C_t = -df/dv,  K_t = -df/dq + d(G^T lambda)/dq.
+// Scaling (A-B Sect. 5; Bottasso, Bauchau & Cardona 2007): the dynamic rows divided by beta'
+// and the multiplier unknown lambda~ = lambda / beta', so that the matrix tends to the
+// well-conditioned [M, G^T; G, 0] as h -> 0 (unscaled, its condition grows like h^-4):
+//   [M + (gamma'/beta') C_t + K_t/beta', G^T; G, 0] [dq; dlambda~] = -[(M qdd - f)/beta' + G^T lambda~; g(q)].
+// The tangents K_f = df/dq, C_f = df/dv and K_g = d(G^T lambda)/dq come from the model as
+// entries (ConstrainedMechanicalFormulation, tested against central differences for every
+// model); S is assembled sparse and factored by Eigen's SparseLU with the COLAMD fill-reducing
+// ordering: on a string or cable (banded, block-tridiagonal M and K, G with a few entries per
+// row) that costs O(N) per factorisation (measured, see the report), never a dense inverse.
+// Newton from the predictor qdd_{n+1} = qdd_n, lambda_{n+1} = lambda_n. The factorisation is
+// kept across iterations and steps while each correction is at most 1/4 of the one before
+// (modified Newton: S changes by O(h) per step) and refactored at the current iterate
+// otherwise, when h changes or after a step that needed more than 4 iterations (so where
+// convergence is slow this is full Newton). It stops when |dq|_inf <= newton_tol max(1, |q_n|_inf)
+// (with contraction <= 1/4 the remaining error is below newton_tol/3), or at the round-off floor
+// (the correction no longer halves and is below 1e-10 of |q|), and fails with SolverFailed after
+// max_newton_iters; a non-finite residual or correction is Diverged. The default newton_tol is
+// 1e-15, a few ulp: index 3 determines q_{n+1} and the accelerations follow from it divided by
+// beta h^2 (2.5e-9 at h = 1e-4), so an error of 1e-12 in q is 4e-4 in qdd, carried on in a and
+// v (measured on Model A: max |dE| 6.3e-5 at 1e-12 against 4.7e-5 at round-off).
+//
+// Starting values (A-B Sect. 4): with a_0 = qdd(t_0) the errors in v and lambda carry an O(h)
+// component (order reduction, decaying only like (-alpha_m/(1-alpha_m))^n ... and not at all for
+// rho_inf = 1); A-B's remedy is the perturbed start a_0 = qdd(t_0 + Delta_alpha h) + O(h^2),
+// Delta_alpha = alpha_m - alpha_f (their eq. for a_0 = qdd_0 + Delta_alpha h qddd_0). Here
+// qdd(t_0 + tau) is the consistent acceleration at the Taylor state
+// (q_0 + tau v_0 + tau^2/2 qdd_0, v_0 + tau qdd_0), tau = Delta_alpha h, which is
+// qdd(t_0 + tau) + O(tau^2). Consistent accelerations solve
+//   [M, G^T; G, 0] [qdd; lambda] = [f; -(dG/dq v) v]
+// with the model's structured saddle-point solver; the curvature term (dG/dq v) v is a central
+// difference of G(q) v along v, exact for the models' constraints (quadratic g: G linear in q).
+//
+// Non-conservative forces: f(t, q, v) enters (1) at t_{n+1} with C_f in the iteration matrix,
+// so a velocity-dependent force (control) keeps the scheme implicit and of order 2. Rigid bodies
+// keep R as 9 numbers with R^T R - I = 0 among the constraints (natural coordinates, as RATTLE).
+// The scheme is neither symplectic nor energy-conserving: with rho_inf < 1 it dissipates, most
+// in the modes with h w >> 1 (the cable's zigzag modes); at rho_inf = 1 the energy error
+// oscillates at O(h^2) on linear problems.
+
+#include "integrators/generalized_alpha/generalized_alpha.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/format.hpp"
+
+namespace tb {
+
+GeneralizedAlphaParameters GeneralizedAlphaParameters::from_rho_inf(double rho) {
+  GeneralizedAlphaParameters p;
+  p.alpha_m = (2.0 * rho - 1.0) / (rho + 1.0);
+  p.alpha_f = rho / (rho + 1.0);
+  p.gamma = 0.5 - p.alpha_m + p.alpha_f;
+  p.beta = 0.25 * (p.gamma + 0.5) * (p.gamma + 0.5);
+  return p;
+}
+
+GeneralizedAlphaParameters GeneralizedAlphaParameters::hht(double alpha) {
+  GeneralizedAlphaParameters p;
+  p.alpha_m = 0.0;
+  p.alpha_f = -alpha;
+  p.gamma = 0.5 - alpha;
+  p.beta = 0.25 * (1.0 - alpha) * (1.0 - alpha);
+  return p;
+}
+
+double GeneralizedAlphaParameters::spectral_radius(double Omega) const {
+  // (2)-(4) on x'' = -w^2 x with h = 1: A1 (x, v, a)_{n+1} = A0 (x, v, a)_n.
+  const double W2 = Omega * Omega;
+  Eigen::Matrix3d A1, A0;
+  A1 << 1.0, 0.0, -beta, 0.0, 1.0, -gamma, (1.0 - alpha_f) * W2, 0.0, 1.0 - alpha_m;
+  A0 << 1.0, 1.0, 0.5 - beta, 0.0, 1.0, 1.0 - gamma, -alpha_f * W2, 0.0, -alpha_m;
+  const Eigen::Matrix3d A = A1.partialPivLu().solve(A0);
+  return Eigen::EigenSolver<Eigen::Matrix3d>(A).eigenvalues().cwiseAbs().maxCoeff();
+}
+
+GeneralizedAlphaStep::GeneralizedAlphaStep(const ConstrainedMechanicalFormulation& form,
+                                           const GeneralizedAlphaParameters& p, double newton_tol,
+                                           int max_newton_iters)
+    : form_(form),
+      p_(p),
+      newton_tol_(newton_tol),
+      max_newton_iters_(max_newton_iters),
+      n_(form.positions()),
+      m_(form.constraints()),
+      solver_(form.make_solver()) {
+  if (const std::string why = form.why_not_tangents(); !why.empty()) throw std::invalid_argument(why);
+  form.mass_entries(mass_);
+  S_.resize(n_ + m_, n_ + m_);
+  lambda_.setZero(m_);
+}
+
+bool GeneralizedAlphaStep::consistent_acceleration(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                                   Eigen::VectorXd& qdd, Eigen::VectorXd& lambda, Result& out) {
+  form_.force(t, q, v, f_);
+  ++out.force_evals;
+  Eigen::VectorXd curvature = Eigen::VectorXd::Zero(m_);
+  const double vmax = v.lpNorm<Eigen::Infinity>();
+  if (m_ > 0 && vmax > 0.0) {
+    // (dG/dq v) v by a central difference of G(q) v along v: exact when G is linear in q.
+    const double eps = 1e-2 * std::max(1.0, q.lpNorm<Eigen::Infinity>()) / vmax;
+    Eigen::VectorXd Gp, Gm;
+    form_.constraint_jacobian_times(q + eps * v, v, Gp);
+    form_.constraint_jacobian_times(q - eps * v, v, Gm);
+    curvature = (Gp - Gm) / (2.0 * eps);
+  }
+  if (!solver_->factor(q, q)) return false;
+  solver_->solve(f_, -curvature, qdd, lambda);
+  return qdd.allFinite() && lambda.allFinite();
+}
+
+GeneralizedAlphaStep::Result GeneralizedAlphaStep::start(double t0, const Eigen::VectorXd& y0, double h) {
+  Result out;
+  const Eigen::VectorXd q0 = y0.head(n_), v0 = y0.tail(n_);
+  if (!consistent_acceleration(t0, q0, v0, qdd_, lambda_, out)) {
+    out.ok = false;
+    out.failure = {StepFailure::Kind::SolverFailed, "no consistent acceleration at t0 (singular [M, G^T; G, 0])"};
+    return out;
+  }
+  // Perturbed start (A-B Sect. 4): a_0 = qdd(t_0 + (alpha_m - alpha_f) h) + O(h^2).
+  const double tau = (p_.alpha_m - p_.alpha_f) * h;
+  Eigen::VectorXd qdd_tau, lambda_tau;
+  if (tau != 0.0 &&
+      consistent_acceleration(t0 + tau, q0 + tau * v0 + 0.5 * tau * tau * qdd_, v0 + tau * qdd_, qdd_tau, lambda_tau, out))
+    a_ = qdd_tau;
+  else
+    a_ = qdd_;
+  return out;
+}
+
+bool GeneralizedAlphaStep::factor_iteration_matrix(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                                   const Eigen::VectorXd& lambda, double beta_p, double gamma_p) {
+  work_ = mass_;
+  dfdq_.clear();
+  dfdv_.clear();
+  kg_.clear();
+  g_entries_.clear();
+  form_.force_jacobian_entries(t, q, v, dfdq_, dfdv_);
+  if (m_ > 0) {
+    form_.constraint_force_jacobian_entries(q, lambda, kg_);
+    form_.constraint_jacobian(q, g_entries_);
+  }
+  for (const auto& e : dfdq_) work_.emplace_back(e.row(), e.col(), -e.value() / beta_p);
+  for (const auto& e : dfdv_) work_.emplace_back(e.row(), e.col(), -e.value() * gamma_p / beta_p);
+  for (const auto& e : kg_) work_.emplace_back(e.row(), e.col(), e.value() / beta_p);  // lambda is beta' lambda~
+  for (const auto& e : g_entries_) {
+    work_.emplace_back(n_ + e.row(), e.col(), e.value());
+    work_.emplace_back(e.col(), n_ + e.row(), e.value());
+  }
+  S_.setFromTriplets(work_.begin(), work_.end());
+  S_.makeCompressed();
+  // The symbolic analysis (COLAMD) once per sparsity pattern: entries that vanish (e.g. R = I)
+  // change it.
+  const Eigen::Map<const Eigen::VectorXi> outer(S_.outerIndexPtr(), S_.outerSize() + 1),
+      inner(S_.innerIndexPtr(), S_.nonZeros());
+  if (!analysed_ || outer.size() != pattern_outer_.size() || inner.size() != pattern_inner_.size() ||
+      outer != pattern_outer_ || inner != pattern_inner_) {
+    lu_.analyzePattern(S_);
+    pattern_outer_ = outer;
+    pattern_inner_ = inner;
+    analysed_ = true;
+  }
+  lu_.factorize(S_);
+  return lu_.info() == Eigen::Success;
+}
+
+GeneralizedAlphaStep::Result GeneralizedAlphaStep::step(double t, double h, const Eigen::VectorXd& y,
+                                                        Eigen::VectorXd& y_next) {
+  Result out;
+  auto fail = [&](StepFailure::Kind kind, std::string why) {
+    out.ok = false;
+    out.failure = {kind, std::move(why)};
+    return out;
+  };
+  const GeneralizedAlphaParameters& p = p_;
+  const double t1 = t + h;
+  const double beta_p = (1.0 - p.alpha_m) / (p.beta * h * h * (1.0 - p.alpha_f)), gamma_p = p.gamma / (p.beta * h);
+  qn_ = y.head(n_);
+  vn_ = y.tail(n_);
+  // q = base_ + beta h^2 a: the known part of (2).
+  base_ = qn_ + h * vn_ + h * h * (0.5 - p.beta) * a_;
+  auto kinematics = [&](const Eigen::VectorXd& q, Eigen::VectorXd& a, Eigen::VectorXd& v, Eigen::VectorXd& qdd) {
+    a = (q - base_) / (p.beta * h * h);
+    v = vn_ + h * (1.0 - p.gamma) * a_ + h * p.gamma * a;
+    qdd = ((1.0 - p.alpha_m) * a + p.alpha_m * a_ - p.alpha_f * qdd_) / (1.0 - p.alpha_f);
+  };
+  // Predictor: qdd_{n+1} = qdd_n.
+  Eigen::VectorXd a1 = (qdd_ - p.alpha_m * a_) / (1.0 - p.alpha_m), qdd1;
+  q_ = base_ + p.beta * h * h * a1;
+  Eigen::VectorXd lt = lambda_ / beta_p;  // lambda~
+  const double q_size = std::max(1.0, qn_.lpNorm<Eigen::Infinity>());
+  // The iteration matrix is kept across iterations and steps (modified Newton) while it
+  // contracts fast, and refactored at the current iterate when h changed, when the last step
+  // needed more than 4 iterations, or when a correction is more than 1/4 of the one before
+  // (a stale matrix; refactoring every iteration where convergence is slow is full Newton).
+  // (h as t_{n+1} - t_n varies by round-off from step to step: only a real change counts.)
+  if (!factored_ || std::abs(h - factored_h_) > 1e-8 * std::abs(h)) refactor_ = true;
+  double previous = -1.0, correction = 0.0;  // previous < 0: no earlier correction with this matrix
+  double last = -1.0;                         // the last correction, whatever the matrix (round-off floor)
+  bool converged = false;
+  int iters = 0;
+  for (int it = 0; it < max_newton_iters_; ++it) {
+    kinematics(q_, a1, v_, qdd1);
+    form_.force(t1, q_, v_, f_);
+    ++out.force_evals;
+    if (!f_.allFinite()) return fail(StepFailure::Kind::Diverged, "force is non-finite (NaN/Inf)");
+    form_.mass_times(qdd1, Mq_);
+    rhs_.resize(n_ + m_);
+    if (m_ > 0) {
+      form_.constraint_jacobian_transpose_times(q_, lt, GTl_);
+      form_.constraint(q_, g_);
+      rhs_.head(n_) = -((Mq_ - f_) / beta_p + GTl_);
+      rhs_.tail(m_) = -g_;
+    } else {
+      rhs_ = -(Mq_ - f_) / beta_p;
+    }
+    if (!rhs_.allFinite()) return fail(StepFailure::Kind::Diverged, "Newton residual is non-finite (NaN/Inf)");
+    if (refactor_) {
+      factored_ = false;
+      if (!factor_iteration_matrix(t1, q_, v_, beta_p * lt, beta_p, gamma_p))
+        return fail(StepFailure::Kind::SolverFailed,
+                    "singular iteration matrix [M + gamma'/beta' C_t + K_t/beta', G^T; G, 0] (" +
+                        lu_.lastErrorMessage() + ")");
+      factored_ = true;
+      factored_h_ = h;
+      refactor_ = false;
+      previous = -1.0;
+    }
+    sol_ = lu_.solve(rhs_);
+    ++out.newton_iters;
+    ++iters;
+    if (!sol_.allFinite()) return fail(StepFailure::Kind::Diverged, "Newton correction is non-finite (NaN/Inf)");
+    q_ += sol_.head(n_);
+    if (m_ > 0) lt += sol_.tail(m_);
+    correction = sol_.head(n_).lpNorm<Eigen::Infinity>() / q_size;
+    if (correction <= newton_tol_ || (last > 0.0 && correction >= 0.5 * last && correction <= 1e-12)) {
+      converged = true;  // at the tolerance, or at the round-off floor (no longer falling, and tiny)
+      break;
+    }
+    if (previous > 0.0 && correction > 0.25 * previous) refactor_ = true;
+    previous = correction;
+    last = correction;
+  }
+  if (iters > 4) refactor_ = true;
+  if (!converged)
+    return fail(StepFailure::Kind::SolverFailed,
+                "Newton on (q_{n+1}, lambda_{n+1}) did not reach newton_tol in " + std::to_string(max_newton_iters_) +
+                    " iterations (last correction " + format_g(correction, 3) +
+                    " of |q|): no solution of the step's equations found near the predictor at this h");
+  kinematics(q_, a1, v_, qdd1);
+  y_next.resize(2 * n_);
+  y_next.head(n_) = q_;
+  y_next.tail(n_) = v_;
+  if (!y_next.allFinite()) return fail(StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)");
+  a_ = a1;
+  qdd_ = qdd1;
+  lambda_ = beta_p * lt;
+  return out;
+}
+
+namespace {
+
+GeneralizedAlphaParameters parameters_of(const IntegratorSettings& s) {
+  const double rho = s.get("rho_inf");
+  return s.get_int("hht") == 1 ? GeneralizedAlphaParameters::hht(GeneralizedAlphaParameters::hht_alpha_of(rho))
+                               : GeneralizedAlphaParameters::from_rho_inf(rho);
+}
+
+class GeneralizedAlphaStepper final : public TimeStepper {
+ public:
+  GeneralizedAlphaStepper(const ConstrainedMechanicalFormulation& form, const IntegratorSettings& s, double t0)
+      : TimeStepper(t0, form.initial_state()),
+        step_(form, parameters_of(s), s.get("newton_tol"), s.get_int("max_newton_iters")),
+        h_(s.h),
+        t0_(t0) {}
+
+  bool step(double t_stop, StepFailure& failure) override {
+    if (!started_) {
+      const auto r = step_.start(t0_, y_, h_);
+      counters_.rhs_evals += r.force_evals;
+      if (!r.ok) {
+        failure = r.failure;
+        return false;
+      }
+      started_ = true;
+    }
+    return take_fixed_step(t0_, h_, t_stop, next_, failure, [&](double h, Eigen::VectorXd& next, StepFailure& f) {
+      const GeneralizedAlphaStep::Result r = step_.step(t_, h, y_, next);
+      counters_.newton_iters += r.newton_iters;
+      counters_.rhs_evals += r.force_evals;
+      if (!r.ok) f = r.failure;
+      return r.ok;
+    });
+  }
+
+ private:
+  GeneralizedAlphaStep step_;
+  double h_, t0_;
+  bool started_ = false;
+  Eigen::VectorXd next_;
+};
+
+}  // namespace
+
+IntegratorInfo generalized_alpha_info() {
+  SettingSpec rho{"rho_inf",
+                  "spectral radius at infinity (Chung-Hulbert): 1 no numerical dissipation, 0 the highest modes "
+                  "annihilated in one step",
+                  0.9, 0.0, true, 1.0, false};
+  SettingSpec hht{"hht",
+                  "1: the HHT-alpha member (alpha_m = 0, alpha = (rho_inf - 1)/(rho_inf + 1), needs rho_inf >= 0.5); 0: "
+                  "Chung-Hulbert's optimal generalized-alpha",
+                  0.0, 0.0, true, 1.0, true};
+  IntegratorInfo info{
+      "generalized_alpha", FormulationKind::ConstrainedMechanical, 2, false,
+      "generalized-alpha (Chung-Hulbert, rho_inf; HHT-alpha inside) on the index-3 system in natural coordinates "
+      "(Arnold-Bruels), Newton with the models' tangents, sparse LU",
+      {rho, hht,
+       positive_setting("newton_tol",
+                        "Newton stops when |dq|_inf <= newton_tol max(1, |q_n|_inf) (or the correction stops falling "
+                        "below 1e-12: round-off); the accelerations carry dq / (beta h^2), so q must be solved to round-off",
+                        1e-15),
+       positive_integer_setting("max_newton_iters", "Newton iterations before the step is declared failed", 25)},
+      [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
+        return std::make_unique<GeneralizedAlphaStepper>(dynamic_cast<const ConstrainedMechanicalFormulation&>(f), s,
+                                                         t0);
+      }};
+  info.conflict = [](const IntegratorSettings& s) -> IntegratorInfo::SettingConflict {
+    if (s.get_int("hht") == 1 && s.get("rho_inf") < 0.5) return {"rho_inf", "a number in [0.5, 1] with hht = 1"};
+    return {};
+  };
+  return info;
+}
+
+}  // namespace tb

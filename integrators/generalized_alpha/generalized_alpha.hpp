@@ -1,0 +1,76 @@
+#pragma once
+// Generalized-alpha (Chung-Hulbert 1993) on the index-3 constrained mechanical system in natural
+// coordinates (Arnold-Bruels 2007): generalized_alpha.cpp.
+
+#include <Eigen/SparseCore>
+#include <Eigen/SparseLU>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/integrator.hpp"
+
+namespace tb {
+
+IntegratorInfo generalized_alpha_info();
+
+// The scheme's four parameters, from the spectral radius at infinity rho_inf (Chung-Hulbert
+// eqs. (17), (20), (25)) or, with hht, from the HHT-alpha family they contain (alpha_m = 0).
+struct GeneralizedAlphaParameters {
+  double alpha_m = 0.0, alpha_f = 0.0, gamma = 0.0, beta = 0.0;
+  static GeneralizedAlphaParameters from_rho_inf(double rho_inf);
+  // HHT-alpha (Hilber-Hughes-Taylor 1977) with its alpha in [-1/3, 0]: alpha_m = 0,
+  // alpha_f = -alpha, gamma = 1/2 - alpha, beta = (1 - alpha)^2 / 4; rho_inf = (1 + alpha)/(1 - alpha).
+  static GeneralizedAlphaParameters hht(double alpha);
+  // The HHT alpha with spectral radius rho_inf in [1/2, 1]: alpha = (rho_inf - 1)/(rho_inf + 1).
+  static double hht_alpha_of(double rho_inf) { return (rho_inf - 1.0) / (rho_inf + 1.0); }
+  // Spectral radius of the scheme's amplification matrix on the undamped oscillator
+  // x'' = -w^2 x at Omega = h w (the 3x3 map (x, v, a)_n -> (x, v, a)_{n+1}): the tests check
+  // rho(Omega -> infinity) = rho_inf and rho(Omega -> 0) = 1.
+  double spectral_radius(double Omega) const;
+};
+
+// One generalized-alpha step with its memory (the acceleration-like variable a_n, the
+// acceleration qdd_n and the multipliers lambda_n), its workspace and sparse factorisation.
+// Exposed for the tests; the stepper of generalized_alpha_info() uses it.
+class GeneralizedAlphaStep {
+ public:
+  struct Result {
+    bool ok = true;
+    StepFailure failure;
+    int newton_iters = 0;
+    int force_evals = 0;
+  };
+  GeneralizedAlphaStep(const ConstrainedMechanicalFormulation& form, const GeneralizedAlphaParameters& p,
+                       double newton_tol, int max_newton_iters);
+  // Consistent accelerations and multipliers at (t0, y0) and the starting value of a
+  // (perturbed start, see the .cpp); h is the step the run will take.
+  Result start(double t0, const Eigen::VectorXd& y0, double h);
+  // y_{n+1} from y_n = y over h; the memory moves on only when it succeeds.
+  Result step(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_next);
+  const Eigen::VectorXd& multipliers() const { return lambda_; }
+  const Eigen::VectorXd& acceleration() const { return qdd_; }
+
+ private:
+  bool consistent_acceleration(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& qdd,
+                               Eigen::VectorXd& lambda, Result& out);
+  bool factor_iteration_matrix(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                               const Eigen::VectorXd& lambda, double beta_p, double gamma_p);
+  const ConstrainedMechanicalFormulation& form_;
+  GeneralizedAlphaParameters p_;
+  double newton_tol_;
+  int max_newton_iters_;
+  int n_, m_;
+  std::unique_ptr<ConstrainedMechanicalSolver> solver_;  // consistent accelerations at t0
+  std::vector<Eigen::Triplet<double>> mass_, work_, dfdq_, dfdv_, kg_, g_entries_;
+  Eigen::SparseMatrix<double> S_;
+  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu_;
+  bool analysed_ = false;
+  bool factored_ = false, refactor_ = true;  // modified Newton: the factorisation kept across steps
+  double factored_h_ = 0.0;
+  Eigen::VectorXi pattern_outer_, pattern_inner_;
+  Eigen::VectorXd a_, qdd_, lambda_;  // memory
+  Eigen::VectorXd q_, v_, qn_, vn_, base_, f_, Mq_, GTl_, g_, rhs_, sol_;
+};
+
+}  // namespace tb

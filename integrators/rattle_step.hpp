@@ -1,0 +1,41 @@
+#pragma once
+// One RATTLE step on a constrained mechanical form (rattle_step.cpp: the scheme and its
+// derivation), shared by rattle and rattle4 (its 4th-order composition).
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/integrator.hpp"
+
+namespace tb {
+
+// newton_tol and max_newton_iters of a RATTLE step (rattle and rattle4 declare the same).
+std::vector<SettingSpec> rattle_newton_settings();
+
+// One RATTLE step y_k -> y_{k+1} over h (either sign: the scheme is symmetric, so a step of
+// -h from y_{k+1} returns y_k), with its own solver and workspace. Exposed for the tests
+// (symmetry, per-step constraint residuals); the steppers of rattle and rattle4 use it.
+class RattleStep {
+ public:
+  struct Result {
+    bool ok = true;
+    StepFailure failure;
+    int newton_iters = 0;  // Newton iterations on the position multipliers
+    int force_evals = 0;
+  };
+  RattleStep(const ConstrainedMechanicalFormulation& form, double newton_tol, int max_newton_iters);
+  Result step(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_next);
+
+ private:
+  double constraint_error(const Eigen::VectorXd& q);
+  const ConstrainedMechanicalFormulation& form_;
+  std::unique_ptr<ConstrainedMechanicalSolver> solver_;
+  double newton_tol_;
+  int max_newton_iters_;
+  int n_, m_, w_;  // positions, constraints, work terms
+  Eigen::VectorXd scale_inverse_;
+  Eigen::VectorXd q0_, v0_, f_, q_, X_, x_, g_, s_, r_, lambda_, vhalf_, v1_, Gv_, P0_, P1_;
+};
+
+}  // namespace tb

@@ -1,0 +1,68 @@
+// The hanging tether as a constrained mechanical system without constraints (forms.hpp): RATTLE
+// on it is Stoermer-Verlet (HLW I.1.4, VII.1 with g empty), with the viscous damping -zeta M v
+// evaluated at v_k and v_{k+1/2} (integrators/rattle) and its work advanced by the trapezoidal
+// rule on the dissipated power. The mass matrix is the ODE form's (consistent or lumped,
+// block-tridiagonal, factored once), so every solve is O(N).
+
+#include "models/hanging_tether/forms.hpp"
+
+namespace tb::hanging_tether {
+
+namespace {
+
+class MassSolver final : public ConstrainedMechanicalSolver {
+ public:
+  explicit MassSolver(const BlockTridiagonal3& mass) : mass_(mass) {}
+  bool factor(const Eigen::VectorXd& /*q_a*/, const Eigen::VectorXd& /*q_b*/) override { return mass_.factored(); }
+  void solve(const Eigen::VectorXd& r, const Eigen::VectorXd& /*s*/, Eigen::VectorXd& x, Eigen::VectorXd& lambda) override {
+    x = r;
+    mass_.solve_in_place(x);
+    lambda.resize(0);
+  }
+
+ private:
+  const BlockTridiagonal3& mass_;  // factored by Mechanics at construction
+};
+
+}  // namespace
+
+ConstrainedTetherForm::ConstrainedTetherForm(const Parameters& p, InitialShape shape) : mech_(p), shape_(shape) {}
+
+void ConstrainedTetherForm::mass_times(const Eigen::VectorXd& v, Eigen::VectorXd& Mv) const {
+  Mv = mech_.mass_matrix().multiply(v);
+}
+
+void ConstrainedTetherForm::mass_entries(std::vector<Eigen::Triplet<double>>& entries) const {
+  entries.clear();
+  const BlockTridiagonal3& M = mech_.mass_matrix();
+  auto block = [&](int row, int col, const Mat3& B) {
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b)
+        if (B(a, b) != 0.0) entries.emplace_back(3 * row + a, 3 * col + b, B(a, b));
+  };
+  for (int i = 0; i < M.blocks(); ++i) {
+    block(i, i, M.diag(i));
+    if (i > 0) block(i, i - 1, M.lower(i));
+    if (i + 1 < M.blocks()) block(i, i + 1, M.upper(i));
+  }
+}
+
+void ConstrainedTetherForm::force(double /*t*/, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                  Eigen::VectorXd& f) const {
+  nodes_ = mech_.nodes_from_free(q);
+  mech_.static_forces(nodes_, f);
+  const double zeta = mech_.params().damping_rate;
+  if (zeta > 0.0) f -= zeta * mech_.mass_matrix().multiply(v);
+}
+
+void ConstrainedTetherForm::power(double /*t*/, const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& v,
+                                  Eigen::VectorXd& P) const {
+  P.resize(1);
+  P(0) = mech_.params().damping_rate * v.dot(mech_.mass_matrix().multiply(v));
+}
+
+std::unique_ptr<ConstrainedMechanicalSolver> ConstrainedTetherForm::make_solver() const {
+  return std::make_unique<MassSolver>(mech_.mass_matrix());
+}
+
+}  // namespace tb::hanging_tether

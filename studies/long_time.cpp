@@ -1,0 +1,220 @@
+#include "studies/long_time.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "core/catalogue.hpp"
+#include "core/format.hpp"
+#include "core/job_result.hpp"
+#include "core/runner.hpp"
+#include "core/table_reader.hpp"
+
+namespace tb {
+
+namespace {
+
+constexpr double kMinSteps = 1e3;  // two decades of envelope need ~10^3 samples at the least
+constexpr double kMaxSteps = 1e9;  // the default --max-steps
+// A long run first runs this many steps to see whether the case does external work: a case that
+// does is not conservative (its energy balance, not its energy, is measured), and its long runs
+// are skipped rather than spent.
+constexpr double kProbeSteps = 1000.0;
+
+// `steps`: "case" (default: each case's [report] long_time_steps, else its full runs), "full"
+// (the full runs of every case), or a whole number in [kMinSteps, kMaxSteps] for every case.
+// Returns -1 for "case", 0 for "full".
+double read_steps(const std::map<std::string, std::string>& parameters) {
+  const auto it = parameters.find("steps");
+  if (it == parameters.end() || it->second == "case") return -1.0;
+  if (it->second == "full") return 0.0;
+  const std::string& text = it->second;
+  double v = 0.0;
+  size_t used = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || !std::isfinite(v) || v != std::floor(v) || v < kMinSteps || v > kMaxSteps)
+    throw InputError("--param steps=" + text + ": study long_time: key 'steps': expected 'case', 'full' or a whole number "
+                     "of steps from " + format_g(kMinSteps) + " to " + format_g(kMaxSteps) + " (e.g. 1e7)");
+  return v;
+}
+
+class LongTimeStudy final : public Study {
+ public:
+  std::vector<StudyJob> plan(const StudyContext& context) override {
+    const double param = read_steps(context.parameters);
+    const bool have_full_runs = context.full_runs && !context.full_runs->empty();  // the report's, run beside us
+    for (const auto& c : *context.cases) {
+      const double steps = param < 0.0 ? c.report.long_time_steps : param;
+      // The report's full runs already hold the growth fits at the case's horizon: nothing to run.
+      if (steps == 0.0 && have_full_runs) {
+        from_full_runs_.insert(c.name);
+        continue;
+      }
+      for (const auto& key : runs_of(c, context.catalogue->integrators))
+        if (!why_not_applicable(c, *key.integrator, key.discretisation))
+          runs_.push_back({key, {}, steps == 0.0 ? c.t_end_for(key.integrator->name) : steps * c.h});
+    }
+    std::vector<StudyJob> jobs;
+    for (auto& r : runs_)
+      jobs.push_back(result_job<LongRunResult>(
+          r.key.c->name + " | " + r.key.label() + " | long_time t_end = " + format_g(r.t_end, 3), r.t_end / r.key.c->h,
+          run_inputs(*r.key.c, r.key.integrator->name) + ";" + r.key.discretisation + ";t_end=" + format_g(r.t_end, 17) +
+              ";probe_steps=" + format_g(kProbeSteps, 17),
+          [&r] { return run(r); }, r.result));
+    return jobs;
+  }
+
+  std::vector<std::string> write(const StudyContext& context) override {
+    // Rows in the cases' order, each case from its long runs or from the report's full runs.
+    std::vector<const SummaryRow*> rows;
+    std::set<const SummaryRow*> long_rows;
+    for (const auto& c : *context.cases) {
+      if (from_full_runs_.count(c.name)) {
+        for (const auto& r : *context.full_runs)
+          if (r.case_name == c.name) rows.push_back(&r);
+      } else {
+        for (const auto& r : runs_)
+          if (r.key.c->name == c.name) rows.push_back(&r.result.row), long_rows.insert(&r.result.row);
+      }
+    }
+    // A case is conservative when none of its runs saw external work (W = 0: energy, not energy balance).
+    std::map<std::string, double> work;
+    std::vector<std::string> order;
+    for (const SummaryRow* r : rows) {
+      if (!work.count(r->case_name)) order.push_back(r->case_name), work[r->case_name] = 0.0;
+      if (!r->outcome.not_applicable()) work[r->case_name] = std::max(work[r->case_name], r->metrics.external_work_max);
+    }
+    for (const auto& r : runs_)
+      if (r.result.probed_work) work[r.result.row.case_name] = std::max(work[r.result.row.case_name], r.result.row.metrics.external_work_max);
+
+    const std::filesystem::path dir(context.out_dir);
+    std::filesystem::create_directories(dir);
+    std::ofstream csv(dir / "long_time.csv"), env(dir / "long_time_envelope.csv"), md(dir / "long_time.md");
+    if (!csv || !env || !md) throw std::runtime_error("cannot write " + (dir / "long_time.csv").string());
+    csv << "case,integrator,discretisation,quantity,law,exponent,ci95_low,ci95_high,std_err,r2,coefficient,fit_from,fit_to,"
+           "points,err_max,round_off_floor,h,t_end,steps,source,status\n";
+    env << "case,integrator,quantity,t,envelope\n";
+    md << "# Long-time growth laws\n\n"
+       << "Energy error |E(t) - E(0)| and momentum error |pi(t) - pi(0)| of every run of every conservative case, "
+       << "over the long runs of the case ([report] long_time_steps or --param steps, at the case's h) or, where "
+          "the case asks for none, its full runs (the horizon of `summary.csv`; `tetherbench study long_time --param "
+          "steps=1e7 CASE` runs 10^7 steps)"
+       << ", fitted as e ~ c t^p on the envelope max |e| over [t/2, t] over the last "
+       << format_g(kGrowthFitDecades) << " decades (core/growth.hpp; the rule: cases/README.md, \"Growth laws\"). "
+       << "Laws: round_off (max |e| within the run's Brouwer floor 8 eps scale sqrt(steps)), bounded (|p| <= "
+       << format_g(kGrowthBoundedExponent) << ", or p < 0.25 with the 95% interval containing 0), sqrt_t (p <= "
+       << format_g(kGrowthSqrtTMaxExponent) << ": random walk), linear (p <= " << format_g(kGrowthLinearMaxExponent)
+       << "), faster, decays, too_short (under two octaves to fit), zero (exactly conserved or not a quantity of the "
+          "model).\n";
+    std::string excluded;
+    for (const auto& name : order) {
+      if (work[name] > 0.0) {
+        excluded += (excluded.empty() ? "" : ", ") + name + " (|W| up to " + format_g(work[name], 3) + " J)";
+        continue;
+      }
+      md << "\n## " << name << "\n\n"
+         << (from_full_runs_.count(name)
+                 ? "From the full runs (`summary.csv`)."
+                 : "From the study's own runs (over [report] long_time_steps, --param steps, or the case's full horizon).")
+         << " A horizon of a few periods fits mostly the start-up, not a long-time law."
+         << "\n\n| run | energy law | p (95% CI) | R^2 | max error | floor | momentum law | p (95% CI) "
+            "| max error | floor | t_end | steps | status |\n|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|\n";
+      for (const SummaryRow* r : rows) {
+        if (r->case_name != name || r->outcome.not_applicable()) continue;
+        const bool ok = r->outcome.ok();
+        md << "| " << r->integrator;
+        for (const auto* q : {&r->metrics.energy_growth, &r->metrics.momentum_growth}) {
+          const bool energy = q == &r->metrics.energy_growth;
+          const std::string quantity = energy ? "energy" : "momentum";
+          const GrowthFit& g = *q;
+          csv << r->case_name << ',' << r->integrator << ',' << r->discretisation << ',' << quantity << ','
+              << (ok ? g.law : "") << ',' << cell(ok, g.exponent) << ',' << cell(ok, g.ci95_low) << ','
+              << cell(ok, g.ci95_high) << ',' << cell(ok, g.std_err) << ',' << cell(ok, g.r2) << ','
+              << cell(ok, g.coefficient) << ',' << cell(ok, g.t_from) << ',' << cell(ok, g.t_to) << ',' << g.points << ','
+              << cell(ok, g.err_max) << ',' << cell(ok, g.round_off_floor) << ',' << format_g(r->h, 6) << ','
+              << format_g(r->t_end, 6) << ',' << r->counters.steps << ','
+              << (long_rows.count(r) ? "long run" : "full run") << ",\"" << r->status() << "\"\n";
+          if (ok)
+            for (const auto& p : g.envelope)
+              env << r->case_name << ',' << r->integrator << ',' << quantity << ',' << format_g(p.t, 6) << ','
+                  << format_g(p.value, 6) << '\n';
+          const bool fitted = ok && std::isfinite(g.exponent) && g.law != "round_off" && g.law != "zero";
+          md << " | " << (ok ? g.law : "") << " | "
+             << (fitted ? format_g(g.exponent, 3) + " (" + format_g(g.ci95_low, 2) + ", " + format_g(g.ci95_high, 2) + ")"
+                        : std::string())
+             << (energy ? " | " + (fitted ? format_g(g.r2, 3) : std::string()) : std::string()) << " | "
+             << cell(ok, g.err_max, 3) << " | " << cell(ok, g.round_off_floor, 2);
+        }
+        md << " | " << format_g(r->t_end, 6) << " | " << r->counters.steps << " | " << r->status() << " |\n";
+      }
+    }
+    if (!excluded.empty())
+      md << "\nNot conservative (external work in the energy balance, so no long-time law of E is claimed): " << excluded
+         << ".\n";
+    return {(dir / "long_time.csv").string(), (dir / "long_time_envelope.csv").string(), (dir / "long_time.md").string()};
+  }
+
+ private:
+  struct LongRun {
+    RunKey key;
+    LongRunResult result;  // the job's result (applied on the gathering process)
+    double t_end = 0.0;
+  };
+
+  static std::string cell(bool ok, double x, int digits = 6) { return ok && std::isfinite(x) ? format_g(x, digits) : ""; }
+
+  static LongRunResult run(const LongRun& r) {
+    const double t_end = r.t_end;
+    LongRunResult out;
+    RunOptions options;
+    const double probe = std::min(t_end, kProbeSteps * r.key.c->h);
+    if (probe < t_end) {
+      options.t_end = probe;
+      out.row = run_case(r.key, options);
+      if (out.row.outcome.ok() && out.row.metrics.external_work_max > 0.0) {
+        out.probed_work = true;
+        return out;
+      }
+    }
+    options.t_end = t_end;
+    out.row = run_case(r.key, options);
+    return out;
+  }
+
+  std::set<std::string> from_full_runs_;  // cases read from the report's full runs
+  std::vector<LongRun> runs_;
+};
+
+}  // namespace
+
+void write(ResultWriter& w, const LongRunResult& r) {
+  write(w, r.row);
+  w << r.probed_work;
+}
+void read(ResultReader& r, LongRunResult& out) {
+  read(r, out.row);
+  r >> out.probed_work;
+}
+
+StudyInfo long_time_study() {
+  return {"long_time",
+          "long-time growth laws (bounded / sqrt t / linear, exponent with 95% CI) of the energy and momentum errors of "
+          "every run of every conservative case",
+          "long_time.csv, long_time_envelope.csv, long_time.md",
+          false,
+          {{"steps",
+            "'case': each case's [report] long_time_steps, else its full runs; 'full': the full runs (the cases' horizons; "
+            "run alone, the study runs them without time series); a whole number from 1e3 to 1e9: every case x run over "
+            "that many steps of the case's h (e.g. 1e7)",
+            "case"}},
+          {},
+          [] { return std::make_unique<LongTimeStudy>(); }};
+}
+
+}  // namespace tb

@@ -1,0 +1,26 @@
+#pragma once
+#include "core/runner.hpp"
+#include "core/study.hpp"
+namespace tb {
+// Long-time growth laws (core/growth.hpp) of the energy and momentum errors of every run of
+// every conservative case (no external work in the energy balance): law, exponent with its 95%
+// interval, horizon, steps and the run's Brouwer round-off floor. Parameter `steps`: "case"
+// (default): long runs of [report] long_time_steps where the case sets it, else the report's
+// full runs (run alone: the case's full horizon, without time series); "full": the full runs of
+// every case; a number: every case x run over that many steps of the case's h. Writes
+// long_time.csv, long_time_envelope.csv (the fitted envelopes, for the log-log figures) and
+// long_time.md.
+StudyInfo long_time_study();
+
+// One long run's result, as its job returns it (bytes between processes and in the resume
+// store): the run's row (with its growth fits) and whether its probe saw external work (then
+// the row is the probe's and the long run was skipped).
+struct LongRunResult {
+  SummaryRow row;
+  bool probed_work = false;
+};
+class ResultWriter;
+class ResultReader;
+void write(ResultWriter& w, const LongRunResult& r);
+void read(ResultReader& r, LongRunResult& out);
+}  // namespace tb
