@@ -39,6 +39,7 @@ StabilityProbe probe_stability(const RunKey& key, IntegratorSettings settings, d
                                double sample_interval, const StabilityCriterion& criterion) {
   StabilityProbe p;
   p.h = h;
+  p.host = host_name();
   settings.h = h;
   std::unique_ptr<Formulation> form;
   try {
@@ -357,10 +358,10 @@ class StabilityMap final : public Study {
     std::filesystem::create_directories(dir);
     std::ofstream csv(dir / "stability_map.csv");
     csv << "case,run,swept,value,h_case,t_horizon,h_max,bound,h_fail,precision,fail_reason,probes,runtime_at_h_max,"
-           "steps_at_h_max,rhs_evals_at_h_max,newton_iters_at_h_max,runtime_at_h_case,energy_gain_rel_at_h_max\n";
+           "steps_at_h_max,rhs_evals_at_h_max,newton_iters_at_h_max,runtime_at_h_case,energy_gain_rel_at_h_max,host\n";
     std::ofstream probes(dir / "stability_probes.csv");
     probes << "case,run,swept,value,t_horizon,h,stable,reason,t_reached,runtime_s,steps,rhs_evals,newton_iters,"
-              "energy_gain_rel,energy_loss_rel,constraint_err_max,orthogonality_err_max\n";
+              "energy_gain_rel,energy_loss_rel,constraint_err_max,orthogonality_err_max,host\n";
     for (const auto& s : searches_) {
       const std::string head = s.case_name + ',' + s.key.label() + ',' + s.swept + ',' +
                                (s.swept.empty() ? "" : format_g(s.value, 6)) + ',';
@@ -376,13 +377,15 @@ class StabilityMap final : public Study {
           << (best ? std::to_string(best->counters.rhs_evals) : "") << ','
           << (best ? std::to_string(best->counters.newton_iters) : "") << ','
           << opt(at_case && at_case->stable, at_case ? at_case->runtime_s : 0) << ','
-          << opt(best, best ? best->energy_gain_rel : 0) << '\n';
+          << opt(best, best ? best->energy_gain_rel : 0) << ','
+          << (best ? best->host : at_case ? at_case->host : std::string()) << '\n';  // where the runtimes were measured
       for (const auto& p : r.probes)
         probes << head << format_g(s.t_end, 6) << ',' << format_g(p.h, 6) << ',' << (p.stable ? "yes" : "no") << ','
                << csv_text(p.reason) << ',' << format_g(p.t_reached, 6) << ',' << format_g(p.runtime_s, 4) << ','
                << p.counters.steps << ',' << p.counters.rhs_evals << ',' << p.counters.newton_iters << ','
                << format_g(p.energy_gain_rel, 4) << ',' << format_g(p.energy_loss_rel, 4) << ','
-               << format_g(p.constraint_err_max, 4) << ',' << format_g(p.orthogonality_err_max, 4) << '\n';
+               << format_g(p.constraint_err_max, 4) << ',' << format_g(p.orthogonality_err_max, 4) << ',' << p.host
+               << '\n';
     }
     std::ofstream fits(dir / "stability_exponents.csv");
     fits << "case,swept,run,points,p,se,ci95_low,ci95_high,note\n";
@@ -544,12 +547,12 @@ class StabilityMap final : public Study {
 }  // namespace
 
 void write(ResultWriter& w, const StabilityProbe& p) {
-  w << p.h << p.stable << p.reason << p.t_reached << p.runtime_s;
+  w << p.h << p.stable << p.reason << p.t_reached << p.runtime_s << p.host;
   write(w, p.counters);
   w << p.energy_gain_rel << p.energy_loss_rel << p.constraint_err_max << p.orthogonality_err_max;
 }
 void read(ResultReader& r, StabilityProbe& p) {
-  r >> p.h >> p.stable >> p.reason >> p.t_reached >> p.runtime_s;
+  r >> p.h >> p.stable >> p.reason >> p.t_reached >> p.runtime_s >> p.host;
   read(r, p.counters);
   r >> p.energy_gain_rel >> p.energy_loss_rel >> p.constraint_err_max >> p.orthogonality_err_max;
 }

@@ -44,6 +44,7 @@ struct StabilityProbe {
   std::string reason;      // "" when stable; else "non-finite state: ...", "solver failure: ...", "energy gain ...", ...
   double t_reached = 0.0;  // s
   double runtime_s = 0.0;  // wall time of the step loops
+  std::string host;        // where runtime_s was measured (host_name(); a search may run on any MPI rank)
   StepCounters counters;
   double energy_gain_rel = 0.0;  // max (E - E0 - W) / max T
   double energy_loss_rel = 0.0;  // max (E0 + W - E) / max T (recorded, not a criterion)

@@ -198,6 +198,7 @@ TEST_CASE("a stability search survives bytes: bound, h_max, h_fail, every probe 
     p.reason = k == 5 ? "" : (k % 2 ? "solver failure: Newton did not converge | at t = 0.5" : "non-finite state");
     p.t_reached = 0.1 * k;
     p.runtime_s = 1e-4 * k;
+    p.host = "rank-" + std::to_string(k);
     p.counters = {1000L * k, 4000L * k, 3L * k, k};
     p.energy_gain_rel = k == 0 ? std::numeric_limits<double>::infinity() : 0.01 * k;
     p.energy_loss_rel = std::numeric_limits<double>::quiet_NaN();
@@ -219,6 +220,7 @@ TEST_CASE("a stability search survives bytes: bound, h_max, h_fail, every probe 
     CHECK(a.reason == b.reason);
     CHECK(same_bits(a.t_reached, b.t_reached));
     CHECK(same_bits(a.runtime_s, b.runtime_s));
+    CHECK(a.host == b.host);
     CHECK(a.counters.steps == b.counters.steps);
     CHECK(a.counters.rhs_evals == b.counters.rhs_evals);
     CHECK(a.counters.newton_iters == b.counters.newton_iters);

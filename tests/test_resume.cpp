@@ -1,7 +1,8 @@
 // `tetherbench report --resume`: a report killed midway (SIGTERM once N jobs have finished, by
 // the test hook TETHERBENCH_TEST_STOP_AFTER_JOBS) resumes into the same folder, reuses the N
 // stored results, runs only the missing jobs, and writes the same tables as an uninterrupted
-// report (every column but the runtimes and their hosts). A changed case file is never reused.
+// report (every column but the runtimes and their hosts), the stability map's searches and the
+// long-time growth laws included. A changed case file is never reused.
 
 #include <catch2/catch.hpp>
 #include <sys/wait.h>
@@ -36,7 +37,8 @@ Run tetherbench(const fs::path& dir, const std::string& env, const std::string& 
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(err)};
 }
 
-// A CSV's rows with the runtime and host columns left out (quoted cells may hold commas).
+// A CSV's rows with the runtime columns (runtime_s, the stability map's runtime_at_...) and the
+// host column left out (quoted cells may hold commas).
 std::vector<std::vector<std::string>> without_runtimes(const std::string& text) {
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> row;
@@ -60,7 +62,7 @@ std::vector<std::vector<std::string>> without_runtimes(const std::string& text) 
   if (rows.empty()) return rows;
   std::vector<size_t> keep;
   for (size_t c = 0; c < rows[0].size(); ++c)
-    if (rows[0][c] != "runtime_s" && rows[0][c] != "host") keep.push_back(c);
+    if (rows[0][c].rfind("runtime", 0) != 0 && rows[0][c] != "host") keep.push_back(c);
   for (auto& r : rows) {
     std::vector<std::string> kept;
     for (size_t c : keep) kept.push_back(c < r.size() ? r[c] : "<missing>");
@@ -135,6 +137,10 @@ TEST_CASE("a report killed midway resumes: the stored jobs are reused, only the 
 
   const auto expected = tables(dir / "whole"), got = tables(dir / "resumed");
   REQUIRE(expected.size() >= 4);  // summary.csv, per-case summaries, work_precision.csv, orders.csv, ...
+  // Every study's jobs went through the store, those returning searches and growth fits too.
+  for (const char* table : {"summary.csv", "work_precision.csv", "orders.csv", "stability_map.csv", "stability_probes.csv",
+                            "long_time.csv", "long_time_envelope.csv"})
+    CHECK(expected.count(table));
   for (const auto& [path, text] : expected) {
     INFO(path);
     REQUIRE(got.count(path));

@@ -29,7 +29,7 @@ work = sys.argv[1]
 def table(path):
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
-    keep = [i for i, c in enumerate(rows[0]) if c not in ("runtime_s", "host")]
+    keep = [i for i, c in enumerate(rows[0]) if not c.startswith("runtime") and c != "host"]
     return [[r[i] for i in keep] for r in rows], rows
 
 def compare(a_dir, b_dir):
@@ -44,7 +44,7 @@ def compare(a_dir, b_dir):
             b, raw = table(os.path.join(b_dir, rel))
             if a != b:
                 sys.exit(f"MPI and threaded {rel} differ:\n{a}\n{b}")
-            if "host" in raw[0]:  # every measured runtime names its host
+            if "host" in raw[0] and "runtime_s" in raw[0]:  # every measured runtime names its host
                 h, r = raw[0].index("host"), raw[0].index("runtime_s")
                 if any(row[r] not in ("", "n/a") and not row[h] for row in raw[1:]):
                     sys.exit(f"{rel}: a runtime without its host")
@@ -53,6 +53,10 @@ def compare(a_dir, b_dir):
 
 n_table = compare(os.path.join(work, "table_threads"), os.path.join(work, "table_mpi"))
 n_report = compare(os.path.join(work, "report_threads"), os.path.join(work, "report_mpi"))
+missing = [t for t in ("summary.csv", "work_precision.csv", "stability_map.csv", "stability_probes.csv", "long_time.csv")
+           if not os.path.exists(os.path.join(work, "report_mpi", t))]
+if missing:
+    sys.exit(f"the MPI report lacks {missing}")
 if n_table < 1 or n_report < 4:
     sys.exit(f"too few tables compared ({n_table}, {n_report})")
 rows = sum(1 for _ in open(os.path.join(work, "report_mpi", "summary.csv"))) - 1
