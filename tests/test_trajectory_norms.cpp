@@ -193,7 +193,7 @@ TEST_CASE("rk4's orders from the trajectory norms agree with its final-state ord
   context.out_dir = (dir / "out").string();
   context.reference_dir = TETHERBENCH_REFERENCE_DIR;
   auto study = info->make();
-  for (auto& job : study->plan(context)) job.run();
+  for (auto& job : study->plan(context)) job.apply(job.run());  // a job returns its result as bytes; apply reads them into the study
   study->write(context);
   std::ifstream orders(dir / "out" / "orders.csv");
   std::string header, line;
