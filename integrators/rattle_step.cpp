@@ -61,7 +61,8 @@ RattleStep::RattleStep(const ConstrainedMechanicalFormulation& form, double newt
       max_newton_iters_(max_newton_iters),
       n_(form.positions()),
       m_(form.constraints()),
-      w_(form.work_terms()) {
+      w_(form.work_terms()),
+      work_(form) {
   scale_inverse_ = form.constraint_scale().cwiseInverse();
 }
 
@@ -167,12 +168,7 @@ RattleStep::Result RattleStep::step(double t, double h, const Eigen::VectorXd& y
   y_next.resize(2 * n_ + w_);
   y_next.head(n_) = q_;
   y_next.segment(n_, n_) = v1_;
-  if (w_ > 0) {
-    // Work of the dissipative forces, W' = P(t, q, v), by the trapezoidal rule over the step.
-    form_.power(t, q0_, v0_, P0_);
-    form_.power(t + h, q_, y_next.segment(n_, n_), P1_);
-    y_next.tail(w_) = y.tail(w_) + 0.5 * h * (P0_ + P1_);
-  }
+  work_.advance(t, h, q0_, v0_, q_, v1_, y, y_next);  // W' = P(t, q, v), trapezoidal (work_terms.hpp)
   if (!y_next.allFinite()) return fail(StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)");
   return out;
 }

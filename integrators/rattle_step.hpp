@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/integrator.hpp"
+#include "integrators/work_terms.hpp"
 
 namespace tb {
 
@@ -35,7 +36,8 @@ class RattleStep {
   int max_newton_iters_;
   int n_, m_, w_;  // positions, constraints, work terms
   Eigen::VectorXd scale_inverse_;
-  Eigen::VectorXd q0_, v0_, f_, q_, X_, x_, g_, s_, r_, lambda_, vhalf_, v1_, Gv_, P0_, P1_;
+  TrapezoidalWork work_;
+  Eigen::VectorXd q0_, v0_, f_, q_, X_, x_, g_, s_, r_, lambda_, vhalf_, v1_, Gv_;
 };
 
 }  // namespace tb

@@ -68,7 +68,9 @@
 // difference of G(q) v along v, exact for the models' constraints (quadratic g: G linear in q).
 //
 // Non-conservative forces: f(t, q, v) enters (1) at t_{n+1} with C_f in the iteration matrix,
-// so a velocity-dependent force (control) keeps the scheme implicit and of order 2. Rigid bodies
+// so a velocity-dependent force (control, viscous damping) keeps the scheme implicit and of
+// order 2; the work of dissipative forces (the form's work terms, y = [q, v, W]) is advanced
+// by the trapezoidal rule on their power (integrators/work_terms.hpp, shared with RATTLE). Rigid bodies
 // keep R as 9 numbers with R^T R - I = 0 among the constraints (natural coordinates, as RATTLE).
 // The scheme is neither symplectic nor energy-conserving: with rho_inf < 1 it dissipates, most
 // in the modes with h w >> 1 (the cable's zigzag modes); at rho_inf = 1 the energy error
@@ -122,7 +124,8 @@ GeneralizedAlphaStep::GeneralizedAlphaStep(const ConstrainedMechanicalFormulatio
       max_newton_iters_(max_newton_iters),
       n_(form.positions()),
       m_(form.constraints()),
-      solver_(form.make_solver()) {
+      solver_(form.make_solver()),
+      work_terms_(form) {
   if (const std::string why = form.why_not_tangents(); !why.empty()) throw std::invalid_argument(why);
   form.mass_entries(mass_);
   S_.resize(n_ + m_, n_ + m_);
@@ -150,7 +153,7 @@ bool GeneralizedAlphaStep::consistent_acceleration(double t, const Eigen::Vector
 
 GeneralizedAlphaStep::Result GeneralizedAlphaStep::start(double t0, const Eigen::VectorXd& y0, double h) {
   Result out;
-  const Eigen::VectorXd q0 = y0.head(n_), v0 = y0.tail(n_);
+  const Eigen::VectorXd q0 = y0.head(n_), v0 = y0.segment(n_, n_);
   if (!consistent_acceleration(t0, q0, v0, qdd_, lambda_, out)) {
     out.ok = false;
     out.failure = {StepFailure::Kind::SolverFailed, "no consistent acceleration at t0 (singular [M, G^T; G, 0])"};
@@ -215,7 +218,7 @@ GeneralizedAlphaStep::Result GeneralizedAlphaStep::step(double t, double h, cons
   const double t1 = t + h;
   const double beta_p = (1.0 - p.alpha_m) / (p.beta * h * h * (1.0 - p.alpha_f)), gamma_p = p.gamma / (p.beta * h);
   qn_ = y.head(n_);
-  vn_ = y.tail(n_);
+  vn_ = y.segment(n_, n_);
   // q = base_ + beta h^2 a: the known part of (2).
   base_ = qn_ + h * vn_ + h * h * (0.5 - p.beta) * a_;
   auto kinematics = [&](const Eigen::VectorXd& q, Eigen::VectorXd& a, Eigen::VectorXd& v, Eigen::VectorXd& qdd) {
@@ -285,11 +288,17 @@ GeneralizedAlphaStep::Result GeneralizedAlphaStep::step(double t, double h, cons
     return fail(StepFailure::Kind::SolverFailed,
                 "Newton on (q_{n+1}, lambda_{n+1}) did not reach newton_tol in " + std::to_string(max_newton_iters_) +
                     " iterations (last correction " + format_g(correction, 3) +
-                    " of |q|): no solution of the step's equations found near the predictor at this h");
+                    " of |q|): no solution of the step's equations found near the predictor at this h" +
+                    (m_ > 0 && p.alpha_m >= 0.5
+                         ? " (alpha_m >= 1/2, i.e. rho_inf = 1, on a constrained form: the multipliers' alternating "
+                           "mode, root -alpha_m/(1 - alpha_m) of the alpha recursion, is not damped and grows "
+                           "(Arnold-Bruels 2007, Sect. 4); use rho_inf < 1)"
+                         : ""));
   kinematics(q_, a1, v_, qdd1);
-  y_next.resize(2 * n_);
+  y_next.resize(2 * n_ + work_terms_.terms());
   y_next.head(n_) = q_;
-  y_next.tail(n_) = v_;
+  y_next.segment(n_, n_) = v_;
+  work_terms_.advance(t, h, qn_, vn_, q_, v_, y, y_next);
   if (!y_next.allFinite()) return fail(StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)");
   a_ = a1;
   qdd_ = qdd1;
@@ -343,7 +352,8 @@ class GeneralizedAlphaStepper final : public TimeStepper {
 
 IntegratorInfo generalized_alpha_info() {
   SettingSpec rho{"rho_inf",
-                  "spectral radius at infinity (Chung-Hulbert): 1 no numerical dissipation, 0 the highest modes "
+                  "spectral radius at infinity (Chung-Hulbert): 1 no numerical dissipation (on constrained forms "
+                  "the multipliers then drift unstably and Newton fails, Arnold-Bruels Sect. 4), 0 the highest modes "
                   "annihilated in one step",
                   0.9, 0.0, true, 1.0, false};
   SettingSpec hht{"hht",

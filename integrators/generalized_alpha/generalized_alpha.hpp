@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/integrator.hpp"
+#include "integrators/work_terms.hpp"
 
 namespace tb {
 
@@ -62,6 +63,7 @@ class GeneralizedAlphaStep {
   int max_newton_iters_;
   int n_, m_;
   std::unique_ptr<ConstrainedMechanicalSolver> solver_;  // consistent accelerations at t0
+  TrapezoidalWork work_terms_;                           // y = [q, v, W]: W by the trapezoidal rule
   std::vector<Eigen::Triplet<double>> mass_, work_, dfdq_, dfdv_, kg_, g_entries_;
   Eigen::SparseMatrix<double> S_;
   Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu_;

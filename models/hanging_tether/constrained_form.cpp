@@ -1,7 +1,7 @@
 // The hanging tether as a constrained mechanical system without constraints (forms.hpp): RATTLE
 // on it is Stoermer-Verlet (HLW I.1.4, VII.1 with g empty), with the viscous damping -zeta M v
-// evaluated at v_k and v_{k+1/2} (integrators/rattle) and its work advanced by the trapezoidal
-// rule on the dissipated power. The mass matrix is the ODE form's (consistent or lumped,
+// evaluated at v_k and v_{k+1} (integrators/rattle_step.cpp) and its work advanced by the
+// trapezoidal rule on the dissipated power; generalized-alpha uses the tangents below. The mass matrix is the ODE form's (consistent or lumped,
 // block-tridiagonal, factored once), so every solve is O(N).
 
 #include "models/hanging_tether/forms.hpp"
@@ -32,19 +32,38 @@ void ConstrainedTetherForm::mass_times(const Eigen::VectorXd& v, Eigen::VectorXd
   Mv = mech_.mass_matrix().multiply(v);
 }
 
-void ConstrainedTetherForm::mass_entries(std::vector<Eigen::Triplet<double>>& entries) const {
-  entries.clear();
-  const BlockTridiagonal3& M = mech_.mass_matrix();
-  auto block = [&](int row, int col, const Mat3& B) {
+namespace {
+
+// factor * B as (row, column, value) entries, appended (zero entries left out).
+void append_entries(const BlockTridiagonal3& B, double factor, std::vector<Eigen::Triplet<double>>& entries) {
+  auto block = [&](int row, int col, const Mat3& K) {
     for (int a = 0; a < 3; ++a)
       for (int b = 0; b < 3; ++b)
-        if (B(a, b) != 0.0) entries.emplace_back(3 * row + a, 3 * col + b, B(a, b));
+        if (K(a, b) != 0.0) entries.emplace_back(3 * row + a, 3 * col + b, factor * K(a, b));
   };
-  for (int i = 0; i < M.blocks(); ++i) {
-    block(i, i, M.diag(i));
-    if (i > 0) block(i, i - 1, M.lower(i));
-    if (i + 1 < M.blocks()) block(i, i + 1, M.upper(i));
+  for (int i = 0; i < B.blocks(); ++i) {
+    block(i, i, B.diag(i));
+    if (i > 0) block(i, i - 1, B.lower(i));
+    if (i + 1 < B.blocks()) block(i, i + 1, B.upper(i));
   }
+}
+
+}  // namespace
+
+void ConstrainedTetherForm::mass_entries(std::vector<Eigen::Triplet<double>>& entries) const {
+  entries.clear();
+  append_entries(mech_.mass_matrix(), 1.0, entries);
+}
+
+void ConstrainedTetherForm::force_jacobian_entries(double /*t*/, const Eigen::VectorXd& q, const Eigen::VectorXd& /*v*/,
+                                                   std::vector<Eigen::Triplet<double>>& dfdq,
+                                                   std::vector<Eigen::Triplet<double>>& dfdv) const {
+  nodes_ = mech_.nodes_from_free(q);
+  BlockTridiagonal3 S;
+  mech_.assemble_tangent_stiffness(nodes_, S);
+  append_entries(S, -1.0, dfdq);  // static_forces' derivative is -S (mechanics.hpp)
+  const double zeta = mech_.params().damping_rate;
+  if (zeta > 0.0) append_entries(mech_.mass_matrix(), -zeta, dfdv);
 }
 
 void ConstrainedTetherForm::force(double /*t*/, const Eigen::VectorXd& q, const Eigen::VectorXd& v,

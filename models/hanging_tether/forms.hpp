@@ -70,6 +70,13 @@ class ConstrainedTetherForm final : public ConstrainedMechanicalFormulation {
                                            Eigen::VectorXd& GTlambda) const override {
     GTlambda.setZero(positions());
   }
+  // Tangents for generalized_alpha: df/dq = -S (Mechanics::assemble_tangent_stiffness, the
+  // elastic springs' block-tridiagonal stiffness; gravity is constant), df/dv = -zeta M; no
+  // constraints, so no d(G^T lambda)/dq.
+  std::string why_not_tangents() const override { return ""; }
+  void force_jacobian_entries(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                              std::vector<Eigen::Triplet<double>>& dfdq,
+                              std::vector<Eigen::Triplet<double>>& dfdv) const override;
   // With no constraints the saddle-point system is M x = r: the factored block-tridiagonal mass.
   std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const override;
 
