@@ -115,7 +115,8 @@ struct FullRuns {
       // The time series is written by the process that runs the job (a shared folder on a cluster).
       jobs.push_back(result_job<SummaryRow>(key.c->name + " | " + key.label() + " | full run", cost,
                                             run_inputs(*key.c, key.integrator->name) + ";" + key.discretisation +
-                                                ";repeats=" + std::to_string(repeats),
+                                                ";repeats=" + std::to_string(repeats) +
+                                                ";min_timed_s=" + format_g(options.min_timed_s, 17),
                                             [key, options] { return run_case(key, options); }, rows[i]));
     }
     return jobs;

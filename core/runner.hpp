@@ -84,6 +84,10 @@ struct MeasureOptions {
   double t_end = 0.0;
   double sample_interval = 0.0;  // observation grid; the metrics are measured on it
   int repeats = 1;               // timing passes (the first observes); runtime is their minimum
+  // A run whose passes so far took less than this in total gets further unobserved passes
+  // until they reach it (at most 1000 in all): a sub-millisecond run timed once measures the
+  // clock and the cache, not the method (Google Benchmark's min_time, for whole runs).
+  double min_timed_s = 0.0;
   std::string timeseries_path;   // "" writes none
   bool progress = false;         // progress line on a terminal
   bool observe = true;           // false: no metrics (sweep points that need only the final state)
@@ -117,11 +121,17 @@ struct SummaryRow {
   std::string status() const { return outcome.describe(); }
 };
 
+// The least total time a full run is timed over (MeasureOptions::min_timed_s): runs shorter
+// than this are repeated unobserved, the runtime being the minimum pass. 0.05 s keeps the
+// cost of the shortest bundled runs (well under a millisecond) to a few hundred passes.
+inline constexpr double kMinTimedSeconds = 0.05;
+
 struct RunOptions {
   std::string out_dir;           // where <case>/<label>/timeseries.csv go; empty: no files
   std::optional<double> h;       // overrides the case's step
   std::optional<double> t_end;   // overrides the case's end time
   int repeats = 1;               // extra timing passes without observation; runtime is the minimum
+  double min_timed_s = kMinTimedSeconds;  // MeasureOptions::min_timed_s for the full runs
   bool progress = false;         // show progress on stderr
 };
 
