@@ -117,7 +117,8 @@ class WorkPrecision final : public Study {
       jobs.push_back(result_job<WorkPrecisionResult>(
           p.key.c->name + " | " + p.key.label() + " | " + p.parameter + " = " + format_g(p.value, 3), cost,
           run_inputs(*p.key.c, p.key.integrator->name) + ";" + p.key.discretisation + ";" + p.parameter + "=" +
-              format_g(p.value, 17) + ";reference=" + reference_prints[p.key.c->name][p.key.discretisation],
+              format_g(p.value, 17) + ";min_timed_s=" + format_g(kMinTimedSeconds, 17) +
+              ";reference=" + reference_prints[p.key.c->name][p.key.discretisation],
           [this, &p] { return run(p); }, p.result));
     }
     return jobs;
@@ -242,6 +243,7 @@ class WorkPrecision final : public Study {
     m.sample_interval = interval;
     m.observe = false;
     m.repeats = 2;
+    m.min_timed_s = kMinTimedSeconds;  // sub-millisecond points: the minimum of enough passes
     // Each sample on its grid time (a fixed step's end lands there to round-off; adaptive runs
     // interpolate onto it): anything else is recorded, not compared.
     m.physical_samples = [&](double t, const Eigen::VectorXd& x) {
