@@ -1138,6 +1138,19 @@ def main(argv):
         md += ["Cases: " + ", ".join(f"[{c}](#{re.sub(r'[^a-z0-9_ -]', '', c.lower())})"
                                      .replace(" ", "-") for c in cases), ""]
 
+    def case_figure(case, what, title, make):
+        """The index lines of one figure of a case: make() returns (path, reading) or (None, _);
+        a failing figure is a warning, never the loss of the rest of the report."""
+        try:
+            path, line = make()
+        except Exception as e:
+            print(f"warning: {case}: {what} figure failed: {e!r}", file=sys.stderr)
+            plt.close("all")
+            return []
+        if not path:
+            return []
+        return [f"![{case}: {title}]({link(os.path.relpath(path, report))})", "", line, ""]
+
     for case in cases:
         md += [f"## {case}", ""]
         links = [f"[{case}/{n}]({link(case + '/' + n)})" for n in ("summary.md", "summary.csv")
@@ -1155,24 +1168,9 @@ def main(argv):
         for fig_fn, title in ((energy_figure, "energy error"),
                               (momentum_figure, "momentum error"),
                               (orthogonality_figure, "orthogonality / constraint error")):
-            try:
-                path, line = fig_fn(report, case, runs)
-            except Exception as e:  # one bad file must not lose the rest of the report
-                print(f"warning: {case}: {title} figure failed: {e!r}", file=sys.stderr)
-                plt.close("all")
-                continue
-            if path:
-                rel = os.path.relpath(path, report)
-                md += [f"![{case}: {title}]({link(rel)})", "", line, ""]
-        try:
-            path, line = work_precision_figure(report, case, wp, style, agreement.get(case))
-        except Exception as e:
-            print(f"warning: {case}: work-precision figure failed: {e!r}", file=sys.stderr)
-            plt.close("all")
-            path = None
-        if path:
-            rel = os.path.relpath(path, report)
-            md += [f"![{case}: work–precision]({link(rel)})", "", line, ""]
+            md += case_figure(case, title, title, lambda: fig_fn(report, case, runs))
+        md += case_figure(case, "work-precision", "work–precision",
+                          lambda: work_precision_figure(report, case, wp, style, agreement.get(case)))
         try:
             for path, title in trajectory_work_precision_figures(report, case, wp, style,
                                                                  traj_agreement.get(case, {})):
@@ -1190,24 +1188,9 @@ def main(argv):
         except Exception as e:
             print(f"warning: {case}: trajectory work-precision figures failed: {e!r}", file=sys.stderr)
             plt.close("all")
-        try:
-            path, line = setting_sweep_figure(report, case, sweeps)
-        except Exception as e:
-            print(f"warning: {case}: setting sweep figure failed: {e!r}", file=sys.stderr)
-            plt.close("all")
-            path = None
-        if path:
-            rel = os.path.relpath(path, report)
-            md += [f"![{case}: setting sweep]({link(rel)})", "", line, ""]
-        try:
-            path, line = long_time_figure(report, case, long_laws, long_envelopes, style)
-        except Exception as e:
-            print(f"warning: {case}: long-time figure failed: {e!r}", file=sys.stderr)
-            plt.close("all")
-            path = None
-        if path:
-            rel = os.path.relpath(path, report)
-            md += [f"![{case}: long-time growth]({link(rel)})", "", line, ""]
+        md += case_figure(case, "setting sweep", "setting sweep", lambda: setting_sweep_figure(report, case, sweeps))
+        md += case_figure(case, "long-time", "long-time growth",
+                          lambda: long_time_figure(report, case, long_laws, long_envelopes, style))
         o = [r for r in orders if r.get("case") == case]
         if o:
             md += ["**Measured convergence orders** (from orders.csv)", ""] + orders_table(o)

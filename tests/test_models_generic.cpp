@@ -636,6 +636,25 @@ Eigen::VectorXd near_configuration(const Eigen::VectorXd& q0, double rel, std::m
 
 }  // namespace
 
+// Runs check(label, form) on every constrained mechanical form the model of every fixture
+// offers, one section per fixture; a fixture whose model offers none succeeds with that note.
+template <class Check>
+void for_each_constrained_form(Check check) {
+  for (const Fixture& fixture : all_fixtures()) {
+    DYNAMIC_SECTION(fixture.label) {
+      const Case c = load_fixture(fixture);
+      int checked = 0;
+      for (const auto& offered : offered_formulations(*c.model)) {
+        const auto* cm = dynamic_cast<const ConstrainedMechanicalFormulation*>(offered.form.get());
+        if (!cm) continue;
+        ++checked;
+        check(fixture.label, cm);
+      }
+      if (checked == 0) SUCCEED(fixture.label << " offers no constrained mechanical form");
+    }
+  }
+}
+
 TEST_CASE("every constrained mechanical form's pieces are consistent: g, G, M and the initial state",
           "[models-generic]") {
   // At the initial configuration plus a deterministic perturbation of 1e-3 (1 + |q_i|) (off the
@@ -648,106 +667,95 @@ TEST_CASE("every constrained mechanical form's pieces are consistent: g, G, M an
   //    M v against the mass entries, to 1e-13 relative; M symmetric, positive semi-definite.
   //  - the initial state on the constraints: |g_i| / scale_i and |G v| / (|G| |v|) at round-off
   //    (<= 1e-13; measured <= 2.2e-16).
-  for (const Fixture& fixture : all_fixtures()) {
-    DYNAMIC_SECTION(fixture.label) {
-      const std::string& label = fixture.label;
-      const Case c = load_fixture(fixture);
-      int checked = 0;
-      for (const auto& offered : offered_formulations(*c.model)) {
-        const auto* cm = dynamic_cast<const ConstrainedMechanicalFormulation*>(offered.form.get());
-        if (!cm) continue;
-        ++checked;
-        const int n = cm->positions(), m = cm->constraints(), w = cm->work_terms();
-        REQUIRE(cm->state_size() == 2 * n + w);
-        const Eigen::VectorXd y0 = cm->initial_state();
-        REQUIRE(y0.size() == 2 * n + w);
-        const Eigen::VectorXd scale = cm->constraint_scale();
-        REQUIRE(scale.size() == m);
-        if (m > 0) REQUIRE(scale.minCoeff() > 0.0);
-        // The initial state on the constraints.
-        {
-          Eigen::VectorXd g0, Gv0;
-          cm->constraint(y0.head(n), g0);
-          cm->constraint_jacobian_times(y0.head(n), y0.segment(n, n), Gv0);
-          REQUIRE(g0.size() == m);
-          REQUIRE(Gv0.size() == m);
-          std::vector<Eigen::Triplet<double>> entries;
-          cm->constraint_jacobian(y0.head(n), entries);
-          const Eigen::MatrixXd G0 = dense_of(entries, m, n);
-          const double g_rel = m > 0 ? g0.cwiseQuotient(scale).lpNorm<Eigen::Infinity>() : 0.0;
-          const double Gv_rel =
-              m > 0 ? Gv0.lpNorm<Eigen::Infinity>() / std::max(1e-300, G0.norm() * y0.segment(n, n).norm()) : 0.0;
-          report(label, "constrained form: initial |g|/scale", g_rel);
-          report(label, "constrained form: initial |G v| / (|G| |v|)", Gv_rel);
-          CHECK(g_rel <= 1e-13);
-          CHECK(Gv_rel <= 1e-13);
-        }
-        std::mt19937 gen(4242u);
-        const Eigen::VectorXd q = near_configuration(y0.head(n), 1e-3, gen);
-        if (w > 0) {
-          // The work terms are the work of the velocity-dependent forces: their power is
-          // -(f(q, v) - f(q, 0)) . v, for the dissipation a form carries (the tether's damping).
-          const Eigen::VectorXd v = uniform_vector(n, gen);
-          Eigen::VectorXd f_v, f_0, P;
-          cm->force(0.0, q, v, f_v);
-          cm->force(0.0, q, Eigen::VectorXd::Zero(n), f_0);
-          cm->power(0.0, q, v, P);
-          REQUIRE(P.size() == w);
-          const double work_rate = -(f_v - f_0).dot(v);
-          report(label, "constrained form: power against -(f(v) - f(0)).v (relative)",
-                 std::abs(P.sum() - work_rate) / std::abs(work_rate));
-          CHECK(cm->force_depends_on_velocity());
-          CHECK(std::abs(P.sum() - work_rate) <= 1e-12 * std::abs(work_rate));
-        }
-        std::vector<Eigen::Triplet<double>> entries;
-        cm->constraint_jacobian(q, entries);
-        const Eigen::MatrixXd G = dense_of(entries, m, n);
-        Eigen::MatrixXd Gfd(m, n);
-        for (int k = 0; k < n; ++k) {
-          const double e = 1e-6 * (1.0 + std::abs(q(k)));
-          Eigen::VectorXd qp = q, qm = q, gp, gm;
-          qp(k) += e;
-          qm(k) -= e;
-          cm->constraint(qp, gp);
-          cm->constraint(qm, gm);
-          Gfd.col(k) = (gp - gm) / (2.0 * e);
-        }
-        double worst = 0.0;
-        for (int i = 0; i < m; ++i) {
-          const double row_scale = std::max(G.row(i).cwiseAbs().maxCoeff(), 1e-300);
-          worst = std::max(worst, (G.row(i) - Gfd.row(i)).cwiseAbs().maxCoeff() / row_scale);
-        }
-        report(label, "constrained form: G against central differences of g (row-relative)", worst);
-        INFO("fixture " << label << ": G row-relative error " << worst);
-        CHECK(worst < 1e-7);
-        // Structured products against the entries.
-        const Eigen::VectorXd v = uniform_vector(n, gen), lambda = uniform_vector(m, gen);
-        Eigen::VectorXd Gv, GTl, Mv;
-        cm->constraint_jacobian_times(q, v, Gv);
-        cm->constraint_jacobian_transpose_times(q, lambda, GTl);
-        cm->mass_times(v, Mv);
-        REQUIRE(Gv.size() == m);
-        REQUIRE(GTl.size() == n);
-        REQUIRE(Mv.size() == n);
-        std::vector<Eigen::Triplet<double>> mass;
-        cm->mass_entries(mass);
-        const Eigen::MatrixXd M = dense_of(mass, n, n);
-        const double G_scale = m > 0 ? std::max(1.0, G.cwiseAbs().maxCoeff()) : 1.0;  // maxCoeff of an empty matrix is undefined
-        if (m > 0) {
-          CHECK((Gv - G * v).lpNorm<Eigen::Infinity>() <= 1e-13 * G_scale * n);
-          CHECK((GTl - G.transpose() * lambda).lpNorm<Eigen::Infinity>() <= 1e-13 * G_scale * m);
-        }
-        CHECK((Mv - M * v).lpNorm<Eigen::Infinity>() <= 1e-13 * M.cwiseAbs().maxCoeff() * n);
-        CHECK((M - M.transpose()).cwiseAbs().maxCoeff() == 0.0);
-        // Positive semi-definite (a flat body's J_d is singular; the saddle-point test below checks
-        // that M is definite where it must be, on the constraints' tangent space).
-        const Eigen::VectorXd eig = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(M).eigenvalues();
-        CHECK(eig.minCoeff() >= -1e-14 * eig.maxCoeff());
-        CHECK(eig.maxCoeff() > 0.0);
-      }
-      if (checked == 0) SUCCEED(label << " offers no constrained mechanical form");
+  for_each_constrained_form([&](const std::string& label, const ConstrainedMechanicalFormulation* cm) {
+    const int n = cm->positions(), m = cm->constraints(), w = cm->work_terms();
+    REQUIRE(cm->state_size() == 2 * n + w);
+    const Eigen::VectorXd y0 = cm->initial_state();
+    REQUIRE(y0.size() == 2 * n + w);
+    const Eigen::VectorXd scale = cm->constraint_scale();
+    REQUIRE(scale.size() == m);
+    if (m > 0) REQUIRE(scale.minCoeff() > 0.0);
+    // The initial state on the constraints.
+    {
+      Eigen::VectorXd g0, Gv0;
+      cm->constraint(y0.head(n), g0);
+      cm->constraint_jacobian_times(y0.head(n), y0.segment(n, n), Gv0);
+      REQUIRE(g0.size() == m);
+      REQUIRE(Gv0.size() == m);
+      std::vector<Eigen::Triplet<double>> entries;
+      cm->constraint_jacobian(y0.head(n), entries);
+      const Eigen::MatrixXd G0 = dense_of(entries, m, n);
+      const double g_rel = m > 0 ? g0.cwiseQuotient(scale).lpNorm<Eigen::Infinity>() : 0.0;
+      const double Gv_rel =
+          m > 0 ? Gv0.lpNorm<Eigen::Infinity>() / std::max(1e-300, G0.norm() * y0.segment(n, n).norm()) : 0.0;
+      report(label, "constrained form: initial |g|/scale", g_rel);
+      report(label, "constrained form: initial |G v| / (|G| |v|)", Gv_rel);
+      CHECK(g_rel <= 1e-13);
+      CHECK(Gv_rel <= 1e-13);
     }
-  }
+    std::mt19937 gen(4242u);
+    const Eigen::VectorXd q = near_configuration(y0.head(n), 1e-3, gen);
+    if (w > 0) {
+      // The work terms are the work of the velocity-dependent forces: their power is
+      // -(f(q, v) - f(q, 0)) . v, for the dissipation a form carries (the tether's damping).
+      const Eigen::VectorXd v = uniform_vector(n, gen);
+      Eigen::VectorXd f_v, f_0, P;
+      cm->force(0.0, q, v, f_v);
+      cm->force(0.0, q, Eigen::VectorXd::Zero(n), f_0);
+      cm->power(0.0, q, v, P);
+      REQUIRE(P.size() == w);
+      const double work_rate = -(f_v - f_0).dot(v);
+      report(label, "constrained form: power against -(f(v) - f(0)).v (relative)",
+             std::abs(P.sum() - work_rate) / std::abs(work_rate));
+      CHECK(cm->force_depends_on_velocity());
+      CHECK(std::abs(P.sum() - work_rate) <= 1e-12 * std::abs(work_rate));
+    }
+    std::vector<Eigen::Triplet<double>> entries;
+    cm->constraint_jacobian(q, entries);
+    const Eigen::MatrixXd G = dense_of(entries, m, n);
+    Eigen::MatrixXd Gfd(m, n);
+    for (int k = 0; k < n; ++k) {
+      const double e = 1e-6 * (1.0 + std::abs(q(k)));
+      Eigen::VectorXd qp = q, qm = q, gp, gm;
+      qp(k) += e;
+      qm(k) -= e;
+      cm->constraint(qp, gp);
+      cm->constraint(qm, gm);
+      Gfd.col(k) = (gp - gm) / (2.0 * e);
+    }
+    double worst = 0.0;
+    for (int i = 0; i < m; ++i) {
+      const double row_scale = std::max(G.row(i).cwiseAbs().maxCoeff(), 1e-300);
+      worst = std::max(worst, (G.row(i) - Gfd.row(i)).cwiseAbs().maxCoeff() / row_scale);
+    }
+    report(label, "constrained form: G against central differences of g (row-relative)", worst);
+    INFO("fixture " << label << ": G row-relative error " << worst);
+    CHECK(worst < 1e-7);
+    // Structured products against the entries.
+    const Eigen::VectorXd v = uniform_vector(n, gen), lambda = uniform_vector(m, gen);
+    Eigen::VectorXd Gv, GTl, Mv;
+    cm->constraint_jacobian_times(q, v, Gv);
+    cm->constraint_jacobian_transpose_times(q, lambda, GTl);
+    cm->mass_times(v, Mv);
+    REQUIRE(Gv.size() == m);
+    REQUIRE(GTl.size() == n);
+    REQUIRE(Mv.size() == n);
+    std::vector<Eigen::Triplet<double>> mass;
+    cm->mass_entries(mass);
+    const Eigen::MatrixXd M = dense_of(mass, n, n);
+    const double G_scale = m > 0 ? std::max(1.0, G.cwiseAbs().maxCoeff()) : 1.0;  // maxCoeff of an empty matrix is undefined
+    if (m > 0) {
+      CHECK((Gv - G * v).lpNorm<Eigen::Infinity>() <= 1e-13 * G_scale * n);
+      CHECK((GTl - G.transpose() * lambda).lpNorm<Eigen::Infinity>() <= 1e-13 * G_scale * m);
+    }
+    CHECK((Mv - M * v).lpNorm<Eigen::Infinity>() <= 1e-13 * M.cwiseAbs().maxCoeff() * n);
+    CHECK((M - M.transpose()).cwiseAbs().maxCoeff() == 0.0);
+    // Positive semi-definite (a flat body's J_d is singular; the saddle-point test below checks
+    // that M is definite where it must be, on the constraints' tangent space).
+    const Eigen::VectorXd eig = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(M).eigenvalues();
+    CHECK(eig.minCoeff() >= -1e-14 * eig.maxCoeff());
+    CHECK(eig.maxCoeff() > 0.0);
+  });
 }
 
 TEST_CASE("every constrained mechanical form's structured solver solves its saddle-point system", "[models-generic]") {
@@ -760,53 +768,42 @@ TEST_CASE("every constrained mechanical form's structured solver solves its sadd
   // against the multirotor's 1.1 kg, and the link rows against the mass rows, spread the
   // pivots), planar_pendulum 2.3e-16, string_pendulum 1.1e-16. Bound 1e-10: a wrong block
   // gives O(1).
-  for (const Fixture& fixture : all_fixtures()) {
-    DYNAMIC_SECTION(fixture.label) {
-      const std::string& label = fixture.label;
-      const Case c = load_fixture(fixture);
-      int checked = 0;
-      for (const auto& offered : offered_formulations(*c.model)) {
-        const auto* cm = dynamic_cast<const ConstrainedMechanicalFormulation*>(offered.form.get());
-        if (!cm) continue;
-        ++checked;
-        const int n = cm->positions(), m = cm->constraints();
-        const Eigen::VectorXd y0 = cm->initial_state();
-        std::mt19937 gen(99u);
-        const Eigen::VectorXd qa = near_configuration(y0.head(n), 1e-2, gen);
-        const Eigen::VectorXd qb = near_configuration(y0.head(n), 1e-2, gen);
-        std::vector<Eigen::Triplet<double>> mass, Ga, Gb;
-        cm->mass_entries(mass);
-        cm->constraint_jacobian(qa, Ga);
-        cm->constraint_jacobian(qb, Gb);
-        Eigen::MatrixXd K = Eigen::MatrixXd::Zero(n + m, n + m);
-        K.topLeftCorner(n, n) = dense_of(mass, n, n);
-        K.topRightCorner(n, m) = dense_of(Gb, m, n).transpose();
-        K.bottomLeftCorner(m, n) = dense_of(Ga, m, n);
-        auto solver = cm->make_solver();
-        REQUIRE(solver);
-        REQUIRE(solver->factor(qa, qb));
-        double worst = 0.0;
-        for (int trial = 0; trial < 3; ++trial) {
-          const Eigen::VectorXd r = uniform_vector(n, gen), s = uniform_vector(m, gen);
-          Eigen::VectorXd x, lambda;
-          solver->solve(r, s, x, lambda);
-          REQUIRE(x.size() == n);
-          REQUIRE(lambda.size() == m);
-          Eigen::VectorXd sol(n + m), rhs(n + m);
-          sol << x, lambda;
-          rhs << r, s;
-          const double rel = (K * sol - rhs).lpNorm<Eigen::Infinity>() /
-                             (K.cwiseAbs().maxCoeff() * sol.lpNorm<Eigen::Infinity>() + rhs.lpNorm<Eigen::Infinity>());
-          INFO("trial " << trial << ": relative residual " << rel);
-          worst = std::max(worst, rel);
-        }
-        report(label, "constrained form: saddle-point solve, relative residual", worst);
-        INFO("fixture " << label << ": relative residual " << worst);
-        CHECK(worst < 1e-10);
-      }
-      if (checked == 0) SUCCEED(label << " offers no constrained mechanical form");
+  for_each_constrained_form([&](const std::string& label, const ConstrainedMechanicalFormulation* cm) {
+    const int n = cm->positions(), m = cm->constraints();
+    const Eigen::VectorXd y0 = cm->initial_state();
+    std::mt19937 gen(99u);
+    const Eigen::VectorXd qa = near_configuration(y0.head(n), 1e-2, gen);
+    const Eigen::VectorXd qb = near_configuration(y0.head(n), 1e-2, gen);
+    std::vector<Eigen::Triplet<double>> mass, Ga, Gb;
+    cm->mass_entries(mass);
+    cm->constraint_jacobian(qa, Ga);
+    cm->constraint_jacobian(qb, Gb);
+    Eigen::MatrixXd K = Eigen::MatrixXd::Zero(n + m, n + m);
+    K.topLeftCorner(n, n) = dense_of(mass, n, n);
+    K.topRightCorner(n, m) = dense_of(Gb, m, n).transpose();
+    K.bottomLeftCorner(m, n) = dense_of(Ga, m, n);
+    auto solver = cm->make_solver();
+    REQUIRE(solver);
+    REQUIRE(solver->factor(qa, qb));
+    double worst = 0.0;
+    for (int trial = 0; trial < 3; ++trial) {
+      const Eigen::VectorXd r = uniform_vector(n, gen), s = uniform_vector(m, gen);
+      Eigen::VectorXd x, lambda;
+      solver->solve(r, s, x, lambda);
+      REQUIRE(x.size() == n);
+      REQUIRE(lambda.size() == m);
+      Eigen::VectorXd sol(n + m), rhs(n + m);
+      sol << x, lambda;
+      rhs << r, s;
+      const double rel = (K * sol - rhs).lpNorm<Eigen::Infinity>() /
+                         (K.cwiseAbs().maxCoeff() * sol.lpNorm<Eigen::Infinity>() + rhs.lpNorm<Eigen::Infinity>());
+      INFO("trial " << trial << ": relative residual " << rel);
+      worst = std::max(worst, rel);
     }
-  }
+    report(label, "constrained form: saddle-point solve, relative residual", worst);
+    INFO("fixture " << label << ": relative residual " << worst);
+    CHECK(worst < 1e-10);
+  });
 }
 
 TEST_CASE("every constrained mechanical form's tangents match central differences", "[models-generic]") {
@@ -823,69 +820,58 @@ TEST_CASE("every constrained mechanical form's tangents match central difference
   // 0 / 0 / 1.9e-11, string_pendulum 5.8e-11 / 0 / 5.9e-11, hanging_tether 4.6e-11 / 2.8e-10 / 0,
   // hanging_tether.lumped 4.0e-11 / 2.4e-10 / 0 (no constraints) (zero: constant forces, the
   // differences vanish exactly). Bound 1e-6: a wrong or missing term gives O(1).
-  for (const Fixture& fixture : all_fixtures()) {
-    DYNAMIC_SECTION(fixture.label) {
-      const std::string& label = fixture.label;
-      const Case c = load_fixture(fixture);
-      int checked = 0;
-      for (const auto& offered : offered_formulations(*c.model)) {
-        const auto* cm = dynamic_cast<const ConstrainedMechanicalFormulation*>(offered.form.get());
-        if (!cm) continue;
-        ++checked;
-        INFO("fixture " << label);
-        REQUIRE(cm->why_not_tangents().empty());
-        const int n = cm->positions(), m = cm->constraints();
-        const Eigen::VectorXd y0 = cm->initial_state();
-        std::mt19937 gen(2718u);
-        const Eigen::VectorXd q = near_configuration(y0.head(n), 1e-3, gen);
-        const Eigen::VectorXd v = perturbed(y0.tail(n), 1e-1, gen), lambda = uniform_vector(m, gen);
-        const double t = 0.3;
-        std::vector<Eigen::Triplet<double>> dfdq, dfdv, kg;
-        cm->force_jacobian_entries(t, q, v, dfdq, dfdv);
-        cm->constraint_force_jacobian_entries(q, lambda, kg);
-        const Eigen::MatrixXd Kf = dense_of(dfdq, n, n), Cf = dense_of(dfdv, n, n), Kg = dense_of(kg, n, n);
-        Eigen::MatrixXd Kf_fd(n, n), Cf_fd(n, n), Kg_fd(n, n);
-        for (int k = 0; k < n; ++k) {
-          Eigen::VectorXd fp, fm, gp, gm;
-          const double eq = 1e-6 * (1.0 + std::abs(q(k)));
-          Eigen::VectorXd qp = q, qm = q;
-          qp(k) += eq;
-          qm(k) -= eq;
-          cm->force(t, qp, v, fp);
-          cm->force(t, qm, v, fm);
-          Kf_fd.col(k) = (fp - fm) / (2.0 * eq);
-          cm->constraint_jacobian_transpose_times(qp, lambda, gp);
-          cm->constraint_jacobian_transpose_times(qm, lambda, gm);
-          Kg_fd.col(k) = (gp - gm) / (2.0 * eq);
-          const double ev = 1e-6 * (1.0 + std::abs(v(k)));
-          Eigen::VectorXd vp = v, vm = v;
-          vp(k) += ev;
-          vm(k) -= ev;
-          cm->force(t, q, vp, fp);
-          cm->force(t, q, vm, fm);
-          Cf_fd.col(k) = (fp - fm) / (2.0 * ev);
-        }
-        Eigen::VectorXd f;
-        cm->force(t, q, v, f);
-        const double floor = f.lpNorm<Eigen::Infinity>() / (1.0 + q.lpNorm<Eigen::Infinity>());
-        auto relative = [&](const Eigen::MatrixXd& A, const Eigen::MatrixXd& B, double size_floor) {
-          if (A.size() == 0) return 0.0;
-          const double size = std::max({A.cwiseAbs().maxCoeff(), size_floor, 1e-300});
-          return (A - B).cwiseAbs().maxCoeff() / size;
-        };
-        const double e_kf = relative(Kf, Kf_fd, floor), e_cf = relative(Cf, Cf_fd, floor),
-                     e_kg = relative(Kg, Kg_fd, lambda.size() > 0 ? 0.0 : 1.0);
-        report(label, "constrained form: df/dq against central differences", e_kf);
-        report(label, "constrained form: df/dv against central differences", e_cf);
-        report(label, "constrained form: d(G^T lambda)/dq against central differences", e_kg);
-        CHECK(e_kf < 1e-6);
-        CHECK(e_cf < 1e-6);
-        CHECK(e_kg < 1e-6);
-        if (m > 0) CHECK(Kg_fd.cwiseAbs().maxCoeff() > 0.0);  // the constraints are not all linear: K_g is tested
-      }
-      if (checked == 0) SUCCEED(label << " offers no constrained mechanical form");
+  for_each_constrained_form([&](const std::string& label, const ConstrainedMechanicalFormulation* cm) {
+    INFO("fixture " << label);
+    REQUIRE(cm->why_not_tangents().empty());
+    const int n = cm->positions(), m = cm->constraints();
+    const Eigen::VectorXd y0 = cm->initial_state();
+    std::mt19937 gen(2718u);
+    const Eigen::VectorXd q = near_configuration(y0.head(n), 1e-3, gen);
+    const Eigen::VectorXd v = perturbed(y0.tail(n), 1e-1, gen), lambda = uniform_vector(m, gen);
+    const double t = 0.3;
+    std::vector<Eigen::Triplet<double>> dfdq, dfdv, kg;
+    cm->force_jacobian_entries(t, q, v, dfdq, dfdv);
+    cm->constraint_force_jacobian_entries(q, lambda, kg);
+    const Eigen::MatrixXd Kf = dense_of(dfdq, n, n), Cf = dense_of(dfdv, n, n), Kg = dense_of(kg, n, n);
+    Eigen::MatrixXd Kf_fd(n, n), Cf_fd(n, n), Kg_fd(n, n);
+    for (int k = 0; k < n; ++k) {
+      Eigen::VectorXd fp, fm, gp, gm;
+      const double eq = 1e-6 * (1.0 + std::abs(q(k)));
+      Eigen::VectorXd qp = q, qm = q;
+      qp(k) += eq;
+      qm(k) -= eq;
+      cm->force(t, qp, v, fp);
+      cm->force(t, qm, v, fm);
+      Kf_fd.col(k) = (fp - fm) / (2.0 * eq);
+      cm->constraint_jacobian_transpose_times(qp, lambda, gp);
+      cm->constraint_jacobian_transpose_times(qm, lambda, gm);
+      Kg_fd.col(k) = (gp - gm) / (2.0 * eq);
+      const double ev = 1e-6 * (1.0 + std::abs(v(k)));
+      Eigen::VectorXd vp = v, vm = v;
+      vp(k) += ev;
+      vm(k) -= ev;
+      cm->force(t, q, vp, fp);
+      cm->force(t, q, vm, fm);
+      Cf_fd.col(k) = (fp - fm) / (2.0 * ev);
     }
-  }
+    Eigen::VectorXd f;
+    cm->force(t, q, v, f);
+    const double floor = f.lpNorm<Eigen::Infinity>() / (1.0 + q.lpNorm<Eigen::Infinity>());
+    auto relative = [&](const Eigen::MatrixXd& A, const Eigen::MatrixXd& B, double size_floor) {
+      if (A.size() == 0) return 0.0;
+      const double size = std::max({A.cwiseAbs().maxCoeff(), size_floor, 1e-300});
+      return (A - B).cwiseAbs().maxCoeff() / size;
+    };
+    const double e_kf = relative(Kf, Kf_fd, floor), e_cf = relative(Cf, Cf_fd, floor),
+                 e_kg = relative(Kg, Kg_fd, lambda.size() > 0 ? 0.0 : 1.0);
+    report(label, "constrained form: df/dq against central differences", e_kf);
+    report(label, "constrained form: df/dv against central differences", e_cf);
+    report(label, "constrained form: d(G^T lambda)/dq against central differences", e_kg);
+    CHECK(e_kf < 1e-6);
+    CHECK(e_cf < 1e-6);
+    CHECK(e_kg < 1e-6);
+    if (m > 0) CHECK(Kg_fd.cwiseAbs().maxCoeff() > 0.0);  // the constraints are not all linear: K_g is tested
+  });
 }
 
 TEST_CASE("every model's physical state splits into configuration and rates, and the split is kinematic",
