@@ -100,15 +100,34 @@ Vec3 cayley_momentum(const Mat3& J, const Vec3& c, double h) {
   return (2.0 / (h * (1.0 + c.squaredNorm()))) * (Jc + c.cross(Jc));
 }
 
-Mat3 cayley_momentum_jacobian(const Mat3& J, const Vec3& c, double h) {
-  const Vec3 Jc = J * c, r = Jc + c.cross(Jc);
-  const double s = 1.0 + c.squaredNorm();
-  // J + hat(c) J - (2/s) r c^T column by column, then - hat(J c), then the factor 2/(h s).
+namespace {
+// s (J + hat(c) J - hat(J c)) - 2 (J c + c x J c) c^T, s = 1 + |c|^2: cayley_momentum's Jacobian
+// times h s^2 / 2, which needs no division.
+Mat3 scaled_cayley_momentum_jacobian(const Mat3& J, const Vec3& c, double s) {
+  const Vec3 Jc = J * c, two_r = 2.0 * (Jc + c.cross(Jc));
   Mat3 jacobian;
-  for (int j = 0; j < 3; ++j) jacobian.col(j) = J.col(j) + c.cross(J.col(j)) - (2.0 / s) * c(j) * r;
-  jacobian(0, 1) += Jc(2), jacobian(0, 2) -= Jc(1), jacobian(1, 2) += Jc(0);
-  jacobian(1, 0) -= Jc(2), jacobian(2, 0) += Jc(1), jacobian(2, 1) -= Jc(0);
-  return jacobian * (2.0 / (h * s));
+  for (int j = 0; j < 3; ++j) jacobian.col(j) = s * (J.col(j) + c.cross(J.col(j))) - c(j) * two_r;
+  const Vec3 sJc = s * Jc;
+  jacobian(0, 1) += sJc(2), jacobian(0, 2) -= sJc(1), jacobian(1, 2) += sJc(0);
+  jacobian(1, 0) -= sJc(2), jacobian(2, 0) += sJc(1), jacobian(2, 1) -= sJc(0);
+  return jacobian;
+}
+}  // namespace
+
+Mat3 cayley_momentum_jacobian(const Mat3& J, const Vec3& c, double h) {
+  const double s = 1.0 + c.squaredNorm();
+  return scaled_cayley_momentum_jacobian(J, c, s) * (2.0 / (h * s * s));
+}
+
+bool cayley_momentum_correction(const Mat3& J, const Vec3& c, double h, const Vec3& g, Vec3& dc) {
+  const double s = 1.0 + c.squaredNorm();
+  const Mat3 A = scaled_cayley_momentum_jacobian(J, c, s);
+  const Vec3 c12 = A.col(1).cross(A.col(2)), c20 = A.col(2).cross(A.col(0)), c01 = A.col(0).cross(A.col(1));
+  const double det = A.col(0).dot(c12);
+  if (!(std::abs(det) > 0.0)) return false;
+  const Vec3 b = (-0.5 * h * s * s / det) * g;  // A (2/(h s^2)) dc = -g  <=>  A dc = -(h s^2 / 2) g
+  dc = Vec3(b.dot(c12), b.dot(c20), b.dot(c01));
+  return dc.allFinite();
 }
 
 }  // namespace tb::so3

@@ -67,6 +67,12 @@ Mat3 rotational_momentum_jacobian(const Mat3& F, const Mat3& Jd, const Vec3& c, 
 Vec3 cayley_momentum(const Mat3& J, const Vec3& c, double h);
 // d/dc of cayley_momentum: (2/(h s)) (J + hat(c) J - hat(J c) - (2/s) (J c + c x J c) c^T).
 Mat3 cayley_momentum_jacobian(const Mat3& J, const Vec3& c, double h);
+// One Newton correction of a Cayley parameter: solves cayley_momentum_jacobian(J, c, h) dc = -g.
+// False when the Jacobian is singular (det = 0) or dc is not finite. Cramer's rule on the
+// columns a_i of the Jacobian times h s^2 / 2 (which needs no division; the factor moves to the
+// right-hand side b): dc_i = b . (a_{i+1} x a_{i+2}) / det, one division in all, cheaper than
+// forming the inverse; this solve runs in every Newton iteration of every body (issue 12).
+bool cayley_momentum_correction(const Mat3& J, const Vec3& c, double h, const Vec3& g, Vec3& dc);
 
 }  // namespace tb::so3
 

@@ -8,6 +8,7 @@
 #include <Eigen/Geometry>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -343,7 +344,25 @@ TEST_CASE("cayley_momentum: closed vector form = (1/h) vee(F Jd - Jd F^T), Jacob
         }
         CHECK((D - Dfd).norm() <= 1e-7 * D.norm());
         CHECK((D - so3::rotational_momentum_jacobian(F, Jd, c, h)).norm() <= 1e-12 * D.norm());
+        // The Newton correction solves D dc = -g to the accuracy of a backward-stable solve: the
+        // residual against the explicit Jacobian, relative to |D| |dc| + |g|, at round-off.
+        const Vec3 rhs = Vec3(0.3, -1.7, 0.9) * (J.norm() / h);
+        Vec3 dc;
+        REQUIRE(so3::cayley_momentum_correction(J, c, h, rhs, dc));
+        const Vec3 lu = D.partialPivLu().solve(-rhs);
+        INFO("D cond ~ " << D.norm() * D.inverse().norm());
+        CHECK((D * dc + rhs).norm() <= 1e-13 * (D.norm() * dc.norm() + rhs.norm()) * D.norm() * D.inverse().norm());
+        CHECK((dc - lu).norm() <= 1e-12 * D.norm() * D.inverse().norm() * lu.norm());
       }
     }
   }
+}
+
+TEST_CASE("cayley_momentum_correction: refuses a singular Jacobian instead of returning garbage", "[lie_group][so3][cayley]") {
+  // J = 0 makes the Jacobian the zero matrix: no correction exists.
+  Vec3 dc = Vec3::Constant(7.0);
+  CHECK_FALSE(so3::cayley_momentum_correction(Mat3::Zero(), Vec3(0.1, 0.2, 0.3), 1e-3, Vec3(1.0, 0.0, 0.0), dc));
+  // A non-finite right-hand side gives a non-finite correction, refused as well.
+  CHECK_FALSE(so3::cayley_momentum_correction(Mat3::Identity(), Vec3(0.1, 0.2, 0.3), 1e-3,
+                                              Vec3(std::numeric_limits<double>::quiet_NaN(), 0.0, 0.0), dc));
 }

@@ -19,8 +19,6 @@
 // Since F_k is orthogonal, R stays on SO(3) and |Pi| is kept to round-off,
 // and the spatial momentum R_{k+1} Pi_{k+1} = R_k F_k F_k^T Pi_k = R_k Pi_k exactly (Noether).
 
-#include <Eigen/LU>
-
 #include "models/free_rigid_body/forms.hpp"
 
 namespace tb::free_rigid_body {
@@ -47,16 +45,10 @@ class FreeRigidBodyStep final : public DiscreteLieGroupStep {
   }
 
   bool newton_correction(const Eigen::VectorXd& c, const Eigen::VectorXd& G, Eigen::VectorXd& dc) override {
-    const Mat3 jacobian = so3::cayley_momentum_jacobian(J_, c.head<3>(), h_);
-    // 3x3: the closed-form inverse (cofactors over the determinant) is exact enough and several
-    // times cheaper than a pivoted LU; singular means the determinant vanished.
-    Mat3 inverse;
-    bool invertible = false;
-    double det = 0.0;
-    jacobian.computeInverseAndDetWithCheck(inverse, det, invertible, 0.0);
-    if (!invertible) return false;
-    dc = -inverse * Vec3(G.head<3>());
-    return dc.allFinite();
+    Vec3 correction;
+    if (!so3::cayley_momentum_correction(J_, c.head<3>(), h_, G.head<3>(), correction)) return false;
+    dc = correction;
+    return true;
   }
 
   void complete(const Eigen::VectorXd& c, Eigen::VectorXd& y_next) override {

@@ -138,14 +138,11 @@ class MultirotorStep final : public DiscreteLieGroupStep {
     kkt_.solve(rhs_, sol_);
     dx.head(kkt_size_) = sol_;
     for (int a = 0; a < m_; ++a) {
-      const Vec3 c = x.segment<3>(kkt_size_ + 3 * a);
-      // 3x3: the closed-form inverse (cofactors over the determinant) instead of a pivoted LU.
-      Mat3 inverse;
-      bool invertible = false;
-      double det = 0.0;
-      so3::cayley_momentum_jacobian(J_, c, h_).computeInverseAndDetWithCheck(inverse, det, invertible, 0.0);
-      if (!invertible) return false;
-      dx.segment<3>(kkt_size_ + 3 * a) = -inverse * Vec3(G.segment<3>(kkt_size_ + 3 * a));
+      Vec3 correction;
+      if (!so3::cayley_momentum_correction(J_, x.segment<3>(kkt_size_ + 3 * a), h_, G.segment<3>(kkt_size_ + 3 * a),
+                                           correction))
+        return false;
+      dx.segment<3>(kkt_size_ + 3 * a) = correction;
     }
     return dx.allFinite();
   }
