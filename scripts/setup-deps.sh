@@ -8,6 +8,7 @@ PACKAGES=(
   libeigen3-dev          # linear algebra (fixed-size blocks, block-tridiagonal solves)
   libboost-dev           # Boost.Odeint (header-only) for RK4 / Dormand-Prince RK45
   libsundials-dev        # SUNDIALS IDA (index-1 DAE) and CVODE (ODE forms) integrators
+  libsuitesparse-dev     # KLU (klu.h), IDA's sparse direct solver (SUNLinSol_KLU)
   libbenchmark-dev       # Google Benchmark: per-step cost and its growth with N
   catch2                 # unit and property tests
   libfccp-dev            # fast-cpp-csv-parser: reading reference data and envelopes

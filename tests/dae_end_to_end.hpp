@@ -122,7 +122,10 @@ inline void check_baumgarte_closed_forms(const char* label, const DaeRun& run, d
                 gamma, t, run.C_at(t) / C0, C_expected / C0, run.orthogonality_at(t) / eps0, orth_expected / eps0);
     INFO(label << ": p = " << p << ", gamma = " << gamma << ", t = " << t);
     CHECK(std::abs(run.C_at(t) - C_expected) <= closed_form_tolerance(C0, eps0, gamma, body));
-    CHECK(run.orthogonality_at(t) == Approx(orth_expected).epsilon(1e-4));
+    // The same integration-error allowance as |C|'s, relative to the starting defect: IDA's error
+    // control holds R's entries to rtol, not the small defect to a fixed share of itself (at
+    // t = 0.2, gamma = 20 the defect is 2e-9 while R ~ 1; measured deviations <= 5e-6 eps0).
+    CHECK(std::abs(run.orthogonality_at(t) - orth_expected) <= 1e-5 * eps0);
   }
 }
 

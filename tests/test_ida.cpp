@@ -27,6 +27,11 @@ class HeatChainDae final : public DaeFormulation {
   int declared_lower = 2, declared_upper = 2;
   double derivative_error = 0.0;   // added to y'0[0]: an inconsistent start
   bool nan_residual = false;       // the residual turns NaN
+  // From t = 0.5 on, w_0's row also holds late_coupling (w_1 - u_1 - u_2), zero on the solution,
+  // so the exact solution is unchanged, but the Jacobian gains entries (1, 3) and (1, 4) it did
+  // not have at t0 (a model that emits only the entries that are non-zero now).
+  double late_coupling = 0.0;
+  double coupling(double t) const { return t >= 0.5 && N_ >= 3 ? late_coupling : 0.0; }
   mutable BaumgarteParameters seen{-1.0, -1.0};
 
   double mu() const { return 2.0 - 2.0 * std::cos(M_PI * k_ / (N_ + 1)); }
@@ -55,7 +60,7 @@ class HeatChainDae final : public DaeFormulation {
     yp[0] += derivative_error;
     return yp;
   }
-  void residual(double, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const BaumgarteParameters& b,
+  void residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const BaumgarteParameters& b,
                 Eigen::VectorXd& F) const override {
     seen = b;
     auto u = [&](int i) { return i < 0 || i >= N_ ? 0.0 : y[2 * i]; };
@@ -64,10 +69,16 @@ class HeatChainDae final : public DaeFormulation {
       F[2 * i] = yp[2 * i] - (u(i - 1) - 2.0 * u(i) + u(i + 1));
       F[2 * i + 1] = y[2 * i + 1] - (u(i) + u(i + 1));
     }
+    if (coupling(t) != 0.0) F[1] += coupling(t) * (y[3] - u(1) - u(2));
     if (nan_residual) F.setConstant(std::numeric_limits<double>::quiet_NaN());
   }
-  void jacobian(double, const Eigen::VectorXd&, const Eigen::VectorXd&, double cj, const BaumgarteParameters&,
+  void jacobian(double t, const Eigen::VectorXd&, const Eigen::VectorXd&, double cj, const BaumgarteParameters&,
                 std::vector<Eigen::Triplet<double>>& e) const override {
+    if (const double k = coupling(t); k != 0.0) {
+      e.emplace_back(1, 3, k);
+      e.emplace_back(1, 2, -k);
+      e.emplace_back(1, 4, -k);
+    }
     for (int i = 0; i < N_; ++i) {
       e.emplace_back(2 * i, 2 * i, cj + 2.0);
       if (i > 0) e.emplace_back(2 * i, 2 * i - 2, -1.0);
@@ -91,6 +102,13 @@ IntegratorSettings settings(double rtol = 1e-8) {
   return s;
 }
 
+// The same with SUNDIALS' band/dense LU instead of KLU (sparse = 0).
+IntegratorSettings band_or_dense_settings(double rtol = 1e-8) {
+  IntegratorSettings s = settings(rtol);
+  s.set("sparse", 0);
+  return s;
+}
+
 double max_error(const Eigen::VectorXd& a, const Eigen::VectorXd& b) { return (a - b).lpNorm<Eigen::Infinity>(); }
 
 }  // namespace
@@ -106,8 +124,8 @@ TEST_CASE("ida: the band solver is chosen for a narrow band and agrees with the 
   REQUIRE(ida_uses_band_solver(40, band.declared_lower, band.declared_upper));
   REQUIRE_FALSE(ida_uses_band_solver(40, dense.declared_lower, dense.declared_upper));
   const double T = 1.0;
-  const auto with_band = integrate(band, ida, settings(), T, T, {});
-  const auto with_dense = integrate(dense, ida, settings(), T, T, {});
+  const auto with_band = integrate(band, ida, band_or_dense_settings(), T, T, {});
+  const auto with_dense = integrate(dense, ida, band_or_dense_settings(), T, T, {});
   REQUIRE(with_band.ok());
   REQUIRE(with_dense.ok());
   const double error = max_error(with_band.final_state, band.exact(T));
@@ -116,6 +134,41 @@ TEST_CASE("ida: the band solver is chosen for a narrow band and agrees with the 
   CHECK(error < 1e-7);
   CHECK(max_error(with_band.final_state, with_dense.final_state) < 1e-12);
   CHECK(with_band.counters.steps == with_dense.counters.steps);
+}
+
+TEST_CASE("ida: KLU (the default) agrees with the band and dense LU and follows a Jacobian whose pattern grows",
+          "[ida][sparse]") {
+  const IntegratorInfo& ida = integrator("ida");
+  const auto spec = std::find_if(ida.settings.begin(), ida.settings.end(), [](const SettingSpec& s) { return s.name == "sparse"; });
+  REQUIRE(spec != ida.settings.end());
+  CHECK(spec->default_value == 1.0);
+  CHECK_FALSE(spec->accepts(2.0));
+  const double T = 1.0;
+  HeatChainDae dae(20);
+  const auto with_klu = integrate(dae, ida, settings(), T, T, {});
+  const auto with_band = integrate(dae, ida, band_or_dense_settings(), T, T, {});
+  REQUIRE(with_klu.ok());
+  REQUIRE(with_band.ok());
+  const double error = max_error(with_klu.final_state, dae.exact(T));
+  std::printf("ida with KLU on the 40-unknown banded DAE: error %.2e, %ld steps; KLU vs band %.2e\n", error,
+              with_klu.counters.steps, max_error(with_klu.final_state, with_band.final_state));
+  CHECK(error < 1e-7);
+  CHECK(max_error(with_klu.final_state, with_band.final_state) < 1e-12);
+
+  // New entries after t = 0.5 with a coefficient 20 times the diagonal's: had they been dropped
+  // from the pattern KLU analysed at t0, the algebraic rows' Newton iteration would diverge
+  // (its matrix off by a factor 20 in w_0's row) and IDA would fail; the band LU needs the
+  // widened bandwidth (4 - 1 = 3 above the diagonal) to run it at all.
+  HeatChainDae late(20);
+  late.late_coupling = 20.0;
+  late.declared_upper = 3;
+  const auto klu_late = integrate(late, ida, settings(), T, T, {});
+  const auto band_late = integrate(late, ida, band_or_dense_settings(), T, T, {});
+  INFO(klu_late.outcome.reason);
+  REQUIRE(klu_late.ok());
+  REQUIRE(band_late.ok());
+  CHECK(max_error(klu_late.final_state, late.exact(T)) < 1e-7);
+  CHECK(max_error(klu_late.final_state, band_late.final_state) < 1e-10);
 }
 
 TEST_CASE("ida: dense output inside each step, exact landing on the stop time, one IDA step per step()", "[ida]") {
@@ -186,7 +239,7 @@ TEST_CASE("ida: a Jacobian entry outside the declared band fails the step and sa
   HeatChainDae dae(20);
   dae.declared_lower = 0;  // the w rows reach one column back: a lie
   REQUIRE(ida_uses_band_solver(40, 0, 2));
-  auto stepper = integrator("ida").make(dae, settings(), 0.0);
+  auto stepper = integrator("ida").make(dae, band_or_dense_settings(), 0.0);
   StepFailure failure;
   CHECK_FALSE(stepper->step(1.0, failure));
   INFO(failure.reason);

@@ -48,7 +48,8 @@
 // and the multirotor blocks [Omega, R] are self-contained with (11, 8): R's rows reach Omega,
 // and every entry of R through Xi (gamma > 0). For the paper's cases this gives (11, 8) of
 // 88 unknowns (single) and (24, 21) of 147 (cooperative): IDA's band LU costs
-// O(N ml (ml + mu)), about a twelfth (resp. a sixth) of a dense LU.
+// O(N ml (ml + mu)), about a twelfth (resp. a sixth) of a dense LU. (IDA's default is now KLU on
+// the same triplets, which needs no bandwidths; they serve its band option, sparse = 0.)
 
 #include <algorithm>
 #include <cmath>
