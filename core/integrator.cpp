@@ -34,6 +34,13 @@ SettingSpec positive_integer_setting(std::string name, std::string meaning, int 
   return s;
 }
 
+SettingSpec switch_setting(std::string name, std::string meaning, int default_value) {
+  SettingSpec s{std::move(name), std::move(meaning), double(default_value), 0.0, true};
+  s.upper = 1.0;
+  s.integer = true;
+  return s;
+}
+
 double IntegratorSettings::get(const std::string& key) const {
   const auto it = values_.find(key);
   if (it == values_.end()) throw std::logic_error("integrator setting '" + key + "' is read but not declared");

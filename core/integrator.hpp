@@ -39,6 +39,8 @@ struct SettingSpec {
 SettingSpec positive_setting(std::string name, std::string meaning, double default_value);
 SettingSpec non_negative_setting(std::string name, std::string meaning, double default_value);
 SettingSpec positive_integer_setting(std::string name, std::string meaning, int default_value);
+// An on/off choice: the integer 0 or 1.
+SettingSpec switch_setting(std::string name, std::string meaning, int default_value);
 
 // Settings of one run: the step h (from the case, or --h) and one value per declared setting.
 class IntegratorSettings {

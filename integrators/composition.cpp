@@ -19,10 +19,10 @@ std::vector<double> fourth_order_composition(int scheme) {
 }
 
 SettingSpec composition_scheme_setting(const std::string& base) {
-  return {"scheme",
-          "composition of " + base + " steps: 0 Yoshida's triple jump (3 substeps, γ = 1.351, −1.702, 1.351), "
-          "1 Suzuki's 5-stage fractal (5 substeps, γ = 0.415 ×4 around −0.658)",
-          1.0, 0.0, true, 1.0, true};
+  return switch_setting("scheme",
+                        "composition of " + base + " steps: 0 Yoshida's triple jump (3 substeps, γ = 1.351, −1.702, "
+                        "1.351), 1 Suzuki's 5-stage fractal (5 substeps, γ = 0.415 ×4 around −0.658)",
+                        1);
 }
 
 }  // namespace tb

@@ -353,14 +353,6 @@ class CvodeStepper final : public TimeStepper {
   CvodeMemory mem_;
 };
 
-SettingSpec switch_setting(std::string name, std::string meaning, int default_value = 0) {
-  SettingSpec s = non_negative_setting(std::move(name), std::move(meaning), default_value);
-  s.lower_inclusive = true;
-  s.upper = 1;
-  s.integer = true;
-  return s;
-}
-
 }  // namespace
 
 IntegratorInfo cvode_info() {
@@ -377,7 +369,8 @@ IntegratorInfo cvode_info() {
                             1e-8),
            positive_setting("atol", "absolute tolerance of the same error control", 1e-10),
            switch_setting("adams", "0: BDF with Newton iterations; 1: Adams-Moulton with fixed-point iterations "
-                                   "(no Jacobian; non-stiff problems)"),
+                                   "(no Jacobian; non-stiff problems)",
+                          0),
            max_order,
            switch_setting("gmres",
                           "BDF's Newton systems (I − γJ)x = r: 1 matrix-free GMRES, J·v by one evaluation of f "
@@ -386,7 +379,8 @@ IntegratorInfo cvode_info() {
            switch_setting("project",
                           "1: project each step onto the form's invariants (R onto SO(3) by its polar factor, "
                           "|q_i| = 1 and q_i·ω_i = 0; CVodeSetProjFn), also the samples; BDF only (with adams = 1 it is "
-                          "refused as input, exit status 2); no effect on forms without invariants")},
+                          "refused as input, exit status 2); no effect on forms without invariants",
+                          0)},
           [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
             return std::make_unique<CvodeStepper>(dynamic_cast<const OdeFormulation&>(f), s, t0);
           }};

@@ -434,19 +434,6 @@ SettingSpec max_order_setting() {
   return s;
 }
 
-SettingSpec sparse_setting() {
-  SettingSpec s = non_negative_setting(
-      "sparse",
-      "1: Newton matrix stored sparse (compressed columns) and factored by KLU (SUNLinSol_KLU) with a "
-      "fill-reducing ordering, O(nnz) per solve; 0: SUNDIALS' band LU when the model's bandwidths are narrow, "
-      "else dense LU",
-      1);
-  s.lower_inclusive = true;
-  s.upper = 1;
-  s.integer = true;
-  return s;
-}
-
 }  // namespace
 
 IntegratorInfo ida_info() {
@@ -466,7 +453,11 @@ IntegratorInfo ida_info() {
                                 "RᵀR − I decays like e^(−γt); unused by models without a rotation matrix",
                                 10.0),
            max_order_setting(),
-           sparse_setting()},
+           switch_setting("sparse",
+                          "1: Newton matrix stored sparse (compressed columns) and factored by KLU (SUNLinSol_KLU) with a "
+                          "fill-reducing ordering, O(nnz) per solve; 0: SUNDIALS' band LU when the model's bandwidths are narrow, "
+                          "else dense LU",
+                          1)},
           [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
             return std::make_unique<IdaStepper>(dynamic_cast<const DaeFormulation&>(f), s, t0);
           }};
