@@ -5,8 +5,9 @@ namespace tb {
 // index-1 DAE (SPEC "Formulations", seed 004 §§2-3), with the model's analytic Jacobian.
 IntegratorInfo ida_info();
 
-// The Jacobian storage IDA is given: band (SUNDIALS band matrix and band LU) when the band
-// lower + upper + 1 is under half the size, dense otherwise. Exposed for the tests.
+// The Jacobian storage IDA is given with sparse = 0 (with sparse = 1, the default, it is KLU's
+// compressed columns): band (SUNDIALS band matrix and band LU) when the band lower + upper + 1 is
+// under half the size, dense otherwise. Exposed for the tests.
 bool ida_uses_band_solver(int size, int lower_bandwidth, int upper_bandwidth);
 
 // The consistency check at t0 (instead of IDACalcIC, see ida.cpp): the model's y0, y'0 are
