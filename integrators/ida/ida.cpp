@@ -205,6 +205,10 @@ class IdaStepper final : public TimeStepper {
       // Jacobian at the start (jacobian() widens it if a later Jacobian has other entries).
       entries_.clear();
       dae_.jacobian(t0, y_, yp0, 1.0, b_, entries_);
+      // Only positions matter here: an entry out of range refuses the set-up; a non-finite
+      // value is left to the first Jacobian IDA asks for, which reports it as it does without KLU.
+      if (check_entries(t0) < 0) return "the Jacobian at t0: " + residual_note_;
+      residual_note_.clear();
       pattern_.resize(n_, n_);
       pattern_.setFromTriplets(entries_.begin(), entries_.end());
       A_.reset(SUNSparseMatrix(n_, n_, std::max<sunindextype>(pattern_.nonZeros(), 1), CSC_MAT, ctx_.get()));
@@ -290,18 +294,11 @@ class IdaStepper final : public TimeStepper {
       self.load(yy, yp);
       self.entries_.clear();
       self.dae_.jacobian(t, self.y_work_, self.yp_work_, cj, self.b_, self.entries_);
-      if (self.sparse_) return self.fill_sparse(t, J);
+      if (const int refused = self.check_entries(t); refused != 0) return refused;
+      if (self.sparse_) return self.fill_sparse(J);
       SUNMatZero(J);
       for (const auto& e : self.entries_) {
         const int i = e.row(), j = e.col();
-        if (i < 0 || j < 0 || i >= self.n_ || j >= self.n_) {
-          self.residual_note_ = "Jacobian entry (" + std::to_string(i) + ", " + std::to_string(j) + ") out of range";
-          return -1;
-        }
-        if (!std::isfinite(e.value())) {
-          self.residual_note_ = "the Jacobian was not finite (NaN/Inf) at t = " + format_e(t);
-          return 1;
-        }
         if (self.band_) {
           if (j - i > self.upper_ || i - j > self.lower_) {
             self.residual_note_ = "Jacobian entry (" + std::to_string(i) + ", " + std::to_string(j) +
@@ -321,10 +318,10 @@ class IdaStepper final : public TimeStepper {
     }
   }
 
-  // The triplets summed into KLU's compressed-column matrix. A Jacobian with entries outside the
-  // pattern KLU analysed (a model whose structure changes along the run) widens the pattern
-  // to the union and makes KLU analyse it afresh (SUNLinSol_KLUReInit).
-  int fill_sparse(double t, SUNMatrix J) {
+  // The model's triplets in entries_, checked before any matrix takes them: IDA's flag for an
+  // entry out of range (-1, unrecoverable) or a non-finite value (1, IDA retries with a smaller
+  // step), with the reason in residual_note_.
+  int check_entries(double t) {
     for (const auto& e : entries_) {
       if (e.row() < 0 || e.col() < 0 || e.row() >= n_ || e.col() >= n_) {
         residual_note_ = "Jacobian entry (" + std::to_string(e.row()) + ", " + std::to_string(e.col()) + ") out of range";
@@ -335,6 +332,13 @@ class IdaStepper final : public TimeStepper {
         return 1;
       }
     }
+    return 0;
+  }
+
+  // The triplets summed into KLU's compressed-column matrix. A Jacobian with entries outside the
+  // pattern KLU analysed (a model whose structure changes along the run) widens the pattern
+  // to the union and makes KLU analyse it afresh (SUNLinSol_KLUReInit).
+  int fill_sparse(SUNMatrix J) {
     jacobian_.resize(n_, n_);
     jacobian_.setFromTriplets(entries_.begin(), entries_.end());
     if (!same_pattern(jacobian_, pattern_)) {
