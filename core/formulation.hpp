@@ -95,6 +95,20 @@ class DiscreteLieGroupStep {
   virtual bool newton_correction(const Eigen::VectorXd& x, const Eigen::VectorXd& G, Eigen::VectorXd& dx) = 0;
   // The new state y_{k+1} from the solved x.
   virtual void complete(const Eigen::VectorXd& x, Eigen::VectorXd& y_next) = 0;
+
+  // The stopping rule's units (integrators/lgvi_step_solver.cpp), supplied by the model because
+  // only it knows what each row and unknown is:
+  // After residual(x, G): S_i >= 0, the sum of the magnitudes of the terms that make row i
+  // (in G_i's units, the differences inside a term counted by their operands), e.g.
+  // |M dx / h| + |p_k| + |force terms| for a momentum row. Evaluating G_i in floating point
+  // leaves an error of a few eps S_i, so eps S_i is the row's round-off floor: a residual at
+  // that floor is converged, and one that cannot reach it is diagnosed against it.
+  virtual void residual_magnitudes(Eigen::VectorXd& S) const = 0;
+  // For each unknown, the index (0, 1, ...) of its kind, a group of like unknowns in one unit
+  // (the position increments of a string, one body's Cayley parameters, ...) within which a
+  // correction is measured against the group's size; -1 for an auxiliary unknown (a
+  // multiplier) whose accuracy is judged by its residual rows, not by its corrections.
+  virtual void unknown_groups(std::vector<int>& group) const = 0;
 };
 
 // Stabilisation of an index-1 DAE (seed 004 §§2-3): constraints obey
@@ -139,6 +153,12 @@ class DiscreteLieGroupFormulation : public Formulation {
   // composition to higher order needs; otherwise why not (e.g. forcing evaluated at the
   // step's start). Checked for every model by tests/test_lgvi_composition.cpp.
   virtual std::string why_not_time_symmetric() const { return ""; }
+  // The state in coordinates in which two states that are the same point of phase space are
+  // equal component by component, with round-off relative to each component's own size (tests
+  // compare states here: the step's symmetry and its round trip). The state itself by default;
+  // a form whose state holds one representative of a class of momenta (Model C's joint momenta,
+  // defined up to impulses along the links) maps it to the seed's momenta.
+  virtual Eigen::VectorXd canonical_state(const Eigen::VectorXd& y) const { return y; }
 };
 
 // ---- Constrained mechanical system in natural coordinates (SPEC "Formulations", the row of

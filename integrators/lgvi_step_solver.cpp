@@ -1,8 +1,8 @@
 // Newton's method for one step of a Lie group variational integrator (see lgvi_step_solver.hpp),
-// moved here unchanged from lgvi/lgvi.cpp so that lgvi and lgvi4 solve their steps the same way. The
-// only generalisation is to steps of either sign (lgvi4's compositions take negative substeps):
-// "the same step" and the continuation in h' compare magnitudes, which for h > 0 is the
-// arithmetic lgvi always did.
+// shared by lgvi and lgvi4 so that they solve their steps the same way, for steps of either
+// sign (lgvi4's compositions take negative substeps): "the same step" and the continuation in h'
+// compare magnitudes. It stops in the problem's own units, at each residual row's round-off
+// floor as the model estimates it (issue 23; newton() below).
 
 #include "integrators/lgvi_step_solver.hpp"
 
@@ -15,10 +15,27 @@
 
 namespace tb {
 
+namespace {
+// How many eps of its terms' magnitudes a residual row's round-off floor is: evaluating a row
+// of k terms rounds each term and each partial sum (at most about k eps of the magnitudes, in
+// practice a few eps with random signs), and the solution itself is representable only to
+// eps |x_j|, which moves a row by at most eps times its terms' magnitudes again. Measured on
+// every bundled case and the multirotor benchmark up to N = 5000 (issue 23): at convergence
+// max_i |G_i| / (eps S_i) is 0.1-2; 4 leaves room without accepting an unconverged iterate (one
+// Newton iteration earlier the ratio is 10^3 or more).
+constexpr double kFloorEps = 4.0;
+// A residual that cannot be brought below this many times its floor is not round-off
+// mis-estimated by the floor (at most a decade or two, from the conditioning of the step's
+// unknowns) but a residual that stays large: no solution is there.
+constexpr double kIllConditionedExcess = 1e3;
+}  // namespace
+
 std::vector<SettingSpec> lgvi_newton_settings() {
   return {positive_setting("newton_tol",
-                           "Newton stops when the correction is below newton_tol·‖x‖∞ (or stagnates at round-off "
-                           "below √newton_tol·‖x‖∞)",
+                           "Newton stops when every residual row is at its round-off floor (a few eps times the "
+                           "magnitudes of its terms), or when the last correction is below newton_tol of the size of "
+                           "its unknowns, group by group (position increments, each body's Cayley parameters; "
+                           "multipliers are judged by their rows)",
                            1e-13),
           positive_integer_setting("max_newton_iters", "Newton iterations before the step is declared failed", 25)};
 }
@@ -31,6 +48,10 @@ LgviStepSolver::LgviStepSolver(const DiscreteLieGroupFormulation& form, const In
   x_.resize(step_->unknowns());
   G_.resize(x_.size());
   dx_.resize(x_.size());
+  step_->unknown_groups(groups_);
+  for (int g : groups_) group_count_ = std::max(group_count_, g + 1);
+  group_correction_.resize(group_count_);
+  group_size_.resize(group_count_);
 }
 
 bool LgviStepSolver::solve(const Eigen::VectorXd& y, double h, Eigen::VectorXd& y_next, StepFailure& failure) {
@@ -70,21 +91,25 @@ bool LgviStepSolver::solve(const Eigen::VectorXd& y, double h, Eigen::VectorXd& 
       return false;
     }
     if (!c.reached) {
-      // Two different limits. Where Newton's residual still fell to near round-off at the h'
-      // it could not pass, a solution is there but cannot be resolved to newton_tol: the
-      // step's equations are too ill-conditioned at this h (a limit of the solver in these
-      // unknowns). Where the residual stays large, the branch of solutions ends: a fold.
-      const bool ill_conditioned = c.h_reached == 0.0 || c.residual_drop <= 1e-6;
+      // Two different limits, told apart by how far above its round-off floor Newton's
+      // residual stalled at the h' it could not pass (kIllConditionedExcess). Within a few
+      // decades of the floor a solution is there but the step's equations amplify round-off
+      // beyond what the floor estimate allows: the step is too ill-conditioned at this h to
+      // resolve (a limit of this solver in these unknowns). Far above it the branch of
+      // solutions ends: a fold, where the discrete equations have no solution next to y_k.
+      const bool ill_conditioned = c.best_excess <= kIllConditionedExcess;
       const std::string where = c.h_reached != 0.0 ? "stalls at h' = " + format_g(c.h_reached / h, 3) + " h"
                                                    : "fails already at h' = " + format_g(c.h_smallest_tried / h, 3) + " h";
+      const std::string level = "Newton's residual reaches " + format_g(c.best_excess, 2) +
+                                " times its round-off floor at best (" + c.why + "; Newton from the extrapolated start: " +
+                                result.why + ")";
       failure = {StepFailure::Kind::SolverFailed,
                  ill_conditioned
-                     ? "the step's equations are too ill-conditioned at this h to solve to newton_tol (a limit of this "
-                       "solver, not evidence against a solution): continuation in h' from 0 " + where + " (" + c.why + ")"
-                     : "no solution of the discrete equations found next to the previous state at this h: continuation "
-                       "in h' from 0 " + where + ", where Newton's residual stays at " + format_g(c.residual_drop, 2) +
-                       " of its start (the solution branch folds back; " + c.why +
-                       "; Newton from the extrapolated start: " + result.why + ")"};
+                     ? "the step's equations are too ill-conditioned at this h to solve to their round-off floor (a "
+                       "limit of this solver, not evidence against a solution): continuation in h' from 0 " + where +
+                           ", where " + level
+                     : "no solution of the discrete equations found next to the previous state at this h (a fold: the "
+                       "solution branch turns back): continuation in h' from 0 " + where + ", where " + level};
       return false;
     }
   }
@@ -111,58 +136,76 @@ void LgviStepSolver::commit() {
   pending_ = false;
 }
 
+
 // Newton's method on the step's discrete equations from x, with the model's analytic Newton
 // matrix; x holds the last iterate on return. Iterations are counted in the run's counters.
+//
+// The stopping rule is in the problem's own units (issue 23): each row i of the residual is
+// judged against its own round-off floor kFloorEps eps S_i, S_i the magnitudes of the terms
+// that make it (the model's residual_magnitudes), so rows of different kinds (momenta,
+// unit-length conditions, body momenta) and sizes (a light link beside a heavy multirotor)
+// are never mixed in one norm; a residual that starts at its floor (an O(h^4) predictor at a
+// small step) is converged before any correction. Otherwise, after a correction, the step is
+// converged when that correction, group of like unknowns by group (DiscreteLieGroupStep::
+// unknown_groups), is below newton_tol of the group's size, or when quadratic convergence
+// (|dx_{k+1}| ~ |dx_k|^2 / |dx_{k-1}|, measured from the last two corrections) puts the next one
+// there: either way the residual after it is quadratically small. Multipliers have no group:
+// their accuracy is that of the rows they enter. A residual that stops falling above its floor
+// is reported with how far above it stalled, which is what tells a fold (far above) from an
+// ill-conditioned solve (within a few decades of it).
 LgviStepSolver::NewtonResult LgviStepSolver::newton(Eigen::VectorXd& x) {
-  double last_correction = 0.0;
-  double first_residual = 0.0, previous_residual = 0.0;  // |G|inf at this solve's first and last iterate
-  double best_residual = std::numeric_limits<double>::infinity();
-  auto drop = [&] { return first_residual > 0.0 ? best_residual / first_residual : 1.0; };
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  double previous_relative = 0.0, previous_excess = std::numeric_limits<double>::infinity();
+  double best_excess = std::numeric_limits<double>::infinity();
+  int stalls = 0;
   for (int it = 0; it < max_newton_iters_; ++it) {
     step_->residual(x, G_);
     ++counters_.rhs_evals;
     ++counters_.newton_iters;
-    // A non-finite residual makes the correction non-finite as well, so the residual is checked
-    // only when the correction fails, to name the cause (checked every iteration, it was 9% of
-    // the free rigid body's step).
-    const bool solved = step_->newton_correction(x, G_, dx_);
-    const double previous_correction = last_correction;
-    last_correction = solved ? dx_.lpNorm<Eigen::Infinity>() : 0.0;
-    if (!solved || !std::isfinite(last_correction)) {
-      if (!all_finite(G_)) return {false, "the discrete Euler-Lagrange residual became non-finite", drop(), true};
-      if (!solved) return {false, "singular Newton matrix", drop()};
-      return {false, "non-finite Newton correction", drop(), true};
+    step_->residual_magnitudes(S_);
+    double excess = 0.0;  // max_i |G_i| / floor_i
+    for (Eigen::Index i = 0; i < G_.size(); ++i) {
+      const double g = std::abs(G_(i));
+      if (g == 0.0) continue;
+      const double floor = kFloorEps * eps * S_(i);
+      excess = std::max(excess, floor > 0.0 ? g / floor : std::numeric_limits<double>::infinity());
     }
+    if (std::isnan(excess) || !all_finite(G_))
+      return {false, "the discrete Euler-Lagrange residual became non-finite", best_excess, true};
+    best_excess = std::min(best_excess, excess);
+    if (excess <= 1.0) return {true, "", excess};
+    // Falling less than twofold, twice running, above the floor: Newton has stopped making
+    // progress (quadratic convergence falls by orders per iteration).
+    stalls = excess > 0.5 * previous_excess ? stalls + 1 : 0;
+    if (stalls >= 2)
+      return {false, "the residual stalls at " + format_g(excess, 2) + " times its round-off floor", best_excess};
+    previous_excess = excess;
+    if (!step_->newton_correction(x, G_, dx_)) return {false, "singular Newton matrix", best_excess};
+    if (!all_finite(dx_)) return {false, "non-finite Newton correction", best_excess, true};
     x += dx_;
-    const double scale = x.lpNorm<Eigen::Infinity>();
-    // Converged when the correction is below tolerance; when, Newton being quadratic
-    // (|dx_{k+1}| ~ K |dx_k|^2, K measured from the last two corrections), the correction the
-    // next iteration would make is below it, so that iteration would only confirm what is
-    // known; or when the correction has stopped shrinking far below sqrt(tolerance), which is
-    // round-off in the residual, not progress.
-    const bool small = last_correction <= newton_tol_ * scale;
-    const bool quadratic = it > 0 && last_correction < 0.5 * previous_correction;
-    const double ratio = quadratic ? last_correction / previous_correction : 0.0;
-    const bool next_small = quadratic && last_correction * ratio * ratio <= newton_tol_ * scale;
-    const bool at_roundoff = it > 0 && last_correction >= 0.5 * previous_correction &&
-                             last_correction <= std::sqrt(newton_tol_) * scale;
-    // At tiny steps the unknowns (increments ~ h v) are small against the momenta they are
-    // computed from and the Newton matrix is badly conditioned, so the corrections can be
-    // round-off noise far above newton_tol |x| (measured on Model C with 200 links at
-    // h = 5e-7 s: corrections ~1e-11 at |x| ~ 5e-8 while the residual sits at 5e-19, 11 orders
-    // below its start). A residual that has stopped falling after falling 10 orders is that
-    // floor; near a fold, where there is no solution, the residual stays large instead.
-    const double residual = G_.lpNorm<Eigen::Infinity>();
-    if (it == 0) first_residual = residual;
-    const bool residual_floor = it > 0 && residual >= 0.5 * previous_residual && residual <= 1e-10 * first_residual;
-    previous_residual = residual;
-    best_residual = std::min(best_residual, residual);
-    if (small || next_small || at_roundoff || residual_floor || last_correction == 0.0) return {true, "", 0.0};
+    group_correction_.setZero();
+    group_size_.setZero();
+    for (Eigen::Index j = 0; j < x.size(); ++j) {
+      const int g = groups_[j];
+      if (g < 0) continue;
+      group_correction_(g) = std::max(group_correction_(g), std::abs(dx_(j)));
+      group_size_(g) = std::max(group_size_(g), std::abs(x(j)));
+    }
+    double relative = 0.0;  // the largest correction relative to its group's size
+    for (int g = 0; g < group_count_; ++g)
+      if (group_correction_(g) > 0.0)
+        relative = std::max(relative, group_size_(g) > 0.0 ? group_correction_(g) / group_size_(g)
+                                                            : std::numeric_limits<double>::infinity());
+    const bool quadratic = it > 0 && relative < 0.5 * previous_relative;
+    const double predicted = quadratic ? relative * (relative / previous_relative) * (relative / previous_relative) : relative;
+    previous_relative = relative;
+    if (group_count_ > 0 && (relative <= newton_tol_ || (quadratic && predicted <= newton_tol_)))
+      return {true, "", best_excess};
   }
   return {false,
-          "no convergence in " + std::to_string(max_newton_iters_) + " iterations, last correction " +
-              format_g(last_correction, 3) + ", residual down " + format_g(drop(), 2) + " of its start",
-          drop()};
+          "no convergence in " + std::to_string(max_newton_iters_) + " iterations, the residual at " +
+              format_g(best_excess, 2) + " times its round-off floor at best",
+          best_excess};
 }
 
 // Natural-parameter continuation of G(x; h') = 0 in h' from 0 to h (the state y_k fixed):
@@ -196,7 +239,7 @@ LgviStepSolver::ContinuationResult LgviStepSolver::continue_in_step(const Eigen:
       out.h_reached = reached;
       out.h_smallest_tried = target;
       out.why = last_why;
-      out.residual_drop = r.residual_drop;
+      out.best_excess = r.best_excess;
       step_->begin(y, h);  // leave the step as it was asked
       return out;
     }

@@ -37,24 +37,28 @@ class LgviStepSolver {
  private:
   struct NewtonResult {
     bool converged = false;
-    std::string why;             // when not converged
-    double residual_drop = 1.0;  // smallest |G| reached / |G| at the start of the solve
-    bool non_finite = false;     // the residual or the correction became NaN/Inf
+    std::string why;          // when not converged
+    double best_excess = 0.0;  // smallest max_i |G_i| / floor_i reached (1 or less: at the round-off floor)
+    bool non_finite = false;  // the residual or the correction became NaN/Inf
   };
   struct ContinuationResult {
     bool reached = false;
     double h_reached = 0.0;         // largest h' (same sign as h) at which the branch was followed
     double h_smallest_tried = 0.0;  // when not even the first h' converged
     std::string why;
-    double residual_drop = 1.0;  // of the last failed solve
+    double best_excess = 0.0;  // of the last failed solve
   };
   NewtonResult newton(Eigen::VectorXd& x);
   ContinuationResult continue_in_step(const Eigen::VectorXd& y, double h, Eigen::VectorXd& x);
 
   std::unique_ptr<DiscreteLieGroupStep> step_;
   StepCounters& counters_;
-  double newton_tol_;     // relative size of the last Newton correction
+  double newton_tol_;     // relative size of the last correction, within each group of like unknowns
   int max_newton_iters_;  // iterations before the step is declared failed
+  std::vector<int> groups_;  // the step's unknown groups (DiscreteLieGroupStep::unknown_groups)
+  int group_count_ = 0;
+  Eigen::VectorXd S_;        // magnitudes of the residual's terms (DiscreteLieGroupStep::residual_magnitudes)
+  Eigen::VectorXd group_correction_, group_size_;
   // Predictor history: the last three solutions at the same step, and the solution pending commit().
   Eigen::VectorXd x_, x_previous_, x_previous2_, trial_, G_, dx_;
   bool have_previous_ = false, have_two_previous_ = false, have_three_previous_ = false;

@@ -28,6 +28,19 @@ Mat3 cayley(const Vec3& c) {
   return Mat3::Identity() + (2.0 / (1.0 + c.squaredNorm())) * (C + C * C);
 }
 
+Mat3 cayley_minus_identity(const Vec3& c) {
+  const Mat3 C = hat(c);
+  return (2.0 / (1.0 + c.squaredNorm())) * (C + C * C);
+}
+
+Mat3 times_cayley(const Mat3& R, const Vec3& c) { return R + R * cayley_minus_identity(c); }
+
+// (F − I)ᵀ p = (2/s)(−c × p + c × (c × p)) since ĉᵀ = −ĉ and (ĉ²)ᵀ = ĉ².
+Vec3 cayley_transpose_increment(const Vec3& c, const Vec3& p) {
+  const Vec3 cp = c.cross(p);
+  return (2.0 / (1.0 + c.squaredNorm())) * (c.cross(cp) - cp);
+}
+
 // c = vee(F − Fᵀ)/(1 + tr F) = tan(φ/2) u; 1 + tr F = 4 cos²(φ/2) vanishes at φ = π.
 Vec3 cayley_inverse(const Mat3& F) {
   const double denom = 1.0 + F.trace();
@@ -100,6 +113,15 @@ Vec3 cayley_momentum(const Mat3& J, const Vec3& c, double h) {
   return (2.0 / (h * (1.0 + c.squaredNorm()))) * (Jc + c.cross(Jc));
 }
 
+Vec3 cross_product_magnitude(const Vec3& a, const Vec3& b) {
+  return Vec3(a(1) * b(2) + a(2) * b(1), a(2) * b(0) + a(0) * b(2), a(0) * b(1) + a(1) * b(0));
+}
+
+Vec3 cayley_momentum_magnitude(const Mat3& J, const Vec3& c, double h) {
+  const Vec3 a = c.cwiseAbs(), Jc = J.cwiseAbs() * a;  // |J| |c| bounds the terms of J c
+  return (2.0 / (std::abs(h) * (1.0 + c.squaredNorm()))) * (Jc + cross_product_magnitude(a, Jc));
+}
+
 namespace {
 // s (J + hat(c) J - hat(J c)) - 2 (J c + c x J c) c^T, s = 1 + |c|^2: cayley_momentum's Jacobian
 // times h s^2 / 2, which needs no division.
@@ -141,5 +163,13 @@ Vec3 project_tangent(const Vec3& q, const Vec3& v) { return v - q * q.dot(v); }
 Vec3 rotate(const Vec3& q, const Vec3& w) { return so3::exp(w) * q; }
 
 Mat3 tangent_projector(const Vec3& q) { return Mat3::Identity() - q * q.transpose(); }
+
+Vec3 rotation_onto_increment(const Vec3& q, const Vec3& e) {
+  const double qe = q.dot(e);
+  const double length = std::sqrt(1.0 + (2.0 * qe + e.squaredNorm()));  // |q + e| for |q| = 1
+  const Vec3 c = q.cross(e) / (length + 1.0 + qe);
+  const double c2 = c.squaredNorm();
+  return (2.0 * c.cross(q) - 2.0 * c2 * q) / (1.0 + c2);
+}
 
 }  // namespace tb::s2

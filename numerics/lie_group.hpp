@@ -23,6 +23,19 @@ Vec3 vee_skew(const Mat3& A);
 // Cayley transform F = (I + ĉ)(I − ĉ)⁻¹ (seed 002 eq. (52)), closed form I + 2(ĉ + ĉ²)/(1+|c|²); rotation by 2·atan|c| about c.
 Mat3 cayley(const Vec3& c);
 
+// F − I for F = cayley(c), formed from c: 2(ĉ + ĉ²)/(1+|c|²). An update by a small rotation is an
+// O(|c|) increment; forming F and subtracting I would round it relative to 1, not to itself.
+Mat3 cayley_minus_identity(const Vec3& c);
+
+// R F for F = cayley(c), as R + R (F − I): the same product, rounded relative to the increment
+// R (F − I) rather than to R, so that a step of size h moves R by an increment known to
+// eps·|c| and a step forward then back returns R to round-off of its own size.
+Mat3 times_cayley(const Mat3& R, const Vec3& c);
+
+// Fᵀ p − p for F = cayley(c) (the change of a body-frame covector under R ← R F, e.g.
+// Π_{k+1} = F_kᵀ Π_k), formed from c: (F − I)ᵀ p.
+Vec3 cayley_transpose_increment(const Vec3& c, const Vec3& p);
+
 // Inverse Cayley map c = vee(F − Fᵀ)/(1 + tr F) (seed 002 eq. (52)); throws std::domain_error if 1 + tr F <= kCayleyTiny (angle ≈ π).
 Vec3 cayley_inverse(const Mat3& F);
 
@@ -65,6 +78,13 @@ Mat3 rotational_momentum_jacobian(const Mat3& F, const Mat3& Jd, const Vec3& c, 
 // = hat(c x J c). Takes the STANDARD inertia J. tests/test_lie_group.cpp checks it against the
 // matrix form and its Jacobian against finite differences.
 Vec3 cayley_momentum(const Mat3& J, const Vec3& c, double h);
+// The magnitudes of the products that make a × b, component-wise, from |a| and |b| (for
+// round-off floors): (|a_1||b_2| + |a_2||b_1|, ...).
+Vec3 cross_product_magnitude(const Vec3& a_abs, const Vec3& b_abs);
+// The magnitudes of the terms that make cayley_momentum, component-wise:
+// (2/(|h| s)) (|J| |c| + |c × J c| as a sum of its products' magnitudes): eps times this is the
+// round-off floor of a residual cayley_momentum(J, c, h) − Π (add |Π|), for Newton's stopping rule.
+Vec3 cayley_momentum_magnitude(const Mat3& J, const Vec3& c, double h);
 // d/dc of cayley_momentum: (2/(h s)) (J + hat(c) J - hat(J c) - (2/s) (J c + c x J c) c^T).
 Mat3 cayley_momentum_jacobian(const Mat3& J, const Vec3& c, double h);
 // One Newton correction of a Cayley parameter: solves cayley_momentum_jacobian(J, c, h) dc = -g.
@@ -89,5 +109,14 @@ Vec3 rotate(const Vec3& q, const Vec3& w);
 
 // Tangent projector I − q qᵀ (equals −hat(q)² for unit q).
 Mat3 tangent_projector(const Vec3& q);
+
+// The increment F q − q of the unit vector q under the Cayley rotation F = cayley(c) that takes q
+// onto the direction of q + e (about q × e, by the angle between q and q + e), formed from the
+// increment e alone: with c = q × e / (|q + e| + 1 + q·e) (orthogonal to q, |c| = tan(φ/2)),
+//   F q − q = 2 (c × q − |c|² q) / (1 + |c|²),
+// and |q + e| = sqrt(1 + (2 q·e + |e|²)). Never forms q + e: adding an O(h) increment to a unit
+// vector and subtracting the vector again would keep only the increment's leading digits
+// (issue 23). Requires |q| = 1 and q + e not opposite to q.
+Vec3 rotation_onto_increment(const Vec3& q, const Vec3& e);
 
 }  // namespace tb::s2

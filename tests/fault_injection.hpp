@@ -60,6 +60,8 @@ class FaultyLieGroup final : public DiscreteLieGroupFormulation {
         return inner->newton_correction(x, G, dx);
       }
       void complete(const Eigen::VectorXd& x, Eigen::VectorXd& y_next) override { inner->complete(x, y_next); }
+      void residual_magnitudes(Eigen::VectorXd& S) const override { inner->residual_magnitudes(S); }
+      void unknown_groups(std::vector<int>& group) const override { inner->unknown_groups(group); }
     };
     return std::make_unique<Step>(lg_.make_step(), armed_);
   }

@@ -18,6 +18,18 @@
 // multirotors. The matrix form is the test's independent check.
 // Since F_k is orthogonal, R stays on SO(3) and |Pi| is kept to round-off,
 // and the spatial momentum R_{k+1} Pi_{k+1} = R_k F_k F_k^T Pi_k = R_k Pi_k exactly (Noether).
+//
+// The update is in increment form (the rotational lines of seed 000 (34) and (27)-(28), seed 003
+// Algorithm 1's "propagate momentum"): F_k = I + O(h), so R_k F_k and F_k^T Pi_k formed from F
+// would round the O(h) change relative to |R| = 1 and |Pi|, i.e. keep only its leading digits
+// after an O(1) - O(1) difference with the old value. Instead
+//   R_{k+1} = R_k + R_k (F - I),   Pi_{k+1} = Pi_k + (F - I)^T Pi_k,
+// with F - I = 2 (hat(c) + hat(c)^2) / (1 + |c|^2) formed from c (so3::times_cayley,
+// so3::cayley_transpose_increment): the same products, rounded relative to the increments.
+// The residual row is the O(1) momentum balance itself (no cancellation to remove); its terms'
+// magnitudes (so3::cayley_momentum_magnitude and |Pi_k|) are its round-off floor.
+
+#include <vector>
 
 #include "models/free_rigid_body/forms.hpp"
 
@@ -42,7 +54,14 @@ class FreeRigidBodyStep final : public DiscreteLieGroupStep {
   // its closed vector form (so3::cayley_momentum): no 3x3 products per evaluation.
   void residual(const Eigen::VectorXd& c, Eigen::VectorXd& G) override {
     G = so3::cayley_momentum(J_, c.head<3>(), h_) - Pi_;
+    S_ = so3::cayley_momentum_magnitude(J_, c.head<3>(), h_) + Pi_.cwiseAbs();
   }
+
+  // (2/(|h| s)) (|J| |c| + |c x J c| by its products) + |Pi_k|, component-wise.
+  void residual_magnitudes(Eigen::VectorXd& S) const override { S = S_; }
+
+  // The three Cayley parameters are one group.
+  void unknown_groups(std::vector<int>& group) const override { group.assign(3, 0); }
 
   bool newton_correction(const Eigen::VectorXd& c, const Eigen::VectorXd& G, Eigen::VectorXd& dc) override {
     Vec3 correction;
@@ -52,10 +71,10 @@ class FreeRigidBodyStep final : public DiscreteLieGroupStep {
   }
 
   void complete(const Eigen::VectorXd& c, Eigen::VectorXd& y_next) override {
-    const Mat3 F = so3::cayley(c.head<3>());
+    const Vec3 cc = c.head<3>();
     y_next.resize(12);
-    write_attitude(R_ * F, y_next);
-    y_next.tail<3>() = F.transpose() * Pi_;
+    write_attitude(so3::times_cayley(R_, cc), y_next);                // R_{k+1} = R_k + R_k (F - I)
+    y_next.tail<3>() = Pi_ + so3::cayley_transpose_increment(cc, Pi_);  // Pi_{k+1} = Pi_k + (F - I)^T Pi_k
   }
 
  private:
@@ -64,6 +83,7 @@ class FreeRigidBodyStep final : public DiscreteLieGroupStep {
   double h_ = 0.0;
   Mat3 R_ = Mat3::Identity();
   Vec3 Pi_ = Vec3::Zero();
+  Vec3 S_ = Vec3::Zero();  // the residual's term magnitudes, set by residual()
 };
 
 }  // namespace

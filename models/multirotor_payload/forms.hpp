@@ -14,12 +14,14 @@
 
 namespace tb::multirotor_payload {
 
-// Joint-coordinate right-hand side of the link-multiplier system for generalised momenta
-// (p_{X_p}, P_omega_i): b_0 = p_X - sum_a (P_omega_1^a x q_1^a)/l, b_j = (w_j - w_{j+1})/l with
-// w_i = P_omega_i x q_i, i.e. B^{-T} applied to the momenta with the unknown components
-// along q_i left to the multipliers (seed 003 (19)-(20) inverted).
-void momentum_to_joint_rhs(const Mechanics& mech, const Vec3& pX, const std::vector<std::vector<Vec3>>& q,
-                           const std::vector<std::vector<Vec3>>& P_omega, Eigen::VectorXd& rhs);
+// The Lie group form stores the cable's momenta as joint momenta z (lie_group_form.cpp): z_j^a
+// in link j's velocity slot, and in the payload's the total linear momentum P_V = sum of every
+// z (seed 003's P_V), so that the discrete Noether identity keeps it exactly; the payload
+// joint's own z_0 is P_V less the cable joints' (payload and multirotor masses are alike, so
+// this difference keeps z_0's digits). These move them between a State's velocity slots and
+// the CableTreeKkt layout (the tau slots zero).
+void read_joint_momenta(const Mechanics& mech, const State& s, Eigen::VectorXd& z);
+void write_joint_momenta(const Mechanics& mech, const Eigen::VectorXd& z, State& s);
 
 // Generalised momenta from joint momenta z_j (joint-coordinate covectors): p_X = sum of all
 // z_j, P_omega_i = q_i x (l sum_{j >= i} z_j) — B^T followed by the S^2 pairing.
@@ -65,6 +67,9 @@ class LieGroupForm final : public DiscreteLieGroupFormulation {
   // Continuous Legendre transform (seed 003 (19)-(20)) and its O(m n) inverse.
   State to_physical(const Eigen::VectorXd& y) const;
   Eigen::VectorXd from_physical(const State& s) const;
+  // The state in the seed's coordinates (X_p, P_V, R, Pi, q_i, P_omega_i; seed 003 (19)-(20)):
+  // p = B^T z, the same for every representative z, each momentum rounded relative to its own size.
+  Eigen::VectorXd canonical_state(const Eigen::VectorXd& y) const override;
 
  private:
   Mechanics mech_;

@@ -6,25 +6,27 @@
 
 namespace tb::multirotor_payload {
 
-void momentum_to_joint_rhs(const Mechanics& mech, const Vec3& pX, const std::vector<std::vector<Vec3>>& q,
-                           const std::vector<std::vector<Vec3>>& P_omega, Eigen::VectorXd& rhs) {
-  const Parameters& p = mech.params();
-  const int n = p.links;
-  const double l = p.link_length();
-  rhs.setZero(3 + 4 * p.multirotors * n);
-  Vec3 root = pX;
-  for (int a = 0; a < p.multirotors; ++a) {
-    // p_q_i = w_i + nu_i q_i with w_i = P_omega_i x q_i (q x (P x q) = P for P . q = 0);
-    // the nu_i are the KKT multipliers. (B^{-T} w)_0 = w_0 - w_1/l, (B^{-T} w)_j = (w_j - w_{j+1})/l.
-    Vec3 w_next = Vec3::Zero();
-    for (int j = n; j >= 1; --j) {
-      const Vec3 w = P_omega[a][j - 1].cross(q[a][j - 1]);
-      rhs.segment<3>(CableTreeKkt::offset(n, a, j) + 1) = (w - w_next) / l;
-      w_next = w;
+void read_joint_momenta(const Mechanics& mech, const State& s, Eigen::VectorXd& z) {
+  const int n = mech.params().links;
+  z.setZero(3 + 4 * mech.params().multirotors * n);
+  Vec3 cables = Vec3::Zero();
+  for (int a = 0; a < mech.params().multirotors; ++a)
+    for (int j = 1; j <= n; ++j) {
+      z.segment<3>(CableTreeKkt::offset(n, a, j) + 1) = s.omega[a][j - 1];
+      cables += s.omega[a][j - 1];
     }
-    root -= w_next / l;
-  }
-  rhs.head<3>() = root;
+  z.head<3>() = s.Vp - cables;  // the payload joint's: the total less every cable joint's
+}
+
+void write_joint_momenta(const Mechanics& mech, const Eigen::VectorXd& z, State& s) {
+  const int n = mech.params().links;
+  Vec3 total = z.head<3>();
+  for (int a = 0; a < mech.params().multirotors; ++a)
+    for (int j = 1; j <= n; ++j) {
+      s.omega[a][j - 1] = z.segment<3>(CableTreeKkt::offset(n, a, j) + 1);
+      total += s.omega[a][j - 1];
+    }
+  s.Vp = total;
 }
 
 void joint_to_momentum(const Mechanics& mech, const Eigen::VectorXd& z, const std::vector<std::vector<Vec3>>& q,

@@ -11,41 +11,49 @@
 //   p_{k+1} =  D_{Q_{k+1}} L_d = B^T (M_J dJ / h + (h/2) phi)
 //   h hat(Pi_k) = F_k J_d - J_d F_k^T,  Pi_{k+1} = F_k^T Pi_k,  R_{k+1} = R_k F_k
 // (the attitude decouples: D_R L_d = 0 (24), tau = 0 and the thrust is inertial).
-// Inverting p_k as in momentum_to_joint_rhs leaves one unknown multiplier tau_i per link
-// (the momentum component along q_i,k that P_omega = q x p discards); with the unit-length
-// condition |q_i,k + (dJ_i - dJ_{i-1})/l| = 1 for the new directions the step's unknowns
-// x = [dJ_0, {(tau_i, dJ_i)}, {c_a}] solve
-//   M_J dJ / h - T(tau) = (h/2) phi + B^{-T} w_k,   (l/2)(|q_i,k + d_i|^2 - 1) = 0,
+//
+// The state stores the cable's momenta as JOINT momenta z_j (covectors of the joint
+// coordinates, one per joint, p = B^T z), not as the seed's P_omega_i = q_i x (l sum_{j>=i} z_j)
+// (issue 23): recovering a light joint's z_j from the seed's momenta takes the difference of
+// two suffix sums dominated by the multirotor's momentum, which costs eps |m_Q V_Q| per joint
+// per step instead of eps |z_j|. z is defined up to the kernel of B^T at q (impulses along the
+// links, T(sigma) below), which the link multipliers absorb, so any representative will do:
+// the continuous Legendre transform stores z = M_J Jdot (from_physical), the step stores the
+// representative its own update gives. Layout: the physical one with V_p -> P_V (the total
+// linear momentum, sum of every z; the payload joint's z_0 is P_V less the cable joints',
+// read_joint_momenta), Omega_a -> Pi_a = J_Q Omega_a and omega_i^a -> z_i^a (joint i of cable a).
+//
+// Writing p_k = B^T z_k, the step's unknowns x = [dJ_0, {(tau_i, dJ_i)}, {c_a}] solve
+//   M_J dJ / h - T_k(tau) = z_k + (h/2) phi,
+//   q_i,k . (dJ_i - dJ_{i-1}) + |dJ_i - dJ_{i-1}|^2 / (2 l) = 0,
 //   (1/h) vee(F(c) J_d - J_d F(c)^T) = Pi_k,
-// linear in (dJ, tau) but for the unit-length rows. Its Newton matrix is CableTreeKkt with
-// u = q_k, t = q_k + d, s = 1/h: O(m n) per iteration, plus a 3x3 block per multirotor.
-// The new directions are then set to q_i,k+1 = F_i q_i,k with F_i the Cayley rotation taking
-// q_i,k onto the solved direction, so |q| = 1 holds to round-off whatever the tolerance.
+// where (T_k(tau))_j = tau_j q_j - tau_{j+1} q_{j+1} (q at k, tau_{n+1} = 0; the payload joint
+// gets -sum_a tau_1^a q_1^a) are the link impulses and the middle row is (l/2)(|q + e|^2 - 1)
+// for the new direction q + e, e = (dJ_i - dJ_{i-1})/l, expanded so that it is evaluated from
+// the O(h) increment itself: |q + e|^2 - 1 would keep only the increment's leading digits
+// (floor eps l / 2 instead of eps |q| |dJ|). The cable rows are linear in (dJ, tau); the
+// Newton matrix is CableTreeKkt with u = q_k, t = q_k + e, s = 1/h: O(m n) per iteration, plus
+// a 3x3 block per multirotor.
+//
+// The update is in increment form throughout (no O(1) - O(1) difference stands for an O(h)
+// quantity): q_i,k+1 = q_i,k + (F_i - I) q_i,k with F_i the Cayley rotation taking q_i,k onto
+// the solved direction, formed from e (s2::rotation_onto_increment), so |q| = 1 holds to
+// round-off whatever the tolerance; R_{k+1} = R_k + R_k (F - I); Pi_{k+1} = Pi_k + (F - I)^T Pi_k;
+// and, from the cable rows at the solution,
+//   z_{k+1} = M_J dJ / h + (h/2) phi = z_k + h phi + T_k(tau),
+// the momentum changed by the force and link impulses of the step (the discrete
+// Euler-Lagrange equation itself), rounded relative to each joint's own momentum and
+// impulses. The link impulses cancel in pairs, so the total linear momentum sum_j z_j changes
+// by h (total force) exactly: the discrete Noether identity, by which P_V itself is updated.
 
 #include <cmath>
+#include <limits>
 
 #include "models/multirotor_payload/forms.hpp"
 
 namespace tb::multirotor_payload {
 
 namespace {
-
-// q_{k+1} = Cay(c) q_k for c = (q_k x target)/(|target| + q_k . target), which is orthogonal to
-// q_k and rotates it by the angle between q_k and target: ((1 - |c|^2) q + 2 c x q)/(1 + |c|^2).
-// Written as q + (small increment) so that rounding is relative to the increment, not to |q|:
-// over 10^6 steps the unit-length error then stays a random walk of ulps.
-Vec3 rotate_onto(const Vec3& q, const Vec3& target) {
-  const Vec3 c = q.cross(target) / (target.norm() + q.dot(target));
-  const double c2 = c.squaredNorm();
-  return q + (2.0 * c.cross(q) - 2.0 * c2 * q) / (1.0 + c2);
-}
-
-// R F with F = Cay(c) = I + 2 (hat(c) + hat(c)^2) / (1 + |c|^2) (numerics/lie_group.hpp), as
-// R + R (F - I): the same product, rounded relative to the small increment.
-Mat3 times_cayley(const Mat3& R, const Vec3& c) {
-  const Mat3 C = so3::hat(c);
-  return R + R * ((2.0 / (1.0 + c.squaredNorm())) * (C + C * C));
-}
 
 class MultirotorStep final : public DiscreteLieGroupStep {
  public:
@@ -60,17 +68,23 @@ class MultirotorStep final : public DiscreteLieGroupStep {
         kkt_(mech_) {
     kkt_size_ = kkt_.size();
     t_.assign(m_, std::vector<Vec3>(n_));
+    phi_.setZero(kkt_size_);
+    phi_.head<3>() = mech_.payload_joint_force();
+    for (int a = 0; a < m_; ++a)
+      for (int j = 1; j <= n_; ++j) phi_.segment<3>(CableTreeKkt::offset(n_, a, j) + 1) = mech_.joint_force(j);
+    total_force_ = mech_.payload_joint_force();
+    for (int a = 0; a < m_; ++a)
+      for (int j = 1; j <= n_; ++j) total_force_ += mech_.joint_force(j);
   }
 
   int unknowns() const override { return kkt_size_ + 3 * m_; }
 
   void begin(const Eigen::VectorXd& y, double h) override {
     h_ = h;
-    mech_.unpack(y, s_);  // momenta in the velocity slots: P_V, Pi, P_omega
-    momentum_to_joint_rhs(mech_, s_.Vp, s_.q, s_.omega, b_);
-    b_.head<3>() += 0.5 * h * mech_.payload_joint_force();
-    for (int a = 0; a < m_; ++a)
-      for (int j = 1; j <= n_; ++j) b_.segment<3>(CableTreeKkt::offset(n_, a, j) + 1) += 0.5 * h * mech_.joint_force(j);
+    mech_.unpack(y, s_);  // joint momenta in the velocity slots: z_0, Pi, z_j
+    read_joint_momenta(mech_, s_, z_);
+    b_ = z_ + (0.5 * h) * phi_;
+    b_magnitude_ = z_.cwiseAbs() + (0.5 * std::abs(h)) * phi_.cwiseAbs();
   }
 
   void initial_guess(Eigen::VectorXd& x) const override {
@@ -79,7 +93,6 @@ class MultirotorStep final : public DiscreteLieGroupStep {
     mech_.pack(s_, y);
     const State v = form_.to_physical(y);
     x.setZero(unknowns());
-    std::vector<Vec3> J;
     x.head<3>() = h_ * v.Vp;
     for (int a = 0; a < m_; ++a) {
       Vec3 Jdot = v.Vp;
@@ -93,29 +106,53 @@ class MultirotorStep final : public DiscreteLieGroupStep {
 
   void residual(const Eigen::VectorXd& x, Eigen::VectorXd& G) override {
     G.resize(unknowns());
+    S_.resize(unknowns());
     cable_ = x.head(kkt_size_);
     joint_mass_times(mech_, cable_, Mx_);
-    Eigen::VectorXd& Gc = Gc_;
-    Gc = Mx_ / h_ - b_;
+    abs_cable_ = cable_.cwiseAbs();
+    joint_mass_times(mech_, abs_cable_, Mabs_);  // M_J has no negative entries
+    Gc_ = Mx_ / h_ - b_;
+    Sc_ = Mabs_ / std::abs(h_) + b_magnitude_;
     for (int a = 0; a < m_; ++a) {
       Vec3 previous = x.head<3>();
       for (int j = 1; j <= n_; ++j) {
         const int o = CableTreeKkt::offset(n_, a, j);
-        const Vec3 q = s_.q[a][j - 1];
+        const Vec3& q = s_.q[a][j - 1];
         const double tau = x(o);
-        // Multiplier columns: joint j gets -tau_j q_j, joint j-1 gets +tau_j q_j.
-        Gc.segment<3>(o + 1) -= tau * q;
-        if (j == 1) Gc.head<3>() += tau * q;
-        else Gc.segment<3>(CableTreeKkt::offset(n_, a, j - 1) + 1) += tau * q;
+        // Link impulse columns: joint j gets -tau_j q_j, joint j-1 gets +tau_j q_j.
+        const Vec3 impulse = tau * q, impulse_magnitude = impulse.cwiseAbs();
+        Gc_.segment<3>(o + 1) -= impulse;
+        Sc_.segment<3>(o + 1) += impulse_magnitude;
+        const int o_previous = j == 1 ? 0 : CableTreeKkt::offset(n_, a, j - 1) + 1;
+        Gc_.segment<3>(o_previous) += impulse;
+        Sc_.segment<3>(o_previous) += impulse_magnitude;
+        // Unit length of q + e, e = (dJ_j - dJ_{j-1}) / l, from the increment:
+        // (l/2)(|q + e|^2 - 1) = q . d + |d|^2 / (2 l) with d = dJ_j - dJ_{j-1} (|q| = 1).
         const Vec3 dJ = x.segment<3>(o + 1);
-        const Vec3 next = q + (dJ - previous) / l_;
-        Gc(o) = 0.5 * l_ * (next.squaredNorm() - 1.0);
+        const Vec3 d = dJ - previous;
+        Gc_(o) = q.dot(d) + d.squaredNorm() / (2.0 * l_);
+        Sc_(o) = q.cwiseAbs().dot(dJ.cwiseAbs() + previous.cwiseAbs()) + d.squaredNorm() / (2.0 * l_);
         previous = dJ;
       }
       // (1/h) vee(F Jd - Jd F^T) at F = cay(c), in closed vector form (no 3x3 products).
-      G.segment<3>(kkt_size_ + 3 * a) = so3::cayley_momentum(J_, x.segment<3>(kkt_size_ + 3 * a), h_) - s_.Omega[a];
+      const Vec3 c = x.segment<3>(kkt_size_ + 3 * a);
+      G.segment<3>(kkt_size_ + 3 * a) = so3::cayley_momentum(J_, c, h_) - s_.Omega[a];
+      S_.segment<3>(kkt_size_ + 3 * a) = so3::cayley_momentum_magnitude(J_, c, h_) + s_.Omega[a].cwiseAbs();
     }
-    G.head(kkt_size_) = Gc;
+    G.head(kkt_size_) = Gc_;
+    S_.head(kkt_size_) = Sc_;
+  }
+
+  void residual_magnitudes(Eigen::VectorXd& S) const override { S = S_; }
+
+  void unknown_groups(std::vector<int>& group) const override {
+    // The joint increments (one length unit), each multirotor's Cayley parameters; the link
+    // multipliers tau are judged by the cable rows they enter.
+    group.assign(unknowns(), 0);
+    for (int a = 0; a < m_; ++a) {
+      for (int j = 1; j <= n_; ++j) group[CableTreeKkt::offset(n_, a, j)] = -1;
+      for (int i = 0; i < 3; ++i) group[kkt_size_ + 3 * a + i] = 1 + a;
+    }
   }
 
   bool newton_correction(const Eigen::VectorXd& x, const Eigen::VectorXd& G, Eigen::VectorXd& dx) override {
@@ -151,40 +188,32 @@ class MultirotorStep final : public DiscreteLieGroupStep {
     State& next = next_;  // reused storage: no allocation per step
     next = s_;
     next.Xp = s_.Xp + x.head<3>();
-    // Exact S^2 update, then the joint increments of the configuration actually taken.
-    Eigen::VectorXd& dJ = dJ_;
-    dJ.setZero(kkt_size_);
-    dJ.head<3>() = x.head<3>();
+    // z_{k+1} = z_k + h phi + T_k(tau): the cable rows at the solution (header).
+    z_next_ = z_ + h_ * phi_;
     for (int a = 0; a < m_; ++a) {
-      Vec3 previous_x = x.head<3>(), J = x.head<3>();
+      Vec3 previous = x.head<3>();
       for (int j = 1; j <= n_; ++j) {
         const int o = CableTreeKkt::offset(n_, a, j);
-        const Vec3 q = s_.q[a][j - 1];
-        const Vec3 target = q + (Vec3(x.segment<3>(o + 1)) - previous_x) / l_;
-        previous_x = x.segment<3>(o + 1);
-        next.q[a][j - 1] = rotate_onto(q, target);
-        J += l_ * (next.q[a][j - 1] - q);
-        dJ.segment<3>(o + 1) = J;
+        const Vec3& q = s_.q[a][j - 1];
+        // At the solution M_J dJ / h = b + tau_j q_j - tau_{j+1} q_{j+1} (the cable rows of
+        // residual()): joint j gains tau_j q_j, joint j-1 loses it.
+        const Vec3 impulse = x(o) * q;
+        z_next_.segment<3>(o + 1) += impulse;
+        if (j == 1) z_next_.head<3>() -= impulse;
+        else z_next_.segment<3>(CableTreeKkt::offset(n_, a, j - 1) + 1) -= impulse;
+        const Vec3 dJ = x.segment<3>(o + 1);
+        next.q[a][j - 1] = q + s2::rotation_onto_increment(q, (dJ - previous) / l_);
+        previous = dJ;
       }
-      const Mat3 F = so3::cayley(x.segment<3>(kkt_size_ + 3 * a));
-      next.R[a] = times_cayley(s_.R[a], x.segment<3>(kkt_size_ + 3 * a));
-      next.Omega[a] = F.transpose() * s_.Omega[a];  // Pi_{k+1} = F^T Pi_k
+      const Vec3 c = x.segment<3>(kkt_size_ + 3 * a);
+      next.R[a] = so3::times_cayley(s_.R[a], c);
+      next.Omega[a] = s_.Omega[a] + so3::cayley_transpose_increment(c, s_.Omega[a]);  // Pi_{k+1} = F^T Pi_k
     }
-    // p_{k+1} = B^T (M_J dJ / h + (h/2) phi)  (28), (38).
-    joint_mass_times(mech_, dJ, Mx_);
-    Eigen::VectorXd& z = z_;
-    z = Mx_ / h_;
-    z.head<3>() += 0.5 * h_ * mech_.payload_joint_force();
-    for (int a = 0; a < m_; ++a)
-      for (int j = 1; j <= n_; ++j) z.segment<3>(CableTreeKkt::offset(n_, a, j) + 1) += 0.5 * h_ * mech_.joint_force(j);
-    joint_to_momentum(mech_, z, next.q, next.Vp, next.omega);
-    // P_V,k+1 by (27) minus (25): L_d depends on X_p only through dX_p and the potential, so
-    // the kinetic terms cancel identically and P_V,k+1 = P_V,k + h (total force) — the
-    // discrete Noether identity, evaluated without the O(eps/h) rounding of M_J dJ / h.
-    Vec3 total_force = mech_.payload_joint_force();
-    for (int a = 0; a < m_; ++a)
-      for (int j = 1; j <= n_; ++j) total_force += mech_.joint_force(j);
-    next.Vp = s_.Vp + h_ * total_force;
+    write_joint_momenta(mech_, z_next_, next);
+    // P_V,k+1 = P_V,k + h (total force), the discrete Noether identity: the link impulses cancel
+    // in pairs, so the sum of the z_{k+1} above is this in exact arithmetic; stored so, it is
+    // kept to the last bit (the thrust balances the weight: the total force is zero).
+    next.Vp = s_.Vp + h_ * total_force_;
     mech_.pack(next, y_next);
   }
 
@@ -199,7 +228,9 @@ class MultirotorStep final : public DiscreteLieGroupStep {
   int kkt_size_ = 0;
   double h_ = 0.0;
   State s_, next_;
-  Eigen::VectorXd b_, Mx_, rhs_, sol_, cable_, Gc_, dJ_, z_;
+  Eigen::VectorXd phi_;  // the constant joint forces, in the CableTreeKkt layout
+  Vec3 total_force_;     // their sum
+  Eigen::VectorXd z_, z_next_, b_, b_magnitude_, Mx_, Mabs_, abs_cable_, rhs_, sol_, cable_, Gc_, Sc_, S_;
   std::vector<std::vector<Vec3>> t_;
 };
 
@@ -216,7 +247,7 @@ Eigen::VectorXd LieGroupForm::physical_state(const Eigen::VectorXd& y) const {
 }
 
 Eigen::VectorXd LieGroupForm::from_physical(const State& s) const {
-  // z = M_J Jdot, then B^T and the S^2 pairing (seed 003 (19)-(20)).
+  // z = M_J Jdot (the continuous Legendre transform, seed 003 (19)-(20), in joint coordinates).
   const int n = mech_.params().links;
   const double l = mech_.params().link_length();
   Eigen::VectorXd Jdot = Eigen::VectorXd::Zero(3 + 4 * mech_.params().multirotors * n), z;
@@ -230,7 +261,7 @@ Eigen::VectorXd LieGroupForm::from_physical(const State& s) const {
   }
   joint_mass_times(mech_, Jdot, z);
   State momenta = s;
-  joint_to_momentum(mech_, z, s.q, momenta.Vp, momenta.omega);
+  write_joint_momenta(mech_, z, momenta);
   for (int a = 0; a < mech_.params().multirotors; ++a) momenta.Omega[a] = mech_.params().J_Q * s.Omega[a];
   Eigen::VectorXd y;
   mech_.pack(momenta, y);
@@ -238,14 +269,15 @@ Eigen::VectorXd LieGroupForm::from_physical(const State& s) const {
 }
 
 State LieGroupForm::to_physical(const Eigen::VectorXd& y) const {
-  // Solve M_J Jdot - T(tau) = B^{-T} w with q_i . (Jdot_i - Jdot_{i-1}) = 0 (qdot_i . q_i = 0).
+  // Solve M_J Jdot - T(tau) = z with q_i . (Jdot_i - Jdot_{i-1}) = 0 (qdot_i . q_i = 0): the
+  // multipliers remove whatever impulses along the links the representative z carries.
   State s = mech_.unpack(y);
   const int n = mech_.params().links;
   const double l = mech_.params().link_length();
   CableTreeKkt kkt(mech_);
-  Eigen::VectorXd rhs, Jdot;
-  momentum_to_joint_rhs(mech_, s.Vp, s.q, s.omega, rhs);
-  if (!kkt.solve(1.0, s.q, s.q, rhs, Jdot)) Jdot.setConstant(rhs.size(), std::numeric_limits<double>::quiet_NaN());
+  Eigen::VectorXd z, Jdot;
+  read_joint_momenta(mech_, s, z);
+  if (!kkt.solve(1.0, s.q, s.q, z, Jdot)) Jdot.setConstant(z.size(), std::numeric_limits<double>::quiet_NaN());
   s.Vp = Jdot.head<3>();
   for (int a = 0; a < mech_.params().multirotors; ++a) {
     Vec3 previous = s.Vp;
@@ -257,6 +289,19 @@ State LieGroupForm::to_physical(const Eigen::VectorXd& y) const {
     s.Omega[a] = mech_.inverse_inertia() * s.Omega[a];
   }
   return s;
+}
+
+Eigen::VectorXd LieGroupForm::canonical_state(const Eigen::VectorXd& y) const {
+  // p = B^T z at q: P_omega_i = q_i x (l sum_{j >= i} z_j) (joint_to_momentum); P_V is stored as such.
+  State s = mech_.unpack(y);
+  const Vec3 P_V = s.Vp;
+  Eigen::VectorXd z;
+  read_joint_momenta(mech_, s, z);
+  joint_to_momentum(mech_, z, s.q, s.Vp, s.omega);
+  s.Vp = P_V;
+  Eigen::VectorXd out;
+  mech_.pack(s, out);
+  return out;
 }
 
 std::unique_ptr<DiscreteLieGroupStep> LieGroupForm::make_step() const { return std::make_unique<MultirotorStep>(*this); }

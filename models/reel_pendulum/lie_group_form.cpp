@@ -3,18 +3,53 @@
 // on s_p at step k:
 //   p_k = D_dy L_d - D_y L_d - f-_k e_s,    Pi_k = F_k (T*L_F D_F L_d) - T*L_R D_R L_d,
 //   p_{k+1} = D_dy L_d + f+_k e_s,         Pi_{k+1} = T*L_F D_F L_d,
-// y = (s_p, q_2..q_{N+1}). Unknowns x = [dq_2..dq_{N+1}, c | ds] with F = Cay(c): the Newton
-// matrix is Model A's block-tridiagonal one (nodes and the attitude) bordered by the reel
-// coordinate, solved in O(N) by a Schur complement. With the reel locked, ds = 0 and the
-// border is dropped: the step is Model A's.
+// y = (s_p, q_2..q_{N+1}) (seed 003 (7)-(8), Algorithm 1). Unknowns x = [dq_2..dq_{N+1}, c | ds]
+// with F = Cay(c): the Newton matrix is Model A's block-tridiagonal one (nodes and the attitude)
+// bordered by the reel coordinate, solved in O(N) by a Schur complement. With the reel locked,
+// ds = 0 and the border is dropped: the step is Model A's.
 //
 // Forcing: by default (Parameters::Discretization::Midpoint) f = Q_dk + u_dk at the step's
 // midpoint, split f- = f+ = f/2, with the kinetic energy also at the midpoint (second order);
 // Discretization::Paper gives the printed (34), (37), (38) (first order when the reel moves). Discrete work of the forcing over step k: f ds_k / h, the
 // quadrature the scheme's forcing implies; it enters the energy-balance residual.
+//
+// Increment form, as in Model A (models/string_pendulum/lie_group_form.cpp, seed 000 (25),
+// (27)-(29), (33)-(34)): the rigid body enters L_d (34) as in seed 000 (18), so with E = F - I
+// formed from c (so3::cayley_minus_identity), never as F - I:
+//  * D_dy L_d depends on F only through (M/h) R (F - I) rho_c at node N+1 (the body's weight is
+//    in V through R rho_c, which only D_R L_d sees; D_y L_d, D_s L_d, D_ds L_d and the forcing
+//    do not depend on F). discrete_lagrangian.cpp's derivatives are evaluated at F = I, where
+//    that term vanishes exactly, and it is added here as (M/h) R (E rho_c).
+//  * The rotational row: the F-dependent parts of (F rho_c) x A and T*L_R D_R L_d cancel
+//    identically, leaving (1/h) vee(F Jd - Jd F^T) + rho_c x ((M/h) R^T dq_{N+1} - (h/2) M g
+//    R^T e3) - Pi_k = 0, with (1/h) vee(F Jd - Jd F^T) (O(1) - O(1) products of F for an O(h)
+//    matrix, over h) formed from c by so3::cayley_momentum. An O(1) momentum balance.
+//  * The update: at the solution the transforms give
+//      p_{k+1} = p_k + D_y L_d + (f-_k + f+_k) e_s,   Pi_{k+1} = F^T (Pi_k + T*L_R D_R L_d),
+//    the momenta plus the step's O(h) impulses, rounded relative to each momentum rather than
+//    re-formed from the increments / h (which carries the residual Newton stopped at into the
+//    momenta and e3 . sum q_k x G into the momentum map; here e3 . sum dq x G remains).
+//    F^T w = w + E^T w (so3::cayley_transpose_increment), R_{k+1} = R_k + R_k E (so3::times_cayley),
+//    s_{k+1} = s_k + ds, q_{k+1} = q_k + dq.
+//
+// Round-off floor (DiscreteLieGroupStep::residual_magnitudes), component-wise, row by row,
+// with l, s_e at the kinetic configuration and e = q_a - q_{a+1} + alpha (dq_a - dq_{a+1}),
+// |e| counted as |q_a - q_{a+1}| + alpha (|dq_a| + |dq_{a+1}|):
+//   node:     per element, (mu l/(6|h|)) (2|dq_a| + |dq_b|) + |ds| mu |c31 or c23| |e| / |h|
+//             + (1 + alpha) |ds| mu (|c23| |dq_{a+1}| + |c31| |dq_a|) / |h|        [Gamma_q, in D_dy and D_y]
+//             + (|h|/2) (mu g l/2 e3 + (EA/l) (1 + l/|x|) |x|),  x at k            [V_k, |x| - l by operands]
+//             + |h| |dV/dq_{k+1}|   [the same computed value in D_dy and D_y: its rounding cancels]
+//             + |p|; at node N+1 also (M/|h|) (|dq| + |R| |E| |rho_c|) + (|h|/2) M g e3.
+//   rotation: so3::cayley_momentum_magnitude(J, c, h)
+//             + |rho_c| x (M/|h| |R|^T |dq_{N+1}| + |h|/2 M g |R^T e3|) + |Pi_k|.
+//   reel:     (|mu s_e| + kappa_d + mu l m3_sum) |ds| / |h| + sum_a mu (|c23| |e|.|dq_{a+1}| + |c31| |e|.|dq_a|) / |h|
+//             + (1 + alpha) |Gamma_s| (its terms' magnitudes) + (|h|/2) |dV/ds_k| (by operands)
+//             + |h| |dV/ds_{k+1}| + f-/f |f| (the strain eps = (|x| - l)/l by its operands) + |p_s|.
 
 #include <cmath>
+#include <vector>
 
+#include "mechanics/attached_body_lgvi.hpp"
 #include "models/reel_pendulum/forms.hpp"
 
 namespace tb::reel_pendulum {
@@ -22,6 +57,8 @@ namespace tb::reel_pendulum {
 using so3::hat;
 
 namespace {
+
+const Vec3 kE3 = Vec3::UnitZ();
 
 struct Layout {
   int N;
@@ -48,6 +85,8 @@ class ReelPendulumStep final : public DiscreteLieGroupStep {
       : form_(form), mech_(form.mechanics()), p_(mech_.params()), L_{p_.N}, N_(p_.N),
         locked_(p_.reel_locked), Jd_(so3::nonstandard_inertia(p_.J)) {
     dq_.assign(N_ + 1, Vec3::Zero());
+    q_next_.assign(N_ + 1, Vec3::Zero());
+    edge_.assign(N_, Vec3::Zero());
   }
 
   int unknowns() const override { return 3 * N_ + 3 + (locked_ ? 0 : 1); }
@@ -56,6 +95,24 @@ class ReelPendulumStep final : public DiscreteLieGroupStep {
     y_ = y;
     h_ = h;
     read_configuration(y, L_, s_, q_, R_);
+    // The floor's terms that do not depend on x (header): the momenta and the potential at k.
+    const double ah = std::abs(h), mu = p_.mu, g = p_.g, l = mech_.element_length(s_);
+    S_fixed_.resize(unknowns());
+    for (int j = 2; j <= N_ + 1; ++j) S_fixed_.segment<3>(3 * (j - 2)) = y.segment<3>(L_.p(j)).cwiseAbs();
+    S_fixed_.segment<3>(3 * N_) = y.segment<3>(L_.Pi()).cwiseAbs();
+    double dVds = mu * g * (std::abs(p_.b) + std::abs(p_.d * std::sin((s_ - p_.b) / p_.d)));
+    for (int a = 1; a <= N_; ++a) {
+      const Vec3 x = q_[a] - q_[a - 1];
+      const double len = x.norm();
+      edge_[a - 1] = x.cwiseAbs();
+      const Vec3 element = (0.5 * ah) * ((0.5 * mu * g * l) * kE3 + (p_.EA / l * (1.0 + l / len)) * x.cwiseAbs());
+      if (a >= 2) S_fixed_.segment<3>(3 * (a - 2)) += element;
+      S_fixed_.segment<3>(3 * (a - 1)) += element;
+      dVds += (0.5 * mu * g / N_) * (std::abs(q_[a - 1].z()) + std::abs(q_[a].z())) +
+              (p_.EA / (2.0 * N_)) * (len * len / (l * l) + 1.0);
+    }
+    S_fixed_.segment<3>(3 * (N_ - 1)) += (0.5 * ah * p_.M * g) * kE3;  // the body's weight in V_k
+    if (!locked_) S_fixed_(3 * N_ + 3) = std::abs(y(L_.ps())) + 0.5 * ah * dVds;
   }
 
   void initial_guess(Eigen::VectorXd& x) const override {
@@ -71,8 +128,19 @@ class ReelPendulumStep final : public DiscreteLieGroupStep {
     G.resize(unknowns());
     for (int j = 2; j <= N_ + 1; ++j)
       G.segment<3>(3 * (j - 2)) = D_.d_dq[j - 1] - D_.d_q[j - 1] - y_.segment<3>(L_.p(j));
-    G.segment<3>(3 * N_) = F_ * D_.d_F - D_.d_R - y_.segment<3>(L_.Pi());
+    G.segment<3>(3 * (N_ - 1)) += body_.translational;  // (M/h) R (F - I) rho_c, from c
+    G.segment<3>(3 * N_) = body_.rotational - y_.segment<3>(L_.Pi());
     if (!locked_) G(3 * N_ + 3) = D_.d_ds - D_.d_s - forcing_.weight_before * forcing_.f - y_(L_.ps());
+    floor();
+  }
+
+  void residual_magnitudes(Eigen::VectorXd& S) const override { S = S_; }
+
+  // The nodes' increments (metres), the Cayley parameters, and the reel increment ds: one group each.
+  void unknown_groups(std::vector<int>& group) const override {
+    group.assign(unknowns(), 0);
+    for (int i = 0; i < 3; ++i) group[3 * N_ + i] = 1;
+    if (!locked_) group[3 * N_ + 3] = 2;
   }
 
   bool newton_correction(const Eigen::VectorXd& x, const Eigen::VectorXd& G, Eigen::VectorXd& dx) override {
@@ -142,26 +210,81 @@ class ReelPendulumStep final : public DiscreteLieGroupStep {
     y_next(0) = s_ + ds_;
     for (int j = 2; j <= N_ + 1; ++j) {
       y_next.segment<3>(L_.q(j)) = q_[j - 1] + dq_[j - 1];
-      y_next.segment<3>(L_.p(j)) = D_.d_dq[j - 1];
+      // p_{k+1} = D_dy L_d = p_k + D_y L_d (header): D_y L_d is F-independent, so D_ at F = I is exact.
+      y_next.segment<3>(L_.p(j)) = y_.segment<3>(L_.p(j)) + D_.d_q[j - 1];
     }
-    const Mat3 R_next = R_ * F_;
+    const Mat3 R_next = so3::times_cayley(R_, c_);  // R_k + R_k (F_k - I)
     for (int i = 0; i < 3; ++i)
       for (int k = 0; k < 3; ++k) y_next(L_.R() + 3 * i + k) = R_next(i, k);
-    y_next.segment<3>(L_.Pi()) = D_.d_F;
-    y_next(L_.ps()) = locked_ ? 0.0 : D_.d_ds + forcing_.weight_after * forcing_.f;
+    // Pi_{k+1} = F^T (Pi_k + T*L_R D_R L_d) = w + (F - I)^T w (header).
+    const Vec3 w = Vec3(y_.segment<3>(L_.Pi())) + attitude_derivative();
+    y_next.segment<3>(L_.Pi()) = w + so3::cayley_transpose_increment(c_, w);
+    // p_s,k+1 = D_ds L_d + f+ = p_s,k + D_s L_d + (f- + f+).
+    y_next(L_.ps()) =
+        locked_ ? 0.0 : y_(L_.ps()) + D_.d_s + (forcing_.weight_before + forcing_.weight_after) * forcing_.f;
     y_next(L_.carnot()) = y_(L_.carnot()) + forcing_.carnot / h_ * ds_;
     y_next(L_.control()) = y_(L_.control()) + p_.u / p_.d * ds_;
   }
 
  private:
+  // dq_, ds_, c_, E_ = F - I (and F_ = I + E_ for the Newton matrix), the derivatives of L_d at
+  // F = I (header), the forcing and the body's F-dependent terms.
   void evaluate(const Eigen::VectorXd& x) {
     for (int j = 2; j <= N_ + 1; ++j) dq_[j - 1] = x.segment<3>(3 * (j - 2));
-    F_ = so3::cayley(x.segment<3>(3 * N_));
+    c_ = x.segment<3>(3 * N_);
+    E_ = so3::cayley_minus_identity(c_);
+    F_ = Mat3::Identity() + E_;  // so3::cayley(c_)
     ds_ = locked_ ? 0.0 : x(3 * N_ + 3);
-    const StepConfiguration cfg{s_, ds_, q_, dq_, R_, F_, h_};
+    const StepConfiguration cfg{s_, ds_, q_, dq_, R_, identity_, h_};
     discrete_lagrangian_derivatives(mech_, cfg, D_);
     forcing_ = locked_ ? DiscreteForcing{} : discrete_forcing(mech_, cfg);
+    body_ = attached_body_step_terms(body_params_, R_, dq_[N_], c_, E_, h_);
   }
+
+  // The round-off floor S_ of the residual just evaluated (header); O(N), reused storage.
+  void floor() {
+    const double ah = std::abs(h_), mu = p_.mu, alpha = p_.kinetic_weight(), ds = ds_, ads = std::abs(ds);
+    const double s_e = s_ + alpha * ds, l = mech_.element_length(s_e), inertia = mu * l / (6.0 * ah);
+    S_ = S_fixed_;
+    // The potential at k+1 enters D_dy and D_y (D_ds and D_s) as the same computed value.
+    for (int i = 0; i <= N_; ++i) q_next_[i] = q_[i] + dq_[i];
+    const double dVds_next = mech_.potential_gradient(s_ + ds, q_next_, grad_next_);
+    for (int j = 2; j <= N_ + 1; ++j) S_.segment<3>(3 * (j - 2)) += ah * grad_next_[j - 1].cwiseAbs();
+    double reel = 0.0, gamma = mu * ds * ds / (2.0 * ah);
+    for (int a = 1; a <= N_; ++a) {
+      const Vec3 ada = dq_[a - 1].cwiseAbs(), adb = dq_[a].cwiseAbs();
+      const Vec3 e = edge_[a - 1] + alpha * (ada + adb);
+      const double c23 = std::abs(mech_.c23(a)), c31 = std::abs(mech_.c31(a)), coupling = ads * mu / ah;
+      const Vec3 gamma_q = ((1.0 + alpha) * coupling) * (c23 * adb + c31 * ada);
+      if (a >= 2) S_.segment<3>(3 * (a - 2)) += inertia * (2.0 * ada + adb) + (coupling * c31) * e + gamma_q;
+      S_.segment<3>(3 * (a - 1)) += inertia * (ada + 2.0 * adb) + (coupling * c23) * e + gamma_q;
+      reel += mu * (c23 * e.dot(adb) + c31 * e.dot(ada)) / ah;
+      gamma += (mu / (6.0 * N_ * ah)) * (ada.dot(ada) + ada.dot(adb) + adb.dot(adb)) +
+               mu * std::abs(mech_.m3(a)) * ds * ds / (2.0 * N_ * ah);
+    }
+    S_.segment<3>(3 * (N_ - 1)) += body_.translational_magnitude;
+    S_.segment<3>(3 * N_) += body_.rotational_magnitude;
+    if (locked_) return;
+    reel += (std::abs(mu * s_e) + std::abs(p_.kappa_d) + mu * l * std::abs(mech_.m3_sum())) * ads / ah +
+            (1.0 + alpha) * gamma + ah * std::abs(dVds_next) + forcing_.weight_before * forcing_magnitude();
+    S_(3 * N_ + 3) += reel;
+  }
+
+  // The magnitudes of the terms of f = -(h/2) w eps^2 + h u/d (discrete_forcing), w = mu ds^2/h^2 + EA,
+  // eps = (|x| - l)/l counted by its operands to first order in their rounding.
+  double forcing_magnitude() const {
+    const bool midpoint = p_.discretization == Parameters::Discretization::Midpoint;
+    const double ah = std::abs(h_), l = mech_.element_length(s_ + (midpoint ? 0.5 * ds_ : 0.0));
+    const Vec3 x = midpoint ? Vec3(q_[1] + 0.5 * dq_[1]) : q_[1];
+    const double len = x.norm(), eps = std::abs(len - l) / l;
+    const double len_operands = midpoint ? (q_[1].cwiseAbs() + 0.5 * dq_[1].cwiseAbs()).norm() : len;
+    const double w = p_.mu * ds_ * ds_ / (h_ * h_) + p_.EA;
+    return 0.5 * ah * w * eps * (eps + 2.0 * (len_operands + l) / l) + ah * std::abs(p_.u / p_.d);
+  }
+
+  // T*L_R D_R L_d (seed 000 (29), the body of seed 002 (34)): (M/h) (E rho_c) x R^T dq_{N+1}
+  // + (h/2) M g (rho_c + F rho_c) x R^T e3 with F rho_c = rho_c + E rho_c: O(h), formed from E.
+  Vec3 attitude_derivative() const { return attached_body_attitude_derivative(body_params_, R_, dq_[N_], E_, h_); }
 
   const LieGroupForm& form_;
   const Mechanics& mech_;
@@ -170,11 +293,16 @@ class ReelPendulumStep final : public DiscreteLieGroupStep {
   const int N_;
   const bool locked_;
   const Mat3 Jd_;
+  const Mat3 identity_ = Mat3::Identity();  // the F at which D_ is evaluated (header)
   Eigen::VectorXd y_;
   double h_ = 0.0, s_ = 0.0, ds_ = 0.0;
   DiscreteForcing forcing_;
-  std::vector<Vec3> q_, dq_;
-  Mat3 R_ = Mat3::Identity(), F_ = Mat3::Identity();
+  std::vector<Vec3> q_, dq_, q_next_, grad_next_, edge_;  // edge_: |q_{a+1} - q_a| at k
+  Mat3 R_ = Mat3::Identity(), F_ = Mat3::Identity(), E_ = Mat3::Zero();
+  Vec3 c_ = Vec3::Zero();
+  const AttachedBody body_params_{p_.M, p_.J, p_.rho_c, p_.g};
+  AttachedBodyStepTerms body_;  // the body's terms of the last residual (mechanics/attached_body_lgvi.hpp)
+  Eigen::VectorXd S_fixed_, S_;  // the floor's x-independent part (begin) and the whole (residual)
   DiscreteLagrangianDerivatives D_;
   BorderedBlockTridiagonal3 A_;
 };
