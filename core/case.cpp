@@ -108,6 +108,16 @@ std::optional<ParameterMap> read_parameter_map(TableReader& report, const Case& 
   if (!c.model->offers(info.consumes, c.model->default_discretisation(), why_not))
     table->fail("integrator", "an integrator that runs model " + c.model_name, "'" + map.integrator + "' (" + why_not + ")");
   if (info.adaptive) table->fail("integrator", "a fixed-step integrator (the map is over h)", "'" + map.integrator + "'");
+  if (table->has("compare_with")) {
+    map.compare_with = table->one_of("compare_with", catalogue.integrator_names());
+    const IntegratorInfo& other = *catalogue.find_integrator(map.compare_with);
+    if (!c.model->offers(other.consumes, c.model->default_discretisation(), why_not))
+      table->fail("compare_with", "an integrator that runs model " + c.model_name, "'" + map.compare_with + "' (" + why_not + ")");
+    if (other.adaptive)
+      table->fail("compare_with", "a fixed-step integrator (the map is over h)", "'" + map.compare_with + "'");
+    if (map.compare_with == map.integrator)
+      table->fail("compare_with", "an integrator other than 'integrator'", "'" + map.compare_with + "'");
+  }
   map.parameter = table->one_of("parameter", numeric_model_keys(model.value()));
   map.values = table->positive_list("values");
   map.steps = table->positive_list("steps");

@@ -28,6 +28,10 @@ struct SettingSweep {
 // case is loaded, so a value the model refuses is an input error before anything runs.
 struct ParameterMap {
   std::string integrator;
+  // Optional: a second fixed-step integrator run on the same points, one that solves the same
+  // discrete equations by other means (cases/README.md): where the first fails, the second
+  // failing too makes it the method's limit, completing makes it the first solver's.
+  std::string compare_with;
   std::string parameter;                               // a numeric key of [model]
   std::vector<double> values;
   std::vector<std::shared_ptr<const Model>> models;    // one per value

@@ -18,15 +18,18 @@ class ParameterMapStudy final : public Study {
   std::vector<StudyJob> plan(const StudyContext& context) override {
     for (const auto& c : *context.cases) {
       const ParameterMap& map = *c.report.parameter_map;
-      const IntegratorInfo* info = context.catalogue->find_integrator(map.integrator);
-      for (std::size_t i = 0; i < map.values.size(); ++i) {
-        // The case with the one [model] value changed: everything else (initial condition,
-        // settings, sampling) is the case's.
-        for (double h : map.steps) {
-          Case& variant = variants_.emplace_back(c);
-          variant.model = map.models[i];
-          variant.h = h;
-          points_.push_back({&c, &variant, info, map.values[i], h, {}});
+      std::vector<const IntegratorInfo*> integrators = {context.catalogue->find_integrator(map.integrator)};
+      if (!map.compare_with.empty()) integrators.push_back(context.catalogue->find_integrator(map.compare_with));
+      for (const IntegratorInfo* info : integrators) {
+        for (std::size_t i = 0; i < map.values.size(); ++i) {
+          // The case with the one [model] value changed: everything else (initial condition,
+          // settings, sampling) is the case's.
+          for (double h : map.steps) {
+            Case& variant = variants_.emplace_back(c);
+            variant.model = map.models[i];
+            variant.h = h;
+            points_.push_back({&c, &variant, info, map.values[i], h, {}});
+          }
         }
       }
     }
@@ -34,10 +37,10 @@ class ParameterMapStudy final : public Study {
     for (auto& p : points_) {
       const ParameterMap& map = *p.original->report.parameter_map;
       // The variant differs from the case only in the mapped parameter and h, both in the label.
-      jobs.push_back(result_job<Measurement>(p.original->name + " | " + map.integrator + " | " + map.parameter + " = " +
+      jobs.push_back(result_job<Measurement>(p.original->name + " | " + p.integrator->name + " | " + map.parameter + " = " +
                                                  format_g(p.value, 3) + ", h = " + format_g(p.h, 3),
                                              map.t_end / p.h,
-                                             run_inputs(*p.original, map.integrator) + ";" + map.parameter + "=" +
+                                             run_inputs(*p.original, p.integrator->name) + ";" + map.parameter + "=" +
                                                  format_g(p.value, 17) + ";h=" + format_g(p.h, 17),
                                              [&p] { return run(p); }, p.measured));
     }
@@ -58,7 +61,7 @@ class ParameterMapStudy final : public Study {
       const double t_reached = ok ? map.t_end : p.measured.outcome.t;
       auto result = [&](double x) { return ok ? format_g(x, 4) : std::string(); };
       const std::string its = n.steps > 0 && n.newton_iters > 0 ? format_g(double(n.newton_iters) / n.steps, 4) : "";
-      csv << p.original->name << ',' << map.integrator << ',' << map.parameter << ',' << format_g(p.value, 6) << ','
+      csv << p.original->name << ',' << p.integrator->name << ',' << map.parameter << ',' << format_g(p.value, 6) << ','
           << format_g(p.h, 6) << ',' << format_g(map.t_end, 6) << ',' << (ok ? "yes" : "no") << ','
           << format_g(t_reached, 6) << ',' << n.steps << ',' << its << ',' << result(p.measured.metrics.energy_err_max)
           << ',' << result(p.measured.runtime_s) << ",\"" << p.measured.outcome.describe() << "\","
@@ -67,14 +70,16 @@ class ParameterMapStudy final : public Study {
     std::ofstream md(dir / "parameter_map.md");
     md << "# Parameter maps\n\nWhere each method completes the case, run to the map's t_end, against one model "
           "parameter and the step h ([report.parameter_map] of the case). A cell is `ok (Newton iterations per step, "
-          "max |dE|)` or the failure: when and why, in full in parameter_map.csv.\n";
-    const Case* current = nullptr;
+          "max |dE|)` or the failure: when and why, in full in parameter_map.csv. Where the map names a second "
+          "integrator that solves the same discrete equations by other means (compare_with), each failure of the "
+          "first says whether the second fails there too (the method's limit: its discrete equations have no "
+          "solution there, or its step is unstable) or completes (the first solver's limit, not the method's), "
+          "and the second's own map follows.\n";
     for (std::size_t i = 0; i < points_.size(); ++i) {
       const Point& p = points_[i];
       const ParameterMap& map = *p.original->report.parameter_map;
-      if (p.original != current) {
-        current = p.original;
-        md << "\n## " << current->name << ": " << map.integrator << " over " << format_g(map.t_end) << " s\n\n| "
+      if (i == 0 || p.original != points_[i - 1].original || p.integrator != points_[i - 1].integrator) {
+        md << "\n## " << p.original->name << ": " << p.integrator->name << " over " << format_g(map.t_end) << " s\n\n| "
            << map.parameter << " |";
         for (double h : map.steps) md << " h = " << format_g(h, 3) << " |";
         md << "\n|---|";
@@ -82,7 +87,13 @@ class ParameterMapStudy final : public Study {
         md << '\n';
       }
       if (p.h == map.steps.front()) md << "| " << format_g(p.value, 3) << " |";
-      md << ' ' << cell(p) << " |";
+      md << ' ' << cell(p);
+      const Point* other = comparison_of(p);
+      if (other && !p.measured.outcome.ok())
+        md << (other->measured.outcome.ok()
+                   ? " — **" + other->integrator->name + " completes here: this solver's limit, not the method's**"
+                   : " — " + other->integrator->name + " fails here too: the method's limit");
+      md << " |";
       if (p.h == map.steps.back()) md << '\n';
     }
     return {(dir / "parameter_map.csv").string(), (dir / "parameter_map.md").string()};
@@ -96,6 +107,17 @@ class ParameterMapStudy final : public Study {
     double value, h;
     Measurement measured;
   };
+
+  // The same (case, value, h) run by the map's compare_with integrator, for a point of its
+  // first integrator; nullptr otherwise.
+  const Point* comparison_of(const Point& p) const {
+    const ParameterMap& map = *p.original->report.parameter_map;
+    if (map.compare_with.empty() || p.integrator->name != map.integrator) return nullptr;
+    for (const Point& q : points_)
+      if (q.original == p.original && q.integrator->name == map.compare_with && q.value == p.value && q.h == p.h)
+        return &q;
+    return nullptr;
+  }
 
   static std::string cell(const Point& p) {
     const auto& o = p.measured.outcome;
@@ -114,7 +136,7 @@ class ParameterMapStudy final : public Study {
 
   static Measurement run(const Point& p) {
     const ParameterMap& map = *p.original->report.parameter_map;
-    IntegratorSettings s = p.variant->settings_for(map.integrator);
+    IntegratorSettings s = p.variant->settings_for(p.integrator->name);
     s.h = p.h;
     MeasureOptions m;
     m.t_end = map.t_end;
@@ -130,8 +152,8 @@ class ParameterMapStudy final : public Study {
 
 StudyInfo parameter_map_study() {
   return {"parameter_map",
-          "one fixed-step integrator over the case for every (model parameter value, h) of [report.parameter_map]: "
-          "completes, or fails with when and why",
+          "one fixed-step integrator (and the one it is compared with) over the case for every (model parameter "
+          "value, h) of [report.parameter_map]: completes, or fails with when and why",
           "parameter_map.csv, parameter_map.md",
           false,
           {},

@@ -380,16 +380,22 @@ TEST_CASE("parameter map: the LGVI completes with heavy links and reports the mi
   // Link mass 1e-2 kg at h = 2e-4 s: completes in about two Newton iterations per step.
   CHECK(csv.find("C_single_multirotor,lgvi,link_mass,0.01,0.0002,0.05,yes,0.05,250,") != std::string::npos);
   // 1e-6 kg: the zigzag modes' h w ~ 3 is past the method's stability anyway; the step fails in
-  // the first steps with the continuation's evidence, not a bare Newton failure.
+  // the first steps with the continuation's evidence (a residual that stays decades above its
+  // round-off floor: a fold), not a bare Newton failure.
   const auto light = csv.find("C_single_multirotor,lgvi,link_mass,1e-06,0.0002,0.05,no,");
   REQUIRE(light != std::string::npos);
-  CHECK(csv.find("no solution of the discrete equations found next to the previous state at this h: continuation in h' "
-                 "from 0 stalls at h' = ",
+  CHECK(csv.find("no solution of the discrete equations found next to the previous state at this h (a fold: the "
+                 "solution branch turns back): continuation in h' from 0 stalls at h' = ",
                  light) != std::string::npos);
+  // RATTLE, which solves the same discrete position equations, fails at the same step.
+  const auto light_rattle = csv.find("C_single_multirotor,rattle,link_mass,1e-06,0.0002,0.05,no,");
+  REQUIRE(light_rattle != std::string::npos);
   const std::string md = read_file(out / "parameter_map.md");
   CHECK(md.find("| link_mass | h = 0.0002 |") != std::string::npos);
   CHECK(md.find("| 0.01 | ok (2") != std::string::npos);
   CHECK(md.find("| 1e-06 | **fails** at t = ") != std::string::npos);
+  CHECK(md.find("rattle fails here too: the method's limit") != std::string::npos);
+  CHECK(md.find("## C_single_multirotor: rattle over 0.05 s") != std::string::npos);
 }
 
 TEST_CASE("gate fails with case, integrator, metric, value and bound when a property degrades", "[cli][gates]") {
