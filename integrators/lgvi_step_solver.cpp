@@ -49,10 +49,12 @@ LgviStepSolver::LgviStepSolver(const DiscreteLieGroupFormulation& form, const In
   x_.resize(step_->unknowns());
   G_.resize(x_.size());
   dx_.resize(x_.size());
-  step_->unknown_groups(groups_);
-  for (int g : groups_) group_count_ = std::max(group_count_, g + 1);
-  group_correction_.resize(group_count_);
-  group_size_.resize(group_count_);
+  std::vector<int> groups;
+  step_->unknown_groups(groups);
+  for (int g : groups) group_count_ = std::max(group_count_, g + 1);
+  group_masks_.assign(group_count_, Eigen::ArrayXd::Zero(x_.size()));
+  for (std::size_t j = 0; j < groups.size(); ++j)
+    if (groups[j] >= 0) group_masks_[groups[j]](Eigen::Index(j)) = 1.0;
 }
 
 bool LgviStepSolver::solve(const Eigen::VectorXd& y, double h, Eigen::VectorXd& y_next, StepFailure& failure) {
@@ -169,14 +171,11 @@ LgviStepSolver::NewtonResult LgviStepSolver::newton(Eigen::VectorXd& x) {
     ++counters_.rhs_evals;
     ++counters_.newton_iters;
     step_->residual_magnitudes(S_);
-    double excess = 0.0;  // max_i |G_i| / floor_i
-    for (Eigen::Index i = 0; i < G_.size(); ++i) {
-      const double g = std::abs(G_(i));
-      if (g == 0.0) continue;
-      const double floor = kFloorEps * eps * S_(i);
-      excess = std::max(excess, floor > 0.0 ? g / floor : std::numeric_limits<double>::infinity());
-    }
-    if (std::isnan(excess) || !all_finite(G_))
+    // max_i |G_i| / floor_i, vectorised (this runs in every iteration of every step). S_i >= |G_i|
+    // term by term, so S_i = 0 only where G_i = 0: the guard keeps that 0/0 at 0.
+    const double excess =
+        (G_.array().abs() / S_.array().max(std::numeric_limits<double>::min())).maxCoeff() / (kFloorEps * eps);
+    if (!std::isfinite(excess) || G_.hasNaN())
       return {false, "the discrete Euler-Lagrange residual became non-finite", best_excess, true};
     best_excess = std::min(best_excess, excess);
     if (excess <= 1.0) return {true, "", excess};
@@ -187,21 +186,15 @@ LgviStepSolver::NewtonResult LgviStepSolver::newton(Eigen::VectorXd& x) {
       return {false, "the residual stalls at " + format_g(excess, 2) + " times its round-off floor", best_excess};
     previous_excess = excess;
     if (!step_->newton_correction(x, G_, dx_)) return {false, "singular Newton matrix", best_excess};
-    if (!all_finite(dx_)) return {false, "non-finite Newton correction", best_excess, true};
+    if (!dx_.allFinite()) return {false, "non-finite Newton correction", best_excess, true};
     x += dx_;
-    group_correction_.setZero();
-    group_size_.setZero();
-    for (Eigen::Index j = 0; j < x.size(); ++j) {
-      const int g = groups_[j];
-      if (g < 0) continue;
-      group_correction_(g) = std::max(group_correction_(g), std::abs(dx_(j)));
-      group_size_(g) = std::max(group_size_(g), std::abs(x(j)));
-    }
     double relative = 0.0;  // the largest correction relative to its group's size
-    for (int g = 0; g < group_count_; ++g)
-      if (group_correction_(g) > 0.0)
-        relative = std::max(relative, group_size_(g) > 0.0 ? group_correction_(g) / group_size_(g)
-                                                            : std::numeric_limits<double>::infinity());
+    for (int g = 0; g < group_count_; ++g) {
+      const double correction = (dx_.array().abs() * group_masks_[g]).maxCoeff();
+      if (correction == 0.0) continue;
+      const double size = (x.array().abs() * group_masks_[g]).maxCoeff();
+      relative = std::max(relative, size > 0.0 ? correction / size : std::numeric_limits<double>::infinity());
+    }
     if (group_count_ > 0 && relative <= newton_tol_) return {true, "", best_excess};
   }
   return {false,

@@ -55,10 +55,10 @@ class LgviStepSolver {
   StepCounters& counters_;
   double newton_tol_;     // relative size of the last correction, within each group of like unknowns
   int max_newton_iters_;  // iterations before the step is declared failed
-  std::vector<int> groups_;  // the step's unknown groups (DiscreteLieGroupStep::unknown_groups)
+  // The step's unknown groups (DiscreteLieGroupStep::unknown_groups), one 0/1 mask each.
+  std::vector<Eigen::ArrayXd> group_masks_;
   int group_count_ = 0;
-  Eigen::VectorXd S_;        // magnitudes of the residual's terms (DiscreteLieGroupStep::residual_magnitudes)
-  Eigen::VectorXd group_correction_, group_size_;
+  Eigen::VectorXd S_;  // magnitudes of the residual's terms (DiscreteLieGroupStep::residual_magnitudes)
   // Predictor history: the last three solutions at the same step, and the solution pending commit().
   Eigen::VectorXd x_, x_previous_, x_previous2_, trial_, G_, dx_;
   bool have_previous_ = false, have_two_previous_ = false, have_three_previous_ = false;

@@ -30,6 +30,8 @@ void joint_to_momentum(const Mechanics& mech, const Eigen::VectorXd& z, const st
 
 // (M_J x) for x in the CableTreeKkt layout (the tau slots are ignored), into the same layout.
 void joint_mass_times(const Mechanics& mech, const Eigen::VectorXd& x, Eigen::VectorXd& Mx);
+// The same and M_J |x| (the magnitudes of its terms, for a round-off floor) in one pass.
+void joint_mass_times(const Mechanics& mech, const Eigen::VectorXd& x, Eigen::VectorXd& Mx, Eigen::VectorXd& M_abs_x);
 
 class OdeForm final : public OdeFormulation {
  public:

@@ -47,6 +47,37 @@ void joint_to_momentum(const Mechanics& mech, const Eigen::VectorXd& z, const st
   }
 }
 
+void joint_mass_times(const Mechanics& mech, const Eigen::VectorXd& x, Eigen::VectorXd& Mx, Eigen::VectorXd& M_abs_x) {
+  // The same sums as below, with |x| beside x (M_J's entries are positive), in one pass.
+  const Parameters& p = mech.params();
+  const int n = p.links;
+  Mx.setZero(x.size());
+  M_abs_x.setZero(x.size());
+  auto X = [&](int a, int j) -> Vec3 { return j == 0 ? Vec3(x.head<3>()) : Vec3(x.segment<3>(CableTreeKkt::offset(n, a, j) + 1)); };
+  Vec3 root = mech.payload_joint_mass() * x.head<3>(), root_abs = mech.payload_joint_mass() * x.head<3>().cwiseAbs();
+  for (int a = 0; a < p.multirotors; ++a) {
+    Vec3 previous = X(a, 0), current = X(a, 1);
+    root += mech.joint_coupling(1) * current;
+    root_abs += mech.joint_coupling(1) * current.cwiseAbs();
+    for (int j = 1; j <= n; ++j) {
+      Vec3 r = mech.joint_coupling(j) * previous + mech.joint_mass(j) * current;
+      Vec3 r_abs = mech.joint_coupling(j) * previous.cwiseAbs() + mech.joint_mass(j) * current.cwiseAbs();
+      Vec3 next = Vec3::Zero();
+      if (j < n) {
+        next = X(a, j + 1);
+        r += mech.joint_coupling(j + 1) * next;
+        r_abs += mech.joint_coupling(j + 1) * next.cwiseAbs();
+      }
+      Mx.segment<3>(CableTreeKkt::offset(n, a, j) + 1) = r;
+      M_abs_x.segment<3>(CableTreeKkt::offset(n, a, j) + 1) = r_abs;
+      previous = current;
+      current = next;
+    }
+  }
+  Mx.head<3>() = root;
+  M_abs_x.head<3>() = root_abs;
+}
+
 void joint_mass_times(const Mechanics& mech, const Eigen::VectorXd& x, Eigen::VectorXd& Mx) {
   const Parameters& p = mech.params();
   const int n = p.links;

@@ -108,9 +108,7 @@ class MultirotorStep final : public DiscreteLieGroupStep {
     G.resize(unknowns());
     S_.resize(unknowns());
     cable_ = x.head(kkt_size_);
-    joint_mass_times(mech_, cable_, Mx_);
-    abs_cable_ = cable_.cwiseAbs();
-    joint_mass_times(mech_, abs_cable_, Mabs_);  // M_J has no negative entries
+    joint_mass_times(mech_, cable_, Mx_, Mabs_);
     Gc_ = Mx_ / h_ - b_;
     Sc_ = Mabs_ / std::abs(h_) + b_magnitude_;
     for (int a = 0; a < m_; ++a) {
@@ -230,7 +228,7 @@ class MultirotorStep final : public DiscreteLieGroupStep {
   State s_, next_;
   Eigen::VectorXd phi_;  // the constant joint forces, in the CableTreeKkt layout
   Vec3 total_force_;     // their sum
-  Eigen::VectorXd z_, z_next_, b_, b_magnitude_, Mx_, Mabs_, abs_cable_, rhs_, sol_, cable_, Gc_, Sc_, S_;
+  Eigen::VectorXd z_, z_next_, b_, b_magnitude_, Mx_, Mabs_, rhs_, sol_, cable_, Gc_, Sc_, S_;
   std::vector<std::vector<Vec3>> t_;
 };
 
