@@ -443,6 +443,20 @@ class StabilityMap final : public Study {
     searches_.push_back({key, c.name, swept, value, t_end, {}});
   }
 
+  // The case's other unswept runs whose search ended on the same bracket [h_max, h_fail] (the
+  // bisection is deterministic, so equal outcomes give equal brackets), comma-separated; "—" if none.
+  template <typename Search>
+  std::string same_bracket(const Search& s) const {
+    if (s.search.bound != StabilitySearch::Bound::Bracketed) return "—";
+    auto same = [](double a, double b) { return std::abs(a - b) <= 1e-12 * std::abs(b); };
+    std::string out;
+    for (const auto& o : searches_)
+      if (&o != &s && o.swept.empty() && o.case_name == s.case_name && o.search.bound == StabilitySearch::Bound::Bracketed &&
+          same(o.search.h_max, s.search.h_max) && same(o.search.h_fail, s.search.h_fail))
+        out += (out.empty() ? "" : ", ") + o.key.label();
+    return out.empty() ? "—" : out;
+  }
+
   void write_markdown(const std::filesystem::path& path, const std::vector<std::string>& fits) const {
     std::ofstream md(path);
     md << "# Stability map\n\n"
@@ -464,7 +478,10 @@ class StabilityMap final : public Study {
           "step loops in one pass, steps, right-hand-side or residual evaluations; the counts are the "
           "machine-independent part), beside the run at the case's h. Parameters: "
           "`--param horizon_steps=case` for the full horizon, `precision=`, `energy_fraction=`, `constraint_bound=`, "
-          "`sweeps=` (tetherbench list).\n";
+          "`sweeps=` (tetherbench list). \"Same bracket as\": the case's other runs whose search ended on the same "
+          "[h_max, h_fail]; where they solve the same discrete equations by other means (the LGVI and RATTLE on Model "
+          "C: in joint coordinates the LGVI's position equations are SHAKE's), a common limit is the method's, not one "
+          "solver's.\n";
     std::string current;
     for (const auto& s : searches_) {
       if (!s.swept.empty()) continue;
@@ -472,7 +489,7 @@ class StabilityMap final : public Study {
         current = s.case_name;
         md << "\n## " << current << " (h = " << format_g(s.key.c->h, 3) << " s, t_horizon = " << format_g(s.t_end, 4)
            << " s)\n\n| run | h_max (s) | h_max / h | first failure above (h: why) | probes | runtime at h_max (s) | "
-              "steps | rhs evals | runtime at h (s) |\n|---|---|---|---|---|---|---|---|---|\n";
+              "steps | rhs evals | runtime at h (s) | same bracket as |\n|---|---|---|---|---|---|---|---|---|---|\n";
       }
       md << "| " << s.key.label() << " | " << h_max_cell(s) << " | "
          << (s.search.bound == StabilitySearch::Bound::BelowFloor ? "—" : format_g(s.search.h_max / s.key.c->h, 3))
@@ -481,7 +498,8 @@ class StabilityMap final : public Study {
       const StabilityProbe* at_case = s.search.at(s.key.c->h);
       if (best) md << format_g(best->runtime_s, 3) << " | " << best->counters.steps << " | " << best->counters.rhs_evals;
       else md << "— | — | —";
-      md << " | " << (at_case && at_case->stable ? format_g(at_case->runtime_s, 3) : "—") << " |\n";
+      md << " | " << (at_case && at_case->stable ? format_g(at_case->runtime_s, 3) : "—") << " | " << same_bracket(s)
+         << " |\n";
     }
     if (!sweeps_.empty()) {
       md << "\n## h_max against a [model] key\n\nThe same search on the case with one [model] key changed (same "

@@ -185,6 +185,19 @@ TEST_CASE("the study runs every fixed-step integrator of the registry and writes
     if (info.name == "rk4" || info.name == "rattle") CHECK(p == Approx(-0.5).margin(0.04));
   }
   CHECK(slurp(out / "stability_probes.csv").find(",no,") != std::string::npos);  // failed probes are kept
+  // "same bracket as": on this linear oscillator the LGVI and RATTLE are both Stoermer-Verlet, so
+  // their searches end on the same bracket and each row names the other; explicit RK4 does not.
+  CHECK(md.find("| same bracket as |") != std::string::npos);
+  auto row_of = [&](const std::string& run) {
+    const auto at = md.find("\n| " + run + " |");
+    REQUIRE(at != std::string::npos);
+    return md.substr(at + 1, md.find('\n', at + 1) - at - 1);
+  };
+  const std::string lgvi = row_of("lgvi"), rattle = row_of("rattle"), rk4 = row_of("rk4");
+  INFO(lgvi << "\n" << rattle << "\n" << rk4);
+  CHECK(lgvi.find("rattle") != std::string::npos);
+  CHECK(rattle.find("lgvi") != std::string::npos);
+  CHECK(rk4.find("lgvi") == std::string::npos);
 }
 
 TEST_CASE("bad stability_map parameters exit 2 naming the key", "[stability][cli][input]") {
