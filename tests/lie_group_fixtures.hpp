@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "integrators/lgvi_step_solver.hpp"
 #include "tests/test_support.hpp"
 
 namespace tb::testing {
@@ -52,6 +53,22 @@ inline std::unique_ptr<DiscreteLieGroupFormulation> lie_group_form(const Model& 
   auto f = model.make_formulation(FormulationKind::DiscreteLieGroup, discretisation, why_not);
   REQUIRE(f);
   return std::unique_ptr<DiscreteLieGroupFormulation>(dynamic_cast<DiscreteLieGroupFormulation*>(f.release()));
+}
+
+// A generic state of the LGVI scheme on the form: its initial state after `steps` steps of size
+// h (so that the momenta are the scheme's own, not the continuous Legendre transform's).
+inline Eigen::VectorXd lgvi_state_after(const DiscreteLieGroupFormulation& form, double h, int steps = 5) {
+  StepCounters counters;
+  LgviStepSolver solver(form, settings_of("lgvi", h), counters);
+  StepFailure failure;
+  Eigen::VectorXd y = form.initial_state(), next;
+  for (int i = 0; i < steps; ++i) {
+    INFO(failure.reason);
+    REQUIRE(solver.solve(y, h, next, failure));
+    solver.commit();
+    y = next;
+  }
+  return y;
 }
 
 }  // namespace tb::testing
