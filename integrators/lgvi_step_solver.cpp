@@ -30,6 +30,16 @@ constexpr double kFloorEps = 4.0;
 constexpr double kIllConditionedExcess = 1e3;
 }  // namespace
 
+double residual_excess(const Eigen::VectorXd& G, const Eigen::VectorXd& S) {
+  // floor_i = kFloorEps (eps S_i + the smallest normal number): below the normal range a double
+  // has no relative precision left (gradual underflow keeps absolute steps of 4.9e-324, which
+  // the products with 1/h make larger), so a row whose terms have underflowed (a string node the
+  // motion has not reached) is at its floor at any value below it. Vectorised: this runs in
+  // every iteration of every step.
+  constexpr double eps = std::numeric_limits<double>::epsilon(), tiny = std::numeric_limits<double>::min();
+  return (G.array().abs() / (kFloorEps * (eps * S.array() + tiny))).maxCoeff();
+}
+
 std::vector<SettingSpec> lgvi_newton_settings() {
   return {positive_setting("newton_tol",
                            "Newton stops when every residual row is at its round-off floor (a few eps times the "
@@ -162,7 +172,6 @@ void LgviStepSolver::commit() {
 // is reported with how far above it stalled, which is what tells a fold (far above) from an
 // ill-conditioned solve (within a few decades of it).
 LgviStepSolver::NewtonResult LgviStepSolver::newton(Eigen::VectorXd& x) {
-  constexpr double eps = std::numeric_limits<double>::epsilon();
   double previous_excess = std::numeric_limits<double>::infinity();
   double best_excess = std::numeric_limits<double>::infinity();
   int stalls = 0;
@@ -171,10 +180,7 @@ LgviStepSolver::NewtonResult LgviStepSolver::newton(Eigen::VectorXd& x) {
     ++counters_.rhs_evals;
     ++counters_.newton_iters;
     step_->residual_magnitudes(S_);
-    // max_i |G_i| / floor_i, vectorised (this runs in every iteration of every step). S_i >= |G_i|
-    // term by term, so S_i = 0 only where G_i = 0: the guard keeps that 0/0 at 0.
-    const double excess =
-        (G_.array().abs() / S_.array().max(std::numeric_limits<double>::min())).maxCoeff() / (kFloorEps * eps);
+    const double excess = residual_excess(G_, S_);
     if (!std::isfinite(excess) || G_.hasNaN())
       return {false, "the discrete Euler-Lagrange residual became non-finite", best_excess, true};
     best_excess = std::min(best_excess, excess);

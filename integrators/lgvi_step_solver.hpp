@@ -20,6 +20,10 @@ namespace tb {
 // integrator built on it.
 std::vector<SettingSpec> lgvi_newton_settings();
 
+// max_i |G_i| / floor_i for a residual G whose terms have magnitudes S
+// (DiscreteLieGroupStep::residual_magnitudes): 1 or less is at the round-off floor.
+double residual_excess(const Eigen::VectorXd& G, const Eigen::VectorXd& S);
+
 class LgviStepSolver {
  public:
   // Reads the settings of lgvi_newton_settings() from s; counts residual evaluations and Newton
