@@ -78,20 +78,6 @@ std::vector<EnvelopePoint> GrowthEnvelope::points() const {
   return out;
 }
 
-double student_t975(double dof) {
-  static const double table[][2] = {{1, 12.706}, {2, 4.303},  {3, 3.182},  {4, 2.776},  {5, 2.571},
-                                    {6, 2.447},  {7, 2.365},  {8, 2.306},  {9, 2.262},  {10, 2.228},
-                                    {12, 2.179}, {15, 2.131}, {20, 2.086}, {30, 2.042}, {60, 2.000}};
-  if (!(dof >= 1.0)) return table[0][1];
-  const size_t n = sizeof table / sizeof table[0];
-  for (size_t i = 0; i + 1 < n; ++i)
-    if (dof <= table[i + 1][0]) {  // linear in 1/dof between the entries
-      const double a = 1.0 / table[i][0], b = 1.0 / table[i + 1][0], x = 1.0 / dof;
-      return table[i][1] + (table[i + 1][1] - table[i][1]) * (a - x) / (a - b);
-    }
-  return 1.96 + (table[n - 1][1] - 1.96) * (table[n - 1][0] / dof);
-}
-
 std::string classify_growth(double p, double lo, double hi) {
   if (!std::isfinite(p)) return "too_short";
   const bool ci_contains_zero = lo <= 0.0 && hi >= 0.0;

@@ -26,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "numerics/statistics.hpp"  // student_t975, shared with the other fits
+
 namespace tb {
 
 inline constexpr int kGrowthWindowsPerOctave = 4;
@@ -74,7 +76,4 @@ GrowthFit fit_growth(const std::vector<EnvelopePoint>& envelope, double err_max)
 GrowthFit with_round_off_floor(GrowthFit fit, double floor);
 // The law of an exponent and its 95% interval (the rule above, without round-off/too_short).
 std::string classify_growth(double exponent, double ci95_low, double ci95_high);
-// Student's t 0.975 quantile for `dof` degrees of freedom (interpolated table; 1.96 beyond).
-double student_t975(double dof);
-
 }  // namespace tb

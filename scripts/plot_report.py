@@ -1015,17 +1015,21 @@ def summary_table(case_rows):
 
 
 def orders_table(rows):
-    """Measured orders; a run without a fit shows why (orders.csv note), never a number."""
+    """Measured orders as orders.csv states them (asymptotic range, 95% interval, flag); a run
+    without a fit shows "inconclusive" and why, never a number."""
     body = []
     for r in rows:
         fitted = finite(num(r.get("measured_order")))
-        body.append([md_escape(r.get("integrator", "")), md_escape(r.get("declared_order", "")),
-                     md_escape(r.get("measured_order", "")) if fitted else "—",
+        ci = r.get("order_ci95", "")
+        order = (md_escape(r.get("measured_order", "")) + (f" ± {md_escape(ci)}" if ci else "")) if fitted else "—"
+        flag = r.get("flag", "")
+        body.append([md_escape(r.get("integrator", "")), md_escape(r.get("declared_order", "")), order,
                      f"{fmt_g(num(r.get('h_min')))} – {fmt_g(num(r.get('h_max')))}" if fitted else "—",
                      f"{fmt(num(r.get('error_min')))} – {fmt(num(r.get('error_max')))}" if fitted else "—",
-                     md_escape(r.get("points", "")), md_escape(r.get("note", ""))])
-    return md_table(["integrator", "declared order", "measured order", "h range", "error range",
-                     "points fitted", "note"], body)
+                     md_escape(r.get("points", "")), md_escape(r.get("local_orders", "")),
+                     f"**{md_escape(flag)}**" if flag else "—", md_escape(r.get("note", ""))])
+    return md_table(["integrator", "declared order", "measured order (95%)", "h range fitted", "error range",
+                     "points fitted", "local orders (largest h first)", "flag", "note"], body)
 
 
 PAPER_COLS = ["source", "integrator", "metric", "statistic", "paper_value", "ours", "ratio",

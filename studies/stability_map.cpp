@@ -159,36 +159,6 @@ StabilitySearch find_h_max(const RunKey& key, const IntegratorSettings& settings
   return s;
 }
 
-PowerLawFit fit_power_law(const std::vector<double>& x, const std::vector<double>& y) {
-  PowerLawFit f;
-  f.points = int(x.size());
-  const double n = double(x.size());
-  double mx = 0, my = 0;
-  for (size_t i = 0; i < x.size(); ++i) mx += std::log(x[i]) / n, my += std::log(y[i]) / n;
-  double sxx = 0, sxy = 0;
-  for (size_t i = 0; i < x.size(); ++i) {
-    const double dx = std::log(x[i]) - mx;
-    sxx += dx * dx, sxy += dx * (std::log(y[i]) - my);
-  }
-  f.p = sxy / sxx;
-  f.a = my - f.p * mx;
-  if (x.size() < 3) {
-    f.se = f.ci95 = kNaN;
-    return f;
-  }
-  double ssr = 0;
-  for (size_t i = 0; i < x.size(); ++i) {
-    const double r = std::log(y[i]) - f.a - f.p * std::log(x[i]);
-    ssr += r * r;
-  }
-  const int dof = f.points - 2;
-  f.se = std::sqrt(ssr / dof / sxx);
-  // Student's t(0.975, dof); beyond the table 1.96 + 2.5/dof (within 0.5% of it).
-  static const double t975[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228};
-  f.ci95 = (dof <= 10 ? t975[dof - 1] : 1.96 + 2.5 / dof) * f.se;
-  return f;
-}
-
 namespace {
 
 // --param values: every one checked, a bad one an InputError naming the key.

@@ -29,6 +29,7 @@
 
 #include "core/runner.hpp"
 #include "core/study.hpp"
+#include "numerics/statistics.hpp"
 
 namespace tb {
 
@@ -69,13 +70,7 @@ struct StabilitySearch {
 StabilitySearch find_h_max(const RunKey& key, const IntegratorSettings& settings, double h0, double t_end,
                            double sample_interval, const StabilityCriterion& criterion, double precision);
 
-// Least-squares fit of log y = a + p log x with the standard error of p and the two-sided 95%
-// confidence interval p +- t(0.975, n - 2) se (Student's t; no interval for two points).
-struct PowerLawFit {
-  double p = 0.0, a = 0.0, se = 0.0, ci95 = 0.0;  // ci95: half-width; NaN with fewer than 3 points
-  int points = 0;
-};
-PowerLawFit fit_power_law(const std::vector<double>& x, const std::vector<double>& y);
+// fit_power_law (numerics/statistics.hpp) fits h_max against a [model] key.
 
 StudyInfo stability_map_study();
 

@@ -33,8 +33,17 @@
 #include "core/reference.hpp"
 #include "core/trajectory_error.hpp"
 #include "numerics/convergence.hpp"
+#include "numerics/statistics.hpp"
 
 namespace tb {
+
+namespace {
+// The asymptotic-range rule of the measured orders (orders.csv; issue 24 item 3).
+constexpr double kOrderResolution = 10.0;  // errors at least this many times the references' agreement
+constexpr double kOrderAgreement = 0.3;    // local orders within this of each other
+constexpr std::size_t kOrderMinPoints = 3;
+constexpr double kOrderFlag = 0.5;         // |measured - declared| above this is flagged
+}  // namespace
 
 namespace {
 
@@ -175,28 +184,32 @@ class WorkPrecision final : public Study {
         refs << '\n';
       }
     std::ofstream orders(dir / "orders.csv");
-    // The same fit over each trajectory measure (its own resolved points; empty below two).
-    orders << "case,integrator,declared_order,measured_order,h_min,h_max,error_min,error_max,points,note";
+    // The order of each fixed-step run, measured over its asymptotic range only (issue 24 item 3;
+    // numerics/statistics.hpp asymptotic_order): successive points whose errors stand at least
+    // kOrderResolution x the references' agreement above it and whose local orders agree within
+    // kOrderAgreement of each other, at least kOrderMinPoints of them, with the fit's 95% interval;
+    // a measured order more than kOrderFlag from the declared one is flagged. Where the sweep has
+    // no such range the order is "inconclusive" with the reason, never a number. The trajectory
+    // measures' orders follow (least squares over their own resolved points; empty below two).
+    orders << "case,integrator,declared_order,measured_order,order_ci95,h_min,h_max,error_min,error_max,points,"
+              "local_orders,flag,note";
     for (const char* m : kTrajectoryMeasures) orders << ",order_" << m;
     orders << '\n';
     for (const auto& c : *context.cases)
       for (const auto& key : runs_of(c, context.catalogue->integrators)) {
         if (key.integrator->adaptive) continue;
         std::vector<double> hs, errs;
-        size_t points = 0;
+        std::vector<bool> usable;
         std::string first_failure;
         for (const auto& p : points_) {
           if (p.key.c != key.c || p.key.integrator != key.integrator || p.key.discretisation != key.discretisation) continue;
-          ++points;
-          if (p.measured.outcome.ok() && p.resolved()) hs.push_back(p.value), errs.push_back(p.error);
-          else if (first_failure.empty())
-            first_failure = "h = " + format_g(p.value, 3) + ": " +
-                            (p.measured.outcome.ok() ? "error " + format_g(p.error, 2) +
-                                                           " not above the references' agreement " +
-                                                           format_g(p.agreement, 2) + " (unresolved)"
-                                                     : p.measured.outcome.describe());
+          const bool ok = p.measured.outcome.ok();
+          hs.push_back(p.value);
+          errs.push_back(ok ? p.error : 0.0);
+          usable.push_back(ok && p.error >= kOrderResolution * p.agreement);
+          if (!ok && first_failure.empty()) first_failure = "h = " + format_g(p.value, 3) + ": " + p.measured.outcome.describe();
         }
-        if (points == 0) continue;  // not run (n/a, or no reference for its discretisation)
+        if (hs.empty()) continue;  // not run (n/a, or no reference for its discretisation)
         std::string trajectory_orders;
         for (size_t m = 0; m < 4; ++m) {
           std::vector<double> hm, em;
@@ -206,19 +219,32 @@ class WorkPrecision final : public Study {
               hm.push_back(p.value), em.push_back(p.trajectory[m]);
           trajectory_orders += "," + (hm.size() >= 2 ? format_g(fitted_order(hm, em), 4) : std::string());
         }
-        const std::string counted = std::to_string(hs.size()) + " of " + std::to_string(points);
-        if (hs.size() < 2) {
-          orders << c.name << ',' << key.label() << ',' << key.integrator->order << ",,,,,," << counted
-                 << ",\"no fit: fewer than two successful points (" << first_failure << ")\"" << trajectory_orders << '\n';
+        const AsymptoticOrder a = asymptotic_order(hs, errs, usable, kOrderAgreement, kOrderMinPoints);
+        std::string local;
+        for (double q : a.local_orders) local += (local.empty() ? "" : " ") + (std::isfinite(q) ? format_g(q, 3) : "-");
+        const std::string counted = std::to_string(a.steps.size()) + " of " + std::to_string(hs.size());
+        const std::string rule = "asymptotic range: >= " + std::to_string(kOrderMinPoints) +
+                                 " successive points with errors >= " + format_g(kOrderResolution) +
+                                 "x the references' agreement and local orders within " + format_g(kOrderAgreement) +
+                                 " of each other";
+        const std::string failed = first_failure.empty() ? "" : "; first failed point: " + first_failure;
+        orders << c.name << ',' << key.label() << ',' << key.integrator->order << ',';
+        if (!a.fitted) {
+          orders << ",,,,,," << counted << ',' << local << ",inconclusive,\"no order: " << a.why_not << " (" << rule << ")"
+                 << failed << "\"" << trajectory_orders << '\n';
           continue;
         }
-        orders << c.name << ',' << key.label() << ',' << key.integrator->order << ',' << format_g(fitted_order(hs, errs), 4)
-               << ',' << format_g(*std::min_element(hs.begin(), hs.end()), 4) << ','
-               << format_g(*std::max_element(hs.begin(), hs.end()), 4) << ','
-               << format_g(*std::min_element(errs.begin(), errs.end()), 4) << ','
-               << format_g(*std::max_element(errs.begin(), errs.end()), 4) << ',' << counted << ",\""
-               << (first_failure.empty() ? "" : "fit over the successful points; first left out: " + first_failure)
-               << "\"" << trajectory_orders << '\n';
+        std::vector<double> fitted_errors;
+        for (double h : a.steps) fitted_errors.push_back(errs[size_t(std::find(hs.begin(), hs.end(), h) - hs.begin())]);
+        const double p = a.fit.p, declared = key.integrator->order;
+        const std::string flag = p < declared - kOrderFlag ? "order reduction"
+                                 : p > declared + kOrderFlag ? "above the declared order"
+                                                             : "";
+        orders << format_g(p, 4) << ',' << format_g(a.fit.ci95, 2) << ',' << format_g(a.steps.back(), 4) << ','
+               << format_g(a.steps.front(), 4) << ','
+               << format_g(*std::min_element(fitted_errors.begin(), fitted_errors.end()), 4) << ','
+               << format_g(*std::max_element(fitted_errors.begin(), fitted_errors.end()), 4) << ',' << counted << ','
+               << local << ',' << flag << ",\"" << rule << failed << "\"" << trajectory_orders << '\n';
       }
     return {(dir / "work_precision.csv").string(), (dir / "orders.csv").string(), (dir / "references.csv").string()};
   }

@@ -1,0 +1,39 @@
+#pragma once
+// The statistics the report's verdicts rest on, in one place (issue 24 item 6): Student's t,
+// least-squares power laws with their 95% intervals, and convergence orders measured over the
+// asymptotic range of a step sweep only (issue 24 item 3).
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace tb {
+
+// Student's t quantile t(0.975, dof) (two-sided 95%), from the table of the usual quantiles,
+// linear in 1/dof between them, tending to 1.96.
+double student_t975(double dof);
+
+// Least-squares fit of log y = a + p log x with the standard error of p and the two-sided 95%
+// confidence interval p +- t(0.975, n - 2) se (no interval for two points).
+struct PowerLawFit {
+  double p = 0.0, a = 0.0, se = 0.0, ci95 = 0.0;  // ci95: half-width; NaN with fewer than 3 points
+  int points = 0;
+};
+PowerLawFit fit_power_law(const std::vector<double>& x, const std::vector<double>& y);
+
+// A convergence order measured only where the sweep is in its asymptotic range: over the longest
+// run of successive usable points (largest h first) whose local orders (between successive points)
+// all lie within `tolerance` of each other, with at least `min_points` points; of
+// equally long runs the one at larger h wins (the small end is where round-off floors lie). A point is usable when the
+// caller says so (its run succeeded and its error stands clear of the reference's uncertainty).
+struct AsymptoticOrder {
+  bool fitted = false;
+  PowerLawFit fit;                     // over the chosen run (p: the order; ci95: its interval)
+  std::vector<double> steps;           // the chosen run's steps, largest first
+  std::vector<double> local_orders;    // between successive points of the whole sweep (NaN across an unusable one)
+  std::string why_not;                 // when not fitted: why, in words
+};
+AsymptoticOrder asymptotic_order(const std::vector<double>& steps, const std::vector<double>& errors,
+                                 const std::vector<bool>& usable, double tolerance = 0.3, std::size_t min_points = 3);
+
+}  // namespace tb
