@@ -149,7 +149,6 @@ void LgviStepSolver::commit() {
   pending_ = false;
 }
 
-
 // Newton's method on the step's discrete equations from x, with the model's analytic Newton
 // matrix; x holds the last iterate on return. Iterations are counted in the run's counters.
 //
@@ -168,9 +167,9 @@ void LgviStepSolver::commit() {
 // C the remainder is smaller still: the unit-length rows are quadratic in the increments and
 // their remainder |delta d|^2 / (2 l) is below (|dJ| / l) of that bound; the Cayley rows'
 // quadratic part c x J c is |c| ~ h |Omega| of their linear part.) Multipliers have no group:
-// the rows are linear in them, so their accuracy is that of the rows they enter. A residual that stops falling above its floor
-// is reported with how far above it stalled, which is what tells a fold (far above) from an
-// ill-conditioned solve (within a few decades of it).
+// the rows are linear in them, so their accuracy is that of the rows they enter. A residual
+// that stops falling above its floor is reported with how far above it stalled, which is what
+// tells a fold (far above) from an ill-conditioned solve (within a few decades of it).
 LgviStepSolver::NewtonResult LgviStepSolver::newton(Eigen::VectorXd& x) {
   double previous_excess = std::numeric_limits<double>::infinity();
   double best_excess = std::numeric_limits<double>::infinity();

@@ -366,3 +366,36 @@ TEST_CASE("cayley_momentum_correction: refuses a singular Jacobian instead of re
   CHECK_FALSE(so3::cayley_momentum_correction(Mat3::Identity(), Vec3(0.1, 0.2, 0.3), 1e-3,
                                               Vec3(std::numeric_limits<double>::quiet_NaN(), 0.0, 0.0), dc));
 }
+
+TEST_CASE("increment forms equal their definitions: F - I, R F, F^T p - p, the S^2 rotation onto q + e", "[lie][roundoff]") {
+  // The LGVI updates R, Pi and q_i by these increments (issue 23); each must be the same map as
+  // the product it replaces, and the S^2 one must land on the direction of q + e with |q| = 1.
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int trial = 0; trial < 50; ++trial) {
+    const tb::Vec3 c(u(gen), u(gen), u(gen)), p(u(gen), u(gen), u(gen));
+    const double scale = std::pow(10.0, -6.0 * (trial % 3));  // |c| ~ 1, 1e-6, 1e-12
+    const tb::Vec3 cs = scale * c;
+    const tb::Mat3 F = tb::so3::cayley(cs), R = tb::so3::exp(tb::Vec3(u(gen), u(gen), u(gen)));
+    CHECK((tb::so3::cayley_minus_identity(cs) - (F - tb::Mat3::Identity())).cwiseAbs().maxCoeff() <= 1e-15);
+    CHECK((tb::so3::times_cayley(R, cs) - R * F).cwiseAbs().maxCoeff() <= 1e-15);
+    CHECK((p + tb::so3::cayley_transpose_increment(cs, p) - F.transpose() * p).cwiseAbs().maxCoeff() <= 1e-15);
+    // The increment itself is exact relative to its own size (forming F first would lose it at |c| = 1e-12).
+    const tb::Vec3 increment = tb::so3::cayley_transpose_increment(cs, p);
+    const tb::Vec3 first_order = -2.0 * cs.cross(p);
+    if (trial % 3 == 2) CHECK((increment - first_order).norm() <= 1e-10 * first_order.norm());
+
+    // e up to 0.3 (a link turning by up to ~17 degrees in one step: far beyond any stable step),
+    // down to 1e-12.
+    const tb::Vec3 q = tb::Vec3(u(gen), u(gen), u(gen)).normalized(), e = 0.3 * scale * tb::Vec3(u(gen), u(gen), u(gen));
+    const tb::Vec3 next = q + tb::s2::rotation_onto_increment(q, e);
+    CHECK(std::abs(next.norm() - 1.0) <= 1e-15);
+    INFO("trial " << trial << ": |e| = " << e.norm() << ", q.e = " << q.dot(e) << ", off by " << (next - (q + e).normalized()).norm());
+    CHECK((next - (q + e).normalized()).norm() <= 1e-15);  // a few ulps of a unit vector
+    // |c|-independent relative accuracy: the increment matches e's component normal to q to first order.
+    if (trial % 3 == 2) {
+      const tb::Vec3 normal = e - q.dot(e) * q;
+      CHECK((tb::s2::rotation_onto_increment(q, e) - normal).norm() <= 1e-10 * normal.norm());
+    }
+  }
+}

@@ -69,19 +69,19 @@ class MultirotorStep final : public DiscreteLieGroupStep {
     kkt_size_ = kkt_.size();
     t_.assign(m_, std::vector<Vec3>(n_));
     phi_.setZero(kkt_size_);
-    phi_.head<3>() = mech_.payload_joint_force();
+    phi_.head<3>() = total_force_ = mech_.payload_joint_force();
     for (int a = 0; a < m_; ++a)
-      for (int j = 1; j <= n_; ++j) phi_.segment<3>(CableTreeKkt::offset(n_, a, j) + 1) = mech_.joint_force(j);
-    total_force_ = mech_.payload_joint_force();
-    for (int a = 0; a < m_; ++a)
-      for (int j = 1; j <= n_; ++j) total_force_ += mech_.joint_force(j);
+      for (int j = 1; j <= n_; ++j) {
+        phi_.segment<3>(CableTreeKkt::offset(n_, a, j) + 1) = mech_.joint_force(j);
+        total_force_ += mech_.joint_force(j);
+      }
   }
 
   int unknowns() const override { return kkt_size_ + 3 * m_; }
 
   void begin(const Eigen::VectorXd& y, double h) override {
     h_ = h;
-    mech_.unpack(y, s_);  // joint momenta in the velocity slots: z_0, Pi, z_j
+    mech_.unpack(y, s_);  // momenta in the velocity slots: P_V, Pi, z_j (header)
     read_joint_momenta(mech_, s_, z_);
     b_ = z_ + (0.5 * h) * phi_;
     b_magnitude_ = z_.cwiseAbs() + (0.5 * std::abs(h)) * phi_.cwiseAbs();

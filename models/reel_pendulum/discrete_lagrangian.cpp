@@ -49,10 +49,11 @@ void discrete_lagrangian_derivatives(const Mechanics& mech, const StepConfigurat
   out.d_dq.assign(N + 1, Vec3::Zero());
   out.d_q.assign(N + 1, Vec3::Zero());
   // Potential at both ends of the step (trapezoidal rule).
-  std::vector<Vec3> q_next(N + 1), grad_now, grad_next;
+  std::vector<Vec3> q_next(N + 1), grad_now;
+  std::vector<Vec3>& grad_next = out.grad_next;
   for (int i = 0; i <= N; ++i) q_next[i] = c.q[i] + c.dq[i];
   const double dVds_now = mech.potential_gradient(c.s, c.q, grad_now);
-  const double dVds_next = mech.potential_gradient(c.s + ds, q_next, grad_next);
+  const double dVds_next = out.dVds_next = mech.potential_gradient(c.s + ds, q_next, grad_next);
 
   // Kinetic part K = increments' A(g_e) increments / (2h), g_e = g_k + alpha increments:
   // d/d(increments) = A(g_e) increments / h + alpha Gamma, d/d(configuration) = Gamma, with

@@ -31,6 +31,10 @@ struct DiscreteLagrangianDerivatives {
   std::vector<Vec3> d_q;   // dL_d/dq_a at fixed increments
   Vec3 d_F;                // left-trivialised T*_I L_F . D_F L_d
   Vec3 d_R;                // left-trivialised T*_I L_R . D_R L_d at fixed F and increments
+  // The potential's gradient at the step's end (k+1): it enters d_dq and d_q (d_ds and d_s) as one
+  // computed value, and the LGVI step's round-off floor counts its magnitude.
+  std::vector<Vec3> grad_next;
+  double dVds_next = 0.0;
 };
 
 void discrete_lagrangian_derivatives(const Mechanics& mech, const StepConfiguration& c,

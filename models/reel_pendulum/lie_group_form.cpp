@@ -85,7 +85,6 @@ class ReelPendulumStep final : public DiscreteLieGroupStep {
       : form_(form), mech_(form.mechanics()), p_(mech_.params()), L_{p_.N}, N_(p_.N),
         locked_(p_.reel_locked), Jd_(so3::nonstandard_inertia(p_.J)) {
     dq_.assign(N_ + 1, Vec3::Zero());
-    q_next_.assign(N_ + 1, Vec3::Zero());
     edge_.assign(N_, Vec3::Zero());
   }
 
@@ -247,9 +246,7 @@ class ReelPendulumStep final : public DiscreteLieGroupStep {
     const double s_e = s_ + alpha * ds, l = mech_.element_length(s_e), inertia = mu * l / (6.0 * ah);
     S_ = S_fixed_;
     // The potential at k+1 enters D_dy and D_y (D_ds and D_s) as the same computed value.
-    for (int i = 0; i <= N_; ++i) q_next_[i] = q_[i] + dq_[i];
-    const double dVds_next = mech_.potential_gradient(s_ + ds, q_next_, grad_next_);
-    for (int j = 2; j <= N_ + 1; ++j) S_.segment<3>(3 * (j - 2)) += ah * grad_next_[j - 1].cwiseAbs();
+    for (int j = 2; j <= N_ + 1; ++j) S_.segment<3>(3 * (j - 2)) += ah * D_.grad_next[j - 1].cwiseAbs();
     double reel = 0.0, gamma = mu * ds * ds / (2.0 * ah);
     for (int a = 1; a <= N_; ++a) {
       const Vec3 ada = dq_[a - 1].cwiseAbs(), adb = dq_[a].cwiseAbs();
@@ -266,7 +263,7 @@ class ReelPendulumStep final : public DiscreteLieGroupStep {
     S_.segment<3>(3 * N_) += body_.rotational_magnitude;
     if (locked_) return;
     reel += (std::abs(mu * s_e) + std::abs(p_.kappa_d) + mu * l * std::abs(mech_.m3_sum())) * ads / ah +
-            (1.0 + alpha) * gamma + ah * std::abs(dVds_next) + forcing_.weight_before * forcing_magnitude();
+            (1.0 + alpha) * gamma + ah * std::abs(D_.dVds_next) + forcing_.weight_before * forcing_magnitude();
     S_(3 * N_ + 3) += reel;
   }
 
@@ -297,7 +294,7 @@ class ReelPendulumStep final : public DiscreteLieGroupStep {
   Eigen::VectorXd y_;
   double h_ = 0.0, s_ = 0.0, ds_ = 0.0;
   DiscreteForcing forcing_;
-  std::vector<Vec3> q_, dq_, q_next_, grad_next_, edge_;  // edge_: |q_{a+1} - q_a| at k
+  std::vector<Vec3> q_, dq_, edge_;  // edge_: |q_{a+1} - q_a| at k
   Mat3 R_ = Mat3::Identity(), F_ = Mat3::Identity(), E_ = Mat3::Zero();
   Vec3 c_ = Vec3::Zero();
   const AttachedBody body_params_{p_.M, p_.J, p_.rho_c, p_.g};
