@@ -125,11 +125,38 @@ class TimeStepper {
   StepCounters counters_;
 };
 
+// What theory says of a method, declared by the method (its defaults' settings) and used by the
+// report to judge what it measures: a verdict that contradicts the declared theory is printed
+// as "investigate", never as a finding (core/growth.hpp).
+struct MethodTraits {
+  bool implicit = false;
+  bool symmetric = false;
+  // Symplectic (a variational or symplectic-partitioned scheme): backward error analysis gives a
+  // modified energy conserved for exponentially long times, so the energy error stays bounded
+  // (Hairer, Lubich & Wanner, Geometric Numerical Integration, IX.8, Thm. 8.1). Otherwise the
+  // energy error of a one-step method drifts, at most linearly in t over the horizons where its
+  // global error is small (HLW IX.8's counterpart for non-symplectic methods).
+  bool symplectic = false;
+  // Numerical dissipation by design (BDF; generalized-alpha with rho_inf < 1): the energy error
+  // is the damping of the modes it resolves poorly, one-signed, linear while they still carry energy.
+  bool dissipative = false;
+  // Discrete Noether theorem: the momentum map of the model's symmetry is conserved exactly by
+  // the scheme, so its error is round-off (sqrt(n) by Brouwer's law, linear if biased).
+  bool conserves_momentum_map = false;
+  // The stability region contains an interval of the imaginary axis around 0 (RK4: |h w| <=
+  // 2 sqrt 2; Stormer-Verlet and its compositions: |h w| < 2; implicit A-stable methods: all of
+  // it). Without it (explicit midpoint RK2, explicit Euler) undamped oscillations grow by
+  // 1 + O((h w)^4) per step at every h, so the largest stable step depends on the horizon:
+  // h_max ~ (T w^4)^(-1/3) for RK2.
+  bool imaginary_axis_stable = true;
+};
+
 struct IntegratorInfo {
   std::string name;          // command-line name, lower case
   FormulationKind consumes;  // the one equation type it integrates
   int order = 0;             // order of accuracy, checked by the generic convergence tests
   bool adaptive = false;     // step chosen by error control (declares rtol and atol) rather than fixed h
+  MethodTraits traits;       // what theory predicts of it (checked by the generic tests)
   std::string summary;       // one line for `tetherbench list`
   std::vector<SettingSpec> settings;  // what it reads from IntegratorSettings besides h
   // Builds a stepper on a formulation of kind `consumes` (the runner guarantees the kind).

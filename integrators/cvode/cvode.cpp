@@ -362,7 +362,7 @@ IntegratorInfo cvode_info() {
       "means each method's maximum; BDF 1-2 are A-stable, 3-5 amplify undamped oscillations with small h·ω",
       12);
   max_order.upper = 12;
-  IntegratorInfo info{"cvode", FormulationKind::EmbeddedOde, 5, true,
+  IntegratorInfo info{"cvode", FormulationKind::EmbeddedOde, 5, true, MethodTraits{.implicit = true, .dissipative = true},
           "SUNDIALS CVODE: variable-order BDF (1-5, Newton, difference-quotient Jacobian) or Adams (1-12, fixed "
           "point) on the ODE form, rtol/atol, optional projection onto SO(3) and S^2",
           {positive_setting("rtol", "relative tolerance of CVODE's error control ‖LTE_i/(rtol·|y_i| + atol)‖_WRMS ≤ 1",

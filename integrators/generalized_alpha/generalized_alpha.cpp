@@ -365,7 +365,7 @@ IntegratorInfo generalized_alpha_info() {
                   "Chung-Hulbert's optimal generalized-alpha",
                   0.0, 0.0, true, 1.0, true};
   IntegratorInfo info{
-      "generalized_alpha", FormulationKind::ConstrainedMechanical, 2, false,
+      "generalized_alpha", FormulationKind::ConstrainedMechanical, 2, false, MethodTraits{.implicit = true, .dissipative = true},
       "generalized-alpha (Chung-Hulbert, rho_inf; HHT-alpha inside) on the index-3 system in natural coordinates "
       "(Arnold-Bruels), Newton with the models' tangents, sparse LU",
       {rho, hht,

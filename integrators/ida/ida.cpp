@@ -441,7 +441,7 @@ SettingSpec max_order_setting() {
 }  // namespace
 
 IntegratorInfo ida_info() {
-  return {"ida", FormulationKind::IndexOneDae, 5, true,
+  return {"ida", FormulationKind::IndexOneDae, 5, true, MethodTraits{.implicit = true, .dissipative = true},
           "SUNDIALS IDA: variable-order BDF (1-5) on the Baumgarte-stabilised index-1 DAE, analytic Jacobian, rtol/atol",
           {positive_setting("rtol", "IDA's error control err_i ≤ atol + rtol·|y_i| on the differential components "
                                     "(the multipliers are left out of the error test)", 1e-8),

@@ -35,7 +35,7 @@ class LgviStepper final : public TimeStepper {
 }  // namespace
 
 IntegratorInfo lgvi_info() {
-  return {"lgvi", FormulationKind::DiscreteLieGroup, 2, false,
+  return {"lgvi", FormulationKind::DiscreteLieGroup, 2, false, MethodTraits{.implicit = true, .symmetric = true, .symplectic = true, .conserves_momentum_map = true},
           "Lie group variational integrator: discrete Lagrangian, Newton on Cayley parameters, O(N) linear algebra",
           lgvi_newton_settings(),
           [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {

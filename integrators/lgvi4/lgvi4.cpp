@@ -67,7 +67,7 @@ IntegratorInfo lgvi4_info() {
   std::vector<SettingSpec> settings = lgvi_newton_settings();
   const SettingSpec scheme = composition_scheme_setting("lgvi");
   settings.insert(settings.begin(), scheme);
-  return {"lgvi4", FormulationKind::DiscreteLieGroup, 4, false,
+  return {"lgvi4", FormulationKind::DiscreteLieGroup, 4, false, MethodTraits{.implicit = true, .symmetric = true, .symplectic = true, .conserves_momentum_map = true},
           "4th-order symmetric composition (Yoshida/Suzuki) of the lgvi step; same Newton solver, 3 or 5 lgvi steps per step",
           settings,
           [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {

@@ -36,7 +36,7 @@ class RattleStepper final : public TimeStepper {
 }  // namespace
 
 IntegratorInfo rattle_info() {
-  return {"rattle", FormulationKind::ConstrainedMechanical, 2, false,
+  return {"rattle", FormulationKind::ConstrainedMechanical, 2, false, MethodTraits{.implicit = true, .symmetric = true, .symplectic = true, .conserves_momentum_map = true},
           "RATTLE: constrained Stoermer-Verlet in natural coordinates (R as 9 numbers), Newton on the multipliers "
           "with the model's structured solver",
           rattle_newton_settings(),

@@ -68,7 +68,7 @@ class Rattle4Stepper final : public TimeStepper {
 IntegratorInfo rattle4_info() {
   std::vector<SettingSpec> settings = rattle_newton_settings();
   settings.insert(settings.begin(), composition_scheme_setting("rattle"));
-  return {"rattle4", FormulationKind::ConstrainedMechanical, 4, false,
+  return {"rattle4", FormulationKind::ConstrainedMechanical, 4, false, MethodTraits{.implicit = true, .symmetric = true, .symplectic = true, .conserves_momentum_map = true},
           "4th-order symmetric composition (Yoshida/Suzuki) of the rattle step; 3 or 5 rattle steps per step",
           settings,
           [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {

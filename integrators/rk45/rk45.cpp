@@ -72,7 +72,7 @@ class Rk45Stepper final : public TimeStepper {
 }  // namespace
 
 IntegratorInfo rk45_info() {
-  return {"rk45", FormulationKind::EmbeddedOde, 5, true,
+  return {"rk45", FormulationKind::EmbeddedOde, 5, true, MethodTraits{},
           "adaptive Dormand-Prince 5(4) with dense output (Boost.Odeint), rtol/atol, R as 9 numbers",
           {positive_setting("rtol", "relative tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-8),
            positive_setting("atol", "absolute tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-10)},

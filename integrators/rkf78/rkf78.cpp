@@ -83,7 +83,7 @@ class Rkf78Stepper final : public TimeStepper {
 }  // namespace
 
 IntegratorInfo rkf78_info() {
-  return {"rkf78", FormulationKind::EmbeddedOde, 7, true,
+  return {"rkf78", FormulationKind::EmbeddedOde, 7, true, MethodTraits{},
           "adaptive Runge-Kutta-Fehlberg 7(8) (Boost.Odeint), rtol/atol; makes the reference solutions, not compared",
           {positive_setting("rtol", "relative tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-12),
            positive_setting("atol", "absolute tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-14)},
