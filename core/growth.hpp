@@ -1,26 +1,37 @@
 #pragma once
-// Long-time growth laws of a conservation error (issue 14 item 4): from |e(t)| (the energy-
-// balance residual |E - E(0) - W| or the momentum error |pi - pi(0)|) fit e(t) ~ c t^p over the
-// run's last decades and classify the law: round-off, bounded, random walk (sqrt t), linear,
-// faster, decays. The rule (the same for every integrator, documented in cases/README.md,
-// "Growth laws", and derived in core/growth.cpp):
+// Long-time growth laws of a conservation error (issue 14 item 4; the verdicts' rules, issue 24
+// item 1): from |e(t)| (the energy-balance residual |E - E(0) - W| or the momentum error
+// |pi - pi(0)|) fit e(t) ~ c t^p after the start-up and say which law the data carry, if any.
+// The rule (the same for every integrator, documented in cases/README.md, "Growth laws",
+// derived in core/growth.cpp, every threshold calibrated on synthetic series with known laws in
+// tests/test_growth.cpp):
 //
 //   envelope  M(t_k) = max |e(s)| over the half-run s - t0 in [(t_k - t0)/2, t_k - t0], at
-//             log-spaced t_k (kGrowthWindowsPerOctave per doubling of t - t0, counted from
-//             the first sample after t0), streamed in O(log n) memory;
-//   fit       least squares of log M against log(t - t0) over the envelope points with
-//             t - t0 >= (t_end - t0) / 10^kGrowthFitDecades (the start-up before that is
-//             left out): exponent p, its standard error (inflated for the residuals'
-//             lag-one autocorrelation, as for AR(1) errors), the 95% interval, R^2, c;
-//   law       round_off  when max |e| stays within the run's Brouwer round-off floor
-//                        (core/gates.hpp round_off_floor: 8 eps scale sqrt(steps));
-//             too_short  fewer than 2 octaves of envelope points to fit;
-//             decays     p < -0.15 and the CI below 0;
-//             bounded    |p| <= 0.15, or p < 0.25 with the CI containing 0;
-//             sqrt_t     p <= 0.75 (a random walk, p = 1/2: round-off or truncation errors
-//                        adding up with random signs);
-//             linear     p <= 1.3 (secular drift, p = 1);
-//             faster     p > 1.3.
+//             log-spaced t_k (kGrowthWindowsPerOctave per doubling of t - t0), streamed in
+//             O(log n) memory;
+//   window    from kGrowthStartPeriods periods of the model's slowest mode (Model::
+//             slowest_period_s) to the end; fewer than kGrowthMinOctaves octaves: too_short;
+//   fit       least squares of log M against log(t - t0) over the window: exponent p, its
+//             standard error (inflated for the residuals' lag-one autocorrelation), the 95%
+//             interval [lo, hi], R^2, c;
+//   law       zero          the error is exactly 0;
+//             round_off     max |e| < kGrowthSignalOverFloor x the run's Brouwer floor;
+//             too_short     the window is too short (above);
+//             regime_change the envelope rises more than kGrowthJumpRatio-fold within one
+//                           octave (no power law does that below p = 3.3): reported with where,
+//                           and the law after it judged on its own (the fields below);
+//             inconclusive  the interval's half-width exceeds kGrowthMaxHalfWidth;
+//             decays        hi < -s;
+//             bounded       the interval reaches 0 (lo <= s) and hi < kGrowthBoundedUpper;
+//             sqrt_t        it reaches 1/2 and excludes 0 and 1;
+//             linear        it reaches 1 and excludes 1/2;
+//             faster        lo > 1 + s;
+//             power_law     a clear exponent none of 0, 1/2, 1 (e.g. [0.2, 0.35]);
+//             (s = kGrowthLawSlack; an interval reaching two laws' exponents is inconclusive).
+//   theory    what the integrator's declared traits predict (predicted_growth): bounded for a
+//             symplectic method on a conservative model, at most linear otherwise, round-off
+//             for a momentum map a scheme conserves exactly; a law that contradicts it is
+//             printed as "investigate: ..." with the evidence, never as a finding.
 
 #include <limits>
 #include <string>
@@ -31,10 +42,16 @@
 namespace tb {
 
 inline constexpr int kGrowthWindowsPerOctave = 4;
-inline constexpr double kGrowthFitDecades = 2.0;
-inline constexpr double kGrowthBoundedExponent = 0.15;
-inline constexpr double kGrowthSqrtTMaxExponent = 0.75;
-inline constexpr double kGrowthLinearMaxExponent = 1.3;
+inline constexpr double kGrowthStartPeriods = 10.0;     // the start-up left out, in slowest periods
+inline constexpr double kGrowthMinOctaves = 2.0;        // the shortest window a law is fitted over
+inline constexpr double kGrowthSignalOverFloor = 10.0;  // below this many Brouwer floors: round_off
+inline constexpr double kGrowthMaxHalfWidth = 0.25;     // wider 95% intervals: inconclusive
+inline constexpr double kGrowthBoundedUpper = 0.5;      // bounded needs the interval below 1/2
+inline constexpr double kGrowthLawSlack = 0.1;          // an interval "reaches" a law's exponent within this
+inline constexpr double kGrowthJumpRatio = 10.0;        // a rise within one octave beyond this: regime change
+// Within this many Brouwer floors, a sqrt_t or linear growth is round-off's own (Brouwer's
+// random walk, linear when the rounding is biased) rather than the method's.
+inline constexpr double kGrowthRoundOffWalk = 100.0;
 
 struct EnvelopePoint {
   double t = 0.0;      // time since the run's start, t - t0 (s)
@@ -55,6 +72,19 @@ class GrowthEnvelope {
   std::vector<double> window_max_, window_end_;  // per window: max |e| and the last time in it
 };
 
+// What theory predicts of a run's growth law (predicted_growth), and why.
+struct GrowthPrediction {
+  std::string law;      // "bounded", "linear" (at most linear), "round_off", or "" (no prediction)
+  std::string because;  // the theorem or property, in words
+};
+
+// What the classification needs besides the envelope.
+struct GrowthContext {
+  double round_off_floor = std::numeric_limits<double>::quiet_NaN();  // the run's Brouwer floor (NaN: unknown)
+  double slowest_period = std::numeric_limits<double>::quiet_NaN();   // s (NaN: the model declares none)
+  GrowthPrediction prediction;
+};
+
 struct GrowthFit {
   std::string law;  // "" when not fitted (no run), else one of the laws above
   double exponent = std::numeric_limits<double>::quiet_NaN();
@@ -66,14 +96,32 @@ struct GrowthFit {
   double t_from = 0.0, t_to = 0.0;  // the span fitted (time since the start)
   double err_max = 0.0;             // max |e| over the run
   double round_off_floor = std::numeric_limits<double>::quiet_NaN();  // the floor the law was checked against
+  double slowest_period = std::numeric_limits<double>::quiet_NaN();   // s, the window's unit
+  // regime_change: the envelope rose `jump_ratio`-fold between jump_from and jump_to (s since
+  // the start); the fit fields above are then those of the span after it, and after_law its law.
+  double jump_from = std::numeric_limits<double>::quiet_NaN(), jump_to = std::numeric_limits<double>::quiet_NaN();
+  double jump_ratio = std::numeric_limits<double>::quiet_NaN();
+  std::string after_law;
+  std::string why;  // too_short, inconclusive, regime_change: why no single law, in words
+  GrowthPrediction prediction;  // what theory predicts for this run
+  // "" (no prediction or nothing to judge), "consistent", or "investigate: ..." with the evidence.
+  std::string verdict;
   std::vector<EnvelopePoint> envelope;  // every envelope point (for plots)
   double ci95_half_width() const { return 0.5 * (ci95_high - ci95_low); }
+  bool investigate() const { return verdict.rfind("investigate", 0) == 0; }
 };
 
-// The fit and its law without a round-off floor (an error that is exactly zero is round_off).
-GrowthFit fit_growth(const std::vector<EnvelopePoint>& envelope, double err_max);
-// The law once the run's round-off floor is known: round_off when err_max <= floor.
-GrowthFit with_round_off_floor(GrowthFit fit, double floor);
-// The law of an exponent and its 95% interval (the rule above, without round-off/too_short).
-std::string classify_growth(double exponent, double ci95_low, double ci95_high);
+// The fit, its law and its verdict against the prediction (the rule above).
+GrowthFit fit_growth(const std::vector<EnvelopePoint>& envelope, double err_max, const GrowthContext& context);
+// The law of a 95% interval (the bands above, after the other checks).
+std::string classify_growth(double ci95_low, double ci95_high);
+// The words the report prints for a fit: the law with its interval and span, why none where
+// there is none, and the verdict ("investigate: ...") where theory disagrees.
+std::string describe_growth(const GrowthFit& fit);
+
+struct MethodTraits;
+// What theory predicts for the energy (`energy` true: the energy-balance residual) or the
+// momentum-map error of a method with these traits, on a model that does (`conservative`) or
+// does not do external work.
+GrowthPrediction predicted_growth(const MethodTraits& traits, bool energy, bool conservative);
 }  // namespace tb

@@ -142,13 +142,15 @@ void read(ResultReader& r, StepCounters& n) { r >> n.steps >> n.rhs_evals >> n.n
 
 void write(ResultWriter& w, const GrowthFit& g) {
   w << g.law << g.exponent << g.std_err << g.ci95_low << g.ci95_high << g.r2 << g.coefficient << g.points << g.t_from
-    << g.t_to << g.err_max << g.round_off_floor << long(g.envelope.size());
+    << g.t_to << g.err_max << g.round_off_floor << g.slowest_period << g.jump_from << g.jump_to << g.jump_ratio
+    << g.after_law << g.why << g.prediction.law << g.prediction.because << g.verdict << long(g.envelope.size());
   for (const auto& p : g.envelope) w << p.t << p.value;
 }
 void read(ResultReader& r, GrowthFit& g) {
   long n = 0;
   r >> g.law >> g.exponent >> g.std_err >> g.ci95_low >> g.ci95_high >> g.r2 >> g.coefficient >> g.points >> g.t_from >>
-      g.t_to >> g.err_max >> g.round_off_floor >> n;
+      g.t_to >> g.err_max >> g.round_off_floor >> g.slowest_period >> g.jump_from >> g.jump_to >> g.jump_ratio >>
+      g.after_law >> g.why >> g.prediction.law >> g.prediction.because >> g.verdict >> n;
   if (n < 0) throw std::runtime_error("job result: negative envelope size");
   g.envelope.assign(size_t(n), EnvelopePoint());
   for (auto& p : g.envelope) r >> p.t >> p.value;

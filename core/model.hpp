@@ -6,6 +6,7 @@
 // paper it comes from.
 
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +44,13 @@ class Model {
   // formulation's physical_state). Empty: the model does not say (nothing is split).
   virtual std::vector<PhysicalPart> physical_parts() const { return {}; }
 
+  // The period (s) of the model's slowest oscillation at the case's parameters, from its
+  // physics (each model's factory says which mode and how it is estimated; an estimate errs
+  // long), or NaN when it declares none. Long-time growth laws are fitted only after ten of
+  // these (core/growth.hpp): before that an envelope measures the start-up, not a law.
+  double slowest_period_s() const { return slowest_period_s_; }
+  void declare_slowest_period(double seconds) { slowest_period_s_ = seconds; }
+
   // Whether the model offers that formulation, without building it; the reason when not
   // (shown as "n/a: ..." in the tables).
   virtual bool offers(FormulationKind kind, const std::string& discretisation, std::string& why_not) const = 0;
@@ -62,6 +70,9 @@ class Model {
  protected:
   // Called only for what offers() accepted.
   virtual std::unique_ptr<Formulation> build(FormulationKind kind, const std::string& discretisation) const = 0;
+
+ private:
+  double slowest_period_s_ = std::numeric_limits<double>::quiet_NaN();
 };
 
 // The usual model: for every (formulation kind, discretisation), a factory building a fresh

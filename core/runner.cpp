@@ -315,9 +315,18 @@ SummaryRow run_case(const RunKey& key, const RunOptions& options) {
   row.metrics = measured.metrics;
   row.runtime_s = measured.runtime_s;
   row.host = measured.host;
-  // The growth laws' round-off floors need the run's steps: the gates' Brouwer floors.
-  row.metrics.energy_growth = with_round_off_floor(row.metrics.energy_growth, round_off_floor("energy_err_max", row));
-  row.metrics.momentum_growth = with_round_off_floor(row.metrics.momentum_growth, round_off_floor("momentum_err_max", row));
+  // The growth laws, judged with what only the run knows: its Brouwer floors (the gates', which
+  // need its steps), its model's slowest period, and what theory predicts for its integrator on
+  // a model that does or does not do external work.
+  const bool conservative = row.metrics.external_work_max == 0.0;
+  for (const bool energy : {true, false}) {
+    GrowthFit& g = energy ? row.metrics.energy_growth : row.metrics.momentum_growth;
+    GrowthContext context;
+    context.round_off_floor = round_off_floor(energy ? "energy_err_max" : "momentum_err_max", row);
+    context.slowest_period = c.model->slowest_period_s();
+    context.prediction = predicted_growth(info.traits, energy, conservative);
+    g = fit_growth(g.envelope, g.err_max, context);
+  }
   return row;
 }
 

@@ -44,8 +44,10 @@ const std::vector<std::string>& summary_columns() {
       "case", "integrator", "discretisation", "h", "rtol", "atol", "t_end", "steps", "energy_err_max", "energy_err_mean",
       "energy_err_rel_ke", "energy_drift_rate", "momentum_err_max", "momentum_err_mean", "constraint_err_max",
       "constraint_rate_err_max", "linear_momentum_err_max", "orthogonality_err_max", "orthogonality_err_mean",
-      "energy_growth_law", "energy_growth_exponent", "energy_growth_ci95", "momentum_growth_law",
-      "momentum_growth_exponent", "momentum_growth_ci95", "runtime_s", "rhs_evals", "newton_iters", "error_test_failures", "status", "host"};
+      "energy_growth_law", "energy_growth_exponent", "energy_growth_ci95_low", "energy_growth_ci95_high",
+      "energy_growth_theory", "energy_growth_verdict", "momentum_growth_law", "momentum_growth_exponent",
+      "momentum_growth_ci95_low", "momentum_growth_ci95_high", "momentum_growth_theory", "momentum_growth_verdict",
+      "runtime_s", "rhs_evals", "newton_iters", "error_test_failures", "status", "host"};
   return columns;
 }
 
@@ -55,16 +57,20 @@ std::vector<std::string> summary_values(const SummaryRow& r) {
   const bool measured = !r.outcome.not_applicable();
   auto metric = [&](double x) { return r.outcome.ok() ? number(x) : std::string(measured ? "" : "n/a"); };
   const auto& m = r.metrics;
-  // The growth law (core/growth.hpp) and its exponent with the 95% half-width; no exponent
-  // where the law needs none (round_off, zero) or has none (too_short without a fit).
+  // The growth law (core/growth.hpp), its exponent and 95% interval (of the span after a regime
+  // change), the law theory predicts, and the words the report prints (describe_growth): the
+  // law, why there is none, or "investigate: ..." where the law contradicts the prediction. No
+  // exponent where the law needs none (round_off, zero) or has none (too_short).
   struct GrowthCells {
-    std::string law, exponent, ci95;
+    std::string law, exponent, low, high, theory, verdict;
   };
   auto growth = [&](const GrowthFit& g) -> GrowthCells {
-    if (!r.outcome.ok()) return {metric(0.0), metric(0.0), metric(0.0)};
-    const bool fitted = std::isfinite(g.exponent) && g.law != "round_off" && g.law != "zero";
-    return {g.law, fitted ? format_g(g.exponent, 3) : "", fitted ? format_g(g.ci95_half_width(), 2) : ""};
+    if (!r.outcome.ok()) return {metric(0.0), metric(0.0), metric(0.0), metric(0.0), metric(0.0), metric(0.0)};
+    const bool fitted = std::isfinite(g.exponent) && g.law != "round_off" && g.law != "zero" && g.law != "too_short";
+    auto cell = [&](double x) { return fitted ? format_g(x, 3) : std::string(); };
+    return {g.law, cell(g.exponent), cell(g.ci95_low), cell(g.ci95_high), g.prediction.law, describe_growth(g)};
   };
+  const GrowthCells energy_growth = growth(m.energy_growth), momentum_growth = growth(m.momentum_growth);
   return {r.case_name,
           r.integrator,
           r.discretisation,
@@ -84,12 +90,18 @@ std::vector<std::string> summary_values(const SummaryRow& r) {
           metric(m.linear_momentum_err_max),
           metric(m.orthogonality_err_max),
           metric(m.orthogonality_err_mean),
-          growth(m.energy_growth).law,
-          growth(m.energy_growth).exponent,
-          growth(m.energy_growth).ci95,
-          growth(m.momentum_growth).law,
-          growth(m.momentum_growth).exponent,
-          growth(m.momentum_growth).ci95,
+          energy_growth.law,
+          energy_growth.exponent,
+          energy_growth.low,
+          energy_growth.high,
+          energy_growth.theory,
+          energy_growth.verdict,
+          momentum_growth.law,
+          momentum_growth.exponent,
+          momentum_growth.low,
+          momentum_growth.high,
+          momentum_growth.theory,
+          momentum_growth.verdict,
           metric(r.runtime_s),
           measured ? std::to_string(r.counters.rhs_evals) : "n/a",
           measured ? std::to_string(r.counters.newton_iters) : "n/a",

@@ -98,20 +98,28 @@ class LongTimeStudy final : public Study {
     std::ofstream csv(dir / "long_time.csv"), env(dir / "long_time_envelope.csv"), md(dir / "long_time.md");
     if (!csv || !env || !md) throw std::runtime_error("cannot write " + (dir / "long_time.csv").string());
     csv << "case,integrator,discretisation,quantity,law,exponent,ci95_low,ci95_high,std_err,r2,coefficient,fit_from,fit_to,"
-           "points,err_max,round_off_floor,h,t_end,steps,source,status\n";
+           "points,err_max,round_off_floor,slowest_period,jump_from,jump_to,jump_ratio,after_law,theory,verdict,words,h,"
+           "t_end,steps,source,status\n";
     env << "case,integrator,quantity,t,envelope\n";
     md << "# Long-time growth laws\n\n"
        << "Energy error |E(t) - E(0)| and momentum error |pi(t) - pi(0)| of every run of every conservative case, "
        << "over the long runs of the case ([report] long_time_steps or --param steps, at the case's h) or, where "
           "the case asks for none, its full runs (the horizon of `summary.csv`; `tetherbench study long_time --param "
           "steps=1e7 CASE` runs 10^7 steps)"
-       << ", fitted as e ~ c t^p on the envelope max |e| over [t/2, t] over the last "
-       << format_g(kGrowthFitDecades) << " decades (core/growth.hpp; the rule: cases/README.md, \"Growth laws\"). "
-       << "Laws: round_off (max |e| within the run's Brouwer floor 8 eps scale sqrt(steps)), bounded (|p| <= "
-       << format_g(kGrowthBoundedExponent) << ", or p < 0.25 with the 95% interval containing 0), sqrt_t (p <= "
-       << format_g(kGrowthSqrtTMaxExponent) << ": random walk), linear (p <= " << format_g(kGrowthLinearMaxExponent)
-       << "), faster, decays, too_short (under two octaves to fit), zero (exactly conserved or not a quantity of the "
-          "model).\n";
+       << ", fitted as e ~ c t^p on the envelope max |e| over [t/2, t] from " << format_g(kGrowthStartPeriods)
+       << " periods of the model's slowest mode to the end (core/growth.hpp; the rule and its calibration: "
+          "cases/README.md, \"Growth laws\"). A law is named only when the data carry it: the span after the start-up "
+          "covers at least "
+       << format_g(kGrowthMinOctaves) << " octaves (else too_short), the error is at least "
+       << format_g(kGrowthSignalOverFloor) << " x the run's Brouwer floor 8 eps scale sqrt(steps) (else round_off), the "
+       << "95% interval [lo, hi] of p is no wider than +-" << format_g(kGrowthMaxHalfWidth)
+       << " (else inconclusive) and reaches one law's exponent only (bounded: 0, with hi < "
+       << format_g(kGrowthBoundedUpper) << "; sqrt_t: 1/2; linear: 1; faster: lo > 1; decays: hi < 0; power_law: "
+          "a clear exponent that is none of these); a rise of the envelope by more than "
+       << format_g(kGrowthJumpRatio) << "x within one octave is a regime_change, reported where it happens, the span "
+          "after it judged on its own. Theory's prediction for each run (symplectic on a conservative model: bounded; "
+          "otherwise at most linear; a momentum map the scheme conserves: round-off) is in the 'theory' column; a law "
+          "that contradicts it reads \"investigate: ...\" with the evidence.\n";
     std::string excluded;
     for (const auto& name : order) {
       if (work[name] > 0.0) {
@@ -122,9 +130,8 @@ class LongTimeStudy final : public Study {
          << (from_full_runs_.count(name)
                  ? "From the full runs (`summary.csv`)."
                  : "From the study's own runs (over [report] long_time_steps, --param steps, or the case's full horizon).")
-         << " A horizon of a few periods fits mostly the start-up, not a long-time law."
-         << "\n\n| run | energy law | p (95% CI) | R^2 | max error | floor | momentum law | p (95% CI) "
-            "| max error | floor | t_end | steps | status |\n|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|\n";
+         << "\n\n| run | energy: law | theory | energy: what the data say | momentum: law | theory | momentum: what the "
+            "data say | t_end | periods | steps | status |\n|---|---|---|---|---|---|---|---:|---:|---:|---|\n";
       for (const SummaryRow* r : rows) {
         if (r->case_name != name || r->outcome.not_applicable()) continue;
         const bool ok = r->outcome.ok();
@@ -137,21 +144,21 @@ class LongTimeStudy final : public Study {
               << (ok ? g.law : "") << ',' << cell(ok, g.exponent) << ',' << cell(ok, g.ci95_low) << ','
               << cell(ok, g.ci95_high) << ',' << cell(ok, g.std_err) << ',' << cell(ok, g.r2) << ','
               << cell(ok, g.coefficient) << ',' << cell(ok, g.t_from) << ',' << cell(ok, g.t_to) << ',' << g.points << ','
-              << cell(ok, g.err_max) << ',' << cell(ok, g.round_off_floor) << ',' << format_g(r->h, 6) << ','
-              << format_g(r->t_end, 6) << ',' << r->counters.steps << ','
-              << (long_rows.count(r) ? "long run" : "full run") << ",\"" << r->status() << "\"\n";
+              << cell(ok, g.err_max) << ',' << cell(ok, g.round_off_floor) << ',' << cell(ok, g.slowest_period) << ','
+              << cell(ok, g.jump_from) << ',' << cell(ok, g.jump_to) << ',' << cell(ok, g.jump_ratio) << ','
+              << (ok ? g.after_law : "") << ',' << (ok ? g.prediction.law : "") << ",\"" << (ok ? g.verdict : "")
+              << "\",\"" << (ok ? describe_growth(g) : "") << "\"," << format_g(r->h, 6) << ',' << format_g(r->t_end, 6)
+              << ',' << r->counters.steps << ',' << (long_rows.count(r) ? "long run" : "full run") << ",\"" << r->status()
+              << "\"\n";
           if (ok)
             for (const auto& p : g.envelope)
               env << r->case_name << ',' << r->integrator << ',' << quantity << ',' << format_g(p.t, 6) << ','
                   << format_g(p.value, 6) << '\n';
-          const bool fitted = ok && std::isfinite(g.exponent) && g.law != "round_off" && g.law != "zero";
-          md << " | " << (ok ? g.law : "") << " | "
-             << (fitted ? format_g(g.exponent, 3) + " (" + format_g(g.ci95_low, 2) + ", " + format_g(g.ci95_high, 2) + ")"
-                        : std::string())
-             << (energy ? " | " + (fitted ? format_g(g.r2, 3) : std::string()) : std::string()) << " | "
-             << cell(ok, g.err_max, 3) << " | " << cell(ok, g.round_off_floor, 2);
+          md << " | " << (ok ? g.law : "") << " | " << (ok ? g.prediction.law : "") << " | " << (ok ? describe_growth(g) : "");
         }
-        md << " | " << format_g(r->t_end, 6) << " | " << r->counters.steps << " | " << r->status() << " |\n";
+        const double period = r->metrics.energy_growth.slowest_period;
+        md << " | " << format_g(r->t_end, 6) << " | " << (std::isfinite(period) ? format_g(r->t_end / period, 3) : "")
+           << " | " << r->counters.steps << " | " << r->status() << " |\n";
       }
     }
     if (!excluded.empty())

@@ -215,7 +215,9 @@ TEST_CASE("table writes summary.csv with the contract's columns and summary.md",
   const std::string expected_header =
       "case,integrator,discretisation,h,rtol,atol,t_end,steps,energy_err_max,energy_err_mean,energy_err_rel_ke,energy_drift_rate,"
       "momentum_err_max,momentum_err_mean,constraint_err_max,constraint_rate_err_max,linear_momentum_err_max,orthogonality_err_max,orthogonality_err_mean,"
-      "energy_growth_law,energy_growth_exponent,energy_growth_ci95,momentum_growth_law,momentum_growth_exponent,momentum_growth_ci95,"
+      "energy_growth_law,energy_growth_exponent,energy_growth_ci95_low,energy_growth_ci95_high,energy_growth_theory,"
+      "energy_growth_verdict,momentum_growth_law,momentum_growth_exponent,momentum_growth_ci95_low,"
+      "momentum_growth_ci95_high,momentum_growth_theory,momentum_growth_verdict,"
       "runtime_s,rhs_evals,newton_iters,error_test_failures,status,host\n";
   CHECK(csv.rfind(expected_header, 0) == 0);
   for (const char* name : {"lgvi", "rk4", "rk45"}) {
@@ -471,7 +473,8 @@ TEST_CASE("study long_time: growth laws of every run of a conservative case, a c
   const std::string csv = read_file(out / "long_time.csv");
   INFO(csv);
   CHECK(csv.rfind("case,integrator,discretisation,quantity,law,exponent,ci95_low,ci95_high,std_err,r2,coefficient,fit_from,"
-                  "fit_to,points,err_max,round_off_floor,h,t_end,steps,source,status\n", 0) == 0);
+                  "fit_to,points,err_max,round_off_floor,slowest_period,jump_from,jump_to,jump_ratio,after_law,theory,"
+                  "verdict,words,h,t_end,steps,source,status\n", 0) == 0);
   CHECK(csv.find("T_planar_pendulum_60deg,rattle,,energy,bounded,") != std::string::npos);
   CHECK(csv.find("T_planar_pendulum_60deg,rk45,,energy,linear,") != std::string::npos);
   CHECK(csv.find("T_planar_pendulum_60deg,rattle,,momentum,zero,") != std::string::npos);  // no conserved momentum

@@ -4,6 +4,7 @@
 #include "models/elastic_pendulum/model.hpp"
 
 #include "models/elastic_pendulum/forms.hpp"
+#include "mechanics/oscillation_periods.hpp"
 
 namespace tb::elastic_pendulum {
 namespace {
@@ -28,7 +29,7 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
 }  // namespace
 
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
-  return std::make_shared<FormulationMenu>(
+  auto model = std::make_shared<FormulationMenu>(
       "elastic_pendulum", StateSize{6.0, "a point mass: 6 numbers"},
       std::vector<FormulationMenu::Item>{
           offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
@@ -37,6 +38,14 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           decline(FormulationKind::IndexOneDae,
                   "the elastic pendulum has no constraint and no rigid body: its DAE form would be the ODE")},
       PhysicalParts().then(PhysicalPart::Configuration, 3).then(PhysicalPart::Rate, 3));  // [x, v]
+  // The slower of the swing (a pendulum of the spring's static length, from the released
+  // angle) and the spring's own oscillation sqrt(m / k).
+  const double swing = periods::compound_pendulum(1.0, 1.0, p.l0 + p.m * p.g / p.k, p.g, 0.0) *
+                       (p.g > 0.0 ? 1.0 / periods::agm(1.0, std::cos(0.5 * std::min(periods::angle_from_vertical(ic.position),
+                                                                                      170.0 * M_PI / 180.0)))
+                                  : 1.0);
+  model->declare_slowest_period(std::max(std::isfinite(swing) ? swing : 0.0, 2.0 * M_PI * std::sqrt(p.m / p.k)));
+  return model;
 }
 
 ModelInfo info() {

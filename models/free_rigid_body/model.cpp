@@ -10,6 +10,7 @@
 #include "mechanics/case_input.hpp"
 #include "mechanics/body_shapes.hpp"
 #include "models/free_rigid_body/forms.hpp"
+#include "mechanics/oscillation_periods.hpp"
 
 namespace tb::free_rigid_body {
 namespace {
@@ -46,7 +47,7 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
 
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
   const std::string why_not_natural = NaturalRigidBody::why_not(p.J);
-  return std::make_shared<FormulationMenu>(
+  auto model = std::make_shared<FormulationMenu>(
       "free_rigid_body", StateSize{30.0, "one rigid body: at most 30 numbers"},
       std::vector<FormulationMenu::Item>{
           offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
@@ -55,6 +56,8 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           why_not_natural.empty() ? offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic)
                                   : decline(FormulationKind::ConstrainedMechanical, why_not_natural)},
       PhysicalParts().then(PhysicalPart::Configuration, 9).then(PhysicalPart::Rate, 3));  // [R, Omega]
+  model->declare_slowest_period(periods::free_rigid_body(p.J, ic.Omega0));  // Euler's equations' period
+  return model;
 }
 
 ModelInfo info() {

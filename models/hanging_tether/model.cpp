@@ -5,6 +5,7 @@
 #include "models/hanging_tether/model.hpp"
 
 #include "core/format.hpp"
+#include "mechanics/oscillation_periods.hpp"
 
 namespace tb::hanging_tether {
 
@@ -39,7 +40,10 @@ std::unique_ptr<Formulation> HangingTetherModel::build(FormulationKind kind, con
 }
 
 std::shared_ptr<const HangingTetherModel> make_model(const Parameters& p, InitialShape shape) {
-  return std::make_shared<HangingTetherModel>(p, shape);
+  auto model = std::make_shared<HangingTetherModel>(p, shape);
+  // The cable's slowest swing (an estimate from its sag, mechanics/oscillation_periods.hpp).
+  model->declare_slowest_period(periods::sagging_cable(p.mu, p.length, (p.B - p.A).norm(), p.g));
+  return model;
 }
 
 namespace {

@@ -12,6 +12,7 @@
 #include "mechanics/case_input.hpp"
 #include "mechanics/lazy_parts_model.hpp"
 #include "models/multirotor_payload/forms.hpp"
+#include "mechanics/oscillation_periods.hpp"
 
 namespace tb::multirotor_payload {
 namespace {
@@ -68,7 +69,15 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           offer<DaeForm>(FormulationKind::IndexOneDae, p, ic),
           why_not_natural.empty() ? offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic)
                                   : decline(FormulationKind::ConstrainedMechanical, "multirotor_inertia: " + why_not_natural)});
-  return std::make_shared<LazyPartsModel>(menu, [p] { return physical_parts(p); });  // listed when asked
+  auto model = std::make_shared<LazyPartsModel>(menu, [p] { return physical_parts(p); });  // listed when asked
+  // The slowest mode: the payload swinging on its cable from the released angle, as a pendulum
+  // in g (about its multirotor the restoring field is g (m_Q + m_p) / m_Q, faster: the estimate
+  // errs long), or the multirotors' own spin where that is slower.
+  const double swing = periods::compound_pendulum(p.payload_mass * p.cable_length * p.cable_length, p.payload_mass,
+                                                  p.cable_length, p.g, 0.5 * M_PI - ic.cable_elevation);
+  const double spin = ic.Omega0.norm() > 0.0 ? 2.0 * M_PI / ic.Omega0.norm() : 0.0;
+  model->declare_slowest_period(std::max(swing, spin));
+  return model;
 }
 
 ModelInfo info() {

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "models/planar_pendulum/forms.hpp"
+#include "mechanics/oscillation_periods.hpp"
 
 namespace tb::planar_pendulum {
 namespace {
@@ -31,7 +32,7 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
 }  // namespace
 
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
-  return std::make_shared<FormulationMenu>(
+  auto model = std::make_shared<FormulationMenu>(
       "planar_pendulum", StateSize{5.0, "a planar pendulum: at most 5 numbers"},
       std::vector<FormulationMenu::Item>{
           offer<PolarForm>(FormulationKind::EmbeddedOde, p, ic),
@@ -40,6 +41,13 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           decline(FormulationKind::DiscreteLieGroup,
                   "the planar pendulum has no discrete Lie group form (its configuration space is S^1)")},
       PhysicalParts().then(PhysicalPart::Configuration, 2).then(PhysicalPart::Rate, 2));  // [x, z, vx, vz]
+  // Exact: the large-amplitude period at the amplitude the initial energy reaches,
+  // cos(theta_max) = cos(theta0) - l omega0^2 / (2 g) (a rotating pendulum, which never
+  // reaches rest, is clamped to 170 degrees by the estimate).
+  const double cos_max = p.g > 0.0 ? std::cos(ic.theta) - p.l * ic.omega * ic.omega / (2.0 * p.g) : 1.0;
+  model->declare_slowest_period(
+      periods::compound_pendulum(p.m * p.l * p.l, p.m, p.l, p.g, std::acos(std::clamp(cos_max, -1.0, 1.0))));
+  return model;
 }
 
 ModelInfo info() {

@@ -4,10 +4,12 @@
 
 
 #include "core/format.hpp"
+#include "mechanics/attached_body_dae.hpp"
 #include "mechanics/case_input.hpp"
 #include "mechanics/lazy_parts_model.hpp"
 #include "models/reel_pendulum/forms.hpp"
 #include "models/reel_pendulum/locked_lumped_form.hpp"
+#include "mechanics/oscillation_periods.hpp"
 
 namespace tb::reel_pendulum {
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
@@ -39,7 +41,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
                                "is derived for it"))});
   // [s, sdot, q_2..q_{N+1}, v_2..v_{N+1}, R, Omega, carnot_work, control_work] (Mechanics::pack),
   // listed when asked.
-  return std::make_shared<LazyPartsModel>(menu, [N = p.N]() -> std::vector<PhysicalPart> {
+  auto model = std::make_shared<LazyPartsModel>(menu, [N = p.N]() -> std::vector<PhysicalPart> {
     return PhysicalParts()
         .then(PhysicalPart::Configuration, 1)
         .then(PhysicalPart::Rate, 1)
@@ -49,6 +51,13 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
         .then(PhysicalPart::Rate, 3)
         .then(PhysicalPart::Other, 2);
   });
+  // The slowest mode: string and body swinging as one pendulum, at the string's total length
+  // (the longest it can deploy to, so the estimate errs long), from the released string's angle.
+  const Mat3 J_c = dae::inertia_about_centre_of_mass(p.M, p.rho_c, p.J);
+  model->declare_slowest_period(periods::string_with_body(p.mu * p.L, p.L, p.M, p.rho_c.norm(),
+                                                          J_c.eigenvalues().real().maxCoeff(), p.g,
+                                                          periods::angle_from_vertical(ic.string_direction)));
+  return model;
 }
 
 std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& initial) {

@@ -8,6 +8,7 @@
 #include "mechanics/case_input.hpp"
 #include "mechanics/lazy_parts_model.hpp"
 #include "models/string_pendulum/forms.hpp"
+#include "mechanics/oscillation_periods.hpp"
 
 namespace tb::string_pendulum {
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
@@ -32,13 +33,20 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
                                "the lumped string is the papers' explicit-ODE baseline: no constrained mechanical form "
                                "is derived for it"))});
   // [r_2..r_{N+1}, v_2..v_{N+1}, R, Omega] (Mechanics::pack), listed when asked.
-  return std::make_shared<LazyPartsModel>(menu, [N = p.N]() -> std::vector<PhysicalPart> {
+  auto model = std::make_shared<LazyPartsModel>(menu, [N = p.N]() -> std::vector<PhysicalPart> {
     return PhysicalParts()
         .then(PhysicalPart::Configuration, 3 * N)
         .then(PhysicalPart::Rate, 3 * N)
         .then(PhysicalPart::Configuration, 9)
         .then(PhysicalPart::Rate, 3);
   });
+  // The slowest mode: the whole string and body swinging as one pendulum from the released
+  // string's angle (its elastic modes are far faster).
+  const Mat3 J_c = dae::inertia_about_centre_of_mass(p.M, p.rho_c, p.J);
+  model->declare_slowest_period(periods::string_with_body(p.mu * p.length, p.length, p.M, p.rho_c.norm(),
+                                                          J_c.eigenvalues().real().maxCoeff(), p.g,
+                                                          periods::angle_from_vertical(ic.string_direction)));
+  return model;
 }
 
 std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& initial) {

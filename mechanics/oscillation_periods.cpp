@@ -1,0 +1,72 @@
+#include "mechanics/oscillation_periods.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace tb::periods {
+
+static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+double agm(double a, double b) {
+  for (int i = 0; i < 64 && std::abs(a - b) > 1e-15 * a; ++i) {
+    const double m = 0.5 * (a + b);
+    b = std::sqrt(a * b);
+    a = m;
+  }
+  return a;
+}
+
+double compound_pendulum(double I, double m, double d, double g, double theta0) {
+  if (!(g > 0.0 && m > 0.0 && d > 0.0 && I > 0.0)) return kNaN;
+  const double amplitude = std::min(std::abs(theta0), 170.0 * M_PI / 180.0);
+  return 2.0 * M_PI * std::sqrt(I / (m * g * d)) / agm(1.0, std::cos(0.5 * amplitude));
+}
+
+double string_with_body(double m_s, double l, double M, double offset, double J_c, double g, double theta0) {
+  // The string as a uniform rod about its end (m_s l^2 / 3), the body as its mass at its centre
+  // (M (l + offset)^2) plus its own largest moment (swing about any horizontal axis).
+  const double arm = l + offset;
+  const double I = m_s * l * l / 3.0 + M * arm * arm + J_c;
+  const double m = m_s + M;
+  const double d = (0.5 * m_s * l + M * arm) / m;
+  return compound_pendulum(I, m, d, g, theta0);
+}
+
+double free_rigid_body(const Mat3& J, const Vec3& Omega) {
+  if (!(Omega.norm() > 0.0)) return kNaN;
+  const Eigen::SelfAdjointEigenSolver<Mat3> eig(0.5 * (J + J.transpose()));
+  const Vec3 I = eig.eigenvalues();                       // ascending: I1 <= I2 <= I3
+  const Vec3 w = eig.eigenvectors().transpose() * Omega;  // in the principal frame
+  const double twoT = w.dot(I.cwiseProduct(w));
+  const double M2 = I.cwiseProduct(w).squaredNorm();
+  const double spin = 2.0 * M_PI / Omega.norm();
+  // Landau & Lifshitz Sect. 37 (I1 < I2 < I3): with M^2 > 2 T I2 the roles of I1 and I3 swap.
+  double I1 = I(0), I3 = I(2);
+  const double I2 = I(1);
+  if (M2 > twoT * I2) std::swap(I1, I3);
+  const double a = (I3 - I2) * (M2 - twoT * I1), b = (I2 - I1) * (twoT * I3 - M2);
+  const double lambda_sq = a / (I1 * I2 * I3);
+  if (!(lambda_sq > 0.0) || !(a > 0.0)) return spin;  // a steady spin about a principal axis
+  const double k_sq = std::clamp(b / a, 0.0, 1.0 - 1e-12);  // k -> 1: the separatrix, the period diverges
+  const double K = M_PI / (2.0 * agm(1.0, std::sqrt(1.0 - k_sq)));
+  return std::max(spin, 4.0 * K / std::sqrt(lambda_sq));
+}
+
+double angle_from_vertical(const Vec3& direction) {
+  const double n = direction.norm();
+  if (!(n > 0.0)) return 0.0;
+  return std::acos(std::clamp(direction(2) / n, -1.0, 1.0));
+}
+
+}  // namespace tb::periods
+
+namespace tb::periods {
+double sagging_cable(double mu, double L, double span, double g) {
+  if (!(g > 0.0 && mu > 0.0 && span > 0.0 && L > span)) return kNaN;
+  const double sag = std::sqrt(3.0 * span * (L - span) / 8.0);
+  const double H = mu * g * span * span / (8.0 * sag);
+  return std::max(2.0 * span * std::sqrt(mu / H), 2.0 * M_PI * std::sqrt(sag / g));
+}
+}  // namespace tb::periods
