@@ -36,22 +36,29 @@ double string_with_body(double m_s, double l, double M, double offset, double J_
 
 double free_rigid_body(const Mat3& J, const Vec3& Omega) {
   if (!(Omega.norm() > 0.0)) return kNaN;
+  const double spin = 2.0 * M_PI / Omega.norm(), euler = euler_equations_period(J, Omega);
+  return std::isfinite(euler) ? std::max(spin, euler) : spin;
+}
+
+double euler_equations_period(const Mat3& J, const Vec3& Omega) {
+  if (!(Omega.norm() > 0.0)) return kNaN;
   const Eigen::SelfAdjointEigenSolver<Mat3> eig(0.5 * (J + J.transpose()));
   const Vec3 I = eig.eigenvalues();                       // ascending: I1 <= I2 <= I3
   const Vec3 w = eig.eigenvectors().transpose() * Omega;  // in the principal frame
   const double twoT = w.dot(I.cwiseProduct(w));
   const double M2 = I.cwiseProduct(w).squaredNorm();
-  const double spin = 2.0 * M_PI / Omega.norm();
-  // Landau & Lifshitz Sect. 37 (I1 < I2 < I3): with M^2 > 2 T I2 the roles of I1 and I3 swap.
+  // Landau & Lifshitz Sect. 37 (I1 < I2 < I3) give the formulas for M^2 > 2 T I2; below, I1 and
+  // I3 swap roles.
   double I1 = I(0), I3 = I(2);
   const double I2 = I(1);
-  if (M2 > twoT * I2) std::swap(I1, I3);
+  if (M2 < twoT * I2) std::swap(I1, I3);
   const double a = (I3 - I2) * (M2 - twoT * I1), b = (I2 - I1) * (twoT * I3 - M2);
   const double lambda_sq = a / (I1 * I2 * I3);
-  if (!(lambda_sq > 0.0) || !(a > 0.0)) return spin;  // a steady spin about a principal axis
-  const double k_sq = std::clamp(b / a, 0.0, 1.0 - 1e-12);  // k -> 1: the separatrix, the period diverges
+  if (!(lambda_sq > 0.0) || !(a > 0.0)) return kNaN;  // on the separatrix
+  if (b >= a) return kNaN;  // k = 1: on the separatrix the period diverges
+  const double k_sq = std::max(b / a, 0.0);
   const double K = M_PI / (2.0 * agm(1.0, std::sqrt(1.0 - k_sq)));
-  return std::max(spin, 4.0 * K / std::sqrt(lambda_sq));
+  return 4.0 * K / std::sqrt(lambda_sq);
 }
 
 double angle_from_vertical(const Vec3& direction) {

@@ -24,11 +24,14 @@ double compound_pendulum(double I, double m, double d, double g, double theta0);
 // slowest mode; its elastic and transverse modes are faster), from rest at theta0.
 double string_with_body(double m_s, double l, double M, double offset, double J_c, double g, double theta0);
 
-// The slowest period of a torque-free rigid body of principal moments J (any order) spinning at
-// body rate Omega: the period of the body-frame angular velocity (Euler's equations; Landau &
-// Lifshitz, Mechanics, Sect. 37: T = 4 K(k) / lambda, the symmetric top's 2 pi / lambda when
-// k = 0), or 2 pi / |Omega| when that is longer (a steady spin about a principal axis, whose
-// body-frame motion has no period). NaN when Omega = 0.
+// The period of the body-frame angular velocity of a torque-free rigid body of inertia J
+// spinning at body rate Omega (Euler's equations; Landau & Lifshitz, Mechanics, Sect. 37:
+// T = 4 K(k) / lambda, the symmetric top's 2 pi / lambda when k = 0). A steady spin about the
+// major or minor axis gets the period of the motions near it (the limit k -> 0); a spin on the
+// separatrix (about the intermediate axis) has none: NaN, as for Omega = 0.
+double euler_equations_period(const Mat3& J, const Vec3& Omega);
+// The slowest period of that body: the longer of euler_equations_period and the spin's
+// 2 pi / |Omega| (the attitude's own turn). NaN when Omega = 0.
 double free_rigid_body(const Mat3& J, const Vec3& Omega);
 
 // The angle (rad) between a direction and gravity's, e3 pointing down (SPEC): the amplitude of

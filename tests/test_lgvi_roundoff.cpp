@@ -138,17 +138,6 @@ TEST_CASE("the residual's round-off floor is reached by Newton and refuses a sol
 
 namespace {
 
-// Every bundled case file (cases/*.toml), sorted.
-std::vector<Case> bundled_cases() {
-  std::vector<std::string> files;
-  for (const auto& e : std::filesystem::directory_iterator(TETHERBENCH_CASES_DIR))
-    if (e.path().extension() == ".toml") files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
-  std::vector<Case> out;
-  for (const auto& f : files) out.push_back(load_case(f));
-  return out;
-}
-
 struct EnergyRun {
   IntegrationOutcome outcome;
   Eigen::VectorXd physical;  // the model's physical state at the end
@@ -231,7 +220,7 @@ TEST_CASE("lgvi4 is 4th order on the Model C cases and has rattle4 errors", "[lg
   // points gives 1.35e-9 and lgvi4 has 1.348e-9; 6.8e-10 with its newton_tol at 1e-18), a
   // round-off limit of RATTLE's velocity update (closing note of issue 23), not of lgvi4.
   int cases = 0;
-  for (const Case& c : bundled_cases()) {
+  for (const Case& c : testing::bundled_cases()) {
     if (c.model_name != "multirotor_payload" || !c.lists("lgvi4") || !c.lists("rattle4")) continue;
     ++cases;
     DYNAMIC_SECTION(c.name) {

@@ -2,8 +2,11 @@
 // Shared set-up for the tests: Model A at the paper's parameters, runs to a final physical
 // state, and a tight reference solution.
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include "mechanics/body_shapes.hpp"
 #include "core/case.hpp"
@@ -66,6 +69,17 @@ inline void set_if_declared(IntegratorSettings& s, const std::string& key, doubl
 }
 
 inline Case load_case(const std::string& path) { return tb::load_case(path, catalogue()); }
+
+// Every bundled case file (cases/*.toml), loaded, in the order of their names.
+inline std::vector<Case> bundled_cases() {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(TETHERBENCH_CASES_DIR))
+    if (e.path().extension() == ".toml") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  std::vector<Case> out;
+  for (const auto& f : files) out.push_back(load_case(f));
+  return out;
+}
 
 inline std::unique_ptr<Formulation> formulation_for(const Model& model, const IntegratorInfo& info) {
   std::string why_not;

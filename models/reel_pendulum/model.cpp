@@ -51,10 +51,12 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
         .then(PhysicalPart::Rate, 3)
         .then(PhysicalPart::Other, 2);
   });
-  // The slowest mode: string and body swinging as one pendulum, at the string's total length
-  // (the longest it can deploy to, so the estimate errs long), from the released string's angle.
+  // The slowest mode: string and body swinging as one pendulum, from the released string's
+  // angle, at the deployed length L - s_p: fixed with the reel locked; with the reel free the
+  // longest it can deploy to, L - b (so the estimate errs long).
   const Mat3 J_c = dae::inertia_about_centre_of_mass(p.M, p.rho_c, p.J);
-  model->declare_slowest_period(periods::string_with_body(p.mu * p.L, p.L, p.M, p.rho_c.norm(),
+  const double deployed = p.reel_locked ? p.L - ic.s0 : p.L - p.b;
+  model->declare_slowest_period(periods::string_with_body(p.mu * deployed, deployed, p.M, p.rho_c.norm(),
                                                           J_c.eigenvalues().real().maxCoeff(), p.g,
                                                           periods::angle_from_vertical(ic.string_direction)));
   return model;
