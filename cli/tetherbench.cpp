@@ -21,6 +21,7 @@
 
 #include "cli/options.hpp"
 #include "core/case.hpp"
+#include "core/claims_check.hpp"
 #include "core/distributed.hpp"
 #include "core/format.hpp"
 #include "core/interrupt.hpp"
@@ -113,6 +114,7 @@ std::optional<std::string> given(const CLI::Option* option, const std::string& t
 
 struct RunInputs {
   std::vector<std::string> sets;
+  bool full_horizon = false;
   std::string max_steps, max_samples, max_state;
   CLI::Option *steps_opt = nullptr, *samples_opt = nullptr, *state_opt = nullptr;
   void add_to(CLI::App* command) {
@@ -120,12 +122,18 @@ struct RunInputs {
     steps_opt = command->add_option("--max-steps", max_steps, "refuse runs of more fixed steps than this (default 1e9)");
     samples_opt = command->add_option("--max-samples", max_samples, "refuse runs of more samples than this (default 1e7)");
     state_opt = command->add_option("--max-state", max_state, "refuse models whose state holds more numbers than this (default 1e7)");
+    command->add_flag("--full-horizon", full_horizon,
+                      "run every integrator over its case's full horizon ([case] t_end), ignoring [case] integrator_t_end "
+                      "(the main job shortens some costly runs; the tables then compare them over the shared window)");
   }
   RunLimits limits() const {
     return cli::limits(given(steps_opt, max_steps), given(samples_opt, max_samples), given(state_opt, max_state));
   }
   std::vector<Case> load(const Catalogue& catalogue, const std::vector<std::string>& files) const {
-    return cli::load_cases(catalogue, files, sets, limits());
+    std::vector<Case> cases = cli::load_cases(catalogue, files, sets, limits());
+    if (full_horizon)
+      for (auto& c : cases) c.integrator_t_end.clear();
+    return cases;
   }
 };
 
@@ -233,6 +241,11 @@ int main(int argc, char** argv) {
   gate->add_option("CASE_FILE", gate_cases, "case files (default: all bundled cases)")->check(CLI::ExistingFile);
   gate->add_option("--envelopes", envelopes_file, "envelope file")->capture_default_str();
   gate->add_flag("--record", record, "re-measure the 'recorded' envelopes of these cases and rewrite the file");
+
+  auto* claims = app.add_subcommand(
+      "check-claims", "list every verdict a report prints that its own tables contradict (exit status 1 if any)");
+  std::string claims_dir;
+  claims->add_option("REPORT_DIR", claims_dir, "a report folder (tetherbench report --out)")->required()->check(CLI::ExistingDirectory);
 
   // Kept for its users: `catenary CASE... --elements N,N,...` is `study catenary CASE... --param elements=N,N,...`.
   auto* catenary = app.add_subcommand("catenary", "alias of `study catenary`");
@@ -424,6 +437,15 @@ int main(int argc, char** argv) {
       for (const auto& path : write_references(cases, catalogue, reference_out, command_line))
         std::printf("wrote %s\n", path.c_str());
       return finish(true);
+    }
+
+    if (claims->parsed()) {
+      if (!std::filesystem::exists(std::filesystem::path(claims_dir) / "summary.csv"))
+        throw InputError("REPORT_DIR " + claims_dir + ": expected a report folder holding summary.csv");
+      const auto violations = check_claims(claims_dir);
+      for (const auto& v : violations) std::printf("CONTRADICTED: %s\n", v.line().c_str());
+      std::printf("%zu verdict(s) contradicted by the report's own data\n", violations.size());
+      return violations.empty() ? 0 : kRunFailed;
     }
 
     if (gate->parsed()) {

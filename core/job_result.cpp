@@ -177,27 +177,33 @@ void write(ResultWriter& w, const Measurement& m) {
   write(w, m.outcome);
   write(w, m.counters);
   write(w, m.metrics);
-  w << m.runtime_s << m.t_final << m.final_physical << m.extra_columns << m.host;
+  write(w, m.window_metrics);
+  w << m.runtime_s << m.runtime_spread << m.t_final << m.final_physical << m.extra_columns << m.host;
 }
 void read(ResultReader& r, Measurement& m) {
   read(r, m.outcome);
   read(r, m.counters);
   read(r, m.metrics);
-  r >> m.runtime_s >> m.t_final >> m.final_physical >> m.extra_columns >> m.host;
+  read(r, m.window_metrics);
+  r >> m.runtime_s >> m.runtime_spread >> m.t_final >> m.final_physical >> m.extra_columns >> m.host;
 }
 
 void write(ResultWriter& w, const SummaryRow& row) {
   w << row.case_name << row.integrator << row.discretisation << row.h << row.rtol << row.atol << row.t_end;
   write(w, row.counters);
   write(w, row.metrics);
-  w << row.runtime_s << row.host;
+  w << row.shared_t_end;
+  write(w, row.shared_metrics);
+  w << row.rotations << row.runtime_s << row.host;
   write(w, row.outcome);
 }
 void read(ResultReader& r, SummaryRow& row) {
   r >> row.case_name >> row.integrator >> row.discretisation >> row.h >> row.rtol >> row.atol >> row.t_end;
   read(r, row.counters);
   read(r, row.metrics);
-  r >> row.runtime_s >> row.host;
+  r >> row.shared_t_end;
+  read(r, row.shared_metrics);
+  r >> row.rotations >> row.runtime_s >> row.host;
   read(r, row.outcome);
 }
 
@@ -230,8 +236,9 @@ std::string case_inputs(const Case& c) {
 }
 
 std::string run_inputs(const Case& c, const std::string& integrator) {
+  // The horizon too: --full-horizon changes it without changing the file.
   return "case=" + c.name + ";file=" + file_hash(c.file) + ";model=" + fingerprint_of(c.model_inputs) + ";" + integrator +
-         "{" + settings_text(c.settings_for(integrator)) + "}";
+         "{" + settings_text(c.settings_for(integrator)) + "};t_end=" + format_g(c.t_end_for(integrator), 17);
 }
 
 }  // namespace tb

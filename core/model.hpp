@@ -50,6 +50,10 @@ class Model {
   // these (core/growth.hpp): before that an envelope measures the start-up, not a law.
   double slowest_period_s() const { return slowest_period_s_; }
   void declare_slowest_period(double seconds) { slowest_period_s_ = seconds; }
+  // Whether the model's state holds a rotation (R in SO(3)): where none does, the orthogonality
+  // error is not applicable rather than "identically 0", which would test nothing.
+  bool integrates_rotations() const { return integrates_rotations_; }
+  void declare_no_rotations() { integrates_rotations_ = false; }
 
   // Whether the model offers that formulation, without building it; the reason when not
   // (shown as "n/a: ..." in the tables).
@@ -73,6 +77,7 @@ class Model {
 
  private:
   double slowest_period_s_ = std::numeric_limits<double>::quiet_NaN();
+  bool integrates_rotations_ = true;
 };
 
 // The usual model: for every (formulation kind, discretisation), a factory building a fresh

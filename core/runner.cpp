@@ -160,7 +160,7 @@ class TimeSeriesWriter {
  public:
   TimeSeriesWriter(const std::filesystem::path& file, const std::vector<std::string>& extra) : out_(file) {
     if (!out_) throw std::runtime_error("cannot write " + file.string());
-    out_ << "t,energy,kinetic,momentum,constraint_err,constraint_rate_err,orthogonality_err";
+    out_ << "t,energy,kinetic,momentum,constraint_err,constraint_rate_err,orthogonality_err,external_work";
     for (const auto& name : extra) out_ << ',' << name;
     out_ << '\n';
     out_.flush();
@@ -173,7 +173,9 @@ class TimeSeriesWriter {
       out_ << buf;
     };
     put(t);
-    for (double x : {o.energy, o.kinetic, o.momentum, o.constraint_err, o.constraint_rate_err, o.orthogonality_err}) out_ << ',', put(x);
+    for (double x : {o.energy, o.kinetic, o.momentum, o.constraint_err, o.constraint_rate_err, o.orthogonality_err,
+                     o.external_work})
+      out_ << ',', put(x);
     for (double x : o.extra) out_ << ',', put(x);
     out_ << '\n';
     if (const auto now = Clock::now(); now - last_flush_ >= std::chrono::seconds(1)) {
@@ -252,7 +254,9 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
     std::filesystem::create_directories(path.parent_path());
     writer = std::make_unique<TimeSeriesWriter>(path, m.extra_columns);
   }
-  MetricsAccumulator metrics;
+  MetricsAccumulator metrics, window;
+  // A sample belongs to the window up to a rounding of its time (fixed steps land on t0 + n h).
+  const double window_end = options.window_end > 0.0 ? options.window_end * (1.0 + 1e-12) : 0.0;
   SampleObserver observer;
   if (options.observe || options.physical_samples)
     observer = [&](double t, const Eigen::VectorXd& y) {
@@ -260,6 +264,7 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
       if (!options.observe) return;
       const Observation o = form->observe(t, y);
       metrics.add(t, o);
+      if (t <= window_end) window.add(t, o);
       if (writer) writer->write(t, o);
     };
   TerminalProgress progress(key.c->name + " | " + key.label(), options.t_end, options.progress);
@@ -268,6 +273,7 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
   m.outcome = first.outcome;
   m.counters = first.counters;
   m.metrics = metrics.result();
+  if (window_end > 0.0) m.window_metrics = window.result();
   m.runtime_s = first.runtime_s;
   m.t_final = first.t_final;
   try {
@@ -277,13 +283,15 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
   }
   // Timing passes with observation off (SPEC: runtime is the minimum over repeats), and more
   // of them while the passes so far total under min_timed_s.
-  double timed = m.runtime_s;
+  double timed = m.runtime_s, slowest = m.runtime_s;
   for (int r = 1; m.outcome.ok() && (r < options.repeats || (timed < options.min_timed_s && r < 1000)); ++r) {
     const IntegrationOutcome again = integrate(*form, *key.integrator, settings, options.t_end, options.t_end, {});
     if (!again.ok()) break;  // interrupted: only complete passes count
     m.runtime_s = std::min(m.runtime_s, again.runtime_s);
+    slowest = std::max(slowest, again.runtime_s);
     timed += again.runtime_s;
   }
+  m.runtime_spread = m.runtime_s > 0.0 ? slowest / m.runtime_s - 1.0 : 0.0;
   return m;
 }
 
@@ -303,6 +311,11 @@ SummaryRow run_case(const RunKey& key, const RunOptions& options) {
 
   MeasureOptions m;
   m.t_end = row.t_end;
+  // The shared window: the shortest horizon among the case's full runs (or this run's own).
+  row.shared_t_end = row.t_end;
+  if (!options.t_end)
+    for (const auto& [name, t] : c.integrator_t_end) row.shared_t_end = std::min(row.shared_t_end, t);
+  m.window_end = row.shared_t_end < row.t_end ? row.shared_t_end : 0.0;
   m.sample_interval = c.sample_interval;
   m.repeats = options.repeats;
   m.min_timed_s = options.min_timed_s;
@@ -313,6 +326,8 @@ SummaryRow run_case(const RunKey& key, const RunOptions& options) {
   row.outcome = measured.outcome;
   row.counters = measured.counters;
   row.metrics = measured.metrics;
+  row.shared_metrics = m.window_end > 0.0 ? measured.window_metrics : measured.metrics;
+  row.rotations = c.model->integrates_rotations();
   row.runtime_s = measured.runtime_s;
   row.host = measured.host;
   // The growth laws, judged with what only the run knows: its Brouwer floors (the gates', which

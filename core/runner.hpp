@@ -91,6 +91,9 @@ struct MeasureOptions {
   std::string timeseries_path;   // "" writes none
   bool progress = false;         // progress line on a terminal
   bool observe = true;           // false: no metrics (sweep points that need only the final state)
+  // Besides the metrics over the whole run, the metrics over [t0, window_end] (0: none): the
+  // window every run of the case reaches, so that runs of different horizons compare like for like.
+  double window_end = 0.0;
   // When set, called in the first pass with the model's physical state at every sample of the
   // grid (t0, every sample_interval, t_end), whether or not the metrics observe: the
   // work-precision study's trajectory errors.
@@ -101,7 +104,11 @@ struct Measurement {
   RunOutcome outcome;
   StepCounters counters;
   ConservationMetrics metrics;
+  ConservationMetrics window_metrics;  // over [t0, MeasureOptions::window_end] (empty when none)
   double runtime_s = 0.0;
+  // The timing passes' spread, max / min - 1 (0 with one pass): how far apart two runtimes must
+  // be before a ranking may call one faster (the machine's noise, measured in the same run).
+  double runtime_spread = 0.0;
   double t_final = 0.0;
   Eigen::VectorXd final_physical;  // the model's physical state at t_final
   std::vector<std::string> extra_columns;
@@ -115,6 +122,13 @@ struct SummaryRow {
   double h = 0.0, rtol = 0.0, atol = 0.0, t_end = 0.0;
   StepCounters counters;
   ConservationMetrics metrics;
+  // The shared window: [t0, shared_t_end], the shortest horizon among the case's runs, and the
+  // metrics over it (equal to `metrics` when the run's own horizon is the shared one).
+  double shared_t_end = 0.0;
+  ConservationMetrics shared_metrics;
+  // Whether the model integrates a rotation (Model::integrates_rotations): orthogonality is
+  // "not applicable" where none is.
+  bool rotations = true;
   double runtime_s = 0.0;
   std::string host;  // where runtime_s was measured
   RunOutcome outcome;

@@ -44,6 +44,8 @@ const std::vector<std::string>& summary_columns() {
       "case", "integrator", "discretisation", "h", "rtol", "atol", "t_end", "steps", "energy_err_max", "energy_err_mean",
       "energy_err_rel_ke", "energy_drift_rate", "momentum_err_max", "momentum_err_mean", "constraint_err_max",
       "constraint_rate_err_max", "linear_momentum_err_max", "orthogonality_err_max", "orthogonality_err_mean",
+      "shared_t_end", "energy_err_max_shared", "momentum_err_max_shared", "linear_momentum_err_max_shared",
+      "constraint_err_max_shared",
       "energy_growth_law", "energy_growth_exponent", "energy_growth_ci95_low", "energy_growth_ci95_high",
       "energy_growth_theory", "energy_growth_verdict", "momentum_growth_law", "momentum_growth_exponent",
       "momentum_growth_ci95_low", "momentum_growth_ci95_high", "momentum_growth_theory", "momentum_growth_verdict",
@@ -56,7 +58,10 @@ std::vector<std::string> summary_values(const SummaryRow& r) {
   // its status, the steps and evaluations it took, and empty metric cells.
   const bool measured = !r.outcome.not_applicable();
   auto metric = [&](double x) { return r.outcome.ok() ? number(x) : std::string(measured ? "" : "n/a"); };
+  // Orthogonality where the model integrates no rotation: not applicable, not "0".
+  auto orthogonality = [&](double x) { return r.rotations || !r.outcome.ok() ? metric(x) : std::string("n/a"); };
   const auto& m = r.metrics;
+  const auto& shared = r.shared_metrics;
   // The growth law (core/growth.hpp), its exponent and 95% interval (of the span after a regime
   // change), the law theory predicts, and the words the report prints (describe_growth): the
   // law, why there is none, or "investigate: ..." where the law contradicts the prediction. No
@@ -88,8 +93,13 @@ std::vector<std::string> summary_values(const SummaryRow& r) {
           metric(m.constraint_err_max),
           metric(m.constraint_rate_err_max),
           metric(m.linear_momentum_err_max),
-          metric(m.orthogonality_err_max),
-          metric(m.orthogonality_err_mean),
+          orthogonality(m.orthogonality_err_max),
+          orthogonality(m.orthogonality_err_mean),
+          number(r.shared_t_end),
+          metric(shared.energy_err_max),
+          metric(shared.momentum_err_max),
+          metric(shared.linear_momentum_err_max),
+          metric(shared.constraint_err_max),
           energy_growth.law,
           energy_growth.exponent,
           energy_growth.low,

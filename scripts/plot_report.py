@@ -17,10 +17,7 @@ setting_sweep.csv, long_time.csv, long_time_envelope.csv, benchmarks.*) and writ
   figures/<case>_work_precision_trajectory_runtime.png, ..._trajectory_rhs.png
                                      L2 and L-inf over time of the configuration and of the
                                      rate error against runtime / against rhs evaluations
-  work_precision_rankings.csv        per case, measure (final, trajectory norms) and work
-                                     (runtime, rhs evaluations): the integrators in order of
-                                     the cheapest run at a matched error, and whether that
-                                     order is the final-state one
+  (work_precision_rankings.csv, written by the work-precision study, is quoted, not computed)
   figures/<case>_setting_sweep.png   constraint drift and cost of one integrator against one of its
                                      settings, e.g. ida's Baumgarte rate p (cases with a
                                      [report.setting_sweep])
@@ -52,15 +49,8 @@ import numpy as np  # noqa: E402
 ORTH_FLOOR = 1e-17          # zeros of dimensionless errors are drawn at this value on log axes
 REL_FLOOR = 1e-17           # zeros of |dE|, |d momentum| drawn at REL_FLOOR * scale of the quantity
 MAX_PLOT_POINTS = 6000      # longer series are min/max-decimated for drawing only
-# Growth laws (core/growth.hpp, cases/README.md "Growth laws"): the summary's own columns for
-# energy and momentum; the same rule, mirrored in growth_fit() below, for the other series.
-GROWTH_WINDOWS_PER_OCTAVE = 4
-GROWTH_FIT_DECADES = 2.0
-GROWTH_BOUNDED, GROWTH_SQRT_T_MAX, GROWTH_LINEAR_MAX = 0.15, 0.75, 1.3
-ROUND_OFF_ULPS = 8.0        # core/gates.cpp: the Brouwer floor 8 eps scale sqrt(steps)
-STUDENT_T975 = [(1, 12.706), (2, 4.303), (3, 3.182), (4, 2.776), (5, 2.571), (6, 2.447),
-                (7, 2.365), (8, 2.306), (9, 2.262), (10, 2.228), (12, 2.179), (15, 2.131),
-                (20, 2.086), (30, 2.042), (60, 2.000)]
+# Growth laws, orders and every verdict are computed once, in C++ (core/growth.hpp,
+# numerics/statistics.hpp), and read here from the tables: this script only draws and quotes.
 DPI = 110
 
 written = []
@@ -172,115 +162,11 @@ def link(path):
 
 # --------------------------------------------------------------------------- series analysis
 
-def student_t975(dof):
-    if not dof >= 1:
-        return STUDENT_T975[0][1]
-    for (d0, v0), (d1, v1) in zip(STUDENT_T975, STUDENT_T975[1:]):
-        if dof <= d1:
-            a, b, x = 1 / d0, 1 / d1, 1 / dof
-            return v0 + (v1 - v0) * (a - x) / (a - b)
-    d, v = STUDENT_T975[-1]
-    return 1.96 + (v - 1.96) * (d / dof)
-
-
-def classify_growth(p, lo, hi):
-    if not finite(p):
-        return "too_short"
-    if p < -GROWTH_BOUNDED and hi < 0:
-        return "decays"
-    if abs(p) <= GROWTH_BOUNDED or (lo <= 0 <= hi and p < 0.25):
-        return "bounded"
-    if p <= GROWTH_SQRT_T_MAX:
-        return "sqrt_t"
-    if p <= GROWTH_LINEAR_MAX:
-        return "linear"
-    return "faster"
-
-
-def growth_fit(t, y, floor=math.nan):
-    """The rule of core/growth.cpp on a time series: (law, exponent, 95% half-width)."""
-    a = np.abs(y)
-    m = np.isfinite(a) & np.isfinite(t)
-    if m.sum() < 2:
-        return "too_short", math.nan, math.nan
-    t, a = t[m], a[m]
-    emax = float(a.max())
-    if emax == 0:
-        return "zero", math.nan, math.nan
-    if finite(floor) and emax <= floor:
-        return "round_off", math.nan, math.nan
-    s = t - t[0]
-    keep = s > 0
-    s, a = s[keep], a[keep]
-    if s.size == 0:
-        return "too_short", math.nan, math.nan
-    w = GROWTH_WINDOWS_PER_OCTAVE
-    j = np.maximum(0, np.floor(w * np.log2(s / s[0]) + 1e-9)).astype(int)
-    n = int(j.max()) + 1
-    wmax = np.full(n, -1.0)
-    wend = np.zeros(n)
-    np.maximum.at(wmax, j, a)
-    np.maximum.at(wend, j, s)
-    pts = [(wend[k], max(wmax[k - w + 1:k + 1].max(), 0.0)) for k in range(w - 1, n) if wmax[k] >= 0]
-    if not pts:
-        return "too_short", math.nan, math.nan
-    t_from = pts[-1][0] * 10.0 ** -GROWTH_FIT_DECADES
-    pts = [(tt, v) for tt, v in pts if tt >= t_from and v > 0]
-    if len(pts) < 3:
-        return "too_short", math.nan, math.nan
-    x = np.log([p[0] for p in pts])
-    yy = np.log([p[1] for p in pts])
-    sxx = float(((x - x.mean()) ** 2).sum())
-    if sxx <= 0:
-        return "too_short", math.nan, math.nan
-    sxy = float(((x - x.mean()) * (yy - yy.mean())).sum())
-    syy = float(((yy - yy.mean()) ** 2).sum())
-    p = sxy / sxx
-    r = yy - (yy.mean() + p * (x - x.mean()))
-    ssr = float((r ** 2).sum())
-    rho_hat = float((r[1:] * r[:-1]).sum()) / ssr if ssr > 0 else 0.0
-    rho = min(max(rho_hat + (1 + 3 * rho_hat) / len(pts), 0.0), 0.99) if ssr > 0 else 0.0
-    inflation = (1 + rho) / (1 - rho)
-    se = math.sqrt(ssr / (len(pts) - 2) / sxx * inflation)
-    half = student_t975(max(1.0, len(pts) / inflation - 2.0)) * se
-    law = "too_short" if len(pts) < 2 * w else classify_growth(p, p - half, p + half)
-    return law, p, half
-
-
-LAW_WORDS = {"round_off": "at round-off (within the Brouwer floor 8 ε·scale·√steps)",
-             "zero": "identically 0", "too_short": "too short a run to fit a growth law",
-             "bounded": "bounded", "sqrt_t": "grows like √t (random walk)",
-             "linear": "grows linearly", "faster": "grows faster than linearly", "decays": "decays"}
-
-
-def law_phrase(law, p, half):
-    words = LAW_WORDS.get(law, law or "no growth law")
-    if law in ("bounded", "sqrt_t", "linear", "faster", "decays") and finite(p):
-        words += f" (t^p, p = {p:.2f} ± {half:.2g})" if finite(half) else f" (t^p, p = {p:.2f})"
-    return words
-
-
-def growth_phrase(t, y, row=None, quantity=None, scale=1.0):
-    """The growth law of a series: the summary row's own (energy, momentum) where it has the
-    columns, else the same rule on the time series with the floor of the row's steps."""
-    if row is not None and quantity and row.get(f"{quantity}_growth_law"):
-        return law_phrase(row[f"{quantity}_growth_law"], num(row.get(f"{quantity}_growth_exponent")),
-                          num(row.get(f"{quantity}_growth_ci95")))
-    steps = num((row or {}).get("steps"))
-    floor = (ROUND_OFF_ULPS * np.finfo(float).eps * max(scale, 1.0) * math.sqrt(max(steps, 1.0))
-             if finite(steps) else math.nan)
-    return law_phrase(*growth_fit(t, y, floor))
-
-
-def drift_rate(t, y):
-    """least-squares slope of y against t."""
-    m = np.isfinite(t) & np.isfinite(y)
-    if m.sum() < 2:
-        return math.nan
-    t, y = t[m], y[m]
-    tc = t - t.mean()
-    den = float(np.dot(tc, tc))
-    return float(np.dot(tc, y - y.mean()) / den) if den > 0 else math.nan
+def growth_words(row, quantity):
+    """What the C++ classifier says of the run's energy or momentum growth (summary.csv's
+    <quantity>_growth_verdict: the law with its interval, why there is none, or "investigate")."""
+    words = (row or {}).get(f"{quantity}_growth_verdict", "")
+    return words if words else "no growth law computed"
 
 
 def nanmax_abs(y):
@@ -406,10 +292,15 @@ def energy_figure(report, case, runs):
     scale = 0.0
     for r in have:
         ts = r["ts"]
-        col = "energy_balance" if "energy_balance" in ts else "energy"
+        # The energy-balance residual E - E(0) - W wherever the model does external work
+        # (dissipative and forced cases): the physical damping itself is not an error.
+        work = ts.get("external_work")
+        does_work = work is not None and np.nanmax(np.abs(work)) > 0 if work is not None else False
+        col = "energy_balance" if does_work or "energy_balance" in ts else "energy"
         used_balance |= col == "energy_balance"
         used_energy |= col == "energy"
-        t, e = ts["t"], ts[col]
+        t = ts["t"]
+        e = ts["energy"] - work if does_work else ts[col]
         de = e - e[0]
         series.append((r, t, de, col))
         for c in (col, "kinetic"):
@@ -437,14 +328,12 @@ def energy_figure(report, case, runs):
         ax2.plot(tt, yy, label=lab, lw=1, **st)
         mark_end(ax2, r, t, a)
 
-        mx = nanmax_abs(de)
         fin = float(de[np.isfinite(de)][-1]) if np.isfinite(de).any() else math.nan
-        drift = num(r["row"].get("energy_drift_rate"))
-        if not finite(drift):
-            drift = drift_rate(t, de)
         sym = "ΔB" if col == "energy_balance" else "ΔE"
-        piece = (f"{r['name']}: |{sym}| max {fmt(mx)} J, final {sym} {fmt(fin)} J, "
-                 f"drift rate {fmt(drift)} J/s, {growth_phrase(t, de, r['row'], 'energy', scale)}")
+        row = r["row"] or {}
+        piece = (f"{r['name']} (to {fmt_g(num(row.get('t_end')))} s): |{sym}| max {fmt(num(row.get('energy_err_max')))} J, "
+                 f"final {sym} {fmt(fin)} J, drift rate {fmt(num(row.get('energy_drift_rate')))} J/s, "
+                 f"{growth_words(row, 'energy')}")
         if r["failed"]:
             piece += f", run stops at t = {fmt_g(t[-1])} (failed)"
         pieces.append(piece)
@@ -505,8 +394,8 @@ def momentum_figure(report, case, runs):
             ax.plot(tt, yy, label=label(r), lw=1, **r["style"])
             mark_end(ax, r, t, a)
             fin = float(dp[np.isfinite(dp)][-1]) if np.isfinite(dp).any() else math.nan
-            colpieces.append(f"{r['name']} max {fmt(nanmax_abs(dp))}, final {fmt(fin)}, "
-                             f"{growth_phrase(t, dp, r['row'], 'momentum' if col == 'momentum' else None, abs(p[0]))}")
+            colpieces.append(f"{r['name']} max {fmt(nanmax_abs(dp))}, final {fmt(fin)}"
+                             + (f", {growth_words(r['row'], 'momentum')}" if col == "momentum" else ""))
             if r["failed"]:
                 colpieces[-1] += f", stops at t = {fmt_g(t[-1])} (failed)"
         pieces.append((f"{col}: " if len(cols) > 1 else "") + "; ".join(colpieces))
@@ -527,7 +416,9 @@ def momentum_figure(report, case, runs):
 
 
 def orthogonality_figure(report, case, runs):
-    have_o = [r for r in runs if r["ts"] is not None and "orthogonality_err" in r["ts"]]
+    # Orthogonality only where the model integrates a rotation (summary.csv says n/a elsewhere).
+    have_o = [r for r in runs if r["ts"] is not None and "orthogonality_err" in r["ts"]
+              and (r["row"] or {}).get("orthogonality_err_max") != "n/a"]
     have_c = [r for r in runs if r["ts"] is not None and "constraint_err" in r["ts"]]
     any_c = any(np.nanmax(np.abs(r["ts"]["constraint_err"])) > 0 for r in have_c
                 if np.isfinite(r["ts"]["constraint_err"]).any())
@@ -548,7 +439,7 @@ def orthogonality_figure(report, case, runs):
             ax.plot(tt, yy, label=label(r), lw=1, **r["style"])
             mark_end(ax, r, t, a)
             mx = nanmax_abs(y)
-            colpieces.append(f"{r['name']} max {fmt(mx)}, {growth_phrase(t, y, r['row'])}")
+            colpieces.append(f"{r['name']} max {fmt(mx)}")
             if r["failed"]:
                 colpieces[-1] += f", stops at t = {fmt_g(t[-1])} (failed)"
         name = "orthogonality" if col == "orthogonality_err" else "constraint"
@@ -601,12 +492,11 @@ def long_time_figure(report, case, laws, envelopes, style):
                       label=f"{name}: {r.get('law')}", **st)
             c, p = num(r.get("coefficient")), num(r.get("exponent"))
             t0, t1 = num(r.get("fit_from")), num(r.get("fit_to"))
-            if r.get("law") not in ("round_off", "zero", "too_short") and all(finite(x) for x in (c, p, t0, t1)):
+            if r.get("law") not in ("round_off", "zero", "too_short", "inconclusive") and all(finite(x) for x in (c, p, t0, t1)):
                 tt = np.geomspace(t0, t1, 20)
                 ax.loglog(tt, c * tt ** p, color=st["color"], lw=2.5, alpha=0.35)
             if q == "energy":
-                half = (num(r.get("ci95_high")) - num(r.get("ci95_low"))) / 2
-                pieces.append(f"{name} {law_phrase(r.get('law'), p, half)} to t = {fmt_g(num(r.get('t_end')))} s "
+                pieces.append(f"{name}: {r.get('words', '')} to t = {fmt_g(num(r.get('t_end')))} s "
                               f"({r.get('steps')} steps, {r.get('source')})")
         ax.set_ylabel(f"max |Δ{'E' if q == 'energy' else 'π'}| over [t/2, t]")
         ax.grid(True, which="both", alpha=0.25)
@@ -617,15 +507,6 @@ def long_time_figure(report, case, laws, envelopes, style):
     path = os.path.join(report, "figures", f"{safe_name(case)}_long_time.png")
     save(fig, path)
     return path, "long-time growth of |ΔE| (long_time.md) — " + "; ".join(pieces)
-
-
-def round_up_125(x):
-    """Smallest of 1, 2, 5 x 10^k that is >= x."""
-    k = math.floor(math.log10(x))
-    for m in (1, 2, 5, 10):
-        if m * 10.0 ** k >= x * (1 - 1e-12):
-            return m * 10.0 ** k
-    return 10.0 ** (k + 1)
 
 
 def wp_value_label(param, value):
@@ -696,7 +577,8 @@ def work_precision_figure(report, case, wp_rows, style, agreement=None):
     path = os.path.join(report, "figures", f"{safe_name(case)}_work_precision.png")
     save(fig, path)
 
-    # reading: the tightest error level every integrator reaches, and who gets there cheapest
+    # reading: what was measured, not who wins (rankings are the C++ study's, in a scaled norm
+    # and per discretisation: work_precision_rankings.csv)
     per_integ = {}
     for (integ, param), pts in groups.items():
         for v, vs, err, rt, resolved in pts:
@@ -705,20 +587,9 @@ def work_precision_figure(report, case, wp_rows, style, agreement=None):
     if not per_integ:
         return path, (f"work–precision: no resolved successful runs ({omitted} failed, "
                       f"{unresolved} below the references' agreement)")
-    worst_best = max(min(p[0] for p in pts) for pts in per_integ.values())
-    target = round_up_125(worst_best)
-    cheapest = []
-    for integ, pts in per_integ.items():
-        ok = [p for p in pts if p[0] <= target]
-        if ok:
-            err, rt, param, vs = min(ok, key=lambda p: p[1])
-            cheapest.append((rt, integ, param, vs, err))
-    cheapest.sort()
     lowest = min((min(pts)[0], integ) for integ, pts in per_integ.items())
-    desc = ", ".join(f"{integ} {fmt_g(rt)} s ({param}={wp_value_label(param, vs)}, "
-                     f"error {fmt(err)})" for rt, integ, param, vs, err in cheapest)
-    line = (f"work–precision: at error ≤ {target:.0e} (reached by every integrator) the fastest "
-            f"is {cheapest[0][1]}; cheapest runs: {desc}; lowest error reached: "
+    line = (f"work–precision of the final-state error (max norm over the state's mixed units, so not ranked "
+            f"here; the rankings below use a scaled norm per discretisation): lowest error reached "
             f"{lowest[1]} {fmt(lowest[0])}")
     if omitted:
         line += f"; {omitted} failed point{'s' if omitted > 1 else ''} omitted"
@@ -754,22 +625,6 @@ def wp_points(rows, error_col, resolved_col, work_col):
         groups.setdefault((r.get("integrator", ""), r.get("parameter", "")), []).append(
             (num(r.get("value")), r.get("value", ""), err, work, resolved))
     return groups, omitted
-
-
-def wp_ranking(groups):
-    """The integrators in order of their cheapest resolved run at the matched error (the
-    tightest 1-2-5 level every integrator with a resolved point reaches): (target, [(work,
-    integrator)]), or (None, []) without resolved points."""
-    per_integ = {}
-    for (integ, _), pts in groups.items():
-        for _, _, err, work, resolved in pts:
-            if resolved:
-                per_integ.setdefault(integ, []).append((err, work))
-    if not per_integ:
-        return None, []
-    target = round_up_125(max(min(e for e, _ in pts) for pts in per_integ.values()))
-    order = sorted((min(w for e, w in pts if e <= target), integ) for integ, pts in per_integ.items())
-    return target, order
 
 
 def trajectory_work_precision_figures(report, case, wp_rows, style, agreements):
@@ -818,37 +673,19 @@ def trajectory_work_precision_figures(report, case, wp_rows, style, agreements):
     return out
 
 
-def ranking_rows(case, wp_rows):
-    """Rows of work_precision_rankings.csv for one case: per work measure and error measure,
-    the ranking at matched error and whether it is the final-state one."""
-    rows = [r for r in wp_rows if r.get("case") == case]
-    out = []
-    for work_col, _, tag in WP_WORK:
-        base = None
-        for err_col, res_col, err_label in WP_MEASURES:
-            groups, _ = wp_points(rows, err_col, res_col, work_col)
-            target, order = wp_ranking(groups)
-            names = [i for _, i in order]
-            if err_col == "error":
-                base = names
-            out.append({"case": case, "work": tag, "measure": err_col, "matched_error": target,
-                        "ranking": names, "works": [w for w, _ in order],
-                        # the order of the integrators ranked in both (one without resolved
-                        # points in a measure is not ranked there)
-                        "same_as_final": None if err_col == "error" or base is None else
-                        [i for i in names if i in base] == [i for i in base if i in names]})
-    return out
-
-
 def ranking_table(rows):
+    """work_precision_rankings.csv as the work-precision study wrote it (C++: one discretisation
+    against its own reference, interpolated at the matched error, ties within the timing spread)."""
     body = []
     for r in rows:
-        same = "—" if r["same_as_final"] is None else ("same" if r["same_as_final"] else "**differs**")
-        rk = " < ".join(r["ranking"]) if r["ranking"] else "no resolved points"
-        body.append([r["work"], r["measure"], f"{r['matched_error']:.0e}" if r["matched_error"] else "—",
-                     md_escape(rk), same])
-    return md_table(["work", "error measure", "matched error", "ranking (cheapest first)", "vs final state"],
-                    body)
+        body.append([md_escape(r.get("discretisation", "") or "—"), md_escape(r.get("work", "")),
+                     md_escape(r.get("measure", "")), fmt_g(num(r.get("horizon_s"))) + " s",
+                     fmt(num(r.get("matched_error"))), md_escape(r.get("ranking", "") or "no resolved points"),
+                     md_escape(r.get("work_of_each", "")), md_escape(r.get("spread_of_each", "")),
+                     md_escape(r.get("order_flags", "")) or "—", md_escape(r.get("note", ""))])
+    return md_table(["discretisation", "work", "error measure", "horizon", "matched error",
+                     "ranking (least work first; = within the timing spread)", "work of each",
+                     "timing spread of each", "order flags", "note"], body)
 
 
 SETTING_AXIS = {"baumgarte_p": "Baumgarte rate p  [1/s]", "baumgarte_gamma": "orthonormality rate gamma  [1/s]"}
@@ -1004,10 +841,25 @@ def md_table(header, rows):
 
 
 def summary_table(case_rows):
-    cols = [("integrator", "integrator"), ("status", "status"), ("steps", "steps"),
+    """The case's full runs as summary.csv states them, each with its horizon; where the runs'
+    horizons differ, the errors over the shared window [0, T] every run reaches beside them (the
+    only columns to compare across rows)."""
+    has_linear = any(r.get("linear_momentum_err_max", "") not in ("", "n/a", "nan") for r in case_rows)
+    horizons = {r.get("t_end") for r in case_rows if r.get("steps") != "n/a"}
+    shared = sorted({r.get("shared_t_end") for r in case_rows if r.get("shared_t_end")}, key=num)
+    cols = [("integrator", "integrator"), ("status", "status"), ("t_end", "t_end s"), ("steps", "steps"),
             ("energy_err_max", "max ΔE"), ("energy_drift_rate", "drift J/s"),
-            ("momentum_err_max", "max Δπ"), ("constraint_err_max", "constraint max"),
-            ("orthogonality_err_max", "orth. max"), ("runtime_s", "runtime s")]
+            ("momentum_err_max", "max Δπ")]
+    if has_linear:
+        cols.append(("linear_momentum_err_max", "max ΔP"))
+    cols += [("constraint_err_max", "constraint max"), ("orthogonality_err_max", "orth. max")]
+    if len(horizons) > 1 and shared:
+        window = fmt_g(num(shared[0]))
+        cols += [("energy_err_max_shared", f"max ΔE over [0, {window}] s"),
+                 ("momentum_err_max_shared", f"max Δπ over [0, {window}] s")]
+        if has_linear:
+            cols.append(("linear_momentum_err_max_shared", f"max ΔP over [0, {window}] s"))
+    cols += [("runtime_s", "runtime s")]
     rows = []
     for r in case_rows:
         rows.append([fmt_field(r.get(k, "")) for k, _ in cols])
@@ -1067,23 +919,7 @@ def main(argv):
     # the references' agreement in each trajectory measure, default discretisation
     traj_agreement = {r.get("case"): {m: num(r.get("agreement_" + m)) for m, _, _ in WP_MEASURES[1:]}
                       for r in references if r.get("default", "").strip().lower() == "yes"}
-    rankings = []
-    for c in dict.fromkeys(r.get("case", "") for r in wp):
-        ranks = ranking_rows(c, wp)
-        if any(r["ranking"] for r in ranks):
-            rankings += ranks
-    if rankings:
-        path = os.path.join(report, "work_precision_rankings.csv")
-        with open(path, "w", newline="", encoding="utf-8") as f:
-            w = csv.writer(f, lineterminator="\n")
-            w.writerow(["case", "work", "measure", "matched_error", "ranking", "work_of_each",
-                        "same_as_final"])
-            for r in rankings:
-                w.writerow([r["case"], r["work"], r["measure"],
-                            f"{r['matched_error']:.0e}" if r["matched_error"] else "",
-                            " ".join(r["ranking"]), " ".join(f"{x:.4g}" for x in r["works"]),
-                            "" if r["same_as_final"] is None else ("yes" if r["same_as_final"] else "no")])
-        written.append(path)
+    rankings = read_csv(os.path.join(report, "work_precision_rankings.csv")) or []
     # the agreement of each case's reference with its cross-check, default discretisation
     agreement = {r.get("case"): num(r.get("agreement")) for r in references
                  if r.get("default", "").strip().lower() == "yes"}
@@ -1179,14 +1015,13 @@ def main(argv):
             for path, title in trajectory_work_precision_figures(report, case, wp, style,
                                                                  traj_agreement.get(case, {})):
                 md += [f"![{case}: {title}]({link(os.path.relpath(path, report))})", ""]
-            ranks = [r for r in rankings if r["case"] == case]
+            ranks = [r for r in rankings if r.get("case") == case]
             if ranks:
-                differs = [f"{r['measure']} ({r['work']})" for r in ranks if r["same_as_final"] is False]
-                md += ["**Work–precision ranking by error measure** (work_precision_rankings.csv): at the "
-                       "matched error every integrator reaches, the integrators ordered by their cheapest "
-                       "resolved run; " + ("the ranking differs from the final-state one for " +
-                                           ", ".join(differs) if differs else
-                                           "the trajectory norms give the final-state ranking"), ""]
+                md += ["**Work–precision ranking** (work_precision_rankings.csv): per discretisation, each against "
+                       "its own reference, over the stated horizon; the error is scaled_l2 (RMS over the reference "
+                       "grid and every state component of the error divided by that component's range in the "
+                       "reference); each curve's work interpolated at the matched error; neighbours within the "
+                       "measured timing spread are tied (=)", ""]
                 md += ranking_table(ranks)
                 md.append("")
         except Exception as e:

@@ -34,6 +34,7 @@
 #include "core/trajectory_error.hpp"
 #include "numerics/convergence.hpp"
 #include "numerics/statistics.hpp"
+#include "studies/work_precision_ranking.hpp"
 
 namespace tb {
 
@@ -46,6 +47,20 @@ constexpr double kOrderFlag = 0.5;         // |measured - declared| above this i
 }  // namespace
 
 namespace {
+
+// The error norm of the rankings, one number free of the state's mixed units (m, m/s, rad/s,
+// entries of R): RMS over the grid t_1..t_K and over every component i of
+// e_{k,i} / s_i, s_i = max_k |x*_{k,i}| the component's range in the reference, floored at 1e-6
+// of the largest s_i (a component the reference keeps at 0 is measured against the state's scale).
+double scaled_l2(const std::vector<Eigen::VectorXd>& run, const std::vector<Eigen::VectorXd>& reference) {
+  if (run.size() != reference.size() || reference.size() < 2) return std::numeric_limits<double>::quiet_NaN();
+  Eigen::VectorXd scale = Eigen::VectorXd::Zero(reference.front().size());
+  for (const auto& x : reference) scale = scale.cwiseMax(x.cwiseAbs());
+  scale = scale.cwiseMax(1e-6 * scale.maxCoeff()).cwiseMax(std::numeric_limits<double>::min());
+  double sum = 0.0;
+  for (size_t k = 1; k < run.size(); ++k) sum += (run[k] - reference[k]).cwiseQuotient(scale).squaredNorm();
+  return std::sqrt(sum / (double(run.size() - 1) * double(scale.size())));
+}
 
 // The four trajectory measures, in the column order of work_precision.csv.
 constexpr const char* kTrajectoryMeasures[] = {"l2_configuration", "linf_configuration", "l2_rate", "linf_rate"};
@@ -67,6 +82,8 @@ struct Point {
   // agreement in the same measures.
   std::array<double, 4> trajectory{}, trajectory_agreement{};
   bool trajectory_resolved(size_t m) const { return trajectory[m] > trajectory_agreement[m]; }
+  double scaled_agreement = 0.0;
+  bool scaled_resolved() const { return result.scaled_l2 > scaled_agreement; }
   std::string trajectory_note;  // why there are no trajectory errors, when there are none
 };
 
@@ -91,6 +108,7 @@ class WorkPrecision final : public Study {
                                  std::to_string(t.states.front().size()) + " numbers");
         trajectory_agreement_[c.name][d] =
             as_array(trajectory_errors(crosscheck_trajectories.at(d).states, t.states, parts_[c.name]));
+        scaled_agreement_[c.name][d] = scaled_l2(crosscheck_trajectories.at(d).states, t.states);
       }
     }
     for (const auto& c : *context.cases)
@@ -105,6 +123,7 @@ class WorkPrecision final : public Study {
           p.value = v;
           p.agreement = agreement_[c.name][key.discretisation];
           p.trajectory_agreement = trajectory_agreement_[c.name][key.discretisation];
+          p.scaled_agreement = scaled_agreement_[c.name][key.discretisation];
         }
       }
     // The references the errors are measured against are inputs too (their files may be
@@ -145,7 +164,7 @@ class WorkPrecision final : public Study {
     std::ofstream wp(dir / "work_precision.csv");
     wp << "case,integrator,parameter,value,error,resolved,runtime_s,steps,rhs_evals,newton_iters";
     for (const char* m : kTrajectoryMeasures) wp << ',' << m << ",resolved_" << m;
-    wp << ",status,host\n";
+    wp << ",scaled_l2,resolved_scaled_l2,runtime_spread,status,host\n";
     // A point that did not reach the horizon has no error and no runtime: its cells stay empty
     // and its status says why.
     for (const auto& p : points_) {
@@ -159,6 +178,10 @@ class WorkPrecision final : public Study {
         wp << ',' << (has ? format_g(p.trajectory[m], 6) : "") << ','
            << (has ? (p.trajectory_resolved(m) ? "yes" : "no") : "");
       }
+      const bool has_scaled = ok && std::isfinite(p.result.scaled_l2);
+      wp << ',' << (has_scaled ? format_g(p.result.scaled_l2, 6) : "") << ','
+         << (has_scaled ? (p.scaled_resolved() ? "yes" : "no") : "") << ','
+         << (ok ? format_g(p.measured.runtime_spread, 3) : "");
       wp << ",\"" << p.measured.outcome.describe() << (p.trajectory_note.empty() ? "" : "; " + p.trajectory_note)
          << "\"," << (ok ? p.measured.host : "") << '\n';
     }
@@ -195,6 +218,7 @@ class WorkPrecision final : public Study {
               "local_orders,flag,note";
     for (const char* m : kTrajectoryMeasures) orders << ",order_" << m;
     orders << '\n';
+    std::map<std::string, std::string> order_flags;  // "case|run" -> its order's flag, shown in the rankings
     for (const auto& c : *context.cases)
       for (const auto& key : runs_of(c, context.catalogue->integrators)) {
         if (key.integrator->adaptive) continue;
@@ -230,6 +254,7 @@ class WorkPrecision final : public Study {
         const std::string failed = first_failure.empty() ? "" : "; first failed point: " + first_failure;
         orders << c.name << ',' << key.label() << ',' << key.integrator->order << ',';
         if (!a.fitted) {
+          order_flags[c.name + "|" + key.label()] = "order inconclusive";
           orders << ",,,,,," << counted << ',' << local << ",inconclusive,\"no order: " << a.why_not << " (" << rule << ")"
                  << failed << "\"" << trajectory_orders << '\n';
           continue;
@@ -240,13 +265,50 @@ class WorkPrecision final : public Study {
         const std::string flag = p < declared - kOrderFlag ? "order reduction"
                                  : p > declared + kOrderFlag ? "above the declared order"
                                                              : "";
+        if (!flag.empty()) order_flags[c.name + "|" + key.label()] = flag;
         orders << format_g(p, 4) << ',' << format_g(a.fit.ci95, 2) << ',' << format_g(a.steps.back(), 4) << ','
                << format_g(a.steps.front(), 4) << ','
                << format_g(*std::min_element(fitted_errors.begin(), fitted_errors.end()), 4) << ','
                << format_g(*std::max_element(fitted_errors.begin(), fitted_errors.end()), 4) << ',' << counted << ','
                << local << ',' << flag << ",\"" << rule << failed << "\"" << trajectory_orders << '\n';
       }
-    return {(dir / "work_precision.csv").string(), (dir / "orders.csv").string(), (dir / "references.csv").string()};
+    write_rankings(dir / "work_precision_rankings.csv", *context.cases, order_flags);
+    return {(dir / "work_precision.csv").string(), (dir / "orders.csv").string(), (dir / "references.csv").string(),
+            (dir / "work_precision_rankings.csv").string()};
+  }
+
+  // The rankings at matched error (studies/work_precision_ranking.hpp): per case, per
+  // discretisation (each against its own reference), per work measure, in scaled_l2 over the
+  // case's reference horizon, over the resolved points only.
+  void write_rankings(const std::filesystem::path& path, const std::vector<Case>& cases,
+                      const std::map<std::string, std::string>& order_flags) const {
+    std::ofstream out(path);
+    out << "case,discretisation,work,measure,horizon_s,matched_error,ranking,work_of_each,spread_of_each,order_flags,note\n";
+    for (const auto& c : cases)
+      for (const std::string& d : c.model->discretisations())
+        for (const bool runtime : {true, false}) {
+          std::map<std::string, std::vector<CurvePoint>> curves;
+          for (const auto& p : points_)
+            if (p.key.c->name == c.name && p.key.discretisation == d && p.measured.outcome.ok() &&
+                std::isfinite(p.result.scaled_l2) && p.scaled_resolved())
+              curves[p.key.label()].push_back({p.result.scaled_l2,
+                                               runtime ? p.measured.runtime_s : double(p.measured.counters.rhs_evals),
+                                               runtime ? p.measured.runtime_spread : 0.0});
+          if (curves.empty()) continue;
+          const Ranking r = rank_at_matched_error(curves);
+          std::string works, spreads, flags;
+          for (const auto& e : r.order) {
+            works += (works.empty() ? "" : " ") + format_g(e.work, 4);
+            spreads += (spreads.empty() ? "" : " ") + format_g(e.spread, 2);
+            if (const auto f = order_flags.find(c.name + "|" + e.name); f != order_flags.end())
+              flags += (flags.empty() ? "" : "; ") + e.name + ": " + f->second;
+          }
+          const std::string note =
+              curves.size() > r.order.size() ? "some curves never reach the matched error" : std::string();
+          out << c.name << ',' << d << ',' << (runtime ? "runtime" : "rhs_evals") << ",scaled_l2,"
+              << format_g(c.report.reference_t_end, 6) << ',' << format_g(r.matched_error, 3) << ',' << r.text() << ','
+              << works << ',' << spreads << ",\"" << flags << "\"," << note << '\n';
+        }
   }
 
  private:
@@ -290,6 +352,7 @@ class WorkPrecision final : public Study {
       return out;
     }
     out.trajectory = as_array(trajectory_errors(samples, reference.states, parts_.at(c.name)));
+    out.scaled_l2 = scaled_l2(samples, reference.states);
     return out;
   }
 
@@ -297,6 +360,7 @@ class WorkPrecision final : public Study {
   std::map<std::string, std::map<std::string, double>> agreement_;  // case -> discretisation -> max-norm distance
   std::map<std::string, std::map<std::string, StateTrajectory>> trajectories_;  // case -> discretisation -> reference
   std::map<std::string, std::map<std::string, std::array<double, 4>>> trajectory_agreement_;
+  std::map<std::string, std::map<std::string, double>> scaled_agreement_;  // the same in scaled_l2
   std::map<std::string, std::vector<PhysicalPart>> parts_;
   std::vector<Point> points_;
 };
@@ -307,13 +371,13 @@ void write(ResultWriter& w, const WorkPrecisionResult& r) {
   write(w, r.measured);
   w << r.error;
   for (double x : r.trajectory) w << x;
-  w << r.trajectory_note;
+  w << r.trajectory_note << r.scaled_l2;
 }
 void read(ResultReader& r, WorkPrecisionResult& p) {
   read(r, p.measured);
   r >> p.error;
   for (double& x : p.trajectory) r >> x;
-  r >> p.trajectory_note;
+  r >> p.trajectory_note >> p.scaled_l2;
 }
 
 StudyInfo work_precision_study() {

@@ -26,6 +26,9 @@ struct WorkPrecisionResult {
   std::array<double, 4> trajectory{std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(),
                                    std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
   std::string trajectory_note;  // why there are no trajectory errors, when there are none
+  // The error norm the rankings use: RMS over the grid and over every component of the physical
+  // state of the error divided by that component's range in the reference (scaled_l2 below).
+  double scaled_l2 = std::numeric_limits<double>::quiet_NaN();
 };
 void write(ResultWriter& w, const WorkPrecisionResult& r);
 void read(ResultReader& r, WorkPrecisionResult& p);

@@ -44,6 +44,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
                        (p.g > 0.0 ? 1.0 / periods::agm(1.0, std::cos(0.5 * std::min(periods::angle_from_vertical(ic.position),
                                                                                       170.0 * M_PI / 180.0)))
                                   : 1.0);
+  model->declare_no_rotations();  // point masses only: no R to keep orthogonal
   model->declare_slowest_period(std::max(std::isfinite(swing) ? swing : 0.0, 2.0 * M_PI * std::sqrt(p.m / p.k)));
   return model;
 }

@@ -42,6 +42,7 @@ std::unique_ptr<Formulation> HangingTetherModel::build(FormulationKind kind, con
 std::shared_ptr<const HangingTetherModel> make_model(const Parameters& p, InitialShape shape) {
   auto model = std::make_shared<HangingTetherModel>(p, shape);
   // The cable's slowest swing (an estimate from its sag, mechanics/oscillation_periods.hpp).
+  model->declare_no_rotations();  // point masses only: no R to keep orthogonal
   model->declare_slowest_period(periods::sagging_cable(p.mu, p.length, (p.B - p.A).norm(), p.g));
   return model;
 }

@@ -1,0 +1,34 @@
+#pragma once
+// The claims check (issue 24 item 7): reads a report's own tables and lists every verdict its
+// data contradict, as a referee would. It restates the rules independently of the code that
+// printed the verdicts (sharing that code would let a bug pass both):
+//   growth     a law (bounded, sqrt_t, linear, faster, decays, power_law) needs a 95% interval
+//              of half-width <= 0.25, "bounded" its upper end below 1/2; a law that contradicts
+//              the run's theory column (bounded predicted, linear/faster/power_law found) must
+//              read "investigate";
+//   status     an "ok" run's energy gain stays within 0.1 x its maximum kinetic energy and its
+//              constraint and orthogonality errors within 1e-2 (the one instability criterion);
+//   orders     a measured order needs >= 3 fitted points and an interval, and one more than 0.5
+//              from the declared order needs a flag;
+//   horizons   a case whose runs have different horizons shows each run's t_end and the
+//              errors over the shared window;
+//   rankings   a ranking names runs of one discretisation only, and states its horizon;
+//   papers     no verdict of the retired "same order of magnitude" kind (a factor-10 band).
+// `tetherbench check-claims DIR` prints them; the test suite runs it on a small report and on
+// regression rows taken from the report of main 3ea2631 (tests/test_claims_check.cpp).
+
+#include <string>
+#include <vector>
+
+namespace tb {
+
+struct ClaimViolation {
+  std::string file;    // the table, relative to the report folder
+  std::string where;   // case / run / row
+  std::string why;     // the rule broken, with the numbers
+  std::string line() const { return file + ": " + where + ": " + why; }
+};
+
+std::vector<ClaimViolation> check_claims(const std::string& report_dir);
+
+}  // namespace tb

@@ -1,0 +1,57 @@
+#include "studies/work_precision_ranking.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tb {
+
+bool work_at_error(std::vector<CurvePoint> curve, double target, double& work, double& spread) {
+  std::sort(curve.begin(), curve.end(), [](const CurvePoint& a, const CurvePoint& b) { return a.work < b.work; });
+  for (size_t i = 0; i < curve.size(); ++i) {
+    if (curve[i].error > target) continue;
+    if (i == 0 || curve[i].error == target) {  // its cheapest point already reaches it (or exactly)
+      work = curve[i].work;
+      spread = curve[i].spread;
+      return true;
+    }
+    // Between the last point above the target and this one, straight in log error - log work.
+    const CurvePoint& a = curve[i - 1];
+    const CurvePoint& b = curve[i];
+    const double s = (std::log(target) - std::log(a.error)) / (std::log(b.error) - std::log(a.error));
+    work = std::exp(std::log(a.work) + s * (std::log(b.work) - std::log(a.work)));
+    spread = std::max(a.spread, b.spread);
+    return true;
+  }
+  return false;
+}
+
+Ranking rank_at_matched_error(const std::map<std::string, std::vector<CurvePoint>>& curves) {
+  Ranking r;
+  for (const auto& [name, points] : curves) {
+    if (points.empty()) continue;
+    double best = points.front().error;
+    for (const auto& p : points) best = std::min(best, p.error);
+    r.matched_error = std::max(r.matched_error, best);
+  }
+  if (!(r.matched_error > 0.0)) return r;
+  for (const auto& [name, points] : curves) {
+    RankedEntry e;
+    e.name = name;
+    if (work_at_error(points, r.matched_error, e.work, e.spread)) r.order.push_back(e);
+  }
+  std::sort(r.order.begin(), r.order.end(), [](const RankedEntry& a, const RankedEntry& b) { return a.work < b.work; });
+  for (size_t i = 1; i < r.order.size(); ++i) {
+    const RankedEntry &a = r.order[i - 1], &b = r.order[i];
+    r.order[i].ties_previous = b.work <= a.work * (1.0 + std::max(a.spread, b.spread));
+  }
+  return r;
+}
+
+std::string Ranking::text() const {
+  std::string out;
+  for (size_t i = 0; i < order.size(); ++i)
+    out += (i == 0 ? "" : order[i].ties_previous ? " = " : " < ") + order[i].name;
+  return out;
+}
+
+}  // namespace tb

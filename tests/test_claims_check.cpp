@@ -1,0 +1,116 @@
+// The claims check (core/claims_check.hpp): regression rows from the report of main 3ea2631,
+// each a verdict its own data contradicted, must each be caught; and a small report written by
+// this build must print none.
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "core/claims_check.hpp"
+
+using namespace tb;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path fresh_dir(const std::string& tag) {
+  std::random_device rd;
+  const fs::path dir = fs::temp_directory_path() / ("tb_claims_" + tag + "_" + std::to_string(rd()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
+
+bool caught(const std::vector<ClaimViolation>& v, const std::string& where, const std::string& why) {
+  for (const auto& x : v)
+    if (x.where.find(where) != std::string::npos && x.why.find(why) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("the claims check catches every contradicted verdict of the 3ea2631 report", "[claims]") {
+  const fs::path dir = fresh_dir("regression");
+  // summary.csv as 3ea2631 wrote it (p and the interval's half-width), its rows as printed then.
+  write(dir / "summary.csv",
+        "case,integrator,t_end,steps,energy_err_max,energy_err_rel_ke,energy_drift_rate,constraint_err_max,"
+        "orthogonality_err_max,energy_growth_law,energy_growth_exponent,energy_growth_ci95,momentum_growth_law,"
+        "momentum_growth_exponent,momentum_growth_ci95,status\n"
+        // "ida ... grows linearly (t^p, p = 1.23 +- 24)"
+        "A_string_pendulum_paper,ida,5,158135,2.13e-07,1e-9,-4.21e-08,4.94e-09,7.46e-11,linear,1.23,24,faster,2.77,8.6,ok\n"
+        // "rattle4 ... bounded (p = 0.22 +- 2.3)"
+        "C_single_multirotor,rattle4,20,1600000,1e-9,1e-10,1e-12,1e-15,1e-14,bounded,0.22,2.3,round_off,,,ok\n"
+        // rk2 on Model A: ok with max dE = 1.38 x the maximum kinetic energy, rising
+        "A_string_pendulum_paper,rk2,5,50000,120,1.38,11.7,0,0.000262,faster,5.92,75,faster,3.1,15,ok\n"
+        // C_cooperative: runs over 1000 s, 100 s and 10 s in one table, no shared window
+        "C_cooperative_multirotors,lgvi,1000,10000000,1e-3,1e-6,1e-9,1e-15,1e-14,faster,1.34,33,round_off,,,ok\n"
+        "C_cooperative_multirotors,rattle,100,1000000,2.57e-6,1e-8,1e-10,1e-15,1e-14,bounded,0.1,0.1,round_off,,,ok\n");
+  write(dir / "orders.csv",
+        "case,integrator,declared_order,measured_order,points,flag,note\n"
+        "C_cooperative_multirotors,lgvi4,4,-2.03,4 of 4,,\n"    // no interval, no flag
+        "A_string_pendulum_paper,rattle,2,2.01,2 of 4,,\n");  // an order from 2 points
+  write(dir / "work_precision_rankings.csv",
+        "case,work,measure,matched_error,ranking,work_of_each,same_as_final\n"
+        "A_string_pendulum_paper,runtime,error,1e-02,rk45@lumped rk4 rk4@lumped rk2@lumped rk45 lgvi,,\n");
+  write(dir / "paper_comparison.csv",
+        "source,case,integrator,metric,statistic,paper_value,ours,ratio,verdict,note\n"
+        "seed 002,B_reel_fixed_length,rk2@lumped,energy_err_mean,value,0.0027677,0.009082,3.28,same order of magnitude,\n");
+  const auto v = check_claims(dir.string());
+  for (const auto& x : v) std::printf("claims regression: %s\n", x.line().c_str());
+  CHECK(caught(v, "A_string_pendulum_paper / ida energy", "wider than"));
+  CHECK(caught(v, "C_single_multirotor / rattle4 energy", "wider than"));
+  CHECK(caught(v, "A_string_pendulum_paper / rk2", "energy gain of 1.38"));
+  CHECK(caught(v, "C_cooperative_multirotors", "different horizons"));
+  CHECK(caught(v, "C_cooperative_multirotors / lgvi4", "without an interval"));
+  CHECK(caught(v, "C_cooperative_multirotors / lgvi4", "without a flag"));
+  CHECK(caught(v, "A_string_pendulum_paper / rattle", "from 2 points"));
+  CHECK(caught(v, "A_string_pendulum_paper / runtime", "across discretisations"));
+  CHECK(caught(v, "A_string_pendulum_paper / runtime", "without its horizon"));
+  CHECK(caught(v, "B_reel_fixed_length / rk2@lumped", "factor-10 band"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("the claims check passes the verdicts the rules allow", "[claims]") {
+  const fs::path dir = fresh_dir("allowed");
+  write(dir / "summary.csv",
+        "case,integrator,t_end,shared_t_end,energy_err_max_shared,steps,energy_err_rel_ke,energy_drift_rate,"
+        "constraint_err_max,orthogonality_err_max,energy_growth_law,energy_growth_ci95_low,energy_growth_ci95_high,"
+        "energy_growth_theory,energy_growth_verdict,status\n"
+        "X,a,10,5,1e-6,1000,1e-6,-1e-9,0,0,bounded,-0.1,0.2,bounded,bounded,ok\n"
+        "X,b,5,5,1e-3,500,0.5,1e-3,0,0,linear,0.9,1.1,bounded,grows linearly; investigate: theory predicts bounded,"
+        "unstable at h = 0.01 (energy gain 0.5 x max KE at t = 4 s)\n"
+        "X,c,10,5,1e-6,1000,0.3,-1e-3,0,0,inconclusive,-3,5,linear,inconclusive: ...,ok\n");
+  write(dir / "orders.csv",
+        "case,integrator,declared_order,measured_order,order_ci95,points,flag,note\n"
+        "X,a,4,2.1,0.2,3 of 5,order reduction,\n"
+        "X,b,2,,,,inconclusive,no order\n");
+  write(dir / "work_precision_rankings.csv",
+        "case,discretisation,work,measure,horizon_s,matched_error,ranking\n"
+        "X,lumped,runtime,scaled_l2,1,1e-6,a@lumped < b@lumped = c@lumped\n");
+  const auto v = check_claims(dir.string());
+  for (const auto& x : v) std::printf("claims allowed: %s\n", x.line().c_str());
+  CHECK(v.empty());
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a small report of this build prints no verdict its own data contradict", "[claims][cli]") {
+  // The main job's tables, figures aside, on the two cheapest bundled cases: the full runs,
+  // work-precision sweeps, orders, rankings, long-time laws and the paper comparison.
+  const fs::path dir = fresh_dir("report");
+  const std::string cases = std::string(TETHERBENCH_CASES_DIR) + "/T_planar_pendulum_60deg.toml " +
+                            TETHERBENCH_CASES_DIR + "/T_elastic_pendulum.toml";
+  const std::string report = std::string(TETHERBENCH_BINARY) + " report " + cases + " --no-benchmarks --no-plots --jobs 2 --out " +
+                             (dir / "report").string() + " > " + (dir / "log.txt").string() + " 2>&1";
+  REQUIRE(std::system(report.c_str()) == 0);
+  const auto v = check_claims((dir / "report").string());
+  for (const auto& x : v) std::printf("claims report: %s\n", x.line().c_str());
+  CHECK(v.empty());
+  const std::string check = std::string(TETHERBENCH_BINARY) + " check-claims " + (dir / "report").string() + " > " +
+                            (dir / "check.txt").string();
+  CHECK(std::system(check.c_str()) == 0);
+  fs::remove_all(dir);
+}
