@@ -48,7 +48,7 @@ namespace tb {
 // - The window starts after kGrowthStartPeriods periods of the slowest mode. Before that the
 //   envelope measures the start-up: the first swings excite the string's fast modes and the
 //   error of a symplectic method climbs to the level of its modified energy's oscillation over
-//   the first periods. Fitting that climb gave "faster than linear" for the LGVI on a 5 s run of
+//   the first periods. Fitting that climb gave "faster than linear" for a variational integrator on a 5 s run of
 //   a 2 s pendulum. A run shorter than 10 periods plus kGrowthMinOctaves octaves has no law.
 // - Round-off (issue 23): a run whose error stays within kGrowthSignalOverFloor Brouwer floors
 //   (8 eps scale sqrt(n), core/gates.hpp) measures our arithmetic, not the method.

@@ -106,8 +106,8 @@ struct Measurement {
   ConservationMetrics metrics;
   ConservationMetrics window_metrics;  // over [t0, MeasureOptions::window_end] (empty when none)
   double runtime_s = 0.0;
-  // The timing passes' spread, max / min - 1 (0 with one pass): how far apart two runtimes must
-  // be before a ranking may call one faster (the machine's noise, measured in the same run).
+  // The timing passes' spread, median / min - 1 (0 with one pass): how far apart two runtimes
+  // must be before a ranking may call one faster (the machine's noise, measured in the same run).
   double runtime_spread = 0.0;
   double t_final = 0.0;
   Eigen::VectorXd final_physical;  // the model's physical state at t_final

@@ -279,6 +279,24 @@ def status_notes(runs):
 
 # --------------------------------------------------------------------------- figures
 
+def shared_window(runs):
+    """(T, note): the shared window [0, T] every run of the case reaches, from summary.csv, when
+    the runs' horizons differ (else (None, "")): marked on the figures, said in their captions."""
+    ends = {num((r["row"] or {}).get("t_end")) for r in runs if r["row"] and not r["failed"]}
+    shared = [num(r["row"].get("shared_t_end")) for r in runs if r["row"] and finite(num(r["row"].get("shared_t_end")))]
+    if len({e for e in ends if finite(e)}) <= 1 or not shared:
+        return None, ""
+    t = min(shared)
+    return t, (f"runs over different horizons: compare them over the shared window [0, {fmt_g(t)}] s (dotted "
+               f"line; the summary table's shared-window columns)")
+
+
+def mark_shared_window(axes, t):
+    if t is not None:
+        for ax in axes:
+            ax.axvline(t, color="0.3", lw=0.8, ls=":")
+
+
 def energy_figure(report, case, runs):
     have = [r for r in runs if r["ts"] is not None and
             ("energy_balance" in r["ts"] or "energy" in r["ts"])]
@@ -350,6 +368,8 @@ def energy_figure(report, case, runs):
     ax2.set_ylabel(f"|{qty.split(' =')[0]}|  [J]  (values < {floor:.0e} drawn at it)")
     ax2.set_xlabel("t  [s]")
     ax1.set_title(f"{case}: {what} error")
+    shared_t, shared_note = shared_window(runs)
+    mark_shared_window((ax1, ax2), shared_t)
     ax1.legend(fontsize=8, loc="best")
     for ax in (ax1, ax2):
         ax.grid(True, which="major", alpha=0.3)
@@ -357,7 +377,7 @@ def energy_figure(report, case, runs):
     path = os.path.join(report, "figures", f"{safe_name(case)}_energy.png")
     save(fig, path)
     head = "energy-balance residual" if used_balance and not used_energy else "energy"
-    line = f"{head} — " + "; ".join(pieces + status_notes(runs))
+    line = f"{head} — " + "; ".join(([shared_note] if shared_note else []) + pieces + status_notes(runs))
     return path, line
 
 
@@ -404,11 +424,13 @@ def momentum_figure(report, case, runs):
         ax.grid(True, which="major", alpha=0.3)
         ax.legend(fontsize=8, loc="best")
     axes[0, 0].set_title(f"{case}: momentum error")
+    shared_t, shared_note = shared_window(runs)
+    mark_shared_window(axes[:, 0], shared_t)
     axes[-1, 0].set_xlabel("t  [s]")
     fig.tight_layout()
     path = os.path.join(report, "figures", f"{safe_name(case)}_momentum.png")
     save(fig, path)
-    line = "momentum |Δπ| — " + " | ".join(pieces)
+    line = "momentum |Δπ| — " + (shared_note + " | " if shared_note else "") + " | ".join(pieces)
     notes = status_notes(runs)
     if notes:
         line += "; " + "; ".join(notes)

@@ -224,7 +224,7 @@ TEST_CASE("table writes summary.csv with the contract's columns and summary.md",
   for (const char* name : {"lgvi", "rk4", "rk45"}) {
     CHECK(csv.find(std::string("A_string_pendulum_paper,") + name + ",") != std::string::npos);
     const std::string ts = read_file(out / "A_string_pendulum_paper" / name / "timeseries.csv");
-    CHECK(ts.rfind("t,energy,kinetic,momentum,constraint_err,constraint_rate_err,orthogonality_err,x,y,z,vx,vy,vz,Omega_x,Omega_y,Omega_z,"
+    CHECK(ts.rfind("t,energy,kinetic,momentum,constraint_err,constraint_rate_err,orthogonality_err,external_work,x,y,z,vx,vy,vz,Omega_x,Omega_y,Omega_z,"
                    "stretched_length\n", 0) == 0);
     CHECK(std::count(ts.begin(), ts.end(), '\n') == 22);  // header, t = 0, 20 samples at 1 ms to 0.02 s
   }

@@ -38,7 +38,10 @@ def table(path):
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
     keep = [i for i, c in enumerate(rows[0]) if not c.startswith("runtime") and c != "host"]
-    return [[r[i] for i in keep] for r in rows], rows
+    # rankings by runtime are measured like the runtime columns
+    work = rows[0].index("work") if "work" in rows[0] else None
+    rows_kept = [r for k, r in enumerate(rows) if k == 0 or work is None or r[work] != "runtime"]
+    return [[r[i] for i in keep] for r in rows_kept], rows
 
 def compare(a_dir, b_dir):
     compared = 0
