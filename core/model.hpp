@@ -6,7 +6,9 @@
 // paper it comes from.
 
 #include <functional>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +44,11 @@ class Model {
   // discretisation of the model (tests/test_models_generic.cpp checks the size against every
   // formulation's physical_state). Empty: the model does not say (nothing is split).
   virtual std::vector<PhysicalPart> physical_parts() const { return {}; }
+
+  // The fastest frequency of the model's linearised motion in a discretisation (rad/s), where
+  // the model knows it (a closed form of its parameters), else nullopt: the stability map
+  // prints h_max x omega_max with it, the dimensionless limit a method's stability region sets.
+  virtual std::optional<double> max_frequency(const std::string& /*discretisation*/) const { return std::nullopt; }
 
   // Whether the model offers that formulation, without building it; the reason when not
   // (shown as "n/a: ..." in the tables).
@@ -81,12 +88,16 @@ class FormulationMenu final : public Model {
   std::vector<PhysicalPart> physical_parts() const override { return parts_; }
   std::vector<std::string> discretisations() const override { return discretisations_; }
   bool offers(FormulationKind kind, const std::string& discretisation, std::string& why_not) const override;
+  std::optional<double> max_frequency(const std::string& discretisation) const override;
+  // Declares max_frequency(discretisation) = omega (rad/s).
+  void set_max_frequency(const std::string& discretisation, double omega) { max_frequency_[discretisation] = omega; }
 
  protected:
   std::unique_ptr<Formulation> build(FormulationKind kind, const std::string& discretisation) const override;
 
  private:
   const Item* find(FormulationKind kind, const std::string& discretisation) const;
+  std::map<std::string, double> max_frequency_;
   std::string name_;
   StateSize size_;
   std::vector<Item> items_;

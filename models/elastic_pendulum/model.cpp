@@ -3,6 +3,8 @@
 
 #include "models/elastic_pendulum/model.hpp"
 
+#include <cmath>
+
 #include "models/elastic_pendulum/forms.hpp"
 
 namespace tb::elastic_pendulum {
@@ -28,7 +30,7 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
 }  // namespace
 
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
-  return std::make_shared<FormulationMenu>(
+  auto menu = std::make_shared<FormulationMenu>(
       "elastic_pendulum", StateSize{6.0, "a point mass: 6 numbers"},
       std::vector<FormulationMenu::Item>{
           offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
@@ -37,6 +39,10 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           decline(FormulationKind::IndexOneDae,
                   "the elastic pendulum has no constraint and no rigid body: its DAE form would be the ODE")},
       PhysicalParts().then(PhysicalPart::Configuration, 3).then(PhysicalPart::Rate, 3));  // [x, v]
+  // Linearised about the hanging rest state the spring's mode sqrt(k/m) is the faster of the
+  // two (the swing's sqrt(g / L) with L = l0 + m g / k is below it); exact without gravity.
+  menu->set_max_frequency("", std::sqrt(p.k / p.m));
+  return menu;
 }
 
 ModelInfo info() {
