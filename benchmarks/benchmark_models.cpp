@@ -37,12 +37,9 @@ std::shared_ptr<const Model> string_pendulum_paper(int N) {
   return string_pendulum::make_model(p, ic);
 }
 
-// Fastest string mode with the consistent mass matrix: one element's largest stiffness/mass
-// eigenvalue is 12 kappa/m, so omega_max ~ 2 sqrt(3) sqrt(EA / (mu u^2)), u = l/N.
-double string_pendulum_max_frequency(int N) {
-  const string_pendulum::Parameters p = string_pendulum_paper_parameters(N);
-  return 2.0 * std::sqrt(3.0) * std::sqrt(p.EA / (p.mu * p.u() * p.u()));
-}
+// Fastest string mode with the consistent mass matrix, as the model states it
+// (Model::max_frequency: 2 sqrt(3) sqrt(EA / (mu u^2)), u = l/N).
+double string_pendulum_max_frequency(int N) { return *string_pendulum_paper(N)->max_frequency("consistent"); }
 
 // Model C's single case (SPEC "Model C", cases/C_single_multirotor.toml) with N links of a
 // 1 m cable whose total mass stays the paper's 0.05 kg (m_i = 0.05/N), multirotor spinning.

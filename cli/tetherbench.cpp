@@ -349,7 +349,7 @@ int main(int argc, char** argv) {
         const SummaryRow row = run_case(key, options);
         append_summary_csv(summary, row);
         print_row(row);
-        all_ok = all_ok && !row.outcome.incomplete();
+        all_ok = all_ok && !row.outcome.no_result();
       }
       return finish(all_ok);
     }
@@ -373,7 +373,7 @@ int main(int argc, char** argv) {
             if (c.name == current) std::printf("%s (%s)\n", c.name.c_str(), c.file.c_str());
         }
         print_row(row);
-        all_ok = all_ok && !row.outcome.incomplete();
+        all_ok = all_ok && !row.outcome.no_result();
       }
       const auto dir = std::filesystem::path(options.out_dir);
       std::printf("wrote %s and %s\n", (dir / "summary.csv").c_str(), (dir / "summary.md").c_str());

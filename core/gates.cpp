@@ -111,7 +111,7 @@ std::vector<GateCheck> check_gates(const Case& c, const Catalogue& catalogue, co
       has_envelope = true;
       GateCheck g{c.name, name, e.metric, false, ""};
       if (expects_failure(e)) {
-        g.pass = row.outcome.failed();
+        g.pass = row.outcome.fails();
         g.message = "case " + c.name + ", integrator " + name + ": expected to fail (recorded: " + e.note + "); " +
                     (g.pass ? "it does: " + row.status()
                             : "it completed, so the method's behaviour changed: re-record with `tetherbench gate --record`");
@@ -141,7 +141,7 @@ std::vector<Envelope> record_envelopes(const Case& c, const Catalogue& catalogue
       auto run = runs.find(e.integrator);
       if (run == runs.end()) continue;  // the run no longer applies: drop its envelope
       const SummaryRow& row = run->second;
-      if (row.outcome.failed()) {
+      if (row.outcome.fails()) {
         // A failing run is recorded as expected to fail; fixed claims stay for review.
         if (e.policy == "fixed") out.push_back(e);
         continue;
@@ -154,7 +154,7 @@ std::vector<Envelope> record_envelopes(const Case& c, const Catalogue& catalogue
     out.push_back(e);
   }
   for (const auto& [name, row] : runs) {
-    if (row.outcome.failed()) {
+    if (row.outcome.fails()) {
       out.push_back(failure_envelope(c, row));
       continue;
     }

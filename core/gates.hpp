@@ -3,7 +3,8 @@
 // its conservation metrics checked against reference/envelopes.csv. A run with no envelope
 // fails too, so a new integrator or case cannot slip past the gates. An envelope can also say
 // that a run is expected to fail (metric "outcome", bound type "fails"): a method that is
-// unstable on a case at its step is a benchmark result, recorded like any other.
+// unstable on a case at its step (its state diverges, or it completes beyond the instability
+// criterion of core/stability_criterion.hpp) is a benchmark result, recorded like any other.
 
 #include <string>
 #include <vector>
@@ -33,8 +34,9 @@ double round_off_floor(const std::string& metric, const SummaryRow& row);
 
 // Re-measures this case's "recorded" envelopes (bound = 2x the value for max, 1/2 for min),
 // keeps "fixed" ones, and adds max-envelopes of the standard metrics for runs that have none.
-// A run that fails is recorded as expected to fail (one "outcome,fails" row replacing its
-// recorded rows); a run recorded as failing that now completes gets the standard rows.
+// A run that fails or completes unstable (RunOutcome::fails()) is recorded as expected to fail
+// (one "outcome,fails" row replacing its recorded rows); a run recorded as failing that now
+// completes stably gets the standard rows.
 // Rows of other cases are returned unchanged.
 std::vector<Envelope> record_envelopes(const Case& c, const Catalogue& catalogue, const std::vector<Envelope>& envelopes);
 

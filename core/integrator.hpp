@@ -143,11 +143,12 @@ struct MethodTraits {
   // Discrete Noether theorem: the momentum map of the model's symmetry is conserved exactly by
   // the scheme, so its error is round-off (sqrt(n) by Brouwer's law, linear if biased).
   bool conserves_momentum_map = false;
-  // The stability region contains an interval of the imaginary axis around 0 (classical 4-stage
-  // Runge-Kutta: |h w| <= 2 sqrt 2; Stormer-Verlet and its compositions: |h w| < 2; implicit
-  // A-stable methods: all of it). Without it (the explicit midpoint rule, explicit Euler)
-  // undamped oscillations grow by 1 + O((h w)^4) per step at every h, so the largest stable step
-  // depends on the horizon: h_max ~ (T w^4)^(-1/3) for the explicit midpoint rule.
+  // The stability region contains an interval of the imaginary axis around 0 (the classical
+  // fourth-order Runge-Kutta method: |h w| <= 2 sqrt 2; Stormer-Verlet and its compositions:
+  // |h w| < 2; implicit A-stable methods: all of it). Without it (the explicit midpoint rule,
+  // explicit Euler) undamped oscillations grow by 1 + O((h w)^4) per step at every h, so the
+  // largest stable step depends on the horizon: h_max ~ (T w^4)^(-1/3) for the explicit midpoint
+  // rule (the stability map measures it at two horizons).
   bool imaginary_axis_stable = true;
 };
 

@@ -128,12 +128,12 @@ void ResultReader::expect_end() const {
 }
 
 void write(ResultWriter& w, const RunOutcome& o) {
-  w << long(o.kind) << o.reason << o.diverged << o.t << o.step << o.h << o.adaptive;
+  w << long(o.kind) << o.reason << o.diverged << o.t << o.step << o.h << o.adaptive << o.rtol;
 }
 void read(ResultReader& r, RunOutcome& o) {
   long kind = 0;
-  r >> kind >> o.reason >> o.diverged >> o.t >> o.step >> o.h >> o.adaptive;
-  if (kind < 0 || kind > long(RunOutcome::Kind::Interrupted)) throw std::runtime_error("job result: unknown outcome kind");
+  r >> kind >> o.reason >> o.diverged >> o.t >> o.step >> o.h >> o.adaptive >> o.rtol;
+  if (kind < 0 || kind > long(RunOutcome::Kind::Unstable)) throw std::runtime_error("job result: unknown outcome kind");
   o.kind = RunOutcome::Kind(kind);
 }
 
@@ -160,7 +160,8 @@ void write(ResultWriter& w, const ConservationMetrics& m) {
   w << m.samples << m.energy_err_max << m.energy_err_mean << m.energy_err_rel_ke << m.energy_drift_rate << m.momentum_err_max
     << m.momentum_err_mean << m.constraint_err_max << m.constraint_rate_err_max << m.linear_momentum_err_max
     << m.orthogonality_err_max << m.orthogonality_err_mean << m.kinetic_max << m.energy_magnitude << m.momentum_magnitude
-    << m.linear_momentum_magnitude << m.external_work_max;
+    << m.linear_momentum_magnitude << m.external_work_max << m.energy_gain_max << m.energy_gain_t << m.constraint_err_t
+    << m.orthogonality_err_t;
   write(w, m.energy_growth);
   write(w, m.momentum_growth);
 }
@@ -168,7 +169,8 @@ void read(ResultReader& r, ConservationMetrics& m) {
   r >> m.samples >> m.energy_err_max >> m.energy_err_mean >> m.energy_err_rel_ke >> m.energy_drift_rate >> m.momentum_err_max >>
       m.momentum_err_mean >> m.constraint_err_max >> m.constraint_rate_err_max >> m.linear_momentum_err_max >>
       m.orthogonality_err_max >> m.orthogonality_err_mean >> m.kinetic_max >> m.energy_magnitude >> m.momentum_magnitude >>
-      m.linear_momentum_magnitude >> m.external_work_max;
+      m.linear_momentum_magnitude >> m.external_work_max >> m.energy_gain_max >> m.energy_gain_t >> m.constraint_err_t >>
+      m.orthogonality_err_t;
   read(r, m.energy_growth);
   read(r, m.momentum_growth);
 }

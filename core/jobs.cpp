@@ -240,7 +240,7 @@ class JobStore {
   }
 
  private:
-  static constexpr const char* kMagic = "tetherbench job result 1";
+  static constexpr const char* kMagic = "tetherbench job result 2";
   std::string path(const std::string& key) const { return (std::filesystem::path(dir_) / (fingerprint_of(key) + ".job")).string(); }
   std::string dir_;
   std::mutex mutex_;

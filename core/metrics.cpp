@@ -51,11 +51,15 @@ void MetricsAccumulator::add(double t, const Observation& o) {
     pi0_ = o.momentum;
     p0_ = o.linear_momentum;
     t0_ = t;
+    gain_t_ = c_t_ = o_t_ = t;
   }
   ++n_;
   const double de = balance - e0_;
   const double dpi = std::abs(o.momentum - pi0_);
   e_max_ = std::max(e_max_, std::abs(de));
+  if (!std::isnan(gain_max_) && !(de <= gain_max_)) gain_max_ = de, gain_t_ = t;  // a NaN stays
+  if (o.constraint_err > c_max_) c_t_ = t;
+  if (o.orthogonality_err > o_max_) o_t_ = t;
   e_sum_ += std::abs(de);
   pi_max_ = std::max(pi_max_, dpi);
   pi_sum_ += dpi;
@@ -83,6 +87,10 @@ ConservationMetrics MetricsAccumulator::result() const {
   m.energy_err_max = e_max_;
   m.energy_err_mean = e_sum_ / double(n_);
   m.energy_err_rel_ke = ke_max_ > 0.0 ? e_max_ / ke_max_ : 0.0;
+  m.energy_gain_max = gain_max_;
+  m.energy_gain_t = gain_t_;
+  m.constraint_err_t = c_t_;
+  m.orthogonality_err_t = o_t_;
   const double n = double(n_);
   const double denom = n * stt_ - st_ * st_;
   m.energy_drift_rate = denom > 0.0 ? (n * ste_ - st_ * se_) / denom : 0.0;

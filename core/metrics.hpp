@@ -19,13 +19,20 @@ struct ConservationMetrics {
   double energy_err_mean = 0.0;    // mean |E(t) - E(0)| (paper Table 1)
   double energy_err_rel_ke = 0.0;  // energy_err_max / max kinetic energy
   double energy_drift_rate = 0.0;  // least-squares slope of E(t) - E(0) against t (J/s)
+  // Signed: max over t of E(t) - E(0) - W(t) (J, >= 0: the first sample's is 0; NaN once a
+  // sampled energy is not finite) and the first time it was reached (s). Growth, for the
+  // instability criterion (core/stability_criterion.hpp), where energy_err_max counts loss too.
+  double energy_gain_max = 0.0;
+  double energy_gain_t = 0.0;
   double momentum_err_max = 0.0;
   double momentum_err_mean = 0.0;
   double constraint_err_max = 0.0;
+  double constraint_err_t = 0.0;  // when constraint_err_max was first reached (s)
   double constraint_rate_err_max = 0.0;
   // max |P(t) - P(0)| of the total linear momentum; NaN where the model does not conserve it.
   double linear_momentum_err_max = std::numeric_limits<double>::quiet_NaN();
   double orthogonality_err_max = 0.0;
+  double orthogonality_err_t = 0.0;  // when orthogonality_err_max was first reached (s)
   double orthogonality_err_mean = 0.0;
   double kinetic_max = 0.0;
   // Magnitudes the conserved quantities are computed from, for round-off floors (not columns):
@@ -54,6 +61,7 @@ class MetricsAccumulator {
  private:
   long n_ = 0;
   double e0_ = 0.0, pi0_ = 0.0;
+  double gain_max_ = 0.0, gain_t_ = 0.0, c_t_ = 0.0, o_t_ = 0.0;
   double e_max_ = 0.0, e_sum_ = 0.0, pi_max_ = 0.0, pi_sum_ = 0.0;
   Eigen::Vector3d p0_ = Eigen::Vector3d::Zero();
   double p_max_ = 0.0;

@@ -18,6 +18,11 @@ const FormulationMenu::Item* FormulationMenu::find(FormulationKind kind, const s
   return nullptr;
 }
 
+std::optional<double> FormulationMenu::max_frequency(const std::string& discretisation) const {
+  const auto it = max_frequency_.find(discretisation);
+  return it == max_frequency_.end() ? std::nullopt : std::optional<double>(it->second);
+}
+
 bool FormulationMenu::offers(FormulationKind kind, const std::string& discretisation, std::string& why_not) const {
   if (std::find(discretisations_.begin(), discretisations_.end(), discretisation) == discretisations_.end()) {
     why_not = name_ + " has no discretisation '" + discretisation + "'";

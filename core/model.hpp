@@ -7,7 +7,9 @@
 
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +56,10 @@ class Model {
   // error is not applicable rather than "identically 0", which would test nothing.
   bool integrates_rotations() const { return integrates_rotations_; }
   void declare_no_rotations() { integrates_rotations_ = false; }
+  // The fastest frequency of the model's linearised motion in a discretisation (rad/s), where
+  // the model knows it (a closed form of its parameters), else nullopt: the stability map
+  // prints h_max x omega_max with it, the dimensionless limit a method's stability region sets.
+  virtual std::optional<double> max_frequency(const std::string& /*discretisation*/) const { return std::nullopt; }
 
   // Whether the model offers that formulation, without building it; the reason when not
   // (shown as "n/a: ..." in the tables).
@@ -97,12 +103,16 @@ class FormulationMenu final : public Model {
   std::vector<PhysicalPart> physical_parts() const override { return parts_; }
   std::vector<std::string> discretisations() const override { return discretisations_; }
   bool offers(FormulationKind kind, const std::string& discretisation, std::string& why_not) const override;
+  std::optional<double> max_frequency(const std::string& discretisation) const override;
+  // Declares max_frequency(discretisation) = omega (rad/s).
+  void set_max_frequency(const std::string& discretisation, double omega) { max_frequency_[discretisation] = omega; }
 
  protected:
   std::unique_ptr<Formulation> build(FormulationKind kind, const std::string& discretisation) const override;
 
  private:
   const Item* find(FormulationKind kind, const std::string& discretisation) const;
+  std::map<std::string, double> max_frequency_;
   std::string name_;
   StateSize size_;
   std::vector<Item> items_;

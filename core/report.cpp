@@ -217,7 +217,7 @@ StudyOutcome run_planned(std::vector<PlannedStudy>& planned, bool full_runs_want
   if (full_runs_wanted) {
     full.write(cases, options.out_dir, note);
     outcome.written.push_back((fs::path(options.out_dir) / "summary.csv").string());
-    for (const auto& row : full.rows) outcome.all_runs_ok = outcome.all_runs_ok && !row.outcome.incomplete();
+    for (const auto& row : full.rows) outcome.all_runs_ok = outcome.all_runs_ok && !row.outcome.no_result();
   }
   for (auto& p : planned) {
     const auto files = p.study->write(p.context);

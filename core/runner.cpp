@@ -24,6 +24,8 @@ std::string RunOutcome::describe() const {
   switch (kind) {
     case Kind::Ok: return "ok";
     case Kind::NotApplicable: return "n/a: " + reason;
+    case Kind::Unstable:
+      return "unstable at " + (adaptive ? "rtol = " + format_g(rtol, 3) : "h = " + format_g(h, 6)) + " (" + reason + ")";
     case Kind::Failed:
     case Kind::Interrupted: break;
   }
@@ -124,6 +126,7 @@ IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info
   }
   out.outcome.h = settings.h;
   out.outcome.adaptive = info.adaptive;
+  out.outcome.rtol = info.adaptive && settings.declares("rtol") ? settings.get("rtol") : 0.0;
   out.t_final = stepper->time();
   out.counters = stepper->counters();
   out.runtime_s = runtime;
@@ -277,6 +280,13 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
   if (window_end > 0.0) m.window_metrics = window.result();
   m.runtime_s = first.runtime_s;
   m.t_final = first.t_final;
+  // Completed: judged by the instability criterion (its metrics stay, for diagnosis).
+  if (m.outcome.ok() && options.observe)
+    if (const auto beyond = judge_stability(m.metrics, options.stability)) {
+      m.outcome.kind = RunOutcome::Kind::Unstable;
+      m.outcome.reason = beyond->describe();
+      m.outcome.t = beyond->t;
+    }
   try {
     m.final_physical = form->physical_state(first.final_state);
   } catch (const std::exception& e) {  // no final state to compare: not a result

@@ -3,7 +3,8 @@
 // goes through measure(), which builds the formulation and the stepper, steps to t_end,
 // hands samples on the observation grid to the metrics (and a time series file), times the
 // step loops, and returns a typed outcome: ok, failed (reason, time, step; "unstable at h"
-// when the state diverged) or not applicable (reason). Anything a model or an integrator
+// when the state diverged), unstable (completed, but beyond the instability criterion of
+// core/stability_criterion.hpp) or not applicable (reason). Anything a model or an integrator
 // throws inside a run makes that run a failed run; the caller's other runs go on.
 
 #include <functional>
@@ -12,6 +13,7 @@
 
 #include "core/case.hpp"
 #include "core/metrics.hpp"
+#include "core/stability_criterion.hpp"
 
 namespace tb {
 
@@ -20,23 +22,35 @@ using ProgressReporter = std::function<void(double t)>;
 
 // How a run ended.
 struct RunOutcome {
-  enum class Kind { Ok, Failed, NotApplicable, Interrupted };
+  // Unstable: the run reached t_end beyond the instability criterion; its metrics are kept for
+  // diagnosis (time series, job results) but are not results: the tables show only ok runs'.
+  enum class Kind { Ok, Failed, NotApplicable, Interrupted, Unstable };
   Kind kind = Kind::Ok;
-  std::string reason;     // Failed: the integrator's or the exception's reason; NotApplicable: why not
+  // Failed: the integrator's or the exception's reason; NotApplicable: why not; Unstable: what
+  // the criterion found (Instability::describe(): "energy gain 1.38 × max KE at t = 4.99 s").
+  std::string reason;
   bool diverged = false;  // Failed because the state became non-finite: the method is unstable here
-  double t = 0.0;         // Failed: the time of the last accepted step
+  double t = 0.0;         // Failed: the time of the last accepted step; Unstable: when the bound was passed
   long step = 0;          // Failed: the number of the step that failed
   double h = 0.0;         // the step the run used (for "unstable at h = ...")
   bool adaptive = false;
+  double rtol = 0.0;      // adaptive runs: the tolerance (their h is only the first step's)
 
   bool ok() const { return kind == Kind::Ok; }
   bool failed() const { return kind == Kind::Failed; }
   bool not_applicable() const { return kind == Kind::NotApplicable; }
   bool interrupted() const { return kind == Kind::Interrupted; }
+  bool unstable() const { return kind == Kind::Unstable; }
   // Failed or interrupted: the run did not reach t_end, and its metrics are not results.
   bool incomplete() const { return kind == Kind::Failed || kind == Kind::Interrupted; }
+  // Failed, unstable or interrupted: a run that should have given results and did not (the exit
+  // status of `run`, `table` and `report`).
+  bool no_result() const { return incomplete() || unstable(); }
+  // Failed at its step or unstable: what a gate's "outcome,fails" envelope expects.
+  bool fails() const { return failed() || unstable(); }
   // The status cell of the tables: "ok", "n/a: <why>", "unstable at h = <h>: <reason> at t = ... s,
-  // step ..." or "failed: <reason> at t = ... s, step ...".
+  // step ..." (non-finite state), "unstable at h = <h> (<what the criterion found>)" (at rtol =
+  // <rtol> for an adaptive run) or "failed: <reason> at t = ... s, step ...".
   std::string describe() const;
 
   static RunOutcome not_applicable_because(std::string why);
@@ -94,6 +108,8 @@ struct MeasureOptions {
   // Besides the metrics over the whole run, the metrics over [t0, window_end] (0: none): the
   // window every run of the case reaches, so that runs of different horizons compare like for like.
   double window_end = 0.0;
+  // A completed, observed run beyond it is Unstable (core/stability_criterion.hpp).
+  StabilityCriterion stability;
   // When set, called in the first pass with the model's physical state at every sample of the
   // grid (t0, every sample_interval, t_end), whether or not the metrics observe: the
   // work-precision study's trajectory errors.

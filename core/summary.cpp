@@ -42,7 +42,7 @@ void write_csv_line(std::ofstream& out, const std::vector<std::string>& fields) 
 const std::vector<std::string>& summary_columns() {
   static const std::vector<std::string> columns = {
       "case", "integrator", "discretisation", "h", "rtol", "atol", "t_end", "steps", "energy_err_max", "energy_err_mean",
-      "energy_err_rel_ke", "energy_drift_rate", "momentum_err_max", "momentum_err_mean", "constraint_err_max",
+      "energy_err_rel_ke", "energy_gain_rel_ke", "energy_drift_rate", "momentum_err_max", "momentum_err_mean", "constraint_err_max",
       "constraint_rate_err_max", "linear_momentum_err_max", "orthogonality_err_max", "orthogonality_err_mean",
       "shared_t_end", "energy_err_max_shared", "momentum_err_max_shared", "linear_momentum_err_max_shared",
       "constraint_err_max_shared",
@@ -87,6 +87,8 @@ std::vector<std::string> summary_values(const SummaryRow& r) {
           metric(m.energy_err_max),
           metric(m.energy_err_mean),
           metric(m.energy_err_rel_ke),
+          // the signed gain max (E - E0 - W) / max T that the instability criterion judges
+          metric(m.kinetic_max > 0.0 ? m.energy_gain_max / m.kinetic_max : 0.0),
           metric(m.energy_drift_rate),
           metric(m.momentum_err_max),
           metric(m.momentum_err_mean),

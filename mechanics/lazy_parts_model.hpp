@@ -24,6 +24,9 @@ class LazyPartsModel final : public Model {
   std::vector<std::string> discretisations() const override { return menu_->discretisations(); }
   StateSize state_size() const override { return menu_->state_size(); }
   std::vector<PhysicalPart> physical_parts() const override { return parts_(); }
+  std::optional<double> max_frequency(const std::string& discretisation) const override {
+    return menu_->max_frequency(discretisation);
+  }
   bool offers(FormulationKind kind, const std::string& discretisation, std::string& why_not) const override {
     return menu_->offers(kind, discretisation, why_not);
   }

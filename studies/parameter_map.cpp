@@ -130,6 +130,7 @@ class ParameterMapStudy final : public Study {
     std::string why = o.reason;
     for (char& ch : why)
       if (ch == '|') ch = '/';
+    if (o.unstable()) return "**unstable** (" + why + ")";
     return std::string(o.diverged ? "**unstable**" : "**fails**") + " at t = " + format_g(o.t, 3) + " s, step " +
            std::to_string(o.step) + ": " + why;
   }

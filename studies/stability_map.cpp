@@ -13,6 +13,7 @@
 #include <fstream>
 #include <limits>
 #include <list>
+#include <optional>
 #include <sstream>
 
 #include "core/catalogue.hpp"
@@ -35,10 +36,13 @@ struct BoundExceeded : std::runtime_error {
 
 }  // namespace
 
+double ProbeHorizon::at(double h) const { return std::min(cap, std::max(base, min_steps * h)); }
+
 StabilityProbe probe_stability(const RunKey& key, IntegratorSettings settings, double h, double t_end,
                                double sample_interval, const StabilityCriterion& criterion) {
   StabilityProbe p;
   p.h = h;
+  p.t_horizon = t_end;
   p.host = host_name();
   settings.h = h;
   std::unique_ptr<Formulation> form;
@@ -50,29 +54,21 @@ StabilityProbe probe_stability(const RunKey& key, IntegratorSettings settings, d
       return p;
     }
   } catch (const std::exception& e) {
+    p.solver_failure = true;
     p.reason = std::string("solver failure: building the formulation failed: ") + e.what();
     return p;
   }
   MetricsAccumulator metrics;
   bool first = true;
-  double balance0 = 0.0, gain = 0.0, loss = 0.0;
-  std::string exceeded;
+  double balance0 = 0.0, loss = 0.0;
+  std::optional<Instability> passed;  // a bound passed at a sample: the probe stops there
   const SampleObserver observer = [&](double t, const Eigen::VectorXd& y) {
     const Observation o = form->observe(t, y);
     metrics.add(t, o);
     const double balance = o.energy - o.external_work;
     if (first) balance0 = balance, first = false;
-    gain = std::max(gain, balance - balance0);
     loss = std::max(loss, balance0 - balance);
-    if (!std::isfinite(balance) || !std::isfinite(o.kinetic))
-      exceeded = "non-finite state: energy " + format_g(balance, 3) + " at t = " + format_g(t, 4) + " s";
-    else if (!(o.constraint_err <= criterion.constraint_bound))
-      exceeded = "constraint error " + format_g(o.constraint_err, 3) + " > " + format_g(criterion.constraint_bound, 3) +
-                 " at t = " + format_g(t, 4) + " s";
-    else if (!(o.orthogonality_err <= criterion.constraint_bound))
-      exceeded = "orthogonality error " + format_g(o.orthogonality_err, 3) + " > " +
-                 format_g(criterion.constraint_bound, 3) + " at t = " + format_g(t, 4) + " s";
-    if (!exceeded.empty()) throw BoundExceeded(exceeded);
+    if ((passed = judge_sample(t, o, criterion))) throw BoundExceeded(passed->describe());
   };
   const IntegrationOutcome run = integrate(*form, *key.integrator, settings, t_end, sample_interval, observer);
   const ConservationMetrics m = metrics.result();
@@ -81,19 +77,19 @@ StabilityProbe probe_stability(const RunKey& key, IntegratorSettings settings, d
   p.counters = run.counters;
   p.constraint_err_max = m.constraint_err_max;
   p.orthogonality_err_max = m.orthogonality_err_max;
-  const double ke = m.kinetic_max;
-  p.energy_gain_rel = ke > 0 ? gain / ke : (gain > 0 ? std::numeric_limits<double>::infinity() : 0.0);
-  p.energy_loss_rel = ke > 0 ? loss / ke : 0.0;
+  p.energy_gain_rel = energy_gain_rel(m);
+  p.energy_loss_rel = m.kinetic_max > 0 ? loss / m.kinetic_max : 0.0;
   const RunOutcome& o = run.outcome;
   const std::string when = " at t = " + format_g(o.t, 4) + " s, step " + std::to_string(o.step);
-  if (!exceeded.empty()) {
-    p.reason = exceeded;
+  if (passed) {
+    p.reason = (passed->bound == Instability::Bound::NonFinite ? "non-finite state: " : "") + passed->describe();
   } else if (o.interrupted()) {
     p.reason = "interrupted" + when;
   } else if (o.failed()) {
+    p.solver_failure = !o.diverged;
     p.reason = (o.diverged ? "non-finite state: " : "solver failure: ") + o.reason + when;
-  } else if (!(p.energy_gain_rel <= criterion.energy_fraction)) {
-    p.reason = "energy gain " + format_g(p.energy_gain_rel, 3) + " x max T > " + format_g(criterion.energy_fraction, 3);
+  } else if (const auto beyond = judge_stability(m, criterion)) {
+    p.reason = beyond->describe();
   } else {
     p.stable = true;
   }
@@ -106,14 +102,20 @@ const StabilityProbe* StabilitySearch::at(double h) const {
   return nullptr;
 }
 
-StabilitySearch find_h_max(const RunKey& key, const IntegratorSettings& settings, double h0, double t_end,
+bool StabilitySearch::limited_by_solver() const {
+  const StabilityProbe* f = h_fail > 0 ? at(h_fail) : nullptr;
+  return f && f->solver_failure;
+}
+
+StabilitySearch find_h_max(const RunKey& key, const IntegratorSettings& settings, double h0, const ProbeHorizon& horizon,
                            double sample_interval, const StabilityCriterion& criterion, double precision) {
   StabilitySearch s;
-  s.cap = std::max(t_end / 10.0, h0);
+  s.cap = std::max(horizon.cap / 10.0, h0);
   s.floor = h0 / 64.0;
   bool stopped = false;  // interrupted: no more probes
   auto stable = [&](double h) {
-    s.probes.push_back(probe_stability(key, settings, h, t_end, sample_interval, criterion));
+    const double t_end = horizon.at(h);
+    s.probes.push_back(probe_stability(key, settings, h, t_end, std::min(sample_interval, t_end), criterion));
     stopped = s.probes.back().reason.starts_with("interrupted");
     return s.probes.back().stable;
   };
@@ -248,7 +250,13 @@ class StabilityMap final : public Study {
       const double n = parse_number("horizon_steps", horizon, "'case' or a whole number of steps >= 10");
       if (n < 10 || n != std::floor(n) || n > 1e9) bad_param("horizon_steps", horizon, "'case' or a whole number of steps >= 10");
       horizon_steps_ = n;
+    } else {
+      horizon_steps_ = 0;
     }
+    const std::string steps = param(context, "min_steps", "10000");
+    min_steps_ = parse_number("min_steps", steps, "a whole number of steps in [0, 1e9]");
+    if (min_steps_ < 0 || min_steps_ != std::floor(min_steps_) || min_steps_ > 1e9)
+      bad_param("min_steps", steps, "a whole number of steps in [0, 1e9]");
     const std::string prec = param(context, "precision", "0.05");
     precision_ = parse_number("precision", prec, "a relative precision in [0.001, 1]");
     if (!(precision_ >= 1e-3 && precision_ <= 1.0)) bad_param("precision", prec, "a relative precision in [0.001, 1]");
@@ -266,8 +274,16 @@ class StabilityMap final : public Study {
     for (const auto& c : *context.cases) {
       const size_t before = searches_.size();
       for (const auto& key : runs_of(c, catalogue.integrators))
-        if (!key.integrator->adaptive && !why_not_applicable(c, *key.integrator, key.discretisation))
+        if (!key.integrator->adaptive && !why_not_applicable(c, *key.integrator, key.discretisation)) {
           add(key, c, "", kNaN);
+          // No stability interval on the imaginary axis: h_max depends on the horizon; measured
+          // at two fixed horizons T and T/8 (T: the map's horizon at the case's h).
+          if (!key.integrator->traits.imaginary_axis_stable) {
+            const double T = searches_.back().horizon.at(c.h);
+            add(key, c, "", kNaN, Role::HorizonLong, ProbeHorizon::fixed(T));
+            add(key, c, "", kNaN, Role::HorizonShort, ProbeHorizon::fixed(T / kHorizonRatio));
+          }
+        }
       if (searches_.size() == before) notes_.push_back("Case " + c.name + ": no fixed-step integrator runs it.");
     }
     for (const auto& sweep : sweeps) {
@@ -303,19 +319,22 @@ class StabilityMap final : public Study {
     for (auto& s : searches_) {
       std::string label = s.key.c->name + " | " + s.key.label() + " | stability";
       if (!s.swept.empty()) label += " " + s.swept + " = " + format_g(s.value, 4);
+      if (s.role != Role::Map) label += " horizon " + format_g(s.horizon.cap, 4) + " s";
       // Everything the search reads: the case (a sweep's variant: its key and value), the horizon,
       // the start step, the criterion and the precision.
       const std::string inputs = run_inputs(*s.key.c, s.key.integrator->name) + ";" + s.key.discretisation +
-                                 ";swept=" + s.swept + "=" + format_g(s.value, 17) + ";t_end=" + format_g(s.t_end, 17) +
+                                 ";swept=" + s.swept + "=" + format_g(s.value, 17) + ";horizon=" +
+                                 format_g(s.horizon.base, 17) + "," + format_g(s.horizon.min_steps, 17) + "," +
+                                 format_g(s.horizon.cap, 17) +
                                  ";h0=" + format_g(s.key.c->h, 17) + ";sample=" + format_g(s.key.c->sample_interval, 17) +
                                  ";energy_fraction=" + format_g(criterion_.energy_fraction, 17) +
                                  ";constraint_bound=" + format_g(criterion_.constraint_bound, 17) +
                                  ";precision=" + format_g(precision_, 17);
       jobs.push_back(result_job<StabilitySearch>(
-          label, 4.0 * s.t_end / s.key.c->h, inputs,
+          label, 4.0 * s.horizon.at(s.key.c->h) / s.key.c->h, inputs,
           [this, &s] {
-            return find_h_max(s.key, s.key.c->settings_for(s.key.integrator->name), s.key.c->h, s.t_end,
-                              std::min(s.key.c->sample_interval, s.t_end), criterion_, precision_);
+            return find_h_max(s.key, s.key.c->settings_for(s.key.integrator->name), s.key.c->h, s.horizon,
+                              s.key.c->sample_interval, criterion_, precision_);
           },
           s.search));
     }
@@ -327,22 +346,29 @@ class StabilityMap final : public Study {
     const std::filesystem::path dir(context.out_dir);
     std::filesystem::create_directories(dir);
     std::ofstream csv(dir / "stability_map.csv");
-    csv << "case,run,swept,value,h_case,t_horizon,h_max,bound,h_fail,precision,fail_reason,probes,runtime_at_h_max,"
-           "steps_at_h_max,rhs_evals_at_h_max,newton_iters_at_h_max,runtime_at_h_case,energy_gain_rel_at_h_max,host\n";
+    csv << "case,run,swept,value,search,h_case,t_horizon,horizon_steps,h_max,bound,limit,h_max_instability,"
+           "h_max_solver,omega_max,h_max_omega_max,horizon_dependent,h_fail,precision,fail_reason,probes,"
+           "runtime_at_h_max,steps_at_h_max,rhs_evals_at_h_max,newton_iters_at_h_max,runtime_at_h_case,"
+           "energy_gain_rel_at_h_max,host\n";
     std::ofstream probes(dir / "stability_probes.csv");
-    probes << "case,run,swept,value,t_horizon,h,stable,reason,t_reached,runtime_s,steps,rhs_evals,newton_iters,"
-              "energy_gain_rel,energy_loss_rel,constraint_err_max,orthogonality_err_max,host\n";
+    probes << "case,run,swept,value,search,t_horizon,horizon_steps,h,stable,solver_failure,reason,t_reached,runtime_s,"
+              "steps,rhs_evals,newton_iters,energy_gain_rel,energy_loss_rel,constraint_err_max,orthogonality_err_max,host\n";
     for (const auto& s : searches_) {
       const std::string head = s.case_name + ',' + s.key.label() + ',' + s.swept + ',' +
-                               (s.swept.empty() ? "" : format_g(s.value, 6)) + ',';
+                               (s.swept.empty() ? "" : format_g(s.value, 6)) + ',' + role_name(s.role) + ',';
       const StabilitySearch& r = s.search;
       const StabilityProbe* best = r.bound == StabilitySearch::Bound::BelowFloor ? nullptr : r.at(r.h_max);
       const StabilityProbe* failed = r.h_fail > 0 ? r.at(r.h_fail) : nullptr;
       const StabilityProbe* at_case = r.at(s.key.c->h);
       auto opt = [](bool have, double x) { return have ? format_g(x, 4) : std::string(); };
-      csv << head << format_g(s.key.c->h, 6) << ',' << format_g(s.t_end, 6) << ',' << opt(best, r.h_max) << ','
-          << bound_name(r.bound) << ',' << opt(failed, r.h_fail) << ',' << format_g(precision_, 3) << ','
-          << csv_text(failed ? failed->reason : "") << ',' << r.probes.size() << ','
+      const auto omega = s.key.c->model->max_frequency(s.key.discretisation);
+      csv << head << format_g(s.key.c->h, 6) << ',' << opt(best, best ? best->t_horizon : 0) << ','
+          << (best ? format_g(std::round(best->t_horizon / best->h), 8) : "") << ',' << opt(best, r.h_max) << ','
+          << bound_name(r.bound) << ',' << limit_name(r) << ',' << csv_text(limit_cell(s, false)) << ','
+          << csv_text(limit_cell(s, true)) << ',' << opt(bool(omega), omega.value_or(0)) << ','
+          << opt(best && omega, r.h_max * omega.value_or(0)) << ','
+          << (s.key.integrator->traits.imaginary_axis_stable ? "no" : "yes") << ',' << opt(failed, r.h_fail) << ','
+          << format_g(precision_, 3) << ',' << csv_text(failed ? failed->reason : "") << ',' << r.probes.size() << ','
           << opt(best, best ? best->runtime_s : 0) << ',' << (best ? std::to_string(best->counters.steps) : "") << ','
           << (best ? std::to_string(best->counters.rhs_evals) : "") << ','
           << (best ? std::to_string(best->counters.newton_iters) : "") << ','
@@ -350,15 +376,19 @@ class StabilityMap final : public Study {
           << opt(best, best ? best->energy_gain_rel : 0) << ','
           << (best ? best->host : at_case ? at_case->host : std::string()) << '\n';  // where the runtimes were measured
       for (const auto& p : r.probes)
-        probes << head << format_g(s.t_end, 6) << ',' << format_g(p.h, 6) << ',' << (p.stable ? "yes" : "no") << ','
+        probes << head << format_g(p.t_horizon, 6) << ',' << format_g(std::round(p.t_horizon / p.h), 8) << ','
+               << format_g(p.h, 6) << ',' << (p.stable ? "yes" : "no") << ',' << (p.solver_failure ? "yes" : "no") << ','
                << csv_text(p.reason) << ',' << format_g(p.t_reached, 6) << ',' << format_g(p.runtime_s, 4) << ','
                << p.counters.steps << ',' << p.counters.rhs_evals << ',' << p.counters.newton_iters << ','
                << format_g(p.energy_gain_rel, 4) << ',' << format_g(p.energy_loss_rel, 4) << ','
                << format_g(p.constraint_err_max, 4) << ',' << format_g(p.orthogonality_err_max, 4) << ',' << p.host
                << '\n';
     }
+    // One fit per limit: instability (non-finite state, criterion) and solver failure, each over
+    // the sweep points whose search ended on that kind of failure.
     std::ofstream fits(dir / "stability_exponents.csv");
-    fits << "case,swept,run,points,p,se,ci95_low,ci95_high,note\n";
+    fits << "case,swept,run,points,p,se,ci95_low,ci95_high,points_solver,p_solver,se_solver,ci95_low_solver,"
+            "ci95_high_solver,note\n";
     std::vector<std::string> md_fits;
     for (const auto& [case_name, key] : sweeps_) {
       std::vector<std::string> runs;
@@ -366,30 +396,41 @@ class StabilityMap final : public Study {
         if (s.case_name == case_name && s.swept == key && std::find(runs.begin(), runs.end(), s.key.label()) == runs.end())
           runs.push_back(s.key.label());
       for (const auto& run : runs) {
-        std::vector<double> x, y;
+        std::vector<double> x[2], y[2];  // [0]: instability, [1]: solver failure
         std::string left_out;
         for (const auto& s : searches_) {
           if (s.case_name != case_name || s.swept != key || s.key.label() != run) continue;
-          if (s.search.bound == StabilitySearch::Bound::Bracketed) x.push_back(s.value), y.push_back(s.search.h_max);
-          else left_out += (left_out.empty() ? "" : "; ") + key + " = " + format_g(s.value, 4) + ": h_max " +
-                           bound_name(s.search.bound);
+          if (s.search.bound == StabilitySearch::Bound::Bracketed) {
+            const int k = s.search.limited_by_solver() ? 1 : 0;
+            x[k].push_back(s.value), y[k].push_back(s.search.h_max);
+          } else {
+            left_out += (left_out.empty() ? "" : "; ") + key + " = " + format_g(s.value, 4) + ": h_max " +
+                        bound_name(s.search.bound);
+          }
         }
         const std::string note = left_out.empty() ? "" : "left out (not bracketed): " + left_out;
-        fits << case_name << ',' << key << ',' << run << ',' << x.size() << ',';
-        std::string md_row = "| " + case_name + " | " + key + " | " + run + " | " + std::to_string(x.size()) + " | ";
-        if (x.size() >= 2) {
-          const PowerLawFit f = fit_power_law(x, y);
-          const bool ci = std::isfinite(f.ci95);
-          fits << format_g(f.p, 4) << ',' << (ci ? format_g(f.se, 3) : "") << ',' << (ci ? format_g(f.p - f.ci95, 4) : "")
-               << ',' << (ci ? format_g(f.p + f.ci95, 4) : "") << ',' << csv_text(note) << '\n';
-          md_row += format_g(f.p, 3) + " | " + (ci ? format_g(f.se, 2) + " | [" + format_g(f.p - f.ci95, 3) + ", " +
-                                                          format_g(f.p + f.ci95, 3) + "]"
-                                                    : "— | — (two points)");
-        } else {
-          fits << ",,,," << csv_text("no fit: fewer than two bracketed points" + (note.empty() ? "" : "; " + note)) << '\n';
-          md_row += "— | — | — (fewer than two bracketed points)";
+        fits << case_name << ',' << key << ',' << run;
+        std::string md_row = "| " + case_name + " | " + key + " | " + run + " | ";
+        for (int k = 0; k < 2; ++k) {
+          fits << ',' << x[k].size() << ',';
+          md_row += std::to_string(x[k].size()) + " | ";
+          if (x[k].size() >= 2) {
+            const PowerLawFit f = fit_power_law(x[k], y[k]);
+            const bool ci = std::isfinite(f.ci95);
+            fits << format_g(f.p, 4) << ',' << (ci ? format_g(f.se, 3) : "") << ','
+                 << (ci ? format_g(f.p - f.ci95, 4) : "") << ',' << (ci ? format_g(f.p + f.ci95, 4) : "");
+            md_row += format_g(f.p, 3) + " | " +
+                      (ci ? format_g(f.se, 2) + " | [" + format_g(f.p - f.ci95, 3) + ", " + format_g(f.p + f.ci95, 3) + "]"
+                          : "— | — (two points)") + " | ";
+          } else {
+            fits << ",,,";
+            md_row += "— | — | — | ";
+          }
         }
-        md_fits.push_back(md_row + " | " + md_text(note) + " |");
+        const std::string why_no_fit = x[0].size() < 2 && x[1].size() < 2 ? "no fit: fewer than two bracketed points of either limit" : "";
+        const std::string all = why_no_fit + (why_no_fit.empty() || note.empty() ? "" : "; ") + note;
+        fits << ',' << csv_text(all) << '\n';
+        md_fits.push_back(md_row + md_text(all) + " |");
       }
     }
     write_markdown(dir / "stability_map.md", md_fits);
@@ -398,19 +439,28 @@ class StabilityMap final : public Study {
   }
 
  private:
+  // Map: the map's search (the case's, or a sweep point's); HorizonLong / HorizonShort: the
+  // horizon check of a method without an imaginary-axis interval, at fixed horizons T and T/8.
+  enum class Role { Map, HorizonLong, HorizonShort };
+  static constexpr double kHorizonRatio = 8.0;
+
   struct Entry {
     RunKey key;
     std::string case_name;  // the case (a sweep's variant keeps its name)
     std::string swept;      // "" for the case's own model
     double value = kNaN;
-    double t_end = 0.0;
+    ProbeHorizon horizon;
+    Role role = Role::Map;
     StabilitySearch search;
+    bool map() const { return role == Role::Map; }
   };
 
-  void add(const RunKey& key, const Case& c, const std::string& swept, double value) {
-    const double t_end = horizon_steps_ > 0 ? std::min(c.t_end_for(key.integrator->name), horizon_steps_ * c.h)
-                                            : c.t_end_for(key.integrator->name);
-    searches_.push_back({key, c.name, swept, value, t_end, {}});
+  void add(const RunKey& key, const Case& c, const std::string& swept, double value, Role role = Role::Map,
+           std::optional<ProbeHorizon> fixed = std::nullopt) {
+    const double t_end = c.t_end_for(key.integrator->name);
+    const ProbeHorizon horizon =
+        fixed ? *fixed : ProbeHorizon{horizon_steps_ > 0 ? std::min(t_end, horizon_steps_ * c.h) : t_end, min_steps_, t_end};
+    searches_.push_back({key, c.name, swept, value, horizon, role, {}});
   }
 
   // The case's other unswept runs whose search ended on the same bracket [h_max, h_fail] (the
@@ -421,7 +471,7 @@ class StabilityMap final : public Study {
     auto same = [](double a, double b) { return std::abs(a - b) <= 1e-12 * std::abs(b); };
     std::string out;
     for (const auto& o : searches_)
-      if (&o != &s && o.swept.empty() && o.case_name == s.case_name && o.search.bound == StabilitySearch::Bound::Bracketed &&
+      if (&o != &s && o.swept.empty() && o.map() && o.case_name == s.case_name && o.search.bound == StabilitySearch::Bound::Bracketed &&
           same(o.search.h_max, s.search.h_max) && same(o.search.h_fail, s.search.h_fail))
         out += (out.empty() ? "" : ", ") + o.key.label();
     return out.empty() ? "—" : out;
@@ -430,51 +480,93 @@ class StabilityMap final : public Study {
   void write_markdown(const std::filesystem::path& path, const std::vector<std::string>& fits) const {
     std::ofstream md(path);
     md << "# Stability map\n\n"
-       << "For every case and every fixed-step integrator, the largest step h_max that is stable over the horizon "
-       << (horizon_steps_ > 0 ? format_g(horizon_steps_, 8) + " steps at the case's h (t_horizon below; at most the case's "
-                                                              "t_end)"
-                              : std::string("of the case's t_end (its integrator_t_end where set)"))
-       << ", by one criterion for all:\n\n"
+       << "For every case and every fixed-step integrator, the largest step h_max that is stable over the horizon, by "
+          "one criterion for all — the one that decides every run's status in the tables (core/stability_criterion.hpp):"
+          "\n\n"
        << "1. the run reaches the horizon: no non-finite state, no solver failure (Newton, fold, exception), each "
           "recorded with its reason;\n"
        << "2. energy gain max(E - E0 - W) <= " << format_g(criterion_.energy_fraction, 3)
        << " x the maximum kinetic energy over the run (signed: growth is instability; a method's damping is accuracy, "
           "recorded as energy_loss_rel in stability_probes.csv);\n"
        << "3. constraint_err_max and orthogonality_err_max <= " << format_g(criterion_.constraint_bound, 3) << ".\n\n"
-       << "Search: from the case's h up by x2 until a probe fails (cap: t_horizon/10, then h_max >= cap), or down by "
+       << "**Horizon** of a probe at h: the larger of "
+       << (horizon_steps_ > 0 ? format_g(horizon_steps_, 8) + " steps at the case's h" : std::string("the case's t_end"))
+       << " and " << format_g(min_steps_, 8)
+       << " steps at the probe's own h, at most the case's t_end (its integrator_t_end where set); the column "
+          "\"horizon at h_max\" gives it in seconds and in steps, so a limit found over fewer steps (the case ended "
+          "first) shows as such.\n\n"
+       << "**Two limits.** An instability (non-finite state, or the criterion) and a solver failure (no solution of "
+          "the step's equations found) are different findings: the search stops at the first failure above h_max, "
+          "and its kind says which limit h_max is; the other is then only bounded below (\">= h_max, ... first\"). "
+          "Each has its own fitted exponent in the sweeps.\n\n"
+       << "**h_max x omega_max**: where the model knows its fastest linearised frequency omega_max (Model::"
+          "max_frequency), the dimensionless limit; a method with a stability interval [0, y*] on the imaginary axis "
+          "has h_max omega_max ~ y* (RK4: 2.83, Stormer-Verlet: 2), whatever the model.\n\n"
+       << "**Horizon-dependent**: a method declared without a stability interval on the imaginary axis "
+          "(MethodTraits::imaginary_axis_stable = false) gains energy at every h, so its h_max is the horizon's, "
+          "not the method's alone: it is searched again at two fixed horizons T and T/"
+       << format_g(kHorizonRatio, 3) << " (section below), with the ratio expected of a growth 1 + O((h w)^4) per step, "
+       << "(1/" << format_g(kHorizonRatio, 3) << ")^(1/3) = " << format_g(std::cbrt(1.0 / kHorizonRatio), 3)
+       << ". Compare such rows at one horizon only.\n\n"
+       << "Search: from the case's h up by x2 until a probe fails (cap: t_end/10, then h_max >= cap), or down by "
           "/2 to h/64 if the case's h fails (then h_max < floor); then geometric bisection until h_fail/h_max - 1 <= "
        << format_g(precision_, 3)
-       << ". Every probe: stability_probes.csv. Cost at h_max: the run over the horizon at h_max (runtime of the "
-          "step loops in one pass, steps, right-hand-side or residual evaluations; the counts are the "
-          "machine-independent part), beside the run at the case's h. Parameters: "
-          "`--param horizon_steps=case` for the full horizon, `precision=`, `energy_fraction=`, `constraint_bound=`, "
-          "`sweeps=` (tetherbench list). \"Same bracket as\": the case's other runs whose search ended on the same "
-          "[h_max, h_fail]; where they solve the same discrete equations by other means (the LGVI and RATTLE on Model "
-          "C: in joint coordinates the LGVI's position equations are SHAKE's), a common limit is the method's, not one "
-          "solver's.\n";
+       << ". Every probe: stability_probes.csv. Cost at h_max: the run over its horizon at h_max (runtime of the "
+          "step loops in one pass, right-hand-side or residual evaluations; the counts are the machine-independent "
+          "part), beside the run at the case's h. Parameters: `--param horizon_steps=case` for the full horizon, "
+          "`min_steps=`, `precision=`, `energy_fraction=`, `constraint_bound=`, `sweeps=` (tetherbench list). "
+          "\"Same bracket as\": the case's other runs whose search ended on the same [h_max, h_fail]; where they "
+          "solve the same discrete equations by other means (the LGVI and RATTLE on Model C: in joint coordinates "
+          "the LGVI's position equations are SHAKE's), a common limit is the method's, not one solver's.\n";
     std::string current;
     for (const auto& s : searches_) {
-      if (!s.swept.empty()) continue;
+      if (!s.swept.empty() || !s.map()) continue;
       if (s.case_name != current) {
         current = s.case_name;
-        md << "\n## " << current << " (h = " << format_g(s.key.c->h, 3) << " s, t_horizon = " << format_g(s.t_end, 4)
-           << " s)\n\n| run | h_max (s) | h_max / h | first failure above (h: why) | probes | runtime at h_max (s) | "
-              "steps | rhs evals | runtime at h (s) | same bracket as |\n|---|---|---|---|---|---|---|---|---|---|\n";
+        md << "\n## " << current << " (h = " << format_g(s.key.c->h, 3)
+           << " s)\n\n| run | h_max: instability (s) | h_max: solver failure (s) | h_max / h | h_max x omega_max | "
+              "horizon at h_max | first failure above (h: why) | probes | runtime at h_max (s) | rhs evals | "
+              "runtime at h (s) | horizon-dependent | same bracket as |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
       }
-      md << "| " << s.key.label() << " | " << h_max_cell(s) << " | "
-         << (s.search.bound == StabilitySearch::Bound::BelowFloor ? "—" : format_g(s.search.h_max / s.key.c->h, 3))
-         << " | " << failure_cell(s) << " | " << s.search.probes.size() << " | ";
-      const StabilityProbe* best = s.search.bound == StabilitySearch::Bound::BelowFloor ? nullptr : s.search.at(s.search.h_max);
+      const bool below = s.search.bound == StabilitySearch::Bound::BelowFloor;
+      const StabilityProbe* best = below ? nullptr : s.search.at(s.search.h_max);
       const StabilityProbe* at_case = s.search.at(s.key.c->h);
-      if (best) md << format_g(best->runtime_s, 3) << " | " << best->counters.steps << " | " << best->counters.rhs_evals;
-      else md << "— | — | —";
-      md << " | " << (at_case && at_case->stable ? format_g(at_case->runtime_s, 3) : "—") << " | " << same_bracket(s)
-         << " |\n";
+      const auto omega = s.key.c->model->max_frequency(s.key.discretisation);
+      md << "| " << s.key.label() << " | " << limit_cell(s, false) << " | " << limit_cell(s, true) << " | "
+         << (below ? "—" : format_g(s.search.h_max / s.key.c->h, 3)) << " | "
+         << (omega && !below ? format_g(s.search.h_max * *omega, 3) : "—") << " | " << horizon_cell(best) << " | "
+         << failure_cell(s) << " | " << s.search.probes.size() << " | ";
+      if (best) md << format_g(best->runtime_s, 3) << " | " << best->counters.rhs_evals;
+      else md << "— | —";
+      md << " | " << (at_case && at_case->stable ? format_g(at_case->runtime_s, 3) : "—") << " | "
+         << horizon_dependence(s) << " | " << same_bracket(s) << " |\n";
+    }
+    bool checks = false;
+    for (const auto& s : searches_) {
+      if (s.role != Role::HorizonLong) continue;
+      const Entry* shorter = nullptr;
+      for (const auto& o : searches_)
+        if (o.role == Role::HorizonShort && o.case_name == s.case_name && o.key.label() == s.key.label()) shorter = &o;
+      if (!shorter) continue;
+      if (!checks) {
+        checks = true;
+        md << "\n## Horizon-dependent methods: h_max at two horizons\n\nThe methods the registry declares without a "
+              "stability interval on the imaginary axis, searched over fixed horizons T and T/"
+           << format_g(kHorizonRatio, 3) << " (T: the map's horizon at the case's h). Expected h_max(T) / h_max(T/" << format_g(kHorizonRatio, 3)
+           << ") = " << format_g(std::cbrt(1.0 / kHorizonRatio), 3)
+           << " (h_max ~ (T w^4)^(-1/3)); a ratio near 1 would contradict the declaration.\n\n"
+              "| case | run | T (s) | h_max over T (s) | h_max over T/"
+           << format_g(kHorizonRatio, 3) << " (s) | ratio | expected |\n|---|---|---|---|---|---|---|\n";
+      }
+      md << "| " << s.case_name << " | " << s.key.label() << " | " << format_g(s.horizon.cap, 4) << " | "
+         << h_max_cell(s) << " | " << h_max_cell(*shorter) << " | " << horizon_ratio_cell(s, *shorter) << " | "
+         << format_g(std::cbrt(1.0 / kHorizonRatio), 3) << " |\n";
     }
     if (!sweeps_.empty()) {
-      md << "\n## h_max against a [model] key\n\nThe same search on the case with one [model] key changed (same "
-            "horizon in seconds as the case). Figure: figures/stability_map_sweeps.png (written by `tetherbench "
-            "report`).\n";
+      md << "\n## h_max against a [model] key\n\nThe same search on the case with one [model] key changed (the same "
+            "horizon rule as the case). Each cell: h_max and the kind of failure above it (i: instability, s: solver "
+            "failure). Figure: figures/stability_map_sweeps.png (written by `tetherbench report`).\n";
       for (const auto& [case_name, key] : sweeps_) {
         std::vector<std::string> runs;
         std::vector<double> values;
@@ -494,18 +586,36 @@ class StabilityMap final : public Study {
             const Entry* e = nullptr;
             for (const auto& s : searches_)
               if (s.case_name == case_name && s.swept == key && s.value == v && s.key.label() == r) e = &s;
-            md << ' ' << (e ? h_max_cell(*e) : "n/a") << " |";
+            md << ' '
+               << (e ? h_max_cell(*e) + (e->search.h_fail > 0 ? (e->search.limited_by_solver() ? " (s)" : " (i)") : "")
+                     : "n/a")
+               << " |";
           }
           md << '\n';
         }
       }
-      md << "\n## Fitted exponents: log h_max = a + p log value\n\nLeast squares over the bracketed points; se: "
-            "standard error of p; 95% interval p +- t(0.975, n-2) se. A CFL-limited explicit method on a string has "
-            "p = -1 against N.\n\n| case | swept | run | points | p | se | 95% interval | note |\n"
-            "|---|---|---|---|---|---|---|---|\n";
+      md << "\n## Fitted exponents: log h_max = a + p log value\n\nLeast squares over the bracketed points of each "
+            "limit (instability; solver failure); se: standard error of p; 95% interval p +- t(0.975, n-2) se. A "
+            "CFL-limited explicit method on a string has p = -1 against N.\n\n| case | swept | run | instability: "
+            "points | p | se | 95% interval | solver failure: points | p | se | 95% interval | note |\n"
+            "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
       for (const auto& row : fits) md << row << '\n';
     }
     for (const auto& n : notes_) md << "\n" << n << '\n';
+  }
+
+  static const char* role_name(Role r) {
+    switch (r) {
+      case Role::Map: return "map";
+      case Role::HorizonLong: return "horizon T";
+      case Role::HorizonShort: return "horizon T/8";
+    }
+    return "";
+  }
+
+  static const char* limit_name(const StabilitySearch& r) {
+    if (r.h_fail <= 0) return "";
+    return r.limited_by_solver() ? "solver failure" : "instability";
   }
 
   std::string h_max_cell(const Entry& s) const {
@@ -517,6 +627,44 @@ class StabilityMap final : public Study {
     return "";
   }
 
+  // h_max for one kind of failure (solver: solver failure; else instability): the search's h_max
+  // where the failure above it is of that kind, a lower bound where the other kind came first.
+  std::string limit_cell(const Entry& s, bool solver) const {
+    const StabilitySearch& r = s.search;
+    if (r.bound == StabilitySearch::Bound::AtCap) return h_max_cell(s);
+    if (r.limited_by_solver() == solver) return h_max_cell(s);
+    const char* other = solver ? "unstable" : "solver fails";
+    if (r.bound == StabilitySearch::Bound::BelowFloor) return std::string("— (") + other + " below the floor)";
+    return ">= " + format_g(r.h_max, 3) + " (" + other + " first)";
+  }
+
+  static std::string horizon_cell(const StabilityProbe* p) {
+    if (!p) return "—";
+    return format_g(p->t_horizon, 3) + " s = " + format_g(std::round(p->t_horizon / p->h), 6) + " steps";
+  }
+
+  std::string horizon_ratio_cell(const Entry& longer, const Entry& shorter) const {
+    if (longer.search.bound != StabilitySearch::Bound::Bracketed || shorter.search.bound != StabilitySearch::Bound::Bracketed)
+      return "— (not both bracketed)";
+    return format_g(longer.search.h_max / shorter.search.h_max, 3);
+  }
+
+  // "no" for a method with an imaginary-axis interval; "yes" with the measured ratio otherwise.
+  std::string horizon_dependence(const Entry& s) const {
+    if (s.key.integrator->traits.imaginary_axis_stable) return "no";
+    const Entry *longer = nullptr, *shorter = nullptr;
+    for (const auto& o : searches_)
+      if (o.case_name == s.case_name && o.key.label() == s.key.label()) {
+        if (o.role == Role::HorizonLong) longer = &o;
+        if (o.role == Role::HorizonShort) shorter = &o;
+      }
+    std::string out = "yes (no imaginary-axis interval)";
+    if (longer && shorter)
+      out += ": h_max(T)/h_max(T/" + format_g(kHorizonRatio, 3) + ") = " + horizon_ratio_cell(*longer, *shorter) +
+             ", expected " + format_g(std::cbrt(1.0 / kHorizonRatio), 3);
+    return out;
+  }
+
   std::string failure_cell(const Entry& s) const {
     if (s.search.h_fail <= 0) return "none up to the cap";
     const StabilityProbe* f = s.search.at(s.search.h_fail);
@@ -526,6 +674,7 @@ class StabilityMap final : public Study {
   StabilityCriterion criterion_;
   double precision_ = 0.05;
   double horizon_steps_ = 2000;  // 0: the case's horizon
+  double min_steps_ = 1e4;       // every probe at least this many steps at its own h (at most t_end)
   std::list<Case> variants_;     // stable addresses: the entries' keys point at them
   std::list<Entry> searches_;    // stable addresses: the jobs write into them
   std::vector<std::pair<std::string, std::string>> sweeps_;  // (case, key) in order
@@ -535,12 +684,12 @@ class StabilityMap final : public Study {
 }  // namespace
 
 void write(ResultWriter& w, const StabilityProbe& p) {
-  w << p.h << p.stable << p.reason << p.t_reached << p.runtime_s << p.host;
+  w << p.h << p.stable << p.solver_failure << p.reason << p.t_horizon << p.t_reached << p.runtime_s << p.host;
   write(w, p.counters);
   w << p.energy_gain_rel << p.energy_loss_rel << p.constraint_err_max << p.orthogonality_err_max;
 }
 void read(ResultReader& r, StabilityProbe& p) {
-  r >> p.h >> p.stable >> p.reason >> p.t_reached >> p.runtime_s >> p.host;
+  r >> p.h >> p.stable >> p.solver_failure >> p.reason >> p.t_horizon >> p.t_reached >> p.runtime_s >> p.host;
   read(r, p.counters);
   r >> p.energy_gain_rel >> p.energy_loss_rel >> p.constraint_err_max >> p.orthogonality_err_max;
 }
@@ -558,13 +707,16 @@ void read(ResultReader& r, StabilitySearch& s) {
 
 StudyInfo stability_map_study() {
   return {"stability_map",
-          "every fixed-step integrator on every case: the largest stable step h_max over a horizon (bracketing and "
-          "bisection, one criterion for all), its cost, and h_max against N / link count / link mass with the fitted "
-          "exponent",
+          "every fixed-step integrator on every case: the largest stable step h_max over a horizon of at least 10^4 "
+          "steps (bracketing and bisection, the criterion of every run's status), instability and solver failure "
+          "apart, h_max x omega_max, horizon-dependent methods measured at two horizons, its cost, and h_max against "
+          "N / link count / link mass with the fitted exponents",
           "stability_map.csv, stability_probes.csv, stability_exponents.csv, stability_map.md",
           false,
-          {{"horizon_steps", "the horizon in steps at the case's h (at most its t_end), or 'case' for the case's t_end",
+          {{"horizon_steps", "the base horizon in steps at the case's h (at most its t_end), or 'case' for the case's t_end; a "
+            "probe runs the larger of it and min_steps steps at its own h",
             "2000"},
+           {"min_steps", "every probe runs at least this many steps at its own h (at most the case's t_end)", "10000"},
            {"precision", "relative precision of h_max: bisection until h_fail/h_max - 1 <= this, in [0.001, 1]", "0.05"},
            {"energy_fraction", "stable: max(E - E0 - W) <= this x max kinetic energy over the run", "0.1"},
            {"constraint_bound", "stable: constraint_err_max and orthogonality_err_max <= this", "0.01"},

@@ -1,28 +1,33 @@
 #pragma once
-// Stability map (issue 14 item 1): for every case and every fixed-step integrator (those the
-// integrator registry declares not adaptive), the largest step h_max that stays stable over a
-// horizon, found by bracketing from the case's h and bisection to a stated relative precision;
-// and h_max against one [model] key (the string's element count N on Models A and B, the link
-// count and link mass on Model C) with the fitted exponent p of h_max ~ value^p.
+// Stability map (issue 14 item 1, issue 24 item 2): for every case and every fixed-step
+// integrator (those the integrator registry declares not adaptive), the largest step h_max that
+// stays stable over a horizon, found by bracketing from the case's h and bisection to a stated
+// relative precision; and h_max against one [model] key (the string's element count N on Models
+// A and B, the link count and link mass on Model C) with the fitted exponent p of h_max ~ value^p.
 //
-// The criterion (the same for every integrator; cases/README.md "Stability map"): a run at h
-// over the horizon is stable when
-//   1. it reaches the horizon: no non-finite state (StepFailure Diverged) and no solver
-//      failure (StepFailure SolverFailed: Newton not converging, a fold, ...), each recorded
-//      with its reason;
-//   2. its energy gain stays small: max over the samples of the signed energy-balance residual
-//      E(t) - E(0) - W(t) (W: external work; SPEC "Metrics") <= energy_fraction x the maximum
-//      kinetic energy over the run. Signed, because instability is growth: a method that
-//      damps (RK4 below its limit, dissipative models) loses energy without being unstable;
-//      that loss is accuracy, measured by the work-precision study, and is recorded here in
-//      the probes (energy_loss_rel) but not counted;
-//   3. its constraints stay bounded: constraint_err_max and orthogonality_err_max (SPEC
-//      "Metrics") <= constraint_bound.
-// Bracketing: from the case's h upward by x2 until a probe fails or the cap horizon/10 (at
-// least ten steps) is passed (then h_max >= cap); if the case's h itself fails, downward by /2
-// to the floor h/64 (then h_max < floor). Then geometric bisection of [h_ok, h_fail] until
-// h_fail / h_ok - 1 <= precision. h_max is the largest stable probe. The search assumes one
-// boundary: a stable island above the first failure is not searched for.
+// The criterion is core's (core/stability_criterion.hpp), the one that decides every run's
+// status: a probe at h over its horizon is stable when
+//   1. it reaches the horizon: no non-finite state (StepFailure Diverged) and no solver failure
+//      (StepFailure SolverFailed: Newton not converging, a fold, an exception), each recorded
+//      with its reason; the two are kept apart (instability against solver failure), each with
+//      its own h_max and fitted exponent;
+//   2. judge_stability() finds nothing beyond its bounds (energy gain, constraints,
+//      orthogonality); a probe stops at the first sample past a bound that can only stay passed
+//      (judge_sample()), and the energy's loss is recorded (energy_loss_rel) but not counted.
+// Horizon of a probe at h (ProbeHorizon): the larger of a base horizon (horizon_steps steps at
+// the case's h) and min_steps (10^4) steps at the probe's h, at most the case's t_end: a probe
+// near h_max runs 10^4 steps unless the case ends first.
+// Bracketing: from the case's h upward by x2 until a probe fails or the cap (t_end/10: at least
+// ten steps) is passed (then h_max >= cap); if the case's h itself fails, downward by /2 to the
+// floor h/64 (then h_max < floor). Then geometric bisection of [h_ok, h_fail] until
+// h_fail / h_ok - 1 <= precision. h_max is the largest stable probe; the kind of the probe at
+// h_fail (instability or solver failure) says which limit was found: the other is only bounded
+// below by h_max. The search assumes one boundary: a stable island above the first failure is
+// not searched for.
+// Methods without a stability interval on the imaginary axis (MethodTraits::
+// imaginary_axis_stable = false) gain energy at every h, so their h_max depends on the horizon
+// (h_max ~ T^(-1/3) for a growth of 1 + O((h w)^4) per step); for them the map also searches at
+// two fixed horizons T and T/8 and prints both h_max beside the expected ratio 8^(-1/3) = 0.5.
 
 #include <string>
 #include <vector>
@@ -33,16 +38,23 @@
 
 namespace tb {
 
-struct StabilityCriterion {
-  double energy_fraction = 0.1;   // energy gain <= this x max kinetic energy
-  double constraint_bound = 1e-2; // constraint_err_max and orthogonality_err_max <= this
+// The horizon of a probe at h: min(cap, max(base, min_steps h)) seconds.
+struct ProbeHorizon {
+  double base = 0.0;       // s
+  double min_steps = 0.0;  // steps at the probe's h
+  double cap = 0.0;        // s: the case's t_end
+  double at(double h) const;
+  // A horizon of T seconds whatever h.
+  static ProbeHorizon fixed(double T) { return {T, 0.0, T}; }
 };
 
-// One run of the search: what it cost and, when unstable, why.
+// One run of the search: what it cost and, when it failed, why.
 struct StabilityProbe {
   double h = 0.0;
   bool stable = false;
+  bool solver_failure = false;  // failed because the step's equations had no solution found (not an instability)
   std::string reason;      // "" when stable; else "non-finite state: ...", "solver failure: ...", "energy gain ...", ...
+  double t_horizon = 0.0;  // s: the horizon the probe was run over
   double t_reached = 0.0;  // s
   double runtime_s = 0.0;  // wall time of the step loops
   std::string host;        // where runtime_s was measured (host_name(); a search may run on any MPI rank)
@@ -64,10 +76,13 @@ struct StabilitySearch {
   double cap = 0.0, floor = 0.0;
   std::vector<StabilityProbe> probes;  // in the order run
   const StabilityProbe* at(double h) const;  // the probe at h (nullptr if none)
+  // The probe at h_fail ended by a solver failure (no solution of the step's equations found),
+  // not an instability: h_max bounds the instability limit from below only.
+  bool limited_by_solver() const;
 };
 
-// The search described above, from the step h0.
-StabilitySearch find_h_max(const RunKey& key, const IntegratorSettings& settings, double h0, double t_end,
+// The search described above, from the step h0, each probe over horizon.at(h).
+StabilitySearch find_h_max(const RunKey& key, const IntegratorSettings& settings, double h0, const ProbeHorizon& horizon,
                            double sample_interval, const StabilityCriterion& criterion, double precision);
 
 // fit_power_law (numerics/statistics.hpp) fits h_max against a [model] key.

@@ -329,7 +329,9 @@ class WorkPrecision final : public Study {
     MeasureOptions m;
     m.t_end = c.report.reference_t_end;
     m.sample_interval = interval;
-    m.observe = false;
+    // Observed, for the instability criterion alone (core/stability_criterion.hpp): a point that
+    // completes with its energy growing is unstable at its step, not a point of the diagram.
+    m.observe = true;
     m.repeats = 2;
     m.min_timed_s = kMinTimedSeconds;  // sub-millisecond points: the minimum of enough passes
     // Each sample on its grid time (a fixed step's end lands there to round-off; adaptive runs

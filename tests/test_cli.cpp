@@ -213,7 +213,7 @@ TEST_CASE("table writes summary.csv with the contract's columns and summary.md",
   REQUIRE(r.exit_code == 0);
   const std::string csv = read_file(out / "summary.csv");
   const std::string expected_header =
-      "case,integrator,discretisation,h,rtol,atol,t_end,steps,energy_err_max,energy_err_mean,energy_err_rel_ke,energy_drift_rate,"
+      "case,integrator,discretisation,h,rtol,atol,t_end,steps,energy_err_max,energy_err_mean,energy_err_rel_ke,energy_gain_rel_ke,energy_drift_rate,"
       "momentum_err_max,momentum_err_mean,constraint_err_max,constraint_rate_err_max,linear_momentum_err_max,orthogonality_err_max,orthogonality_err_mean,"
       "shared_t_end,energy_err_max_shared,momentum_err_max_shared,linear_momentum_err_max_shared,constraint_err_max_shared,"
       "energy_growth_law,energy_growth_exponent,energy_growth_ci95_low,energy_growth_ci95_high,energy_growth_theory,"

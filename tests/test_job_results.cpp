@@ -140,6 +140,46 @@ TEST_CASE("a summary row survives bytes exactly: every double bit for bit, NaN, 
   CHECK(again.bytes() == w.bytes());
 }
 
+TEST_CASE("an unstable run survives bytes: its kind and rtol and the metrics the criterion read", "[jobs][resume]") {
+  tb::SummaryRow row = awkward_row();
+  row.outcome = tb::RunOutcome();
+  row.outcome.kind = tb::RunOutcome::Kind::Unstable;
+  row.outcome.reason = "energy gain 1.38 × max KE at t = 4.99 s";
+  row.outcome.t = 4.99;
+  row.outcome.adaptive = true;
+  row.outcome.rtol = 1.0 / 3.0;
+  row.metrics.energy_gain_max = 120.0 + 1.0 / 7.0;
+  row.metrics.energy_gain_t = 4.99;
+  row.metrics.constraint_err_t = 1.0 / 9.0;
+  row.metrics.orthogonality_err_t = std::numeric_limits<double>::quiet_NaN();
+  const tb::SummaryRow back = round_trip(row);
+  CHECK(back.outcome.unstable());
+  CHECK(back.outcome.adaptive);
+  CHECK(same_bits(back.outcome.rtol, row.outcome.rtol));
+  CHECK(back.status() == row.status());
+  CHECK(back.status().starts_with("unstable at rtol = 0.333 (energy gain 1.38"));
+  CHECK(same_bits(back.metrics.energy_gain_max, row.metrics.energy_gain_max));
+  CHECK(same_bits(back.metrics.energy_gain_t, row.metrics.energy_gain_t));
+  CHECK(same_bits(back.metrics.constraint_err_t, row.metrics.constraint_err_t));
+  CHECK(std::isnan(back.metrics.orthogonality_err_t));
+  // A kind beyond the last is refused.
+  tb::ResultWriter w;
+  write(w, row);
+  std::string bytes = w.bytes();
+  tb::ResultWriter kind;
+  kind << long(tb::RunOutcome::Kind::Unstable);
+  const std::string unstable_kind = kind.bytes();
+  tb::ResultWriter beyond;
+  beyond << long(tb::RunOutcome::Kind::Unstable) + 1;
+  // The kind is written just before the reason: "<kind>\n<length>:<reason>".
+  const auto at = bytes.find("\n" + unstable_kind + std::to_string(row.outcome.reason.size()) + ":energy gain");
+  REQUIRE(at != std::string::npos);
+  bytes.replace(at + 1, unstable_kind.size(), beyond.bytes());
+  tb::SummaryRow bad;
+  tb::ResultReader rb(bytes);
+  CHECK_THROWS_AS(read(rb, bad), std::runtime_error);
+}
+
 TEST_CASE("a measurement survives bytes with its final state", "[jobs][resume]") {
   tb::Measurement m;
   m.final_physical = Eigen::VectorXd::LinSpaced(7, -1.0, 1.0 / 7.0);
@@ -196,6 +236,8 @@ TEST_CASE("a stability search survives bytes: bound, h_max, h_fail, every probe 
     p.h = 1e-3 / std::ldexp(1.0, k);
     p.stable = k == 5;
     p.reason = k == 5 ? "" : (k % 2 ? "solver failure: Newton did not converge | at t = 0.5" : "non-finite state");
+    p.solver_failure = k % 2 == 1;
+    p.t_horizon = 0.2 + 1.0 / (3.0 + k);
     p.t_reached = 0.1 * k;
     p.runtime_s = 1e-4 * k;
     p.host = "rank-" + std::to_string(k);
@@ -217,7 +259,9 @@ TEST_CASE("a stability search survives bytes: bound, h_max, h_fail, every probe 
     const auto &a = back.probes[k], &b = s.probes[k];
     CHECK(same_bits(a.h, b.h));
     CHECK(a.stable == b.stable);
+    CHECK(a.solver_failure == b.solver_failure);
     CHECK(a.reason == b.reason);
+    CHECK(same_bits(a.t_horizon, b.t_horizon));
     CHECK(same_bits(a.t_reached, b.t_reached));
     CHECK(same_bits(a.runtime_s, b.runtime_s));
     CHECK(a.host == b.host);
@@ -235,6 +279,7 @@ TEST_CASE("a stability search survives bytes: bound, h_max, h_fail, every probe 
   CHECK(back.at(s.h_fail)->reason == s.probes[4].reason);
   REQUIRE(back.at(s.h_max) != nullptr);
   CHECK(back.at(s.h_max)->stable);
+  CHECK(back.limited_by_solver() == s.limited_by_solver());
   for (auto bound : {tb::StabilitySearch::Bound::AtCap, tb::StabilitySearch::Bound::BelowFloor}) {
     tb::StabilitySearch other;
     other.bound = bound;

@@ -6,10 +6,12 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <sys/wait.h>
 
+#include "core/summary.hpp"
 #include "studies/stability_map.hpp"
 #include "tests/test_support.hpp"
 
@@ -55,7 +57,8 @@ constexpr double kOmega = 2.0;
 StabilitySearch search(const Case& c, const std::string& integrator, double precision) {
   const IntegratorInfo& info = testing::integrator(integrator);
   const RunKey key{&c, &info, c.model->default_discretisation()};
-  return find_h_max(key, c.settings_for(integrator), c.h, c.t_end, c.sample_interval, StabilityCriterion{}, precision);
+  return find_h_max(key, c.settings_for(integrator), c.h, ProbeHorizon::fixed(c.t_end), c.sample_interval,
+                    StabilityCriterion{}, precision);
 }
 
 }  // namespace
@@ -114,6 +117,7 @@ TEST_CASE("the criterion counts energy growth, not a method's damping", "[stabil
                                                  StabilityCriterion{});
   CHECK_FALSE(growing.stable);
   CHECK((growing.reason.starts_with("energy gain") || growing.reason.starts_with("non-finite")));
+  CHECK_FALSE(growing.solver_failure);
   // A tighter energy fraction is still passed by the damped run: the criterion is one-sided.
   StabilityCriterion strict;
   strict.energy_fraction = 1e-6;
@@ -204,7 +208,7 @@ TEST_CASE("bad stability_map parameters exit 2 naming the key", "[stability][cli
   Dir dir;
   const fs::path case_file = oscillator_case(dir.path, 10.0);
   for (const std::string bad : {"precision=0", "precision=abc", "energy_fraction=-1", "constraint_bound=0",
-                                 "horizon_steps=5", "horizon_steps=12.5", "sweeps=oscillator:stiffness=2",
+                                 "horizon_steps=5", "horizon_steps=12.5", "min_steps=-1", "min_steps=1.5", "sweeps=oscillator:stiffness=2",
                                  "sweeps=oscillator:nope=1,2", "sweeps=nocase:stiffness=1,2", "sweeps=oscillator"}) {
     const std::string key = bad.substr(0, bad.find('='));
     const fs::path out = dir.path / "out";
@@ -217,4 +221,224 @@ TEST_CASE("bad stability_map parameters exit 2 naming the key", "[stability][cli
     CHECK(slurp(dir.path / "err").find("--param " + key + "=") != std::string::npos);
     CHECK_FALSE(fs::exists(out / "stability_map.csv"));
   }
+}
+
+// The criterion of every run's status (core/stability_criterion.hpp), on metrics made up to lie
+// just inside and just outside each bound.
+TEST_CASE("the instability criterion on synthetic metrics: both sides of each bound", "[stability][criterion]") {
+  ConservationMetrics m;
+  m.samples = 100;
+  m.kinetic_max = 10.0;
+  m.energy_magnitude = 30.0;
+  const StabilityCriterion criterion;  // 0.1 x max KE, 1e-2
+  CHECK_FALSE(judge_stability(m, criterion));
+  SECTION("energy gain") {
+    m.energy_gain_max = 0.99;
+    m.energy_gain_t = 2.5;
+    CHECK_FALSE(judge_stability(m, criterion));
+    m.energy_gain_max = 1.01;
+    const auto beyond = judge_stability(m, criterion);
+    REQUIRE(beyond);
+    CHECK(beyond->bound == Instability::Bound::EnergyGain);
+    CHECK(beyond->value == Approx(0.101));
+    CHECK(beyond->describe() == "energy gain 0.101 × max KE at t = 2.5 s");
+    // A tighter fraction moves the bound.
+    StabilityCriterion loose;
+    loose.energy_fraction = 0.2;
+    CHECK_FALSE(judge_stability(m, loose));
+  }
+  SECTION("a gain within round-off of the energy is not growth, even without kinetic energy") {
+    m.kinetic_max = 0.0;
+    m.energy_gain_max = 0.5 * kRoundOffGain * m.energy_magnitude;
+    CHECK_FALSE(judge_stability(m, criterion));
+    m.energy_gain_max = 2.0 * kRoundOffGain * m.energy_magnitude;
+    REQUIRE(judge_stability(m, criterion));
+    CHECK(std::isinf(energy_gain_rel(m)));
+  }
+  SECTION("constraint and orthogonality errors") {
+    struct Bound {
+      double ConservationMetrics::*value;
+      double ConservationMetrics::*t;
+      Instability::Bound kind;
+      std::string text;
+    };
+    for (const Bound& b : {Bound{&ConservationMetrics::constraint_err_max, &ConservationMetrics::constraint_err_t,
+                                 Instability::Bound::Constraint, "constraint error 0.0101 > 0.01 at t = 1 s"},
+                           Bound{&ConservationMetrics::orthogonality_err_max, &ConservationMetrics::orthogonality_err_t,
+                                 Instability::Bound::Orthogonality, "orthogonality error 0.0101 > 0.01 at t = 1 s"}}) {
+      ConservationMetrics one = m;
+      one.*b.value = 0.0099;
+      one.*b.t = 1.0;
+      CHECK_FALSE(judge_stability(one, criterion));
+      one.*b.value = 0.0101;
+      const auto beyond = judge_stability(one, criterion);
+      REQUIRE(beyond);
+      CHECK(beyond->bound == b.kind);
+      CHECK(beyond->describe() == b.text);
+    }
+  }
+  SECTION("a non-finite energy") {
+    m.energy_gain_max = std::numeric_limits<double>::quiet_NaN();
+    const auto beyond = judge_stability(m, criterion);
+    REQUIRE(beyond);
+    CHECK(beyond->bound == Instability::Bound::NonFinite);
+  }
+  SECTION("the per-sample check: non-finite energy, constraint, orthogonality") {
+    Observation o;
+    o.energy = 1.0;
+    o.kinetic = 0.5;
+    o.constraint_err = 0.0099;
+    o.orthogonality_err = 0.0099;
+    CHECK_FALSE(judge_sample(0.5, o, criterion));
+    o.constraint_err = 0.0101;
+    REQUIRE(judge_sample(0.5, o, criterion));
+    CHECK(judge_sample(0.5, o, criterion)->bound == Instability::Bound::Constraint);
+    o.constraint_err = 0.0;
+    o.orthogonality_err = 0.0101;
+    REQUIRE(judge_sample(0.5, o, criterion));
+    CHECK(judge_sample(0.5, o, criterion)->bound == Instability::Bound::Orthogonality);
+    o.orthogonality_err = 0.0;
+    o.energy = std::numeric_limits<double>::infinity();
+    REQUIRE(judge_sample(0.5, o, criterion));
+    CHECK(judge_sample(0.5, o, criterion)->bound == Instability::Bound::NonFinite);
+  }
+}
+
+TEST_CASE("the metrics record the signed energy gain and when it was reached", "[stability][criterion]") {
+  MetricsAccumulator acc;
+  // E - E0 - W: 0, -3 (a loss, larger in magnitude), +0.5 at t = 2, +0.25.
+  const double energy[] = {10.0, 7.0, 10.5, 10.25};
+  for (int k = 0; k < 4; ++k) {
+    Observation o;
+    o.energy = energy[k];
+    o.kinetic = 1.0;
+    o.constraint_err = k == 1 ? 0.5 : 0.0;
+    acc.add(double(k), o);
+  }
+  const ConservationMetrics m = acc.result();
+  CHECK(m.energy_err_max == Approx(3.0));     // the loss counts in the error
+  CHECK(m.energy_gain_max == Approx(0.5));    // not in the gain
+  CHECK(m.energy_gain_t == Approx(2.0));
+  CHECK(m.constraint_err_t == Approx(1.0));
+}
+
+TEST_CASE("a completed run that gains energy is unstable in every table and a stable one stays ok",
+          "[stability][criterion]") {
+  Dir dir;
+  const Case c = testing::load_case(oscillator_case(dir.path, 25.0).string());
+  // Every fixed-step method without an imaginary-axis interval gains energy on an undamped
+  // oscillator at every h: at h omega = 0.5 the explicit midpoint rule's |R(iy)|^2 = 1 + y^4/4
+  // multiplies the energy by 1.0156 per step, 4.7 over 100 steps: far beyond 0.1 x max KE, and
+  // finite. Methods with the interval run at the case's h (h omega = 0.1) and stay ok.
+  int gaining = 0, stable = 0;
+  for (const auto& info : testing::catalogue().integrators) {
+    if (info.adaptive || why_not_applicable(c, info, c.model->default_discretisation())) continue;
+    RunOptions options;
+    options.min_timed_s = 0.0;
+    INFO(info.name);
+    if (!info.traits.imaginary_axis_stable) {
+      options.h = 0.5 / kOmega;
+      const SummaryRow row = run_case(c, info, options);
+      CHECK(row.outcome.unstable());
+      CHECK(row.outcome.no_result());
+      CHECK(row.outcome.fails());  // what a gate's "outcome,fails" row expects
+      CHECK_FALSE(row.outcome.incomplete());  // it reached its end
+      CHECK(row.status().starts_with("unstable at h = 0.25 (energy gain "));
+      CHECK(row.status().find("× max KE at t = 25 s)") != std::string::npos);
+      CHECK(row.metrics.energy_gain_max > 0.1 * row.metrics.kinetic_max);  // kept for diagnosis
+      // The tables show no metrics for it.
+      const auto values = summary_values(row);
+      const auto& columns = summary_columns();
+      for (size_t i = 0; i < columns.size(); ++i)
+        if (columns[i] == "energy_err_max") CHECK(values[i].empty());
+      ++gaining;
+    } else {
+      const SummaryRow row = run_case(c, info, options);
+      CHECK(row.outcome.ok());
+      CHECK(row.status() == "ok");
+      ++stable;
+    }
+  }
+  CHECK(gaining >= 1);
+  CHECK(stable >= 1);
+  // An adaptive run is unstable at its tolerance, not at its first step.
+  RunOutcome adaptive;
+  adaptive.kind = RunOutcome::Kind::Unstable;
+  adaptive.adaptive = true;
+  adaptive.h = 1e-3;
+  adaptive.rtol = 1e-6;
+  adaptive.reason = "energy gain 0.98 × max KE at t = 1000 s";
+  CHECK(adaptive.describe() == "unstable at rtol = 1e-06 (energy gain 0.98 × max KE at t = 1000 s)");
+}
+
+TEST_CASE("a method without an imaginary-axis interval has a horizon-dependent h_max and one with it has not",
+          "[stability]") {
+  Dir dir;
+  const Case c = testing::load_case(oscillator_case(dir.path, 800.0).string());
+  // Fixed horizons T and T/8: h_max ~ T^(-1/3) for a growth 1 + O(y^4) per step, ratio 1/2;
+  // unchanged (to the bisection's precision) for a method with a stability interval.
+  const double precision = 0.02;
+  int dependent = 0;
+  for (const auto& info : testing::catalogue().integrators) {
+    if (info.adaptive || why_not_applicable(c, info, c.model->default_discretisation())) continue;
+    const RunKey key{&c, &info, c.model->default_discretisation()};
+    auto search_over = [&](double T) {
+      return find_h_max(key, c.settings_for(info.name), c.h, ProbeHorizon::fixed(T), c.sample_interval,
+                        StabilityCriterion{}, precision);
+    };
+    const StabilitySearch longer = search_over(800.0), shorter = search_over(100.0);
+    const bool bracketed = longer.bound == StabilitySearch::Bound::Bracketed &&
+                           shorter.bound == StabilitySearch::Bound::Bracketed;
+    const double ratio = longer.h_max / shorter.h_max;
+    INFO(info.name << ": h_max(800 s) / h_max(100 s) = " << ratio);
+    if (!info.traits.imaginary_axis_stable) {
+      REQUIRE(bracketed);
+      CHECK(ratio == Approx(0.5).margin(0.05));
+      ++dependent;
+    } else if (bracketed && !longer.limited_by_solver() && !shorter.limited_by_solver()) {
+      // A stability interval: the same limit over both horizons, to the bisection's precision
+      // (the longer horizon sees a slower growth just above it, so it may end a little lower).
+      CHECK(ratio <= 1.0 + 2.5 * precision);
+      CHECK(ratio >= 1.0 - 2.5 * precision);
+    }
+  }
+  CHECK(dependent >= 1);
+}
+
+TEST_CASE("the probe horizon is the larger of the base and min_steps steps at the probe's h and at most t_end",
+          "[stability]") {
+  const ProbeHorizon horizon{0.2, 1e4, 5.0};
+  CHECK(horizon.at(1e-5) == Approx(0.2));   // 10^4 steps = 0.1 s < base
+  CHECK(horizon.at(1e-4) == Approx(1.0));   // 10^4 steps
+  CHECK(horizon.at(1e-3) == Approx(5.0));   // 10 s: the case ends first
+  CHECK(ProbeHorizon::fixed(3.0).at(1e-1) == Approx(3.0));
+}
+
+TEST_CASE("the map prints omega_max where the model knows it: h_max omega_max = 2 sqrt 2 for RK4", "[stability][cli]") {
+  Dir dir;
+  const fs::path case_file = oscillator_case(dir.path, 100.0);
+  const fs::path out = dir.path / "out";
+  const std::string cmd = std::string(TETHERBENCH_BINARY) + " study stability_map " + case_file.string() +
+                          " --param sweeps=none --param precision=0.01 --out " + out.string() + " >" +
+                          (dir.path / "log").string() + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  INFO(slurp(dir.path / "log"));
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  const Case c = testing::load_case(case_file.string());
+  REQUIRE(c.model->max_frequency(c.model->default_discretisation()));
+  CHECK(*c.model->max_frequency(c.model->default_discretisation()) == Approx(kOmega));
+  const std::string md = slurp(out / "stability_map.md");
+  const auto at = md.find("\n| rk4 |");
+  REQUIRE(at != std::string::npos);
+  const std::string row = md.substr(at + 1, md.find('\n', at + 1) - at - 1);
+  INFO(row);
+  // | run | h_max: instability | h_max: solver failure | h_max / h | h_max x omega_max | ...
+  std::vector<std::string> cells;
+  std::stringstream in(row);
+  for (std::string cell; std::getline(in, cell, '|');) cells.push_back(cell);
+  REQUIRE(cells.size() > 5);
+  CHECK(std::stod(cells[5]) == Approx(2.0 * std::sqrt(2.0)).epsilon(0.02));
+  // The horizon checks of the methods without an imaginary-axis interval have their section.
+  CHECK(md.find("## Horizon-dependent methods") != std::string::npos);
 }

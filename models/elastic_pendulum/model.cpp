@@ -3,6 +3,8 @@
 
 #include "models/elastic_pendulum/model.hpp"
 
+#include <cmath>
+
 #include "models/elastic_pendulum/forms.hpp"
 #include "mechanics/oscillation_periods.hpp"
 
@@ -38,14 +40,15 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           decline(FormulationKind::IndexOneDae,
                   "the elastic pendulum has no constraint and no rigid body: its DAE form would be the ODE")},
       PhysicalParts().then(PhysicalPart::Configuration, 3).then(PhysicalPart::Rate, 3));  // [x, v]
-  // The slower of the swing (a pendulum of the spring's static length, from the released
-  // angle) and the spring's own oscillation sqrt(m / k).
-  const double swing = periods::compound_pendulum(1.0, 1.0, p.l0 + p.m * p.g / p.k, p.g, 0.0) *
-                       (p.g > 0.0 ? 1.0 / periods::agm(1.0, std::cos(0.5 * std::min(periods::angle_from_vertical(ic.position),
-                                                                                      170.0 * M_PI / 180.0)))
-                                  : 1.0);
+  // The slower of the swing (a pendulum of the spring's static length L = l0 + m g / k, from
+  // the released angle) and the spring's own oscillation sqrt(m / k).
+  const double L = p.l0 + p.m * p.g / p.k;
+  const double swing = periods::compound_pendulum(L * L, 1.0, L, p.g, periods::angle_from_vertical(ic.position));
   model->declare_no_rotations();  // point masses only: no R to keep orthogonal
   model->declare_slowest_period(std::max(std::isfinite(swing) ? swing : 0.0, 2.0 * M_PI * std::sqrt(p.m / p.k)));
+  // Linearised about the hanging rest state the spring's mode sqrt(k/m) is the faster of the
+  // two (the swing's sqrt(g / L) is below it); exact without gravity.
+  model->set_max_frequency("", std::sqrt(p.k / p.m));
   return model;
 }
 

@@ -6,6 +6,7 @@
 #include "core/format.hpp"
 #include "mechanics/attached_body_dae.hpp"
 #include "mechanics/case_input.hpp"
+#include "mechanics/elastic_element.hpp"
 #include "mechanics/lazy_parts_model.hpp"
 #include "models/reel_pendulum/forms.hpp"
 #include "models/reel_pendulum/locked_lumped_form.hpp"
@@ -39,6 +40,14 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           in("lumped", decline(FormulationKind::ConstrainedMechanical,
                                "the lumped string is the papers' explicit-ODE baseline: no constrained mechanical form "
                                "is derived for it"))});
+  // With the reel locked the elements keep their length (L - s_p) / N (s_p: the length on the
+  // reel) and the string's axial modes are the fastest; a moving reel changes the element
+  // length, and with it omega_max, in time.
+  if (p.reel_locked) {
+    const double u = (p.L - ic.s0) / p.N;
+    menu->set_max_frequency("consistent", string_max_frequency(p.EA, p.mu, u, false));
+    menu->set_max_frequency("lumped", string_max_frequency(p.EA, p.mu, u, true));
+  }
   // [s, sdot, q_2..q_{N+1}, v_2..v_{N+1}, R, Omega, carnot_work, control_work] (Mechanics::pack),
   // listed when asked.
   auto model = std::make_shared<LazyPartsModel>(menu, [N = p.N]() -> std::vector<PhysicalPart> {

@@ -32,6 +32,9 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           in("lumped", decline(FormulationKind::ConstrainedMechanical,
                                "the lumped string is the papers' explicit-ODE baseline: no constrained mechanical form "
                                "is derived for it"))});
+  // The string's axial modes are the fastest (the body's rotation and the pendulum are slower).
+  menu->set_max_frequency("consistent", string_max_frequency(p.EA, p.mu, p.u(), false));
+  menu->set_max_frequency("lumped", string_max_frequency(p.EA, p.mu, p.u(), true));
   // [r_2..r_{N+1}, v_2..v_{N+1}, R, Omega] (Mechanics::pack), listed when asked.
   auto model = std::make_shared<LazyPartsModel>(menu, [N = p.N]() -> std::vector<PhysicalPart> {
     return PhysicalParts()
