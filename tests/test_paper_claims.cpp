@@ -5,8 +5,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <random>
 
 #include "core/gates.hpp"
 #include "core/model_variant.hpp"
@@ -14,6 +12,7 @@
 #include "core/reference_data.hpp"
 #include "integrators/registry.hpp"
 #include "studies/paper_verdict.hpp"
+#include "tests/temp_file.hpp"
 #include "tests/test_support.hpp"
 
 namespace {
@@ -60,17 +59,8 @@ tb::SummaryRow with_energy_law(const std::string& law, double err_max, double ex
   return r;
 }
 
-struct TempFile {
-  fs::path path;
-  explicit TempFile(const std::string& content) {
-    std::random_device rd;
-    path = fs::temp_directory_path() / ("tb_paper_claims_" + std::to_string(rd()) + std::to_string(rd()) + ".csv");
-    std::ofstream(path) << content;
-  }
-  ~TempFile() {
-    std::error_code ec;
-    fs::remove(path, ec);
-  }
+struct TempFile : tb::testing::TempFile {
+  explicit TempFile(const std::string& content) : tb::testing::TempFile("tb_paper_claims_", content) {}
 };
 
 const char* kHeader =
