@@ -5,6 +5,7 @@
 #include <fstream>
 #include <list>
 #include <map>
+#include <tuple>
 
 #include "core/catalogue.hpp"
 #include "core/format.hpp"
@@ -57,6 +58,16 @@ class PaperComparison final : public Study {
       if (c.metric != "outcome" && std::find(metrics.begin(), metrics.end(), c.metric) == metrics.end())
         throw bad(c, "metric", "a metric name (summary.csv columns)", c.metric);
     }
+    // A run a case of this report does not have (a mistyped discretisation) would never be judged.
+    for (const auto& claim : claims_)
+      for (const auto& [case_name, run, column] : {std::tuple{claim.case_name, claim.run, "run"},
+                                                   std::tuple{claim.other_case, claim.other_run, "other_run"}}) {
+        const Case* c = find_case(context, case_name);
+        if (!c) continue;
+        bool found = false;
+        for (const auto& key : runs_of(*c, context.catalogue->integrators)) found = found || key.label() == run;
+        if (!found) throw bad(claim, column, "a run of " + case_name + " (tetherbench list)", run);
+      }
     // The extra runs the claims ask for: each sensitivity value, each longer horizon; once each.
     std::vector<StudyJob> jobs;
     for (const auto& claim : claims_) {
