@@ -122,7 +122,7 @@ class PaperComparison final : public Study {
       const SummaryRow judged = horizon == horizon_of_.end() ? *row : row_of(*horizon->second);
       ClaimVerdict v = judge_claim(claim, judged, other, spread_of(claim, *row));
       if (horizon != horizon_of_.end()) v.size = "over " + format_g(judged.t_end, 6) + " s (this study's longer run): " + v.size;
-      const std::string tolerance = "x" + format_g(claim.tolerance, 3);
+      const std::string tolerance = "x" + format_g(claim.tolerance, 6);  // "x1000", not "x1e+03"
       for (const auto& field : {claim.id, claim.source, claim.case_name, claim.run, claim.kind, claim.claim, claim.metric,
                                 v.paper, v.ours, v.ratio, tolerance, claim.tolerance_why, v.verdict, v.size, v.cause,
                                 v.cause_status})

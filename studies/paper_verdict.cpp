@@ -199,7 +199,7 @@ ClaimVerdict judge_claim(const PaperClaim& c, const SummaryRow& row, const Summa
       v.verdict = conserved == (c.kind == "conserved") ? "agrees" : "contradicts";
       v.size = "ours " + fmt(x) + " = " + factor(r) + "x the round-off floor " + fmt(floor) + " (" +
                (c.kind == "conserved" ? "conserved" : "not conserved") + " means " + (c.kind == "conserved" ? "<= " : "> ") +
-               fmt(f) + "x it)";
+               factor(f) + "x it)";
       if (const GrowthFit* g = growth_of(c.metric, row.metrics)) v.size += "; " + describe_law(*g);
     } else {  // smaller_than
       if (!other) {
