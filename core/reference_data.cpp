@@ -169,17 +169,75 @@ std::string read_reference_fingerprint(const std::string& path) {
   return "";
 }
 
-std::vector<PaperFigure> read_paper_figures(const std::string& path) {
+std::vector<PaperClaim> read_paper_claims(const std::string& path) {
   return reading(path, [&] {
-    Reader<7> in(path);
-    in.read_header(io::ignore_no_column, "source", "case", "integrator", "metric", "statistic", "paper_value", "note");
-    std::vector<PaperFigure> rows;
-    PaperFigure f;
-    std::string value;
-    while (in.read_row(f.source, f.case_name, f.integrator, f.metric, f.statistic, value, f.note)) {
-      f.paper_value = to_number(path, "paper_value", in.get_file_line(), value);
-      check_one_of(path, "statistic", f.statistic, {"upper_bound", "value"});
-      rows.push_back(f);
+    Reader<16> in(path);
+    in.read_header(io::ignore_no_column, "id", "source", "case", "run", "kind", "metric", "paper_value", "tolerance",
+                   "other_case", "other_run", "sensitivity", "horizon", "claim", "tolerance_why", "cause", "cause_status");
+    std::vector<PaperClaim> rows;
+    std::set<std::string> ids;
+    PaperClaim c;
+    std::string value, tolerance, sensitivity, horizon;
+    while (in.read_row(c.id, c.source, c.case_name, c.run, c.kind, c.metric, value, tolerance, c.other_case, c.other_run,
+                       sensitivity, horizon, c.claim, c.tolerance_why, c.cause, c.cause_status)) {
+      const unsigned line = in.get_file_line();
+      auto bad = [&](const std::string& column, const std::string& expected, const std::string& got) {
+        return InputError(path + ": line " + std::to_string(line) + ", column '" + column + "': expected " + expected +
+                          ", got '" + got + "'");
+      };
+      if (c.id.empty() || !ids.insert(c.id).second) throw bad("id", "a unique, non-empty id", c.id);
+      for (const auto& [column, text] : {std::pair<std::string, std::string>{"source", c.source}, {"case", c.case_name},
+                                         {"run", c.run}, {"metric", c.metric}, {"claim", c.claim},
+                                         {"tolerance_why", c.tolerance_why}})
+        if (text.empty()) throw bad(column, "a non-empty text", text);
+      check_one_of(path, "kind", c.kind, paper_claim_kinds());
+      if (c.cause.empty() != c.cause_status.empty() ||
+          !(c.cause_status.empty() || c.cause_status == "hypothesis" || c.cause_status.rfind("measured: ", 0) == 0))
+        throw bad("cause_status",
+                  "'hypothesis' or 'measured: <by what>' with a cause, nothing without one (cause '" + c.cause + "')",
+                  c.cause_status);
+      c.has_paper_value = paper_claim_has_value(c.kind);
+      if (c.has_paper_value) {
+        c.paper_value = to_number(path, "paper_value", line, value);
+        if (!(c.paper_value > 0.0)) throw bad("paper_value", "a number > 0 for kind " + c.kind, value);
+      } else if (!value.empty()) {
+        throw bad("paper_value", "nothing for kind " + c.kind + " (a qualitative claim)", value);
+      }
+      c.tolerance = to_number(path, "tolerance", line, tolerance);
+      if (!(c.tolerance >= 1.0)) throw bad("tolerance", "a factor >= 1", tolerance);
+      if ((c.kind == "diverges") != (c.metric == "outcome"))
+        throw bad("metric", c.kind == "diverges" ? "outcome (kind diverges)" : "a metric name (outcome goes with kind diverges)",
+                  c.metric);
+      const bool has_other = !c.other_case.empty() || !c.other_run.empty();
+      if (c.kind == "smaller_than" ? c.other_case.empty() || c.other_run.empty() : has_other)
+        throw bad("other_case", c.kind == "smaller_than" ? "other_case and other_run (kind smaller_than)"
+                                                         : "nothing (other_case and other_run go with kind smaller_than)",
+                  c.other_case + " / " + c.other_run);
+      c.horizon = 0.0;
+      if (!horizon.empty()) {
+        if (c.kind != "no_drift" && c.kind != "drifts")
+          throw bad("horizon", "nothing for kind " + c.kind + " (a horizon goes with no_drift and drifts)", horizon);
+        c.horizon = to_number(path, "horizon", line, horizon);
+        if (!(c.horizon > 0.0)) throw bad("horizon", "a time > 0 (s)", horizon);
+      }
+      c.sensitivity_setting.clear();
+      c.sensitivity_values.clear();
+      if (!sensitivity.empty()) {
+        const std::string expected = "'<setting>=<v1>;<v2>;...' with numbers > 0 (<setting>: an integrator setting or model.<key>)";
+        const size_t eq = sensitivity.find('=');
+        if (eq == 0 || eq == std::string::npos || eq + 1 == sensitivity.size()) throw bad("sensitivity", expected, sensitivity);
+        c.sensitivity_setting = sensitivity.substr(0, eq);
+        for (size_t at = eq + 1; at <= sensitivity.size();) {
+          const size_t end = std::min(sensitivity.find(';', at), sensitivity.size());
+          const std::string text = sensitivity.substr(at, end - at);
+          char* stop = nullptr;
+          const double v = std::strtod(text.c_str(), &stop);
+          if (text.empty() || *stop != '\0' || !(v > 0.0) || !std::isfinite(v)) throw bad("sensitivity", expected, sensitivity);
+          c.sensitivity_values.push_back(v);
+          at = end + 1;
+        }
+      }
+      rows.push_back(c);
     }
     return rows;
   });

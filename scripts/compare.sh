@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: `tetherbench report` — every bundled case with every applicable integrator,
-# work-precision sweeps, measured orders, the papers' figures side by side, benchmarks and
+# work-precision sweeps, measured orders, the papers' claims judged, benchmarks and
 # plots, all in reports/ (index: reports/index.md).
 # Extra arguments go to `tetherbench report` (e.g. --out DIR, --no-benchmarks, a case file).
 set -euo pipefail

@@ -906,8 +906,8 @@ def orders_table(rows):
                      "points fitted", "local orders (largest h first)", "flag", "note"], body)
 
 
-PAPER_COLS = ["source", "integrator", "metric", "statistic", "paper_value", "ours", "ratio",
-              "verdict", "note"]
+# The claims' verdicts (study paper_comparison; the full row, with the cause, is in paper_comparison.md).
+PAPER_COLS = ["id", "integrator", "metric", "paper", "ours", "ratio", "tolerance", "verdict", "direction_size"]
 
 
 def paper_table(rows, with_case=False):

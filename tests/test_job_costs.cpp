@@ -2,30 +2,18 @@
 // come from (reference/job_costs.csv, core/reference_data.hpp).
 #include <catch2/catch.hpp>
 
-#include <filesystem>
-#include <fstream>
-#include <random>
 
 #include "core/jobs.hpp"
 #include "core/reference_data.hpp"
 #include "core/table_reader.hpp"
+#include "tests/temp_file.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
 using Catch::Matchers::Contains;
 
-struct TempFile {
-  fs::path path;
-  explicit TempFile(const std::string& content) {
-    std::random_device rd;
-    path = fs::temp_directory_path() / ("tb_job_costs_" + std::to_string(rd()) + std::to_string(rd()) + ".csv");
-    std::ofstream(path) << content;
-  }
-  ~TempFile() {
-    std::error_code ec;
-    fs::remove(path, ec);
-  }
+struct TempFile : tb::testing::TempFile {
+  explicit TempFile(const std::string& content) : tb::testing::TempFile("tb_job_costs_", content) {}
 };
 
 tb::StudyJob job(const std::string& label, double expected_cost) {

@@ -170,13 +170,17 @@ write_rows(os.path.join(out, "orders.csv"),
             for c in cases for n, o in (("alpha", 2), ("beta", 4))])
 
 write_rows(os.path.join(out, "paper_comparison.csv"),
-           "source,case,integrator,metric,statistic,paper_value,ours,ratio,verdict,note".split(","),
-           [dict(source="seed 000 Table 1", case="X_demo_conservative", integrator="alpha",
-                 metric="energy_err", statistic="mean", paper_value="2.0e-6", ours="1.9e-6",
-                 ratio="0.95", verdict="agrees", note="within 2x"),
-            dict(source="seed 003 Fig. 5", case="Z_not_run", integrator="beta",
-                 metric="momentum_err", statistic="max", paper_value="1e-10", ours="n/a",
-                 ratio="n/a", verdict="not compared", note="case not run | see notes")])
+           ("id,source,case,integrator,kind,claim,metric,paper,ours,ratio,tolerance,tolerance_why,verdict,"
+            "direction_size,cause,cause_status,status").split(","),
+           [dict(id="000-energy", source="seed 000 Table 1", case="X_demo_conservative", integrator="alpha",
+                 kind="value", claim="mean |dE| = 2e-6", metric="energy_err_mean", paper="2e-06", ours="1.9e-06",
+                 ratio="0.95", tolerance="x2", tolerance_why="a printed value", verdict="agrees",
+                 direction_size="ours/paper = 0.95, within x2", cause="", cause_status="", status="ok"),
+            dict(id="003-momentum", source="seed 003 Fig. 5", case="Z_not_run", integrator="beta",
+                 kind="conserved", claim="kept | see notes", metric="momentum_err_max", paper="conserved", ours="",
+                 ratio="", tolerance="x10", tolerance_why="round-off", verdict="inconclusive",
+                 direction_size="no result: failed: non-finite state at t = 1 s, step 10", cause="", cause_status="",
+                 status="failed: non-finite state at t = 1 s, step 10")])
 
 # A setting sweep (ida's Baumgarte rate) for one case: p = 0 included (symlog axis), one failed run, one zero drift.
 write_rows(os.path.join(out, "setting_sweep.csv"),

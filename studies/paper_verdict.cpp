@@ -1,0 +1,226 @@
+#include "studies/paper_verdict.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/format.hpp"
+#include "core/gates.hpp"
+
+namespace tb {
+
+namespace {
+
+std::string fmt(double x) { return format_g(x, 3); }
+
+// A factor as people read it: 3 significant digits, whole numbers from 100 to 1e6 ("4000", not "4e+03").
+std::string factor(double r) {
+  return r >= 100.0 && r < 1e6 ? std::to_string(std::llround(r)) : fmt(r);
+}
+
+// "3.28x larger" / "4000x smaller": the direction and the factor, never a bare ratio.
+std::string how_much(double ratio) {
+  if (ratio >= 1.0) return factor(ratio) + "x larger";
+  return factor(1.0 / ratio) + "x smaller";
+}
+
+bool is_one_of(const std::string& s, std::initializer_list<const char*> list) {
+  for (const char* x : list)
+    if (s == x) return true;
+  return false;
+}
+
+// The growth law fitted to a metric's error: energy metrics have the energy's, momentum metrics
+// (about the symmetry axis) the momentum's; no other metric has one.
+const GrowthFit* growth_of(const std::string& metric, const ConservationMetrics& m) {
+  if (metric.rfind("energy_err", 0) == 0) return &m.energy_growth;
+  if (metric.rfind("momentum_err", 0) == 0) return &m.momentum_growth;
+  return nullptr;
+}
+
+std::string describe_law(const GrowthFit& g) {
+  std::string s = "growth law " + (g.law.empty() ? std::string("(none)") : g.law);
+  if (std::isfinite(g.exponent)) s += ", exponent " + format_g(g.exponent, 2) + " +- " + format_g(g.ci95_half_width(), 2);
+  return s;
+}
+
+std::string paper_cell(const PaperClaim& c) {
+  if (c.kind == "value") return format_g(c.paper_value, 5);
+  if (c.kind == "upper_bound") return "< " + format_g(c.paper_value, 5);
+  if (c.kind == "diverges") return "diverges after ~" + format_g(c.paper_value, 4) + " s";
+  if (c.kind == "no_drift") return "no drift";
+  if (c.kind == "drifts") return "drifts";
+  if (c.kind == "conserved") return "conserved";
+  if (c.kind == "not_conserved") return "not conserved";
+  return "smaller than " + c.other_run + " on " + c.other_case;
+}
+
+void with_cause(ClaimVerdict& v, const PaperClaim& c) {
+  if (v.verdict == "agrees" || c.cause.empty()) return;
+  v.cause = v.cause.empty() ? c.cause : v.cause + "; " + c.cause;
+  v.cause_status = v.cause_status.empty() ? c.cause_status : v.cause_status + "; " + c.cause_status;
+}
+
+void spread_cause(ClaimVerdict& v, const MeasuredSpread& s) {
+  v.cause = "a round-off-level change moves ours between " + fmt(s.low) + " and " + fmt(s.high) + " (x" +
+            format_g(s.factor(), 3) + ", " + std::to_string(s.runs) + " runs: " + s.what + ")";
+  v.cause_status = "measured: this study's sensitivity runs";
+}
+
+// A run that did not complete: never a number; a divergence is evidence for claims of growth and
+// against claims of conservation, anything else carries no verdict.
+ClaimVerdict judge_incomplete(const PaperClaim& c, const SummaryRow& row, const SummaryRow* other) {
+  ClaimVerdict v;
+  const std::string status = row.outcome.describe();
+  const bool diverged = row.outcome.failed() && row.outcome.diverged;
+  v.verdict = "inconclusive";
+  v.size = "no result: " + status;
+  if (!diverged) return v;
+  if (c.kind == "diverges") {
+    const double t = row.outcome.t, lo = c.paper_value / c.tolerance, hi = c.paper_value * c.tolerance;
+    v.verdict = (t >= lo && t <= hi) ? "agrees" : "disagrees";
+    v.size = "ours " + status + (v.verdict == "agrees" ? ", within x" + fmt(c.tolerance) + " of the paper's time"
+                                                       : ", outside x" + fmt(c.tolerance) + " of the paper's time");
+  } else if (is_one_of(c.kind, {"drifts", "not_conserved"})) {
+    v.verdict = "agrees";
+    v.size = "ours diverges (" + status + "): more than a drift";
+  } else if (is_one_of(c.kind, {"no_drift", "conserved", "upper_bound"})) {
+    v.verdict = "contradicts";
+    v.size = "ours diverges (" + status + ")";
+  } else if (c.kind == "smaller_than" && other && other->outcome.ok()) {
+    v.verdict = "contradicts";
+    v.size = "ours diverges (" + status + ") where " + other->integrator + " on " + other->case_name + " completes " +
+             format_g(other->t_end, 6) + " s";
+  }
+  return v;
+}
+
+ClaimVerdict judge_growth(const PaperClaim& c, const SummaryRow& row, double value) {
+  ClaimVerdict v;
+  v.ours = fmt(value);
+  const GrowthFit* g = growth_of(c.metric, row.metrics);
+  if (!g) {
+    v.verdict = "inconclusive";
+    v.size = "no growth law is fitted to " + c.metric + " (max " + fmt(value) + ")";
+    return v;
+  }
+  const double floor = round_off_floor(c.metric, row);
+  const double above = g->err_max / floor;
+  v.ratio = fmt(above) + " x floor";
+  v.size = describe_law(*g) + "; max " + fmt(g->err_max) + " = " + factor(above) + "x the round-off floor " + fmt(floor);
+  // What the law says about drift: none, some, or not enough data (cases/README.md).
+  std::string says = "unknown";
+  // Exactly zero with a zero initial value tests nothing: the motion keeps the quantity at 0 by
+  // symmetry (or the model has none), whatever the integrator does.
+  const double magnitude = g == &row.metrics.energy_growth ? row.metrics.energy_magnitude : row.metrics.momentum_magnitude;
+  if (g->law == "zero" && !(magnitude > 0.0)) {
+    v.verdict = "inconclusive";
+    v.size += "; exactly 0 from an initial value of 0: nothing the run could fail to conserve";
+    return v;
+  }
+  if (is_one_of(g->law, {"zero", "round_off", "bounded", "decays"})) says = "none";
+  else if (is_one_of(g->law, {"linear", "faster"})) says = "drift";
+  else if (g->law == "sqrt_t") says = above > kFarAboveRoundOff ? "drift" : "none";  // round-off adding up is no drift
+  else if (g->law == "power_law") says = g->exponent > 0.0 ? "drift" : "none";
+  else if (is_one_of(g->law, {"too_short", "inconclusive", "regime_change", ""})) says = "unknown";
+  else v.size += " (a law this study does not know)";
+  // A fitted law whose 95% interval holds both 0 (bounded) and 1 (linear drift) cannot tell them
+  // apart, whatever its point estimate; an error within reach of round-off needs no law.
+  const bool fitted = is_one_of(g->law, {"bounded", "decays", "sqrt_t", "linear", "faster", "power_law"});
+  if (fitted && above > kFarAboveRoundOff && g->ci95_low <= 0.0 && g->ci95_high >= 1.0) {
+    says = "unknown";
+    v.size += "; its 95% interval holds both 0 (bounded) and 1 (linear drift)";
+  }
+  if (says == "unknown") v.verdict = "inconclusive";
+  else if ((says == "none") == (c.kind == "no_drift")) v.verdict = "agrees";
+  else v.verdict = "contradicts";
+  return v;
+}
+
+}  // namespace
+
+ClaimVerdict judge_claim(const PaperClaim& c, const SummaryRow& row, const SummaryRow* other,
+                         const std::optional<MeasuredSpread>& spread) {
+  ClaimVerdict v;
+  if (!row.outcome.ok()) {
+    v = judge_incomplete(c, row, other);
+  } else if (c.kind == "diverges") {
+    v.verdict = "contradicts";
+    v.size = "ours completes " + format_g(row.t_end, 6) + " s without diverging";
+  } else if (c.kind == "no_drift" || c.kind == "drifts") {
+    v = judge_growth(c, row, metric_value(row.metrics, c.metric));
+  } else {
+    const double x = metric_value(row.metrics, c.metric);
+    v.ours = fmt(x);
+    const double s = spread ? spread->factor() : 1.0, f = c.tolerance;
+    if (c.kind == "value") {
+      const double r = x / c.paper_value;
+      v.ratio = fmt(r);
+      if (r >= 1.0 / f && r <= f) {
+        v.verdict = "agrees";
+        v.size = "ours/paper = " + fmt(r) + ", within x" + fmt(f);
+      } else if (spread && r >= 1.0 / (f * s) && r <= f * s) {
+        v.verdict = "inconclusive";
+        v.size = "ours " + how_much(r) + " than the paper's: outside x" + fmt(f) + ", within x" + fmt(f) +
+                 " widened by the measured spread x" + format_g(s, 3);
+        spread_cause(v, *spread);
+      } else {
+        v.verdict = "disagrees";
+        v.size = "ours " + how_much(r) + " than the paper's (tolerance x" + fmt(f) +
+                 (spread ? ", widened by the measured spread x" + format_g(s, 3) + " over " + std::to_string(spread->runs) +
+                               " runs: " + fmt(spread->low) + " to " + fmt(spread->high)
+                         : std::string()) +
+                 ")";
+      }
+    } else if (c.kind == "upper_bound") {
+      const double bound = c.paper_value * f, r = x / c.paper_value;
+      v.ratio = fmt(r);
+      const std::string by = r <= 2.0 ? format_g(100.0 * (r - 1.0), 2) + "%" : factor(r) + "x";
+      if (x <= bound && !(spread && spread->high > bound)) {
+        v.verdict = "agrees";
+        v.size = "ours is " + fmt(r) + " of the bound";
+      } else if (x <= bound) {
+        v.verdict = "inconclusive";
+        v.size = "ours is " + fmt(r) + " of the bound, but the measured spread reaches " + fmt(spread->high / c.paper_value) +
+                 " of it";
+        spread_cause(v, *spread);
+      } else if (spread && x <= bound * s) {
+        v.verdict = "inconclusive";
+        v.size = "exceeds the bound by " + by + ", within the measured spread x" + format_g(s, 3);
+        spread_cause(v, *spread);
+      } else {
+        v.verdict = "exceeds";
+        v.size = "exceeds the bound by " + by + (f > 1.0 ? " (tolerance x" + fmt(f) + ")" : "");
+        if (spread) v.size += "; every sensitivity run too (least " + fmt(spread->low) + ")";
+      }
+    } else if (c.kind == "conserved" || c.kind == "not_conserved") {
+      const double floor = round_off_floor(c.metric, row), r = x / floor;
+      v.ratio = fmt(r) + " x floor";
+      const bool conserved = r <= f;
+      v.verdict = conserved == (c.kind == "conserved") ? "agrees" : "contradicts";
+      v.size = "ours " + fmt(x) + " = " + factor(r) + "x the round-off floor " + fmt(floor) + " (" +
+               (c.kind == "conserved" ? "conserved" : "not conserved") + " means " + (c.kind == "conserved" ? "<= " : "> ") +
+               factor(f) + "x it)";
+      if (const GrowthFit* g = growth_of(c.metric, row.metrics)) v.size += "; " + describe_law(*g);
+    } else {  // smaller_than
+      if (!other) {
+        v.verdict = "inconclusive";
+        v.size = "the run it is compared with (" + c.other_run + " on " + c.other_case + ") is not in this report";
+      } else if (!other->outcome.ok()) {
+        const bool diverged = other->outcome.failed() && other->outcome.diverged;
+        v.verdict = diverged ? "agrees" : "inconclusive";
+        v.size = "ours completes where " + c.other_run + " on " + c.other_case + " does not: " + other->outcome.describe();
+      } else {
+        const double y = metric_value(other->metrics, c.metric), r = x / y;
+        v.ratio = fmt(r);
+        v.verdict = r <= 1.0 / f ? "agrees" : r >= f ? "contradicts" : "inconclusive";
+        v.size = "ours " + how_much(r) + " than " + c.other_run + "'s " + fmt(y) + " on " + c.other_case +
+                 (v.verdict == "inconclusive" ? " (within x" + fmt(f) + ": no clear difference)" : "");
+      }
+    }
+  }
+  v.paper = paper_cell(c);
+  with_cause(v, c);
+  return v;
+}
+
+}  // namespace tb

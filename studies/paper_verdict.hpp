@@ -1,0 +1,45 @@
+#pragma once
+// The verdict on one of the papers' claims (reference/paper_claims.csv) from our runs: whether
+// ours agrees, in which direction and by how much it differs, and what is known of the cause.
+// The rules, one per kind of claim, are in cases/README.md ("The papers' claims"); the study
+// (studies/paper_comparison.cpp) gathers the runs, this file only judges, so that the rules can
+// be tested on synthetic rows.
+
+#include <optional>
+#include <string>
+
+#include "core/reference_data.hpp"
+#include "core/runner.hpp"
+
+namespace tb {
+
+// How far a round-off-level change of the run (the claim's sensitivity setting at each of its
+// values) moves the claim's metric: the least and greatest value over the complete runs, the
+// run itself included.
+struct MeasuredSpread {
+  double low = 0.0, high = 0.0;
+  int runs = 0;
+  std::string what;  // the setting and its values, e.g. "newton_tol = 1e-13, 1e-14 and the case's 1.5e-08"
+  double factor() const { return high / low; }
+};
+
+struct ClaimVerdict {
+  std::string paper;         // the claim as a cell: "2.4029e-4", "< 1e-13", "no drift", ...
+  std::string ours;          // our number; "" for a run that did not complete (never a number then)
+  std::string ratio;         // ours/paper, ours/bound, ours/round-off floor or ours/other; "" where none
+  std::string verdict;       // agrees | disagrees | exceeds | contradicts | inconclusive
+  std::string size;          // direction and size, in words
+  std::string cause;         // what explains a difference ("" where ours agrees)
+  std::string cause_status;  // "measured: <how>" | "hypothesis" | ""
+};
+
+// A metric's error grows by this factor over its round-off floor before a random walk (sqrt_t)
+// counts as a drift rather than round-off adding up: two decades (cases/README.md).
+inline constexpr double kFarAboveRoundOff = 100.0;
+
+// `other` is the run a smaller_than claim compares with (nullptr: not in this report); `spread`
+// the claim's measured sensitivity, when it has one and it was measured.
+ClaimVerdict judge_claim(const PaperClaim& claim, const SummaryRow& row, const SummaryRow* other = nullptr,
+                         const std::optional<MeasuredSpread>& spread = std::nullopt);
+
+}  // namespace tb

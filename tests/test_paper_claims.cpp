@@ -1,0 +1,300 @@
+// The papers' claims (reference/paper_claims.csv, core/reference_data.cpp) and their verdicts
+// (studies/paper_verdict.cpp): the rules of cases/README.md "The papers' claims" on synthetic
+// rows, and every claim naming a case, run, metric and setting that exist.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/gates.hpp"
+#include "core/model_variant.hpp"
+#include "core/table_reader.hpp"
+#include "core/reference_data.hpp"
+#include "integrators/registry.hpp"
+#include "studies/paper_verdict.hpp"
+#include "tests/temp_file.hpp"
+#include "tests/test_support.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
+
+const std::string kClaims = std::string(TETHERBENCH_REFERENCE_DIR) + "/paper_claims.csv";
+
+tb::PaperClaim claim(const std::string& kind, const std::string& metric, double paper_value = 0.0, double tolerance = 1.0) {
+  tb::PaperClaim c;
+  c.id = "test";
+  c.source = "seed 999, synthetic";
+  c.case_name = "X";
+  c.run = "m";
+  c.kind = kind;
+  c.metric = metric;
+  c.paper_value = paper_value;
+  c.has_paper_value = tb::paper_claim_has_value(kind);
+  c.tolerance = tolerance;
+  if (kind == "smaller_than") c.other_case = "Y", c.other_run = "n";
+  return c;
+}
+
+// A complete run of 1e4 steps whose energy is of size 1: round-off floor 8 eps * 1 * 100 = 1.8e-13.
+tb::SummaryRow row() {
+  tb::SummaryRow r;
+  r.case_name = "X";
+  r.integrator = "m";
+  r.t_end = 10.0;
+  r.counters.steps = 10000;
+  r.metrics.energy_magnitude = 1.0;
+  r.metrics.momentum_magnitude = 1.0;
+  return r;
+}
+
+tb::SummaryRow with_energy_law(const std::string& law, double err_max, double exponent) {
+  tb::SummaryRow r = row();
+  r.metrics.energy_err_max = err_max;
+  r.metrics.energy_growth.law = law;
+  r.metrics.energy_growth.err_max = err_max;
+  r.metrics.energy_growth.exponent = exponent;
+  r.metrics.energy_growth.ci95_low = exponent - 0.1, r.metrics.energy_growth.ci95_high = exponent + 0.1;
+  return r;
+}
+
+struct TempFile : tb::testing::TempFile {
+  explicit TempFile(const std::string& content) : tb::testing::TempFile("tb_paper_claims_", content) {}
+};
+
+const char* kHeader =
+    "id,source,case,run,kind,metric,paper_value,tolerance,other_case,other_run,sensitivity,horizon,claim,tolerance_why,"
+    "cause,cause_status\n";
+
+}  // namespace
+
+TEST_CASE("a printed value agrees inside its tolerance and disagrees outside it with the direction", "[paper-claims]") {
+  tb::SummaryRow r = row();
+  const tb::PaperClaim c = claim("value", "energy_err_mean", 1e-3, 2.0);
+  r.metrics.energy_err_mean = 1.28e-3;
+  tb::ClaimVerdict v = tb::judge_claim(c, r);
+  CHECK(v.verdict == "agrees");
+  CHECK(v.ratio == "1.28");
+  CHECK(v.cause.empty());
+
+  r.metrics.energy_err_mean = 3.28e-3;
+  v = tb::judge_claim(c, r);
+  CHECK(v.verdict == "disagrees");
+  CHECK_THAT(v.size, Contains("3.28x larger"));
+
+  r.metrics.energy_err_mean = 2.5e-7;
+  v = tb::judge_claim(c, r);
+  CHECK(v.verdict == "disagrees");
+  CHECK_THAT(v.size, Contains("4000x smaller"));
+
+  // A measured spread of x1.8 around ours widens x2 to x3.6: 3.28x is then within what the data can tell.
+  r.metrics.energy_err_mean = 3.28e-3;
+  v = tb::judge_claim(c, r, nullptr, tb::MeasuredSpread{2.0e-3, 3.6e-3, 5, "s = 1, 2"});
+  CHECK(v.verdict == "inconclusive");
+  CHECK_THAT(v.cause_status, Contains("measured"));
+}
+
+TEST_CASE("an exceeded bound is inconclusive within the measured spread and exceeded beyond it", "[paper-claims]") {
+  tb::SummaryRow r = row();
+  const tb::PaperClaim c = claim("upper_bound", "energy_err_rel_ke", 1e-4);
+  r.metrics.energy_err_rel_ke = 1.22e-4;
+  tb::ClaimVerdict v = tb::judge_claim(c, r);
+  CHECK(v.verdict == "exceeds");
+  CHECK_THAT(v.size, Contains("by 22%"));
+
+  v = tb::judge_claim(c, r, nullptr, tb::MeasuredSpread{1.05e-4, 1.52e-4, 5, "newton_tol"});
+  CHECK(v.verdict == "inconclusive");
+  CHECK_THAT(v.size, Contains("exceeds the bound by 22%"));
+  CHECK_THAT(v.cause, Contains("0.000105"));
+
+  // Under the bound on this run, but a sensitivity run is over it: the data cannot tell.
+  r.metrics.energy_err_rel_ke = 0.9e-4;
+  CHECK(tb::judge_claim(c, r, nullptr, tb::MeasuredSpread{0.9e-4, 1.2e-4, 3, "s"}).verdict == "inconclusive");
+  CHECK(tb::judge_claim(c, r, nullptr, tb::MeasuredSpread{0.8e-4, 0.95e-4, 3, "s"}).verdict == "agrees");
+  // Beyond the spread: exceeded whatever the round-off does.
+  r.metrics.energy_err_rel_ke = 3e-4;
+  CHECK(tb::judge_claim(c, r, nullptr, tb::MeasuredSpread{2.5e-4, 3.1e-4, 3, "s"}).verdict == "exceeds");
+}
+
+TEST_CASE("no-drift and drift claims against every growth law", "[paper-claims]") {
+  const tb::PaperClaim no_drift = claim("no_drift", "energy_err_max"), drifts = claim("drifts", "energy_err_max");
+  const double floor = tb::round_off_floor("energy_err_max", row());
+  struct Case {
+    std::string law;
+    double err_max, exponent;
+    std::string on_no_drift, on_drifts;
+  };
+  const std::vector<Case> cases = {
+      {"zero", 0.0, NAN, "agrees", "contradicts"},
+      {"round_off", 0.5 * floor, NAN, "agrees", "contradicts"},
+      {"bounded", 1e-5, 0.02, "agrees", "contradicts"},
+      {"decays", 1e-5, -0.6, "agrees", "contradicts"},
+      {"sqrt_t", 10.0 * floor, 0.5, "agrees", "contradicts"},  // round-off adding up
+      {"sqrt_t", 1e-5, 0.5, "contradicts", "agrees"},           // far above round-off
+      {"linear", 1e-5, 1.0, "contradicts", "agrees"},
+      {"faster", 1e-5, 2.1, "contradicts", "agrees"},
+      {"power_law", 1e-5, 0.85, "contradicts", "agrees"},
+      {"too_short", 1e-5, NAN, "inconclusive", "inconclusive"},
+      {"inconclusive", 1e-5, 0.4, "inconclusive", "inconclusive"},
+      {"regime_change", 1e-5, 0.4, "inconclusive", "inconclusive"},
+      {"a_law_from_the_future", 1e-5, 0.4, "inconclusive", "inconclusive"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.law << " at " << c.err_max);
+    const tb::SummaryRow r = with_energy_law(c.law, c.err_max, c.exponent);
+    CHECK(tb::judge_claim(no_drift, r).verdict == c.on_no_drift);
+    CHECK(tb::judge_claim(drifts, r).verdict == c.on_drifts);
+  }
+  // Exactly zero from a zero initial value (a symmetric motion) tests nothing.
+  tb::PaperClaim momentum = claim("no_drift", "momentum_err_max");
+  tb::SummaryRow still = row();
+  still.metrics.momentum_growth.law = "zero";
+  CHECK(tb::judge_claim(momentum, still).verdict == "agrees");  // |pi(0)| = 1: conserved exactly
+  still.metrics.momentum_magnitude = 0.0;
+  CHECK(tb::judge_claim(momentum, still).verdict == "inconclusive");
+  // An interval holding both 0 and 1 cannot tell bounded from linear, whatever the point estimate.
+  tb::SummaryRow wide = with_energy_law("linear", 1e-5, 0.8);
+  wide.metrics.energy_growth.ci95_low = -15.0, wide.metrics.energy_growth.ci95_high = 16.6;
+  CHECK(tb::judge_claim(no_drift, wide).verdict == "inconclusive");
+  CHECK(tb::judge_claim(drifts, wide).verdict == "inconclusive");
+  wide.metrics.energy_growth.ci95_low = 1.96, wide.metrics.energy_growth.ci95_high = 2.84;
+  CHECK(tb::judge_claim(no_drift, wide).verdict == "contradicts");
+  // A metric without a growth law carries no verdict on drift.
+  CHECK(tb::judge_claim(claim("no_drift", "constraint_err_max"), with_energy_law("bounded", 1e-5, 0.0)).verdict ==
+        "inconclusive");
+}
+
+TEST_CASE("conserved and not-conserved claims are judged against the run's round-off floor", "[paper-claims]") {
+  tb::SummaryRow r = row();
+  const double floor = tb::round_off_floor("constraint_err_max", r);
+  r.metrics.constraint_err_max = 5.0 * floor;
+  CHECK(tb::judge_claim(claim("conserved", "constraint_err_max", 0.0, 10.0), r).verdict == "agrees");
+  CHECK(tb::judge_claim(claim("not_conserved", "constraint_err_max", 0.0, 100.0), r).verdict == "contradicts");
+  r.metrics.constraint_err_max = 1e3 * floor;
+  CHECK(tb::judge_claim(claim("conserved", "constraint_err_max", 0.0, 10.0), r).verdict == "contradicts");
+  CHECK(tb::judge_claim(claim("not_conserved", "constraint_err_max", 0.0, 100.0), r).verdict == "agrees");
+}
+
+TEST_CASE("a run that did not complete never shows a number; a divergence counts for growth and against conservation",
+          "[paper-claims]") {
+  const std::vector<tb::RunOutcome> outcomes = {
+      tb::RunOutcome::failed_at("non-finite state", 376.0, 376000, true),
+      tb::RunOutcome::failed_at("Newton did not converge", 3.0, 3000, false),
+      tb::RunOutcome::not_applicable_because("no such formulation"),
+      tb::RunOutcome::interrupted_at(1.0, 1000),
+  };
+  tb::SummaryRow other = row();
+  other.integrator = "n", other.case_name = "Y";
+  for (const auto& outcome : outcomes) {
+    tb::SummaryRow r = with_energy_law("linear", 1e-5, 1.0);
+    r.outcome = outcome;
+    r.metrics.energy_err_mean = 1e-3;
+    for (const auto& kind : tb::paper_claim_kinds()) {
+      INFO(kind << ", " << outcome.describe());
+      tb::PaperClaim c = claim(kind, kind == "diverges" ? "outcome" : "energy_err_mean", 1e-3, 2.0);
+      if (kind == "diverges") c.paper_value = 400.0, c.tolerance = 1.25;
+      const tb::ClaimVerdict v = tb::judge_claim(c, r, &other);
+      CHECK(v.ours.empty());
+      CHECK(v.ratio.empty());
+      CHECK_THAT(v.size, Contains(outcome.describe()));
+      const bool diverged = outcome.failed() && outcome.diverged;
+      if (!diverged) CHECK(v.verdict == "inconclusive");
+      else if (kind == "drifts" || kind == "not_conserved" || kind == "diverges") CHECK(v.verdict == "agrees");
+      else if (kind == "value") CHECK(v.verdict == "inconclusive");
+      else CHECK(v.verdict == "contradicts");
+    }
+  }
+}
+
+TEST_CASE("a divergence claim against a run that completes and comparisons between two runs", "[paper-claims]") {
+  tb::PaperClaim c = claim("diverges", "outcome", 400.0, 1.25);
+  tb::SummaryRow r = row();
+  r.t_end = 1000.0;
+  tb::ClaimVerdict v = tb::judge_claim(c, r);
+  CHECK(v.verdict == "contradicts");
+  CHECK_THAT(v.size, Contains("completes 1000 s"));
+  r.outcome = tb::RunOutcome::failed_at("non-finite state", 900.0, 900000, true);
+  CHECK(tb::judge_claim(c, r).verdict == "disagrees");  // diverges, but not near 400 s
+
+  const tb::PaperClaim smaller = claim("smaller_than", "energy_err_max", 0.0, 2.0);
+  tb::SummaryRow ours = row(), other = row();
+  ours.metrics.energy_err_max = 1.0, other.metrics.energy_err_max = 10.0;
+  CHECK(tb::judge_claim(smaller, ours, &other).verdict == "agrees");
+  CHECK(tb::judge_claim(smaller, other, &ours).verdict == "contradicts");
+  ours.metrics.energy_err_max = 7.0;
+  CHECK(tb::judge_claim(smaller, ours, &other).verdict == "inconclusive");
+  other.outcome = tb::RunOutcome::failed_at("non-finite state", 376.0, 376000, true);
+  CHECK(tb::judge_claim(smaller, ours, &other).verdict == "agrees");
+  CHECK(tb::judge_claim(smaller, ours, nullptr).verdict == "inconclusive");
+}
+
+TEST_CASE("every claim in reference/paper_claims.csv names a bundled case and a registered integrator and metric",
+          "[paper-claims]") {
+  const auto claims = tb::read_paper_claims(kClaims);
+  REQUIRE(claims.size() >= 30);
+  const auto integrators = tb::integrator_registry();
+  const auto& metrics = tb::metric_names();
+  auto check_run = [&](const std::string& case_name, const std::string& run) {
+    const fs::path file = fs::path(TETHERBENCH_CASES_DIR) / (case_name + ".toml");
+    REQUIRE(fs::exists(file));
+    const tb::Case c = tb::testing::load_case(file.string());
+    CHECK(c.name == case_name);
+    const size_t at = run.find('@');
+    const std::string name = run.substr(0, at);
+    const auto info = std::find_if(integrators.begin(), integrators.end(), [&](const auto& i) { return i.name == name; });
+    REQUIRE(info != integrators.end());
+    const auto discretisations = c.model->discretisations();
+    const std::string discretisation = at == std::string::npos ? c.model->default_discretisation() : run.substr(at + 1);
+    CHECK(std::find(discretisations.begin(), discretisations.end(), discretisation) != discretisations.end());
+    CHECK_FALSE(tb::why_not_applicable(c, *info, discretisation));
+    return c;
+  };
+  for (const auto& claim : claims) {
+    INFO(claim.id);
+    CHECK(claim.source.rfind("seed 00", 0) == 0);
+    const tb::Case c = check_run(claim.case_name, claim.run);
+    if (claim.kind == "diverges") CHECK(claim.metric == "outcome");
+    else CHECK(std::find(metrics.begin(), metrics.end(), claim.metric) != metrics.end());
+    if (claim.kind == "smaller_than") check_run(claim.other_case, claim.other_run);
+    const std::string& key = claim.sensitivity_setting;
+    if (key.rfind("model.", 0) == 0) {
+      const auto root = tb::TableReader::parse_file(c.file);
+      const auto keys = tb::numeric_model_keys(root.value().at("model"));
+      CHECK(std::find(keys.begin(), keys.end(), key.substr(6)) != keys.end());
+    } else if (!key.empty()) {
+      CHECK(c.settings_for(claim.run.substr(0, claim.run.find('@'))).declares(key));
+    }
+    if (claim.horizon > 0.0) CHECK(claim.horizon > c.t_end_for(claim.run.substr(0, claim.run.find('@'))));
+  }
+}
+
+TEST_CASE("a bad claims file is refused naming the file and the column and what was expected", "[paper-claims]") {
+  const std::string good =
+      "a,seed 000,A,lgvi,value,energy_err_mean,1e-3,2,,,,,words,why,,\n";
+  {
+    TempFile f(std::string(kHeader) + good);
+    CHECK(tb::read_paper_claims(f.path.string()).size() == 1);
+  }
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"a,seed 000,A,lgvi,guess,energy_err_mean,1e-3,2,,,,,words,why,,\n", "column 'kind'"},
+      {"a,seed 000,A,lgvi,value,energy_err_mean,,2,,,,,words,why,,\n", "column 'paper_value'"},
+      {"a,seed 000,A,lgvi,no_drift,energy_err_max,1e-3,1,,,,,words,why,,\n", "column 'paper_value'"},
+      {"a,seed 000,A,lgvi,value,energy_err_mean,1e-3,0.5,,,,,words,why,,\n", "column 'tolerance'"},
+      {"a,seed 000,A,lgvi,smaller_than,energy_err_max,,2,,,,,words,why,,\n", "column 'other_case'"},
+      {"a,seed 000,A,lgvi,diverges,energy_err_max,400,1,,,,,words,why,,\n", "column 'metric'"},
+      {"a,seed 000,A,lgvi,value,energy_err_mean,1e-3,2,,,newton_tol=,,words,why,,\n", "column 'sensitivity'"},
+      {"a,seed 000,A,lgvi,value,energy_err_mean,1e-3,2,,,x=1;-2,,words,why,,\n", "column 'sensitivity'"},
+      {"a,seed 000,A,lgvi,value,energy_err_mean,1e-3,2,,,,50,words,why,,\n", "column 'horizon'"},
+      {"a,seed 000,A,lgvi,no_drift,energy_err_max,,1,,,,-5,words,why,,\n", "column 'horizon'"},
+      {"a,seed 000,A,lgvi,value,energy_err_mean,1e-3,2,,,,,words,why,because,\n", "column 'cause_status'"},
+      {"a,seed 000,A,lgvi,value,energy_err_mean,1e-3,2,,,,,words,,,\n", "column 'tolerance_why'"},
+      {good + good, "column 'id'"},
+  };
+  for (const auto& [row, expected] : bad) {
+    INFO(row);
+    TempFile f(std::string(kHeader) + row);
+    CHECK_THROWS_WITH(tb::read_paper_claims(f.path.string()),
+                      Contains(f.path.string()) && Contains(expected) && Contains("expected"));
+  }
+}
