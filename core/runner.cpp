@@ -312,6 +312,18 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
   return m;
 }
 
+void judge_growth_laws(SummaryRow& row, const RunKey& key) {
+  const bool conservative = row.metrics.external_work_max == 0.0;
+  for (const bool energy : {true, false}) {
+    GrowthFit& g = energy ? row.metrics.energy_growth : row.metrics.momentum_growth;
+    GrowthContext context;
+    context.round_off_floor = round_off_floor(energy ? "energy_err_max" : "momentum_err_max", row);
+    context.slowest_period = key.c->model->slowest_period_s();
+    context.prediction = predicted_growth(key.integrator->traits, energy, conservative);
+    g = fit_growth(g.envelope, g.err_max, context);
+  }
+}
+
 SummaryRow run_case(const RunKey& key, const RunOptions& options) {
   const Case& c = *key.c;
   const IntegratorInfo& info = *key.integrator;
@@ -347,18 +359,7 @@ SummaryRow run_case(const RunKey& key, const RunOptions& options) {
   row.rotations = c.model->integrates_rotations();
   row.runtime_s = measured.runtime_s;
   row.host = measured.host;
-  // The growth laws, judged with what only the run knows: its Brouwer floors (the gates', which
-  // need its steps), its model's slowest period, and what theory predicts for its integrator on
-  // a model that does or does not do external work.
-  const bool conservative = row.metrics.external_work_max == 0.0;
-  for (const bool energy : {true, false}) {
-    GrowthFit& g = energy ? row.metrics.energy_growth : row.metrics.momentum_growth;
-    GrowthContext context;
-    context.round_off_floor = round_off_floor(energy ? "energy_err_max" : "momentum_err_max", row);
-    context.slowest_period = c.model->slowest_period_s();
-    context.prediction = predicted_growth(info.traits, energy, conservative);
-    g = fit_growth(g.envelope, g.err_max, context);
-  }
+  judge_growth_laws(row, key);
   return row;
 }
 

@@ -170,6 +170,11 @@ const std::string& host_name();
 
 // A full run of a case as the tables show it: the case's settings for the integrator,
 // measured on the case's observation grid.
+// The growth laws of a measured row (core/growth.hpp), judged with what only the run knows: its
+// Brouwer floors (the gates', which need its steps), its model's slowest period, and what theory
+// predicts for its integrator on a model that does or does not do external work. run_case does
+// it; a study that measures rows of its own calls it.
+void judge_growth_laws(SummaryRow& row, const RunKey& key);
 SummaryRow run_case(const RunKey& key, const RunOptions& options);
 // The default discretisation.
 SummaryRow run_case(const Case& c, const IntegratorInfo& info, const RunOptions& options);

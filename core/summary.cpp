@@ -54,8 +54,9 @@ const std::vector<std::string>& summary_columns() {
 }
 
 std::vector<std::string> summary_values(const SummaryRow& r) {
-  // Metrics and runtime are results of a complete run only: a failed or interrupted run shows
-  // its status, the steps and evaluations it took, and empty metric cells.
+  // Metrics and runtime are results of an ok run only: a failed, interrupted or unstable run
+  // (past the instability criterion, core/stability_criterion.hpp) shows its status, the steps
+  // and evaluations it took, and empty metric cells.
   const bool measured = !r.outcome.not_applicable();
   auto metric = [&](double x) { return r.outcome.ok() ? number(x) : std::string(measured ? "" : "n/a"); };
   // Orthogonality where the model integrates no rotation: not applicable, not "0".

@@ -212,7 +212,7 @@ class PaperComparison final : public Study {
     return own.is_integer() ? double(own.as_integer()) : own.as_floating();
   }
 
-  // A longer run as a summary row: its growth laws get their round-off floors as a full run's do.
+  // A longer run as a summary row: its growth laws judged as a full run's are.
   static SummaryRow row_of(const ExtraRun& e) {
     SummaryRow r;
     r.case_name = e.key.c->name;
@@ -223,8 +223,7 @@ class PaperComparison final : public Study {
     r.counters = e.measured.counters;
     r.metrics = e.measured.metrics;
     r.outcome = e.measured.outcome;
-    r.metrics.energy_growth = with_round_off_floor(r.metrics.energy_growth, round_off_floor("energy_err_max", r));
-    r.metrics.momentum_growth = with_round_off_floor(r.metrics.momentum_growth, round_off_floor("momentum_err_max", r));
+    judge_growth_laws(r, e.key);
     return r;
   }
 

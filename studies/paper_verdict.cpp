@@ -38,9 +38,7 @@ const GrowthFit* growth_of(const std::string& metric, const ConservationMetrics&
 }
 
 std::string describe_law(const GrowthFit& g) {
-  std::string s = "growth law " + (g.law.empty() ? std::string("(none)") : g.law);
-  if (std::isfinite(g.exponent)) s += ", exponent " + format_g(g.exponent, 2) + " +- " + format_g(g.ci95_half_width(), 2);
-  return s;
+  return "growth law " + (g.law.empty() ? std::string("(none)") : g.law + ": " + describe_growth(g));
 }
 
 std::string paper_cell(const PaperClaim& c) {
@@ -71,7 +69,9 @@ void spread_cause(ClaimVerdict& v, const MeasuredSpread& s) {
 ClaimVerdict judge_incomplete(const PaperClaim& c, const SummaryRow& row, const SummaryRow* other) {
   ClaimVerdict v;
   const std::string status = row.outcome.describe();
-  const bool diverged = row.outcome.failed() && row.outcome.diverged;
+  // Past the instability criterion (completed, energy gained) counts as diverging here: both are
+  // the method losing the solution, not a result.
+  const bool diverged = (row.outcome.failed() && row.outcome.diverged) || row.outcome.unstable();
   v.verdict = "inconclusive";
   v.size = "no result: " + status;
   if (!diverged) return v;
