@@ -245,7 +245,7 @@ def case_runs(report, case, integrators, summary_by_key, style):
         status = row.get("status", "")
         path = os.path.join(report, case, integ, "timeseries.csv")
         run = dict(name=integ, status=status, row=row, style=style(integ),
-                   failed=status.startswith("failed"), ts=None)
+                   failed=status.startswith("failed") or status.startswith("unstable"), ts=None)
         if os.path.isfile(path):
             try:
                 run["ts"] = load_timeseries(path)
@@ -349,11 +349,12 @@ def energy_figure(report, case, runs):
         fin = float(de[np.isfinite(de)][-1]) if np.isfinite(de).any() else math.nan
         sym = "ΔB" if col == "energy_balance" else "ΔE"
         row = r["row"] or {}
-        piece = (f"{r['name']} (to {fmt_g(num(row.get('t_end')))} s): |{sym}| max {fmt(num(row.get('energy_err_max')))} J, "
-                 f"final {sym} {fmt(fin)} J, drift rate {fmt(num(row.get('energy_drift_rate')))} J/s, "
-                 f"{growth_words(row, 'energy')}")
-        if r["failed"]:
-            piece += f", run stops at t = {fmt_g(t[-1])} (failed)"
+        if r["failed"]:  # no number of a run that is no result: its status says what happened
+            piece = f"{r['name']}: {r['status']}"
+        else:
+            piece = (f"{r['name']} (to {fmt_g(num(row.get('t_end')))} s): |{sym}| max {fmt(num(row.get('energy_err_max')))} J, "
+                     f"final {sym} {fmt(fin)} J, drift rate {fmt(num(row.get('energy_drift_rate')))} J/s, "
+                     f"{growth_words(row, 'energy')}")
         pieces.append(piece)
     if clip is not None:
         ax1.set_ylim(-clip, clip)
@@ -414,10 +415,11 @@ def momentum_figure(report, case, runs):
             ax.plot(tt, yy, label=label(r), lw=1, **r["style"])
             mark_end(ax, r, t, a)
             fin = float(dp[np.isfinite(dp)][-1]) if np.isfinite(dp).any() else math.nan
-            colpieces.append(f"{r['name']} max {fmt(nanmax_abs(dp))}, final {fmt(fin)}"
-                             + (f", {growth_words(r['row'], 'momentum')}" if col == "momentum" else ""))
-            if r["failed"]:
-                colpieces[-1] += f", stops at t = {fmt_g(t[-1])} (failed)"
+            if r["failed"]:  # drawn up to where it stopped; no number quoted for it
+                colpieces.append(f"{r['name']}: {r['status']}")
+            else:
+                colpieces.append(f"{r['name']} max {fmt(nanmax_abs(dp))}, final {fmt(fin)}"
+                                 + (f", {growth_words(r['row'], 'momentum')}" if col == "momentum" else ""))
         pieces.append((f"{col}: " if len(cols) > 1 else "") + "; ".join(colpieces))
         ax.set_yscale("log")
         ax.set_ylabel(f"|{col}(t) − {col}(0)|  (values < {floor:.0e} drawn at it)")
@@ -461,9 +463,7 @@ def orthogonality_figure(report, case, runs):
             ax.plot(tt, yy, label=label(r), lw=1, **r["style"])
             mark_end(ax, r, t, a)
             mx = nanmax_abs(y)
-            colpieces.append(f"{r['name']} max {fmt(mx)}")
-            if r["failed"]:
-                colpieces[-1] += f", stops at t = {fmt_g(t[-1])} (failed)"
+            colpieces.append(f"{r['name']}: {r['status']}" if r["failed"] else f"{r['name']} max {fmt(mx)}")
         name = "orthogonality" if col == "orthogonality_err" else "constraint"
         parts.append(f"{name}: " + "; ".join(colpieces))
         ax.set_yscale("log")
@@ -823,30 +823,42 @@ def stability_figure(report, rows, fits):
             x = np.array([num(r["value"]) for r in ok])
             y = np.array([num(r["h_max"]) for r in ok])
             f = fit_by.get((case, key, run), {})
+            # Two limits, two exponents (stability_exponents.csv): instability (filled markers,
+            # solid line) and solver failure (hollow markers, dashed line).
+            solver = np.array([r.get("limit", "") == "solver failure" for r in ok], dtype=bool)
+            lab = run
+            for tag, suffix in (("instability", ""), ("solver", "_solver")):
+                p_, lo, hi = num(f.get("p" + suffix)), num(f.get("ci95_low" + suffix)), num(f.get("ci95_high" + suffix))
+                if finite(p_):
+                    lab += f"  {tag} p = {p_:.2f}" + (f" [{lo:.2f}, {hi:.2f}]" if finite(lo) and finite(hi) else "")
+            if (~solver).any():
+                ax.plot(x[~solver], y[~solver], marker=marker, color=color, lw=0, label=lab)
+            if solver.any():
+                ax.plot(x[solver], y[solver], marker=marker, color=color, lw=0, fillstyle="none",
+                        label=None if (~solver).any() else lab)
+            for suffix, mask, ls in (("", ~solver, "-"), ("_solver", solver, "--")):
+                p_ = num(f.get("p" + suffix))
+                if mask.sum() >= 2 and finite(p_):
+                    a = np.mean(np.log(y[mask]) - p_ * np.log(x[mask]))
+                    xs = np.array([x[mask].min(), x[mask].max()])
+                    ax.plot(xs, np.exp(a) * xs ** p_, color=color, lw=1.0, ls=ls)
             p = num(f.get("p"))
-            lab = run + (f"  p = {p:.2f}" if finite(p) else "")
-            lo, hi = num(f.get("ci95_low")), num(f.get("ci95_high"))
-            if finite(lo) and finite(hi):
-                lab += f" [{lo:.2f}, {hi:.2f}]"
-            ax.plot(x, y, marker=marker, color=color, lw=0, label=lab)
-            if len(x) >= 2 and finite(p):
-                a = np.mean(np.log(y) - p * np.log(x))
-                xs = np.array([x.min(), x.max()])
-                ax.plot(xs, np.exp(a) * xs ** p, color=color, lw=1.0)
             if capped:
                 ax.plot([num(r["value"]) for r in capped], [num(r["h_max"]) for r in capped], marker="^",
                         color=color, lw=0, fillstyle="none")
             if finite(p):
                 lines.append(f"{case} {key}: {run} p = {p:.2f}")
+            if finite(num(f.get("p_solver"))):
+                lines.append(f"{case} {key}: {run} solver-failure p = {num(f.get('p_solver')):.2f}")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel(key)
         ax.set_ylabel("largest stable step h_max  [s]")
-        horizons = sorted({r.get("t_horizon", "") for r in mine})
-        ax.set_title(f"{case}, horizon {', '.join(horizons)} s", fontsize=9)
+        ax.set_title(f"{case} (each probe >= 10^4 steps or the case's t_end: stability_map.md)", fontsize=8)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7, loc="best")
-    fig.suptitle("stability map: h_max against the swept parameter (hollow ^: at the cap, h_max >= shown)")
+    fig.suptitle("stability map: h_max against the swept parameter (filled: instability limits it; hollow: the "
+                 "solver fails first, dashed fit; hollow ^: at the cap)", fontsize=10)
     fig.tight_layout()
     path = os.path.join(report, "figures", "stability_map_sweeps.png")
     save(fig, path)

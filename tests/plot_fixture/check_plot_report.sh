@@ -25,7 +25,8 @@ test -s "$out/figures/stability_map_sweeps.png" || { echo "missing the stability
 grep -q "X_demo_conservative elements: alpha p = -1.00" "$out/index.md" || { echo "index.md lacks the stability exponents"; exit 1; }
 grep -q "(stability_map.md)" "$out/index.md" || { echo "index.md does not link stability_map.md"; exit 1; }
 grep -q "1 failed run omitted" "$out/index.md" || { echo "index.md does not report the failed sweep run"; exit 1; }
-grep -q "run stops at t = 12.5 (failed)" "$out/index.md" || { echo "index.md does not report the failed run"; exit 1; }
+grep -q "beta: failed: Newton did not converge at t = 12.5, step 125000" "$out/index.md" || { echo "index.md does not report the failed run by its status"; exit 1; }
+grep -q "beta (to 20 s): |ΔB| max" "$out/index.md" && { echo "index.md quotes a number of the failed run"; exit 1; }
 grep -q "gamma: n/a: formulation not offered" "$out/index.md" || { echo "index.md does not report the n/a pair"; exit 1; }
 # Growth laws are the C++ classifier's words from summary.csv, quoted, never recomputed here.
 grep -q "grows linearly (p in \[0.98, 1.02\] over 1 s - 10 s); investigate: theory predicts bounded" "$out/index.md" || { echo "index.md does not quote the summary's growth verdict"; exit 1; }
