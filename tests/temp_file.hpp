@@ -24,4 +24,12 @@ struct TempFile {
   }
 };
 
+// A fresh folder under the system's temporary folder, named after `what` (the caller removes it).
+inline std::filesystem::path scratch_dir(const std::string& what) {
+  std::random_device rd;
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("tb_" + what + "_" + std::to_string(rd()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
 }  // namespace tb::testing

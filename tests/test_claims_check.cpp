@@ -7,21 +7,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <random>
 
 #include "core/claims_check.hpp"
+#include "tests/temp_file.hpp"
 
 using namespace tb;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path fresh_dir(const std::string& tag) {
-  std::random_device rd;
-  const fs::path dir = fs::temp_directory_path() / ("tb_claims_" + tag + "_" + std::to_string(rd()));
-  fs::create_directories(dir);
-  return dir;
-}
 
 void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
 
@@ -34,7 +27,7 @@ bool caught(const std::vector<ClaimViolation>& v, const std::string& where, cons
 }  // namespace
 
 TEST_CASE("the claims check catches every contradicted verdict of the 3ea2631 report", "[claims]") {
-  const fs::path dir = fresh_dir("regression");
+  const fs::path dir = testing::scratch_dir("claims_regression");
   // summary.csv as 3ea2631 wrote it (p and the interval's half-width), its rows as printed then.
   write(dir / "summary.csv",
         "case,integrator,t_end,steps,energy_err_max,energy_err_rel_ke,energy_drift_rate,constraint_err_max,"
@@ -75,7 +68,7 @@ TEST_CASE("the claims check catches every contradicted verdict of the 3ea2631 re
 }
 
 TEST_CASE("the claims check passes the verdicts the rules allow", "[claims]") {
-  const fs::path dir = fresh_dir("allowed");
+  const fs::path dir = testing::scratch_dir("claims_allowed");
   write(dir / "summary.csv",
         "case,integrator,t_end,shared_t_end,energy_err_max_shared,steps,energy_err_rel_ke,energy_drift_rate,"
         "constraint_err_max,orthogonality_err_max,energy_growth_law,energy_growth_ci95_low,energy_growth_ci95_high,"
@@ -100,7 +93,7 @@ TEST_CASE("the claims check passes the verdicts the rules allow", "[claims]") {
 TEST_CASE("a small report of this build prints no verdict its own data contradict", "[claims][cli]") {
   // The main job's tables, figures aside, on the two cheapest bundled cases: the full runs,
   // work-precision sweeps, orders, rankings, long-time laws and the paper comparison.
-  const fs::path dir = fresh_dir("report");
+  const fs::path dir = testing::scratch_dir("claims_report");
   const std::string cases = std::string(TETHERBENCH_CASES_DIR) + "/T_planar_pendulum_60deg.toml " +
                             TETHERBENCH_CASES_DIR + "/T_elastic_pendulum.toml";
   const std::string report = std::string(TETHERBENCH_BINARY) + " report " + cases + " --no-benchmarks --no-plots --jobs 2 --out " +

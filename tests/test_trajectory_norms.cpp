@@ -14,6 +14,7 @@
 #include "core/reference.hpp"
 #include "core/study.hpp"
 #include "core/trajectory_error.hpp"
+#include "tests/temp_file.hpp"
 #include "tests/test_support.hpp"
 
 using namespace tb;
@@ -21,13 +22,6 @@ using namespace tb::testing;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path scratch_dir(const std::string& what) {
-  std::random_device rd;
-  const fs::path dir = fs::temp_directory_path() / ("tb_" + what + "_" + std::to_string(rd()));
-  fs::create_directories(dir);
-  return dir;
-}
 
 // A bundled case with `from` replaced by `to`, loaded (the file is kept in `dir`).
 Case case_variant(const fs::path& dir, const std::string& bundled, const std::string& from, const std::string& to) {
