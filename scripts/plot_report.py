@@ -536,7 +536,7 @@ def wp_value_label(param, value):
     return f"{v:g}" if finite(v) else value
 
 
-def work_precision_figure(report, case, wp_rows, style, agreement=None):
+def work_precision_figure(report, case, wp_rows, style, agreement=None, horizon=None):
     """agreement: the max-norm distance of the case's reference from its cross-check; points
     not above it are unresolved (work_precision.csv column resolved = no): drawn hollow and
     never counted in the reading line."""
@@ -586,7 +586,7 @@ def work_precision_figure(report, case, wp_rows, style, agreement=None):
     if agreement is not None and finite(agreement) and agreement > 0:
         ax.axhline(agreement, color="0.4", lw=0.8, ls=":",
                    label="reference vs cross-check (hollow: unresolved)")
-    title = f"{case}: work–precision"
+    title = f"{case}: work–precision" + (f" over [0, {horizon}] s" if horizon else "")
     if omitted:
         title += f"  ({omitted} failed point{'s' if omitted > 1 else ''} omitted)"
     ax.set_title(title)
@@ -610,7 +610,9 @@ def work_precision_figure(report, case, wp_rows, style, agreement=None):
         return path, (f"work–precision: no resolved successful runs ({omitted} failed, "
                       f"{unresolved} below the references' agreement)")
     lowest = min((min(pts)[0], integ) for integ, pts in per_integ.items())
-    line = (f"work–precision of the final-state error (max norm over the state's mixed units, so not ranked "
+    line = ((f"over the reference horizon [0, {horizon}] s (the case's reference_t_end, not its full run): "
+             if horizon else "") +
+            f"work–precision of the final-state error (max norm over the state's mixed units, so not ranked "
             f"here; the rankings below use a scaled norm per discretisation): lowest error reached "
             f"{lowest[1]} {fmt(lowest[0])}")
     if omitted:
@@ -954,6 +956,7 @@ def main(argv):
     traj_agreement = {r.get("case"): {m: num(r.get("agreement_" + m)) for m, _, _ in WP_MEASURES[1:]}
                       for r in references if r.get("default", "").strip().lower() == "yes"}
     rankings = read_csv(os.path.join(report, "work_precision_rankings.csv")) or []
+    wp_horizon = {r.get("case"): r.get("horizon_s") for r in rankings if r.get("horizon_s")}
     # the agreement of each case's reference with its cross-check, default discretisation
     agreement = {r.get("case"): num(r.get("agreement")) for r in references
                  if r.get("default", "").strip().lower() == "yes"}
@@ -1044,7 +1047,8 @@ def main(argv):
                               (orthogonality_figure, "orthogonality / constraint error")):
             md += case_figure(case, title, title, lambda: fig_fn(report, case, runs))
         md += case_figure(case, "work-precision", "work–precision",
-                          lambda: work_precision_figure(report, case, wp, style, agreement.get(case)))
+                          lambda: work_precision_figure(report, case, wp, style, agreement.get(case),
+                                                        wp_horizon.get(case)))
         try:
             for path, title in trajectory_work_precision_figures(report, case, wp, style,
                                                                  traj_agreement.get(case, {})):
