@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/format.hpp"
+#include "core/stability_criterion.hpp"
 #include "core/table_reader.hpp"
 
 #include <cstdio>
@@ -88,8 +89,7 @@ std::vector<std::string> summary_values(const SummaryRow& r) {
           metric(m.energy_err_max),
           metric(m.energy_err_mean),
           metric(m.energy_err_rel_ke),
-          // the signed gain max (E - E0 - W) / max T that the instability criterion judges
-          metric(m.kinetic_max > 0.0 ? m.energy_gain_max / m.kinetic_max : 0.0),
+          metric(energy_gain_rel(m)),  // the signed gain the instability criterion judges
           metric(m.energy_drift_rate),
           metric(m.momentum_err_max),
           metric(m.momentum_err_mean),

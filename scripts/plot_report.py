@@ -313,7 +313,7 @@ def energy_figure(report, case, runs):
         # The energy-balance residual E - E(0) - W wherever the model does external work
         # (dissipative and forced cases): the physical damping itself is not an error.
         work = ts.get("external_work")
-        does_work = work is not None and np.nanmax(np.abs(work)) > 0 if work is not None else False
+        does_work = work is not None and np.nanmax(np.abs(work)) > 0
         col = "energy_balance" if does_work or "energy_balance" in ts else "energy"
         used_balance |= col == "energy_balance"
         used_energy |= col == "energy"
