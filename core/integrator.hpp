@@ -5,7 +5,7 @@
 // the settings it reads (declared once, here, with meaning, default and range: case files,
 // --set, `tetherbench list` and the settings table in cases/README.md all come from that
 // declaration) and a factory. Core never names an integrator: the executable and the tests
-// hand core the list (core/catalogue.hpp).
+// hand core the list (app/catalogue.hpp).
 
 #include <Eigen/Dense>
 #include <functional>

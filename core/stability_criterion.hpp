@@ -1,6 +1,6 @@
 #pragma once
 // The one instability criterion (issue 24 item 2): it decides the status of every run that
-// reaches its end (measure(), core/runner.hpp: "unstable at h = ..." instead of "ok") and every
+// reaches its end (measure(), app/runner.hpp: "unstable at h = ..." instead of "ok") and every
 // probe of the stability map (studies/stability_map.hpp), the same function for both.
 //
 // A run is unstable when, over its samples (SPEC "Metrics"),

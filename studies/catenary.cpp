@@ -4,15 +4,15 @@
 #include <filesystem>
 #include <sstream>
 
-#include "core/case.hpp"
-#include "core/job_result.hpp"
+#include "app/case.hpp"
+#include "app/job_result.hpp"
 #include "models/hanging_tether/catenary_study.hpp"
 #include "models/hanging_tether/model.hpp"
 
 namespace tb {
 
 namespace hanging_tether {
-// A job's result as bytes (core/job_result.hpp).
+// A job's result as bytes (app/job_result.hpp).
 void write(ResultWriter& w, const CatenaryStudy& s) {
   w << s.case_name << long(s.discretisation) << s.analytic_horizontal_tension << s.fitted_rate << long(s.points.size());
   for (const auto& p : s.points) w << p.N << p.max_error << p.rate << p.newton_iterations << p.horizontal_tension;

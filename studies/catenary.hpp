@@ -1,5 +1,5 @@
 #pragma once
-#include "core/study.hpp"
+#include "app/study.hpp"
 namespace tb {
 // Hanging-tether cases: the static shape for each N against Irvine's elastic catenary (seed
 // 003 Remark 1), with the error and the observed rate. Parameter `elements` (comma-separated

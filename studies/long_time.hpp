@@ -1,6 +1,6 @@
 #pragma once
-#include "core/runner.hpp"
-#include "core/study.hpp"
+#include "app/runner.hpp"
+#include "app/study.hpp"
 namespace tb {
 // Long-time growth laws (core/growth.hpp) of the energy and momentum errors of every run of
 // every conservative case (no external work in the energy balance): law, exponent with its 95%

@@ -7,13 +7,13 @@
 #include <map>
 #include <tuple>
 
-#include "core/catalogue.hpp"
+#include "app/catalogue.hpp"
 #include "core/format.hpp"
-#include "core/gates.hpp"
-#include "core/job_result.hpp"
+#include "app/gates.hpp"
+#include "app/job_result.hpp"
 #include "core/model_variant.hpp"
-#include "core/reference_data.hpp"
-#include "core/runner.hpp"
+#include "app/reference_data.hpp"
+#include "app/runner.hpp"
 #include "core/table_reader.hpp"
 #include "studies/paper_verdict.hpp"
 

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "core/format.hpp"
-#include "core/gates.hpp"
+#include "app/gates.hpp"
 
 namespace tb {
 

@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "core/reference_data.hpp"
-#include "core/runner.hpp"
+#include "app/reference_data.hpp"
+#include "app/runner.hpp"
 
 namespace tb {
 

@@ -4,10 +4,10 @@
 #include <fstream>
 #include <list>
 
-#include "core/catalogue.hpp"
+#include "app/catalogue.hpp"
 #include "core/format.hpp"
-#include "core/job_result.hpp"
-#include "core/runner.hpp"
+#include "app/job_result.hpp"
+#include "app/runner.hpp"
 
 namespace tb {
 

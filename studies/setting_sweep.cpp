@@ -3,10 +3,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/catalogue.hpp"
+#include "app/catalogue.hpp"
 #include "core/format.hpp"
-#include "core/job_result.hpp"
-#include "core/runner.hpp"
+#include "app/job_result.hpp"
+#include "app/runner.hpp"
 #include "core/table_reader.hpp"
 
 namespace tb {

@@ -2,7 +2,7 @@
 // and cases/README.md ("Stability map"). Practice followed where the issue is silent
 // (DiffEqDevTools): the unit is a setup (method + step) run over the same horizon for every
 // method, judged by one measurement path (integrate() and the metrics' accumulator of
-// core/runner.hpp, core/metrics.hpp); every run is written out (stability_probes.csv) so that
+// app/runner.hpp, core/metrics.hpp); every run is written out (stability_probes.csv) so that
 // each h_max can be audited.
 
 #include "studies/stability_map.hpp"
@@ -16,9 +16,9 @@
 #include <optional>
 #include <sstream>
 
-#include "core/catalogue.hpp"
+#include "app/catalogue.hpp"
 #include "core/format.hpp"
-#include "core/job_result.hpp"
+#include "app/job_result.hpp"
 #include "core/model_variant.hpp"
 
 namespace tb {

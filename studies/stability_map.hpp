@@ -32,8 +32,8 @@
 #include <string>
 #include <vector>
 
-#include "core/runner.hpp"
-#include "core/study.hpp"
+#include "app/runner.hpp"
+#include "app/study.hpp"
 #include "numerics/statistics.hpp"
 
 namespace tb {

@@ -11,7 +11,7 @@
 // the counts: rhs_evals (f, or the residual of an implicit step) and Newton iterations.
 //
 // The reference comes from a method not under test and is cross-checked by a second solver
-// (core/reference.hpp); their distance (max norm) is the resolution of every error measured
+// (app/reference.hpp); their distance (max norm) is the resolution of every error measured
 // against it. A point whose error is not above that agreement is marked unresolved: written
 // with its error (what was measured) but `resolved = no`, left out of the order fits, and
 // drawn hollow, never counted as a win (references.csv lists the agreement per case).
@@ -26,11 +26,11 @@
 #include <fstream>
 #include <map>
 
-#include "core/catalogue.hpp"
-#include "core/fingerprint.hpp"
+#include "app/catalogue.hpp"
+#include "app/fingerprint.hpp"
 #include "core/format.hpp"
-#include "core/job_result.hpp"
-#include "core/reference.hpp"
+#include "app/job_result.hpp"
+#include "app/reference.hpp"
 #include "core/trajectory_error.hpp"
 #include "numerics/convergence.hpp"
 #include "numerics/statistics.hpp"
@@ -92,14 +92,14 @@ class WorkPrecision final : public Study {
   std::vector<StudyJob> plan(const StudyContext& context) override {
     const Catalogue& catalogue = *context.catalogue;
     for (const auto& c : *context.cases) {
-      references_[c.name] = read_references(c, context.reference_dir, catalogue.reference());
+      references_[c.name] = read_references(c, context.case_references(), catalogue.reference());
       const auto crosschecks =
-          read_references(c, context.reference_dir, catalogue.crosscheck(), ReferenceRole::CrossCheck);
+          read_references(c, context.case_references(), catalogue.crosscheck(), ReferenceRole::CrossCheck);
       for (const auto& [d, x] : references_[c.name])
         agreement_[c.name][d] = (x - crosschecks.at(d)).lpNorm<Eigen::Infinity>();
-      trajectories_[c.name] = read_reference_trajectories(c, context.reference_dir, catalogue.reference());
+      trajectories_[c.name] = read_reference_trajectories(c, context.case_references(), catalogue.reference());
       const auto crosscheck_trajectories =
-          read_reference_trajectories(c, context.reference_dir, catalogue.crosscheck(), ReferenceRole::CrossCheck);
+          read_reference_trajectories(c, context.case_references(), catalogue.crosscheck(), ReferenceRole::CrossCheck);
       parts_[c.name] = c.model->physical_parts();
       for (const auto& [d, t] : trajectories_[c.name]) {
         if (t.states.front().size() != Eigen::Index(parts_[c.name].size()))

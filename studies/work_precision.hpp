@@ -3,8 +3,8 @@
 #include <limits>
 #include <string>
 
-#include "core/runner.hpp"
-#include "core/study.hpp"
+#include "app/runner.hpp"
+#include "app/study.hpp"
 
 namespace tb {
 

@@ -8,9 +8,9 @@
 #include <functional>
 #include <memory>
 
-#include "core/case.hpp"
+#include "app/case.hpp"
 #include "core/formulation.hpp"
-#include "core/runner.hpp"
+#include "app/runner.hpp"
 #include "mechanics/attached_body_dae.hpp"
 #include "tests/test_support.hpp"
 

@@ -14,7 +14,7 @@
 
 #include <algorithm>
 
-#include "core/runner.hpp"
+#include "app/runner.hpp"
 #include "tests/test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -292,7 +292,17 @@ TEST_CASE("report writes tables, sweeps, orders, the paper comparison, figures a
   const std::string paper = read_file(out / "paper_comparison.md");
   CHECK(paper.find("| 000-orthogonality |") != std::string::npos);
   CHECK(paper.find("**agrees** ours is") != std::string::npos);
-  CHECK(read_file(out / "build_info.csv").find("compiler,") != std::string::npos);
+  // The reproducibility manifest: the build, every dependency as built against, the machine,
+  // the plugins (none here), each with a value.
+  const std::string manifest = read_file(out / "build_info.csv");
+  for (const char* key : {"\nversion,0.", "\ncompiler,", "\ndependency SUNDIALS,", "\ndependency KLU,", "\ndependency Boost,",
+                          "\ndependency Eigen,", "\ndependency toml11,", "\ndependency CLI11,", "\ndependency Catch2,",
+                          "\ndependency Google Benchmark,", "\ndependency MPI (standard),", "\ndependency MPI library,",
+                          "\ncpu_model,", "\ncpu_flags,", "\ncpu_governor,", "\nplugins,none\n"}) {
+    INFO("build_info.csv lacks " << key);
+    CHECK(manifest.find(key) != std::string::npos);
+  }
+  CHECK(manifest.find(",unknown") == std::string::npos);  // every dependency states its version
   // The reference's agreement with its cross-check, and every work-precision point marked
   // resolved exactly when its error is above that agreement.
   std::istringstream refs(read_file(out / "references.csv"));

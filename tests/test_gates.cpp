@@ -7,7 +7,7 @@
 #include <fstream>
 #include <random>
 
-#include "core/gates.hpp"
+#include "app/gates.hpp"
 #include "core/table_reader.hpp"
 #include "tests/test_support.hpp"
 

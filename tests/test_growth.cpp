@@ -12,7 +12,7 @@
 #include <map>
 #include <random>
 
-#include "core/gates.hpp"
+#include "app/gates.hpp"
 #include "core/growth.hpp"
 #include "tests/test_support.hpp"
 

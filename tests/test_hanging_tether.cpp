@@ -12,9 +12,9 @@
 #include <sstream>
 #include <sys/wait.h>
 
-#include "core/case.hpp"
+#include "app/case.hpp"
 #include "core/metrics.hpp"
-#include "core/runner.hpp"
+#include "app/runner.hpp"
 #include "models/hanging_tether/catenary_study.hpp"
 #include "models/hanging_tether/elastic_catenary.hpp"
 #include "models/hanging_tether/model.hpp"

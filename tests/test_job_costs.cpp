@@ -1,10 +1,10 @@
-// The report's job ordering and ETA estimates (core/jobs.hpp) and the stored job costs they
-// come from (reference/job_costs.csv, core/reference_data.hpp).
+// The report's job ordering and ETA estimates (app/jobs.hpp) and the stored job costs they
+// come from (reference/job_costs.csv, app/reference_data.hpp).
 #include <catch2/catch.hpp>
 
 
-#include "core/jobs.hpp"
-#include "core/reference_data.hpp"
+#include "app/jobs.hpp"
+#include "app/reference_data.hpp"
 #include "core/table_reader.hpp"
 #include "tests/temp_file.hpp"
 

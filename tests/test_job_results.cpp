@@ -1,5 +1,5 @@
-// Job results as bytes (core/job_result.hpp) and the resume store of the job list
-// (core/jobs.hpp): exact round trips, refused malformed bytes, and which stored results a
+// Job results as bytes (app/job_result.hpp) and the resume store of the job list
+// (app/jobs.hpp): exact round trips, refused malformed bytes, and which stored results a
 // resumed job list reuses (matching fingerprint, whole file) or runs again.
 
 #include <catch2/catch.hpp>
@@ -10,8 +10,8 @@
 #include <limits>
 #include <random>
 
-#include "core/job_result.hpp"
-#include "core/jobs.hpp"
+#include "app/job_result.hpp"
+#include "app/jobs.hpp"
 #include "studies/long_time.hpp"
 #include "studies/stability_map.hpp"
 #include "studies/work_precision.hpp"

@@ -1,8 +1,9 @@
-// The layers of the suite (CMakeLists.txt: numerics <- core <- mechanics <- models, core <-
-// integrators, models <- studies <- suite). The build already refuses a wrong-way include
-// path; these checks keep the rest honest: core and the command line name no model and no
-// integrator of the catalogue (they get them from it), no source climbs out of its folder
-// with "../", and no model includes another model's folder.
+// The layers of the suite (CMakeLists.txt: the kernel numerics <- core <- mechanics; models on
+// mechanics, integrators on core; the application app on core; studies on app and models;
+// suite on all). The build already refuses a wrong-way include path; these checks keep the
+// rest honest: the kernel includes nothing of the application; core, app and the command line
+// name no model and no integrator of the catalogue (they get them from it), no source climbs
+// out of its folder with "../", and no model includes another model's folder.
 
 #include <catch2/catch.hpp>
 
@@ -64,12 +65,13 @@ std::vector<std::string> includes_of(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("core and the command line name no model and no integrator of the catalogue", "[layering]") {
+TEST_CASE("core, app and the command line name no model and no integrator of the catalogue", "[layering]") {
   std::vector<std::string> names = tb::testing::catalogue().model_names();
   for (const auto& n : tb::testing::catalogue().integrator_names()) names.push_back(n);
   REQUIRE(names.size() > 5);
   std::vector<fs::path> files = sources_under(kRoot / "core");
-  for (const auto& f : sources_under(kRoot / "cli")) files.push_back(f);
+  for (const char* layer : {"app", "cli"})
+    for (const auto& f : sources_under(kRoot / layer)) files.push_back(f);
   for (const auto& file : files) {
     const std::string text = slurp(file);
     for (const auto& name : names) {
@@ -80,7 +82,7 @@ TEST_CASE("core and the command line name no model and no integrator of the cata
 }
 
 TEST_CASE("includes run down the layers: no '../', no model reaching into another model", "[layering]") {
-  for (const char* layer : {"numerics", "core", "mechanics", "models", "integrators", "studies", "suite", "cli"})
+  for (const char* layer : {"numerics", "core", "mechanics", "app", "models", "integrators", "studies", "suite", "cli"})
     for (const auto& file : sources_under(kRoot / layer)) {
       const std::string own = fs::relative(file, kRoot).begin()->string();  // the layer folder
       std::string own_unit;  // models/<name> or integrators/<name>
@@ -94,4 +96,14 @@ TEST_CASE("includes run down the layers: no '../', no model reaching into anothe
           CHECK(inc.rfind(own_unit + "/", 0) == 0);  // only its own folder among its siblings
       }
     }
+}
+
+TEST_CASE("the kernel (numerics, core, mechanics) includes only the kernel: it installs without the application", "[layering]") {
+  for (const char* layer : {"numerics", "core", "mechanics"})
+    for (const auto& file : sources_under(kRoot / layer))
+      for (const auto& inc : includes_of(slurp(file))) {
+        INFO(file.string() << " includes \"" << inc << "\"");
+        const std::string top = inc.substr(0, inc.find('/'));
+        CHECK((top == "numerics" || top == "core" || top == "mechanics"));
+      }
 }

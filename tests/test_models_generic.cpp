@@ -36,10 +36,10 @@
 #include <string>
 #include <vector>
 
-#include "core/case.hpp"
+#include "app/case.hpp"
 #include "core/metrics.hpp"
 #include "core/model.hpp"
-#include "core/runner.hpp"
+#include "app/runner.hpp"
 #include "core/integrator.hpp"
 #include "tests/dae_checks.hpp"
 #include "tests/test_support.hpp"

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/settings_doc.hpp"
+#include "app/settings_doc.hpp"
 #include "tests/test_support.hpp"
 
 using namespace tb;

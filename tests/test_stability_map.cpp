@@ -11,7 +11,7 @@
 #include <sstream>
 #include <sys/wait.h>
 
-#include "core/summary.hpp"
+#include "app/summary.hpp"
 #include "studies/stability_map.hpp"
 #include "tests/test_support.hpp"
 

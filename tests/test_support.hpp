@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "mechanics/body_shapes.hpp"
-#include "core/case.hpp"
+#include "app/case.hpp"
 #include "numerics/convergence.hpp"
-#include "core/reference.hpp"
-#include "core/runner.hpp"
+#include "app/reference.hpp"
+#include "app/runner.hpp"
 #include "suite/catalogue.hpp"
 #include "models/string_pendulum/model.hpp"
 

@@ -1,0 +1,108 @@
+#pragma once
+// A case file (format: cases/README.md): which model, its parameters and initial condition,
+// the step, the end time, the observation interval and per-integrator settings. Everything is
+// validated against the catalogue when the file is loaded, before anything runs or is written.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/catalogue.hpp"
+
+namespace tb {
+
+// [report.setting_sweep]: one integrator run over the case once per value of one of its
+// settings, every other setting the case's (e.g. a DAE integrator's Baumgarte rate p: drift against cost).
+struct SettingSweep {
+  std::string integrator;
+  std::string setting;
+  std::vector<double> values;
+  double t_end = 0.0;  // s; the case's t_end unless set
+};
+
+// [report.parameter_map]: one integrator run over the case for every (value of one numeric
+// [model] key, step), each until t_end or its first failure: where a method completes and, where
+// it does not, why (e.g. a Lie group method against cable link mass and h). The models are built when the
+// case is loaded, so a value the model refuses is an input error before anything runs.
+struct ParameterMap {
+  std::string integrator;
+  // Optional: a second fixed-step integrator run on the same points, one that solves the same
+  // discrete equations by other means (cases/README.md): where the first fails, the second
+  // failing too makes it the method's limit, completing makes it the first solver's.
+  std::string compare_with;
+  std::string parameter;                               // a numeric key of [model]
+  std::vector<double> values;
+  std::vector<std::shared_ptr<const Model>> models;    // one per value
+  std::vector<double> steps;                           // s
+  double t_end = 0.0;                                  // s; the case's t_end unless set
+};
+
+// What `tetherbench report`, `reference` and `gate` do with a case ([report] table).
+constexpr int kTrajectorySamples = 50;  // default number of reference-trajectory grid intervals
+
+struct ReportSettings {
+  double reference_t_end = 0.0;     // horizon of the reference solution, work-precision sweep and orders (s)
+  std::vector<double> steps;        // fixed-step sweep (s)
+  std::vector<double> tolerances;   // adaptive sweep: rtol, with atol = 1e-2 rtol
+  double gate_t_end = 0.0;          // the short run the CI gates measure (s)
+  // Steps of the long runs of the long_time study (growth laws) in the report; 0: the study
+  // reads the case's full runs instead.
+  double long_time_steps = 0.0;
+  // Spacing of the reference trajectory's grid (s): [report] trajectory_interval, or by default
+  // reference_t_end / n for the largest n <= kTrajectorySamples that makes it a whole number of
+  // every step of `steps`, so that every fixed-step run of the sweep has a step end on each
+  // grid time. Either way it divides reference_t_end.
+  double trajectory_interval = 0.0;
+  std::optional<SettingSweep> setting_sweep;
+  std::optional<ParameterMap> parameter_map;
+};
+
+struct Case {
+  std::string file;
+  std::string name;
+  std::string description;
+  std::string model_name;
+  double t_end = 0.0;            // s
+  double h = 0.0;                // s: fixed step, initial step of adaptive methods
+  double sample_interval = 0.0;  // s: observation grid
+  std::shared_ptr<const Model> model;
+  // Canonical text of the model name and the [model] and [initial] tables (app/fingerprint.hpp):
+  // what a stored reference solution of this case was computed from.
+  std::string model_inputs;
+  std::map<std::string, IntegratorSettings> settings;  // one entry per catalogue integrator
+  // [case] integrators: the integrators this case runs; empty means every applicable one.
+  // (E.g. a long case repeated only to run one adaptive method at MATLAB ode45's default tolerances.)
+  std::vector<std::string> only_integrators;
+  // [case] integrator_t_end: a shorter horizon for some integrators' full runs (s), where the
+  // case's t_end would cost them far more than the rest of the main job; their rows say so
+  // (t_end column, and a note under the case's table).
+  std::map<std::string, double> integrator_t_end;
+  double t_end_for(const std::string& integrator) const {
+    const auto it = integrator_t_end.find(integrator);
+    return it == integrator_t_end.end() ? t_end : it->second;
+  }
+  ReportSettings report;
+  // Where the case's model and integrators come from, when a plugin provides them
+  // (Catalogue::origins, same keys: "model NAME", "integrator NAME"); built-in ones are absent.
+  // Part of the fingerprints of the case's results (app/job_result.hpp).
+  std::map<std::string, std::string> origins;
+
+  const IntegratorSettings& settings_for(const std::string& integrator) const { return settings.at(integrator); }
+  bool lists(const std::string& integrator) const;  // allowed by [case] integrators
+};
+
+// Throws InputError (naming the file, key and expectation) on any bad input.
+Case load_case(const std::string& path, const Catalogue& catalogue);
+
+// The command line's `--set NAME.KEY=VALUE`: sets one setting of integrator NAME in the case,
+// over the case file's value, validated exactly like a key of the case's [integrators.NAME]
+// table (VALUE is read as a TOML value). Throws InputError naming the assignment on an unknown
+// integrator, a key that integrator does not declare, or a bad value.
+void apply_setting_override(Case& c, const std::string& assignment, const Catalogue& catalogue);
+
+// Reads one declared setting from a table (used for [integrators.NAME] and --set).
+void read_integrator_settings(TableReader& table, const IntegratorInfo& info, IntegratorSettings& s);
+
+}  // namespace tb

@@ -1,0 +1,63 @@
+#include "app/data_paths.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "core/table_reader.hpp"  // InputError
+
+namespace fs = std::filesystem;
+
+namespace tb {
+
+namespace {
+
+// What is missing of a data folder, or "".
+std::string missing_parts(const fs::path& root) {
+  std::error_code ec;
+  std::string missing;
+  for (const char* part : {"cases", "reference", "scripts"})
+    if (!fs::is_directory(root / part, ec)) missing += std::string(missing.empty() ? "" : ", ") + part + "/";
+  return missing;
+}
+
+}  // namespace
+
+std::string executable_dir() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::current_path().string() : exe.parent_path().string();
+}
+
+DataPaths find_data_paths(const std::optional<std::string>& data_dir_option) {
+  const fs::path exe_dir = executable_dir();
+  DataPaths paths;
+  auto take = [&](const fs::path& root, const std::string& found_by) {
+    paths.root = fs::weakly_canonical(root).string();
+    paths.found_by = found_by;
+    // Each part resolved: in a build tree they are links to the source folders, and messages
+    // should name the file a user edits.
+    paths.cases = fs::weakly_canonical(fs::path(paths.root) / "cases").string();
+    paths.reference = fs::weakly_canonical(fs::path(paths.root) / "reference").string();
+    paths.scripts = fs::weakly_canonical(fs::path(paths.root) / "scripts").string();
+    paths.benchmarks = (exe_dir / "tetherbench_benchmarks").string();
+    return paths;
+  };
+  auto given = [&](const std::string& root, const std::string& by) {
+    if (root.empty()) throw InputError(by + ": expected a folder holding cases/, reference/ and scripts/, got an empty path");
+    if (const std::string missing = missing_parts(root); !missing.empty())
+      throw InputError(by + " " + root + ": expected a tetherbench data folder holding cases/, reference/ and scripts/ (missing " +
+                       missing + ")");
+    return take(root, by);
+  };
+  if (data_dir_option) return given(*data_dir_option, "--data-dir");
+  if (const char* env = std::getenv("TETHERBENCH_DATA_DIR")) return given(env, "TETHERBENCH_DATA_DIR");
+  std::string looked;
+  for (const fs::path& root : {exe_dir / "share" / "tetherbench", exe_dir.parent_path() / "share" / "tetherbench"}) {
+    if (missing_parts(root).empty()) return take(root, "next to the executable");
+    looked += (looked.empty() ? "" : ", ") + root.string();
+  }
+  throw InputError("tetherbench cannot find its data (cases/, reference/, scripts/): looked in " + looked +
+                   "; expected an installation (cmake --install) or a build tree, or give --data-dir DIR or TETHERBENCH_DATA_DIR");
+}
+
+}  // namespace tb

@@ -1,0 +1,32 @@
+#pragma once
+// Where the executable finds what it ships with: the bundled cases, the reference data and
+// envelopes, the report's scripts and the benchmark binary. Nothing of the source tree is
+// compiled in; the data are found relative to the running executable, so an installed or a
+// moved build works the same:
+//   --data-dir DIR                       (the option), else
+//   TETHERBENCH_DATA_DIR                 (the environment), else
+//   EXE_DIR/share/tetherbench            (the build tree: links to the source folders), else
+//   EXE_DIR/../share/tetherbench         (an installation: PREFIX/bin/tetherbench).
+// The folder must hold cases/, reference/ and scripts/.
+
+#include <optional>
+#include <string>
+
+namespace tb {
+
+struct DataPaths {
+  std::string root;        // the folder found
+  std::string found_by;    // "--data-dir", "TETHERBENCH_DATA_DIR" or "next to the executable"
+  std::string cases;       // ROOT/cases
+  std::string reference;   // ROOT/reference
+  std::string scripts;     // ROOT/scripts
+  std::string benchmarks;  // EXE_DIR/tetherbench_benchmarks (may be absent: the report then skips benchmarks)
+};
+
+// InputError naming the option or variable and what was expected, or every place looked at.
+DataPaths find_data_paths(const std::optional<std::string>& data_dir_option);
+
+// The directory of the running executable (/proc/self/exe).
+std::string executable_dir();
+
+}  // namespace tb

@@ -1,0 +1,121 @@
+#include "app/manifest.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "app/catalogue.hpp"
+#include "app/distributed.hpp"
+#include "app/external_steps.hpp"
+#include "core/format.hpp"
+
+#if !defined(TETHERBENCH_VERSION) || !defined(TETHERBENCH_DEPENDENCIES)
+#error "TETHERBENCH_VERSION and TETHERBENCH_DEPENDENCIES must be defined by the build (CMakeLists.txt)"
+#endif
+
+namespace fs = std::filesystem;
+
+namespace tb {
+
+namespace {
+
+std::string git_commit(const std::string& data_root) {
+  std::error_code ec;
+  // The build tree's data folder links to the source folders: the commit is the source's.
+  const fs::path source = fs::canonical(fs::path(data_root) / "cases", ec).parent_path();
+  if (ec || !fs::exists(source / ".git", ec)) return "not a git checkout";
+  if (ec) return "not a git checkout";
+  std::string out;
+  if (FILE* p = popen(("git -C " + shell_quote(source.string()) + " rev-parse --short HEAD 2>/dev/null").c_str(), "r")) {
+    char buf[64];
+    while (std::fgets(buf, sizeof buf, p)) out += buf;
+    pclose(p);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out.empty() ? "not a git checkout" : out;
+}
+
+// The first value of `key` in /proc/cpuinfo ("model name", "flags"), or "unavailable".
+std::string cpuinfo(const std::string& key) {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string name = line.substr(0, colon);
+    while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.pop_back();
+    if (name == key) return colon + 2 <= line.size() ? line.substr(colon + 2) : "";
+  }
+  return "unavailable (/proc/cpuinfo has no '" + key + "')";
+}
+
+std::string first_line(const std::string& file, const std::string& otherwise) {
+  std::ifstream in(file);
+  std::string line;
+  return in && std::getline(in, line) && !line.empty() ? line : otherwise;
+}
+
+}  // namespace
+
+std::string suite_version(const std::string& data_root) {
+  static std::map<std::string, std::string> cached;  // asked for by every job's fingerprint
+  auto it = cached.find(data_root);
+  if (it == cached.end()) it = cached.emplace(data_root, std::string(TETHERBENCH_VERSION) + " (git " + git_commit(data_root) + ")").first;
+  return it->second;
+}
+
+std::vector<std::pair<std::string, std::string>> reproducibility_manifest(const Catalogue& catalogue,
+                                                                          const ManifestContext& context) {
+  std::vector<std::pair<std::string, std::string>> rows;
+  rows.emplace_back("version", suite_version(context.data_root));
+  rows.emplace_back("compiler", TETHERBENCH_COMPILER);
+  rows.emplace_back("flags", TETHERBENCH_FLAGS);
+  rows.emplace_back("build_type", TETHERBENCH_BUILD_TYPE);
+  // "SUNDIALS=6.4.1|KLU=1.3.9|...": one row each, "dependency NAME".
+  std::stringstream deps(TETHERBENCH_DEPENDENCIES);
+  for (std::string dep; std::getline(deps, dep, '|');) {
+    const auto eq = dep.find('=');
+    const std::string version = dep.substr(eq + 1);
+    rows.emplace_back("dependency " + dep.substr(0, eq), version.empty() ? "unknown (its CMake package states no version)" : version);
+  }
+  rows.emplace_back("dependency MPI library", mpi_library_version());
+  rows.emplace_back("cpu_model", cpuinfo("model name"));
+  rows.emplace_back("cpu_flags", cpuinfo("flags"));
+  rows.emplace_back("cpu_governor", first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+                                               "unavailable (no cpufreq on this machine: a virtual machine or container)"));
+  rows.emplace_back("cpu_count", std::to_string(std::max(1u, std::thread::hardware_concurrency())));
+  if (catalogue.plugins.empty()) rows.emplace_back("plugins", "none");
+  for (const auto& p : catalogue.plugins) {
+    std::string entries;
+    for (const auto& e : p.entries) entries += (entries.empty() ? "" : "; ") + e;
+    rows.emplace_back("plugin " + p.name, p.version + ", file hash " + p.hash + ", " + p.file + " (" + entries + ")");
+  }
+  rows.emplace_back("date", utc_now());
+  rows.emplace_back("workers", std::to_string(context.workers));
+  rows.emplace_back("command", context.command);
+  rows.emplace_back("processes", std::to_string(context.processes));
+  return rows;
+}
+
+void write_manifest(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& rows) {
+  fs::create_directories(dir);
+  const fs::path file = fs::path(dir) / "build_info.csv";
+  std::ofstream out(file);
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+  out << "key,value\n";
+  for (const auto& [key, value] : rows) {
+    if (value.find_first_of(",\"\n") == std::string::npos) {
+      out << key << "," << value << "\n";
+      continue;
+    }
+    std::string quoted = "\"";
+    for (char c : value) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    out << key << "," << quoted << "\"\n";
+  }
+}
+
+}  // namespace tb

@@ -1,0 +1,33 @@
+#pragma once
+// The reproducibility manifest of a report (build_info.csv, shown in index.md): the suite's
+// version and source commit, the compiler and flags, every dependency's version as built
+// against, the MPI library in use, the machine (CPU model, instruction-set flags, frequency
+// governor), every plugin loaded (name, version, file hash, file), and how the report was run.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tb {
+
+struct Catalogue;
+
+// "0.2.0 (git abc1234)": part of every job's fingerprint. The commit is that of the checkout
+// the data folder comes from, "not a git checkout" for an installation.
+std::string suite_version(const std::string& data_root);
+
+struct ManifestContext {
+  std::string data_root;  // app/data_paths.hpp
+  std::string command;    // the command line
+  unsigned workers = 1;
+  int processes = 1;
+};
+
+// key, value rows in the order written.
+std::vector<std::pair<std::string, std::string>> reproducibility_manifest(const Catalogue& catalogue,
+                                                                          const ManifestContext& context);
+
+// Writes build_info.csv (key,value) into `dir`.
+void write_manifest(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& rows);
+
+}  // namespace tb

@@ -1,0 +1,145 @@
+#include "app/plugins.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "app/fingerprint.hpp"
+#include "app/study.hpp"
+#include "core/plugin.hpp"
+#include "core/table_reader.hpp"  // InputError
+
+namespace fs = std::filesystem;
+
+namespace tb {
+
+namespace {
+
+constexpr const char* kExpected = "a shared library built with TETHERBENCH_PLUGIN against tetherbench::kernel " TETHERBENCH_KERNEL_VERSION;
+
+// Collects one plugin's entries; the catalogue is changed only once all of them are known.
+class Collector : public PluginRegistrar {
+ public:
+  void integrator(IntegratorInfo info) override { integrators.push_back(std::move(info)); }
+  void model(ModelInfo info) override { models.push_back(std::move(info)); }
+  void study(const StudyInfo& info) override { studies.push_back(info); }
+  std::vector<IntegratorInfo> integrators;
+  std::vector<ModelInfo> models;
+  std::vector<StudyInfo> studies;
+};
+
+std::string file_contents_hash(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return fingerprint_of(bytes.str());
+}
+
+template <class Info>
+void sort_by_name(std::vector<Info>& list) {
+  std::sort(list.begin(), list.end(), [](const Info& a, const Info& b) { return a.name < b.name; });
+}
+
+// The kind of entry (and who owns it) that already uses `name`, or "".
+std::string holder_of(const Catalogue& catalogue, const std::string& kind, const std::string& name) {
+  const bool taken = kind == "integrator"
+                         ? catalogue.find_integrator(name) != nullptr ||
+                               std::any_of(catalogue.reference_solvers.begin(), catalogue.reference_solvers.end(),
+                                           [&](const IntegratorInfo& i) { return i.name == name; })
+                     : kind == "model" ? catalogue.find_model(name) != nullptr
+                                       : catalogue.find_study(name) != nullptr;
+  if (!taken) return "";
+  const std::string origin = catalogue.origin(kind, name);
+  return origin.empty() ? "a built-in " + kind : "the " + kind + " of " + origin;
+}
+
+void load_one(const PluginFile& given, Catalogue& catalogue) {
+  const std::string& file = given.file;
+  const std::string where = given.given_by + " " + file;
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec))
+    throw InputError(where + ": no such file (expected " + std::string(kExpected) + ")");
+  // An absolute path: dlopen would otherwise search the library path for a bare name.
+  const std::string path = fs::absolute(file).string();
+  for (const auto& p : catalogue.plugins)
+    if (fs::equivalent(p.file, path, ec))
+      throw InputError(where + ": loaded twice (also given as " + p.file + "); expected each plugin once");
+  dlerror();
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char* why = dlerror();
+    throw InputError(where + ": cannot be loaded (" + std::string(why ? why : "unknown reason") + "); expected " + kExpected);
+  }
+  using EntryPoint = const tetherbench_plugin_entry* (*)();
+  auto entry_point = reinterpret_cast<EntryPoint>(dlsym(handle, TETHERBENCH_PLUGIN_ENTRY_SYMBOL));
+  if (!entry_point)
+    throw InputError(where + ": has no entry point '" TETHERBENCH_PLUGIN_ENTRY_SYMBOL "'; expected " + kExpected +
+                     " (core/plugin.hpp)");
+  const tetherbench_plugin_entry* entry = entry_point();
+  if (!entry || !entry->kernel_version)
+    throw InputError(where + ": its entry point returned no description; expected " + kExpected);
+  if (std::string(entry->kernel_version) != TETHERBENCH_KERNEL_VERSION)
+    throw InputError(where + ": built against tetherbench kernel " + entry->kernel_version + "; expected a plugin built against " +
+                     TETHERBENCH_KERNEL_VERSION + " (this tetherbench): rebuild it against this installation");
+  if (!entry->name || !*entry->name || !entry->version || !*entry->version || !entry->register_entries)
+    throw InputError(where + ": its entry has no name, version or registration function; expected all three");
+
+  Collector added;
+  try {
+    entry->register_entries(added);
+  } catch (const std::exception& e) {
+    throw InputError(where + ": plugin " + entry->name + " threw while registering its entries (" + e.what() +
+                     "); expected registration to succeed");
+  } catch (...) {
+    throw InputError(where + ": plugin " + entry->name + " threw a non-standard exception while registering its entries; "
+                     "expected registration to succeed");
+  }
+  if (added.integrators.empty() && added.models.empty() && added.studies.empty())
+    throw InputError(where + ": plugin " + entry->name + " registered nothing; expected at least one integrator, model or study");
+
+  Catalogue::Plugin plugin{path, entry->name, entry->version, file_contents_hash(path), {}};
+  const std::string origin = "plugin " + plugin.name + " " + plugin.version + ", file hash " + plugin.hash;
+  auto claim = [&](const std::string& kind, const std::string& name) {
+    if (const std::string holder = holder_of(catalogue, kind, name); !holder.empty())
+      throw InputError(where + ": plugin " + plugin.name + " adds " + kind + " '" + name + "', a name already taken by " +
+                       holder + "; expected a name of its own");
+    plugin.entries.push_back(kind + " " + name);
+    catalogue.origins[kind + " " + name] = origin;
+  };
+  for (auto& i : added.integrators) claim("integrator", i.name), catalogue.integrators.push_back(std::move(i));
+  for (auto& m : added.models) claim("model", m.name), catalogue.models.push_back(std::move(m));
+  for (auto& s : added.studies) claim("study", s.name), catalogue.studies.push_back(std::move(s));
+  sort_by_name(catalogue.integrators);
+  sort_by_name(catalogue.models);
+  sort_by_name(catalogue.studies);
+  catalogue.plugins.push_back(plugin);
+  try {
+    catalogue.validate();
+  } catch (const std::logic_error& e) {
+    throw InputError(where + ": plugin " + plugin.name + " adds an entry the catalogue refuses: " + e.what());
+  }
+}
+
+}  // namespace
+
+std::vector<PluginFile> plugin_files(const std::vector<std::string>& from_options) {
+  std::vector<PluginFile> files;
+  if (const char* env = std::getenv("TETHERBENCH_PLUGINS")) {
+    std::stringstream list(env);
+    for (std::string file; std::getline(list, file, ':');)
+      if (!file.empty()) files.push_back({file, "TETHERBENCH_PLUGINS"});
+  }
+  for (const auto& file : from_options) files.push_back({file, "--plugin"});
+  return files;
+}
+
+void load_plugins(const std::vector<PluginFile>& files, Catalogue& catalogue) {
+  for (const auto& file : files) load_one(file, catalogue);
+}
+
+}  // namespace tb

@@ -1,0 +1,169 @@
+#include "app/reference.hpp"
+
+#include <cmath>
+#include <filesystem>
+
+#include "app/fingerprint.hpp"
+#include "core/format.hpp"
+#include "app/reference_data.hpp"
+
+namespace tb {
+
+namespace fs = std::filesystem;
+
+ReferenceRun compute_reference(const IntegratorInfo& solver, const Model& model, const std::string& discretisation,
+                               double t_end, double initial_step) {
+  std::string why_not;
+  auto form = model.make_formulation(FormulationKind::EmbeddedOde, discretisation, why_not);
+  if (!form) throw std::runtime_error("no reference solution: " + why_not);
+  IntegratorSettings s = IntegratorSettings::defaults(solver.settings, initial_step);
+  s.set("rtol", kReferenceRtol);
+  s.set("atol", kReferenceAtol);
+  ReferenceRun run;
+  run.outcome = integrate(*form, solver, s, t_end, t_end, {});
+  if (!run.outcome.ok()) throw std::runtime_error("reference run failed: " + run.outcome.outcome.describe());
+  run.physical = form->physical_state(run.outcome.final_state);
+  return run;
+}
+
+StateTrajectory compute_reference_trajectory(const IntegratorInfo& solver, const Model& model,
+                                             const std::string& discretisation, double t_end, double interval,
+                                             double initial_step) {
+  std::string why_not;
+  auto form = model.make_formulation(FormulationKind::EmbeddedOde, discretisation, why_not);
+  if (!form) throw std::runtime_error("no reference trajectory: " + why_not);
+  IntegratorSettings s = IntegratorSettings::defaults(solver.settings, initial_step);
+  s.set("rtol", kReferenceRtol);
+  s.set("atol", kReferenceAtol);
+  const long samples = std::lround(t_end / interval);
+  if (samples < 1 || std::abs(double(samples) * interval - t_end) > 1e-9 * t_end)
+    throw std::logic_error("trajectory interval " + format_g(interval) + " does not divide " + format_g(t_end));
+  auto stepper = solver.make(*form, s, 0.0);
+  StateTrajectory out;
+  out.interval = interval;
+  out.states.push_back(form->physical_state(stepper->state()));
+  for (long k = 1; k <= samples; ++k) {
+    // The grid time itself (the last one is t_end exactly), reached by stepping with t_stop on it.
+    const double t_k = k == samples ? t_end : double(k) * interval;
+    while (stepper->time() < t_k) {
+      StepFailure failure;
+      if (!stepper->step(t_k, failure))
+        throw std::runtime_error("reference trajectory run failed at t = " + format_g(stepper->time()) + " s: " +
+                                 failure.reason);
+    }
+    out.states.push_back(form->physical_state(stepper->state()));
+  }
+  return out;
+}
+
+std::vector<std::string> reference_discretisations(const Case& c) {
+  std::vector<std::string> out;
+  for (const auto& d : c.model->discretisations()) {
+    std::string why_not;
+    if (c.model->offers(FormulationKind::EmbeddedOde, d, why_not)) out.push_back(d);
+  }
+  return out;
+}
+
+std::string reference_path(const std::string& dir, const Case& c, const std::string& discretisation, ReferenceRole role) {
+  const std::string file = discretisation == c.model->default_discretisation() ? "final_state.csv"
+                                                                               : "final_state_" + discretisation + ".csv";
+  const fs::path folder = fs::path(dir) / c.name;
+  return (role == ReferenceRole::Reference ? folder / file : folder / "crosscheck" / file).string();
+}
+
+std::string reference_fingerprint(const Case& c, const std::string& discretisation, const IntegratorInfo& solver) {
+  return fingerprint_of(c.model_inputs + ";reference_t_end=" + format_g(c.report.reference_t_end, 17) +
+                        ";discretisation=" + discretisation + ";formulation=" + to_string(FormulationKind::EmbeddedOde) +
+                        ";solver=" + solver.name + ";rtol=" + format_g(kReferenceRtol, 17) +
+                        ";atol=" + format_g(kReferenceAtol, 17));
+}
+
+std::string reference_trajectory_path(const std::string& dir, const Case& c, const std::string& discretisation,
+                                      ReferenceRole role) {
+  const std::string file = discretisation == c.model->default_discretisation() ? "trajectory.bin"
+                                                                               : "trajectory_" + discretisation + ".bin";
+  const fs::path folder = fs::path(dir) / c.name;
+  return (role == ReferenceRole::Reference ? folder / file : folder / "crosscheck" / file).string();
+}
+
+std::string reference_trajectory_fingerprint(const Case& c, const std::string& discretisation, const IntegratorInfo& solver) {
+  return fingerprint_of(reference_fingerprint(c, discretisation, solver) +
+                        ";trajectory_interval=" + format_g(c.report.trajectory_interval, 17));
+}
+
+std::vector<std::string> write_references(const std::vector<Case>& cases, const Catalogue& catalogue,
+                                          const std::string& reference_dir, const std::string& command) {
+  std::vector<std::string> written;
+  const std::pair<ReferenceRole, const IntegratorInfo*> solvers[] = {{ReferenceRole::Reference, &catalogue.reference()},
+                                                                     {ReferenceRole::CrossCheck, &catalogue.crosscheck()}};
+  for (const auto& c : cases)
+    for (const auto& d : reference_discretisations(c))
+      for (const auto& [role, solver] : solvers) {
+        const ReferenceRun run = compute_reference(*solver, *c.model, d, c.report.reference_t_end, c.h);
+        const std::string what = (role == ReferenceRole::Reference ? "Reference solution" : "Cross-check of the reference") +
+                                 std::string(" of case ") + c.name + (d.empty() ? "" : " (" + d + " discretisation)");
+        const std::string provenance = what + ": physical state at t = " + format_g(c.report.reference_t_end) +
+                                       " s from " + solver->name + " at rtol " + format_g(kReferenceRtol) + ", atol " +
+                                       format_g(kReferenceAtol) + ", " + std::to_string(run.outcome.counters.steps) +
+                                       " steps; made " + utc_now() + " by `" + command + "`";
+        const std::string path = reference_path(reference_dir, c, d, role);
+        write_reference_state(path, run.physical, provenance, reference_fingerprint(c, d, *solver));
+        written.push_back(path);
+        const StateTrajectory trajectory = compute_reference_trajectory(
+            *solver, *c.model, d, c.report.reference_t_end, c.report.trajectory_interval, c.h);
+        const std::string trajectory_path = reference_trajectory_path(reference_dir, c, d, role);
+        write_reference_trajectory(trajectory_path, trajectory,
+                                   what + ": physical state every " + format_g(c.report.trajectory_interval) +
+                                       " s from t = 0 to " + format_g(c.report.reference_t_end) + " s from " +
+                                       solver->name + " at rtol " + format_g(kReferenceRtol) + ", atol " +
+                                       format_g(kReferenceAtol) + " (each grid time stepped onto); made " + utc_now() +
+                                       " by `" + command + "`",
+                                   reference_trajectory_fingerprint(c, d, *solver));
+        written.push_back(trajectory_path);
+      }
+  return written;
+}
+
+std::map<std::string, Eigen::VectorXd> read_references(const Case& c, const std::string& reference_dir,
+                                                       const IntegratorInfo& solver, ReferenceRole role) {
+  std::map<std::string, Eigen::VectorXd> out;
+  for (const auto& d : reference_discretisations(c)) {
+    const std::string path = reference_path(reference_dir, c, d, role);
+    const std::string remake = " (make it with `tetherbench reference " + c.file + "`)";
+    if (!fs::exists(path)) throw InputError(path + ": missing reference solution for case " + c.name + remake);
+    const std::string stored = read_reference_fingerprint(path), expected = reference_fingerprint(c, d, solver);
+    if (stored != expected)
+      throw InputError(path + ": stale reference solution for case " + c.name + ": its fingerprint " +
+                       (stored.empty() ? std::string("is missing") : stored) + ", the case's inputs give " + expected +
+                       " (the model, initial condition, reference_t_end, discretisation or solver changed)" + remake);
+    out[d] = read_reference_state(path);
+  }
+  return out;
+}
+
+std::map<std::string, StateTrajectory> read_reference_trajectories(const Case& c, const std::string& reference_dir,
+                                                                   const IntegratorInfo& solver, ReferenceRole role) {
+  std::map<std::string, StateTrajectory> out;
+  for (const auto& d : reference_discretisations(c)) {
+    const std::string path = reference_trajectory_path(reference_dir, c, d, role);
+    const std::string remake = " (make it with `tetherbench reference " + c.file + "`)";
+    if (!fs::exists(path)) throw InputError(path + ": missing reference trajectory for case " + c.name + remake);
+    const std::string stored = read_reference_fingerprint(path), expected = reference_trajectory_fingerprint(c, d, solver);
+    if (stored != expected)
+      throw InputError(path + ": stale reference trajectory for case " + c.name + ": its fingerprint " +
+                       (stored.empty() ? std::string("is missing") : stored) + ", the case's inputs give " + expected +
+                       " (the model, initial condition, reference_t_end, trajectory_interval, discretisation or solver "
+                       "changed)" + remake);
+    StateTrajectory t = read_reference_trajectory(path);
+    const long samples = std::lround(c.report.reference_t_end / c.report.trajectory_interval) + 1;
+    if (long(t.states.size()) != samples || t.interval != c.report.trajectory_interval)
+      throw InputError(path + ": expected " + std::to_string(samples) + " samples every " +
+                       format_g(c.report.trajectory_interval) + " s, got " + std::to_string(t.states.size()) +
+                       " every " + format_g(t.interval) + " s" + remake);
+    out[d] = std::move(t);
+  }
+  return out;
+}
+
+}  // namespace tb

@@ -1,0 +1,102 @@
+#pragma once
+// The data in reference/, as CSV read with fast-cpp-csv-parser: reference solutions (final
+// physical state of a tight-tolerance run), the papers' claims, and the conservation
+// envelopes the CI gates check, and the measured cost of each job of the report. Lines starting with '#' are comments (sources, provenance).
+
+#include <Eigen/Dense>
+#include <string>
+#include <vector>
+
+namespace tb {
+
+// reference/<case>/final_state.csv: columns index,value — the model's physical state vector,
+// after a provenance comment and a "# fingerprint: <hex>" comment (app/fingerprint.hpp).
+void write_reference_state(const std::string& path, const Eigen::VectorXd& x, const std::string& provenance,
+                           const std::string& fingerprint = "");
+Eigen::VectorXd read_reference_state(const std::string& path);
+// The fingerprint recorded in a reference file; "" when it has none (made before fingerprints).
+std::string read_reference_fingerprint(const std::string& path);
+
+// reference/<case>/trajectory.bin: the model's physical state on a uniform time grid
+// t_k = k * interval, k = 0..K (K * interval = the reference horizon), stored compactly: text
+// lines starting with '#' (provenance, "# fingerprint: <hex>", then the data line
+// "# data: <K+1> samples x <n> float64 little-endian, t_k = k * <interval>"), followed by
+// (K+1) * n raw IEEE-754 doubles, sample by sample. A file whose data does not have exactly that
+// size, or whose header is not that, is refused (InputError naming the file).
+struct StateTrajectory {
+  double interval = 0.0;                // grid spacing (s)
+  std::vector<Eigen::VectorXd> states;  // states[k] at t_k = k * interval, all of one size
+};
+void write_reference_trajectory(const std::string& path, const StateTrajectory& trajectory, const std::string& provenance,
+                                const std::string& fingerprint);
+StateTrajectory read_reference_trajectory(const std::string& path);
+
+// reference/paper_claims.csv: every claim the source papers make about a bundled case, one a
+// row (the file's header and reference/README.md document the columns; cases/README.md, "The
+// papers' claims", how a claim becomes a verdict). Read and checked here; judged by the study.
+struct PaperClaim {
+  std::string id;          // unique within the file
+  std::string source;      // paper, section, figure, table or equation
+  std::string case_name;
+  std::string run;         // the run label (integrator, "@discretisation" where not the default)
+  // value: the paper prints a value; upper_bound: "less than"; diverges: the run blows up after
+  // paper_value (s); no_drift / drifts: the error's growth law; conserved / not_conserved: the
+  // error against the run's round-off floor; smaller_than: below other_case / other_run's.
+  std::string kind;
+  std::string metric;      // a metric name (core/metrics.hpp); "outcome" for diverges
+  double paper_value = 0.0;      // value, upper_bound, diverges; unused (empty in the file) otherwise
+  bool has_paper_value = false;
+  double tolerance = 1.0;        // a factor >= 1, what the claim's source allows (tolerance_why says why)
+  std::string other_case, other_run;  // smaller_than only
+  // "" or "<key>=<v1>;<v2>;...": extra runs of this case and run, each with <key> at one value, that
+  // measure how far a round-off-level change moves our value. <key> is one of the run's integrator
+  // settings, or "model.<name>" for a number of the case's [model] table.
+  std::string sensitivity_setting;
+  std::vector<double> sensitivity_values;
+  // no_drift, drifts: the horizon (s) of a longer run of this case and run whose growth law judges
+  // the claim, where the full run is mostly start-up; 0: the full run's.
+  double horizon = 0.0;
+  std::string claim;             // the paper's words
+  std::string tolerance_why;
+  // What explains ours where it does not agree, and how that is known: "measured: <by what>"
+  // (a test, a study's jobs) or "hypothesis". Both empty, or both given.
+  std::string cause, cause_status;
+};
+inline const std::vector<std::string>& paper_claim_kinds() {
+  static const std::vector<std::string> kinds = {"value",     "upper_bound",   "diverges",    "no_drift",
+                                                 "drifts",    "conserved",     "not_conserved", "smaller_than"};
+  return kinds;
+}
+// Kinds that compare a number the paper prints.
+inline bool paper_claim_has_value(const std::string& kind) {
+  return kind == "value" || kind == "upper_bound" || kind == "diverges";
+}
+std::vector<PaperClaim> read_paper_claims(const std::string& path);
+
+// reference/envelopes.csv
+struct Envelope {
+  std::string case_name;
+  std::string integrator;
+  std::string metric;      // a metric name (core/metrics.hpp)
+  std::string bound_type;  // "max": value <= bound (conserved); "min": value >= bound (expected to drift);
+                           // "fails" (metric "outcome"): the run is expected to fail (unstable at its step)
+  double bound = 0.0;
+  std::string policy;      // "fixed": a physical claim, kept by --record; "recorded": re-measured by --record
+  double recorded_value = 0.0;  // what was measured when the bound was recorded
+  std::string note;
+};
+std::vector<Envelope> read_envelopes(const std::string& path);
+void write_envelopes(const std::string& path, const std::vector<Envelope>& rows);
+
+// reference/job_costs.csv: columns job,seconds — the wall time each job of an earlier report
+// took (the job's progress label: "case | run | what"). The report orders its jobs longest
+// first and estimates its remaining time from these; `report` writes the same file, measured,
+// in its output folder (refresh by copying it here). Labels are unique, seconds finite and >= 0.
+struct JobCost {
+  std::string job;
+  double seconds = 0.0;
+};
+std::vector<JobCost> read_job_costs(const std::string& path);
+void write_job_costs(const std::string& path, const std::vector<JobCost>& rows, const std::string& provenance);
+
+}  // namespace tb

@@ -1,0 +1,370 @@
+#include "app/runner.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+
+#include "core/format.hpp"
+#include "app/gates.hpp"
+#include "app/interrupt.hpp"
+
+namespace tb {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+}
+
+std::string RunOutcome::describe() const {
+  switch (kind) {
+    case Kind::Ok: return "ok";
+    case Kind::NotApplicable: return "n/a: " + reason;
+    case Kind::Unstable:
+      return "unstable at " + (adaptive ? "rtol = " + format_g(rtol, 3) : "h = " + format_g(h, 6)) + " (" + reason + ")";
+    case Kind::Failed:
+    case Kind::Interrupted: break;
+  }
+  char where[96];
+  std::snprintf(where, sizeof where, " at t = %.6g s, step %ld", t, step);
+  if (kind == Kind::Interrupted) return std::string("interrupted") + where;
+  if (diverged && !adaptive) return "unstable at h = " + format_g(h, 6) + ": " + reason + where;
+  return "failed: " + reason + where;
+}
+
+RunOutcome RunOutcome::interrupted_at(double t, long step) {
+  RunOutcome o;
+  o.kind = Kind::Interrupted;
+  o.t = t;
+  o.step = step;
+  return o;
+}
+
+RunOutcome RunOutcome::not_applicable_because(std::string why) {
+  RunOutcome o;
+  o.kind = Kind::NotApplicable;
+  o.reason = std::move(why);
+  return o;
+}
+
+RunOutcome RunOutcome::failed_at(std::string reason, double t, long step, bool diverged) {
+  RunOutcome o;
+  o.kind = Kind::Failed;
+  o.reason = std::move(reason);
+  o.t = t;
+  o.step = step;
+  o.diverged = diverged;
+  return o;
+}
+
+IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info, const IntegratorSettings& settings,
+                             double t_end, double sample_interval, const SampleObserver& observer,
+                             const ProgressReporter& progress) {
+  IntegrationOutcome out;
+  const double t0 = 0.0;
+  std::unique_ptr<TimeStepper> stepper;
+  try {
+    stepper = info.make(form, settings, t0);
+  } catch (const std::exception& e) {
+    out.outcome = RunOutcome::failed_at(std::string("building the stepper failed: ") + e.what(), t0, 1);
+    out.t_final = t0;
+    out.final_state = form.initial_state();
+    return out;
+  }
+  double runtime = 0.0;
+  const double tiny = 1e-9 * std::min(settings.h, sample_interval);
+  auto grid = [&](long i) { return double(i) * sample_interval; };
+  long next_sample = 1;  // grid index of the next sample after t0
+  Eigen::VectorXd y_sample;
+  try {
+    if (observer) observer(t0, stepper->state());
+    while (stepper->time() < t_end) {
+      // Step without interruption up to the next sample time (or t_end when nothing observes),
+      // timing the whole loop: one clock read per sample, not per step.
+      const double target = observer ? std::min(grid(next_sample), t_end) : t_end;
+      StepFailure failure;
+      bool ok = true;
+      const auto start = Clock::now();
+      bool stop = false;
+      while (stepper->time() < t_end && stepper->time() < target - tiny) {
+        if (!(ok = stepper->step(t_end, failure))) break;
+        if ((stop = interrupted())) break;
+      }
+      runtime += std::chrono::duration<double>(Clock::now() - start).count();
+      if (stop) {
+        out.outcome = RunOutcome::interrupted_at(stepper->time(), stepper->counters().steps);
+        if (observer) observer(stepper->time(), stepper->state());  // keep where it stopped
+        break;
+      }
+      if (!ok) {
+        out.outcome = RunOutcome::failed_at(failure.reason, stepper->time(), stepper->counters().steps + 1,
+                                            failure.kind == StepFailure::Kind::Diverged);
+        break;
+      }
+      const double t = stepper->time();
+      if (observer) {
+        if (stepper->has_dense_output()) {
+          for (; grid(next_sample) <= t + tiny && grid(next_sample) < t_end - tiny; ++next_sample) {
+            stepper->dense_state(grid(next_sample), y_sample);
+            observer(grid(next_sample), y_sample);
+          }
+        } else if (grid(next_sample) <= t + tiny && t < t_end - tiny) {
+          observer(t, stepper->state());  // the first step end at or after the grid time
+          while (grid(next_sample) <= t + tiny) ++next_sample;
+        }
+        if (t >= t_end) observer(t, stepper->state());  // the final time is always sampled
+      }
+      if (progress) progress(t);
+    }
+  } catch (const std::exception& e) {
+    out.outcome = RunOutcome::failed_at(std::string("exception: ") + e.what(), stepper->time(),
+                                        stepper->counters().steps + 1);
+  }
+  out.outcome.h = settings.h;
+  out.outcome.adaptive = info.adaptive;
+  out.outcome.rtol = info.adaptive && settings.declares("rtol") ? settings.get("rtol") : 0.0;
+  out.t_final = stepper->time();
+  out.counters = stepper->counters();
+  out.runtime_s = runtime;
+  out.final_state = stepper->state();
+  return out;
+}
+
+std::string run_label(const std::string& integrator, const Model& model, const std::string& discretisation) {
+  return discretisation == model.default_discretisation() ? integrator : integrator + "@" + discretisation;
+}
+
+std::string RunKey::label() const { return run_label(integrator->name, *c->model, discretisation); }
+
+std::optional<std::string> why_not_applicable(const Case& c, const IntegratorInfo& info, const std::string& discretisation) {
+  if (!c.lists(info.name)) return std::string("not among this case's [case] integrators");
+  std::string why_not;
+  if (!c.model->offers(info.consumes, discretisation, why_not)) return why_not;
+  return std::nullopt;
+}
+
+std::vector<RunKey> runs_of(const Case& c, const std::vector<IntegratorInfo>& integrators) {
+  std::vector<RunKey> keys;
+  const auto discretisations = c.model->discretisations();
+  for (size_t d = 0; d < discretisations.size(); ++d)
+    for (const auto& info : integrators)
+      if (d == 0 || !why_not_applicable(c, info, discretisations[d])) keys.push_back({&c, &info, discretisations[d]});
+  return keys;
+}
+
+namespace {
+
+// Flushed at least once a second of wall time, so a killed run loses at most that much, and
+// the header at once, so no file is ever left empty.
+class TimeSeriesWriter {
+ public:
+  TimeSeriesWriter(const std::filesystem::path& file, const std::vector<std::string>& extra) : out_(file) {
+    if (!out_) throw std::runtime_error("cannot write " + file.string());
+    out_ << "t,energy,kinetic,momentum,constraint_err,constraint_rate_err,orthogonality_err,external_work";
+    for (const auto& name : extra) out_ << ',' << name;
+    out_ << '\n';
+    out_.flush();
+    last_flush_ = Clock::now();
+  }
+  void write(double t, const Observation& o) {
+    char buf[40];
+    auto put = [&](double x) {
+      std::snprintf(buf, sizeof buf, "%.17g", x);
+      out_ << buf;
+    };
+    put(t);
+    for (double x : {o.energy, o.kinetic, o.momentum, o.constraint_err, o.constraint_rate_err, o.orthogonality_err,
+                     o.external_work})
+      out_ << ',', put(x);
+    for (double x : o.extra) out_ << ',', put(x);
+    out_ << '\n';
+    if (const auto now = Clock::now(); now - last_flush_ >= std::chrono::seconds(1)) {
+      out_.flush();
+      last_flush_ = now;
+    }
+  }
+
+ private:
+  std::ofstream out_;  // closed (and so kept) whatever happens to the run
+  Clock::time_point last_flush_;
+};
+
+class TerminalProgress {
+ public:
+  TerminalProgress(std::string label, double t_end, bool enabled)
+      : label_(std::move(label)), t_end_(t_end), enabled_(enabled && isatty(STDERR_FILENO)) {}
+  void operator()(double t) {
+    if (!enabled_) return;
+    const auto now = Clock::now();
+    if (now - last_ < std::chrono::milliseconds(250) && t < t_end_) return;
+    last_ = now;
+    std::fprintf(stderr, "\r  %-48s %5.1f%%  t = %.4g s ", label_.c_str(), 100.0 * t / t_end_, t);
+    std::fflush(stderr);
+    shown_ = true;
+  }
+  ~TerminalProgress() {
+    if (shown_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  std::string label_;
+  double t_end_;
+  bool enabled_;
+  bool shown_ = false;
+  Clock::time_point last_{};
+};
+
+}  // namespace
+
+const std::string& host_name() {
+  static const std::string name = [] {
+    char buf[256] = {0};
+    if (gethostname(buf, sizeof buf - 1) != 0 || buf[0] == 0) return std::string("unknown");
+    return std::string(buf);
+  }();
+  return name;
+}
+
+Measurement measure(const RunKey& key, const IntegratorSettings& settings, const MeasureOptions& options) {
+  Measurement m;
+  m.host = host_name();
+  if (const auto why = why_not_applicable(*key.c, *key.integrator, key.discretisation)) {
+    m.outcome = RunOutcome::not_applicable_because(*why);
+    return m;
+  }
+  if (interrupted()) {  // not started
+    m.outcome = RunOutcome::interrupted_at(0.0, 0);
+    return m;
+  }
+  std::unique_ptr<Formulation> form;
+  try {
+    std::string why_not;
+    form = key.c->model->make_formulation(key.integrator->consumes, key.discretisation, why_not);
+    if (!form) throw std::logic_error("offered but not built: " + why_not);
+    m.extra_columns = form->extra_column_names();
+  } catch (const std::exception& e) {
+    m.outcome = RunOutcome::failed_at(std::string("building the formulation failed: ") + e.what(), 0.0, 1);
+    m.outcome.h = settings.h;
+    return m;
+  }
+
+  std::unique_ptr<TimeSeriesWriter> writer;
+  if (!options.timeseries_path.empty()) {
+    const std::filesystem::path path(options.timeseries_path);
+    std::filesystem::create_directories(path.parent_path());
+    writer = std::make_unique<TimeSeriesWriter>(path, m.extra_columns);
+  }
+  MetricsAccumulator metrics, window;
+  // A sample belongs to the window up to a rounding of its time (fixed steps land on t0 + n h).
+  const double window_end = options.window_end > 0.0 ? options.window_end * (1.0 + 1e-12) : 0.0;
+  SampleObserver observer;
+  if (options.observe || options.physical_samples)
+    observer = [&](double t, const Eigen::VectorXd& y) {
+      if (options.physical_samples) options.physical_samples(t, form->physical_state(y));
+      if (!options.observe) return;
+      const Observation o = form->observe(t, y);
+      metrics.add(t, o);
+      if (t <= window_end) window.add(t, o);
+      if (writer) writer->write(t, o);
+    };
+  TerminalProgress progress(key.c->name + " | " + key.label(), options.t_end, options.progress);
+  const IntegrationOutcome first =
+      integrate(*form, *key.integrator, settings, options.t_end, options.sample_interval, observer, std::ref(progress));
+  m.outcome = first.outcome;
+  m.counters = first.counters;
+  m.metrics = metrics.result();
+  if (window_end > 0.0) m.window_metrics = window.result();
+  m.runtime_s = first.runtime_s;
+  m.t_final = first.t_final;
+  // Completed: judged by the instability criterion (its metrics stay, for diagnosis).
+  if (m.outcome.ok() && options.observe)
+    if (const auto beyond = judge_stability(m.metrics, options.stability)) {
+      m.outcome.kind = RunOutcome::Kind::Unstable;
+      m.outcome.reason = beyond->describe();
+      m.outcome.t = beyond->t;
+    }
+  try {
+    m.final_physical = form->physical_state(first.final_state);
+  } catch (const std::exception& e) {  // no final state to compare: not a result
+    if (m.outcome.ok()) m.outcome = RunOutcome::failed_at(std::string("physical state: ") + e.what(), m.t_final, m.counters.steps);
+  }
+  // Timing passes with observation off (SPEC: runtime is the minimum over repeats), and more
+  // of them while the passes so far total under min_timed_s.
+  double timed = m.runtime_s;
+  std::vector<double> passes = {m.runtime_s};
+  for (int r = 1; m.outcome.ok() && (r < options.repeats || (timed < options.min_timed_s && r < 1000)); ++r) {
+    const IntegrationOutcome again = integrate(*form, *key.integrator, settings, options.t_end, options.t_end, {});
+    if (!again.ok()) break;  // interrupted: only complete passes count
+    m.runtime_s = std::min(m.runtime_s, again.runtime_s);
+    passes.push_back(again.runtime_s);
+    timed += again.runtime_s;
+  }
+  // The spread as the median pass over the fastest: robust to the odd preempted pass, which the
+  // slowest of hundreds of sub-millisecond passes always is.
+  std::sort(passes.begin(), passes.end());
+  const size_t n = passes.size();
+  const double median = n % 2 ? passes[n / 2] : 0.5 * (passes[n / 2 - 1] + passes[n / 2]);
+  m.runtime_spread = m.runtime_s > 0.0 ? median / m.runtime_s - 1.0 : 0.0;
+  return m;
+}
+
+void judge_growth_laws(SummaryRow& row, const RunKey& key) {
+  const bool conservative = row.metrics.external_work_max == 0.0;
+  for (const bool energy : {true, false}) {
+    GrowthFit& g = energy ? row.metrics.energy_growth : row.metrics.momentum_growth;
+    GrowthContext context;
+    context.round_off_floor = round_off_floor(energy ? "energy_err_max" : "momentum_err_max", row);
+    context.slowest_period = key.c->model->slowest_period_s();
+    context.prediction = predicted_growth(key.integrator->traits, energy, conservative);
+    g = fit_growth(g.envelope, g.err_max, context);
+  }
+}
+
+SummaryRow run_case(const RunKey& key, const RunOptions& options) {
+  const Case& c = *key.c;
+  const IntegratorInfo& info = *key.integrator;
+  SummaryRow row;
+  row.case_name = c.name;
+  row.integrator = key.label();
+  row.discretisation = key.discretisation;
+  IntegratorSettings settings = c.settings_for(info.name);
+  if (options.h) settings.h = *options.h;
+  row.h = settings.h;
+  row.rtol = info.adaptive ? settings.get("rtol") : 0.0;
+  row.atol = info.adaptive ? settings.get("atol") : 0.0;
+  row.t_end = options.t_end.value_or(c.t_end_for(info.name));
+
+  MeasureOptions m;
+  m.t_end = row.t_end;
+  // The shared window: the shortest horizon among the case's full runs (or this run's own).
+  row.shared_t_end = row.t_end;
+  if (!options.t_end)
+    for (const auto& [name, t] : c.integrator_t_end) row.shared_t_end = std::min(row.shared_t_end, t);
+  m.window_end = row.shared_t_end < row.t_end ? row.shared_t_end : 0.0;
+  m.sample_interval = c.sample_interval;
+  m.repeats = options.repeats;
+  m.min_timed_s = options.min_timed_s;
+  m.progress = options.progress;
+  if (!options.out_dir.empty())
+    m.timeseries_path = (std::filesystem::path(options.out_dir) / c.name / row.integrator / "timeseries.csv").string();
+  const Measurement measured = measure(key, settings, m);
+  row.outcome = measured.outcome;
+  row.counters = measured.counters;
+  row.metrics = measured.metrics;
+  row.shared_metrics = m.window_end > 0.0 ? measured.window_metrics : measured.metrics;
+  row.rotations = c.model->integrates_rotations();
+  row.runtime_s = measured.runtime_s;
+  row.host = measured.host;
+  judge_growth_laws(row, key);
+  return row;
+}
+
+SummaryRow run_case(const Case& c, const IntegratorInfo& info, const RunOptions& options) {
+  return run_case(RunKey{&c, &info, c.model->default_discretisation()}, options);
+}
+
+}  // namespace tb

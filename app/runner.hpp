@@ -1,0 +1,182 @@
+#pragma once
+// The one measurement path: every run of the suite (run, table, report, studies, gates)
+// goes through measure(), which builds the formulation and the stepper, steps to t_end,
+// hands samples on the observation grid to the metrics (and a time series file), times the
+// step loops, and returns a typed outcome: ok, failed (reason, time, step; "unstable at h"
+// when the state diverged), unstable (completed, but beyond the instability criterion of
+// core/stability_criterion.hpp) or not applicable (reason). Anything a model or an integrator
+// throws inside a run makes that run a failed run; the caller's other runs go on.
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "app/case.hpp"
+#include "core/metrics.hpp"
+#include "core/stability_criterion.hpp"
+
+namespace tb {
+
+using SampleObserver = std::function<void(double t, const Eigen::VectorXd& y)>;
+using ProgressReporter = std::function<void(double t)>;
+
+// How a run ended.
+struct RunOutcome {
+  // Unstable: the run reached t_end beyond the instability criterion; its metrics are kept for
+  // diagnosis (time series, job results) but are not results: the tables show only ok runs'.
+  enum class Kind { Ok, Failed, NotApplicable, Interrupted, Unstable };
+  Kind kind = Kind::Ok;
+  // Failed: the integrator's or the exception's reason; NotApplicable: why not; Unstable: what
+  // the criterion found (Instability::describe(): "energy gain 1.38 × max KE at t = 4.99 s").
+  std::string reason;
+  bool diverged = false;  // Failed because the state became non-finite: the method is unstable here
+  double t = 0.0;         // Failed: the time of the last accepted step; Unstable: when the bound was passed
+  long step = 0;          // Failed: the number of the step that failed
+  double h = 0.0;         // the step the run used (for "unstable at h = ...")
+  bool adaptive = false;
+  double rtol = 0.0;      // adaptive runs: the tolerance (their h is only the first step's)
+
+  bool ok() const { return kind == Kind::Ok; }
+  bool failed() const { return kind == Kind::Failed; }
+  bool not_applicable() const { return kind == Kind::NotApplicable; }
+  bool interrupted() const { return kind == Kind::Interrupted; }
+  bool unstable() const { return kind == Kind::Unstable; }
+  // Failed or interrupted: the run did not reach t_end, and its metrics are not results.
+  bool incomplete() const { return kind == Kind::Failed || kind == Kind::Interrupted; }
+  // Failed, unstable or interrupted: a run that should have given results and did not (the exit
+  // status of `run`, `table` and `report`).
+  bool no_result() const { return incomplete() || unstable(); }
+  // Failed at its step or unstable: what a gate's "outcome,fails" envelope expects.
+  bool fails() const { return failed() || unstable(); }
+  // The status cell of the tables: "ok", "n/a: <why>", "unstable at h = <h>: <reason> at t = ... s,
+  // step ..." (non-finite state), "unstable at h = <h> (<what the criterion found>)" (at rtol =
+  // <rtol> for an adaptive run) or "failed: <reason> at t = ... s, step ...".
+  std::string describe() const;
+
+  static RunOutcome not_applicable_because(std::string why);
+  static RunOutcome failed_at(std::string reason, double t, long step, bool diverged = false);
+  static RunOutcome interrupted_at(double t, long step);
+};
+
+// Low level: one integrator on one formulation, no I/O. Samples: t0, every sample_interval
+// (dense output for adaptive methods; the first step end at or after each grid time for
+// fixed-step methods), and t_end. runtime_s is the wall time of the step loops between
+// samples (whole loops timed, observation excluded). Exceptions from the stepper or the
+// model become a failed outcome.
+struct IntegrationOutcome {
+  RunOutcome outcome;
+  double t_final = 0.0;  // last time reached (t_end when ok)
+  StepCounters counters;
+  double runtime_s = 0.0;
+  Eigen::VectorXd final_state;
+  bool ok() const { return outcome.ok(); }
+};
+IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info, const IntegratorSettings& settings,
+                             double t_end, double sample_interval, const SampleObserver& observer,
+                             const ProgressReporter& progress = {});
+
+// Which run: a case, an integrator and one of the case model's discretisations.
+struct RunKey {
+  const Case* c = nullptr;
+  const IntegratorInfo* integrator = nullptr;
+  std::string discretisation;  // one of c->model->discretisations()
+  // The run's name in tables, folders and envelopes: the integrator, with "@discretisation"
+  // when it runs a discretisation other than the model's default (e.g. "<integrator>@lumped").
+  std::string label() const;
+};
+std::string run_label(const std::string& integrator, const Model& model, const std::string& discretisation);
+
+// The one applicability rule (list, run, table, report): the case's [case] integrators list
+// allows the integrator and the model offers its equation type in that discretisation.
+std::optional<std::string> why_not_applicable(const Case& c, const IntegratorInfo& info, const std::string& discretisation);
+
+// The runs a case contributes to the tables, in order: for the default discretisation every
+// integrator (those that do not apply shown as n/a), for the others only those that apply.
+std::vector<RunKey> runs_of(const Case& c, const std::vector<IntegratorInfo>& integrators);
+
+struct MeasureOptions {
+  double t_end = 0.0;
+  double sample_interval = 0.0;  // observation grid; the metrics are measured on it
+  int repeats = 1;               // timing passes (the first observes); runtime is their minimum
+  // A run whose passes so far took less than this in total gets further unobserved passes
+  // until they reach it (at most 1000 in all): a sub-millisecond run timed once measures the
+  // clock and the cache, not the method (Google Benchmark's min_time, for whole runs).
+  double min_timed_s = 0.0;
+  std::string timeseries_path;   // "" writes none
+  bool progress = false;         // progress line on a terminal
+  bool observe = true;           // false: no metrics (sweep points that need only the final state)
+  // Besides the metrics over the whole run, the metrics over [t0, window_end] (0: none): the
+  // window every run of the case reaches, so that runs of different horizons compare like for like.
+  double window_end = 0.0;
+  // A completed, observed run beyond it is Unstable (core/stability_criterion.hpp).
+  StabilityCriterion stability;
+  // When set, called in the first pass with the model's physical state at every sample of the
+  // grid (t0, every sample_interval, t_end), whether or not the metrics observe: the
+  // work-precision study's trajectory errors.
+  SampleObserver physical_samples;
+};
+
+struct Measurement {
+  RunOutcome outcome;
+  StepCounters counters;
+  ConservationMetrics metrics;
+  ConservationMetrics window_metrics;  // over [t0, MeasureOptions::window_end] (empty when none)
+  double runtime_s = 0.0;
+  // The timing passes' spread, median / min - 1 (0 with one pass): how far apart two runtimes
+  // must be before a ranking may call one faster (the machine's noise, measured in the same run).
+  double runtime_spread = 0.0;
+  double t_final = 0.0;
+  Eigen::VectorXd final_physical;  // the model's physical state at t_final
+  std::vector<std::string> extra_columns;
+  std::string host;  // the machine the runtime was measured on (host_name()): runs may be spread over a cluster
+};
+Measurement measure(const RunKey& key, const IntegratorSettings& settings, const MeasureOptions& options);
+
+// A summary-table row (app/summary.hpp).
+struct SummaryRow {
+  std::string case_name, integrator, discretisation;  // integrator: the run label
+  double h = 0.0, rtol = 0.0, atol = 0.0, t_end = 0.0;
+  StepCounters counters;
+  ConservationMetrics metrics;
+  // The shared window: [t0, shared_t_end], the shortest horizon among the case's runs, and the
+  // metrics over it (equal to `metrics` when the run's own horizon is the shared one).
+  double shared_t_end = 0.0;
+  ConservationMetrics shared_metrics;
+  // Whether the model integrates a rotation (Model::integrates_rotations): orthogonality is
+  // "not applicable" where none is.
+  bool rotations = true;
+  double runtime_s = 0.0;
+  std::string host;  // where runtime_s was measured
+  RunOutcome outcome;
+  std::string status() const { return outcome.describe(); }
+};
+
+// The least total time a full run is timed over (MeasureOptions::min_timed_s): runs shorter
+// than this are repeated unobserved, the runtime being the minimum pass. 0.05 s keeps the
+// cost of the shortest bundled runs (well under a millisecond) to a few hundred passes.
+inline constexpr double kMinTimedSeconds = 0.05;
+
+struct RunOptions {
+  std::string out_dir;           // where <case>/<label>/timeseries.csv go; empty: no files
+  std::optional<double> h;       // overrides the case's step
+  std::optional<double> t_end;   // overrides the case's end time
+  int repeats = 1;               // extra timing passes without observation; runtime is the minimum
+  double min_timed_s = kMinTimedSeconds;  // MeasureOptions::min_timed_s for the full runs
+  bool progress = false;         // show progress on stderr
+};
+
+// This machine's name (gethostname), as the runtime rows record it.
+const std::string& host_name();
+
+// A full run of a case as the tables show it: the case's settings for the integrator,
+// measured on the case's observation grid.
+// The growth laws of a measured row (core/growth.hpp), judged with what only the run knows: its
+// Brouwer floors (the gates', which need its steps), its model's slowest period, and what theory
+// predicts for its integrator on a model that does or does not do external work. run_case does
+// it; a study that measures rows of its own calls it.
+void judge_growth_laws(SummaryRow& row, const RunKey& key);
+SummaryRow run_case(const RunKey& key, const RunOptions& options);
+// The default discretisation.
+SummaryRow run_case(const Case& c, const IntegratorInfo& info, const RunOptions& options);
+
+}  // namespace tb

@@ -1,0 +1,12 @@
+#pragma once
+// The integrators' settings as documentation, generated from their declarations: the
+// Markdown table in cases/README.md is this text (a test checks they match; regenerate it
+// with `tetherbench list --settings-table`).
+#include <string>
+
+#include "app/catalogue.hpp"
+
+namespace tb {
+std::string format_setting_value(const SettingSpec& spec, double value);
+std::string settings_markdown(const Catalogue& catalogue);
+}  // namespace tb

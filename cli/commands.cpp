@@ -1,0 +1,531 @@
+#include "cli/commands.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+#include <tuple>
+
+#include "app/claims_check.hpp"
+#include "app/distributed.hpp"
+#include "app/gates.hpp"
+#include "app/interrupt.hpp"
+#include "app/reference.hpp"
+#include "app/report.hpp"
+#include "app/runner.hpp"
+#include "app/settings_doc.hpp"
+#include "app/study.hpp"
+#include "app/summary.hpp"
+#include "cli/options.hpp"
+#include "core/format.hpp"
+
+namespace fs = std::filesystem;
+
+namespace tb::cli {
+
+namespace {
+
+constexpr const char* kSetHelp =
+    "integrator setting NAME.KEY=VALUE over the case files' [integrators.NAME] (repeatable; keys: `tetherbench list`)";
+constexpr const char* kResumeHelp =
+    "reuse the results a cut-short run stored in DIR/.jobs (matching fingerprints only); run only the missing jobs";
+
+constexpr const char* kReferenceDirHelp =
+    "folder of your own cases' reference solutions (written by `tetherbench reference --out DIR`); default: the "
+    "bundled reference/ folder";
+
+// --reference-dir: an existing folder, or "" (not given).
+std::string case_reference_dir(const std::string& text) {
+  if (text.empty()) return "";
+  if (!fs::is_directory(text))
+    throw InputError("--reference-dir " + text + ": expected an existing folder of reference solutions "
+                     "(written by `tetherbench reference --out DIR`)");
+  return text;
+}
+
+std::string default_jobs() { return std::to_string(std::max(1u, std::thread::hardware_concurrency())); }
+
+// The text of an option when it was given (even empty: "--h ''" is a bad value, not "absent").
+// (A command without the option, as the catenary alias without limits: absent.)
+std::optional<std::string> given(const CLI::Option* option, const std::string& text) {
+  return option && option->count() > 0 ? std::optional<std::string>(text) : std::nullopt;
+}
+
+std::vector<IntegratorInfo> select_integrators(const Catalogue& catalogue, const std::vector<std::string>& names) {
+  if (names.empty()) return catalogue.integrators;
+  std::vector<IntegratorInfo> selected;
+  for (const auto& name : names) {
+    const IntegratorInfo* info = catalogue.find_integrator(name);
+    if (!info)
+      throw InputError("--integrator: unknown integrator '" + name + "' (expected one of: " +
+                       join_names(catalogue.integrator_names()) + ")");
+    selected.push_back(*info);
+  }
+  return selected;
+}
+
+void print_row(const SummaryRow& r) {
+  if (!r.outcome.ok()) {  // n/a, or no metrics to show: the run did not reach its end
+    std::printf("  %-14s %s\n", r.integrator.c_str(), r.status().c_str());
+    return;
+  }
+  std::printf("  %-14s ok     steps %-9ld |dE|max %-11.4g |dpi|max %-11.4g orth max %-11.4g runtime %.4g s\n",
+              r.integrator.c_str(), r.counters.steps, r.metrics.energy_err_max, r.metrics.momentum_err_max,
+              r.metrics.orthogonality_err_max, r.runtime_s);
+}
+
+// The top-level files a report or study folder receives, checked before anything runs.
+std::vector<std::string> report_files(const std::vector<const StudyInfo*>& studies, bool full_runs) {
+  std::vector<std::string> files = {"build_info.csv", "job_costs.csv", "index.md", "benchmarks.json", "benchmarks.log",
+                                    "benchmarks.md"};
+  if (full_runs) files.insert(files.end(), {"summary.csv", "summary.md"});
+  for (const auto* s : studies)
+    for (const auto& f : files_named_in(s->writes)) files.push_back(f);
+  return files;
+}
+
+ReportOptions report_options(const Session& session) {
+  ReportOptions options;
+  options.reference_dir = session.data.reference;
+  options.data_root = session.data.root;
+  options.scripts_dir = session.data.scripts;
+  options.benchmarks_binary = session.data.benchmarks;
+  options.command = session.command_line;
+  return options;
+}
+
+// `tetherbench list [--settings-table]`
+class ListCommand : public Command {
+ public:
+  explicit ListCommand(CLI::App& app) {
+    subcommand = app.add_subcommand("list", "integrators and their settings, models, studies, cases and which runs apply");
+    subcommand->add_flag("--settings-table", settings_table_,
+                         "print only the Markdown table of every integrator setting (cases/README.md)");
+  }
+  bool runs_cases() const override { return false; }
+  int execute(Session& session) override {
+    const Catalogue& catalogue = session.catalogue;
+    if (settings_table_) {
+      std::fputs(settings_markdown(catalogue).c_str(), stdout);
+      return 0;
+    }
+    std::printf("Integrators:\n");
+    for (const auto& i : catalogue.integrators) {
+      std::printf("  %-8s order %d  consumes %-20s %s%s\n", i.name.c_str(), i.order, to_string(i.consumes).c_str(),
+                  i.summary.c_str(), from(catalogue, "integrator", i.name).c_str());
+      for (const auto& s : i.settings)
+        std::printf("      %-18s default %-8s %-22s %s\n", s.name.c_str(), format_setting_value(s, s.default_value).c_str(),
+                    s.expectation().c_str(), s.meaning.c_str());
+    }
+    std::printf("\nModels:\n");
+    for (const auto& m : catalogue.models)
+      std::printf("  %-18s %s%s\n", m.name.c_str(), m.summary.c_str(), from(catalogue, "model", m.name).c_str());
+    std::printf("\nStudies (run by `report`, or alone with `study NAME`):\n");
+    for (const auto& s : catalogue.studies) {
+      std::printf("  %-16s %s; writes %s%s\n", s.name.c_str(), s.summary.c_str(), s.writes.c_str(),
+                  from(catalogue, "study", s.name).c_str());
+      for (const auto& p : s.parameters)
+        std::printf("      --param %s=...  %s (default %s)\n", p.name.c_str(), p.meaning.c_str(), p.default_value.c_str());
+    }
+    for (const auto& p : catalogue.plugins)
+      std::printf("\nPlugin %s %s (file hash %s): %s\n", p.name.c_str(), p.version.c_str(), p.hash.c_str(), p.file.c_str());
+    std::printf("\nBundled cases (%s) and the runs that apply:\n", session.data.cases.c_str());
+    for (const auto& c : load_cases(catalogue, session.bundled_case_files(), {}, RunLimits{})) {
+      std::printf("  %s  [%s, %s]\n    %s\n", c.name.c_str(), c.model_name.c_str(), fs::path(c.file).filename().c_str(),
+                  c.description.c_str());
+      for (const auto& d : c.model->discretisations())
+        for (const auto& i : catalogue.integrators) {
+          const std::string label = run_label(i.name, *c.model, d);
+          if (const auto why = why_not_applicable(c, i, d)) std::printf("    %-14s n/a: %s\n", label.c_str(), why->c_str());
+          else std::printf("    %-14s yes\n", label.c_str());
+        }
+    }
+    return 0;
+  }
+
+ private:
+  static std::string from(const Catalogue& catalogue, const std::string& kind, const std::string& name) {
+    const std::string origin = catalogue.origin(kind, name);
+    return origin.empty() ? "" : " [" + origin + "]";
+  }
+  bool settings_table_ = false;
+};
+
+// `tetherbench run CASE_FILE [--integrator NAME]... [--h STEP] [--t-end T] [--out DIR] ...`
+class RunCommand : public Command {
+ public:
+  explicit RunCommand(CLI::App& app) {
+    subcommand = app.add_subcommand("run", "run one case with the chosen integrators (all applicable if none named)");
+    subcommand->add_option("CASE_FILE", case_file_, "case file (TOML, see cases/README.md)")->required()->check(CLI::ExistingFile);
+    subcommand->add_option("--integrator", integrator_names_, "integrator name (repeatable)");
+    h_opt_ = subcommand->add_option("--h", h_text_, "step size (s), overrides the case file");
+    t_opt_ = subcommand->add_option("--t-end", t_end_text_, "end time (s), overrides the case file");
+    subcommand->add_option("--out", out_, "output folder")->capture_default_str();
+    subcommand->add_option("--repeats", repeats_, "timing passes; runtime is their minimum")->capture_default_str();
+    inputs_.add_to(subcommand);
+  }
+  int execute(Session& session) override {
+    const Catalogue& catalogue = session.catalogue;
+    RunOptions options;
+    options.out_dir = output_folder("--out", out_, {"summary.csv"});
+    if (h_opt_->count()) options.h = positive_number("--h", h_text_, "s");
+    if (t_opt_->count()) options.t_end = positive_number("--t-end", t_end_text_, "s");
+    options.repeats = count("--repeats", repeats_, 1000);
+    options.progress = true;
+    refuse_repeats("--integrator", integrator_names_);
+    Case c = inputs_.load(catalogue, {case_file_}).front();
+    const double t_end = options.t_end.value_or(c.t_end), h = options.h.value_or(c.h);
+    if (h > t_end) throw InputError("--h " + format_g(h) + ": expected a step no longer than the end time " + format_g(t_end) + " s");
+    // The limits hold for the run as the options change it.
+    const RunLimits limits = inputs_.limits();
+    if (!(t_end / h <= limits.max_steps))
+      throw InputError("--h " + format_g(h) + " --t-end " + format_g(t_end) + ": " + format_g(t_end / h, 3) +
+                       " steps exceed the limit " + format_g(limits.max_steps, 3) + " (raise it on purpose with --max-steps)");
+    if (!(t_end / c.sample_interval <= limits.max_samples))
+      throw InputError("--t-end " + format_g(t_end) + ": " + format_g(t_end / c.sample_interval, 3) +
+                       " samples exceed the limit " + format_g(limits.max_samples, 3) + " (raise it on purpose with --max-samples)");
+    c.t_end = t_end;
+    c.h = h;
+    const auto integrators = select_integrators(catalogue, integrator_names_);  // the run keys point into it
+    const auto keys = runs_of(c, integrators);
+    std::string reasons;
+    bool any = false;
+    for (const auto& key : keys)
+      if (const auto why = why_not_applicable(c, *key.integrator, key.discretisation)) reasons += "; " + key.label() + ": " + *why;
+      else any = true;
+    if (!any) throw InputError("--integrator: none of the chosen integrators runs case " + c.name + " (" + reasons.substr(2) + ")");
+    const std::string summary = (fs::path(options.out_dir) / "summary.csv").string();
+    check_summary_appendable(summary);
+    std::printf("%s (%s)\n", c.name.c_str(), c.file.c_str());
+    bool all_ok = true;
+    for (const auto& key : keys) {
+      const SummaryRow row = run_case(key, options);
+      append_summary_csv(summary, row);
+      print_row(row);
+      all_ok = all_ok && !row.outcome.no_result();
+    }
+    return finish(all_ok);
+  }
+
+ private:
+  std::string case_file_, h_text_, t_end_text_, out_ = "results", repeats_ = "1";
+  std::vector<std::string> integrator_names_;
+  CLI::Option *h_opt_ = nullptr, *t_opt_ = nullptr;
+  CaseRunOptions inputs_;
+};
+
+// `tetherbench table [CASE_FILE...] [--out DIR] [--repeats N] [--jobs N] [--resume] ...`
+class TableCommand : public Command {
+ public:
+  explicit TableCommand(CLI::App& app) {
+    subcommand = app.add_subcommand("table", "run every case x integrator and write summary.csv and summary.md");
+    subcommand->add_option("CASE_FILE", cases_, "case files (default: all bundled cases)")->check(CLI::ExistingFile);
+    subcommand->add_option("--out", out_, "output folder")->capture_default_str();
+    subcommand->add_option("--repeats", repeats_, "timing passes; runtime is their minimum")->capture_default_str();
+    subcommand->add_option("--jobs", jobs_, "parallel runs (per process under mpirun)")->capture_default_str();
+    subcommand->add_flag("--resume", resume_, kResumeHelp);
+    inputs_.add_to(subcommand);
+  }
+  bool distributes() const override { return true; }
+  int execute(Session& session) override {
+    ReportOptions options = report_options(session);
+    options.out_dir = output_folder("--out", out_, {"summary.csv", "summary.md", "job_costs.csv"});
+    const int repeats = count("--repeats", repeats_, 1000);
+    options.workers = unsigned(count("--jobs", jobs_, 1024));
+    options.resume = resume_;
+    const auto cases = inputs_.load(session.catalogue, session.case_files_or_bundled(cases_));
+    const TableOutcome table = run_table(cases, session.catalogue, options, repeats);
+    if (!table.gathering) return 0;  // another MPI rank: rank 0 prints and writes
+    bool all_ok = true;
+    std::string current;
+    for (const auto& row : table.rows) {
+      if (row.case_name != current) {
+        current = row.case_name;
+        for (const auto& c : cases)
+          if (c.name == current) std::printf("%s (%s)\n", c.name.c_str(), c.file.c_str());
+      }
+      print_row(row);
+      all_ok = all_ok && !row.outcome.no_result();
+    }
+    const auto dir = fs::path(options.out_dir);
+    std::printf("wrote %s and %s\n", (dir / "summary.csv").c_str(), (dir / "summary.md").c_str());
+    return finish(all_ok);
+  }
+
+ private:
+  std::vector<std::string> cases_;
+  std::string out_ = "results", repeats_ = "1", jobs_ = "1";
+  bool resume_ = false;
+  CaseRunOptions inputs_;
+};
+
+// `tetherbench report [CASE_FILE...] [--out DIR] [--jobs N] [--no-benchmarks] [--no-plots] ...`
+class ReportCommand : public Command {
+ public:
+  explicit ReportCommand(CLI::App& app) {
+    subcommand = app.add_subcommand("report", "the main job: tables, every study (work-precision sweeps, orders, paper "
+                                              "comparisons, ...), benchmarks and plots for every bundled case");
+    subcommand->add_option("CASE_FILE", cases_, "case files (default: all bundled cases)")->check(CLI::ExistingFile);
+    subcommand->add_option("--out", out_, "output folder")->capture_default_str();
+    subcommand->add_option("--jobs", jobs_, "parallel runs (per process under mpirun)")->capture_default_str();
+    subcommand->add_flag("--resume", resume_, kResumeHelp);
+    subcommand->add_flag("--no-benchmarks", no_benchmarks_, "skip the Google Benchmark step-cost suite");
+    subcommand->add_flag("--no-plots", no_plots_, "skip the matplotlib figures and index.md");
+    subcommand->add_option("--reference-dir", reference_dir_, kReferenceDirHelp);
+    inputs_.add_to(subcommand);
+  }
+  bool distributes() const override { return true; }
+  int execute(Session& session) override {
+    ReportOptions options = report_options(session);
+    std::vector<const StudyInfo*> studies;
+    for (const auto& s : session.catalogue.studies) studies.push_back(&s);
+    options.out_dir = output_folder("--out", out_, report_files(studies, true));
+    options.workers = unsigned(count("--jobs", jobs_, 1024));
+    options.benchmarks = !no_benchmarks_;
+    options.plots = !no_plots_;
+    options.resume = resume_;
+    options.case_reference_dir = case_reference_dir(reference_dir_);
+    const auto cases = inputs_.load(session.catalogue, session.case_files_or_bundled(cases_));
+    const auto start = std::chrono::steady_clock::now();
+    const ReportStatus status = write_report(cases, session.catalogue, options);
+    if (!status.gathering) return 0;  // another MPI rank: rank 0 writes the report
+    std::printf("report written to %s (%.1f s)%s\n", options.out_dir.c_str(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                status.scripts_ok ? "" : " -- a script step failed, see above");
+    if (!status.scripts_ok) return kInternalError;
+    return finish(status.all_runs_ok);
+  }
+
+ private:
+  std::vector<std::string> cases_;
+  std::string out_ = "reports", jobs_ = default_jobs(), reference_dir_;
+  bool resume_ = false, no_benchmarks_ = false, no_plots_ = false;
+  CaseRunOptions inputs_;
+};
+
+// `tetherbench study NAME [CASE_FILE...] [--param KEY=VALUE]...`, and its alias
+// `tetherbench catenary CASE... --elements N,N,...` (= study catenary --param elements=...), kept for its users.
+class StudyCommand : public Command {
+ public:
+  StudyCommand(CLI::App& app, bool catenary_alias) : alias_(catenary_alias) {
+    if (alias_) {
+      subcommand = app.add_subcommand("catenary", "alias of `study catenary`");
+      subcommand->add_option("CASE_FILE", cases_, "case files the catenary study applies to")->required()->check(CLI::ExistingFile);
+      elements_opt_ = subcommand->add_option("--elements", elements_, "element counts N, increasing, each >= 2 (comma-separated)");
+      subcommand->add_option("--out", out_, "output folder (catenary.csv)")->capture_default_str();
+      return;
+    }
+    subcommand = app.add_subcommand("study", "run one study (see `tetherbench list`) on case files");
+    subcommand->add_option("NAME", name_, "study name")->required();
+    subcommand->add_option("CASE_FILE", cases_, "case files (default: the bundled cases it applies to)")->check(CLI::ExistingFile);
+    subcommand->add_option("--out", out_, "output folder")->capture_default_str();
+    subcommand->add_option("--jobs", jobs_, "parallel runs (per process under mpirun)")->capture_default_str();
+    subcommand->add_flag("--resume", resume_, kResumeHelp);
+    subcommand->add_option("--param", params_, "study parameter KEY=VALUE (repeatable; see `tetherbench list`)")->allow_extra_args(false);
+    subcommand->add_option("--reference-dir", reference_dir_, kReferenceDirHelp);
+    inputs_.add_to(subcommand);
+  }
+  bool distributes() const override { return true; }
+  int execute(Session& session) override {
+    std::map<std::string, std::string> parameters;
+    if (alias_) {
+      name_ = "catenary";
+      if (elements_opt_->count()) parameters["elements"] = elements_;
+    }
+    const StudyInfo* info = session.catalogue.find_study(name_);
+    if (!info)
+      throw InputError("study: unknown study '" + name_ + "' (expected one of: " + join_names(session.catalogue.study_names()) + ")");
+    for (const auto& p : params_) {
+      const auto eq = p.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == p.size() || p.find_first_of("\n\r") != std::string::npos)
+        throw InputError("--param " + p + ": expected KEY=VALUE on one line");
+      if (!parameters.emplace(p.substr(0, eq), p.substr(eq + 1)).second)
+        throw InputError("--param " + p + ": '" + p.substr(0, eq) + "' is given twice");
+    }
+    ReportOptions options = report_options(session);
+    options.out_dir = output_folder("--out", out_, report_files({info}, info->needs_full_runs));
+    options.workers = unsigned(count("--jobs", jobs_, 1024));
+    options.resume = resume_;
+    options.case_reference_dir = case_reference_dir(reference_dir_);
+    auto cases = inputs_.load(session.catalogue, session.case_files_or_bundled(cases_));
+    if (cases_.empty()) cases = cases_for_study(*info, cases);
+    const StudyOutcome outcome = run_study(*info, cases, session.catalogue, options, parameters);
+    if (!outcome.gathering) return 0;
+    for (const auto& path : outcome.written) std::printf("wrote %s\n", path.c_str());
+    return finish(outcome.all_runs_ok);
+  }
+
+ private:
+  bool alias_;
+  std::string name_, out_ = "results", jobs_ = default_jobs(), elements_, reference_dir_;
+  std::vector<std::string> cases_, params_;
+  bool resume_ = false;
+  CLI::Option* elements_opt_ = nullptr;
+  CaseRunOptions inputs_;
+};
+
+// `tetherbench reference [CASE_FILE...] [--out DIR]`
+class ReferenceCommand : public Command {
+ public:
+  explicit ReferenceCommand(CLI::App& app) {
+    subcommand = app.add_subcommand("reference", "recompute the reference solutions of the cases");
+    subcommand->add_option("CASE_FILE", cases_, "case files (default: all bundled cases)")->check(CLI::ExistingFile);
+    out_opt_ = subcommand->add_option("--out", out_, "reference folder (default: the bundled reference/ folder)");
+  }
+  int execute(Session& session) override {
+    const std::string out = out_opt_->count() ? out_ : session.data.reference;
+    output_folder("--out", out);
+    const auto cases = load_cases(session.catalogue, session.case_files_or_bundled(cases_), {}, RunLimits{});
+    for (const auto& path : write_references(cases, session.catalogue, out, session.command_line))
+      std::printf("wrote %s\n", path.c_str());
+    return finish(true);
+  }
+
+ private:
+  std::vector<std::string> cases_;
+  std::string out_;
+  CLI::Option* out_opt_ = nullptr;
+};
+
+// `tetherbench gate [CASE_FILE...] [--envelopes FILE] [--record]`
+class GateCommand : public Command {
+ public:
+  explicit GateCommand(CLI::App& app) {
+    subcommand = app.add_subcommand("gate", "CI regression gates: short runs checked against conservation envelopes");
+    subcommand->add_option("CASE_FILE", cases_, "case files (default: all bundled cases)")->check(CLI::ExistingFile);
+    envelopes_opt_ = subcommand->add_option("--envelopes", envelopes_,
+                                            "envelope file (default: the bundled reference/envelopes.csv); with --record "
+                                            "a file that does not exist yet is created");
+    subcommand->add_flag("--record", record_, "re-measure the 'recorded' envelopes of these cases and rewrite the file");
+    subcommand->add_option("--integrator", integrators_,
+                           "gate only this integrator (repeatable; default all): e.g. a plugin's, against your own "
+                           "--envelopes file; --record then keeps the other integrators' rows as they are");
+  }
+  int execute(Session& session) override {
+    refuse_repeats("--integrator", integrators_);
+    Catalogue gated = session.catalogue;
+    gated.integrators = select_integrators(session.catalogue, integrators_);
+    const auto cases = load_cases(session.catalogue, session.case_files_or_bundled(cases_), {}, RunLimits{});
+    const std::string file = envelopes_opt_->count() ? envelopes_ : session.data.reference + "/envelopes.csv";
+    if (file.empty()) throw InputError("--envelopes: expected an envelope file, got an empty path");
+    // A researcher's own envelope file starts empty: --record creates it.
+    std::vector<Envelope> envelopes;
+    if (!(record_ && !fs::exists(file))) {
+      envelopes = read_envelopes(file);
+      check_envelope_metrics(file, envelopes);
+    } else {
+      output_folder("--envelopes", fs::absolute(file).parent_path().string());
+    }
+    if (record_) {
+      // Rows of the integrators not gated stay as they are.
+      std::vector<Envelope> kept, recorded;
+      for (auto& e : envelopes) (gated.find_integrator(e.integrator) ? recorded : kept).push_back(std::move(e));
+      for (const auto& c : cases) recorded = record_envelopes(c, gated, recorded);
+      if (interrupted()) return finish(false);  // partial measurements are never recorded
+      recorded.insert(recorded.end(), kept.begin(), kept.end());
+      std::stable_sort(recorded.begin(), recorded.end(), [](const Envelope& a, const Envelope& b) {
+        return std::tie(a.case_name, a.integrator) < std::tie(b.case_name, b.integrator);
+      });
+      write_envelopes(file, recorded);
+      std::printf("recorded envelopes of %zu case(s) in %s\n", cases.size(), file.c_str());
+      return 0;
+    }
+    int failed = 0, checked = 0;
+    for (const auto& c : cases)
+      for (const auto& g : check_gates(c, gated, envelopes)) {
+        ++checked;
+        if (g.pass) std::printf("gate ok:     %s\n", g.message.c_str());
+        else ++failed, std::printf("GATE FAILED: %s\n", g.message.c_str());
+      }
+    std::printf("%d passed, %d failed\n", checked - failed, failed);
+    return failed == 0 ? finish(true) : kRunFailed;
+  }
+
+ private:
+  std::vector<std::string> cases_, integrators_;
+  std::string envelopes_;
+  CLI::Option* envelopes_opt_ = nullptr;
+  bool record_ = false;
+};
+
+// `tetherbench check-claims REPORT_DIR`
+class CheckClaimsCommand : public Command {
+ public:
+  explicit CheckClaimsCommand(CLI::App& app) {
+    subcommand = app.add_subcommand(
+        "check-claims", "list every verdict a report prints that its own tables contradict (exit status 1 if any)");
+    subcommand->add_option("REPORT_DIR", dir_, "a report folder (tetherbench report --out)")->required()->check(CLI::ExistingDirectory);
+  }
+  bool runs_cases() const override { return false; }
+  int execute(Session&) override {
+    if (!fs::exists(fs::path(dir_) / "summary.csv"))
+      throw InputError("REPORT_DIR " + dir_ + ": expected a report folder holding summary.csv");
+    const auto violations = check_claims(dir_);
+    for (const auto& v : violations) std::printf("CONTRADICTED: %s\n", v.line().c_str());
+    std::printf("%zu verdict(s) contradicted by the report's own data\n", violations.size());
+    return violations.empty() ? 0 : kRunFailed;
+  }
+
+ private:
+  std::string dir_;
+};
+
+}  // namespace
+
+std::vector<std::string> Session::bundled_case_files() const {
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(data.cases))
+    if (entry.path().extension() == ".toml") files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::vector<std::string> Session::case_files_or_bundled(const std::vector<std::string>& given) const {
+  return given.empty() ? bundled_case_files() : given;
+}
+
+void CaseRunOptions::add_to(CLI::App* command) {
+  command->add_option("--set", sets, kSetHelp)->allow_extra_args(false);
+  steps_opt = command->add_option("--max-steps", max_steps, "refuse runs of more fixed steps than this (default 1e9)");
+  samples_opt = command->add_option("--max-samples", max_samples, "refuse runs of more samples than this (default 1e7)");
+  state_opt = command->add_option("--max-state", max_state, "refuse models whose state holds more numbers than this (default 1e7)");
+  command->add_flag("--full-horizon", full_horizon,
+                    "run every integrator over its case's full horizon ([case] t_end), ignoring [case] integrator_t_end "
+                    "(the main job shortens some costly runs; the tables then compare them over the shared window)");
+}
+
+RunLimits CaseRunOptions::limits() const {
+  return cli::limits(given(steps_opt, max_steps), given(samples_opt, max_samples), given(state_opt, max_state));
+}
+
+std::vector<Case> CaseRunOptions::load(const Catalogue& catalogue, const std::vector<std::string>& files) const {
+  std::vector<Case> cases = load_cases(catalogue, files, sets, limits());
+  if (full_horizon)
+    for (auto& c : cases) c.integrator_t_end.clear();
+  return cases;
+}
+
+std::vector<std::unique_ptr<Command>> declare_commands(CLI::App& app) {
+  std::vector<std::unique_ptr<Command>> commands;
+  commands.push_back(std::make_unique<ListCommand>(app));
+  commands.push_back(std::make_unique<RunCommand>(app));
+  commands.push_back(std::make_unique<TableCommand>(app));
+  commands.push_back(std::make_unique<ReportCommand>(app));
+  commands.push_back(std::make_unique<StudyCommand>(app, false));
+  commands.push_back(std::make_unique<ReferenceCommand>(app));
+  commands.push_back(std::make_unique<GateCommand>(app));
+  commands.push_back(std::make_unique<CheckClaimsCommand>(app));
+  commands.push_back(std::make_unique<StudyCommand>(app, true));
+  return commands;
+}
+
+int finish(bool all_ok) {
+  if (interrupted()) {
+    std::fprintf(stderr, "tetherbench: interrupted; what was written is kept, the runs cut short are marked\n");
+    return kRunFailed;
+  }
+  return all_ok ? 0 : kRunFailed;
+}
+
+}  // namespace tb::cli

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# CI: tetherbench as a researcher uses it from their own repository.
+#   1. `cmake --install` into a staging prefix; the installed files hold no path of the source
+#      or build tree, and the installation works after being moved.
+#   2. examples/integrator_rk3 and examples/model_spring_chain build against it with
+#      find_package(tetherbench) and load with --plugin: their rows in `report`, their envelopes
+#      with `gate --envelopes THEIRS --record` and then the gate itself, and fingerprints that
+#      follow the plugin's file (--resume reuses every job of the same plugin and reruns the
+#      plugin's jobs when its file changes).
+#   3. Hostile plugins (tests/plugins/) are refused with status 2 naming the file and what was
+#      expected; an exception inside a plugin's step fails that run only.
+# Usage: install_examples.sh SOURCE_DIR BUILD_DIR
+set -euo pipefail
+src="$1" build="$2"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+fail() { echo "install_examples: $*" >&2; exit 1; }
+jobs=2
+
+cmake --install "$build" --prefix "$work/stage" >/dev/null
+# Nothing absolute from the source or build tree in what is installed (data links are copies).
+for f in "$work"/stage/bin/* "$work"/stage/lib/*.so*; do
+  if grep -q -a -e "$src" -e "$build" "$f"; then fail "$f holds a path of the source or build tree"; fi
+done
+[ -z "$(find "$work/stage" -type l -lname '/*')" ] || fail "the installation holds absolute symbolic links"
+# A moved installation finds its data next to itself.
+mv "$work/stage" "$work/prefix"
+prefix="$work/prefix"
+tb="$prefix/bin/tetherbench"
+"$tb" list >"$work/list.txt" || fail "the moved installation's 'list' failed"
+grep -q "Bundled cases ($prefix/share/tetherbench/cases)" "$work/list.txt" || fail "list does not read the installed cases"
+
+# The examples, built as a researcher would.
+for example in integrator_rk3 model_spring_chain; do
+  cmake -S "$src/examples/$example" -B "$work/build_$example" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null ||
+    fail "configuring examples/$example against the installation failed"
+  cmake --build "$work/build_$example" -j"$jobs" >/dev/null || fail "building examples/$example failed"
+done
+rk3="$work/build_integrator_rk3/librk3_plugin.so"
+chain="$work/build_model_spring_chain/libspring_chain_plugin.so"
+
+# A short case: the planar pendulum with its long-time runs cut to 20000 steps.
+sed -E 's/^long_time_steps *= *[0-9]+/long_time_steps = 20000/' "$prefix/share/tetherbench/cases/T_planar_pendulum_60deg.toml" \
+  >"$work/T_planar_pendulum_60deg.toml"
+grep -q '^long_time_steps = 20000' "$work/T_planar_pendulum_60deg.toml" || fail "no long_time_steps to shorten"
+case_file="$work/T_planar_pendulum_60deg.toml"
+
+# The integrator plugin in `list` and in a report, with its rows and the manifest.
+"$tb" --plugin "$rk3" list >"$work/list_rk3.txt"
+grep -q "^  rk3 .*plugin rk3_example 1.0.0" "$work/list_rk3.txt" || fail "list does not show rk3 from its plugin"
+status=0
+"$tb" report --plugin "$rk3" "$case_file" --no-benchmarks --no-plots --jobs "$jobs" --out "$work/report" \
+  >"$work/report.out" 2>"$work/report.err" || status=$?
+[ "$status" -le 1 ] || { cat "$work/report.err"; fail "report --plugin exited $status"; }
+grep -q "^T_planar_pendulum_60deg,rk3,.*,ok," "$work/report/summary.csv" || fail "summary.csv has no ok row for rk3"
+grep -q "^T_planar_pendulum_60deg,rk3," "$work/report/work_precision.csv" || fail "work_precision.csv has no rk3 rows"
+grep -q "^T_planar_pendulum_60deg,rk3,3," "$work/report/orders.csv" || fail "orders.csv has no rk3 row of declared order 3"
+grep -q "^plugin rk3_example,.*1.0.0, file hash [0-9a-f]\{16\}" "$work/report/build_info.csv" ||
+  fail "build_info.csv does not record the plugin"
+echo "report --plugin rk3: $(grep -c '^T_planar_pendulum_60deg,rk3' "$work/report/summary.csv") summary row(s) for rk3"
+
+# Fingerprints follow the plugin: the same file reuses every job; a changed file reruns its jobs
+# (and only those).
+"$tb" report --plugin "$rk3" "$case_file" --no-benchmarks --no-plots --jobs "$jobs" --resume --out "$work/report" \
+  >/dev/null 2>"$work/resume_same.err" || true
+grep -q "jobs: 0 run" "$work/resume_same.err" || { cat "$work/resume_same.err"; fail "resume with the same plugin reran jobs"; }
+cp "$rk3" "$work/rk3_changed.so" && printf 'x' >>"$work/rk3_changed.so"
+"$tb" report --plugin "$work/rk3_changed.so" "$case_file" --no-benchmarks --no-plots --jobs "$jobs" --resume \
+  --out "$work/report" >/dev/null 2>"$work/resume_changed.err" || true
+ran="$(grep -o 'jobs: [0-9]* run, [0-9]* reused' "$work/resume_changed.err" | head -1)"
+read -r _ n_ran _ n_reused _ <<<"$ran"
+[ "${n_ran:-0}" -gt 0 ] && [ "${n_reused:-0}" -gt 0 ] || fail "a changed plugin file: expected its jobs rerun and the rest reused, got '$ran'"
+echo "resume: same plugin reruns nothing; changed plugin file: $ran"
+
+# The researcher's own gates: envelopes recorded into their file, then checked.
+"$tb" gate --plugin "$rk3" --integrator rk3 --envelopes "$work/my_envelopes.csv" --record "$case_file" >/dev/null ||
+  fail "gate --record into a new envelope file failed"
+grep -q "^T_planar_pendulum_60deg,rk3,energy_err_max,max," "$work/my_envelopes.csv" || fail "no rk3 envelope recorded"
+if grep -q ",rk4," "$work/my_envelopes.csv"; then fail "--integrator rk3 recorded other integrators too"; fi
+"$tb" gate --plugin "$rk3" --integrator rk3 --envelopes "$work/my_envelopes.csv" "$case_file" >"$work/gate.out" ||
+  { cat "$work/gate.out"; fail "the recorded gate does not pass"; }
+echo "gate: $(tail -1 "$work/gate.out")"
+
+# The model plugin: its reference solutions in the researcher's folder, then a report on every
+# integrator that applies.
+cp "$src/examples/model_spring_chain/cases/T_spring_chain.toml" "$work/"
+sed -i -E 's/^long_time_steps *= *[0-9]+/long_time_steps = 20000/' "$work/T_spring_chain.toml"
+"$tb" --plugin "$chain" reference "$work/T_spring_chain.toml" --out "$work/my_reference" >/dev/null ||
+  fail "reference for the plugin model failed"
+status=0
+"$tb" report --plugin "$chain" "$work/T_spring_chain.toml" --reference-dir "$work/my_reference" --no-benchmarks --no-plots \
+  --jobs "$jobs" --out "$work/chain_report" >/dev/null 2>"$work/chain.err" || status=$?
+[ "$status" -le 1 ] || { cat "$work/chain.err"; fail "report on the plugin model exited $status"; }
+for integrator in rk4 rk45 cvode; do
+  grep -q "^T_spring_chain,$integrator,.*,ok," "$work/chain_report/summary.csv" || fail "no ok row of $integrator on the plugin model"
+done
+grep -q "^T_spring_chain,lgvi,.*n/a" "$work/chain_report/summary.csv" || fail "lgvi is not n/a on the plugin model"
+echo "report --plugin spring_chain: $(grep -c '^T_spring_chain,' "$work/chain_report/summary.csv") rows"
+
+# Both plugins at once, one from the environment.
+TETHERBENCH_PLUGINS="$chain" "$tb" --plugin "$rk3" list >"$work/list_both.txt"
+grep -q "spring_chain .*plugin spring_chain_example" "$work/list_both.txt" || fail "TETHERBENCH_PLUGINS was not loaded"
+grep -q "^  rk3 " "$work/list_both.txt" || fail "--plugin beside TETHERBENCH_PLUGINS was not loaded"
+
+# Hostile plugins: status 2, the file named, what was expected said, nothing written.
+cmake -S "$src/tests/plugins" -B "$work/build_hostile" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null || fail "configuring tests/plugins"
+cmake --build "$work/build_hostile" -j"$jobs" >/dev/null || fail "building tests/plugins"
+printf 'not a library\n' >"$work/notes.so"
+refuse() {  # FILE EXPECTED-TEXT
+  local status=0
+  "$tb" --plugin "$1" table "$case_file" --out "$work/never" >/dev/null 2>"$work/refused.err" || status=$?
+  [ "$status" -eq 2 ] || fail "--plugin $1: expected status 2, got $status"
+  grep -q -F "$1" "$work/refused.err" || fail "--plugin $1: the message does not name the file: $(cat "$work/refused.err")"
+  grep -q -F "$2" "$work/refused.err" || fail "--plugin $1: expected '$2' in: $(cat "$work/refused.err")"
+  [ ! -e "$work/never" ] || fail "--plugin $1: something was written"
+  echo "refused (2): $(cat "$work/refused.err")"
+}
+refuse "$work/notes.so" "cannot be loaded"
+refuse "$work/missing.so" "no such file"
+refuse "$work/build_hostile/libother_kernel_version.so" "built against tetherbench kernel 0.0.1"
+refuse "$work/build_hostile/libno_entry_point.so" "has no entry point"
+refuse "$work/build_hostile/libbad_entry.so" "returned no description"
+refuse "$work/build_hostile/libname_clash.so" "'rk4', a name already taken by a built-in integrator"
+refuse "$work/build_hostile/libthrows_registering.so" "threw while registering its entries (configuration file not found)"
+refuse "$work/build_hostile/libregisters_nothing.so" "registered nothing"
+# The same plugin twice, and two plugins adding the same name.
+status=0
+"$tb" --plugin "$rk3" --plugin "$rk3" list >/dev/null 2>"$work/twice.err" || status=$?
+[ "$status" -eq 2 ] && grep -q "loaded twice" "$work/twice.err" || fail "the same plugin twice: expected status 2"
+status=0
+"$tb" --plugin "$rk3" --plugin "$work/rk3_changed.so" list >/dev/null 2>"$work/clash2.err" || status=$?
+[ "$status" -eq 2 ] && grep -q "already taken by the integrator of plugin rk3_example" "$work/clash2.err" ||
+  fail "two plugins adding rk3: expected status 2 naming the first"
+# An exception in a plugin's step: that run fails, the others run.
+status=0
+"$tb" --plugin "$work/build_hostile/libthrows_in_step.so" run "$case_file" --out "$work/throwing" >"$work/throwing.out" 2>&1 ||
+  status=$?
+[ "$status" -eq 1 ] || fail "a throwing step: expected status 1 (a failed run), got $status"
+grep -q "throwing_method .*plugin bug in step" "$work/throwing.out" || fail "the throwing run's row does not give the reason"
+grep -q "rk4 .*ok" "$work/throwing.out" || fail "the other runs did not go on"
+echo "throwing step: $(grep throwing_method "$work/throwing.out")"
+echo "install_examples: ok"

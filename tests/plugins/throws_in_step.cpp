@@ -1,0 +1,25 @@
+// Loads fine; its integrator throws inside a step. That is the run's failure (a row marked
+// failed with the reason), never the end of the other runs.
+#include <stdexcept>
+
+#include "core/plugin.hpp"
+
+namespace {
+
+class Throwing final : public tb::TimeStepper {
+ public:
+  Throwing(const tb::OdeFormulation& ode, double t0) : TimeStepper(t0, ode.initial_state()) {}
+  bool step(double, tb::StepFailure&) override { throw std::runtime_error("plugin bug in step"); }
+};
+
+void register_entries(tb::PluginRegistrar& add) {
+  add.integrator({"throwing_method", tb::FormulationKind::EmbeddedOde, 1, false, tb::MethodTraits{},
+                  "throws in its first step", {},
+                  [](const tb::Formulation& f, const tb::IntegratorSettings&, double t0) -> std::unique_ptr<tb::TimeStepper> {
+                    return std::make_unique<Throwing>(dynamic_cast<const tb::OdeFormulation&>(f), t0);
+                  }});
+}
+
+}  // namespace
+
+TETHERBENCH_PLUGIN("throwing", "1.0", register_entries)
