@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <cstdlib>
 
 namespace tb {
 
@@ -22,5 +23,14 @@ void install_interrupt_handlers() {
 
 bool interrupted() { return g_interrupted.load(std::memory_order_relaxed); }
 void set_interrupted(bool value) { g_interrupted.store(value, std::memory_order_relaxed); }
+
+void count_finished_job_for_resume_test() {
+  static const long stop_after = [] {
+    const char* text = std::getenv("TETHERBENCH_TEST_STOP_AFTER_JOBS");
+    return text ? std::atol(text) : 0L;
+  }();
+  static std::atomic<long> finished{0};
+  if (stop_after > 0 && ++finished == stop_after) std::raise(SIGTERM);
+}
 
 }  // namespace tb

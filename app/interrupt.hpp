@@ -11,5 +11,9 @@ void install_interrupt_handlers();
 bool interrupted();
 // For tests: raise or clear the flag as the handler would.
 void set_interrupted(bool value);
+// For the resume test: with TETHERBENCH_TEST_STOP_AFTER_JOBS=N in the environment, the N-th call
+// sends this process SIGTERM, as a kill midway would (the jobs running then end interrupted).
+// The job pool calls it once per finished job; without the variable it does nothing.
+void count_finished_job_for_resume_test();
 
 }  // namespace tb

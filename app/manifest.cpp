@@ -12,6 +12,7 @@
 #include "app/catalogue.hpp"
 #include "app/distributed.hpp"
 #include "app/external_steps.hpp"
+#include "app/machine.hpp"
 #include "core/format.hpp"
 
 #if !defined(TETHERBENCH_VERSION) || !defined(TETHERBENCH_DEPENDENCIES)
@@ -38,19 +39,6 @@ std::string git_commit(const std::string& data_root) {
   }
   while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
   return out.empty() ? "not a git checkout" : out;
-}
-
-// The first value of `key` in /proc/cpuinfo ("model name", "flags"), or "unavailable".
-std::string cpuinfo(const std::string& key) {
-  std::ifstream in("/proc/cpuinfo");
-  for (std::string line; std::getline(in, line);) {
-    const auto colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    std::string name = line.substr(0, colon);
-    while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.pop_back();
-    if (name == key) return colon + 2 <= line.size() ? line.substr(colon + 2) : "";
-  }
-  return "unavailable (/proc/cpuinfo has no '" + key + "')";
 }
 
 std::string first_line(const std::string& file, const std::string& otherwise) {
@@ -83,8 +71,8 @@ std::vector<std::pair<std::string, std::string>> reproducibility_manifest(const 
     rows.emplace_back("dependency " + dep.substr(0, eq), version.empty() ? "unknown (its CMake package states no version)" : version);
   }
   rows.emplace_back("dependency MPI library", mpi_library_version());
-  rows.emplace_back("cpu_model", cpuinfo("model name"));
-  rows.emplace_back("cpu_flags", cpuinfo("flags"));
+  rows.emplace_back("cpu_model", cpuinfo_value("model name").value_or("unavailable (/proc/cpuinfo has no model name)"));
+  rows.emplace_back("cpu_flags", cpuinfo_value("flags").value_or("unavailable (/proc/cpuinfo has no flags)"));
   rows.emplace_back("cpu_governor", first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
                                                "unavailable (no cpufreq on this machine: a virtual machine or container)"));
   rows.emplace_back("cpu_count", std::to_string(std::max(1u, std::thread::hardware_concurrency())));
