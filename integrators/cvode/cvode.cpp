@@ -362,7 +362,7 @@ IntegratorInfo cvode_info() {
       "means each method's maximum; BDF 1-2 are A-stable, 3-5 amplify undamped oscillations with small h·ω",
       12);
   max_order.upper = 12;
-  IntegratorInfo info{"cvode", FormulationKind::EmbeddedOde, 5, true, MethodTraits{.implicit = true, .dissipative = true},
+  IntegratorInfo info{"cvode", 5, true, MethodTraits{.implicit = true, .dissipative = true},
           "SUNDIALS CVODE: variable-order BDF (1-5, Newton, difference-quotient Jacobian) or Adams (1-12, fixed "
           "point) on the ODE form, rtol/atol, optional projection onto SO(3) and S^2",
           {positive_setting("rtol", "relative tolerance of CVODE's error control ‖LTE_i/(rtol·|y_i| + atol)‖_WRMS ≤ 1",
@@ -381,9 +381,9 @@ IntegratorInfo cvode_info() {
                           "|q_i| = 1 and q_i·ω_i = 0; CVodeSetProjFn), also the samples; BDF only (with adams = 1 it is "
                           "refused as input, exit status 2); no effect on forms without invariants",
                           0)},
-          [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
-            return std::make_unique<CvodeStepper>(dynamic_cast<const OdeFormulation&>(f), s, t0);
-          }};
+          consuming([](const OdeFormulation& form, const IntegratorSettings& s, double t0) {
+            return std::make_unique<CvodeStepper>(form, s, t0);
+          })};
   // CVodeSetProjFn projects BDF steps only: refused with the input, before anything runs.
   info.conflict = [](const IntegratorSettings& s) -> IntegratorInfo::SettingConflict {
     if (s.get_int("adams") == 1 && s.get_int("project") == 1)

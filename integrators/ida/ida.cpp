@@ -441,7 +441,7 @@ SettingSpec max_order_setting() {
 }  // namespace
 
 IntegratorInfo ida_info() {
-  return {"ida", FormulationKind::IndexOneDae, 5, true, MethodTraits{.implicit = true, .dissipative = true},
+  return {"ida", 5, true, MethodTraits{.implicit = true, .dissipative = true},
           "SUNDIALS IDA: variable-order BDF (1-5) on the Baumgarte-stabilised index-1 DAE, analytic Jacobian, rtol/atol",
           {positive_setting("rtol", "IDA's error control err_i ≤ atol + rtol·|y_i| on the differential components "
                                     "(the multipliers are left out of the error test)", 1e-8),
@@ -462,9 +462,9 @@ IntegratorInfo ida_info() {
                           "fill-reducing ordering, O(nnz) per solve; 0: SUNDIALS' band LU when the model's bandwidths are narrow, "
                           "else dense LU",
                           1)},
-          [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
-            return std::make_unique<IdaStepper>(dynamic_cast<const DaeFormulation&>(f), s, t0);
-          }};
+          consuming([](const DaeFormulation& form, const IntegratorSettings& s, double t0) {
+            return std::make_unique<IdaStepper>(form, s, t0);
+          })};
 }
 
 }  // namespace tb
