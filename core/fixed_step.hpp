@@ -5,6 +5,8 @@
 // step to land exactly on t_stop, counts the accepted steps and keeps the contract of
 // TimeStepper::step, that a failed step leaves time() and state() as they were. A scheme
 // implements only advance(): the state one step dt after (time(), state()).
+// A negative h integrates backwards (t_stop below time()), as Boost.Odeint does with a negative
+// dt: the generic tests take a symmetric method's step back, Φ_{-h}(Φ_h(y)) = y.
 
 #include <Eigen/Dense>
 
@@ -14,7 +16,8 @@ namespace tb {
 
 class FixedStepStepper : public TimeStepper {
  public:
-  // One step to t0 + (n+1) h, or to t_stop when that is within 1e-12 h of it or beyond.
+  // One step to t0 + (n+1) h, or to t_stop when that is within 1e-12 |h| of it or beyond (in the
+  // direction of h).
   bool step(double t_stop, StepFailure& failure) final;
 
   double start_time() const { return t0_; }
