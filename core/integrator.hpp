@@ -45,6 +45,10 @@ SettingSpec non_negative_setting(std::string name, std::string meaning, double d
 SettingSpec positive_integer_setting(std::string name, std::string meaning, int default_value);
 // An on/off choice: the integer 0 or 1.
 SettingSpec switch_setting(std::string name, std::string meaning, int default_value);
+// The two settings of a Newton iteration inside a step: `newton_tol` (its stopping test, which
+// each scheme states in `tol_meaning`, with its default) and `max_newton_iters` (iterations
+// before the step is declared failed, 25 unless said otherwise).
+std::vector<SettingSpec> newton_settings(std::string tol_meaning, double tol_default, int max_iters_default = 25);
 
 // Settings of one run: the step h (from the case, or --h) and one value per declared setting.
 class IntegratorSettings {

@@ -359,16 +359,16 @@ IntegratorInfo generalized_alpha_info() {
                   "1: the HHT-alpha member (alpha_m = 0, alpha = (rho_inf - 1)/(rho_inf + 1), needs rho_inf >= 0.5); 0: "
                   "Chung-Hulbert's optimal generalized-alpha",
                   0.0, 0.0, true, 1.0, true};
+  std::vector<SettingSpec> settings = newton_settings(
+      "Newton stops when |dq|_inf <= newton_tol max(1, |q_n|_inf) (or the correction stops falling below 1e-12: "
+      "round-off); the accelerations carry dq / (beta h^2), so q must be solved to round-off",
+      1e-15);
+  settings.insert(settings.begin(), {rho, hht});
   IntegratorInfo info{
       "generalized_alpha", 2, false, MethodTraits{.implicit = true, .dissipative = true},
       "generalized-alpha (Chung-Hulbert, rho_inf; HHT-alpha inside) on the index-3 system in natural coordinates "
       "(Arnold-Bruels), Newton with the models' tangents, sparse LU",
-      {rho, hht,
-       positive_setting("newton_tol",
-                        "Newton stops when |dq|_inf <= newton_tol max(1, |q_n|_inf) (or the correction stops falling "
-                        "below 1e-12: round-off); the accelerations carry dq / (beta h^2), so q must be solved to round-off",
-                        1e-15),
-       positive_integer_setting("max_newton_iters", "Newton iterations before the step is declared failed", 25)},
+      settings,
       consuming([](const ConstrainedMechanicalFormulation& form, const IntegratorSettings& s, double t0) {
         return std::make_unique<GeneralizedAlphaStepper>(form, s, t0);
       })};
