@@ -46,12 +46,20 @@
 #include "models/reel_pendulum/mechanics.hpp"
 #include "models/reel_pendulum/model.hpp"
 #include "mechanics/string_pendulum/mechanics.hpp"
+#include "tests/finite_difference.hpp"
 
 using tb::Mat3;
 using tb::Vec3;
 namespace so3 = tb::so3;
 namespace rp = tb::reel_pendulum;
 namespace sp = tb::string_pendulum;
+using tb::testing::derivative;
+using tb::testing::family_error;
+using tb::testing::newton;
+using tb::testing::newton_matrix_by_differences;
+using tb::testing::residual_of;
+using tb::testing::Rng;
+using tb::testing::worst_node_error;
 using Rule = rp::Parameters::Discretization;
 
 namespace {
@@ -116,22 +124,6 @@ std::string label(const Case& c, Rule r, bool locked) { return label(c, r) + (lo
 
 double reel_position(const rp::Parameters& p, const Scenario& sc) { return p.L - p.N * sc.element; }
 
-class Rng {
- public:
-  explicit Rng(unsigned seed) : g_(seed) {}
-  double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(g_); }
-  Vec3 vec(double scale) { return scale * Vec3(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)); }
-  Vec3 vec_with_norm(double norm) {
-    Vec3 v;
-    do v = vec(1.0); while (v.norm() < 0.2);
-    return norm * v.normalized();
-  }
-  double signed_magnitude(double scale) { return (uniform(0, 1) < 0.5 ? -1.0 : 1.0) * uniform(0.3, 1.0) * scale; }
-
- private:
-  std::mt19937 g_;
-};
-
 // Stretched, bent string hanging from the guide way entrance (q_1 = 0, e3 down): element a has
 // length l (1 + strain_a), strain_a in [0.2, 1] max_strain, direction = base + bend * noise.
 std::vector<Vec3> random_nodes(const rp::Parameters& p, double s, const Scenario& sc, Rng& rng) {
@@ -187,23 +179,6 @@ double forcing(const rp::Mechanics& mech, const Config& c) { return rp::discrete
 // The Carnot part of f alone: f minus the constant control term h u/d (checked separately), so
 // that the differences below are not rounded at the scale of h u/d >> |Q_dk|.
 double carnot(const rp::Mechanics& mech, const Config& c) { return rp::discrete_forcing(mech, c.step()).carnot; }
-
-// max_a |fd_a - an_a| / max_a |an_a| over a family of 3-vectors.
-double family_error(const std::vector<Vec3>& fd, const std::vector<Vec3>& an) {
-  double err = 0.0, scale = 0.0;
-  for (size_t a = 0; a < an.size(); ++a) {
-    err = std::max(err, (fd[a] - an[a]).norm());
-    scale = std::max(scale, an[a].norm());
-  }
-  return err / scale;
-}
-
-// Worst |fd_a - an_a| / |an_a| over the nodes.
-double worst_node_error(const std::vector<Vec3>& fd, const std::vector<Vec3>& an) {
-  double worst = 0.0;
-  for (size_t a = 0; a < an.size(); ++a) worst = std::max(worst, (fd[a] - an[a]).norm() / an[a].norm());
-  return worst;
-}
 
 }  // namespace
 
@@ -393,29 +368,6 @@ Lgvi make_lgvi(int N, Rule rule, bool locked, const Scenario& sc) {
   return out;
 }
 
-Eigen::VectorXd residual_of(tb::DiscreteLieGroupStep& step, const Eigen::VectorXd& x) {
-  Eigen::VectorXd G;
-  step.residual(x, G);
-  return G;
-}
-
-// Plain Newton from x; returns |G(x_k)|, k = 0, 1, ..., leaves x at the last iterate and, if
-// iterates is given, records x_0, x_1, ...
-std::vector<double> newton(tb::DiscreteLieGroupStep& step, Eigen::VectorXd& x, int iterations,
-                           std::vector<Eigen::VectorXd>* iterates = nullptr) {
-  std::vector<double> norms;
-  Eigen::VectorXd G, dx;
-  for (int k = 0; k <= iterations; ++k) {
-    step.residual(x, G);
-    norms.push_back(G.norm());
-    if (iterates) iterates->push_back(x);
-    if (k == iterations) break;
-    REQUIRE(step.newton_correction(x, G, dx));
-    x += dx;
-  }
-  return norms;
-}
-
 // Position-momentum layout of LieGroupForm: [s, q_2..q_{N+1}, R, p_2..p_{N+1}, Pi, p_s, works].
 int momenta_offset(int N) { return 10 + 3 * N; }
 double momenta_scale(const Eigen::VectorXd& y, int N) { return y.segment(momenta_offset(N), 3 * N + 4).norm(); }
@@ -464,14 +416,8 @@ TEST_CASE("reel pendulum: the LGVI Newton matrix is the Jacobian of the residual
         if (!locked) x(nc + 3) *= 1.0 + rng.signed_magnitude(0.3);
 
         const Eigen::VectorXd G = residual_of(*L.step, x);
-        Eigen::MatrixXd J(n, n);
-        for (int k = 0; k < n; ++k) {
-          const double e = (k >= nc && k < nc + 3) ? 1e-6 : 1e-7;
-          Eigen::VectorXd xp = x, xm = x;
-          xp(k) += e;
-          xm(k) -= e;
-          J.col(k) = (residual_of(*L.step, xp) - residual_of(*L.step, xm)) / (2.0 * e);
-        }
+        const Eigen::MatrixXd J = newton_matrix_by_differences(
+            *L.step, x, [&](Eigen::Index k) { return (k >= nc && k < nc + 3) ? 1e-6 : 1e-7; });
 
         // (a) The correction at x solves J dx = -G, overall and per group of rows (their scales
         //     differ by orders of magnitude).
@@ -637,17 +583,10 @@ rp::State displaced(const rp::State& s, const Eigen::VectorXd& acc, double e) {
   return out;
 }
 
-// Fourth-order central difference d/de f(e) at e = 0, step e: (8 (f(e) - f(-e)) - (f(2e) - f(-2e))) / 12e.
-// The energy contains the reel potential V_r ~ mu g b s ~ 12 J, which does not cancel in the
-// differences: a step of 1e-4 keeps round-off at ~1e-16 * 12 / 1e-4 ~ 1e-11 W while the
-// truncation error, O(e^4), stays below 1e-13.
-// The result is evaluated into the value type (never an Eigen expression over temporaries).
-template <class F>
-auto derivative(F&& f, double e) -> std::decay_t<decltype(f(e))> {
-  using Value = std::decay_t<decltype(f(e))>;
-  Value out = ((f(e) - f(-e)) * 8.0 - (f(2.0 * e) - f(-2.0 * e))) / (12.0 * e);
-  return out;
-}
+// The derivatives along the flow below are fourth-order central differences (derivative(),
+// tests/finite_difference.hpp). The energy contains the reel potential V_r ~ mu g b s ~ 12 J,
+// which does not cancel in the differences: a step of 1e-4 keeps round-off at
+// ~1e-16 * 12 / 1e-4 ~ 1e-11 W while the truncation error, O(e^4), stays below 1e-13.
 
 }  // namespace
 

@@ -28,6 +28,7 @@
 #include "models/string_pendulum/forms.hpp"
 #include "mechanics/string_pendulum/mechanics.hpp"
 #include "models/string_pendulum/model.hpp"
+#include "tests/finite_difference.hpp"
 #include "tests/test_support.hpp"
 
 using tb::Mat3;
@@ -44,7 +45,14 @@ void report(const std::string& what, double value) {
   if (on) std::printf("  %-72s %.3e\n", what.c_str(), value);
 }
 
+using tb::testing::displaced;
+using tb::testing::family_error;
+using tb::testing::newton;
+using tb::testing::newton_matrix_by_differences;
 using tb::testing::paper_parameters;
+using tb::testing::residual_of;
+using tb::testing::Rng;
+using tb::testing::worst_node_error;
 
 struct Scenario {
   std::string name;
@@ -62,21 +70,6 @@ const Scenario kNearStep{"near a real step", 20240611u, 1e-3, 1e-3, 1e-2, 0.3, 0
 const Scenario kLarge{"larger values", 777u, 2e-2, 5e-2, 0.4, 0.8, 0.2, 2.0, 10.0};
 
 std::string label(const Scenario& sc, int N) { return sc.name + ", N = " + std::to_string(N); }
-
-class Rng {
- public:
-  explicit Rng(unsigned seed) : g_(seed) {}
-  double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(g_); }
-  Vec3 vec(double scale) { return scale * Vec3(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)); }
-  Vec3 vec_with_norm(double norm) {
-    Vec3 v;
-    do v = vec(1.0); while (v.norm() < 0.2);
-    return norm * v.normalized();
-  }
-
- private:
-  std::mt19937 g_;
-};
 
 // Stretched, bent string hanging from the pivot: element a has length u (1 + strain_a) with
 // strain_a in [0.2, 1] max_strain, direction = base + bend * noise.
@@ -123,23 +116,6 @@ Config random_config(const sp::Parameters& p, const Scenario& sc) {
 
 double Ld(const sp::Parameters& p, const Config& c) {
   return sp::discrete_lagrangian(p, sp::StepConfiguration{c.r, c.dr, c.R, c.F, c.h});
-}
-
-// max_a |fd_a - an_a| / max_a |an_a| over a family of 3-vectors.
-double family_error(const std::vector<Vec3>& fd, const std::vector<Vec3>& an) {
-  double err = 0.0, scale = 0.0;
-  for (size_t a = 0; a < an.size(); ++a) {
-    err = std::max(err, (fd[a] - an[a]).norm());
-    scale = std::max(scale, an[a].norm());
-  }
-  return err / scale;
-}
-
-// Worst |fd_a - an_a| / |an_a| over the nodes (the per-node relative error).
-double worst_node_error(const std::vector<Vec3>& fd, const std::vector<Vec3>& an) {
-  double worst = 0.0;
-  for (size_t a = 0; a < an.size(); ++a) worst = std::max(worst, (fd[a] - an[a]).norm() / an[a].norm());
-  return worst;
 }
 
 }  // namespace
@@ -245,29 +221,6 @@ Lgvi make_lgvi(int N) {
   return out;
 }
 
-Eigen::VectorXd residual_of(tb::DiscreteLieGroupStep& step, const Eigen::VectorXd& x) {
-  Eigen::VectorXd G;
-  step.residual(x, G);
-  return G;
-}
-
-// Plain Newton from x; returns the residual norms |G(x_k)|, k = 0, 1, ..., leaves x at the last
-// iterate and, if iterates is given, records x_0, x_1, ...
-std::vector<double> newton(tb::DiscreteLieGroupStep& step, Eigen::VectorXd& x, int iterations,
-                           std::vector<Eigen::VectorXd>* iterates = nullptr) {
-  std::vector<double> norms;
-  Eigen::VectorXd G, dx;
-  for (int k = 0; k <= iterations; ++k) {
-    step.residual(x, G);
-    norms.push_back(G.norm());
-    if (iterates) iterates->push_back(x);
-    if (k == iterations) break;
-    REQUIRE(step.newton_correction(x, G, dx));
-    x += dx;
-  }
-  return norms;
-}
-
 // Discrete momentum map about e3 of a position-momentum state y = [r, R, p, Pi].
 double momentum_map_e3(const sp::LieGroupForm& lg, const Eigen::VectorXd& y) {
   const int N = lg.mechanics().params().N;
@@ -305,14 +258,8 @@ TEST_CASE("string pendulum: the LGVI Newton matrix is the Jacobian of the residu
       x.tail<3>() += rng.vec(0.3 * c_size);
 
       const Eigen::VectorXd G = residual_of(*L.step, x);
-      Eigen::MatrixXd J(n, n);
-      for (int k = 0; k < n; ++k) {
-        const double e = k < 3 * N ? 1e-7 : 1e-6;
-        Eigen::VectorXd xp = x, xm = x;
-        xp(k) += e;
-        xm(k) -= e;
-        J.col(k) = (residual_of(*L.step, xp) - residual_of(*L.step, xm)) / (2.0 * e);
-      }
+      const Eigen::MatrixXd J =
+          newton_matrix_by_differences(*L.step, x, [&](Eigen::Index k) { return k < 3 * N ? 1e-7 : 1e-6; });
 
       // (a) The correction at x solves J dx = -G: relative to |G|, and separately for the
       //     translational and the rotational rows (their scales differ by orders of magnitude).
@@ -418,23 +365,6 @@ TEST_CASE("string pendulum: the LGVI Newton iteration converges quadratically an
 
 // ---------------------------------------------------------------------------------------
 // 4. Mechanics: independent formulations of the same quantities.
-
-namespace {
-
-// sdot-displaced state: r + e v, v + e vdot, R exp(e Omega), Omega + e Omegadot.
-sp::State displaced(const sp::State& s, const Eigen::VectorXd& acc, double e) {
-  const int N = int(s.r.size()) - 1;
-  sp::State out = s;
-  for (int a = 2; a <= N + 1; ++a) {
-    out.r[a - 1] = s.r[a - 1] + e * s.v[a - 1];
-    out.v[a - 1] = s.v[a - 1] + e * acc.segment<3>(3 * (a - 2));
-  }
-  out.R = s.R * so3::exp(e * s.Omega);
-  out.Omega = s.Omega + e * acc.segment<3>(3 * N);
-  return out;
-}
-
-}  // namespace
 
 TEST_CASE("string pendulum: mechanics quantities agree with independent formulations",
           "[string_pendulum][derivatives][mechanics]") {
