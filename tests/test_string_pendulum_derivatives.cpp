@@ -503,19 +503,7 @@ TEST_CASE("string pendulum: one LGVI step matches the exact flow to third order"
   REQUIRE(ode != nullptr);
   const sp::Mechanics& mech = L.lg->mechanics();
 
-  auto exact = [&](double h) {
-    Eigen::VectorXd y = mech.pack(s0), k1, k2, k3, k4;
-    const int sub = 64;
-    const double dt = h / sub;
-    for (int i = 0; i < sub; ++i) {
-      ode->rhs(0.0, y, k1);
-      ode->rhs(0.0, y + 0.5 * dt * k1, k2);
-      ode->rhs(0.0, y + 0.5 * dt * k2, k3);
-      ode->rhs(0.0, y + dt * k3, k4);
-      y += dt / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4);
-    }
-    return mech.unpack(y);
-  };
+  auto exact = [&](double h) { return mech.unpack(tb::testing::flow_by_fine_rk4(*ode, mech.pack(s0), h)); };
 
   struct Errors {
     double r, R, p, Pi;
