@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 #include "models/planar_pendulum/model.hpp"
 #include "tests/fault_injection.hpp"
@@ -252,6 +253,35 @@ TEST_CASE("a method that declares it conserves the momentum map conserves it to 
       }
       INFO("pi3 = " << pi0 << ", worst change over 50 steps " << worst);
       CHECK(worst <= 1e-12 * std::max(1.0, std::abs(pi0)));
+    }
+  }
+}
+
+TEST_CASE("a factory builds only on the form type it takes; another kind is refused", "[generic][traits]") {
+  // The consumed kind is the type of the factory's argument (consuming(), core/integrator.hpp),
+  // and the one downcast is checked there: a formulation of another kind is a logic error,
+  // never a cast gone wrong.
+  planar_pendulum::InitialCondition swing;
+  swing.theta = M_PI / 3.0;
+  const std::vector<std::shared_ptr<const Model>> models = {
+      string_pendulum::make_model(paper_parameters(8), spinning_initial_condition()),
+      planar_pendulum::make_model(planar_pendulum::Parameters{}, swing),
+  };
+  for (const auto& info : catalogue().integrators) {
+    DYNAMIC_SECTION(info.name) {
+      int refused = 0;
+      for (const FormulationKind kind : kAllFormulationKinds) {
+        if (kind == info.consumes) continue;
+        for (const auto& model : models) {
+          std::string why_not;
+          auto form = model->make_formulation(kind, why_not);
+          if (!form) continue;
+          CHECK_THROWS_AS(info.make(*form, settings_of(info, 1e-3), 0.0), std::logic_error);
+          ++refused;
+          break;
+        }
+      }
+      CHECK(refused >= 2);  // the test models offer every kind; each integrator consumes one
     }
   }
 }
