@@ -336,11 +336,7 @@ class GeneralizedAlphaStepper final : public FixedStepStepper {
       }
       started_ = true;
     }
-    const GeneralizedAlphaStep::Result r = step_.step(t_, h, y_, next);
-    counters_.newton_iters += r.newton_iters;
-    counters_.rhs_evals += r.force_evals;
-    if (!r.ok) failure = r.failure;
-    return r.ok;
+    return book(step_.step(t_, h, y_, next), counters_, failure);
   }
 
   GeneralizedAlphaStep step_;

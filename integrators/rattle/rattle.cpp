@@ -18,11 +18,7 @@ class RattleStepper final : public FixedStepStepper {
 
  private:
   bool advance(double h, Eigen::VectorXd& next, StepFailure& failure) override {
-    const RattleStep::Result r = step_.step(t_, h, y_, next);
-    counters_.newton_iters += r.newton_iters;
-    counters_.rhs_evals += r.force_evals;
-    if (!r.ok) failure = r.failure;
-    return r.ok;
+    return book(step_.step(t_, h, y_, next), counters_, failure);
   }
 
   RattleStep step_;

@@ -29,11 +29,7 @@ class Rattle4Stepper final : public SymmetricComposition {
  private:
   bool substep(std::size_t /*i*/, double t, double dt, const Eigen::VectorXd& from, Eigen::VectorXd& to,
                StepFailure& failure) override {
-    const RattleStep::Result r = step_.step(t, dt, from, to);
-    counters_.newton_iters += r.newton_iters;
-    counters_.rhs_evals += r.force_evals;
-    if (!r.ok) failure = r.failure;
-    return r.ok;
+    return book(step_.step(t, dt, from, to), counters_, failure);
   }
 
   RattleStep step_;  // no history: one serves every substep
