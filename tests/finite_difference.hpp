@@ -56,6 +56,42 @@ inline double worst_node_error(const std::vector<Vec3>& fd, const std::vector<Ve
   return worst;
 }
 
+// The central difference (f(c+) - f(c-)) / 2e at c0, where nudge(c, d) moves a copy of c0 by d
+// (= +e, -e) along one coordinate: truncation O(e^2), round-off ~eps |f| / e.
+template <class Config, class F, class Nudge>
+double central_difference(const Config& c0, double e, F&& f, Nudge&& nudge) {
+  Config cp = c0, cm = c0;
+  nudge(cp, e);
+  nudge(cm, -e);
+  return (f(cp) - f(cm)) / (2.0 * e);
+}
+
+// df/dx_a by central differences for every node a of the family `nodes` of c0 (a member such
+// as &Config::r), each of its three components in turn.
+template <class Config, class F>
+std::vector<Vec3> node_gradient(const Config& c0, std::vector<Vec3> Config::*nodes, double e, F&& f) {
+  std::vector<Vec3> g((c0.*nodes).size());
+  for (std::size_t a = 0; a < g.size(); ++a)
+    for (int i = 0; i < 3; ++i)
+      g[a](i) = central_difference(c0, e, f, [&](Config& c, double d) { (c.*nodes)[a](i) += d; });
+  return g;
+}
+
+// The left-trivialised derivative of f in the rotation `R` of c0 (a member such as &Config::F):
+// component i by central differences along R -> R exp(±e hat(e_i)).
+template <class Config, class F>
+Vec3 rotation_gradient(const Config& c0, Mat3 Config::*R, double e, F&& f) {
+  Vec3 g;
+  for (int i = 0; i < 3; ++i) {
+    const Mat3 Ep = so3::exp(e * Vec3::Unit(i)), Em = so3::exp(-e * Vec3::Unit(i));
+    Config cp = c0, cm = c0;
+    cp.*R = c0.*R * Ep;
+    cm.*R = c0.*R * Em;
+    g(i) = (f(cp) - f(cm)) / (2.0 * e);
+  }
+  return g;
+}
+
 inline Eigen::VectorXd residual_of(DiscreteLieGroupStep& step, const Eigen::VectorXd& x) {
   Eigen::VectorXd G;
   step.residual(x, G);

@@ -53,11 +53,14 @@ using tb::Vec3;
 namespace so3 = tb::so3;
 namespace rp = tb::reel_pendulum;
 namespace sp = tb::string_pendulum;
+using tb::testing::central_difference;
 using tb::testing::derivative;
 using tb::testing::family_error;
 using tb::testing::newton;
 using tb::testing::newton_matrix_by_differences;
+using tb::testing::node_gradient;
 using tb::testing::residual_of;
+using tb::testing::rotation_gradient;
 using tb::testing::Rng;
 using tb::testing::worst_node_error;
 using Rule = rp::Parameters::Discretization;
@@ -212,42 +215,15 @@ TEST_CASE("reel pendulum: discrete Lagrangian derivatives match central differen
       REQUIRE(int(D.d_dq.size()) == N + 1);
       REQUIRE(int(D.d_q.size()) == N + 1);
 
-      std::vector<Vec3> fd_dq(N + 1), fd_q(N + 1);
-      for (int a = 0; a <= N; ++a) {  // every node, the guide way entrance (a = 0) included
-        for (int i = 0; i < 3; ++i) {
-          Config cp = c0, cm = c0;
-          cp.dq[a](i) += step;
-          cm.dq[a](i) -= step;
-          fd_dq[a](i) = (Ld(mech, cp) - Ld(mech, cm)) / (2.0 * step);
-          cp = c0, cm = c0;
-          cp.q[a](i) += step;
-          cm.q[a](i) -= step;
-          fd_q[a](i) = (Ld(mech, cp) - Ld(mech, cm)) / (2.0 * step);
-        }
-      }
-      double fd_ds, fd_s;
-      {
-        Config cp = c0, cm = c0;
-        cp.ds += step;
-        cm.ds -= step;
-        fd_ds = (Ld(mech, cp) - Ld(mech, cm)) / (2.0 * step);
-        cp = c0, cm = c0;
-        cp.s += step;
-        cm.s -= step;
-        fd_s = (Ld(mech, cp) - Ld(mech, cm)) / (2.0 * step);
-      }
-      Vec3 fd_F, fd_R;
-      for (int i = 0; i < 3; ++i) {
-        const Mat3 Ep = so3::exp(step * Vec3::Unit(i)), Em = so3::exp(-step * Vec3::Unit(i));
-        Config cp = c0, cm = c0;
-        cp.F = c0.F * Ep;  // F -> F exp(e hat(e_i)): left-trivialised
-        cm.F = c0.F * Em;
-        fd_F(i) = (Ld(mech, cp) - Ld(mech, cm)) / (2.0 * step);
-        cp = c0, cm = c0;
-        cp.R = c0.R * Ep;  // R -> R exp(e hat(e_i)) at fixed F and increments
-        cm.R = c0.R * Em;
-        fd_R(i) = (Ld(mech, cp) - Ld(mech, cm)) / (2.0 * step);
-      }
+      const auto L = [&](const Config& c) { return Ld(mech, c); };
+      // Every node, the guide way entrance (a = 0) included.
+      const std::vector<Vec3> fd_dq = node_gradient(c0, &Config::dq, step, L);
+      const std::vector<Vec3> fd_q = node_gradient(c0, &Config::q, step, L);
+      const double fd_ds = central_difference(c0, step, L, [](Config& c, double d) { c.ds += d; });
+      const double fd_s = central_difference(c0, step, L, [](Config& c, double d) { c.s += d; });
+      // F -> F exp(e hat(e_i)), left-trivialised; R the same at fixed F and increments.
+      const Vec3 fd_F = rotation_gradient(c0, &Config::F, step, L);
+      const Vec3 fd_R = rotation_gradient(c0, &Config::R, step, L);
 
       const double e_dq = family_error(fd_dq, D.d_dq), e_q = family_error(fd_q, D.d_q);
       const double n_dq = worst_node_error(fd_dq, D.d_dq), n_q = worst_node_error(fd_q, D.d_q);
@@ -259,20 +235,11 @@ TEST_CASE("reel pendulum: discrete Lagrangian derivatives match central differen
       // The forcing f(ds, dq_2) of the step (s, q, R, F enter only as fixed data). f = Q_dk +
       // h u/d with the second term constant (checked below): differentiate Q_dk.
       const rp::DiscreteForcing f0 = rp::discrete_forcing(mech, c0.step());
-      double fd_f_ds;
+      const auto Q = [&](const Config& c) { return carnot(mech, c); };
+      const double fd_f_ds = central_difference(c0, step, Q, [](Config& c, double d) { c.ds += d; });
       Vec3 fd_f_dq2;
-      {
-        Config cp = c0, cm = c0;
-        cp.ds += step;
-        cm.ds -= step;
-        fd_f_ds = (carnot(mech, cp) - carnot(mech, cm)) / (2.0 * step);
-        for (int i = 0; i < 3; ++i) {
-          cp = c0, cm = c0;
-          cp.dq[1](i) += step;
-          cm.dq[1](i) -= step;
-          fd_f_dq2(i) = (carnot(mech, cp) - carnot(mech, cm)) / (2.0 * step);
-        }
-      }
+      for (int i = 0; i < 3; ++i)
+        fd_f_dq2(i) = central_difference(c0, step, Q, [&](Config& c, double d) { c.dq[1](i) += d; });
       // No other increment enters f.
       double f_other = 0.0;
       for (int a = 0; a <= N; ++a) {

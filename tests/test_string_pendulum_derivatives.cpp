@@ -48,6 +48,8 @@ void report(const std::string& what, double value) {
 using tb::testing::displaced;
 using tb::testing::family_error;
 using tb::testing::newton;
+using tb::testing::node_gradient;
+using tb::testing::rotation_gradient;
 using tb::testing::newton_matrix_by_differences;
 using tb::testing::paper_parameters;
 using tb::testing::residual_of;
@@ -142,31 +144,13 @@ TEST_CASE("string pendulum: discrete Lagrangian derivatives match central differ
       REQUIRE(int(D.d_dr.size()) == N + 1);
       REQUIRE(int(D.d_r.size()) == N + 1);
 
-      std::vector<Vec3> fd_dr(N + 1), fd_r(N + 1);
-      for (int a = 0; a <= N; ++a) {  // every node, the pivot (a = 0) and the attachment (a = N) included
-        for (int i = 0; i < 3; ++i) {
-          Config cp = c0, cm = c0;
-          cp.dr[a](i) += step;
-          cm.dr[a](i) -= step;
-          fd_dr[a](i) = (Ld(p, cp) - Ld(p, cm)) / (2.0 * step);
-          cp = c0, cm = c0;
-          cp.r[a](i) += step;
-          cm.r[a](i) -= step;
-          fd_r[a](i) = (Ld(p, cp) - Ld(p, cm)) / (2.0 * step);
-        }
-      }
-      Vec3 fd_F, fd_R;
-      for (int i = 0; i < 3; ++i) {
-        const Mat3 Ep = so3::exp(step * Vec3::Unit(i)), Em = so3::exp(-step * Vec3::Unit(i));
-        Config cp = c0, cm = c0;
-        cp.F = c0.F * Ep;  // F -> F exp(e hat(e_i)): left-trivialised
-        cm.F = c0.F * Em;
-        fd_F(i) = (Ld(p, cp) - Ld(p, cm)) / (2.0 * step);
-        cp = c0, cm = c0;
-        cp.R = c0.R * Ep;  // R -> R exp(e hat(e_i)) at fixed F and dr
-        cm.R = c0.R * Em;
-        fd_R(i) = (Ld(p, cp) - Ld(p, cm)) / (2.0 * step);
-      }
+      const auto L = [&](const Config& c) { return Ld(p, c); };
+      // Every node, the pivot (a = 0) and the attachment (a = N) included.
+      const std::vector<Vec3> fd_dr = node_gradient(c0, &Config::dr, step, L);
+      const std::vector<Vec3> fd_r = node_gradient(c0, &Config::r, step, L);
+      // F -> F exp(e hat(e_i)), left-trivialised; R the same at fixed F and dr.
+      const Vec3 fd_F = rotation_gradient(c0, &Config::F, step, L);
+      const Vec3 fd_R = rotation_gradient(c0, &Config::R, step, L);
 
       const double e_dr = family_error(fd_dr, D.d_dr);
       const double e_r = family_error(fd_r, D.d_r);
