@@ -64,7 +64,8 @@ class Formulation {
 // integrators detect that and fail the step.
 class OdeFormulation : public Formulation {
  public:
-  FormulationKind kind() const override { return FormulationKind::EmbeddedOde; }
+  static constexpr FormulationKind kKind = FormulationKind::EmbeddedOde;  // what an integrator on this type consumes
+  FormulationKind kind() const override { return kKind; }
   virtual void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const = 0;
   // Projection onto the invariant manifold the embedded coordinates carry but the ODE does not
   // enforce (R^T R = I for R as 9 numbers; |q| = 1 and q . omega = 0 for an S^2 direction q
@@ -125,7 +126,8 @@ struct BaumgarteParameters {
 // and consistent initial values; the DAE integrator owns tolerances and step control.
 class DaeFormulation : public Formulation {
  public:
-  FormulationKind kind() const override { return FormulationKind::IndexOneDae; }
+  static constexpr FormulationKind kKind = FormulationKind::IndexOneDae;  // what an integrator on this type consumes
+  FormulationKind kind() const override { return kKind; }
   // 1 for differential components, 0 for algebraic ones (IDASetId).
   virtual Eigen::VectorXd differential_components() const = 0;
   // y'(t0) such that F(t0, y0, y'(t0)) = 0 for initial_state() y0, with the multipliers of
@@ -146,7 +148,8 @@ class DaeFormulation : public Formulation {
 
 class DiscreteLieGroupFormulation : public Formulation {
  public:
-  FormulationKind kind() const override { return FormulationKind::DiscreteLieGroup; }
+  static constexpr FormulationKind kKind = FormulationKind::DiscreteLieGroup;  // what an integrator on this type consumes
+  FormulationKind kind() const override { return kKind; }
   virtual std::unique_ptr<DiscreteLieGroupStep> make_step() const = 0;
   // Empty when the step is symmetric (time-reversible as a map: the step of size -h from the
   // result of a step of size h returns the state, Hairer-Lubich-Wanner II.3 Def. 3.1), which a
@@ -190,7 +193,8 @@ class ConstrainedMechanicalSolver {
 
 class ConstrainedMechanicalFormulation : public Formulation {
  public:
-  FormulationKind kind() const override { return FormulationKind::ConstrainedMechanical; }
+  static constexpr FormulationKind kKind = FormulationKind::ConstrainedMechanical;  // what an integrator on this type consumes
+  FormulationKind kind() const override { return kKind; }
   int state_size() const override { return 2 * positions() + work_terms(); }
   virtual int positions() const = 0;    // n = dim q = dim v
   virtual int constraints() const = 0;  // number of rows of g (0: plain Stoermer-Verlet)

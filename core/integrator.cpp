@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "core/format.hpp"
 
@@ -39,6 +40,12 @@ SettingSpec switch_setting(std::string name, std::string meaning, int default_va
   s.upper = 1.0;
   s.integer = true;
   return s;
+}
+
+std::vector<SettingSpec> newton_settings(std::string tol_meaning, double tol_default, int max_iters_default) {
+  return {positive_setting("newton_tol", std::move(tol_meaning), tol_default),
+          positive_integer_setting("max_newton_iters", "Newton iterations before the step is declared failed",
+                                   max_iters_default)};
 }
 
 double IntegratorSettings::get(const std::string& key) const {

@@ -1,7 +1,8 @@
 #pragma once
 // The integrator interface (after Drake's IntegratorBase): a TimeStepper advances one
 // formulation's state step by step; a failed step leaves time() and state() as they were.
-// An integrator is described by an IntegratorInfo: the equation type it consumes, its order,
+// An integrator is described by an IntegratorInfo: the equation type it consumes (the type its
+// factory takes: consuming() below), its order,
 // the settings it reads (declared once, here, with meaning, default and range: case files,
 // --set, `tetherbench list` and the settings table in cases/README.md all come from that
 // declaration) and a factory. Core never names an integrator: the executable and the tests
@@ -12,7 +13,10 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/formulation.hpp"
@@ -41,6 +45,10 @@ SettingSpec non_negative_setting(std::string name, std::string meaning, double d
 SettingSpec positive_integer_setting(std::string name, std::string meaning, int default_value);
 // An on/off choice: the integer 0 or 1.
 SettingSpec switch_setting(std::string name, std::string meaning, int default_value);
+// The two settings of a Newton iteration inside a step: `newton_tol` (its stopping test, which
+// each scheme states in `tol_meaning`, with its default) and `max_newton_iters` (iterations
+// before the step is declared failed, 25 unless said otherwise).
+std::vector<SettingSpec> newton_settings(std::string tol_meaning, double tol_default, int max_iters_default = 25);
 
 // Settings of one run: the step h (from the case, or --h) and one value per declared setting.
 class IntegratorSettings {
@@ -96,30 +104,8 @@ class TimeStepper {
 
  protected:
   TimeStepper(double t0, Eigen::VectorXd y0) : t_(t0), y_(std::move(y0)) {}
-  // The end of fixed step n+1, t0 + (n+1) h (not accumulated, as in Boost.Odeint's
-  // integrate_const), shortened to land exactly on t_stop.
-  double next_fixed_step_end(double t0, double h, double t_stop) const {
-    const double t_full = t0 + double(counters_.steps + 1) * h;
-    return t_full > t_stop - 1e-12 * h ? t_stop : t_full;
-  }
-  // One fixed step, to next_fixed_step_end(t0, h, t_stop): advance(dt, next, failure) writes
-  // the state a step dt after state() into `next`, or returns false with the reason. Time,
-  // state and the step count move on only when it succeeds.
-  template <class Advance>
-  bool take_fixed_step(double t0, double h, double t_stop, Eigen::VectorXd& next, StepFailure& failure,
-                       Advance&& advance) {
-    const double t_next = next_fixed_step_end(t0, h, t_stop);
-    const double dt = t_next - t_;
-    if (!(dt > 0.0)) {
-      failure = {StepFailure::Kind::SolverFailed, "no time left to step"};
-      return false;
-    }
-    if (!advance(dt, next, failure)) return false;
-    y_.swap(next);
-    t_ = t_next;
-    ++counters_.steps;
-    return true;
-  }
+  // A fixed-step scheme derives from FixedStepStepper (core/fixed_step.hpp), which owns t0, h,
+  // the landing on t0 + n h and on t_stop, and this contract; an adaptive one implements step().
   double t_;
   Eigen::VectorXd y_;
   StepCounters counters_;
@@ -152,16 +138,73 @@ struct MethodTraits {
   bool imaginary_axis_stable = true;
 };
 
+// Builds a stepper on one formulation type (after GeometricIntegrators.jl, whose methods are
+// typed on the problem they accept). The equation type an integrator consumes is the type its
+// factory takes, read off the factory's signature by consuming() below, so a declared kind and
+// the form the scheme uses cannot disagree, and the one checked downcast is written here.
+class StepperFactory {
+ public:
+  using Make = std::function<std::unique_ptr<TimeStepper>(const Formulation&, const IntegratorSettings&, double t0)>;
+
+  StepperFactory() = default;  // empty: the catalogue refuses an integrator without a factory
+  FormulationKind consumes() const { return consumes_; }
+  explicit operator bool() const { return static_cast<bool>(make_); }
+  // Builds on `form`, which must be of kind consumes() (the runner guarantees it; otherwise
+  // std::logic_error naming both kinds).
+  std::unique_ptr<TimeStepper> operator()(const Formulation& form, const IntegratorSettings& s, double t0) const {
+    return make_(form, s, t0);
+  }
+
+ private:
+  template <class Build>
+  friend StepperFactory consuming(Build build);
+  StepperFactory(FormulationKind consumes, Make make) : consumes_(consumes), make_(std::move(make)) {}
+
+  FormulationKind consumes_ = FormulationKind::EmbeddedOde;
+  Make make_;
+};
+
+namespace detail {
+// The first parameter of a (non-generic) lambda's call operator.
+template <class CallOperator>
+struct FirstParameter;
+template <class Lambda, class Result, class First, class... Rest>
+struct FirstParameter<Result (Lambda::*)(First, Rest...) const> {
+  using type = First;
+};
+}  // namespace detail
+
+// A factory from `build(const Form&, const IntegratorSettings&, double t0)`, where Form is one
+// of the formulation types (OdeFormulation, DaeFormulation, ...): it consumes Form::kKind.
+//   consuming([](const OdeFormulation& ode, const IntegratorSettings& s, double t0) { ... })
+template <class Build>
+StepperFactory consuming(Build build) {
+  using Parameter = typename detail::FirstParameter<decltype(&Build::operator())>::type;
+  using Form = std::remove_cvref_t<Parameter>;
+  static_assert(std::is_same_v<Parameter, const Form&>, "a stepper factory takes its formulation as const Form&");
+  static_assert(std::is_base_of_v<Formulation, Form> && !std::is_same_v<Form, Formulation>,
+                "a stepper factory takes one formulation type (OdeFormulation, DaeFormulation, ...), not Formulation");
+  constexpr FormulationKind kind = Form::kKind;
+  return StepperFactory(kind, [build = std::move(build)](const Formulation& f, const IntegratorSettings& s,
+                                                         double t0) -> std::unique_ptr<TimeStepper> {
+    const auto* form = dynamic_cast<const Form*>(&f);
+    if (!form || f.kind() != kind)
+      throw std::logic_error("a stepper on the " + to_string(kind) + " form was handed the " + to_string(f.kind()) +
+                             " form");
+    return build(*form, s, t0);
+  });
+}
+
 struct IntegratorInfo {
   std::string name;          // command-line name, lower case
-  FormulationKind consumes;  // the one equation type it integrates
   int order = 0;             // order of accuracy, checked by the generic convergence tests
   bool adaptive = false;     // step chosen by error control (declares rtol and atol) rather than fixed h
   MethodTraits traits;       // what theory predicts of it (checked by the generic tests)
   std::string summary;       // one line for `tetherbench list`
   std::vector<SettingSpec> settings;  // what it reads from IntegratorSettings besides h
-  // Builds a stepper on a formulation of kind `consumes` (the runner guarantees the kind).
-  std::function<std::unique_ptr<TimeStepper>(const Formulation&, const IntegratorSettings&, double t0)> make;
+  // Builds a stepper on a formulation of kind `consumes` (the runner guarantees the kind):
+  // consuming(...) above.
+  StepperFactory make;
   // Optional: settings that are each valid alone but not together (e.g. a projection only one
   // of the integrator's methods supports). Returns the key to blame and what it should be, or
   // an empty key when the combination runs. Case files, --set and setting sweeps are checked
@@ -170,6 +213,8 @@ struct IntegratorInfo {
     std::string key, expected;
   };
   std::function<SettingConflict(const IntegratorSettings&)> conflict = nullptr;  // none: every combination runs
+  // The one equation type it integrates: the type its factory takes, never written by hand.
+  FormulationKind consumes = make.consumes();
 };
 
 bool all_finite(const Eigen::VectorXd& y);

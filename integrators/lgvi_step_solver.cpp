@@ -41,14 +41,12 @@ double residual_excess(const Eigen::VectorXd& G, const Eigen::VectorXd& S) {
 }
 
 std::vector<SettingSpec> lgvi_newton_settings() {
-  return {positive_setting("newton_tol",
-                           "Newton stops when every residual row is at its round-off floor (a few eps times the "
-                           "magnitudes of its terms), or after a correction below newton_tol of the size of its "
-                           "unknowns, group by group (position increments, each body's Cayley parameters; multipliers "
-                           "are judged by their rows): Newton's next correction is that one's square, so the default "
-                           "sqrt(eps) leaves the residual at its floor",
-                           1.5e-8),
-          positive_integer_setting("max_newton_iters", "Newton iterations before the step is declared failed", 25)};
+  return newton_settings(
+      "Newton stops when every residual row is at its round-off floor (a few eps times the magnitudes of its terms), "
+      "or after a correction below newton_tol of the size of its unknowns, group by group (position increments, each "
+      "body's Cayley parameters; multipliers are judged by their rows): Newton's next correction is that one's "
+      "square, so the default sqrt(eps) leaves the residual at its floor",
+      1.5e-8);
 }
 
 LgviStepSolver::LgviStepSolver(const DiscreteLieGroupFormulation& form, const IntegratorSettings& s, StepCounters& counters)

@@ -47,11 +47,10 @@
 namespace tb {
 
 std::vector<SettingSpec> rattle_newton_settings() {
-  return {positive_setting("newton_tol",
-                           "Newton on the position multipliers stops when max |g_i| / (size of constraint i) <= "
-                           "newton_tol (or the residual stops falling below 1e-10: round-off)",
-                           1e-14),
-          positive_integer_setting("max_newton_iters", "Newton iterations before the step is declared failed", 25)};
+  return newton_settings(
+      "Newton on the position multipliers stops when max |g_i| / (size of constraint i) <= newton_tol (or the "
+      "residual stops falling below 1e-10: round-off)",
+      1e-14);
 }
 
 RattleStep::RattleStep(const ConstrainedMechanicalFormulation& form, double newton_tol, int max_newton_iters)

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/integrator.hpp"
+#include "integrators/implicit_step_result.hpp"
 #include "integrators/work_terms.hpp"
 
 namespace tb {
@@ -19,12 +20,7 @@ std::vector<SettingSpec> rattle_newton_settings();
 // (symmetry, per-step constraint residuals); the steppers of rattle and rattle4 use it.
 class RattleStep {
  public:
-  struct Result {
-    bool ok = true;
-    StepFailure failure;
-    int newton_iters = 0;  // Newton iterations on the position multipliers
-    int force_evals = 0;
-  };
+  using Result = ImplicitStepResult;  // newton_iters: on the position multipliers
   RattleStep(const ConstrainedMechanicalFormulation& form, double newton_tol, int max_newton_iters);
   Result step(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_next);
 

@@ -1,6 +1,7 @@
 #pragma once
 // Wraps any formulation so that, once armed, its evaluations return NaN: lets the generic
-// tests check that every integrator fails a step cleanly and leaves its state unchanged.
+// tests check that every integrator fails a step cleanly and leaves its state unchanged. It can
+// also start from another state (a symmetric method's step back, in the same tests).
 // A new formulation kind needs a wrapper here (the generic test fails until it has one).
 
 #include <limits>
@@ -15,11 +16,11 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Any OdeFormulation (the embedded ODE, the lumped-mass string): kind() is the inner one's.
 class FaultyOde final : public OdeFormulation {
  public:
-  FaultyOde(std::unique_ptr<Formulation> inner, const bool& armed)
-      : inner_(std::move(inner)), ode_(dynamic_cast<const OdeFormulation&>(*inner_)), armed_(armed) {}
+  FaultyOde(std::unique_ptr<Formulation> inner, const bool& armed, Eigen::VectorXd start = {})
+      : inner_(std::move(inner)), ode_(dynamic_cast<const OdeFormulation&>(*inner_)), armed_(armed), start_(std::move(start)) {}
   FormulationKind kind() const override { return ode_.kind(); }
   int state_size() const override { return ode_.state_size(); }
-  Eigen::VectorXd initial_state() const override { return ode_.initial_state(); }
+  Eigen::VectorXd initial_state() const override { return start_.size() > 0 ? start_ : ode_.initial_state(); }
   Observation observe(double t, const Eigen::VectorXd& y) const override { return ode_.observe(t, y); }
   std::vector<std::string> extra_column_names() const override { return ode_.extra_column_names(); }
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return ode_.physical_state(y); }
@@ -32,14 +33,15 @@ class FaultyOde final : public OdeFormulation {
   std::unique_ptr<Formulation> inner_;
   const OdeFormulation& ode_;
   const bool& armed_;
+  Eigen::VectorXd start_;  // empty: the inner form's initial state
 };
 
 class FaultyLieGroup final : public DiscreteLieGroupFormulation {
  public:
-  FaultyLieGroup(std::unique_ptr<Formulation> inner, const bool& armed)
-      : inner_(std::move(inner)), lg_(dynamic_cast<const DiscreteLieGroupFormulation&>(*inner_)), armed_(armed) {}
+  FaultyLieGroup(std::unique_ptr<Formulation> inner, const bool& armed, Eigen::VectorXd start = {})
+      : inner_(std::move(inner)), lg_(dynamic_cast<const DiscreteLieGroupFormulation&>(*inner_)), armed_(armed), start_(std::move(start)) {}
   int state_size() const override { return lg_.state_size(); }
-  Eigen::VectorXd initial_state() const override { return lg_.initial_state(); }
+  Eigen::VectorXd initial_state() const override { return start_.size() > 0 ? start_ : lg_.initial_state(); }
   Observation observe(double t, const Eigen::VectorXd& y) const override { return lg_.observe(t, y); }
   std::vector<std::string> extra_column_names() const override { return lg_.extra_column_names(); }
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return lg_.physical_state(y); }
@@ -70,16 +72,17 @@ class FaultyLieGroup final : public DiscreteLieGroupFormulation {
   std::unique_ptr<Formulation> inner_;
   const DiscreteLieGroupFormulation& lg_;
   const bool& armed_;
+  Eigen::VectorXd start_;  // empty: the inner form's initial state
 };
 
 // Any DaeFormulation: the residual turns NaN once armed; the Jacobian and the consistent
 // initial values pass through (the start is consistent, the failure comes mid-run).
 class FaultyDae final : public DaeFormulation {
  public:
-  FaultyDae(std::unique_ptr<Formulation> inner, const bool& armed)
-      : inner_(std::move(inner)), dae_(dynamic_cast<const DaeFormulation&>(*inner_)), armed_(armed) {}
+  FaultyDae(std::unique_ptr<Formulation> inner, const bool& armed, Eigen::VectorXd start = {})
+      : inner_(std::move(inner)), dae_(dynamic_cast<const DaeFormulation&>(*inner_)), armed_(armed), start_(std::move(start)) {}
   int state_size() const override { return dae_.state_size(); }
-  Eigen::VectorXd initial_state() const override { return dae_.initial_state(); }
+  Eigen::VectorXd initial_state() const override { return start_.size() > 0 ? start_ : dae_.initial_state(); }
   Observation observe(double t, const Eigen::VectorXd& y) const override { return dae_.observe(t, y); }
   std::vector<std::string> extra_column_names() const override { return dae_.extra_column_names(); }
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return dae_.physical_state(y); }
@@ -106,15 +109,16 @@ class FaultyDae final : public DaeFormulation {
   std::unique_ptr<Formulation> inner_;
   const DaeFormulation& dae_;
   const bool& armed_;
+  Eigen::VectorXd start_;  // empty: the inner form's initial state
 };
 
 // Any ConstrainedMechanicalFormulation: the force turns NaN once armed; everything else passes
 // through.
 class FaultyConstrained final : public ConstrainedMechanicalFormulation {
  public:
-  FaultyConstrained(std::unique_ptr<Formulation> inner, const bool& armed)
-      : inner_(std::move(inner)), cm_(dynamic_cast<const ConstrainedMechanicalFormulation&>(*inner_)), armed_(armed) {}
-  Eigen::VectorXd initial_state() const override { return cm_.initial_state(); }
+  FaultyConstrained(std::unique_ptr<Formulation> inner, const bool& armed, Eigen::VectorXd start = {})
+      : inner_(std::move(inner)), cm_(dynamic_cast<const ConstrainedMechanicalFormulation&>(*inner_)), armed_(armed), start_(std::move(start)) {}
+  Eigen::VectorXd initial_state() const override { return start_.size() > 0 ? start_ : cm_.initial_state(); }
   Observation observe(double t, const Eigen::VectorXd& y) const override { return cm_.observe(t, y); }
   std::vector<std::string> extra_column_names() const override { return cm_.extra_column_names(); }
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return cm_.physical_state(y); }
@@ -159,15 +163,21 @@ class FaultyConstrained final : public ConstrainedMechanicalFormulation {
   std::unique_ptr<Formulation> inner_;
   const ConstrainedMechanicalFormulation& cm_;
   const bool& armed_;
+  Eigen::VectorXd start_;  // empty: the inner form's initial state
 };
 
-// nullptr when this kind has no wrapper yet.
-inline std::unique_ptr<Formulation> make_faulty(std::unique_ptr<Formulation> inner, const bool& armed) {
+// nullptr when this kind has no wrapper yet. With `start`, the wrapper's initial state is that
+// state (the generic tests start a step back from where a step ended); the DAE's consistent
+// initial values still come from the inner form.
+inline std::unique_ptr<Formulation> make_faulty(std::unique_ptr<Formulation> inner, const bool& armed,
+                                                Eigen::VectorXd start = {}) {
   switch (inner->kind()) {
-    case FormulationKind::EmbeddedOde: return std::make_unique<FaultyOde>(std::move(inner), armed);
-    case FormulationKind::DiscreteLieGroup: return std::make_unique<FaultyLieGroup>(std::move(inner), armed);
-    case FormulationKind::IndexOneDae: return std::make_unique<FaultyDae>(std::move(inner), armed);
-    case FormulationKind::ConstrainedMechanical: return std::make_unique<FaultyConstrained>(std::move(inner), armed);
+    case FormulationKind::EmbeddedOde: return std::make_unique<FaultyOde>(std::move(inner), armed, std::move(start));
+    case FormulationKind::DiscreteLieGroup:
+      return std::make_unique<FaultyLieGroup>(std::move(inner), armed, std::move(start));
+    case FormulationKind::IndexOneDae: return std::make_unique<FaultyDae>(std::move(inner), armed, std::move(start));
+    case FormulationKind::ConstrainedMechanical:
+      return std::make_unique<FaultyConstrained>(std::move(inner), armed, std::move(start));
     default: return nullptr;
   }
 }

@@ -1,13 +1,20 @@
 // Properties every registered integrator must have, checked automatically for each entry of
 // the registry (after Drake's generic_integrator_test): measured convergence order equal to
 // the declared one (adaptive ones: error following the tolerance), landing exactly on the end time, and a failed step that leaves time and
-// state unchanged. A new integrator is covered by adding it to the registry.
+// state unchanged; and its declared MethodTraits against what it does, where that is cheap to
+// measure and robust: implicit (Newton iterations or none), adaptive (the step follows the
+// tolerance, or is h), symmetric (a step back undoes a step, HLW II.3 Def. 3.1), conserving
+// the momentum map (pi3 of the spinning Model A to round-off). A new integrator is covered by
+// adding it to the registry.
 //
 // Orders are measured against the reference solver's tight solution of the model's ODE form
 // (the same semi-discrete system the integrator's formulation discretises).
 
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 #include "models/planar_pendulum/model.hpp"
 #include "tests/fault_injection.hpp"
@@ -137,6 +144,144 @@ TEST_CASE("integrate() reports the failure time and step and keeps the samples t
       CHECK(out.t_final >= 0.0049);
       CHECK(out.t_final < 0.02);
       CHECK(samples >= 5);
+    }
+  }
+}
+
+// ---- Declared traits against behaviour ----
+
+TEST_CASE("an implicit method iterates (Newton or fixed point), an explicit one does not", "[generic][traits]") {
+  for (const auto& info : catalogue().integrators) {
+    DYNAMIC_SECTION(info.name) {
+      auto model = test_model_for(info);
+      const FinalState run = run_to(*model, info.name, 0.01, 1e-3);
+      REQUIRE(run.outcome.ok());
+      INFO("declared implicit = " << info.traits.implicit << ", iterations " << run.outcome.counters.newton_iters);
+      if (info.traits.implicit)
+        CHECK(run.outcome.counters.newton_iters > 0);
+      else
+        CHECK(run.outcome.counters.newton_iters == 0);
+    }
+  }
+}
+
+TEST_CASE("an adaptive method's step follows its tolerance, a fixed-step method's is h", "[generic][traits]") {
+  for (const auto& info : catalogue().integrators) {
+    DYNAMIC_SECTION(info.name) {
+      auto model = test_model_for(info);
+      const IntegratorSettings s = settings_of(info, 1e-3);
+      if (info.adaptive) {
+        // It declares the tolerances the error control reads (case files and sweeps set them) ...
+        REQUIRE(s.declares("rtol"));
+        REQUIRE(s.declares("atol"));
+        // ... and chooses more steps for a tighter one.
+        const FinalState loose = run_to(*model, info.name, 0.05, 1e-4, 1e-4, 1e-6);
+        const FinalState tight = run_to(*model, info.name, 0.05, 1e-4, 1e-10, 1e-12);
+        REQUIRE(loose.outcome.ok());
+        REQUIRE(tight.outcome.ok());
+        INFO("steps at rtol 1e-4: " << loose.outcome.counters.steps << ", at 1e-10: " << tight.outcome.counters.steps);
+        CHECK(tight.outcome.counters.steps > loose.outcome.counters.steps);
+      } else {
+        // 0.0105 s at h = 1 ms: ten steps of h and a last one of 0.5 ms, none rejected.
+        CHECK_FALSE(s.declares("rtol"));
+        const FinalState run = run_to(*model, info.name, 0.0105, 1e-3);
+        REQUIRE(run.outcome.ok());
+        CHECK(run.outcome.counters.steps == 11);
+        CHECK(run.outcome.counters.error_test_failures == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("a symmetric method's step back undoes its step to round-off; another's does not", "[generic][traits]") {
+  // Symmetric: Φ_{-h} ∘ Φ_h = id (Hairer, Lubich & Wanner II.3, Def. 3.1). The step back starts
+  // a second stepper from the first one's end with step -h. A method that is not symmetric
+  // leaves its local error, O(h^(p+1)) with p its order, far above round-off at h = 1e-3 on
+  // these models (their fastest modes have h w ~ 0.1-1). Adaptive methods are not compared:
+  // their step back is not the step they took.
+  for (const auto& info : catalogue().integrators) {
+    if (info.adaptive) continue;
+    DYNAMIC_SECTION(info.name) {
+      auto model = test_model_for(info);
+      const double h = 1e-3;
+      auto form = formulation_for(*model, info);
+      const Eigen::VectorXd y0 = form->initial_state();
+      auto forward = info.make(*form, settings_of(info, h), 0.0);
+      StepFailure failure;
+      REQUIRE(forward->step(h, failure));
+      bool armed = false;  // never: the wrapper only starts where the step ended
+      auto from_end = make_faulty(formulation_for(*model, info), armed, forward->state());
+      REQUIRE(from_end);
+      auto back = info.make(*from_end, settings_of(info, -h), h);
+      const bool stepped = back->step(0.0, failure);
+      const double scale = std::max(1.0, form->physical_state(y0).lpNorm<Eigen::Infinity>());
+      const double moved = state_error(form->physical_state(forward->state()), form->physical_state(y0)) / scale;
+      const double returned =
+          stepped ? state_error(form->physical_state(back->state()), form->physical_state(y0)) / scale : HUGE_VAL;
+      std::printf("step back %-18s moved %.3g, returned to %.3g of the start (declared symmetric: %d)\n",
+                  info.name.c_str(), moved, returned, int(info.traits.symmetric));
+      INFO("moved " << moved << ", returned to " << returned << (stepped ? "" : " (step back failed: " + failure.reason + ")"));
+      REQUIRE(moved > 1e-6);  // the step did something
+      if (info.traits.symmetric) {
+        REQUIRE(stepped);
+        CHECK(back->time() == 0.0);
+        CHECK(returned < 1e-12);
+      } else {
+        CHECK(returned > 1e-10);
+      }
+    }
+  }
+}
+
+TEST_CASE("a method that declares it conserves the momentum map conserves it to round-off", "[generic][traits]") {
+  // The spinning Model A (N = 8) conserves pi3, the momentum map of rotations about e3; a method
+  // conserving it by a discrete Noether theorem keeps it to round-off over any number of steps.
+  const auto model = string_pendulum::make_model(paper_parameters(8), spinning_initial_condition());
+  for (const auto& info : catalogue().integrators) {
+    if (!info.traits.conserves_momentum_map) continue;
+    DYNAMIC_SECTION(info.name) {
+      std::string why_not;
+      auto form = model->make_formulation(info.consumes, why_not);
+      REQUIRE(form);  // every method conserving a momentum map runs this model
+      auto stepper = info.make(*form, settings_of(info, 2e-3), 0.0);
+      const double pi0 = form->observe(0.0, stepper->state()).momentum;
+      StepFailure failure;
+      double worst = 0.0;
+      for (int i = 0; i < 50; ++i) {
+        REQUIRE(stepper->step(1.0, failure));
+        worst = std::max(worst, std::abs(form->observe(stepper->time(), stepper->state()).momentum - pi0));
+      }
+      INFO("pi3 = " << pi0 << ", worst change over 50 steps " << worst);
+      CHECK(worst <= 1e-12 * std::max(1.0, std::abs(pi0)));
+    }
+  }
+}
+
+TEST_CASE("a factory builds only on the form type it takes; another kind is refused", "[generic][traits]") {
+  // The consumed kind is the type of the factory's argument (consuming(), core/integrator.hpp),
+  // and the one downcast is checked there: a formulation of another kind is a logic error,
+  // never a cast gone wrong.
+  planar_pendulum::InitialCondition swing;
+  swing.theta = M_PI / 3.0;
+  const std::vector<std::shared_ptr<const Model>> models = {
+      string_pendulum::make_model(paper_parameters(8), spinning_initial_condition()),
+      planar_pendulum::make_model(planar_pendulum::Parameters{}, swing),
+  };
+  for (const auto& info : catalogue().integrators) {
+    DYNAMIC_SECTION(info.name) {
+      int refused = 0;
+      for (const FormulationKind kind : kAllFormulationKinds) {
+        if (kind == info.consumes) continue;
+        for (const auto& model : models) {
+          std::string why_not;
+          auto form = model->make_formulation(kind, why_not);
+          if (!form) continue;
+          CHECK_THROWS_AS(info.make(*form, settings_of(info, 1e-3), 0.0), std::logic_error);
+          ++refused;
+          break;
+        }
+      }
+      CHECK(refused >= 2);  // the test models offer every kind; each integrator consumes one
     }
   }
 }

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "integrators/composition.hpp"
+#include "core/composition.hpp"
 #include "integrators/lgvi_step_solver.hpp"
 #include "mechanics/body_shapes.hpp"
 #include "models/reel_pendulum/model.hpp"

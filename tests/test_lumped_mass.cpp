@@ -12,6 +12,7 @@
 
 #include "core/metrics.hpp"
 #include "models/string_pendulum/forms.hpp"
+#include "tests/finite_difference.hpp"
 #include "tests/test_support.hpp"
 
 using namespace tb;
@@ -39,19 +40,6 @@ sp::State random_state(const sp::Parameters& p, unsigned seed) {
   s.R = so3::exp(vec(1.0));
   s.Omega = vec(4.0);
   return s;
-}
-
-// s displaced along its own flow by e: r + e v, v + e vdot, R exp(e Omega), Omega + e Omegadot.
-sp::State displaced(const sp::State& s, const Eigen::VectorXd& acc, double e) {
-  const int N = int(s.r.size()) - 1;
-  sp::State out = s;
-  for (int a = 2; a <= N + 1; ++a) {
-    out.r[a - 1] = s.r[a - 1] + e * s.v[a - 1];
-    out.v[a - 1] = s.v[a - 1] + e * acc.segment<3>(3 * (a - 2));
-  }
-  out.R = s.R * so3::exp(e * s.Omega);
-  out.Omega = s.Omega + e * acc.segment<3>(3 * N);
-  return out;
 }
 
 Eigen::VectorXd packed_velocities(const sp::State& s) {

@@ -46,12 +46,23 @@
 #include "models/reel_pendulum/mechanics.hpp"
 #include "models/reel_pendulum/model.hpp"
 #include "mechanics/string_pendulum/mechanics.hpp"
+#include "tests/finite_difference.hpp"
 
 using tb::Mat3;
 using tb::Vec3;
 namespace so3 = tb::so3;
 namespace rp = tb::reel_pendulum;
 namespace sp = tb::string_pendulum;
+using tb::testing::central_difference;
+using tb::testing::derivative;
+using tb::testing::family_error;
+using tb::testing::newton;
+using tb::testing::newton_matrix_by_differences;
+using tb::testing::node_gradient;
+using tb::testing::residual_of;
+using tb::testing::rotation_gradient;
+using tb::testing::Rng;
+using tb::testing::worst_node_error;
 using Rule = rp::Parameters::Discretization;
 
 namespace {
@@ -116,22 +127,6 @@ std::string label(const Case& c, Rule r, bool locked) { return label(c, r) + (lo
 
 double reel_position(const rp::Parameters& p, const Scenario& sc) { return p.L - p.N * sc.element; }
 
-class Rng {
- public:
-  explicit Rng(unsigned seed) : g_(seed) {}
-  double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(g_); }
-  Vec3 vec(double scale) { return scale * Vec3(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)); }
-  Vec3 vec_with_norm(double norm) {
-    Vec3 v;
-    do v = vec(1.0); while (v.norm() < 0.2);
-    return norm * v.normalized();
-  }
-  double signed_magnitude(double scale) { return (uniform(0, 1) < 0.5 ? -1.0 : 1.0) * uniform(0.3, 1.0) * scale; }
-
- private:
-  std::mt19937 g_;
-};
-
 // Stretched, bent string hanging from the guide way entrance (q_1 = 0, e3 down): element a has
 // length l (1 + strain_a), strain_a in [0.2, 1] max_strain, direction = base + bend * noise.
 std::vector<Vec3> random_nodes(const rp::Parameters& p, double s, const Scenario& sc, Rng& rng) {
@@ -188,23 +183,6 @@ double forcing(const rp::Mechanics& mech, const Config& c) { return rp::discrete
 // that the differences below are not rounded at the scale of h u/d >> |Q_dk|.
 double carnot(const rp::Mechanics& mech, const Config& c) { return rp::discrete_forcing(mech, c.step()).carnot; }
 
-// max_a |fd_a - an_a| / max_a |an_a| over a family of 3-vectors.
-double family_error(const std::vector<Vec3>& fd, const std::vector<Vec3>& an) {
-  double err = 0.0, scale = 0.0;
-  for (size_t a = 0; a < an.size(); ++a) {
-    err = std::max(err, (fd[a] - an[a]).norm());
-    scale = std::max(scale, an[a].norm());
-  }
-  return err / scale;
-}
-
-// Worst |fd_a - an_a| / |an_a| over the nodes.
-double worst_node_error(const std::vector<Vec3>& fd, const std::vector<Vec3>& an) {
-  double worst = 0.0;
-  for (size_t a = 0; a < an.size(); ++a) worst = std::max(worst, (fd[a] - an[a]).norm() / an[a].norm());
-  return worst;
-}
-
 }  // namespace
 
 TEST_CASE("reel pendulum: discrete Lagrangian derivatives match central differences of L_d",
@@ -237,42 +215,15 @@ TEST_CASE("reel pendulum: discrete Lagrangian derivatives match central differen
       REQUIRE(int(D.d_dq.size()) == N + 1);
       REQUIRE(int(D.d_q.size()) == N + 1);
 
-      std::vector<Vec3> fd_dq(N + 1), fd_q(N + 1);
-      for (int a = 0; a <= N; ++a) {  // every node, the guide way entrance (a = 0) included
-        for (int i = 0; i < 3; ++i) {
-          Config cp = c0, cm = c0;
-          cp.dq[a](i) += step;
-          cm.dq[a](i) -= step;
-          fd_dq[a](i) = (Ld(mech, cp) - Ld(mech, cm)) / (2.0 * step);
-          cp = c0, cm = c0;
-          cp.q[a](i) += step;
-          cm.q[a](i) -= step;
-          fd_q[a](i) = (Ld(mech, cp) - Ld(mech, cm)) / (2.0 * step);
-        }
-      }
-      double fd_ds, fd_s;
-      {
-        Config cp = c0, cm = c0;
-        cp.ds += step;
-        cm.ds -= step;
-        fd_ds = (Ld(mech, cp) - Ld(mech, cm)) / (2.0 * step);
-        cp = c0, cm = c0;
-        cp.s += step;
-        cm.s -= step;
-        fd_s = (Ld(mech, cp) - Ld(mech, cm)) / (2.0 * step);
-      }
-      Vec3 fd_F, fd_R;
-      for (int i = 0; i < 3; ++i) {
-        const Mat3 Ep = so3::exp(step * Vec3::Unit(i)), Em = so3::exp(-step * Vec3::Unit(i));
-        Config cp = c0, cm = c0;
-        cp.F = c0.F * Ep;  // F -> F exp(e hat(e_i)): left-trivialised
-        cm.F = c0.F * Em;
-        fd_F(i) = (Ld(mech, cp) - Ld(mech, cm)) / (2.0 * step);
-        cp = c0, cm = c0;
-        cp.R = c0.R * Ep;  // R -> R exp(e hat(e_i)) at fixed F and increments
-        cm.R = c0.R * Em;
-        fd_R(i) = (Ld(mech, cp) - Ld(mech, cm)) / (2.0 * step);
-      }
+      const auto L = [&](const Config& c) { return Ld(mech, c); };
+      // Every node, the guide way entrance (a = 0) included.
+      const std::vector<Vec3> fd_dq = node_gradient(c0, &Config::dq, step, L);
+      const std::vector<Vec3> fd_q = node_gradient(c0, &Config::q, step, L);
+      const double fd_ds = central_difference(c0, step, L, [](Config& c, double d) { c.ds += d; });
+      const double fd_s = central_difference(c0, step, L, [](Config& c, double d) { c.s += d; });
+      // F -> F exp(e hat(e_i)), left-trivialised; R the same at fixed F and increments.
+      const Vec3 fd_F = rotation_gradient(c0, &Config::F, step, L);
+      const Vec3 fd_R = rotation_gradient(c0, &Config::R, step, L);
 
       const double e_dq = family_error(fd_dq, D.d_dq), e_q = family_error(fd_q, D.d_q);
       const double n_dq = worst_node_error(fd_dq, D.d_dq), n_q = worst_node_error(fd_q, D.d_q);
@@ -284,20 +235,11 @@ TEST_CASE("reel pendulum: discrete Lagrangian derivatives match central differen
       // The forcing f(ds, dq_2) of the step (s, q, R, F enter only as fixed data). f = Q_dk +
       // h u/d with the second term constant (checked below): differentiate Q_dk.
       const rp::DiscreteForcing f0 = rp::discrete_forcing(mech, c0.step());
-      double fd_f_ds;
+      const auto Q = [&](const Config& c) { return carnot(mech, c); };
+      const double fd_f_ds = central_difference(c0, step, Q, [](Config& c, double d) { c.ds += d; });
       Vec3 fd_f_dq2;
-      {
-        Config cp = c0, cm = c0;
-        cp.ds += step;
-        cm.ds -= step;
-        fd_f_ds = (carnot(mech, cp) - carnot(mech, cm)) / (2.0 * step);
-        for (int i = 0; i < 3; ++i) {
-          cp = c0, cm = c0;
-          cp.dq[1](i) += step;
-          cm.dq[1](i) -= step;
-          fd_f_dq2(i) = (carnot(mech, cp) - carnot(mech, cm)) / (2.0 * step);
-        }
-      }
+      for (int i = 0; i < 3; ++i)
+        fd_f_dq2(i) = central_difference(c0, step, Q, [&](Config& c, double d) { c.dq[1](i) += d; });
       // No other increment enters f.
       double f_other = 0.0;
       for (int a = 0; a <= N; ++a) {
@@ -393,29 +335,6 @@ Lgvi make_lgvi(int N, Rule rule, bool locked, const Scenario& sc) {
   return out;
 }
 
-Eigen::VectorXd residual_of(tb::DiscreteLieGroupStep& step, const Eigen::VectorXd& x) {
-  Eigen::VectorXd G;
-  step.residual(x, G);
-  return G;
-}
-
-// Plain Newton from x; returns |G(x_k)|, k = 0, 1, ..., leaves x at the last iterate and, if
-// iterates is given, records x_0, x_1, ...
-std::vector<double> newton(tb::DiscreteLieGroupStep& step, Eigen::VectorXd& x, int iterations,
-                           std::vector<Eigen::VectorXd>* iterates = nullptr) {
-  std::vector<double> norms;
-  Eigen::VectorXd G, dx;
-  for (int k = 0; k <= iterations; ++k) {
-    step.residual(x, G);
-    norms.push_back(G.norm());
-    if (iterates) iterates->push_back(x);
-    if (k == iterations) break;
-    REQUIRE(step.newton_correction(x, G, dx));
-    x += dx;
-  }
-  return norms;
-}
-
 // Position-momentum layout of LieGroupForm: [s, q_2..q_{N+1}, R, p_2..p_{N+1}, Pi, p_s, works].
 int momenta_offset(int N) { return 10 + 3 * N; }
 double momenta_scale(const Eigen::VectorXd& y, int N) { return y.segment(momenta_offset(N), 3 * N + 4).norm(); }
@@ -464,14 +383,8 @@ TEST_CASE("reel pendulum: the LGVI Newton matrix is the Jacobian of the residual
         if (!locked) x(nc + 3) *= 1.0 + rng.signed_magnitude(0.3);
 
         const Eigen::VectorXd G = residual_of(*L.step, x);
-        Eigen::MatrixXd J(n, n);
-        for (int k = 0; k < n; ++k) {
-          const double e = (k >= nc && k < nc + 3) ? 1e-6 : 1e-7;
-          Eigen::VectorXd xp = x, xm = x;
-          xp(k) += e;
-          xm(k) -= e;
-          J.col(k) = (residual_of(*L.step, xp) - residual_of(*L.step, xm)) / (2.0 * e);
-        }
+        const Eigen::MatrixXd J = newton_matrix_by_differences(
+            *L.step, x, [&](Eigen::Index k) { return (k >= nc && k < nc + 3) ? 1e-6 : 1e-7; });
 
         // (a) The correction at x solves J dx = -G, overall and per group of rows (their scales
         //     differ by orders of magnitude).
@@ -637,17 +550,10 @@ rp::State displaced(const rp::State& s, const Eigen::VectorXd& acc, double e) {
   return out;
 }
 
-// Fourth-order central difference d/de f(e) at e = 0, step e: (8 (f(e) - f(-e)) - (f(2e) - f(-2e))) / 12e.
-// The energy contains the reel potential V_r ~ mu g b s ~ 12 J, which does not cancel in the
-// differences: a step of 1e-4 keeps round-off at ~1e-16 * 12 / 1e-4 ~ 1e-11 W while the
-// truncation error, O(e^4), stays below 1e-13.
-// The result is evaluated into the value type (never an Eigen expression over temporaries).
-template <class F>
-auto derivative(F&& f, double e) -> std::decay_t<decltype(f(e))> {
-  using Value = std::decay_t<decltype(f(e))>;
-  Value out = ((f(e) - f(-e)) * 8.0 - (f(2.0 * e) - f(-2.0 * e))) / (12.0 * e);
-  return out;
-}
+// The derivatives along the flow below are fourth-order central differences (derivative(),
+// tests/finite_difference.hpp). The energy contains the reel potential V_r ~ mu g b s ~ 12 J,
+// which does not cancel in the differences: a step of 1e-4 keeps round-off at
+// ~1e-16 * 12 / 1e-4 ~ 1e-11 W while the truncation error, O(e^4), stays below 1e-13.
 
 }  // namespace
 
@@ -898,19 +804,7 @@ TEST_CASE("reel pendulum: one LGVI step matches the exact flow to the rule's ord
       REQUIRE(ode != nullptr);
       const rp::Mechanics& mech = L.lg->mechanics();
 
-      auto exact = [&](double h) {
-        Eigen::VectorXd y = mech.pack(s0), k1, k2, k3, k4;
-        const int sub = 64;
-        const double dt = h / sub;
-        for (int i = 0; i < sub; ++i) {
-          ode->rhs(0.0, y, k1);
-          ode->rhs(0.0, y + 0.5 * dt * k1, k2);
-          ode->rhs(0.0, y + 0.5 * dt * k2, k3);
-          ode->rhs(0.0, y + dt * k3, k4);
-          y += dt / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4);
-        }
-        return mech.unpack(y);
-      };
+      auto exact = [&](double h) { return mech.unpack(tb::testing::flow_by_fine_rk4(*ode, mech.pack(s0), h)); };
 
       struct Errors {
         double s, q, R, p, Pi, ps;

@@ -28,6 +28,7 @@
 #include "models/string_pendulum/forms.hpp"
 #include "mechanics/string_pendulum/mechanics.hpp"
 #include "models/string_pendulum/model.hpp"
+#include "tests/finite_difference.hpp"
 #include "tests/test_support.hpp"
 
 using tb::Mat3;
@@ -44,7 +45,16 @@ void report(const std::string& what, double value) {
   if (on) std::printf("  %-72s %.3e\n", what.c_str(), value);
 }
 
+using tb::testing::displaced;
+using tb::testing::family_error;
+using tb::testing::newton;
+using tb::testing::node_gradient;
+using tb::testing::rotation_gradient;
+using tb::testing::newton_matrix_by_differences;
 using tb::testing::paper_parameters;
+using tb::testing::residual_of;
+using tb::testing::Rng;
+using tb::testing::worst_node_error;
 
 struct Scenario {
   std::string name;
@@ -62,21 +72,6 @@ const Scenario kNearStep{"near a real step", 20240611u, 1e-3, 1e-3, 1e-2, 0.3, 0
 const Scenario kLarge{"larger values", 777u, 2e-2, 5e-2, 0.4, 0.8, 0.2, 2.0, 10.0};
 
 std::string label(const Scenario& sc, int N) { return sc.name + ", N = " + std::to_string(N); }
-
-class Rng {
- public:
-  explicit Rng(unsigned seed) : g_(seed) {}
-  double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(g_); }
-  Vec3 vec(double scale) { return scale * Vec3(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)); }
-  Vec3 vec_with_norm(double norm) {
-    Vec3 v;
-    do v = vec(1.0); while (v.norm() < 0.2);
-    return norm * v.normalized();
-  }
-
- private:
-  std::mt19937 g_;
-};
 
 // Stretched, bent string hanging from the pivot: element a has length u (1 + strain_a) with
 // strain_a in [0.2, 1] max_strain, direction = base + bend * noise.
@@ -125,23 +120,6 @@ double Ld(const sp::Parameters& p, const Config& c) {
   return sp::discrete_lagrangian(p, sp::StepConfiguration{c.r, c.dr, c.R, c.F, c.h});
 }
 
-// max_a |fd_a - an_a| / max_a |an_a| over a family of 3-vectors.
-double family_error(const std::vector<Vec3>& fd, const std::vector<Vec3>& an) {
-  double err = 0.0, scale = 0.0;
-  for (size_t a = 0; a < an.size(); ++a) {
-    err = std::max(err, (fd[a] - an[a]).norm());
-    scale = std::max(scale, an[a].norm());
-  }
-  return err / scale;
-}
-
-// Worst |fd_a - an_a| / |an_a| over the nodes (the per-node relative error).
-double worst_node_error(const std::vector<Vec3>& fd, const std::vector<Vec3>& an) {
-  double worst = 0.0;
-  for (size_t a = 0; a < an.size(); ++a) worst = std::max(worst, (fd[a] - an[a]).norm() / an[a].norm());
-  return worst;
-}
-
 }  // namespace
 
 TEST_CASE("string pendulum: discrete Lagrangian derivatives match central differences of L_d",
@@ -166,31 +144,13 @@ TEST_CASE("string pendulum: discrete Lagrangian derivatives match central differ
       REQUIRE(int(D.d_dr.size()) == N + 1);
       REQUIRE(int(D.d_r.size()) == N + 1);
 
-      std::vector<Vec3> fd_dr(N + 1), fd_r(N + 1);
-      for (int a = 0; a <= N; ++a) {  // every node, the pivot (a = 0) and the attachment (a = N) included
-        for (int i = 0; i < 3; ++i) {
-          Config cp = c0, cm = c0;
-          cp.dr[a](i) += step;
-          cm.dr[a](i) -= step;
-          fd_dr[a](i) = (Ld(p, cp) - Ld(p, cm)) / (2.0 * step);
-          cp = c0, cm = c0;
-          cp.r[a](i) += step;
-          cm.r[a](i) -= step;
-          fd_r[a](i) = (Ld(p, cp) - Ld(p, cm)) / (2.0 * step);
-        }
-      }
-      Vec3 fd_F, fd_R;
-      for (int i = 0; i < 3; ++i) {
-        const Mat3 Ep = so3::exp(step * Vec3::Unit(i)), Em = so3::exp(-step * Vec3::Unit(i));
-        Config cp = c0, cm = c0;
-        cp.F = c0.F * Ep;  // F -> F exp(e hat(e_i)): left-trivialised
-        cm.F = c0.F * Em;
-        fd_F(i) = (Ld(p, cp) - Ld(p, cm)) / (2.0 * step);
-        cp = c0, cm = c0;
-        cp.R = c0.R * Ep;  // R -> R exp(e hat(e_i)) at fixed F and dr
-        cm.R = c0.R * Em;
-        fd_R(i) = (Ld(p, cp) - Ld(p, cm)) / (2.0 * step);
-      }
+      const auto L = [&](const Config& c) { return Ld(p, c); };
+      // Every node, the pivot (a = 0) and the attachment (a = N) included.
+      const std::vector<Vec3> fd_dr = node_gradient(c0, &Config::dr, step, L);
+      const std::vector<Vec3> fd_r = node_gradient(c0, &Config::r, step, L);
+      // F -> F exp(e hat(e_i)), left-trivialised; R the same at fixed F and dr.
+      const Vec3 fd_F = rotation_gradient(c0, &Config::F, step, L);
+      const Vec3 fd_R = rotation_gradient(c0, &Config::R, step, L);
 
       const double e_dr = family_error(fd_dr, D.d_dr);
       const double e_r = family_error(fd_r, D.d_r);
@@ -245,29 +205,6 @@ Lgvi make_lgvi(int N) {
   return out;
 }
 
-Eigen::VectorXd residual_of(tb::DiscreteLieGroupStep& step, const Eigen::VectorXd& x) {
-  Eigen::VectorXd G;
-  step.residual(x, G);
-  return G;
-}
-
-// Plain Newton from x; returns the residual norms |G(x_k)|, k = 0, 1, ..., leaves x at the last
-// iterate and, if iterates is given, records x_0, x_1, ...
-std::vector<double> newton(tb::DiscreteLieGroupStep& step, Eigen::VectorXd& x, int iterations,
-                           std::vector<Eigen::VectorXd>* iterates = nullptr) {
-  std::vector<double> norms;
-  Eigen::VectorXd G, dx;
-  for (int k = 0; k <= iterations; ++k) {
-    step.residual(x, G);
-    norms.push_back(G.norm());
-    if (iterates) iterates->push_back(x);
-    if (k == iterations) break;
-    REQUIRE(step.newton_correction(x, G, dx));
-    x += dx;
-  }
-  return norms;
-}
-
 // Discrete momentum map about e3 of a position-momentum state y = [r, R, p, Pi].
 double momentum_map_e3(const sp::LieGroupForm& lg, const Eigen::VectorXd& y) {
   const int N = lg.mechanics().params().N;
@@ -305,14 +242,8 @@ TEST_CASE("string pendulum: the LGVI Newton matrix is the Jacobian of the residu
       x.tail<3>() += rng.vec(0.3 * c_size);
 
       const Eigen::VectorXd G = residual_of(*L.step, x);
-      Eigen::MatrixXd J(n, n);
-      for (int k = 0; k < n; ++k) {
-        const double e = k < 3 * N ? 1e-7 : 1e-6;
-        Eigen::VectorXd xp = x, xm = x;
-        xp(k) += e;
-        xm(k) -= e;
-        J.col(k) = (residual_of(*L.step, xp) - residual_of(*L.step, xm)) / (2.0 * e);
-      }
+      const Eigen::MatrixXd J =
+          newton_matrix_by_differences(*L.step, x, [&](Eigen::Index k) { return k < 3 * N ? 1e-7 : 1e-6; });
 
       // (a) The correction at x solves J dx = -G: relative to |G|, and separately for the
       //     translational and the rotational rows (their scales differ by orders of magnitude).
@@ -418,23 +349,6 @@ TEST_CASE("string pendulum: the LGVI Newton iteration converges quadratically an
 
 // ---------------------------------------------------------------------------------------
 // 4. Mechanics: independent formulations of the same quantities.
-
-namespace {
-
-// sdot-displaced state: r + e v, v + e vdot, R exp(e Omega), Omega + e Omegadot.
-sp::State displaced(const sp::State& s, const Eigen::VectorXd& acc, double e) {
-  const int N = int(s.r.size()) - 1;
-  sp::State out = s;
-  for (int a = 2; a <= N + 1; ++a) {
-    out.r[a - 1] = s.r[a - 1] + e * s.v[a - 1];
-    out.v[a - 1] = s.v[a - 1] + e * acc.segment<3>(3 * (a - 2));
-  }
-  out.R = s.R * so3::exp(e * s.Omega);
-  out.Omega = s.Omega + e * acc.segment<3>(3 * N);
-  return out;
-}
-
-}  // namespace
 
 TEST_CASE("string pendulum: mechanics quantities agree with independent formulations",
           "[string_pendulum][derivatives][mechanics]") {
@@ -573,19 +487,7 @@ TEST_CASE("string pendulum: one LGVI step matches the exact flow to third order"
   REQUIRE(ode != nullptr);
   const sp::Mechanics& mech = L.lg->mechanics();
 
-  auto exact = [&](double h) {
-    Eigen::VectorXd y = mech.pack(s0), k1, k2, k3, k4;
-    const int sub = 64;
-    const double dt = h / sub;
-    for (int i = 0; i < sub; ++i) {
-      ode->rhs(0.0, y, k1);
-      ode->rhs(0.0, y + 0.5 * dt * k1, k2);
-      ode->rhs(0.0, y + 0.5 * dt * k2, k3);
-      ode->rhs(0.0, y + dt * k3, k4);
-      y += dt / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4);
-    }
-    return mech.unpack(y);
-  };
+  auto exact = [&](double h) { return mech.unpack(tb::testing::flow_by_fine_rk4(*ode, mech.pack(s0), h)); };
 
   struct Errors {
     double r, R, p, Pi;

@@ -89,6 +89,7 @@
 
 #include "core/format.hpp"
 #include "integrators/sundials_handles.hpp"
+#include "integrators/sundials_stepper.hpp"
 
 namespace tb {
 namespace {
@@ -96,96 +97,15 @@ namespace {
 using sundials::view;
 using CvodeMemory = sundials::Memory<CVodeFree>;
 
-std::string cvode_flag_name(long flag) { return sundials::flag_name(CVodeGetReturnFlagName(flag), "CVODE", flag); }
+constexpr sundials::SolverApi kCvode{"CVODE", "CVodeGetDky", CVodeGetReturnFlagName, CV_SUCCESS, CV_TSTOP_RETURN,
+                                     CV_WARNING};
 
-
-class CvodeStepper final : public TimeStepper {
+// The CVODE calls; the step, dense output and failures are the shell's (integrators/sundials_stepper.hpp).
+class CvodeStepper final : public sundials::Stepper {
  public:
   CvodeStepper(const OdeFormulation& ode, const IntegratorSettings& s, double t0)
-      : TimeStepper(t0, ode.initial_state()), ode_(ode), n_(ode.state_size()), h0_(s.h), t_previous_(t0) {
-    try {
-      setup_failure_ = set_up(s, t0);
-    } catch (const std::exception& e) {
-      setup_failure_ = std::string("CVODE set-up failed: ") + e.what();
-    }
-  }
-  CvodeStepper(const CvodeStepper&) = delete;  // CVODE holds `this` as its user data
-  CvodeStepper& operator=(const CvodeStepper&) = delete;
-
-  bool has_dense_output() const override { return true; }
-
-  void dense_state(double t, Eigen::VectorXd& y) const override {
-    if (!setup_failure_.empty() || sundials::at_step_end(t, t_, std::max(h0_, t_ - t_previous_))) {
-      y = y_;
-      return;
-    }
-    const int flag = CVodeGetDky(mem_.get(), t, 0, dky_.get());
-    if (flag != CV_SUCCESS)
-      throw std::out_of_range("CVodeGetDky(t = " + format_e(t) + ") failed with " + cvode_flag_name(flag) +
-                              ": dense output is only valid within the last step");
-    y = view(dky_.get());
-    if (projecting_) ode_.project(y);
-  }
-
-  bool step(double t_stop, StepFailure& failure) override {
-    failure.kind = StepFailure::Kind::SolverFailed;
-    if (!setup_failure_.empty()) {
-      failure.reason = setup_failure_;
-      return false;
-    }
-    if (broken_) {
-      failure.reason = "CVODE already failed: " + broken_reason_;
-      return false;
-    }
-    if (!(t_stop > t_)) {
-      failure.reason = "no time left to step";
-      return false;
-    }
-    last_error_.clear();
-    callback_note_.clear();
-    double t_reached = t_;
-    const char* call = "CVodeSetStopTime";
-    int flag = CVodeSetStopTime(mem_.get(), t_stop);
-    if (flag == CV_SUCCESS) {
-      call = "CVode";
-      flag = CVode(mem_.get(), t_stop, y_out_.get(), &t_reached, CV_ONE_STEP);
-    }
-    read_counters();
-    if (flag < 0) {
-      double t_fail = t_;
-      CVodeGetCurrentTime(mem_.get(), &t_fail);
-      broken_ = true;
-      broken_reason_ = std::string(call) + " failed with " + cvode_flag_name(flag) + " at t = " + format_e(t_fail) +
-                       (last_error_.empty() ? "" : ": " + last_error_) +
-                       (callback_note_.empty() ? "" : " (" + callback_note_ + ")");
-      failure.reason = broken_reason_;
-      return false;  // y_, t_ untouched: they only ever take accepted values
-    }
-    const double t_new = flag == CV_TSTOP_RETURN ? t_stop : t_reached;
-    if (!(t_new > t_)) {
-      // h below round-off at t: CVODE takes "steps" with t + h = t (warnings only) and would
-      // never stop; e.g. f turns NaN just after t and every shorter step is rejected.
-      broken_ = true;
-      broken_reason_ = "CVODE's step size fell below round-off (t + h = t) at t = " + format_e(t_) +
-                       (callback_note_.empty() ? "" : " (" + callback_note_ + ")");
-      failure.reason = broken_reason_;
-      return false;
-    }
-    const auto y_new = view(y_out_.get());
-    if (!y_new.allFinite()) {
-      broken_ = true;
-      broken_reason_ = "state became non-finite (NaN/Inf) at t = " + format_e(t_reached);
-      failure = {StepFailure::Kind::Diverged, broken_reason_};
-      return false;
-    }
-    y_ = y_new;
-    t_previous_ = t_;
-    // At the stop time CVODE interpolates to t_stop itself; land on it exactly.
-    t_ = t_new;
-    // CVODE's returned y at t_stop is its interpolant there (within round-off of the step's
-    // projected end); keep the reported state on the manifold.
-    if (projecting_ && flag == CV_TSTOP_RETURN) ode_.project(y_);
-    return true;
+      : Stepper(kCvode, t0, ode.initial_state(), s.h), ode_(ode), n_(ode.state_size()) {
+    start([&] { return set_up(s, t0); });
   }
 
   bool projecting() const { return projecting_; }
@@ -208,18 +128,7 @@ class CvodeStepper final : public TimeStepper {
                "with BDF";
     }
 
-    SUNContext raw_ctx = nullptr;
-#if SUNDIALS_VERSION_MAJOR >= 7
-    // SUNDIALS 7: the context takes a communicator, and errors go to the context's handler
-    // stack (CVodeSetErrHandlerFn is gone); replace the default, which prints to stderr.
-    if (SUNContext_Create(SUN_COMM_NULL, &raw_ctx) != 0) return "SUNContext_Create failed";
-    ctx_.reset(raw_ctx);
-    if (SUNContext_ClearErrHandlers(raw_ctx) != 0 || SUNContext_PushErrHandler(raw_ctx, context_error_handler, this) != 0)
-      return "SUNContext_PushErrHandler failed";
-#else
-    if (SUNContext_Create(nullptr, &raw_ctx) != 0) return "SUNContext_Create failed";
-    ctx_.reset(raw_ctx);
-#endif
+    if (std::string why = create_context(); !why.empty()) return why;
     y_out_.reset(N_VNew_Serial(n_, ctx_.get()));
     dky_.reset(N_VNew_Serial(n_, ctx_.get()));
     if (!y_out_ || !dky_) return "N_VNew_Serial failed";
@@ -244,7 +153,7 @@ class CvodeStepper final : public TimeStepper {
 #if SUNDIALS_VERSION_MAJOR >= 7
     std::string why;  // the context's handler, pushed above
 #else
-    std::string why = check(CVodeSetErrHandlerFn(mem, error_handler, this), "CVodeSetErrHandlerFn");
+    std::string why = check(CVodeSetErrHandlerFn(mem, error_handler, handler_data()), "CVodeSetErrHandlerFn");
 #endif
     if (why.empty()) why = check(CVodeInit(mem, rhs, t0, y_out_.get()), "CVodeInit");
     if (why.empty()) why = check(CVodeSetUserData(mem, this), "CVodeSetUserData");
@@ -258,12 +167,38 @@ class CvodeStepper final : public TimeStepper {
     return why;
   }
 
-  std::string check(int flag, const char* call) const {
-    if (flag >= 0) return "";
-    return std::string(call) + " failed with " + cvode_flag_name(flag) + (last_error_.empty() ? "" : ": " + last_error_);
+  int solve_one_step(double t_stop, double& t_reached, const char*& call) override {
+    call = "CVodeSetStopTime";
+    int flag = CVodeSetStopTime(mem_.get(), t_stop);
+    if (flag == CV_SUCCESS) {
+      call = "CVode";
+      flag = CVode(mem_.get(), t_stop, y_out_.get(), &t_reached, CV_ONE_STEP);
+    }
+    return flag;
+  }
+  N_Vector solution() const override { return y_out_.get(); }
+  int interpolate(double t, N_Vector into) const override { return CVodeGetDky(mem_.get(), t, 0, into); }
+
+  // A failed call names where CVODE was when it failed; a divergence, where the step ended.
+  std::string failure_time(bool solver_call_failed, double t_reached) const override {
+    double t = t_reached;
+    if (solver_call_failed) {
+      t = t_;
+      CVodeGetCurrentTime(mem_.get(), &t);
+    }
+    return " at t = " + format_e(t);
   }
 
-  void read_counters() {
+  // CVODE's returned y at t_stop is its interpolant there (within round-off of the step's
+  // projected end), and a dense sample is the interpolant: keep both on the manifold.
+  void accepted(bool at_stop, Eigen::VectorXd& y) override {
+    if (projecting_ && at_stop) ode_.project(y);
+  }
+  void interpolated(Eigen::VectorXd& y) const override {
+    if (projecting_) ode_.project(y);
+  }
+
+  void read_counters() override {
     void* mem = mem_.get();
     long v = 0;
     if (CVodeGetNumSteps(mem, &v) == CV_SUCCESS) counters_.steps = v;
@@ -318,35 +253,13 @@ class CvodeStepper final : public TimeStepper {
     }
   }
 
-  void record_error(int code, const char* function, const char* msg) {
-    if (code == CV_WARNING) return;  // e.g. "t + h = t": CVODE goes on, the failure (if any) comes later
-    last_error_ = std::string(function ? function : "CVODE") + ": " + (msg ? msg : "");
-  }
-#if SUNDIALS_VERSION_MAJOR >= 7
-  static void context_error_handler(int /*line*/, const char* function, const char* /*file*/, const char* msg,
-                                    SUNErrCode code, void* user, SUNContext /*ctx*/) {
-    static_cast<CvodeStepper*>(user)->record_error(code, function, msg);
-  }
-#else
-  static void error_handler(int code, const char* /*module*/, const char* function, char* msg, void* user) {
-    static_cast<CvodeStepper*>(user)->record_error(code, function, msg);
-  }
-#endif
-
   const OdeFormulation& ode_;
   const int n_;
-  const double h0_;     // the initial step (settings.h)
-  double t_previous_;   // start of the last accepted step
   bool projecting_ = false;
-  std::string setup_failure_;  // non-empty: the stepper never ran
-  bool broken_ = false;
-  std::string broken_reason_;
-  std::string last_error_;     // CVODE's last error message (error handler)
-  std::string callback_note_;  // why a callback refused, added to the failure message
   Eigen::VectorXd y_work_, f_work_;  // callback workspaces (the model takes VectorXd)
-  // Creation order = declaration order; destruction runs backwards (integrators/sundials_handles.hpp).
-  sundials::Context ctx_;
-  sundials::Vector y_out_, dky_;
+  // Creation order = declaration order, after the shell's context and dense-output vector;
+  // destruction runs backwards (integrators/sundials_handles.hpp).
+  sundials::Vector y_out_;
   sundials::Matrix A_;
   sundials::LinearSolver LS_;
   sundials::NonlinearSolver NLS_;
@@ -362,7 +275,7 @@ IntegratorInfo cvode_info() {
       "means each method's maximum; BDF 1-2 are A-stable, 3-5 amplify undamped oscillations with small h·ω",
       12);
   max_order.upper = 12;
-  IntegratorInfo info{"cvode", FormulationKind::EmbeddedOde, 5, true, MethodTraits{.implicit = true, .dissipative = true},
+  IntegratorInfo info{"cvode", 5, true, MethodTraits{.implicit = true, .dissipative = true},
           "SUNDIALS CVODE: variable-order BDF (1-5, Newton, difference-quotient Jacobian) or Adams (1-12, fixed "
           "point) on the ODE form, rtol/atol, optional projection onto SO(3) and S^2",
           {positive_setting("rtol", "relative tolerance of CVODE's error control ‖LTE_i/(rtol·|y_i| + atol)‖_WRMS ≤ 1",
@@ -381,9 +294,9 @@ IntegratorInfo cvode_info() {
                           "|q_i| = 1 and q_i·ω_i = 0; CVodeSetProjFn), also the samples; BDF only (with adams = 1 it is "
                           "refused as input, exit status 2); no effect on forms without invariants",
                           0)},
-          [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
-            return std::make_unique<CvodeStepper>(dynamic_cast<const OdeFormulation&>(f), s, t0);
-          }};
+          consuming([](const OdeFormulation& form, const IntegratorSettings& s, double t0) {
+            return std::make_unique<CvodeStepper>(form, s, t0);
+          })};
   // CVodeSetProjFn projects BDF steps only: refused with the input, before anything runs.
   info.conflict = [](const IntegratorSettings& s) -> IntegratorInfo::SettingConflict {
     if (s.get_int("adams") == 1 && s.get_int("project") == 1)

@@ -84,6 +84,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/fixed_step.hpp"
 #include "core/format.hpp"
 
 namespace tb {
@@ -318,17 +319,16 @@ GeneralizedAlphaParameters parameters_of(const IntegratorSettings& s) {
                                : GeneralizedAlphaParameters::from_rho_inf(rho);
 }
 
-class GeneralizedAlphaStepper final : public TimeStepper {
+class GeneralizedAlphaStepper final : public FixedStepStepper {
  public:
   GeneralizedAlphaStepper(const ConstrainedMechanicalFormulation& form, const IntegratorSettings& s, double t0)
-      : TimeStepper(t0, form.initial_state()),
-        step_(form, parameters_of(s), s.get("newton_tol"), s.get_int("max_newton_iters")),
-        h_(s.h),
-        t0_(t0) {}
+      : FixedStepStepper(t0, s.h, form.initial_state()),
+        step_(form, parameters_of(s), s.get("newton_tol"), s.get_int("max_newton_iters")) {}
 
-  bool step(double t_stop, StepFailure& failure) override {
-    if (!started_) {
-      const auto r = step_.start(t0_, y_, h_);
+ private:
+  bool advance(double h, Eigen::VectorXd& next, StepFailure& failure) override {
+    if (!started_) {  // the start values of a and q'' at t0 (Arnold-Bruels' perturbed start), with the full step h
+      const auto r = step_.start(start_time(), y_, step_size());
       counters_.rhs_evals += r.force_evals;
       if (!r.ok) {
         failure = r.failure;
@@ -336,20 +336,11 @@ class GeneralizedAlphaStepper final : public TimeStepper {
       }
       started_ = true;
     }
-    return take_fixed_step(t0_, h_, t_stop, next_, failure, [&](double h, Eigen::VectorXd& next, StepFailure& f) {
-      const GeneralizedAlphaStep::Result r = step_.step(t_, h, y_, next);
-      counters_.newton_iters += r.newton_iters;
-      counters_.rhs_evals += r.force_evals;
-      if (!r.ok) f = r.failure;
-      return r.ok;
-    });
+    return book(step_.step(t_, h, y_, next), counters_, failure);
   }
 
- private:
   GeneralizedAlphaStep step_;
-  double h_, t0_;
   bool started_ = false;
-  Eigen::VectorXd next_;
 };
 
 }  // namespace
@@ -364,20 +355,19 @@ IntegratorInfo generalized_alpha_info() {
                   "1: the HHT-alpha member (alpha_m = 0, alpha = (rho_inf - 1)/(rho_inf + 1), needs rho_inf >= 0.5); 0: "
                   "Chung-Hulbert's optimal generalized-alpha",
                   0.0, 0.0, true, 1.0, true};
+  std::vector<SettingSpec> settings = newton_settings(
+      "Newton stops when |dq|_inf <= newton_tol max(1, |q_n|_inf) (or the correction stops falling below 1e-12: "
+      "round-off); the accelerations carry dq / (beta h^2), so q must be solved to round-off",
+      1e-15);
+  settings.insert(settings.begin(), {rho, hht});
   IntegratorInfo info{
-      "generalized_alpha", FormulationKind::ConstrainedMechanical, 2, false, MethodTraits{.implicit = true, .dissipative = true},
+      "generalized_alpha", 2, false, MethodTraits{.implicit = true, .dissipative = true},
       "generalized-alpha (Chung-Hulbert, rho_inf; HHT-alpha inside) on the index-3 system in natural coordinates "
       "(Arnold-Bruels), Newton with the models' tangents, sparse LU",
-      {rho, hht,
-       positive_setting("newton_tol",
-                        "Newton stops when |dq|_inf <= newton_tol max(1, |q_n|_inf) (or the correction stops falling "
-                        "below 1e-12: round-off); the accelerations carry dq / (beta h^2), so q must be solved to round-off",
-                        1e-15),
-       positive_integer_setting("max_newton_iters", "Newton iterations before the step is declared failed", 25)},
-      [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
-        return std::make_unique<GeneralizedAlphaStepper>(dynamic_cast<const ConstrainedMechanicalFormulation&>(f), s,
-                                                         t0);
-      }};
+      settings,
+      consuming([](const ConstrainedMechanicalFormulation& form, const IntegratorSettings& s, double t0) {
+        return std::make_unique<GeneralizedAlphaStepper>(form, s, t0);
+      })};
   info.conflict = [](const IntegratorSettings& s) -> IntegratorInfo::SettingConflict {
     if (s.get_int("hht") == 1 && s.get("rho_inf") < 0.5) return {"rho_inf", "a number in [0.5, 1] with hht = 1"};
     return {};

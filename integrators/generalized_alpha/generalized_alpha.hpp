@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/integrator.hpp"
+#include "integrators/implicit_step_result.hpp"
 #include "integrators/work_terms.hpp"
 
 namespace tb {
@@ -36,12 +37,7 @@ struct GeneralizedAlphaParameters {
 // Exposed for the tests; the stepper of generalized_alpha_info() uses it.
 class GeneralizedAlphaStep {
  public:
-  struct Result {
-    bool ok = true;
-    StepFailure failure;
-    int newton_iters = 0;
-    int force_evals = 0;
-  };
+  using Result = ImplicitStepResult;
   GeneralizedAlphaStep(const ConstrainedMechanicalFormulation& form, const GeneralizedAlphaParameters& p,
                        double newton_tol, int max_newton_iters);
   // Consistent accelerations and multipliers at (t0, y0) and the starting value of a

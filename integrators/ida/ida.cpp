@@ -62,6 +62,7 @@
 
 #include "core/format.hpp"
 #include "integrators/sundials_handles.hpp"
+#include "integrators/sundials_stepper.hpp"
 
 namespace tb {
 
@@ -74,84 +75,14 @@ namespace {
 using sundials::view;
 using IdaMemory = sundials::Memory<IDAFree>;
 
-std::string ida_flag_name(long flag) { return sundials::flag_name(IDAGetReturnFlagName(flag), "IDA", flag); }
+constexpr sundials::SolverApi kIda{"IDA", "IDAGetDky", IDAGetReturnFlagName, IDA_SUCCESS, IDA_TSTOP_RETURN, IDA_WARNING};
 
-class IdaStepper final : public TimeStepper {
+// The IDA calls; the step, dense output and failures are the shell's (integrators/sundials_stepper.hpp).
+class IdaStepper final : public sundials::Stepper {
  public:
   IdaStepper(const DaeFormulation& dae, const IntegratorSettings& s, double t0)
-      : TimeStepper(t0, dae.consistent_initial_state(baumgarte(s))),
-        dae_(dae),
-        b_(baumgarte(s)),
-        n_(dae.state_size()),
-        h0_(s.h),
-        t_previous_(t0) {
-    try {
-      setup_failure_ = set_up(s, t0);
-    } catch (const std::exception& e) {
-      setup_failure_ = std::string("IDA set-up failed: ") + e.what();
-    }
-  }
-  IdaStepper(const IdaStepper&) = delete;  // IDA holds `this` as its user data
-  IdaStepper& operator=(const IdaStepper&) = delete;
-
-  bool has_dense_output() const override { return true; }
-
-  void dense_state(double t, Eigen::VectorXd& y) const override {
-    if (!setup_failure_.empty() || sundials::at_step_end(t, t_, std::max(h0_, t_ - t_previous_))) {
-      y = y_;
-      return;
-    }
-    const int flag = IDAGetDky(mem_.get(), t, 0, dky_.get());
-    if (flag != IDA_SUCCESS)
-      throw std::out_of_range("IDAGetDky(t = " + format_e(t) + ") failed with " + ida_flag_name(flag) +
-                              ": dense output is only valid within the last step");
-    y = view(dky_.get());
-  }
-
-  bool step(double t_stop, StepFailure& failure) override {
-    failure.kind = StepFailure::Kind::SolverFailed;
-    if (!setup_failure_.empty()) {
-      failure.reason = setup_failure_;
-      return false;
-    }
-    if (broken_) {
-      failure.reason = "IDA already failed: " + broken_reason_;
-      return false;
-    }
-    if (!(t_stop > t_)) {
-      failure.reason = "no time left to step";
-      return false;
-    }
-    last_error_.clear();
-    residual_note_.clear();
-    double t_reached = t_;
-    const char* call = "IDASetStopTime";
-    int flag = IDASetStopTime(mem_.get(), t_stop);
-    if (flag == IDA_SUCCESS) {
-      call = "IDASolve";
-      flag = IDASolve(mem_.get(), t_stop, &t_reached, yy_.get(), yp_.get(), IDA_ONE_STEP);
-    }
-    read_counters();
-    if (flag < 0) {
-      broken_ = true;
-      broken_reason_ = std::string(call) + " failed with " + ida_flag_name(flag) +
-                       (last_error_.empty() ? "" : ": " + last_error_) +
-                       (residual_note_.empty() ? "" : " (" + residual_note_ + ")");
-      failure.reason = broken_reason_;
-      return false;  // y_, t_ untouched: they only ever take accepted values
-    }
-    const auto y_new = view(yy_.get());
-    if (!y_new.allFinite()) {
-      broken_ = true;
-      broken_reason_ = "state became non-finite (NaN/Inf)";
-      failure = {StepFailure::Kind::Diverged, broken_reason_};
-      return false;
-    }
-    y_ = y_new;
-    t_previous_ = t_;
-    // At the stop time IDA interpolates to t_stop itself; land on it exactly.
-    t_ = flag == IDA_TSTOP_RETURN ? t_stop : t_reached;
-    return true;
+      : Stepper(kIda, t0, dae.consistent_initial_state(baumgarte(s)), s.h), dae_(dae), b_(baumgarte(s)), n_(dae.state_size()) {
+    start([&] { return set_up(s, t0); });
   }
 
  private:
@@ -175,18 +106,7 @@ class IdaStepper final : public TimeStepper {
              std::to_string(worst) + ") exceeds " + format_e(kIdaConsistencyTolerance * scale) +
              "; the model's consistent_initial_state/derivative disagree with its residual";
 
-    SUNContext raw_ctx = nullptr;
-#if SUNDIALS_VERSION_MAJOR >= 7
-    // SUNDIALS 7: the context takes a communicator, and errors go to the context's handler
-    // stack (IDASetErrHandlerFn is gone); replace the default, which prints to stderr.
-    if (SUNContext_Create(SUN_COMM_NULL, &raw_ctx) != 0) return "SUNContext_Create failed";
-    ctx_.reset(raw_ctx);
-    if (SUNContext_ClearErrHandlers(raw_ctx) != 0 || SUNContext_PushErrHandler(raw_ctx, context_error_handler, this) != 0)
-      return "SUNContext_PushErrHandler failed";
-#else
-    if (SUNContext_Create(nullptr, &raw_ctx) != 0) return "SUNContext_Create failed";
-    ctx_.reset(raw_ctx);
-#endif
+    if (std::string why = create_context(); !why.empty()) return why;
     yy_.reset(N_VNew_Serial(n_, ctx_.get()));
     yp_.reset(N_VNew_Serial(n_, ctx_.get()));
     id_.reset(N_VNew_Serial(n_, ctx_.get()));
@@ -207,8 +127,8 @@ class IdaStepper final : public TimeStepper {
       dae_.jacobian(t0, y_, yp0, 1.0, b_, entries_);
       // Only positions matter here: an entry out of range refuses the set-up; a non-finite
       // value is left to the first Jacobian IDA asks for, which reports it as it does without KLU.
-      if (check_entries(t0) < 0) return "the Jacobian at t0: " + residual_note_;
-      residual_note_.clear();
+      if (check_entries(t0) < 0) return "the Jacobian at t0: " + callback_note_;
+      callback_note_.clear();
       pattern_.resize(n_, n_);
       pattern_.setFromTriplets(entries_.begin(), entries_.end());
       A_.reset(SUNSparseMatrix(n_, n_, std::max<sunindextype>(pattern_.nonZeros(), 1), CSC_MAT, ctx_.get()));
@@ -229,7 +149,7 @@ class IdaStepper final : public TimeStepper {
 #if SUNDIALS_VERSION_MAJOR >= 7
     std::string why;  // the context's handler, pushed above
 #else
-    std::string why = check(IDASetErrHandlerFn(mem, error_handler, this), "IDASetErrHandlerFn");
+    std::string why = check(IDASetErrHandlerFn(mem, error_handler, handler_data()), "IDASetErrHandlerFn");
 #endif
     if (why.empty()) why = check(IDAInit(mem, residual, t0, yy_.get(), yp_.get()), "IDAInit");
     if (why.empty()) why = check(IDASetUserData(mem, this), "IDASetUserData");
@@ -243,13 +163,19 @@ class IdaStepper final : public TimeStepper {
     return why;
   }
 
-  std::string check(int flag, const char* call) const {
-    if (flag >= 0) return "";
-    return std::string(call) + " failed with " + ida_flag_name(flag) +
-           (last_error_.empty() ? "" : ": " + last_error_);
+  int solve_one_step(double t_stop, double& t_reached, const char*& call) override {
+    call = "IDASetStopTime";
+    int flag = IDASetStopTime(mem_.get(), t_stop);
+    if (flag == IDA_SUCCESS) {
+      call = "IDASolve";
+      flag = IDASolve(mem_.get(), t_stop, &t_reached, yy_.get(), yp_.get(), IDA_ONE_STEP);
+    }
+    return flag;
   }
+  N_Vector solution() const override { return yy_.get(); }
+  int interpolate(double t, N_Vector into) const override { return IDAGetDky(mem_.get(), t, 0, into); }
 
-  void read_counters() {
+  void read_counters() override {
     void* mem = mem_.get();
     long v = 0;
     if (IDAGetNumSteps(mem, &v) == IDA_SUCCESS) counters_.steps = v;
@@ -271,17 +197,17 @@ class IdaStepper final : public TimeStepper {
       self.load(yy, yp);
       self.dae_.residual(t, self.y_work_, self.yp_work_, self.b_, self.F_work_);
       if (int(self.F_work_.size()) != self.n_) {
-        self.residual_note_ = "the residual has the wrong size";
+        self.callback_note_ = "the residual has the wrong size";
         return -1;
       }
       if (!self.F_work_.allFinite()) {
-        self.residual_note_ = "the residual was not finite (NaN/Inf) at t = " + format_e(t);
+        self.callback_note_ = "the residual was not finite (NaN/Inf) at t = " + format_e(t);
         return 1;
       }
       view(rr) = self.F_work_;
       return 0;
     } catch (const std::exception& e) {
-      self.residual_note_ = std::string("the residual threw: ") + e.what();
+      self.callback_note_ = std::string("the residual threw: ") + e.what();
       return -1;
     }
   }
@@ -301,7 +227,7 @@ class IdaStepper final : public TimeStepper {
         const int i = e.row(), j = e.col();
         if (self.band_) {
           if (j - i > self.upper_ || i - j > self.lower_) {
-            self.residual_note_ = "Jacobian entry (" + std::to_string(i) + ", " + std::to_string(j) +
+            self.callback_note_ = "Jacobian entry (" + std::to_string(i) + ", " + std::to_string(j) +
                                   ") lies outside the declared bandwidths (lower " + std::to_string(self.lower_) +
                                   ", upper " + std::to_string(self.upper_) + ")";
             return -1;
@@ -313,22 +239,22 @@ class IdaStepper final : public TimeStepper {
       }
       return 0;
     } catch (const std::exception& e) {
-      self.residual_note_ = std::string("the Jacobian threw: ") + e.what();
+      self.callback_note_ = std::string("the Jacobian threw: ") + e.what();
       return -1;
     }
   }
 
   // The model's triplets in entries_, checked before any matrix takes them: IDA's flag for an
   // entry out of range (-1, unrecoverable) or a non-finite value (1, IDA retries with a smaller
-  // step), with the reason in residual_note_.
+  // step), with the reason in callback_note_.
   int check_entries(double t) {
     for (const auto& e : entries_) {
       if (e.row() < 0 || e.col() < 0 || e.row() >= n_ || e.col() >= n_) {
-        residual_note_ = "Jacobian entry (" + std::to_string(e.row()) + ", " + std::to_string(e.col()) + ") out of range";
+        callback_note_ = "Jacobian entry (" + std::to_string(e.row()) + ", " + std::to_string(e.col()) + ") out of range";
         return -1;
       }
       if (!std::isfinite(e.value())) {
-        residual_note_ = "the Jacobian was not finite (NaN/Inf) at t = " + format_e(t);
+        callback_note_ = "the Jacobian was not finite (NaN/Inf) at t = " + format_e(t);
         return 1;
       }
     }
@@ -349,7 +275,7 @@ class IdaStepper final : public TimeStepper {
             both.emplace_back(int(v.row()), j, 1.0);
       pattern_.setFromTriplets(both.begin(), both.end());
       if (SUNLinSol_KLUReInit(LS_.get(), J, pattern_.nonZeros(), SUNKLU_REINIT_FULL) != 0) {
-        residual_note_ = "SUNLinSol_KLUReInit failed for the widened sparsity pattern";
+        callback_note_ = "SUNLinSol_KLUReInit failed for the widened sparsity pattern";
         return -1;
       }
     }
@@ -388,40 +314,18 @@ class IdaStepper final : public TimeStepper {
     return {s.get("baumgarte_p"), s.get("baumgarte_gamma")};
   }
 
-  void record_error(int code, const char* function, const char* msg) {
-    if (code == IDA_WARNING) return;  // e.g. "t + h = t": IDA goes on, the failure (if any) comes later
-    last_error_ = std::string(function ? function : "IDA") + ": " + (msg ? msg : "");
-  }
-#if SUNDIALS_VERSION_MAJOR >= 7
-  static void context_error_handler(int /*line*/, const char* function, const char* /*file*/, const char* msg,
-                                    SUNErrCode code, void* user, SUNContext /*ctx*/) {
-    static_cast<IdaStepper*>(user)->record_error(code, function, msg);
-  }
-#else
-  static void error_handler(int code, const char* /*module*/, const char* function, char* msg, void* user) {
-    static_cast<IdaStepper*>(user)->record_error(code, function, msg);
-  }
-#endif
-
   const DaeFormulation& dae_;
   const BaumgarteParameters b_;
   const int n_;
-  const double h0_;     // the initial step (settings.h)
-  double t_previous_;   // start of the last accepted step
   int lower_ = 0, upper_ = 0;
   bool band_ = false;
   bool sparse_ = false;  // KLU on a compressed-column matrix (setting `sparse`)
   Eigen::SparseMatrix<double, Eigen::ColMajor, sunindextype> pattern_, jacobian_;  // KLU's pattern; the last Jacobian
-  std::string setup_failure_;  // non-empty: the stepper never ran (inconsistent start, IDA set-up)
-  bool broken_ = false;
-  std::string broken_reason_;
-  std::string last_error_;     // IDA's last error message (error handler)
-  std::string residual_note_;  // why a callback refused, added to the failure message
   Eigen::VectorXd y_work_, yp_work_, F_work_;  // callback workspaces (the model takes VectorXd)
   std::vector<Eigen::Triplet<double>> entries_;
-  // Creation order = declaration order; destruction runs backwards (integrators/sundials_handles.hpp).
-  sundials::Context ctx_;
-  sundials::Vector yy_, yp_, id_, dky_;
+  // Creation order = declaration order, after the shell's context and dense-output vector;
+  // destruction runs backwards (integrators/sundials_handles.hpp).
+  sundials::Vector yy_, yp_, id_;
   sundials::Matrix A_;
   sundials::LinearSolver LS_;
   IdaMemory mem_;
@@ -441,7 +345,7 @@ SettingSpec max_order_setting() {
 }  // namespace
 
 IntegratorInfo ida_info() {
-  return {"ida", FormulationKind::IndexOneDae, 5, true, MethodTraits{.implicit = true, .dissipative = true},
+  return {"ida", 5, true, MethodTraits{.implicit = true, .dissipative = true},
           "SUNDIALS IDA: variable-order BDF (1-5) on the Baumgarte-stabilised index-1 DAE, analytic Jacobian, rtol/atol",
           {positive_setting("rtol", "IDA's error control err_i ≤ atol + rtol·|y_i| on the differential components "
                                     "(the multipliers are left out of the error test)", 1e-8),
@@ -462,9 +366,9 @@ IntegratorInfo ida_info() {
                           "fill-reducing ordering, O(nnz) per solve; 0: SUNDIALS' band LU when the model's bandwidths are narrow, "
                           "else dense LU",
                           1)},
-          [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
-            return std::make_unique<IdaStepper>(dynamic_cast<const DaeFormulation&>(f), s, t0);
-          }};
+          consuming([](const DaeFormulation& form, const IntegratorSettings& s, double t0) {
+            return std::make_unique<IdaStepper>(form, s, t0);
+          })};
 }
 
 }  // namespace tb

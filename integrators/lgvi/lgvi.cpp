@@ -7,40 +7,36 @@
 
 #include "integrators/lgvi/lgvi.hpp"
 
+#include "core/fixed_step.hpp"
 #include "integrators/lgvi_step_solver.hpp"
 
 namespace tb {
 namespace {
 
-class LgviStepper final : public TimeStepper {
+class LgviStepper final : public FixedStepStepper {
  public:
   LgviStepper(const DiscreteLieGroupFormulation& form, const IntegratorSettings& s, double t0)
-      : TimeStepper(t0, form.initial_state()), solver_(form, s, counters_), h_(s.h), t0_(t0), next_(y_.size()) {}
-
-  bool step(double t_stop, StepFailure& failure) override {
-    return take_fixed_step(t0_, h_, t_stop, next_, failure, [&](double h, Eigen::VectorXd& next, StepFailure& f) {
-      if (!solver_.solve(y_, h, next, f)) return false;
-      solver_.commit();
-      return true;
-    });
-  }
+      : FixedStepStepper(t0, s.h, form.initial_state()), solver_(form, s, counters_) {}
 
  private:
+  bool advance(double h, Eigen::VectorXd& next, StepFailure& failure) override {
+    if (!solver_.solve(y_, h, next, failure)) return false;
+    solver_.commit();  // the predictor's history moves on only with an accepted step
+    return true;
+  }
+
   LgviStepSolver solver_;  // Newton with predictor and continuation (integrators/lgvi_step_solver.hpp)
-  double h_;
-  double t0_;
-  Eigen::VectorXd next_;
 };
 
 }  // namespace
 
 IntegratorInfo lgvi_info() {
-  return {"lgvi", FormulationKind::DiscreteLieGroup, 2, false, MethodTraits{.implicit = true, .symmetric = true, .symplectic = true, .conserves_momentum_map = true},
+  return {"lgvi", 2, false, MethodTraits{.implicit = true, .symmetric = true, .symplectic = true, .conserves_momentum_map = true},
           "Lie group variational integrator: discrete Lagrangian, Newton on Cayley parameters, O(N) linear algebra",
           lgvi_newton_settings(),
-          [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
-            return std::make_unique<LgviStepper>(dynamic_cast<const DiscreteLieGroupFormulation&>(f), s, t0);
-          }};
+          consuming([](const DiscreteLieGroupFormulation& form, const IntegratorSettings& s, double t0) {
+            return std::make_unique<LgviStepper>(form, s, t0);
+          })};
 }
 
 }  // namespace tb

@@ -1,6 +1,6 @@
 // A fourth-order Lie group variational integrator: a symmetric composition of the LGVI step.
 //
-// Derivation: integrators/composition.hpp (Hairer, Lubich & Wanner §II.4 (4.4)-(4.6); Yoshida
+// Derivation: core/composition.hpp (Hairer, Lubich & Wanner §II.4 (4.4)-(4.6); Yoshida
 // 1990; Suzuki 1990) with Φ_h one step of the LGVI (integrators/lgvi: the model's discrete
 // Legendre transform solved by Newton), of order 2 and symmetric, Φ_{-h} ∘ Φ_h = id (tested for
 // every model in tests/test_lgvi_composition.cpp; a model whose step is not symmetric says so
@@ -14,51 +14,36 @@
 
 #include "integrators/lgvi4/lgvi4.hpp"
 
-#include <cmath>
 #include <stdexcept>
 #include <string>
 
-#include "core/format.hpp"
-#include "integrators/composition.hpp"
+#include "core/composition.hpp"
 #include "integrators/lgvi_step_solver.hpp"
 
 namespace tb {
 
 namespace {
 
-class Lgvi4Stepper final : public TimeStepper {
+class Lgvi4Stepper final : public SymmetricComposition {
  public:
   Lgvi4Stepper(const DiscreteLieGroupFormulation& form, const IntegratorSettings& s, double t0)
-      : TimeStepper(t0, form.initial_state()), gamma_(fourth_order_composition(s.get_int("scheme"))), h_(s.h), t0_(t0) {
-    stages_.reserve(gamma_.size());
-    for (std::size_t i = 0; i < gamma_.size(); ++i) stages_.emplace_back(form, s, counters_);
-  }
-
-  bool step(double t_stop, StepFailure& failure) override {
-    return take_fixed_step(t0_, h_, t_stop, next_, failure, [&](double h, Eigen::VectorXd& next, StepFailure& f) {
-      const Eigen::VectorXd* from = &y_;
-      for (std::size_t i = 0; i < gamma_.size(); ++i) {
-        Eigen::VectorXd& to = i % 2 == 0 ? a_ : b_;
-        if (!stages_[i].solve(*from, gamma_[i] * h, to, f)) {
-          f.reason = "substep " + std::to_string(i + 1) + " of " + std::to_string(gamma_.size()) + " (h' = " +
-                     format_g(gamma_[i], 4) + " h): " + f.reason;
-          return false;  // nothing committed: time, state and predictor histories as they were
-        }
-        from = &to;
-      }
-      for (auto& stage : stages_) stage.commit();
-      next = *from;
-      return true;
-    });
+      : SymmetricComposition(t0, s.h, form.initial_state(), fourth_order_composition(s.get_int("scheme"))) {
+    stages_.reserve(substeps());
+    for (std::size_t i = 0; i < substeps(); ++i) stages_.emplace_back(form, s, counters_);
   }
 
  private:
-  std::vector<double> gamma_;
+  // The LGVI step is autonomous in the model's forms: t is not needed.
+  bool substep(std::size_t i, double /*t*/, double dt, const Eigen::VectorXd& from, Eigen::VectorXd& to,
+               StepFailure& failure) override {
+    return stages_[i].solve(from, dt, to, failure);
+  }
+  // Predictor histories move on only when the whole step succeeded.
+  void accept() override {
+    for (auto& stage : stages_) stage.commit();
+  }
+
   std::vector<LgviStepSolver> stages_;  // one per substep: its own model step and predictor history
-  double h_;
-  double t0_;
-  Eigen::VectorXd a_, b_;  // substep states
-  Eigen::VectorXd next_;
 };
 
 }  // namespace
@@ -67,16 +52,15 @@ IntegratorInfo lgvi4_info() {
   std::vector<SettingSpec> settings = lgvi_newton_settings();
   const SettingSpec scheme = composition_scheme_setting("lgvi");
   settings.insert(settings.begin(), scheme);
-  return {"lgvi4", FormulationKind::DiscreteLieGroup, 4, false, MethodTraits{.implicit = true, .symmetric = true, .symplectic = true, .conserves_momentum_map = true},
+  return {"lgvi4", 4, false, MethodTraits{.implicit = true, .symmetric = true, .symplectic = true, .conserves_momentum_map = true},
           "4th-order symmetric composition (Yoshida/Suzuki) of the lgvi step; same Newton solver, 3 or 5 lgvi steps per step",
           settings,
-          [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
-            const auto& form = dynamic_cast<const DiscreteLieGroupFormulation&>(f);
+          consuming([](const DiscreteLieGroupFormulation& form, const IntegratorSettings& s, double t0) {
             if (const std::string why = form.why_not_time_symmetric(); !why.empty())
               throw std::invalid_argument("lgvi4 composes a symmetric step to 4th order, and this step is not symmetric: " +
                                           why);
             return std::make_unique<Lgvi4Stepper>(form, s, t0);
-          }};
+          })};
 }
 
 }  // namespace tb

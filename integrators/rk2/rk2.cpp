@@ -39,12 +39,11 @@ Stepper explicit_midpoint() {
 }  // namespace
 
 IntegratorInfo rk2_info() {
-  return {"rk2", FormulationKind::EmbeddedOde, 2, false, MethodTraits{.imaginary_axis_stable = false},
+  return {"rk2", 2, false, MethodTraits{.imaginary_axis_stable = false},
           "explicit midpoint RK2, fixed step (Boost.Odeint generic RK); on the lumped string, the seed-002 'RK' baseline", {},
-          [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
-            return std::make_unique<FixedStepOdeint<Stepper>>(dynamic_cast<const OdeFormulation&>(f), s.h, t0,
-                                                              explicit_midpoint());
-          }};
+          consuming([](const OdeFormulation& ode, const IntegratorSettings& s, double t0) {
+            return std::make_unique<FixedStepOdeint<Stepper>>(ode, s.h, t0, explicit_midpoint());
+          })};
 }
 
 }  // namespace tb

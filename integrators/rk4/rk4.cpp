@@ -14,11 +14,10 @@ using Stepper = boost::numeric::odeint::runge_kutta4<Eigen::VectorXd, double, Ei
 }  // namespace
 
 IntegratorInfo rk4_info() {
-  return {"rk4", FormulationKind::EmbeddedOde, 4, false, MethodTraits{},
-          "classical Runge-Kutta 4, fixed step (Boost.Odeint), R as 9 numbers", {},
-          [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
-            return std::make_unique<FixedStepOdeint<Stepper>>(dynamic_cast<const OdeFormulation&>(f), s.h, t0);
-          }};
+  return {"rk4", 4, false, MethodTraits{}, "classical Runge-Kutta 4, fixed step (Boost.Odeint), R as 9 numbers", {},
+          consuming([](const OdeFormulation& ode, const IntegratorSettings& s, double t0) {
+            return std::make_unique<FixedStepOdeint<Stepper>>(ode, s.h, t0);
+          })};
 }
 
 }  // namespace tb

@@ -72,13 +72,13 @@ class Rk45Stepper final : public TimeStepper {
 }  // namespace
 
 IntegratorInfo rk45_info() {
-  return {"rk45", FormulationKind::EmbeddedOde, 5, true, MethodTraits{},
+  return {"rk45", 5, true, MethodTraits{},
           "adaptive Dormand-Prince 5(4) with dense output (Boost.Odeint), rtol/atol, R as 9 numbers",
           {positive_setting("rtol", "relative tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-8),
            positive_setting("atol", "absolute tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-10)},
-          [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
-            return std::make_unique<Rk45Stepper>(dynamic_cast<const OdeFormulation&>(f), s, t0);
-          }};
+          consuming([](const OdeFormulation& form, const IntegratorSettings& s, double t0) {
+            return std::make_unique<Rk45Stepper>(form, s, t0);
+          })};
 }
 
 }  // namespace tb

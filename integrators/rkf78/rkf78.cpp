@@ -83,13 +83,13 @@ class Rkf78Stepper final : public TimeStepper {
 }  // namespace
 
 IntegratorInfo rkf78_info() {
-  return {"rkf78", FormulationKind::EmbeddedOde, 7, true, MethodTraits{},
+  return {"rkf78", 7, true, MethodTraits{},
           "adaptive Runge-Kutta-Fehlberg 7(8) (Boost.Odeint), rtol/atol; makes the reference solutions, not compared",
           {positive_setting("rtol", "relative tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-12),
            positive_setting("atol", "absolute tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-14)},
-          [](const Formulation& f, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
-            return std::make_unique<Rkf78Stepper>(dynamic_cast<const OdeFormulation&>(f), s, t0);
-          }};
+          consuming([](const OdeFormulation& form, const IntegratorSettings& s, double t0) {
+            return std::make_unique<Rkf78Stepper>(form, s, t0);
+          })};
 }
 
 }  // namespace tb

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "mechanics/string_body_observation.hpp"
+
 namespace tb::string_pendulum {
 
 using so3::hat;
@@ -191,19 +193,11 @@ double Mechanics::angular_momentum_e3(const State& s) const {
   return L.dot(e3);
 }
 
-double Mechanics::stretched_length(const State& s) const {
-  double len = 0.0;
-  for (int a = 1; a <= p_.N; ++a) len += (s.r[a] - s.r[a - 1]).norm();
-  return len;
-}
+double Mechanics::stretched_length(const State& s) const { return tb::stretched_length(s.r, p_.N); }
 
 Observation Mechanics::observe(const State& s) const {
-  Observation o;
-  o.kinetic = kinetic_energy(s);
-  o.energy = o.kinetic + potential_energy(s);
-  o.momentum = angular_momentum_e3(s);
+  Observation o = string_body_observation(kinetic_energy(s), potential_energy(s), angular_momentum_e3(s), s.R);
   o.constraint_err = 0.0;  // no holonomic constraints in this model's ODE and Lie group forms
-  o.orthogonality_err = so3::orthogonality_error(s.R);
   const Vec3& x = s.r[p_.N];
   const Vec3& v = s.v[p_.N];
   o.extra = {x.x(), x.y(), x.z(), v.x(), v.y(), v.z(), s.Omega.x(), s.Omega.y(), s.Omega.z(), stretched_length(s)};

@@ -4,6 +4,8 @@
 #include <limits>
 #include <utility>
 
+#include "mechanics/string_body_observation.hpp"
+
 namespace tb::reel_pendulum {
 
 using so3::hat;
@@ -244,18 +246,10 @@ double Mechanics::angular_momentum_e3(const State& s) const {
   return L.dot(e3);
 }
 
-double Mechanics::stretched_length(const State& s) const {
-  double len = 0.0;
-  for (int a = 1; a <= p_.N; ++a) len += (s.q[a] - s.q[a - 1]).norm();
-  return len;
-}
+double Mechanics::stretched_length(const State& s) const { return tb::stretched_length(s.q, p_.N); }
 
 Observation Mechanics::observe(const State& s) const {
-  Observation o;
-  o.kinetic = kinetic_energy(s);
-  o.energy = o.kinetic + potential_energy(s);
-  o.momentum = angular_momentum_e3(s);
-  o.orthogonality_err = so3::orthogonality_error(s.R);
+  Observation o = string_body_observation(kinetic_energy(s), potential_energy(s), angular_momentum_e3(s), s.R);
   o.external_work = s.carnot_work + s.control_work;
   const Vec3& x = s.q[p_.N];
   o.extra = {s.s,

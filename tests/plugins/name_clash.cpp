@@ -2,9 +2,11 @@
 #include "core/plugin.hpp"
 
 namespace {
-std::unique_ptr<tb::TimeStepper> never(const tb::Formulation&, const tb::IntegratorSettings&, double) { return nullptr; }
 void register_entries(tb::PluginRegistrar& add) {
-  add.integrator({"rk4", tb::FormulationKind::EmbeddedOde, 4, false, tb::MethodTraits{}, "an impostor", {}, &never});
+  add.integrator({"rk4", 4, false, tb::MethodTraits{}, "an impostor", {},
+                  tb::consuming([](const tb::OdeFormulation&, const tb::IntegratorSettings&, double) {
+                    return std::unique_ptr<tb::TimeStepper>();
+                  })});
 }
 }  // namespace
 

@@ -13,11 +13,10 @@ class Throwing final : public tb::TimeStepper {
 };
 
 void register_entries(tb::PluginRegistrar& add) {
-  add.integrator({"throwing_method", tb::FormulationKind::EmbeddedOde, 1, false, tb::MethodTraits{},
-                  "throws in its first step", {},
-                  [](const tb::Formulation& f, const tb::IntegratorSettings&, double t0) -> std::unique_ptr<tb::TimeStepper> {
-                    return std::make_unique<Throwing>(dynamic_cast<const tb::OdeFormulation&>(f), t0);
-                  }});
+  add.integrator({"throwing_method", 1, false, tb::MethodTraits{}, "throws in its first step", {},
+                  tb::consuming([](const tb::OdeFormulation& ode, const tb::IntegratorSettings&, double t0) {
+                    return std::make_unique<Throwing>(ode, t0);
+                  })});
 }
 
 }  // namespace
