@@ -58,14 +58,13 @@ std::string holder_of(const Catalogue& catalogue, const std::string& kind, const
   return origin.empty() ? "a built-in " + kind : "the " + kind + " of " + origin;
 }
 
-void load_one(const PluginFile& given, Catalogue& catalogue) {
-  const std::string& file = given.file;
-  const std::string where = given.given_by + " " + file;
+// Opens the library at `path` and returns its entry, once it is known to be a plugin of this
+// kernel version.
+const tetherbench_plugin_entry& open_plugin(const std::string& where, const std::string& file, const std::string& path,
+                                            const Catalogue& catalogue) {
   std::error_code ec;
   if (!fs::is_regular_file(file, ec))
     throw InputError(where + ": no such file (expected " + std::string(kExpected) + ")");
-  // An absolute path: dlopen would otherwise search the library path for a bare name.
-  const std::string path = fs::absolute(file).string();
   for (const auto& p : catalogue.plugins)
     if (fs::equivalent(p.file, path, ec))
       throw InputError(where + ": loaded twice (also given as " + p.file + "); expected each plugin once");
@@ -88,21 +87,28 @@ void load_one(const PluginFile& given, Catalogue& catalogue) {
                      TETHERBENCH_KERNEL_VERSION + " (this tetherbench): rebuild it against this installation");
   if (!entry->name || !*entry->name || !entry->version || !*entry->version || !entry->register_entries)
     throw InputError(where + ": its entry has no name, version or registration function; expected all three");
+  return *entry;
+}
 
+// What the plugin's registration function adds; it must add something and must not throw.
+Collector collect_entries(const std::string& where, const tetherbench_plugin_entry& entry) {
   Collector added;
   try {
-    entry->register_entries(added);
+    entry.register_entries(added);
   } catch (const std::exception& e) {
-    throw InputError(where + ": plugin " + entry->name + " threw while registering its entries (" + e.what() +
+    throw InputError(where + ": plugin " + entry.name + " threw while registering its entries (" + e.what() +
                      "); expected registration to succeed");
   } catch (...) {
-    throw InputError(where + ": plugin " + entry->name + " threw a non-standard exception while registering its entries; "
+    throw InputError(where + ": plugin " + entry.name + " threw a non-standard exception while registering its entries; "
                      "expected registration to succeed");
   }
   if (added.integrators.empty() && added.models.empty() && added.studies.empty())
-    throw InputError(where + ": plugin " + entry->name + " registered nothing; expected at least one integrator, model or study");
+    throw InputError(where + ": plugin " + entry.name + " registered nothing; expected at least one integrator, model or study");
+  return added;
+}
 
-  Catalogue::Plugin plugin{path, entry->name, entry->version, file_contents_hash(path), {}};
+// Adds the entries under names of their own, keeps the lists sorted and validates the result.
+void add_entries(const std::string& where, Catalogue::Plugin plugin, Collector& added, Catalogue& catalogue) {
   const std::string origin = "plugin " + plugin.name + " " + plugin.version + ", file hash " + plugin.hash;
   auto claim = [&](const std::string& kind, const std::string& name) {
     if (const std::string holder = holder_of(catalogue, kind, name); !holder.empty())
@@ -123,6 +129,15 @@ void load_one(const PluginFile& given, Catalogue& catalogue) {
   } catch (const std::logic_error& e) {
     throw InputError(where + ": plugin " + plugin.name + " adds an entry the catalogue refuses: " + e.what());
   }
+}
+
+void load_one(const PluginFile& given, Catalogue& catalogue) {
+  const std::string where = given.given_by + " " + given.file;
+  // An absolute path: dlopen would otherwise search the library path for a bare name.
+  const std::string path = fs::absolute(given.file).string();
+  const tetherbench_plugin_entry& entry = open_plugin(where, given.file, path, catalogue);
+  Collector added = collect_entries(where, entry);
+  add_entries(where, {path, entry.name, entry.version, file_contents_hash(path), {}}, added, catalogue);
 }
 
 }  // namespace
