@@ -131,6 +131,15 @@ status=0
 "$tb" --plugin "$rk3" --plugin "$work/rk3_changed.so" list >/dev/null 2>"$work/clash2.err" || status=$?
 [ "$status" -eq 2 ] && grep -q "already taken by the integrator of plugin rk3_example" "$work/clash2.err" ||
   fail "two plugins adding rk3: expected status 2 naming the first"
+# A study from a plugin: listed, run by `study` with its own file, and its jobs fingerprinted.
+study="$work/build_hostile/libstudy_plugin.so"
+"$tb" --plugin "$study" list >"$work/list_study.txt"
+grep -q "^  initial_energy .*plugin study_example 1.0" "$work/list_study.txt" || fail "list does not show the plugin's study"
+"$tb" --plugin "$study" study initial_energy "$case_file" "$work/T_spring_chain.toml" --plugin "$chain" --out "$work/study" \
+  >/dev/null 2>"$work/study.err" || { cat "$work/study.err"; fail "study from a plugin failed"; }
+grep -q "^T_planar_pendulum_60deg,-4\.905$" "$work/study/initial_energy.csv" || fail "initial_energy.csv lacks the pendulum's energy"
+grep -qE "^T_spring_chain,[0-9][0-9.e-]*$" "$work/study/initial_energy.csv" || fail "initial_energy.csv lacks the plugin model's energy"
+echo "study from a plugin: $(tr '\n' ' ' <"$work/study/initial_energy.csv")"
 # An exception in a plugin's step: that run fails, the others run.
 status=0
 "$tb" --plugin "$work/build_hostile/libthrows_in_step.so" run "$case_file" --out "$work/throwing" >"$work/throwing.out" 2>&1 ||
