@@ -9,9 +9,10 @@
 #      plugin's jobs when its file changes).
 #   3. Hostile plugins (tests/plugins/) are refused with status 2 naming the file and what was
 #      expected; an exception inside a plugin's step fails that run only.
-# Usage: install_examples.sh SOURCE_DIR BUILD_DIR
+#   4. Under mpirun (when the build has MPI), every rank loads the plugin: its rows as threaded.
+# Usage: install_examples.sh SOURCE_DIR BUILD_DIR [MPIEXEC]
 set -euo pipefail
-src="$1" build="$2"
+src="$1" build="$2" mpiexec="${3:-}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 fail() { echo "install_examples: $*" >&2; exit 1; }
@@ -148,4 +149,16 @@ status=0
 grep -q "throwing_method .*plugin bug in step" "$work/throwing.out" || fail "the throwing run's row does not give the reason"
 grep -q "rk4 .*ok" "$work/throwing.out" || fail "the other runs did not go on"
 echo "throwing step: $(grep throwing_method "$work/throwing.out")"
+if [ -n "$mpiexec" ]; then
+  mpi=("$mpiexec" -n 2 --oversubscribe)
+  if [ "$(id -u)" -eq 0 ]; then mpi+=(--allow-run-as-root); fi
+  export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
+  "${mpi[@]}" "$tb" table --plugin "$rk3" "$case_file" --jobs 1 --out "$work/table_mpi" >/dev/null 2>"$work/mpi.err" ||
+    { cat "$work/mpi.err"; fail "table --plugin under mpirun failed"; }
+  "$tb" table --plugin "$rk3" "$case_file" --jobs 2 --out "$work/table_threads" >/dev/null 2>&1 || true
+  row() { grep "^T_planar_pendulum_60deg,rk3," "$1/summary.csv" | cut -d, -f1-10; }
+  [ -n "$(row "$work/table_mpi")" ] && [ "$(row "$work/table_mpi")" = "$(row "$work/table_threads")" ] ||
+    fail "rk3 under mpirun: '$(row "$work/table_mpi")', threaded: '$(row "$work/table_threads")'"
+  echo "mpirun -n 2 table --plugin: rk3 row as threaded: $(row "$work/table_mpi")"
+fi
 echo "install_examples: ok"
