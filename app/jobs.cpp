@@ -72,6 +72,27 @@ FinishedJob run_one(StudyJob& job, int rank) {
   return f;
 }
 
+// The jobs without a result, longest expected first (every rank computes the same list).
+std::vector<size_t> longest_first(const std::vector<double>& estimate, const std::vector<std::optional<FinishedJob>>& results) {
+  std::vector<size_t> order;
+  for (size_t i = 0; i < results.size(); ++i)
+    if (!results[i]) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return estimate[a] > estimate[b]; });
+  return order;
+}
+
+// Each job's time, host and rank into `done` (every job must have a result by now).
+void tally(const std::vector<std::optional<FinishedJob>>& results, const std::vector<std::string>& keys, JobsDone& done) {
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (!results[i]) throw std::logic_error("job '" + keys[i] + "' has no result");
+    done.seconds[i] = results[i]->seconds;
+    done.hosts[i] = results[i]->host;
+    done.host_types[results[i]->host] = results[i]->type;
+    if (results[i]->rank >= 0) ++done.by_rank[size_t(results[i]->rank)];
+    if (results[i]->rank >= 0 && !results[i]->storable) ++done.cut_short;
+  }
+}
+
 }  // namespace
 
 JobsDone run_jobs(std::vector<StudyJob> jobs, const JobOptions& options) {
@@ -100,13 +121,9 @@ JobsDone run_jobs(std::vector<StudyJob> jobs, const JobOptions& options) {
     for (size_t i = 0; i < n; ++i)
       if ((results[i] = store.load(keys[i], jobs[i].label, fingerprints[i]))) ++done.reused;
 
-  // The jobs to run, longest expected first (every rank computes the same list).
   bool in_seconds = false;
   const std::vector<double> estimate = estimated_job_costs(jobs, options.stored, in_seconds);
-  std::vector<size_t> order;
-  for (size_t i = 0; i < n; ++i)
-    if (!results[i]) order.push_back(i);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return estimate[a] > estimate[b]; });
+  const std::vector<size_t> order = longest_first(estimate, results);
   done.ran = order.size();
   if (done.reused > 0 || options.resume)
     std::fprintf(stderr, "  resume: %zu of %zu jobs reused from %s, %zu to run\n", done.reused, n, options.store_dir.c_str(),
@@ -173,14 +190,7 @@ JobsDone run_jobs(std::vector<StudyJob> jobs, const JobOptions& options) {
   if (display.joinable()) display.join();
   if (error) std::rethrow_exception(error);
 
-  for (size_t i = 0; i < n; ++i) {
-    if (!results[i]) throw std::logic_error("job '" + keys[i] + "' has no result");
-    done.seconds[i] = results[i]->seconds;
-    done.hosts[i] = results[i]->host;
-    done.host_types[results[i]->host] = results[i]->type;
-    if (results[i]->rank >= 0) ++done.by_rank[size_t(results[i]->rank)];
-    if (results[i]->rank >= 0 && !results[i]->storable) ++done.cut_short;
-  }
+  tally(results, keys, done);
   for (size_t i = 0; i < n; ++i) jobs[i].apply(results[i]->bytes);
   return done;
 }
