@@ -80,9 +80,8 @@ void Catalogue::validate() const {
     std::sort(keys.begin(), keys.end());
     if (std::adjacent_find(keys.begin(), keys.end()) != keys.end())
       throw std::logic_error("catalogue: integrator '" + i.name + "' declares a setting twice");
-    const bool tolerances = std::count(keys.begin(), keys.end(), "rtol") && std::count(keys.begin(), keys.end(), "atol");
-    if (i.adaptive && !tolerances)
-      throw std::logic_error("catalogue: adaptive integrator '" + i.name + "' must declare rtol and atol");
+    if (i.adaptive && !IntegratorSettings::defaults(i.settings, 0.0).declares_tolerances())
+      throw std::logic_error("catalogue: adaptive integrator '" + i.name + "' must declare its error tolerances rtol and atol (error_tolerance_settings)");
   }
   for (const auto& r : reference_solvers)
     if (find_integrator(r.name))

@@ -17,8 +17,7 @@ ReferenceRun compute_reference(const IntegratorInfo& solver, const Model& model,
   auto form = model.make_formulation(FormulationKind::EmbeddedOde, discretisation, why_not);
   if (!form) throw std::runtime_error("no reference solution: " + why_not);
   IntegratorSettings s = IntegratorSettings::defaults(solver.settings, initial_step);
-  s.set("rtol", kReferenceRtol);
-  s.set("atol", kReferenceAtol);
+  s.set_tolerances({kReferenceRtol, kReferenceAtol});
   ReferenceRun run;
   run.outcome = integrate(*form, solver, s, t_end, t_end, {});
   if (!run.outcome.ok()) throw std::runtime_error("reference run failed: " + run.outcome.outcome.describe());
@@ -33,8 +32,7 @@ StateTrajectory compute_reference_trajectory(const IntegratorInfo& solver, const
   auto form = model.make_formulation(FormulationKind::EmbeddedOde, discretisation, why_not);
   if (!form) throw std::runtime_error("no reference trajectory: " + why_not);
   IntegratorSettings s = IntegratorSettings::defaults(solver.settings, initial_step);
-  s.set("rtol", kReferenceRtol);
-  s.set("atol", kReferenceAtol);
+  s.set_tolerances({kReferenceRtol, kReferenceAtol});
   const long samples = std::lround(t_end / interval);
   if (samples < 1 || std::abs(double(samples) * interval - t_end) > 1e-9 * t_end)
     throw std::logic_error("trajectory interval " + format_g(interval) + " does not divide " + format_g(t_end));

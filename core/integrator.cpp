@@ -48,6 +48,27 @@ std::vector<SettingSpec> newton_settings(std::string tol_meaning, double tol_def
                                    max_iters_default)};
 }
 
+namespace {
+// The keys of the error tolerances, as users write them ([integrators.NAME] rtol = ..., --set NAME.rtol=...).
+constexpr const char* kRtolKey = "rtol";
+constexpr const char* kAtolKey = "atol";
+}  // namespace
+
+std::vector<SettingSpec> error_tolerance_settings(std::string rtol_meaning, double rtol_default, std::string atol_meaning,
+                                                  double atol_default) {
+  return {positive_setting(kRtolKey, std::move(rtol_meaning), rtol_default),
+          positive_setting(kAtolKey, std::move(atol_meaning), atol_default)};
+}
+
+bool IntegratorSettings::declares_tolerances() const { return declares(kRtolKey) && declares(kAtolKey); }
+
+ErrorTolerances IntegratorSettings::tolerances() const { return {get(kRtolKey), get(kAtolKey)}; }
+
+void IntegratorSettings::set_tolerances(const ErrorTolerances& tolerances) {
+  set(kRtolKey, tolerances.rtol);
+  set(kAtolKey, tolerances.atol);
+}
+
 double IntegratorSettings::get(const std::string& key) const {
   const auto it = values_.find(key);
   if (it == values_.end()) throw std::logic_error("integrator setting '" + key + "' is read but not declared");

@@ -50,6 +50,18 @@ SettingSpec switch_setting(std::string name, std::string meaning, int default_va
 // before the step is declared failed, 25 unless said otherwise).
 std::vector<SettingSpec> newton_settings(std::string tol_meaning, double tol_default, int max_iters_default = 25);
 
+// The error control of an adaptive method: relative and absolute tolerance, the pair every
+// adaptive integrator declares (the catalogue checks it) and the suite sets for reference
+// solutions and tolerance sweeps. Declared by error_tolerance_settings(), read and written as
+// one typed value through IntegratorSettings::tolerances(): no caller spells the keys.
+struct ErrorTolerances {
+  double rtol = 0.0;
+  double atol = 0.0;
+};
+// The settings `rtol` and `atol`, with the meaning each method's error control gives them.
+std::vector<SettingSpec> error_tolerance_settings(std::string rtol_meaning, double rtol_default, std::string atol_meaning,
+                                                  double atol_default);
+
 // Settings of one run: the step h (from the case, or --h) and one value per declared setting.
 class IntegratorSettings {
  public:
@@ -63,6 +75,10 @@ class IntegratorSettings {
   // Sets a declared setting (std::logic_error for an undeclared key).
   void set(const std::string& key, double value);
   const std::map<std::string, double>& values() const { return values_; }
+  // The error tolerances of an adaptive method (std::logic_error if it declares none).
+  bool declares_tolerances() const;
+  ErrorTolerances tolerances() const;
+  void set_tolerances(const ErrorTolerances& tolerances);
 
   // Every declared setting at its default.
   static IntegratorSettings defaults(const std::vector<SettingSpec>& specs, double h);

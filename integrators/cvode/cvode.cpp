@@ -157,7 +157,7 @@ class CvodeStepper final : public sundials::Stepper {
 #endif
     if (why.empty()) why = check(CVodeInit(mem, rhs, t0, y_out_.get()), "CVodeInit");
     if (why.empty()) why = check(CVodeSetUserData(mem, this), "CVodeSetUserData");
-    if (why.empty()) why = check(CVodeSStolerances(mem, s.get("rtol"), s.get("atol")), "CVodeSStolerances");
+    if (why.empty()) why = check(CVodeSStolerances(mem, s.tolerances().rtol, s.tolerances().atol), "CVodeSStolerances");
     if (why.empty() && s.h > 0.0) why = check(CVodeSetInitStep(mem, s.h), "CVodeSetInitStep");
     if (why.empty()) why = check(CVodeSetMaxOrd(mem, max_order), "CVodeSetMaxOrd");
     if (why.empty() && adams) why = check(CVodeSetNonlinearSolver(mem, NLS_.get()), "CVodeSetNonlinearSolver");
@@ -278,10 +278,7 @@ IntegratorInfo cvode_info() {
   IntegratorInfo info{"cvode", 5, true, MethodTraits{.implicit = true, .dissipative = true},
           "SUNDIALS CVODE: variable-order BDF (1-5, Newton, difference-quotient Jacobian) or Adams (1-12, fixed "
           "point) on the ODE form, rtol/atol, optional projection onto SO(3) and S^2",
-          {positive_setting("rtol", "relative tolerance of CVODE's error control ‖LTE_i/(rtol·|y_i| + atol)‖_WRMS ≤ 1",
-                            1e-8),
-           positive_setting("atol", "absolute tolerance of the same error control", 1e-10),
-           switch_setting("adams", "0: BDF with Newton iterations; 1: Adams-Moulton with fixed-point iterations "
+          {switch_setting("adams", "0: BDF with Newton iterations; 1: Adams-Moulton with fixed-point iterations "
                                    "(no Jacobian; non-stiff problems)",
                           0),
            max_order,
@@ -297,6 +294,10 @@ IntegratorInfo cvode_info() {
           consuming([](const OdeFormulation& form, const IntegratorSettings& s, double t0) {
             return std::make_unique<CvodeStepper>(form, s, t0);
           })};
+  const auto tolerances = error_tolerance_settings(
+      "relative tolerance of CVODE's error control ‖LTE_i/(rtol·|y_i| + atol)‖_WRMS ≤ 1", 1e-8,
+      "absolute tolerance of the same error control", 1e-10);
+  info.settings.insert(info.settings.begin(), tolerances.begin(), tolerances.end());
   // CVodeSetProjFn projects BDF steps only: refused with the input, before anything runs.
   info.conflict = [](const IntegratorSettings& s) -> IntegratorInfo::SettingConflict {
     if (s.get_int("adams") == 1 && s.get_int("project") == 1)

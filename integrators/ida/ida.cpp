@@ -153,7 +153,7 @@ class IdaStepper final : public sundials::Stepper {
 #endif
     if (why.empty()) why = check(IDAInit(mem, residual, t0, yy_.get(), yp_.get()), "IDAInit");
     if (why.empty()) why = check(IDASetUserData(mem, this), "IDASetUserData");
-    if (why.empty()) why = check(IDASStolerances(mem, s.get("rtol"), s.get("atol")), "IDASStolerances");
+    if (why.empty()) why = check(IDASStolerances(mem, s.tolerances().rtol, s.tolerances().atol), "IDASStolerances");
     if (why.empty()) why = check(IDASetId(mem, id_.get()), "IDASetId");
     if (why.empty() && s.h > 0.0) why = check(IDASetInitStep(mem, s.h), "IDASetInitStep");
     if (why.empty()) why = check(IDASetLinearSolver(mem, LS_.get(), A_.get()), "IDASetLinearSolver");
@@ -345,12 +345,9 @@ SettingSpec max_order_setting() {
 }  // namespace
 
 IntegratorInfo ida_info() {
-  return {"ida", 5, true, MethodTraits{.implicit = true, .dissipative = true},
+  IntegratorInfo info{"ida", 5, true, MethodTraits{.implicit = true, .dissipative = true},
           "SUNDIALS IDA: variable-order BDF (1-5) on the Baumgarte-stabilised index-1 DAE, analytic Jacobian, rtol/atol",
-          {positive_setting("rtol", "IDA's error control err_i ≤ atol + rtol·|y_i| on the differential components "
-                                    "(the multipliers are left out of the error test)", 1e-8),
-           positive_setting("atol", "absolute tolerance of the same error control", 1e-10),
-           // 10/s damps drift within ~0.1-0.5 s, against pendulum periods of seconds, and keeps the
+          {// 10/s damps drift within ~0.1-0.5 s, against pendulum periods of seconds, and keeps the
            // added eigenvalues -p (double) and -gamma slow enough not to shorten IDA's steps.
            non_negative_setting("baumgarte_p",
                                 "p (1/s): constraints obey C̈ + 2pĊ + p²C = 0, so drift decays like e^(−pt); 0 gives "
@@ -369,6 +366,11 @@ IntegratorInfo ida_info() {
           consuming([](const DaeFormulation& form, const IntegratorSettings& s, double t0) {
             return std::make_unique<IdaStepper>(form, s, t0);
           })};
+  const auto tolerances = error_tolerance_settings(
+      "IDA's error control err_i ≤ atol + rtol·|y_i| on the differential components (the multipliers are left out of "
+      "the error test)", 1e-8, "absolute tolerance of the same error control", 1e-10);
+  info.settings.insert(info.settings.begin(), tolerances.begin(), tolerances.end());
+  return info;
 }
 
 }  // namespace tb

@@ -22,7 +22,7 @@ class Rk45Stepper final : public TimeStepper {
   Rk45Stepper(const OdeFormulation& ode, const IntegratorSettings& s, double t0)
       : TimeStepper(t0, ode.initial_state()),
         ode_(ode),
-        stepper_(odeint::make_dense_output(s.get("atol"), s.get("rtol"), Dopri5())) {
+        stepper_(odeint::make_dense_output(s.tolerances().atol, s.tolerances().rtol, Dopri5())) {
     stepper_.initialize(y_, t0, s.h);
   }
 
@@ -74,8 +74,8 @@ class Rk45Stepper final : public TimeStepper {
 IntegratorInfo rk45_info() {
   return {"rk45", 5, true, MethodTraits{},
           "adaptive Dormand-Prince 5(4) with dense output (Boost.Odeint), rtol/atol, R as 9 numbers",
-          {positive_setting("rtol", "relative tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-8),
-           positive_setting("atol", "absolute tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-10)},
+          error_tolerance_settings("relative tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-8,
+                                   "absolute tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-10),
           consuming([](const OdeFormulation& form, const IntegratorSettings& s, double t0) {
             return std::make_unique<Rk45Stepper>(form, s, t0);
           })};

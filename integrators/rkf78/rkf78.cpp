@@ -29,7 +29,7 @@ class Rkf78Stepper final : public TimeStepper {
   Rkf78Stepper(const OdeFormulation& ode, const IntegratorSettings& s, double t0)
       : TimeStepper(t0, ode.initial_state()),
         ode_(ode),
-        stepper_(odeint::make_controlled(s.get("atol"), s.get("rtol"), Fehlberg78())),
+        stepper_(odeint::make_controlled(s.tolerances().atol, s.tolerances().rtol, Fehlberg78())),
         dt_(s.h) {}
 
   bool step(double t_stop, StepFailure& failure) override {
@@ -85,8 +85,8 @@ class Rkf78Stepper final : public TimeStepper {
 IntegratorInfo rkf78_info() {
   return {"rkf78", 7, true, MethodTraits{},
           "adaptive Runge-Kutta-Fehlberg 7(8) (Boost.Odeint), rtol/atol; makes the reference solutions, not compared",
-          {positive_setting("rtol", "relative tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-12),
-           positive_setting("atol", "absolute tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-14)},
+          error_tolerance_settings("relative tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-12,
+                                   "absolute tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-14),
           consuming([](const OdeFormulation& form, const IntegratorSettings& s, double t0) {
             return std::make_unique<Rkf78Stepper>(form, s, t0);
           })};
