@@ -11,21 +11,6 @@
 
 namespace tb {
 
-namespace hanging_tether {
-// A job's result as bytes (app/job_result.hpp).
-void write(ResultWriter& w, const CatenaryStudy& s) {
-  w << s.case_name << long(s.discretisation) << s.analytic_horizontal_tension << s.fitted_rate << long(s.points.size());
-  for (const auto& p : s.points) w << p.N << p.max_error << p.rate << p.newton_iterations << p.horizontal_tension;
-}
-void read(ResultReader& r, CatenaryStudy& s) {
-  long discretisation = 0, points = 0;
-  r >> s.case_name >> discretisation >> s.analytic_horizontal_tension >> s.fitted_rate >> points;
-  s.discretisation = Discretisation(discretisation);
-  s.points.assign(size_t(std::max(0L, points)), CatenaryPoint{});
-  for (auto& p : s.points) r >> p.N >> p.max_error >> p.rate >> p.newton_iterations >> p.horizontal_tension;
-}
-}  // namespace hanging_tether
-
 namespace {
 
 namespace ht = hanging_tether;

@@ -200,15 +200,6 @@ class LongTimeStudy final : public Study {
 
 }  // namespace
 
-void write(ResultWriter& w, const LongRunResult& r) {
-  write(w, r.row);
-  w << r.probed_work;
-}
-void read(ResultReader& r, LongRunResult& out) {
-  read(r, out.row);
-  r >> out.probed_work;
-}
-
 StudyInfo long_time_study() {
   return {"long_time",
           "long-time growth laws (bounded / sqrt t / linear, exponent with 95% CI) of the energy and momentum errors of "

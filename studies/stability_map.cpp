@@ -683,28 +683,6 @@ class StabilityMap final : public Study {
 
 }  // namespace
 
-void write(ResultWriter& w, const StabilityProbe& p) {
-  w << p.h << p.stable << p.solver_failure << p.reason << p.t_horizon << p.t_reached << p.runtime_s << p.host;
-  write(w, p.counters);
-  w << p.energy_gain_rel << p.energy_loss_rel << p.constraint_err_max << p.orthogonality_err_max;
-}
-void read(ResultReader& r, StabilityProbe& p) {
-  r >> p.h >> p.stable >> p.solver_failure >> p.reason >> p.t_horizon >> p.t_reached >> p.runtime_s >> p.host;
-  read(r, p.counters);
-  r >> p.energy_gain_rel >> p.energy_loss_rel >> p.constraint_err_max >> p.orthogonality_err_max;
-}
-void write(ResultWriter& w, const StabilitySearch& s) {
-  w << long(s.bound) << s.h_max << s.h_fail << s.cap << s.floor;
-  write(w, s.probes);
-}
-void read(ResultReader& r, StabilitySearch& s) {
-  long bound = 0;
-  r >> bound >> s.h_max >> s.h_fail >> s.cap >> s.floor;
-  if (bound < 0 || bound > long(StabilitySearch::Bound::BelowFloor)) throw std::runtime_error("job result: unknown stability bound");
-  s.bound = StabilitySearch::Bound(bound);
-  read(r, s.probes);
-}
-
 StudyInfo stability_map_study() {
   return {"stability_map",
           "every fixed-step integrator on every case: the largest stable step h_max over a horizon of at least 10^4 "

@@ -29,7 +29,9 @@
 // (h_max ~ T^(-1/3) for a growth of 1 + O((h w)^4) per step); for them the map also searches at
 // two fixed horizons T and T/8 and prints both h_max beside the expected ratio 8^(-1/3) = 0.5.
 
+#include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/runner.hpp"
@@ -89,12 +91,35 @@ StabilitySearch find_h_max(const RunKey& key, const IntegratorSettings& settings
 
 StudyInfo stability_map_study();
 
-// A search is a stability job's result (bytes between processes and in the resume store).
-class ResultWriter;
-class ResultReader;
-void write(ResultWriter& w, const StabilityProbe& p);
-void read(ResultReader& r, StabilityProbe& p);
-void write(ResultWriter& w, const StabilitySearch& s);
-void read(ResultReader& r, StabilitySearch& s);
+// A search is a stability job's result (bytes between processes and in the resume store),
+// described once (app/record.hpp).
+template <class V>
+void describe(V& v, StabilityProbe& p) {
+  v("h", p.h);
+  v("stable", p.stable);
+  v("solver_failure", p.solver_failure);
+  v("reason", p.reason);
+  v("t_horizon", p.t_horizon);
+  v("t_reached", p.t_reached);
+  v("runtime_s", p.runtime_s);
+  v("host", p.host);
+  v("counters", p.counters);
+  v("energy_gain_rel", p.energy_gain_rel);
+  v("energy_loss_rel", p.energy_loss_rel);
+  v("constraint_err_max", p.constraint_err_max);
+  v("orthogonality_err_max", p.orthogonality_err_max);
+}
+constexpr std::array<std::string_view, 3> enum_texts(StabilitySearch::Bound) {
+  return {"bracketed", "at_cap", "below_floor"};
+}
+template <class V>
+void describe(V& v, StabilitySearch& s) {
+  v("bound", s.bound);
+  v("h_max", s.h_max);
+  v("h_fail", s.h_fail);
+  v("cap", s.cap);
+  v("floor", s.floor);
+  v("probes", s.probes);
+}
 
 }  // namespace tb

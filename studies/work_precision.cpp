@@ -369,19 +369,6 @@ class WorkPrecision final : public Study {
 
 }  // namespace
 
-void write(ResultWriter& w, const WorkPrecisionResult& r) {
-  write(w, r.measured);
-  w << r.error;
-  for (double x : r.trajectory) w << x;
-  w << r.trajectory_note << r.scaled_l2;
-}
-void read(ResultReader& r, WorkPrecisionResult& p) {
-  read(r, p.measured);
-  r >> p.error;
-  for (double& x : p.trajectory) r >> x;
-  r >> p.trajectory_note >> p.scaled_l2;
-}
-
 StudyInfo work_precision_study() {
   return {"work_precision",
           "error of the final state, and L2 / L-infinity over time of the configuration and of the rates on the "
