@@ -50,11 +50,12 @@ StabilityProbe probe_stability(const RunKey& key, IntegratorSettings settings, d
     std::string why_not;
     form = key.c->model->make_formulation(key.integrator->consumes, key.discretisation, why_not);
     if (!form) {
+      p.end = StabilityProbe::End::NotApplicable;
       p.reason = "not applicable: " + why_not;
       return p;
     }
   } catch (const std::exception& e) {
-    p.solver_failure = true;
+    p.end = StabilityProbe::End::SolverFailure;
     p.reason = std::string("solver failure: building the formulation failed: ") + e.what();
     return p;
   }
@@ -84,14 +85,15 @@ StabilityProbe probe_stability(const RunKey& key, IntegratorSettings settings, d
   if (passed) {
     p.reason = (passed->bound == Instability::Bound::NonFinite ? "non-finite state: " : "") + passed->describe();
   } else if (o.interrupted()) {
+    p.end = StabilityProbe::End::Interrupted;
     p.reason = "interrupted" + when;
   } else if (o.failed()) {
-    p.solver_failure = !o.diverged;
+    p.end = o.diverged ? StabilityProbe::End::Unstable : StabilityProbe::End::SolverFailure;
     p.reason = (o.diverged ? "non-finite state: " : "solver failure: ") + o.reason + when;
   } else if (const auto beyond = judge_stability(m, criterion)) {
     p.reason = beyond->describe();
   } else {
-    p.stable = true;
+    p.end = StabilityProbe::End::Stable;
   }
   return p;
 }
@@ -104,7 +106,7 @@ const StabilityProbe* StabilitySearch::at(double h) const {
 
 bool StabilitySearch::limited_by_solver() const {
   const StabilityProbe* f = h_fail > 0 ? at(h_fail) : nullptr;
-  return f && f->solver_failure;
+  return f && f->solver_failure();
 }
 
 StabilitySearch find_h_max(const RunKey& key, const IntegratorSettings& settings, double h0, const ProbeHorizon& horizon,
@@ -116,8 +118,8 @@ StabilitySearch find_h_max(const RunKey& key, const IntegratorSettings& settings
   auto stable = [&](double h) {
     const double t_end = horizon.at(h);
     s.probes.push_back(probe_stability(key, settings, h, t_end, std::min(sample_interval, t_end), criterion));
-    stopped = s.probes.back().reason.starts_with("interrupted");
-    return s.probes.back().stable;
+    stopped = s.probes.back().end == StabilityProbe::End::Interrupted;
+    return s.probes.back().stable();
   };
   double ok = 0.0, fail = 0.0;
   if (stable(h0)) {
@@ -372,12 +374,12 @@ class StabilityMap final : public Study {
           << opt(best, best ? best->runtime_s : 0) << ',' << (best ? std::to_string(best->counters.steps) : "") << ','
           << (best ? std::to_string(best->counters.rhs_evals) : "") << ','
           << (best ? std::to_string(best->counters.newton_iters) : "") << ','
-          << opt(at_case && at_case->stable, at_case ? at_case->runtime_s : 0) << ','
+          << opt(at_case && at_case->stable(), at_case ? at_case->runtime_s : 0) << ','
           << opt(best, best ? best->energy_gain_rel : 0) << ','
           << (best ? best->host : at_case ? at_case->host : std::string()) << '\n';  // where the runtimes were measured
       for (const auto& p : r.probes)
         probes << head << format_g(p.t_horizon, 6) << ',' << format_g(std::round(p.t_horizon / p.h), 8) << ','
-               << format_g(p.h, 6) << ',' << (p.stable ? "yes" : "no") << ',' << (p.solver_failure ? "yes" : "no") << ','
+               << format_g(p.h, 6) << ',' << (p.stable() ? "yes" : "no") << ',' << (p.solver_failure() ? "yes" : "no") << ','
                << csv_text(p.reason) << ',' << format_g(p.t_reached, 6) << ',' << format_g(p.runtime_s, 4) << ','
                << p.counters.steps << ',' << p.counters.rhs_evals << ',' << p.counters.newton_iters << ','
                << format_g(p.energy_gain_rel, 4) << ',' << format_g(p.energy_loss_rel, 4) << ','
@@ -539,7 +541,7 @@ class StabilityMap final : public Study {
          << failure_cell(s) << " | " << s.search.probes.size() << " | ";
       if (best) md << format_g(best->runtime_s, 3) << " | " << best->counters.rhs_evals;
       else md << "— | —";
-      md << " | " << (at_case && at_case->stable ? format_g(at_case->runtime_s, 3) : "—") << " | "
+      md << " | " << (at_case && at_case->stable() ? format_g(at_case->runtime_s, 3) : "—") << " | "
          << horizon_dependence(s) << " | " << same_bracket(s) << " |\n";
     }
     bool checks = false;

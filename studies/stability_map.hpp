@@ -52,9 +52,13 @@ struct ProbeHorizon {
 
 // One run of the search: what it cost and, when it failed, why.
 struct StabilityProbe {
+  // How the probe ended. The kind, not the words of the reason, decides what the search does (an
+  // interrupted probe ends it) and which limit a failure bounds: SolverFailure, the step's
+  // equations had no solution found (not an instability); Unstable, a non-finite state or a
+  // bound of the criterion passed.
+  enum class End { Stable, Unstable, SolverFailure, NotApplicable, Interrupted };
   double h = 0.0;
-  bool stable = false;
-  bool solver_failure = false;  // failed because the step's equations had no solution found (not an instability)
+  End end = End::Unstable;
   std::string reason;      // "" when stable; else "non-finite state: ...", "solver failure: ...", "energy gain ...", ...
   double t_horizon = 0.0;  // s: the horizon the probe was run over
   double t_reached = 0.0;  // s
@@ -64,6 +68,8 @@ struct StabilityProbe {
   double energy_gain_rel = 0.0;  // max (E - E0 - W) / max T
   double energy_loss_rel = 0.0;  // max (E0 + W - E) / max T (recorded, not a criterion)
   double constraint_err_max = 0.0, orthogonality_err_max = 0.0;
+  bool stable() const { return end == End::Stable; }
+  bool solver_failure() const { return end == End::SolverFailure; }
 };
 
 // One probe: the run `key` with `settings` at step h to t_end, judged by the criterion.
@@ -93,11 +99,13 @@ StudyInfo stability_map_study();
 
 // A search is a stability job's result (bytes between processes and in the resume store),
 // described once (app/record.hpp).
+constexpr std::array<std::string_view, 5> enum_texts(StabilityProbe::End) {
+  return {"stable", "unstable", "solver_failure", "not_applicable", "interrupted"};
+}
 template <class V>
 void describe(V& v, StabilityProbe& p) {
   v("h", p.h);
-  v("stable", p.stable);
-  v("solver_failure", p.solver_failure);
+  v("end", p.end);
   v("reason", p.reason);
   v("t_horizon", p.t_horizon);
   v("t_reached", p.t_reached);
