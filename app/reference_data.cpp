@@ -5,6 +5,8 @@
 #pragma GCC diagnostic ignored "-Wstringop-truncation"
 #include <libfccp/csv.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -13,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <tuple>
 
 #include "core/format.hpp"
 #include "core/table_reader.hpp"
@@ -245,20 +248,24 @@ std::vector<PaperClaim> read_paper_claims(const std::string& path) {
 
 std::vector<Envelope> read_envelopes(const std::string& path) {
   return reading(path, [&] {
+    std::array<std::string, 8> names, cells;  // the columns of Envelope's description
+    const auto columns = csv_columns<Envelope>();
+    if (columns.size() != names.size()) throw std::logic_error("read_envelopes: Envelope has " + std::to_string(columns.size()) + " columns");
+    std::copy(columns.begin(), columns.end(), names.begin());
     Reader<8> in(path);
-    in.read_header(io::ignore_no_column, "case", "integrator", "metric", "bound_type", "bound", "policy",
-                   "recorded_value", "note");
+    std::apply([&](const auto&... n) { in.read_header(io::ignore_no_column, n...); }, names);
     std::vector<Envelope> rows;
-    Envelope e;
-    std::string bound, recorded;
-    while (in.read_row(e.case_name, e.integrator, e.metric, e.bound_type, bound, e.policy, recorded, e.note)) {
-      e.bound = to_number(path, "bound", in.get_file_line(), bound);
-      e.recorded_value = to_number(path, "recorded_value", in.get_file_line(), recorded);
-      check_one_of(path, "bound_type", e.bound_type, {"max", "min", "fails"});
-      if ((e.bound_type == "fails") != (e.metric == "outcome"))
+    while (std::apply([&](auto&... cell) { return in.read_row(cell...); }, cells)) {
+      const std::string where = path + ": line " + std::to_string(in.get_file_line());
+      Envelope e;
+      try {
+        from_csv_cells(e, {cells.begin(), cells.end()});
+      } catch (const std::invalid_argument& err) {
+        throw InputError(where + ", " + err.what());
+      }
+      if ((e.bound_type == BoundType::Fails) != (e.metric == "outcome"))
         throw InputError(path + " (line " + std::to_string(in.get_file_line()) +
                          "): bound_type 'fails' goes with metric 'outcome' and only with it");
-      check_one_of(path, "policy", e.policy, {"fixed", "recorded"});
       rows.push_back(e);
     }
     return rows;
@@ -275,10 +282,8 @@ void write_envelopes(const std::string& path, const std::vector<Envelope>& rows)
          "# time it failed at when recorded, note: its status).\n"
          "# policy fixed: a physical claim, never changed by `tetherbench gate --record`; recorded: re-measured by it.\n"
          "# Refresh on purpose with `tetherbench gate --record` (see reference/README.md).\n";
-  out << "case,integrator,metric,bound_type,bound,policy,recorded_value,note\n";
-  for (const auto& e : rows)
-    out << e.case_name << ',' << e.integrator << ',' << e.metric << ',' << e.bound_type << ',' << format_g(e.bound, 3)
-        << ',' << e.policy << ',' << format_g(e.recorded_value, 4) << ',' << quoted(e.note) << '\n';
+  out << csv_header<Envelope>() << '\n';
+  for (const auto& e : rows) out << csv_row(e) << '\n';
 }
 
 std::vector<JobCost> read_job_costs(const std::string& path) {

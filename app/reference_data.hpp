@@ -4,8 +4,12 @@
 // envelopes the CI gates check, and the measured cost of each job of the report. Lines starting with '#' are comments (sources, provenance).
 
 #include <Eigen/Dense>
+#include <array>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "app/record.hpp"
 
 namespace tb {
 
@@ -73,18 +77,36 @@ inline bool paper_claim_has_value(const std::string& kind) {
 }
 std::vector<PaperClaim> read_paper_claims(const std::string& path);
 
-// reference/envelopes.csv
+// reference/envelopes.csv: one row per Envelope, its columns from the description below
+// (app/record.hpp), so reading, writing and the header cannot disagree.
+// Max: value <= bound (conserved); Min: value >= bound (expected to drift); Fails (metric
+// "outcome"): the run is expected to fail (unstable at its step).
+enum class BoundType { Max, Min, Fails };
+constexpr std::array<std::string_view, 3> enum_texts(BoundType) { return {"max", "min", "fails"}; }
+// Fixed: a physical claim, kept by --record; Recorded: re-measured by --record.
+enum class EnvelopePolicy { Fixed, Recorded };
+constexpr std::array<std::string_view, 2> enum_texts(EnvelopePolicy) { return {"fixed", "recorded"}; }
 struct Envelope {
   std::string case_name;
   std::string integrator;
-  std::string metric;      // a metric name (core/metrics.hpp)
-  std::string bound_type;  // "max": value <= bound (conserved); "min": value >= bound (expected to drift);
-                           // "fails" (metric "outcome"): the run is expected to fail (unstable at its step)
+  std::string metric;  // a metric name (core/metrics.hpp)
+  BoundType bound_type = BoundType::Max;
   double bound = 0.0;
-  std::string policy;      // "fixed": a physical claim, kept by --record; "recorded": re-measured by --record
+  EnvelopePolicy policy = EnvelopePolicy::Fixed;
   double recorded_value = 0.0;  // what was measured when the bound was recorded
   std::string note;
 };
+template <class V>
+void describe(V& v, Envelope& e) {
+  v("case", e.case_name);
+  v("integrator", e.integrator);
+  v("metric", e.metric);
+  v("bound_type", e.bound_type);
+  v("bound", e.bound, Csv{3});
+  v("policy", e.policy);
+  v("recorded_value", e.recorded_value, Csv{4});
+  v("note", e.note, Csv::quote());
+}
 std::vector<Envelope> read_envelopes(const std::string& path);
 void write_envelopes(const std::string& path, const std::vector<Envelope>& rows);
 

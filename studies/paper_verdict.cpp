@@ -29,11 +29,13 @@ bool is_one_of(const std::string& s, std::initializer_list<const char*> list) {
   return false;
 }
 
-// The growth law fitted to a metric's error: energy metrics have the energy's, momentum metrics
-// (about the symmetry axis) the momentum's; no other metric has one.
+// The growth law fitted to a metric's error, as the metric table says (app/metric_table.hpp).
 const GrowthFit* growth_of(const std::string& metric, const ConservationMetrics& m) {
-  if (metric.rfind("energy_err", 0) == 0) return &m.energy_growth;
-  if (metric.rfind("momentum_err", 0) == 0) return &m.momentum_growth;
+  switch (metric_traits(metric).growth) {
+    case GrowthOf::Energy: return &m.energy_growth;
+    case GrowthOf::Momentum: return &m.momentum_growth;
+    case GrowthOf::None: return nullptr;
+  }
   return nullptr;
 }
 
