@@ -38,15 +38,20 @@ StateTrajectory read_reference_trajectory(const std::string& path);
 // reference/paper_claims.csv: every claim the source papers make about a bundled case, one a
 // row (the file's header and reference/README.md document the columns; cases/README.md, "The
 // papers' claims", how a claim becomes a verdict). Read and checked here; judged by the study.
+// What a claim says (the file's kind column): Value, the paper prints a value; UpperBound, "less
+// than"; Diverges, the run blows up after paper_value (s); NoDrift / Drifts, the error's growth
+// law; Conserved / NotConserved, the error against the run's round-off floor; SmallerThan, below
+// other_case / other_run's.
+enum class ClaimKind { Value, UpperBound, Diverges, NoDrift, Drifts, Conserved, NotConserved, SmallerThan };
+constexpr std::array<std::string_view, 8> enum_texts(ClaimKind) {
+  return {"value", "upper_bound", "diverges", "no_drift", "drifts", "conserved", "not_conserved", "smaller_than"};
+}
 struct PaperClaim {
   std::string id;          // unique within the file
   std::string source;      // paper, section, figure, table or equation
   std::string case_name;
   std::string run;         // the run label (integrator, "@discretisation" where not the default)
-  // value: the paper prints a value; upper_bound: "less than"; diverges: the run blows up after
-  // paper_value (s); no_drift / drifts: the error's growth law; conserved / not_conserved: the
-  // error against the run's round-off floor; smaller_than: below other_case / other_run's.
-  std::string kind;
+  ClaimKind kind = ClaimKind::Value;
   std::string metric;      // a metric name (core/metrics.hpp); "outcome" for diverges
   double paper_value = 0.0;      // value, upper_bound, diverges; unused (empty in the file) otherwise
   bool has_paper_value = false;
@@ -66,14 +71,13 @@ struct PaperClaim {
   // (a test, a study's jobs) or "hypothesis". Both empty, or both given.
   std::string cause, cause_status;
 };
-inline const std::vector<std::string>& paper_claim_kinds() {
-  static const std::vector<std::string> kinds = {"value",     "upper_bound",   "diverges",    "no_drift",
-                                                 "drifts",    "conserved",     "not_conserved", "smaller_than"};
-  return kinds;
+inline std::vector<std::string> paper_claim_kinds() {
+  const auto texts = enum_texts(ClaimKind{});
+  return {texts.begin(), texts.end()};
 }
 // Kinds that compare a number the paper prints.
-inline bool paper_claim_has_value(const std::string& kind) {
-  return kind == "value" || kind == "upper_bound" || kind == "diverges";
+inline bool paper_claim_has_value(ClaimKind kind) {
+  return kind == ClaimKind::Value || kind == ClaimKind::UpperBound || kind == ClaimKind::Diverges;
 }
 std::vector<PaperClaim> read_paper_claims(const std::string& path);
 
