@@ -19,6 +19,7 @@
 #include "app/catalogue.hpp"
 #include "core/format.hpp"
 #include "app/job_result.hpp"
+#include "app/study_parameter.hpp"
 #include "core/model_variant.hpp"
 
 namespace tb {
@@ -182,11 +183,6 @@ double parse_number(const std::string& name, const std::string& text, const std:
   return x;
 }
 
-std::string param(const StudyContext& context, const std::string& name, const std::string& fallback) {
-  const auto it = context.parameters.find(name);
-  return it == context.parameters.end() ? fallback : it->second;
-}
-
 struct Sweep {
   std::string case_name, key;
   std::vector<double> values;
@@ -223,6 +219,51 @@ std::vector<Sweep> parse_sweeps(const std::string& text) {
   return out;
 }
 
+// A number given as text that must pass `ok`, else an InputError saying `expected`.
+std::function<double(const std::string&)> number_where(std::string name, std::string expected, bool (*ok)(double)) {
+  return [name, expected, ok](const std::string& text) {
+    const double x = parse_number(name, text, expected);
+    if (!ok(x)) bad_param(name, text, expected);
+    return x;
+  };
+}
+
+// The study's parameters (app/study_parameter.hpp), each declared and parsed here only.
+struct Parameters {
+  StudyParameterOf<double> horizon_steps{
+      "horizon_steps",
+      "the base horizon in steps at the case's h (at most its t_end), or 'case' for the case's t_end; a probe runs the "
+      "larger of it and min_steps steps at its own h",
+      "2000", [](const std::string& text) {
+        if (text == "case") return 0.0;
+        return number_where("horizon_steps", "'case' or a whole number of steps >= 10",
+                            [](double n) { return n >= 10 && n == std::floor(n) && n <= 1e9; })(text);
+      }};
+  StudyParameterOf<double> min_steps{
+      "min_steps", "every probe runs at least this many steps at its own h (at most the case's t_end)", "10000",
+      number_where("min_steps", "a whole number of steps in [0, 1e9]",
+                   [](double n) { return n >= 0 && n == std::floor(n) && n <= 1e9; })};
+  StudyParameterOf<double> precision{
+      "precision", "relative precision of h_max: bisection until h_fail/h_max - 1 <= this, in [0.001, 1]", "0.05",
+      number_where("precision", "a relative precision in [0.001, 1]", [](double x) { return x >= 1e-3 && x <= 1.0; })};
+  StudyParameterOf<double> energy_fraction{
+      "energy_fraction", "stable: max(E - E0 - W) <= this x max kinetic energy over the run", "0.1",
+      number_where("energy_fraction", "a fraction of max kinetic energy > 0", [](double x) { return x > 0; })};
+  StudyParameterOf<double> constraint_bound{
+      "constraint_bound", "stable: constraint_err_max and orthogonality_err_max <= this", "0.01",
+      number_where("constraint_bound", "a bound > 0", [](double x) { return x > 0; })};
+  StudyParameterOf<std::vector<Sweep>> sweeps{
+      "sweeps", "h_max against [model] keys: 'none' or CASE:KEY=V1,V2,... separated by ';'", kDefaultSweeps, parse_sweeps};
+  std::vector<StudyParameter> info() const {
+    return {horizon_steps.info(), min_steps.info(), precision.info(), energy_fraction.info(), constraint_bound.info(),
+            sweeps.info()};
+  }
+};
+const Parameters& parameters() {
+  static const Parameters p;
+  return p;
+}
+
 const char* bound_name(StabilitySearch::Bound b) {
   switch (b) {
     case StabilitySearch::Bound::Bracketed: return "bracketed";
@@ -247,30 +288,15 @@ std::string md_text(std::string s) {
 class StabilityMap final : public Study {
  public:
   std::vector<StudyJob> plan(const StudyContext& context) override {
-    const std::string horizon = param(context, "horizon_steps", "2000");
-    if (horizon != "case") {
-      const double n = parse_number("horizon_steps", horizon, "'case' or a whole number of steps >= 10");
-      if (n < 10 || n != std::floor(n) || n > 1e9) bad_param("horizon_steps", horizon, "'case' or a whole number of steps >= 10");
-      horizon_steps_ = n;
-    } else {
-      horizon_steps_ = 0;
-    }
-    const std::string steps = param(context, "min_steps", "10000");
-    min_steps_ = parse_number("min_steps", steps, "a whole number of steps in [0, 1e9]");
-    if (min_steps_ < 0 || min_steps_ != std::floor(min_steps_) || min_steps_ > 1e9)
-      bad_param("min_steps", steps, "a whole number of steps in [0, 1e9]");
-    const std::string prec = param(context, "precision", "0.05");
-    precision_ = parse_number("precision", prec, "a relative precision in [0.001, 1]");
-    if (!(precision_ >= 1e-3 && precision_ <= 1.0)) bad_param("precision", prec, "a relative precision in [0.001, 1]");
-    const std::string frac = param(context, "energy_fraction", "0.1");
-    criterion_.energy_fraction = parse_number("energy_fraction", frac, "a fraction of max kinetic energy > 0");
-    if (!(criterion_.energy_fraction > 0)) bad_param("energy_fraction", frac, "a fraction of max kinetic energy > 0");
-    const std::string bound = param(context, "constraint_bound", "0.01");
-    criterion_.constraint_bound = parse_number("constraint_bound", bound, "a bound > 0");
-    if (!(criterion_.constraint_bound > 0)) bad_param("constraint_bound", bound, "a bound > 0");
-    const bool sweeps_given = context.parameters.count("sweeps") > 0;
-    const std::string sweeps_text = param(context, "sweeps", kDefaultSweeps);
-    const std::vector<Sweep> sweeps = parse_sweeps(sweeps_text);
+    const Parameters& p = parameters();
+    horizon_steps_ = p.horizon_steps.read(context);  // 0: the case's t_end
+    min_steps_ = p.min_steps.read(context);
+    precision_ = p.precision.read(context);
+    criterion_.energy_fraction = p.energy_fraction.read(context);
+    criterion_.constraint_bound = p.constraint_bound.read(context);
+    const bool sweeps_given = p.sweeps.given(context);
+    const std::string sweeps_text = p.sweeps.text(context);
+    const std::vector<Sweep> sweeps = p.sweeps.read(context);
 
     const Catalogue& catalogue = *context.catalogue;
     for (const auto& c : *context.cases) {
@@ -693,14 +719,7 @@ StudyInfo stability_map_study() {
           "N / link count / link mass with the fitted exponents",
           "stability_map.csv, stability_probes.csv, stability_exponents.csv, stability_map.md",
           false,
-          {{"horizon_steps", "the base horizon in steps at the case's h (at most its t_end), or 'case' for the case's t_end; a "
-            "probe runs the larger of it and min_steps steps at its own h",
-            "2000"},
-           {"min_steps", "every probe runs at least this many steps at its own h (at most the case's t_end)", "10000"},
-           {"precision", "relative precision of h_max: bisection until h_fail/h_max - 1 <= this, in [0.001, 1]", "0.05"},
-           {"energy_fraction", "stable: max(E - E0 - W) <= this x max kinetic energy over the run", "0.1"},
-           {"constraint_bound", "stable: constraint_err_max and orthogonality_err_max <= this", "0.01"},
-           {"sweeps", "h_max against [model] keys: 'none' or CASE:KEY=V1,V2,... separated by ';'", kDefaultSweeps}},
+          parameters().info(),
           {},
           [] { return std::make_unique<StabilityMap>(); }};
 }
