@@ -37,13 +37,17 @@ constexpr double kRoundOffUlps = 8.0;
 }  // namespace
 
 double round_off_floor(const std::string& metric, const SummaryRow& row) {
+  return round_off_floor(metric_traits(metric).scale, row);
+}
+
+double round_off_floor(RoundOffScale of, const SummaryRow& row) {
   const ConservationMetrics& m = row.metrics;
-  double scale = 1.0;
-  if (metric.rfind("energy", 0) == 0) scale = m.energy_magnitude;
-  else if (metric.rfind("momentum", 0) == 0) scale = m.momentum_magnitude;
-  else if (metric.rfind("linear_momentum", 0) == 0) scale = m.linear_momentum_magnitude;
+  double scale = of == RoundOffScale::Energy || of == RoundOffScale::EnergyPerSecond ? m.energy_magnitude
+                 : of == RoundOffScale::Momentum                                    ? m.momentum_magnitude
+                 : of == RoundOffScale::LinearMomentum                              ? m.linear_momentum_magnitude
+                                                                                    : 1.0;
   if (!(scale >= 1.0)) scale = 1.0;  // also NaN
-  if (metric == "energy_drift_rate_abs" || metric == "energy_drift_rate") scale /= std::max(row.t_end, 1e-300);
+  if (of == RoundOffScale::EnergyPerSecond) scale /= std::max(row.t_end, 1e-300);
   const double n = double(std::max(1L, row.counters.steps));
   return kRoundOffUlps * std::numeric_limits<double>::epsilon() * scale * std::sqrt(n);
 }
@@ -62,27 +66,27 @@ std::map<std::string, SummaryRow> gate_runs(const Case& c, const Catalogue& cata
   return rows;
 }
 
-bool expects_failure(const Envelope& e) { return e.bound_type == "fails"; }
+bool expects_failure(const Envelope& e) { return e.bound_type == BoundType::Fails; }
 
 // The bound a value is checked against: an upper bound never below the run's round-off floor.
 double effective_bound(const Envelope& e, const SummaryRow& row) {
-  return e.bound_type == "max" ? std::max(e.bound, round_off_floor(e.metric, row)) : e.bound;
+  return e.bound_type == BoundType::Max ? std::max(e.bound, round_off_floor(e.metric, row)) : e.bound;
 }
 
-std::string describe(const Envelope& e, double value, double bound) {
+std::string gate_message(const Envelope& e, double value, double bound) {
   return "case " + e.case_name + ", integrator " + e.integrator + ", metric " + e.metric + " = " + format_g(value, 4) +
-         ", bound " + (e.bound_type == "max" ? "<= " : ">= ") + format_g(bound, 4) + " (" + e.policy +
-         (e.policy == "recorded" ? ", recorded value " + format_g(e.recorded_value, 4) : std::string()) +
+         ", bound " + (e.bound_type == BoundType::Max ? "<= " : ">= ") + format_g(bound, 4) + " (" +
+         std::string(enum_text(e.policy)) + (e.policy == EnvelopePolicy::Recorded ? ", recorded value " + format_g(e.recorded_value, 4) : std::string()) +
          (bound != e.bound ? ", round-off floor of this run; stored bound " + format_g(e.bound, 4) : std::string()) +
          (e.note.empty() ? "" : "; " + e.note) + ")";
 }
 
-double recorded_bound(const std::string& bound_type, double value, double floor) {
-  return bound_type == "max" ? std::max(2.0 * value, floor) : 0.5 * value;
+double recorded_bound(BoundType bound_type, double value, double floor) {
+  return bound_type == BoundType::Max ? std::max(2.0 * value, floor) : 0.5 * value;
 }
 
 Envelope failure_envelope(const Case& c, const SummaryRow& row) {
-  return {c.name, row.integrator, "outcome", "fails", 0.0, "recorded", row.outcome.t, row.status()};
+  return {c.name, row.integrator, "outcome", BoundType::Fails, 0.0, EnvelopePolicy::Recorded, row.outcome.t, row.status()};
 }
 
 }  // namespace
@@ -119,8 +123,8 @@ std::vector<GateCheck> check_gates(const Case& c, const Catalogue& catalogue, co
         g.message = "case " + c.name + ", integrator " + name + ": gate run " + row.status();
       } else {
         const double value = metric_value(row.metrics, e.metric), bound = effective_bound(e, row);
-        g.pass = e.bound_type == "max" ? value <= bound : value >= bound;
-        g.message = describe(e, value, bound);
+        g.pass = e.bound_type == BoundType::Max ? value <= bound : value >= bound;
+        g.message = gate_message(e, value, bound);
       }
       checks.push_back(g);
     }
@@ -143,13 +147,13 @@ std::vector<Envelope> record_envelopes(const Case& c, const Catalogue& catalogue
       const SummaryRow& row = run->second;
       if (row.outcome.fails()) {
         // A failing run is recorded as expected to fail; fixed claims stay for review.
-        if (e.policy == "fixed") out.push_back(e);
+        if (e.policy == EnvelopePolicy::Fixed) out.push_back(e);
         continue;
       }
       if (expects_failure(e)) continue;  // it completes now: standard rows are added below
       has_envelope[e.integrator] = true;
       e.recorded_value = metric_value(row.metrics, e.metric);
-      if (e.policy == "recorded") e.bound = recorded_bound(e.bound_type, e.recorded_value, round_off_floor(e.metric, row));
+      if (e.policy == EnvelopePolicy::Recorded) e.bound = recorded_bound(e.bound_type, e.recorded_value, round_off_floor(e.metric, row));
     }
     out.push_back(e);
   }
@@ -162,8 +166,8 @@ std::vector<Envelope> record_envelopes(const Case& c, const Catalogue& catalogue
     for (const auto& metric : kDefaultGateMetrics) {
       const double value = metric_value(row.metrics, metric);
       if (std::isnan(value)) continue;
-      out.push_back({c.name, name, metric, "max", recorded_bound("max", value, round_off_floor(metric, row)), "recorded",
-                     value, ""});
+      out.push_back({c.name, name, metric, BoundType::Max, recorded_bound(BoundType::Max, value, round_off_floor(metric, row)),
+                     EnvelopePolicy::Recorded, value, ""});
     }
   }
   std::stable_sort(out.begin(), out.end(), [](const Envelope& a, const Envelope& b) {

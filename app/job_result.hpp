@@ -5,17 +5,19 @@
 // floating point), so a result read back equals the one computed, bit for bit, and tables
 // written from it equal those of a run that never left the process.
 //
-// A study author makes a job with result_job(): the computation returns a value of a type that
-// has write(ResultWriter&, const T&) and read(ResultReader&, T&) overloads (Measurement and
-// SummaryRow have them here; a study adds its own beside its types), and the job's bytes are
-// read into the slot of the study's results on the gathering process only.
+// A study author makes a job with result_job(): the computation returns a value of a described
+// record type (app/record.hpp; Measurement and SummaryRow are described here, a study describes
+// its own beside its types), and the job's bytes are read into the slot of the study's results
+// on the gathering process only.
 
 #include <Eigen/Dense>
+#include <array>
 #include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "app/record.hpp"
 #include "app/runner.hpp"
 #include "app/study.hpp"
 
@@ -50,6 +52,7 @@ class ResultReader {
   ResultReader& operator>>(std::vector<std::string>& v);
   // Throws unless every byte was read (a result of another shape).
   void expect_end() const;
+  size_t remaining() const { return in_.size() - at_; }
 
  private:
   std::string token();
@@ -57,40 +60,185 @@ class ResultReader {
   size_t at_ = 0;
 };
 
-inline void write(ResultWriter& w, long x) { w << x; }
-inline void read(ResultReader& r, long& x) { r >> x; }
-inline void write(ResultWriter& w, double x) { w << x; }
-inline void read(ResultReader& r, double& x) { r >> x; }
-inline void write(ResultWriter& w, const std::string& s) { w << s; }
-inline void read(ResultReader& r, std::string& s) { r >> s; }
-inline void write(ResultWriter& w, bool x) { w << x; }
-inline void read(ResultReader& r, bool& x) { r >> x; }
-// A list of any serialisable type: its size, then each element.
+// What a job result is made of: numbers, text, named enumerations (app/record.hpp; kept as their
+// number), lists (their size, then each element), fixed-size arrays (each element) and described
+// records (each field, in the order of their description). Writing and reading both follow the
+// one description, so there is no per-type pair to keep in step.
 template <class T>
-void write(ResultWriter& w, const std::vector<T>& v) {
-  w << long(v.size());
-  for (const auto& x : v) write(w, x);
-}
+void write(ResultWriter& w, const T& x);
 template <class T>
-void read(ResultReader& r, std::vector<T>& v) {
-  long n = 0;
-  r >> n;
-  if (n < 0) throw std::runtime_error("job result: negative list size");
-  v.assign(size_t(n), T());
-  for (auto& x : v) read(r, x);
+void read(ResultReader& r, T& x);
+
+namespace record_detail {
+struct BytesOut {
+  ResultWriter& w;
+  template <class F>
+  void operator()(std::string_view, const F& f, Csv = {}) {
+    write(w, f);
+  }
+};
+struct BytesIn {
+  ResultReader& r;
+  template <class F>
+  void operator()(std::string_view, F& f, Csv = {}) {
+    read(r, f);
+  }
+};
+}  // namespace record_detail
+
+template <class T>
+void write(ResultWriter& w, const T& x) {
+  if constexpr (Record<T>) {
+    record_detail::BytesOut v{w};
+    describe_const(v, x);
+  } else if constexpr (NamedEnum<T>) {
+    w << long(x);
+  } else if constexpr (record_detail::is_vector<T>::value) {
+    w << long(x.size());
+    for (const auto& e : x) write(w, e);
+  } else if constexpr (record_detail::is_array<T>::value) {
+    for (const auto& e : x) write(w, e);
+  } else {
+    w << x;
+  }
 }
-void write(ResultWriter& w, const RunOutcome& o);
-void read(ResultReader& r, RunOutcome& o);
-void write(ResultWriter& w, const StepCounters& n);
-void read(ResultReader& r, StepCounters& n);
-void write(ResultWriter& w, const GrowthFit& g);
-void read(ResultReader& r, GrowthFit& g);
-void write(ResultWriter& w, const ConservationMetrics& m);
-void read(ResultReader& r, ConservationMetrics& m);
-void write(ResultWriter& w, const Measurement& m);
-void read(ResultReader& r, Measurement& m);
-void write(ResultWriter& w, const SummaryRow& row);
-void read(ResultReader& r, SummaryRow& row);
+
+template <class T>
+void read(ResultReader& r, T& x) {
+  if constexpr (Record<T>) {
+    record_detail::BytesIn v{r};
+    describe(v, x);
+  } else if constexpr (NamedEnum<T>) {
+    long i = 0;
+    r >> i;
+    x = enum_from_index<T>(i);
+  } else if constexpr (record_detail::is_vector<T>::value) {
+    long n = 0;
+    r >> n;
+    // Every element takes at least one byte: a larger count is a foreign or torn result.
+    if (n < 0 || size_t(n) > r.remaining()) throw std::runtime_error("job result: impossible list size " + std::to_string(n));
+    x.assign(size_t(n), typename T::value_type());
+    for (auto& e : x) read(r, e);
+  } else if constexpr (record_detail::is_array<T>::value) {
+    for (auto& e : x) read(r, e);
+  } else {
+    r >> x;
+  }
+}
+
+// The shared result types, described once (field order = the stored byte order).
+constexpr std::array<std::string_view, 5> enum_texts(RunOutcome::Kind) {
+  return {"ok", "failed", "not_applicable", "interrupted", "unstable"};
+}
+template <class V>
+void describe(V& v, RunOutcome& o) {
+  v("kind", o.kind);
+  v("reason", o.reason);
+  v("diverged", o.diverged);
+  v("t", o.t);
+  v("step", o.step);
+  v("h", o.h);
+  v("adaptive", o.adaptive);
+  v("rtol", o.rtol);
+}
+template <class V>
+void describe(V& v, StepCounters& n) {
+  v("steps", n.steps);
+  v("rhs_evals", n.rhs_evals);
+  v("newton_iters", n.newton_iters);
+  v("error_test_failures", n.error_test_failures);
+}
+template <class V>
+void describe(V& v, EnvelopePoint& p) {
+  v("t", p.t);
+  v("value", p.value);
+}
+template <class V>
+void describe(V& v, GrowthPrediction& p) {
+  v("law", p.law);
+  v("because", p.because);
+}
+template <class V>
+void describe(V& v, GrowthFit& g) {
+  v("law", g.law);
+  v("exponent", g.exponent);
+  v("std_err", g.std_err);
+  v("ci95_low", g.ci95_low);
+  v("ci95_high", g.ci95_high);
+  v("r2", g.r2);
+  v("coefficient", g.coefficient);
+  v("points", g.points);
+  v("t_from", g.t_from);
+  v("t_to", g.t_to);
+  v("err_max", g.err_max);
+  v("round_off_floor", g.round_off_floor);
+  v("slowest_period", g.slowest_period);
+  v("jump_from", g.jump_from);
+  v("jump_to", g.jump_to);
+  v("jump_ratio", g.jump_ratio);
+  v("after_law", g.after_law);
+  v("why", g.why);
+  v("prediction", g.prediction);
+  v("verdict", g.verdict);
+  v("envelope", g.envelope);
+}
+template <class V>
+void describe(V& v, ConservationMetrics& m) {
+  v("samples", m.samples);
+  v("energy_err_max", m.energy_err_max);
+  v("energy_err_mean", m.energy_err_mean);
+  v("energy_err_rel_ke", m.energy_err_rel_ke);
+  v("energy_drift_rate", m.energy_drift_rate);
+  v("momentum_err_max", m.momentum_err_max);
+  v("momentum_err_mean", m.momentum_err_mean);
+  v("constraint_err_max", m.constraint_err_max);
+  v("constraint_rate_err_max", m.constraint_rate_err_max);
+  v("linear_momentum_err_max", m.linear_momentum_err_max);
+  v("orthogonality_err_max", m.orthogonality_err_max);
+  v("orthogonality_err_mean", m.orthogonality_err_mean);
+  v("kinetic_max", m.kinetic_max);
+  v("energy_magnitude", m.energy_magnitude);
+  v("momentum_magnitude", m.momentum_magnitude);
+  v("linear_momentum_magnitude", m.linear_momentum_magnitude);
+  v("external_work_max", m.external_work_max);
+  v("energy_gain_max", m.energy_gain_max);
+  v("energy_gain_t", m.energy_gain_t);
+  v("constraint_err_t", m.constraint_err_t);
+  v("orthogonality_err_t", m.orthogonality_err_t);
+  v("energy_growth", m.energy_growth);
+  v("momentum_growth", m.momentum_growth);
+}
+template <class V>
+void describe(V& v, Measurement& m) {
+  v("outcome", m.outcome);
+  v("counters", m.counters);
+  v("metrics", m.metrics);
+  v("window_metrics", m.window_metrics);
+  v("runtime_s", m.runtime_s);
+  v("runtime_spread", m.runtime_spread);
+  v("t_final", m.t_final);
+  v("final_physical", m.final_physical);
+  v("extra_columns", m.extra_columns);
+  v("host", m.host);
+}
+template <class V>
+void describe(V& v, SummaryRow& row) {
+  v("case", row.case_name);
+  v("integrator", row.integrator);
+  v("discretisation", row.discretisation);
+  v("h", row.h);
+  v("rtol", row.rtol);
+  v("atol", row.atol);
+  v("t_end", row.t_end);
+  v("counters", row.counters);
+  v("metrics", row.metrics);
+  v("shared_t_end", row.shared_t_end);
+  v("shared_metrics", row.shared_metrics);
+  v("rotations", row.rotations);
+  v("runtime_s", row.runtime_s);
+  v("host", row.host);
+  v("outcome", row.outcome);
+}
 
 // A job whose computation returns a T: run() computes and encodes it, apply() decodes it into
 // `slot` (which must outlive the job list; it is written only by apply, on the gathering process).

@@ -5,6 +5,8 @@
 #pragma GCC diagnostic ignored "-Wstringop-truncation"
 #include <libfccp/csv.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -13,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <tuple>
 
 #include "core/format.hpp"
 #include "core/table_reader.hpp"
@@ -177,8 +180,8 @@ std::vector<PaperClaim> read_paper_claims(const std::string& path) {
     std::vector<PaperClaim> rows;
     std::set<std::string> ids;
     PaperClaim c;
-    std::string value, tolerance, sensitivity, horizon;
-    while (in.read_row(c.id, c.source, c.case_name, c.run, c.kind, c.metric, value, tolerance, c.other_case, c.other_run,
+    std::string kind, value, tolerance, sensitivity, horizon;
+    while (in.read_row(c.id, c.source, c.case_name, c.run, kind, c.metric, value, tolerance, c.other_case, c.other_run,
                        sensitivity, horizon, c.claim, c.tolerance_why, c.cause, c.cause_status)) {
       const unsigned line = in.get_file_line();
       auto bad = [&](const std::string& column, const std::string& expected, const std::string& got) {
@@ -190,7 +193,8 @@ std::vector<PaperClaim> read_paper_claims(const std::string& path) {
                                          {"run", c.run}, {"metric", c.metric}, {"claim", c.claim},
                                          {"tolerance_why", c.tolerance_why}})
         if (text.empty()) throw bad(column, "a non-empty text", text);
-      check_one_of(path, "kind", c.kind, paper_claim_kinds());
+      check_one_of(path, "kind", kind, paper_claim_kinds());
+      c.kind = enum_from_text<ClaimKind>(kind);
       if (c.cause.empty() != c.cause_status.empty() ||
           !(c.cause_status.empty() || c.cause_status == "hypothesis" || c.cause_status.rfind("measured: ", 0) == 0))
         throw bad("cause_status",
@@ -199,24 +203,24 @@ std::vector<PaperClaim> read_paper_claims(const std::string& path) {
       c.has_paper_value = paper_claim_has_value(c.kind);
       if (c.has_paper_value) {
         c.paper_value = to_number(path, "paper_value", line, value);
-        if (!(c.paper_value > 0.0)) throw bad("paper_value", "a number > 0 for kind " + c.kind, value);
+        if (!(c.paper_value > 0.0)) throw bad("paper_value", "a number > 0 for kind " + kind, value);
       } else if (!value.empty()) {
-        throw bad("paper_value", "nothing for kind " + c.kind + " (a qualitative claim)", value);
+        throw bad("paper_value", "nothing for kind " + kind + " (a qualitative claim)", value);
       }
       c.tolerance = to_number(path, "tolerance", line, tolerance);
       if (!(c.tolerance >= 1.0)) throw bad("tolerance", "a factor >= 1", tolerance);
-      if ((c.kind == "diverges") != (c.metric == "outcome"))
-        throw bad("metric", c.kind == "diverges" ? "outcome (kind diverges)" : "a metric name (outcome goes with kind diverges)",
+      if ((c.kind == ClaimKind::Diverges) != (c.metric == "outcome"))
+        throw bad("metric", c.kind == ClaimKind::Diverges ? "outcome (kind diverges)" : "a metric name (outcome goes with kind diverges)",
                   c.metric);
       const bool has_other = !c.other_case.empty() || !c.other_run.empty();
-      if (c.kind == "smaller_than" ? c.other_case.empty() || c.other_run.empty() : has_other)
-        throw bad("other_case", c.kind == "smaller_than" ? "other_case and other_run (kind smaller_than)"
+      if (c.kind == ClaimKind::SmallerThan ? c.other_case.empty() || c.other_run.empty() : has_other)
+        throw bad("other_case", c.kind == ClaimKind::SmallerThan ? "other_case and other_run (kind smaller_than)"
                                                          : "nothing (other_case and other_run go with kind smaller_than)",
                   c.other_case + " / " + c.other_run);
       c.horizon = 0.0;
       if (!horizon.empty()) {
-        if (c.kind != "no_drift" && c.kind != "drifts")
-          throw bad("horizon", "nothing for kind " + c.kind + " (a horizon goes with no_drift and drifts)", horizon);
+        if (c.kind != ClaimKind::NoDrift && c.kind != ClaimKind::Drifts)
+          throw bad("horizon", "nothing for kind " + kind + " (a horizon goes with no_drift and drifts)", horizon);
         c.horizon = to_number(path, "horizon", line, horizon);
         if (!(c.horizon > 0.0)) throw bad("horizon", "a time > 0 (s)", horizon);
       }
@@ -245,20 +249,24 @@ std::vector<PaperClaim> read_paper_claims(const std::string& path) {
 
 std::vector<Envelope> read_envelopes(const std::string& path) {
   return reading(path, [&] {
+    std::array<std::string, 8> names, cells;  // the columns of Envelope's description
+    const auto columns = csv_columns<Envelope>();
+    if (columns.size() != names.size()) throw std::logic_error("read_envelopes: Envelope has " + std::to_string(columns.size()) + " columns");
+    std::copy(columns.begin(), columns.end(), names.begin());
     Reader<8> in(path);
-    in.read_header(io::ignore_no_column, "case", "integrator", "metric", "bound_type", "bound", "policy",
-                   "recorded_value", "note");
+    std::apply([&](const auto&... n) { in.read_header(io::ignore_no_column, n...); }, names);
     std::vector<Envelope> rows;
-    Envelope e;
-    std::string bound, recorded;
-    while (in.read_row(e.case_name, e.integrator, e.metric, e.bound_type, bound, e.policy, recorded, e.note)) {
-      e.bound = to_number(path, "bound", in.get_file_line(), bound);
-      e.recorded_value = to_number(path, "recorded_value", in.get_file_line(), recorded);
-      check_one_of(path, "bound_type", e.bound_type, {"max", "min", "fails"});
-      if ((e.bound_type == "fails") != (e.metric == "outcome"))
+    while (std::apply([&](auto&... cell) { return in.read_row(cell...); }, cells)) {
+      const std::string where = path + ": line " + std::to_string(in.get_file_line());
+      Envelope e;
+      try {
+        from_csv_cells(e, {cells.begin(), cells.end()});
+      } catch (const std::invalid_argument& err) {
+        throw InputError(where + ", " + err.what());
+      }
+      if ((e.bound_type == BoundType::Fails) != (e.metric == "outcome"))
         throw InputError(path + " (line " + std::to_string(in.get_file_line()) +
                          "): bound_type 'fails' goes with metric 'outcome' and only with it");
-      check_one_of(path, "policy", e.policy, {"fixed", "recorded"});
       rows.push_back(e);
     }
     return rows;
@@ -275,10 +283,8 @@ void write_envelopes(const std::string& path, const std::vector<Envelope>& rows)
          "# time it failed at when recorded, note: its status).\n"
          "# policy fixed: a physical claim, never changed by `tetherbench gate --record`; recorded: re-measured by it.\n"
          "# Refresh on purpose with `tetherbench gate --record` (see reference/README.md).\n";
-  out << "case,integrator,metric,bound_type,bound,policy,recorded_value,note\n";
-  for (const auto& e : rows)
-    out << e.case_name << ',' << e.integrator << ',' << e.metric << ',' << e.bound_type << ',' << format_g(e.bound, 3)
-        << ',' << e.policy << ',' << format_g(e.recorded_value, 4) << ',' << quoted(e.note) << '\n';
+  out << csv_header<Envelope>() << '\n';
+  for (const auto& e : rows) out << csv_row(e) << '\n';
 }
 
 std::vector<JobCost> read_job_costs(const std::string& path) {

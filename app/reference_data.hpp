@@ -4,8 +4,12 @@
 // envelopes the CI gates check, and the measured cost of each job of the report. Lines starting with '#' are comments (sources, provenance).
 
 #include <Eigen/Dense>
+#include <array>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "app/record.hpp"
 
 namespace tb {
 
@@ -34,15 +38,20 @@ StateTrajectory read_reference_trajectory(const std::string& path);
 // reference/paper_claims.csv: every claim the source papers make about a bundled case, one a
 // row (the file's header and reference/README.md document the columns; cases/README.md, "The
 // papers' claims", how a claim becomes a verdict). Read and checked here; judged by the study.
+// What a claim says (the file's kind column): Value, the paper prints a value; UpperBound, "less
+// than"; Diverges, the run blows up after paper_value (s); NoDrift / Drifts, the error's growth
+// law; Conserved / NotConserved, the error against the run's round-off floor; SmallerThan, below
+// other_case / other_run's.
+enum class ClaimKind { Value, UpperBound, Diverges, NoDrift, Drifts, Conserved, NotConserved, SmallerThan };
+constexpr std::array<std::string_view, 8> enum_texts(ClaimKind) {
+  return {"value", "upper_bound", "diverges", "no_drift", "drifts", "conserved", "not_conserved", "smaller_than"};
+}
 struct PaperClaim {
   std::string id;          // unique within the file
   std::string source;      // paper, section, figure, table or equation
   std::string case_name;
   std::string run;         // the run label (integrator, "@discretisation" where not the default)
-  // value: the paper prints a value; upper_bound: "less than"; diverges: the run blows up after
-  // paper_value (s); no_drift / drifts: the error's growth law; conserved / not_conserved: the
-  // error against the run's round-off floor; smaller_than: below other_case / other_run's.
-  std::string kind;
+  ClaimKind kind = ClaimKind::Value;
   std::string metric;      // a metric name (core/metrics.hpp); "outcome" for diverges
   double paper_value = 0.0;      // value, upper_bound, diverges; unused (empty in the file) otherwise
   bool has_paper_value = false;
@@ -62,29 +71,46 @@ struct PaperClaim {
   // (a test, a study's jobs) or "hypothesis". Both empty, or both given.
   std::string cause, cause_status;
 };
-inline const std::vector<std::string>& paper_claim_kinds() {
-  static const std::vector<std::string> kinds = {"value",     "upper_bound",   "diverges",    "no_drift",
-                                                 "drifts",    "conserved",     "not_conserved", "smaller_than"};
-  return kinds;
+inline std::vector<std::string> paper_claim_kinds() {
+  const auto texts = enum_texts(ClaimKind{});
+  return {texts.begin(), texts.end()};
 }
 // Kinds that compare a number the paper prints.
-inline bool paper_claim_has_value(const std::string& kind) {
-  return kind == "value" || kind == "upper_bound" || kind == "diverges";
+inline bool paper_claim_has_value(ClaimKind kind) {
+  return kind == ClaimKind::Value || kind == ClaimKind::UpperBound || kind == ClaimKind::Diverges;
 }
 std::vector<PaperClaim> read_paper_claims(const std::string& path);
 
-// reference/envelopes.csv
+// reference/envelopes.csv: one row per Envelope, its columns from the description below
+// (app/record.hpp), so reading, writing and the header cannot disagree.
+// Max: value <= bound (conserved); Min: value >= bound (expected to drift); Fails (metric
+// "outcome"): the run is expected to fail (unstable at its step).
+enum class BoundType { Max, Min, Fails };
+constexpr std::array<std::string_view, 3> enum_texts(BoundType) { return {"max", "min", "fails"}; }
+// Fixed: a physical claim, kept by --record; Recorded: re-measured by --record.
+enum class EnvelopePolicy { Fixed, Recorded };
+constexpr std::array<std::string_view, 2> enum_texts(EnvelopePolicy) { return {"fixed", "recorded"}; }
 struct Envelope {
   std::string case_name;
   std::string integrator;
-  std::string metric;      // a metric name (core/metrics.hpp)
-  std::string bound_type;  // "max": value <= bound (conserved); "min": value >= bound (expected to drift);
-                           // "fails" (metric "outcome"): the run is expected to fail (unstable at its step)
+  std::string metric;  // a metric name (core/metrics.hpp)
+  BoundType bound_type = BoundType::Max;
   double bound = 0.0;
-  std::string policy;      // "fixed": a physical claim, kept by --record; "recorded": re-measured by --record
+  EnvelopePolicy policy = EnvelopePolicy::Fixed;
   double recorded_value = 0.0;  // what was measured when the bound was recorded
   std::string note;
 };
+template <class V>
+void describe(V& v, Envelope& e) {
+  v("case", e.case_name);
+  v("integrator", e.integrator);
+  v("metric", e.metric);
+  v("bound_type", e.bound_type);
+  v("bound", e.bound, Csv{3});
+  v("policy", e.policy);
+  v("recorded_value", e.recorded_value, Csv{4});
+  v("note", e.note, Csv::quote());
+}
 std::vector<Envelope> read_envelopes(const std::string& path);
 void write_envelopes(const std::string& path, const std::vector<Envelope>& rows);
 

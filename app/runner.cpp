@@ -317,7 +317,7 @@ void judge_growth_laws(SummaryRow& row, const RunKey& key) {
   for (const bool energy : {true, false}) {
     GrowthFit& g = energy ? row.metrics.energy_growth : row.metrics.momentum_growth;
     GrowthContext context;
-    context.round_off_floor = round_off_floor(energy ? "energy_err_max" : "momentum_err_max", row);
+    context.round_off_floor = round_off_floor(energy ? RoundOffScale::Energy : RoundOffScale::Momentum, row);
     context.slowest_period = key.c->model->slowest_period_s();
     context.prediction = predicted_growth(key.integrator->traits, energy, conservative);
     g = fit_growth(g.envelope, g.err_max, context);

@@ -6,25 +6,11 @@
 
 #include "app/case.hpp"
 #include "app/job_result.hpp"
+#include "app/study_parameter.hpp"
 #include "models/hanging_tether/catenary_study.hpp"
 #include "models/hanging_tether/model.hpp"
 
 namespace tb {
-
-namespace hanging_tether {
-// A job's result as bytes (app/job_result.hpp).
-void write(ResultWriter& w, const CatenaryStudy& s) {
-  w << s.case_name << long(s.discretisation) << s.analytic_horizontal_tension << s.fitted_rate << long(s.points.size());
-  for (const auto& p : s.points) w << p.N << p.max_error << p.rate << p.newton_iterations << p.horizontal_tension;
-}
-void read(ResultReader& r, CatenaryStudy& s) {
-  long discretisation = 0, points = 0;
-  r >> s.case_name >> discretisation >> s.analytic_horizontal_tension >> s.fitted_rate >> points;
-  s.discretisation = Discretisation(discretisation);
-  s.points.assign(size_t(std::max(0L, points)), CatenaryPoint{});
-  for (auto& p : s.points) r >> p.N >> p.max_error >> p.rate >> p.newton_iterations >> p.horizontal_tension;
-}
-}  // namespace hanging_tether
 
 namespace {
 
@@ -50,11 +36,18 @@ std::vector<int> parse_elements(const std::string& text) {
   return out;
 }
 
+// The study's one parameter (app/study_parameter.hpp); its default is the model's
+// default_catenary_elements().
+const StudyParameterOf<std::vector<int>>& elements_parameter() {
+  static const StudyParameterOf<std::vector<int>> p{
+      "elements", "element counts N, increasing, each >= 2, comma-separated", "4,8,16,32,64,128,256", parse_elements};
+  return p;
+}
+
 class Catenary final : public Study {
  public:
   std::vector<StudyJob> plan(const StudyContext& context) override {
-    const auto it = context.parameters.find("elements");
-    const std::vector<int> elements = it == context.parameters.end() ? ht::default_catenary_elements() : parse_elements(it->second);
+    const std::vector<int> elements = elements_parameter().read(context);
     results_.resize(context.cases->size());
     std::vector<StudyJob> jobs;
     for (size_t i = 0; i < context.cases->size(); ++i) {
@@ -93,7 +86,7 @@ StudyInfo catenary_study() {
           "hanging-tether cases: the static shape for each N against the elastic catenary (seed 003 Remark 1)",
           "catenary.csv",
           false,
-          {{"elements", "element counts N, increasing, each >= 2, comma-separated", "4,8,16,32,64,128,256"}},
+          {elements_parameter().info()},
           [](const Case& c) {
             return dynamic_cast<const ht::HangingTetherModel*>(c.model.get())
                        ? std::string()

@@ -9,6 +9,7 @@
 #include "app/catalogue.hpp"
 #include "core/format.hpp"
 #include "app/job_result.hpp"
+#include "app/study_parameter.hpp"
 #include "app/runner.hpp"
 #include "core/table_reader.hpp"
 
@@ -26,11 +27,9 @@ constexpr double kProbeSteps = 1000.0;
 // `steps`: "case" (default: each case's [report] long_time_steps, else its full runs), "full"
 // (the full runs of every case), or a whole number in [kMinSteps, kMaxSteps] for every case.
 // Returns -1 for "case", 0 for "full".
-double read_steps(const std::map<std::string, std::string>& parameters) {
-  const auto it = parameters.find("steps");
-  if (it == parameters.end() || it->second == "case") return -1.0;
-  if (it->second == "full") return 0.0;
-  const std::string& text = it->second;
+double parse_steps(const std::string& text) {
+  if (text == "case") return -1.0;
+  if (text == "full") return 0.0;
   double v = 0.0;
   size_t used = 0;
   try {
@@ -44,10 +43,21 @@ double read_steps(const std::map<std::string, std::string>& parameters) {
   return v;
 }
 
+// The study's one parameter (app/study_parameter.hpp).
+const StudyParameterOf<double>& steps_parameter() {
+  static const StudyParameterOf<double> p{
+      "steps",
+      "'case': each case's [report] long_time_steps, else its full runs; 'full': the full runs (the cases' horizons; "
+      "run alone, the study runs them without time series); a whole number from 1e3 to 1e9: every case x run over "
+      "that many steps of the case's h (e.g. 1e7)",
+      "case", parse_steps};
+  return p;
+}
+
 class LongTimeStudy final : public Study {
  public:
   std::vector<StudyJob> plan(const StudyContext& context) override {
-    const double param = read_steps(context.parameters);
+    const double param = steps_parameter().read(context);
     const bool have_full_runs = context.full_runs && !context.full_runs->empty();  // the report's, run beside us
     for (const auto& c : *context.cases) {
       const double steps = param < 0.0 ? c.report.long_time_steps : param;
@@ -200,26 +210,13 @@ class LongTimeStudy final : public Study {
 
 }  // namespace
 
-void write(ResultWriter& w, const LongRunResult& r) {
-  write(w, r.row);
-  w << r.probed_work;
-}
-void read(ResultReader& r, LongRunResult& out) {
-  read(r, out.row);
-  r >> out.probed_work;
-}
-
 StudyInfo long_time_study() {
   return {"long_time",
           "long-time growth laws (bounded / sqrt t / linear, exponent with 95% CI) of the energy and momentum errors of "
           "every run of every conservative case",
           "long_time.csv, long_time_envelope.csv, long_time.md",
           false,
-          {{"steps",
-            "'case': each case's [report] long_time_steps, else its full runs; 'full': the full runs (the cases' horizons; "
-            "run alone, the study runs them without time series); a whole number from 1e3 to 1e9: every case x run over "
-            "that many steps of the case's h (e.g. 1e7)",
-            "case"}},
+          {steps_parameter().info()},
           {},
           [] { return std::make_unique<LongTimeStudy>(); }};
 }

@@ -19,8 +19,9 @@ struct LongRunResult {
   SummaryRow row;
   bool probed_work = false;
 };
-class ResultWriter;
-class ResultReader;
-void write(ResultWriter& w, const LongRunResult& r);
-void read(ResultReader& r, LongRunResult& out);
+template <class V>
+void describe(V& v, LongRunResult& r) {  // app/record.hpp
+  v("row", r.row);
+  v("probed_work", r.probed_work);
+}
 }  // namespace tb

@@ -116,14 +116,14 @@ class PaperComparison final : public Study {
     for (const auto& claim : claims_) {
       const SummaryRow* row = find_row(context, claim.case_name, claim.run);
       if (!row) continue;  // that case or run is not part of this report
-      const SummaryRow* other = claim.kind == "smaller_than" ? find_row(context, claim.other_case, claim.other_run) : nullptr;
+      const SummaryRow* other = claim.kind == ClaimKind::SmallerThan ? find_row(context, claim.other_case, claim.other_run) : nullptr;
       // A claim judged on a longer run says so; the full run's status still heads its row.
       const auto horizon = horizon_of_.find(claim.id);
       const SummaryRow judged = horizon == horizon_of_.end() ? *row : row_of(*horizon->second);
       ClaimVerdict v = judge_claim(claim, judged, other, spread_of(claim, *row));
       if (horizon != horizon_of_.end()) v.size = "over " + format_g(judged.t_end, 6) + " s (this study's longer run): " + v.size;
       const std::string tolerance = "x" + format_g(claim.tolerance, 6);  // "x1000", not "x1e+03"
-      for (const auto& field : {claim.id, claim.source, claim.case_name, claim.run, claim.kind, claim.claim, claim.metric,
+      for (const auto& field : {claim.id, claim.source, claim.case_name, claim.run, std::string(enum_text(claim.kind)), claim.claim, claim.metric,
                                 v.paper, v.ours, v.ratio, tolerance, claim.tolerance_why, v.verdict, v.size, v.cause,
                                 v.cause_status})
         csv << csv_field(field) << ',';

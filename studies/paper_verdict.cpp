@@ -29,11 +29,13 @@ bool is_one_of(const std::string& s, std::initializer_list<const char*> list) {
   return false;
 }
 
-// The growth law fitted to a metric's error: energy metrics have the energy's, momentum metrics
-// (about the symmetry axis) the momentum's; no other metric has one.
+// The growth law fitted to a metric's error, as the metric table says (app/metric_table.hpp).
 const GrowthFit* growth_of(const std::string& metric, const ConservationMetrics& m) {
-  if (metric.rfind("energy_err", 0) == 0) return &m.energy_growth;
-  if (metric.rfind("momentum_err", 0) == 0) return &m.momentum_growth;
+  switch (metric_traits(metric).growth) {
+    case GrowthOf::Energy: return &m.energy_growth;
+    case GrowthOf::Momentum: return &m.momentum_growth;
+    case GrowthOf::None: return nullptr;
+  }
   return nullptr;
 }
 
@@ -42,13 +44,13 @@ std::string describe_law(const GrowthFit& g) {
 }
 
 std::string paper_cell(const PaperClaim& c) {
-  if (c.kind == "value") return format_g(c.paper_value, 5);
-  if (c.kind == "upper_bound") return "< " + format_g(c.paper_value, 5);
-  if (c.kind == "diverges") return "diverges after ~" + format_g(c.paper_value, 4) + " s";
-  if (c.kind == "no_drift") return "no drift";
-  if (c.kind == "drifts") return "drifts";
-  if (c.kind == "conserved") return "conserved";
-  if (c.kind == "not_conserved") return "not conserved";
+  if (c.kind == ClaimKind::Value) return format_g(c.paper_value, 5);
+  if (c.kind == ClaimKind::UpperBound) return "< " + format_g(c.paper_value, 5);
+  if (c.kind == ClaimKind::Diverges) return "diverges after ~" + format_g(c.paper_value, 4) + " s";
+  if (c.kind == ClaimKind::NoDrift) return "no drift";
+  if (c.kind == ClaimKind::Drifts) return "drifts";
+  if (c.kind == ClaimKind::Conserved) return "conserved";
+  if (c.kind == ClaimKind::NotConserved) return "not conserved";
   return "smaller than " + c.other_run + " on " + c.other_case;
 }
 
@@ -75,18 +77,18 @@ ClaimVerdict judge_incomplete(const PaperClaim& c, const SummaryRow& row, const 
   v.verdict = "inconclusive";
   v.size = "no result: " + status;
   if (!diverged) return v;
-  if (c.kind == "diverges") {
+  if (c.kind == ClaimKind::Diverges) {
     const double t = row.outcome.t, lo = c.paper_value / c.tolerance, hi = c.paper_value * c.tolerance;
     v.verdict = (t >= lo && t <= hi) ? "agrees" : "disagrees";
     v.size = "ours " + status + (v.verdict == "agrees" ? ", within x" + fmt(c.tolerance) + " of the paper's time"
                                                        : ", outside x" + fmt(c.tolerance) + " of the paper's time");
-  } else if (is_one_of(c.kind, {"drifts", "not_conserved"})) {
+  } else if (c.kind == ClaimKind::Drifts || c.kind == ClaimKind::NotConserved) {
     v.verdict = "agrees";
     v.size = "ours diverges (" + status + "): more than a drift";
-  } else if (is_one_of(c.kind, {"no_drift", "conserved", "upper_bound"})) {
+  } else if (c.kind == ClaimKind::NoDrift || c.kind == ClaimKind::Conserved || c.kind == ClaimKind::UpperBound) {
     v.verdict = "contradicts";
     v.size = "ours diverges (" + status + ")";
-  } else if (c.kind == "smaller_than" && other && other->outcome.ok()) {
+  } else if (c.kind == ClaimKind::SmallerThan && other && other->outcome.ok()) {
     v.verdict = "contradicts";
     v.size = "ours diverges (" + status + ") where " + other->integrator + " on " + other->case_name + " completes " +
              format_g(other->t_end, 6) + " s";
@@ -131,7 +133,7 @@ ClaimVerdict judge_growth(const PaperClaim& c, const SummaryRow& row, double val
     v.size += "; its 95% interval holds both 0 (bounded) and 1 (linear drift)";
   }
   if (says == "unknown") v.verdict = "inconclusive";
-  else if ((says == "none") == (c.kind == "no_drift")) v.verdict = "agrees";
+  else if ((says == "none") == (c.kind == ClaimKind::NoDrift)) v.verdict = "agrees";
   else v.verdict = "contradicts";
   return v;
 }
@@ -143,16 +145,16 @@ ClaimVerdict judge_claim(const PaperClaim& c, const SummaryRow& row, const Summa
   ClaimVerdict v;
   if (!row.outcome.ok()) {
     v = judge_incomplete(c, row, other);
-  } else if (c.kind == "diverges") {
+  } else if (c.kind == ClaimKind::Diverges) {
     v.verdict = "contradicts";
     v.size = "ours completes " + format_g(row.t_end, 6) + " s without diverging";
-  } else if (c.kind == "no_drift" || c.kind == "drifts") {
+  } else if (c.kind == ClaimKind::NoDrift || c.kind == ClaimKind::Drifts) {
     v = judge_growth(c, row, metric_value(row.metrics, c.metric));
   } else {
     const double x = metric_value(row.metrics, c.metric);
     v.ours = fmt(x);
     const double s = spread ? spread->factor() : 1.0, f = c.tolerance;
-    if (c.kind == "value") {
+    if (c.kind == ClaimKind::Value) {
       const double r = x / c.paper_value;
       v.ratio = fmt(r);
       if (r >= 1.0 / f && r <= f) {
@@ -171,7 +173,7 @@ ClaimVerdict judge_claim(const PaperClaim& c, const SummaryRow& row, const Summa
                          : std::string()) +
                  ")";
       }
-    } else if (c.kind == "upper_bound") {
+    } else if (c.kind == ClaimKind::UpperBound) {
       const double bound = c.paper_value * f, r = x / c.paper_value;
       v.ratio = fmt(r);
       const std::string by = r <= 2.0 ? format_g(100.0 * (r - 1.0), 2) + "%" : factor(r) + "x";
@@ -192,13 +194,13 @@ ClaimVerdict judge_claim(const PaperClaim& c, const SummaryRow& row, const Summa
         v.size = "exceeds the bound by " + by + (f > 1.0 ? " (tolerance x" + fmt(f) + ")" : "");
         if (spread) v.size += "; every sensitivity run too (least " + fmt(spread->low) + ")";
       }
-    } else if (c.kind == "conserved" || c.kind == "not_conserved") {
+    } else if (c.kind == ClaimKind::Conserved || c.kind == ClaimKind::NotConserved) {
       const double floor = round_off_floor(c.metric, row), r = x / floor;
       v.ratio = fmt(r) + " x floor";
       const bool conserved = r <= f;
-      v.verdict = conserved == (c.kind == "conserved") ? "agrees" : "contradicts";
+      v.verdict = conserved == (c.kind == ClaimKind::Conserved) ? "agrees" : "contradicts";
       v.size = "ours " + fmt(x) + " = " + factor(r) + "x the round-off floor " + fmt(floor) + " (" +
-               (c.kind == "conserved" ? "conserved" : "not conserved") + " means " + (c.kind == "conserved" ? "<= " : "> ") +
+               (c.kind == ClaimKind::Conserved ? "conserved" : "not conserved") + " means " + (c.kind == ClaimKind::Conserved ? "<= " : "> ") +
                factor(f) + "x it)";
       if (const GrowthFit* g = growth_of(c.metric, row.metrics)) v.size += "; " + describe_law(*g);
     } else {  // smaller_than

@@ -19,6 +19,7 @@
 #include "app/catalogue.hpp"
 #include "core/format.hpp"
 #include "app/job_result.hpp"
+#include "app/study_parameter.hpp"
 #include "core/model_variant.hpp"
 
 namespace tb {
@@ -50,11 +51,12 @@ StabilityProbe probe_stability(const RunKey& key, IntegratorSettings settings, d
     std::string why_not;
     form = key.c->model->make_formulation(key.integrator->consumes, key.discretisation, why_not);
     if (!form) {
+      p.end = StabilityProbe::End::NotApplicable;
       p.reason = "not applicable: " + why_not;
       return p;
     }
   } catch (const std::exception& e) {
-    p.solver_failure = true;
+    p.end = StabilityProbe::End::SolverFailure;
     p.reason = std::string("solver failure: building the formulation failed: ") + e.what();
     return p;
   }
@@ -84,14 +86,15 @@ StabilityProbe probe_stability(const RunKey& key, IntegratorSettings settings, d
   if (passed) {
     p.reason = (passed->bound == Instability::Bound::NonFinite ? "non-finite state: " : "") + passed->describe();
   } else if (o.interrupted()) {
+    p.end = StabilityProbe::End::Interrupted;
     p.reason = "interrupted" + when;
   } else if (o.failed()) {
-    p.solver_failure = !o.diverged;
+    p.end = o.diverged ? StabilityProbe::End::Unstable : StabilityProbe::End::SolverFailure;
     p.reason = (o.diverged ? "non-finite state: " : "solver failure: ") + o.reason + when;
   } else if (const auto beyond = judge_stability(m, criterion)) {
     p.reason = beyond->describe();
   } else {
-    p.stable = true;
+    p.end = StabilityProbe::End::Stable;
   }
   return p;
 }
@@ -104,7 +107,7 @@ const StabilityProbe* StabilitySearch::at(double h) const {
 
 bool StabilitySearch::limited_by_solver() const {
   const StabilityProbe* f = h_fail > 0 ? at(h_fail) : nullptr;
-  return f && f->solver_failure;
+  return f && f->solver_failure();
 }
 
 StabilitySearch find_h_max(const RunKey& key, const IntegratorSettings& settings, double h0, const ProbeHorizon& horizon,
@@ -116,8 +119,8 @@ StabilitySearch find_h_max(const RunKey& key, const IntegratorSettings& settings
   auto stable = [&](double h) {
     const double t_end = horizon.at(h);
     s.probes.push_back(probe_stability(key, settings, h, t_end, std::min(sample_interval, t_end), criterion));
-    stopped = s.probes.back().reason.starts_with("interrupted");
-    return s.probes.back().stable;
+    stopped = s.probes.back().end == StabilityProbe::End::Interrupted;
+    return s.probes.back().stable();
   };
   double ok = 0.0, fail = 0.0;
   if (stable(h0)) {
@@ -180,11 +183,6 @@ double parse_number(const std::string& name, const std::string& text, const std:
   return x;
 }
 
-std::string param(const StudyContext& context, const std::string& name, const std::string& fallback) {
-  const auto it = context.parameters.find(name);
-  return it == context.parameters.end() ? fallback : it->second;
-}
-
 struct Sweep {
   std::string case_name, key;
   std::vector<double> values;
@@ -221,6 +219,51 @@ std::vector<Sweep> parse_sweeps(const std::string& text) {
   return out;
 }
 
+// A number given as text that must pass `ok`, else an InputError saying `expected`.
+std::function<double(const std::string&)> number_where(std::string name, std::string expected, bool (*ok)(double)) {
+  return [name, expected, ok](const std::string& text) {
+    const double x = parse_number(name, text, expected);
+    if (!ok(x)) bad_param(name, text, expected);
+    return x;
+  };
+}
+
+// The study's parameters (app/study_parameter.hpp), each declared and parsed here only.
+struct Parameters {
+  StudyParameterOf<double> horizon_steps{
+      "horizon_steps",
+      "the base horizon in steps at the case's h (at most its t_end), or 'case' for the case's t_end; a probe runs the "
+      "larger of it and min_steps steps at its own h",
+      "2000", [](const std::string& text) {
+        if (text == "case") return 0.0;
+        return number_where("horizon_steps", "'case' or a whole number of steps >= 10",
+                            [](double n) { return n >= 10 && n == std::floor(n) && n <= 1e9; })(text);
+      }};
+  StudyParameterOf<double> min_steps{
+      "min_steps", "every probe runs at least this many steps at its own h (at most the case's t_end)", "10000",
+      number_where("min_steps", "a whole number of steps in [0, 1e9]",
+                   [](double n) { return n >= 0 && n == std::floor(n) && n <= 1e9; })};
+  StudyParameterOf<double> precision{
+      "precision", "relative precision of h_max: bisection until h_fail/h_max - 1 <= this, in [0.001, 1]", "0.05",
+      number_where("precision", "a relative precision in [0.001, 1]", [](double x) { return x >= 1e-3 && x <= 1.0; })};
+  StudyParameterOf<double> energy_fraction{
+      "energy_fraction", "stable: max(E - E0 - W) <= this x max kinetic energy over the run", "0.1",
+      number_where("energy_fraction", "a fraction of max kinetic energy > 0", [](double x) { return x > 0; })};
+  StudyParameterOf<double> constraint_bound{
+      "constraint_bound", "stable: constraint_err_max and orthogonality_err_max <= this", "0.01",
+      number_where("constraint_bound", "a bound > 0", [](double x) { return x > 0; })};
+  StudyParameterOf<std::vector<Sweep>> sweeps{
+      "sweeps", "h_max against [model] keys: 'none' or CASE:KEY=V1,V2,... separated by ';'", kDefaultSweeps, parse_sweeps};
+  std::vector<StudyParameter> info() const {
+    return {horizon_steps.info(), min_steps.info(), precision.info(), energy_fraction.info(), constraint_bound.info(),
+            sweeps.info()};
+  }
+};
+const Parameters& parameters() {
+  static const Parameters p;
+  return p;
+}
+
 const char* bound_name(StabilitySearch::Bound b) {
   switch (b) {
     case StabilitySearch::Bound::Bracketed: return "bracketed";
@@ -245,30 +288,15 @@ std::string md_text(std::string s) {
 class StabilityMap final : public Study {
  public:
   std::vector<StudyJob> plan(const StudyContext& context) override {
-    const std::string horizon = param(context, "horizon_steps", "2000");
-    if (horizon != "case") {
-      const double n = parse_number("horizon_steps", horizon, "'case' or a whole number of steps >= 10");
-      if (n < 10 || n != std::floor(n) || n > 1e9) bad_param("horizon_steps", horizon, "'case' or a whole number of steps >= 10");
-      horizon_steps_ = n;
-    } else {
-      horizon_steps_ = 0;
-    }
-    const std::string steps = param(context, "min_steps", "10000");
-    min_steps_ = parse_number("min_steps", steps, "a whole number of steps in [0, 1e9]");
-    if (min_steps_ < 0 || min_steps_ != std::floor(min_steps_) || min_steps_ > 1e9)
-      bad_param("min_steps", steps, "a whole number of steps in [0, 1e9]");
-    const std::string prec = param(context, "precision", "0.05");
-    precision_ = parse_number("precision", prec, "a relative precision in [0.001, 1]");
-    if (!(precision_ >= 1e-3 && precision_ <= 1.0)) bad_param("precision", prec, "a relative precision in [0.001, 1]");
-    const std::string frac = param(context, "energy_fraction", "0.1");
-    criterion_.energy_fraction = parse_number("energy_fraction", frac, "a fraction of max kinetic energy > 0");
-    if (!(criterion_.energy_fraction > 0)) bad_param("energy_fraction", frac, "a fraction of max kinetic energy > 0");
-    const std::string bound = param(context, "constraint_bound", "0.01");
-    criterion_.constraint_bound = parse_number("constraint_bound", bound, "a bound > 0");
-    if (!(criterion_.constraint_bound > 0)) bad_param("constraint_bound", bound, "a bound > 0");
-    const bool sweeps_given = context.parameters.count("sweeps") > 0;
-    const std::string sweeps_text = param(context, "sweeps", kDefaultSweeps);
-    const std::vector<Sweep> sweeps = parse_sweeps(sweeps_text);
+    const Parameters& p = parameters();
+    horizon_steps_ = p.horizon_steps.read(context);  // 0: the case's t_end
+    min_steps_ = p.min_steps.read(context);
+    precision_ = p.precision.read(context);
+    criterion_.energy_fraction = p.energy_fraction.read(context);
+    criterion_.constraint_bound = p.constraint_bound.read(context);
+    const bool sweeps_given = p.sweeps.given(context);
+    const std::string sweeps_text = p.sweeps.text(context);
+    const std::vector<Sweep> sweeps = p.sweeps.read(context);
 
     const Catalogue& catalogue = *context.catalogue;
     for (const auto& c : *context.cases) {
@@ -372,12 +400,12 @@ class StabilityMap final : public Study {
           << opt(best, best ? best->runtime_s : 0) << ',' << (best ? std::to_string(best->counters.steps) : "") << ','
           << (best ? std::to_string(best->counters.rhs_evals) : "") << ','
           << (best ? std::to_string(best->counters.newton_iters) : "") << ','
-          << opt(at_case && at_case->stable, at_case ? at_case->runtime_s : 0) << ','
+          << opt(at_case && at_case->stable(), at_case ? at_case->runtime_s : 0) << ','
           << opt(best, best ? best->energy_gain_rel : 0) << ','
           << (best ? best->host : at_case ? at_case->host : std::string()) << '\n';  // where the runtimes were measured
       for (const auto& p : r.probes)
         probes << head << format_g(p.t_horizon, 6) << ',' << format_g(std::round(p.t_horizon / p.h), 8) << ','
-               << format_g(p.h, 6) << ',' << (p.stable ? "yes" : "no") << ',' << (p.solver_failure ? "yes" : "no") << ','
+               << format_g(p.h, 6) << ',' << (p.stable() ? "yes" : "no") << ',' << (p.solver_failure() ? "yes" : "no") << ','
                << csv_text(p.reason) << ',' << format_g(p.t_reached, 6) << ',' << format_g(p.runtime_s, 4) << ','
                << p.counters.steps << ',' << p.counters.rhs_evals << ',' << p.counters.newton_iters << ','
                << format_g(p.energy_gain_rel, 4) << ',' << format_g(p.energy_loss_rel, 4) << ','
@@ -539,7 +567,7 @@ class StabilityMap final : public Study {
          << failure_cell(s) << " | " << s.search.probes.size() << " | ";
       if (best) md << format_g(best->runtime_s, 3) << " | " << best->counters.rhs_evals;
       else md << "— | —";
-      md << " | " << (at_case && at_case->stable ? format_g(at_case->runtime_s, 3) : "—") << " | "
+      md << " | " << (at_case && at_case->stable() ? format_g(at_case->runtime_s, 3) : "—") << " | "
          << horizon_dependence(s) << " | " << same_bracket(s) << " |\n";
     }
     bool checks = false;
@@ -683,28 +711,6 @@ class StabilityMap final : public Study {
 
 }  // namespace
 
-void write(ResultWriter& w, const StabilityProbe& p) {
-  w << p.h << p.stable << p.solver_failure << p.reason << p.t_horizon << p.t_reached << p.runtime_s << p.host;
-  write(w, p.counters);
-  w << p.energy_gain_rel << p.energy_loss_rel << p.constraint_err_max << p.orthogonality_err_max;
-}
-void read(ResultReader& r, StabilityProbe& p) {
-  r >> p.h >> p.stable >> p.solver_failure >> p.reason >> p.t_horizon >> p.t_reached >> p.runtime_s >> p.host;
-  read(r, p.counters);
-  r >> p.energy_gain_rel >> p.energy_loss_rel >> p.constraint_err_max >> p.orthogonality_err_max;
-}
-void write(ResultWriter& w, const StabilitySearch& s) {
-  w << long(s.bound) << s.h_max << s.h_fail << s.cap << s.floor;
-  write(w, s.probes);
-}
-void read(ResultReader& r, StabilitySearch& s) {
-  long bound = 0;
-  r >> bound >> s.h_max >> s.h_fail >> s.cap >> s.floor;
-  if (bound < 0 || bound > long(StabilitySearch::Bound::BelowFloor)) throw std::runtime_error("job result: unknown stability bound");
-  s.bound = StabilitySearch::Bound(bound);
-  read(r, s.probes);
-}
-
 StudyInfo stability_map_study() {
   return {"stability_map",
           "every fixed-step integrator on every case: the largest stable step h_max over a horizon of at least 10^4 "
@@ -713,14 +719,7 @@ StudyInfo stability_map_study() {
           "N / link count / link mass with the fitted exponents",
           "stability_map.csv, stability_probes.csv, stability_exponents.csv, stability_map.md",
           false,
-          {{"horizon_steps", "the base horizon in steps at the case's h (at most its t_end), or 'case' for the case's t_end; a "
-            "probe runs the larger of it and min_steps steps at its own h",
-            "2000"},
-           {"min_steps", "every probe runs at least this many steps at its own h (at most the case's t_end)", "10000"},
-           {"precision", "relative precision of h_max: bisection until h_fail/h_max - 1 <= this, in [0.001, 1]", "0.05"},
-           {"energy_fraction", "stable: max(E - E0 - W) <= this x max kinetic energy over the run", "0.1"},
-           {"constraint_bound", "stable: constraint_err_max and orthogonality_err_max <= this", "0.01"},
-           {"sweeps", "h_max against [model] keys: 'none' or CASE:KEY=V1,V2,... separated by ';'", kDefaultSweeps}},
+          parameters().info(),
           {},
           [] { return std::make_unique<StabilityMap>(); }};
 }

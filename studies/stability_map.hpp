@@ -29,7 +29,9 @@
 // (h_max ~ T^(-1/3) for a growth of 1 + O((h w)^4) per step); for them the map also searches at
 // two fixed horizons T and T/8 and prints both h_max beside the expected ratio 8^(-1/3) = 0.5.
 
+#include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/runner.hpp"
@@ -50,9 +52,13 @@ struct ProbeHorizon {
 
 // One run of the search: what it cost and, when it failed, why.
 struct StabilityProbe {
+  // How the probe ended. The kind, not the words of the reason, decides what the search does (an
+  // interrupted probe ends it) and which limit a failure bounds: SolverFailure, the step's
+  // equations had no solution found (not an instability); Unstable, a non-finite state or a
+  // bound of the criterion passed.
+  enum class End { Stable, Unstable, SolverFailure, NotApplicable, Interrupted };
   double h = 0.0;
-  bool stable = false;
-  bool solver_failure = false;  // failed because the step's equations had no solution found (not an instability)
+  End end = End::Unstable;
   std::string reason;      // "" when stable; else "non-finite state: ...", "solver failure: ...", "energy gain ...", ...
   double t_horizon = 0.0;  // s: the horizon the probe was run over
   double t_reached = 0.0;  // s
@@ -62,6 +68,8 @@ struct StabilityProbe {
   double energy_gain_rel = 0.0;  // max (E - E0 - W) / max T
   double energy_loss_rel = 0.0;  // max (E0 + W - E) / max T (recorded, not a criterion)
   double constraint_err_max = 0.0, orthogonality_err_max = 0.0;
+  bool stable() const { return end == End::Stable; }
+  bool solver_failure() const { return end == End::SolverFailure; }
 };
 
 // One probe: the run `key` with `settings` at step h to t_end, judged by the criterion.
@@ -89,12 +97,37 @@ StabilitySearch find_h_max(const RunKey& key, const IntegratorSettings& settings
 
 StudyInfo stability_map_study();
 
-// A search is a stability job's result (bytes between processes and in the resume store).
-class ResultWriter;
-class ResultReader;
-void write(ResultWriter& w, const StabilityProbe& p);
-void read(ResultReader& r, StabilityProbe& p);
-void write(ResultWriter& w, const StabilitySearch& s);
-void read(ResultReader& r, StabilitySearch& s);
+// A search is a stability job's result (bytes between processes and in the resume store),
+// described once (app/record.hpp).
+constexpr std::array<std::string_view, 5> enum_texts(StabilityProbe::End) {
+  return {"stable", "unstable", "solver_failure", "not_applicable", "interrupted"};
+}
+template <class V>
+void describe(V& v, StabilityProbe& p) {
+  v("h", p.h);
+  v("end", p.end);
+  v("reason", p.reason);
+  v("t_horizon", p.t_horizon);
+  v("t_reached", p.t_reached);
+  v("runtime_s", p.runtime_s);
+  v("host", p.host);
+  v("counters", p.counters);
+  v("energy_gain_rel", p.energy_gain_rel);
+  v("energy_loss_rel", p.energy_loss_rel);
+  v("constraint_err_max", p.constraint_err_max);
+  v("orthogonality_err_max", p.orthogonality_err_max);
+}
+constexpr std::array<std::string_view, 3> enum_texts(StabilitySearch::Bound) {
+  return {"bracketed", "at_cap", "below_floor"};
+}
+template <class V>
+void describe(V& v, StabilitySearch& s) {
+  v("bound", s.bound);
+  v("h_max", s.h_max);
+  v("h_fail", s.h_fail);
+  v("cap", s.cap);
+  v("floor", s.floor);
+  v("probes", s.probes);
+}
 
 }  // namespace tb

@@ -68,9 +68,14 @@ std::array<double, 4> as_array(const TrajectoryErrors& e) {
   return {e.configuration.l2, e.configuration.linf, e.rate.l2, e.rate.linf};
 }
 
+// What a sweep varies: the step of a fixed-step method, the tolerance of an adaptive one (its
+// text is the CSV's parameter column and the jobs' labels and fingerprints).
+enum class Swept { H, Rtol };
+constexpr std::array<std::string_view, 2> enum_texts(Swept) { return {"h", "rtol"}; }
+
 struct Point {
   RunKey key;
-  std::string parameter;  // "h" or "rtol"
+  Swept parameter = Swept::H;
   double value = 0.0;
   WorkPrecisionResult result;  // the job's result, applied on the gathering process; unpacked in write()
   double error = 0.0;
@@ -119,7 +124,7 @@ class WorkPrecision final : public Study {
         for (double v : adaptive ? c.report.tolerances : c.report.steps) {
           Point& p = points_.emplace_back();
           p.key = key;
-          p.parameter = adaptive ? "rtol" : "h";
+          p.parameter = adaptive ? Swept::Rtol : Swept::H;
           p.value = v;
           p.agreement = agreement_[c.name][key.discretisation];
           p.trajectory_agreement = trajectory_agreement_[c.name][key.discretisation];
@@ -141,10 +146,10 @@ class WorkPrecision final : public Study {
       }
     std::vector<StudyJob> jobs;
     for (auto& p : points_) {
-      const double cost = p.parameter == "h" ? p.key.c->report.reference_t_end / p.value : 1.0;
+      const double cost = p.parameter == Swept::H ? p.key.c->report.reference_t_end / p.value : 1.0;
       jobs.push_back(result_job<WorkPrecisionResult>(
-          p.key.c->name + " | " + p.key.label() + " | " + p.parameter + " = " + format_g(p.value, 3), cost,
-          run_inputs(*p.key.c, p.key.integrator->name) + ";" + p.key.discretisation + ";" + p.parameter + "=" +
+          p.key.c->name + " | " + p.key.label() + " | " + std::string(enum_text(p.parameter)) + " = " + format_g(p.value, 3), cost,
+          run_inputs(*p.key.c, p.key.integrator->name) + ";" + p.key.discretisation + ";" + std::string(enum_text(p.parameter)) + "=" +
               format_g(p.value, 17) + ";min_timed_s=" + format_g(kMinTimedSeconds, 17) +
               ";reference=" + reference_prints[p.key.c->name][p.key.discretisation],
           [this, &p] { return run(p); }, p.result));
@@ -169,7 +174,7 @@ class WorkPrecision final : public Study {
     // and its status says why.
     for (const auto& p : points_) {
       const bool ok = p.measured.outcome.ok();
-      wp << p.key.c->name << ',' << p.key.label() << ',' << p.parameter << ',' << format_g(p.value, 6) << ','
+      wp << p.key.c->name << ',' << p.key.label() << ',' << enum_text(p.parameter) << ',' << format_g(p.value, 6) << ','
          << (ok ? format_g(p.error, 6) : "") << ',' << (ok ? (p.resolved() ? "yes" : "no") : "") << ','
          << (ok ? format_g(p.measured.runtime_s, 6) : "") << ',' << p.measured.counters.steps << ','
          << p.measured.counters.rhs_evals << ',' << p.measured.counters.newton_iters;
@@ -316,7 +321,7 @@ class WorkPrecision final : public Study {
   WorkPrecisionResult run(const Point& p) const {
     const Case& c = *p.key.c;
     IntegratorSettings s = c.settings_for(p.key.integrator->name);
-    if (p.parameter == "h") {
+    if (p.parameter == Swept::H) {
       s.h = p.value;
     } else {
       s.set("rtol", p.value);
@@ -368,19 +373,6 @@ class WorkPrecision final : public Study {
 };
 
 }  // namespace
-
-void write(ResultWriter& w, const WorkPrecisionResult& r) {
-  write(w, r.measured);
-  w << r.error;
-  for (double x : r.trajectory) w << x;
-  w << r.trajectory_note << r.scaled_l2;
-}
-void read(ResultReader& r, WorkPrecisionResult& p) {
-  read(r, p.measured);
-  r >> p.error;
-  for (double& x : p.trajectory) r >> x;
-  r >> p.trajectory_note >> p.scaled_l2;
-}
 
 StudyInfo work_precision_study() {
   return {"work_precision",

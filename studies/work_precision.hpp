@@ -8,9 +8,6 @@
 
 namespace tb {
 
-class ResultWriter;
-class ResultReader;
-
 // Work-precision sweep of every run of every case (fixed-step methods over [report] steps,
 // adaptive ones over [report] tolerances with atol = 1e-2 rtol) against the stored reference
 // solution of the run's discretisation, and the measured orders of the fixed-step methods.
@@ -30,7 +27,13 @@ struct WorkPrecisionResult {
   // state of the error divided by that component's range in the reference (scaled_l2 below).
   double scaled_l2 = std::numeric_limits<double>::quiet_NaN();
 };
-void write(ResultWriter& w, const WorkPrecisionResult& r);
-void read(ResultReader& r, WorkPrecisionResult& p);
+template <class V>
+void describe(V& v, WorkPrecisionResult& r) {  // app/record.hpp
+  v("measured", r.measured);
+  v("error", r.error);
+  v("trajectory", r.trajectory);
+  v("trajectory_note", r.trajectory_note);
+  v("scaled_l2", r.scaled_l2);
+}
 
 }  // namespace tb

@@ -24,8 +24,8 @@ fs::path temp_file(const std::string& stem) {
   return fs::temp_directory_path() / (stem + std::to_string(rd()) + ".csv");
 }
 
-Envelope envelope(const std::string& integrator, const std::string& metric, const std::string& type, double bound) {
-  return {"A_string_pendulum_paper", integrator, metric, type, bound, "fixed", 0.0, "test"};
+Envelope envelope(const std::string& integrator, const std::string& metric, BoundType type, double bound) {
+  return {"A_string_pendulum_paper", integrator, metric, type, bound, EnvelopePolicy::Fixed, 0.0, "test"};
 }
 
 const GateCheck* find(const std::vector<GateCheck>& checks, const std::string& integrator, const std::string& metric) {
@@ -39,10 +39,10 @@ const GateCheck* find(const std::vector<GateCheck>& checks, const std::string& i
 TEST_CASE("gates pass within the envelope and fail outside it, naming case, integrator, metric, value, bound", "[gates]") {
   const Case c = load_case(kCaseFile);
   const std::vector<Envelope> envelopes = {
-      envelope("lgvi", "orthogonality_err_max", "max", 1e-13),  // holds: the LGVI keeps SO(3)
-      envelope("rk4", "energy_err_max", "max", 1e-20),          // below RK4's truncation error: must fail
-      envelope("rk4", "orthogonality_err_max", "min", 1e-13),   // RK4 drifts: holds
-      envelope("rk4", "energy_drift_rate_abs", "min", 1.0),     // RK4 does not drift that much: must fail
+      envelope("lgvi", "orthogonality_err_max", BoundType::Max, 1e-13),  // holds: the LGVI keeps SO(3)
+      envelope("rk4", "energy_err_max", BoundType::Max, 1e-20),          // below RK4's truncation error: must fail
+      envelope("rk4", "orthogonality_err_max", BoundType::Min, 1e-13),   // RK4 drifts: holds
+      envelope("rk4", "energy_drift_rate_abs", BoundType::Min, 1.0),     // RK4 does not drift that much: must fail
   };
   const auto checks = check_gates(c, catalogue(), envelopes);
   REQUIRE(find(checks, "lgvi", "orthogonality_err_max"));
@@ -67,9 +67,9 @@ TEST_CASE("gates pass within the envelope and fail outside it, naming case, inte
 
 TEST_CASE("recording re-measures recorded bounds, keeps fixed ones, and covers new pairs", "[gates]") {
   const Case c = load_case(kCaseFile);
-  Envelope recorded = envelope("lgvi", "energy_err_max", "max", 123.0);
-  recorded.policy = "recorded";
-  const Envelope fixed = envelope("lgvi", "orthogonality_err_max", "max", 1e-13);
+  Envelope recorded = envelope("lgvi", "energy_err_max", BoundType::Max, 123.0);
+  recorded.policy = EnvelopePolicy::Recorded;
+  const Envelope fixed = envelope("lgvi", "orthogonality_err_max", BoundType::Max, 1e-13);
   const auto out = record_envelopes(c, catalogue(), {recorded, fixed});
   bool saw_recorded = false, saw_fixed = false, saw_new_pair = false;
   for (const auto& e : out) {
@@ -105,7 +105,7 @@ TEST_CASE("a run that fails at the case's step is recorded as expected to fail, 
       fails = &e;
     }
   REQUIRE(fails);
-  CHECK(fails->bound_type == "fails");
+  CHECK(fails->bound_type == BoundType::Fails);
   CHECK(fails->note.rfind("unstable at h = 0.003: state became non-finite", 0) == 0);
   CHECK(fails->recorded_value > 0.0);  // the time it failed at
   for (const auto& g : check_gates(c, catalogue(), recorded)) {
@@ -124,7 +124,7 @@ TEST_CASE("a run that fails at the case's step is recorded as expected to fail, 
   CHECK(saw);
   // Re-recording at the stable step replaces the expectation by the standard rows.
   for (const auto& e : record_envelopes(c, catalogue(), recorded))
-    if (e.integrator == "rk4") CHECK(e.bound_type == "max");
+    if (e.integrator == "rk4") CHECK(e.bound_type == BoundType::Max);
 }
 
 TEST_CASE("the bundled envelopes hold and cover every case x integrator", "[gates]") {
@@ -138,14 +138,14 @@ TEST_CASE("the bundled envelopes hold and cover every case x integrator", "[gate
 
 TEST_CASE("envelope and reference files round-trip and bad ones are refused with file and column", "[gates][reference]") {
   const fs::path path = temp_file("tb_envelopes_");
-  const std::vector<Envelope> rows = {envelope("lgvi", "momentum_err_max", "max", 2.5e-13),
-                                      envelope("rk4", "orthogonality_err_max", "min", 1e-12)};
+  const std::vector<Envelope> rows = {envelope("lgvi", "momentum_err_max", BoundType::Max, 2.5e-13),
+                                      envelope("rk4", "orthogonality_err_max", BoundType::Min, 1e-12)};
   write_envelopes(path.string(), rows);
   const auto back = read_envelopes(path.string());
   REQUIRE(back.size() == 2);
   CHECK(back[0].metric == "momentum_err_max");
   CHECK(back[0].bound == 2.5e-13);
-  CHECK(back[1].bound_type == "min");
+  CHECK(back[1].bound_type == BoundType::Min);
   CHECK(back[1].note == "test");
 
   std::ofstream(path) << "case,integrator,metric,bound_type,bound,policy,recorded_value,note\n"
@@ -187,10 +187,38 @@ TEST_CASE("upper bounds are never below the run's round-off floor, which grows l
   // On a real gate run: the LGVI's momentum is conserved to round-off, so a stored bound below
   // round-off (1e-20) is checked at the floor and holds; the message says so.
   const Case c = load_case(kCaseFile);
-  const auto checks = check_gates(c, catalogue(), {envelope("lgvi", "momentum_err_max", "max", 1e-20)});
+  const auto checks = check_gates(c, catalogue(), {envelope("lgvi", "momentum_err_max", BoundType::Max, 1e-20)});
   const GateCheck* momentum = find(checks, "lgvi", "momentum_err_max");
   REQUIRE(momentum);
   INFO(momentum->message);
   CHECK(momentum->pass);
   CHECK(momentum->message.find("round-off floor of this run; stored bound 1e-20") != std::string::npos);
+}
+
+TEST_CASE("every metric core measures has a row of the metric table; another name is an error, not a default scale",
+          "[gates]") {
+  for (const auto& name : tb::metric_names()) CHECK_NOTHROW(tb::metric_traits(name));
+  CHECK(std::size(tb::kMetricTable) == tb::metric_names().size());
+  CHECK_THROWS_AS(tb::metric_traits("energy_wobble"), std::out_of_range);
+  tb::SummaryRow row;
+  CHECK_THROWS_AS(tb::round_off_floor("energy_wobble", row), std::out_of_range);
+  // The scales the floors used to take from the names' first words.
+  CHECK(tb::metric_traits("linear_momentum_err_max").scale == tb::RoundOffScale::LinearMomentum);
+  CHECK(tb::metric_traits("energy_drift_rate_abs").scale == tb::RoundOffScale::EnergyPerSecond);
+  CHECK(tb::metric_traits("energy_err_rel_ke").growth == tb::GrowthOf::Energy);
+  CHECK(tb::metric_traits("constraint_err_max").scale == tb::RoundOffScale::Unit);
+}
+
+TEST_CASE("the bundled envelopes are written back byte for byte from their typed rows", "[gates][reference]") {
+  // Bound types and policies are enumerations now, their CSV text from Envelope's description:
+  // reading the bundled file and writing it again gives the same bytes.
+  const std::string bundled = std::string(TETHERBENCH_REFERENCE_DIR) + "/envelopes.csv";
+  const fs::path copy = temp_file("tb_envelopes_copy_");
+  write_envelopes(copy.string(), read_envelopes(bundled));
+  auto bytes = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  CHECK(bytes(copy.string()) == bytes(bundled));
+  fs::remove(copy);
 }

@@ -234,9 +234,10 @@ TEST_CASE("a stability search survives bytes: bound, h_max, h_fail, every probe 
   for (int k = 0; k < 6; ++k) {
     tb::StabilityProbe p;
     p.h = 1e-3 / std::ldexp(1.0, k);
-    p.stable = k == 5;
+    p.end = k == 5 ? tb::StabilityProbe::End::Stable
+                   : k % 2 ? tb::StabilityProbe::End::SolverFailure
+                           : tb::StabilityProbe::End::Unstable;
     p.reason = k == 5 ? "" : (k % 2 ? "solver failure: Newton did not converge | at t = 0.5" : "non-finite state");
-    p.solver_failure = k % 2 == 1;
     p.t_horizon = 0.2 + 1.0 / (3.0 + k);
     p.t_reached = 0.1 * k;
     p.runtime_s = 1e-4 * k;
@@ -258,8 +259,7 @@ TEST_CASE("a stability search survives bytes: bound, h_max, h_fail, every probe 
   for (size_t k = 0; k < s.probes.size(); ++k) {
     const auto &a = back.probes[k], &b = s.probes[k];
     CHECK(same_bits(a.h, b.h));
-    CHECK(a.stable == b.stable);
-    CHECK(a.solver_failure == b.solver_failure);
+    CHECK(a.end == b.end);
     CHECK(a.reason == b.reason);
     CHECK(same_bits(a.t_horizon, b.t_horizon));
     CHECK(same_bits(a.t_reached, b.t_reached));
@@ -278,7 +278,7 @@ TEST_CASE("a stability search survives bytes: bound, h_max, h_fail, every probe 
   REQUIRE(back.at(s.h_fail) != nullptr);
   CHECK(back.at(s.h_fail)->reason == s.probes[4].reason);
   REQUIRE(back.at(s.h_max) != nullptr);
-  CHECK(back.at(s.h_max)->stable);
+  CHECK(back.at(s.h_max)->stable());
   CHECK(back.limited_by_solver() == s.limited_by_solver());
   for (auto bound : {tb::StabilitySearch::Bound::AtCap, tb::StabilitySearch::Bound::BelowFloor}) {
     tb::StabilitySearch other;

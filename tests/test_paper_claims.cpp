@@ -28,10 +28,10 @@ tb::PaperClaim claim(const std::string& kind, const std::string& metric, double 
   c.source = "seed 999, synthetic";
   c.case_name = "X";
   c.run = "m";
-  c.kind = kind;
+  c.kind = tb::enum_from_text<tb::ClaimKind>(kind);
   c.metric = metric;
   c.paper_value = paper_value;
-  c.has_paper_value = tb::paper_claim_has_value(kind);
+  c.has_paper_value = tb::paper_claim_has_value(c.kind);
   c.tolerance = tolerance;
   if (kind == "smaller_than") c.other_case = "Y", c.other_run = "n";
   return c;
@@ -254,9 +254,9 @@ TEST_CASE("every claim in reference/paper_claims.csv names a bundled case and a 
     INFO(claim.id);
     CHECK(claim.source.rfind("seed 00", 0) == 0);
     const tb::Case c = check_run(claim.case_name, claim.run);
-    if (claim.kind == "diverges") CHECK(claim.metric == "outcome");
+    if (claim.kind == tb::ClaimKind::Diverges) CHECK(claim.metric == "outcome");
     else CHECK(std::find(metrics.begin(), metrics.end(), claim.metric) != metrics.end());
-    if (claim.kind == "smaller_than") check_run(claim.other_case, claim.other_run);
+    if (claim.kind == tb::ClaimKind::SmallerThan) check_run(claim.other_case, claim.other_run);
     const std::string& key = claim.sensitivity_setting;
     if (key.rfind("model.", 0) == 0) {
       const auto root = tb::TableReader::parse_file(c.file);

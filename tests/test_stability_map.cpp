@@ -79,7 +79,7 @@ TEST_CASE("bisection finds RK4's limit h omega = 2 sqrt 2 on a linear oscillator
     CHECK(std::abs(s.h_max / limit - 1.0) <= precision);
     // Every probe is recorded, and the ones below the limit are stable, the ones above not.
     for (const auto& p : s.probes)
-      if (std::abs(p.h / limit - 1.0) > 1e-4) CHECK(p.stable == (p.h < limit));
+      if (std::abs(p.h / limit - 1.0) > 1e-4) CHECK(p.stable() == (p.h < limit));
   }
 }
 
@@ -109,19 +109,19 @@ TEST_CASE("the criterion counts energy growth, not a method's damping", "[stabil
   // steps: stable (no growth), the loss recorded.
   const StabilityProbe damped = probe_stability(key, c.settings_for("rk4"), std::sqrt(6.0) / kOmega, c.t_end,
                                                 c.sample_interval, StabilityCriterion{});
-  CHECK(damped.stable);
+  CHECK(damped.stable());
   CHECK(damped.energy_gain_rel <= 1e-12);
   CHECK(damped.energy_loss_rel > 0.99);
   // y = 3: |R|^2 = 1 - 729/72 + 6561/576 = 2.27 per step: unstable, with its reason.
   const StabilityProbe growing = probe_stability(key, c.settings_for("rk4"), 3.0 / kOmega, c.t_end, c.sample_interval,
                                                  StabilityCriterion{});
-  CHECK_FALSE(growing.stable);
+  CHECK_FALSE(growing.stable());
   CHECK((growing.reason.starts_with("energy gain") || growing.reason.starts_with("non-finite")));
-  CHECK_FALSE(growing.solver_failure);
+  CHECK_FALSE(growing.solver_failure());
   // A tighter energy fraction is still passed by the damped run: the criterion is one-sided.
   StabilityCriterion strict;
   strict.energy_fraction = 1e-6;
-  CHECK(probe_stability(key, c.settings_for("rk4"), std::sqrt(6.0) / kOmega, c.t_end, c.sample_interval, strict).stable);
+  CHECK(probe_stability(key, c.settings_for("rk4"), std::sqrt(6.0) / kOmega, c.t_end, c.sample_interval, strict).stable());
 }
 
 TEST_CASE("the power-law fit recovers a known exponent and its standard error", "[stability]") {
