@@ -7,6 +7,7 @@
 
 #include "core/format.hpp"
 #include "core/table_reader.hpp"
+#include "app/round_off.hpp"
 #include "app/runner.hpp"
 
 namespace tb {
@@ -19,38 +20,8 @@ const std::vector<std::string> kDefaultGateMetrics = {"energy_err_max",     "ene
                                                       "momentum_err_max",   "linear_momentum_err_max",
                                                       "constraint_err_max", "constraint_rate_err_max",
                                                       "orthogonality_err_max"};
-// Round-off floors (Brouwer's law): a quantity a method conserves exactly in exact arithmetic
-// (a VI's momentum, the orthogonality of a Lie group update, a constraint solved to
-// round-off) still changes by rounding errors, a few ulps of its magnitude per step; they add
-// up like a random walk, so after n steps the error is ~ eps * scale * sqrt(n) (Brouwer 1937;
-// Hairer, McLachlan & Razakarivony 2008). An upper bound is never below
-//   kRoundOffUlps * eps * scale * sqrt(n),
-// with n the run's steps and scale the magnitude the quantity is computed from (energy:
-// max |T| + |V|; angular / linear momentum: its value at t = 0; dimensionless orthogonality
-// and constraints of unit-sized lengths: 1), never below 1 (SI units, bundled cases of order
-// one). It is applied when the gate is checked, with the gate run's own n, so a longer gate
-// run gets a proportionally larger floor instead of failing a fixed 1e-13; and when a bound
-// is recorded. 8 ulps per sqrt(step) is ~4x the largest round-off the bundled gate runs
-// show (orthogonality 1.3e-14 after ~1000 steps: 1.9 ulps per sqrt(step)).
-constexpr double kRoundOffUlps = 8.0;
 
 }  // namespace
-
-double round_off_floor(const std::string& metric, const SummaryRow& row) {
-  return round_off_floor(metric_traits(metric).scale, row);
-}
-
-double round_off_floor(RoundOffScale of, const SummaryRow& row) {
-  const ConservationMetrics& m = row.metrics;
-  double scale = of == RoundOffScale::Energy || of == RoundOffScale::EnergyPerSecond ? m.energy_magnitude
-                 : of == RoundOffScale::Momentum                                    ? m.momentum_magnitude
-                 : of == RoundOffScale::LinearMomentum                              ? m.linear_momentum_magnitude
-                                                                                    : 1.0;
-  if (!(scale >= 1.0)) scale = 1.0;  // also NaN
-  if (of == RoundOffScale::EnergyPerSecond) scale /= std::max(row.t_end, 1e-300);
-  const double n = double(std::max(1L, row.counters.steps));
-  return kRoundOffUlps * std::numeric_limits<double>::epsilon() * scale * std::sqrt(n);
-}
 
 namespace {
 

@@ -12,6 +12,7 @@
 #include "app/case.hpp"
 #include "app/metric_table.hpp"
 #include "app/reference_data.hpp"
+#include "app/round_off.hpp"
 #include "app/runner.hpp"
 
 namespace tb {
@@ -29,11 +30,6 @@ void check_envelope_metrics(const std::string& file, const std::vector<Envelope>
 // Runs the gate run (case report.gate_t_end, the case's h) of every integrator that applies.
 std::vector<GateCheck> check_gates(const Case& c, const Catalogue& catalogue, const std::vector<Envelope>& envelopes);
 
-// The round-off floor of a metric for a run (Brouwer's law, see app/gates.cpp):
-// 8 eps * scale * sqrt(steps); no upper bound is checked or recorded below it. The scale is the
-// metric's row of app/metric_table.hpp (std::out_of_range for a metric without one).
-double round_off_floor(const std::string& metric, const SummaryRow& row);
-double round_off_floor(RoundOffScale scale, const SummaryRow& row);
 
 // Re-measures this case's "recorded" envelopes (bound = 2x the value for max, 1/2 for min),
 // keeps "fixed" ones, and adds max-envelopes of the standard metrics for runs that have none.

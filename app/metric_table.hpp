@@ -1,6 +1,6 @@
 #pragma once
 // What each metric core measures (core/metrics.hpp: metric_names()) is made of, for the
-// judgements that depend on it: the magnitude its round-off floor scales with (app/gates.hpp:
+// judgements that depend on it: the magnitude its round-off floor scales with (app/round_off.hpp:
 // round_off_floor) and the growth fit that belongs to it (studies/paper_verdict.cpp). One row
 // per metric, looked up by the metric's exact name: a metric without a row is an error
 // (std::out_of_range), never a default scale chosen by the first letters of its name, and

@@ -11,7 +11,7 @@
 #include <fstream>
 
 #include "core/format.hpp"
-#include "app/gates.hpp"
+#include "app/round_off.hpp"
 #include "app/interrupt.hpp"
 
 namespace tb {
@@ -126,7 +126,7 @@ IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info
   }
   out.outcome.h = settings.h;
   out.outcome.adaptive = info.adaptive;
-  out.outcome.rtol = info.adaptive && settings.declares("rtol") ? settings.get("rtol") : 0.0;
+  out.outcome.rtol = info.adaptive && settings.declares_tolerances() ? settings.tolerances().rtol : 0.0;
   out.t_final = stepper->time();
   out.counters = stepper->counters();
   out.runtime_s = runtime;
@@ -334,8 +334,8 @@ SummaryRow run_case(const RunKey& key, const RunOptions& options) {
   IntegratorSettings settings = c.settings_for(info.name);
   if (options.h) settings.h = *options.h;
   row.h = settings.h;
-  row.rtol = info.adaptive ? settings.get("rtol") : 0.0;
-  row.atol = info.adaptive ? settings.get("atol") : 0.0;
+  row.rtol = info.adaptive ? settings.tolerances().rtol : 0.0;
+  row.atol = info.adaptive ? settings.tolerances().atol : 0.0;
   row.t_end = options.t_end.value_or(c.t_end_for(info.name));
 
   MeasureOptions m;

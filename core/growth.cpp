@@ -51,7 +51,7 @@ namespace tb {
 //   the first periods. Fitting that climb gave "faster than linear" for a variational integrator on a 5 s run of
 //   a 2 s pendulum. A run shorter than 10 periods plus kGrowthMinOctaves octaves has no law.
 // - Round-off (issue 23): a run whose error stays within kGrowthSignalOverFloor Brouwer floors
-//   (8 eps scale sqrt(n), app/gates.hpp) measures our arithmetic, not the method.
+//   (8 eps scale sqrt(n), app/round_off.hpp) measures our arithmetic, not the method.
 // - A law needs an interval of half-width <= kGrowthMaxHalfWidth: 0, 1/2 and 1 are 1/2 apart, so
 //   a wider interval cannot separate neighbouring laws. "bounded" further needs the interval
 //   below 1/2 (it must exclude a random walk) and reaching 0 within kGrowthLawSlack (an exponent

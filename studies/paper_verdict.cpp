@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "core/format.hpp"
-#include "app/gates.hpp"
+#include "app/round_off.hpp"
 
 namespace tb {
 

@@ -324,8 +324,7 @@ class WorkPrecision final : public Study {
     if (p.parameter == Swept::H) {
       s.h = p.value;
     } else {
-      s.set("rtol", p.value);
-      s.set("atol", 1e-2 * p.value);
+      s.set_tolerances({p.value, 1e-2 * p.value});
     }
     const StateTrajectory& reference = trajectories_.at(c.name).at(p.key.discretisation);
     const double interval = reference.interval;
