@@ -73,9 +73,9 @@ std::vector<std::string> summary_values(const SummaryRow& r) {
   };
   auto growth = [&](const GrowthFit& g) -> GrowthCells {
     if (!r.outcome.ok()) return {metric(0.0), metric(0.0), metric(0.0), metric(0.0), metric(0.0), metric(0.0)};
-    const bool fitted = std::isfinite(g.exponent) && g.law != "round_off" && g.law != "zero" && g.law != "too_short";
+    const bool fitted = std::isfinite(g.exponent) && g.law != GrowthLaw::RoundOff && g.law != GrowthLaw::Zero && g.law != GrowthLaw::TooShort;
     auto cell = [&](double x) { return fitted ? format_g(x, 3) : std::string(); };
-    return {g.law, cell(g.exponent), cell(g.ci95_low), cell(g.ci95_high), g.prediction.law, describe_growth(g)};
+    return {to_string(g.law), cell(g.exponent), cell(g.ci95_low), cell(g.ci95_high), to_string(g.prediction.law), describe_growth(g)};
   };
   const GrowthCells energy_growth = growth(m.energy_growth), momentum_growth = growth(m.momentum_growth);
   return {r.case_name,

@@ -158,9 +158,9 @@ std::string interval(double lo, double hi) {
 }
 std::string seconds(double t) { return format_g(t, 3) + " s"; }
 
-// The law of the envelope points from `from` on (the window), into f's fit fields; "" when the
+// The law of the envelope points from `from` on (the window), into f's fit fields; None when the
 // span is too short (f.why says so).
-std::string law_of_span(const std::vector<EnvelopePoint>& envelope, double from, GrowthFit& f) {
+GrowthLaw law_of_span(const std::vector<EnvelopePoint>& envelope, double from, GrowthFit& f) {
   std::vector<double> x, y;
   f.t_from = f.t_to = 0.0;
   for (const auto& e : envelope)
@@ -175,22 +175,22 @@ std::string law_of_span(const std::vector<EnvelopePoint>& envelope, double from,
   if (f.points < int(kGrowthMinOctaves * kGrowthWindowsPerOctave) || octaves < kGrowthMinOctaves - 1e-9) {
     f.why = "too short: " + format_g(octaves, 2) + " octaves of envelope from " + seconds(from) + " (a law needs " +
             format_g(kGrowthMinOctaves) + ")";
-    return "";
+    return GrowthLaw::None;
   }
   const LineFit l = fit_line(x, y);
   f.exponent = l.exponent, f.std_err = l.std_err, f.ci95_low = l.lo, f.ci95_high = l.hi, f.r2 = l.r2,
   f.coefficient = l.coefficient;
   if (!std::isfinite(l.exponent)) {
     f.why = "no fit: the envelope's times do not spread";
-    return "";
+    return GrowthLaw::None;
   }
   if (f.ci95_half_width() > kGrowthMaxHalfWidth) {
     f.why = "p in " + interval(l.lo, l.hi) + ": the 95% interval is wider than +-" + format_g(kGrowthMaxHalfWidth) +
             ", which cannot separate 0, 1/2 and 1";
-    return "inconclusive";
+    return GrowthLaw::Inconclusive;
   }
-  const std::string law = classify_growth(l.lo, l.hi);
-  if (law == "inconclusive")
+  const GrowthLaw law = classify_growth(l.lo, l.hi);
+  if (law == GrowthLaw::Inconclusive)
     f.why = "p in " + interval(l.lo, l.hi) + " reaches the exponents of two laws";
   return law;
 }
@@ -207,37 +207,37 @@ long first_jump(const std::vector<EnvelopePoint>& envelope, double from) {
 }
 
 // The verdict of the law `law` (of a run whose error peaked at err_max) against the prediction.
-std::string judge(const GrowthFit& f, const std::string& law) {
+std::string judge(const GrowthFit& f, GrowthLaw law) {
   const GrowthPrediction& p = f.prediction;
-  if (p.law.empty() || law.empty() || law == "zero" || law == "too_short" || law == "inconclusive") return "";
+  if (p.law == GrowthLaw::None || law == GrowthLaw::None || law == GrowthLaw::Zero || law == GrowthLaw::TooShort || law == GrowthLaw::Inconclusive) return "";
   const double floors = std::isfinite(f.round_off_floor) && f.round_off_floor > 0.0 ? f.err_max / f.round_off_floor
                                                                                       : std::numeric_limits<double>::infinity();
-  const bool round_off_walk = floors <= kGrowthRoundOffWalk && (law == "sqrt_t" || law == "linear" || law == "bounded" ||
-                                                                law == "decays" || law == "round_off");
+  const bool round_off_walk = floors <= kGrowthRoundOffWalk && (law == GrowthLaw::SqrtT || law == GrowthLaw::Linear || law == GrowthLaw::Bounded ||
+                                                                law == GrowthLaw::Decays || law == GrowthLaw::RoundOff);
   bool consistent = false;
-  if (law == "round_off") consistent = true;
-  else if (p.law == "bounded") consistent = law == "bounded" || law == "decays" || round_off_walk;
-  else if (p.law == "linear") consistent = law != "faster" && !(law == "power_law" && f.ci95_low > 1.0);
-  else if (p.law == "round_off") consistent = round_off_walk;
+  if (law == GrowthLaw::RoundOff) consistent = true;
+  else if (p.law == GrowthLaw::Bounded) consistent = law == GrowthLaw::Bounded || law == GrowthLaw::Decays || round_off_walk;
+  else if (p.law == GrowthLaw::Linear) consistent = law != GrowthLaw::Faster && !(law == GrowthLaw::PowerLaw && f.ci95_low > 1.0);
+  else if (p.law == GrowthLaw::RoundOff) consistent = round_off_walk;
   if (consistent) return "consistent";
-  return "investigate: theory predicts " + (p.law == "linear" ? std::string("at most linear growth") : p.law) + " (" +
-         p.because + "); measured " + law + (std::isfinite(f.exponent) ? ", p in " + interval(f.ci95_low, f.ci95_high) : "") +
+  return "investigate: theory predicts " + (p.law == GrowthLaw::Linear ? std::string("at most linear growth") : to_string(p.law)) +
+         " (" + p.because + "); measured " + to_string(law) + (std::isfinite(f.exponent) ? ", p in " + interval(f.ci95_low, f.ci95_high) : "") +
          " over " + seconds(f.t_from) + " - " + seconds(f.t_to) + ", max |e| " + format_g(f.err_max, 3) +
          (std::isfinite(floors) ? " = " + format_g(floors, 2) + " x the round-off floor" : "");
 }
 
 }  // namespace
 
-std::string classify_growth(double lo, double hi) {
-  if (!(std::isfinite(lo) && std::isfinite(hi))) return "too_short";
-  if (hi < -kGrowthLawSlack) return "decays";
-  if (lo <= kGrowthLawSlack && hi < kGrowthBoundedUpper) return "bounded";
+GrowthLaw classify_growth(double lo, double hi) {
+  if (!(std::isfinite(lo) && std::isfinite(hi))) return GrowthLaw::TooShort;
+  if (hi < -kGrowthLawSlack) return GrowthLaw::Decays;
+  if (lo <= kGrowthLawSlack && hi < kGrowthBoundedUpper) return GrowthLaw::Bounded;
   const bool half = reaches(lo, hi, 0.5), one = reaches(lo, hi, 1.0), zero = reaches(lo, hi, 0.0);
-  if (int(half) + int(one) + int(zero) > 1) return "inconclusive";
-  if (half) return "sqrt_t";
-  if (one) return "linear";
-  if (lo > 1.0 + kGrowthLawSlack) return "faster";
-  return "power_law";
+  if (int(half) + int(one) + int(zero) > 1) return GrowthLaw::Inconclusive;
+  if (half) return GrowthLaw::SqrtT;
+  if (one) return GrowthLaw::Linear;
+  if (lo > 1.0 + kGrowthLawSlack) return GrowthLaw::Faster;
+  return GrowthLaw::PowerLaw;
 }
 
 GrowthFit fit_growth(const std::vector<EnvelopePoint>& envelope, double err_max, const GrowthContext& context) {
@@ -248,23 +248,23 @@ GrowthFit fit_growth(const std::vector<EnvelopePoint>& envelope, double err_max,
   f.slowest_period = context.slowest_period;
   f.prediction = context.prediction;
   if (!(err_max > 0.0)) {  // conserved exactly over the whole run (or not a quantity of the model)
-    f.law = "zero";
+    f.law = GrowthLaw::Zero;
     return f;
   }
   if (std::isfinite(context.round_off_floor) && err_max < kGrowthSignalOverFloor * context.round_off_floor) {
-    f.law = "round_off";
+    f.law = GrowthLaw::RoundOff;
     f.verdict = judge(f, f.law);
     return f;
   }
   if (!(context.slowest_period > 0.0)) {
-    f.law = "too_short";
+    f.law = GrowthLaw::TooShort;
     f.why = "the model declares no slowest period to start the fit after";
     return f;
   }
   const double from = kGrowthStartPeriods * context.slowest_period;
-  const std::string law = law_of_span(envelope, from, f);
-  if (law.empty()) {
-    f.law = "too_short";
+  const GrowthLaw law = law_of_span(envelope, from, f);
+  if (law == GrowthLaw::None) {
+    f.law = GrowthLaw::TooShort;
     f.why = "the run spans " + format_g(envelope.empty() ? 0.0 : envelope.back().t / context.slowest_period, 3) +
             " periods of the slowest mode (" + seconds(context.slowest_period) + "); a law needs " +
             format_g(kGrowthStartPeriods) + " for the start-up, then " + format_g(kGrowthMinOctaves) + " octaves";
@@ -272,22 +272,24 @@ GrowthFit fit_growth(const std::vector<EnvelopePoint>& envelope, double err_max,
   }
   const long k = first_jump(envelope, from);
   if (k >= 0) {
-    f.law = "regime_change";
+    f.law = GrowthLaw::RegimeChange;
     f.jump_from = envelope[size_t(k) - kGrowthWindowsPerOctave].t;
     f.jump_to = envelope[size_t(k)].t;
     f.jump_ratio = envelope[size_t(k)].value / envelope[size_t(k) - kGrowthWindowsPerOctave].value;
     GrowthFit after = f;
     after.why.clear();
     after.exponent = after.ci95_low = after.ci95_high = std::numeric_limits<double>::quiet_NaN();
-    const std::string after_law = law_of_span(envelope, 2.0 * f.jump_to, after);
+    const GrowthLaw after_law = law_of_span(envelope, 2.0 * f.jump_to, after);
     // A second jump after the first: the span after it is no single regime either.
-    f.after_law = after_law.empty() ? "too_short" : first_jump(envelope, 2.0 * f.jump_to) >= 0 ? "regime_change" : after_law;
+    f.after_law = after_law == GrowthLaw::None                       ? GrowthLaw::TooShort
+                  : first_jump(envelope, 2.0 * f.jump_to) >= 0 ? GrowthLaw::RegimeChange
+                                                                : after_law;
     f.exponent = after.exponent, f.std_err = after.std_err, f.ci95_low = after.ci95_low, f.ci95_high = after.ci95_high;
     f.r2 = after.r2, f.coefficient = after.coefficient, f.points = after.points, f.t_from = after.t_from, f.t_to = after.t_to;
     f.why = "the envelope rose " + format_g(f.jump_ratio, 2) + "-fold between " + seconds(f.jump_from) + " and " +
             seconds(f.jump_to) + " (a change of regime, not a power law)";
     if (!after.why.empty()) f.why += "; after it: " + after.why;
-    f.verdict = f.after_law == "regime_change" ? "" : judge(f, f.after_law);
+    f.verdict = f.after_law == GrowthLaw::RegimeChange ? "" : judge(f, f.after_law);
     return f;
   }
   f.law = law;
@@ -298,13 +300,13 @@ GrowthFit fit_growth(const std::vector<EnvelopePoint>& envelope, double err_max,
 std::string describe_growth(const GrowthFit& f) {
   const std::string span = " over " + seconds(f.t_from) + " - " + seconds(f.t_to);
   const std::string p = std::isfinite(f.exponent) ? "p in " + interval(f.ci95_low, f.ci95_high) + span : "";
-  const auto law_words = [&](const std::string& law) -> std::string {
-    if (law == "bounded") return "bounded (" + p + ")";
-    if (law == "decays") return "decays (" + p + ")";
-    if (law == "linear") return "grows linearly (" + p + ")";
-    if (law == "faster") return "grows faster than linearly (" + p + ")";
-    if (law == "power_law") return "grows like t^p (" + p + "; none of 0, 1/2, 1)";
-    if (law == "sqrt_t") {
+  const auto law_words = [&](GrowthLaw law) -> std::string {
+    if (law == GrowthLaw::Bounded) return "bounded (" + p + ")";
+    if (law == GrowthLaw::Decays) return "decays (" + p + ")";
+    if (law == GrowthLaw::Linear) return "grows linearly (" + p + ")";
+    if (law == GrowthLaw::Faster) return "grows faster than linearly (" + p + ")";
+    if (law == GrowthLaw::PowerLaw) return "grows like t^p (" + p + "; none of 0, 1/2, 1)";
+    if (law == GrowthLaw::SqrtT) {
       const bool walk = std::isfinite(f.round_off_floor) && f.err_max <= kGrowthRoundOffWalk * f.round_off_floor;
       const bool floor_known = std::isfinite(f.round_off_floor) && f.round_off_floor > 0.0;
       return "grows like sqrt(t) (" + p +
@@ -313,37 +315,39 @@ std::string describe_growth(const GrowthFit& f) {
                             : std::string()) +
              ")";
     }
-    return law;
+    return to_string(law);
   };
   std::string out;
-  if (f.law == "zero") out = "identically 0";
-  else if (f.law == "round_off")
+  if (f.law == GrowthLaw::Zero) out = "identically 0";
+  else if (f.law == GrowthLaw::RoundOff)
     out = "at round-off (max " + format_g(f.err_max, 2) + " < " + format_g(kGrowthSignalOverFloor) + " x the Brouwer floor " +
           format_g(f.round_off_floor, 2) + ")";
-  else if (f.law == "too_short") out = "too short for a law: " + f.why;
-  else if (f.law == "inconclusive") out = "inconclusive: " + f.why + span;
-  else if (f.law == "regime_change")
+  else if (f.law == GrowthLaw::TooShort) out = "too short for a law: " + f.why;
+  else if (f.law == GrowthLaw::Inconclusive) out = "inconclusive: " + f.why + span;
+  else if (f.law == GrowthLaw::RegimeChange)
     out = "regime change: " + f.why +
-          (f.after_law.empty() || f.after_law == "too_short" ? std::string()
-           : f.after_law == "regime_change"                   ? "; further changes after it"
+          (f.after_law == GrowthLaw::None || f.after_law == GrowthLaw::TooShort ? std::string()
+           : f.after_law == GrowthLaw::RegimeChange                   ? "; further changes after it"
                                                               : "; after it " + law_words(f.after_law));
   else out = law_words(f.law);
   if (f.investigate()) out += "; " + f.verdict;
   return out;
 }
 
+std::string to_string(GrowthLaw law) { return std::string(enum_texts(law)[size_t(law)]); }
+
 GrowthPrediction predicted_growth(const MethodTraits& traits, bool energy, bool conservative) {
   if (!energy) {
     if (traits.conserves_momentum_map)
-      return {"round_off", "the scheme conserves the discrete momentum map exactly (discrete Noether theorem)"};
-    return {"linear", "a method that does not conserve the momentum map: its local errors add up, at most linearly"};
+      return {GrowthLaw::RoundOff, "the scheme conserves the discrete momentum map exactly (discrete Noether theorem)"};
+    return {GrowthLaw::Linear, "a method that does not conserve the momentum map: its local errors add up, at most linearly"};
   }
   if (traits.symplectic && conservative)
-    return {"bounded", "symplectic on a conservative model: a modified energy is conserved (HLW IX.8, Thm. 8.1)"};
+    return {GrowthLaw::Bounded, "symplectic on a conservative model: a modified energy is conserved (HLW IX.8, Thm. 8.1)"};
   if (traits.symplectic)
-    return {"linear", "symplectic, but the model does external work: no modified energy bounds the balance; the local "
+    return {GrowthLaw::Linear, "symplectic, but the model does external work: no modified energy bounds the balance; the local "
                       "errors add up, at most linearly"};
-  return {"linear", std::string(traits.dissipative ? "numerical dissipation, one-signed; " : "not symplectic: ") +
+  return {GrowthLaw::Linear, std::string(traits.dissipative ? "numerical dissipation, one-signed; " : "not symplectic: ") +
                         "the local energy errors add up, at most linearly (HLW IX.8)"};
 }
 

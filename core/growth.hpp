@@ -33,8 +33,10 @@
 //             for a momentum map a scheme conserves exactly; a law that contradicts it is
 //             printed as "investigate: ..." with the evidence, never as a finding.
 
+#include <array>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "numerics/statistics.hpp"  // student_t975, shared with the other fits
@@ -72,9 +74,18 @@ class GrowthEnvelope {
   std::vector<double> window_max_, window_end_;  // per window: max |e| and the last time in it
 };
 
+// The laws (the rule above). None: not fitted (no run), or no prediction.
+enum class GrowthLaw { None, Zero, RoundOff, TooShort, RegimeChange, Inconclusive, Decays, Bounded, SqrtT, Linear, Faster, PowerLaw };
+// Each law's name as the tables print it ("" for None); the order of the enumeration.
+constexpr std::array<std::string_view, 12> enum_texts(GrowthLaw) {
+  return {"", "zero", "round_off", "too_short", "regime_change", "inconclusive", "decays", "bounded", "sqrt_t",
+          "linear", "faster", "power_law"};
+}
+std::string to_string(GrowthLaw law);
+
 // What theory predicts of a run's growth law (predicted_growth), and why.
 struct GrowthPrediction {
-  std::string law;      // "bounded", "linear" (at most linear), "round_off", or "" (no prediction)
+  GrowthLaw law = GrowthLaw::None;  // Bounded, Linear (at most linear), RoundOff, or None (no prediction)
   std::string because;  // the theorem or property, in words
 };
 
@@ -86,7 +97,7 @@ struct GrowthContext {
 };
 
 struct GrowthFit {
-  std::string law;  // "" when not fitted (no run), else one of the laws above
+  GrowthLaw law = GrowthLaw::None;  // None when not fitted (no run)
   double exponent = std::numeric_limits<double>::quiet_NaN();
   double std_err = std::numeric_limits<double>::quiet_NaN();
   double ci95_low = std::numeric_limits<double>::quiet_NaN(), ci95_high = std::numeric_limits<double>::quiet_NaN();
@@ -101,7 +112,7 @@ struct GrowthFit {
   // the start); the fit fields above are then those of the span after it, and after_law its law.
   double jump_from = std::numeric_limits<double>::quiet_NaN(), jump_to = std::numeric_limits<double>::quiet_NaN();
   double jump_ratio = std::numeric_limits<double>::quiet_NaN();
-  std::string after_law;
+  GrowthLaw after_law = GrowthLaw::None;
   std::string why;  // too_short, inconclusive, regime_change: why no single law, in words
   GrowthPrediction prediction;  // what theory predicts for this run
   // "" (no prediction or nothing to judge), "consistent", or "investigate: ..." with the evidence.
@@ -114,7 +125,7 @@ struct GrowthFit {
 // The fit, its law and its verdict against the prediction (the rule above).
 GrowthFit fit_growth(const std::vector<EnvelopePoint>& envelope, double err_max, const GrowthContext& context);
 // The law of a 95% interval (the bands above, after the other checks).
-std::string classify_growth(double ci95_low, double ci95_high);
+GrowthLaw classify_growth(double ci95_low, double ci95_high);
 // The words the report prints for a fit: the law with its interval and span, why none where
 // there is none, and the verdict ("investigate: ...") where theory disagrees.
 std::string describe_growth(const GrowthFit& fit);

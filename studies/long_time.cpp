@@ -151,12 +151,12 @@ class LongTimeStudy final : public Study {
           const std::string quantity = energy ? "energy" : "momentum";
           const GrowthFit& g = *q;
           csv << r->case_name << ',' << r->integrator << ',' << r->discretisation << ',' << quantity << ','
-              << (ok ? g.law : "") << ',' << cell(ok, g.exponent) << ',' << cell(ok, g.ci95_low) << ','
+              << (ok ? to_string(g.law) : "") << ',' << cell(ok, g.exponent) << ',' << cell(ok, g.ci95_low) << ','
               << cell(ok, g.ci95_high) << ',' << cell(ok, g.std_err) << ',' << cell(ok, g.r2) << ','
               << cell(ok, g.coefficient) << ',' << cell(ok, g.t_from) << ',' << cell(ok, g.t_to) << ',' << g.points << ','
               << cell(ok, g.err_max) << ',' << cell(ok, g.round_off_floor) << ',' << cell(ok, g.slowest_period) << ','
               << cell(ok, g.jump_from) << ',' << cell(ok, g.jump_to) << ',' << cell(ok, g.jump_ratio) << ','
-              << (ok ? g.after_law : "") << ',' << (ok ? g.prediction.law : "") << ",\"" << (ok ? g.verdict : "")
+              << (ok ? to_string(g.after_law) : "") << ',' << (ok ? to_string(g.prediction.law) : "") << ",\"" << (ok ? g.verdict : "")
               << "\",\"" << (ok ? describe_growth(g) : "") << "\"," << format_g(r->h, 6) << ',' << format_g(r->t_end, 6)
               << ',' << r->counters.steps << ',' << (long_rows.count(r) ? "long run" : "full run") << ",\"" << r->status()
               << "\"\n";
@@ -164,7 +164,7 @@ class LongTimeStudy final : public Study {
             for (const auto& p : g.envelope)
               env << r->case_name << ',' << r->integrator << ',' << quantity << ',' << format_g(p.t, 6) << ','
                   << format_g(p.value, 6) << '\n';
-          md << " | " << (ok ? g.law : "") << " | " << (ok ? g.prediction.law : "") << " | " << (ok ? describe_growth(g) : "");
+          md << " | " << (ok ? to_string(g.law) : "") << " | " << (ok ? to_string(g.prediction.law) : "") << " | " << (ok ? describe_growth(g) : "");
         }
         const double period = r->metrics.energy_growth.slowest_period;
         md << " | " << format_g(r->t_end, 6) << " | " << (std::isfinite(period) ? format_g(r->t_end / period, 3) : "")

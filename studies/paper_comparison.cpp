@@ -240,7 +240,7 @@ class PaperComparison final : public Study {
       const SummaryRow r = row_of(e);
       for (const auto& m : metric_names()) csv << ',' << (ok ? format_g(metric_value(r.metrics, m), 6) : "");
       const GrowthFit& g = r.metrics.energy_growth;
-      csv << ',' << (ok ? g.law : "") << ',' << (ok ? format_g(g.exponent, 3) : "") << ','
+      csv << ',' << (ok ? to_string(g.law) : "") << ',' << (ok ? format_g(g.exponent, 3) : "") << ','
           << (ok ? format_g(g.ci95_half_width(), 3) : "") << '\n';
     }
   }

@@ -23,10 +23,8 @@ std::string how_much(double ratio) {
   return factor(1.0 / ratio) + "x smaller";
 }
 
-bool is_one_of(const std::string& s, std::initializer_list<const char*> list) {
-  for (const char* x : list)
-    if (s == x) return true;
-  return false;
+bool is_one_of(GrowthLaw law, std::initializer_list<GrowthLaw> list) {
+  return std::find(list.begin(), list.end(), law) != list.end();
 }
 
 // The growth law fitted to a metric's error, as the metric table says (app/metric_table.hpp).
@@ -40,7 +38,7 @@ const GrowthFit* growth_of(const std::string& metric, const ConservationMetrics&
 }
 
 std::string describe_law(const GrowthFit& g) {
-  return "growth law " + (g.law.empty() ? std::string("(none)") : g.law + ": " + describe_growth(g));
+  return "growth law " + (g.law == GrowthLaw::None ? std::string("(none)") : to_string(g.law) + ": " + describe_growth(g));
 }
 
 std::string paper_cell(const PaperClaim& c) {
@@ -114,20 +112,28 @@ ClaimVerdict judge_growth(const PaperClaim& c, const SummaryRow& row, double val
   // Exactly zero with a zero initial value tests nothing: the motion keeps the quantity at 0 by
   // symmetry (or the model has none), whatever the integrator does.
   const double magnitude = g == &row.metrics.energy_growth ? row.metrics.energy_magnitude : row.metrics.momentum_magnitude;
-  if (g->law == "zero" && !(magnitude > 0.0)) {
+  if (g->law == GrowthLaw::Zero && !(magnitude > 0.0)) {
     v.verdict = "inconclusive";
     v.size += "; exactly 0 from an initial value of 0: nothing the run could fail to conserve";
     return v;
   }
-  if (is_one_of(g->law, {"zero", "round_off", "bounded", "decays"})) says = "none";
-  else if (is_one_of(g->law, {"linear", "faster"})) says = "drift";
-  else if (g->law == "sqrt_t") says = above > kFarAboveRoundOff ? "drift" : "none";  // round-off adding up is no drift
-  else if (g->law == "power_law") says = g->exponent > 0.0 ? "drift" : "none";
-  else if (is_one_of(g->law, {"too_short", "inconclusive", "regime_change", ""})) says = "unknown";
-  else v.size += " (a law this study does not know)";
+  switch (g->law) {  // every law is handled: the compiler checks (-Wswitch)
+    case GrowthLaw::Zero:
+    case GrowthLaw::RoundOff:
+    case GrowthLaw::Bounded:
+    case GrowthLaw::Decays: says = "none"; break;
+    case GrowthLaw::Linear:
+    case GrowthLaw::Faster: says = "drift"; break;
+    case GrowthLaw::SqrtT: says = above > kFarAboveRoundOff ? "drift" : "none"; break;  // round-off adding up is no drift
+    case GrowthLaw::PowerLaw: says = g->exponent > 0.0 ? "drift" : "none"; break;
+    case GrowthLaw::TooShort:
+    case GrowthLaw::Inconclusive:
+    case GrowthLaw::RegimeChange:
+    case GrowthLaw::None: says = "unknown"; break;
+  }
   // A fitted law whose 95% interval holds both 0 (bounded) and 1 (linear drift) cannot tell them
   // apart, whatever its point estimate; an error within reach of round-off needs no law.
-  const bool fitted = is_one_of(g->law, {"bounded", "decays", "sqrt_t", "linear", "faster", "power_law"});
+  const bool fitted = is_one_of(g->law, {GrowthLaw::Bounded, GrowthLaw::Decays, GrowthLaw::SqrtT, GrowthLaw::Linear, GrowthLaw::Faster, GrowthLaw::PowerLaw});
   if (fitted && above > kFarAboveRoundOff && g->ci95_low <= 0.0 && g->ci95_high >= 1.0) {
     says = "unknown";
     v.size += "; its 95% interval holds both 0 (bounded) and 1 (linear drift)";

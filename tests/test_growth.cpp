@@ -38,7 +38,7 @@ GrowthFit fit_series(long n, double dt, const std::function<double(long, double)
 
 void show(const char* what, const GrowthFit& f) {
   std::printf("growth %-28s law %-13s p %.4f (95%% CI %.4f .. %.4f), %d points over %.3g .. %.3g: %s\n", what,
-              f.law.c_str(), f.exponent, f.ci95_low, f.ci95_high, f.points, f.t_from, f.t_to, describe_growth(f).c_str());
+              to_string(f.law).c_str(), f.exponent, f.ci95_low, f.ci95_high, f.points, f.t_from, f.t_to, describe_growth(f).c_str());
 }
 
 }  // namespace
@@ -63,14 +63,14 @@ TEST_CASE("growth laws of synthetic series are classified with their exponents",
     // A non-symplectic method's energy error: secular c t plus the orbit's O(h^p) oscillation.
     const auto f = fit_series(n, dt, [](long, double t) { return 1e-8 * t + 1e-8 * std::sin(7.0 * t); });
     show("1e-8 t + 1e-8 sin 7t", f);
-    CHECK(f.law == "linear");
+    CHECK(f.law == GrowthLaw::Linear);
     CHECK(f.exponent == Approx(1.0).margin(0.1));
     CHECK(f.t_from >= 10.0 * kPeriod);
   }
   SECTION("c sqrt(t): p = 1/2 within 0.01") {
     const auto f = fit_series(n, dt, [](long, double t) { return 3e-12 * std::sqrt(t); });
     show("3e-12 sqrt t", f);
-    CHECK(f.law == "sqrt_t");
+    CHECK(f.law == GrowthLaw::SqrtT);
     CHECK(f.exponent == Approx(0.5).margin(0.01));
     CHECK(f.coefficient == Approx(3e-12).epsilon(0.05));
   }
@@ -80,23 +80,23 @@ TEST_CASE("growth laws of synthetic series are classified with their exponents",
     const auto f =
         fit_series(n, dt, [](long, double t) { return 1e-6 * std::sin(7.0 * t) + 3e-7 * std::sin(2.3 * t + 1.0); });
     show("bounded two-frequency", f);
-    CHECK(f.law == "bounded");
+    CHECK(f.law == GrowthLaw::Bounded);
     CHECK(std::abs(f.exponent) < 0.05);
   }
   SECTION("faster than linear and decaying") {
     const auto fast = fit_series(n, dt, [](long, double t) { return 1e-9 * t * t; });
     show("1e-9 t^2", fast);
-    CHECK(fast.law == "faster");
+    CHECK(fast.law == GrowthLaw::Faster);
     CHECK(fast.exponent == Approx(2.0).margin(0.02));
     const auto decay = fit_series(n, dt, [](long i, double t) { return i == 0 ? 0.0 : 1e-3 / t; });
     show("1e-3 / t", decay);
-    CHECK(decay.law == "decays");
+    CHECK(decay.law == GrowthLaw::Decays);
     CHECK(decay.exponent == Approx(-1.0).margin(0.05));
   }
   SECTION("a clear exponent that is none of 0, 1/2, 1 is a power law, not the nearest law") {
     const auto f = fit_series(n, dt, [](long, double t) { return 1e-9 * std::pow(t, 0.27); });
     show("t^0.27", f);
-    CHECK(f.law == "power_law");
+    CHECK(f.law == GrowthLaw::PowerLaw);
   }
   SECTION("the start-up is left out: a climb over the first periods, then a plateau, is bounded") {
     // The error of a symplectic method climbing to its modified energy's oscillation over the
@@ -105,18 +105,17 @@ TEST_CASE("growth laws of synthetic series are classified with their exponents",
       return 1e-6 * std::min(1.0, std::pow(t / (3.0 * kPeriod), 3.0)) * (1.0 + 0.3 * std::sin(7.0 * t));
     });
     show("start-up then level", f);
-    CHECK(f.law == "bounded");
+    CHECK(f.law == GrowthLaw::Bounded);
   }
   SECTION("no error at all, and a run too short to fit") {
-    CHECK(fit_series(1000, dt, [](long, double) { return 0.0; }).law == "zero");
+    CHECK(fit_series(1000, dt, [](long, double) { return 0.0; }).law == GrowthLaw::Zero);
     // 30 s = 33 periods: 10 for the start-up leave 1.7 octaves.
     const auto short_run = fit_series(30000, dt, [](long, double t) { return t; });
     show("t over 33 periods", short_run);
-    CHECK(short_run.law == "too_short");
+    CHECK(short_run.law == GrowthLaw::TooShort);
     CHECK(short_run.why.find("33.3 periods") != std::string::npos);
     // A model that declares no slowest period gets no law.
-    CHECK(fit_series(n, dt, [](long, double t) { return t; }, std::numeric_limits<double>::quiet_NaN()).law ==
-          "too_short");
+    CHECK(fit_series(n, dt, [](long, double t) { return t; }, std::numeric_limits<double>::quiet_NaN()).law == GrowthLaw::TooShort);
   }
 }
 
@@ -128,20 +127,20 @@ TEST_CASE("a jump of the envelope is a regime change, reported where it is, and 
     return (t < 60.0 ? 1e-9 : 2e-7) * (1.0 + 0.3 * std::sin(7.0 * t));
   });
   show("jump at 60 s", f);
-  CHECK(f.law == "regime_change");
+  CHECK(f.law == GrowthLaw::RegimeChange);
   CHECK(f.jump_from <= 60.0);
   CHECK(f.jump_to >= 60.0);
   CHECK(f.jump_to <= 120.0);
   CHECK(f.jump_ratio > 100.0);
   // After the jump (from twice its end) 200 s leave under two octaves: too short to judge.
-  CHECK(f.after_law == "too_short");
+  CHECK(f.after_law == GrowthLaw::TooShort);
   // Over a longer run the level after the jump is bounded.
   const auto longer = fit_series(2000000, 1e-3, [](long, double t) {
     return (t < 60.0 ? 1e-9 : 2e-7) * (1.0 + 0.3 * std::sin(7.0 * t));
   });
   show("jump at 60 s, 2000 s", longer);
-  CHECK(longer.law == "regime_change");
-  CHECK(longer.after_law == "bounded");
+  CHECK(longer.law == GrowthLaw::RegimeChange);
+  CHECK(longer.after_law == GrowthLaw::Bounded);
   CHECK(describe_growth(longer).find("after it bounded") != std::string::npos);
 }
 
@@ -164,9 +163,9 @@ TEST_CASE("a random walk is sqrt_t or inconclusive, almost never another law", "
     }, 100.0);
     sum += f.exponent;
     covered += f.ci95_low <= 0.5 && 0.5 <= f.ci95_high;
-    sqrt_t += f.law == "sqrt_t";
-    inconclusive += f.law == "inconclusive";
-    wrong += f.law != "sqrt_t" && f.law != "inconclusive";
+    sqrt_t += f.law == GrowthLaw::SqrtT;
+    inconclusive += f.law == GrowthLaw::Inconclusive;
+    wrong += f.law != GrowthLaw::SqrtT && f.law != GrowthLaw::Inconclusive;
   }
   std::printf("growth random walk: mean p %.4f over %d seeds, CI covers 1/2 in %d; law sqrt_t %d, inconclusive %d, "
               "another law %d\n", sum / walks, walks, covered, sqrt_t, inconclusive, wrong);
@@ -210,7 +209,7 @@ TEST_CASE("calibration: each threshold against synthetic families with known law
         if (family == "faster") return 1e-12 * t * t * wobble;
         return (t < 5000.0 ? 1e-9 : 1e-7) * wobble;  // a jump at 5000 samples
       }, 100.0);
-      ++named[f.law];
+      ++named[to_string(f.law)];
     }
     std::printf("%-14s", family.c_str());
     for (const auto& l : laws) std::printf(" %6d", named[l]);
@@ -242,30 +241,30 @@ TEST_CASE("round-off-level noise is classified round_off against the Brouwer flo
     return fit_series(n, 1e-3, [&, ulps](long i, double) {
       if (i > 0) w += ((rng() >> 63) ? ulps : -ulps) * eps;
       return w;
-    }, kPeriod, floor, {"bounded", "symplectic"});
+    }, kPeriod, floor, {GrowthLaw::Bounded, "symplectic"});
   };
   const GrowthFit g = walk(2.0);
   show("2-ulp walk", g);
-  CHECK(g.law == "round_off");
+  CHECK(g.law == GrowthLaw::RoundOff);
   CHECK(g.verdict == "consistent");
   // The same walk 100 times larger is above 10 floors: a law, and within 100 floors a round-off
   // walk consistent with a bounded prediction (Brouwer), never "investigate".
   const GrowthFit big = walk(200.0);
   show("200-ulp walk", big);
-  CHECK(big.law != "round_off");
+  CHECK(big.law != GrowthLaw::RoundOff);
   CHECK_FALSE(big.investigate());
 }
 
 TEST_CASE("the laws' bands are the documented ones", "[growth]") {
-  CHECK(classify_growth(-0.5, -0.3) == "decays");
-  CHECK(classify_growth(-0.05, 0.15) == "bounded");
-  CHECK(classify_growth(0.02, 0.08) == "bounded");  // excludes 0, but reaches it within the slack
-  CHECK(classify_growth(0.05, 0.55) == "inconclusive");  // bounded needs hi < 1/2
-  CHECK(classify_growth(0.3, 0.6) == "sqrt_t");
-  CHECK(classify_growth(0.45, 0.95) == "inconclusive");  // reaches 1/2 and 1
-  CHECK(classify_growth(0.85, 1.15) == "linear");
-  CHECK(classify_growth(1.15, 1.4) == "faster");
-  CHECK(classify_growth(0.2, 0.35) == "power_law");
+  CHECK(classify_growth(-0.5, -0.3) == GrowthLaw::Decays);
+  CHECK(classify_growth(-0.05, 0.15) == GrowthLaw::Bounded);
+  CHECK(classify_growth(0.02, 0.08) == GrowthLaw::Bounded);  // excludes 0, but reaches it within the slack
+  CHECK(classify_growth(0.05, 0.55) == GrowthLaw::Inconclusive);  // bounded needs hi < 1/2
+  CHECK(classify_growth(0.3, 0.6) == GrowthLaw::SqrtT);
+  CHECK(classify_growth(0.45, 0.95) == GrowthLaw::Inconclusive);  // reaches 1/2 and 1
+  CHECK(classify_growth(0.85, 1.15) == GrowthLaw::Linear);
+  CHECK(classify_growth(1.15, 1.4) == GrowthLaw::Faster);
+  CHECK(classify_growth(0.2, 0.35) == GrowthLaw::PowerLaw);
   CHECK(student_t975(1) == Approx(12.706));
   CHECK(student_t975(10) == Approx(2.228));
   CHECK(student_t975(1e9) == Approx(1.96).epsilon(1e-6));
@@ -275,24 +274,25 @@ TEST_CASE("a law that contradicts the declared theory is printed as investigate 
   const double floor = 1e-15;
   // A symplectic method on a conservative model whose error drifts linearly far above round-off.
   const auto drift = fit_series(200000, 1e-3, [](long, double t) { return 1e-8 * t; }, kPeriod, floor,
-                                {"bounded", "symplectic"});
+                                {GrowthLaw::Bounded, "symplectic"});
   show("drift judged as symplectic", drift);
-  CHECK(drift.law == "linear");
+  CHECK(drift.law == GrowthLaw::Linear);
   CHECK(drift.investigate());
   CHECK(describe_growth(drift).find("investigate: theory predicts bounded") != std::string::npos);
   // The same drift for a non-symplectic method is what theory says.
-  CHECK(fit_series(200000, 1e-3, [](long, double t) { return 1e-8 * t; }, kPeriod, floor, {"linear", "rk"}).verdict ==
+  CHECK(fit_series(200000, 1e-3, [](long, double t) { return 1e-8 * t; }, kPeriod, floor, {GrowthLaw::Linear, "rk"}).verdict ==
         "consistent");
   // Faster than linear contradicts "at most linear".
-  CHECK(fit_series(200000, 1e-3, [](long, double t) { return 1e-8 * t * t; }, kPeriod, floor, {"linear", "rk"})
+  CHECK(fit_series(200000, 1e-3, [](long, double t) { return 1e-8 * t * t; }, kPeriod, floor, {GrowthLaw::Linear, "rk"})
             .investigate());
   // Every registered integrator's prediction follows from its traits.
   for (const auto& info : testing::catalogue().integrators) {
     INFO(info.name);
     const GrowthPrediction energy = predicted_growth(info.traits, true, true);
-    CHECK(energy.law == (info.traits.symplectic ? "bounded" : "linear"));
-    CHECK(predicted_growth(info.traits, true, false).law == "linear");
-    CHECK(predicted_growth(info.traits, false, true).law == (info.traits.conserves_momentum_map ? "round_off" : "linear"));
+    CHECK(energy.law == (info.traits.symplectic ? GrowthLaw::Bounded : GrowthLaw::Linear));
+    CHECK(predicted_growth(info.traits, true, false).law == GrowthLaw::Linear);
+    CHECK(predicted_growth(info.traits, false, true).law ==
+          (info.traits.conserves_momentum_map ? GrowthLaw::RoundOff : GrowthLaw::Linear));
   }
 }
 
@@ -311,9 +311,9 @@ TEST_CASE("real runs: rk4's energy drifts linearly, the variational integrators'
   REQUIRE(rattle.outcome.ok());
   show("rk4 planar pendulum", rk4.metrics.energy_growth);
   show("rattle planar pendulum", rattle.metrics.energy_growth);
-  CHECK(rk4.metrics.energy_growth.law == "linear");
+  CHECK(rk4.metrics.energy_growth.law == GrowthLaw::Linear);
   CHECK(rk4.metrics.energy_growth.exponent == Approx(1.0).margin(0.15));
-  CHECK(rattle.metrics.energy_growth.law == "bounded");
+  CHECK(rattle.metrics.energy_growth.law == GrowthLaw::Bounded);
   CHECK(std::abs(rattle.metrics.energy_growth.exponent) <= 0.15);
   // The conservative case has no external work, and the floors are the gates' Brouwer floors.
   CHECK(rk4.metrics.external_work_max == 0.0);
@@ -328,7 +328,7 @@ TEST_CASE("real runs: rk4's energy drifts linearly, the variational integrators'
   const SummaryRow lgvi = run_case(spring, testing::integrator("lgvi"), s);
   REQUIRE(lgvi.outcome.ok());
   show("lgvi elastic pendulum", lgvi.metrics.energy_growth);
-  CHECK(lgvi.metrics.energy_growth.law == "bounded");
+  CHECK(lgvi.metrics.energy_growth.law == GrowthLaw::Bounded);
   CHECK(std::abs(lgvi.metrics.energy_growth.exponent) <= 0.15);
-  CHECK(lgvi.metrics.momentum_growth.law == "round_off");
+  CHECK(lgvi.metrics.momentum_growth.law == GrowthLaw::RoundOff);
 }

@@ -43,7 +43,7 @@ tb::SummaryRow awkward_row() {
   row.outcome.h = 1e-3;
   row.metrics.external_work_max = 2.0 / 3.0;
   row.metrics.energy_growth = awkward_growth();
-  row.metrics.momentum_growth.law = "round_off";  // the rest as a fit leaves it: NaN exponent, no envelope
+  row.metrics.momentum_growth.law = tb::GrowthLaw::RoundOff;  // the rest as a fit leaves it: NaN exponent, no envelope
   row.metrics.momentum_growth.round_off_floor = 3e-14;
   return row;
 }
@@ -52,7 +52,7 @@ tb::SummaryRow awkward_row() {
 // an envelope whose points must come back in order.
 tb::GrowthFit awkward_growth() {
   tb::GrowthFit g;
-  g.law = "sqrt_t";
+  g.law = tb::GrowthLaw::SqrtT;
   g.exponent = 0.4987654321;
   g.std_err = 1.0 / 7.0;
   g.ci95_low = std::numeric_limits<double>::quiet_NaN();
