@@ -40,26 +40,18 @@ void write_csv_line(std::ofstream& out, const std::vector<std::string>& fields) 
 
 }  // namespace
 
-const std::vector<std::string>& summary_columns() {
-  static const std::vector<std::string> columns = {
-      "case", "integrator", "discretisation", "h", "rtol", "atol", "t_end", "steps", "energy_err_max", "energy_err_mean",
-      "energy_err_rel_ke", "energy_gain_rel_ke", "energy_drift_rate", "momentum_err_max", "momentum_err_mean", "constraint_err_max",
-      "constraint_rate_err_max", "linear_momentum_err_max", "orthogonality_err_max", "orthogonality_err_mean",
-      "shared_t_end", "energy_err_max_shared", "momentum_err_max_shared", "linear_momentum_err_max_shared",
-      "constraint_err_max_shared",
-      "energy_growth_law", "energy_growth_exponent", "energy_growth_ci95_low", "energy_growth_ci95_high",
-      "energy_growth_theory", "energy_growth_verdict", "momentum_growth_law", "momentum_growth_exponent",
-      "momentum_growth_ci95_low", "momentum_growth_ci95_high", "momentum_growth_theory", "momentum_growth_verdict",
-      "runtime_s", "rhs_evals", "newton_iters", "error_test_failures", "status", "host"};
-  return columns;
-}
+namespace {
 
-std::vector<std::string> summary_values(const SummaryRow& r) {
+// The summary's columns, described once: each column's name beside the cell it holds, so the
+// header and the rows cannot drift apart. `cell(name, value)` is called once per column, in order.
+template <class Cell>
+void summary_cells(const SummaryRow& r, Cell&& cell) {
   // Metrics and runtime are results of an ok run only: a failed, interrupted or unstable run
   // (past the instability criterion, core/stability_criterion.hpp) shows its status, the steps
   // and evaluations it took, and empty metric cells.
   const bool measured = !r.outcome.not_applicable();
   auto metric = [&](double x) { return r.outcome.ok() ? number(x) : std::string(measured ? "" : "n/a"); };
+  auto count = [&](long n) { return measured ? std::to_string(n) : std::string("n/a"); };
   // Orthogonality where the model integrates no rotation: not applicable, not "0".
   auto orthogonality = [&](double x) { return r.rotations || !r.outcome.ok() ? metric(x) : std::string("n/a"); };
   const auto& m = r.metrics;
@@ -68,59 +60,68 @@ std::vector<std::string> summary_values(const SummaryRow& r) {
   // change), the law theory predicts, and the words the report prints (describe_growth): the
   // law, why there is none, or "investigate: ..." where the law contradicts the prediction. No
   // exponent where the law needs none (round_off, zero) or has none (too_short).
-  struct GrowthCells {
-    std::string law, exponent, low, high, theory, verdict;
+  auto growth = [&](const std::string& quantity, const GrowthFit& g) {
+    const bool ok = r.outcome.ok();
+    const bool fitted = std::isfinite(g.exponent) && g.law != GrowthLaw::RoundOff && g.law != GrowthLaw::Zero &&
+                        g.law != GrowthLaw::TooShort;
+    auto fit = [&](double x) { return !ok ? metric(0.0) : fitted ? format_g(x, 3) : std::string(); };
+    cell(quantity + "_growth_law", ok ? to_string(g.law) : metric(0.0));
+    cell(quantity + "_growth_exponent", fit(g.exponent));
+    cell(quantity + "_growth_ci95_low", fit(g.ci95_low));
+    cell(quantity + "_growth_ci95_high", fit(g.ci95_high));
+    cell(quantity + "_growth_theory", ok ? to_string(g.prediction.law) : metric(0.0));
+    cell(quantity + "_growth_verdict", ok ? describe_growth(g) : metric(0.0));
   };
-  auto growth = [&](const GrowthFit& g) -> GrowthCells {
-    if (!r.outcome.ok()) return {metric(0.0), metric(0.0), metric(0.0), metric(0.0), metric(0.0), metric(0.0)};
-    const bool fitted = std::isfinite(g.exponent) && g.law != GrowthLaw::RoundOff && g.law != GrowthLaw::Zero && g.law != GrowthLaw::TooShort;
-    auto cell = [&](double x) { return fitted ? format_g(x, 3) : std::string(); };
-    return {to_string(g.law), cell(g.exponent), cell(g.ci95_low), cell(g.ci95_high), to_string(g.prediction.law), describe_growth(g)};
-  };
-  const GrowthCells energy_growth = growth(m.energy_growth), momentum_growth = growth(m.momentum_growth);
-  return {r.case_name,
-          r.integrator,
-          r.discretisation,
-          number(r.h),
-          r.rtol > 0 ? number(r.rtol) : "",
-          r.atol > 0 ? number(r.atol) : "",
-          number(r.t_end),
-          measured ? std::to_string(r.counters.steps) : "n/a",
-          metric(m.energy_err_max),
-          metric(m.energy_err_mean),
-          metric(m.energy_err_rel_ke),
-          metric(energy_gain_rel(m)),  // the signed gain the instability criterion judges
-          metric(m.energy_drift_rate),
-          metric(m.momentum_err_max),
-          metric(m.momentum_err_mean),
-          metric(m.constraint_err_max),
-          metric(m.constraint_rate_err_max),
-          metric(m.linear_momentum_err_max),
-          orthogonality(m.orthogonality_err_max),
-          orthogonality(m.orthogonality_err_mean),
-          number(r.shared_t_end),
-          metric(shared.energy_err_max),
-          metric(shared.momentum_err_max),
-          metric(shared.linear_momentum_err_max),
-          metric(shared.constraint_err_max),
-          energy_growth.law,
-          energy_growth.exponent,
-          energy_growth.low,
-          energy_growth.high,
-          energy_growth.theory,
-          energy_growth.verdict,
-          momentum_growth.law,
-          momentum_growth.exponent,
-          momentum_growth.low,
-          momentum_growth.high,
-          momentum_growth.theory,
-          momentum_growth.verdict,
-          metric(r.runtime_s),
-          measured ? std::to_string(r.counters.rhs_evals) : "n/a",
-          measured ? std::to_string(r.counters.newton_iters) : "n/a",
-          measured ? std::to_string(r.counters.error_test_failures) : "n/a",
-          r.status(),
-          r.outcome.ok() ? r.host : std::string()};  // where runtime_s was measured
+  cell("case", r.case_name);
+  cell("integrator", r.integrator);
+  cell("discretisation", r.discretisation);
+  cell("h", number(r.h));
+  cell("rtol", r.rtol > 0 ? number(r.rtol) : "");
+  cell("atol", r.atol > 0 ? number(r.atol) : "");
+  cell("t_end", number(r.t_end));
+  cell("steps", count(r.counters.steps));
+  cell("energy_err_max", metric(m.energy_err_max));
+  cell("energy_err_mean", metric(m.energy_err_mean));
+  cell("energy_err_rel_ke", metric(m.energy_err_rel_ke));
+  cell("energy_gain_rel_ke", metric(energy_gain_rel(m)));  // the signed gain the instability criterion judges
+  cell("energy_drift_rate", metric(m.energy_drift_rate));
+  cell("momentum_err_max", metric(m.momentum_err_max));
+  cell("momentum_err_mean", metric(m.momentum_err_mean));
+  cell("constraint_err_max", metric(m.constraint_err_max));
+  cell("constraint_rate_err_max", metric(m.constraint_rate_err_max));
+  cell("linear_momentum_err_max", metric(m.linear_momentum_err_max));
+  cell("orthogonality_err_max", orthogonality(m.orthogonality_err_max));
+  cell("orthogonality_err_mean", orthogonality(m.orthogonality_err_mean));
+  cell("shared_t_end", number(r.shared_t_end));
+  cell("energy_err_max_shared", metric(shared.energy_err_max));
+  cell("momentum_err_max_shared", metric(shared.momentum_err_max));
+  cell("linear_momentum_err_max_shared", metric(shared.linear_momentum_err_max));
+  cell("constraint_err_max_shared", metric(shared.constraint_err_max));
+  growth("energy", m.energy_growth);
+  growth("momentum", m.momentum_growth);
+  cell("runtime_s", metric(r.runtime_s));
+  cell("rhs_evals", count(r.counters.rhs_evals));
+  cell("newton_iters", count(r.counters.newton_iters));
+  cell("error_test_failures", count(r.counters.error_test_failures));
+  cell("status", r.status());
+  cell("host", r.outcome.ok() ? r.host : std::string());  // where runtime_s was measured
+}
+
+}  // namespace
+
+const std::vector<std::string>& summary_columns() {
+  static const std::vector<std::string> columns = [] {
+    std::vector<std::string> names;
+    summary_cells(SummaryRow{}, [&](const std::string& name, const std::string&) { names.push_back(name); });
+    return names;
+  }();
+  return columns;
+}
+
+std::vector<std::string> summary_values(const SummaryRow& r) {
+  std::vector<std::string> values;
+  summary_cells(r, [&](const std::string&, std::string value) { values.push_back(std::move(value)); });
+  return values;
 }
 
 void check_summary_appendable(const std::string& path) {
