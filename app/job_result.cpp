@@ -141,33 +141,36 @@ std::string file_hash(const std::string& path) {
   return hashes[path] = in ? fingerprint_of(s.str()) : "unreadable";
 }
 
-std::string settings_text(const IntegratorSettings& s) {
-  std::string out = "h=" + format_g(s.h, 17);
-  for (const auto& [key, value] : s.values()) out += "," + key + "=" + format_g(value, 17);
+IntegratorInputs integrator_inputs(const Case& c, const std::string& integrator, const IntegratorSettings& s) {
+  IntegratorInputs out{integrator, s.h, {}, ""};
+  for (const auto& [key, value] : s.values()) out.settings.push_back({key, value});
+  if (const auto it = c.origins.find("integrator " + integrator); it != c.origins.end()) out.origin = it->second;
   return out;
 }
 
-// A plugin's model or integrator: its version and file hash ("" for built-in ones, so that their
-// fingerprints are what they were before plugins existed).
-std::string origin_text(const Case& c, const std::string& entry) {
-  const auto it = c.origins.find(entry);
-  return it == c.origins.end() ? std::string() : ";" + entry + " from " + it->second;
+CaseIdentity identity_of(const Case& c) {
+  CaseIdentity id{c.name, file_hash(c.file), fingerprint_of(c.model_inputs), ""};
+  if (const auto it = c.origins.find("model " + c.model_name); it != c.origins.end()) id.model_origin = it->second;
+  return id;
 }
 
 }  // namespace
 
-std::string case_inputs(const Case& c) {
-  std::string out = "case=" + c.name + ";file=" + file_hash(c.file) + ";model=" + fingerprint_of(c.model_inputs) +
-                    origin_text(c, "model " + c.model_name);
-  for (const auto& [name, s] : c.settings) out += ";" + name + "{" + settings_text(s) + "}" + origin_text(c, "integrator " + name);
+CaseInputs case_inputs_of(const Case& c) {
+  CaseInputs out{identity_of(c), {}};
+  for (const auto& [name, s] : c.settings) out.integrators.push_back(integrator_inputs(c, name, s));
   return out;
 }
 
-std::string run_inputs(const Case& c, const std::string& integrator) {
-  // The horizon too: --full-horizon changes it without changing the file.
-  return "case=" + c.name + ";file=" + file_hash(c.file) + ";model=" + fingerprint_of(c.model_inputs) + ";" + integrator +
-         "{" + settings_text(c.settings_for(integrator)) + "};t_end=" + format_g(c.t_end_for(integrator), 17) +
-         origin_text(c, "model " + c.model_name) + origin_text(c, "integrator " + integrator);
+RunInputs run_inputs_of(const Case& c, const std::string& integrator) {
+  return {identity_of(c), integrator_inputs(c, integrator, c.settings_for(integrator)), c.t_end_for(integrator)};
+}
+
+std::string case_inputs(const Case& c) { return record_text(case_inputs_of(c)); }
+std::string run_inputs(const Case& c, const std::string& integrator) { return record_text(run_inputs_of(c, integrator)); }
+
+std::string job_inputs(std::string of, std::vector<JobParameter> parameters) {
+  return record_text(JobInputs{std::move(of), std::move(parameters)});
 }
 
 }  // namespace tb

@@ -261,10 +261,103 @@ StudyJob result_job(std::string label, double expected_cost, std::string inputs,
   return job;
 }
 
-// Canonical text of what a case's runs are computed from, for StudyJob::inputs: its name, a hash of
-// its file's bytes, and every integrator's effective settings (so --set overrides count).
+// What a job's result is computed from, as typed records described once: a StudyJob's `inputs`
+// is their record_text (every field by name and exact value), never a string put together by hand.
+
+// One effective integrator setting (--set overrides included).
+struct SettingValue {
+  std::string key;
+  double value = 0.0;
+};
+template <class V>
+void describe(V& v, SettingValue& x) {
+  v("key", x.key);
+  v("value", x.value);
+}
+
+// One integrator of a case: its step and settings, and where it comes from ("" for a built-in
+// one; a plugin's "plugin NAME VERSION, file hash H").
+struct IntegratorInputs {
+  std::string integrator;
+  double h = 0.0;
+  std::vector<SettingValue> settings;
+  std::string origin;
+};
+template <class V>
+void describe(V& v, IntegratorInputs& x) {
+  v("integrator", x.integrator);
+  v("h", x.h);
+  v("settings", x.settings);
+  v("origin", x.origin);
+}
+
+// A case: its name, a hash of its file's bytes, a hash of its model inputs and the model's origin.
+struct CaseIdentity {
+  std::string name, file_hash, model, model_origin;
+};
+template <class V>
+void describe(V& v, CaseIdentity& x) {
+  v("case", x.name);
+  v("file", x.file_hash);
+  v("model", x.model);
+  v("model_origin", x.model_origin);
+}
+
+// What a case's runs are computed from: the case and every integrator's effective settings.
+struct CaseInputs {
+  CaseIdentity identity;
+  std::vector<IntegratorInputs> integrators;
+};
+template <class V>
+void describe(V& v, CaseInputs& x) {
+  v("case", x.identity);
+  v("integrators", x.integrators);
+}
+
+// What one integrator's runs of a case are computed from, with the horizon (--full-horizon
+// changes it without changing the file).
+struct RunInputs {
+  CaseIdentity identity;
+  IntegratorInputs integrator;
+  double t_end = 0.0;
+};
+template <class V>
+void describe(V& v, RunInputs& x) {
+  v("case", x.identity);
+  v("run", x.integrator);
+  v("t_end", x.t_end);
+}
+
+// A study job's own parameter beside the run it measures (a step, a tolerance, a horizon, a
+// setting's value, a discretisation), by name and exact text.
+struct JobParameter {
+  std::string name, value;
+};
+template <class V>
+void describe(V& v, JobParameter& x) {
+  v("name", x.name);
+  v("value", x.value);
+}
+
+// A study job: the run (or case) it is computed from and its own parameters.
+struct JobInputs {
+  std::string of;  // record_text of RunInputs or CaseInputs
+  std::vector<JobParameter> parameters;
+};
+template <class V>
+void describe(V& v, JobInputs& x) {
+  v("of", x.of);
+  v("parameters", x.parameters);
+}
+
+CaseInputs case_inputs_of(const Case& c);
+RunInputs run_inputs_of(const Case& c, const std::string& integrator);
+// record_text of the two: StudyJob::inputs of a job computed from a case, or from one run.
 std::string case_inputs(const Case& c);
-// The same for one integrator of the case: the file's hash and that integrator's settings.
 std::string run_inputs(const Case& c, const std::string& integrator);
+// A job's inputs: the run's (or case's) text and the job's own parameters.
+std::string job_inputs(std::string of, std::vector<JobParameter> parameters);
+// The exact text of a number, for a JobParameter.
+inline std::string exact(double x) { return format_g(x, 17); }
 
 }  // namespace tb

@@ -12,6 +12,7 @@
 #include "app/fingerprint.hpp"
 #include "app/interrupt.hpp"
 #include "app/job_progress.hpp"
+#include "app/job_result.hpp"
 #include "app/job_store.hpp"
 #include "app/job_transport.hpp"
 #include "app/machine.hpp"
@@ -44,7 +45,7 @@ std::vector<double> estimated_job_costs(const std::vector<StudyJob>& jobs, const
 }
 
 std::string job_fingerprint(const StudyJob& job, const std::string& version) {
-  return fingerprint_of("version=" + version + "\nlabel=" + job.label + "\ninputs=" + job.inputs);
+  return fingerprint_of(job_inputs(job.inputs, {{"version", version}, {"label", job.label}}));
 }
 
 namespace {

@@ -76,9 +76,10 @@ struct FullRuns {
       const double cost = key.c->t_end_for(key.integrator->name) / key.c->h;  // steps at the case's step: the long runs first
       // The time series is written by the process that runs the job (a shared folder on a cluster).
       jobs.push_back(result_job<SummaryRow>(key.c->name + " | " + key.label() + " | full run", cost,
-                                            run_inputs(*key.c, key.integrator->name) + ";" + key.discretisation +
-                                                ";repeats=" + std::to_string(repeats) +
-                                                ";min_timed_s=" + format_g(options.min_timed_s, 17),
+                                            job_inputs(run_inputs(*key.c, key.integrator->name),
+                                                       {{"discretisation", key.discretisation},
+                                                        {"repeats", std::to_string(repeats)},
+                                                        {"min_timed_s", exact(options.min_timed_s)}}),
                                             [key, options] { return run_case(key, options); }, rows[i]));
     }
     return jobs;
@@ -156,7 +157,7 @@ StudyOutcome run_planned(std::vector<PlannedStudy>& planned, bool full_runs_want
     auto mine = p.study->plan(p.context);
     // A plugin's study: its results depend on the plugin's version and file too.
     if (const std::string origin = catalogue.origin("study", p.info->name); !origin.empty())
-      for (auto& job : mine) job.inputs += ";study origin=" + origin;
+      for (auto& job : mine) job.inputs = job_inputs(job.inputs, {{"study_origin", origin}});
     jobs.insert(jobs.end(), std::make_move_iterator(mine.begin()), std::make_move_iterator(mine.end()));
   }
   std::vector<JobCost> costs;

@@ -53,8 +53,9 @@ class Catenary final : public Study {
     for (size_t i = 0; i < context.cases->size(); ++i) {
       const Case& c = (*context.cases)[i];
       const auto& model = dynamic_cast<const ht::HangingTetherModel&>(*c.model);
-      std::string inputs = case_inputs(c) + ";elements=";
-      for (int n : elements) inputs += std::to_string(n) + ",";
+      std::string counts;
+      for (int n : elements) counts += std::to_string(n) + ",";
+      const std::string inputs = job_inputs(case_inputs(c), {{"elements", counts}});
       jobs.push_back(result_job<ht::CatenaryStudy>(
           c.name + " | catenary", 1.0, inputs,
           [&c, &model, elements] { return ht::catenary_convergence(model.params(), elements, c.name); }, results_[i]));

@@ -74,8 +74,9 @@ class LongTimeStudy final : public Study {
     for (auto& r : runs_)
       jobs.push_back(result_job<LongRunResult>(
           r.key.c->name + " | " + r.key.label() + " | long_time t_end = " + format_g(r.t_end, 3), r.t_end / r.key.c->h,
-          run_inputs(*r.key.c, r.key.integrator->name) + ";" + r.key.discretisation + ";t_end=" + format_g(r.t_end, 17) +
-              ";probe_steps=" + format_g(kProbeSteps, 17),
+          job_inputs(run_inputs(*r.key.c, r.key.integrator->name), {{"discretisation", r.key.discretisation},
+                                                                    {"t_end", exact(r.t_end)},
+                                                                    {"probe_steps", exact(kProbeSteps)}}),
           [&r] { return run(r); }, r.result));
     return jobs;
   }

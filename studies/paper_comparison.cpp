@@ -181,8 +181,7 @@ class PaperComparison final : public Study {
   StudyJob extra_job(const std::string& label, ExtraRun& e) const {
     const std::string name = e.key.integrator->name;
     return result_job<Measurement>(label, e.t_end / e.key.c->h,
-                                   run_inputs(*e.key.c, name) + ";" + e.setting + "=" + format_g(e.value, 17) +
-                                       ";t_end=" + format_g(e.t_end, 17),
+                                   job_inputs(run_inputs(*e.key.c, name), {{e.setting, exact(e.value)}, {"t_end", exact(e.t_end)}}),
                                    [&e] { return run(e); }, e.measured);
   }
 

@@ -40,8 +40,8 @@ class ParameterMapStudy final : public Study {
       jobs.push_back(result_job<Measurement>(p.original->name + " | " + p.integrator->name + " | " + map.parameter + " = " +
                                                  format_g(p.value, 3) + ", h = " + format_g(p.h, 3),
                                              map.t_end / p.h,
-                                             run_inputs(*p.original, p.integrator->name) + ";" + map.parameter + "=" +
-                                                 format_g(p.value, 17) + ";h=" + format_g(p.h, 17),
+                                             job_inputs(run_inputs(*p.original, p.integrator->name),
+                                                        {{map.parameter, exact(p.value)}, {"h", exact(p.h)}}),
                                              [&p] { return run(p); }, p.measured));
     }
     return jobs;

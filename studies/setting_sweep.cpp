@@ -38,7 +38,7 @@ class SettingSweepStudy final : public Study {
       jobs.push_back(result_job<Measurement>(
           p.key.c->name + " | " + sweep.integrator + " | " + sweep.setting + " = " + format_g(p.value, 3),
           sweep.t_end / p.key.c->h,
-          run_inputs(*p.key.c, sweep.integrator) + ";" + sweep.setting + "=" + format_g(p.value, 17),
+          job_inputs(run_inputs(*p.key.c, sweep.integrator), {{sweep.setting, exact(p.value)}}),
           [&p] { return run(p); }, p.measured));
     }
     return jobs;

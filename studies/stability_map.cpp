@@ -350,14 +350,13 @@ class StabilityMap final : public Study {
       if (s.role != Role::Map) label += " horizon " + format_g(s.horizon.cap, 4) + " s";
       // Everything the search reads: the case (a sweep's variant: its key and value), the horizon,
       // the start step, the criterion and the precision.
-      const std::string inputs = run_inputs(*s.key.c, s.key.integrator->name) + ";" + s.key.discretisation +
-                                 ";swept=" + s.swept + "=" + format_g(s.value, 17) + ";horizon=" +
-                                 format_g(s.horizon.base, 17) + "," + format_g(s.horizon.min_steps, 17) + "," +
-                                 format_g(s.horizon.cap, 17) +
-                                 ";h0=" + format_g(s.key.c->h, 17) + ";sample=" + format_g(s.key.c->sample_interval, 17) +
-                                 ";energy_fraction=" + format_g(criterion_.energy_fraction, 17) +
-                                 ";constraint_bound=" + format_g(criterion_.constraint_bound, 17) +
-                                 ";precision=" + format_g(precision_, 17);
+      const std::string inputs =
+          job_inputs(run_inputs(*s.key.c, s.key.integrator->name),
+                     {{"discretisation", s.key.discretisation}, {"swept", s.swept}, {"swept_value", exact(s.value)},
+                      {"horizon_base", exact(s.horizon.base)}, {"horizon_min_steps", exact(s.horizon.min_steps)},
+                      {"horizon_cap", exact(s.horizon.cap)}, {"h0", exact(s.key.c->h)},
+                      {"sample", exact(s.key.c->sample_interval)}, {"energy_fraction", exact(criterion_.energy_fraction)},
+                      {"constraint_bound", exact(criterion_.constraint_bound)}, {"precision", exact(precision_)}});
       jobs.push_back(result_job<StabilitySearch>(
           label, 4.0 * s.horizon.at(s.key.c->h) / s.key.c->h, inputs,
           [this, &s] {

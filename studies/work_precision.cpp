@@ -149,9 +149,10 @@ class WorkPrecision final : public Study {
       const double cost = p.parameter == Swept::H ? p.key.c->report.reference_t_end / p.value : 1.0;
       jobs.push_back(result_job<WorkPrecisionResult>(
           p.key.c->name + " | " + p.key.label() + " | " + std::string(enum_text(p.parameter)) + " = " + format_g(p.value, 3), cost,
-          run_inputs(*p.key.c, p.key.integrator->name) + ";" + p.key.discretisation + ";" + std::string(enum_text(p.parameter)) + "=" +
-              format_g(p.value, 17) + ";min_timed_s=" + format_g(kMinTimedSeconds, 17) +
-              ";reference=" + reference_prints[p.key.c->name][p.key.discretisation],
+          job_inputs(run_inputs(*p.key.c, p.key.integrator->name),
+                     {{"discretisation", p.key.discretisation}, {std::string(enum_text(p.parameter)), exact(p.value)},
+                      {"min_timed_s", exact(kMinTimedSeconds)},
+                      {"reference", reference_prints[p.key.c->name][p.key.discretisation]}}),
           [this, &p] { return run(p); }, p.result));
     }
     return jobs;

@@ -12,6 +12,7 @@
 
 #include "app/job_result.hpp"
 #include "app/jobs.hpp"
+#include "tests/test_support.hpp"
 #include "studies/long_time.hpp"
 #include "studies/stability_map.hpp"
 #include "studies/work_precision.hpp"
@@ -382,4 +383,36 @@ TEST_CASE("the resume store: matching results are reused, changed inputs, a torn
   CHECK(tb::run_jobs(jobs_for({"a", "B", "c", "d", "e"}), options).reused == 0);
   CHECK(ran.size() == 5);
   fs::remove_all(dir);
+}
+
+TEST_CASE("a run's inputs are a described record: every input changes its text, nothing else does", "[jobs][resume]") {
+  // The fingerprint of a job is taken of record_text(RunInputs) (app/job_result.hpp): the case's
+  // file and model, the integrator's effective settings, the horizon and a plugin's origin.
+  tb::Case c = tb::load_case(std::string(TETHERBENCH_CASES_DIR) + "/T_planar_pendulum_60deg.toml", tb::testing::catalogue());
+  const std::string base = tb::run_inputs(c, "rk45");
+  CHECK(base == tb::run_inputs(c, "rk45"));                       // deterministic
+  CHECK(base.find("case{case=T_planar_pendulum_60deg;") == 0);   // every field by name
+  CHECK(base != tb::run_inputs(c, "rk4"));                        // another integrator
+  tb::Case tighter = c;
+  tighter.settings["rk45"].set_tolerances({1e-9, 1e-11});
+  CHECK(base != tb::run_inputs(tighter, "rk45"));                 // a setting (--set)
+  tb::Case other_rk4 = c;
+  other_rk4.settings["rk4"].h = 2e-3;
+  CHECK(base == tb::run_inputs(other_rk4, "rk45"));               // another integrator's setting: not this run's
+  CHECK(tb::case_inputs(c) != tb::case_inputs(other_rk4));        // but the case's
+  tb::Case shorter = c;
+  shorter.t_end = 1.0;
+  CHECK(base != tb::run_inputs(shorter, "rk45"));                 // the horizon
+  tb::Case from_plugin = c;
+  from_plugin.origins["integrator rk45"] = "plugin x 1.0, file hash 0123456789abcdef";
+  CHECK(base != tb::run_inputs(from_plugin, "rk45"));             // a plugin's version and file
+  // A job's own parameters and the version with the label make the fingerprint.
+  tb::StudyJob job;
+  job.label = "x";
+  job.inputs = tb::job_inputs(base, {{"h", tb::exact(1e-3)}});
+  tb::StudyJob other = job;
+  other.inputs = tb::job_inputs(base, {{"h", tb::exact(2e-3)}});
+  CHECK(tb::job_fingerprint(job, "v") != tb::job_fingerprint(other, "v"));
+  CHECK(tb::job_fingerprint(job, "v") != tb::job_fingerprint(job, "w"));
+  CHECK(tb::job_fingerprint(job, "v") == tb::job_fingerprint(job, "v"));
 }
