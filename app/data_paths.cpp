@@ -20,20 +20,20 @@ std::string missing_parts(const fs::path& root) {
   return missing;
 }
 
-}  // namespace
-
+// The directory of the running executable (/proc/self/exe).
 std::string executable_dir() {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   return ec ? fs::current_path().string() : exe.parent_path().string();
 }
 
+}  // namespace
+
 DataPaths find_data_paths(const std::optional<std::string>& data_dir_option) {
   const fs::path exe_dir = executable_dir();
   DataPaths paths;
-  auto take = [&](const fs::path& root, const std::string& found_by) {
+  auto take = [&](const fs::path& root) {
     paths.root = fs::weakly_canonical(root).string();
-    paths.found_by = found_by;
     // Each part resolved: in a build tree they are links to the source folders, and messages
     // should name the file a user edits.
     paths.cases = fs::weakly_canonical(fs::path(paths.root) / "cases").string();
@@ -47,13 +47,13 @@ DataPaths find_data_paths(const std::optional<std::string>& data_dir_option) {
     if (const std::string missing = missing_parts(root); !missing.empty())
       throw InputError(by + " " + root + ": expected a tetherbench data folder holding cases/, reference/ and scripts/ (missing " +
                        missing + ")");
-    return take(root, by);
+    return take(root);
   };
   if (data_dir_option) return given(*data_dir_option, "--data-dir");
   if (const char* env = std::getenv("TETHERBENCH_DATA_DIR")) return given(env, "TETHERBENCH_DATA_DIR");
   std::string looked;
   for (const fs::path& root : {exe_dir / "share" / "tetherbench", exe_dir.parent_path() / "share" / "tetherbench"}) {
-    if (missing_parts(root).empty()) return take(root, "next to the executable");
+    if (missing_parts(root).empty()) return take(root);
     looked += (looked.empty() ? "" : ", ") + root.string();
   }
   throw InputError("tetherbench cannot find its data (cases/, reference/, scripts/): looked in " + looked +

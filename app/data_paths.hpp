@@ -16,7 +16,6 @@ namespace tb {
 
 struct DataPaths {
   std::string root;        // the folder found
-  std::string found_by;    // "--data-dir", "TETHERBENCH_DATA_DIR" or "next to the executable"
   std::string cases;       // ROOT/cases
   std::string reference;   // ROOT/reference
   std::string scripts;     // ROOT/scripts
@@ -25,8 +24,5 @@ struct DataPaths {
 
 // InputError naming the option or variable and what was expected, or every place looked at.
 DataPaths find_data_paths(const std::optional<std::string>& data_dir_option);
-
-// The directory of the running executable (/proc/self/exe).
-std::string executable_dir();
 
 }  // namespace tb

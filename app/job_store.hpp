@@ -22,7 +22,6 @@ struct FinishedJob {
 class JobStore {
  public:
   explicit JobStore(std::string dir) : dir_(std::move(dir)) {}  // "": stores nothing
-  const std::string& dir() const { return dir_; }
   // The stored result of the job `key` if its label and fingerprint match.
   std::optional<FinishedJob> load(const std::string& key, const std::string& label, const std::string& fingerprint) const;
   // Stores a storable result (thread-safe).
