@@ -8,6 +8,7 @@ std::string to_string(FormulationKind kind) {
     case FormulationKind::EmbeddedOde: return "embedded-ode";
     case FormulationKind::IndexOneDae: return "index-1-dae";
     case FormulationKind::ConstrainedMechanical: return "constrained-mechanical";
+    case FormulationKind::LieGroupOde: return "lie-group-ode";
   }
   return "unknown";
 }

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "numerics/homogeneous_product.hpp"
+
 namespace tb {
 
 // The equation type a formulation is written as, which is what an integrator consumes. How
@@ -21,10 +23,11 @@ enum class FormulationKind {
   EmbeddedOde,       // first-order ODE, R as 9 numbers, S^2 directions as 3-vectors
   IndexOneDae,       // Baumgarte-stabilised index-1 DAE in natural coordinates
   ConstrainedMechanical,  // M q'' = f - G^T lambda, g(q) = 0: constant M in natural coordinates (SHAKE-type, alpha methods)
+  LieGroupOde,       // y' = xi(y) . y on a product of SO(3), S^2 and vector spaces (RKMK, commutator-free methods)
 };
-inline constexpr FormulationKind kAllFormulationKinds[] = {FormulationKind::DiscreteLieGroup, FormulationKind::EmbeddedOde,
-                                                           FormulationKind::IndexOneDae,
-                                                           FormulationKind::ConstrainedMechanical};
+inline constexpr FormulationKind kAllFormulationKinds[] = {
+    FormulationKind::DiscreteLieGroup, FormulationKind::EmbeddedOde, FormulationKind::IndexOneDae,
+    FormulationKind::ConstrainedMechanical, FormulationKind::LieGroupOde};
 
 std::string to_string(FormulationKind kind);
 
@@ -75,6 +78,29 @@ class OdeFormulation : public Formulation {
   // is, when the form has no such invariant. Integrators may call it after accepted steps
   // (SUNDIALS CVodeSetProjFn); none has to.
   virtual bool project(Eigen::VectorXd& /*y*/) const { return false; }
+  // The same invariant manifold as a product of homogeneous spaces (numerics/homogeneous_product.hpp):
+  // where R, its body rate Omega, each direction q and its rate omega sit in y, with
+  // R' = R hat(Omega) and q' = omega x q the rows rhs() computes for them (the generic model
+  // tests check it). All vector space by default: the form has no rotations or directions.
+  virtual lie::HomogeneousProduct manifold() const { return lie::HomogeneousProduct(state_size()); }
+};
+
+// The Lie group form of a first-order ODE (Munthe-Kaas 1999, Appl. Numer. Math. 29, §2;
+// Iserles, Munthe-Kaas, Norsett & Zanna 2000, Acta Numerica 9, §3): the state y is a point of
+// the product manifold() of SO(3)s, S^2s and a vector space, and the equation is
+// y' = xi(t, y) . y with xi in the algebra of the group acting there: the body rate for each
+// R, the rate for each q, y' itself for the vector entries (positions, velocities, the rates).
+// A Lie group method moves y only by that action, so R^T R = I and |q| = 1 hold to round-off
+// at every step whatever its accuracy. Models offer it with the LieGroupOdeOf adapter
+// (core/lie_group_ode.hpp) over their embedded ODE form.
+class LieGroupOdeFormulation : public Formulation {
+ public:
+  static constexpr FormulationKind kKind = FormulationKind::LieGroupOde;  // what an integrator on this type consumes
+  FormulationKind kind() const override { return kKind; }
+  virtual const lie::HomogeneousProduct& manifold() const = 0;
+  // xi(t, y) in the algebra layout of manifold(). Non-finite entries when the state is
+  // unphysical; integrators detect that and fail the step.
+  virtual void field(double t, const Eigen::VectorXd& y, Eigen::VectorXd& xi) const = 0;
 };
 
 // One step (g_k, mu_k) -> (g_{k+1}, mu_{k+1}) of a Lie group variational integrator in

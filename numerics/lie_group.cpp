@@ -55,10 +55,11 @@ Mat3 cayley_left_jacobian(const Vec3& c) {
 }
 
 // Rodrigues; B uses the half-angle form 2 sin²(θ/2)/θ² to avoid cancellation in 1 − cos θ.
-Mat3 exp(const Vec3& w) {
+namespace {
+// sin t / t and (1 - cos t) / t^2 at t = |w|, the coefficients of Rodrigues' formula.
+void rodrigues_coefficients(const Vec3& w, double& A, double& B) {
   const double t2 = w.squaredNorm();
   const double t = std::sqrt(t2);
-  double A, B;
   if (t < 1e-3) {  // truncation error O(θ⁶) < 1e-19
     A = 1.0 - t2 / 6.0 * (1.0 - t2 / 20.0);
     B = 0.5 - t2 / 24.0 * (1.0 - t2 / 30.0);
@@ -67,8 +68,21 @@ Mat3 exp(const Vec3& w) {
     const double h = std::sin(0.5 * t) / t;
     B = 2.0 * h * h;
   }
+}
+}  // namespace
+
+Mat3 exp(const Vec3& w) {
+  double A, B;
+  rodrigues_coefficients(w, A, B);
   const Mat3 W = hat(w);
   return Mat3::Identity() + A * W + B * (W * W);
+}
+
+Mat3 exp_minus_identity(const Vec3& w) {
+  double A, B;
+  rodrigues_coefficients(w, A, B);
+  const Mat3 W = hat(w);
+  return A * W + B * (W * W);
 }
 
 // θ = atan2(sin θ, cos θ) with sin θ = |vee_skew(R)|, cos θ = (tr R − 1)/2: never calls acos.

@@ -48,6 +48,10 @@ Mat3 cayley_left_jacobian(const Vec3& c);
 // Exponential map (Rodrigues) R = I + (sinθ/θ) ŵ + ((1−cosθ)/θ²) ŵ², Taylor coefficients for θ = |w| < 1e-3.
 Mat3 exp(const Vec3& w);
 
+// exp(w) − I formed from w (A ŵ + B ŵ² of the same formula): the increment of a small rotation,
+// rounded relative to itself (R exp(w) as R + R (exp(w) − I), as times_cayley does for Cayley).
+Mat3 exp_minus_identity(const Vec3& w);
+
 // Logarithm, inverse of exp with angle in [0, π]; θ = atan2 (no acos), Taylor branch near 0, symmetric-part branch near π.
 Vec3 log(const Mat3& R);
 

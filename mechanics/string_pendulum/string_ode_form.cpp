@@ -27,6 +27,11 @@ bool StringOdeForm::project(Eigen::VectorXd& y) const {
   return true;
 }
 
+lie::HomogeneousProduct StringOdeForm::manifold() const {
+  const int N = mech_.params().N;
+  return lie::HomogeneousProduct(state_size(), {{6 * N, 6 * N + 9}}, {}, {{0, 3 * N, 3 * N}});  // [r, v, R, Omega]
+}
+
 Observation StringOdeForm::observe(double /*t*/, const Eigen::VectorXd& y) const {
   return mech_.observe(mech_.unpack(y));
 }

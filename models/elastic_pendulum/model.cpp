@@ -38,7 +38,11 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
           offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic),
           decline(FormulationKind::IndexOneDae,
-                  "the elastic pendulum has no constraint and no rigid body: its DAE form would be the ODE")},
+                  "the elastic pendulum has no constraint and no rigid body: its DAE form would be the ODE"),
+          decline(FormulationKind::LieGroupOde,
+                  "its configuration space is R^3, a vector space: exp is the translation and dexp^-1 the identity, "
+                  "so every Lie group method is its Runge-Kutta counterpart on the embedded ODE (rkmk4 and cf4 are "
+                  "rk4, rkmk45 is rk45): run those")},
       PhysicalParts().then(PhysicalPart::Configuration, 3).then(PhysicalPart::Rate, 3));  // [x, v]
   // The slower of the swing (a pendulum of the spring's static length L = l0 + m g / k, from
   // the released angle) and the spring's own oscillation sqrt(m / k).

@@ -18,6 +18,7 @@ class OdeForm final : public OdeFormulation {
   Eigen::VectorXd initial_state() const override { return mech_.pack(ic_.R0, ic_.Omega0); }
   void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override;
   bool project(Eigen::VectorXd& y) const override;  // R onto SO(3) (Omega is free)
+  lie::HomogeneousProduct manifold() const override { return lie::HomogeneousProduct(12, {{0, 9}}, {}); }  // R, Omega
   Observation observe(double t, const Eigen::VectorXd& y) const override;
   std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y; }

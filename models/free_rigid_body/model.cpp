@@ -9,6 +9,7 @@
 #include "core/format.hpp"
 #include "mechanics/case_input.hpp"
 #include "mechanics/body_shapes.hpp"
+#include "core/lie_group_ode.hpp"
 #include "models/free_rigid_body/forms.hpp"
 #include "mechanics/oscillation_periods.hpp"
 
@@ -52,6 +53,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
       std::vector<FormulationMenu::Item>{
           offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
           offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
+          offer<LieGroupOdeOf<OdeForm>>(FormulationKind::LieGroupOde, p, ic),
           offer<DaeForm>(FormulationKind::IndexOneDae, p, ic),
           why_not_natural.empty() ? offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic)
                                   : decline(FormulationKind::ConstrainedMechanical, why_not_natural)},

@@ -29,6 +29,11 @@ bool HangingTetherModel::offers(FormulationKind kind, const std::string& discret
       return false;
     case FormulationKind::ConstrainedMechanical:
       return true;  // constant mass, no constraints: Stoermer-Verlet, the damping work as a work term
+    case FormulationKind::LieGroupOde:
+      why_not = "its configuration space is (R^3)^N, a vector space: exp is the translation and dexp^-1 the identity, "
+                "so every Lie group method is its Runge-Kutta counterpart on the embedded ODE (rkmk4 and cf4 are rk4, "
+                "rkmk45 is rk45): run those";
+      return false;
   }
   why_not = "unknown formulation";
   return false;

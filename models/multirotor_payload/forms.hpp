@@ -40,6 +40,7 @@ class OdeForm final : public OdeFormulation {
   Eigen::VectorXd initial_state() const override;
   void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override;
   bool project(Eigen::VectorXd& y) const override;  // each R onto SO(3); each (q_i, omega_i) onto |q_i| = 1, q_i . omega_i = 0
+  lie::HomogeneousProduct manifold() const override;  // each R in SO(3), each q_i in S^2, X_p a position, each with its rate
   Observation observe(double, const Eigen::VectorXd& y) const override { return mech_.observe(mech_.unpack(y)); }
   std::vector<std::string> extra_column_names() const override { return mech_.extra_column_names(); }
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y; }

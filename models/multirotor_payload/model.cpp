@@ -11,6 +11,7 @@
 #include "mechanics/body_shapes.hpp"
 #include "mechanics/case_input.hpp"
 #include "mechanics/lazy_parts_model.hpp"
+#include "core/lie_group_ode.hpp"
 #include "models/multirotor_payload/forms.hpp"
 #include "mechanics/oscillation_periods.hpp"
 
@@ -66,6 +67,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
       std::vector<FormulationMenu::Item>{
           offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
           offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
+          offer<LieGroupOdeOf<OdeForm>>(FormulationKind::LieGroupOde, p, ic),
           offer<DaeForm>(FormulationKind::IndexOneDae, p, ic),
           why_not_natural.empty() ? offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic)
                                   : decline(FormulationKind::ConstrainedMechanical, "multirotor_inertia: " + why_not_natural)});

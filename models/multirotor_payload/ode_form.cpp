@@ -70,6 +70,19 @@ void OdeForm::rhs(double, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const
   }
 }
 
+lie::HomogeneousProduct OdeForm::manifold() const {
+  const Parameters& p = mech_.params();
+  std::vector<lie::RotationFactor> rotations;
+  std::vector<lie::DirectionFactor> directions;
+  int k = 6;  // after X_p, V_p
+  for (int a = 0; a < p.multirotors; ++a) {
+    rotations.push_back({k, k + 9});
+    k += 12;
+    for (int i = 0; i < p.links; ++i, k += 6) directions.push_back({k, k + 3});
+  }
+  return lie::HomogeneousProduct(state_size(), std::move(rotations), std::move(directions), {{0, 3, 3}});  // X_p, V_p
+}
+
 // omega_i -= (q_i . omega_i) q_i leaves qdot_i = omega_i x q_i unchanged: only the component
 // the ODE never uses (and that the exact flow keeps at zero) is removed.
 bool OdeForm::project(Eigen::VectorXd& y) const {

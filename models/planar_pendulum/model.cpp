@@ -39,7 +39,11 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           offer<CartesianDaeForm>(FormulationKind::IndexOneDae, p, ic),
           offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic),
           decline(FormulationKind::DiscreteLieGroup,
-                  "the planar pendulum has no discrete Lie group form (its configuration space is S^1)")},
+                  "the planar pendulum has no discrete Lie group form (its configuration space is S^1)"),
+          decline(FormulationKind::LieGroupOde,
+                  "its configuration space is S^1 = SO(2), abelian: exp is the addition of angles and dexp^-1 the "
+                  "identity, so every Lie group method is its Runge-Kutta counterpart on the polar ODE (rkmk4 and cf4 "
+                  "are rk4, rkmk45 is rk45): run those")},
       PhysicalParts().then(PhysicalPart::Configuration, 2).then(PhysicalPart::Rate, 2));  // [x, z, vx, vz]
   // Exact: the large-amplitude period at the amplitude the initial energy reaches,
   // cos(theta_max) = cos(theta0) - l omega0^2 / (2 g) (a rotating pendulum, which never

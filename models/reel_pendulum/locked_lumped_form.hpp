@@ -13,6 +13,7 @@ class LockedLumpedForm final : public OdeFormulation {
   Eigen::VectorXd initial_state() const override { return lumped_.initial_state(); }
   void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override;
   bool project(Eigen::VectorXd& y) const override;  // the lumped string's projection (R onto SO(3))
+  lie::HomogeneousProduct manifold() const override { return lumped_.manifold(); }
   Observation observe(double t, const Eigen::VectorXd& y) const override;
   std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override;

@@ -8,6 +8,7 @@
 #include "mechanics/case_input.hpp"
 #include "mechanics/elastic_element.hpp"
 #include "mechanics/lazy_parts_model.hpp"
+#include "core/lie_group_ode.hpp"
 #include "models/reel_pendulum/forms.hpp"
 #include "models/reel_pendulum/locked_lumped_form.hpp"
 #include "mechanics/oscillation_periods.hpp"
@@ -19,6 +20,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
       std::vector<FormulationMenu::Item>{
           in("consistent", offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic)),
           in("consistent", offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic)),
+          in("consistent", offer<LieGroupOdeOf<OdeForm>>(FormulationKind::LieGroupOde, p, ic)),
           in("consistent", offer<DaeForm>(FormulationKind::IndexOneDae, p, ic)),
           in("consistent",
              decline(FormulationKind::ConstrainedMechanical,
@@ -31,6 +33,10 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           // The lumped string of the papers' baseline, with the reel locked only.
           in("lumped", p.reel_locked ? offer<LockedLumpedForm>(FormulationKind::EmbeddedOde, p, ic)
                                      : decline(FormulationKind::EmbeddedOde,
+                                               "the lumped-mass baseline (Driscoll et al.) has no reel mechanism: "
+                                               "reel-locked cases only")),
+          in("lumped", p.reel_locked ? offer<LieGroupOdeOf<LockedLumpedForm>>(FormulationKind::LieGroupOde, p, ic)
+                                     : decline(FormulationKind::LieGroupOde,
                                                "the lumped-mass baseline (Driscoll et al.) has no reel mechanism: "
                                                "reel-locked cases only")),
           in("lumped", decline(FormulationKind::DiscreteLieGroup,

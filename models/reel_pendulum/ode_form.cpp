@@ -35,6 +35,12 @@ bool OdeForm::project(Eigen::VectorXd& y) const {
   return true;
 }
 
+lie::HomogeneousProduct OdeForm::manifold() const {
+  const int N = mech_.params().N;
+  // [s, sdot, r, v, R, Omega, works]
+  return lie::HomogeneousProduct(state_size(), {{2 + 6 * N, 2 + 6 * N + 9}}, {}, {{0, 1, 1}, {2, 2 + 3 * N, 3 * N}});
+}
+
 Observation OdeForm::observe(double /*t*/, const Eigen::VectorXd& y) const { return mech_.observe(mech_.unpack(y)); }
 
 }  // namespace tb::reel_pendulum

@@ -7,6 +7,7 @@
 
 #include "mechanics/case_input.hpp"
 #include "mechanics/lazy_parts_model.hpp"
+#include "core/lie_group_ode.hpp"
 #include "models/string_pendulum/forms.hpp"
 #include "mechanics/oscillation_periods.hpp"
 
@@ -20,11 +21,13 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
       std::vector<FormulationMenu::Item>{
           in("consistent", offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic)),
           in("consistent", offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic)),
+          in("consistent", offer<LieGroupOdeOf<OdeForm>>(FormulationKind::LieGroupOde, p, ic)),
           in("consistent", offer<DaeForm>(FormulationKind::IndexOneDae, p, ic)),
           in("consistent", why_not_natural.empty()
                                ? offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic)
                                : decline(FormulationKind::ConstrainedMechanical, why_not_natural)),
           in("lumped", offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic, StringMass::Lumped)),
+          in("lumped", offer<LieGroupOdeOf<OdeForm>>(FormulationKind::LieGroupOde, p, ic, StringMass::Lumped)),
           in("lumped", decline(FormulationKind::DiscreteLieGroup,
                                "the lumped string is the papers' explicit-ODE baseline: no discrete Lagrangian is derived for it")),
           in("lumped", decline(FormulationKind::IndexOneDae,
