@@ -152,6 +152,11 @@ struct MethodTraits {
   // largest stable step depends on the horizon: h_max ~ (T w^4)^(-1/3) for the explicit midpoint
   // rule (the stability map measures it at two horizons).
   bool imaginary_axis_stable = true;
+  // The state moves only by the action of the group on the configuration (Cayley or exp
+  // updates: the LGVI, RKMK, commutator-free methods), so R^T R = I and |q| = 1 hold to
+  // round-off at every step whatever the step's accuracy; otherwise they hold to the method's
+  // accuracy (embedded RK), its Newton tolerance (RATTLE, alpha methods) or a stabilisation (IDA).
+  bool on_manifold = false;
 };
 
 // Builds a stepper on one formulation type (after GeometricIntegrators.jl, whose methods are

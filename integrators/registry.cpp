@@ -3,6 +3,7 @@
 
 #include "integrators/registry.hpp"
 
+#include "integrators/cf4/cf4.hpp"
 #include "integrators/cvode/cvode.hpp"
 #include "integrators/generalized_alpha/generalized_alpha.hpp"
 #include "integrators/ida/ida.hpp"
@@ -14,11 +15,14 @@
 #include "integrators/rk4/rk4.hpp"
 #include "integrators/rk45/rk45.hpp"
 #include "integrators/rkf78/rkf78.hpp"
+#include "integrators/rkmk4/rkmk4.hpp"
+#include "integrators/rkmk45/rkmk45.hpp"
 
 namespace tb {
 
 std::vector<IntegratorInfo> integrator_registry() {
   return {
+      cf4_info(),
       cvode_info(),
       generalized_alpha_info(),
       ida_info(),
@@ -29,6 +33,8 @@ std::vector<IntegratorInfo> integrator_registry() {
       rk2_info(),
       rk4_info(),
       rk45_info(),
+      rkmk4_info(),
+      rkmk45_info(),
   };
 }
 

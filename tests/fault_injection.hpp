@@ -166,6 +166,29 @@ class FaultyConstrained final : public ConstrainedMechanicalFormulation {
   Eigen::VectorXd start_;  // empty: the inner form's initial state
 };
 
+// Any Lie group ODE form: its field turns NaN once armed.
+class FaultyLieGroupOde final : public LieGroupOdeFormulation {
+ public:
+  FaultyLieGroupOde(std::unique_ptr<Formulation> inner, const bool& armed, Eigen::VectorXd start = {})
+      : inner_(std::move(inner)), form_(dynamic_cast<const LieGroupOdeFormulation&>(*inner_)), armed_(armed), start_(std::move(start)) {}
+  int state_size() const override { return form_.state_size(); }
+  Eigen::VectorXd initial_state() const override { return start_.size() > 0 ? start_ : form_.initial_state(); }
+  Observation observe(double t, const Eigen::VectorXd& y) const override { return form_.observe(t, y); }
+  std::vector<std::string> extra_column_names() const override { return form_.extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return form_.physical_state(y); }
+  const lie::HomogeneousProduct& manifold() const override { return form_.manifold(); }
+  void field(double t, const Eigen::VectorXd& y, Eigen::VectorXd& xi) const override {
+    form_.field(t, y, xi);
+    if (armed_) xi.setConstant(kNaN);
+  }
+
+ private:
+  std::unique_ptr<Formulation> inner_;
+  const LieGroupOdeFormulation& form_;
+  const bool& armed_;
+  Eigen::VectorXd start_;  // empty: the inner form's initial state
+};
+
 // nullptr when this kind has no wrapper yet. With `start`, the wrapper's initial state is that
 // state (the generic tests start a step back from where a step ended); the DAE's consistent
 // initial values still come from the inner form.
@@ -178,6 +201,8 @@ inline std::unique_ptr<Formulation> make_faulty(std::unique_ptr<Formulation> inn
     case FormulationKind::IndexOneDae: return std::make_unique<FaultyDae>(std::move(inner), armed, std::move(start));
     case FormulationKind::ConstrainedMechanical:
       return std::make_unique<FaultyConstrained>(std::move(inner), armed, std::move(start));
+    case FormulationKind::LieGroupOde:
+      return std::make_unique<FaultyLieGroupOde>(std::move(inner), armed, std::move(start));
     default: return nullptr;
   }
 }

@@ -18,6 +18,7 @@
 #include <stdexcept>
 
 #include "models/free_rigid_body/model.hpp"
+#include "models/multirotor_payload/model.hpp"
 #include "models/planar_pendulum/model.hpp"
 #include "tests/fault_injection.hpp"
 #include "tests/test_support.hpp"
@@ -348,4 +349,66 @@ TEST_CASE("a symplectic method's energy error stays bounded; a dissipative one's
       }
     }
   }
+}
+
+TEST_CASE("a method that declares it stays on the manifold keeps R^T R = I and |q_i| = 1 to round-off; rk4 drifts off",
+          "[generic][traits]") {
+  // Model C with a 4-link cable, its multirotor spinning at |Omega| ~ 8.8 rad/s and the cable
+  // swinging out of plane (every R and q_i moves), 2000 steps of h = 1e-3 s: a method that moves
+  // R and q_i only by the group (Cayley or exp updates) ends with ||I - R^T R||_F and
+  // max | |q_i| - 1 | at a few hundred eps at most, whatever its truncation error; rk4 on the
+  // embedded ODE, whose R and q_i are 9 + 3n free numbers, drifts off by its truncation error,
+  // far above that (measured below), so the bound can tell the two apart. Where Model C does not
+  // offer a method's form, the tumbling free rigid body (R only) stands in.
+  multirotor_payload::Parameters p;
+  p.links = 4;
+  p.J_Q = Eigen::Vector3d(1.367e-2, 1.367e-2, 2.586e-2).asDiagonal();
+  multirotor_payload::InitialCondition ic;
+  ic.Omega0 = Vec3(3.2, -2.0, 8.0);
+  ic.payload_velocity = Vec3(0.0, 0.6, 0.0);
+  free_rigid_body::Parameters body;
+  body.J = Eigen::Vector3d(1.0, 2.0, 2.6).asDiagonal();
+  free_rigid_body::InitialCondition tumbling;
+  tumbling.Omega0 = 3.0 * Vec3(0.7, -1.3, 0.9);
+  const std::vector<std::shared_ptr<const Model>> models = {multirotor_payload::make_model(p, ic),
+                                                            free_rigid_body::make_model(body, tumbling)};
+  const double bound = 1e-13, h = 1e-3, T = 2.0;
+  auto defects = [&](const IntegratorInfo& info, const Model*& used) {
+    std::unique_ptr<Formulation> form;
+    std::string why_not;
+    for (const auto& model : models)
+      if (!form && (form = model->make_formulation(info.consumes, why_not))) used = model.get();
+    REQUIRE(form);
+    IntegratorSettings settings = settings_of(info, h);
+    set_if_declared(settings, "rtol", 1e-6);
+    set_if_declared(settings, "atol", 1e-8);
+    auto stepper = info.make(*form, settings, 0.0);
+    StepFailure failure;
+    double worst_R = 0.0, worst_q = 0.0;
+    while (stepper->time() < T) {
+      REQUIRE(stepper->step(T, failure));
+      const Observation o = form->observe(stepper->time(), stepper->state());
+      worst_R = std::max(worst_R, o.orthogonality_err);
+      worst_q = std::max(worst_q, o.constraint_err);  // Model C: max | |q_i| - 1 |; the rigid body: 0
+    }
+    return std::pair<double, double>(worst_R, worst_q);
+  };
+  const Model* used = nullptr;
+  const auto [rk4_R, rk4_q] = defects(integrator("rk4"), used);
+  std::printf("on-manifold: rk4 (the drift to tell apart) ||I - R^T R|| %.3g, |q| - 1 %.3g\n", rk4_R, rk4_q);
+  REQUIRE(rk4_R > 100 * bound);
+  REQUIRE(rk4_q > 100 * bound);
+  int declared = 0;
+  for (const auto& info : catalogue().integrators) {
+    if (!info.traits.on_manifold) continue;
+    ++declared;
+    DYNAMIC_SECTION(info.name) {
+      const auto [R_defect, q_defect] = defects(info, used);
+      std::printf("on-manifold: %-22s on %-20s ||I - R^T R|| %.3g, |q| - 1 %.3g\n", info.name.c_str(),
+                  used->name().c_str(), R_defect, q_defect);
+      CHECK(R_defect < bound);
+      CHECK(q_defect < bound);
+    }
+  }
+  CHECK(declared >= 5);  // lgvi, lgvi4, rkmk4, rkmk45, cf4
 }

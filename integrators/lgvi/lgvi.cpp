@@ -31,7 +31,8 @@ class LgviStepper final : public FixedStepStepper {
 }  // namespace
 
 IntegratorInfo lgvi_info() {
-  return {"lgvi", 2, false, MethodTraits{.implicit = true, .symmetric = true, .symplectic = true, .conserves_momentum_map = true},
+  return {"lgvi", 2, false, MethodTraits{.implicit = true, .symmetric = true, .symplectic = true, .conserves_momentum_map = true,
+                     .on_manifold = true},
           "Lie group variational integrator: discrete Lagrangian, Newton on Cayley parameters, O(N) linear algebra",
           lgvi_newton_settings(),
           consuming([](const DiscreteLieGroupFormulation& form, const IntegratorSettings& s, double t0) {

@@ -52,7 +52,8 @@ IntegratorInfo lgvi4_info() {
   std::vector<SettingSpec> settings = lgvi_newton_settings();
   const SettingSpec scheme = composition_scheme_setting("lgvi");
   settings.insert(settings.begin(), scheme);
-  return {"lgvi4", 4, false, MethodTraits{.implicit = true, .symmetric = true, .symplectic = true, .conserves_momentum_map = true},
+  return {"lgvi4", 4, false, MethodTraits{.implicit = true, .symmetric = true, .symplectic = true, .conserves_momentum_map = true,
+                     .on_manifold = true},
           "4th-order symmetric composition (Yoshida/Suzuki) of the lgvi step; same Newton solver, 3 or 5 lgvi steps per step",
           settings,
           consuming([](const DiscreteLieGroupFormulation& form, const IntegratorSettings& s, double t0) {

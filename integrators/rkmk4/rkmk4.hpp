@@ -1,0 +1,3 @@
+#pragma once
+#include "core/integrator.hpp"
+namespace tb { IntegratorInfo rkmk4_info(); }
