@@ -153,9 +153,10 @@ struct MethodTraits {
   // rule (the stability map measures it at two horizons).
   bool imaginary_axis_stable = true;
   // The state moves only by the action of the group on the configuration (Cayley or exp
-  // updates: the LGVI, RKMK, commutator-free methods), so R^T R = I and |q| = 1 hold to
-  // round-off at every step whatever the step's accuracy; otherwise they hold to the method's
-  // accuracy (embedded RK), its Newton tolerance (RATTLE, alpha methods) or a stabilisation (IDA).
+  // updates: variational Lie group integrators, Munthe-Kaas and commutator-free methods), so
+  // R^T R = I and |q| = 1 hold to round-off at every step whatever the step's accuracy;
+  // otherwise they hold to the method's accuracy (Runge-Kutta in embedded coordinates), its
+  // Newton tolerance (constrained schemes) or a stabilisation (Baumgarte).
   bool on_manifold = false;
 };
 
