@@ -245,6 +245,11 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
     std::string why_not;
     form = key.c->model->make_formulation(key.integrator->consumes, key.discretisation, why_not);
     if (!form) throw std::logic_error("offered but not built: " + why_not);
+    if (key.integrator->why_not)
+      if (std::string why = key.integrator->why_not(*form); !why.empty()) {
+        m.outcome = RunOutcome::not_applicable_because(std::move(why));
+        return m;
+      }
     m.extra_columns = form->extra_column_names();
   } catch (const std::exception& e) {
     m.outcome = RunOutcome::failed_at(std::string("building the formulation failed: ") + e.what(), 0.0, 1);
