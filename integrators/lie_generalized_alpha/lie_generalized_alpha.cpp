@@ -42,9 +42,10 @@
 //   A = M + h^2 beta c K T(u) + h gamma c C,   K = dr/dg (trivialised), C = dr/dv,
 // assembled sparse from the model's entries (rate_tangent_entries) and factored by Eigen's
 // SparseLU with COLAMD (O(N) on banded strings, never a dense inverse). The matrix tends to M
-// as h -> 0: well conditioned in vdot. It is kept across the iterations of a step while each
-// correction is at most 1/4 of the one before, refactored otherwise (modified Newton turning
-// into full Newton where convergence is slow). Predictor vdot_{n+1} = vdot_n. Newton stops in
+// as h -> 0: well conditioned in vdot. It is kept across iterations and steps while each
+// correction is at most 1/4 of the one before (it changes by O(h) per step), refactored at the
+// current iterate otherwise, when h changes or after a step that needed more than 4 iterations
+// (modified Newton turning into full Newton where convergence is slow; as generalized_alpha). Predictor vdot_{n+1} = vdot_n. Newton stops in
 // the problem's own units (as integrators/lgvi_step_solver.cpp): when every row |r_i| is at its
 // round-off floor 4 eps S_i, S_i the magnitudes of the row's terms (rate_residual), or when a
 // correction is at most newton_tol of max(|vdot|_inf, |v_n|_inf / h) (the units of vdot), or
@@ -123,8 +124,8 @@ void LieGeneralizedAlphaStep::kinematics(double h, const Eigen::VectorXd& y, con
   a1_ = ((1.0 - p.alpha_f) * vd1 + p.alpha_f * vd_ - p.alpha_m * a_) / (1.0 - p.alpha_m);
   u_.setZero(mf_.algebra_size());
   u_.head(k_) = base_u_ + h * h * p.beta * a1_;  // h dq_n, (1)
-  const Eigen::VectorXd dv = base_dv_ + h * p.gamma * a1_;  // v_{n+1} - v_n, (2)
-  for (int i = 0; i < k_; ++i) u_(rate_alg_[size_t(i)]) = dv(i);
+  dv1_ = base_dv_ + h * p.gamma * a1_;  // v_{n+1} - v_n, (2)
+  for (int i = 0; i < k_; ++i) u_(rate_alg_[size_t(i)]) = dv1_(i);
   mf_.act(u_, y, y1_);  // configuration and rates in increment form; work integrals unchanged here
 }
 
@@ -216,7 +217,12 @@ LieGeneralizedAlphaStep::Result LieGeneralizedAlphaStep::step(double t, double h
   base_dv_ = h * (1.0 - p.gamma) * a_;
   vd1_ = vd_;  // predictor
   const double v_scale = vn_.lpNorm<Eigen::Infinity>() / std::abs(h);
-  bool refactor = true, converged = false;
+  // The iteration matrix is kept across iterations and steps (modified Newton, as
+  // generalized_alpha) while it contracts fast; refactored at the current iterate when h
+  // changed (h as t_{n+1} - t_n varies by round-off: only a real change counts), when the last
+  // step needed more than 4 iterations, or when a correction is more than 1/4 of the one before.
+  bool refactor = !factored_ || refactor_next_ || std::abs(h - factored_h_) > 1e-8 * std::abs(h), converged = false;
+  int iters = 0;
   double previous = -1.0, last = -1.0, correction = 0.0, excess = 0.0;
   for (int it = 0; it <= max_newton_iters_; ++it) {
     kinematics(h, y, vd1_);
@@ -231,14 +237,18 @@ LieGeneralizedAlphaStep::Result LieGeneralizedAlphaStep::step(double t, double h
     }
     if (it == max_newton_iters_) break;
     if (refactor) {
+      factored_ = false;
       if (!factor(t1, h))
         return fail(StepFailure::Kind::SolverFailed, "singular iteration matrix M + h^2 beta c K T + h gamma c C (" +
                                                          lu_.lastErrorMessage() + ")");
+      factored_ = true;
+      factored_h_ = h;
       refactor = false;
       previous = -1.0;
     }
     dv_ = lu_.solve(r_);
     ++out.newton_iters;
+    ++iters;
     if (!dv_.allFinite()) return fail(StepFailure::Kind::Diverged, "Newton correction is non-finite (NaN/Inf)");
     vd1_ -= dv_;
     const double scale = std::max({vd1_.lpNorm<Eigen::Infinity>(), v_scale, std::numeric_limits<double>::min()});
@@ -252,6 +262,7 @@ LieGeneralizedAlphaStep::Result LieGeneralizedAlphaStep::step(double t, double h
     previous = correction;
     last = correction;
   }
+  refactor_next_ = iters > 4;
   if (!converged)
     return fail(StepFailure::Kind::SolverFailed,
                 "Newton on vdot_{n+1} did not converge in " + std::to_string(max_newton_iters_) +

@@ -48,11 +48,13 @@ class LieGeneralizedAlphaStep {
   std::vector<Eigen::Index> rate_y_, rate_alg_;    // rate i: its entry in y and in the algebra layout
   std::vector<Eigen::Index> extra_y_, extra_alg_;  // the other free entries (work integrals)
   Eigen::VectorXd a_, vd_, zd_;                     // memory
-  Eigen::VectorXd xi_, base_u_, base_dv_, a1_, u_, y1_, r_, S_, dv_, vd1_, vn_;
+  Eigen::VectorXd xi_, base_u_, base_dv_, dv1_, a1_, u_, y1_, r_, S_, dv_, vd1_, vn_;
   std::vector<Eigen::Triplet<double>> M_, K_, C_, work_;
   Eigen::SparseMatrix<double> A_;
   Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu_;
   bool analysed_ = false;
+  bool factored_ = false, refactor_next_ = false;  // modified Newton: the factorisation kept across steps
+  double factored_h_ = 0.0;
   Eigen::VectorXi pattern_outer_, pattern_inner_;
 };
 

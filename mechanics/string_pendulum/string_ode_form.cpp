@@ -51,20 +51,24 @@ void StringOdeForm::rate_residual(double /*t*/, const Eigen::VectorXd& y, const 
   const Vec3& Omega = state_.Omega;
   const Vec3 Wd = vdot.head<3>();
   // Mass matrix over (nodes, Omega) in Mechanics' order times vdot in that order.
-  BlockTridiagonal3 A;
+  BlockTridiagonal3& A = mass_;
   mech_.assemble_mass_matrix(R, A);
-  Eigen::VectorXd x(3 * (N + 1)), xa(3 * (N + 1));
+  Eigen::VectorXd &x = x_, &xa = xa_;
+  x.resize(3 * (N + 1));
   x.head(3 * N) = vdot.segment(3, 3 * N);
   x.tail<3>() = Wd;
   xa = x.cwiseAbs();
-  const Eigen::VectorXd Mx = A.multiply(x);
-  BlockTridiagonal3 Aabs = A;
+  Mx_ = A.multiply(x);
+  const Eigen::VectorXd& Mx = Mx_;
+  BlockTridiagonal3& Aabs = mass_abs_;
+  if (Aabs.blocks() != N + 1) Aabs.resize(N + 1);
   for (int i = 0; i <= N; ++i) {
     Aabs.diag(i) = A.diag(i).cwiseAbs();
     if (i > 0) Aabs.lower(i) = A.lower(i).cwiseAbs();
     if (i < N) Aabs.upper(i) = A.upper(i).cwiseAbs();
   }
-  const Eigen::VectorXd Mxa = Aabs.multiply(xa);
+  Mxa_ = Aabs.multiply(xa);
+  const Eigen::VectorXd& Mxa = Mxa_;
   r.resize(3 * (N + 1));
   S.resize(3 * (N + 1));
   // Node rows.
@@ -103,7 +107,7 @@ void StringOdeForm::rate_tangent_entries(double /*t*/, const Eigen::VectorXd& y,
       for (int j = 0; j < 3; ++j)
         if (B(i, j) != 0.0) e.emplace_back(3 * rb + i, 3 * cb + j, B(i, j));
   };
-  BlockTridiagonal3 A;
+  BlockTridiagonal3& A = mass_;
   mech_.assemble_mass_matrix(R, A);
   for (int b = 0; b <= N; ++b) {
     put(Me, rate_block(b), rate_block(b), A.diag(b));

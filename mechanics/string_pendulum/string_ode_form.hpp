@@ -8,6 +8,7 @@
 
 #include "core/formulation.hpp"
 #include "mechanics/string_pendulum/mechanics.hpp"
+#include "numerics/block_tridiagonal.hpp"
 
 namespace tb::string_pendulum {
 
@@ -44,6 +45,8 @@ class StringOdeForm final : public OdeFormulation {
   InitialCondition ic_;
   mutable State state_;  // rhs() workspace (one formulation object per run)
   mutable Eigen::VectorXd acc_;
+  mutable BlockTridiagonal3 mass_, mass_abs_;  // rate_residual() workspace
+  mutable Eigen::VectorXd x_, xa_, Mx_, Mxa_;
 };
 
 }  // namespace tb::string_pendulum
