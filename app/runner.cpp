@@ -144,6 +144,11 @@ std::optional<std::string> why_not_applicable(const Case& c, const IntegratorInf
   if (!c.lists(info.name)) return std::string("not among this case's [case] integrators");
   std::string why_not;
   if (!c.model->offers(info.consumes, discretisation, why_not)) return why_not;
+  // An integrator that declines some forms of its kind (IntegratorInfo::why_not: e.g. no
+  // analytic tangents) is judged on the form itself, built here (only for such integrators).
+  if (info.why_not)
+    if (auto form = c.model->make_formulation(info.consumes, discretisation, why_not))
+      if (std::string why = info.why_not(*form); !why.empty()) return why;
   return std::nullopt;
 }
 
@@ -245,11 +250,6 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
     std::string why_not;
     form = key.c->model->make_formulation(key.integrator->consumes, key.discretisation, why_not);
     if (!form) throw std::logic_error("offered but not built: " + why_not);
-    if (key.integrator->why_not)
-      if (std::string why = key.integrator->why_not(*form); !why.empty()) {
-        m.outcome = RunOutcome::not_applicable_because(std::move(why));
-        return m;
-      }
     m.extra_columns = form->extra_column_names();
   } catch (const std::exception& e) {
     m.outcome = RunOutcome::failed_at(std::string("building the formulation failed: ") + e.what(), 0.0, 1);
