@@ -1,68 +1,71 @@
 // Lie group generalized-alpha on the Lie group ODE form (core/formulation.hpp,
 // LieGroupOdeFormulation): O. Bruls & A. Cardona, "On the use of Lie group time integrators in
-// multibody dynamics", J. Comput. Nonlinear Dyn. 5 (2010) 031002 (B-C below); O. Bruls,
-// A. Cardona & M. Arnold, "Lie group generalized-alpha time integration of constrained flexible
-// multibody systems", Mech. Mach. Theory 48 (2012) 121-137 (B-C-A); M. Arnold, O. Bruls &
-// A. Cardona, "Error analysis of generalized-alpha Lie group time integration methods for
-// constrained mechanical systems", Numer. Math. 129 (2015) 149-179 (A-B-C).
+// multibody dynamics", J. Comput. Nonlinear Dyn. 5 (2010) 031002 (B-C below); O. Bruls, A. Cardona
+// & M. Arnold, "Lie group generalized-alpha time integration of constrained flexible multibody
+// systems", Mech. Mach. Theory 48 (2012) 121-137 (B-C-A); M. Arnold, O. Bruls & A. Cardona, "Error
+// analysis of generalized-alpha Lie group time integration methods for constrained mechanical
+// systems", Numer. Math. 129 (2015) 149-179 (A-B-C).
 //
-// The system (B-C Sect. 2, unconstrained): a configuration g in G = SO(3)^r x SO(3)^d x R^p
-// (rotations R acted on from the right, R' = R hat(Omega); directions q in S^2 acted on from the
-// left, q' = omega x q; positions, x' = v), its velocity v in the algebra (the rates Omega,
-// omega, v: manifold()'s rate slots) and
+// The system (B-C's unconstrained setting; the labels (1)-(4) below are this file's): a
+// configuration g in G = SO(3)^r x SO(3)^d x R^p (rotations R acted on from the right, R' = R
+// hat(Omega); directions q in S^2 acted on from the left, q' = omega x q; positions, x' = v), its
+// velocity v in the algebra (the rates Omega, omega, v: manifold()'s rate slots) and
 //   g' = g . v (the action above),   M(g) v' = F(t, g, v),
 // the rate rows in mass-matrix form that the form provides (rate_residual), with its tangents.
 //
-// The scheme (B-C eqs. (18)-(21); B-C-A eqs. (11)-(14) without constraints): with the
+// The scheme (B-C's Lie group generalized-alpha algorithm; B-C-A's without constraints): with the
 // acceleration-like variable a_n,
 //   g_{n+1} = g_n . exp(h dq_n),  dq_n = v_n + h (1/2 - beta) a_n + h beta a_{n+1}          (1)
 //   v_{n+1} = v_n + h (1 - gamma) a_n + h gamma a_{n+1}                                      (2)
 //   (1 - alpha_m) a_{n+1} + alpha_m a_n = (1 - alpha_f) vdot_{n+1} + alpha_f vdot_n           (3)
 //   M(g_{n+1}) vdot_{n+1} = F(t_{n+1}, g_{n+1}, v_{n+1})                                    (4)
 // i.e. generalized-alpha (Chung & Hulbert 1993) with the position update of Newmark's formula
-// replaced by the exponential of the increment in the algebra (exp of SO(3) for each factor,
-// the identity on positions, where (1)-(4) are the vector generalized-alpha method itself).
-// Parameters from the spectral radius at infinity rho_inf (Chung-Hulbert eqs. (25), (17), (20),
-// GeneralizedAlphaParameters::from_rho_inf): alpha_m = (2 rho_inf - 1)/(rho_inf + 1),
-// alpha_f = rho_inf/(rho_inf + 1), gamma = 1/2 + alpha_f - alpha_m, beta = (gamma + 1/2)^2/4.
-// rho_inf = 1 is the non-dissipative member (alpha_m = alpha_f = 1/2), rho_inf < 1 damps the
-// modes with h w >> 1. The other free entries of the state (work integrals W, W' = P(t, g, v))
-// ride along by the trapezoidal rule: W_{n+1} = W_n + h/2 (W'_n + W'_{n+1}).
+// replaced by the exponential of the increment in the algebra (exp of SO(3) for each factor, the
+// identity on positions, where (1)-(4) are the vector generalized-alpha method itself). Parameters
+// from the spectral radius at infinity rho_inf (Chung-Hulbert eqs. (25), (17), (20),
+// GeneralizedAlphaParameters::from_rho_inf): alpha_m = (2 rho_inf - 1)/(rho_inf + 1), alpha_f =
+// rho_inf/(rho_inf + 1), gamma = 1/2 + alpha_f - alpha_m, beta = (gamma + 1/2)^2/4. rho_inf = 1 is
+// the non-dissipative member (alpha_m = alpha_f = 1/2), rho_inf < 1 damps the modes with h w >> 1.
+// The other free entries of the state (work integrals W, W' = P(t, g, v)) ride along by the
+// trapezoidal rule: W_{n+1} = W_n + h/2 (W'_n + W'_{n+1}).
 //
-// Newton (B-C Sect. 4, B-C-A Sect. 3, "tangent operator"): the unknown is vdot = vdot_{n+1};
-// by (3) a_{n+1} = ((1 - alpha_f) vdot + alpha_f vdot_n - alpha_m a_n)/(1 - alpha_m), so with
-// c = (1 - alpha_f)/(1 - alpha_m), d a_{n+1} = c d vdot, d v_{n+1} = h gamma c d vdot and
-// d(h dq_n) = h^2 beta c d vdot. A change du of the algebra increment u = h dq_n moves
-// g_n exp(u) by the trivialised perturbation T(u) du: for R = R_n exp(hat u) (right action)
-// R_n exp(u + du) = R exp(hat(dexp(-u) du)) + O(du^2), so T = dexp(-u) (numerics/so3_dexp.hpp:
-// dexp is the right-trivialised derivative); for q = exp(hat u) q_n (left action)
-// exp(u + du) q_n = exp(hat(dexp(u) du)) q + O(du^2), so T = dexp(u); T = I on positions (B-C
-// eq. (27), the tangent operator T_SO(3)(h dq), here in both trivialisations). The residual
-// r(vdot) = M(g_{n+1}) vdot - F of (4) linearised gives the iteration matrix
+// Newton (B-C and B-C-A: the iteration matrix with the tangent operator): the unknown is vdot =
+// vdot_{n+1}; by (3) a_{n+1} = ((1 - alpha_f) vdot + alpha_f vdot_n - alpha_m a_n)/(1 - alpha_m),
+// so with c = (1 - alpha_f)/(1 - alpha_m), d a_{n+1} = c d vdot, d v_{n+1} = h gamma c d vdot and
+// d(h dq_n) = h^2 beta c d vdot. A change du of the algebra increment u = h dq_n moves g_n exp(u)
+// by the trivialised perturbation T(u) du: for R = R_n exp(hat u) (right action) R_n exp(u + du) =
+// R exp(hat(dexp(-u) du)) + O(du^2), so T = dexp(-u) (numerics/so3_dexp.hpp: dexp is the
+// right-trivialised derivative); for q = exp(hat u) q_n (left action) exp(u + du) q_n =
+// exp(hat(dexp(u) du)) q + O(du^2), so T = dexp(u); T = I on positions (B-C call it the tangent
+// operator T_SO(3)(h dq); here in both trivialisations). The residual r(vdot) = M(g_{n+1}) vdot - F
+// of (4) linearised gives the iteration matrix
 //   A = M + h^2 beta c K T(u) + h gamma c C,   K = dr/dg (trivialised), C = dr/dv,
-// assembled sparse from the model's entries (rate_tangent_entries) and factored by Eigen's
-// SparseLU with COLAMD (O(N) on banded strings, never a dense inverse). The matrix tends to M
-// as h -> 0: well conditioned in vdot. It is kept across iterations and steps while each
-// correction is at most 1/4 of the one before (it changes by O(h) per step), refactored at the
-// current iterate otherwise, when h changes or after a step that needed more than 4 iterations
-// (modified Newton turning into full Newton where convergence is slow; as generalized_alpha). Predictor vdot_{n+1} = vdot_n. Newton stops in
-// the problem's own units (as integrators/lgvi_step_solver.cpp): when every row |r_i| is at its
-// round-off floor 4 eps S_i, S_i the magnitudes of the row's terms (rate_residual), or when a
-// correction is at most newton_tol of max(|vdot|_inf, |v_n|_inf / h) (the units of vdot), or
-// at the round-off floor of the corrections themselves (no longer falling fourfold below 1e-12
+// assembled sparse from the model's entries (rate_tangent_entries) and factored by Eigen's SparseLU
+// with COLAMD (O(N) on banded strings, never a dense inverse). The matrix tends to M as h -> 0:
+// well conditioned in vdot. It is kept across iterations and steps while each correction is at most
+// 1/4 of the one before (it changes by O(h) per step), refactored at the current iterate otherwise,
+// when h changes or after a step that needed more than 4 iterations (modified Newton turning into
+// full Newton where convergence is slow; as generalized_alpha). Predictor vdot_{n+1} = vdot_n.
+// Newton stops in the problem's own units (as integrators/lgvi_step_solver.cpp): when every row
+// |r_i| is at its round-off floor 4 eps S_i, S_i the magnitudes of the row's terms (rate_residual),
+// or when a correction is at most newton_tol of max(|vdot|_inf, |v_n|_inf / h) (the units of vdot),
+// or at the round-off floor of the corrections themselves (no longer falling fourfold below 1e-12
 // of that size, as generalized_alpha). Updates are formed in increment form
 // (HomogeneousProduct::act: R_n + R_n (exp(u) - I), v_n + dv), so a small increment is rounded
 // relative to itself.
 //
-// Starting values (A-B-C Sect. 4, after Arnold & Bruls 2007 Sect. 4): with a_0 = vdot_0 the
-// variable a_n differs from vdot(t_n + Delta_alpha h), Delta_alpha = alpha_m - alpha_f, by an
-// O(h) term that decays only like (-alpha_m/(1 - alpha_m))^n (not at all for rho_inf = 1); the
-// perturbed start a_0 = vdot_0 + Delta_alpha h vddot_0 + O(h^2) removes it. vddot_0 is taken
-// as a difference of vdot over tau = Delta_alpha h: a_0 = vdot at the Taylor state
-// (g_0 exp(tau v_0 + tau^2/2 vdot_0), v_0 + tau vdot_0) at t_0 + tau, which is
-// vdot(t_0 + tau) + O(tau^2) (as generalized_alpha does on the constrained form). Setting
-// perturbed_start = 0 takes a_0 = vdot_0, to measure the difference. The start costs two
-// evaluations of the field and no Newton (the ODE form gives vdot explicitly).
+// Starting values (A-B-C, after Arnold & Bruls 2007 Sect. 4): with a_0 = vdot_0 the variable a_n
+// differs from vdot(t_n + Delta_alpha h), Delta_alpha = alpha_m - alpha_f, by an O(h) term that
+// decays only like (-alpha_m/(1 - alpha_m))^n (at rho_inf = 1, Delta_alpha = 0 and the two starts
+// coincide); the perturbed start a_0 = vdot_0 + Delta_alpha h vddot_0 + O(h^2) removes it. vddot_0
+// is taken as a difference of vdot over tau = Delta_alpha h: a_0 = vdot at the Taylor state (g_0
+// exp(tau v_0 + tau^2/2 vdot_0), v_0 + tau vdot_0) at t_0 + tau, which is vdot(t_0 + tau) +
+// O(tau^2) (as generalized_alpha does on the constrained form). Setting perturbed_start = 0 takes
+// a_0 = vdot_0, to measure the difference. The start costs two evaluations of the field and no
+// Newton (the ODE form gives vdot explicitly). Measured (tests/test_lie_generalized_alpha.cpp): on
+// these unconstrained forms g and v converge at order 2 with either start (a_n's O(h) start error
+// enters v and g multiplied by h); a_1 itself is O(h^2) from vdot(t_1 + Delta_alpha h) only with
+// the perturbed start, O(h) without.
 
 #include "integrators/lie_generalized_alpha/lie_generalized_alpha.hpp"
 
@@ -184,7 +187,7 @@ LieGeneralizedAlphaStep::Result LieGeneralizedAlphaStep::start(double t0, const 
   zd_.resize(Eigen::Index(extra_alg_.size()));
   for (size_t j = 0; j < extra_alg_.size(); ++j) zd_(Eigen::Index(j)) = xi_(extra_alg_[j]);
   a_ = vd_;
-  // Perturbed start (A-B-C Sect. 4): a_0 = vdot(t_0 + Delta_alpha h) + O(h^2).
+  // Perturbed start (A-B-C): a_0 = vdot(t_0 + Delta_alpha h) + O(h^2).
   const double tau = (p_.alpha_m - p_.alpha_f) * h;
   if (perturbed_start_ && tau != 0.0) {
     Eigen::VectorXd u = Eigen::VectorXd::Zero(mf_.algebra_size()), y_tau;
