@@ -71,14 +71,21 @@ void StringOdeForm::rate_residual(double /*t*/, const Eigen::VectorXd& y, const 
   const Eigen::VectorXd& Mxa = Mxa_;
   r.resize(3 * (N + 1));
   S.resize(3 * (N + 1));
-  // Node rows.
+  // Node rows. An element force F(x) = kappa (|x| - u) x / |x| is formed from x = r_{j+1} - r_j,
+  // a difference of positions of size |r|: rounding them moves F by kappa eps |r| (on a fine
+  // string far larger than eps |F|: kappa = EA N / l), so each force counts kappa (|r_j| + |r_{j+1}|)
+  // beside |F| (the operands of the differences inside the term).
   const Vec3 grav = m * p.g * e3;
+  auto operands = [&](int j) {  // element j + 1, between r[j] and r[j + 1]
+    return p.kappa() * (state_.r[j].lpNorm<Eigen::Infinity>() + state_.r[j + 1].lpNorm<Eigen::Infinity>());
+  };
   for (int i = 0; i < N; ++i) {
     const Vec3 Fin = mech_.element_force(state_.r[i + 1] - state_.r[i]);                         // F_{i+1}
     const Vec3 Fout = i + 1 < N ? mech_.element_force(state_.r[i + 2] - state_.r[i + 1]) : Vec3::Zero();  // F_{i+2}
     const Vec3 g_i = i + 1 < N ? grav : Vec3(0.5 * grav);
     r.segment<3>(3 + 3 * i) = Mx.segment<3>(3 * i) - (g_i + Fout - Fin);
     S.segment<3>(3 + 3 * i) = Mxa.segment<3>(3 * i) + g_i.cwiseAbs() + Fout.cwiseAbs() + Fin.cwiseAbs();
+    S.segment<3>(3 + 3 * i).array() += operands(i) + (i + 1 < N ? operands(i + 1) : 0.0);
   }
   // The body's terms on the attachment node and the Omega row.
   const Vec3 Wrho = Omega.cross(p.rho_c), w = Omega.cross(Wrho);
