@@ -102,7 +102,7 @@ class LieGroupOdeFormulation : public Formulation {
   // unphysical; integrators detect that and fail the step.
   virtual void field(double t, const Eigen::VectorXd& y, Eigen::VectorXd& xi) const = 0;
 
-  // ---- Tangents for implicit Lie group schemes (lie_generalized_alpha) ----
+  // ---- Tangents for implicit Lie group schemes (Lie group generalized-alpha) ----
   // The configuration g is the rotations, directions and positions of manifold(); its velocity
   // v (the "rates") is their rate slots in y, in the algebra layout's order (3 per rotation, 3
   // per direction, then the positions: k = group_size() + position_size() entries, rate index
