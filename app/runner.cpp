@@ -144,6 +144,11 @@ std::optional<std::string> why_not_applicable(const Case& c, const IntegratorInf
   if (!c.lists(info.name)) return std::string("not among this case's [case] integrators");
   std::string why_not;
   if (!c.model->offers(info.consumes, discretisation, why_not)) return why_not;
+  // An integrator that declines some forms of its kind (IntegratorInfo::why_not: e.g. no
+  // analytic tangents) is judged on the form itself, built here (only for such integrators).
+  if (info.why_not)
+    if (auto form = c.model->make_formulation(info.consumes, discretisation, why_not))
+      if (std::string why = info.why_not(*form); !why.empty()) return why;
   return std::nullopt;
 }
 

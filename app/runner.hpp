@@ -87,7 +87,8 @@ struct RunKey {
 std::string run_label(const std::string& integrator, const Model& model, const std::string& discretisation);
 
 // The one applicability rule (list, run, table, report): the case's [case] integrators list
-// allows the integrator and the model offers its equation type in that discretisation.
+// allows the integrator, the model offers its equation type in that discretisation, and the
+// integrator does not decline that form (IntegratorInfo::why_not).
 std::optional<std::string> why_not_applicable(const Case& c, const IntegratorInfo& info, const std::string& discretisation);
 
 // The runs a case contributes to the tables, in order: for the default discretisation every

@@ -101,6 +101,38 @@ class LieGroupOdeFormulation : public Formulation {
   // xi(t, y) in the algebra layout of manifold(). Non-finite entries when the state is
   // unphysical; integrators detect that and fail the step.
   virtual void field(double t, const Eigen::VectorXd& y, Eigen::VectorXd& xi) const = 0;
+
+  // ---- Tangents for implicit Lie group schemes (Lie group generalized-alpha) ----
+  // The configuration g is the rotations, directions and positions of manifold(); its velocity
+  // v (the "rates") is their rate slots in y, in the algebra layout's order (3 per rotation, 3
+  // per direction, then the positions: k = group_size() + position_size() entries, rate index
+  // i <-> algebra index i). The rates' rows of the ODE, written in mass-matrix form,
+  //   r(t, g, v, vdot) = M(g) vdot - F(t, g, v) = 0,
+  // with M nonsingular (so vdot is what field() gives on the rate slots). The other free
+  // entries (work integrals) follow field() and enter neither M nor F. Structured M, K, C
+  // (block diagonal on a rigid body, banded along a string) keep an implicit scheme's Newton
+  // matrix M + c_K K T + c_C C sparse: never a dense inverse.
+  // Empty when the form provides rate_residual() and rate_tangent_entries(); otherwise why not,
+  // and the integrators that need them decline the form with it (IntegratorInfo::why_not).
+  virtual std::string why_not_tangents() const {
+    return "the model's Lie group ODE form provides no analytic tangents of its rate equations "
+           "(M(g) vdot - F(t, g, v) and its derivatives in g and v)";
+  }
+  // r = M(g) vdot - F(t, g, v) at the state y (g and v read from y; the rate slots' vdot given),
+  // and S_i >= 0, the sum of the magnitudes of the terms that make r_i (the differences inside
+  // a term counted by their operands): eps S_i is the row's round-off floor, as for
+  // DiscreteLieGroupStep::residual_magnitudes.
+  virtual void rate_residual(double /*t*/, const Eigen::VectorXd& /*y*/, const Eigen::VectorXd& /*vdot*/,
+                             Eigen::VectorXd& /*r*/, Eigen::VectorXd& /*S*/) const {}
+  // dr/dvdot = M(g), dr/dg and dr/dv at (t, y, vdot), appended as (row, column, value) entries
+  // (repeated entries summed; none for a zero matrix). Rows and the columns of M and C are rate
+  // indices; the columns of K are the configuration's algebra indices, the derivative along
+  // the trivialised perturbation of each factor: R exp(e hat(xi)) for a rotation (right),
+  // exp(e hat(xi)) q for a direction (left), x + e xi for positions, at d/de, e = 0.
+  virtual void rate_tangent_entries(double /*t*/, const Eigen::VectorXd& /*y*/, const Eigen::VectorXd& /*vdot*/,
+                                    std::vector<Eigen::Triplet<double>>& /*M*/,
+                                    std::vector<Eigen::Triplet<double>>& /*K*/,
+                                    std::vector<Eigen::Triplet<double>>& /*C*/) const {}
 };
 
 // One step (g_k, mu_k) -> (g_{k+1}, mu_{k+1}) of a Lie group variational integrator in

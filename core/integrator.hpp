@@ -235,6 +235,11 @@ struct IntegratorInfo {
     std::string key, expected;
   };
   std::function<SettingConflict(const IntegratorSettings&)> conflict = nullptr;  // none: every combination runs
+  // Optional: why the integrator cannot run this form of the kind it consumes (a scheme whose
+  // Newton needs analytic tangents the form does not provide); empty when it runs. The runner
+  // (why_not_applicable) treats a non-empty reason as a kind the model does not offer: the run
+  // is "n/a: ..." (declined, not failed).
+  std::function<std::string(const Formulation&)> why_not = nullptr;  // none: every form of its kind runs
   // The one equation type it integrates: the type its factory takes, never written by hand.
   FormulationKind consumes = make.consumes();
 };

@@ -5,12 +5,29 @@
 //   offer<LieGroupOdeOf<OdeForm>>(FormulationKind::LieGroupOde, p, ic)
 // and declines it, with the reason, when its configuration space is all vector space.
 
+#include <concepts>
 #include <stdexcept>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "core/formulation.hpp"
 
 namespace tb {
+
+// An embedded ODE form that offers the analytic tangents of its rate rows in mass-matrix form
+// (LieGroupOdeFormulation::rate_residual, rate_tangent_entries), with the same signatures.
+template <class Ode>
+concept OffersLieRateTangents = requires(const Ode& ode, double t, const Eigen::VectorXd& y, Eigen::VectorXd& r,
+                                         std::vector<Eigen::Triplet<double>>& e) {
+  ode.rate_residual(t, y, y, r, r);
+  ode.rate_tangent_entries(t, y, y, e, e, e);
+};
+// One that says why it has none (e.g. Model C: its rates come from a KKT solve per evaluation).
+template <class Ode>
+concept ExplainsNoLieRateTangents = requires(const Ode& ode) {
+  { ode.why_not_rate_tangents() } -> std::convertible_to<std::string>;
+};
 
 template <class Ode>
 class LieGroupOdeOf final : public LieGroupOdeFormulation {
@@ -31,6 +48,21 @@ class LieGroupOdeOf final : public LieGroupOdeFormulation {
   void field(double t, const Eigen::VectorXd& y, Eigen::VectorXd& xi) const override {
     ode_.rhs(t, y, dydt_);
     manifold_.algebra_field(y, dydt_, xi);
+  }
+  // The rate rows' tangents, forwarded to the ODE form when it offers them.
+  std::string why_not_tangents() const override {
+    if constexpr (OffersLieRateTangents<Ode>) return "";
+    else if constexpr (ExplainsNoLieRateTangents<Ode>) return ode_.why_not_rate_tangents();
+    else return LieGroupOdeFormulation::why_not_tangents();
+  }
+  void rate_residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& vdot, Eigen::VectorXd& r,
+                     Eigen::VectorXd& S) const override {
+    if constexpr (OffersLieRateTangents<Ode>) ode_.rate_residual(t, y, vdot, r, S);
+  }
+  void rate_tangent_entries(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& vdot,
+                            std::vector<Eigen::Triplet<double>>& M, std::vector<Eigen::Triplet<double>>& K,
+                            std::vector<Eigen::Triplet<double>>& C) const override {
+    if constexpr (OffersLieRateTangents<Ode>) ode_.rate_tangent_entries(t, y, vdot, M, K, C);
   }
   const Ode& ode() const { return ode_; }
 

@@ -9,6 +9,7 @@
 #include "integrators/ida/ida.hpp"
 #include "integrators/lgvi/lgvi.hpp"
 #include "integrators/lgvi4/lgvi4.hpp"
+#include "integrators/lie_generalized_alpha/lie_generalized_alpha.hpp"
 #include "integrators/rattle/rattle.hpp"
 #include "integrators/rattle4/rattle4.hpp"
 #include "integrators/rk2/rk2.hpp"
@@ -28,6 +29,7 @@ std::vector<IntegratorInfo> integrator_registry() {
       ida_info(),
       lgvi_info(),
       lgvi4_info(),
+      lie_generalized_alpha_info(),
       rattle_info(),
       rattle4_info(),
       rk2_info(),

@@ -166,25 +166,37 @@ class FaultyConstrained final : public ConstrainedMechanicalFormulation {
   Eigen::VectorXd start_;  // empty: the inner form's initial state
 };
 
-// Any Lie group ODE form: its field turns NaN once armed.
+// Any LieGroupOdeFormulation: its field and, where the form has them, its rate residual and
+// tangents (forwarded, so that an integrator that needs them runs on the wrapper).
 class FaultyLieGroupOde final : public LieGroupOdeFormulation {
  public:
   FaultyLieGroupOde(std::unique_ptr<Formulation> inner, const bool& armed, Eigen::VectorXd start = {})
-      : inner_(std::move(inner)), form_(dynamic_cast<const LieGroupOdeFormulation&>(*inner_)), armed_(armed), start_(std::move(start)) {}
-  int state_size() const override { return form_.state_size(); }
-  Eigen::VectorXd initial_state() const override { return start_.size() > 0 ? start_ : form_.initial_state(); }
-  Observation observe(double t, const Eigen::VectorXd& y) const override { return form_.observe(t, y); }
-  std::vector<std::string> extra_column_names() const override { return form_.extra_column_names(); }
-  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return form_.physical_state(y); }
-  const lie::HomogeneousProduct& manifold() const override { return form_.manifold(); }
+      : inner_(std::move(inner)), lg_(dynamic_cast<const LieGroupOdeFormulation&>(*inner_)), armed_(armed), start_(std::move(start)) {}
+  int state_size() const override { return lg_.state_size(); }
+  Eigen::VectorXd initial_state() const override { return start_.size() > 0 ? start_ : lg_.initial_state(); }
+  Observation observe(double t, const Eigen::VectorXd& y) const override { return lg_.observe(t, y); }
+  std::vector<std::string> extra_column_names() const override { return lg_.extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return lg_.physical_state(y); }
+  const lie::HomogeneousProduct& manifold() const override { return lg_.manifold(); }
   void field(double t, const Eigen::VectorXd& y, Eigen::VectorXd& xi) const override {
-    form_.field(t, y, xi);
+    lg_.field(t, y, xi);
     if (armed_) xi.setConstant(kNaN);
+  }
+  std::string why_not_tangents() const override { return lg_.why_not_tangents(); }
+  void rate_residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& vdot, Eigen::VectorXd& r,
+                     Eigen::VectorXd& S) const override {
+    lg_.rate_residual(t, y, vdot, r, S);
+    if (armed_) r.setConstant(kNaN);
+  }
+  void rate_tangent_entries(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& vdot,
+                            std::vector<Eigen::Triplet<double>>& M, std::vector<Eigen::Triplet<double>>& K,
+                            std::vector<Eigen::Triplet<double>>& C) const override {
+    lg_.rate_tangent_entries(t, y, vdot, M, K, C);
   }
 
  private:
   std::unique_ptr<Formulation> inner_;
-  const LieGroupOdeFormulation& form_;
+  const LieGroupOdeFormulation& lg_;
   const bool& armed_;
   Eigen::VectorXd start_;  // empty: the inner form's initial state
 };

@@ -4,8 +4,11 @@
 // model"). Model A offers it as its ODE form for both discretisations; Model B's reel-locked
 // lumped baseline wraps it.
 
+#include <string>
+
 #include "core/formulation.hpp"
 #include "mechanics/string_pendulum/mechanics.hpp"
+#include "numerics/block_tridiagonal.hpp"
 
 namespace tb::string_pendulum {
 
@@ -25,12 +28,25 @@ class StringOdeForm final : public OdeFormulation {
   std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y; }
   const Mechanics& mechanics() const { return mech_; }
+  // The rate rows in mass-matrix form for the Lie group form (LieGroupOdeFormulation, forwarded
+  // by LieGroupOdeOf), in its rate layout [Omega, v_2..v_{N+1}] (the rotation's rate first,
+  // then the positions'): r = M(R) [v'; Omega'] - f with the mass matrix and right-hand sides
+  // of Mechanics::accelerations (string_ode_form.cpp), and its tangents: M(R) block-tridiagonal,
+  // K = dr/d(r, R) (the elastic stiffness, block-tridiagonal, and the body's R-coupling),
+  // C = dr/dOmega (the body's gyroscopic and centripetal terms). O(N) entries.
+  void rate_residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& vdot, Eigen::VectorXd& r,
+                     Eigen::VectorXd& S) const;
+  void rate_tangent_entries(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& vdot,
+                            std::vector<Eigen::Triplet<double>>& M, std::vector<Eigen::Triplet<double>>& K,
+                            std::vector<Eigen::Triplet<double>>& C) const;
 
  private:
   Mechanics mech_;
   InitialCondition ic_;
   mutable State state_;  // rhs() workspace (one formulation object per run)
   mutable Eigen::VectorXd acc_;
+  mutable BlockTridiagonal3 mass_, mass_abs_;  // rate_residual() workspace
+  mutable Eigen::VectorXd x_, xa_, Mx_, Mxa_;
 };
 
 }  // namespace tb::string_pendulum

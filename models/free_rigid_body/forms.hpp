@@ -22,6 +22,14 @@ class OdeForm final : public OdeFormulation {
   Observation observe(double t, const Eigen::VectorXd& y) const override;
   std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y; }
+  // The rate rows in mass-matrix form for the Lie group form (LieGroupOdeFormulation, forwarded
+  // by LieGroupOdeOf): r = J Omega' - (J Omega) x Omega; M = J, no dependence on R (K = 0),
+  // C = dr/dOmega = hat(Omega) J - hat(J Omega).
+  void rate_residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& vdot, Eigen::VectorXd& r,
+                     Eigen::VectorXd& S) const;
+  void rate_tangent_entries(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& vdot,
+                            std::vector<Eigen::Triplet<double>>& M, std::vector<Eigen::Triplet<double>>& K,
+                            std::vector<Eigen::Triplet<double>>& C) const;
 
  private:
   Mechanics mech_;

@@ -19,6 +19,11 @@ class OdeForm final : public OdeFormulation {
   void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override;
   bool project(Eigen::VectorXd& y) const override;  // R onto SO(3); s, the nodes and the works are free
   lie::HomogeneousProduct manifold() const override;  // R in SO(3); s and the nodes positions; the works free
+  // For the Lie group form (LieGroupOdeOf): no analytic tangents of the rate rows yet.
+  static std::string why_not_rate_tangents() {
+    return "Model B's rate rows (the reel's variable-length string mass matrix, Carnot loss and control) have no "
+           "analytic Lie group tangents yet (M(g) vdot - F and its derivatives in g and v)";
+  }
   Observation observe(double t, const Eigen::VectorXd& y) const override;
   std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y; }

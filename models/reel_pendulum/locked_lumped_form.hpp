@@ -14,6 +14,16 @@ class LockedLumpedForm final : public OdeFormulation {
   void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override;
   bool project(Eigen::VectorXd& y) const override;  // the lumped string's projection (R onto SO(3))
   lie::HomogeneousProduct manifold() const override { return lumped_.manifold(); }
+  // For the Lie group form (LieGroupOdeOf): the lumped string's rate rows and tangents.
+  void rate_residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& vdot, Eigen::VectorXd& r,
+                     Eigen::VectorXd& S) const {
+    lumped_.rate_residual(t, y, vdot, r, S);
+  }
+  void rate_tangent_entries(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& vdot,
+                            std::vector<Eigen::Triplet<double>>& M, std::vector<Eigen::Triplet<double>>& K,
+                            std::vector<Eigen::Triplet<double>>& C) const {
+    lumped_.rate_tangent_entries(t, y, vdot, M, K, C);
+  }
   Observation observe(double t, const Eigen::VectorXd& y) const override;
   std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override;

@@ -1,0 +1,76 @@
+#pragma once
+// Lie group generalized-alpha (Bruls & Cardona 2010; Bruls, Cardona & Arnold 2012; Arnold,
+// Bruls & Cardona 2015) on the Lie group ODE form: lie_generalized_alpha.cpp.
+
+#include <Eigen/SparseCore>
+#include <Eigen/SparseLU>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/integrator.hpp"
+#include "integrators/implicit_step_result.hpp"
+
+namespace tb {
+
+IntegratorInfo lie_generalized_alpha_info();
+
+// The scheme's four parameters from the spectral radius at infinity rho_inf in [0, 1]
+// (Chung-Hulbert eqs. (25), (17), (20); the same as generalized_alpha's, which an integrator
+// folder may not include): alpha_m = (2 rho - 1)/(rho + 1), alpha_f = rho/(rho + 1),
+// gamma = 1/2 + alpha_f - alpha_m, beta = (gamma + 1/2)^2 / 4.
+struct LieGeneralizedAlphaParameters {
+  double alpha_m = 0.0, alpha_f = 0.0, gamma = 0.0, beta = 0.0;
+  static LieGeneralizedAlphaParameters from_rho_inf(double rho) {
+    LieGeneralizedAlphaParameters p;
+    p.alpha_m = (2.0 * rho - 1.0) / (rho + 1.0);
+    p.alpha_f = rho / (rho + 1.0);
+    p.gamma = 0.5 - p.alpha_m + p.alpha_f;
+    p.beta = 0.25 * (p.gamma + 0.5) * (p.gamma + 0.5);
+    return p;
+  }
+};
+
+// One step of the scheme with its memory (a_n, vdot_n and the work integrals' rates), its
+// workspace and sparse factorisation. Exposed for the tests; the stepper of
+// lie_generalized_alpha_info() uses it.
+class LieGeneralizedAlphaStep {
+ public:
+  using Result = ImplicitStepResult;
+  // std::invalid_argument with the form's reason when it provides no tangents.
+  LieGeneralizedAlphaStep(const LieGroupOdeFormulation& form, const LieGeneralizedAlphaParameters& p, double newton_tol,
+                          int max_newton_iters, bool perturbed_start);
+  // vdot_0 = f(t0, g0, v0) and the starting value of a (perturbed start with h, see the .cpp).
+  Result start(double t0, const Eigen::VectorXd& y0, double h);
+  // y_{n+1} from y_n = y over h; the memory moves on only when it succeeds.
+  Result step(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_next);
+  const Eigen::VectorXd& acceleration() const { return vd_; }      // vdot_n, rate layout
+  const Eigen::VectorXd& acceleration_like() const { return a_; }  // a_n
+  int rates() const { return k_; }
+
+ private:
+  // y1 = g_n exp(u) with the rates v_n + h (1 - gamma) a_n + h gamma a1 (increment form), for
+  // a1 from vd1 by the alpha relation; u the configuration's algebra increment.
+  void kinematics(double h, const Eigen::VectorXd& y, const Eigen::VectorXd& vd1);
+  bool factor(double t1, double h);
+  const LieGroupOdeFormulation& form_;
+  const lie::HomogeneousProduct& mf_;
+  LieGeneralizedAlphaParameters p_;
+  double newton_tol_;
+  int max_newton_iters_;
+  bool perturbed_start_;
+  int k_;                                     // configuration algebra size = number of rates
+  std::vector<Eigen::Index> rate_y_, rate_alg_;    // rate i: its entry in y and in the algebra layout
+  std::vector<Eigen::Index> extra_y_, extra_alg_;  // the other free entries (work integrals)
+  Eigen::VectorXd a_, vd_, zd_;                     // memory
+  Eigen::VectorXd xi_, base_u_, base_dv_, dv1_, a1_, u_, y1_, r_, S_, dv_, vd1_, vn_;
+  std::vector<Eigen::Triplet<double>> M_, K_, C_, work_;
+  Eigen::SparseMatrix<double> A_;
+  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu_;
+  bool analysed_ = false;
+  bool factored_ = false, refactor_next_ = false;  // modified Newton: the factorisation kept across steps
+  double factored_h_ = 0.0;
+  Eigen::VectorXi pattern_outer_, pattern_inner_;
+};
+
+}  // namespace tb
