@@ -97,17 +97,6 @@ Eigen::VectorXd run_lga(const Model& model, double T, double h, double rho_inf, 
 
 }  // namespace
 
-TEST_CASE("lie_generalized_alpha: its parameters are generalized_alpha's Chung-Hulbert parameters", "[lie_generalized_alpha]") {
-  for (double rho : {0.0, 0.3, 0.5, 0.9, 1.0}) {
-    const auto a = LieGeneralizedAlphaParameters::from_rho_inf(rho);
-    const auto b = GeneralizedAlphaParameters::from_rho_inf(rho);
-    CHECK(a.alpha_m == b.alpha_m);
-    CHECK(a.alpha_f == b.alpha_f);
-    CHECK(a.gamma == b.gamma);
-    CHECK(a.beta == b.beta);
-  }
-}
-
 TEST_CASE("lie_generalized_alpha: the rate rows' tangents match central differences on every model providing them",
           "[lie_generalized_alpha][derivatives]") {
   int checked = 0;
@@ -278,7 +267,7 @@ TEST_CASE("lie_generalized_alpha: a_n tracks vdot(t_n + (alpha_m - alpha_f) h) t
   // (at rho_inf = 0.5, alpha_m = 0 and a_1 does not see a_0; at rho_inf = 1 Delta_alpha = 0).
   auto model = tumbling_body();
   const double rho = 0.9;
-  const LieGeneralizedAlphaParameters p = LieGeneralizedAlphaParameters::from_rho_inf(rho);
+  const GeneralizedAlphaParameters p = GeneralizedAlphaParameters::from_rho_inf(rho);
   for (int perturbed : {1, 0}) {
     std::vector<double> hs, errs;
     for (int i = 0; i < 4; ++i) {

@@ -23,7 +23,7 @@
 // replaced by the exponential of the increment in the algebra (exp of SO(3) for each factor, the
 // identity on positions, where (1)-(4) are the vector generalized-alpha method itself). Parameters
 // from the spectral radius at infinity rho_inf (Chung-Hulbert eqs. (25), (17), (20),
-// LieGeneralizedAlphaParameters::from_rho_inf): alpha_m = (2 rho_inf - 1)/(rho_inf + 1), alpha_f =
+// GeneralizedAlphaParameters::from_rho_inf): alpha_m = (2 rho_inf - 1)/(rho_inf + 1), alpha_f =
 // rho_inf/(rho_inf + 1), gamma = 1/2 + alpha_f - alpha_m, beta = (gamma + 1/2)^2/4. rho_inf = 1 is
 // the non-dissipative member (alpha_m = alpha_f = 1/2), rho_inf < 1 damps the modes with h w >> 1.
 // The other free entries of the state (work integrals W, W' = P(t, g, v)) ride along by the
@@ -92,7 +92,7 @@ double residual_excess(const Eigen::VectorXd& r, const Eigen::VectorXd& S) {
 }
 }  // namespace
 
-LieGeneralizedAlphaStep::LieGeneralizedAlphaStep(const LieGroupOdeFormulation& form, const LieGeneralizedAlphaParameters& p,
+LieGeneralizedAlphaStep::LieGeneralizedAlphaStep(const LieGroupOdeFormulation& form, const GeneralizedAlphaParameters& p,
                                                  double newton_tol, int max_newton_iters, bool perturbed_start)
     : form_(form),
       mf_(form.manifold()),
@@ -123,7 +123,7 @@ LieGeneralizedAlphaStep::LieGeneralizedAlphaStep(const LieGroupOdeFormulation& f
 }
 
 void LieGeneralizedAlphaStep::kinematics(double h, const Eigen::VectorXd& y, const Eigen::VectorXd& vd1) {
-  const LieGeneralizedAlphaParameters& p = p_;
+  const GeneralizedAlphaParameters& p = p_;
   a1_ = ((1.0 - p.alpha_f) * vd1 + p.alpha_f * vd_ - p.alpha_m * a_) / (1.0 - p.alpha_m);
   u_.setZero(mf_.algebra_size());
   u_.head(k_) = base_u_ + h * h * p.beta * a1_;  // h dq_n, (1)
@@ -133,7 +133,7 @@ void LieGeneralizedAlphaStep::kinematics(double h, const Eigen::VectorXd& y, con
 }
 
 bool LieGeneralizedAlphaStep::factor(double t1, double h) {
-  const LieGeneralizedAlphaParameters& p = p_;
+  const GeneralizedAlphaParameters& p = p_;
   const double c = (1.0 - p.alpha_f) / (1.0 - p.alpha_m), cK = h * h * p.beta * c, cC = h * p.gamma * c;
   M_.clear();
   K_.clear();
@@ -212,7 +212,7 @@ LieGeneralizedAlphaStep::Result LieGeneralizedAlphaStep::step(double t, double h
     out.failure = {kind, std::move(why)};
     return out;
   };
-  const LieGeneralizedAlphaParameters& p = p_;
+  const GeneralizedAlphaParameters& p = p_;
   const double t1 = t + h;
   vn_.resize(k_);
   for (int i = 0; i < k_; ++i) vn_(i) = y(rate_y_[size_t(i)]);
@@ -297,7 +297,7 @@ class LieGeneralizedAlphaStepper final : public FixedStepStepper {
  public:
   LieGeneralizedAlphaStepper(const LieGroupOdeFormulation& form, const IntegratorSettings& s, double t0)
       : FixedStepStepper(t0, s.h, form.initial_state()),
-        step_(form, LieGeneralizedAlphaParameters::from_rho_inf(s.get("rho_inf")), s.get("newton_tol"),
+        step_(form, GeneralizedAlphaParameters::from_rho_inf(s.get("rho_inf")), s.get("newton_tol"),
               s.get_int("max_newton_iters"), s.get_int("perturbed_start") == 1) {}
 
  private:
@@ -336,7 +336,7 @@ IntegratorInfo lie_generalized_alpha_info() {
   IntegratorInfo info{
       "lie_generalized_alpha", 2, false,
       MethodTraits{.implicit = true, .symmetric = false, .symplectic = false, .dissipative = kDefaultRhoInf < 1.0,
-                   .imaginary_axis_stable = true},
+                   .imaginary_axis_stable = true, .on_manifold = true},
       "Lie group generalized-alpha (Bruls-Cardona 2010, Bruls-Cardona-Arnold 2012; perturbed start of "
       "Arnold-Bruls-Cardona 2015) on the Lie group ODE form, Newton with the models' analytic tangents, sparse LU",
       settings,

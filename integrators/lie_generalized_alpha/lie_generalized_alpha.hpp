@@ -9,27 +9,12 @@
 #include <vector>
 
 #include "core/integrator.hpp"
+#include "integrators/alpha_parameters.hpp"
 #include "integrators/implicit_step_result.hpp"
 
 namespace tb {
 
 IntegratorInfo lie_generalized_alpha_info();
-
-// The scheme's four parameters from the spectral radius at infinity rho_inf in [0, 1]
-// (Chung-Hulbert eqs. (25), (17), (20); the same as generalized_alpha's, which an integrator
-// folder may not include): alpha_m = (2 rho - 1)/(rho + 1), alpha_f = rho/(rho + 1),
-// gamma = 1/2 + alpha_f - alpha_m, beta = (gamma + 1/2)^2 / 4.
-struct LieGeneralizedAlphaParameters {
-  double alpha_m = 0.0, alpha_f = 0.0, gamma = 0.0, beta = 0.0;
-  static LieGeneralizedAlphaParameters from_rho_inf(double rho) {
-    LieGeneralizedAlphaParameters p;
-    p.alpha_m = (2.0 * rho - 1.0) / (rho + 1.0);
-    p.alpha_f = rho / (rho + 1.0);
-    p.gamma = 0.5 - p.alpha_m + p.alpha_f;
-    p.beta = 0.25 * (p.gamma + 0.5) * (p.gamma + 0.5);
-    return p;
-  }
-};
 
 // One step of the scheme with its memory (a_n, vdot_n and the work integrals' rates), its
 // workspace and sparse factorisation. Exposed for the tests; the stepper of
@@ -38,7 +23,7 @@ class LieGeneralizedAlphaStep {
  public:
   using Result = ImplicitStepResult;
   // std::invalid_argument with the form's reason when it provides no tangents.
-  LieGeneralizedAlphaStep(const LieGroupOdeFormulation& form, const LieGeneralizedAlphaParameters& p, double newton_tol,
+  LieGeneralizedAlphaStep(const LieGroupOdeFormulation& form, const GeneralizedAlphaParameters& p, double newton_tol,
                           int max_newton_iters, bool perturbed_start);
   // vdot_0 = f(t0, g0, v0) and the starting value of a (perturbed start with h, see the .cpp).
   Result start(double t0, const Eigen::VectorXd& y0, double h);
@@ -55,7 +40,7 @@ class LieGeneralizedAlphaStep {
   bool factor(double t1, double h);
   const LieGroupOdeFormulation& form_;
   const lie::HomogeneousProduct& mf_;
-  LieGeneralizedAlphaParameters p_;
+  GeneralizedAlphaParameters p_;
   double newton_tol_;
   int max_newton_iters_;
   bool perturbed_start_;
