@@ -115,7 +115,9 @@ void register_benchmarks() {
   for (const BenchmarkModel& model : tb::bench::benchmark_models()) {
     for (const tb::IntegratorInfo& info : tb::suite_catalogue().integrators) {
       std::string why_not;
-      if (!model.make(2)->make_formulation(info.consumes, why_not)) {
+      const auto form = model.make(2)->make_formulation(info.consumes, why_not);
+      if (form && info.why_not) why_not = info.why_not(*form);  // an integrator may decline a form of its kind
+      if (!form || !why_not.empty()) {
         std::fprintf(stderr, "step/%s/%s: n/a (%s)\n", model.name.c_str(), info.name.c_str(), why_not.c_str());
         continue;
       }
