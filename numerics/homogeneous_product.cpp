@@ -88,7 +88,7 @@ void HomogeneousProduct::act(const Eigen::VectorXd& u, const Eigen::VectorXd& y0
   }
   for (const DirectionFactor& f : directions_) {
     const Vec3 q0 = y0.segment<3>(f.q);
-    y.segment<3>(f.q) = q0 + so3::exp_minus_identity(u.segment<3>(a)) * q0;  // exp(hat u) q0
+    y.segment<3>(f.q) = q0 + so3::exp_minus_identity_times(u.segment<3>(a), q0);  // exp(hat u) q0
     a += 3;
   }
   for (const PositionFactor& f : positions_) y.segment(f.x, f.size) += u.segment(a, f.size), a += f.size;

@@ -78,6 +78,13 @@ Mat3 exp(const Vec3& w) {
   return Mat3::Identity() + A * W + B * (W * W);
 }
 
+Vec3 exp_minus_identity_times(const Vec3& w, const Vec3& v) {
+  double A, B;
+  rodrigues_coefficients(w, A, B);
+  const Vec3 wxv = w.cross(v);
+  return A * wxv + B * w.cross(wxv);
+}
+
 Mat3 exp_minus_identity(const Vec3& w) {
   double A, B;
   rodrigues_coefficients(w, A, B);

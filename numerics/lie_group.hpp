@@ -51,6 +51,8 @@ Mat3 exp(const Vec3& w);
 // exp(w) − I formed from w (A ŵ + B ŵ² of the same formula): the increment of a small rotation,
 // rounded relative to itself (R exp(w) as R + R (exp(w) − I), as times_cayley does for Cayley).
 Mat3 exp_minus_identity(const Vec3& w);
+// (exp(w) − I) v = A w×v + B w×(w×v), without forming the matrix (a direction's increment).
+Vec3 exp_minus_identity_times(const Vec3& w, const Vec3& v);
 
 // Logarithm, inverse of exp with angle in [0, π]; θ = atan2 (no acos), Taylor branch near 0, symmetric-part branch near π.
 Vec3 log(const Mat3& R);
