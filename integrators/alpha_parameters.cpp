@@ -5,6 +5,13 @@
 
 namespace tb {
 
+SettingSpec rho_inf_setting(const std::string& about_one) {
+  return SettingSpec{"rho_inf",
+                     "spectral radius at infinity (Chung-Hulbert): 1 no numerical dissipation" + about_one +
+                         ", 0 the highest modes annihilated in one step",
+                     kDefaultRhoInf, 0.0, true, 1.0, false};
+}
+
 GeneralizedAlphaParameters GeneralizedAlphaParameters::from_rho_inf(double rho) {
   GeneralizedAlphaParameters p;
   p.alpha_m = (2.0 * rho - 1.0) / (rho + 1.0);

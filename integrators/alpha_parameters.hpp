@@ -3,7 +3,18 @@
 // schemes that use them (generalized_alpha in natural coordinates, lie_generalized_alpha on the
 // Lie group ODE form): the same rho_inf means the same method in both.
 
+#include <string>
+
+#include "core/integrator.hpp"
+
 namespace tb {
+
+// The default spectral radius at infinity of both schemes: mild damping of the unresolved modes.
+inline constexpr double kDefaultRhoInf = 0.9;
+
+// The setting `rho_inf` in [0, 1], default kDefaultRhoInf; `about_one` is what the scheme adds
+// about rho_inf = 1 (after "no numerical dissipation").
+SettingSpec rho_inf_setting(const std::string& about_one);
 
 // The scheme's four parameters, from the spectral radius at infinity rho_inf (Chung-Hulbert
 // eqs. (17), (20), (25)) or, with hht, from the HHT-alpha family they contain (alpha_m = 0).

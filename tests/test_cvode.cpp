@@ -143,7 +143,7 @@ TEST_CASE("cvode: projection keeps R on SO(3) to round-off and costs no accuracy
   CHECK(e_proj < 1.5 * e_free);
 }
 
-TEST_CASE("cvode: Adams with projection is refused by name; without invariants project is a no-op", "[cvode]") {
+TEST_CASE("cvode: Adams with projection is refused by name - without invariants project is a no-op", "[cvode]") {
   // Refused as input (case files, --set, sweeps: exit status 2) through the declared conflict...
   const IntegratorInfo& cvode = integrator("cvode");
   REQUIRE(cvode.conflict);

@@ -195,7 +195,7 @@ TEST_CASE("upper bounds are never below the run's round-off floor, which grows l
   CHECK(momentum->message.find("round-off floor of this run; stored bound 1e-20") != std::string::npos);
 }
 
-TEST_CASE("every metric core measures has a row of the metric table; another name is an error, not a default scale",
+TEST_CASE("every metric core measures has a row of the metric table - another name is an error, not a default scale",
           "[gates]") {
   for (const auto& name : tb::metric_names()) CHECK_NOTHROW(tb::metric_traits(name));
   CHECK(std::size(tb::kMetricTable) == tb::metric_names().size());

@@ -388,7 +388,7 @@ std::filesystem::path case_variant(const std::filesystem::path& dir, const std::
 
 }  // namespace
 
-TEST_CASE("hanging tether: case files build the model; bad keys are refused with file, key and expectation",
+TEST_CASE("hanging tether: case files build the model - bad keys are refused with file, key and expectation",
           "[hanging-tether][input]") {
   for (const char* name : {"T_hanging_tether_full.toml", "T_hanging_tether_lumped.toml"}) {
     const Case c = load_case((std::filesystem::path(TETHERBENCH_CASES_DIR) / name).string());

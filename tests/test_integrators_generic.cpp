@@ -5,7 +5,7 @@
 // measure and robust: implicit (Newton iterations or none), adaptive (the step follows the
 // tolerance, or is h), symmetric (a step back undoes a step, HLW II.3 Def. 3.1), conserving
 // the momentum map (pi3 of the spinning Model A to round-off), symplectic (energy error bounded
-// over 16 T) or none of symplectic, symmetric and dissipative (it drifts). A new integrator is
+// over 64 T) or none of symplectic, symmetric and dissipative (it drifts). A new integrator is
 // covered by adding it to the registry.
 //
 // Orders are measured against the reference solver's tight solution of the model's ODE form
@@ -203,7 +203,7 @@ TEST_CASE("an adaptive method's step follows its tolerance, a fixed-step method'
   }
 }
 
-TEST_CASE("a symmetric method's step back undoes its step to round-off; another's does not", "[generic][traits]") {
+TEST_CASE("a symmetric method's step back undoes its step to round-off - another's does not", "[generic][traits]") {
   // Symmetric: Φ_{-h} ∘ Φ_h = id (Hairer, Lubich & Wanner II.3, Def. 3.1). The step back starts
   // a second stepper from the first one's end with step -h. A method that is not symmetric
   // leaves its local error, O(h^(p+1)) with p its order, far above round-off at h = 1e-3 on
@@ -267,7 +267,7 @@ TEST_CASE("a method that declares it conserves the momentum map conserves it to 
   }
 }
 
-TEST_CASE("a factory builds only on the form type it takes; another kind is refused", "[generic][traits]") {
+TEST_CASE("a factory builds only on the form type it takes - another kind is refused", "[generic][traits]") {
   // The consumed kind is the type of the factory's argument (consuming(), core/integrator.hpp),
   // and the one downcast is checked there: a formulation of another kind is a logic error,
   // never a cast gone wrong.
@@ -296,29 +296,31 @@ TEST_CASE("a factory builds only on the form type it takes; another kind is refu
   }
 }
 
-TEST_CASE("a symplectic method's energy error stays bounded; a dissipative one's falls; another's drifts", "[generic][traits]") {
+TEST_CASE("a symplectic method's energy error stays bounded - a dissipative one's falls - another's drifts", "[generic][traits]") {
   // Backward error analysis (Hairer, Lubich & Wanner IX.8, Thm. 8.1): a symplectic method
-  // conserves a modified energy, so its energy error over 16 T is no larger than over T once T
+  // conserves a modified energy, so its energy error over 64 T is no larger than over T once T
   // holds a period (or stays at round-off: the Moser-Veselov step of the free rigid body
   // conserves its energy exactly). A method that is none of symplectic, symmetric (symmetric
   // methods show no drift on reversible problems either, HLW XI.3) and dissipative drifts: its
   // error grows with the horizon. A dissipative method conserves no energy; how it dissipates
   // is not asserted here: generalized-alpha damps the modes it resolves poorly (h w >~ 1, its
   // own tests: test_generalized_alpha.cpp), which a one-mode test at a stable step barely
-  // reaches (x1.02 over 16 T here), and variable-order BDF reaches orders 3-5, which are not
+  // reaches (x1.09 over 64 T here), and variable-order BDF reaches orders 3-5, which are not
   // A-stable: CVODE and IDA at rtol 1e-4 *gain* energy on the pendulum (+0.098 J and +0.021 J
   // over 64 s), so "one-signed loss" is not what their trait can promise on every problem.
   // Measured where the models' energies have one clean mode: the planar pendulum released at
   // 60 degrees (period 2.15 s) or, for a form it does not offer, the tumbling free rigid body, at
   // a coarse step h = 0.02 s (h w ~ 0.06, so that the errors stand far above round-off) and, for
-  // adaptive methods, at rtol 1e-4; over T = 4 s and 16 T.
+  // adaptive methods, at rtol 1e-4; over T = 4 s and 64 T (at 16 T the adaptive RKMK's drift on
+  // the tumbling body, x1.4, was still below its oscillation; the long-time study over 1000 s
+  // fits it a linear law). The body tumbles at |Omega| ~ 4.6 rad/s (h |Omega| ~ 0.09).
   const double h = 0.02, T = 4.0;
   planar_pendulum::InitialCondition swing;
   swing.theta = M_PI / 3.0;
   free_rigid_body::Parameters body;
   body.J = Eigen::Vector3d(1.0, 2.0, 2.6).asDiagonal();
   free_rigid_body::InitialCondition tumbling;
-  tumbling.Omega0 = Eigen::Vector3d(0.7, -1.3, 0.9);
+  tumbling.Omega0 = 3.0 * Eigen::Vector3d(0.7, -1.3, 0.9);
   const std::vector<std::shared_ptr<const Model>> models = {
       planar_pendulum::make_model(planar_pendulum::Parameters{}, swing), free_rigid_body::make_model(body, tumbling)};
   for (const auto& info : catalogue().integrators) {
@@ -333,19 +335,19 @@ TEST_CASE("a symplectic method's energy error stays bounded; a dissipative one's
       set_if_declared(settings, "atol", 1e-6);
       auto stepper = info.make(*form, settings, 0.0);
       const double e0 = form->observe(0.0, stepper->state()).energy;
-      double over_T = 0.0, over_16T = 0.0, last = 0.0;
+      double over_T = 0.0, over_64T = 0.0, last = 0.0;
       StepFailure failure;
-      while (stepper->time() < 16 * T) {
-        REQUIRE(stepper->step(16 * T, failure));
+      while (stepper->time() < 64 * T) {
+        REQUIRE(stepper->step(64 * T, failure));
         last = form->observe(stepper->time(), stepper->state()).energy - e0;
-        over_16T = std::max(over_16T, std::abs(last));
-        if (stepper->time() <= T) over_T = over_16T;
+        over_64T = std::max(over_64T, std::abs(last));
+        if (stepper->time() <= T) over_T = over_64T;
       }
-      const double growth = over_16T / over_T;
-      std::printf("energy %-18s max|dE| over T %.3g, over 16 T %.3g (x%.2f), dE(16 T) = %.3g (symplectic %d, dissipative %d)\n",
-                  info.name.c_str(), over_T, over_16T, growth, last, int(info.traits.symplectic), int(info.traits.dissipative));
-      INFO("max |dE| over T " << over_T << ", over 16 T " << over_16T << ", dE(16 T) " << last);
-      const bool at_round_off = over_16T < 1e-12 * std::max(1.0, std::abs(e0));
+      const double growth = over_64T / over_T;
+      std::printf("energy %-18s max|dE| over T %.3g, over 64 T %.3g (x%.2f), dE(64 T) = %.3g (symplectic %d, dissipative %d)\n",
+                  info.name.c_str(), over_T, over_64T, growth, last, int(info.traits.symplectic), int(info.traits.dissipative));
+      INFO("max |dE| over T " << over_T << ", over 64 T " << over_64T << ", dE(64 T) " << last);
+      const bool at_round_off = over_64T < 1e-12 * std::max(1.0, std::abs(e0));
       if (info.traits.symplectic) {
         CHECK((at_round_off || growth < 2.0));
       } else if (info.traits.dissipative) {
@@ -358,7 +360,7 @@ TEST_CASE("a symplectic method's energy error stays bounded; a dissipative one's
   }
 }
 
-TEST_CASE("a method that declares it stays on the manifold keeps R^T R = I and |q_i| = 1 to round-off; rk4 drifts off",
+TEST_CASE("a method that declares it stays on the manifold keeps R^T R = I and |q_i| = 1 to round-off - rk4 drifts off",
           "[generic][traits]") {
   // Model C with a 4-link cable, its multirotor spinning at |Omega| ~ 8.8 rad/s and the cable
   // swinging out of plane (every R and q_i moves), 2000 steps of h = 1e-3 s: a method that moves

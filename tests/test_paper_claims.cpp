@@ -184,7 +184,7 @@ TEST_CASE("conserved and not-conserved claims are judged against the run's round
   CHECK(tb::judge_claim(claim("not_conserved", "constraint_err_max", 0.0, 100.0), r).verdict == "agrees");
 }
 
-TEST_CASE("a run that did not complete never shows a number; a divergence counts for growth and against conservation",
+TEST_CASE("a run that did not complete never shows a number - a divergence counts for growth and against conservation",
           "[paper-claims]") {
   const std::vector<tb::RunOutcome> outcomes = {
       tb::RunOutcome::failed_at("non-finite state", 376.0, 376000, true),

@@ -122,7 +122,7 @@ TEST_CASE("Model B DAE: analytic iteration matrix against central differences, f
   }
 }
 
-TEST_CASE("Model B DAE: band of the iteration matrix (locked: Model A's; free: bordered, full)", "[reel_pendulum][dae]") {
+TEST_CASE("Model B DAE: band of the iteration matrix (locked: Model A's - free: bordered, full)", "[reel_pendulum][dae]") {
   const BaumgarteParameters b{10.0, 3.0};
   for (bool locked : {true, false}) {
     rp::DaeForm form(reel_parameters(6, locked), reel_initial(true));

@@ -47,7 +47,7 @@ TEST_CASE("the reference solver is not a compared integrator, and its cross-chec
   CHECK_THROWS_WITH(same.validate(), Catch::Matchers::Contains("must differ"));
 }
 
-TEST_CASE("reference and cross-check agree to round-off level; the reference's error follows its tolerance",
+TEST_CASE("reference and cross-check agree to round-off level - the reference's error follows its tolerance",
           "[reference]") {
   const auto model = moving_model();
   const double T = 0.1;

@@ -86,6 +86,7 @@
 
 #include "core/fixed_step.hpp"
 #include "core/format.hpp"
+#include "integrators/started_alpha_stepper.hpp"
 
 namespace tb {
 
@@ -291,38 +292,11 @@ GeneralizedAlphaParameters parameters_of(const IntegratorSettings& s) {
                                : GeneralizedAlphaParameters::from_rho_inf(rho);
 }
 
-class GeneralizedAlphaStepper final : public FixedStepStepper {
- public:
-  GeneralizedAlphaStepper(const ConstrainedMechanicalFormulation& form, const IntegratorSettings& s, double t0)
-      : FixedStepStepper(t0, s.h, form.initial_state()),
-        step_(form, parameters_of(s), s.get("newton_tol"), s.get_int("max_newton_iters")) {}
-
- private:
-  bool advance(double h, Eigen::VectorXd& next, StepFailure& failure) override {
-    if (!started_) {  // the start values of a and q'' at t0 (Arnold-Bruels' perturbed start), with the full step h
-      const auto r = step_.start(start_time(), y_, step_size());
-      counters_.rhs_evals += r.force_evals;
-      if (!r.ok) {
-        failure = r.failure;
-        return false;
-      }
-      started_ = true;
-    }
-    return book(step_.step(t_, h, y_, next), counters_, failure);
-  }
-
-  GeneralizedAlphaStep step_;
-  bool started_ = false;
-};
-
 }  // namespace
 
 IntegratorInfo generalized_alpha_info() {
-  SettingSpec rho{"rho_inf",
-                  "spectral radius at infinity (Chung-Hulbert): 1 no numerical dissipation (on constrained forms "
-                  "the multipliers then drift unstably and Newton fails, Arnold-Bruels Sect. 4), 0 the highest modes "
-                  "annihilated in one step",
-                  0.9, 0.0, true, 1.0, false};
+  const SettingSpec rho = rho_inf_setting(
+      " (on constrained forms the multipliers then drift unstably and Newton fails, Arnold-Bruels Sect. 4)");
   SettingSpec hht{"hht",
                   "1: the HHT-alpha member (alpha_m = 0, alpha = (rho_inf - 1)/(rho_inf + 1), needs rho_inf >= 0.5); 0: "
                   "Chung-Hulbert's optimal generalized-alpha",
@@ -338,7 +312,8 @@ IntegratorInfo generalized_alpha_info() {
       "(Arnold-Bruels), Newton with the models' tangents, sparse LU",
       settings,
       consuming([](const ConstrainedMechanicalFormulation& form, const IntegratorSettings& s, double t0) {
-        return std::make_unique<GeneralizedAlphaStepper>(form, s, t0);
+        return std::make_unique<StartedAlphaStepper<GeneralizedAlphaStep>>(
+            t0, s.h, form.initial_state(), form, parameters_of(s), s.get("newton_tol"), s.get_int("max_newton_iters"));
       })};
   info.conflict = [](const IntegratorSettings& s) -> IntegratorInfo::SettingConflict {
     if (s.get_int("hht") == 1 && s.get("rho_inf") < 0.5) return {"rho_inf", "a number in [0.5, 1] with hht = 1"};

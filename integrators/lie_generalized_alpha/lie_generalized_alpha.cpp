@@ -76,6 +76,7 @@
 
 #include "core/fixed_step.hpp"
 #include "core/format.hpp"
+#include "integrators/started_alpha_stepper.hpp"
 #include "numerics/so3_dexp.hpp"
 
 namespace tb {
@@ -291,40 +292,10 @@ LieGeneralizedAlphaStep::Result LieGeneralizedAlphaStep::step(double t, double h
 
 namespace {
 
-constexpr double kDefaultRhoInf = 0.9;  // as generalized_alpha
-
-class LieGeneralizedAlphaStepper final : public FixedStepStepper {
- public:
-  LieGeneralizedAlphaStepper(const LieGroupOdeFormulation& form, const IntegratorSettings& s, double t0)
-      : FixedStepStepper(t0, s.h, form.initial_state()),
-        step_(form, GeneralizedAlphaParameters::from_rho_inf(s.get("rho_inf")), s.get("newton_tol"),
-              s.get_int("max_newton_iters"), s.get_int("perturbed_start") == 1) {}
-
- private:
-  bool advance(double h, Eigen::VectorXd& next, StepFailure& failure) override {
-    if (!started_) {  // vdot_0 and the (perturbed) start value of a, with the full step h
-      const auto r = step_.start(start_time(), y_, step_size());
-      counters_.rhs_evals += r.force_evals;
-      if (!r.ok) {
-        failure = r.failure;
-        return false;
-      }
-      started_ = true;
-    }
-    return book(step_.step(t_, h, y_, next), counters_, failure);
-  }
-
-  LieGeneralizedAlphaStep step_;
-  bool started_ = false;
-};
-
 }  // namespace
 
 IntegratorInfo lie_generalized_alpha_info() {
-  SettingSpec rho{"rho_inf",
-                  "spectral radius at infinity (Chung-Hulbert): 1 no numerical dissipation, 0 the highest modes "
-                  "annihilated in one step",
-                  kDefaultRhoInf, 0.0, true, 1.0, false};
+  const SettingSpec rho = rho_inf_setting("");
   SettingSpec start = switch_setting(
       "perturbed_start",
       "1: a_0 = vdot(t_0 + (alpha_m - alpha_f) h) (Arnold-Bruls-Cardona 2015's perturbed start); 0: a_0 = vdot_0", 1);
@@ -341,7 +312,9 @@ IntegratorInfo lie_generalized_alpha_info() {
       "Arnold-Bruls-Cardona 2015) on the Lie group ODE form, Newton with the models' analytic tangents, sparse LU",
       settings,
       consuming([](const LieGroupOdeFormulation& form, const IntegratorSettings& s, double t0) {
-        return std::make_unique<LieGeneralizedAlphaStepper>(form, s, t0);
+        return std::make_unique<StartedAlphaStepper<LieGeneralizedAlphaStep>>(
+            t0, s.h, form.initial_state(), form, GeneralizedAlphaParameters::from_rho_inf(s.get("rho_inf")),
+            s.get("newton_tol"), s.get_int("max_newton_iters"), s.get_int("perturbed_start") == 1);
       })};
   info.why_not = [](const Formulation& form) -> std::string {
     const auto* lg = dynamic_cast<const LieGroupOdeFormulation*>(&form);
