@@ -166,19 +166,7 @@ bool GeneralizedAlphaStep::factor_iteration_matrix(double t, const Eigen::Vector
   }
   S_.setFromTriplets(work_.begin(), work_.end());
   S_.makeCompressed();
-  // The symbolic analysis (COLAMD) once per sparsity pattern: entries that vanish (e.g. R = I)
-  // change it.
-  const Eigen::Map<const Eigen::VectorXi> outer(S_.outerIndexPtr(), S_.outerSize() + 1),
-      inner(S_.innerIndexPtr(), S_.nonZeros());
-  if (!analysed_ || outer.size() != pattern_outer_.size() || inner.size() != pattern_inner_.size() ||
-      outer != pattern_outer_ || inner != pattern_inner_) {
-    lu_.analyzePattern(S_);
-    pattern_outer_ = outer;
-    pattern_inner_ = inner;
-    analysed_ = true;
-  }
-  lu_.factorize(S_);
-  return lu_.info() == Eigen::Success;
+  return lu_.factor(S_);
 }
 
 GeneralizedAlphaStep::Result GeneralizedAlphaStep::step(double t, double h, const Eigen::VectorXd& y,
@@ -237,7 +225,7 @@ GeneralizedAlphaStep::Result GeneralizedAlphaStep::step(double t, double h, cons
       if (!factor_iteration_matrix(t1, q_, v_, beta_p * lt, beta_p, gamma_p))
         return fail(StepFailure::Kind::SolverFailed,
                     "singular iteration matrix [M + gamma'/beta' C_t + K_t/beta', G^T; G, 0] (" +
-                        lu_.lastErrorMessage() + ")");
+                        lu_.last_error() + ")");
       factored_ = true;
       factored_h_ = h;
       refactor_ = false;

@@ -11,6 +11,7 @@
 #include "core/integrator.hpp"
 #include "integrators/alpha_parameters.hpp"
 #include "integrators/implicit_step_result.hpp"
+#include "integrators/pattern_cached_lu.hpp"
 #include "integrators/work_terms.hpp"
 
 namespace tb {
@@ -47,11 +48,9 @@ class GeneralizedAlphaStep {
   TrapezoidalWork work_terms_;                           // y = [q, v, W]: W by the trapezoidal rule
   std::vector<Eigen::Triplet<double>> mass_, work_, dfdq_, dfdv_, kg_, g_entries_;
   Eigen::SparseMatrix<double> S_;
-  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu_;
-  bool analysed_ = false;
+  PatternCachedSparseLU lu_;  // the Newton matrix, analysed once per sparsity pattern
   bool factored_ = false, refactor_ = true;  // modified Newton: the factorisation kept across steps
   double factored_h_ = 0.0;
-  Eigen::VectorXi pattern_outer_, pattern_inner_;
   Eigen::VectorXd a_, qdd_, lambda_;  // memory
   Eigen::VectorXd q_, v_, qn_, vn_, base_, f_, Mq_, GTl_, g_, rhs_, sol_;
 };

@@ -160,17 +160,7 @@ bool LieGeneralizedAlphaStep::factor(double t1, double h) {
   for (const auto& e : C_) work_.emplace_back(e.row(), e.col(), cC * e.value());
   A_.setFromTriplets(work_.begin(), work_.end());
   A_.makeCompressed();
-  const Eigen::Map<const Eigen::VectorXi> outer(A_.outerIndexPtr(), A_.outerSize() + 1),
-      inner(A_.innerIndexPtr(), A_.nonZeros());
-  if (!analysed_ || outer.size() != pattern_outer_.size() || inner.size() != pattern_inner_.size() ||
-      outer != pattern_outer_ || inner != pattern_inner_) {
-    lu_.analyzePattern(A_);
-    pattern_outer_ = outer;
-    pattern_inner_ = inner;
-    analysed_ = true;
-  }
-  lu_.factorize(A_);
-  return lu_.info() == Eigen::Success;
+  return lu_.factor(A_);
 }
 
 LieGeneralizedAlphaStep::Result LieGeneralizedAlphaStep::start(double t0, const Eigen::VectorXd& y0, double h) {
@@ -244,7 +234,7 @@ LieGeneralizedAlphaStep::Result LieGeneralizedAlphaStep::step(double t, double h
       factored_ = false;
       if (!factor(t1, h))
         return fail(StepFailure::Kind::SolverFailed, "singular iteration matrix M + h^2 beta c K T + h gamma c C (" +
-                                                         lu_.lastErrorMessage() + ")");
+                                                         lu_.last_error() + ")");
       factored_ = true;
       factored_h_ = h;
       refactor = false;

@@ -11,6 +11,7 @@
 #include "core/integrator.hpp"
 #include "integrators/alpha_parameters.hpp"
 #include "integrators/implicit_step_result.hpp"
+#include "integrators/pattern_cached_lu.hpp"
 
 namespace tb {
 
@@ -51,11 +52,9 @@ class LieGeneralizedAlphaStep {
   Eigen::VectorXd xi_, base_u_, base_dv_, dv1_, a1_, u_, y1_, r_, S_, dv_, vd1_, vn_;
   std::vector<Eigen::Triplet<double>> M_, K_, C_, work_;
   Eigen::SparseMatrix<double> A_;
-  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu_;
-  bool analysed_ = false;
+  PatternCachedSparseLU lu_;  // the Newton matrix, analysed once per sparsity pattern
   bool factored_ = false, refactor_next_ = false;  // modified Newton: the factorisation kept across steps
   double factored_h_ = 0.0;
-  Eigen::VectorXi pattern_outer_, pattern_inner_;
 };
 
 }  // namespace tb
