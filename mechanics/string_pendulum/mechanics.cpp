@@ -200,12 +200,13 @@ Observation Mechanics::observe(const State& s) const {
   o.constraint_err = 0.0;  // no holonomic constraints in this model's ODE and Lie group forms
   const Vec3& x = s.r[p_.N];
   const Vec3& v = s.v[p_.N];
-  o.extra = {x.x(), x.y(), x.z(), v.x(), v.y(), v.z(), s.Omega.x(), s.Omega.y(), s.Omega.z(), stretched_length(s)};
+  o.extra = {x.x(), x.y(), x.z(), v.x(), v.y(), v.z(), s.Omega.x(), s.Omega.y(), s.Omega.z(), stretched_length(s),
+             body_tilt_deg(s.R, p_.rho_c, s.r[p_.N] - s.r[p_.N - 1])};
   return o;
 }
 
 std::vector<std::string> Mechanics::extra_column_names() {
-  return {"x", "y", "z", "vx", "vy", "vz", "Omega_x", "Omega_y", "Omega_z", "stretched_length"};
+  return {"x", "y", "z", "vx", "vy", "vz", "Omega_x", "Omega_y", "Omega_z", "stretched_length", "body_tilt_deg"};
 }
 
 Eigen::VectorXd Mechanics::pack(const State& s) const {

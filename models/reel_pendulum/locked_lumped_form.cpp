@@ -41,13 +41,13 @@ void LockedLumpedForm::rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& 
 bool LockedLumpedForm::project(Eigen::VectorXd& y) const { return lumped_.project(y); }
 
 Observation LockedLumpedForm::observe(double t, const Eigen::VectorXd& y) const {
-  // Model A's columns: x, y, z, vx, vy, vz, Omega_x..z, stretched_length.
+  // Model A's columns: x, y, z, vx, vy, vz, Omega_x..z, stretched_length, body_tilt_deg.
   Observation o = lumped_.observe(t, y);
   const std::vector<double> a = o.extra;
   const int N = p_.N;
   const double l = (p_.L - s0_) / N;
   const double strain = (Eigen::Vector3d(y.segment<3>(0)).norm() - l) / l;  // node 2 against the guide way
-  o.extra = {s0_, 0.0, p_.L - s0_, a[9], p_.EA * strain, 0.0, 0.0, o.energy, a[0], a[1], a[2], a[6], a[7], a[8]};
+  o.extra = {s0_, 0.0, p_.L - s0_, a[9], p_.EA * strain, 0.0, 0.0, o.energy, a[0], a[1], a[2], a[6], a[7], a[8], a[10]};
   return o;
 }
 

@@ -261,13 +261,14 @@ Observation Mechanics::observe(const State& s) const {
              s.control_work,
              o.energy - o.external_work,
              x.x(), x.y(), x.z(),
-             s.Omega.x(), s.Omega.y(), s.Omega.z()};
+             s.Omega.x(), s.Omega.y(), s.Omega.z(),
+             body_tilt_deg(s.R, p_.rho_c, s.q[p_.N] - s.q[p_.N - 1])};
   return o;
 }
 
 std::vector<std::string> Mechanics::extra_column_names() {
   return {"s_p", "sdot_p", "deployed_length", "stretched_length", "tension_guide", "carnot_work", "control_work",
-          "energy_balance", "x", "y", "z", "Omega_x", "Omega_y", "Omega_z"};
+          "energy_balance", "x", "y", "z", "Omega_x", "Omega_y", "Omega_z", "body_tilt_deg"};
 }
 
 Eigen::VectorXd Mechanics::pack(const State& s) const {
