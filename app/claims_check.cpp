@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <tuple>
+#include <cctype>
 
 #include "app/csv_table.hpp"
 #include "core/format.hpp"
@@ -141,12 +143,150 @@ void check_long_time(const std::string& dir, std::vector<ClaimViolation>& out) {
                 text(row, "words") + " " + text(row, "verdict"), out);
 }
 
+// The two numbers of "between A and B" in a text ("" -> NaN): an older report's spread.
+std::pair<double, double> between(const std::string& text) {
+  const size_t at = text.find("between ");
+  if (at == std::string::npos) return {std::nan(""), std::nan("")};
+  char* end = nullptr;
+  const double a = std::strtod(text.c_str() + at + 8, &end);
+  const size_t and_at = text.find(" and ", at);
+  if (and_at == std::string::npos) return {std::nan(""), std::nan("")};
+  const double b = std::strtod(text.c_str() + and_at + 5, nullptr);
+  return {a, b};
+}
+
+bool contains(const std::string& text, const std::string& word) { return text.find(word) != std::string::npos; }
+
+// The leading number of a paper cell ("< 1e-4", "2.4029e-4", "diverges after ~400 s").
+double leading_number(const std::string& text) {
+  for (size_t i = 0; i < text.size(); ++i)
+    if (std::isdigit(static_cast<unsigned char>(text[i]))) return std::strtod(text.c_str() + i, nullptr);
+  return std::nan("");
+}
+
+// A claim's words that place it in time: "after t = 5 s", "after around 400 s", "at t = 7 s".
+bool located_in_time(const std::string& words) {
+  for (const std::string cue : {"after t =", "after around", "after about", "at t =", "starts to", "starts tumbling"})
+    if (contains(words, cue)) return true;
+  return false;
+}
+
 void check_papers(const std::string& dir, std::vector<ClaimViolation>& out) {
   const CsvTable t = read_csv_table(dir + "/paper_comparison.csv");
-  for (const auto& row : t.rows)
-    if (text(row, "verdict").find("same order of magnitude") != std::string::npos)
-      out.push_back({"paper_comparison.csv", text(row, "case") + " / " + text(row, "integrator"),
-                     "a factor-10 band ('same order of magnitude') is no verdict: ratio " + text(row, "ratio")});
+  const CsvTable summary = read_csv_table(dir + "/summary.csv");
+  const std::string file = "paper_comparison.csv";
+  std::map<std::string, std::string> seen;  // one comparison -> its first row's id
+  for (const auto& row : t.rows) {
+    const std::string where = text(row, "case") + " / " + text(row, "integrator") +
+                              (text(row, "id").empty() ? "" : " (" + text(row, "id") + ")");
+    const std::string verdict = text(row, "verdict"), kind = text(row, "kind"), size = text(row, "direction_size"),
+                      status = text(row, "status"), claim = text(row, "claim"), paper = text(row, "paper");
+    if (contains(verdict, "same order of magnitude"))
+      out.push_back({file, where, "a factor-10 band ('same order of magnitude') is no verdict: ratio " + text(row, "ratio")});
+    // One comparison is one row.
+    const std::string key = text(row, "case") + "|" + text(row, "integrator") + "|" + kind + "|" + text(row, "metric") + "|" + paper;
+    if (!kind.empty()) {
+      if (seen.count(key)) out.push_back({file, where, "the same comparison as " + seen[key] + ", counted twice"});
+      else seen[key] = text(row, "id");
+    }
+    // A claim placed in time is judged on the recorded time series, never on a summary number or a status.
+    if (located_in_time(claim) && !contains(text(row, "evidence"), "timeseries.csv"))
+      out.push_back({file, where, "a claim placed in time ('" + claim.substr(0, 60) + "') judged without the run's time series"});
+    if (kind == "diverges" && contains(size, "without diverging") && !contains(text(row, "evidence"), "timeseries.csv"))
+      out.push_back({file, where, "'diverges' judged by the run's status (" + size.substr(0, 60) + "), not by its time series"});
+    // A run that completed has metrics: its status may not stand in for them. Failed runs say
+    // "at t = ... s, step ...", n/a rows "n/a"; a completed run past the criterion names no step.
+    const bool completed = !status.empty() && !contains(status, "failed") && !contains(status, "n/a") &&
+                           !contains(status, "interrupted") && !contains(status, ", step ");
+    if (completed && text(row, "ours").empty() && (verdict == "contradicts" || verdict == "agrees" || verdict == "disagrees"))
+      out.push_back({file, where, "verdict '" + verdict + "' from the status of a run that completed (" + status.substr(0, 60) +
+                                      ") with no number of its own"});
+    // The sensitivity runs: the spread's columns, or an older report's "between A and B".
+    double low = number(row, "spread_low"), high = number(row, "spread_high");
+    if (!std::isfinite(low)) std::tie(low, high) = between(text(row, "cause") + " " + size);
+    const double tolerance = leading_number(text(row, "tolerance")), reference = leading_number(paper);
+    if (std::isfinite(low) && std::isfinite(reference) && std::isfinite(tolerance)) {
+      if (kind == "upper_bound" && low > reference * tolerance && verdict != "exceeds")
+        out.push_back({file, where, "every sensitivity run (" + format_g(low, 3) + " to " + format_g(high, 3) + ") exceeds the bound " +
+                                        format_g(reference, 3) + ", yet the verdict is '" + verdict + "'"});
+      if (kind == "value" && (low > reference * tolerance || high < reference / tolerance) && verdict == "inconclusive" &&
+          !contains(size, "source inconsistent"))
+        out.push_back({file, where, "every sensitivity run (" + format_g(low, 3) + " to " + format_g(high, 3) +
+                                        ") lies outside x" + format_g(tolerance) + " of the paper's " + format_g(reference, 5) +
+                                        " on one side: a systematic offset, yet 'inconclusive'"});
+      if (contains(text(row, "cause"), "chaotic") && high / low - 1.0 < 1e-4)
+        out.push_back({file, where, "a cause of chaos printed while the sensitivity runs agree to " +
+                                        format_g(-std::log10(high / low - 1.0 + 1e-17), 2) + " digits (" + format_g(low, 6) + " to " +
+                                        format_g(high, 6) + ")"});
+    }
+    // A growth law that cannot see a smooth monotone rise of its own envelope.
+    if ((kind == "drifts" || kind == "no_drift") && verdict == "inconclusive" && contains(size, "rises monotonically")) {
+      const double rise = std::strtod(size.c_str() + size.find("rises monotonically") + 20, nullptr);
+      if (rise >= 10.0)
+        out.push_back({file, where, "'inconclusive' on a drift claim whose envelope rises monotonically " + format_g(rise, 3) + "x"});
+    }
+    // An oscillation claim is not a drift claim.
+    if ((kind == "drifts" || kind == "no_drift") && contains(claim, "oscillation"))
+      out.push_back({file, where, "a claim about oscillations judged as a drift ('" + claim.substr(0, 50) + "')"});
+    // Seed 003 Sect. 5.2: ODE45 ran at the step of 0.001 s "for both continuous-time ... solvers".
+    if (contains(text(row, "source"), "seed 003") && (contains(claim, "ODE45") || contains(text(row, "case"), "_ode45")))
+      for (const auto& s : summary.rows)
+        if (text(s, "case") == text(row, "case") && text(s, "integrator") == text(row, "integrator")) {
+          const double steps = number(s, "steps"), t_end = number(s, "t_end");
+          if (std::isfinite(steps) && std::isfinite(t_end) && steps < 0.999 * t_end / 1e-3)
+            out.push_back({file, where, "seed 003's ODE45 ran with its step capped at 1e-3 s (Sect. 5.2); this run took " +
+                                            format_g(steps, 6) + " steps over " + format_g(t_end, 6) + " s (a mean step above 1e-3 s)"});
+        }
+  }
+  // A source that contradicts itself: a printed mean above the same paper's bound on the maximum.
+  for (const auto& row : t.rows) {
+    const std::string metric = text(row, "metric");
+    if (text(row, "kind") != "value" || metric.size() < 5 || metric.compare(metric.size() - 5, 5, "_mean") != 0) continue;
+    for (const auto& b : t.rows)
+      if (text(b, "kind") == "upper_bound" && text(b, "case") == text(row, "case") && text(b, "integrator") == text(row, "integrator") &&
+          text(b, "metric") == metric.substr(0, metric.size() - 5) + "_max" &&
+          leading_number(text(row, "paper")) > leading_number(text(b, "paper")) && text(row, "verdict") != "inconclusive")
+        out.push_back({file, text(row, "case") + " / " + text(row, "integrator") + " (" + text(row, "id") + ")",
+                       "the paper's mean " + text(row, "paper") + " exceeds its own bound " + text(b, "paper") +
+                           " on the maximum: a source inconsistent with itself, yet '" + text(row, "verdict") + "'"});
+  }
+}
+
+// A completed run's instability, where the table gives one, is dated by its onset: a time equal
+// to the run's end is the time of a maximum, not of an onset.
+void check_instability_onsets(const std::string& dir, std::vector<ClaimViolation>& out) {
+  const CsvTable t = read_csv_table(dir + "/summary.csv");
+  for (const auto& row : t.rows) {
+    const std::string status = text(row, "status");
+    const size_t at = status.find("at t = ");
+    if (!contains(status, "unstable") || contains(status, ", step ") || at == std::string::npos) continue;
+    const double t_at = std::strtod(status.c_str() + at + 7, nullptr), t_end = number(row, "t_end");
+    if (std::isfinite(t_end) && std::abs(t_at - t_end) <= 1e-9 * t_end)
+      out.push_back({"summary.csv", text(row, "case") + " / " + text(row, "integrator"),
+                     "instability dated at the run's end (" + status.substr(0, 80) + "): the time of a maximum, not its onset"});
+  }
+}
+
+// Two runs with the same integrator whose errors agree to every printed digit (the same
+// dynamics under another name, e.g. a case and its spinning copy) must read the same law: the
+// data decide a law, not a declared period.
+void check_laws_alike(const std::string& dir, std::vector<ClaimViolation>& out) {
+  const CsvTable t = read_csv_table(dir + "/summary.csv");
+  for (size_t i = 0; i < t.rows.size(); ++i)
+    for (size_t j = 0; j < i; ++j) {
+      const auto &a = t.rows[i], &b = t.rows[j];
+      if (text(a, "case") == text(b, "case") || text(a, "integrator") != text(b, "integrator") || text(a, "status") != "ok" ||
+          text(b, "status") != "ok")
+        continue;
+      const std::string ea = text(a, "energy_err_max"), eb = text(b, "energy_err_max");
+      if (ea.empty() || ea == "0" || ea != eb || text(a, "t_end") != text(b, "t_end") || text(a, "steps") != text(b, "steps")) continue;
+      for (const std::string c : {"energy_growth_law", "energy_growth_ci95_low", "energy_growth_ci95_high"})
+        if (t.has(c) && text(a, c) != text(b, c)) {
+          out.push_back({"summary.csv", text(a, "case") + " / " + text(b, "case") + " / " + text(a, "integrator"),
+                         "identical errors (energy_err_max " + ea + ") read different laws: " + c + " " + text(a, c) + " vs " + text(b, c)});
+          break;
+        }
+    }
 }
 
 }  // namespace
@@ -158,6 +298,8 @@ std::vector<ClaimViolation> check_claims(const std::string& report_dir) {
   check_rankings(report_dir, out);
   check_long_time(report_dir, out);
   check_papers(report_dir, out);
+  check_instability_onsets(report_dir, out);
+  check_laws_alike(report_dir, out);
   return out;
 }
 

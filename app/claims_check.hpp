@@ -13,9 +13,20 @@
 //   horizons   a case whose runs have different horizons shows each run's t_end and the
 //              errors over the shared window;
 //   rankings   a ranking names runs of one discretisation only, and states its horizon;
-//   papers     no verdict of the retired "same order of magnitude" kind (a factor-10 band).
+//   papers     no verdict of the retired "same order of magnitude" kind (a factor-10 band); one
+//              comparison one row; a claim placed in time ("after t = 5 s", "after around
+//              400 s", "starts to tumble") judged on the run's time series (the evidence
+//              column), never on a status; a completed run's status never stands in for its
+//              number; a bound every sensitivity run exceeds is "exceeds", a value every run
+//              misses on one side "disagrees"; no cause of chaos where the sensitivity runs agree
+//              to 4 digits; no "inconclusive" drift verdict on an envelope that rises
+//              monotonically 10-fold; no oscillation claim judged as a drift; a printed mean
+//              above the same paper's bound on the maximum is "inconclusive"; seed 003's ODE45
+//              ran at a step of at most 1e-3 s;
+//   onsets     a completed run's instability dated at its onset, not at the run's end;
+//   alike      two runs of one integrator with identical errors read the same growth law.
 // `tetherbench check-claims DIR` prints them; the test suite runs it on a small report and on
-// regression rows taken from the report of main 3ea2631 (tests/test_claims_check.cpp).
+// regression rows taken from the reports of main 3ea2631 and a350e29 (tests/test_claims_check.cpp).
 
 #include <string>
 #include <vector>

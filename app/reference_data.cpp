@@ -5,6 +5,8 @@
 #pragma GCC diagnostic ignored "-Wstringop-truncation"
 #include <libfccp/csv.h>
 
+#include "app/claim_series.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -174,15 +176,16 @@ std::string read_reference_fingerprint(const std::string& path) {
 
 std::vector<PaperClaim> read_paper_claims(const std::string& path) {
   return reading(path, [&] {
-    Reader<16> in(path);
+    Reader<17> in(path);
     in.read_header(io::ignore_no_column, "id", "source", "case", "run", "kind", "metric", "paper_value", "tolerance",
-                   "other_case", "other_run", "sensitivity", "horizon", "claim", "tolerance_why", "cause", "cause_status");
+                   "other_case", "other_run", "sensitivity", "horizon", "claim", "tolerance_why", "cause", "cause_status",
+                   "deviation");
     std::vector<PaperClaim> rows;
     std::set<std::string> ids;
     PaperClaim c;
     std::string kind, value, tolerance, sensitivity, horizon;
     while (in.read_row(c.id, c.source, c.case_name, c.run, kind, c.metric, value, tolerance, c.other_case, c.other_run,
-                       sensitivity, horizon, c.claim, c.tolerance_why, c.cause, c.cause_status)) {
+                       sensitivity, horizon, c.claim, c.tolerance_why, c.cause, c.cause_status, c.deviation)) {
       const unsigned line = in.get_file_line();
       auto bad = [&](const std::string& column, const std::string& expected, const std::string& got) {
         return InputError(path + ": line " + std::to_string(line) + ", column '" + column + "': expected " + expected +
@@ -209,18 +212,33 @@ std::vector<PaperClaim> read_paper_claims(const std::string& path) {
       }
       c.tolerance = to_number(path, "tolerance", line, tolerance);
       if (!(c.tolerance >= 1.0)) throw bad("tolerance", "a factor >= 1", tolerance);
-      if ((c.kind == ClaimKind::Diverges) != (c.metric == "outcome"))
-        throw bad("metric", c.kind == ClaimKind::Diverges ? "outcome (kind diverges)" : "a metric name (outcome goes with kind diverges)",
-                  c.metric);
+      c.series.clear();
+      c.series_level = std::numeric_limits<double>::quiet_NaN();
+      if (c.metric.rfind("series:", 0) == 0) {
+        c.series = c.metric.substr(7);
+        if (const size_t gt = c.series.find('>'); gt != std::string::npos) {
+          if (c.kind != ClaimKind::Onset) throw bad("metric", "series:<spec> without a level ('>' goes with kind onset)", c.metric);
+          c.series_level = to_number(path, "metric", line, c.series.substr(gt + 1));
+          c.series = c.series.substr(0, gt);
+        } else if (c.kind == ClaimKind::Onset) {
+          throw bad("metric", "series:<spec>><level> for kind onset", c.metric);
+        }
+        std::string why;
+        if (!valid_series_spec(c.series, why)) throw bad("metric", "series:<spec> with " + why, c.metric);
+        if (c.kind == ClaimKind::Value)
+          throw bad("metric", "a summary metric for kind value (a series goes with the other kinds)", c.metric);
+      } else if (paper_claim_needs_series(c.kind)) {
+        throw bad("metric", "series:<spec> for kind " + kind + " (a claim about a time is judged on the time series)", c.metric);
+      }
       const bool has_other = !c.other_case.empty() || !c.other_run.empty();
-      if (c.kind == ClaimKind::SmallerThan ? c.other_case.empty() || c.other_run.empty() : has_other)
-        throw bad("other_case", c.kind == ClaimKind::SmallerThan ? "other_case and other_run (kind smaller_than)"
-                                                         : "nothing (other_case and other_run go with kind smaller_than)",
+      if (paper_claim_has_other(c.kind) ? c.other_case.empty() || c.other_run.empty() : has_other)
+        throw bad("other_case", paper_claim_has_other(c.kind) ? "other_case and other_run (kind " + kind + ")"
+                                                              : "nothing (other_case and other_run go with kinds smaller_than and parts_after)",
                   c.other_case + " / " + c.other_run);
       c.horizon = 0.0;
       if (!horizon.empty()) {
-        if (c.kind != ClaimKind::NoDrift && c.kind != ClaimKind::Drifts)
-          throw bad("horizon", "nothing for kind " + kind + " (a horizon goes with no_drift and drifts)", horizon);
+        if (c.kind != ClaimKind::NoDrift && c.kind != ClaimKind::Drifts && c.series.empty())
+          throw bad("horizon", "nothing for kind " + kind + " on a summary metric (a horizon goes with no_drift, drifts and series)", horizon);
         c.horizon = to_number(path, "horizon", line, horizon);
         if (!(c.horizon > 0.0)) throw bad("horizon", "a time > 0 (s)", horizon);
       }

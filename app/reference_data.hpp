@@ -5,6 +5,7 @@
 
 #include <Eigen/Dense>
 #include <array>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,12 +40,20 @@ StateTrajectory read_reference_trajectory(const std::string& path);
 // row (the file's header and reference/README.md document the columns; cases/README.md, "The
 // papers' claims", how a claim becomes a verdict). Read and checked here; judged by the study.
 // What a claim says (the file's kind column): Value, the paper prints a value; UpperBound, "less
-// than"; Diverges, the run blows up after paper_value (s); NoDrift / Drifts, the error's growth
-// law; Conserved / NotConserved, the error against the run's round-off floor; SmallerThan, below
-// other_case / other_run's.
-enum class ClaimKind { Value, UpperBound, Diverges, NoDrift, Drifts, Conserved, NotConserved, SmallerThan };
-constexpr std::array<std::string_view, 8> enum_texts(ClaimKind) {
-  return {"value", "upper_bound", "diverges", "no_drift", "drifts", "conserved", "not_conserved", "smaller_than"};
+// than"; Diverges, the quantity's rise turns faster than any power law after about paper_value
+// (s); NoDrift / Drifts, the error's growth law; Conserved / NotConserved, the error against the
+// run's round-off floor; SmallerThan, below other_case / other_run's. The kinds about a time
+// (issue 32 item 1) are judged on the run's recorded time series (studies/claim_series.hpp):
+// RisesAfter, the quantity's max after paper_value (s) is tolerance x its max before; PeakNear,
+// its largest value near paper_value (s); Period, its dominant period is paper_value (s);
+// Increases, it ends above where it started; PartsAfter, it and other_run's part (differ by more
+// than a tenth of its range) at about paper_value (s).
+// Onset, the quantity first passes a level (metric "series:<spec>><level>") at about paper_value (s).
+enum class ClaimKind { Value, UpperBound, Diverges, NoDrift, Drifts, Conserved, NotConserved, SmallerThan,
+                       RisesAfter, PeakNear, Period, Increases, PartsAfter, Onset };
+constexpr std::array<std::string_view, 14> enum_texts(ClaimKind) {
+  return {"value",         "upper_bound",  "diverges",    "no_drift", "drifts",  "conserved",  "not_conserved",
+          "smaller_than", "rises_after", "peak_near", "period", "increases", "parts_after", "onset"};
 }
 struct PaperClaim {
   std::string id;          // unique within the file
@@ -52,24 +61,32 @@ struct PaperClaim {
   std::string case_name;
   std::string run;         // the run label (integrator, "@discretisation" where not the default)
   ClaimKind kind = ClaimKind::Value;
-  std::string metric;      // a metric name (core/metrics.hpp); "outcome" for diverges
-  double paper_value = 0.0;      // value, upper_bound, diverges; unused (empty in the file) otherwise
+  // A summary metric name (core/metrics.hpp), or "series:<spec>": the quantity of the run's time
+  // series (studies/claim_series.hpp); the kinds about a time take only a series.
+  std::string metric;
+  std::string series;            // the spec of a "series:<spec>" metric; "" for a summary metric
+  double series_level = std::numeric_limits<double>::quiet_NaN();  // onset: the level of "series:<spec>><level>"
+  double paper_value = 0.0;      // the kinds that compare a number (paper_claim_has_value); unused otherwise
   bool has_paper_value = false;
   double tolerance = 1.0;        // a factor >= 1, what the claim's source allows (tolerance_why says why)
-  std::string other_case, other_run;  // smaller_than only
+  std::string other_case, other_run;  // smaller_than and parts_after only
   // "" or "<key>=<v1>;<v2>;...": extra runs of this case and run, each with <key> at one value, that
   // measure how far a round-off-level change moves our value. <key> is one of the run's integrator
   // settings, or "model.<name>" for a number of the case's [model] table.
   std::string sensitivity_setting;
   std::vector<double> sensitivity_values;
-  // no_drift, drifts: the horizon (s) of a longer run of this case and run whose growth law judges
-  // the claim, where the full run is mostly start-up; 0: the full run's.
+  // no_drift, drifts and the kinds about a time: the horizon (s) of a longer run of this case and
+  // run that judges the claim (where the full run is mostly start-up, or the claim is about
+  // longer runs); 0: the full run's.
   double horizon = 0.0;
   std::string claim;             // the paper's words
   std::string tolerance_why;
   // What explains ours where it does not agree, and how that is known: "measured: <by what>"
   // (a test, a study's jobs) or "hypothesis". Both empty, or both given.
   std::string cause, cause_status;
+  // Where our scheme or set-up deviates from the paper's on this claim (shown with the verdict,
+  // whatever it is); "" where we follow the paper.
+  std::string deviation;
 };
 inline std::vector<std::string> paper_claim_kinds() {
   const auto texts = enum_texts(ClaimKind{});
@@ -77,8 +94,18 @@ inline std::vector<std::string> paper_claim_kinds() {
 }
 // Kinds that compare a number the paper prints.
 inline bool paper_claim_has_value(ClaimKind kind) {
-  return kind == ClaimKind::Value || kind == ClaimKind::UpperBound || kind == ClaimKind::Diverges;
+  return kind == ClaimKind::Value || kind == ClaimKind::UpperBound || kind == ClaimKind::Diverges ||
+         kind == ClaimKind::RisesAfter || kind == ClaimKind::PeakNear || kind == ClaimKind::Period ||
+         kind == ClaimKind::PartsAfter || kind == ClaimKind::Onset;
 }
+// Kinds judged only on a time series (their metric must be "series:<spec>").
+inline bool paper_claim_needs_series(ClaimKind kind) {
+  return kind == ClaimKind::Diverges || kind == ClaimKind::RisesAfter || kind == ClaimKind::PeakNear ||
+         kind == ClaimKind::Period || kind == ClaimKind::Increases || kind == ClaimKind::PartsAfter ||
+         kind == ClaimKind::Onset;
+}
+// Kinds that compare with another run (other_case, other_run).
+inline bool paper_claim_has_other(ClaimKind kind) { return kind == ClaimKind::SmallerThan || kind == ClaimKind::PartsAfter; }
 std::vector<PaperClaim> read_paper_claims(const std::string& path);
 
 // reference/envelopes.csv: one row per Envelope, its columns from the description below

@@ -23,6 +23,10 @@ namespace {
 // show (orthogonality 1.3e-14 after ~1000 steps: 1.9 ulps per sqrt(step)).
 constexpr double kRoundOffUlps = 8.0;
 
+double brouwer(double scale, long steps) {
+  return kRoundOffUlps * std::numeric_limits<double>::epsilon() * scale * std::sqrt(double(std::max(1L, steps)));
+}
+
 }  // namespace
 
 double round_off_floor(const std::string& metric, const SummaryRow& row) {
@@ -37,8 +41,9 @@ double round_off_floor(RoundOffScale of, const SummaryRow& row) {
                                                                                     : 1.0;
   if (!(scale >= 1.0)) scale = 1.0;  // also NaN
   if (of == RoundOffScale::EnergyPerSecond) scale /= std::max(row.t_end, 1e-300);
-  const double n = double(std::max(1L, row.counters.steps));
-  return kRoundOffUlps * std::numeric_limits<double>::epsilon() * scale * std::sqrt(n);
+  return brouwer(scale, row.counters.steps);
 }
+
+double round_off_floor(double scale, long steps) { return brouwer(scale >= 1.0 ? scale : 1.0, steps); }
 
 }  // namespace tb

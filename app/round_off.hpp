@@ -14,5 +14,8 @@ namespace tb {
 // app/metric_table.hpp (std::out_of_range for a metric without one).
 double round_off_floor(const std::string& metric, const SummaryRow& row);
 double round_off_floor(RoundOffScale scale, const SummaryRow& row);
+// The same floor for a quantity of magnitude `scale` (never below 1) after `steps` steps: a
+// time series' quantity that no summary metric names (app/claim_series.hpp).
+double round_off_floor(double scale, long steps);
 
 }  // namespace tb

@@ -1,6 +1,7 @@
 #include "studies/paper_comparison.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <list>
@@ -16,6 +17,8 @@
 #include "app/runner.hpp"
 #include "core/table_reader.hpp"
 #include "studies/paper_verdict.hpp"
+#include "app/claim_series.hpp"
+#include "core/growth.hpp"
 
 namespace tb {
 
@@ -55,9 +58,19 @@ class PaperComparison final : public Study {
       for (const auto& run : {c.run, c.other_run})
         if (!run.empty() && !context.catalogue->find_integrator(split_run(run).first))
           throw bad(c, run == c.run ? "run" : "other_run", "an integrator of the catalogue (tetherbench list)", run);
-      if (c.metric != "outcome" && std::find(metrics.begin(), metrics.end(), c.metric) == metrics.end())
-        throw bad(c, "metric", "a metric name (summary.csv columns)", c.metric);
+      if (c.series.empty() && std::find(metrics.begin(), metrics.end(), c.metric) == metrics.end())
+        throw bad(c, "metric", "a metric name (summary.csv columns) or series:<spec>", c.metric);
     }
+    // One comparison is one row: two rows judging the same quantity of the same runs the same way
+    // would count one piece of evidence twice in the verdict counts.
+    for (size_t i = 0; i < claims_.size(); ++i)
+      for (size_t j = 0; j < i; ++j) {
+        const PaperClaim &a = claims_[i], &b = claims_[j];
+        if (a.case_name == b.case_name && a.run == b.run && a.kind == b.kind && a.metric == b.metric &&
+            a.other_case == b.other_case && a.other_run == b.other_run && a.horizon == b.horizon &&
+            a.paper_value == b.paper_value)
+          throw bad(a, "id", "one row per comparison (claim '" + b.id + "' judges the same runs, metric and kind)", a.id);
+      }
     // A run a case of this report does not have (a mistyped discretisation) would never be judged.
     for (const auto& claim : claims_)
       for (const auto& [case_name, run, column] : {std::tuple{claim.case_name, claim.run, "run"},
@@ -96,6 +109,8 @@ class PaperComparison final : public Study {
           ExtraRun& e = extra_[label];
           e.key = RunKey{c, info, d};
           e.t_end = claim.horizon;
+          // Its time series, for claims judged on one (written by the process that runs the job).
+          e.timeseries = longer_run_series(context, c->name, claim.run, claim.horizon);
           jobs.push_back(extra_job(label, e));
         }
         horizon_of_[claim.id] = &extra_.at(label);
@@ -110,28 +125,50 @@ class PaperComparison final : public Study {
     std::ofstream csv(dir / "paper_comparison.csv");
     std::ofstream md(dir / "paper_comparison.md");
     csv << "id,source,case,integrator,kind,claim,metric,paper,ours,ratio,tolerance,tolerance_why,verdict,direction_size,"
-           "cause,cause_status,status\n";
+           "cause,cause_status,deviation,status,evidence,spread_low,spread_high,spread_runs\n";
     std::map<std::string, std::vector<std::string>> by_seed;  // "seed 000" -> its verdict lines
     std::string table;
     for (const auto& claim : claims_) {
       const SummaryRow* row = find_row(context, claim.case_name, claim.run);
       if (!row) continue;  // that case or run is not part of this report
-      const SummaryRow* other = claim.kind == ClaimKind::SmallerThan ? find_row(context, claim.other_case, claim.other_run) : nullptr;
+      const SummaryRow* other = paper_claim_has_other(claim.kind) ? find_row(context, claim.other_case, claim.other_run) : nullptr;
       // A claim judged on a longer run says so; the full run's status still heads its row.
       const auto horizon = horizon_of_.find(claim.id);
       const SummaryRow judged = horizon == horizon_of_.end() ? *row : row_of(*horizon->second);
-      ClaimVerdict v = judge_claim(claim, judged, other, spread_of(claim, *row));
+      // The time series the claim is about: the longer run's where it has one, else the full run's.
+      ClaimEvidence evidence;
+      std::string evidence_file;
+      Series series, other_series;
+      if (!claim.series.empty()) {
+        const std::string path = horizon == horizon_of_.end() ? full_run_series(context, claim.case_name, claim.run)
+                                                              : horizon->second->timeseries;
+        evidence_file = std::filesystem::relative(path, context.out_dir).string();
+        if (load_series(path, claim.series, series, evidence.missing)) evidence.series = &series;
+        if (paper_claim_has_other(claim.kind) &&
+            load_series(full_run_series(context, claim.other_case, claim.other_run), claim.series, other_series, evidence.missing))
+          evidence.other_series = &other_series;
+        const Case* c = find_case(context, claim.case_name);
+        evidence.slowest_period = c ? c->model->slowest_period_s() : std::nan("");
+        evidence.start = std::isfinite(evidence.slowest_period) ? kGrowthStartPeriods * evidence.slowest_period : 0.0;
+      }
+      evidence.source_inconsistency = source_inconsistency(claim, claims_);
+      const std::optional<MeasuredSpread> spread = spread_of(claim, *row);
+      ClaimVerdict v = judge_claim(claim, judged, other, spread, evidence);
       if (horizon != horizon_of_.end()) v.size = "over " + format_g(judged.t_end, 6) + " s (this study's longer run): " + v.size;
       const std::string tolerance = "x" + format_g(claim.tolerance, 6);  // "x1000", not "x1e+03"
       for (const auto& field : {claim.id, claim.source, claim.case_name, claim.run, std::string(enum_text(claim.kind)), claim.claim, claim.metric,
                                 v.paper, v.ours, v.ratio, tolerance, claim.tolerance_why, v.verdict, v.size, v.cause,
-                                v.cause_status})
+                                v.cause_status, claim.deviation})
         csv << csv_field(field) << ',';
-      csv << csv_field(row->status()) << '\n';
+      csv << csv_field(row->status()) << ',' << csv_field(evidence_file.empty() ? "summary.csv" : evidence_file) << ','
+          << (spread ? format_g(spread->low, 6) : "") << ',' << (spread ? format_g(spread->high, 6) : "") << ','
+          << (spread ? std::to_string(spread->runs) : "") << '\n';
       table += "| " + md_cell(claim.id) + " | " + md_cell(claim.source) + " | " + claim.case_name + " | " + md_cell(claim.run) +
                " | " + claim.metric + " | " + md_cell(v.paper) + " | " + (v.ours.empty() ? "–" : v.ours) + " | " +
                md_cell(v.ratio) + " | " + tolerance + " | **" + v.verdict + "** " + md_cell(v.size) + " | " +
-               md_cell(v.cause.empty() ? "" : v.cause + " (" + v.cause_status + ")") + " |\n";
+               md_cell((v.cause.empty() ? "" : v.cause + " (" + v.cause_status + ")") +
+                       (claim.deviation.empty() ? "" : std::string(v.cause.empty() ? "" : "; ") + "deviation from the paper: " + claim.deviation)) +
+               " |\n";
       // Sources start "seed NNN" (reference/paper_claims.csv).
       by_seed[claim.source.substr(5, 3)].push_back(v.verdict);
     }
@@ -165,8 +202,20 @@ class PaperComparison final : public Study {
     double value = 0.0;
     double case_value = 0.0;  // the setting's value in the case's own run
     double t_end = 0.0;
+    std::string timeseries;  // where the run writes its time series ("" none)
     Measurement measured;
   };
+
+  // <out>/paper_comparison_runs/<case>/<run>_over_<T>s/timeseries.csv: a longer run's series.
+  static std::string longer_run_series(const StudyContext& context, const std::string& case_name, const std::string& run, double t) {
+    return (std::filesystem::path(context.out_dir) / "paper_comparison_runs" / case_name / (run + "_over_" + format_g(t, 6) + "s") /
+            "timeseries.csv")
+        .string();
+  }
+  // <out>/<case>/<run>/timeseries.csv: the full run's, written by the table of full runs.
+  static std::string full_run_series(const StudyContext& context, const std::string& case_name, const std::string& run) {
+    return (std::filesystem::path(context.out_dir) / case_name / run / "timeseries.csv").string();
+  }
 
   static Measurement run(const ExtraRun& e) {
     const Case& c = *e.key.c;
@@ -175,6 +224,7 @@ class PaperComparison final : public Study {
     MeasureOptions m;
     m.t_end = e.t_end;
     m.sample_interval = c.sample_interval;
+    m.timeseries_path = e.timeseries;
     return measure(e.key, settings, m);
   }
 
@@ -244,6 +294,21 @@ class PaperComparison final : public Study {
     }
   }
 
+  // The claim's quantity from a time series file (tables read once each); false with why when
+  // the file or a column is missing.
+  bool load_series(const std::string& path, const std::string& spec, Series& out, std::string& why) {
+    try {
+      auto it = tables_.find(path);
+      if (it == tables_.end()) it = tables_.emplace(path, read_time_series(path)).first;
+      out = derive_series(it->second, spec);
+      if (out.empty()) throw std::runtime_error(path + ": no samples");
+      return true;
+    } catch (const std::exception& e) {
+      why = e.what();
+      return false;
+    }
+  }
+
   static const Case* find_case(const StudyContext& context, const std::string& name) {
     for (const auto& c : *context.cases)
       if (c.name == name) return &c;
@@ -295,6 +360,7 @@ class PaperComparison final : public Study {
   std::map<std::string, std::vector<const ExtraRun*>> sensitivity_of_;  // claim id -> its sensitivity runs
   std::map<std::string, const ExtraRun*> horizon_of_;                  // claim id -> its longer run
   std::list<Case> variants_;                                            // stable addresses: runs refer to them
+  std::map<std::string, TimeSeriesTable> tables_;                       // time series read, by path
 };
 
 }  // namespace

@@ -5,9 +5,12 @@
 // (studies/paper_comparison.cpp) gathers the runs, this file only judges, so that the rules can
 // be tested on synthetic rows.
 
+#include <limits>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "app/claim_series.hpp"
 #include "app/reference_data.hpp"
 #include "app/runner.hpp"
 
@@ -21,6 +24,21 @@ struct MeasuredSpread {
   int runs = 0;
   std::string what;  // the setting and its values, e.g. "newton_tol = 1e-13, 1e-14 and the case's 1.5e-08"
   double factor() const { return high / low; }
+};
+
+// What a claim is judged on besides the summary row: the recorded time series of its quantity
+// (claims whose metric is "series:<spec>"), and what the source says against itself.
+struct ClaimEvidence {
+  const Series* series = nullptr;        // the claim's run; nullptr: no series claim, or not found
+  const Series* other_series = nullptr;  // other_run's (parts_after, smaller_than on a series)
+  std::string missing;                   // why a series the claim needs is absent
+  // Where a law or an onset may start: after the start-up (kGrowthStartPeriods slowest periods,
+  // core/growth.hpp), and the slowest period itself (NaN: the model declares none).
+  double start = 0.0;
+  double slowest_period = std::numeric_limits<double>::quiet_NaN();
+  // Non-empty when the paper contradicts itself on this claim (e.g. a printed mean above its
+  // own bound on the maximum): the claim cannot be judged, whatever ours is.
+  std::string source_inconsistency;
 };
 
 struct ClaimVerdict {
@@ -40,6 +58,11 @@ inline constexpr double kFarAboveRoundOff = 100.0;
 // `other` is the run a smaller_than claim compares with (nullptr: not in this report); `spread`
 // the claim's measured sensitivity, when it has one and it was measured.
 ClaimVerdict judge_claim(const PaperClaim& claim, const SummaryRow& row, const SummaryRow* other = nullptr,
-                         const std::optional<MeasuredSpread>& spread = std::nullopt);
+                         const std::optional<MeasuredSpread>& spread = std::nullopt, const ClaimEvidence& evidence = {});
+
+// A part of a claim's row (value, mean) is the other claim's (upper bound, max) of the same case
+// and run when its metric is "<q>_mean" against "<q>_max": a printed mean above the same paper's
+// bound on the maximum is a source that contradicts itself. Returns the words, "" when none.
+std::string source_inconsistency(const PaperClaim& claim, const std::vector<PaperClaim>& all);
 
 }  // namespace tb

@@ -67,6 +67,85 @@ TEST_CASE("the claims check catches every contradicted verdict of the 3ea2631 re
   fs::remove_all(dir);
 }
 
+TEST_CASE("the claims check catches every verdict of the a350e29 report its own evidence refuted", "[claims]") {
+  // The rows as a350e29 printed them (issue 32): its paper_comparison.csv had no evidence and no
+  // spread columns; the sensitivity spread stood in the cause's words.
+  const fs::path dir = testing::scratch_dir("claims_a350e29");
+  write(dir / "paper_comparison.csv",
+        "id,source,case,integrator,kind,claim,metric,paper,ours,ratio,tolerance,tolerance_why,verdict,direction_size,cause,"
+        "cause_status,status\n"
+        // A divergence judged by the status alone, its own series jumping at ~340 s.
+        "003-fig7-rk4-diverges,\"seed 003, Sect. 5.2\",C_cooperative_multirotors,rk4,diverges,"
+        "[with RK4] we see a quick divergent behaviour after around 400 s,outcome,diverges after ~400 s,,,x1.25,why,contradicts,"
+        "ours completes 1000 s without diverging,,,ok\n"
+        // A completed run's metric (momentum exactly 0) replaced by its status.
+        "003-fig4h-ode45-angular-momentum,\"seed 003, Sect. 5.1\",C_single_multirotor_ode45,rk45,no_drift,"
+        "the angular momentum of the links is preserved,momentum_err_max,no drift,,,x1,why,contradicts,"
+        "ours diverges (unstable at rtol = 0.001 (energy gain 0.984 x max KE at t = 1000 s)),,,"
+        "unstable at rtol = 0.001 (energy gain 0.984 x max KE at t = 1000 s)\n"
+        // A bound every sensitivity draw exceeds, printed as inconclusive.
+        "002-sect4-energy-bound,\"seed 002, Sect. 4\",B_reel_fixed_length,lgvi,upper_bound,the maximum deviation ...,"
+        "energy_err_rel_ke,< 0.0001,0.000122,1.22,x1,why,inconclusive,\"exceeds the bound by 22%, within the measured spread x1.26\","
+        "\"a round-off-level change moves ours between 0.000121 and 0.000153 (x1.26, 5 runs: g)\",measured: this study's sensitivity runs,ok\n"
+        // A smooth monotone envelope the law could not see.
+        "003-fig4a-rk4-energy,\"seed 003, Sect. 5.1\",C_single_multirotor,rk4,drifts,an artificial change ... with the RK4 solution,"
+        "energy_err_max,drifts,1.2e-05,,x1,why,inconclusive,\"growth law inconclusive: p in [-5.40, 7.40]; its envelope rises "
+        "monotonically 56x from 25 s to 1000 s\",,,ok\n"
+        // A claim about time judged by a growth law as 'too short'.
+        "002-sect4-rk-energy-rises,\"seed 002, Sect. 4\",B_reel_fixed_length,rk2@lumped,drifts,"
+        "the total energy of a lumped mass model computed using a Runge-Kutta method increases noticeably after t = 5 seconds,"
+        "energy_err_max,drifts,0.049,,x1,why,inconclusive,growth law too_short,,,ok\n"
+        // One comparison counted twice.
+        "003-fig4e-ode45-smaller-than-rk4,\"seed 003, Sect. 5.1\",C_single_multirotor_ode45,rk45,smaller_than,"
+        "the ODE45 drift ... is significantly smaller than ... RK4,linear_momentum_err_max,smaller than rk4 on C_single_multirotor,"
+        "21.9,20,x2,why,contradicts,ours 20x larger,,,ok\n"
+        "003-fig5b-ode45-improves,\"seed 003, Sect. 5.1\",C_single_multirotor_ode45,rk45,smaller_than,"
+        "ODE45 noticeably improves the trajectory,linear_momentum_err_max,smaller than rk4 on C_single_multirotor,"
+        "21.9,20,x2,why,contradicts,ours 20x larger,,,ok\n"
+        // A source inconsistent with itself judged 'disagrees'.
+        "002-table1-lgvi-momentum,\"seed 002, Table 1\",B_reel_fixed_length,lgvi,value,mean |d pi3| = 5.6279e-10,"
+        "momentum_err_mean,5.6279e-10,6.3e-15,1.1e-05,x1,why,disagrees,ours 88982x smaller,,,ok\n"
+        "002-sect4-momentum-bound,\"seed 002, Sect. 4\",B_reel_fixed_length,lgvi,upper_bound,less than 3e-8 %,"
+        "momentum_err_max,< 1.637e-10,1.6e-14,1e-04,x1,why,agrees,ours is 1e-04 of the bound,,,ok\n"
+        // Every draw 24 % or more above the paper, printed as inconclusive.
+        "002-table1-lgvi-energy,\"seed 002, Table 1\",B_reel_fixed_length,lgvi,value,mean |dE| = 2.4029e-4 J,"
+        "energy_err_mean,2.4029e-4,0.000301,1.25,x1,why,inconclusive,\"ours 1.25x larger than the paper's: outside x1\","
+        "\"a round-off-level change moves ours between 0.000298 and 0.000333 (x1.12, 5 runs: g)\",measured: this study's sensitivity runs,ok\n"
+        // A cause of chaos the draws refute (they agree to six digits).
+        "002-table1-rk-energy,\"seed 002, Table 1\",B_reel_fixed_length,rk2@lumped,value,mean |dE| = 2.7677e-3 J,"
+        "energy_err_mean,2.7677e-3,0.00908,3.28,x2,why,disagrees,\"ours 3.28x larger (tolerance x2, widened by the measured spread "
+        "x1 over 5 runs: 0.00908 to 0.00908)\",\"the run is chaotic after t = 5 s; a round-off-level change moves ours between "
+        "0.009081 and 0.0090810001\",hypothesis,ok\n"
+        // A growing oscillation judged as a drift.
+        "002-sect4-lgvi-energy-oscillations,\"seed 002, Sect. 4\",B_reel_fixed_length,lgvi,drifts,"
+        "energy oscillations become evident in the latter part of the simulation,energy_err_max,drifts,0.0025,,x1,why,"
+        "inconclusive,growth law too_short,,,ok\n");
+  // summary.csv: ODE45 at MATLAB's defaults with a free step (mean step 3 ms), an instability
+  // dated at the run's end, and C_single / C_single_spinning reading different laws on identical errors.
+  write(dir / "summary.csv",
+        "case,integrator,t_end,steps,energy_err_max,energy_growth_law,energy_growth_ci95_low,energy_growth_ci95_high,status\n"
+        "C_single_multirotor_ode45,rk45,1000,330000,137,,,,unstable at rtol = 0.001 (energy gain 0.984 x max KE at t = 1000 s)\n"
+        "C_single_multirotor,rk4,1000,1000000,1.2e-05,inconclusive,-5.4,7.4,ok\n"
+        "C_single_multirotor_spinning,rk4,1000,1000000,1.2e-05,inconclusive,-3.1,5.2,ok\n");
+  const auto v = check_claims(dir.string());
+  for (const auto& x : v) std::printf("claims a350e29: %s\n", x.line().c_str());
+  CHECK(caught(v, "003-fig7-rk4-diverges", "placed in time"));
+  CHECK(caught(v, "003-fig7-rk4-diverges", "by the run's status"));
+  CHECK(caught(v, "003-fig4h-ode45-angular-momentum", "a run that completed"));
+  CHECK(caught(v, "003-fig4h-ode45-angular-momentum", "capped at 1e-3"));
+  CHECK(caught(v, "002-sect4-energy-bound", "every sensitivity run"));
+  CHECK(caught(v, "003-fig4a-rk4-energy", "rises monotonically 56x"));
+  CHECK(caught(v, "002-sect4-rk-energy-rises", "placed in time"));
+  CHECK(caught(v, "003-fig5b-ode45-improves", "counted twice"));
+  CHECK(caught(v, "002-table1-lgvi-momentum", "inconsistent with itself"));
+  CHECK(caught(v, "002-table1-lgvi-energy", "systematic offset"));
+  CHECK(caught(v, "002-table1-rk-energy", "cause of chaos"));
+  CHECK(caught(v, "002-sect4-lgvi-energy-oscillations", "oscillations judged as a drift"));
+  CHECK(caught(v, "C_single_multirotor_ode45 / rk45", "not its onset"));
+  CHECK(caught(v, "C_single_multirotor_spinning / C_single_multirotor / rk4", "read different laws"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("the claims check passes the verdicts the rules allow", "[claims]") {
   const fs::path dir = testing::scratch_dir("claims_allowed");
   write(dir / "summary.csv",
