@@ -214,7 +214,10 @@ std::vector<PaperClaim> read_paper_claims(const std::string& path) {
       if (!(c.tolerance >= 1.0)) throw bad("tolerance", "a factor >= 1", tolerance);
       c.series.clear();
       c.series_level = std::numeric_limits<double>::quiet_NaN();
-      if (c.metric.rfind("series:", 0) == 0) {
+      if ((c.kind == ClaimKind::Converges) != (c.metric == "catenary:max_error_m" && c.run == "static"))
+        throw bad("metric", "catenary:max_error_m with run 'static' for kind converges, and only for it", c.metric + " / " + c.run);
+      if (c.kind == ClaimKind::Converges) {
+      } else if (c.metric.rfind("series:", 0) == 0) {
         c.series = c.metric.substr(7);
         if (const size_t gt = c.series.find('>'); gt != std::string::npos) {
           if (c.kind != ClaimKind::Onset) throw bad("metric", "series:<spec> without a level ('>' goes with kind onset)", c.metric);

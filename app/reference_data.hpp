@@ -49,11 +49,13 @@ StateTrajectory read_reference_trajectory(const std::string& path);
 // Increases, it ends above where it started; PartsAfter, it and other_run's part (differ by more
 // than a tenth of its range) at about paper_value (s).
 // Onset, the quantity first passes a level (metric "series:<spec>><level>") at about paper_value (s).
+// Converges, a static shape tends to the analytic one as the elements grow (metric
+// "catenary:max_error_m", run "static": the catenary study's table of the report, no run).
 enum class ClaimKind { Value, UpperBound, Diverges, NoDrift, Drifts, Conserved, NotConserved, SmallerThan,
-                       RisesAfter, PeakNear, Period, Increases, PartsAfter, Onset };
-constexpr std::array<std::string_view, 14> enum_texts(ClaimKind) {
+                       RisesAfter, PeakNear, Period, Increases, PartsAfter, Onset, Converges };
+constexpr std::array<std::string_view, 15> enum_texts(ClaimKind) {
   return {"value",         "upper_bound",  "diverges",    "no_drift", "drifts",  "conserved",  "not_conserved",
-          "smaller_than", "rises_after", "peak_near", "period", "increases", "parts_after", "onset"};
+          "smaller_than", "rises_after", "peak_near", "period", "increases", "parts_after", "onset", "converges"};
 }
 struct PaperClaim {
   std::string id;          // unique within the file

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "app/catalogue.hpp"
+#include "app/csv_table.hpp"
 #include "core/format.hpp"
 #include "app/gates.hpp"
 #include "app/job_result.hpp"
@@ -44,6 +45,27 @@ std::pair<std::string, std::string> split_run(const std::string& run) {
   return at == std::string::npos ? std::pair{run, std::string()} : std::pair{run.substr(0, at), run.substr(at + 1)};
 }
 
+// other_run "<run>+<setting>=<value>": the same run with one integrator setting changed (seed
+// 004's Baumgarte rate p = 0, without the stabilisation it claims); run() alone for a plain run.
+struct OtherRun {
+  std::string run, setting;
+  double value = 0.0;
+};
+OtherRun split_other(const std::string& text) {
+  OtherRun o;
+  const size_t plus = text.find('+'), eq = text.find('=', plus == std::string::npos ? 0 : plus);
+  o.run = text.substr(0, plus);
+  if (plus != std::string::npos && eq != std::string::npos) {
+    o.setting = text.substr(plus + 1, eq - plus - 1);
+    char* end = nullptr;
+    o.value = std::strtod(text.c_str() + eq + 1, &end);
+    if (!end || *end != '\0') o.setting = "?";  // refused by plan()
+  } else if (plus != std::string::npos) {
+    o.setting = "?";
+  }
+  return o;
+}
+
 class PaperComparison final : public Study {
  public:
   std::vector<StudyJob> plan(const StudyContext& context) override {
@@ -55,11 +77,17 @@ class PaperComparison final : public Study {
     };
     const auto& metrics = metric_names();
     for (const auto& c : claims_) {
-      for (const auto& run : {c.run, c.other_run})
+      if (c.kind == ClaimKind::Converges) continue;  // a static shape: no run (reference_data.cpp checked it)
+      for (const auto& run : {c.run, split_other(c.other_run).run})
         if (!run.empty() && !context.catalogue->find_integrator(split_run(run).first))
           throw bad(c, run == c.run ? "run" : "other_run", "an integrator of the catalogue (tetherbench list)", run);
       if (c.series.empty() && std::find(metrics.begin(), metrics.end(), c.metric) == metrics.end())
         throw bad(c, "metric", "a metric name (summary.csv columns) or series:<spec>", c.metric);
+      if (const OtherRun o = split_other(c.other_run); !o.setting.empty()) {
+        const Case* oc = find_case(context, c.other_case);
+        if (o.setting == "?" || (oc && !oc->settings_for(split_run(o.run).first).declares(o.setting)))
+          throw bad(c, "other_run", "<run>+<setting>=<number> with a setting of " + split_run(o.run).first, c.other_run);
+      }
     }
     // One comparison is one row: two rows judging the same quantity of the same runs the same way
     // would count one piece of evidence twice in the verdict counts.
@@ -74,7 +102,8 @@ class PaperComparison final : public Study {
     // A run a case of this report does not have (a mistyped discretisation) would never be judged.
     for (const auto& claim : claims_)
       for (const auto& [case_name, run, column] : {std::tuple{claim.case_name, claim.run, "run"},
-                                                   std::tuple{claim.other_case, claim.other_run, "other_run"}}) {
+                                                   std::tuple{claim.other_case, split_other(claim.other_run).run, "other_run"}}) {
+        if (claim.kind == ClaimKind::Converges) break;
         const Case* c = find_case(context, case_name);
         if (!c) continue;
         bool found = false;
@@ -85,7 +114,25 @@ class PaperComparison final : public Study {
     std::vector<StudyJob> jobs;
     for (const auto& claim : claims_) {
       const Case* c = find_case(context, claim.case_name);
-      if (!c) continue;
+      if (!c || claim.kind == ClaimKind::Converges) continue;
+      // The run compared with, at a changed setting: run here, with its time series.
+      if (const OtherRun o = split_other(claim.other_run); !o.setting.empty()) {
+        const Case* oc = find_case(context, claim.other_case);
+        if (oc) {
+          const auto [oname, odisc] = split_run(o.run);
+          const std::string label = oc->name + " | " + claim.other_run + " (paper claims)";
+          if (!extra_.count(label)) {
+            ExtraRun& e = extra_[label];
+            e.key = RunKey{oc, context.catalogue->find_integrator(oname), odisc.empty() ? oc->model->default_discretisation() : odisc};
+            e.setting = o.setting;
+            e.value = o.value;
+            e.t_end = oc->t_end_for(oname);
+            e.timeseries = (std::filesystem::path(context.out_dir) / "paper_comparison_runs" / oc->name / claim.other_run / "timeseries.csv").string();
+            jobs.push_back(extra_job(label, e));
+          }
+          other_of_[claim.id] = &extra_.at(label);
+        }
+      }
       const auto [name, discretisation] = split_run(claim.run);
       const IntegratorInfo* info = context.catalogue->find_integrator(name);
       const std::string d = discretisation.empty() ? c->model->default_discretisation() : discretisation;
@@ -128,10 +175,40 @@ class PaperComparison final : public Study {
            "cause,cause_status,deviation,status,evidence,spread_low,spread_high,spread_runs\n";
     std::map<std::string, std::vector<std::string>> by_seed;  // "seed 000" -> its verdict lines
     std::string table;
+    // One row of both tables: the claim, its verdict, the run's status and the evidence file.
+    auto emit = [&](const PaperClaim& claim, const ClaimVerdict& v, const std::string& status, const std::string& evidence_file,
+                    const std::optional<MeasuredSpread>& spread) {
+      const std::string tolerance = "x" + format_g(claim.tolerance, 6);  // "x1000", not "x1e+03"
+      for (const auto& field : {claim.id, claim.source, claim.case_name, claim.run, std::string(enum_text(claim.kind)), claim.claim,
+                                claim.metric, v.paper, v.ours, v.ratio, tolerance, claim.tolerance_why, v.verdict, v.size, v.cause,
+                                v.cause_status, claim.deviation})
+        csv << csv_field(field) << ',';
+      csv << csv_field(status) << ',' << csv_field(evidence_file) << ',' << (spread ? format_g(spread->low, 6) : "") << ','
+          << (spread ? format_g(spread->high, 6) : "") << ',' << (spread ? std::to_string(spread->runs) : "") << '\n';
+      table += "| " + md_cell(claim.id) + " | " + md_cell(claim.source) + " | " + claim.case_name + " | " + md_cell(claim.run) +
+               " | " + md_cell(claim.metric) + " | " + md_cell(v.paper) + " | " + (v.ours.empty() ? "–" : md_cell(v.ours)) + " | " +
+               md_cell(v.ratio) + " | " + tolerance + " | **" + v.verdict + "** " + md_cell(v.size) + " | " +
+               md_cell((v.cause.empty() ? "" : v.cause + " (" + v.cause_status + ")") +
+                       (claim.deviation.empty() ? "" : std::string(v.cause.empty() ? "" : "; ") + "deviation from the paper: " + claim.deviation)) +
+               " |\n";
+      // Sources start "seed NNN" (reference/paper_claims.csv).
+      by_seed[claim.source.substr(5, 3)].push_back(v.verdict);
+    };
     for (const auto& claim : claims_) {
+      if (claim.kind == ClaimKind::Converges) {  // a static shape, from the catenary study's table
+        if (!find_case(context, claim.case_name)) continue;
+        const ClaimVerdict v = judge_convergence(claim, dir / "catenary.csv");
+        emit(claim, v, "", "catenary.csv", std::nullopt);
+        continue;
+      }
       const SummaryRow* row = find_row(context, claim.case_name, claim.run);
       if (!row) continue;  // that case or run is not part of this report
-      const SummaryRow* other = paper_claim_has_other(claim.kind) ? find_row(context, claim.other_case, claim.other_run) : nullptr;
+      const auto changed = other_of_.find(claim.id);
+      SummaryRow other_changed;
+      if (changed != other_of_.end()) other_changed = row_of(*changed->second);
+      const SummaryRow* other = !paper_claim_has_other(claim.kind) ? nullptr
+                                : changed != other_of_.end()      ? &other_changed
+                                                                   : find_row(context, claim.other_case, claim.other_run);
       // A claim judged on a longer run says so; the full run's status still heads its row.
       const auto horizon = horizon_of_.find(claim.id);
       const SummaryRow judged = horizon == horizon_of_.end() ? *row : row_of(*horizon->second);
@@ -145,7 +222,8 @@ class PaperComparison final : public Study {
         evidence_file = std::filesystem::relative(path, context.out_dir).string();
         if (load_series(path, claim.series, series, evidence.missing)) evidence.series = &series;
         if (paper_claim_has_other(claim.kind) &&
-            load_series(full_run_series(context, claim.other_case, claim.other_run), claim.series, other_series, evidence.missing))
+            load_series(changed != other_of_.end() ? changed->second->timeseries : full_run_series(context, claim.other_case, claim.other_run),
+                        claim.series, other_series, evidence.missing))
           evidence.other_series = &other_series;
         const Case* c = find_case(context, claim.case_name);
         evidence.slowest_period = c ? c->model->slowest_period_s() : std::nan("");
@@ -155,28 +233,16 @@ class PaperComparison final : public Study {
       const std::optional<MeasuredSpread> spread = spread_of(claim, *row);
       ClaimVerdict v = judge_claim(claim, judged, other, spread, evidence);
       if (horizon != horizon_of_.end()) v.size = "over " + format_g(judged.t_end, 6) + " s (this study's longer run): " + v.size;
-      const std::string tolerance = "x" + format_g(claim.tolerance, 6);  // "x1000", not "x1e+03"
-      for (const auto& field : {claim.id, claim.source, claim.case_name, claim.run, std::string(enum_text(claim.kind)), claim.claim, claim.metric,
-                                v.paper, v.ours, v.ratio, tolerance, claim.tolerance_why, v.verdict, v.size, v.cause,
-                                v.cause_status, claim.deviation})
-        csv << csv_field(field) << ',';
-      csv << csv_field(row->status()) << ',' << csv_field(evidence_file.empty() ? "summary.csv" : evidence_file) << ','
-          << (spread ? format_g(spread->low, 6) : "") << ',' << (spread ? format_g(spread->high, 6) : "") << ','
-          << (spread ? std::to_string(spread->runs) : "") << '\n';
-      table += "| " + md_cell(claim.id) + " | " + md_cell(claim.source) + " | " + claim.case_name + " | " + md_cell(claim.run) +
-               " | " + claim.metric + " | " + md_cell(v.paper) + " | " + (v.ours.empty() ? "–" : v.ours) + " | " +
-               md_cell(v.ratio) + " | " + tolerance + " | **" + v.verdict + "** " + md_cell(v.size) + " | " +
-               md_cell((v.cause.empty() ? "" : v.cause + " (" + v.cause_status + ")") +
-                       (claim.deviation.empty() ? "" : std::string(v.cause.empty() ? "" : "; ") + "deviation from the paper: " + claim.deviation)) +
-               " |\n";
-      // Sources start "seed NNN" (reference/paper_claims.csv).
-      by_seed[claim.source.substr(5, 3)].push_back(v.verdict);
+      emit(claim, v, row->status(), evidence_file.empty() ? "summary.csv" : evidence_file, spread);
     }
     md << "# The papers' claims beside ours\n\n"
-          "Every claim of seeds 000-003 about a bundled case (`reference/paper_claims.csv`: source, the paper's words, "
-          "the metric it maps to and the tolerance its source allows, with why) judged against the full runs of "
-          "`summary.csv` and, where a claim names one, this study's sensitivity runs. How a verdict is decided: "
-          "cases/README.md, \"The papers' claims\". A run that did not complete shows no number.\n\n";
+          "Every claim of seeds 000-004 about a bundled case (`reference/paper_claims.csv`: source, the paper's words, "
+          "the quantity it maps to and the tolerance its source allows, with why), judged on the evidence it is about: a "
+          "printed number on the full run's metric in `summary.csv`, a claim placed in time on the run's own "
+          "`<case>/<run>/timeseries.csv` (the `evidence` column of paper_comparison.csv names the file), and, where a "
+          "claim names them, this study's sensitivity and longer runs (`paper_comparison_runs.csv`, their series under "
+          "`paper_comparison_runs/`). How a verdict is decided: cases/README.md, \"The papers' claims\". A run that did "
+          "not reach its end shows no number; a run that completed is judged on its metrics whatever its status.\n\n";
     for (const auto& [seed, verdicts] : by_seed) {
       std::map<std::string, int> count;
       for (const auto& v : verdicts) ++count[v];
@@ -309,6 +375,38 @@ class PaperComparison final : public Study {
     }
   }
 
+  // A static shape's convergence (seed 003 Remark 1) from the catenary study's table of this
+  // report: the case's rows, by element count; it converges when the error falls at every
+  // refinement and the fitted rate is positive.
+  static ClaimVerdict judge_convergence(const PaperClaim& claim, const std::filesystem::path& path) {
+    ClaimVerdict v;
+    v.paper = "converges";
+    const CsvTable t = read_csv_table(path.string());
+    std::vector<std::pair<double, double>> points;  // N, max error
+    double rate = std::nan("");
+    for (const auto& r : t.rows)
+      if (r.at("case") == claim.case_name) {
+        points.emplace_back(std::strtod(r.at("elements").c_str(), nullptr), std::strtod(r.at("max_error_m").c_str(), nullptr));
+        rate = std::strtod(r.at("fitted_rate").c_str(), nullptr);
+      }
+    if (points.size() < 2) {
+      v.verdict = "inconclusive";
+      v.size = "no catenary check of " + claim.case_name + " in this report (" + path.filename().string() + ": study catenary)";
+      return v;
+    }
+    std::sort(points.begin(), points.end());
+    bool falls = true;
+    for (size_t k = 1; k < points.size(); ++k) falls = falls && points[k].second < points[k - 1].second;
+    v.ours = format_g(points.back().second, 3) + " m at N = " + format_g(points.back().first, 6);
+    v.ratio = "rate " + format_g(rate, 3);
+    v.verdict = falls && rate > 0.0 ? "agrees" : "contradicts";
+    v.size = "max |r_j - catenary| from " + format_g(points.front().second, 3) + " m at N = " + format_g(points.front().first, 6) + " to " +
+             format_g(points.back().second, 3) + " m at N = " + format_g(points.back().first, 6) + (falls ? ", falling at every refinement" : ", not monotone") +
+             "; fitted rate " + format_g(rate, 3);
+    if (v.verdict != "agrees" && !claim.cause.empty()) v.cause = claim.cause, v.cause_status = claim.cause_status;
+    return v;
+  }
+
   static const Case* find_case(const StudyContext& context, const std::string& name) {
     for (const auto& c : *context.cases)
       if (c.name == name) return &c;
@@ -345,12 +443,17 @@ class PaperComparison final : public Study {
       return "Model A, LGVI only: energy without drift (judged on a 50 s run: the paper's 5 s are mostly start-up), "
              "momentum map, orthogonality (Sec. V, Fig. 3).";
     if (seed == "002")
-      return "Model B (seed 001 is the same paper with its formulas lost): Table 1 and the Sect. 4 bounds, LGVI against "
-             "the lumped-mass RK2 baseline; the fixed-length run is chaotic (it tumbles from t = 7 s), so its "
-             "Table 1 figures and its energy bound are judged with the spread measured under a 1e-15 change of g.";
+      return "Model B (seed 001 is the same paper with its formulas lost): Table 1, the Sect. 4 bounds and the physical "
+             "timings of Sect. 4 (stretch peaks, tumbling, the retrieval's energy exchange), LGVI against the lumped-mass RK2 "
+             "baseline; Table 1's figures and the energy bound are judged with the spread of ours under a 1e-15 change of g "
+             "(paper_comparison_runs.csv), which says how far round-off moves each run.";
     if (seed == "003")
-      return "Model C, figures only (no printed numbers): VI against RK4 and ODE45 over 1000 s; the suite's ODE45 is "
-             "`rk45` at MATLAB's default tolerances on the `_ode45` cases.";
+      return "Model C, figures only (no printed numbers): VI against RK4 and ODE45 over 1000 s, judged on the runs' "
+             "time series; the suite's ODE45 is `rk45` as seed 003 Sect. 5.2 ran it, MATLAB's default tolerances with "
+             "the step capped at 1e-3 s (`max_step`), on the `_ode45` cases; Remark 1 on the hanging tether's catenary check.";
+    if (seed == "004")
+      return "The tutorial slides: Baumgarte's stabilisation and the orthonormality correction (IDA with and without them), "
+             "the lumped tether model against the catenary.";
     return "";
   }
 
@@ -359,6 +462,7 @@ class PaperComparison final : public Study {
   std::map<std::string, ExtraRun> extra_;  // by job label; std::map keeps the slots' addresses
   std::map<std::string, std::vector<const ExtraRun*>> sensitivity_of_;  // claim id -> its sensitivity runs
   std::map<std::string, const ExtraRun*> horizon_of_;                  // claim id -> its longer run
+  std::map<std::string, const ExtraRun*> other_of_;                    // claim id -> its other run at a changed setting
   std::list<Case> variants_;                                            // stable addresses: runs refer to them
   std::map<std::string, TimeSeriesTable> tables_;                       // time series read, by path
 };

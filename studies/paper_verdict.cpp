@@ -134,7 +134,11 @@ ClaimVerdict judge_growth(const PaperClaim& c, const GrowthFit* g, double value,
   }
   // A change of regime (a jump, then another law) is judged by the law after it: a drift is a
   // secular trend, and a jump followed by a bounded error is none (the words keep the jump).
-  const GrowthLaw law = g->law == GrowthLaw::RegimeChange ? g->after_law : g->law;
+  GrowthLaw law = g->law == GrowthLaw::RegimeChange ? g->after_law : g->law;
+  // For a claim that the error grows, the jump itself is growth when nothing can be said after it.
+  const bool jumped = g->law == GrowthLaw::RegimeChange && g->jump_ratio > kGrowthJumpRatio && above > kFarAboveRoundOff;
+  if (jumped && c.kind == ClaimKind::Drifts && (law == GrowthLaw::TooShort || law == GrowthLaw::RegimeChange || law == GrowthLaw::None))
+    law = GrowthLaw::Faster;
   switch (law) {  // every law is handled: the compiler checks (-Wswitch)
     case GrowthLaw::Zero:
     case GrowthLaw::RoundOff:
@@ -250,7 +254,9 @@ ClaimVerdict judge_time_claim(const PaperClaim& c, const SummaryRow& row, const 
       break;
     }
     case ClaimKind::Period: {
-      const Period p = dominant_period(s, e.start > 0.0 ? std::min(e.start, 0.5 * end) : 0.0, end, T / (f * f), T * f * f);
+      // The whole run: the moving average removes the slow motion, and an exchange the paper sees
+      // from the start needs no start-up left out.
+      const Period p = dominant_period(s, s.t.front(), end, T / (f * f), T * f * f);
       if (!p.found) {
         v.verdict = "inconclusive";
         v.size = "the run is too short to autocorrelate " + q + " at lags up to " + seconds(T * f * f);

@@ -274,7 +274,7 @@ TEST_CASE("a run that did not complete never shows a number - a divergence count
       INFO(kind << ", " << outcome.describe());
       tb::PaperClaim c = claim(kind, "energy_err_mean", 1e-3, 2.0);
       // The kinds about a time are judged on the series up to the failure (tests/test_claim_series.cpp).
-      if (tb::paper_claim_needs_series(c.kind) || kind == "parts_after") continue;
+      if (tb::paper_claim_needs_series(c.kind) || kind == "parts_after" || kind == "converges") continue;
       const tb::ClaimVerdict v = tb::judge_claim(c, r, &other);
       CHECK(v.ours.empty());
       CHECK(v.ratio.empty());
@@ -325,10 +325,23 @@ TEST_CASE("every claim in reference/paper_claims.csv names a bundled case and a 
   for (const auto& claim : claims) {
     INFO(claim.id);
     CHECK(claim.source.rfind("seed 00", 0) == 0);
+    if (claim.kind == tb::ClaimKind::Converges) {  // a static shape: the case only
+      CHECK(fs::exists(fs::path(TETHERBENCH_CASES_DIR) / (claim.case_name + ".toml")));
+      continue;
+    }
     const tb::Case c = check_run(claim.case_name, claim.run);
     if (claim.series.empty()) CHECK(std::find(metrics.begin(), metrics.end(), claim.metric) != metrics.end());
     else check_series_columns(c, claim.run, claim.series);  // the columns exist in that run's time series
-    if (tb::paper_claim_has_other(claim.kind)) check_run(claim.other_case, claim.other_run);
+    if (tb::paper_claim_has_other(claim.kind)) {
+      // "<run>+<setting>=<value>": the run at a changed setting, which it must declare.
+      const size_t plus = claim.other_run.find('+');
+      const tb::Case o = check_run(claim.other_case, claim.other_run.substr(0, plus));
+      if (plus != std::string::npos) {
+        const std::string setting = claim.other_run.substr(plus + 1, claim.other_run.find('=') - plus - 1);
+        const std::string run = claim.other_run.substr(0, plus);
+        CHECK(o.settings_for(run.substr(0, run.find('@'))).declares(setting));
+      }
+    }
     const std::string& key = claim.sensitivity_setting;
     if (key.rfind("model.", 0) == 0) {
       const auto root = tb::TableReader::parse_file(c.file);
