@@ -48,6 +48,7 @@ std::shared_ptr<const HangingTetherModel> make_model(const Parameters& p, Initia
   auto model = std::make_shared<HangingTetherModel>(p, shape);
   // The cable's slowest swing (an estimate from its sag, mechanics/oscillation_periods.hpp).
   model->declare_no_rotations();  // point masses only: no R to keep orthogonal
+  model->declare_no_momentum_map();  // fixed anchors and gravity: no symmetry, no Noether momentum
   model->declare_slowest_period(periods::sagging_cable(p.mu, p.length, (p.B - p.A).norm(), p.g));
   return model;
 }

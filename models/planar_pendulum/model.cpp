@@ -50,6 +50,8 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
   // reaches rest, is clamped to 170 degrees by the estimate).
   const double cos_max = p.g > 0.0 ? std::cos(ic.theta) - p.l * ic.omega * ic.omega / (2.0 * p.g) : 1.0;
   model->declare_no_rotations();  // point masses only: no R to keep orthogonal
+  // Gravity in the plane of motion breaks every rotation of it: no Noether momentum.
+  model->declare_no_momentum_map();
   model->declare_slowest_period(
       periods::compound_pendulum(p.m * p.l * p.l, p.m, p.l, p.g, std::acos(std::clamp(cos_max, -1.0, 1.0))));
   return model;
