@@ -66,8 +66,12 @@ std::shared_ptr<const Model> build(TableReader& model, TableReader& initial) {
       "spring_chain", StateSize{2.0 * p.N, "2 numbers per mass: masses = " + std::to_string(p.N)},
       std::vector<FormulationMenu::Item>{
           offer<OdeForm>(FormulationKind::EmbeddedOde, p, x0),
-          decline(FormulationKind::DiscreteLieGroup, "the chain lives in R^N: no Lie group form"),
-          decline(FormulationKind::IndexOneDae, "the chain has no constraints: no DAE form")},
+          decline(FormulationKind::DiscreteLieGroup, "no discrete Lagrangian is derived for the chain"),
+          decline(FormulationKind::LieGroupOde,
+                  "the chain lives in R^N, an abelian group: a Lie group method there is its vector-space counterpart "
+                  "on the embedded-ode form"),
+          decline(FormulationKind::IndexOneDae, "the chain has no constraints: no DAE form"),
+          decline(FormulationKind::ConstrainedMechanical, "no constrained mechanical form is written for the chain")},
       // What each physical-state entry is (the trajectory errors split configuration and rates).
       PhysicalParts().then(PhysicalPart::Configuration, p.N).then(PhysicalPart::Rate, p.N));
   chain->declare_no_rotations();     // masses on a line: no R, no orthogonality error
