@@ -13,7 +13,9 @@
 //   horizons   a case whose runs have different horizons shows each run's t_end and the
 //              errors over the shared window;
 //   rankings   a ranking names runs of one discretisation only, and states its horizon;
-//   papers     no verdict of the retired "same order of magnitude" kind (a factor-10 band).
+//   papers     no verdict of the retired "same order of magnitude" kind (a factor-10 band);
+//   n/a        a metric a run's not_integrated column names (its formulation cannot violate it)
+//              has no number in that row.
 // `tetherbench check-claims DIR` prints them; the test suite runs it on a small report and on
 // regression rows taken from the report of main 3ea2631 (tests/test_claims_check.cpp).
 

@@ -5,6 +5,7 @@
 
 #include "core/format.hpp"
 #include "app/round_off.hpp"
+#include "app/summary.hpp"
 
 namespace tb {
 
@@ -151,6 +152,10 @@ ClaimVerdict judge_claim(const PaperClaim& c, const SummaryRow& row, const Summa
   ClaimVerdict v;
   if (!row.outcome.ok()) {
     v = judge_incomplete(c, row, other);
+  } else if (c.metric != "outcome" && !row.violable.covers(c.metric)) {
+    // Our 0 would be no measurement: the run's form has nothing that could violate the metric.
+    v.verdict = "inconclusive";
+    v.size = "the run's formulation cannot violate " + c.metric + " (" + kNotIntegrated + ")";
   } else if (c.kind == ClaimKind::Diverges) {
     v.verdict = "contradicts";
     v.size = "ours completes " + format_g(row.t_end, 6) + " s without diverging";

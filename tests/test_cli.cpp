@@ -219,7 +219,7 @@ TEST_CASE("table writes summary.csv with the contract's columns and summary.md",
       "energy_growth_law,energy_growth_exponent,energy_growth_ci95_low,energy_growth_ci95_high,energy_growth_theory,"
       "energy_growth_verdict,momentum_growth_law,momentum_growth_exponent,momentum_growth_ci95_low,"
       "momentum_growth_ci95_high,momentum_growth_theory,momentum_growth_verdict,"
-      "runtime_s,rhs_evals,newton_iters,error_test_failures,status,host\n";
+      "runtime_s,rhs_evals,newton_iters,error_test_failures,status,host,not_integrated\n";
   CHECK(csv.rfind(expected_header, 0) == 0);
   for (const char* name : {"lgvi", "rk4", "rk45"}) {
     CHECK(csv.find(std::string("A_string_pendulum_paper,") + name + ",") != std::string::npos);
