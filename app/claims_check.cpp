@@ -1,5 +1,6 @@
 #include "app/claims_check.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -33,6 +34,16 @@ std::string text(const std::map<std::string, std::string>& row, const std::strin
   const auto it = row.find(column);
   return it == row.end() ? std::string() : it->second;
 }
+std::vector<std::string> words(const std::string& s) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    const size_t j = std::min(s.find(' ', i), s.size());
+    if (j > i) out.push_back(s.substr(i, j - i));
+    i = j + 1;
+  }
+  return out;
+}
 bool is_law(const std::string& law) {
   static const std::set<std::string> laws = {"bounded", "sqrt_t", "linear", "faster", "decays", "power_law"};
   return laws.count(law) > 0;
@@ -62,6 +73,12 @@ void check_summary(const std::string& dir, std::vector<ClaimViolation>& out) {
     const std::string where = text(row, "case") + " / " + text(row, "integrator");
     const std::string status = text(row, "status");
     if (text(row, "steps") != "n/a" && status == "ok") horizons[text(row, "case")].insert(text(row, "t_end"));
+    // A metric the run's formulation cannot violate (its not_integrated column) has no number.
+    for (const std::string& metric : words(text(row, "not_integrated")))
+      for (const std::string& column : {metric, metric + "_shared"})
+        if (t.has(column) && !text(row, column).empty())
+          out.push_back({file, where, column + " = " + text(row, column) +
+                                          " printed as a result, but the run's formulation cannot violate it"});
     if (status != "ok") continue;
     for (const std::string q : {"energy", "momentum"}) {
       const std::string law = text(row, q + "_growth_law");

@@ -25,6 +25,8 @@
 //              ran at a step of at most 1e-3 s;
 //   onsets     a completed run's instability dated at its onset, not at the run's end;
 //   alike      two runs of one integrator with identical errors read the same growth law.
+//   n/a        a metric a run's not_integrated column names (its formulation cannot violate it)
+//              has no number in that row.
 // `tetherbench check-claims DIR` prints them; the test suite runs it on a small report and on
 // regression rows taken from the reports of main 3ea2631 and a350e29 (tests/test_claims_check.cpp).
 

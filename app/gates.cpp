@@ -14,8 +14,8 @@ namespace tb {
 
 namespace {
 
-// Metrics a new run gets envelopes for when first recorded (those the model measures: a
-// metric that is NaN, like linear momentum where it is not conserved, gets none).
+// Metrics a new run gets envelopes for when first recorded (those its formulation can violate,
+// ViolableInvariants; a metric that is NaN gets none either).
 const std::vector<std::string> kDefaultGateMetrics = {"energy_err_max",     "energy_drift_rate_abs",
                                                       "momentum_err_max",   "linear_momentum_err_max",
                                                       "constraint_err_max", "constraint_rate_err_max",
@@ -85,7 +85,12 @@ std::vector<GateCheck> check_gates(const Case& c, const Catalogue& catalogue, co
       if (e.case_name != c.name || e.integrator != name) continue;
       has_envelope = true;
       GateCheck g{c.name, name, e.metric, false, ""};
-      if (expects_failure(e)) {
+      if (!expects_failure(e) && !row.violable.covers(e.metric)) {
+        // Its value is 0 by construction, so a bound on it would pass whatever the method does.
+        g.message = "case " + c.name + ", integrator " + name + ": metric " + e.metric +
+                    " is not integrated by this run's formulation (nothing in it can violate it): the envelope "
+                    "gates nothing; `tetherbench gate --record` drops it";
+      } else if (expects_failure(e)) {
         g.pass = row.outcome.fails();
         g.message = "case " + c.name + ", integrator " + name + ": expected to fail (recorded: " + e.note + "); " +
                     (g.pass ? "it does: " + row.status()
@@ -122,6 +127,7 @@ std::vector<Envelope> record_envelopes(const Case& c, const Catalogue& catalogue
         continue;
       }
       if (expects_failure(e)) continue;  // it completes now: standard rows are added below
+      if (!row.violable.covers(e.metric)) continue;  // not integrated: nothing to gate
       has_envelope[e.integrator] = true;
       e.recorded_value = metric_value(row.metrics, e.metric);
       if (e.policy == EnvelopePolicy::Recorded) e.bound = recorded_bound(e.bound_type, e.recorded_value, round_off_floor(e.metric, row));
@@ -135,6 +141,7 @@ std::vector<Envelope> record_envelopes(const Case& c, const Catalogue& catalogue
     }
     if (has_envelope[name]) continue;
     for (const auto& metric : kDefaultGateMetrics) {
+      if (!row.violable.covers(metric)) continue;  // not integrated: its 0 would gate nothing
       const double value = metric_value(row.metrics, metric);
       if (std::isnan(value)) continue;
       out.push_back({c.name, name, metric, BoundType::Max, recorded_bound(BoundType::Max, value, round_off_floor(metric, row)),

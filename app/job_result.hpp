@@ -209,6 +209,14 @@ void describe(V& v, ConservationMetrics& m) {
   v("momentum_growth", m.momentum_growth);
 }
 template <class V>
+void describe(V& v, ViolableInvariants& x) {
+  v("momentum", x.momentum);
+  v("linear_momentum", x.linear_momentum);
+  v("constraints", x.constraints);
+  v("constraint_rates", x.constraint_rates);
+  v("rotations", x.rotations);
+}
+template <class V>
 void describe(V& v, Measurement& m) {
   v("outcome", m.outcome);
   v("counters", m.counters);
@@ -220,6 +228,7 @@ void describe(V& v, Measurement& m) {
   v("final_physical", m.final_physical);
   v("extra_columns", m.extra_columns);
   v("host", m.host);
+  v("violable", m.violable);
 }
 template <class V>
 void describe(V& v, SummaryRow& row) {
@@ -234,7 +243,7 @@ void describe(V& v, SummaryRow& row) {
   v("metrics", row.metrics);
   v("shared_t_end", row.shared_t_end);
   v("shared_metrics", row.shared_metrics);
-  v("rotations", row.rotations);
+  v("violable", row.violable);
   v("runtime_s", row.runtime_s);
   v("host", row.host);
   v("outcome", row.outcome);

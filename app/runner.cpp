@@ -142,13 +142,20 @@ std::string RunKey::label() const { return run_label(integrator->name, *c->model
 
 std::optional<std::string> why_not_applicable(const Case& c, const IntegratorInfo& info, const std::string& discretisation) {
   if (!c.lists(info.name)) return std::string("not among this case's [case] integrators");
+  // Each reason says who declined what: the model the equation type the integrator consumes (in
+  // this discretisation), with the model's reason, or the integrator the form that was built,
+  // with the integrator's. Neither is ever a text written for another integrator of that type.
+  const std::string form = to_string(info.consumes) + " form";
+  const std::string of_discretisation = discretisation.empty() ? "" : " of its " + discretisation + " discretisation";
   std::string why_not;
-  if (!c.model->offers(info.consumes, discretisation, why_not)) return why_not;
+  if (!c.model->offers(info.consumes, discretisation, why_not))
+    return c.model->name() + " offers no " + form + of_discretisation + ": " + why_not;
   // An integrator that declines some forms of its kind (IntegratorInfo::why_not: e.g. no
   // analytic tangents) is judged on the form itself, built here (only for such integrators).
   if (info.why_not)
-    if (auto form = c.model->make_formulation(info.consumes, discretisation, why_not))
-      if (std::string why = info.why_not(*form); !why.empty()) return why;
+    if (auto built = c.model->make_formulation(info.consumes, discretisation, why_not))
+      if (std::string why = info.why_not(*built); !why.empty())
+        return info.name + " declines " + c.model->name() + "'s " + form + of_discretisation + ": " + why;
   return std::nullopt;
 }
 
@@ -167,7 +174,9 @@ namespace {
 // the header at once, so no file is ever left empty.
 class TimeSeriesWriter {
  public:
-  TimeSeriesWriter(const std::filesystem::path& file, const std::vector<std::string>& extra) : out_(file) {
+  // A column of a metric the form cannot violate is left empty (its 0 would read as a result).
+  TimeSeriesWriter(const std::filesystem::path& file, const std::vector<std::string>& extra, const ViolableInvariants& v)
+      : out_(file), momentum_(v.momentum), constraints_(v.constraints), rates_(v.constraint_rates), rotations_(v.rotations) {
     if (!out_) throw std::runtime_error("cannot write " + file.string());
     out_ << "t,energy,kinetic,momentum,constraint_err,constraint_rate_err,orthogonality_err,external_work";
     for (const auto& name : extra) out_ << ',' << name;
@@ -182,9 +191,14 @@ class TimeSeriesWriter {
       out_ << buf;
     };
     put(t);
-    for (double x : {o.energy, o.kinetic, o.momentum, o.constraint_err, o.constraint_rate_err, o.orthogonality_err,
-                     o.external_work})
-      out_ << ',', put(x);
+    const std::pair<double, bool> columns[] = {{o.energy, true},           {o.kinetic, true},
+                                               {o.momentum, momentum_},    {o.constraint_err, constraints_},
+                                               {o.constraint_rate_err, rates_}, {o.orthogonality_err, rotations_},
+                                               {o.external_work, true}};
+    for (const auto& [x, integrated] : columns) {
+      out_ << ',';
+      if (integrated) put(x);
+    }
     for (double x : o.extra) out_ << ',', put(x);
     out_ << '\n';
     if (const auto now = Clock::now(); now - last_flush_ >= std::chrono::seconds(1)) {
@@ -195,6 +209,7 @@ class TimeSeriesWriter {
 
  private:
   std::ofstream out_;  // closed (and so kept) whatever happens to the run
+  bool momentum_, constraints_, rates_, rotations_;
   Clock::time_point last_flush_;
 };
 
@@ -251,6 +266,7 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
     form = key.c->model->make_formulation(key.integrator->consumes, key.discretisation, why_not);
     if (!form) throw std::logic_error("offered but not built: " + why_not);
     m.extra_columns = form->extra_column_names();
+    m.violable = violable_invariants(*key.c->model, *form);
   } catch (const std::exception& e) {
     m.outcome = RunOutcome::failed_at(std::string("building the formulation failed: ") + e.what(), 0.0, 1);
     m.outcome.h = settings.h;
@@ -261,7 +277,7 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
   if (!options.timeseries_path.empty()) {
     const std::filesystem::path path(options.timeseries_path);
     std::filesystem::create_directories(path.parent_path());
-    writer = std::make_unique<TimeSeriesWriter>(path, m.extra_columns);
+    writer = std::make_unique<TimeSeriesWriter>(path, m.extra_columns, m.violable);
   }
   MetricsAccumulator metrics, window;
   // A sample belongs to the window up to a rounding of its time (fixed steps land on t0 + n h).
@@ -361,7 +377,7 @@ SummaryRow run_case(const RunKey& key, const RunOptions& options) {
   row.counters = measured.counters;
   row.metrics = measured.metrics;
   row.shared_metrics = m.window_end > 0.0 ? measured.window_metrics : measured.metrics;
-  row.rotations = c.model->integrates_rotations();
+  row.violable = measured.violable;
   row.runtime_s = measured.runtime_s;
   row.host = measured.host;
   judge_growth_laws(row, key);

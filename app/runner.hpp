@@ -14,6 +14,7 @@
 #include "app/case.hpp"
 #include "core/metrics.hpp"
 #include "core/stability_criterion.hpp"
+#include "core/violable_invariants.hpp"
 
 namespace tb {
 
@@ -130,6 +131,9 @@ struct Measurement {
   Eigen::VectorXd final_physical;  // the model's physical state at t_final
   std::vector<std::string> extra_columns;
   std::string host;  // the machine the runtime was measured on (host_name()): runs may be spread over a cluster
+  // Which metrics the run's formulation can violate (declared by the form and the model): the
+  // others are not results, whatever their accumulators hold.
+  ViolableInvariants violable;
 };
 Measurement measure(const RunKey& key, const IntegratorSettings& settings, const MeasureOptions& options);
 
@@ -143,9 +147,11 @@ struct SummaryRow {
   // metrics over it (equal to `metrics` when the run's own horizon is the shared one).
   double shared_t_end = 0.0;
   ConservationMetrics shared_metrics;
-  // Whether the model integrates a rotation (Model::integrates_rotations): orthogonality is
-  // "not applicable" where none is.
-  bool rotations = true;
+  // Which metrics the run's formulation can violate (core/violable_invariants.hpp): a constraint
+  // error where the form integrates no constraint, an orthogonality error where no rotation is
+  // integrated, a momentum error where the model has no momentum map are "n/a (not
+  // integrated)", never 0 (app/summary.cpp).
+  ViolableInvariants violable;
   double runtime_s = 0.0;
   std::string host;  // where runtime_s was measured
   RunOutcome outcome;

@@ -9,7 +9,12 @@
 
 namespace tb {
 
+// The cell of a metric the run's formulation cannot violate (ViolableInvariants) in summary.md
+// and the studies' Markdown tables; the CSVs leave it empty.
+inline constexpr const char* kNotIntegrated = "n/a (not integrated)";
+
 const std::vector<std::string>& summary_columns();
+// The cells as summary.md shows them (kNotIntegrated where a metric was not integrated).
 std::vector<std::string> summary_values(const SummaryRow& row);
 
 // InputError when `path` exists with a header other than summary_columns(): a foreign file is

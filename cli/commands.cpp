@@ -70,9 +70,14 @@ void print_row(const SummaryRow& r) {
     std::printf("  %-14s %s\n", r.integrator.c_str(), r.status().c_str());
     return;
   }
-  std::printf("  %-14s ok     steps %-9ld |dE|max %-11.4g |dpi|max %-11.4g orth max %-11.4g runtime %.4g s\n",
-              r.integrator.c_str(), r.counters.steps, r.metrics.energy_err_max, r.metrics.momentum_err_max,
-              r.metrics.orthogonality_err_max, r.runtime_s);
+  // A metric the run's formulation cannot violate is shown as such, not as its 0.
+  auto metric = [&](const char* name, double x) {
+    return r.violable.covers(name) ? format_g(x, 4) : std::string(kNotIntegrated);
+  };
+  std::printf("  %-14s ok     steps %-9ld |dE|max %-11.4g |dpi|max %-11s orth max %-11s runtime %.4g s\n",
+              r.integrator.c_str(), r.counters.steps, r.metrics.energy_err_max,
+              metric("momentum_err_max", r.metrics.momentum_err_max).c_str(),
+              metric("orthogonality_err_max", r.metrics.orthogonality_err_max).c_str(), r.runtime_s);
 }
 
 // The top-level files a report or study folder receives, checked before anything runs.

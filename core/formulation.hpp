@@ -49,11 +49,27 @@ struct Observation {
   std::vector<double> extra;       // model-specific columns, see Formulation::extra_column_names()
 };
 
+// Which holonomic constraints among a form's coordinates its integration can violate (SPEC
+// "Metrics": constraint_err measures g(q) = 0, constraint_rate_err its rate G(q) v = 0). A form in
+// minimal coordinates (the polar angle; a string whose end node carries the body by construction)
+// or of a system without constraints integrates none, and neither column is a result for it: the
+// tables print "n/a (not integrated)", not a 0 that tests nothing. R^T R = I is not among them
+// (orthogonality_err, Model::integrates_rotations).
+struct IntegratedConstraints {
+  bool positions = false;  // g(q) = 0 is among the form's equations or invariants, and a step can leave it
+  // G(q) v = 0 can leave 0 too (false where the form's equations make the rate 0 identically,
+  // e.g. q' = omega x q keeps d|q|/dt = 0 exactly, or where the state holds no velocities)
+  bool rates = false;
+};
+
 // Common part of every formulation: a state vector, its initial value and what to observe.
 class Formulation {
  public:
   virtual ~Formulation() = default;
   virtual FormulationKind kind() const = 0;
+  // Declared by every form (no default: a forgotten declaration would either hide a drifting
+  // constraint or print 0 for one that cannot drift).
+  virtual IntegratedConstraints integrated_constraints() const = 0;
   virtual int state_size() const = 0;
   virtual Eigen::VectorXd initial_state() const = 0;
   virtual Observation observe(double t, const Eigen::VectorXd& y) const = 0;

@@ -38,6 +38,8 @@ class LieGroupOdeOf final : public LieGroupOdeFormulation {
       throw std::logic_error("LieGroupOdeOf: the ODE form declares no rotation or direction (decline the Lie group form)");
   }
   int state_size() const override { return ode_.state_size(); }
+  // The same coordinates as the ODE form's (R and q stored whole, moved by exp to round-off).
+  IntegratedConstraints integrated_constraints() const override { return ode_.integrated_constraints(); }
   Eigen::VectorXd initial_state() const override { return ode_.initial_state(); }
   Observation observe(double t, const Eigen::VectorXd& y) const override { return ode_.observe(t, y); }
   std::vector<std::string> extra_column_names() const override { return ode_.extra_column_names(); }

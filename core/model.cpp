@@ -30,9 +30,8 @@ bool FormulationMenu::offers(FormulationKind kind, const std::string& discretisa
   }
   const Item* item = find(kind, discretisation);
   if (item && item->make) return true;
-  if (item) why_not = item->why_not;
-  else if (discretisation.empty()) why_not = to_string(kind) + " is not offered by " + name_;
-  else why_not = "the " + discretisation + " discretisation of " + name_ + " is not offered as " + to_string(kind);
+  // A pair the menu does not list: the model gave no reason, and none is invented for it.
+  why_not = item ? item->why_not : "the model lists no " + to_string(kind) + " form and gives no reason";
   return false;
 }
 

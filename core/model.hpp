@@ -56,6 +56,17 @@ class Model {
   // error is not applicable rather than "identically 0", which would test nothing.
   bool integrates_rotations() const { return integrates_rotations_; }
   void declare_no_rotations() { integrates_rotations_ = false; }
+  // Whether the model has a momentum map (a symmetry whose Noether momentum Observation::momentum
+  // reports, e.g. pi3 for rotations about the vertical): where it has none (a pendulum in a plane
+  // under gravity, a tether between fixed anchors) the momentum error is not defined rather
+  // than "identically 0".
+  bool has_momentum_map() const { return has_momentum_map_; }
+  void declare_no_momentum_map() { has_momentum_map_ = false; }
+  // Whether the total linear momentum is conserved (no net external force: Model C with thrust
+  // equal to weight) and reported (Observation::linear_momentum finite); otherwise its error is
+  // not defined. Most models are held by a fixed support or pulled by gravity: none by default.
+  bool conserves_linear_momentum() const { return conserves_linear_momentum_; }
+  void declare_linear_momentum_conserved() { conserves_linear_momentum_ = true; }
   // The fastest frequency of the model's linearised motion in a discretisation (rad/s), where
   // the model knows it (a closed form of its parameters), else nullopt: the stability map
   // prints h_max x omega_max with it, the dimensionless limit a method's stability region sets.
@@ -84,6 +95,8 @@ class Model {
  private:
   double slowest_period_s_ = std::numeric_limits<double>::quiet_NaN();
   bool integrates_rotations_ = true;
+  bool has_momentum_map_ = true;
+  bool conserves_linear_momentum_ = false;
 };
 
 // The usual model: for every (formulation kind, discretisation), a factory building a fresh

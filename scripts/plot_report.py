@@ -10,7 +10,7 @@ setting_sweep.csv, long_time.csv, long_time_envelope.csv, benchmarks.*) and writ
   figures/<case>_energy.png          E(t) - E(0) (or the energy-balance residual's deviation),
                                      linear panel and log |dE| panel
   figures/<case>_momentum.png        |momentum - momentum(0)|, log y
-  figures/<case>_orthogonality.png   orthogonality_err (and constraint_err when non-zero), log y
+  figures/<case>_orthogonality.png   orthogonality_err (and constraint_err where a run integrates a constraint), log y
   figures/<case>_work_precision.png  final-state error against runtime, log-log
   figures/<case>_long_time.png       max |dE| over [t/2, t] against t, log-log, with the fitted
                                      growth laws c t^p (conservative cases, long_time.csv)
@@ -91,6 +91,15 @@ def finite(x):
     return x is not None and isinstance(x, float) and math.isfinite(x)
 
 
+NOT_INTEGRATED = "n/a (not integrated)"
+
+
+def integrated(row, metric):
+    """False where the summary row's not_integrated column names the metric (summary.csv): the
+    run's formulation cannot violate it, so its cells are empty and it is neither drawn nor quoted."""
+    return metric not in ((row or {}).get("not_integrated") or "").split()
+
+
 def load_timeseries(path):
     """dict column -> float array.  Tolerates a truncated last line (failed runs)."""
     with open(path, encoding="utf-8") as f:
@@ -111,8 +120,8 @@ def load_timeseries(path):
                 parts = line.strip().split(",")
                 if len(parts) != ncol:
                     continue
-                try:
-                    good.append([float(p) for p in parts])
+                try:  # an empty cell is a metric the run's form does not integrate: NaN, never drawn
+                    good.append([float(p) if p.strip() else math.nan for p in parts])
                 except ValueError:
                     continue
             data = np.array(good, dtype=float).reshape(-1, ncol)
@@ -395,14 +404,18 @@ def momentum_columns(runs):
 
 
 def momentum_figure(report, case, runs):
-    cols = momentum_columns(runs)
+    # The model's momentum map only where it has one (summary.csv's not_integrated column).
+    def having(col):
+        return [r for r in runs if r["ts"] is not None and col in r["ts"]
+                and (col != "momentum" or integrated(r["row"], "momentum_err_max"))]
+    cols = [c for c in momentum_columns(runs) if having(c)]
     if not cols:
         return None, None
     fig, axes = plt.subplots(len(cols), 1, figsize=(9, 3.6 * len(cols) + 0.6), sharex=True,
                              squeeze=False)
     pieces = []
     for ax, col in zip(axes[:, 0], cols):
-        have = [r for r in runs if r["ts"] is not None and col in r["ts"]]
+        have = having(col)
         scale = max([nanmax_abs(r["ts"][col]) for r in have if finite(nanmax_abs(r["ts"][col]))]
                     or [0.0])
         floor = floor_for(scale, [r["ts"][col] - r["ts"][col][0] for r in have])
@@ -440,12 +453,13 @@ def momentum_figure(report, case, runs):
 
 
 def orthogonality_figure(report, case, runs):
-    # Orthogonality only where the model integrates a rotation (summary.csv says n/a elsewhere).
+    # Orthogonality only where a rotation is integrated, the constraint error only where the
+    # run's form integrates a constraint (summary.csv's not_integrated column; never from a 0).
     have_o = [r for r in runs if r["ts"] is not None and "orthogonality_err" in r["ts"]
-              and (r["row"] or {}).get("orthogonality_err_max") != "n/a"]
-    have_c = [r for r in runs if r["ts"] is not None and "constraint_err" in r["ts"]]
-    any_c = any(np.nanmax(np.abs(r["ts"]["constraint_err"])) > 0 for r in have_c
-                if np.isfinite(r["ts"]["constraint_err"]).any())
+              and integrated(r["row"], "orthogonality_err_max")]
+    have_c = [r for r in runs if r["ts"] is not None and "constraint_err" in r["ts"]
+              and integrated(r["row"], "constraint_err_max")]
+    any_c = bool(have_c)
     if not have_o and not any_c:
         return None, None
     panels = [("orthogonality_err", have_o, "‖I − RᵀR‖_F")] if have_o else []
@@ -477,8 +491,8 @@ def orthogonality_figure(report, case, runs):
     path = os.path.join(report, "figures", f"{safe_name(case)}_orthogonality.png")
     save(fig, path)
     line = "; ".join(parts)
-    if not any_c and have_c:
-        line += "; constraint_err is 0 for every integrator (panel omitted)"
+    if not any_c:
+        line += "; constraint_err: " + NOT_INTEGRATED + " by every run's formulation (panel omitted)"
     notes = status_notes(runs)
     if notes:
         line += "; " + "; ".join(notes)
@@ -738,7 +752,9 @@ def setting_sweep_figure(report, case, sweep_rows):
     floor = min(positive) * 1e-2 if positive else ORTH_FLOOR
     for (col, lab), mk in zip(drift_cols, ("o", "s", "^", "v")):
         v = values[col]
-        ax1.plot(p, np.where(v > 0, v, floor), marker=mk, lw=1.2, label=lab)
+        if not np.isfinite(v).any():  # not integrated by the swept run's form: empty cells
+            continue
+        ax1.plot(p, np.where(np.isnan(v), np.nan, np.where(v > 0, v, floor)), marker=mk, lw=1.2, label=lab)
     cost_floor = 0.5
     for (col, lab), mk in zip(cost_cols, ("o", "s", "^")):
         v = values[col]
@@ -774,11 +790,14 @@ def setting_sweep_figure(report, case, sweep_rows):
         return path, f"{name}: no successful runs ({failed} failed)"
     c = values["constraint_err_max"]
     steps = values["steps"]
-    best = int(np.nanargmin(c))
     parts = []
-    if p[0] == 0:
-        parts.append(f"max |C| {fmt(c[0])} at {setting} = 0" + (" (unstabilised)" if setting == "baumgarte_p" else ""))
-    parts.append(f"smallest max |C| {fmt(c[best])} at {setting} = {p[best]:g}")
+    if not np.isfinite(c).any():
+        parts.append(f"max |C|: {NOT_INTEGRATED}")
+    else:
+        best = int(np.nanargmin(c))
+        if p[0] == 0:
+            parts.append(f"max |C| {fmt(c[0])} at {setting} = 0" + (" (unstabilised)" if setting == "baumgarte_p" else ""))
+        parts.append(f"smallest max |C| {fmt(c[best])} at {setting} = {p[best]:g}")
     cheap, dear = int(np.nanargmin(steps)), int(np.nanargmax(steps))
     parts.append(f"steps from {steps[cheap]:.0f} ({setting} = {p[cheap]:g}) to {steps[dear]:.0f} ({setting} = {p[dear]:g})")
     line = f"{name}: " + "; ".join(parts)
@@ -880,7 +899,8 @@ def summary_table(case_rows):
     """The case's full runs as summary.csv states them, each with its horizon; where the runs'
     horizons differ, the errors over the shared window [0, T] every run reaches beside them (the
     only columns to compare across rows)."""
-    has_linear = any(r.get("linear_momentum_err_max", "") not in ("", "n/a", "nan") for r in case_rows)
+    has_linear = any(integrated(r, "linear_momentum_err_max") and r.get("linear_momentum_err_max", "") not in ("", "n/a")
+                     for r in case_rows)
     horizons = {r.get("t_end") for r in case_rows if r.get("steps") != "n/a"}
     shared = sorted({r.get("shared_t_end") for r in case_rows if r.get("shared_t_end")}, key=num)
     cols = [("integrator", "integrator"), ("status", "status"), ("t_end", "t_end s"), ("steps", "steps"),
@@ -896,9 +916,12 @@ def summary_table(case_rows):
         if has_linear:
             cols.append(("linear_momentum_err_max_shared", f"max ΔP over [0, {window}] s"))
     cols += [("runtime_s", "runtime s")]
+    def cell(r, k):
+        base = k[:-len("_shared")] if k.endswith("_shared") else k
+        return NOT_INTEGRATED if base.endswith("_err_max") and not integrated(r, base) else fmt_field(r.get(k, ""))
     rows = []
     for r in case_rows:
-        rows.append([fmt_field(r.get(k, "")) for k, _ in cols])
+        rows.append([cell(r, k) for k, _ in cols])
     return md_table([h for _, h in cols], rows)
 
 

@@ -338,6 +338,7 @@ class PaperComparison final : public Study {
     r.counters = e.measured.counters;
     r.metrics = e.measured.metrics;
     r.outcome = e.measured.outcome;
+    r.violable = e.measured.violable;
     judge_growth_laws(r, e.key);
     return r;
   }
@@ -353,7 +354,9 @@ class PaperComparison final : public Study {
       csv << csv_field(label) << ',' << e.setting << ',' << (e.setting.empty() ? "" : format_g(e.value, 17)) << ','
           << format_g(e.t_end, 6) << ',' << csv_field(e.measured.outcome.describe());
       const SummaryRow r = row_of(e);
-      for (const auto& m : metric_names()) csv << ',' << (ok ? format_g(metric_value(r.metrics, m), 6) : "");
+      // Empty where the run has no result, or the form cannot violate the metric (ViolableInvariants).
+      for (const auto& m : metric_names())
+        csv << ',' << (ok && r.violable.covers(m) ? format_g(metric_value(r.metrics, m), 6) : "");
       const GrowthFit& g = r.metrics.energy_growth;
       csv << ',' << (ok ? to_string(g.law) : "") << ',' << (ok ? format_g(g.exponent, 3) : "") << ','
           << (ok ? format_g(g.ci95_half_width(), 3) : "") << '\n';

@@ -5,6 +5,7 @@
 
 #include "core/format.hpp"
 #include "app/round_off.hpp"
+#include "app/summary.hpp"
 
 namespace tb {
 
@@ -347,6 +348,10 @@ ClaimVerdict judge_claim(const PaperClaim& c, const SummaryRow& row, const Summa
     v = judge_time_claim(c, row, e);
   } else if (row.outcome.incomplete() || row.outcome.not_applicable()) {
     v = judge_incomplete(c, row, other);
+  } else if (!on_series && !row.violable.covers(c.metric)) {
+    // Our 0 would be no measurement: the run's form has nothing that could violate the metric.
+    v.verdict = "inconclusive";
+    v.size = "the run's formulation cannot violate " + c.metric + " (" + kNotIntegrated + ")";
   } else {
     // Completed (ok, or past the instability criterion: its metrics exist and are judged).
     const Series* s = e.series;

@@ -59,9 +59,15 @@ class SettingSweepStudy final : public Study {
       // Drift and runtime are results of a complete run only; a failed point keeps its counts and status.
       const bool ok = p.measured.outcome.ok();
       auto result = [&](double x) { return ok ? format_g(x, 6) : std::string(); };
+      // A metric the form cannot violate is no result either (empty; ViolableInvariants).
+      auto metric = [&](const char* name, double x) {
+        return p.measured.violable.covers(name) ? result(x) : std::string();
+      };
       csv << p.key.c->name << ',' << sweep.integrator << ',' << sweep.setting << ',' << format_g(p.value, 6) << ','
-          << format_g(sweep.t_end, 6) << ',' << result(m.constraint_err_max) << ',' << result(m.constraint_rate_err_max)
-          << ',' << result(m.energy_err_max) << ',' << result(m.orthogonality_err_max) << ',' << n.steps << ',' << n.rhs_evals << ',' << n.newton_iters << ','
+          << format_g(sweep.t_end, 6) << ',' << metric("constraint_err_max", m.constraint_err_max) << ','
+          << metric("constraint_rate_err_max", m.constraint_rate_err_max) << ','
+          << metric("energy_err_max", m.energy_err_max) << ',' << metric("orthogonality_err_max", m.orthogonality_err_max)
+          << ',' << n.steps << ',' << n.rhs_evals << ',' << n.newton_iters << ','
           << n.error_test_failures << ',' << result(p.measured.runtime_s) << ",\"" << p.measured.outcome.describe()
           << "\"," << (ok ? p.measured.host : "") << '\n';
     }

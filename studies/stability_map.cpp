@@ -77,8 +77,10 @@ StabilityProbe probe_stability(const RunKey& key, IntegratorSettings settings, d
   p.t_reached = run.t_final;
   p.runtime_s = run.runtime_s;
   p.counters = run.counters;
-  p.constraint_err_max = m.constraint_err_max;
-  p.orthogonality_err_max = m.orthogonality_err_max;
+  // NaN (an empty cell) where the form cannot violate them: their 0 would read as a result.
+  const ViolableInvariants violable = violable_invariants(*key.c->model, *form);
+  p.constraint_err_max = violable.constraints ? m.constraint_err_max : std::nan("");
+  p.orthogonality_err_max = violable.rotations ? m.orthogonality_err_max : std::nan("");
   p.energy_gain_rel = energy_gain_rel(m);
   p.energy_loss_rel = m.kinetic_max > 0 ? loss / m.kinetic_max : 0.0;
   const RunOutcome& o = run.outcome;
@@ -388,6 +390,7 @@ class StabilityMap final : public Study {
       const StabilityProbe* failed = r.h_fail > 0 ? r.at(r.h_fail) : nullptr;
       const StabilityProbe* at_case = r.at(s.key.c->h);
       auto opt = [](bool have, double x) { return have ? format_g(x, 4) : std::string(); };
+      auto integrated = [](double x) { return std::isnan(x) ? std::string() : format_g(x, 4); };
       const auto omega = s.key.c->model->max_frequency(s.key.discretisation);
       csv << head << format_g(s.key.c->h, 6) << ',' << opt(best, best ? best->t_horizon : 0) << ','
           << (best ? format_g(std::round(best->t_horizon / best->h), 8) : "") << ',' << opt(best, r.h_max) << ','
@@ -408,7 +411,7 @@ class StabilityMap final : public Study {
                << csv_text(p.reason) << ',' << format_g(p.t_reached, 6) << ',' << format_g(p.runtime_s, 4) << ','
                << p.counters.steps << ',' << p.counters.rhs_evals << ',' << p.counters.newton_iters << ','
                << format_g(p.energy_gain_rel, 4) << ',' << format_g(p.energy_loss_rel, 4) << ','
-               << format_g(p.constraint_err_max, 4) << ',' << format_g(p.orthogonality_err_max, 4) << ',' << p.host
+               << integrated(p.constraint_err_max) << ',' << integrated(p.orthogonality_err_max) << ',' << p.host
                << '\n';
     }
     // One fit per limit: instability (non-finite state, criterion) and solver failure, each over

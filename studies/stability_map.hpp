@@ -67,7 +67,7 @@ struct StabilityProbe {
   StepCounters counters;
   double energy_gain_rel = 0.0;  // max (E - E0 - W) / max T
   double energy_loss_rel = 0.0;  // max (E0 + W - E) / max T (recorded, not a criterion)
-  double constraint_err_max = 0.0, orthogonality_err_max = 0.0;
+  double constraint_err_max = 0.0, orthogonality_err_max = 0.0;  // NaN: not integrated by the form (ViolableInvariants)
   bool stable() const { return end == End::Stable; }
   bool solver_failure() const { return end == End::SolverFailure; }
 };

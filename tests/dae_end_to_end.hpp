@@ -140,6 +140,7 @@ class PerturbedStart final : public DaeFormulation {
       : owner_(std::move(base)), base_(dynamic_cast<const DaeFormulation&>(*owner_)), perturb_(std::move(perturb)) {}
 
   int state_size() const override { return base_.state_size(); }
+  IntegratedConstraints integrated_constraints() const override { return base_.integrated_constraints(); }
   Eigen::VectorXd initial_state() const override { return consistent_initial_state({}); }
   Observation observe(double t, const Eigen::VectorXd& y) const override { return base_.observe(t, y); }
   std::vector<std::string> extra_column_names() const override { return base_.extra_column_names(); }

@@ -18,6 +18,7 @@ class FaultyOde final : public OdeFormulation {
  public:
   FaultyOde(std::unique_ptr<Formulation> inner, const bool& armed, Eigen::VectorXd start = {})
       : inner_(std::move(inner)), ode_(dynamic_cast<const OdeFormulation&>(*inner_)), armed_(armed), start_(std::move(start)) {}
+  IntegratedConstraints integrated_constraints() const override { return ode_.integrated_constraints(); }
   FormulationKind kind() const override { return ode_.kind(); }
   int state_size() const override { return ode_.state_size(); }
   Eigen::VectorXd initial_state() const override { return start_.size() > 0 ? start_ : ode_.initial_state(); }
@@ -40,6 +41,7 @@ class FaultyLieGroup final : public DiscreteLieGroupFormulation {
  public:
   FaultyLieGroup(std::unique_ptr<Formulation> inner, const bool& armed, Eigen::VectorXd start = {})
       : inner_(std::move(inner)), lg_(dynamic_cast<const DiscreteLieGroupFormulation&>(*inner_)), armed_(armed), start_(std::move(start)) {}
+  IntegratedConstraints integrated_constraints() const override { return lg_.integrated_constraints(); }
   int state_size() const override { return lg_.state_size(); }
   Eigen::VectorXd initial_state() const override { return start_.size() > 0 ? start_ : lg_.initial_state(); }
   Observation observe(double t, const Eigen::VectorXd& y) const override { return lg_.observe(t, y); }
@@ -81,6 +83,7 @@ class FaultyDae final : public DaeFormulation {
  public:
   FaultyDae(std::unique_ptr<Formulation> inner, const bool& armed, Eigen::VectorXd start = {})
       : inner_(std::move(inner)), dae_(dynamic_cast<const DaeFormulation&>(*inner_)), armed_(armed), start_(std::move(start)) {}
+  IntegratedConstraints integrated_constraints() const override { return dae_.integrated_constraints(); }
   int state_size() const override { return dae_.state_size(); }
   Eigen::VectorXd initial_state() const override { return start_.size() > 0 ? start_ : dae_.initial_state(); }
   Observation observe(double t, const Eigen::VectorXd& y) const override { return dae_.observe(t, y); }
@@ -118,6 +121,7 @@ class FaultyConstrained final : public ConstrainedMechanicalFormulation {
  public:
   FaultyConstrained(std::unique_ptr<Formulation> inner, const bool& armed, Eigen::VectorXd start = {})
       : inner_(std::move(inner)), cm_(dynamic_cast<const ConstrainedMechanicalFormulation&>(*inner_)), armed_(armed), start_(std::move(start)) {}
+  IntegratedConstraints integrated_constraints() const override { return cm_.integrated_constraints(); }
   Eigen::VectorXd initial_state() const override { return start_.size() > 0 ? start_ : cm_.initial_state(); }
   Observation observe(double t, const Eigen::VectorXd& y) const override { return cm_.observe(t, y); }
   std::vector<std::string> extra_column_names() const override { return cm_.extra_column_names(); }
@@ -172,6 +176,7 @@ class FaultyLieGroupOde final : public LieGroupOdeFormulation {
  public:
   FaultyLieGroupOde(std::unique_ptr<Formulation> inner, const bool& armed, Eigen::VectorXd start = {})
       : inner_(std::move(inner)), lg_(dynamic_cast<const LieGroupOdeFormulation&>(*inner_)), armed_(armed), start_(std::move(start)) {}
+  IntegratedConstraints integrated_constraints() const override { return lg_.integrated_constraints(); }
   int state_size() const override { return lg_.state_size(); }
   Eigen::VectorXd initial_state() const override { return start_.size() > 0 ? start_ : lg_.initial_state(); }
   Observation observe(double t, const Eigen::VectorXd& y) const override { return lg_.observe(t, y); }

@@ -29,6 +29,7 @@ namespace {
 // discretisation of the 9 numbers drifts off it.
 class SpinningFrame final : public OdeFormulation {
  public:
+  IntegratedConstraints integrated_constraints() const override { return {}; }  // one rotation: none
   Vec3 Omega{0.7, -1.1, 1.9};
   Mat3 R0 = so3::exp(Vec3(0.4, 0.1, -0.6));
   double nan_after = std::numeric_limits<double>::infinity();  // f turns NaN for t > nan_after

@@ -222,3 +222,24 @@ TEST_CASE("the bundled envelopes are written back byte for byte from their typed
   CHECK(bytes(copy.string()) == bytes(bundled));
   fs::remove(copy);
 }
+
+TEST_CASE("gates: an envelope on a metric the run's form cannot violate fails, and --record drops it", "[gates][n/a]") {
+  // rk4 on Model A's embedded ODE: the body rides on the end node, no constraint to violate, so
+  // constraint_err_max is 0 by construction and a bound on it would pass whatever rk4 does.
+  Case c = load_case(kCaseFile);
+  c.report.gate_t_end = 0.02;  // the cells, not the physics: a few steps
+  const std::vector<Envelope> envelopes = {envelope("rk4", "constraint_err_max", BoundType::Max, 1e-10),
+                                           envelope("ida", "constraint_err_max", BoundType::Max, 1.0)};
+  const auto checks = check_gates(c, catalogue(), envelopes);
+  const GateCheck* none = find(checks, "rk4", "constraint_err_max");
+  REQUIRE(none);
+  CHECK_FALSE(none->pass);
+  CHECK(none->message.find("is not integrated by this run's formulation") != std::string::npos);
+  const GateCheck* ida = find(checks, "ida", "constraint_err_max");  // the DAE integrates the attachment
+  REQUIRE(ida);
+  CHECK(ida->pass);
+  for (const auto& e : record_envelopes(c, catalogue(), envelopes)) {
+    INFO(e.integrator << " " << e.metric);
+    CHECK_FALSE((e.integrator == "rk4" && e.metric.rfind("constraint", 0) == 0));
+  }
+}

@@ -42,6 +42,7 @@ class LieGroupFormFrom final : public DiscreteLieGroupFormulation {
  public:
   LieGroupFormFrom(const LieGroupForm& form, Eigen::VectorXd y0) : form_(form), y0_(std::move(y0)) {}
   int state_size() const override { return form_.state_size(); }
+  IntegratedConstraints integrated_constraints() const override { return form_.integrated_constraints(); }
   Eigen::VectorXd initial_state() const override { return y0_; }
   Observation observe(double t, const Eigen::VectorXd& y) const override { return form_.observe(t, y); }
   std::vector<std::string> extra_column_names() const override { return form_.extra_column_names(); }

@@ -19,6 +19,8 @@ struct Parameters {
 // State [x_1..x_N, v_1..v_N]; it is also the physical state.
 class OdeForm final : public OdeFormulation {
  public:
+  // Masses and springs between walls: no holonomic constraint.
+  IntegratedConstraints integrated_constraints() const override { return {false, false}; }
   OdeForm(const Parameters& p, const Eigen::VectorXd& x0) : p_(p), x0_(x0) {}
   int state_size() const override { return 2 * p_.N; }
   Eigen::VectorXd initial_state() const override {
@@ -60,14 +62,21 @@ std::shared_ptr<const Model> build(TableReader& model, TableReader& initial) {
   initial.finish();
   Eigen::VectorXd x0(p.N);  // the lowest normal mode
   for (int i = 0; i < p.N; ++i) x0(i) = amplitude * std::sin(M_PI * (i + 1) / (p.N + 1));
-  return std::make_shared<FormulationMenu>(
+  auto chain = std::make_shared<FormulationMenu>(
       "spring_chain", StateSize{2.0 * p.N, "2 numbers per mass: masses = " + std::to_string(p.N)},
       std::vector<FormulationMenu::Item>{
           offer<OdeForm>(FormulationKind::EmbeddedOde, p, x0),
-          decline(FormulationKind::DiscreteLieGroup, "the chain lives in R^N: no Lie group form"),
-          decline(FormulationKind::IndexOneDae, "the chain has no constraints: no DAE form")},
+          decline(FormulationKind::DiscreteLieGroup, "no discrete Lagrangian is derived for the chain"),
+          decline(FormulationKind::LieGroupOde,
+                  "the chain lives in R^N, an abelian group: a Lie group method there is its vector-space counterpart "
+                  "on the embedded-ode form"),
+          decline(FormulationKind::IndexOneDae, "the chain has no constraints: no DAE form"),
+          decline(FormulationKind::ConstrainedMechanical, "no constrained mechanical form is written for the chain")},
       // What each physical-state entry is (the trajectory errors split configuration and rates).
       PhysicalParts().then(PhysicalPart::Configuration, p.N).then(PhysicalPart::Rate, p.N));
+  chain->declare_no_rotations();     // masses on a line: no R, no orthogonality error
+  chain->declare_no_momentum_map();  // held by the walls: no symmetry, no Noether momentum
+  return chain;
 }
 
 }  // namespace

@@ -303,6 +303,12 @@ IntegratorInfo generalized_alpha_info() {
         return std::make_unique<StartedAlphaStepper<GeneralizedAlphaStep>>(
             t0, s.h, form.initial_state(), form, parameters_of(s), s.get("newton_tol"), s.get_int("max_newton_iters"));
       })};
+  // Its Newton matrix needs the form's tangents: a form without them is declined (n/a, with the
+  // form's reason), not a run that fails while building its stepper.
+  info.why_not = [](const Formulation& form) -> std::string {
+    const auto* cm = dynamic_cast<const ConstrainedMechanicalFormulation*>(&form);
+    return cm ? cm->why_not_tangents() : std::string("not a constrained mechanical form");
+  };
   info.conflict = [](const IntegratorSettings& s) -> IntegratorInfo::SettingConflict {
     if (s.get_int("hht") == 1 && s.get("rho_inf") < 0.5) return {"rho_inf", "a number in [0.5, 1] with hht = 1"};
     return {};

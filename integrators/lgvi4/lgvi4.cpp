@@ -52,7 +52,7 @@ IntegratorInfo lgvi4_info() {
   std::vector<SettingSpec> settings = lgvi_newton_settings();
   const SettingSpec scheme = composition_scheme_setting("lgvi");
   settings.insert(settings.begin(), scheme);
-  return {"lgvi4", 4, false, MethodTraits{.implicit = true, .symmetric = true, .symplectic = true, .conserves_momentum_map = true,
+  IntegratorInfo info{"lgvi4", 4, false, MethodTraits{.implicit = true, .symmetric = true, .symplectic = true, .conserves_momentum_map = true,
                      .on_manifold = true},
           "4th-order symmetric composition (Yoshida/Suzuki) of the lgvi step; same Newton solver, 3 or 5 lgvi steps per step",
           settings,
@@ -62,6 +62,15 @@ IntegratorInfo lgvi4_info() {
                                           why);
             return std::make_unique<Lgvi4Stepper>(form, s, t0);
           })};
+  // A step that is not symmetric composes to no higher order: declined (n/a, with the form's
+  // reason) before anything is built, the factory's throw only guarding direct use.
+  info.why_not = [](const Formulation& form) -> std::string {
+    const auto* lg = dynamic_cast<const DiscreteLieGroupFormulation*>(&form);
+    if (!lg) return "not a discrete Lie group form";
+    const std::string why = lg->why_not_time_symmetric();
+    return why.empty() ? "" : "it composes a symmetric step to 4th order, and this step is not symmetric: " + why;
+  };
+  return info;
 }
 
 }  // namespace tb

@@ -18,6 +18,8 @@ namespace tb::string_pendulum {
 // Energy and pi3 are those of the chosen string mass model, conserved by its exact flow.
 class StringOdeForm final : public OdeFormulation {
  public:
+  // The body rides on the end node by construction: no constraint among the coordinates.
+  IntegratedConstraints integrated_constraints() const override { return {false, false}; }
   StringOdeForm(const Parameters& p, const InitialCondition& ic, StringMass string_mass = StringMass::Consistent);
   int state_size() const override { return 6 * mech_.params().N + 12; }
   Eigen::VectorXd initial_state() const override;

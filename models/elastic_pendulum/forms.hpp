@@ -11,6 +11,8 @@ namespace tb::elastic_pendulum {
 // State [x, v] (the physical-state layout).
 class OdeForm final : public OdeFormulation {
  public:
+  // A point mass on a spring: no holonomic constraint.
+  IntegratedConstraints integrated_constraints() const override { return {false, false}; }
   OdeForm(const Parameters& p, const InitialCondition& ic) : mech_(p), ic_(ic) {}
   int state_size() const override { return 6; }
   Eigen::VectorXd initial_state() const override;
@@ -27,6 +29,8 @@ class OdeForm final : public OdeFormulation {
 // State [x_k, p_k]: configuration and discrete momentum of the position-momentum form.
 class LieGroupForm final : public DiscreteLieGroupFormulation {
  public:
+  // A point mass on a spring: no holonomic constraint.
+  IntegratedConstraints integrated_constraints() const override { return {false, false}; }
   LieGroupForm(const Parameters& p, const InitialCondition& ic) : mech_(p), ic_(ic) {}
   int state_size() const override { return 6; }
   Eigen::VectorXd initial_state() const override;
@@ -46,6 +50,8 @@ class LieGroupForm final : public DiscreteLieGroupFormulation {
 // q = x, v = x', M = m I3, f = -grad V. State [x, v] (the physical layout).
 class ConstrainedForm final : public ConstrainedMechanicalFormulation {
  public:
+  // A point mass on a spring: no holonomic constraint.
+  IntegratedConstraints integrated_constraints() const override { return {false, false}; }
   ConstrainedForm(const Parameters& p, const InitialCondition& ic) : mech_(p), ic_(ic) {}
   Eigen::VectorXd initial_state() const override;
   Observation observe(double, const Eigen::VectorXd& y) const override { return mech_.observe(y.head<3>(), y.tail<3>()); }

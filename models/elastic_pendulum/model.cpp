@@ -40,9 +40,9 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           decline(FormulationKind::IndexOneDae,
                   "the elastic pendulum has no constraint and no rigid body: its DAE form would be the ODE"),
           decline(FormulationKind::LieGroupOde,
-                  "its configuration space is R^3, a vector space: exp is the translation and dexp^-1 the identity, "
-                  "so every Lie group method is its Runge-Kutta counterpart on the embedded ODE (rkmk4 and cf4 are "
-                  "rk4, rkmk45 is rk45): run those")},
+                  "its configuration space R^3 is a vector space (an abelian group): exp is the translation and "
+                  "dexp^-1 the identity, so a Lie group method on this form would be its vector-space counterpart on the "
+                  "embedded-ode form step for step (a Munthe-Kaas or commutator-free method its Runge-Kutta method)")},
       PhysicalParts().then(PhysicalPart::Configuration, 3).then(PhysicalPart::Rate, 3));  // [x, v]
   // The slower of the swing (a pendulum of the spring's static length L = l0 + m g / k, from
   // the released angle) and the spring's own oscillation sqrt(m / k).

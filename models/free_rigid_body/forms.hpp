@@ -13,6 +13,8 @@ namespace tb::free_rigid_body {
 // State [R (9), Omega] (the physical-state layout); R' = R hat(Omega), Omega' from Euler.
 class OdeForm final : public OdeFormulation {
  public:
+  // One free body: no holonomic constraint besides R^T R = I (orthogonality_err).
+  IntegratedConstraints integrated_constraints() const override { return {false, false}; }
   OdeForm(const Parameters& p, const InitialCondition& ic) : mech_(p), ic_(ic) {}
   int state_size() const override { return 12; }
   Eigen::VectorXd initial_state() const override { return mech_.pack(ic_.R0, ic_.Omega0); }
@@ -39,6 +41,8 @@ class OdeForm final : public OdeFormulation {
 // State [R_k (9), Pi_k]: attitude and body angular momentum of the position-momentum form.
 class LieGroupForm final : public DiscreteLieGroupFormulation {
  public:
+  // One free body: no holonomic constraint besides R^T R = I (orthogonality_err).
+  IntegratedConstraints integrated_constraints() const override { return {false, false}; }
   LieGroupForm(const Parameters& p, const InitialCondition& ic) : mech_(p), ic_(ic) {}
   int state_size() const override { return 12; }
   Eigen::VectorXd initial_state() const override;  // Pi_0 = J Omega_0
@@ -61,6 +65,8 @@ class LieGroupForm final : public DiscreteLieGroupFormulation {
 // gamma by the last; gamma = 0 leaves the drift of the discretisation uncorrected.
 class DaeForm final : public DaeFormulation {
  public:
+  // One free body: no holonomic constraint besides R^T R = I (orthogonality_err).
+  IntegratedConstraints integrated_constraints() const override { return {false, false}; }
   DaeForm(const Parameters& p, const InitialCondition& ic) : mech_(p), ic_(ic) {}
   int state_size() const override { return 12; }
   Eigen::VectorXd initial_state() const override { return mech_.pack(ic_.R0, ic_.Omega0); }
@@ -91,6 +97,8 @@ class DaeForm final : public DaeFormulation {
 // definite on the tangent space of SO(3), which is all the saddle-point solve needs.
 class ConstrainedForm final : public ConstrainedMechanicalFormulation {
  public:
+  // Its constraints are R^T R = I, measured as orthogonality_err, not constraint_err.
+  IntegratedConstraints integrated_constraints() const override { return {false, false}; }
   ConstrainedForm(const Parameters& p, const InitialCondition& ic) : mech_(p), ic_(ic), body_(p.J) {}
   Eigen::VectorXd initial_state() const override;  // [R0, R0 hat(Omega0)]
   Observation observe(double t, const Eigen::VectorXd& y) const override;

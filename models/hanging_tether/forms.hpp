@@ -23,6 +23,8 @@ Eigen::VectorXd initial_tether_state(const Mechanics& mech, InitialShape shape);
 
 class TetherForm final : public OdeFormulation {
  public:
+  // Free nodes between fixed anchors: no holonomic constraint.
+  IntegratedConstraints integrated_constraints() const override { return {false, false}; }
   TetherForm(const Parameters& p, InitialShape shape);
   int state_size() const override { return mech_.state_size(); }
   Eigen::VectorXd initial_state() const override;
@@ -41,6 +43,8 @@ class TetherForm final : public OdeFormulation {
 
 class ConstrainedTetherForm final : public ConstrainedMechanicalFormulation {
  public:
+  // constraints() = 0: plain Stoermer-Verlet, nothing to violate.
+  IntegratedConstraints integrated_constraints() const override { return {false, false}; }
   ConstrainedTetherForm(const Parameters& p, InitialShape shape);
   Eigen::VectorXd initial_state() const override { return initial_tether_state(mech_, shape_); }
   Observation observe(double /*t*/, const Eigen::VectorXd& y) const override { return mech_.observe(mech_.unpack(y)); }

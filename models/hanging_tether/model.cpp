@@ -22,7 +22,10 @@ bool HangingTetherModel::offers(FormulationKind kind, const std::string& discret
     case FormulationKind::EmbeddedOde:
       return true;
     case FormulationKind::DiscreteLieGroup:
-      why_not = "the hanging tether has no rigid body or S^2 links: no Lie group form";
+      // Not "no Lie group": (R^3)^N is one (the elastic pendulum's rotation-free form is a step on R^3).
+      why_not = "no discrete Lagrangian is derived for the hanging tether: its configuration space (R^3)^N is a "
+                "vector space, with no rotation or direction for this form's Cayley updates, and no trapezoidal "
+                "discrete Lagrangian in the node positions is written for it";
       return false;
     case FormulationKind::IndexOneDae:
       why_not = "the hanging tether's elastic elements carry no holonomic constraints: no DAE form";
@@ -30,9 +33,9 @@ bool HangingTetherModel::offers(FormulationKind kind, const std::string& discret
     case FormulationKind::ConstrainedMechanical:
       return true;  // constant mass, no constraints: Stoermer-Verlet, the damping work as a work term
     case FormulationKind::LieGroupOde:
-      why_not = "its configuration space is (R^3)^N, a vector space: exp is the translation and dexp^-1 the identity, "
-                "so every Lie group method is its Runge-Kutta counterpart on the embedded ODE (rkmk4 and cf4 are rk4, "
-                "rkmk45 is rk45): run those";
+      why_not = "its configuration space (R^3)^N is a vector space (an abelian group): exp is the translation and "
+                "dexp^-1 the identity, so a Lie group method on this form would be its vector-space counterpart on the "
+                "embedded-ode form step for step (a Munthe-Kaas or commutator-free method its Runge-Kutta method)";
       return false;
   }
   why_not = "unknown formulation";
@@ -48,6 +51,7 @@ std::shared_ptr<const HangingTetherModel> make_model(const Parameters& p, Initia
   auto model = std::make_shared<HangingTetherModel>(p, shape);
   // The cable's slowest swing (an estimate from its sag, mechanics/oscillation_periods.hpp).
   model->declare_no_rotations();  // point masses only: no R to keep orthogonal
+  model->declare_no_momentum_map();  // fixed anchors and gravity: no symmetry, no Noether momentum
   model->declare_slowest_period(periods::sagging_cable(p.mu, p.length, (p.B - p.A).norm(), p.g));
   return model;
 }

@@ -35,6 +35,8 @@ void joint_mass_times(const Mechanics& mech, const Eigen::VectorXd& x, Eigen::Ve
 
 class OdeForm final : public OdeFormulation {
  public:
+  // |q_i| = 1 drifts (q_i stored as 3-vectors); its rate does not: q_i' = omega_i x q_i keeps d|q_i|/dt = 0 identically.
+  IntegratedConstraints integrated_constraints() const override { return {true, false}; }
   OdeForm(const Parameters& p, const InitialCondition& ic);
   int state_size() const override { return mech_.physical_size(); }
   Eigen::VectorXd initial_state() const override;
@@ -64,6 +66,8 @@ class OdeForm final : public OdeFormulation {
 // [X_p, P_V, {R (9), Pi = J_Q Omega, {q_i, P_omega_i}}_a].
 class LieGroupForm final : public DiscreteLieGroupFormulation {
  public:
+  // |q_i| = 1 kept by q_{k+1} = F q_k to round-off, which the metric measures; the state holds momenta, no rate of |q_i|.
+  IntegratedConstraints integrated_constraints() const override { return {true, false}; }
   LieGroupForm(const Parameters& p, const InitialCondition& ic);
   int state_size() const override { return mech_.physical_size(); }
   Eigen::VectorXd initial_state() const override;
@@ -92,6 +96,8 @@ class LieGroupForm final : public DiscreteLieGroupFormulation {
 // numbers and Omega. Equations, state ordering and bandwidths: dae_form.cpp.
 class DaeForm final : public DaeFormulation {
  public:
+  // The link lengths and their rates, kept by Baumgarte stabilisation only.
+  IntegratedConstraints integrated_constraints() const override { return {true, true}; }
   DaeForm(const Parameters& p, const InitialCondition& ic);
   int state_size() const override { return 6 + 7 * m_ * n_ + 12 * m_; }
   Eigen::VectorXd initial_state() const override { return consistent_initial_state({}); }
@@ -146,6 +152,8 @@ class DaeForm final : public DaeFormulation {
 // Schur complement per multirotor (NaturalRigidBody).
 class ConstrainedForm final : public ConstrainedMechanicalFormulation {
  public:
+  // The link lengths and their rates, solved to the scheme's tolerance each step.
+  IntegratedConstraints integrated_constraints() const override { return {true, true}; }
   ConstrainedForm(const Parameters& p, const InitialCondition& ic);
   Eigen::VectorXd initial_state() const override;
   Observation observe(double t, const Eigen::VectorXd& y) const override;

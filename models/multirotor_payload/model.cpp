@@ -79,6 +79,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
                                                   p.cable_length, p.g, 0.5 * M_PI - ic.cable_elevation);
   const double spin = ic.Omega0.norm() > 0.0 ? 2.0 * M_PI / ic.Omega0.norm() : 0.0;
   model->declare_slowest_period(std::max(swing, spin));
+  model->declare_linear_momentum_conserved();  // thrust equal to weight: no net external force
   return model;
 }
 

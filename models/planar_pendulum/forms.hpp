@@ -11,6 +11,8 @@ namespace tb::planar_pendulum {
 // theta from the downward vertical).
 class PolarForm final : public OdeFormulation {
  public:
+  // The polar angle is a minimal coordinate: the rod length holds by construction.
+  IntegratedConstraints integrated_constraints() const override { return {false, false}; }
   PolarForm(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic) {}
   int state_size() const override { return 2; }
   Eigen::VectorXd initial_state() const override;
@@ -35,6 +37,8 @@ class PolarForm final : public OdeFormulation {
 // The rod tension is lambda |r|. gamma does not enter (no rotation matrix).
 class CartesianDaeForm final : public DaeFormulation {
  public:
+  // |r| = l and its rate r.v = 0, kept by Baumgarte stabilisation only.
+  IntegratedConstraints integrated_constraints() const override { return {true, true}; }
   CartesianDaeForm(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic) {}
   int state_size() const override { return 5; }
   Eigen::VectorXd initial_state() const override { return consistent_initial_state({}); }
@@ -69,6 +73,8 @@ class CartesianDaeForm final : public DaeFormulation {
 // index-1 multiplier at the state (lambda = (G M^{-1} f + |v|^2) / (G M^{-1} G^T), times |r|).
 class ConstrainedForm final : public ConstrainedMechanicalFormulation {
  public:
+  // |r| = l and r.v = 0, solved to the scheme's tolerance each step.
+  IntegratedConstraints integrated_constraints() const override { return {true, true}; }
   ConstrainedForm(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic), nc_(p) {}
   Eigen::VectorXd initial_state() const override { return physical_from_polar(p_, ic_.theta, ic_.omega); }
   Observation observe(double t, const Eigen::VectorXd& y) const override;

@@ -38,18 +38,25 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           offer<PolarForm>(FormulationKind::EmbeddedOde, p, ic),
           offer<CartesianDaeForm>(FormulationKind::IndexOneDae, p, ic),
           offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic),
+          // S^1 = SO(2) is a Lie group, abelian, so neither decline is for want of a group: on an
+          // abelian group a Lie group method is its vector-space counterpart in the angle.
           decline(FormulationKind::DiscreteLieGroup,
-                  "the planar pendulum has no discrete Lie group form (its configuration space is S^1)"),
+                  "no discrete Lagrangian is derived for the planar pendulum: its configuration space S^1 = SO(2) "
+                  "is a Lie group, abelian, so a discrete Lagrangian in the angle would be a vector-space one on "
+                  "its cover R with no group update, and none is written for it"),
           decline(FormulationKind::LieGroupOde,
-                  "its configuration space is S^1 = SO(2), abelian: exp is the addition of angles and dexp^-1 the "
-                  "identity, so every Lie group method is its Runge-Kutta counterpart on the polar ODE (rkmk4 and cf4 "
-                  "are rk4, rkmk45 is rk45): run those")},
+                  "its configuration space S^1 = SO(2) is an abelian Lie group: exp is the addition of angles and "
+                  "dexp^-1 the identity, so a Lie group method on this form would be its vector-space counterpart "
+                  "on the polar-angle ODE (the embedded-ode form) step for step (a Munthe-Kaas or commutator-free "
+                  "method its Runge-Kutta method)")},
       PhysicalParts().then(PhysicalPart::Configuration, 2).then(PhysicalPart::Rate, 2));  // [x, z, vx, vz]
   // Exact: the large-amplitude period at the amplitude the initial energy reaches,
   // cos(theta_max) = cos(theta0) - l omega0^2 / (2 g) (a rotating pendulum, which never
   // reaches rest, is clamped to 170 degrees by the estimate).
   const double cos_max = p.g > 0.0 ? std::cos(ic.theta) - p.l * ic.omega * ic.omega / (2.0 * p.g) : 1.0;
   model->declare_no_rotations();  // point masses only: no R to keep orthogonal
+  // Gravity in the plane of motion breaks every rotation of it: no Noether momentum.
+  model->declare_no_momentum_map();
   model->declare_slowest_period(
       periods::compound_pendulum(p.m * p.l * p.l, p.m, p.l, p.g, std::acos(std::clamp(cos_max, -1.0, 1.0))));
   return model;

@@ -13,6 +13,8 @@ namespace tb::reel_pendulum {
 // (carnot_work' = Q sdot, control_work' = (u/d) sdot) integrated to the method's accuracy.
 class OdeForm final : public OdeFormulation {
  public:
+  // The body rides on the end node by construction: no constraint among the coordinates.
+  IntegratedConstraints integrated_constraints() const override { return {false, false}; }
   OdeForm(const Parameters& p, const InitialCondition& ic);
   int state_size() const override { return mech_.physical_size(); }
   Eigen::VectorXd initial_state() const override;
@@ -43,6 +45,8 @@ class OdeForm final : public OdeFormulation {
 // is Model A's shape). Equations in dae_form.cpp.
 class DaeForm final : public DaeFormulation {
  public:
+  // The attachment C = q_{N+1} - (x_c - R rho_c) = 0 and its rate, kept by Baumgarte stabilisation only.
+  IntegratedConstraints integrated_constraints() const override { return {true, true}; }
   DaeForm(const Parameters& p, const InitialCondition& ic);
   int state_size() const override { return reel_offset() + (free_reel() ? 4 : 0); }
   Eigen::VectorXd initial_state() const override;
@@ -85,6 +89,8 @@ class DaeForm final : public DaeFormulation {
 // configuration, discrete momenta, and the discrete work of the forcing (37)-(38).
 class LieGroupForm final : public DiscreteLieGroupFormulation {
  public:
+  // The body rides on the end node by construction: no constraint among the coordinates.
+  IntegratedConstraints integrated_constraints() const override { return {false, false}; }
   LieGroupForm(const Parameters& p, const InitialCondition& ic);
   int state_size() const override { return mech_.physical_size(); }
   Eigen::VectorXd initial_state() const override;

@@ -8,6 +8,8 @@ namespace tb::reel_pendulum {
 // string mass (string of length L - s_p), observed with Model B's columns.
 class LockedLumpedForm final : public OdeFormulation {
  public:
+  // The body rides on the end node by construction: no constraint among the coordinates.
+  IntegratedConstraints integrated_constraints() const override { return {false, false}; }
   LockedLumpedForm(const Parameters& p, const InitialCondition& ic);
   int state_size() const override { return lumped_.state_size(); }
   Eigen::VectorXd initial_state() const override { return lumped_.initial_state(); }

@@ -28,8 +28,8 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
                          ? "the reel is locked here (s_p fixed, the system is Model A's), but Model B's form is written "
                            "for a moving reel and no constrained mechanical form is derived for the locked special case"
                          : "the string slides through the guide way: its mass matrix in natural coordinates depends on "
-                           "the deployed length s_p (a configuration variable), so there is no constant mass matrix for "
-                           "RATTLE")),
+                           "the deployed length s_p (a configuration variable), and the constrained-mechanical form "
+                           "needs a constant one")),
           // The lumped string of the papers' baseline, with the reel locked only.
           in("lumped", p.reel_locked ? offer<LockedLumpedForm>(FormulationKind::EmbeddedOde, p, ic)
                                      : decline(FormulationKind::EmbeddedOde,

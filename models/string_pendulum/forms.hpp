@@ -25,6 +25,8 @@ using OdeForm = StringOdeForm;
 //   size 6N + 21. The equations are in dae_form.cpp.
 class DaeForm final : public DaeFormulation {
  public:
+  // The attachment C = r_{N+1} - (x_c - R rho_c) = 0 and its rate, kept by Baumgarte stabilisation only.
+  IntegratedConstraints integrated_constraints() const override { return {true, true}; }
   DaeForm(const Parameters& p, const InitialCondition& ic);
   int state_size() const override { return 6 * mech_.params().N + dae::AttachedBody::size; }
   Eigen::VectorXd initial_state() const override;
@@ -65,6 +67,8 @@ class DaeForm final : public DaeFormulation {
 // configuration g_k and the discrete momenta (mu_k) of the position-momentum form.
 class LieGroupForm final : public DiscreteLieGroupFormulation {
  public:
+  // The body rides on the end node by construction: no constraint among the coordinates.
+  IntegratedConstraints integrated_constraints() const override { return {false, false}; }
   LieGroupForm(const Parameters& p, const InitialCondition& ic);
   int state_size() const override { return 6 * mech_.params().N + 12; }
   Eigen::VectorXd initial_state() const override;
@@ -94,6 +98,8 @@ class LieGroupForm final : public DiscreteLieGroupFormulation {
 // three multipliers by a 3x3 Schur complement (constrained_form.cpp).
 class ConstrainedForm final : public ConstrainedMechanicalFormulation {
  public:
+  // The attachment and its rate (g's first rows; R^T R = I is orthogonality_err), solved each step.
+  IntegratedConstraints integrated_constraints() const override { return {true, true}; }
   ConstrainedForm(const Parameters& p, const InitialCondition& ic);
   Eigen::VectorXd initial_state() const override;
   Observation observe(double t, const Eigen::VectorXd& y) const override;

@@ -57,7 +57,7 @@ TEST_CASE("example: the integrator and the model join the catalogue and load the
   CHECK_FALSE(why_not_applicable(chain, *c.find_integrator("rk3"), ""));
   const auto lgvi_why = why_not_applicable(chain, *c.find_integrator("lgvi"), "");
   REQUIRE(lgvi_why);
-  CHECK(lgvi_why->find("no Lie group form") != std::string::npos);
+  CHECK(lgvi_why->rfind("spring_chain offers no discrete-lie-group form: no discrete Lagrangian", 0) == 0);
 }
 
 TEST_CASE("example: rk3 converges at order 3 on the spring chain and keeps its lowest mode", "[examples]") {

@@ -32,4 +32,7 @@ grep -q "gamma: n/a: formulation not offered" "$out/index.md" || { echo "index.m
 grep -q "grows linearly (p in \[0.98, 1.02\] over 1 s - 10 s); investigate: theory predicts bounded" "$out/index.md" || { echo "index.md does not quote the summary's growth verdict"; exit 1; }
 grep -q "beta max 1.0e-11$\|beta max 1.0e-11[;,]" "$out/index.md" || { echo "index.md lacks the orthogonality maximum"; exit 1; }
 grep -q "energy-balance residual" "$out/index.md" || { echo "index.md ignores the energy_balance column"; exit 1; }
+# A metric a run's form cannot violate (summary.csv's not_integrated): no panel, and said so.
+grep -q "constraint_err: n/a (not integrated) by every run's formulation (panel omitted)" "$out/index.md" || { echo "index.md does not say the constraint error was not integrated"; exit 1; }
+grep -q "constraint: beta" "$out/index.md" || { echo "index.md lacks the one integrated constraint error"; exit 1; }
 echo "plot_report.py: figures and readings written for the synthetic report"
