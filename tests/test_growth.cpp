@@ -196,6 +196,7 @@ struct Family {
   std::string law;
   std::vector<std::string> also_right;
   bool random;  // a random walk: a wrong law is allowed for at most 5% of members
+  bool power = false;  // an exact power law under a bounded factor: its interval must be narrow
 };
 
 // The member k of a family, as |e| at sample i (t = i): random phase, frequency and noise from
@@ -222,7 +223,8 @@ struct Member {
     if (family == "c sqrt(t) osc") return 1e-9 * std::sqrt(t) * osc;
     if (family == "c t") return 1e-9 * t * (1.0 + noise);
     if (family == "c t osc") return 1e-9 * t * osc;
-    if (family == "c t osc + a|sin|") return 1e-7 * std::abs(std::sin(w * t + phase)) + 1e-9 * t * osc;  // c t = a at t = 100
+    if (family == "a|sin| + c t osc")  // c t = a at t = 1000: the window (3125 on) sees the crossover's tail
+      return 1e-6 * std::abs(std::sin(w * t + phase)) + 1e-9 * t * osc;
     if (family == "c t^2") return 1e-12 * t * t * (1.0 + noise);
     if (family == "c t^2 osc") return 1e-12 * t * t * osc;
     if (family == "c e^(lambda t)") return 1e-9 * std::exp(lambda * t);
@@ -239,19 +241,20 @@ TEST_CASE("calibration: each threshold against synthetic families with known law
   // law, the coverage of the true exponent by the 95% interval, the median half-width (printed:
   // cases/README.md "Growth laws" quotes the table). Asserted: no deterministic family is ever
   // given a wrong law; the random walks are at most 5% of the time; every family with an
-  // exponent has it inside the interval for >= 95% of members; the smooth power laws' intervals
-  // are narrow (median half-width <= 0.05) and each names its law for >= 90% of members.
+  // exponent has it inside the interval for >= 95% of members; the exact power laws' intervals
+  // (under a bounded factor) are narrow, median half-width <= 0.05; each deterministic family
+  // names its law (or, for e^(lambda t), regime_change) for >= 90% of members.
   const int members = 100;
   const std::vector<Family> families = {
-      {"bounded", 0.0, "bounded", {}, false},
+      {"bounded", 0.0, "bounded", {}, false, true},
       {"bounded+noise", 0.0, "bounded", {}, false},
       {"random walk", 0.5, "sqrt_t", {}, true},
-      {"c sqrt(t) osc", 0.5, "sqrt_t", {}, false},
-      {"c t", 1.0, "linear", {}, false},
-      {"c t osc", 1.0, "linear", {}, false},
-      {"c t osc + a|sin|", 1.0, "linear", {}, false},
-      {"c t^2", 2.0, "faster", {}, false},
-      {"c t^2 osc", 2.0, "faster", {}, false},
+      {"c sqrt(t) osc", 0.5, "sqrt_t", {}, false, true},
+      {"c t", 1.0, "linear", {}, false, true},
+      {"c t osc", 1.0, "linear", {}, false, true},
+      {"a|sin| + c t osc", 1.0, "linear", {}, false},
+      {"c t^2", 2.0, "faster", {}, false, true},
+      {"c t^2 osc", 2.0, "faster", {}, false, true},
       {"c e^(lambda t)", std::numeric_limits<double>::quiet_NaN(), "faster", {"regime_change"}, false},
       {"c e^(lambda t) osc", std::numeric_limits<double>::quiet_NaN(), "faster", {"regime_change"}, false},
       {"jump", std::numeric_limits<double>::quiet_NaN(), "regime_change", {}, false}};
@@ -292,7 +295,7 @@ TEST_CASE("calibration: each threshold against synthetic families with known law
       for (const auto& l : family.also_right) right += named[l];
       CHECK(right >= 0.9 * members);
     }
-    if (!family.random && family.name != "bounded+noise" && std::isfinite(family.exponent)) CHECK(median <= 0.05);
+    if (family.power) CHECK(median <= 0.05);
   }
 }
 
