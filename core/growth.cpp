@@ -108,11 +108,13 @@ namespace tb {
 //   or an instability. It is reported where it happens, and the span after it (from twice the
 //   jump's end, where the envelope's half-run window no longer reaches back across it) is
 //   judged on its own.
-// Calibration (tests/test_growth.cpp, "calibration"): over seeded families of synthetic series
-// of each known law (bounded oscillations, random walks, c t, c t^2, a jump between two bounded
-// levels) with the same sampling as a long run, the rule never names a wrong law for the
-// deterministic families and names a wrong law for fewer than 5% of random walks (the rest
-// sqrt_t or inconclusive).
+// Calibration (tests/test_growth.cpp, "calibration"; the table: cases/README.md "Growth laws"):
+// over 100 seeded members each of bounded oscillations (with and without noise), random walks,
+// c sqrt(t), c t, c t^2 (each under an oscillation), a bounded oscillation plus c t, c e^(lambda t)
+// and a jump between two bounded levels, sampled as a long run, the rule never names a wrong law
+// for the deterministic families, names one for at most 5% of walks (measured 2%, the rest
+// inconclusive or sqrt_t), and the 95% interval covers the true exponent for >= 95% of members of
+// every family that has one (measured: 98.5% of walks, 100% of the others).
 
 void GrowthEnvelope::add(double t, double abs_err) {
   if (!std::isfinite(abs_err)) return;
