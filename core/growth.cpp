@@ -51,7 +51,7 @@ namespace tb {
 // The interval here is Carlstein's (1986, "The use of subseries values for estimating the
 // variance of a general statistic from a stationary sequence", Ann. Statist. 14, 1171) and the
 // method of batch means (Schmeiser 1982, Oper. Res. 30, 556): the window's points are split into
-// K = max(kGrowthMinSubspans, whole octaves) disjoint sub-spans, consecutive, of equal counts (one
+// K = max(kGrowthMinSubspans, octaves rounded) disjoint sub-spans, consecutive, of equal counts (one
 // octave each on a long window), the exponent p_k is fitted over each, and
 //     p +- t(0.975, K - 1) sd(p_1..p_K) / sqrt(K)      (at least +- kGrowthMinHalfWidth).
 // The sub-span exponents are the local slopes of the envelope: on c t^p they all equal p, on a
