@@ -42,8 +42,9 @@ namespace tb {
 // not yet forgotten, two laws crossing over, the sawtooth of an oscillation's last peak). The
 // interval used up to issue 32 inflated the OLS error as for AR(1) residuals and took Student's
 // t with n (1 - rho) / (1 + rho) - 2 degrees of freedom: on a smooth monotone envelope rho ~ 0.8
-// over 23 points leaves under one degree of freedom, t(1) = 12.7, and RK4's envelope on seed
-// 003's case, 56-fold over 25-1000 s with p = 1.00 +- 0.07, read p in [-5.4, 7.4]. A moving-block
+// over 23 points leaves under one degree of freedom, t(1) = 12.7, and the classical Runge-Kutta
+// method's envelope on seed 003's case, 56-fold over 25-1000 s with p = 1.00 +- 0.07, read
+// p in [-5.4, 7.4]. A moving-block
 // bootstrap of the residuals (Kuensch 1989) was measured instead (blocks of one octave, 999
 // resamples): it covers the exponent of seeded random walks in 69% (its blocks are shorter than
 // the walk's memory, Lahiri 2003 ch. 3) and misses the drift of a crossover's local slope.
@@ -67,13 +68,13 @@ namespace tb {
 // oscillation, a bounded oscillation plus c t).
 //
 // Acceleration: an envelope that steepens over the window (c e^(lambda t), an instability growing
-// without a jump, RK4's energy error on Model C: local exponent 0.5-0.6 up to 170 s, 2.7 at the
-// end) has sub-span exponents that spread, so its interval is wide and would read inconclusive
+// without a jump, the classical Runge-Kutta method's energy error on Model C: local exponent
+// 0.5-0.6 up to 170 s, 2.7 at the end) has sub-span exponents that spread, so its interval is wide and would read inconclusive
 // although the data say one thing clearly: the run's end grows faster than linearly. So when the
 // last two sub-spans are the steepest of the window and the last the steeper of them, the last
 // exceeds 1 + kGrowthLawSlack and it exceeds the first by more than kGrowthAccelRise (1/2, the
 // spacing of the laws: the local law changed), the law is `faster`, with the local exponents in
-// `why`. Not "every sub-span steeper than the one before": the early sub-spans of RK4's envelope
+// `why`. Not "every sub-span steeper than the one before": the early sub-spans of that envelope
 // wiggle by 0.1 (0.59, 0.49, 0.89, 1.61, 2.75). Where the sub-span exponents are exchangeable (a
 // walk) the last two are the top two in order in 1/(K (K - 1)) of cases, 1/20 for K = 5, and the
 // last must also clear 1.1: the walks of tests/test_growth.cpp measure it, with every other wrong
