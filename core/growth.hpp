@@ -9,17 +9,24 @@
 //   envelope  M(t_k) = max |e(s)| over the half-run s - t0 in [(t_k - t0)/2, t_k - t0], at
 //             log-spaced t_k (kGrowthWindowsPerOctave per doubling of t - t0), streamed in
 //             O(log n) memory;
-//   window    from kGrowthStartPeriods periods of the model's slowest mode (Model::
-//             slowest_period_s) to the end; fewer than kGrowthMinOctaves octaves: too_short;
-//   fit       least squares of log M against log(t - t0) over the window: exponent p, its
-//             standard error (inflated for the residuals' lag-one autocorrelation), the 95%
-//             interval [lo, hi], R^2, c;
+//   window    from the later of kGrowthStartPeriods periods of the model's slowest mode
+//             (Model::slowest_period_s: the start-up) and the run's last kGrowthWindowOctaves
+//             octaves (t_end / 2^5: the data's own scale) to the end; fewer than
+//             kGrowthMinOctaves octaves: too_short. On runs longer than 2^5 start-ups the
+//             window is the last 5 octaves whatever period the model declares;
+//   fit       least squares of log M against log(t - t0) over the window: exponent p, R^2, c;
+//             its 95% interval from the spread of the exponents fitted over K >= 4 disjoint
+//             sub-spans of the window (one octave each on long windows): p +- t(K-1) sd / sqrt K,
+//             at least +-kGrowthMinHalfWidth (Carlstein 1986 subseries; core/growth.cpp);
 //   law       zero          the error is exactly 0;
 //             round_off     max |e| < kGrowthSignalOverFloor x the run's Brouwer floor;
 //             too_short     the window is too short (above);
 //             regime_change the envelope rises more than kGrowthJumpRatio-fold within one
 //                           octave (no power law does that below p = 3.3): reported with where,
 //                           and the law after it judged on its own (the fields below);
+//             faster        (accelerating) the last two sub-spans the steepest, rising, the
+//                           last above 1 + s and kGrowthAccelRise above the first: an envelope
+//                           that steepens (e^(lambda t)), whose interval is therefore wide;
 //             inconclusive  the interval's half-width exceeds kGrowthMaxHalfWidth;
 //             decays        hi < -s;
 //             bounded       the interval reaches 0 (lo <= s) and hi < kGrowthBoundedUpper;
@@ -44,7 +51,11 @@
 namespace tb {
 
 inline constexpr int kGrowthWindowsPerOctave = 4;
-inline constexpr double kGrowthStartPeriods = 10.0;     // the start-up left out, in slowest periods
+inline constexpr double kGrowthStartPeriods = 3.0;      // the start-up left out, in slowest periods
+inline constexpr double kGrowthWindowOctaves = 5.0;     // the fit spans at most the run's last 5 octaves
+inline constexpr int kGrowthMinSubspans = 4;            // the interval's sub-spans: one per octave, at least 4
+inline constexpr double kGrowthMinHalfWidth = 0.01;     // the interval is never narrower than +-0.01
+inline constexpr double kGrowthAccelRise = 0.5;         // accelerating: the last exceeds the first by more
 inline constexpr double kGrowthMinOctaves = 2.0;        // the shortest window a law is fitted over
 inline constexpr double kGrowthSignalOverFloor = 10.0;  // below this many Brouwer floors: round_off
 inline constexpr double kGrowthMaxHalfWidth = 0.25;     // wider 95% intervals: inconclusive
@@ -99,12 +110,15 @@ struct GrowthContext {
 struct GrowthFit {
   GrowthLaw law = GrowthLaw::None;  // None when not fitted (no run)
   double exponent = std::numeric_limits<double>::quiet_NaN();
-  double std_err = std::numeric_limits<double>::quiet_NaN();
+  double std_err = std::numeric_limits<double>::quiet_NaN();  // sd of the sub-span exponents / sqrt(K)
   double ci95_low = std::numeric_limits<double>::quiet_NaN(), ci95_high = std::numeric_limits<double>::quiet_NaN();
   double r2 = std::numeric_limits<double>::quiet_NaN();
   double coefficient = std::numeric_limits<double>::quiet_NaN();  // c of c t^p (t in s)
   int points = 0;                   // envelope points fitted
   double t_from = 0.0, t_to = 0.0;  // the span fitted (time since the start)
+  // The exponents fitted over the window's disjoint sub-spans, earliest first (the interval's
+  // spread; rising from each to the next: accelerating).
+  std::vector<double> subspan_exponents;
   double err_max = 0.0;             // max |e| over the run
   double round_off_floor = std::numeric_limits<double>::quiet_NaN();  // the floor the law was checked against
   double slowest_period = std::numeric_limits<double>::quiet_NaN();   // s, the window's unit

@@ -1,6 +1,6 @@
 #pragma once
 // Periods of the slowest oscillations of the bundled models, estimated from their physics for
-// Model::declare_slowest_period (the long-time growth laws start their fit after ten of them).
+// Model::declare_slowest_period (the long-time growth laws leave three of them out as the start-up).
 // Each estimate errs long where it is not exact: a window started late loses a little data, a
 // window started early fits the start-up and names a wrong law.
 

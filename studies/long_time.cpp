@@ -118,8 +118,10 @@ class LongTimeStudy final : public Study {
        << "over the long runs of the case ([report] long_time_steps or --param steps, at the case's h) or, where "
           "the case asks for none, its full runs (the horizon of `summary.csv`; `tetherbench study long_time --param "
           "steps=1e7 CASE` runs 10^7 steps)"
-       << ", fitted as e ~ c t^p on the envelope max |e| over [t/2, t] from " << format_g(kGrowthStartPeriods)
-       << " periods of the model's slowest mode to the end (core/growth.hpp; the rule and its calibration: "
+       << ", fitted as e ~ c t^p on the envelope max |e| over [t/2, t] from the later of " << format_g(kGrowthStartPeriods)
+       << " periods of the model's slowest mode and the run's last " << format_g(kGrowthWindowOctaves)
+       << " octaves to the end, the 95% interval from the exponents of the window's one-octave sub-spans "
+          "(core/growth.hpp; the rule and its calibration: "
           "cases/README.md, \"Growth laws\"). A law is named only when the data carry it: the span after the start-up "
           "covers at least "
        << format_g(kGrowthMinOctaves) << " octaves (else too_short), the error is at least "

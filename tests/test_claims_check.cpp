@@ -155,7 +155,11 @@ TEST_CASE("the claims check passes the verdicts the rules allow", "[claims]") {
         "X,a,10,5,1e-6,1000,1e-6,-1e-9,0,0,bounded,-0.1,0.2,bounded,bounded,ok\n"
         "X,b,5,5,1e-3,500,0.5,1e-3,0,0,linear,0.9,1.1,bounded,grows linearly; investigate: theory predicts bounded,"
         "unstable at h = 0.01 (energy gain 0.5 x max KE at t = 4 s)\n"
-        "X,c,10,5,1e-6,1000,0.3,-1e-3,0,0,inconclusive,-3,5,linear,inconclusive: ...,ok\n");
+        "X,c,10,5,1e-6,1000,0.3,-1e-3,0,0,inconclusive,-3,5,linear,inconclusive: ...,ok\n"
+        // An accelerating envelope: faster on a wide interval, its words say why (core/growth.cpp).
+        "X,d,10,5,1e-6,1000,1e-6,1e-9,0,0,faster,-0.1,2.23,linear,\"grows faster than linearly (p in [-0.10, 2.23]; "
+        "accelerating: the local exponent rose from 0.59 to 2.8 over 5 sub-spans); investigate: theory predicts at most "
+        "linear growth\",ok\n");
   write(dir / "orders.csv",
         "case,integrator,declared_order,measured_order,order_ci95,points,flag,note\n"
         "X,a,4,2.1,0.2,3 of 5,order reduction,\n"

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <functional>
 #include <limits>
+#include <algorithm>
 #include <map>
 #include <random>
 
@@ -20,7 +21,8 @@ using namespace tb;
 
 namespace {
 
-// The slowest period the synthetic series are judged with: the fit starts after 10 of them.
+// The slowest period the synthetic series are judged with: the fit starts after 3 of them, and no
+// earlier than the run's last 5 octaves.
 constexpr double kPeriod = 0.9;
 
 // |e(t)| sampled at t = i dt, i = 0..n, streamed through the envelope and judged as a run of a
@@ -58,14 +60,17 @@ TEST_CASE("the envelope max over [t/2, t] on log-spaced windows keeps O(log n) p
 
 TEST_CASE("growth laws of synthetic series are classified with their exponents", "[growth]") {
   const long n = 200000;
-  const double dt = 1e-3;  // 200 s: the window runs from 10 periods (9 s) on, 4.5 octaves
+  const double dt = 1e-3;  // 200 s: the window is the last 5 octaves, 6.25 s on (3 periods: 2.7 s)
   SECTION("linear drift with an oscillation on top") {
     // A non-symplectic method's energy error: secular c t plus the orbit's O(h^p) oscillation.
     const auto f = fit_series(n, dt, [](long, double t) { return 1e-8 * t + 1e-8 * std::sin(7.0 * t); });
     show("1e-8 t + 1e-8 sin 7t", f);
     CHECK(f.law == GrowthLaw::Linear);
     CHECK(f.exponent == Approx(1.0).margin(0.1));
-    CHECK(f.t_from >= 10.0 * kPeriod);
+    CHECK(f.t_from >= 3.0 * kPeriod);
+    CHECK(f.t_from >= 200.0 / 32.0);
+    CHECK(f.ci95_half_width() < 0.1);  // a smooth envelope: a narrow interval (measured +-0.07: the
+                                       // crossover of c t over the oscillation near 1 s still shows)
   }
   SECTION("c sqrt(t): p = 1/2 within 0.01") {
     const auto f = fit_series(n, dt, [](long, double t) { return 3e-12 * std::sqrt(t); });
@@ -100,7 +105,7 @@ TEST_CASE("growth laws of synthetic series are classified with their exponents",
   }
   SECTION("the start-up is left out: a climb over the first periods, then a plateau, is bounded") {
     // The error of a symplectic method climbing to its modified energy's oscillation over the
-    // first 3 periods: fitted from the start it would be "faster"; from 10 periods on it is level.
+    // first 3 periods: fitted from the start it would be "faster"; from 3 periods on it is level.
     const auto f = fit_series(n, dt, [](long, double t) {
       return 1e-6 * std::min(1.0, std::pow(t / (3.0 * kPeriod), 3.0)) * (1.0 + 0.3 * std::sin(7.0 * t));
     });
@@ -109,11 +114,16 @@ TEST_CASE("growth laws of synthetic series are classified with their exponents",
   }
   SECTION("no error at all, and a run too short to fit") {
     CHECK(fit_series(1000, dt, [](long, double) { return 0.0; }).law == GrowthLaw::Zero);
-    // 30 s = 33 periods: 10 for the start-up leave 1.7 octaves.
-    const auto short_run = fit_series(30000, dt, [](long, double t) { return t; });
-    show("t over 33 periods", short_run);
+    // 10 s = 11.1 periods: 3 for the start-up leave 1.9 octaves. 12 periods leave 2, but the
+    // envelope's points lie on a grid of 4 an octave (from the first sample): from 2.9 s (the first
+    // point after 2.7 s) two octaves end at 11.6 s, 12.9 periods.
+    const auto short_run = fit_series(10000, dt, [](long, double t) { return t; });
+    show("t over 11 periods", short_run);
     CHECK(short_run.law == GrowthLaw::TooShort);
-    CHECK(short_run.why.find("33.3 periods") != std::string::npos);
+    CHECK(short_run.why.find("11.1 periods") != std::string::npos);
+    const auto just_long_enough = fit_series(11600, dt, [](long, double t) { return t; });
+    show("t over 12.9 periods", just_long_enough);
+    CHECK(just_long_enough.law == GrowthLaw::Linear);
     // A model that declares no slowest period gets no law.
     CHECK(fit_series(n, dt, [](long, double t) { return t; }, std::numeric_limits<double>::quiet_NaN()).law == GrowthLaw::TooShort);
   }
@@ -147,13 +157,14 @@ TEST_CASE("a jump of the envelope is a regime change, reported where it is, and 
 TEST_CASE("a random walk is sqrt_t or inconclusive, almost never another law", "[growth]") {
   // Round-off accumulating with random signs: e_n = |sum of n steps of +-1| (seeded: the test is
   // reproducible; mt19937_64's bits are the same on every platform). 200 walks of 10^5 steps,
-  // judged from 10 "periods" of 100 steps on (6.6 octaves). One walk's exponent is a random
-  // variable of its own (measured: 0.14 .. 0.82 over two decades), so a single walk often cannot
-  // carry a law: the rule then says inconclusive. It names a wrong law (bounded, linear, faster,
-  // decays, power_law) for at most 5% of walks.
+  // judged over their last 5 octaves (3125 .. 10^5 steps; 3 "periods" of 100 steps come
+  // earlier). One walk's exponent is a random variable of its own: over 5 octaves the whole
+  // window's p spreads with sd 0.19 across walks (measured below), so a single walk cannot carry a
+  // law and the rule says inconclusive. Its 95% interval must still cover 1/2 for at least 95%
+  // of walks, and it names a wrong law (bounded, linear, faster, decays, power_law) for at most 5%.
   const int walks = 200;
   int covered = 0, sqrt_t = 0, inconclusive = 0, wrong = 0;
-  double sum = 0.0;
+  double sum = 0.0, sum2 = 0.0;
   for (int seed = 1; seed <= walks; ++seed) {
     std::mt19937_64 rng(seed);
     long w = 0;
@@ -162,66 +173,164 @@ TEST_CASE("a random walk is sqrt_t or inconclusive, almost never another law", "
       return double(w);
     }, 100.0);
     sum += f.exponent;
+    sum2 += f.exponent * f.exponent;
     covered += f.ci95_low <= 0.5 && 0.5 <= f.ci95_high;
     sqrt_t += f.law == GrowthLaw::SqrtT;
     inconclusive += f.law == GrowthLaw::Inconclusive;
     wrong += f.law != GrowthLaw::SqrtT && f.law != GrowthLaw::Inconclusive;
   }
-  std::printf("growth random walk: mean p %.4f over %d seeds, CI covers 1/2 in %d; law sqrt_t %d, inconclusive %d, "
-              "another law %d\n", sum / walks, walks, covered, sqrt_t, inconclusive, wrong);
-  CHECK(std::abs(sum / walks - 0.5) < 0.03);
-  CHECK(covered >= 0.85 * walks);
+  const double mean = sum / walks, sd = std::sqrt(sum2 / walks - mean * mean);
+  std::printf("growth random walk: mean p %.4f (sd %.3f) over %d seeds, CI covers 1/2 in %d; law sqrt_t %d, "
+              "inconclusive %d, another law %d\n", mean, sd, walks, covered, sqrt_t, inconclusive, wrong);
+  CHECK(std::abs(mean - 0.5) < 0.05);
+  CHECK(sd > 0.1);  // why one walk reads inconclusive: its exponent itself is that uncertain
+  CHECK(covered >= 0.95 * walks);
   CHECK(wrong <= 0.05 * walks);
-  CHECK(sqrt_t >= 0.1 * walks);  // the rule still finds the law where one walk carries it (measured 36)
 }
 
+namespace {
+
+// One calibration family: a seeded series per member, its true exponent (NaN: none, as for
+// e^(lambda t)), the law it should read, and the other laws it may read without being wrong
+// (inconclusive is never wrong).
+struct Family {
+  std::string name;
+  double exponent;
+  std::string law;
+  std::vector<std::string> also_right;
+  bool random;  // a random walk: a wrong law is allowed for at most 5% of members
+  bool power = false;  // an exact power law under a bounded factor: its interval must be narrow
+};
+
+// The member k of a family, as |e| at sample i (t = i): random phase, frequency and noise from
+// the member's seed; the slowest period is 100 samples and the run 10^5 samples, so the window
+// is the last 5 octaves (3125 .. 10^5).
+struct Member {
+  explicit Member(int k) : rng(1000 + k) {
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    phase = 6.28 * u(rng), w = 0.05 + 0.2 * u(rng), noise = 0.3 * u(rng), lambda_T = 2.0 + 6.0 * u(rng);
+  }
+  std::mt19937_64 rng;
+  double phase, w, noise, lambda_T;
+  long walk = 0;
+  double operator()(const std::string& family, long i, double t) {
+    const double osc = 1.0 + 0.3 * std::sin(w * t + phase);  // a conservation error's oscillation on its trend
+    const double lambda = lambda_T / 1e5;                      // e^(lambda t) rises e^2 .. e^8 over the run
+    if (family == "bounded") return 1e-6 * (1.0 + noise * std::sin(w * t + phase)) + 3e-7 * std::sin(2.3 * w * t);
+    if (family == "bounded+noise")  // bounded noise: uniform, so its max saturates (a Gaussian's creeps)
+      return 1e-6 * (std::abs(std::sin(w * t + phase)) + 0.5 * std::uniform_real_distribution<double>(0.0, 1.0)(rng));
+    if (family == "random walk") {
+      if (i > 0) walk += (rng() >> 63) ? 1 : -1;
+      return double(walk);
+    }
+    if (family == "c sqrt(t) osc") return 1e-9 * std::sqrt(t) * osc;
+    if (family == "c t") return 1e-9 * t * (1.0 + noise);
+    if (family == "c t osc") return 1e-9 * t * osc;
+    if (family == "a|sin| + c t osc")  // c t = a at t = 1000: the window (3125 on) sees the crossover's tail
+      return 1e-6 * std::abs(std::sin(w * t + phase)) + 1e-9 * t * osc;
+    if (family == "c t^2") return 1e-12 * t * t * (1.0 + noise);
+    if (family == "c t^2 osc") return 1e-12 * t * t * osc;
+    if (family == "c e^(lambda t)") return 1e-9 * std::exp(lambda * t);
+    if (family == "c e^(lambda t) osc") return 1e-9 * std::exp(lambda * t) * osc;
+    return (t < 20000.0 ? 1e-9 : 1e-7) * osc;  // "jump": 100-fold at 20000 samples, inside the window
+  }
+};
+
+}  // namespace
+
 TEST_CASE("calibration: each threshold against synthetic families with known laws", "[growth][calibration]") {
-  // Seeded families of series of known law, sampled as a long run is (10^5 samples, the
-  // slowest period 100 samples, so the window covers 6.6 octaves), each with a random phase,
-  // frequency and noise: bounded oscillations, random walks (sqrt t), linear drift under an
-  // oscillation, t^2, and a jump between two bounded levels. The table (printed) is the
-  // classifier's confusion matrix; the rule may say inconclusive, never a wrong law, for the
-  // deterministic families, and a wrong law for at most 5% of walks (above).
-  const int members = 40;
-  const std::vector<std::string> families = {"bounded", "sqrt_t", "linear", "faster", "regime_change"};
+  // 100 seeded members of each family, sampled as a long run is (10^5 samples, the slowest
+  // period 100 samples: the window is the last 5 octaves). For each: the fraction named each
+  // law, the coverage of the true exponent by the 95% interval, the median half-width (printed:
+  // cases/README.md "Growth laws" quotes the table). Asserted: no deterministic family is ever
+  // given a wrong law; the random walks are at most 5% of the time; every family with an
+  // exponent has it inside the interval for >= 95% of members; the exact power laws' intervals
+  // (under a bounded factor) are narrow, median half-width <= 0.05; each deterministic family
+  // names its law (or, for e^(lambda t), regime_change) for >= 90% of members.
+  const int members = 100;
+  const std::vector<Family> families = {
+      {"bounded", 0.0, "bounded", {}, false, true},
+      {"bounded+noise", 0.0, "bounded", {}, false},
+      {"random walk", 0.5, "sqrt_t", {}, true},
+      {"c sqrt(t) osc", 0.5, "sqrt_t", {}, false, true},
+      {"c t", 1.0, "linear", {}, false, true},
+      {"c t osc", 1.0, "linear", {}, false, true},
+      {"a|sin| + c t osc", 1.0, "linear", {}, false},
+      {"c t^2", 2.0, "faster", {}, false, true},
+      {"c t^2 osc", 2.0, "faster", {}, false, true},
+      {"c e^(lambda t)", std::numeric_limits<double>::quiet_NaN(), "faster", {"regime_change"}, false},
+      {"c e^(lambda t) osc", std::numeric_limits<double>::quiet_NaN(), "faster", {"regime_change"}, false},
+      {"jump", std::numeric_limits<double>::quiet_NaN(), "regime_change", {}, false}};
   const std::vector<std::string> laws = {"bounded", "sqrt_t", "linear", "faster", "regime_change", "inconclusive",
                                          "power_law", "decays", "too_short", "round_off", "zero"};
-  std::printf("growth calibration (rows: true law, %d members each; columns: law named)\n%-14s", members, "");
+  std::printf("growth calibration (%d members a family; fraction named each law, coverage of the true exponent by "
+              "the 95%% interval, median half-width)\n%-20s", members, "family");
   for (const auto& l : laws) std::printf(" %6.6s", l.c_str());
-  std::printf("\n");
+  std::printf(" %8s %8s\n", "coverage", "median hw");
   for (const auto& family : families) {
     std::map<std::string, int> named;
+    int covered = 0;
+    std::vector<double> half_widths;
     for (int k = 0; k < members; ++k) {
-      std::mt19937_64 rng(1000 + k);
-      std::uniform_real_distribution<double> u(0.0, 1.0);
-      const double phase = 6.28 * u(rng), w = 0.05 + 0.2 * u(rng), noise = 0.3 * u(rng);
-      long walk = 0;
-      // Walks over 10^6 steps (13 octaves): one walk's exponent needs many octaves to be pinned.
-      const long samples = family == "sqrt_t" ? 1000000 : 100000;
-      const auto f = fit_series(samples, 1.0, [&](long i, double t) {
-        const double wobble = 1.0 + noise * std::sin(w * t + phase);
-        if (family == "bounded") return 1e-6 * wobble;
-        if (family == "sqrt_t") {
-          if (i > 0) walk += (rng() >> 63) ? 1 : -1;
-          return double(walk);
-        }
-        if (family == "linear") return 1e-9 * t + 1e-7 * std::sin(w * t + phase);
-        if (family == "faster") return 1e-12 * t * t * wobble;
-        return (t < 5000.0 ? 1e-9 : 1e-7) * wobble;  // a jump at 5000 samples
-      }, 100.0);
+      Member member(k);
+      const auto f = fit_series(100000, 1.0, [&](long i, double t) { return member(family.name, i, t); }, 100.0);
       ++named[to_string(f.law)];
+      covered += f.ci95_low <= family.exponent && family.exponent <= f.ci95_high;
+      if (std::isfinite(f.exponent)) half_widths.push_back(f.ci95_half_width());
     }
-    std::printf("%-14s", family.c_str());
-    for (const auto& l : laws) std::printf(" %6d", named[l]);
-    std::printf("\n");
+    std::sort(half_widths.begin(), half_widths.end());
+    const double median = half_widths.empty() ? std::numeric_limits<double>::quiet_NaN() : half_widths[half_widths.size() / 2];
+    std::printf("%-20s", family.name.c_str());
+    for (const auto& l : laws) std::printf(" %6.2f", named[l] / double(members));
+    if (std::isfinite(family.exponent)) std::printf(" %8.2f %8.3f\n", covered / double(members), median);
+    else std::printf(" %8s %8.3f\n", "-", median);
     int wrong = 0;
     for (const auto& [law, count] : named)
-      if (law != family && law != "inconclusive") wrong += count;
-    INFO(family);
-    if (family == "sqrt_t") CHECK(wrong <= 0.05 * members);
+      if (law != family.law && law != "inconclusive" &&
+          std::find(family.also_right.begin(), family.also_right.end(), law) == family.also_right.end())
+        wrong += count;
+    INFO(family.name);
+    if (family.random) CHECK(wrong <= 0.05 * members);
     else CHECK(wrong == 0);
-    CHECK(named[family] >= (family == "sqrt_t" ? 0.1 : 0.9) * members);  // sqrt_t: measured 7 of 40, the rest inconclusive
+    if (std::isfinite(family.exponent)) CHECK(covered >= 0.95 * members);
+    if (!family.random) {
+      int right = named[family.law];
+      for (const auto& l : family.also_right) right += named[l];
+      CHECK(right >= 0.9 * members);
+    }
+    if (family.power) CHECK(median <= 0.05);
   }
+}
+
+TEST_CASE("the law is the data's, not the declared period's: one series judged with two periods reads alike",
+          "[growth]") {
+  // C_single_multirotor and C_single_multirotor_spinning declare 2.1 s and 5.9 s (the payload's
+  // swing, the multirotor's spin) over 1000 s sampled every 0.1 s. Over any run longer than 32
+  // start-ups (3 periods each) the window is the run's last 5 octaves, 31 s - 1000 s, for both:
+  // the same fit, to the bit. Up to issue 32 the window started at 10 periods (21 s and 59 s).
+  const auto judged = [](const std::function<double(long, double)>& e, double period) {
+    return fit_series(10000, 0.1, e, period);
+  };
+  const std::vector<std::pair<const char*, std::function<double(long, double)>>> series = {
+      {"drift 1e-6 t (1 + 0.3 sin 3t)", [](long, double t) { return 1e-6 * t * (1.0 + 0.3 * std::sin(3.0 * t)); }},
+      {"bounded 1e-5 |sin 3t| + 1e-6", [](long, double t) { return 1e-5 * std::abs(std::sin(3.0 * t)) + 1e-6; }},
+      {"start-up then drift", [](long, double t) { return 1e-6 * (1.0 - std::exp(-t / 5.0)) * t; }}};
+  for (const auto& [name, e] : series) {
+    const GrowthFit a = judged(e, 2.1), b = judged(e, 5.9);
+    show(name, a);
+    show(name, b);
+    INFO(name);
+    CHECK(a.law == b.law);
+    CHECK(a.law != GrowthLaw::Inconclusive);
+    CHECK(a.t_from == b.t_from);
+    CHECK(a.exponent == b.exponent);
+    CHECK(a.ci95_low == b.ci95_low);
+    CHECK(a.t_from >= 1000.0 / 32.0 - 0.1);
+  }
+  // A period whose start-up reaches past t_end / 32 (3 x 12 s) moves the window: the law is the
+  // same where the data carry one.
+  const auto drift = series[0].second;
+  CHECK(judged(drift, 12.0).law == judged(drift, 2.1).law);
 }
 
 TEST_CASE("round-off-level noise is classified round_off against the Brouwer floor of the gates", "[growth]") {
@@ -319,12 +428,15 @@ TEST_CASE("real runs: rk4's energy drifts linearly, the variational integrators'
   CHECK(rk4.metrics.external_work_max == 0.0);
   CHECK(rk4.metrics.energy_growth.round_off_floor == Approx(round_off_floor("energy_err_max", rk4)));
 
-  // The elastic pendulum at its case step (1 ms) over 100 s (1e5 steps): the LGVI (Stormer-
+  // The elastic pendulum at its case step (1 ms) over 1000 s (1e6 steps): the LGVI (Stormer-
   // Verlet on this model) keeps a bounded energy error and its angular momentum about the
   // vertical at round-off (a variational integrator with the rotational symmetry: Noether).
+  // Over 1000 s the window is the last 5 octaves (31 s on). Over 100 s it would start after 3
+  // periods (7 s), where the spring and the swing still trade energy on a beat longer than
+  // either period: local exponents -0.13, 0.31, 0.00, 0.00, inconclusive (measured).
   const Case spring = testing::load_case(std::string(TETHERBENCH_CASES_DIR) + "/T_elastic_pendulum.toml");
   RunOptions s;
-  s.t_end = 100.0;
+  s.t_end = 1000.0;
   const SummaryRow lgvi = run_case(spring, testing::integrator("lgvi"), s);
   REQUIRE(lgvi.outcome.ok());
   show("lgvi elastic pendulum", lgvi.metrics.energy_growth);

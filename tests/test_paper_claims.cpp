@@ -240,6 +240,12 @@ TEST_CASE("no-drift and drift claims against every growth law", "[paper-claims]"
   CHECK(tb::judge_claim(drifts, wide).verdict == "inconclusive");
   wide.metrics.energy_growth.ci95_low = 1.96, wide.metrics.energy_growth.ci95_high = 2.84;
   CHECK(tb::judge_claim(no_drift, wide).verdict == "contradicts");
+  // An accelerating envelope (core/growth.cpp): faster on an interval reaching 0 and 1 because the
+  // local exponent rose past 1 (the classical Runge-Kutta method on Model C: [-0.10, 2.23]) is drift.
+  tb::SummaryRow steepening = with_energy_law("faster", 1e-5, 1.07);
+  steepening.metrics.energy_growth.ci95_low = -0.10, steepening.metrics.energy_growth.ci95_high = 2.23;
+  CHECK(tb::judge_claim(drifts, steepening).verdict == "agrees");
+  CHECK(tb::judge_claim(no_drift, steepening).verdict == "contradicts");
   // A metric without a growth law carries no verdict on drift.
   CHECK(tb::judge_claim(claim("no_drift", "constraint_err_max"), with_energy_law("bounded", 1e-5, 0.0)).verdict ==
         "inconclusive");
