@@ -27,6 +27,8 @@ constexpr double kOrderCeilingAbsolute = 1.0;
 // A ranking needs a horizon of this many slowest periods; shorter, the table says so instead.
 constexpr double kRankingPeriods = 3.0;
 constexpr const char* kShortTimeOnly = "short-time accuracy only";
+// A ranking's matched error must stand this many times above the references' agreement.
+constexpr double kRankingResolution = 10.0;
 
 double number(const std::map<std::string, std::string>& row, const std::string& column) {
   const auto it = row.find(column);
@@ -165,6 +167,12 @@ void check_rankings(const std::string& dir, std::vector<ClaimViolation>& out) {
                                                               format_g(period, 3) + " s (fewer than " +
                                                               format_g(kRankingPeriods) + "): '" + kShortTimeOnly +
                                                               "' instead"});
+    else if (ranks && ranking.find("inconclusive") == std::string::npos && t.has("reference_agreement") &&
+             !(number(row, "matched_error") > kRankingResolution * number(row, "reference_agreement")))
+      out.push_back({"work_precision_rankings.csv", where, "a ranking at matched error " + text(row, "matched_error") +
+                                                              ", not " + format_g(kRankingResolution) +
+                                                              "x above the references' agreement " +
+                                                              text(row, "reference_agreement") + " over its horizon"});
     else if (ranks && !t.has("slowest_period_s"))
       out.push_back({"work_precision_rankings.csv", where, "a ranking without the slowest period its horizon is judged by"});
   }

@@ -16,7 +16,8 @@
 //              errors over the shared window;
 //   rankings   a ranking names runs of one discretisation only, states its horizon and the
 //              model's slowest period, and a horizon under 3 slowest periods prints "short-time
-//              accuracy only" instead of a ranking;
+//              accuracy only" instead of a ranking; a ranking's matched error stands 10x above the
+//              references' agreement over its horizon (reference_agreement), else "inconclusive";
 //   papers     no verdict of the retired "same order of magnitude" kind (a factor-10 band).
 // `tetherbench check-claims DIR` prints them; the test suite runs it on a small report and on
 // regression rows taken from the report of main 3ea2631 (tests/test_claims_check.cpp).

@@ -105,6 +105,13 @@ namespace {
 // accuracy only".
 constexpr double kRankingPeriods = 3.0;
 constexpr const char* kShortTimeOnly = "short-time accuracy only";
+// A ranking rests on errors at least this many times the references' agreement over its horizon
+// (as the orders' points: the reference uncertain by at most 10% of the error), and below this
+// fraction of the state's scale (as the orders' ceiling: above it the errors saturate); else
+// "inconclusive" with why.
+constexpr double kRankingResolution = 10.0;
+constexpr double kRankingCeiling = 0.1;
+constexpr const char* kInconclusive = "inconclusive";
 // A point that feeds a ranking is timed over at least this many passes (runtime: the fastest;
 // spread: median / fastest - 1, the ties' margin), and over at least kMinTimedSeconds in all, so a
 // sub-millisecond point gets 50 passes or more. Two, not more, for the main job's 300 s budget:
@@ -453,13 +460,21 @@ class WorkPrecision final : public Study {
   void write_rankings(const std::filesystem::path& path, const std::vector<Case>& cases,
                       const std::map<std::string, std::string>& order_flags) const {
     std::ofstream out(path);
-    out << "case,discretisation,work,measure,horizon_s,slowest_period_s,horizon_periods,matched_error,ranking,"
+    out << "case,discretisation,work,measure,horizon_s,slowest_period_s,horizon_periods,reference_agreement,matched_error,ranking,"
            "work_of_each,spread_of_each,passes_of_each,order_flags,note\n";
     for (const auto& c : cases)
       for (const std::string& d : c.model->discretisations())
         for (const bool runtime : {true, false}) {
           std::map<std::string, std::vector<CurvePoint>> curves;
           std::map<std::string, int> passes;  // fewest timing passes among each curve's points
+          size_t ran = 0;                     // points of the group that reached the horizon
+          double agreement = std::numeric_limits<double>::quiet_NaN();  // the references', in scaled_l2
+          for (const auto& p : points_)
+            if (p.key.c->name == c.name && p.ranking == bool(c.report.ranking) && p.key.discretisation == d &&
+                p.measured.outcome.ok()) {
+              ++ran;
+              agreement = p.scaled_agreement;
+            }
           for (const auto& p : points_)
             if (p.key.c->name == c.name && p.ranking == bool(c.report.ranking) && p.key.discretisation == d &&
                 p.measured.outcome.ok() && std::isfinite(p.result.scaled_l2) && p.scaled_resolved()) {
@@ -470,7 +485,7 @@ class WorkPrecision final : public Study {
               passes[p.key.label()] = at == passes.end() ? p.measured.timing_passes
                                                          : std::min(at->second, p.measured.timing_passes);
             }
-          if (curves.empty()) continue;
+          if (ran == 0) continue;
           const double horizon_s = c.report.ranking_t_end(), period = c.model->slowest_period_s();
           const double periods = horizon_s / period;
           const Ranking r = rank_at_matched_error(curves);
@@ -481,6 +496,18 @@ class WorkPrecision final : public Study {
                    format_g(period, 3) + " s, under " + format_g(kRankingPeriods) +
                    ": over less than a few periods the errors of an oscillation depend on where in the swing the "
                    "horizon ends, and the ranking on that, not on the methods";
+          } else if (!(r.matched_error > kRankingResolution * agreement)) {
+            // Over a long horizon a sensitive motion (the string pendulums: two rtol-1e-13 solvers
+            // part by O(1) within 3 swings) leaves no reference to rank against.
+            ranking = kInconclusive;
+            note = curves.empty() ? "no point above the references' agreement" : "matched error " + format_g(r.matched_error, 3);
+            note += ": the reference and its cross-check agree only to " + format_g(agreement, 3) +
+                    " (scaled_l2) over " + format_g(horizon_s, 3) + " s, and a ranking needs errors " +
+                    format_g(kRankingResolution) + "x above that";
+          } else if (r.matched_error > kRankingCeiling) {
+            ranking = kInconclusive;
+            note = "matched error " + format_g(r.matched_error, 3) + " above " + format_g(kRankingCeiling) +
+                   " of the state's scale: some curve never gets below O(1) errors, and saturated errors rank nothing";
           } else {
             ranking = r.text();
             for (const auto& e : r.order) {
@@ -493,8 +520,8 @@ class WorkPrecision final : public Study {
             note = curves.size() > r.order.size() ? "some curves never reach the matched error" : std::string();
           }
           out << c.name << ',' << d << ',' << (runtime ? "runtime" : "rhs_evals") << ",scaled_l2," << format_g(horizon_s, 6)
-              << ',' << format_g(period, 4) << ',' << format_g(periods, 3) << ',' << format_g(r.matched_error, 3) << ','
-              << ranking << ',' << works << ',' << spreads << ',' << counts << ",\"" << flags << "\",\"" << note << "\"\n";
+              << ',' << format_g(period, 4) << ',' << format_g(periods, 3) << ',' << format_g(agreement, 3) << ','
+              << format_g(r.matched_error, 3) << ',' << ranking << ',' << works << ',' << spreads << ',' << counts << ",\"" << flags << "\",\"" << note << "\"\n";
         }
   }
 
