@@ -320,7 +320,7 @@ class WorkPrecision final : public Study {
       std::ofstream& wp = *out;
       wp << "case,integrator,parameter,value,horizon_s,error,resolved,runtime_s,steps,rhs_evals,newton_iters";
       for (const char* m : kTrajectoryMeasures) wp << ',' << m << ",resolved_" << m;
-      wp << ",scaled_l2,resolved_scaled_l2,runtime_spread,timing_passes,status,host\n";
+      wp << ",scaled_l2,resolved_scaled_l2,runtime_spread,runtime_passes,status,host\n";
     }
     // A point that did not reach the horizon has no error and no runtime: its cells stay empty
     // and its status says why.
