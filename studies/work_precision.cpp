@@ -318,9 +318,10 @@ class WorkPrecision final : public Study {
     std::ofstream wp_orders(dir / "work_precision.csv"), wp_ranking(dir / "ranking_sweep.csv");
     for (std::ofstream* out : {&wp_orders, &wp_ranking}) {
       std::ofstream& wp = *out;
-      wp << "case,integrator,parameter,value,horizon_s,error,resolved,runtime_s,steps,rhs_evals,newton_iters";
+      wp << "case,integrator,parameter,value,error,resolved,runtime_s,steps,rhs_evals,newton_iters";
       for (const char* m : kTrajectoryMeasures) wp << ',' << m << ",resolved_" << m;
-      wp << ",scaled_l2,resolved_scaled_l2,runtime_spread,runtime_passes,status,host\n";
+      // New columns go last: readers of the older layout index the first ones by position.
+      wp << ",scaled_l2,resolved_scaled_l2,runtime_spread,runtime_passes,horizon_s,status,host\n";
     }
     // A point that did not reach the horizon has no error and no runtime: its cells stay empty
     // and its status says why.
@@ -328,7 +329,7 @@ class WorkPrecision final : public Study {
       std::ofstream& wp = p.ranking ? wp_ranking : wp_orders;
       const bool ok = p.measured.outcome.ok();
       wp << p.key.c->name << ',' << p.key.label() << ',' << enum_text(p.parameter) << ',' << format_g(p.value, 6) << ','
-         << format_g(horizon(p), 6) << ',' << (ok ? format_g(p.error, 6) : "") << ',' << (ok ? (p.resolved() ? "yes" : "no") : "") << ','
+         << (ok ? format_g(p.error, 6) : "") << ',' << (ok ? (p.resolved() ? "yes" : "no") : "") << ','
          << (ok ? format_g(p.measured.runtime_s, 6) : "") << ',' << p.measured.counters.steps << ','
          << p.measured.counters.rhs_evals << ',' << p.measured.counters.newton_iters;
       for (size_t m = 0; m < 4; ++m) {
@@ -339,7 +340,8 @@ class WorkPrecision final : public Study {
       const bool has_scaled = ok && std::isfinite(p.result.scaled_l2);
       wp << ',' << (has_scaled ? format_g(p.result.scaled_l2, 6) : "") << ','
          << (has_scaled ? (p.scaled_resolved() ? "yes" : "no") : "") << ','
-         << (ok ? format_g(p.measured.runtime_spread, 3) : "") << ',' << (ok ? std::to_string(p.measured.timing_passes) : "");
+         << (ok ? format_g(p.measured.runtime_spread, 3) : "") << ',' << (ok ? std::to_string(p.measured.timing_passes) : "")
+         << ',' << format_g(horizon(p), 6);
       wp << ",\"" << p.measured.outcome.describe() << (p.trajectory_note.empty() ? "" : "; " + p.trajectory_note)
          << "\"," << (ok ? p.measured.host : "") << '\n';
     }
