@@ -1,9 +1,10 @@
 #pragma once
 // The measured orders quoted in cases/README.md, generated from a report's orders.csv (issue 32:
-// the README quoted lgvi4 orders -1.4/-0.4 on C_single_multirotor long after orders.csv gave 3.99).
-// The README holds one block between the markers below; `tetherbench readme-orders ORDERS_CSV... [--readme FILE]` renders it from one or more
-// orders.csv files (a main job's, or single-case studies') and replaces the block in FILE, and
-// tests/test_readme_orders.cpp fails when the block disagrees with what the study now measures.
+// the README quoted a 4th-order method at -1.4/-0.4 on a Model C case long after orders.csv gave 3.99).
+// The README holds one block between the markers below; `tetherbench readme-orders ORDERS_CSV...
+// [--readme FILE]` renders it from one or more orders.csv files (a main job's, or single-case
+// studies') and replaces the block in FILE, and tests/test_readme_orders.cpp fails when the block
+// disagrees with what the study now measures.
 
 #include <string>
 #include <vector>
