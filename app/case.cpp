@@ -65,6 +65,31 @@ double read_trajectory_interval(TableReader& report, const ReportSettings& r) {
 }
 }  // namespace
 
+// [report.ranking] (RankingSweep): its grid like read_trajectory_interval's, over its own
+// horizon and steps.
+static std::optional<RankingSweep> read_ranking(TableReader& report, const ReportSettings& r, const Catalogue& catalogue) {
+  auto table = report.optional_table("ranking");
+  if (!table) return std::nullopt;
+  RankingSweep sweep;
+  sweep.t_end = table->positive("t_end");
+  sweep.steps = table->has("steps") ? table->positive_list("steps") : r.steps;
+  sweep.tolerances = table->has("tolerances") ? table->positive_list("tolerances") : r.tolerances;
+  sweep.integrators = table->string_list_or_empty("integrators", catalogue.integrator_names());
+  ReportSettings grid;
+  grid.reference_t_end = sweep.t_end;
+  grid.steps = sweep.steps;
+  const std::string expected = "a whole multiple of every step of [report.ranking] steps that divides t_end = " +
+                               format_g(sweep.t_end);
+  if (const auto v = table->checked_or_none("interval", false, expected,
+                                            [&](double x) { return x > 0.0 && fits_grid(x, grid); }))
+    sweep.interval = *v;
+  for (int n = kTrajectorySamples; n >= 1 && sweep.interval == 0.0; --n)
+    if (fits_grid(sweep.t_end / n, grid)) sweep.interval = sweep.t_end / n;
+  if (sweep.interval == 0.0) table->fail("interval", "to be given: " + expected, "no key");
+  table->finish();
+  return sweep;
+}
+
 bool Case::lists(const std::string& integrator) const {
   return only_integrators.empty() ||
          std::find(only_integrators.begin(), only_integrators.end(), integrator) != only_integrators.end();
@@ -197,6 +222,7 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
     report.fail("long_time_steps", "a whole number of steps >= 1000 (the growth-law fit needs two decades)",
                 format_g(c.report.long_time_steps));
   c.report.trajectory_interval = read_trajectory_interval(report, c.report);
+  c.report.ranking = read_ranking(report, c.report, catalogue);
   c.report.setting_sweep = read_setting_sweep(report, c, catalogue);
   c.report.parameter_map = read_parameter_map(report, c, catalogue, model, initial);
   report.finish();

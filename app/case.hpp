@@ -39,6 +39,19 @@ struct ParameterMap {
   double t_end = 0.0;                                  // s; the case's t_end unless set
 };
 
+// [report.ranking]: the work-precision rankings' own sweep, over a horizon of several of the
+// model's slowest periods (issue 32 item 6), when the orders' horizon (reference_t_end) is too
+// short to rank on: its own reference trajectory (reference/<case>/ranking_trajectory*.bin), its
+// own steps and tolerances (coarser and fewer: a ranking needs a curve, not an asymptotic range),
+// timed over more passes than the orders' sweep.
+struct RankingSweep {
+  double t_end = 0.0;                // s
+  std::vector<double> steps;         // fixed-step sweep (s); [report] steps unless set
+  std::vector<double> tolerances;    // adaptive sweep (rtol, atol = 1e-2 rtol); [report] tolerances unless set
+  double interval = 0.0;             // the reference trajectory's grid (s): t_end / n, n <= 50, a whole multiple of every step
+  std::vector<std::string> integrators;  // only these runs (empty: every run of the orders' sweep)
+};
+
 // What `tetherbench report`, `reference` and `gate` do with a case ([report] table).
 constexpr int kTrajectorySamples = 50;  // default number of reference-trajectory grid intervals
 
@@ -55,6 +68,9 @@ struct ReportSettings {
   // every step of `steps`, so that every fixed-step run of the sweep has a step end on each
   // grid time. Either way it divides reference_t_end.
   double trajectory_interval = 0.0;
+  std::optional<RankingSweep> ranking;  // absent: the rankings use the orders' sweep over reference_t_end
+  // The rankings' horizon: [report.ranking] t_end, or reference_t_end without that table.
+  double ranking_t_end() const { return ranking ? ranking->t_end : reference_t_end; }
   std::optional<SettingSweep> setting_sweep;
   std::optional<ParameterMap> parameter_map;
 };

@@ -22,6 +22,16 @@ constexpr double kGainOverKinetic = 0.1;  // the instability criterion's energy 
 constexpr double kConstraintBound = 1e-2; // and its constraint / orthogonality bound
 constexpr int kOrderPoints = 3;
 constexpr double kOrderOff = 0.5;
+// An order fitted over errors above this fraction of the quantity's own scale is a fit over O(1)
+// errors, not an asymptotic range (issue 32 item 5). A report without the relative column
+// (relative_error_max) is held to its absolute errors: 1 in the state's own units (m, m/s, rad).
+constexpr double kOrderCeiling = 0.1;
+constexpr double kOrderCeilingAbsolute = 1.0;
+// A ranking needs a horizon of this many slowest periods; shorter, the table says so instead.
+constexpr double kRankingPeriods = 3.0;
+constexpr const char* kShortTimeOnly = "short-time accuracy only";
+// A ranking's matched error must stand this many times above the references' agreement.
+constexpr double kRankingResolution = 10.0;
 
 double number(const std::map<std::string, std::string>& row, const std::string& column) {
   const auto it = row.find(column);
@@ -125,6 +135,24 @@ void check_orders(const std::string& dir, std::vector<ClaimViolation>& out) {
     if (std::abs(p - declared) > kOrderOff && text(row, "flag").empty())
       out.push_back({"orders.csv", where, "order " + format_g(p, 3) + " against the declared " + format_g(declared) +
                                               " without a flag"});
+    const double ci = number(row, "order_ci95");
+    if (std::isfinite(ci) && std::abs(p - declared) <= kOrderOff && (declared < p - ci || declared > p + ci) &&
+        text(row, "flag").empty())
+      out.push_back({"orders.csv", where, "order " + format_g(p, 4) + " +- " + format_g(ci, 2) + ": its interval [" +
+                                              format_g(p - ci, 3) + ", " + format_g(p + ci, 3) + "] excludes the declared " +
+                                              format_g(declared) + " without a flag (local orders " +
+                                              text(row, "local_orders") + ")"});
+    if (t.has("relative_error_max")) {
+      const double relative = number(row, "relative_error_max");
+      if (relative > kOrderCeiling)
+        out.push_back({"orders.csv", where, "order " + format_g(p, 3) + " fitted over errors up to " + format_g(relative, 3) +
+                                                " of the quantity's scale (above " + format_g(kOrderCeiling) +
+                                                ": O(1) errors, not an asymptotic range)"});
+    } else if (number(row, "error_max") >= kOrderCeilingAbsolute) {
+      out.push_back({"orders.csv", where, "order " + format_g(p, 3) + " fitted over errors " + text(row, "error_min") +
+                                              " ... " + text(row, "error_max") +
+                                              ": O(1) errors in the state's units, not an asymptotic range"});
+    }
   }
 }
 
@@ -150,6 +178,24 @@ void check_rankings(const std::string& dir, std::vector<ClaimViolation>& out) {
       out.push_back({"work_precision_rankings.csv", where, "a ranking across discretisations: " + ranking});
     if (!t.has("horizon_s") || text(row, "horizon_s").empty())
       out.push_back({"work_precision_rankings.csv", where, "a ranking without its horizon"});
+    // A ranking over less than kRankingPeriods of the model's slowest period ranks the start-up,
+    // not the methods (issue 32 item 6): such a row must say so instead of ranking.
+    const double horizon = number(row, "horizon_s"), period = number(row, "slowest_period_s");
+    const bool ranks = !ranking.empty() && ranking.find(kShortTimeOnly) == std::string::npos;
+    if (ranks && t.has("slowest_period_s") && std::isfinite(period) && horizon < kRankingPeriods * period)
+      out.push_back({"work_precision_rankings.csv", where, "a ranking over " + format_g(horizon, 3) + " s, " +
+                                                              format_g(horizon / period, 2) + " of the slowest period " +
+                                                              format_g(period, 3) + " s (fewer than " +
+                                                              format_g(kRankingPeriods) + "): '" + kShortTimeOnly +
+                                                              "' instead"});
+    else if (ranks && ranking.find("inconclusive") == std::string::npos && t.has("reference_agreement") &&
+             !(number(row, "matched_error") > kRankingResolution * number(row, "reference_agreement")))
+      out.push_back({"work_precision_rankings.csv", where, "a ranking at matched error " + text(row, "matched_error") +
+                                                              ", not " + format_g(kRankingResolution) +
+                                                              "x above the references' agreement " +
+                                                              text(row, "reference_agreement") + " over its horizon"});
+    else if (ranks && !t.has("slowest_period_s"))
+      out.push_back({"work_precision_rankings.csv", where, "a ranking without the slowest period its horizon is judged by"});
   }
 }
 

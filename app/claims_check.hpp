@@ -9,10 +9,15 @@
 //   status     an "ok" run's energy gain stays within 0.1 x its maximum kinetic energy and its
 //              constraint and orthogonality errors within 1e-2 (the one instability criterion);
 //   orders     a measured order needs >= 3 fitted points and an interval, and one more than 0.5
-//              from the declared order needs a flag;
+//              from the declared order, or whose interval excludes it, needs a flag; a fit over
+//              errors above 0.1 of the quantity's scale (relative_error_max; an older report
+//              without it: errors >= 1 in the state's units) is a fit over O(1) errors and fails;
 //   horizons   a case whose runs have different horizons shows each run's t_end and the
 //              errors over the shared window;
-//   rankings   a ranking names runs of one discretisation only, and states its horizon;
+//   rankings   a ranking names runs of one discretisation only, states its horizon and the
+//              model's slowest period, and a horizon under 3 slowest periods prints "short-time
+//              accuracy only" instead of a ranking; a ranking's matched error stands 10x above the
+//              references' agreement over its horizon (reference_agreement), else "inconclusive";
 //   papers     no verdict of the retired "same order of magnitude" kind (a factor-10 band); one
 //              comparison one row; a claim placed in time ("after t = 5 s", "after around
 //              400 s", "starts to tumble") judged on the run's time series (the evidence

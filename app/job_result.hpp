@@ -224,6 +224,7 @@ void describe(V& v, Measurement& m) {
   v("window_metrics", m.window_metrics);
   v("runtime_s", m.runtime_s);
   v("runtime_spread", m.runtime_spread);
+  v("timing_passes", m.timing_passes);
   v("t_final", m.t_final);
   v("final_physical", m.final_physical);
   v("extra_columns", m.extra_columns);

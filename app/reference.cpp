@@ -119,8 +119,63 @@ std::vector<std::string> write_references(const std::vector<Case>& cases, const 
                                        " by `" + command + "`",
                                    reference_trajectory_fingerprint(c, d, *solver));
         written.push_back(trajectory_path);
+        if (!c.report.ranking) continue;
+        const RankingSweep& r = *c.report.ranking;
+        const StateTrajectory ranking = compute_reference_trajectory(*solver, *c.model, d, r.t_end, r.interval, c.h);
+        const std::string ranking_path = ranking_trajectory_path(reference_dir, c, d, role);
+        write_reference_trajectory(ranking_path, ranking,
+                                   what + " for the rankings ([report.ranking]): physical state every " +
+                                       format_g(r.interval) + " s from t = 0 to " + format_g(r.t_end) + " s from " +
+                                       solver->name + " at rtol " + format_g(kReferenceRtol) + ", atol " +
+                                       format_g(kReferenceAtol) + " (each grid time stepped onto); made " + utc_now() +
+                                       " by `" + command + "`",
+                                   ranking_trajectory_fingerprint(c, d, *solver));
+        written.push_back(ranking_path);
       }
   return written;
+}
+
+std::string ranking_trajectory_path(const std::string& dir, const Case& c, const std::string& discretisation,
+                                    ReferenceRole role) {
+  const std::string file = discretisation == c.model->default_discretisation()
+                               ? "ranking_trajectory.bin"
+                               : "ranking_trajectory_" + discretisation + ".bin";
+  const fs::path folder = fs::path(dir) / c.name;
+  return (role == ReferenceRole::Reference ? folder / file : folder / "crosscheck" / file).string();
+}
+
+std::string ranking_trajectory_fingerprint(const Case& c, const std::string& discretisation, const IntegratorInfo& solver) {
+  const double t_end = c.report.ranking ? c.report.ranking->t_end : 0.0;
+  const double interval = c.report.ranking ? c.report.ranking->interval : 0.0;
+  return fingerprint_of(c.model_inputs + ";ranking_t_end=" + format_g(t_end, 17) + ";discretisation=" + discretisation +
+                        ";formulation=" + to_string(FormulationKind::EmbeddedOde) + ";solver=" + solver.name +
+                        ";rtol=" + format_g(kReferenceRtol, 17) + ";atol=" + format_g(kReferenceAtol, 17) +
+                        ";trajectory_interval=" + format_g(interval, 17));
+}
+
+std::map<std::string, StateTrajectory> read_ranking_trajectories(const Case& c, const std::string& reference_dir,
+                                                                 const IntegratorInfo& solver, ReferenceRole role) {
+  std::map<std::string, StateTrajectory> out;
+  if (!c.report.ranking) return out;
+  const RankingSweep& r = *c.report.ranking;
+  for (const auto& d : reference_discretisations(c)) {
+    const std::string path = ranking_trajectory_path(reference_dir, c, d, role);
+    const std::string remake = " (make it with `tetherbench reference " + c.file + "`)";
+    if (!fs::exists(path)) throw InputError(path + ": missing ranking reference trajectory for case " + c.name + remake);
+    const std::string stored = read_reference_fingerprint(path), expected = ranking_trajectory_fingerprint(c, d, solver);
+    if (stored != expected)
+      throw InputError(path + ": stale ranking reference trajectory for case " + c.name + ": its fingerprint " +
+                       (stored.empty() ? std::string("is missing") : stored) + ", the case's inputs give " + expected +
+                       " (the model, initial condition, [report.ranking] t_end or interval, discretisation or solver "
+                       "changed)" + remake);
+    StateTrajectory t = read_reference_trajectory(path);
+    const long samples = std::lround(r.t_end / r.interval) + 1;
+    if (long(t.states.size()) != samples || t.interval != r.interval)
+      throw InputError(path + ": expected " + std::to_string(samples) + " samples every " + format_g(r.interval) +
+                       " s, got " + std::to_string(t.states.size()) + " every " + format_g(t.interval) + " s" + remake);
+    out[d] = std::move(t);
+  }
+  return out;
 }
 
 std::map<std::string, Eigen::VectorXd> read_references(const Case& c, const std::string& reference_dir,

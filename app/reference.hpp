@@ -72,4 +72,17 @@ std::map<std::string, StateTrajectory> read_reference_trajectories(const Case& c
                                                                    const IntegratorInfo& solver,
                                                                    ReferenceRole role = ReferenceRole::Reference);
 
+// ---- Reference trajectories of the rankings ([report.ranking], app/case.hpp RankingSweep) ----
+// The same solver, tolerances and ODE form over the ranking's horizon and grid:
+// reference/<case>/ranking_trajectory.bin, ranking_trajectory_<d>.bin (cross-check in crosscheck/),
+// fingerprinted by the model inputs, that horizon and grid, the discretisation and the solver.
+std::string ranking_trajectory_path(const std::string& reference_dir, const Case& c, const std::string& discretisation,
+                                    ReferenceRole role = ReferenceRole::Reference);
+std::string ranking_trajectory_fingerprint(const Case& c, const std::string& discretisation, const IntegratorInfo& solver);
+// Every stored ranking trajectory of a case with [report.ranking], by discretisation; InputError
+// like read_references when one is missing or stale.
+std::map<std::string, StateTrajectory> read_ranking_trajectories(const Case& c, const std::string& reference_dir,
+                                                                 const IntegratorInfo& solver,
+                                                                 ReferenceRole role = ReferenceRole::Reference);
+
 }  // namespace tb

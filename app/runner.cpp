@@ -330,6 +330,7 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
   const size_t n = passes.size();
   const double median = n % 2 ? passes[n / 2] : 0.5 * (passes[n / 2 - 1] + passes[n / 2]);
   m.runtime_spread = m.runtime_s > 0.0 ? median / m.runtime_s - 1.0 : 0.0;
+  m.timing_passes = int(n);
   return m;
 }
 

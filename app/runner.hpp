@@ -127,6 +127,7 @@ struct Measurement {
   // The timing passes' spread, median / min - 1 (0 with one pass): how far apart two runtimes
   // must be before a ranking may call one faster (the machine's noise, measured in the same run).
   double runtime_spread = 0.0;
+  int timing_passes = 1;  // how many passes runtime_s and runtime_spread come from
   double t_final = 0.0;
   Eigen::VectorXd final_physical;  // the model's physical state at t_final
   std::vector<std::string> extra_columns;

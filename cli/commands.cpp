@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <thread>
 #include <tuple>
 
@@ -11,6 +13,7 @@
 #include "app/distributed.hpp"
 #include "app/gates.hpp"
 #include "app/interrupt.hpp"
+#include "app/readme_orders.hpp"
 #include "app/reference.hpp"
 #include "app/report.hpp"
 #include "app/runner.hpp"
@@ -476,6 +479,40 @@ class CheckClaimsCommand : public Command {
   std::string dir_;
 };
 
+// `tetherbench readme-orders ORDERS_CSV... [--readme FILE]`
+class ReadmeOrdersCommand : public Command {
+ public:
+  explicit ReadmeOrdersCommand(CLI::App& app) {
+    subcommand = app.add_subcommand(
+        "readme-orders", "the measured-orders block of cases/README.md from orders.csv files (printed, or written into --readme)");
+    subcommand->add_option("ORDERS_CSV", files_, "orders.csv of a report or of `study work_precision` runs")
+        ->required()
+        ->check(CLI::ExistingFile);
+    subcommand->add_option("--readme", readme_, "replace the generated block of this file (e.g. cases/README.md)")
+        ->check(CLI::ExistingFile);
+  }
+  bool runs_cases() const override { return false; }
+  int execute(Session&) override {
+    const std::string block = render_orders_block(files_);
+    if (readme_.empty()) {
+      std::printf("%s\n", block.c_str());
+      return 0;
+    }
+    std::ifstream in(readme_);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string updated = replace_orders_block(text, block, readme_);
+    std::ofstream out(readme_);
+    out << updated;
+    if (!out) throw std::runtime_error("cannot write " + readme_);
+    std::printf("%s: generated orders block rewritten from %zu file(s)\n", readme_.c_str(), files_.size());
+    return 0;
+  }
+
+ private:
+  std::vector<std::string> files_;
+  std::string readme_;
+};
+
 }  // namespace
 
 std::vector<std::string> Session::bundled_case_files() const {
@@ -521,6 +558,7 @@ std::vector<std::unique_ptr<Command>> declare_commands(CLI::App& app) {
   commands.push_back(std::make_unique<ReferenceCommand>(app));
   commands.push_back(std::make_unique<GateCommand>(app));
   commands.push_back(std::make_unique<CheckClaimsCommand>(app));
+  commands.push_back(std::make_unique<ReadmeOrdersCommand>(app));
   commands.push_back(std::make_unique<StudyCommand>(app, true));
   return commands;
 }

@@ -21,19 +21,34 @@ struct PowerLawFit {
 };
 PowerLawFit fit_power_law(const std::vector<double>& x, const std::vector<double>& y);
 
-// A convergence order measured only where the sweep is in its asymptotic range: over the longest
-// run of successive usable points (largest h first) whose local orders (between successive points)
-// all lie within `tolerance` of each other, with at least `min_points` points; of
-// equally long runs the one at larger h wins (the small end is where round-off floors lie). A point is usable when the
-// caller says so (its run succeeded and its error stands clear of the reference's uncertainty).
+// A convergence order measured only where the sweep is in its asymptotic range (issue 24 item 3;
+// issue 32 item 5). A point is usable when the caller says so: its run succeeded, its error
+// stands clear of the reference's uncertainty (bounding the range from below) and is small against
+// the quantity's own scale (bounding it from above: no fit over O(1) errors). Of the usable points
+// those on a floor are left out too: a point whose error fell by less than a local order of
+// `floor_order` from its coarser usable neighbour measures the run's own round-off (or an order
+// collapse), not its truncation error. The window fitted is a run of successive such points whose
+// local orders (between successive points) all lie within `tolerance` of each other, at least
+// `min_points` of them, and it is the FINEST such run: the one ending at the smallest step that
+// ends any (of those, the longest): the asymptotic range lies at small h, and a coarser window
+// chosen over it would report a pre-asymptotic order.
 struct AsymptoticOrder {
   bool fitted = false;
   PowerLawFit fit;                     // over the chosen run (p: the order; ci95: its interval)
   std::vector<double> steps;           // the chosen run's steps, largest first
   std::vector<double> local_orders;    // between successive points of the whole sweep (NaN across an unusable one)
+  std::vector<double> window_local_orders;  // those inside the chosen run, largest h first
+  std::vector<double> floor_steps;     // usable points left out as on a floor
   std::string why_not;                 // when not fitted: why, in words
 };
 AsymptoticOrder asymptotic_order(const std::vector<double>& steps, const std::vector<double>& errors,
-                                 const std::vector<bool>& usable, double tolerance = 0.3, std::size_t min_points = 3);
+                                 const std::vector<bool>& usable, double tolerance = 0.3, std::size_t min_points = 3,
+                                 double floor_order = 0.5);
+
+// Whether a measured order is consistent with the declared one: its 95% interval contains it
+// (an order fitted without an interval is not).
+inline bool interval_contains(const PowerLawFit& fit, double declared) {
+  return fit.ci95 == fit.ci95 && fit.p - fit.ci95 <= declared && declared <= fit.p + fit.ci95;
+}
 
 }  // namespace tb

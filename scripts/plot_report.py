@@ -718,12 +718,14 @@ def ranking_table(rows):
     for r in rows:
         body.append([md_escape(r.get("discretisation", "") or "—"), md_escape(r.get("work", "")),
                      md_escape(r.get("measure", "")), fmt_g(num(r.get("horizon_s"))) + " s",
+                     md_escape(r.get("horizon_periods", "")) or "—",
                      fmt(num(r.get("matched_error"))), md_escape(r.get("ranking", "") or "no resolved points"),
                      md_escape(r.get("work_of_each", "")), md_escape(r.get("spread_of_each", "")),
+                     md_escape(r.get("passes_of_each", "")) or "—",
                      md_escape(r.get("order_flags", "")) or "—", md_escape(r.get("note", ""))])
-    return md_table(["discretisation", "work", "error measure", "horizon", "matched error",
+    return md_table(["discretisation", "work", "error measure", "horizon", "slowest periods", "matched error",
                      "ranking (least work first; = within the timing spread)", "work of each",
-                     "timing spread of each", "order flags", "note"], body)
+                     "timing spread of each", "timing passes of each", "order flags", "note"], body)
 
 
 SETTING_AXIS = {"baumgarte_p": "Baumgarte rate p  [1/s]", "baumgarte_gamma": "orthonormality rate gamma  [1/s]"}
@@ -979,7 +981,12 @@ def main(argv):
     traj_agreement = {r.get("case"): {m: num(r.get("agreement_" + m)) for m, _, _ in WP_MEASURES[1:]}
                       for r in references if r.get("default", "").strip().lower() == "yes"}
     rankings = read_csv(os.path.join(report, "work_precision_rankings.csv")) or []
-    wp_horizon = {r.get("case"): r.get("horizon_s") for r in rankings if r.get("horizon_s")}
+    # the horizon of each case's work-precision figure: its sweep's (work_precision.csv), which
+    # is the orders' (reference_t_end); the rankings may run over a longer one of their own
+    # ([report.ranking], ranking_sweep.csv), stated in their table
+    wp_horizon = {r.get("case"): r.get("horizon_s") for r in wp if r.get("horizon_s")}
+    if not wp_horizon:  # a report from before work_precision.csv had the column
+        wp_horizon = {r.get("case"): r.get("horizon_s") for r in rankings if r.get("horizon_s")}
     # the agreement of each case's reference with its cross-check, default discretisation
     agreement = {r.get("case"): num(r.get("agreement")) for r in references
                  if r.get("default", "").strip().lower() == "yes"}
@@ -1025,6 +1032,7 @@ def main(argv):
     else:
         md += ["_build_info.csv not found._", ""]
     top = [f"[{n}]({n})" for n in ("summary.md", "summary.csv", "work_precision.csv", "work_precision_rankings.csv",
+                                     "ranking_sweep.csv",
                                      "orders.csv", "references.csv", "paper_comparison.md", "paper_comparison.csv",
                                      "setting_sweep.csv", "parameter_map.md", "parameter_map.csv",
                                      "stability_map.md", "stability_map.csv", "stability_probes.csv",
@@ -1079,9 +1087,12 @@ def main(argv):
             ranks = [r for r in rankings if r.get("case") == case]
             if ranks:
                 md += ["**Work–precision ranking** (work_precision_rankings.csv): per discretisation, each against "
-                       "its own reference, over the stated horizon; the error is scaled_l2 (RMS over the reference "
+                       "its own reference, over the stated horizon (the case's [report.ranking] sweep, "
+                       "ranking_sweep.csv, where it has one; a horizon under 3 of the model's slowest periods "
+                       "ranks nothing: \"short-time accuracy only\"); the error is scaled_l2 (RMS over the reference "
                        "grid and every state component of the error divided by that component's range in the "
-                       "reference); each curve's work interpolated at the matched error; neighbours within the "
+                       "reference); each curve's work interpolated at the matched error; the runtime the fastest "
+                       "of the stated timing passes, its spread median / fastest − 1; neighbours within the "
                        "measured timing spread are tied (=)", ""]
                 md += ranking_table(ranks)
                 md.append("")

@@ -38,15 +38,89 @@
 
 namespace tb {
 
-namespace {
-// The asymptotic-range rule of the measured orders (orders.csv; issue 24 item 3).
-constexpr double kOrderResolution = 10.0;  // errors at least this many times the references' agreement
-constexpr double kOrderAgreement = 0.3;    // local orders within this of each other
-constexpr std::size_t kOrderMinPoints = 3;
-constexpr double kOrderFlag = 0.5;         // |measured - declared| above this is flagged
-}  // namespace
+// The rules' reasons (OrderRules' defaults):
+//   resolution 10: an error measured against a reference uncertain by `a` is uncertain by a/e, at
+//     most 10% here, which moves a local order by at most log2(1.1/0.9) = 0.3 (the agreement);
+//   ceiling 0.1 (issue 32 item 5): an error that has grown to a sizeable fraction of the motion
+//     saturates (a phase error delta moves a swinging state by ~ sin(delta), never more than its
+//     range), and its slope stops measuring the order. For e = sin(C h^p) the local order between h
+//     and h/2 is biased by 0.002 at e = 0.1 and by 0.23 at e = 0.84 (p = 2): below 0.1 the
+//     saturation is far inside the fits' intervals, above it the fit measures the saturation (the
+//     referee's case: generalized_alpha on the tether fitted over errors 0.064 ... 3.18);
+//   floor 0.5: every declared order here is >= 2, so a run still converging falls far faster than
+//     h^0.5; slower, it sits on its own round-off floor (or its order collapsed): no convergence range;
+//   flag: more than 0.5 from the declared order, or an interval that excludes it (issue 32 item 5:
+//     rk4 4.36 +- 0.2 on the tether, local orders 4.51 -> 4.22, was within the band and unflagged).
+MeasuredOrder measure_order(const std::vector<OrderSweepPoint>& sweep, double declared, const OrderRules& rules) {
+  MeasuredOrder out;
+  std::vector<double> hs, errs;
+  std::vector<bool> usable;
+  for (const auto& q : sweep) {
+    const bool below_ceiling = q.ok && q.relative_error <= rules.ceiling;
+    hs.push_back(q.h);
+    errs.push_back(q.ok ? q.error : 0.0);
+    usable.push_back(q.ok && q.error >= rules.resolution * q.agreement && below_ceiling);
+    if (q.ok && !below_ceiling) ++out.above_ceiling;
+  }
+  out.fit = asymptotic_order(hs, errs, usable, rules.agreement, rules.min_points, rules.floor);
+  if (!out.fit.fitted) return out;
+  double mean_x = 0.0, sxx = 0.0;
+  for (double h : out.fit.steps) mean_x += std::log(h) / double(out.fit.steps.size());
+  for (double h : out.fit.steps) sxx += (std::log(h) - mean_x) * (std::log(h) - mean_x);
+  for (double h : out.fit.steps)
+    for (const auto& q : sweep)
+      if (q.h == h) {
+        out.relative_error_max = std::max(out.relative_error_max, q.relative_error);
+        out.reference_bound += std::abs(std::log(h) - mean_x) / sxx * q.agreement / q.error;
+      }
+  // Judged on the numbers as printed, so that the flag and the interval beside it never disagree
+  // for a reader (or for check-claims).
+  out.p = std::stod(format_g(out.fit.fit.p, 4));
+  out.ci95 = std::stod(format_g(out.fit.fit.ci95 + out.reference_bound, 2));
+  if (out.p < declared - rules.flag_band) {
+    out.flag = "order reduction";
+  } else if (out.p > declared + rules.flag_band) {
+    out.flag = "above the declared order";
+  } else if (!interval_contains(PowerLawFit{out.p, 0.0, 0.0, out.ci95, out.fit.fit.points}, declared)) {
+    std::string local;
+    for (double q : out.fit.window_local_orders) local += (local.empty() ? "" : " -> ") + format_g(q, 3);
+    // Five digits for the bounds, so that a tight interval just off the declared order reads as
+    // such ("[1.9981, 1.9999]", not "[2, 2]"), and by how much: the reader judges the size.
+    const double off = out.p > declared ? out.p - out.ci95 - declared : declared - (out.p + out.ci95);
+    out.flag = "interval [" + format_g(out.p - out.ci95, 5) + ", " + format_g(out.p + out.ci95, 5) +
+               "] excludes the declared " + format_g(declared) + " by " + format_g(off, 2) + " (local orders " + local +
+               ")";
+  }
+  return out;
+}
 
 namespace {
+
+// The rankings' horizon rule (issue 32 item 6): a ranking needs a horizon of at least this many of
+// the model's slowest periods (Model::slowest_period_s). Over a fraction of a swing the errors
+// are the local truncation errors of the start-up and depend on where in the swing the horizon
+// ends; over several periods the phase error that accumulates (growing like t for every method
+// here) dominates, and that is what a method's user pays for. Three periods also leave two whole
+// swings after the first, where the string's fast start-up modes are excited. Shorter: "short-time
+// accuracy only".
+constexpr double kRankingPeriods = 3.0;
+constexpr const char* kShortTimeOnly = "short-time accuracy only";
+// A ranking rests on errors at least this many times the references' agreement over its horizon
+// (as the orders' points: the reference uncertain by at most 10% of the error), and below this
+// fraction of the state's scale (as the orders' ceiling: above it the errors saturate); else
+// "inconclusive" with why.
+constexpr double kRankingResolution = 10.0;
+constexpr double kRankingCeiling = 0.1;
+constexpr const char* kInconclusive = "inconclusive";
+// A point that feeds a ranking is timed over at least this many passes (runtime: the fastest;
+// spread: median / fastest - 1, the ties' margin), and over at least kMinTimedSeconds in all, so a
+// sub-millisecond point gets 50 passes or more. Two, not more, for the main job's 300 s budget:
+// the ranking sweeps' long points (0.1-2 s each) are what a third pass would add (cases/README.md,
+// "Cost of the rankings"); the short ones get their many passes from kMinTimedSeconds anyway.
+constexpr int kRankingRepeats = 2;
+// A point that feeds no ranking is timed once, repeated only while its passes total under 1 ms
+// (one sub-millisecond pass measures the clock, not the method).
+constexpr double kMinTimedOnce = 1e-3;
 
 // The error norm of the rankings, one number free of the state's mixed units (m, m/s, rad/s,
 // entries of R): RMS over the grid t_1..t_K and over every component i of
@@ -62,6 +136,30 @@ double scaled_l2(const std::vector<Eigen::VectorXd>& run, const std::vector<Eige
   return std::sqrt(sum / (double(run.size() - 1) * double(scale.size())));
 }
 
+// WorkPrecisionResult::relative_error: per kind of entry (configuration, rate, other), max |e_i|
+// over the largest |x*| the reference trajectory reaches in that kind (floored, as scaled_l2's
+// scales, at 1e-6 of the largest kind's, so that a kind the reference keeps at 0, e.g. work not
+// yet done, is measured against the state's scale), the largest ratio.
+double relative_error(const Eigen::VectorXd& error, const std::vector<Eigen::VectorXd>& reference,
+                      const std::vector<PhysicalPart>& parts) {
+  if (reference.empty() || Eigen::Index(parts.size()) != error.size()) return std::numeric_limits<double>::quiet_NaN();
+  std::array<double, 3> scale{0.0, 0.0, 0.0}, worst{0.0, 0.0, 0.0};
+  for (const auto& x : reference)
+    for (Eigen::Index i = 0; i < x.size(); ++i) {
+      auto& s = scale[size_t(parts[size_t(i)])];
+      s = std::max(s, std::abs(x(i)));
+    }
+  for (Eigen::Index i = 0; i < error.size(); ++i) {
+    auto& w = worst[size_t(parts[size_t(i)])];
+    w = std::max(w, std::abs(error(i)));
+  }
+  const double largest = *std::max_element(scale.begin(), scale.end());
+  double out = 0.0;
+  for (size_t k = 0; k < 3; ++k)
+    if (worst[k] > 0.0) out = std::max(out, worst[k] / std::max({scale[k], 1e-6 * largest, std::numeric_limits<double>::min()}));
+  return out;
+}
+
 // The four trajectory measures, in the column order of work_precision.csv.
 constexpr const char* kTrajectoryMeasures[] = {"l2_configuration", "linf_configuration", "l2_rate", "linf_rate"};
 std::array<double, 4> as_array(const TrajectoryErrors& e) {
@@ -75,6 +173,11 @@ constexpr std::array<std::string_view, 2> enum_texts(Swept) { return {"h", "rtol
 
 struct Point {
   RunKey key;
+  // A point of the rankings' own sweep ([report.ranking]: its horizon, grid and reference
+  // trajectory), not of the orders' sweep over reference_t_end.
+  bool ranking = false;
+  int repeats = 1;             // timing passes (MeasureOptions::repeats)
+  double min_timed_s = 0.0;    // and the least total time they are timed over
   Swept parameter = Swept::H;
   double value = 0.0;
   WorkPrecisionResult result;  // the job's result, applied on the gathering process; unpacked in write()
@@ -115,25 +218,57 @@ class WorkPrecision final : public Study {
             as_array(trajectory_errors(crosscheck_trajectories.at(d).states, t.states, parts_[c.name]));
         scaled_agreement_[c.name][d] = scaled_l2(crosscheck_trajectories.at(d).states, t.states);
       }
+      if (!c.report.ranking) continue;
+      ranking_trajectories_[c.name] = read_ranking_trajectories(c, context.case_references(), catalogue.reference());
+      const auto crosscheck_ranking =
+          read_ranking_trajectories(c, context.case_references(), catalogue.crosscheck(), ReferenceRole::CrossCheck);
+      for (const auto& [d, t] : ranking_trajectories_[c.name]) {
+        const auto& x = crosscheck_ranking.at(d).states;
+        ranking_agreement_[c.name][d] = (x.back() - t.states.back()).lpNorm<Eigen::Infinity>();
+        ranking_trajectory_agreement_[c.name][d] = as_array(trajectory_errors(x, t.states, parts_[c.name]));
+        ranking_scaled_agreement_[c.name][d] = scaled_l2(x, t.states);
+      }
     }
     for (const auto& c : *context.cases)
       for (const auto& key : runs_of(c, catalogue.integrators)) {
         if (why_not_applicable(c, *key.integrator, key.discretisation)) continue;
         if (!references_[c.name].count(key.discretisation)) continue;  // no ODE form of it: no reference
         const bool adaptive = key.integrator->adaptive;
+        // Timing: a point that feeds a ranking is timed over kRankingRepeats passes and at least
+        // kMinTimedSeconds in all (the ranking's ties rest on the spread of those passes); the
+        // orders' sweep of a case that ranks on its own sweep only draws its runtimes, and is
+        // timed once (more passes only below 1 ms, where one pass measures the clock).
+        const bool orders_rank = !c.report.ranking && ranks_at(c);
         for (double v : adaptive ? c.report.tolerances : c.report.steps) {
           Point& p = points_.emplace_back();
           p.key = key;
           p.parameter = adaptive ? Swept::Rtol : Swept::H;
           p.value = v;
+          p.repeats = orders_rank ? kRankingRepeats : 1;
+          p.min_timed_s = orders_rank ? kMinTimedSeconds : kMinTimedOnce;
           p.agreement = agreement_[c.name][key.discretisation];
           p.trajectory_agreement = trajectory_agreement_[c.name][key.discretisation];
           p.scaled_agreement = scaled_agreement_[c.name][key.discretisation];
         }
+        if (!c.report.ranking || !ranking_trajectories_[c.name].count(key.discretisation)) continue;
+        const auto& only = c.report.ranking->integrators;
+        if (!only.empty() && std::find(only.begin(), only.end(), key.integrator->name) == only.end()) continue;
+        for (double v : adaptive ? c.report.ranking->tolerances : c.report.ranking->steps) {
+          Point& p = points_.emplace_back();
+          p.key = key;
+          p.ranking = true;
+          p.parameter = adaptive ? Swept::Rtol : Swept::H;
+          p.value = v;
+          p.repeats = kRankingRepeats;
+          p.min_timed_s = kMinTimedSeconds;
+          p.agreement = ranking_agreement_[c.name][key.discretisation];
+          p.trajectory_agreement = ranking_trajectory_agreement_[c.name][key.discretisation];
+          p.scaled_agreement = ranking_scaled_agreement_[c.name][key.discretisation];
+        }
       }
     // The references the errors are measured against are inputs too (their files may be
     // recomputed): the final state's and the trajectory's fingerprints, once per discretisation.
-    std::map<std::string, std::map<std::string, std::string>> reference_prints;
+    std::map<std::string, std::map<std::string, std::string>> reference_prints, ranking_prints;
     for (const auto& [case_name, by_discretisation] : references_)
       for (const auto& [d, x] : by_discretisation) {
         ResultWriter bytes;
@@ -144,15 +279,26 @@ class WorkPrecision final : public Study {
         }
         reference_prints[case_name][d] = fingerprint_of(bytes.bytes());
       }
+    for (const auto& [case_name, by_discretisation] : ranking_trajectories_)
+      for (const auto& [d, t] : by_discretisation) {
+        ResultWriter bytes;
+        bytes << t.interval;
+        for (const auto& state : t.states) bytes << state;
+        ranking_prints[case_name][d] = fingerprint_of(bytes.bytes());
+      }
     std::vector<StudyJob> jobs;
     for (auto& p : points_) {
-      const double cost = p.parameter == Swept::H ? p.key.c->report.reference_t_end / p.value : 1.0;
+      const double cost = p.parameter == Swept::H ? horizon(p) / p.value : 1.0;
+      const auto& prints = p.ranking ? ranking_prints : reference_prints;
       jobs.push_back(result_job<WorkPrecisionResult>(
-          p.key.c->name + " | " + p.key.label() + " | " + std::string(enum_text(p.parameter)) + " = " + format_g(p.value, 3), cost,
+          p.key.c->name + " | " + p.key.label() + " | " + (p.ranking ? "ranking " : "") +
+              std::string(enum_text(p.parameter)) + " = " + format_g(p.value, 3),
+          cost,
           job_inputs(run_inputs(*p.key.c, p.key.integrator->name),
                      {{"discretisation", p.key.discretisation}, {std::string(enum_text(p.parameter)), exact(p.value)},
-                      {"min_timed_s", exact(kMinTimedSeconds)},
-                      {"reference", reference_prints[p.key.c->name][p.key.discretisation]}}),
+                      {"sweep", p.ranking ? "ranking" : "orders"}, {"horizon", exact(horizon(p))},
+                      {"repeats", std::to_string(p.repeats)}, {"min_timed_s", exact(p.min_timed_s)},
+                      {"reference", prints.at(p.key.c->name).at(p.key.discretisation)}}),
           [this, &p] { return run(p); }, p.result));
     }
     return jobs;
@@ -167,13 +313,20 @@ class WorkPrecision final : public Study {
     }
     const std::filesystem::path dir(context.out_dir);
     std::filesystem::create_directories(dir);
-    std::ofstream wp(dir / "work_precision.csv");
-    wp << "case,integrator,parameter,value,error,resolved,runtime_s,steps,rhs_evals,newton_iters";
-    for (const char* m : kTrajectoryMeasures) wp << ',' << m << ",resolved_" << m;
-    wp << ",scaled_l2,resolved_scaled_l2,runtime_spread,status,host\n";
+    // work_precision.csv: the orders' sweep (over reference_t_end); ranking_sweep.csv: the
+    // rankings' own sweeps ([report.ranking]), in the same columns with their horizon.
+    std::ofstream wp_orders(dir / "work_precision.csv"), wp_ranking(dir / "ranking_sweep.csv");
+    for (std::ofstream* out : {&wp_orders, &wp_ranking}) {
+      std::ofstream& wp = *out;
+      wp << "case,integrator,parameter,value,error,resolved,runtime_s,steps,rhs_evals,newton_iters";
+      for (const char* m : kTrajectoryMeasures) wp << ',' << m << ",resolved_" << m;
+      // New columns go last: readers of the older layout index the first ones by position.
+      wp << ",scaled_l2,resolved_scaled_l2,runtime_spread,runtime_passes,horizon_s,status,host\n";
+    }
     // A point that did not reach the horizon has no error and no runtime: its cells stay empty
     // and its status says why.
     for (const auto& p : points_) {
+      std::ofstream& wp = p.ranking ? wp_ranking : wp_orders;
       const bool ok = p.measured.outcome.ok();
       wp << p.key.c->name << ',' << p.key.label() << ',' << enum_text(p.parameter) << ',' << format_g(p.value, 6) << ','
          << (ok ? format_g(p.error, 6) : "") << ',' << (ok ? (p.resolved() ? "yes" : "no") : "") << ','
@@ -187,7 +340,8 @@ class WorkPrecision final : public Study {
       const bool has_scaled = ok && std::isfinite(p.result.scaled_l2);
       wp << ',' << (has_scaled ? format_g(p.result.scaled_l2, 6) : "") << ','
          << (has_scaled ? (p.scaled_resolved() ? "yes" : "no") : "") << ','
-         << (ok ? format_g(p.measured.runtime_spread, 3) : "");
+         << (ok ? format_g(p.measured.runtime_spread, 3) : "") << ',' << (ok ? std::to_string(p.measured.timing_passes) : "")
+         << ',' << format_g(horizon(p), 6);
       wp << ",\"" << p.measured.outcome.describe() << (p.trajectory_note.empty() ? "" : "; " + p.trajectory_note)
          << "\"," << (ok ? p.measured.host : "") << '\n';
     }
@@ -195,12 +349,12 @@ class WorkPrecision final : public Study {
     refs << "case,discretisation,default,reference_solver,crosscheck_solver,agreement,unresolved_points,points,"
             "trajectory_interval";
     for (const char* m : kTrajectoryMeasures) refs << ",agreement_" << m;
-    refs << '\n';
+    refs << ",ranking_t_end,ranking_interval,ranking_agreement,ranking_agreement_scaled_l2\n";
     for (const auto& [case_name, by_discretisation] : agreement_)
       for (const auto& [d, agreement] : by_discretisation) {
         size_t points = 0, unresolved = 0;
         for (const auto& p : points_)
-          if (p.key.c->name == case_name && p.key.discretisation == d && p.measured.outcome.ok())
+          if (!p.ranking && p.key.c->name == case_name && p.key.discretisation == d && p.measured.outcome.ok())
             ++points, unresolved += p.resolved() ? 0 : 1;
         const Case* c = nullptr;
         for (const auto& candidate : *context.cases)
@@ -210,111 +364,177 @@ class WorkPrecision final : public Study {
              << context.catalogue->crosscheck().name << ',' << format_g(agreement, 3) << ',' << unresolved << ','
              << points << ',' << (c ? format_g(c->report.trajectory_interval, 6) : "");
         for (double a : trajectory_agreement_[case_name][d]) refs << ',' << format_g(a, 3);
-        refs << '\n';
+        const bool ranked = c && c->report.ranking && ranking_agreement_[case_name].count(d);
+        refs << ',' << (ranked ? format_g(c->report.ranking->t_end, 6) : "") << ','
+             << (ranked ? format_g(c->report.ranking->interval, 6) : "") << ','
+             << (ranked ? format_g(ranking_agreement_[case_name][d], 3) : "") << ','
+             << (ranked ? format_g(ranking_scaled_agreement_[case_name][d], 3) : "") << '\n';
       }
     std::ofstream orders(dir / "orders.csv");
-    // The order of each fixed-step run, measured over its asymptotic range only (issue 24 item 3;
-    // numerics/statistics.hpp asymptotic_order): successive points whose errors stand at least
-    // kOrderResolution x the references' agreement above it and whose local orders agree within
-    // kOrderAgreement of each other, at least kOrderMinPoints of them, with the fit's 95% interval;
-    // a measured order more than kOrderFlag from the declared one is flagged. Where the sweep has
-    // no such range the order is "inconclusive" with the reason, never a number. The trajectory
-    // measures' orders follow (least squares over their own resolved points; empty below two).
-    orders << "case,integrator,declared_order,measured_order,order_ci95,h_min,h_max,error_min,error_max,points,"
-              "local_orders,flag,note";
+    // The order of each fixed-step run, measured over its asymptotic range only (measure_order
+    // above; numerics/statistics.hpp asymptotic_order): points whose errors stand at least
+    // rules.resolution x the references' agreement above it (bounded from below) and at most
+    // rules.ceiling of the quantity's own scale (from above), leaving out a floor where the errors
+    // stop falling; of those, the finest run of >= rules.min_points successive points whose local
+    // orders agree, with the fit's 95% interval and a flag when it is off the declared order or its
+    // interval excludes it. Where the sweep has no such range the order is "inconclusive" with the
+    // reason, never a number. The trajectory measures' orders follow (least squares over their own
+    // resolved points; empty below two).
+    const OrderRules rules;
+    orders << "case,integrator,declared_order,measured_order,order_ci95,order_ci95_reference,h_min,h_max,error_min,"
+              "error_max,relative_error_max,points,local_orders,flag,note";
     for (const char* m : kTrajectoryMeasures) orders << ",order_" << m;
     orders << '\n';
     std::map<std::string, std::string> order_flags;  // "case|run" -> its order's flag, shown in the rankings
     for (const auto& c : *context.cases)
       for (const auto& key : runs_of(c, context.catalogue->integrators)) {
         if (key.integrator->adaptive) continue;
-        std::vector<double> hs, errs;
-        std::vector<bool> usable;
+        std::vector<OrderSweepPoint> sweep;
         std::string first_failure;
         for (const auto& p : points_) {
-          if (p.key.c != key.c || p.key.integrator != key.integrator || p.key.discretisation != key.discretisation) continue;
+          if (p.ranking || p.key.c != key.c || p.key.integrator != key.integrator ||
+              p.key.discretisation != key.discretisation)
+            continue;
           const bool ok = p.measured.outcome.ok();
-          hs.push_back(p.value);
-          errs.push_back(ok ? p.error : 0.0);
-          usable.push_back(ok && p.error >= kOrderResolution * p.agreement);
+          sweep.push_back({p.value, ok, ok ? p.error : 0.0, ok ? p.result.relative_error : 0.0, p.agreement});
           if (!ok && first_failure.empty()) first_failure = "h = " + format_g(p.value, 3) + ": " + p.measured.outcome.describe();
         }
-        if (hs.empty()) continue;  // not run (n/a, or no reference for its discretisation)
+        if (sweep.empty()) continue;  // not run (n/a, or no reference for its discretisation)
         std::string trajectory_orders;
         for (size_t m = 0; m < 4; ++m) {
           std::vector<double> hm, em;
           for (const auto& p : points_)
-            if (p.key.c == key.c && p.key.integrator == key.integrator && p.key.discretisation == key.discretisation &&
-                p.measured.outcome.ok() && std::isfinite(p.trajectory[m]) && p.trajectory_resolved(m))
+            if (!p.ranking && p.key.c == key.c && p.key.integrator == key.integrator &&
+                p.key.discretisation == key.discretisation && p.measured.outcome.ok() && std::isfinite(p.trajectory[m]) &&
+                p.trajectory_resolved(m))
               hm.push_back(p.value), em.push_back(p.trajectory[m]);
           trajectory_orders += "," + (hm.size() >= 2 ? format_g(fitted_order(hm, em), 4) : std::string());
         }
-        const AsymptoticOrder a = asymptotic_order(hs, errs, usable, kOrderAgreement, kOrderMinPoints);
+        const MeasuredOrder m = measure_order(sweep, key.integrator->order, rules);
+        const AsymptoticOrder& a = m.fit;
         std::string local;
         for (double q : a.local_orders) local += (local.empty() ? "" : " ") + (std::isfinite(q) ? format_g(q, 3) : "-");
-        const std::string counted = std::to_string(a.steps.size()) + " of " + std::to_string(hs.size());
-        const std::string rule = "asymptotic range: >= " + std::to_string(kOrderMinPoints) +
-                                 " successive points with errors >= " + format_g(kOrderResolution) +
-                                 "x the references' agreement and local orders within " + format_g(kOrderAgreement) +
-                                 " of each other";
+        const std::string counted = std::to_string(a.steps.size()) + " of " + std::to_string(sweep.size());
+        const std::string rule = "asymptotic range: the finest >= " + std::to_string(rules.min_points) +
+                                 " successive points with errors >= " + format_g(rules.resolution) +
+                                 "x the references' agreement and <= " + format_g(rules.ceiling) +
+                                 " of the quantity's scale, still falling (local order > " + format_g(rules.floor) +
+                                 "), local orders within " + format_g(rules.agreement) + " of each other";
+        std::string excluded;
+        if (m.above_ceiling > 0)
+          excluded += "; " + std::to_string(m.above_ceiling) + " point(s) with errors above " + format_g(rules.ceiling) +
+                      " of the quantity's scale (not asymptotic)";
+        if (!a.floor_steps.empty()) {
+          excluded += "; on a floor (errors no longer falling): h =";
+          for (double h : a.floor_steps) excluded += " " + format_g(h, 3);
+        }
         const std::string failed = first_failure.empty() ? "" : "; first failed point: " + first_failure;
         orders << c.name << ',' << key.label() << ',' << key.integrator->order << ',';
         if (!a.fitted) {
           order_flags[c.name + "|" + key.label()] = "order inconclusive";
-          orders << ",,,,,," << counted << ',' << local << ",inconclusive,\"no order: " << a.why_not << " (" << rule << ")"
-                 << failed << "\"" << trajectory_orders << '\n';
+          orders << ",,,,,,,," << counted << ',' << local << ",inconclusive,\"no order: " << a.why_not << " (" << rule << ")"
+                 << excluded << failed << "\"" << trajectory_orders << '\n';
           continue;
         }
         std::vector<double> fitted_errors;
-        for (double h : a.steps) fitted_errors.push_back(errs[size_t(std::find(hs.begin(), hs.end(), h) - hs.begin())]);
-        const double p = a.fit.p, declared = key.integrator->order;
-        const std::string flag = p < declared - kOrderFlag ? "order reduction"
-                                 : p > declared + kOrderFlag ? "above the declared order"
-                                                             : "";
-        if (!flag.empty()) order_flags[c.name + "|" + key.label()] = flag;
-        orders << format_g(p, 4) << ',' << format_g(a.fit.ci95, 2) << ',' << format_g(a.steps.back(), 4) << ','
+        for (double h : a.steps)
+          for (const auto& q : sweep)
+            if (q.h == h) fitted_errors.push_back(q.error);
+        if (!m.flag.empty()) order_flags[c.name + "|" + key.label()] = m.flag;
+        orders << format_g(m.p, 4) << ',' << format_g(m.ci95, 2) << ',' << format_g(m.reference_bound, 2) << ','
+               << format_g(a.steps.back(), 4) << ','
                << format_g(a.steps.front(), 4) << ','
                << format_g(*std::min_element(fitted_errors.begin(), fitted_errors.end()), 4) << ','
-               << format_g(*std::max_element(fitted_errors.begin(), fitted_errors.end()), 4) << ',' << counted << ','
-               << local << ',' << flag << ",\"" << rule << failed << "\"" << trajectory_orders << '\n';
+               << format_g(*std::max_element(fitted_errors.begin(), fitted_errors.end()), 4) << ','
+               << format_g(m.relative_error_max, 3) << ',' << counted << ',' << local << ",\"" << m.flag << "\",\""
+               << rule << excluded << failed << "\"" << trajectory_orders << '\n';
       }
     write_rankings(dir / "work_precision_rankings.csv", *context.cases, order_flags);
     return {(dir / "work_precision.csv").string(), (dir / "orders.csv").string(), (dir / "references.csv").string(),
-            (dir / "work_precision_rankings.csv").string()};
+            (dir / "work_precision_rankings.csv").string(), (dir / "ranking_sweep.csv").string()};
   }
 
   // The rankings at matched error (studies/work_precision_ranking.hpp): per case, per
   // discretisation (each against its own reference), per work measure, in scaled_l2 over the
-  // case's reference horizon, over the resolved points only.
+  // case's ranking horizon (its [report.ranking] sweep, else the orders' sweep over
+  // reference_t_end), over the resolved points only. A horizon shorter than kRankingPeriods of
+  // the model's slowest period prints "short-time accuracy only" instead of a ranking.
   void write_rankings(const std::filesystem::path& path, const std::vector<Case>& cases,
                       const std::map<std::string, std::string>& order_flags) const {
     std::ofstream out(path);
-    out << "case,discretisation,work,measure,horizon_s,matched_error,ranking,work_of_each,spread_of_each,order_flags,note\n";
+    out << "case,discretisation,work,measure,horizon_s,slowest_period_s,horizon_periods,reference_agreement,matched_error,ranking,"
+           "work_of_each,spread_of_each,passes_of_each,order_flags,note\n";
     for (const auto& c : cases)
       for (const std::string& d : c.model->discretisations())
         for (const bool runtime : {true, false}) {
           std::map<std::string, std::vector<CurvePoint>> curves;
+          std::map<std::string, int> passes;  // fewest timing passes among each curve's points
+          size_t ran = 0;                     // points of the group that reached the horizon
+          double agreement = std::numeric_limits<double>::quiet_NaN();  // the references', in scaled_l2
           for (const auto& p : points_)
-            if (p.key.c->name == c.name && p.key.discretisation == d && p.measured.outcome.ok() &&
-                std::isfinite(p.result.scaled_l2) && p.scaled_resolved())
+            if (p.key.c->name == c.name && p.ranking == bool(c.report.ranking) && p.key.discretisation == d &&
+                p.measured.outcome.ok()) {
+              ++ran;
+              agreement = p.scaled_agreement;
+            }
+          for (const auto& p : points_)
+            if (p.key.c->name == c.name && p.ranking == bool(c.report.ranking) && p.key.discretisation == d &&
+                p.measured.outcome.ok() && std::isfinite(p.result.scaled_l2) && p.scaled_resolved()) {
               curves[p.key.label()].push_back({p.result.scaled_l2,
                                                runtime ? p.measured.runtime_s : double(p.measured.counters.rhs_evals),
                                                runtime ? p.measured.runtime_spread : 0.0});
-          if (curves.empty()) continue;
+              const auto at = passes.find(p.key.label());
+              passes[p.key.label()] = at == passes.end() ? p.measured.timing_passes
+                                                         : std::min(at->second, p.measured.timing_passes);
+            }
+          if (ran == 0) continue;
+          const double horizon_s = c.report.ranking_t_end(), period = c.model->slowest_period_s();
+          const double periods = horizon_s / period;
           const Ranking r = rank_at_matched_error(curves);
-          std::string works, spreads, flags;
-          for (const auto& e : r.order) {
-            works += (works.empty() ? "" : " ") + format_g(e.work, 4);
-            spreads += (spreads.empty() ? "" : " ") + format_g(e.spread, 2);
-            if (const auto f = order_flags.find(c.name + "|" + e.name); f != order_flags.end())
-              flags += (flags.empty() ? "" : "; ") + e.name + ": " + f->second;
+          std::string ranking, works, spreads, counts, flags, note;
+          if (!ranks_at(c)) {
+            ranking = kShortTimeOnly;
+            note = "horizon " + format_g(horizon_s, 3) + " s = " + format_g(periods, 2) + " x the slowest period " +
+                   format_g(period, 3) + " s, under " + format_g(kRankingPeriods) +
+                   ": over less than a few periods the errors of an oscillation depend on where in the swing the "
+                   "horizon ends, and the ranking on that, not on the methods";
+          } else if (!(r.matched_error > kRankingResolution * agreement)) {
+            // Over a long horizon a sensitive motion (the string pendulums: two rtol-1e-13 solvers
+            // part by O(1) within 3 swings) leaves no reference to rank against.
+            ranking = kInconclusive;
+            note = curves.empty() ? "no point above the references' agreement" : "matched error " + format_g(r.matched_error, 3);
+            note += ": the reference and its cross-check agree only to " + format_g(agreement, 3) +
+                    " (scaled_l2) over " + format_g(horizon_s, 3) + " s, and a ranking needs errors " +
+                    format_g(kRankingResolution) + "x above that";
+          } else if (r.matched_error > kRankingCeiling) {
+            ranking = kInconclusive;
+            note = "matched error " + format_g(r.matched_error, 3) + " above " + format_g(kRankingCeiling) +
+                   " of the state's scale: some curve never gets below O(1) errors, and saturated errors rank nothing";
+          } else {
+            ranking = r.text();
+            for (const auto& e : r.order) {
+              works += (works.empty() ? "" : " ") + format_g(e.work, 4);
+              spreads += (spreads.empty() ? "" : " ") + format_g(e.spread, 2);
+              counts += (counts.empty() ? "" : " ") + (runtime ? std::to_string(passes[e.name]) : std::string("-"));
+              if (const auto f = order_flags.find(c.name + "|" + e.name); f != order_flags.end())
+                flags += (flags.empty() ? "" : "; ") + e.name + ": " + f->second;
+            }
+            note = curves.size() > r.order.size() ? "some curves never reach the matched error" : std::string();
           }
-          const std::string note =
-              curves.size() > r.order.size() ? "some curves never reach the matched error" : std::string();
-          out << c.name << ',' << d << ',' << (runtime ? "runtime" : "rhs_evals") << ",scaled_l2,"
-              << format_g(c.report.reference_t_end, 6) << ',' << format_g(r.matched_error, 3) << ',' << r.text() << ','
-              << works << ',' << spreads << ",\"" << flags << "\"," << note << '\n';
+          out << c.name << ',' << d << ',' << (runtime ? "runtime" : "rhs_evals") << ",scaled_l2," << format_g(horizon_s, 6)
+              << ',' << format_g(period, 4) << ',' << format_g(periods, 3) << ',' << format_g(agreement, 3) << ','
+              << format_g(r.matched_error, 3) << ',' << ranking << ',' << works << ',' << spreads << ',' << counts << ",\"" << flags << "\",\"" << note << "\"\n";
         }
+  }
+
+  // Whether the case's ranking horizon spans kRankingPeriods of its model's slowest period.
+  static bool ranks_at(const Case& c) {
+    const double period = c.model->slowest_period_s();
+    return std::isfinite(period) && c.report.ranking_t_end() >= kRankingPeriods * period;
+  }
+  // A point's horizon: its sweep's.
+  static double horizon(const Point& p) {
+    return p.ranking ? p.key.c->report.ranking->t_end : p.key.c->report.reference_t_end;
   }
 
  private:
@@ -327,18 +547,19 @@ class WorkPrecision final : public Study {
     } else {
       s.set_tolerances({p.value, 1e-2 * p.value});
     }
-    const StateTrajectory& reference = trajectories_.at(c.name).at(p.key.discretisation);
+    const StateTrajectory& reference =
+        (p.ranking ? ranking_trajectories_ : trajectories_).at(c.name).at(p.key.discretisation);
     const double interval = reference.interval;
     std::vector<Eigen::VectorXd> samples(reference.states.size());
     std::string off_grid;
     MeasureOptions m;
-    m.t_end = c.report.reference_t_end;
+    m.t_end = horizon(p);
     m.sample_interval = interval;
     // Observed, for the instability criterion alone (core/stability_criterion.hpp): a point that
     // completes with its energy growing is unstable at its step, not a point of the diagram.
     m.observe = true;
-    m.repeats = 2;
-    m.min_timed_s = kMinTimedSeconds;  // sub-millisecond points: the minimum of enough passes
+    m.repeats = p.repeats;          // the runtime is the fastest pass, the spread median / fastest - 1
+    m.min_timed_s = p.min_timed_s;  // sub-millisecond points: the minimum of enough passes
     // Each sample on its grid time (a fixed step's end lands there to round-off; adaptive runs
     // interpolate onto it): anything else is recorded, not compared.
     m.physical_samples = [&](double t, const Eigen::VectorXd& x) {
@@ -351,7 +572,12 @@ class WorkPrecision final : public Study {
     WorkPrecisionResult out;
     out.measured = measure(p.key, s, m);
     if (!out.measured.outcome.ok()) return out;
-    out.error = (out.measured.final_physical - references_.at(c.name).at(p.key.discretisation)).lpNorm<Eigen::Infinity>();
+    // The ranking's reference trajectory ends at its horizon: its last state is the final reference.
+    const Eigen::VectorXd final_error =
+        out.measured.final_physical -
+        (p.ranking ? reference.states.back() : references_.at(c.name).at(p.key.discretisation));
+    out.error = final_error.lpNorm<Eigen::Infinity>();
+    out.relative_error = relative_error(final_error, reference.states, parts_.at(c.name));
     for (const auto& x : samples)
       if (x.size() == 0 && off_grid.empty()) off_grid = "a grid time was not sampled";
     if (!off_grid.empty()) {
@@ -368,6 +594,10 @@ class WorkPrecision final : public Study {
   std::map<std::string, std::map<std::string, StateTrajectory>> trajectories_;  // case -> discretisation -> reference
   std::map<std::string, std::map<std::string, std::array<double, 4>>> trajectory_agreement_;
   std::map<std::string, std::map<std::string, double>> scaled_agreement_;  // the same in scaled_l2
+  // The same for the rankings' own sweeps ([report.ranking]).
+  std::map<std::string, std::map<std::string, StateTrajectory>> ranking_trajectories_;
+  std::map<std::string, std::map<std::string, double>> ranking_agreement_, ranking_scaled_agreement_;
+  std::map<std::string, std::map<std::string, std::array<double, 4>>> ranking_trajectory_agreement_;
   std::map<std::string, std::vector<PhysicalPart>> parts_;
   std::vector<Point> points_;
 };

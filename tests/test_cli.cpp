@@ -291,6 +291,13 @@ TEST_CASE("report writes tables, sweeps, orders, the paper comparison, figures a
   CHECK(std::count(wp.begin(), wp.end(), '\n') == long(1 + points));
   // The papers' baseline beside the others: the lumped string under rk2 at the LGVI's step.
   CHECK(wp.find("A_string_pendulum_paper,rk2@lumped,h,") != std::string::npos);
+  // The rankings over the case's [report.ranking] horizon, 3 swings (7.2 s of 2.397 s), where the
+  // references part by 0.242 in scaled_l2: no ranking, "inconclusive" (issue 32 item 6), and the
+  // orders' 1 s sweep ranks nothing either.
+  const std::string rankings = read_file(out / "work_precision_rankings.csv");
+  CHECK(rankings.find("A_string_pendulum_paper,consistent,runtime,scaled_l2,7.2,2.397,3,0.242,0.263,inconclusive,") !=
+        std::string::npos);
+  CHECK(fs::exists(out / "ranking_sweep.csv"));
   // Seed 000's orthogonality bound, judged on the shortened run (the claims: reference/paper_claims.csv).
   const std::string paper = read_file(out / "paper_comparison.md");
   CHECK(paper.find("| 000-orthogonality |") != std::string::npos);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "numerics/statistics.hpp"
+#include "studies/work_precision.hpp"
 
 using namespace tb;
 
@@ -47,6 +48,121 @@ TEST_CASE("asymptotic_order: points at a round-off floor and a pre-asymptotic st
   CHECK(a.steps.front() == h[1]);
   CHECK(a.steps.back() == h[3]);
   CHECK(a.local_orders[0] == Approx(1.5).margin(1e-9));
+  // The two flat points are on the floor (they fall at local order 0 from the last point still
+  // falling, h[4], whose local order 2.64 is above the floor rule's 0.5).
+  REQUIRE(a.floor_steps.size() == 2);
+  CHECK(a.floor_steps[0] == h[5]);
+  CHECK(a.floor_steps[1] == h[6]);
+}
+
+namespace {
+// Errors with the given local orders between successive halvings, starting at e0.
+std::vector<double> with_local_orders(double e0, const std::vector<double>& local) {
+  std::vector<double> e{e0};
+  for (double q : local) e.push_back(e.back() / std::pow(2.0, q));
+  return e;
+}
+std::vector<OrderSweepPoint> sweep_of(const std::vector<double>& h, const std::vector<double>& e,
+                                      const std::vector<double>& relative) {
+  std::vector<OrderSweepPoint> out;
+  for (size_t i = 0; i < h.size(); ++i) out.push_back({h[i], true, e[i], relative[i], 1e-14});
+  return out;
+}
+}  // namespace
+
+TEST_CASE("asymptotic_order: the finest window wins over a coarser one of the same length", "[orders]") {
+  // The Model A paper case's lgvi in the report of main: local orders falling towards 2 as h
+  // shrinks (2.6, 2.35, 2.1); two 3-point windows agree within 0.3. The old rule kept the coarser
+  // (2.475, dropping the finest point); the asymptotic range lies at small h: 2.225 over the finest.
+  const std::vector<double> h = halving(4e-4, 4);
+  const std::vector<double> e = with_local_orders(1e-3, {2.6, 2.35, 2.1});
+  const AsymptoticOrder a = asymptotic_order(h, e, std::vector<bool>(4, true));
+  REQUIRE(a.fitted);
+  CHECK(a.fit.p == Approx(2.225).margin(1e-9));
+  CHECK(a.steps.front() == h[1]);
+  CHECK(a.steps.back() == h[3]);
+  REQUIRE(a.window_local_orders.size() == 2);
+  CHECK(a.window_local_orders[0] == Approx(2.35).margin(1e-9));
+  CHECK(a.window_local_orders[1] == Approx(2.1).margin(1e-9));
+  // Unresolved (below the references' agreement), the finest point is left out: the window moves up.
+  const AsymptoticOrder b = asymptotic_order(h, e, {true, true, true, false});
+  REQUIRE(b.fitted);
+  CHECK(b.fit.p == Approx(2.475).margin(1e-9));
+  CHECK(b.steps.back() == h[2]);
+}
+
+TEST_CASE("measure_order: an interval that excludes the declared order is flagged, with the local orders", "[orders]") {
+  // T_hanging_tether_full rk4 in the report of main: 4.36 +- 0.2 over local orders 4.51 -> 4.22,
+  // within the +-0.5 band and unflagged. Here four points with local orders 4.51, 4.37, 4.22.
+  const std::vector<double> h = halving(2e-3, 4);
+  const std::vector<double> e = with_local_orders(1e-3, {4.51, 4.37, 4.22});
+  const MeasuredOrder m = measure_order(sweep_of(h, e, {1e-3, 1e-4, 1e-5, 1e-6}), 4.0);
+  REQUIRE(m.fit.fitted);
+  CHECK(m.p == Approx(4.367).margin(0.01));
+  CHECK(m.ci95 > 0.0);
+  CHECK(m.p - m.ci95 > 4.0);  // the interval excludes 4
+  CHECK(m.flag.find("interval [4.167, 4.567] excludes the declared 4 by 0.17") != std::string::npos);
+  CHECK(m.flag.find("4.51 -> 4.37 -> 4.22") != std::string::npos);
+  // The same local orders about 4 (their spread the same): the interval contains 4, no flag.
+  const MeasuredOrder ok = measure_order(sweep_of(h, with_local_orders(1e-3, {4.14, 4.0, 3.86}), {1e-3, 1e-4, 1e-5, 1e-6}), 4.0);
+  REQUIRE(ok.fit.fitted);
+  CHECK(ok.p == Approx(4.0).margin(0.01));
+  CHECK(ok.flag.empty());
+  // More than 0.5 off: the band's flag, whatever the interval.
+  const MeasuredOrder low = measure_order(sweep_of(h, with_local_orders(1e-3, {3.0, 3.0, 3.0}), {1e-3, 1e-4, 1e-5, 1e-6}), 4.0);
+  CHECK(low.flag == "order reduction");
+}
+
+TEST_CASE("measure_order: the interval includes what the references' uncertainty can do to the slope", "[orders]") {
+  // C_single_multirotor's lgvi4 in the report of main (errors of h = 2e-4 ... 1.25e-5, references'
+  // agreement 8.06e-12): least squares 3.997 +- 0.0029 excludes 4, but the finest error is only
+  // 170x the agreement, which alone can move the slope by 0.0018: 3.997 +- 0.0046, no flag.
+  const std::vector<double> h = halving(2e-4, 5);
+  const std::vector<double> e{8.76892e-05, 5.49901e-06, 3.43962e-07, 2.14918e-08, 1.35219e-09};
+  std::vector<OrderSweepPoint> sweep;
+  for (size_t i = 0; i < h.size(); ++i) sweep.push_back({h[i], true, e[i], 1e-6, 8.06e-12});
+  const MeasuredOrder m = measure_order(sweep, 4.0);
+  REQUIRE(m.fit.fitted);
+  CHECK(m.p == Approx(3.997));
+  CHECK(m.fit.fit.ci95 == Approx(0.00287).margin(2e-5));
+  CHECK(m.reference_bound == Approx(0.001774).margin(2e-6));
+  CHECK(m.ci95 == Approx(0.0046));
+  CHECK(m.flag.empty());
+  // Against an exact reference the same errors' interval excludes 4, and is flagged.
+  for (auto& q : sweep) q.agreement = 0.0;
+  const MeasuredOrder exact = measure_order(sweep, 4.0);
+  CHECK(exact.reference_bound == 0.0);
+  CHECK(exact.ci95 == Approx(0.0029));
+  CHECK(exact.flag.find("excludes the declared 4 by 0.0001") != std::string::npos);
+}
+
+TEST_CASE("measure_order: errors above a tenth of the quantity's scale are not an asymptotic range", "[orders]") {
+  // The tether's generalized_alpha in the report of main: fitted over errors 3.18 ... 0.064, the
+  // coarse ones O(1) against the tether's own speeds. With the ceiling (0.1 of the scale) the two
+  // coarsest points are out, and what is left is too short to fit.
+  const std::vector<double> h = halving(2e-3, 4);
+  const std::vector<double> e{3.18, 0.8, 0.2, 0.064};
+  const std::vector<double> relative{0.64, 0.16, 0.04, 0.0128};
+  const MeasuredOrder m = measure_order(sweep_of(h, e, relative), 2.0);
+  CHECK_FALSE(m.fit.fitted);
+  CHECK(m.above_ceiling == 2);
+  CHECK(m.fit.why_not.find("2 usable point(s), fewer than 3") != std::string::npos);
+  // One more halving: three points below the ceiling, fitted over them only.
+  const std::vector<double> h5 = halving(2e-3, 5);
+  const MeasuredOrder n = measure_order(sweep_of(h5, {3.18, 0.8, 0.2, 0.05, 0.0125}, {0.64, 0.16, 0.04, 0.01, 0.0025}), 2.0);
+  REQUIRE(n.fit.fitted);
+  CHECK(n.fit.steps.size() == 3);
+  CHECK(n.fit.steps.front() == h5[2]);
+  CHECK(n.relative_error_max == Approx(0.04));
+  CHECK(n.p == Approx(2.0).margin(1e-3));
+  // Without the ceiling the old fit over O(1) errors comes back (the rule is what removes it).
+  OrderRules no_ceiling;
+  no_ceiling.ceiling = 1e9;
+  const MeasuredOrder old = measure_order(sweep_of(h5, {3.18, 0.8, 0.2, 0.05, 0.0125}, {0.64, 0.16, 0.04, 0.01, 0.0025}), 2.0,
+                                          no_ceiling);
+  REQUIRE(old.fit.fitted);
+  CHECK(old.fit.steps.size() == 5);
+  CHECK(old.relative_error_max == Approx(0.64));
 }
 
 TEST_CASE("asymptotic_order: too few usable or agreeing points is inconclusive, with the reason", "[orders]") {

@@ -18,7 +18,7 @@ done
 for tag in runtime rhs; do
   test -s "$out/figures/X_demo_conservative_work_precision_trajectory_${tag}.png" || { echo "missing the trajectory work-precision figure ($tag)"; exit 1; }
 done
-grep -q "| — | runtime | scaled_l2 | 1 s | 3.0e-06 | beta = alpha |" "$out/index.md" || { echo "index.md does not quote the C++ ranking"; exit 1; }
+grep -q "| — | runtime | scaled_l2 | 1 s | — | 3.0e-06 | beta = alpha |" "$out/index.md" || { echo "index.md does not quote the C++ ranking"; exit 1; }
 test -s "$out/figures/X_demo_conservative_setting_sweep.png" || { echo "missing the setting sweep figure"; exit 1; }
 grep -q "ida baumgarte_p sweep: max |C| 1.0e-05 at baumgarte_p = 0 (unstabilised); smallest max |C| 0 at baumgarte_p = 100" "$out/index.md" || { echo "index.md lacks the setting sweep reading"; exit 1; }
 test -s "$out/figures/stability_map_sweeps.png" || { echo "missing the stability map figure"; exit 1; }
