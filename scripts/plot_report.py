@@ -1038,7 +1038,8 @@ def main(argv):
         md += ["_build_info.csv not found._", ""]
     top = [f"[{n}]({n})" for n in ("summary.md", "summary.csv", "work_precision.csv", "work_precision_rankings.csv",
                                      "orders.csv", "references.csv", "paper_comparison.md", "paper_comparison.csv",
-                                     "setting_sweep.csv", "parameter_map.md", "parameter_map.csv",
+                                     "setting_sweep.csv", "tolerance_sweep.md", "tolerance_sweep.csv",
+                                     "parameter_map.md", "parameter_map.csv",
                                      "stability_map.md", "stability_map.csv", "stability_probes.csv",
                                      "stability_exponents.csv",
                                      "long_time.md", "long_time.csv",
