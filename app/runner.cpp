@@ -96,7 +96,9 @@ IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info
       bool ok = true;
       const auto start = Clock::now();
       bool stop = false;
-      while (stepper->time() < t_end && stepper->time() < target - tiny) {
+      // Toward t_end the stepper must reach it: a time within `tiny` below t_end is not the end
+      // (capped steps of 1 ms sum to 10 - 1.1e-13 over 10 s; stopping there looped for ever).
+      while (stepper->time() < t_end && (target >= t_end || stepper->time() < target - tiny)) {
         if (!(ok = stepper->step(t_end, failure))) break;
         if ((stop = interrupted())) break;
       }

@@ -58,8 +58,12 @@ StabilityMonitor::StabilityMonitor(const StabilityCriterion& criterion, double s
       window_(scale_window > 0.0 ? scale_window : std::numeric_limits<double>::infinity()) {}
 
 bool StabilityMonitor::add(double t, long step, const Observation& o) {
-  if (unstable_) return true;
   const double balance = o.energy - o.external_work;  // E(t) - W(t): conserved up to the scheme's error
+  if (unstable_) {
+    // Judged: only the largest gain is still followed, for the reason's "max ... at t = ...".
+    if (std::isfinite(balance) && balance - balance0_ > gain_max_) gain_max_ = balance - balance0_, gain_max_t_ = t;
+    return true;
+  }
   if (!started_) {
     started_ = true;
     t0_ = t;
