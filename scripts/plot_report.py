@@ -757,7 +757,8 @@ def setting_sweep_figure(report, case, sweep_rows):
         return None, None
     integ, setting = rows[0].get("integrator", ""), rows[0].get("setting", "value")
     name = f"{integ} {setting} sweep"
-    ok = [r for r in rows if r.get("status", "ok").strip().lower() == "ok" and finite(num(r.get("value")))]
+    # "ok" or "ok; drift from t = ..." (a drift within the physical scale is a result)
+    ok = [r for r in rows if r.get("status", "ok").strip().lower().startswith("ok") and finite(num(r.get("value")))]
     failed = len(rows) - len(ok)
     ok.sort(key=lambda r: num(r["value"]))
     p = np.array([num(r["value"]) for r in ok])
