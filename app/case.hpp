@@ -25,7 +25,7 @@ struct SettingSweep {
 // [report.tolerance_sweep]: an adaptive integrator over the case once per (rtol, max_step), with
 // atol = atol_per_rtol x rtol, beside a fixed-step integrator at the case's h over the same
 // horizon (issue 32 item 3: seed 003's ODE45 at each tolerance, free and capped at its printed
-// 1 ms step, against RK4 at h = 1e-3).
+// 1 ms step, against its fixed-step fourth-order Runge-Kutta at h = 1e-3).
 struct ToleranceSweep {
   std::string integrator;            // adaptive, declaring max_step
   std::vector<double> rtol;          // one run per value and per max_step

@@ -11,7 +11,7 @@
 // within one period; a tumbling body's T is constant), while a drift has had no time to build up.
 // The run's own maximum kinetic energy is no scale: a drift of the linear momentum P adds
 // |P - P0|^2 / (2 M) to the kinetic energy, so a drifting run inflates the very denominator it is
-// judged against (C_single_multirotor_ode45's free-step rk45: energy "gain" 137 J = |dP|^2/(2M),
+// judged against (the free-step Dormand-Prince run of C_single_multirotor_ode45: energy "gain" 137 J = |dP|^2/(2M),
 // 0.98 x its own max KE, while E_s = 2.6 J).
 //
 // A run is UNSTABLE from the first sample (its onset: time and step) at which
