@@ -122,6 +122,35 @@ std::optional<SettingSweep> read_setting_sweep(TableReader& report, const Case& 
   return sweep;
 }
 
+std::optional<ToleranceSweep> read_tolerance_sweep(TableReader& report, const Case& c, const Catalogue& catalogue) {
+  auto table = report.optional_table("tolerance_sweep");
+  if (!table) return std::nullopt;
+  ToleranceSweep sweep;
+  std::string why_not;
+  sweep.integrator = table->one_of("integrator", catalogue.integrator_names());
+  const IntegratorInfo& info = *catalogue.find_integrator(sweep.integrator);
+  if (!info.adaptive || !IntegratorSettings::defaults(info.settings, c.h).declares(kMaxStepKey))
+    table->fail("integrator", "an adaptive integrator with the setting max_step", "'" + sweep.integrator + "'");
+  if (!c.model->offers(info.consumes, c.model->default_discretisation(), why_not))
+    table->fail("integrator", "an integrator that runs model " + c.model_name, "'" + sweep.integrator + "' (" + why_not + ")");
+  sweep.rtol = table->positive_list("rtol");
+  sweep.atol_per_rtol = table->positive_or("atol_per_rtol", sweep.atol_per_rtol);
+  sweep.max_step = table->non_negative_list_or("max_step", {0.0});
+  if (sweep.max_step.empty()) table->fail("max_step", "a non-empty array of steps >= 0 (0: free)", "[]");
+  sweep.t_end = table->positive_or("t_end", c.t_end);
+  if (sweep.t_end > c.t_end) table->fail("t_end", "a horizon no longer than the case's t_end = " + format_g(c.t_end), format_g(sweep.t_end));
+  if (table->has("compare_with")) {
+    sweep.compare_with = table->one_of("compare_with", catalogue.integrator_names());
+    const IntegratorInfo& other = *catalogue.find_integrator(sweep.compare_with);
+    if (other.adaptive)
+      table->fail("compare_with", "a fixed-step integrator (run at the case's h)", "'" + sweep.compare_with + "'");
+    if (!c.model->offers(other.consumes, c.model->default_discretisation(), why_not))
+      table->fail("compare_with", "an integrator that runs model " + c.model_name, "'" + sweep.compare_with + "' (" + why_not + ")");
+  }
+  table->finish();
+  return sweep;
+}
+
 std::optional<ParameterMap> read_parameter_map(TableReader& report, const Case& c, const Catalogue& catalogue,
                                                const TableReader& model, const TableReader& initial) {
   auto table = report.optional_table("parameter_map");
@@ -224,6 +253,7 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
   c.report.trajectory_interval = read_trajectory_interval(report, c.report);
   c.report.ranking = read_ranking(report, c.report, catalogue);
   c.report.setting_sweep = read_setting_sweep(report, c, catalogue);
+  c.report.tolerance_sweep = read_tolerance_sweep(report, c, catalogue);
   c.report.parameter_map = read_parameter_map(report, c, catalogue, model, initial);
   report.finish();
 

@@ -22,6 +22,19 @@ struct SettingSweep {
   double t_end = 0.0;  // s; the case's t_end unless set
 };
 
+// [report.tolerance_sweep]: an adaptive integrator over the case once per (rtol, max_step), with
+// atol = atol_per_rtol x rtol, beside a fixed-step integrator at the case's h over the same
+// horizon (issue 32 item 3: seed 003's ODE45 at each tolerance, free and capped at its printed
+// 1 ms step, against its fixed-step fourth-order Runge-Kutta at h = 1e-3).
+struct ToleranceSweep {
+  std::string integrator;            // adaptive, declaring max_step
+  std::vector<double> rtol;          // one run per value and per max_step
+  double atol_per_rtol = 1e-3;       // MATLAB's defaults: atol 1e-6 / rtol 1e-3
+  std::vector<double> max_step;      // s; 0: free
+  std::string compare_with;          // fixed-step, run at the case's h ("" for none)
+  double t_end = 0.0;                // s; the case's t_end unless set
+};
+
 // [report.parameter_map]: one integrator run over the case for every (value of one numeric
 // [model] key, step), each until t_end or its first failure: where a method completes and, where
 // it does not, why (e.g. a Lie group method against cable link mass and h). The models are built when the
@@ -72,6 +85,7 @@ struct ReportSettings {
   // The rankings' horizon: [report.ranking] t_end, or reference_t_end without that table.
   double ranking_t_end() const { return ranking ? ranking->t_end : reference_t_end; }
   std::optional<SettingSweep> setting_sweep;
+  std::optional<ToleranceSweep> tolerance_sweep;
   std::optional<ParameterMap> parameter_map;
 };
 

@@ -62,6 +62,12 @@ TimeSeriesTable read_time_series(const std::string& path) {
     if (line.empty()) continue;
     const char* p = line.c_str();
     for (size_t j = 0; j < table.names.size(); ++j) {
+      // An empty cell is a metric the run's form cannot violate (n/a (not integrated)): NaN.
+      if (*p == ',' || *p == '\0' || *p == '\r') {
+        table.columns[j].push_back(kNaN);
+        if (*p == ',') ++p;
+        continue;
+      }
       char* end = nullptr;
       const double x = std::strtod(p, &end);
       if (end == p) throw std::runtime_error(path + ": line " + std::to_string(number) + ": column '" + table.names[j] + "' is not a number");

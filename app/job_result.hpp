@@ -140,6 +140,7 @@ void describe(V& v, RunOutcome& o) {
   v("h", o.h);
   v("adaptive", o.adaptive);
   v("rtol", o.rtol);
+  v("note", o.note);
 }
 template <class V>
 void describe(V& v, StepCounters& n) {

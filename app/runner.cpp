@@ -22,10 +22,13 @@ using Clock = std::chrono::steady_clock;
 
 std::string RunOutcome::describe() const {
   switch (kind) {
-    case Kind::Ok: return "ok";
+    case Kind::Ok: return note.empty() ? "ok" : "ok; " + note;
     case Kind::NotApplicable: return "n/a: " + reason;
-    case Kind::Unstable:
-      return "unstable at " + (adaptive ? "rtol = " + format_g(rtol, 3) : "h = " + format_g(h, 6)) + " (" + reason + ")";
+    case Kind::Unstable: {
+      char from[96];
+      std::snprintf(from, sizeof from, "unstable from t = %.6g s (step %ld): ", t, step);
+      return from + reason + ", at " + (adaptive ? "rtol = " + format_g(rtol, 3) : "h = " + format_g(h, 6));
+    }
     case Kind::Failed:
     case Kind::Interrupted: break;
   }
@@ -63,7 +66,7 @@ RunOutcome RunOutcome::failed_at(std::string reason, double t, long step, bool d
 
 IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info, const IntegratorSettings& settings,
                              double t_end, double sample_interval, const SampleObserver& observer,
-                             const ProgressReporter& progress) {
+                             const ProgressReporter& progress, long* step_at_sample) {
   IntegrationOutcome out;
   const double t0 = 0.0;
   std::unique_ptr<TimeStepper> stepper;
@@ -80,6 +83,9 @@ IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info
   auto grid = [&](long i) { return double(i) * sample_interval; };
   long next_sample = 1;  // grid index of the next sample after t0
   Eigen::VectorXd y_sample;
+  long no_steps = 0;
+  long& steps_now = step_at_sample ? *step_at_sample : no_steps;
+  steps_now = 0;
   try {
     if (observer) observer(t0, stepper->state());
     while (stepper->time() < t_end) {
@@ -90,13 +96,16 @@ IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info
       bool ok = true;
       const auto start = Clock::now();
       bool stop = false;
-      while (stepper->time() < t_end && stepper->time() < target - tiny) {
+      // Toward t_end the stepper must reach it: a time within `tiny` below t_end is not the end
+      // (capped steps of 1 ms sum to 10 - 1.1e-13 over 10 s; stopping there looped for ever).
+      while (stepper->time() < t_end && (target >= t_end || stepper->time() < target - tiny)) {
         if (!(ok = stepper->step(t_end, failure))) break;
         if ((stop = interrupted())) break;
       }
       runtime += std::chrono::duration<double>(Clock::now() - start).count();
       if (stop) {
         out.outcome = RunOutcome::interrupted_at(stepper->time(), stepper->counters().steps);
+        steps_now = stepper->counters().steps;
         if (observer) observer(stepper->time(), stepper->state());  // keep where it stopped
         break;
       }
@@ -106,6 +115,7 @@ IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info
         break;
       }
       const double t = stepper->time();
+      steps_now = stepper->counters().steps;
       if (observer) {
         if (stepper->has_dense_output()) {
           for (; grid(next_sample) <= t + tiny && grid(next_sample) < t_end - tiny; ++next_sample) {
@@ -280,6 +290,9 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
     writer = std::make_unique<TimeSeriesWriter>(path, m.extra_columns, m.violable);
   }
   MetricsAccumulator metrics, window;
+  // The one criterion (core/stability_criterion.hpp), its start-up window the model's slowest period.
+  StabilityMonitor stability(options.stability, key.c->model->slowest_period_s());
+  long step_now = 0;
   // A sample belongs to the window up to a rounding of its time (fixed steps land on t0 + n h).
   const double window_end = options.window_end > 0.0 ? options.window_end * (1.0 + 1e-12) : 0.0;
   SampleObserver observer;
@@ -289,25 +302,35 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
       if (!options.observe) return;
       const Observation o = form->observe(t, y);
       metrics.add(t, o);
+      stability.add(t, step_now, o);
       if (t <= window_end) window.add(t, o);
       if (writer) writer->write(t, o);
     };
   TerminalProgress progress(key.c->name + " | " + key.label(), options.t_end, options.progress);
   const IntegrationOutcome first =
-      integrate(*form, *key.integrator, settings, options.t_end, options.sample_interval, observer, std::ref(progress));
+      integrate(*form, *key.integrator, settings, options.t_end, options.sample_interval, observer, std::ref(progress),
+                &step_now);
   m.outcome = first.outcome;
   m.counters = first.counters;
   m.metrics = metrics.result();
   if (window_end > 0.0) m.window_metrics = window.result();
   m.runtime_s = first.runtime_s;
   m.t_final = first.t_final;
-  // Completed: judged by the instability criterion (its metrics stay, for diagnosis).
-  if (m.outcome.ok() && options.observe)
-    if (const auto beyond = judge_stability(m.metrics, options.stability)) {
+  // Completed: judged by the instability criterion (its metrics stay, for diagnosis); unstable
+  // from its onset, or ok with a note where it drifts within the physical scale.
+  if (m.outcome.ok() && options.observe) {
+    const StabilityVerdict verdict = stability.result();
+    if (verdict.unstable) {
       m.outcome.kind = RunOutcome::Kind::Unstable;
-      m.outcome.reason = beyond->describe();
-      m.outcome.t = beyond->t;
+      m.outcome.reason = verdict.unstable->describe();
+      m.outcome.t = verdict.unstable->t;
+      m.outcome.step = verdict.unstable->step;
+    } else if (verdict.drift) {
+      m.outcome.note = verdict.drift->describe();
+      m.outcome.t = verdict.drift->t;
+      m.outcome.step = verdict.drift->step;
     }
+  }
   try {
     m.final_physical = form->physical_state(first.final_state);
   } catch (const std::exception& e) {  // no final state to compare: not a result

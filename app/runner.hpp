@@ -23,19 +23,26 @@ using ProgressReporter = std::function<void(double t)>;
 
 // How a run ended.
 struct RunOutcome {
-  // Unstable: the run reached t_end beyond the instability criterion; its metrics are kept for
-  // diagnosis (time series, job results) but are not results: the tables show only ok runs'.
+  // Unstable: the run reached t_end beyond the instability criterion (core/stability_criterion.hpp);
+  // its metrics are kept for diagnosis (time series, job results) but are not results: the tables
+  // show only ok runs'. An ok run that drifts within the criterion's physical scale keeps every
+  // metric and carries the drift's onset in `note`.
   enum class Kind { Ok, Failed, NotApplicable, Interrupted, Unstable };
   Kind kind = Kind::Ok;
   // Failed: the integrator's or the exception's reason; NotApplicable: why not; Unstable: what
-  // the criterion found (Instability::describe(): "energy gain 1.38 × max KE at t = 4.99 s").
+  // the criterion found (Instability::describe(): "energy gain 0.102 × E_s > 0.1 (...)").
   std::string reason;
   bool diverged = false;  // Failed because the state became non-finite: the method is unstable here
-  double t = 0.0;         // Failed: the time of the last accepted step; Unstable: when the bound was passed
-  long step = 0;          // Failed: the number of the step that failed
+  // Failed: the time of the last accepted step and the number of the step that failed;
+  // Unstable: the ONSET, the first sample past the criterion's bound and the steps taken up to it;
+  // Ok with a note: the drift's onset.
+  double t = 0.0;
+  long step = 0;
   double h = 0.0;         // the step the run used (for "unstable at h = ...")
   bool adaptive = false;
   double rtol = 0.0;      // adaptive runs: the tolerance (their h is only the first step's)
+  // Ok: "" or the drift (Drift::describe(): "drift from t = 70.8 s (step 94200): |E − E0 − W| passed ...").
+  std::string note;
 
   bool ok() const { return kind == Kind::Ok; }
   bool failed() const { return kind == Kind::Failed; }
@@ -49,9 +56,10 @@ struct RunOutcome {
   bool no_result() const { return incomplete() || unstable(); }
   // Failed at its step or unstable: what a gate's "outcome,fails" envelope expects.
   bool fails() const { return failed() || unstable(); }
-  // The status cell of the tables: "ok", "n/a: <why>", "unstable at h = <h>: <reason> at t = ... s,
-  // step ..." (non-finite state), "unstable at h = <h> (<what the criterion found>)" (at rtol =
-  // <rtol> for an adaptive run) or "failed: <reason> at t = ... s, step ...".
+  // The status cell of the tables: "ok", "ok; drift from t = ... s (step ...): ..." (a drift within
+  // the physical scale), "n/a: <why>", "unstable at h = <h>: <reason> at t = ... s, step ..."
+  // (non-finite state inside a step), "unstable from t = ... s (step ...): <what the criterion
+  // found>, at h = <h>" (at rtol = <rtol> for an adaptive run) or "failed: <reason> at t = ... s, step ...".
   std::string describe() const;
 
   static RunOutcome not_applicable_because(std::string why);
@@ -72,9 +80,12 @@ struct IntegrationOutcome {
   Eigen::VectorXd final_state;
   bool ok() const { return outcome.ok(); }
 };
+// step_at_sample, when given, holds the stepper's accepted steps at every call of the observer
+// (for a dense-output sample: the steps up to and including the one that contains it), so that
+// an observer can say at which step something happened.
 IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info, const IntegratorSettings& settings,
                              double t_end, double sample_interval, const SampleObserver& observer,
-                             const ProgressReporter& progress = {});
+                             const ProgressReporter& progress = {}, long* step_at_sample = nullptr);
 
 // Which run: a case, an integrator and one of the case model's discretisations.
 struct RunKey {

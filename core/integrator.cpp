@@ -60,6 +60,13 @@ std::vector<SettingSpec> error_tolerance_settings(std::string rtol_meaning, doub
           positive_setting(kAtolKey, std::move(atol_meaning), atol_default)};
 }
 
+SettingSpec max_step_setting() {
+  return non_negative_setting(kMaxStepKey,
+                              "largest step the error control may take (s), as MATLAB's MaxStep: the controller never "
+                              "proposes a step above it; 0: no cap",
+                              0.0);
+}
+
 bool IntegratorSettings::declares_tolerances() const { return declares(kRtolKey) && declares(kAtolKey); }
 
 ErrorTolerances IntegratorSettings::tolerances() const { return {get(kRtolKey), get(kAtolKey)}; }

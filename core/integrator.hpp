@@ -61,6 +61,12 @@ struct ErrorTolerances {
 // The settings `rtol` and `atol`, with the meaning each method's error control gives them.
 std::vector<SettingSpec> error_tolerance_settings(std::string rtol_meaning, double rtol_default, std::string atol_meaning,
                                                   double atol_default);
+// MATLAB's MaxStep for an explicit adaptive method (odeset, "MaxStep"): the step controller never
+// proposes a step above it, whatever the error estimate allows; 0 (the default) leaves the step
+// free. Seed 003 §5.2 runs its ODE45 with "the step-size of 0.001 s" for both solvers, i.e.
+// MaxStep = 1e-3 (cases/README.md, the `_ode45` cases). Read with IntegratorSettings::max_step().
+inline constexpr const char* kMaxStepKey = "max_step";
+SettingSpec max_step_setting();
 
 // Settings of one run: the step h (from the case, or --h) and one value per declared setting.
 class IntegratorSettings {
@@ -79,6 +85,8 @@ class IntegratorSettings {
   bool declares_tolerances() const;
   ErrorTolerances tolerances() const;
   void set_tolerances(const ErrorTolerances& tolerances);
+  // The step cap of an adaptive method that declares max_step_setting(): 0 means none.
+  double max_step() const { return get(kMaxStepKey); }
 
   // Every declared setting at its default.
   static IntegratorSettings defaults(const std::vector<SettingSpec>& specs, double h);

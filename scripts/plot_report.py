@@ -267,10 +267,45 @@ def case_runs(report, case, integrators, summary_by_key, style):
     return runs
 
 
+_STATUS_TIME = {
+    # status prefix (the C++ side's RunOutcome::describe) -> how the time in it is found
+    "unstable from": re.compile(r"^unstable from t = ([-+0-9.eE]+) s"),  # completed past the criterion: its onset
+    "drift": re.compile(r"^ok; drift from t = ([-+0-9.eE]+) s"),           # completed, ok: a drift's onset
+    "stopped": re.compile(r" at t = ([-+0-9.eE]+)(?: s)?, step \d+"),        # failed / diverged / interrupted: where it stopped
+}
+
+
+def status_time(status, key):
+    m = _STATUS_TIME[key].search(status or "")
+    return float(m.group(1)) if m else None
+
+
+def fmt_t(t):
+    return "n/a" if t is None or not math.isfinite(t) else f"{t:.4g}"
+
+
 def label(run):
+    """The legend: the run's name and, from its status, what happened when. A run that completed
+    is never 'failed': past the instability criterion it is 'unstable from t = onset', within it
+    but drifting 'drift from t = onset'; only a run that stopped says where it stopped."""
     lab = run["name"]
-    if run["failed"]:
-        lab += f" (failed, stops at t = {fmt_g(run['ts']['t'][-1])})"
+    status = run.get("status") or ""
+    last = run["ts"]["t"][-1] if run.get("ts") is not None and len(run["ts"]["t"]) else None
+    if status.startswith("unstable from"):
+        t = status_time(status, "unstable from")
+        lab += f" (unstable from t = {fmt_t(t)} s)"
+    elif status.startswith("ok; drift"):
+        t = status_time(status, "drift")
+        lab += f" (drift from t = {fmt_t(t)} s)"
+    elif status.startswith("unstable at"):  # a state that became non-finite inside a step: it stopped there
+        t = status_time(status, "stopped")
+        lab += f" (unstable, non-finite at t = {fmt_t(t if t is not None else last)} s)"
+    elif status.startswith("interrupted"):
+        t = status_time(status, "stopped")
+        lab += f" (interrupted at t = {fmt_t(t if t is not None else last)} s)"
+    elif run["failed"]:
+        t = status_time(status, "stopped")
+        lab += f" (failed at t = {fmt_t(t if t is not None else last)} s)"
     return lab
 
 
@@ -738,7 +773,8 @@ def setting_sweep_figure(report, case, sweep_rows):
         return None, None
     integ, setting = rows[0].get("integrator", ""), rows[0].get("setting", "value")
     name = f"{integ} {setting} sweep"
-    ok = [r for r in rows if r.get("status", "ok").strip().lower() == "ok" and finite(num(r.get("value")))]
+    # "ok" or "ok; drift from t = ..." (a drift within the physical scale is a result)
+    ok = [r for r in rows if r.get("status", "ok").strip().lower().startswith("ok") and finite(num(r.get("value")))]
     failed = len(rows) - len(ok)
     ok.sort(key=lambda r: num(r["value"]))
     p = np.array([num(r["value"]) for r in ok])
@@ -1034,7 +1070,8 @@ def main(argv):
     top = [f"[{n}]({n})" for n in ("summary.md", "summary.csv", "work_precision.csv", "work_precision_rankings.csv",
                                      "ranking_sweep.csv",
                                      "orders.csv", "references.csv", "paper_comparison.md", "paper_comparison.csv",
-                                     "setting_sweep.csv", "parameter_map.md", "parameter_map.csv",
+                                     "setting_sweep.csv", "tolerance_sweep.md", "tolerance_sweep.csv",
+                                     "parameter_map.md", "parameter_map.csv",
                                      "stability_map.md", "stability_map.csv", "stability_probes.csv",
                                      "stability_exponents.csv",
                                      "long_time.md", "long_time.csv",

@@ -9,6 +9,7 @@
 #include "studies/parameter_map.hpp"
 #include "studies/setting_sweep.hpp"
 #include "studies/stability_map.hpp"
+#include "studies/tolerance_sweep.hpp"
 #include "studies/work_precision.hpp"
 
 namespace tb {
@@ -21,6 +22,7 @@ std::vector<StudyInfo> study_registry() {
       parameter_map_study(),
       setting_sweep_study(),
       stability_map_study(),
+      tolerance_sweep_study(),
       work_precision_study(),
   };
 }

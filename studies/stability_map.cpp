@@ -61,19 +61,24 @@ StabilityProbe probe_stability(const RunKey& key, IntegratorSettings settings, d
     return p;
   }
   MetricsAccumulator metrics;
+  // The criterion of every run's status (measure(), app/runner.cpp), fed the same samples: a probe
+  // stops at the first sample from which the run is unstable (nothing later can make it stable).
+  StabilityMonitor monitor(criterion, key.c->model->slowest_period_s());
+  long step_now = 0;
   bool first = true;
   double balance0 = 0.0, loss = 0.0;
-  std::optional<Instability> passed;  // a bound passed at a sample: the probe stops there
   const SampleObserver observer = [&](double t, const Eigen::VectorXd& y) {
     const Observation o = form->observe(t, y);
     metrics.add(t, o);
     const double balance = o.energy - o.external_work;
     if (first) balance0 = balance, first = false;
     loss = std::max(loss, balance0 - balance);
-    if ((passed = judge_sample(t, o, criterion))) throw BoundExceeded(passed->describe());
+    if (monitor.add(t, step_now, o)) throw BoundExceeded("unstable");
   };
-  const IntegrationOutcome run = integrate(*form, *key.integrator, settings, t_end, sample_interval, observer);
+  const IntegrationOutcome run =
+      integrate(*form, *key.integrator, settings, t_end, sample_interval, observer, {}, &step_now);
   const ConservationMetrics m = metrics.result();
+  const StabilityVerdict verdict = monitor.result();
   p.t_reached = run.t_final;
   p.runtime_s = run.runtime_s;
   p.counters = run.counters;
@@ -81,20 +86,22 @@ StabilityProbe probe_stability(const RunKey& key, IntegratorSettings settings, d
   const ViolableInvariants violable = violable_invariants(*key.c->model, *form);
   p.constraint_err_max = violable.constraints ? m.constraint_err_max : std::nan("");
   p.orthogonality_err_max = violable.rotations ? m.orthogonality_err_max : std::nan("");
-  p.energy_gain_rel = energy_gain_rel(m);
-  p.energy_loss_rel = m.kinetic_max > 0 ? loss / m.kinetic_max : 0.0;
+  // Relative to the criterion's energy scale E_s (max KE over the start-up window).
+  p.energy_gain_rel = verdict.scale > 0.0 ? std::max(verdict.gain_max, 0.0) / verdict.scale
+                      : verdict.gain_max > 0.0 ? std::numeric_limits<double>::infinity() : 0.0;
+  if (std::isnan(verdict.gain_max)) p.energy_gain_rel = verdict.gain_max;
+  p.energy_loss_rel = verdict.scale > 0 ? loss / verdict.scale : 0.0;
   const RunOutcome& o = run.outcome;
   const std::string when = " at t = " + format_g(o.t, 4) + " s, step " + std::to_string(o.step);
-  if (passed) {
-    p.reason = (passed->bound == Instability::Bound::NonFinite ? "non-finite state: " : "") + passed->describe();
+  if (verdict.unstable) {
+    p.reason = (verdict.unstable->bound == Instability::Bound::NonFinite ? "non-finite state: " : "") +
+               verdict.unstable->describe_with_onset();
   } else if (o.interrupted()) {
     p.end = StabilityProbe::End::Interrupted;
     p.reason = "interrupted" + when;
   } else if (o.failed()) {
     p.end = o.diverged ? StabilityProbe::End::Unstable : StabilityProbe::End::SolverFailure;
     p.reason = (o.diverged ? "non-finite state: " : "solver failure: ") + o.reason + when;
-  } else if (const auto beyond = judge_stability(m, criterion)) {
-    p.reason = beyond->describe();
   } else {
     p.end = StabilityProbe::End::Stable;
   }

@@ -11,9 +11,11 @@
 //      (StepFailure SolverFailed: Newton not converging, a fold, an exception), each recorded
 //      with its reason; the two are kept apart (instability against solver failure), each with
 //      its own h_max and fitted exponent;
-//   2. judge_stability() finds nothing beyond its bounds (energy gain, constraints,
-//      orthogonality); a probe stops at the first sample past a bound that can only stay passed
-//      (judge_sample()), and the energy's loss is recorded (energy_loss_rel) but not counted.
+//   2. the StabilityMonitor, fed every sample as measure() feeds it, finds nothing beyond its
+//      bounds (energy gain against the start-up energy scale E_s, exponential growth of the
+//      energy error, constraints, orthogonality); a probe stops at the first sample from which it
+//      is unstable (the onset: nothing later can make it stable), and the energy's loss is
+//      recorded (energy_loss_rel, / E_s) but not counted.
 // Horizon of a probe at h (ProbeHorizon): the larger of a base horizon (horizon_steps steps at
 // the case's h) and min_steps (10^4) steps at the probe's h, at most the case's t_end: a probe
 // near h_max runs 10^4 steps unless the case ends first.

@@ -1,10 +1,14 @@
 // Adaptive Dormand-Prince 5(4) (Boost.Odeint runge_kutta_dopri5 with error control and its
 // own 4th-order dense output) on a model's ODE form. Error control per component:
 // err_i / (atol + rtol |y_i|) <= 1. Samples between steps come from the dense output, so the
-// step sequence does not depend on the observation grid.
+// step sequence does not depend on the observation grid. `max_step` > 0 is MATLAB's MaxStep:
+// Boost.Odeint's controller takes it as max_dt (default_step_adjuster, controlled_runge_kutta.hpp:
+// a proposed step above it is cut to it before it is tried, and a step increase never passes it),
+// so no accepted step is longer; the first step h is cut to it too.
 
 #include "integrators/rk45/rk45.hpp"
 
+#include <algorithm>
 #include <exception>
 
 #include "integrators/odeint_system.hpp"
@@ -22,8 +26,8 @@ class Rk45Stepper final : public TimeStepper {
   Rk45Stepper(const OdeFormulation& ode, const IntegratorSettings& s, double t0)
       : TimeStepper(t0, ode.initial_state()),
         ode_(ode),
-        stepper_(odeint::make_dense_output(s.tolerances().atol, s.tolerances().rtol, Dopri5())) {
-    stepper_.initialize(y_, t0, s.h);
+        stepper_(odeint::make_dense_output(s.tolerances().atol, s.tolerances().rtol, s.max_step(), Dopri5())) {
+    stepper_.initialize(y_, t0, s.max_step() > 0.0 ? std::min(s.h, s.max_step()) : s.h);
   }
 
   bool has_dense_output() const override { return true; }
@@ -72,10 +76,13 @@ class Rk45Stepper final : public TimeStepper {
 }  // namespace
 
 IntegratorInfo rk45_info() {
+  std::vector<SettingSpec> settings =
+      error_tolerance_settings("relative tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-8,
+                               "absolute tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-10);
+  settings.push_back(max_step_setting());
   return {"rk45", 5, true, MethodTraits{},
           "adaptive Dormand-Prince 5(4) with dense output (Boost.Odeint), rtol/atol, R as 9 numbers",
-          error_tolerance_settings("relative tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-8,
-                                   "absolute tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-10),
+          std::move(settings),
           consuming([](const OdeFormulation& form, const IntegratorSettings& s, double t0) {
             return std::make_unique<Rk45Stepper>(form, s, t0);
           })};

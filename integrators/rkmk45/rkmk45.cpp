@@ -14,7 +14,8 @@
 //     algebra_magnitudes), and the same step-size rules as Boost.Odeint's
 //     controlled_runge_kutta (reject: h *= max(0.9 err^(-1/3), 1/5); accept with err < 1/2:
 //     h *= 0.9 max(err, 5^-5)^(-1/5)), so that rkmk45 and rk45 differ only in where the stages
-//     live;
+//     live; `max_step` > 0 caps the proposed step as Boost.Odeint's max_dt caps rk45's (MATLAB's
+//     MaxStep): the first step and every increase are cut to it, so no accepted step is longer;
 //   - dense output: Dormand and Prince's 4th-order continuous extension (Hairer, Norsett &
 //     Wanner, §II.6, the coefficients of their DOPRI5 code) of u(theta), and
 //     y(t0 + theta h) = exp(u(theta)) . y0, on the manifold at every sample.
@@ -72,7 +73,8 @@ class Rkmk45Stepper final : public TimeStepper {
         form_(form),
         stages_(form, 4),
         tolerances_(s.tolerances()),
-        h_(s.h),
+        max_step_(s.max_step()),
+        h_(max_step_ > 0.0 ? std::min(s.h, max_step_) : s.h),
         t_now_(t0),
         y_now_(y_) {}
 
@@ -165,6 +167,7 @@ class Rkmk45Stepper final : public TimeStepper {
       has_step_ = true;
       ++counters_.steps;
       if (err < 0.5) h_ *= 0.9 * std::pow(std::max(err, std::pow(5.0, -5.0)), -1.0 / 5.0);
+      if (max_step_ > 0.0) h_ = std::min(h_, max_step_);
       return true;
     }
   }
@@ -181,6 +184,7 @@ class Rkmk45Stepper final : public TimeStepper {
   const LieGroupOdeFormulation& form_;
   MuntheKaasStages stages_;
   ErrorTolerances tolerances_;
+  double max_step_;  // 0: none
   double h_;  // the next step to try
   double t_now_, t_last_ = 0.0;
   Eigen::VectorXd y_now_, y_last_, y_next_, field_now_, field_next_, u1_, B_, C_, D_, err_, size_;
@@ -190,14 +194,17 @@ class Rkmk45Stepper final : public TimeStepper {
 }  // namespace
 
 IntegratorInfo rkmk45_info() {
+  std::vector<SettingSpec> settings =
+      error_tolerance_settings("relative tolerance of the error control err_i ≤ atol + rtol·(m_i + h|k1_i|) in the Lie "
+                               "algebra (m_i = |y_i|, 1 for an angle of R or q)",
+                               1e-8,
+                               "absolute tolerance of the same error control (in the units of each algebra component: "
+                               "rad for R and q)",
+                               1e-10);
+  settings.push_back(max_step_setting());
   return {"rkmk45", 5, true, MethodTraits{.on_manifold = true},
           "adaptive Runge-Kutta-Munthe-Kaas with Dormand-Prince 5(4), dense output, rtol/atol as rk45: ODE45 on the manifold",
-          error_tolerance_settings("relative tolerance of the error control err_i ≤ atol + rtol·(m_i + h|k1_i|) in the Lie "
-                                   "algebra (m_i = |y_i|, 1 for an angle of R or q)",
-                                   1e-8,
-                                   "absolute tolerance of the same error control (in the units of each algebra component: "
-                                   "rad for R and q)",
-                                   1e-10),
+          std::move(settings),
           consuming([](const LieGroupOdeFormulation& form, const IntegratorSettings& s, double t0) {
             return std::make_unique<Rkmk45Stepper>(form, s, t0);
           })};

@@ -35,4 +35,28 @@ grep -q "energy-balance residual" "$out/index.md" || { echo "index.md ignores th
 # A metric a run's form cannot violate (summary.csv's not_integrated): no panel, and said so.
 grep -q "constraint_err: n/a (not integrated) by every run's formulation (panel omitted)" "$out/index.md" || { echo "index.md does not say the constraint error was not integrated"; exit 1; }
 grep -q "constraint: beta" "$out/index.md" || { echo "index.md lacks the one integrated constraint error"; exit 1; }
+# Legends by status: a completed run is never "failed" (issue 32 item 4): ok and drifting says
+# "drift from t = onset", completed past the criterion "unstable from t = onset", and only a run
+# that stopped "failed at t = ...". Read from the script's own label() on the synthetic runs.
+/usr/bin/python3 - "$here/../../scripts/plot_report.py" "$out" <<'EOF' || exit 1
+import csv, importlib.util, os, sys
+spec = importlib.util.spec_from_file_location("plot_report", sys.argv[1])
+pr = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(pr)
+out = sys.argv[2]
+with open(os.path.join(out, "summary.csv")) as f:
+    by_key = {(r["case"], r["integrator"]): r for r in csv.DictReader(f)}
+labels = {}
+for case, names in (("X_demo_conservative", ["alpha", "delta", "epsilon"]), ("Y_demo_forced", ["beta"])):
+    for run in pr.case_runs(out, case, names, by_key, lambda name: {"color": "k"}):
+        labels[run["name"]] = pr.label(run)
+want = {"alpha": "alpha", "delta": "delta (drift from t = 4.2 s)", "epsilon": "epsilon (unstable from t = 3.5 s)",
+        "beta": "beta (failed at t = 12.5 s)"}
+for name, text in want.items():
+    if labels.get(name) != text:
+        sys.exit(f"legend of {name}: {labels.get(name)!r}, expected {text!r}")
+EOF
+grep -q "delta (to 10 s): |ΔE| max" "$out/index.md" || { echo "index.md does not quote the drifting (ok) run's numbers"; exit 1; }
+grep -q "delta: ok; drift" "$out/index.md" && { echo "index.md treats the drifting (ok) run as no result"; exit 1; }
+grep -q "epsilon: unstable from t = 3.5 s (step 3500)" "$out/index.md" || { echo "index.md does not report the unstable run by its status"; exit 1; }
 echo "plot_report.py: figures and readings written for the synthetic report"

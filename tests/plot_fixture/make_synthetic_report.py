@@ -44,7 +44,14 @@ cases = {
     "X_demo_conservative": (10.0, False, {
         "alpha": (0.0, 3e-5, 0.0, "ok"),
         "beta": (-1e-6, 5e-6, 1e-12, "ok"),
-        "gamma": (0.0, 4e-11, 1e-14, "ok")}),
+        "gamma": (0.0, 4e-11, 1e-14, "ok"),
+        # completed, ok, drifting within the physical scale: its numbers are results, its legend
+        # says "drift from t = ...", never "failed"
+        "delta": (3e-5, 1e-6, 0.0, "ok; drift from t = 4.2 s (step 4200): |E − E0 − W| passed 0.01 × E_s = "
+                                   "0.0003 J (max 0.0003 J)"),
+        # completed past the criterion: "unstable from t = onset", no numbers quoted
+        "epsilon": (1e-3, 1e-6, 0.0, "unstable from t = 3.5 s (step 3500): energy gain 0.102 × E_s > 0.1 "
+                                     "(E_s = 0.03 J, max KE over the start-up; max 0.33 × E_s at t = 10 s), at h = 0.001")}),
     "Y_demo_forced": (20.0, True, {
         "alpha": (0.0, 1e-4, 0.0, "ok"),
         "beta": (5e-4, 1e-4, 1e-11, "failed: Newton did not converge at t = 12.5, step 125000"),

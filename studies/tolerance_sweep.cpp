@@ -1,0 +1,239 @@
+// Tolerance sweep of an adaptive method, free and with its step capped, against a fixed-step
+// method at the case's step (issue 32 item 3; cases/README.md, "[report.tolerance_sweep]").
+// Seed 003 §5.2 prints "the step-size of 0.001 s is chosen for both continuous-time and
+// discrete-time solvers": its ODE45 (MATLAB ode45, default rtol 1e-3, atol 1e-6) ran with MaxStep
+// = 1e-3 beside RK4 at h = 1e-3. Which tolerance, with and without that cap, does as well as RK4
+// is a measurement, not a setting to guess: every point is one run through measure() (the
+// tables' own path, the one instability criterion with its onset), at atol = atol_per_rtol x rtol
+// (MATLAB's default ratio 1e-3 unless the case says otherwise).
+//
+// Every completed run shows its numbers, an unstable one too (its status beside them says from
+// when the criterion calls it unstable, so a reader sees how far past the bound it went); a run
+// that stopped (failed) shows its status and counts only. The comparison run uses the case's h
+// and the case's settings; it is run whether or not the case's [case] integrators lists it (the
+// `_ode45` cases list only the adaptive pair, so that the main table does not repeat RK4).
+
+#include "studies/tolerance_sweep.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <list>
+#include <sstream>
+
+#include "app/catalogue.hpp"
+#include "app/job_result.hpp"
+#include "app/runner.hpp"
+#include "core/format.hpp"
+
+namespace tb {
+
+namespace {
+
+class ToleranceSweepStudy final : public Study {
+ public:
+  std::vector<StudyJob> plan(const StudyContext& context) override {
+    for (const auto& c : *context.cases) {
+      const ToleranceSweep& sweep = *c.report.tolerance_sweep;
+      // The case as the sweep runs it: every integrator allowed (the comparison may be absent
+      // from [case] integrators), everything else the case's.
+      Case& open = cases_.emplace_back(c);
+      open.only_integrators.clear();
+      const IntegratorInfo* info = context.catalogue->find_integrator(sweep.integrator);
+      for (double max_step : sweep.max_step)
+        for (double rtol : sweep.rtol) points_.push_back({RunKey{&open, info, c.model->default_discretisation()}, rtol, max_step, {}});
+      if (!sweep.compare_with.empty())
+        points_.push_back({RunKey{&open, context.catalogue->find_integrator(sweep.compare_with),
+                                  c.model->default_discretisation()},
+                           0.0, 0.0, {}});
+    }
+    std::vector<StudyJob> jobs;
+    for (auto& p : points_) {
+      const ToleranceSweep& sweep = *p.key.c->report.tolerance_sweep;
+      const IntegratorSettings s = settings_of(p);
+      // Cost: the steps the run will take at most (a capped step or the case's h bounds them from below).
+      const double step = p.adaptive() ? (p.max_step > 0.0 ? p.max_step : p.key.c->h) : p.key.c->h;
+      std::vector<JobParameter> parameters = {{"t_end", exact(sweep.t_end)}, {"h", exact(s.h)}};
+      if (p.adaptive())
+        parameters.insert(parameters.end(), {{"rtol", exact(p.rtol)},
+                                             {"atol", exact(s.tolerances().atol)},
+                                             {"max_step", exact(p.max_step)}});
+      jobs.push_back(result_job<Measurement>(label_of(p), sweep.t_end / step,
+                                             job_inputs(run_inputs(*p.key.c, p.key.integrator->name), parameters),
+                                             [&p] { return run(p); }, p.measured));
+    }
+    return jobs;
+  }
+
+  std::vector<std::string> write(const StudyContext& context) override {
+    if (points_.empty()) return {};
+    const std::filesystem::path dir(context.out_dir);
+    std::filesystem::create_directories(dir);
+    std::ofstream csv(dir / "tolerance_sweep.csv");
+    csv << "case,integrator,rtol,atol,max_step,h,t_end,completed,status,onset_t,onset_step,energy_err_max,"
+           "energy_gain_max,linear_momentum_err_max,constraint_err_max,steps,rhs_evals,error_test_failures,runtime_s,host\n";
+    for (const auto& p : points_) {
+      const Measurement& m = p.measured;
+      const IntegratorSettings s = settings_of(p);
+      const bool completed = m.outcome.ok() || m.outcome.unstable();
+      auto number = [&](double x) { return completed ? format_g(x, 6) : std::string(); };
+      const bool has_onset = m.outcome.unstable() || m.outcome.failed() || !m.outcome.note.empty();
+      csv << p.key.c->name << ',' << p.key.integrator->name << ',' << (p.adaptive() ? format_g(p.rtol, 6) : "") << ','
+          << (p.adaptive() ? format_g(s.tolerances().atol, 6) : "") << ',' << (p.adaptive() ? format_g(p.max_step, 6) : "")
+          << ',' << format_g(s.h, 6) << ',' << format_g(p.key.c->report.tolerance_sweep->t_end, 6) << ','
+          << (completed ? "yes" : "no") << ",\"" << m.outcome.describe() << "\"," << (has_onset ? format_g(m.outcome.t, 6) : "")
+          << ',' << (has_onset ? std::to_string(m.outcome.step) : "") << ',' << number(m.metrics.energy_err_max) << ','
+          << number(m.metrics.energy_gain_max) << ',' << number(m.metrics.linear_momentum_err_max) << ','
+          << number(m.metrics.constraint_err_max) << ',' << m.counters.steps << ',' << m.counters.rhs_evals << ','
+          << m.counters.error_test_failures << ',' << number(m.runtime_s) << ',' << (completed ? m.host : "") << '\n';
+    }
+    std::ofstream md(dir / "tolerance_sweep.md");
+    md << markdown();
+    return {(dir / "tolerance_sweep.csv").string(), (dir / "tolerance_sweep.md").string()};
+  }
+
+ private:
+  struct Point {
+    RunKey key;
+    double rtol = 0.0, max_step = 0.0;  // the adaptive runs'
+    Measurement measured;
+    bool adaptive() const { return key.integrator->adaptive; }
+  };
+
+  static IntegratorSettings settings_of(const Point& p) {
+    const Case& c = *p.key.c;
+    IntegratorSettings s = c.settings_for(p.key.integrator->name);
+    if (p.adaptive()) {
+      s.set_tolerances({p.rtol, p.rtol * c.report.tolerance_sweep->atol_per_rtol});
+      s.set(kMaxStepKey, p.max_step);
+    }
+    return s;
+  }
+
+  static std::string label_of(const Point& p) {
+    std::string label = p.key.c->name + " | " + p.key.integrator->name + " | tolerance sweep";
+    if (p.adaptive())
+      label += " | rtol = " + format_g(p.rtol, 3) + (p.max_step > 0.0 ? ", max_step = " + format_g(p.max_step, 3) : ", free");
+    return label;
+  }
+
+  static Measurement run(const Point& p) {
+    MeasureOptions m;
+    m.t_end = p.key.c->report.tolerance_sweep->t_end;
+    m.sample_interval = p.key.c->sample_interval;
+    m.repeats = 1;        // runs of 10^5..10^7 steps: one pass times them well
+    m.min_timed_s = 0.0;
+    return measure(p.key, settings_of(p), m);
+  }
+
+  // A cell of the Markdown table: the numbers of a completed run (an unstable one's too, its
+  // status in the next cell), the status alone for one that stopped.
+  static std::string numbers(const Measurement& m) {
+    if (!(m.outcome.ok() || m.outcome.unstable())) return "— | — | — | " + std::to_string(m.counters.steps);
+    return format_e(m.metrics.energy_err_max) + " | " + format_e(m.metrics.linear_momentum_err_max) + " | " +
+           format_g(m.runtime_s, 3) + " | " + std::to_string(m.counters.steps);
+  }
+  static std::string onset(const Measurement& m) {
+    const RunOutcome& o = m.outcome;
+    char when[80];
+    std::snprintf(when, sizeof when, "%.4g s (step %ld)", o.t, o.step);
+    if (o.unstable()) return std::string("**unstable** from ") + when;
+    if (o.failed()) return std::string("**") + (o.diverged ? "diverged" : "failed") + "** at " + when;
+    if (o.interrupted()) return "interrupted";
+    if (!o.note.empty()) return std::string("ok, drift from ") + when;
+    return "ok";
+  }
+  // Both errors of `a` at most those of `b`, a completed and ok.
+  static bool as_good(const Measurement& a, const Measurement& b) {
+    if (!a.outcome.ok()) return false;
+    if (!(b.outcome.ok() || b.outcome.unstable())) return true;  // b stopped, a completed
+    return a.metrics.energy_err_max <= b.metrics.energy_err_max &&
+           !(a.metrics.linear_momentum_err_max > b.metrics.linear_momentum_err_max);
+  }
+
+  std::string markdown() const {
+    std::ostringstream md;
+    md << "# Tolerance sweep (issue 32 item 3)\n\n"
+          "Seed 003's ODE45 at each tolerance, free and with its step capped (`max_step`, MATLAB's MaxStep; the "
+          "paper prints a 1 ms step for both solvers), beside the fixed-step method at the case's h, over the same "
+          "horizon. max |ΔE| = max |E − E0 − W|, max |ΔP| = the linear momentum's error (`linear_momentum_err_max`), "
+          "onset: where the instability criterion (core/stability_criterion.hpp) is first passed, or where a drift "
+          "within the physical scale passes 0.01 E_s (ok). A completed unstable run's numbers are shown beside its "
+          "status; a run that stopped shows none. Runtime: the step loops of one pass (s).\n";
+    std::vector<std::string> names;
+    for (const auto& p : points_)
+      if (names.empty() || names.back() != p.key.c->name) names.push_back(p.key.c->name);
+    for (const std::string& name : names) {
+      std::vector<const Point*> pts;
+      for (const auto& p : points_)
+        if (p.key.c->name == name) pts.push_back(&p);
+      const ToleranceSweep& sweep = *pts.front()->key.c->report.tolerance_sweep;
+      const Point* fixed = nullptr;
+      for (const Point* p : pts)
+        if (!p->adaptive()) fixed = p;
+      md << "\n## " << name << " (" << sweep.integrator << ", atol = " << format_g(sweep.atol_per_rtol, 3)
+         << " × rtol, over " << format_g(sweep.t_end, 6) << " s)\n\n";
+      md << "| rtol | max_step (s) | max \\|ΔE\\| (J) | max \\|ΔP\\| (kg m/s) | runtime (s) | steps | status |\n"
+            "|---:|---:|---:|---:|---:|---:|---|\n";
+      for (double max_step : sweep.max_step)
+        for (const Point* p : pts)
+          if (p->adaptive() && p->max_step == max_step)
+            md << "| " << format_g(p->rtol, 3) << " | " << (max_step > 0.0 ? format_g(max_step, 3) : "free") << " | "
+               << numbers(p->measured) << " | " << onset(p->measured) << " |\n";
+      if (fixed)
+        md << "| " << fixed->key.integrator->name << " | h = " << format_g(fixed->key.c->h, 3) << " | "
+           << numbers(fixed->measured) << " | " << onset(fixed->measured) << " |\n";
+      if (!fixed) continue;
+      // Where the adaptive method overtakes: the loosest rtol from which every tighter one is ok
+      // with both errors at most the fixed-step run's.
+      md << "\n";
+      for (double max_step : sweep.max_step) {
+        std::vector<const Point*> row;
+        for (const Point* p : pts)
+          if (p->adaptive() && p->max_step == max_step) row.push_back(p);
+        std::sort(row.begin(), row.end(), [](const Point* a, const Point* b) { return a->rtol < b->rtol; });
+        const Point* from = nullptr;
+        for (const Point* p : row) {
+          if (!as_good(p->measured, fixed->measured)) break;
+          from = p;
+        }
+        md << "- " << sweep.integrator << (max_step > 0.0 ? " with max_step = " + format_g(max_step, 3) + " s" : " free")
+           << ": ";
+        if (!from) {
+          md << "no tolerance of the sweep does as well as " << fixed->key.integrator->name << " on both errors";
+        } else {
+          md << "as good as " << fixed->key.integrator->name << " on both max |ΔE| and max |ΔP| from rtol = "
+             << format_g(from->rtol, 3) << " on (at "
+             << (fixed->measured.runtime_s > 0.0 && from->measured.runtime_s > 0.0
+                     ? format_g(from->measured.runtime_s / fixed->measured.runtime_s, 3) + "× its runtime"
+                     : std::string("its runtime not measured"))
+             << ")";
+        }
+        md << "\n";
+      }
+    }
+    return md.str();
+  }
+
+  std::list<Case> cases_;  // the sweep's copies of the cases (RunKey points into them)
+  std::vector<Point> points_;
+};
+
+}  // namespace
+
+StudyInfo tolerance_sweep_study() {
+  return {"tolerance_sweep",
+          "an adaptive integrator per rtol, free and with max_step, against a fixed-step one at the case's h "
+          "([report.tolerance_sweep]): max |dE|, max |dP|, onset, runtime, steps",
+          "tolerance_sweep.csv, tolerance_sweep.md",
+          false,
+          {},
+          [](const Case& c) {
+            return c.report.tolerance_sweep ? std::string() : std::string("the case has no [report.tolerance_sweep]");
+          },
+          [] { return std::make_unique<ToleranceSweepStudy>(); }};
+}
+
+}  // namespace tb
