@@ -173,29 +173,6 @@ double time_of_max_abs(const Series& s, double from, double to) {
   return at;
 }
 
-Onset divergence_onset(const Series& s, double start, double floor) {
-  Onset o;
-  if (s.empty()) return o;
-  const double t0 = s.t.front();
-  // Running max of the first half: the half-window's end moves forward monotonically with k.
-  size_t half = 0;
-  double before = 0.0;
-  for (size_t k = 0; k < s.t.size(); ++k) {
-    const double mid = t0 + 0.5 * (s.t[k] - t0);
-    while (half < k && s.t[half] <= mid) before = std::max(before, std::abs(s.v[half])), ++half;
-    const double x = std::abs(s.v[k]);
-    if (s.t[k] < start || !(x > floor) || half == 0) continue;
-    if (!std::isfinite(x) || x > kDivergenceRise * before) {
-      o.found = true;
-      o.t = s.t[k];
-      o.value = x;
-      o.before = before;
-      return o;
-    }
-  }
-  return o;
-}
-
 Onset first_exceeding(const Series& s, double start, double level) {
   Onset o;
   for (size_t k = 0; k < s.t.size(); ++k)

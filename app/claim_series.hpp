@@ -60,23 +60,11 @@ double max_abs_over(const Series& s, double from, double to);
 // The time of that maximum (NaN when none).
 double time_of_max_abs(const Series& s, double from, double to);
 
-// A rise faster than any power law the methods' errors follow: |v(t)| above this many times its
-// largest value over the first half of the elapsed time [t0, t0 + (t - t0)/2]. A power law c t^p
-// rises 2^p-fold over that span, so the ratio is passed only by p > log2(10) = 3.3 or by an
-// exponential (kGrowthJumpRatio of core/growth.hpp, the same reasoning).
-inline constexpr double kDivergenceRise = 10.0;
-
 struct Onset {
   bool found = false;
-  double t = 0.0;       // the first sample past the rise
-  double value = 0.0;   // |v| there
-  double before = 0.0;  // max |v| over the first half of the elapsed time
+  double t = 0.0;      // the first sample past the level
+  double value = 0.0;  // |v| there
 };
-// The first sample at or after `start` where |v| > kDivergenceRise x its max over the first half
-// of the elapsed time and above `floor` (below it, the ratio of round-off to round-off means
-// nothing).
-Onset divergence_onset(const Series& s, double start, double floor);
-
 // The first sample at or after `start` where |v| > level.
 Onset first_exceeding(const Series& s, double start, double level);
 

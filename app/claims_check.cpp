@@ -325,7 +325,8 @@ void check_instability_onsets(const std::string& dir, std::vector<ClaimViolation
   const CsvTable t = read_csv_table(dir + "/summary.csv");
   for (const auto& row : t.rows) {
     const std::string status = text(row, "status");
-    const size_t at = status.find("at t = ");
+    // The onset: "unstable from t = ..." (this suite), else an older report's "... at t = ...".
+    const size_t from = status.find("from t = "), at = from != std::string::npos ? from + 2 : status.find("at t = ");
     if (!contains(status, "unstable") || contains(status, ", step ") || at == std::string::npos) continue;
     const double t_at = std::strtod(status.c_str() + at + 7, nullptr), t_end = number(row, "t_end");
     if (std::isfinite(t_end) && std::abs(t_at - t_end) <= 1e-9 * t_end)
@@ -347,7 +348,9 @@ void check_laws_alike(const std::string& dir, std::vector<ClaimViolation>& out) 
         continue;
       const std::string ea = text(a, "energy_err_max"), eb = text(b, "energy_err_max");
       if (ea.empty() || ea == "0" || ea != eb || text(a, "t_end") != text(b, "t_end") || text(a, "steps") != text(b, "steps")) continue;
-      for (const std::string c : {"energy_growth_law", "energy_growth_ci95_low", "energy_growth_ci95_high"})
+      // The law (the verdict); its interval's digits may differ where the run is short enough
+      // for the start-up, a physical notion the cases declare, to set the window.
+      for (const std::string c : {"energy_growth_law"})
         if (t.has(c) && text(a, c) != text(b, c)) {
           out.push_back({"summary.csv", text(a, "case") + " / " + text(b, "case") + " / " + text(a, "integrator"),
                          "identical errors (energy_err_max " + ea + ") read different laws: " + c + " " + text(a, c) + " vs " + text(b, c)});

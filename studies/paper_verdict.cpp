@@ -209,28 +209,27 @@ ClaimVerdict judge_time_claim(const PaperClaim& c, const SummaryRow& row, const 
   const std::string q = s.words;
   switch (c.kind) {
     case ClaimKind::Diverges: {
-      // Only a rise the quantity makes above its round-off floor (x100: two decades, as a drift
-      // must) counts; the run's own failure is an onset too when the series never showed one.
-      const double floor = kFarAboveRoundOff * series_floor(s, row, end);
-      Onset o = divergence_onset(s, e.start, floor);
+      // The onset is the suite's one instability criterion's (core/stability_criterion.hpp), the
+      // same that dates every run's status: a completed run past it, or a state that became
+      // non-finite. The series shows what the quantity did there.
       const bool blew_up = row.outcome.failed() && row.outcome.diverged;
-      if (!o.found && blew_up) o.found = true, o.t = row.outcome.t, o.value = std::numeric_limits<double>::infinity();
-      if (!o.found) {
+      if (!row.outcome.unstable() && !blew_up) {
         v.verdict = "contradicts";
-        v.size = "ours shows no rise faster than a power law (" + format_g(kDivergenceRise) + "x within the last half of the elapsed time) over " +
-                 seconds(end) + ": " + q + " max " + fmt(max_abs_over(s, 0.0, end)) + "; " + window_maxima(s);
         v.ours = "none";
+        v.size = "the instability criterion finds no onset over " + seconds(end) + " (status: " + row.status() + "); " + q + " max " +
+                 fmt(max_abs_over(s, 0.0, end)) + "; " + window_maxima(s);
         break;
       }
-      v.ours = "from " + seconds(o.t);
-      v.ratio = fmt(o.t / T);
-      const bool within = o.t >= T / f && o.t <= T * f;
+      const double t = row.outcome.t;
+      v.ours = "from " + seconds(t);
+      v.ratio = fmt(t / T);
+      const bool within = t >= T / f && t <= T * f;
       v.verdict = within ? "agrees" : "disagrees";
-      v.size = "ours diverges from t = " + seconds(o.t) + (blew_up && !std::isfinite(o.value) ? " (the state became non-finite)" :
-               ": " + q + " " + fmt(o.value) + " = " + factor(o.value / std::max(o.before, 1e-300)) + "x its max " + fmt(o.before) +
-               " over [0, " + seconds(0.5 * o.t) + "]") +
+      v.size = "ours is unstable from t = " + seconds(t) + " (step " + std::to_string(row.outcome.step) + ", " +
+               (blew_up ? std::string("the state became non-finite") : "the instability criterion: " + row.outcome.reason) + ")" +
                (within ? ", within x" + fmt(f) + " of the paper's " + seconds(T) : ", outside x" + fmt(f) + " of the paper's " + seconds(T)) +
-               "; at " + seconds(end) + ": " + fmt(std::abs(s.v.back()));
+               "; " + q + " " + fmt(std::abs(value_near(s, 0.5 * t))) + " at t/2, " + fmt(std::abs(value_near(s, t))) + " at the onset, " +
+               fmt(std::abs(s.v.back())) + " at " + seconds(end);
       break;
     }
     case ClaimKind::RisesAfter: {
@@ -468,7 +467,7 @@ ClaimVerdict judge_claim(const PaperClaim& c, const SummaryRow& row, const Summa
       }
     }
     if (row.outcome.unstable())
-      v.size = "the run completed, marked '" + row.status() + "': its metrics exist and are judged; " + v.size;
+      v.size = "(completed; unstable from t = " + seconds(row.outcome.t) + " by the instability criterion: judged on its metrics) " + v.size;
   }
   if (!e.source_inconsistency.empty()) {
     v.verdict = "inconclusive";
