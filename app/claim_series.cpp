@@ -236,12 +236,14 @@ Period dominant_period(const Series& s, double from, double to, double p_low, do
 }
 
 double exponential_rate(const Series& s, double lo, double hi) {
-  double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0;
+  // On the running maximum of |v|: an oscillating quantity growing exponentially has an
+  // exponential envelope, while its own samples dip through every value below it.
+  double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, running = 0.0;
   long n = 0;
   for (size_t k = 0; k < s.t.size(); ++k) {
-    const double x = std::abs(s.v[k]);
-    if (!(x >= lo && x <= hi)) continue;
-    const double y = std::log(x);
+    running = std::max(running, std::abs(s.v[k]));
+    if (!(running >= lo && running <= hi)) continue;
+    const double y = std::log(running);
     sx += s.t[k], sy += y, sxx += s.t[k] * s.t[k], sxy += s.t[k] * y, ++n;
   }
   if (n < 10) return kNaN;

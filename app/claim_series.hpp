@@ -87,9 +87,9 @@ struct Period {
 };
 Period dominant_period(const Series& s, double from, double to, double p_low, double p_high);
 
-// The rate lambda of |v| ~ exp(lambda t) fitted by least squares of log |v| over the samples
-// between lo and hi (a span where the growth is neither round-off nor saturated); NaN when fewer
-// than 10 samples lie there.
+// The rate lambda of |v| ~ exp(lambda t) fitted by least squares of the log of the running
+// maximum of |v| over the samples where it lies between lo and hi (a span where the growth is
+// neither round-off nor saturated); NaN when fewer than 10 samples lie there.
 double exponential_rate(const Series& s, double lo, double hi);
 
 // The series' value at the sample nearest t.

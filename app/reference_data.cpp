@@ -176,16 +176,16 @@ std::string read_reference_fingerprint(const std::string& path) {
 
 std::vector<PaperClaim> read_paper_claims(const std::string& path) {
   return reading(path, [&] {
-    Reader<17> in(path);
+    Reader<18> in(path);
     in.read_header(io::ignore_no_column, "id", "source", "case", "run", "kind", "metric", "paper_value", "tolerance",
                    "other_case", "other_run", "sensitivity", "horizon", "claim", "tolerance_why", "cause", "cause_status",
-                   "deviation");
+                   "deviation", "qualifier");
     std::vector<PaperClaim> rows;
     std::set<std::string> ids;
     PaperClaim c;
     std::string kind, value, tolerance, sensitivity, horizon;
     while (in.read_row(c.id, c.source, c.case_name, c.run, kind, c.metric, value, tolerance, c.other_case, c.other_run,
-                       sensitivity, horizon, c.claim, c.tolerance_why, c.cause, c.cause_status, c.deviation)) {
+                       sensitivity, horizon, c.claim, c.tolerance_why, c.cause, c.cause_status, c.deviation, c.qualifier)) {
       const unsigned line = in.get_file_line();
       auto bad = [&](const std::string& column, const std::string& expected, const std::string& got) {
         return InputError(path + ": line " + std::to_string(line) + ", column '" + column + "': expected " + expected +
@@ -197,6 +197,7 @@ std::vector<PaperClaim> read_paper_claims(const std::string& path) {
                                          {"tolerance_why", c.tolerance_why}})
         if (text.empty()) throw bad(column, "a non-empty text", text);
       check_one_of(path, "kind", kind, paper_claim_kinds());
+      check_one_of(path, "qualifier", c.qualifier, {"", "proxy", "unprinted"});
       c.kind = enum_from_text<ClaimKind>(kind);
       if (c.cause.empty() != c.cause_status.empty() ||
           !(c.cause_status.empty() || c.cause_status == "hypothesis" || c.cause_status.rfind("measured: ", 0) == 0))

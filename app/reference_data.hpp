@@ -89,6 +89,12 @@ struct PaperClaim {
   // Where our scheme or set-up deviates from the paper's on this claim (shown with the verdict,
   // whatever it is); "" where we follow the paper.
   std::string deviation;
+  // "" ; "proxy": the quantity is the suite's stand-in for one the paper does not define or
+  // print (tumbling as the body's tilt past 90 deg); "unprinted": the verdict turns on a setting
+  // the paper does not print (seed 003's ODE45 tolerances). Either way a difference from the
+  // paper cannot be told from a difference of measure or set-up: it is "inconclusive", and only
+  // agreement is a verdict.
+  std::string qualifier;
 };
 inline std::vector<std::string> paper_claim_kinds() {
   const auto texts = enum_texts(ClaimKind{});

@@ -129,7 +129,10 @@ class LongTimeStudy final : public Study {
        << "95% interval [lo, hi] of p is no wider than +-" << format_g(kGrowthMaxHalfWidth)
        << " (else inconclusive) and reaches one law's exponent only (bounded: 0, with hi < "
        << format_g(kGrowthBoundedUpper) << "; sqrt_t: 1/2; linear: 1; faster: lo > 1; decays: hi < 0; power_law: "
-          "a clear exponent that is none of these); a rise of the envelope by more than "
+          "a clear exponent that is none of these), except an accelerating envelope, named faster whatever its "
+          "interval's width: the local exponents of its last two sub-spans the steepest and rising, the last above 1 and "
+       << format_g(kGrowthAccelRise) << " above the first (it steepens, like exp(lambda t), so no single exponent fits: "
+          "the words say 'accelerating' and give the sub-spans' exponents); a rise of the envelope by more than "
        << format_g(kGrowthJumpRatio) << "x within one octave is a regime_change, reported where it happens, the span "
           "after it judged on its own. Theory's prediction for each run (symplectic on a conservative model: bounded; "
           "otherwise at most linear; a momentum map the scheme conserves: round-off) is in the 'theory' column; a law "

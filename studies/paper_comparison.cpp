@@ -233,6 +233,10 @@ class PaperComparison final : public Study {
       const std::optional<MeasuredSpread> spread = spread_of(claim, *row);
       ClaimVerdict v = judge_claim(claim, judged, other, spread, evidence);
       if (horizon != horizon_of_.end()) v.size = "over " + format_g(judged.t_end, 6) + " s (this study's longer run): " + v.size;
+      // A run past the instability criterion has metrics, but summary.csv shows none for it: its
+      // evidence is its time series.
+      if (evidence_file.empty() && !row->outcome.ok())
+        evidence_file = std::filesystem::relative(full_run_series(context, claim.case_name, claim.run), context.out_dir).string();
       emit(claim, v, row->status(), evidence_file.empty() ? "summary.csv" : evidence_file, spread);
     }
     md << "# The papers' claims beside ours\n\n"

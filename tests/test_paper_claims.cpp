@@ -74,11 +74,11 @@ struct TempFile : tb::testing::TempFile {
 
 const char* kHeader =
     "id,source,case,run,kind,metric,paper_value,tolerance,other_case,other_run,sensitivity,horizon,claim,tolerance_why,"
-    "cause,cause_status,deviation\n";
+    "cause,cause_status,deviation,qualifier\n";
 
-// The rows below are written without the last (optional-text) column: an empty deviation.
+// The rows below are written without the last two (optional-text) columns: no deviation, no qualifier.
 std::string with_deviation(std::string rows) {
-  for (size_t at = rows.find('\n'); at != std::string::npos; at = rows.find('\n', at + 2)) rows.insert(at, ",");
+  for (size_t at = rows.find('\n'); at != std::string::npos; at = rows.find('\n', at + 3)) rows.insert(at, ",,");
   return rows;
 }
 
@@ -153,6 +153,12 @@ TEST_CASE("a source that contradicts itself is inconclusive, whatever ours is", 
   CHECK(v.verdict == "inconclusive");
   CHECK_THAT(v.size, Contains("source inconsistent") && Contains("smaller"));
   mean.paper_value = 1e-10;  // below the bound: consistent
+  // A difference on the suite's proxy, or at a setting the paper does not print, is no verdict; agreement is.
+  tb::PaperClaim proxy = claim("value", "momentum_err_mean", 1e-10, 2.0);
+  proxy.qualifier = "proxy";
+  CHECK(tb::judge_claim(proxy, r).verdict == "inconclusive");
+  r.metrics.momentum_err_mean = 1.2e-10;
+  CHECK(tb::judge_claim(proxy, r).verdict == "agrees");
   CHECK(tb::source_inconsistency(mean, {mean, bound}).empty());
 }
 
@@ -246,6 +252,11 @@ TEST_CASE("no-drift and drift claims against every growth law", "[paper-claims]"
   steepening.metrics.energy_growth.ci95_low = -0.10, steepening.metrics.energy_growth.ci95_high = 2.23;
   CHECK(tb::judge_claim(drifts, steepening).verdict == "agrees");
   CHECK(tb::judge_claim(no_drift, steepening).verdict == "contradicts");
+  // Too wide to name a law but wholly above 1/2, far above round-off: it grows (a350e29's ODE45 P_z, [1.29, 1.80]).
+  tb::SummaryRow grows = with_energy_law("inconclusive", 1e-5, 1.55);
+  grows.metrics.energy_growth.ci95_low = 1.29, grows.metrics.energy_growth.ci95_high = 1.80;
+  CHECK(tb::judge_claim(drifts, grows).verdict == "agrees");
+  CHECK(tb::judge_claim(no_drift, grows).verdict == "contradicts");
   // A metric without a growth law carries no verdict on drift.
   CHECK(tb::judge_claim(claim("no_drift", "constraint_err_max"), with_energy_law("bounded", 1e-5, 0.0)).verdict ==
         "inconclusive");
