@@ -296,7 +296,7 @@ void check_papers(const std::string& dir, std::vector<ClaimViolation>& out) {
     if ((kind == "drifts" || kind == "no_drift") && contains(claim, "oscillation"))
       out.push_back({file, where, "a claim about oscillations judged as a drift ('" + claim.substr(0, 50) + "')"});
     // Seed 003 Sect. 5.2: ODE45 ran at the step of 0.001 s "for both continuous-time ... solvers".
-    // (Sect. 5.1 prints the 1 ms step for RK4 and the VI only, ODE45 "variable-step".)
+    // (Sect. 5.1 prints the 1 ms step for the fixed-step method and the VI only, ODE45 "variable-step".)
     if (contains(text(row, "source"), "seed 003, Sect. 5.2") && (contains(claim, "ODE45") || contains(text(row, "case"), "_ode45")))
       for (const auto& s : summary.rows)
         if (text(s, "case") == text(row, "case") && text(s, "integrator") == text(row, "integrator")) {
