@@ -166,13 +166,6 @@ double max_abs_over(const Series& s, double from, double to) {
   return m;
 }
 
-double time_of_max_abs(const Series& s, double from, double to) {
-  double m = -1.0, at = kNaN;
-  for (size_t k = 0; k < s.t.size(); ++k)
-    if (s.t[k] >= from && s.t[k] <= to && std::abs(s.v[k]) > m) m = std::abs(s.v[k]), at = s.t[k];
-  return at;
-}
-
 Onset first_exceeding(const Series& s, double start, double level) {
   Onset o;
   for (size_t k = 0; k < s.t.size(); ++k)

@@ -57,8 +57,6 @@ Series derive_series(const TimeSeriesTable& table, const std::string& spec);
 
 // max |v| over samples with from <= t <= to (0 when none).
 double max_abs_over(const Series& s, double from, double to);
-// The time of that maximum (NaN when none).
-double time_of_max_abs(const Series& s, double from, double to);
 
 struct Onset {
   bool found = false;

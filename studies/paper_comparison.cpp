@@ -19,7 +19,6 @@
 #include "core/table_reader.hpp"
 #include "studies/paper_verdict.hpp"
 #include "app/claim_series.hpp"
-#include "core/growth.hpp"
 
 namespace tb {
 
@@ -227,7 +226,6 @@ class PaperComparison final : public Study {
           evidence.other_series = &other_series;
         const Case* c = find_case(context, claim.case_name);
         evidence.slowest_period = c ? c->model->slowest_period_s() : std::nan("");
-        evidence.start = std::isfinite(evidence.slowest_period) ? kGrowthStartPeriods * evidence.slowest_period : 0.0;
       }
       evidence.source_inconsistency = source_inconsistency(claim, claims_);
       const std::optional<MeasuredSpread> spread = spread_of(claim, *row);

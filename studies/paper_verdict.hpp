@@ -32,9 +32,7 @@ struct ClaimEvidence {
   const Series* series = nullptr;        // the claim's run; nullptr: no series claim, or not found
   const Series* other_series = nullptr;  // other_run's (parts_after, smaller_than on a series)
   std::string missing;                   // why a series the claim needs is absent
-  // Where a law or an onset may start: after the start-up (kGrowthStartPeriods slowest periods,
-  // core/growth.hpp), and the slowest period itself (NaN: the model declares none).
-  double start = 0.0;
+  // The model's slowest period (s), the unit of a series' growth-law window (NaN: none declared).
   double slowest_period = std::numeric_limits<double>::quiet_NaN();
   // Non-empty when the paper contradicts itself on this claim (e.g. a printed mean above its
   // own bound on the maximum): the claim cannot be judged, whatever ours is.

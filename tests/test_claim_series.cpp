@@ -104,7 +104,6 @@ TEST_CASE("claims about a time are judged on the series, not on the run's status
   const tb::Series rk4 = series(1000, 0.1, [](double t) { return 1e-10 * t + (t > 300 ? 1e-10 * std::exp(0.2 * (t - 300)) : 0.0); });
   tb::ClaimEvidence e;
   e.series = &rk4;
-  e.start = 21.5;
   const tb::PaperClaim diverges = claim("diverges", 400.0, 1.25);
   tb::SummaryRow unstable = row(1000, 1000000);
   unstable.outcome.kind = tb::RunOutcome::Kind::Unstable;
