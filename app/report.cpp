@@ -14,6 +14,7 @@
 #include "app/jobs.hpp"
 #include "app/manifest.hpp"
 #include "app/reference_data.hpp"
+#include "app/report_index.hpp"
 #include "app/summary.hpp"
 
 namespace fs = std::filesystem;
@@ -239,6 +240,7 @@ ReportStatus write_report(const std::vector<Case>& cases, const Catalogue& catal
   bool scripts_ok = true;
   if (options.benchmarks) scripts_ok = run_benchmarks(options.benchmarks_binary, options.scripts_dir, dir.string());
   if (options.plots) scripts_ok = run_plots(options.scripts_dir, dir.string()) && scripts_ok;
+  write_index(dir.string(), cases);  // after the plots: it links the figures they drew
   status.scripts_ok = scripts_ok;
   return status;
 }

@@ -14,6 +14,7 @@
 #include "app/gates.hpp"
 #include "app/interrupt.hpp"
 #include "app/readme_orders.hpp"
+#include "app/report_index.hpp"
 #include "app/reference.hpp"
 #include "app/report.hpp"
 #include "app/runner.hpp"
@@ -279,7 +280,7 @@ class ReportCommand : public Command {
     subcommand->add_option("--jobs", jobs_, "parallel runs (per process under mpirun)")->capture_default_str();
     subcommand->add_flag("--resume", resume_, kResumeHelp);
     subcommand->add_flag("--no-benchmarks", no_benchmarks_, "skip the Google Benchmark step-cost suite");
-    subcommand->add_flag("--no-plots", no_plots_, "skip the matplotlib figures and index.md");
+    subcommand->add_flag("--no-plots", no_plots_, "skip the matplotlib figures (index.md is written without them)");
     subcommand->add_option("--reference-dir", reference_dir_, kReferenceDirHelp);
     inputs_.add_to(subcommand);
   }
@@ -479,6 +480,30 @@ class CheckClaimsCommand : public Command {
   std::string dir_;
 };
 
+// `tetherbench index REPORT_DIR [CASE_FILE...]`: the front page again from a report's tables
+// (after a study was re-run into the folder, or to read an older report with today's rules).
+class IndexCommand : public Command {
+ public:
+  explicit IndexCommand(CLI::App& app) {
+    subcommand = app.add_subcommand("index", "write a report's front page (index.md) again from its tables");
+    subcommand->add_option("REPORT_DIR", dir_, "a report folder (tetherbench report --out)")->required()->check(CLI::ExistingDirectory);
+    subcommand->add_option("CASE_FILE", cases_, "the report's case files (default: all bundled cases)")->check(CLI::ExistingFile);
+  }
+  bool runs_cases() const override { return false; }
+  int execute(Session& session) override {
+    if (!fs::exists(fs::path(dir_) / "summary.csv"))
+      throw InputError("REPORT_DIR " + dir_ + ": expected a report folder holding summary.csv");
+    const auto cases = CaseRunOptions{}.load(session.catalogue, session.case_files_or_bundled(cases_));
+    write_index(dir_, cases);
+    std::printf("wrote %s\n", (fs::path(dir_) / "index.md").string().c_str());
+    return 0;
+  }
+
+ private:
+  std::string dir_;
+  std::vector<std::string> cases_;
+};
+
 // `tetherbench readme-orders ORDERS_CSV... [--readme FILE]`
 class ReadmeOrdersCommand : public Command {
  public:
@@ -558,6 +583,7 @@ std::vector<std::unique_ptr<Command>> declare_commands(CLI::App& app) {
   commands.push_back(std::make_unique<ReferenceCommand>(app));
   commands.push_back(std::make_unique<GateCommand>(app));
   commands.push_back(std::make_unique<CheckClaimsCommand>(app));
+  commands.push_back(std::make_unique<IndexCommand>(app));
   commands.push_back(std::make_unique<ReadmeOrdersCommand>(app));
   commands.push_back(std::make_unique<StudyCommand>(app, true));
   return commands;

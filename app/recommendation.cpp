@@ -1,0 +1,188 @@
+#include "app/recommendation.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "core/format.hpp"
+
+namespace tb {
+
+namespace {
+
+// Cheaper or comparable: a run not recommended is shown as the contrast when it costs at most
+// this many times the recommendation (a reader choosing by cost asks about those).
+constexpr double kContrastCost = 2.0;
+constexpr size_t kMaxContrasts = 3;
+constexpr size_t kMaxAdvised = 4;
+
+bool holds(const std::string& law) { return law == "zero" || law == "round_off" || law == "bounded"; }
+bool grows(const std::string& law) {
+  return law == "sqrt_t" || law == "linear" || law == "faster" || law == "power_law";
+}
+
+}  // namespace
+
+std::string growth_law_words(const std::string& law) {
+  if (law == "zero") return "exactly 0";
+  if (law == "round_off") return "at round-off";
+  if (law == "bounded") return "bounded";
+  if (law == "sqrt_t") return "grows like sqrt(t)";
+  if (law == "linear") return "grows linearly";
+  if (law == "faster") return "grows faster than linearly";
+  if (law == "power_law") return "grows as a power of t";
+  if (law == "too_short") return "too short for a law";
+  if (law == "regime_change") return "changes regime";
+  if (law == "decays") return "decays";
+  if (law.empty()) return "no law";
+  return law;  // inconclusive
+}
+
+namespace {
+
+struct LawSeen {
+  std::string law, words;
+  double t_end = 0.0;
+};
+
+// The law of one quantity over the longest horizon measured; a regime change is judged on the
+// span after it when that span has a law of its own.
+LawSeen law_of(const ReportData& data, const RunRecord& run, const std::string& quantity, const std::string& from_summary) {
+  const LawRecord* rec = data.law(run.case_name, run.label, quantity);
+  LawSeen seen{rec ? rec->law : from_summary, "", rec ? rec->t_end : run.t_end};
+  if (seen.law == "regime_change" && rec) {
+    const std::string jump = format_g(rec->jump_ratio, 2) + "-fold rise between " + format_g(rec->jump_from, 3) + " s and " +
+                             format_g(rec->jump_to, 3) + " s";
+    if (holds(rec->after_law) || grows(rec->after_law)) {
+      seen.law = rec->after_law;
+      seen.words = growth_law_words(rec->after_law) + " after a " + jump;
+    } else {
+      seen.words = "a " + jump + ", then " + growth_law_words(rec->after_law);
+    }
+    return seen;
+  }
+  seen.words = growth_law_words(seen.law);
+  return seen;
+}
+
+}  // namespace
+
+const char* to_string(LongRunVerdict v) {
+  switch (v) {
+    case LongRunVerdict::Holds: return "holds";
+    case LongRunVerdict::Open: return "open";
+    case LongRunVerdict::Drifts: return "grows";
+  }
+  return "";
+}
+
+LongRunJudgement judge_long_run(const ReportData& data, const RunRecord& run) {
+  LongRunJudgement j;
+  j.run = &run;
+  if (!run.ok) {
+    j.verdict = LongRunVerdict::Drifts;
+    j.why = run.short_status();
+    return j;
+  }
+  const LawSeen energy = law_of(data, run, "energy", run.energy_law);
+  j.energy_law = energy.law;
+  j.law_t_end = energy.t_end;
+  std::vector<std::pair<std::string, LawSeen>> seen = {{"energy", energy}};
+  if (!run.not_integrated.count("momentum_err_max")) {
+    const LawSeen momentum = law_of(data, run, "momentum", run.momentum_law);
+    j.momentum_law = momentum.law;
+    seen.emplace_back("momentum", momentum);
+  }
+  bool all_hold = true, any_grows = false;
+  for (const auto& [quantity, law] : seen) all_hold = all_hold && holds(law.law), any_grows = any_grows || grows(law.law);
+  j.verdict = any_grows ? LongRunVerdict::Drifts : all_hold ? LongRunVerdict::Holds : LongRunVerdict::Open;
+  // Say what decided: the growing or open quantity first; every quantity when all hold.
+  std::string words;
+  for (const auto& [quantity, law] : seen) {
+    const bool decisive = j.verdict == LongRunVerdict::Holds || (any_grows ? grows(law.law) : !holds(law.law));
+    if (decisive) words += (words.empty() ? "" : ", ") + quantity + " " + law.words;
+  }
+  j.why = words + " over " + format_g(j.law_t_end, 6) + " s";
+  return j;
+}
+
+ModelAdvice advise(const ReportData& data, const std::string& model, const std::vector<CaseInput>& cases) {
+  ModelAdvice advice;
+  advice.model = model;
+  for (const auto& c : cases)
+    if (c.runs_everything) advice.cases.push_back(c.name);
+  if (advice.cases.empty())
+    for (const auto& c : cases) advice.cases.push_back(c.name);
+
+  // Every run label of the model's cases, in the order of the first case's table.
+  std::vector<std::string> labels;
+  for (const auto& c : advice.cases)
+    for (const RunRecord* r : data.runs_of(c))
+      if (!r->not_applicable && std::find(labels.begin(), labels.end(), r->label) == labels.end()) labels.push_back(r->label);
+
+  std::vector<Standing> standings;
+  for (const auto& label : labels) {
+    Standing s;
+    s.label = label;
+    bool everywhere = true;
+    for (const auto& c : advice.cases) {
+      const RunRecord* run = nullptr;
+      for (const RunRecord* r : data.runs_of(c))
+        if (r->label == label && !r->not_applicable) run = r;
+      if (!run) {
+        everywhere = false;
+        continue;
+      }
+      s.per_case.push_back(judge_long_run(data, *run));
+      const auto& j = s.per_case.back();
+      s.holds += j.verdict == LongRunVerdict::Holds;
+      s.drifts_somewhere = s.drifts_somewhere || j.verdict == LongRunVerdict::Drifts;
+      if (run->ok) s.runtime_s += run->runtime_s;
+      s.failed_somewhere = s.failed_somewhere || !run->ok;
+      if (const StepLimit* limit = data.step_limit(c, label); limit && run->rtol == 0.0 && limit->h_max > 0.0) {
+        const double margin = run->h / limit->h_max;
+        if (margin > s.worst_step_margin) s.worst_step_margin = margin, s.worst_step_case = c, s.worst_step_limit = limit->limit;
+      }
+    }
+    if (everywhere) standings.push_back(std::move(s));  // a run only some cases have is not compared across them
+  }
+
+  std::vector<const Standing*> candidates;
+  for (const auto& s : standings)
+    if (!s.drifts_somewhere) candidates.push_back(&s);
+  std::sort(candidates.begin(), candidates.end(), [](const Standing* a, const Standing* b) {
+    return a->holds != b->holds ? a->holds > b->holds : a->runtime_s < b->runtime_s;
+  });
+  if (candidates.empty() || candidates.front()->holds == 0) {
+    std::set<std::string> open;
+    for (const auto& s : standings)
+      for (const auto& j : s.per_case)
+        if (j.verdict == LongRunVerdict::Open) open.insert(growth_law_words(j.energy_law));
+    std::string list;
+    for (const auto& w : open) list += (list.empty() ? "" : ", ") + w;
+    advice.inconclusive_why = candidates.empty()
+                                  ? "every run grows or fails on at least one case"
+                                  : "no run's growth laws are decided over the horizons measured (" + list + ")";
+  } else {
+    // Every candidate that holds on as many cases as the best, cheapest first: a reader choosing
+    // between them weighs cost against the accuracy the numbers show.
+    const Standing* first = candidates.front();
+    for (const Standing* s : candidates)
+      if (s->holds == first->holds && advice.recommended.size() < kMaxAdvised) advice.recommended.push_back(*s);
+    double cost = 0.0;
+    for (const auto& s : advice.recommended) cost = std::max(cost, s.runtime_s);
+    std::vector<const Standing*> others;
+    for (const auto& s : standings) {
+      const bool chosen = std::any_of(advice.recommended.begin(), advice.recommended.end(),
+                                      [&](const Standing& r) { return r.label == s.label; });
+      if (!chosen && (s.failed_somewhere || s.runtime_s <= kContrastCost * cost)) others.push_back(&s);
+    }
+    std::sort(others.begin(), others.end(), [](const Standing* a, const Standing* b) { return a->runtime_s < b->runtime_s; });
+    for (size_t i = 0; i < others.size() && i < kMaxContrasts; ++i) advice.contrasts.push_back(*others[i]);
+  }
+  for (const auto& c : advice.cases)
+    for (const auto& r : data.rankings)
+      if (r.case_name == c && r.work == "runtime") advice.rankings.push_back(&r);
+  return advice;
+}
+
+}  // namespace tb

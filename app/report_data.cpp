@@ -1,0 +1,216 @@
+#include "app/report_data.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+
+#include "app/csv_table.hpp"
+#include "core/table_reader.hpp"
+
+namespace fs = std::filesystem;
+
+namespace tb {
+
+namespace {
+
+// The table at dir/name; InputError naming the file and the column when a present table lacks
+// one of `columns` (a report of another version: the page would otherwise read blanks as results).
+CsvTable table(const std::string& dir, const std::string& name, const std::vector<std::string>& columns) {
+  CsvTable t = read_csv_table((fs::path(dir) / name).string());
+  if (t.columns.empty()) return t;
+  for (const auto& c : columns)
+    if (!t.has(c)) throw InputError(t.path + ": no column '" + c + "' (expected a table written by this tetherbench)");
+  return t;
+}
+
+// A number cell; nullopt when empty or not a finite number (a cell left empty means no result).
+std::optional<double> number(const std::string& cell) {
+  if (cell.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double x = std::strtod(cell.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(x)) return std::nullopt;
+  return x;
+}
+
+double number_or_zero(const std::string& cell) { return number(cell).value_or(0.0); }
+
+std::set<std::string> words(const std::string& text) {
+  std::set<std::string> out;
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t end = text.find(' ', at);
+    const std::string w = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    if (!w.empty()) out.insert(w);
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  return out;
+}
+
+// The metric columns of summary.csv the page reads: the numbers, not the words.
+const std::vector<std::string>& metric_columns() {
+  static const std::vector<std::string> columns = {
+      "energy_err_max",     "energy_err_rel_ke",       "energy_drift_rate",       "momentum_err_max",
+      "constraint_err_max", "linear_momentum_err_max", "orthogonality_err_max",  "steps",
+      "rhs_evals"};
+  return columns;
+}
+
+void read_runs(ReportData& data) {
+  std::vector<std::string> needed = {"case", "integrator", "discretisation", "h", "rtol", "t_end", "status",
+                                     "runtime_s", "not_integrated", "energy_growth_law", "momentum_growth_law"};
+  needed.insert(needed.end(), metric_columns().begin(), metric_columns().end());
+  const CsvTable t = table(data.dir, "summary.csv", needed);
+  for (const auto& row : t.rows) {
+    RunRecord r;
+    r.case_name = row.at("case");
+    r.label = row.at("integrator");
+    r.integrator = r.label.substr(0, r.label.find('@'));
+    r.discretisation = row.at("discretisation");
+    r.h = number_or_zero(row.at("h"));
+    r.rtol = number_or_zero(row.at("rtol"));
+    r.t_end = number_or_zero(row.at("t_end"));
+    r.status = row.at("status");
+    r.ok = r.status == "ok" || r.status.rfind("ok;", 0) == 0;
+    r.not_applicable = r.status.rfind("n/a", 0) == 0;
+    r.runtime_s = number_or_zero(row.at("runtime_s"));
+    for (const auto& c : metric_columns())
+      if (const auto x = number(row.at(c))) r.metric[c] = *x;
+    r.not_integrated = words(row.at("not_integrated"));
+    r.energy_law = row.at("energy_growth_law");
+    r.momentum_law = row.at("momentum_growth_law");
+    data.runs.push_back(std::move(r));
+  }
+}
+
+void read_step_limits(ReportData& data) {
+  const CsvTable t = table(data.dir, "stability_map.csv", {"case", "run", "swept", "h_case", "h_max", "bound", "limit", "t_horizon"});
+  std::map<std::pair<std::string, std::string>, double> horizon;
+  for (const auto& row : t.rows) {
+    if (!row.at("swept").empty()) continue;  // a sweep of a model parameter, not the case itself
+    const auto h_max = number(row.at("h_max"));
+    if (!h_max) continue;
+    // A method whose h_max depends on the horizon is mapped at several: the longest is the
+    // one closest to the case's run.
+    const std::pair<std::string, std::string> key{row.at("case"), row.at("run")};
+    const double t = number_or_zero(row.at("t_horizon"));
+    if (horizon.count(key) && horizon[key] >= t) continue;
+    horizon[key] = t;
+    data.step_limits[key] = {number_or_zero(row.at("h_case")), *h_max, row.at("bound"), row.at("limit")};
+  }
+}
+
+void read_laws(ReportData& data) {
+  const CsvTable t = table(data.dir, "long_time.csv", {"case", "integrator", "quantity", "law", "t_end", "err_max", "source", "status", "jump_from",
+                                                       "jump_to", "jump_ratio", "after_law"});
+  for (const auto& row : t.rows) {
+    if (row.at("status") != "ok") continue;
+    LawRecord law{row.at("law"),
+                  row.at("source"),
+                  number_or_zero(row.at("t_end")),
+                  number_or_zero(row.at("err_max")),
+                  number_or_zero(row.at("jump_from")),
+                  number_or_zero(row.at("jump_to")),
+                  number_or_zero(row.at("jump_ratio")),
+                  row.at("after_law")};
+    auto& slot = data.laws[{row.at("case"), row.at("integrator"), row.at("quantity")}];
+    if (law.t_end >= slot.t_end) slot = law;  // the longest horizon measured decides the law
+  }
+}
+
+void read_rankings(ReportData& data) {
+  const CsvTable t = table(data.dir, "work_precision_rankings.csv",
+                           {"case", "discretisation", "work", "measure", "horizon_s", "matched_error", "ranking", "note",
+                            "work_of_each"});
+  for (const auto& row : t.rows) {
+    RankingRecord r{row.at("case"), row.at("discretisation"), row.at("work"), row.at("measure"), row.at("ranking"),
+                    row.at("note"), number_or_zero(row.at("horizon_s")), number_or_zero(row.at("matched_error")), {}};
+    const std::string& cell = row.at("work_of_each");
+    for (size_t at = 0; at < cell.size();) {
+      const size_t end = std::min(cell.find(' ', at), cell.size());
+      if (const auto x = number(cell.substr(at, end - at))) r.work_of_each.push_back(*x);
+      at = end + 1;
+    }
+    data.rankings.push_back(std::move(r));
+  }
+}
+
+void read_paper(ReportData& data) {
+  const CsvTable t =
+      table(data.dir, "paper_comparison.csv", {"id", "source", "case", "integrator", "claim", "metric", "paper", "ours", "verdict"});
+  for (const auto& row : t.rows)
+    data.paper.push_back({row.at("id"), row.at("source"), row.at("case"), row.at("integrator"), row.at("claim"),
+                          row.at("metric"), row.at("paper"), row.at("ours"), row.at("verdict")});
+}
+
+void read_figures(ReportData& data) {
+  const CsvTable t = table(data.dir, "figures.csv", {"file", "case", "section", "caption"});
+  for (const auto& row : t.rows)
+    if (fs::exists(fs::path(data.dir) / row.at("file")))
+      data.figures.push_back({row.at("file"), row.at("case"), row.at("section"), row.at("caption")});
+  const CsvTable omitted = table(data.dir, "figures_omitted.csv", {"case", "section", "reason"});
+  for (const auto& row : omitted.rows) data.omitted_figures.push_back({row.at("case"), row.at("section"), row.at("reason")});
+}
+
+void read_build(ReportData& data) {
+  const CsvTable t = table(data.dir, "build_info.csv", {"key", "value"});
+  for (const auto& row : t.rows) data.build.emplace_back(row.at("key"), row.at("value"));
+}
+
+}  // namespace
+
+std::optional<double> RunRecord::value(const std::string& column) const {
+  const auto it = metric.find(column);
+  if (it == metric.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string RunRecord::short_status() const {
+  if (status.rfind("unstable from", 0) == 0 || status.rfind("ok; drift from", 0) == 0) {
+    const size_t cut = status.find(" (step");
+    return cut == std::string::npos ? status : status.substr(0, cut);
+  }
+  if (status.rfind("unstable at h", 0) == 0 || status.rfind("failed", 0) == 0 || status.rfind("interrupted", 0) == 0) {
+    // "... at t = T s, step N": the time, without the reason (the CSVs keep it)
+    const size_t at = status.rfind(" at t = ");
+    const std::string what = status.rfind("unstable", 0) == 0 ? "non-finite" : status.rfind("failed", 0) == 0 ? "failed" : "interrupted";
+    if (at == std::string::npos) return what;
+    const size_t comma = status.find(',', at);
+    return what + status.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+  }
+  if (ok) return "ok";
+  return status;
+}
+
+std::vector<const RunRecord*> ReportData::runs_of(const std::string& case_name) const {
+  std::vector<const RunRecord*> out;
+  for (const auto& r : runs)
+    if (r.case_name == case_name) out.push_back(&r);
+  return out;
+}
+
+const StepLimit* ReportData::step_limit(const std::string& case_name, const std::string& label) const {
+  const auto it = step_limits.find({case_name, label});
+  return it == step_limits.end() ? nullptr : &it->second;
+}
+
+const LawRecord* ReportData::law(const std::string& case_name, const std::string& label, const std::string& quantity) const {
+  const auto it = laws.find({case_name, label, quantity});
+  return it == laws.end() ? nullptr : &it->second;
+}
+
+ReportData read_report_data(const std::string& dir) {
+  ReportData data;
+  data.dir = dir;
+  read_runs(data);
+  read_step_limits(data);
+  read_laws(data);
+  read_rankings(data);
+  read_paper(data);
+  read_figures(data);
+  read_build(data);
+  return data;
+}
+
+}  // namespace tb

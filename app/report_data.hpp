@@ -1,0 +1,91 @@
+#pragma once
+// A written report read back as typed records, for the pages that summarise it (app/report_index.hpp).
+// Every figure on the front page is read from the tables the report wrote (summary.csv,
+// stability_map.csv, long_time.csv, work_precision_rankings.csv, paper_comparison.csv,
+// figures.csv), never recomputed and never typed by hand, so the page cannot say what its own
+// tables do not.
+//
+// A table that is absent reads as empty (a report cut short, or written with --no-plots); a
+// table whose columns are not the ones read here is an InputError naming the file and column.
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace tb {
+
+// One row of summary.csv: a full run of a case.
+struct RunRecord {
+  std::string case_name, label, integrator, discretisation;  // label: "rk4" or "rk4@lumped"
+  double h = 0.0, t_end = 0.0;
+  double rtol = 0.0;  // 0: a fixed-step run
+  std::string status;  // "ok", "unstable from t = ...", "failed at ...", "n/a: ..."
+  bool ok = false, not_applicable = false;
+  double runtime_s = 0.0;
+  // Metrics by summary.csv column; absent when the cell is empty (not integrated, or no result).
+  std::map<std::string, double> metric;
+  std::set<std::string> not_integrated;  // the metrics the run's formulation cannot violate
+  std::string energy_law, momentum_law;  // growth laws (core/growth.hpp names); "" when none
+  std::optional<double> value(const std::string& column) const;
+  // The status without its explanation: "unstable from t = 349.9 s", "failed at t = 0.2 s".
+  std::string short_status() const;
+};
+
+// The stability map's row for a run at the case's own parameters (stability_map.csv, swept empty).
+struct StepLimit {
+  double h_case = 0.0, h_max = 0.0;
+  std::string bound;  // "bracketed", or why h_max is only a bound
+  std::string limit;  // "instability" or "solver" (what stops the method above h_max)
+};
+
+// A growth law fitted by the long-time study (long_time.csv).
+struct LawRecord {
+  std::string law, source;  // source: "full run" or "long run" (the study's own, longer run)
+  double t_end = 0.0, err_max = 0.0;
+  // regime_change: the envelope rose jump_ratio-fold between jump_from and jump_to (s), and
+  // after_law is the law of the span after it
+  double jump_from = 0.0, jump_to = 0.0, jump_ratio = 0.0;
+  std::string after_law;
+};
+
+struct RankingRecord {
+  std::string case_name, discretisation, work, measure, ranking, note;
+  double horizon_s = 0.0, matched_error = 0.0;
+  std::vector<double> work_of_each;  // in the ranking's order (s of runtime, or evaluations)
+};
+
+struct PaperRecord {
+  std::string id, source, case_name, integrator, claim, metric, paper, ours, verdict;
+};
+
+// A figure of figures.csv (app/figure_plan.hpp) whose file the plots wrote.
+struct FigureRecord {
+  std::string file, case_name, section, caption;
+};
+struct OmittedFigure {
+  std::string case_name, section, reason;
+};
+
+struct ReportData {
+  std::string dir;
+  std::vector<RunRecord> runs;
+  std::map<std::pair<std::string, std::string>, StepLimit> step_limits;  // (case, run label)
+  // (case, run label, quantity "energy"/"momentum") -> the law over the longest horizon measured
+  std::map<std::tuple<std::string, std::string, std::string>, LawRecord> laws;
+  std::vector<RankingRecord> rankings;
+  std::vector<PaperRecord> paper;
+  std::vector<FigureRecord> figures;  // only those whose file exists
+  std::vector<OmittedFigure> omitted_figures;
+  std::vector<std::pair<std::string, std::string>> build;  // build_info.csv, in order
+
+  std::vector<const RunRecord*> runs_of(const std::string& case_name) const;
+  const StepLimit* step_limit(const std::string& case_name, const std::string& label) const;
+  const LawRecord* law(const std::string& case_name, const std::string& label, const std::string& quantity) const;
+};
+
+ReportData read_report_data(const std::string& dir);
+
+}  // namespace tb

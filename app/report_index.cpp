@@ -1,0 +1,429 @@
+#include "app/report_index.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "app/recommendation.hpp"
+#include "core/format.hpp"
+
+namespace fs = std::filesystem;
+
+namespace tb {
+
+namespace {
+
+std::string num(double x) { return format_g(x, 3); }
+
+// A Markdown cell: no line breaks, no bare '|'.
+std::string cell(std::string s) {
+  std::string out;
+  for (char ch : s) out += ch == '|' ? std::string("\\|") : ch == '\n' ? std::string(" ") : std::string(1, ch);
+  return out;
+}
+
+void table(std::ostringstream& md, const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
+  md << "|";
+  for (const auto& h : header) md << " " << cell(h) << " |";
+  md << "\n|";
+  for (size_t i = 0; i < header.size(); ++i) md << "---|";
+  md << "\n";
+  for (const auto& row : rows) {
+    md << "|";
+    for (const auto& c : row) md << " " << cell(c) << " |";
+    md << "\n";
+  }
+}
+
+std::string anchor(const std::string& heading) {
+  std::string a;
+  for (char ch : heading) {
+    const char c = char(std::tolower(static_cast<unsigned char>(ch)));
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-') a += c;
+    else if (c == ' ') a += '-';
+  }
+  return a;
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& sep = ", ") {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : sep) + i;
+  return out;
+}
+
+// The headline metrics of a case table: what a reader of a long simulation asks first.
+struct HeadlineMetric {
+  const char* column;
+  const char* label;
+  const char* unit;
+  const char* law;  // the summary column of its growth law, or ""
+};
+const std::vector<HeadlineMetric>& headline_metrics() {
+  static const std::vector<HeadlineMetric> metrics = {
+      {"energy_err_max", "max ΔE", "J", "energy"},
+      {"momentum_err_max", "max Δπ", "kg m²/s", "momentum"},
+      {"linear_momentum_err_max", "max ΔP", "kg m/s", ""},
+      {"constraint_err_max", "max constraint error", "", ""},
+      {"orthogonality_err_max", "max ‖RᵀR − I‖", "", ""},
+  };
+  return metrics;
+}
+
+std::string metric_with_unit(const RunRecord& r, const char* column, const char* unit) {
+  const auto x = r.value(column);
+  return x ? num(*x) + (*unit ? std::string(" ") + unit : "") : "–";
+}
+
+// ---- which integrator: the advice of app/recommendation.hpp in words ----
+
+// "energy bounded over 1000 s; max ΔE 1.4e-05 J, max ΔP 1.8e-12 kg m/s over the case's 1000 s in 3.5 s"
+std::string judgement_numbers(const LongRunJudgement& j) {
+  const RunRecord& r = *j.run;
+  if (!r.ok) return j.why;
+  std::string out = j.why;
+  if (j.law_t_end != r.t_end) out += " (long-time study)";
+  out += "; max ΔE " + metric_with_unit(r, "energy_err_max", "J");
+  if (!r.not_integrated.count("momentum_err_max")) out += ", max Δπ " + metric_with_unit(r, "momentum_err_max", "kg m²/s");
+  if (!r.not_integrated.count("linear_momentum_err_max") && r.value("linear_momentum_err_max"))
+    out += ", max ΔP " + metric_with_unit(r, "linear_momentum_err_max", "kg m/s");
+  return out + " over the case's " + format_g(r.t_end, 6) + " s in " + num(r.runtime_s) + " s";
+}
+
+std::string standing_words(const Standing& s, const std::vector<std::string>& cases) {
+  std::vector<std::string> parts;
+  for (const auto& j : s.per_case)
+    parts.push_back((cases.size() > 1 ? j.run->case_name + ": " : "") + judgement_numbers(j));
+  return join(parts, ". ");
+}
+
+std::string step_caveat(const Standing& s, bool several_cases) {
+  if (s.worst_step_margin <= kStepMarginNote) return "";
+  return "h/h_max = " + format_g(s.worst_step_margin, 2) + (several_cases ? " on " + s.worst_step_case : std::string()) +
+         " (" + s.worst_step_limit + " above h_max)";
+}
+
+// The ranking's first entries with their cost: "rk4 0.028 s < rkmk4 0.045 s = ... (4 more)".
+std::string ranking_head(const RankingRecord& r, size_t show) {
+  std::string out;
+  size_t k = 0;
+  std::istringstream in(r.ranking);
+  std::string token;
+  while (in >> token) {
+    if (token == "<" || token == "=") {
+      if (k < show) out.append(" ").append(token).append(" ");
+      continue;
+    }
+    if (k < show) {
+      out += token;
+      if (k < r.work_of_each.size()) out.append(" ").append(num(r.work_of_each[k])).append(" s");
+    }
+    ++k;
+  }
+  if (k > show) out += " … (" + std::to_string(k - show) + " more)";
+  return out;
+}
+
+bool ranks(const RankingRecord& r) { return !r.work_of_each.empty(); }
+
+std::string ranking_words(const RankingRecord& r) {
+  const std::string where = r.case_name + (r.discretisation.empty() ? "" : " (" + r.discretisation + ")");
+  if (!ranks(r)) return where + ": " + r.ranking + " — " + r.note;
+  return where + ", over " + num(r.horizon_s) + " s at matched error " + num(r.matched_error) + ": " + ranking_head(r, 4);
+}
+
+// One row of the table at the top: the model, what to use for long runs with the numbers that
+// justify it, the caveat, the fastest at matched accuracy.
+std::vector<std::string> glance_row(const ModelAdvice& a) {
+  std::string long_runs, caveat;
+  if (a.recommended.empty()) {
+    long_runs = "inconclusive: " + a.inconclusive_why;
+  } else {
+    std::vector<std::string> names;
+    for (const auto& s : a.recommended) names.push_back("**" + s.label + "**");
+    const Standing& first = a.recommended.front();
+    double worst = 0.0;
+    for (const auto& j : first.per_case)
+      if (const auto x = j.run->value("energy_err_max")) worst = std::max(worst, *x);
+    long_runs = join(names) + " (no growth measured" +
+                (a.cases.size() > 1 ? ", bounded on " + std::to_string(first.holds) + " of " + std::to_string(a.cases.size()) + " cases" : "") +
+                "); " + first.label + ": max ΔE " + num(worst) + " J, " + num(first.runtime_s) + " s";
+    for (const auto& s : a.recommended)
+      if (const std::string c = step_caveat(s, a.cases.size() > 1); !c.empty()) caveat += (caveat.empty() ? "" : "; ") + s.label + ": " + c;
+  }
+  std::string fastest;
+  for (const RankingRecord* r : a.rankings)
+    if (ranks(*r)) {
+      const std::string first = r->ranking.substr(0, r->ranking.find(' '));
+      fastest += (fastest.empty() ? "" : "; ") + first + " (" + r->case_name + ")";
+    }
+  if (fastest.empty()) fastest = a.rankings.empty() ? "no ranking" : "inconclusive (see below)";
+  return {a.model, long_runs, caveat.empty() ? "–" : caveat, fastest};
+}
+
+void write_advice(std::ostringstream& md, const ModelAdvice& a, const std::vector<std::string>& restricted) {
+  md << "### " << a.model << " — " << join(a.cases) << "\n\n";
+  if (a.recommended.empty()) {
+    md << "- **Long simulations: inconclusive** — " << a.inconclusive_why << ".\n";
+  } else {
+    md << "- **Long simulations**, cheapest first:\n";
+    for (const auto& s : a.recommended) {
+      md << "  - **" << s.label << "**: " << standing_words(s, a.cases) << ".";
+      if (const std::string c = step_caveat(s, a.cases.size() > 1); !c.empty()) md << " **Caveat:** " << c << ".";
+      md << "\n";
+    }
+    for (const auto& s : a.contrasts) {
+      const bool grows = s.drifts_somewhere;
+      md << "  - not " << s.label << " (" << (grows ? "grows or fails" : "undecided") << "): " << standing_words(s, a.cases)
+         << ".\n";
+    }
+  }
+  if (!a.rankings.empty()) {
+    md << "- **Accuracy at a given cost** (work–precision, runtime at matched error, fastest first):\n";
+    for (const RankingRecord* r : a.rankings) md << "  - " << ranking_words(*r) << "\n";
+  }
+  if (!restricted.empty())
+    md << "- Not in this advice: " << join(restricted) << " (each runs only a few integrators, to match a paper's set-up).\n";
+  md << "\n";
+}
+
+// ---- the papers' verdicts: counts per source, then every row that is not "agrees" ----
+
+void write_paper_digest(std::ostringstream& md, const ReportData& data) {
+  if (data.paper.empty()) return;
+  md << "## The papers' claims, judged on this report's runs\n\n";
+  const std::vector<std::string> verdicts = {"agrees", "disagrees", "contradicts", "exceeds", "inconclusive"};
+  std::vector<std::string> sources;
+  std::map<std::string, std::map<std::string, int>> count;
+  for (const auto& p : data.paper) {
+    const std::string source = p.source.substr(0, p.source.find(','));
+    if (std::find(sources.begin(), sources.end(), source) == sources.end()) sources.push_back(source);
+    ++count[source][p.verdict];
+    ++count["all"][p.verdict];
+  }
+  std::vector<std::vector<std::string>> rows;
+  sources.push_back("all");
+  for (const auto& s : sources) {
+    std::vector<std::string> row = {s == "all" ? "**all**" : s};
+    int total = 0;
+    for (const auto& [v, n] : count[s]) total += n;
+    row.push_back(std::to_string(total));
+    for (const auto& v : verdicts) row.push_back(std::to_string(count[s][v]));
+    rows.push_back(row);
+  }
+  std::vector<std::string> header = {"source", "claims"};
+  header.insert(header.end(), verdicts.begin(), verdicts.end());
+  table(md, header, rows);
+  md << "\nEvery claim that does not agree (its evidence, tolerance and cause: [paper_comparison.md](paper_comparison.md)):\n\n";
+  rows.clear();
+  for (const auto& p : data.paper)
+    if (p.verdict != "agrees")
+      rows.push_back({p.id, p.case_name + (p.integrator.empty() ? "" : " / " + p.integrator), p.metric, p.paper, p.ours, p.verdict});
+  table(md, {"claim", "case / run", "quantity", "paper", "ours", "verdict"}, rows);
+  md << "\n";
+}
+
+// ---- one case: the headline table of its runs, what it does not run, its figures ----
+
+void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
+  md << "### " << c.name << "\n\n" << c.description << ".";
+  std::vector<const RunRecord*> runs, declined;
+  for (const RunRecord* r : data.runs_of(c.name)) (r->not_applicable ? declined : runs).push_back(r);
+  std::set<double> horizons;
+  for (const RunRecord* r : runs) horizons.insert(r->t_end);
+  if (horizons.size() == 1) md << " Every run covers " << format_g(*horizons.begin(), 6) << " s.";
+  md << " Step h = " << num(c.h) << " s (adaptive methods: their first step; their tolerances are in the detail table).\n\n";
+  if (runs.empty()) {
+    md << "_No run of this case in this report._\n\n";
+    return;
+  }
+  // Columns: a metric no run of the case integrates is dropped and said once.
+  // Columns: a metric no run of the case integrates, or one exactly 0 in every run that has a
+  // result (a structural zero of the case, not a score), is dropped and said once.
+  std::vector<const HeadlineMetric*> shown;
+  std::vector<std::string> never, zero;
+  for (const auto& m : headline_metrics()) {
+    const bool any = std::any_of(runs.begin(), runs.end(), [&](const RunRecord* r) { return !r->not_integrated.count(m.column); });
+    bool all_zero = true, any_value = false;
+    for (const RunRecord* r : runs)
+      if (const auto x = r->ok ? r->value(m.column) : std::nullopt) any_value = true, all_zero = all_zero && *x == 0.0;
+    if (!any) never.push_back(m.label);
+    else if (any_value && all_zero) zero.push_back(m.label);
+    else shown.push_back(&m);
+  }
+  const bool any_map = std::any_of(runs.begin(), runs.end(), [&](const RunRecord* r) { return data.step_limit(c.name, r->label); });
+  std::vector<std::string> header = {"run", "status"};
+  if (horizons.size() > 1) header.push_back("T s");
+  header.push_back("runtime s");
+  for (const auto* m : shown) header.push_back(std::string(m->label) + (*m->unit ? std::string(" ") + m->unit : "") + (*m->law ? " (law)" : ""));
+  if (any_map) header.push_back("h/h_max");
+  std::vector<std::vector<std::string>> rows;
+  for (const RunRecord* r : runs) {
+    std::vector<std::string> row = {r->label, r->short_status()};
+    if (horizons.size() > 1) row.push_back(format_g(r->t_end, 6));
+    row.push_back(r->ok ? num(r->runtime_s) : "–");
+    for (const auto* m : shown) {
+      if (r->not_integrated.count(m->column)) {
+        row.push_back("n/a");
+        continue;
+      }
+      const auto x = r->ok ? r->value(m->column) : std::nullopt;
+      std::string v = x ? num(*x) : "–";
+      if (x && *m->law) v += " (" + std::string(std::string(m->law) == "energy" ? r->energy_law : r->momentum_law) + ")";
+      row.push_back(v);
+    }
+    if (any_map) {
+      const StepLimit* limit = data.step_limit(c.name, r->label);
+      if (r->rtol > 0.0) row.push_back("adaptive");
+      else if (!limit) row.push_back("–");
+      else
+        row.push_back((limit->bound == "bracketed" ? "" : "≤ ") + format_g(r->h / limit->h_max, 2) +
+                      (r->h / limit->h_max > kStepMarginNote ? " (" + limit->limit + ")" : ""));
+    }
+    rows.push_back(row);
+  }
+  table(md, header, rows);
+  md << "\n";
+  if (!never.empty()) md << "Not shown: " << join(never) << " — no run of this case integrates it (n/a for every run).\n";
+  if (!zero.empty()) md << "Not shown: " << join(zero) << " — exactly 0 in every run that completed (a property of the case, not of the methods).\n";
+  if (std::any_of(runs.begin(), runs.end(), [&](const RunRecord* r) {
+        return std::any_of(shown.begin(), shown.end(), [&](const HeadlineMetric* m) { return r->not_integrated.count(m->column) > 0; });
+      }))
+    md << "n/a: the run's formulation cannot violate that quantity (it is not integrated, so its error is no result).\n";
+  // Declined integrators, grouped by reason; runs a [case] list leaves out are not named one by one.
+  std::map<std::string, std::vector<std::string>> why_not;
+  for (const RunRecord* r : declined) {
+    std::string why = r->status.substr(r->status.find(':') + 1);
+    if (!why.empty() && why[0] == ' ') why.erase(0, 1);
+    why_not[why].push_back(r->label);
+  }
+  for (const auto& [why, labels] : why_not)
+    if (why.rfind("not among this case's", 0) == 0) md << "This case runs only " << join(c.only_integrators) << ".\n";
+    else md << "Not run: " << join(labels) << " — " << why << ".\n";
+  const fs::path detail = fs::path(c.name) / "summary.md";
+  md << "Every column of every run: [" << detail.string() << "](" << detail.string() << ").\n\n";
+
+  for (const auto& f : data.figures)
+    if (f.case_name == c.name) md << "![" << c.name << ": " << f.section << "](" << f.file << ")\n\n" << f.caption << "\n\n";
+  std::vector<std::string> omitted;
+  for (const auto& o : data.omitted_figures)
+    if (o.case_name == c.name) omitted.push_back(o.section + ": " + o.reason);
+  if (!omitted.empty()) md << "No figure of " << join(omitted, "; ") << ".\n\n";
+}
+
+void write_rules(std::ostringstream& md) {
+  md << "## How to read this page\n\n"
+     << "- **Growth laws** (core/growth.hpp) of |E − E0 − W| and |π − π0| over a run: *zero*, *round_off* (below 10× the "
+        "run's Brouwer floor), *bounded*, *sqrt_t*, *linear*, *faster*, *power_law*; *too_short* when the run spans too few "
+        "of the model's slowest periods for a law (3 for the start-up, then 2 octaves of envelope), *regime_change* when the "
+        "envelope jumps, *inconclusive* when the 95 % interval of the exponent cannot separate the laws. The long-time study "
+        "(long_time.md) fits the same laws over longer runs where a case has one; the advice uses the longest horizon measured.\n"
+     << "- **Long simulations**: an integrator is advised when it completes every case of the model and no case finds "
+        "its energy or momentum error growing; of those, every one bounded on as many cases as the best is listed, cheapest "
+        "first, with its errors beside its cost (the trade is the reader's). *not X* lines are runs of comparable cost, or "
+        "runs that fail, that are not advised, with why. Cases that run only a paper's few integrators are left out.\n"
+     << "- **h/h_max**: the run's step over the largest step at which the same method completes the case stably "
+        "(stability_map.md); its *limit* is what happens above it (instability, or the implicit solver's failure). Shown "
+        "in words when above " << format_g(kStepMarginNote, 2) << ".\n"
+     << "- **Status**: ok; *unstable from t = …* (the instability criterion's onset; the run went on); *non-finite at t = …*; "
+        "*failed at t = …*. A run that is not ok has no metrics: its cells are –.\n"
+     << "- **n/a**: the run's formulation cannot violate that quantity, so there is no error to report (never a 0).\n\n";
+}
+
+void write_other_results(std::ostringstream& md, const std::string& dir) {
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"summary.md", "every run, every column"},
+      {"paper_comparison.md", "every claim of the papers with its evidence"},
+      {"long_time.md", "growth laws over long runs"},
+      {"stability_map.md", "largest stable step per method and case"},
+      {"tolerance_sweep.md", "adaptive methods against their tolerance"},
+      {"parameter_map.md", "where the variational integrator completes"},
+      {"benchmarks.md", "cost per step against problem size"},
+      {"orders.csv", "measured convergence orders"},
+      {"work_precision_rankings.csv", "work–precision rankings"},
+      {"build_info.csv", "the full build and machine record"}};
+  std::vector<std::string> links;
+  for (const auto& [file, what] : files)
+    if (fs::exists(fs::path(dir) / file)) links.push_back("[" + file + "](" + file + ") — " + what);
+  if (links.empty()) return;
+  md << "## Other results\n\n";
+  for (const auto& l : links) md << "- " << l << "\n";
+  md << "\n";
+}
+
+void write_build(std::ostringstream& md, const ReportData& data) {
+  if (data.build.empty()) return;
+  md << "## Build\n\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& [key, value] : data.build)
+    if (key != "cpu_flags") rows.push_back({key, key == "flags" || key == "command" ? "`" + value + "`" : value});
+  table(md, {"key", "value"}, rows);
+  md << "\n";
+}
+
+std::string build_value(const ReportData& data, const std::string& key) {
+  for (const auto& [k, v] : data.build)
+    if (k == key) return v;
+  return "";
+}
+
+}  // namespace
+
+std::string index_markdown(const ReportData& data, const std::vector<Case>& cases) {
+  std::ostringstream md;
+  md << "# tetherbench report\n\n";
+  const std::string version = build_value(data, "version"), date = build_value(data, "date");
+  md << "Every statement on this page is read from this report's own tables by stated rules "
+        "([how to read this page](#how-to-read-this-page))"
+     << (version.empty() ? "" : "; tetherbench " + version) << (date.empty() ? "" : ", " + date) << ".\n\n";
+
+  // Models in the order of their first case.
+  std::vector<std::string> models;
+  std::map<std::string, std::vector<CaseInput>> model_cases;
+  std::map<std::string, std::vector<std::string>> restricted;
+  for (const auto& c : cases) {
+    if (!model_cases.count(c.model_name)) models.push_back(c.model_name);
+    model_cases[c.model_name].push_back({c.name, c.only_integrators.empty()});
+    if (!c.only_integrators.empty()) restricted[c.model_name].push_back(c.name);
+  }
+  std::vector<ModelAdvice> advice;
+  for (const auto& m : models) advice.push_back(advise(data, m, model_cases[m]));
+  md << "## Which integrator?\n\n";
+  std::vector<std::vector<std::string>> glance;
+  for (const auto& a : advice) glance.push_back(glance_row(a));
+  table(md, {"model", "long simulations: bounded energy and momentum (cheapest first)", "caveat", "fastest at matched accuracy"}, glance);
+  md << "\nThe numbers behind each line, and the runs not advised, follow.\n\n";
+  for (size_t i = 0; i < models.size(); ++i) write_advice(md, advice[i], restricted[models[i]]);
+
+  write_paper_digest(md, data);
+
+  md << "## Cases\n\n";
+  std::vector<std::string> links;
+  for (const auto& c : cases) links.push_back("[" + c.name + "](#" + anchor(c.name) + ")");
+  md << join(links) << "\n\n";
+  for (const auto& c : cases) write_case(md, data, c);
+
+  std::vector<std::string> report_wide;
+  for (const auto& f : data.figures)
+    if (f.case_name.empty()) report_wide.push_back("![" + f.section + "](" + f.file + ")\n\n" + f.caption + "\n");
+  if (!report_wide.empty()) {
+    md << "## Across cases\n\n";
+    for (const auto& f : report_wide) md << f << "\n";
+  }
+  write_other_results(md, data.dir);
+  write_rules(md);
+  write_build(md, data);
+  return md.str();
+}
+
+void write_index(const std::string& dir, const std::vector<Case>& cases) {
+  const ReportData data = read_report_data(dir);
+  const std::string text = index_markdown(data, cases);
+  std::ofstream out(fs::path(dir) / "index.md");
+  if (!out) throw std::runtime_error("cannot write " + (fs::path(dir) / "index.md").string());
+  out << text;
+}
+
+}  // namespace tb
