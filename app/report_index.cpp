@@ -234,7 +234,7 @@ void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
   std::set<double> horizons;
   for (const RunRecord* r : runs) horizons.insert(r->t_end);
   if (horizons.size() == 1) md << " Every run covers " << format_g(*horizons.begin(), 6) << " s.";
-  md << " Step h = " << num(c.h) << " s (adaptive methods: their first step; their tolerances are in the detail table).\n\n";
+  md << " Step h = " << num(c.h) << " s.\n\n";
   if (runs.empty()) {
     md << "_No run of this case in this report._\n\n";
     return;
@@ -329,6 +329,8 @@ void write_rules(std::ostringstream& md) {
         "in words when above " << format_g(kStepMarginNote, 2) << ".\n"
      << "- **Status**: ok; *unstable from t = …* (the instability criterion's onset; the run went on); *non-finite at t = …*; "
         "*failed at t = …*. A run that is not ok has no metrics: its cells are –.\n"
+     << "- **Step h** of a case: the fixed step of fixed-step methods, the first step of adaptive ones (their "
+        "tolerances: each case's summary.md).\n"
      << "- **n/a**: the run's formulation cannot violate that quantity, so there is no error to report (never a 0).\n\n";
 }
 
