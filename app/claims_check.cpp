@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <tuple>
@@ -360,6 +361,67 @@ void check_laws_alike(const std::string& dir, std::vector<ClaimViolation>& out) 
     }
 }
 
+// The front page's advice (index.md, "Which integrator?"): an integrator advised for long
+// simulations ("  - **label**: ..." under "### model — case, case") completed every one of
+// those cases, no growth law of its energy or momentum error there grows (summary.csv, or the
+// long-time study's longer run, long_time.csv), and a step within 2x of its h_max at the case's
+// parameters (stability_map.csv) is printed as a caveat.
+void check_advice(const std::string& dir, std::vector<ClaimViolation>& out) {
+  std::ifstream in(dir + "/index.md");
+  if (!in) return;
+  const CsvTable summary = read_csv_table(dir + "/summary.csv");
+  const CsvTable long_time = read_csv_table(dir + "/long_time.csv");
+  const CsvTable map = read_csv_table(dir + "/stability_map.csv");
+  auto grows = [](const std::string& law) { return law == "sqrt_t" || law == "linear" || law == "faster" || law == "power_law"; };
+  std::string line, section;
+  std::vector<std::string> cases;
+  bool in_advice = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("## ", 0) == 0) in_advice = line == "## Which integrator?";
+    if (!in_advice) continue;
+    if (line.rfind("### ", 0) == 0) {
+      cases.clear();
+      const size_t dash = line.find(" — ");
+      if (dash != std::string::npos)
+        for (auto c : words(line.substr(dash + std::string(" — ").size()))) {
+          if (!c.empty() && c.back() == ',') c.pop_back();
+          cases.push_back(c);
+        }
+      continue;
+    }
+    if (line.rfind("  - **", 0) != 0) continue;
+    const size_t end = line.find("**", 6);
+    if (end == std::string::npos) continue;
+    const std::string label = line.substr(6, end - 6);
+    for (const auto& c : cases) {
+      const std::string where = "index.md advice / " + c + " / " + label;
+      const std::map<std::string, std::string>* run = nullptr;
+      for (const auto& row : summary.rows)
+        if (text(row, "case") == c && text(row, "integrator") == label) run = &row;
+      if (!run || !is_ok(text(*run, "status"))) {
+        out.push_back({"index.md", where, "advised for long simulations, but the run " + (run ? "is '" + text(*run, "status").substr(0, 60) + "'" : std::string("is absent"))});
+        continue;
+      }
+      for (const std::string quantity : {"energy", "momentum"}) {
+        std::string law = text(*run, quantity + "_growth_law");
+        double longest = number(*run, "t_end");
+        for (const auto& row : long_time.rows)
+          if (text(row, "case") == c && text(row, "integrator") == label && text(row, "quantity") == quantity &&
+              text(row, "status") == "ok" && number(row, "t_end") > longest)
+            law = text(row, "law"), longest = number(row, "t_end");
+        if (grows(law)) out.push_back({"index.md", where, "advised for long simulations, but its " + quantity + " error grows (" + law + ")"});
+      }
+      if (is_ok(text(*run, "status")) && text(*run, "rtol").empty())
+        for (const auto& row : map.rows)
+          if (text(row, "case") == c && text(row, "run") == label && text(row, "swept").empty()) {
+            const double margin = number(*run, "h") / number(row, "h_max");
+            if (std::isfinite(margin) && margin > 0.5 && !contains(line, "Caveat"))
+              out.push_back({"index.md", where, "advised at h/h_max = " + format_g(margin, 2) + " without a caveat"});
+          }
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<ClaimViolation> check_claims(const std::string& report_dir) {
@@ -371,6 +433,7 @@ std::vector<ClaimViolation> check_claims(const std::string& report_dir) {
   check_papers(report_dir, out);
   check_instability_onsets(report_dir, out);
   check_laws_alike(report_dir, out);
+  check_advice(report_dir, out);
   return out;
 }
 

@@ -30,6 +30,9 @@
 //              ran at a step of at most 1e-3 s;
 //   onsets     a completed run's instability dated at its onset, not at the run's end;
 //   alike      two runs of one integrator with identical errors read the same growth law.
+//   advice     an integrator index.md advises for long simulations completed each of the model's
+//              cases with no growing energy or momentum law (the longest horizon measured), and a
+//              step above 0.5 h_max is printed as a caveat;
 //   n/a        a metric a run's not_integrated column names (its formulation cannot violate it)
 //              has no number in that row.
 // `tetherbench check-claims DIR` prints them; the test suite runs it on a small report and on

@@ -242,6 +242,38 @@ TEST_CASE("the claims check passes the verdicts the rules allow", "[claims]") {
   fs::remove_all(dir);
 }
 
+TEST_CASE("the claims check catches advice the front page's own tables refute", "[claims][advice]") {
+  const fs::path dir = testing::scratch_dir("claims_advice");
+  write(dir / "summary.csv",
+        "case,integrator,h,rtol,t_end,energy_growth_law,momentum_growth_law,status\n"
+        "S,vi,0.001,,1000,bounded,round_off,ok\n"
+        "C,vi,0.001,,1000,regime_change,round_off,ok\n"
+        "S,rk4,0.001,,1000,faster,round_off,ok\n"
+        "C,rk4,0.001,,1000,,,unstable from t = 349.9 s (step 349900): energy gain\n"
+        "S,short,0.001,,10,too_short,round_off,ok\n"
+        "C,short,0.001,,10,too_short,round_off,ok\n");
+  // the long-time study's longer run decides: "short" grows linearly over 1000 s
+  write(dir / "long_time.csv", "case,integrator,quantity,law,t_end,status\nS,short,energy,linear,1000,ok\n");
+  write(dir / "stability_map.csv", "case,run,swept,h_max\nS,vi,,0.001044\nC,vi,,0.0077\n");
+  write(dir / "index.md",
+        "# tetherbench report\n\n## Which integrator?\n\n### m — S, C\n\n"
+        "- **Long simulations**, cheapest first:\n"
+        "  - **vi**: S: energy bounded. C: energy a 13-fold rise.\n"  // h/h_max 0.96 on S, no caveat
+        "  - **rk4**: S: energy faster.\n"                            // grows on S, unstable on C
+        "  - **short**: S: too short.\n"                              // grows over the long run
+        "\n## Cases\n\n  - **ignored**: outside the advice\n");
+  const auto v = check_claims(dir.string());
+  for (const auto& x : v) std::printf("claims advice: %s\n", x.line().c_str());
+  CHECK(caught(v, "S / vi", "h/h_max = 0.96 without a caveat"));
+  CHECK_FALSE(caught(v, "C / vi", ""));
+  CHECK(caught(v, "S / rk4", "energy error grows (faster)"));
+  CHECK(caught(v, "C / rk4", "the run is 'unstable from t = 349.9 s"));
+  CHECK(caught(v, "S / short", "energy error grows (linear)"));
+  CHECK_FALSE(caught(v, "C / short", ""));
+  CHECK_FALSE(caught(v, "ignored", ""));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("a small report of this build prints no verdict its own data contradict", "[claims][cli]") {
   // The main job's tables, figures aside, on the two cheapest bundled cases: the full runs,
   // work-precision sweeps, orders, rankings, long-time laws and the paper comparison.
