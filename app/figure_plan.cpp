@@ -408,11 +408,11 @@ void work_precision_figures(const std::string& case_name, const CsvTable& wp, co
     std::string error, resolved, agreement, ylabel, title;
   };
   const Measure final_state{"error", "resolved", "agreement",
-                            "final-state error, max norm [mixed SI units: m, rad, m/s, rad/s]", ""};
+                            "final-state error, max norm [mixed SI units]", ""};
   const std::vector<Measure> trajectory = {
       {"l2_configuration", "resolved_l2_configuration", "agreement_l2_configuration",
-       "configuration error, L2 over time [mixed SI units: m, rad]", "configuration, L2 over time"},
-      {"l2_rate", "resolved_l2_rate", "agreement_l2_rate", "rate error, L2 over time [mixed SI units: m/s, rad/s]",
+       "configuration error, L2 [m, rad]", "configuration, L2 over time"},
+      {"l2_rate", "resolved_l2_rate", "agreement_l2_rate", "rate error, L2 [m/s, rad/s]",
        "rates, L2 over time"}};
   struct Work {
     std::string column, label, tag;
@@ -477,7 +477,7 @@ void work_precision_figures(const std::string& case_name, const CsvTable& wp, co
       if (!(e >= lowest)) lowest = e, who = cell(r, "integrator");
     }
     std::string horizon = rows.empty() ? "" : cell(rows.front(), "horizon_s");
-    fig.caption = "Final-state error against the reference (max norm over the state's mixed-unit components) "
+    fig.caption = "Final-state error against the reference (max norm over the state's components, each in its SI unit: m, rad, m/s, rad/s) "
                   "against runtime, log-log, one panel per integrator family; each line one integrator's sweep "
                   "(o: step h, s: tolerance), coarse to fine" +
                   (horizon.empty() ? std::string() : ", over [0, " + num(to_double(horizon)) + "] s") + ".";
@@ -610,7 +610,7 @@ void setting_sweep_figure(const std::string& case_name, const CsvTable& sweeps, 
   }
   const std::string xlabel = setting + " [" + (unit.empty() ? "as declared by " + integ : unit) + "]";
   for (const auto& [column, ylabel, what] :
-       std::vector<std::array<std::string, 3>>{{"constraint_err_max", "max |g(q)| [m; dimensionless for unit vectors]", "constraint drift"},
+       std::vector<std::array<std::string, 3>>{{"constraint_err_max", "max |g(q)| [m, or dimensionless]", "constraint drift"},
                                                {"runtime_s", "runtime of the integration [s]", "cost"}}) {
     Panel p;
     p.title = what;
@@ -823,7 +823,7 @@ void write_figure_plan(const std::string& report_dir, const Catalogue& catalogue
                       single("payload_z"), figures, omitted);
     timeseries_figure(case_name, runs, {"payload_horizontal", "|Δx_h|", "m", "The payload's horizontal displacement ‖(x, y)(t) − (x, y)(0)‖", "", false},
                       vector({"payload_x", "payload_y"}), figures, omitted);
-    timeseries_figure(case_name, runs, {"constraint", "|g(q)|", "m; dimensionless for unit vectors", "The constraint residual max |g(q)|", "constraint_err_max", false},
+    timeseries_figure(case_name, runs, {"constraint", "|g(q)|", "m, or dimensionless", "The constraint residual max |g(q)| (m for lengths, dimensionless for unit vectors)", "constraint_err_max", false},
                       error("constraint_err"), figures, omitted);
     timeseries_figure(case_name, runs, {"orthogonality", "‖I − RᵀR‖_F", "dimensionless", "The rotations' orthogonality error ‖I − RᵀR‖_F", "orthogonality_err_max", false},
                       error("orthogonality_err"), figures, omitted);
