@@ -17,6 +17,9 @@ sed -e 's/^t_end = 1000.0/t_end = 2.0/' -e '/^integrator_t_end/d' -e 's/^t_end =
     -e 's/^t_end = 1.0  /t_end = 0.2  /' "$src/cases/C_single_multirotor.toml" > "$work/C_single_multirotor.toml"
 grep -q '^t_end = 2.0' "$work/C_single_multirotor.toml" || { echo "the case's t_end line changed: update this test"; exit 1; }
 cp "$src/cases/T_planar_pendulum_60deg.toml" "$work/"
+# Its exit status is 1 (rk2 fails at the case's step, a run that is no result), so the report is
+# judged by what it wrote.
 "$tetherbench" report --out "$work/rep" --no-benchmarks --jobs 2 "$work/C_single_multirotor.toml" \
-    "$work/T_planar_pendulum_60deg.toml" > "$work/log" 2>&1 || { tail -20 "$work/log"; echo "report failed"; exit 1; }
+    "$work/T_planar_pendulum_60deg.toml" > "$work/log" 2>&1 || true
+grep -q "^report written to" "$work/log" && grep -q "figures drawn" "$work/log" || { tail -20 "$work/log"; echo "report failed"; exit 1; }
 /usr/bin/python3 "$src/tests/plot_report/check_figures.py" "$work/rep"
