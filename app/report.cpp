@@ -8,6 +8,7 @@
 
 #include "app/distributed.hpp"
 #include "app/external_steps.hpp"
+#include "app/figure_plan.hpp"
 #include "core/format.hpp"
 #include "app/interrupt.hpp"
 #include "app/job_result.hpp"
@@ -239,6 +240,7 @@ ReportStatus write_report(const std::vector<Case>& cases, const Catalogue& catal
 
   bool scripts_ok = true;
   if (options.benchmarks) scripts_ok = run_benchmarks(options.benchmarks_binary, options.scripts_dir, dir.string());
+  write_figure_plan(dir.string(), catalogue);  // after the benchmarks (their figure), before the plots that draw it
   if (options.plots) scripts_ok = run_plots(options.scripts_dir, dir.string()) && scripts_ok;
   write_index(dir.string(), cases);  // after the plots: it links the figures they drew
   status.scripts_ok = scripts_ok;

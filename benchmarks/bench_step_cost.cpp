@@ -143,6 +143,10 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("fixed_step_rule", "h = 0.3 / omega_max(N)");
   benchmark::AddCustomContext("adaptive_tolerances", "rtol 1e-6, atol 1e-9; per accepted step");
   benchmark::AddCustomContext("time_measure", "cpu_time per iteration = per step");
+  // What N counts in each model (summarise_benchmarks.py: benchmarks.csv's size column).
+  for (const BenchmarkModel& model : tb::bench::benchmark_models())
+    benchmark::AddCustomContext("size_of_" + model.name, model.size_label);
+  benchmark::AddCustomContext("size_of_mass_solve", "string elements N [dimensionless count]");
   register_benchmarks();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

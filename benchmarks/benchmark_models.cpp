@@ -61,10 +61,10 @@ double multirotor_max_frequency(int N) { return 14.0 * N * N; }
 }  // namespace
 
 const std::vector<BenchmarkModel>& benchmark_models() {
-  // A new model adds one line here: {name, factory(N), fastest-mode frequency(N)}.
+  // A new model adds one line here: {name, factory(N), fastest-mode frequency(N), what N counts}.
   static const std::vector<BenchmarkModel> models = {
-      {"multirotor_payload", multirotor_paper, multirotor_max_frequency},
-      {"string_pendulum", string_pendulum_paper, string_pendulum_max_frequency},
+      {"multirotor_payload", multirotor_paper, multirotor_max_frequency, "cable links n [dimensionless count]"},
+      {"string_pendulum", string_pendulum_paper, string_pendulum_max_frequency, "string elements N [dimensionless count]"},
   };
   return models;
 }

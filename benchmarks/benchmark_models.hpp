@@ -19,6 +19,9 @@ struct BenchmarkModel {
   // Angular frequency of the model's fastest mode with N elements (rad/s). Fixed-step
   // integrators are benchmarked at h = 0.3 / max_frequency(N), stable for every N.
   std::function<double(int N)> max_frequency;
+  // What N counts in this model, with its unit: the x axis of its cost figure (benchmarks.csv's
+  // size column), so a cable's links are never drawn against "string elements".
+  std::string size_label;
 };
 
 // Model A's paper parameters with N elements (also used alone by the mass-matrix benchmark).

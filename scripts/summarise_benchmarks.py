@@ -6,14 +6,17 @@
 BENCH_JSON is Google Benchmark's output (--benchmark_out=FILE --benchmark_out_format=json).
 Writes into OUT_DIR:
 
-  benchmarks.csv   benchmark,model,integrator,N,ns_per_step,rhs_evals_per_step,newton_iters_per_step
-                   (mass_solve rows: empty model, integrator "mass_solve", empty counters)
+  benchmarks.csv   benchmark,model,integrator,N,size,ns_per_step,rhs_evals_per_step,newton_iters_per_step
+                   (size: what N counts in the model, with its unit, as the benchmark binary
+                   declares it; mass_solve rows: empty model, integrator "mass_solve", empty counters)
   benchmarks.md    per-step cost at N = 20, 200, 2000; fitted exponent p of cost ~ N^p (N >= 50);
                    LGVI/RK4 cost ratios; machine and date
-  figures/benchmarks_scaling.png   log-log cost per step vs N (needs matplotlib; skipped otherwise)
+The figure of these costs (figures/benchmarks_scaling.png) is planned by the C++
+(app/figure_plan.cpp, one panel per model and integrator family) and drawn by plot_report.py
+from benchmarks.csv.
 
 Times are cpu_time throughout, converted to ns through each entry's time_unit. Standard library
-only (matplotlib just for the figure). When the JSON holds repetitions, the median over them is used.
+only. When the JSON holds repetitions, the median over them is used.
 """
 
 import csv
@@ -60,6 +63,7 @@ def load(path):
         if parsed is None:
             continue
         runs.setdefault(name, {"parsed": parsed, "entries": []})["entries"].append(b)
+    context = data.get("context", {})
     rows = []
     for name, r in runs.items():
         model, integrator, n = r["parsed"]
@@ -75,12 +79,14 @@ def load(path):
             "model": model,
             "integrator": integrator,
             "N": n,
+            # what N counts, declared by the benchmark binary per model (empty from an older binary)
+            "size": context.get("size_of_" + (model or "mass_solve"), ""),
             "ns_per_step": ns,
             "rhs_evals_per_step": None if integrator == "mass_solve" else counter("rhs_evals"),
             "newton_iters_per_step": None if integrator == "mass_solve" else counter("newton_iters"),
         })
     rows.sort(key=lambda r: (r["integrator"] == "mass_solve", r["model"], r["integrator"], r["N"]))
-    return data.get("context", {}), rows, errors
+    return context, rows, errors
 
 
 def fit_exponent(points):
@@ -114,20 +120,13 @@ def series_key(r):
     return (r["model"], r["integrator"])
 
 
-def series_label(key, models):
-    model, integrator = key
-    if integrator == "mass_solve":
-        return "mass solve (block-tridiagonal)"
-    return f"{integrator} ({model})" if len(models) > 1 else integrator
-
-
 def write_csv(rows, path):
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
-        w.writerow(["benchmark", "model", "integrator", "N", "ns_per_step", "rhs_evals_per_step",
+        w.writerow(["benchmark", "model", "integrator", "N", "size", "ns_per_step", "rhs_evals_per_step",
                     "newton_iters_per_step"])
         for r in rows:
-            w.writerow([r["benchmark"], r["model"], r["integrator"], r["N"], f"{r['ns_per_step']:.6g}",
+            w.writerow([r["benchmark"], r["model"], r["integrator"], r["N"], r["size"], f"{r['ns_per_step']:.6g}",
                         "" if r["rhs_evals_per_step"] is None else f"{r['rhs_evals_per_step']:.6g}",
                         "" if r["newton_iters_per_step"] is None else f"{r['newton_iters_per_step']:.6g}"])
 
@@ -350,39 +349,6 @@ def whole_run_costs(summary_path):
     return out
 
 
-def write_figure(series, path):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError as e:  # the tables do not need it
-        print(f"summarise_benchmarks: no figure ({e})", file=sys.stderr)
-        return False
-    models = sorted({k[0] for k in series if k[0]})
-    fig, ax = plt.subplots(figsize=(6.4, 4.6))
-    all_n, all_c = [], []
-    for key, rs in series.items():
-        ns = [r["N"] for r in rs]
-        cs = [r["ns_per_step"] / 1e3 for r in rs]  # µs
-        all_n += ns
-        all_c += cs
-        style = "s--" if key[1] == "mass_solve" else "o-"
-        ax.loglog(ns, cs, style, label=series_label(key, models), markersize=4)
-    if all_n:
-        n0, n1 = min(all_n), max(all_n)
-        c0 = math.exp(sum(math.log(c) for c in all_c) / len(all_c)) / math.sqrt(n0 * n1) * n0
-        ax.loglog([n0, n1], [c0, c0 * n1 / n0], "k--", linewidth=1, alpha=0.6, label=r"$\propto N$")
-    ax.set_xlabel("string elements N")
-    ax.set_ylabel("CPU time per step (µs)")
-    ax.set_title("Per-step cost vs N")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
-    return True
-
-
 def main(argv):
     if len(argv) != 3:
         print("usage: summarise_benchmarks.py BENCH_JSON OUT_DIR", file=sys.stderr)
@@ -396,13 +362,12 @@ def main(argv):
     if not rows:
         print(f"summarise_benchmarks: no step/ or mass_solve/ benchmarks in {json_path}", file=sys.stderr)
         return 1
-    os.makedirs(os.path.join(out_dir, "figures"), exist_ok=True)
+    os.makedirs(out_dir, exist_ok=True)
     series = {}
     for r in rows:
         series.setdefault(series_key(r), []).append(r)
     write_csv(rows, os.path.join(out_dir, "benchmarks.csv"))
     write_markdown(context, rows, errors, series, os.path.join(out_dir, "benchmarks.md"))
-    write_figure(series, os.path.join(out_dir, "figures", "benchmarks_scaling.png"))
     return 0
 
 
