@@ -348,10 +348,12 @@ void timeseries_figure(const std::string& case_name, const std::vector<Run>& run
       if (!best || v.max_abs < best->max_abs) best = &v;
       if (!worst || v.max_abs > worst->max_abs) worst = &v;
     }
-  std::string cap = q.meaning + " against t, one panel per integrator family (from the integrators' declared traits)";
-  if (!log_panels.empty() && lin_panels.empty()) cap += "; log axes (values span ≥ 2 decades), samples exactly 0 not drawn";
-  else if (!log_panels.empty()) cap += "; log axis in the panels whose values span ≥ 2 decades, linear in the others";
-  else cap += "; linear axes";
+  // What every figure shares (panels per family, log axes where the data span decades, zeros not
+  // drawn, runs that are no result drawn to where they stopped) is said once on the page that
+  // shows them (app/report_index.cpp, "How to read this page"); the caption says what is this figure's.
+  std::string cap = q.meaning + " against t";
+  if (lin_panels.size() == fig.panels.size()) cap += " (linear axes: the values span under 2 decades)";
+  else if (!lin_panels.empty()) cap += " (linear axes where a panel's values span under 2 decades)";
   cap += ".";
   if (worst && best && worst != best)
     cap += " Max " + q.symbol + " of the completed runs ranges from " + num(best->max_abs) + " " + q.unit + " (" +
@@ -360,7 +362,7 @@ void timeseries_figure(const std::string& case_name, const std::vector<Run>& run
     cap += " Max " + q.symbol + ": " + num(worst->max_abs) + " " + q.unit + " (" + worst->run->label + ").";
   if (!exact_zero.empty()) cap += " Exactly 0 throughout: " + join(exact_zero, ", ") + ".";
   if (!not_results.empty())
-    cap += " Not results, drawn up to where they stopped (×) and never setting the axes: " + join(not_results, ", ") + ".";
+    cap += " Not results (drawn to where they stopped, ×): " + join(not_results, ", ") + ".";
   fig.caption = cap;
   figures.push_back(std::move(fig));
 }
@@ -477,9 +479,8 @@ void work_precision_figures(const std::string& case_name, const CsvTable& wp, co
       if (!(e >= lowest)) lowest = e, who = cell(r, "integrator");
     }
     std::string horizon = rows.empty() ? "" : cell(rows.front(), "horizon_s");
-    fig.caption = "Final-state error against the reference (max norm over the state's components, each in its SI unit: m, rad, m/s, rad/s) "
-                  "against runtime, log-log, one panel per integrator family; each line one integrator's sweep "
-                  "(o: step h, s: tolerance), coarse to fine" +
+    fig.caption = "Final-state error against the reference (max norm of the state's components in their SI units) "
+                  "against runtime; each line one integrator's sweep (o: step h, s: tolerance)" +
                   (horizon.empty() ? std::string() : ", over [0, " + num(to_double(horizon)) + "] s") + ".";
     if (std::isfinite(lowest)) fig.caption += " Lowest resolved error: " + num(lowest) + " (" + who + ").";
     if (unresolved) fig.caption += " " + std::to_string(unresolved) + " points not above the references' agreement (hollow).";
@@ -500,8 +501,7 @@ void work_precision_figures(const std::string& case_name, const CsvTable& wp, co
       for (const auto& m : trajectory) fig.panels.push_back(panel_for(groups[g], titles[g] + ": " + m.title, m, w));
     fig.caption = "Trajectory errors on the reference grid (L2 over time, configuration left, rates right) against " +
                   std::string(w.tag == "runtime" ? "runtime" : "right-hand-side or residual evaluations") +
-                  ", log-log, one row per integrator family; hollow points are not above the references' agreement "
-                  "(dotted line).";
+                  "; hollow points are not above the references' agreement (dotted line).";
     figures.push_back(std::move(fig));
   }
 }
@@ -570,9 +570,8 @@ void long_time_figure(const std::string& case_name, const CsvTable& laws, const 
   }
   std::vector<std::string> counts;
   for (const auto& [law, n] : laws_count) counts.push_back(std::to_string(n) + " " + law);
-  fig.caption = "Long-time growth of the energy error: the running envelope max |ΔE| over [t/2, t] of each run, "
-                "log-log, one panel per integrator family, with the fitted law c t^p over the span it was fitted "
-                "(thick, faint). Laws: " + join(counts, ", ") + " (long_time.csv).";
+  fig.caption = "Running envelope max |ΔE| over [t/2, t] of each run, with its fitted law c t^p (thick, faint). Laws: " +
+                join(counts, ", ") + " (long_time.csv).";
   figures.push_back(std::move(fig));
 }
 
@@ -813,19 +812,19 @@ void write_figure_plan(const std::string& report_dir, const Catalogue& catalogue
         return true;
       };
     };
-    timeseries_figure(case_name, runs, {"energy", "|ΔE|", "J", "The energy error ΔE = E(t) − E(0) (the energy-balance residual E − E(0) − W where forces do work W)", "energy_err_max"},
+    timeseries_figure(case_name, runs, {"energy", "|ΔE|", "J", "Energy error |E − E0 − W| (W: work of external forces, 0 for a conservative model)", "energy_err_max"},
                       energy, figures, omitted);
-    timeseries_figure(case_name, runs, {"momentum", "|Δπ|", "kg m²/s", "The momentum-map error Δπ = π(t) − π(0)", "momentum_err_max"},
+    timeseries_figure(case_name, runs, {"momentum", "|Δπ|", "kg m²/s", "Momentum-map error |π − π0|", "momentum_err_max"},
                       single("momentum"), figures, omitted);
-    timeseries_figure(case_name, runs, {"linear_momentum", "|ΔP|", "kg m/s", "The payload system's linear-momentum error ‖P(t) − P(0)‖", "linear_momentum_err_max", false},
+    timeseries_figure(case_name, runs, {"linear_momentum", "|ΔP|", "kg m/s", "Linear-momentum error ‖P − P0‖", "linear_momentum_err_max", false},
                       vector({"P_x", "P_y", "P_z"}), figures, omitted);
-    timeseries_figure(case_name, runs, {"payload_position", "|Δz|", "m", "The payload's vertical displacement z(t) − z(0)", ""},
+    timeseries_figure(case_name, runs, {"payload_position", "|Δz|", "m", "Payload's vertical displacement z − z0", ""},
                       single("payload_z"), figures, omitted);
-    timeseries_figure(case_name, runs, {"payload_horizontal", "|Δx_h|", "m", "The payload's horizontal displacement ‖(x, y)(t) − (x, y)(0)‖", "", false},
+    timeseries_figure(case_name, runs, {"payload_horizontal", "|Δx_h|", "m", "Payload's horizontal displacement ‖(x, y) − (x0, y0)‖", "", false},
                       vector({"payload_x", "payload_y"}), figures, omitted);
-    timeseries_figure(case_name, runs, {"constraint", "|g(q)|", "m, or dimensionless", "The constraint residual max |g(q)| (m for lengths, dimensionless for unit vectors)", "constraint_err_max", false},
+    timeseries_figure(case_name, runs, {"constraint", "|g(q)|", "m, or dimensionless", "Constraint residual max |g(q)| (m for lengths, dimensionless for unit vectors)", "constraint_err_max", false},
                       error("constraint_err"), figures, omitted);
-    timeseries_figure(case_name, runs, {"orthogonality", "‖I − RᵀR‖_F", "dimensionless", "The rotations' orthogonality error ‖I − RᵀR‖_F", "orthogonality_err_max", false},
+    timeseries_figure(case_name, runs, {"orthogonality", "‖I − RᵀR‖_F", "dimensionless", "Orthogonality error ‖I − RᵀR‖_F", "orthogonality_err_max", false},
                       error("orthogonality_err"), figures, omitted);
     work_precision_figures(case_name, wp, refs, styles, disc_of, figures);
     long_time_figure(case_name, laws, envelopes, styles, disc_of, figures);

@@ -299,9 +299,11 @@ void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
     if (!why.empty() && why[0] == ' ') why.erase(0, 1);
     why_not[why].push_back(r->label);
   }
+  // The reason's first clause ("the model offers no X form"); the derivation of why is the
+  // detail table's (summary.md), not the front page's.
   for (const auto& [why, labels] : why_not)
     if (why.rfind("not among this case's", 0) == 0) md << "This case runs only " << join(c.only_integrators) << ".\n";
-    else md << "Not run: " << join(labels) << " — " << why << ".\n";
+    else md << "Not run: " << join(labels) << " — " << why.substr(0, why.find(": ")) << ".\n";
   const fs::path detail = fs::path(c.name) / "summary.md";
   md << "Every column of every run: [" << detail.string() << "](" << detail.string() << ").\n\n";
 
@@ -309,8 +311,12 @@ void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
     if (f.case_name == c.name) md << "![" << c.name << ": " << f.section << "](" << f.file << ")\n\n" << f.caption << "\n\n";
   std::vector<std::string> omitted;
   for (const auto& o : data.omitted_figures)
-    if (o.case_name == c.name) omitted.push_back(o.section + ": " + o.reason);
-  if (!omitted.empty()) md << "No figure of " << join(omitted, "; ") << ".\n\n";
+    if (o.case_name == c.name) {  // "<quantity>: <why> (<evidence>)" -> "<section> (<why>)"
+      const size_t colon = o.reason.find(": ");
+      const std::string why = colon == std::string::npos ? o.reason : o.reason.substr(colon + 2);
+      omitted.push_back(o.section + " (" + why.substr(0, why.find(" (")) + ")");
+    }
+  if (!omitted.empty()) md << "No figure of " << join(omitted, "; ") << " (figures_omitted.csv).\n\n";
 }
 
 void write_rules(std::ostringstream& md) {
@@ -331,6 +337,11 @@ void write_rules(std::ostringstream& md) {
         "*failed at t = …*. A run that is not ok has no metrics: its cells are –.\n"
      << "- **Step h** of a case: the fixed step of fixed-step methods, the first step of adaptive ones (their "
         "tolerances: each case's summary.md).\n"
+     << "- **Figures**: one panel per integrator family (symplectic; explicit, not symplectic; implicit, not "
+        "symplectic: from the integrators' declared traits), at most 8 series a panel, each integrator in the same "
+        "colour and dash in every figure; log axes where a panel's values span 2 decades or more (samples exactly 0 "
+        "are not drawn: such a run reads \"exactly 0\" in the legend); a run that is not a result is drawn to where "
+        "it stopped (×) and never sets the axes.\n"
      << "- **n/a**: the run's formulation cannot violate that quantity, so there is no error to report (never a 0).\n\n";
 }
 

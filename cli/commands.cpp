@@ -15,6 +15,8 @@
 #include "app/interrupt.hpp"
 #include "app/readme_orders.hpp"
 #include "app/report_index.hpp"
+#include "app/figure_plan.hpp"
+#include "app/external_steps.hpp"
 #include "app/reference.hpp"
 #include "app/report.hpp"
 #include "app/runner.hpp"
@@ -488,20 +490,27 @@ class IndexCommand : public Command {
     subcommand = app.add_subcommand("index", "write a report's front page (index.md) again from its tables");
     subcommand->add_option("REPORT_DIR", dir_, "a report folder (tetherbench report --out)")->required()->check(CLI::ExistingDirectory);
     subcommand->add_option("CASE_FILE", cases_, "the report's case files (default: all bundled cases)")->check(CLI::ExistingFile);
+    subcommand->add_flag("--plots", plots_, "plan and draw the figures again first (figures.csv, matplotlib)");
   }
   bool runs_cases() const override { return false; }
   int execute(Session& session) override {
     if (!fs::exists(fs::path(dir_) / "summary.csv"))
       throw InputError("REPORT_DIR " + dir_ + ": expected a report folder holding summary.csv");
     const auto cases = CaseRunOptions{}.load(session.catalogue, session.case_files_or_bundled(cases_));
+    bool drawn = true;
+    if (plots_) {
+      write_figure_plan(dir_, session.catalogue);
+      drawn = run_plots(report_options(session).scripts_dir, dir_);
+    }
     write_index(dir_, cases);
-    std::printf("wrote %s\n", (fs::path(dir_) / "index.md").string().c_str());
-    return 0;
+    std::printf("wrote %s%s\n", (fs::path(dir_) / "index.md").string().c_str(), drawn ? "" : " -- the plots failed, see above");
+    return drawn ? 0 : kInternalError;
   }
 
  private:
   std::string dir_;
   std::vector<std::string> cases_;
+  bool plots_ = false;
 };
 
 // `tetherbench readme-orders ORDERS_CSV... [--readme FILE]`

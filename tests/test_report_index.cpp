@@ -188,7 +188,7 @@ TEST_CASE("the index links only figures that were drawn, and states the omitted 
   const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   CHECK(page.find("](figures/c_energy.png)") != std::string::npos);
   CHECK(page.find("c_missing.png") == std::string::npos);
-  CHECK(page.find("No figure of orthogonality: identically zero for every run.") != std::string::npos);
+  CHECK(page.find("No figure of orthogonality (identically zero for every run) (figures_omitted.csv).") != std::string::npos);
 }
 
 TEST_CASE("a report table of another layout is refused with its file and column", "[report_index][input]") {
