@@ -705,6 +705,67 @@ void benchmark_figure(const CsvTable& bench, const Styles& styles, std::vector<F
   figures.push_back(std::move(fig));
 }
 
+// The largest stable step h_max against each swept [model] key (stability_map.csv rows with a
+// `swept` key), log-log, one panel per (case, key) and family; hollow where the implicit solver
+// fails before the method goes unstable. The fitted exponents p of h_max ~ value^p
+// (stability_exponents.csv) are the caption's.
+void stability_figure(const CsvTable& map, const CsvTable& exponents, const Styles& styles, std::vector<Figure>& figures) {
+  std::vector<std::pair<std::string, std::string>> sweeps;  // (case, key) in first-seen order
+  for (const auto& r : map.rows)
+    if (!cell(r, "swept").empty() && std::find(sweeps.begin(), sweeps.end(), std::pair{cell(r, "case"), cell(r, "swept")}) == sweeps.end())
+      sweeps.emplace_back(cell(r, "case"), cell(r, "swept"));
+  if (sweeps.empty()) return;
+  Figure fig;
+  fig.section = "stability";
+  fig.file = "figures/stability_map_sweeps.png";
+  fig.cols = 2;
+  for (const auto& [case_name, key] : sweeps) {
+    std::vector<std::string> runs;
+    for (const auto& r : map.rows)
+      if (cell(r, "case") == case_name && cell(r, "swept") == key && std::find(runs.begin(), runs.end(), cell(r, "run")) == runs.end())
+        runs.push_back(cell(r, "run"));
+    std::vector<const Style*> st;
+    std::vector<std::string> names, discs;
+    for (const auto& run : runs)
+      if (const Style* s = styles.of(run)) st.push_back(s), names.push_back(run), discs.push_back("");
+    std::vector<std::string> titles;
+    const auto groups = group(st, discs, titles);
+    for (size_t g = 0; g < groups.size(); ++g) {
+      Panel p;
+      p.title = case_name + ": " + titles[g];
+      p.xlabel = key + " [the case's [model] unit]";
+      p.ylabel = "largest stable step h_max [s]";
+      p.xscale = p.yscale = "log";
+      for (size_t i : groups[g]) {
+        Series s;
+        s.label = names[i];
+        s.colour = st[i]->colour;
+        s.line = st[i]->line;
+        s.marker = "o";
+        s.kind = "line+markers";
+        s.data = "stability_map.csv";
+        s.filter = "case=" + case_name + ";swept=" + key + ";run=" + names[i] + ";bound=bracketed";
+        s.x = "value";
+        s.y = "h_max";
+        s.hollow_where = "limit=solver failure";
+        p.series.push_back(s);
+      }
+      fig.panels.push_back(std::move(p));
+    }
+  }
+  std::vector<std::string> fits;
+  for (const auto& r : exponents.rows) {
+    const double p = to_double(cell(r, "p")), ps = to_double(cell(r, "p_solver"));
+    if (std::isfinite(p) || std::isfinite(ps))
+      fits.push_back(cell(r, "case") + " " + cell(r, "swept") + " " + cell(r, "run") + " " +
+                     (std::isfinite(p) ? num(p) : "") + (std::isfinite(ps) ? std::string(std::isfinite(p) ? ", " : "") + "solver " + num(ps) : ""));
+  }
+  fig.caption = "Largest stable step h_max against each swept model parameter (each probe at least 10^4 steps or the "
+                "case's t_end); hollow: the implicit solver fails before the method goes unstable. Fitted exponents p of "
+                "h_max ∝ value^p (stability_exponents.csv): " + (fits.empty() ? std::string("none") : join(fits, "; ")) + ".";
+  figures.push_back(std::move(fig));
+}
+
 // ---------------------------------------------------------------- writing
 
 std::string csv_text(const std::string& s) {
@@ -830,6 +891,8 @@ void write_figure_plan(const std::string& report_dir, const Catalogue& catalogue
     long_time_figure(case_name, laws, envelopes, styles, disc_of, figures);
     setting_sweep_figure(case_name, sweeps, catalogue, styles, figures);
   }
+  stability_figure(read_csv_table((dir / "stability_map.csv").string()),
+                   read_csv_table((dir / "stability_exponents.csv").string()), styles, figures);
   benchmark_figure(bench, styles, figures);
   write_files(dir, figures, omitted);
 }
