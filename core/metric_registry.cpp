@@ -14,7 +14,9 @@ namespace tb {
 namespace {
 
 // The models' own conserved scalars, slot by slot.
-constexpr std::array<InvariantSpec, 0> kInvariants{};
+constexpr std::array<InvariantSpec, 1> kInvariants{{
+    {"casimir", "no Casimir"},
+}};
 static_assert(kInvariants.size() <= kInvariantSlots, "raise kInvariantSlots (metric_registry.hpp)");
 
 constexpr std::size_t slot_of(std::string_view name) {
@@ -82,6 +84,11 @@ const std::vector<MetricSpec> kRegistry = {
     {.name = "orthogonality_err_mean", .unit = "1", .label = "mean ‖I − RᵀR‖",
      .meaning = "mean over t of the largest ‖I − RᵀR‖_F", .violable = Violable::Rotations,
      .field = &M::orthogonality_err_mean, .value = [](const M& m) { return m.orthogonality_err_mean; }},
+    {.name = "casimir_err_max", .unit = "N m s", .label = "max Δ‖Π‖",
+     .meaning = "max over t of | ‖Π(t)‖ − ‖Π(0)‖ | of the body angular momentum Π = J Ω, a Casimir: constant on the "
+                "coadjoint orbit, kept by a method that moves Π by rotations only",
+     .scale = RoundOffScale::Invariant, .violable = Violable::Invariant, .default_gate = true,
+     .value = invariant_err<slot_of("casimir")>, .slot = slot_of("casimir")},
 };
 // clang-format on
 
