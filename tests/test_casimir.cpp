@@ -43,7 +43,7 @@ TEST_CASE("casimir: |Pi| = |J Omega| = |R J Omega| on every form of the free rig
   CHECK(forms >= 10);
 }
 
-TEST_CASE("casimir: the LGVI and RATTLE keep |Pi| at round-off, RK4 and RKMK4 drift; other models print n/a (no Casimir)",
+TEST_CASE("casimir: the LGVI and RATTLE keep |Pi| at round-off, RK4 and RKMK4 drift - other models print n/a (no Casimir)",
           "[casimir][registry]") {
   const Case c = testing::load_case(kCase);
   const MetricSpec& casimir = metric_spec("casimir_err_max");
