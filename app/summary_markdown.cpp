@@ -37,11 +37,21 @@ void write_table(std::ostringstream& out, const std::vector<Column>& columns, si
   }
 }
 
-// Drops the metric columns that are n/a for every row (returned as "label (why)" phrases) and the
+// What drop_columns took out, for the sentence under the table.
+struct Dropped {
+  std::vector<std::string> not_applicable;  // "label (why)": n/a for every row
+  std::vector<std::string> zero;            // labels: exactly 0 in every row
+  void add(std::vector<std::string>& to, const std::string& what) {
+    if (std::find(to.begin(), to.end(), what) == to.end()) to.push_back(what);
+  }
+};
+
+// Drops the metric columns that are n/a for every row ("label (why)"), those whose value is
+// exactly 0 in every run with a result (a measured fact, said in words instead of a column of
+// zeros), and the
 // columns with no cell at all (a fixed-step case's rtol, exponents where no law was fitted):
-// neither tells a row from another.
-std::vector<std::string> drop_empty_columns(std::vector<Column>& columns, const std::vector<const SummaryRow*>& rows) {
-  std::vector<std::string> dropped;
+// none of them tells a row from another.
+void drop_columns(std::vector<Column>& columns, const std::vector<const SummaryRow*>& rows, Dropped& dropped) {
   std::vector<Column> kept;
   for (auto& c : columns) {
     if (c.metric && all_not_applicable(rows, *c.metric)) {
@@ -49,14 +59,20 @@ std::vector<std::string> drop_empty_columns(std::vector<Column>& columns, const 
       for (const SummaryRow* r : rows) why.insert(r->violable.why_not(*c.metric));
       std::string reasons;
       for (const auto& w : why) reasons += (reasons.empty() ? "" : "; ") + w;
-      dropped.push_back(std::string(c.metric->label) + " (" + reasons + ")");
+      dropped.add(dropped.not_applicable, std::string(c.metric->label) + " (" + reasons + ")");
       continue;
     }
     if (std::all_of(c.cells.begin(), c.cells.end(), [](const std::string& s) { return s.empty(); })) continue;
+    // Every run with a result (the others print "—") measured exactly 0.
+    if (c.metric && c.header == metric_header(*c.metric) &&
+        std::all_of(c.cells.begin(), c.cells.end(), [](const std::string& s) { return s == "0" || s == "—"; }) &&
+        std::find(c.cells.begin(), c.cells.end(), "0") != c.cells.end()) {
+      dropped.add(dropped.zero, std::string(c.metric->label));
+      continue;
+    }
     kept.push_back(std::move(c));
   }
   columns = std::move(kept);
-  return dropped;
 }
 
 std::string growth_header(GrowthOf of) {
@@ -156,15 +172,18 @@ void write_case(std::ostringstream& out, const std::string& name, const std::vec
   out << "\n## " << name << "\n\n";
   auto headline = headline_columns(rows, codes);
   auto detail = detail_columns(rows, codes);
-  std::vector<std::string> dropped = drop_empty_columns(headline, rows);
-  for (auto& d : drop_empty_columns(detail, rows))
-    if (std::find(dropped.begin(), dropped.end(), d) == dropped.end()) dropped.push_back(d);
+  Dropped dropped;
+  drop_columns(headline, rows, dropped);
+  drop_columns(detail, rows, dropped);
   write_table(out, headline, rows.size());
-  if (!dropped.empty()) {
-    out << "\nNot shown, n/a for every run of this case: ";
-    for (size_t i = 0; i < dropped.size(); ++i) out << (i ? ", " : "") << dropped[i];
+  auto sentence = [&](const char* opening, const std::vector<std::string>& what) {
+    if (what.empty()) return;
+    out << '\n' << opening;
+    for (size_t i = 0; i < what.size(); ++i) out << (i ? ", " : "") << what[i];
     out << ".\n";
-  }
+  };
+  sentence("Not shown, n/a for every run of this case: ", dropped.not_applicable);
+  sentence("Not shown, exactly 0 in every run of this case: ", dropped.zero);
   if (const std::string s = shorter_horizons(rows); !s.empty()) out << '\n' << s << '\n';
   if (std::any_of(rows.begin(), rows.end(), [](const SummaryRow* r) { return r->shared_t_end < r->t_end; }))
     out << "\nThe detail table's \"to shared t_end\" columns are over the first " << format_g(rows.front()->shared_t_end, 6)

@@ -220,21 +220,29 @@ TEST_CASE("summary.md: a headline and a detail table per case, no all-n/a column
       CHECK_FALSE(all_na);
     }
     for (size_t i = 0; i < mine.size(); ++i) CHECK(headline[i + 1][0] == mine[i]->integrator);
-    // A headline metric is a column exactly when some run of the case can violate it; else one
-    // sentence under the table says why it is not shown.
+    // A headline metric is a column exactly when some run of the case can violate it and it is
+    // not exactly 0 in every run; else one sentence under the table says why it is not shown.
     const size_t detail_at = md.find("\n### " + name + ": detail\n", at);
     REQUIRE(detail_at != std::string::npos);
     const std::string notes = md.substr(at, detail_at - at);
+    auto all_zero = [&](const MetricSpec& m) {  // every run with a result measured exactly 0
+      return std::all_of(mine.begin(), mine.end(), [&](const SummaryRow* r) { return metric_cell(*r, m) == "0" || metric_cell(*r, m) == "—"; }) &&
+             std::any_of(mine.begin(), mine.end(), [&](const SummaryRow* r) { return metric_cell(*r, m) == "0"; });
+    };
     for (const MetricSpec* m : headline_metrics()) {
+      INFO(m->name);
       const bool shown = std::find(header.begin(), header.end(), metric_header(*m)) != header.end();
-      CHECK(shown == !all_not_applicable(mine, *m));
-      if (!shown) CHECK(notes.find(std::string(m->label) + " (" + mine.front()->violable.why_not(*m)) != std::string::npos);
+      CHECK(shown == !(all_not_applicable(mine, *m) || all_zero(*m)));
+      if (all_not_applicable(mine, *m))
+        CHECK(notes.find(std::string(m->label) + " (" + mine.front()->violable.why_not(*m)) != std::string::npos);
+      else if (all_zero(*m))
+        CHECK(notes.find("exactly 0 in every run of this case: ") != std::string::npos);
     }
     const auto detail = table_at(md, detail_at);
     REQUIRE(detail.size() == mine.size() + 1);
     for (const MetricSpec* m : metrics_with_role(TableRole::Detail))
       CHECK((std::find(detail[0].begin(), detail[0].end(), metric_header(*m)) != detail[0].end()) ==
-            !all_not_applicable(mine, *m));
+            !(all_not_applicable(mine, *m) || all_zero(*m)));
   }
   // Said once: the legend of n/a and —, each growth code's words; no per-run prose.
   CHECK(count_of(md, "\"n/a (why)\"") == 1);
