@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 
 #include "core/format.hpp"
 #include "core/table_reader.hpp"
@@ -11,17 +12,6 @@
 #include "app/runner.hpp"
 
 namespace tb {
-
-namespace {
-
-// Metrics a new run gets envelopes for when first recorded (those its formulation can violate,
-// ViolableInvariants; a metric that is NaN gets none either).
-const std::vector<std::string> kDefaultGateMetrics = {"energy_err_max",     "energy_drift_rate_abs",
-                                                      "momentum_err_max",   "linear_momentum_err_max",
-                                                      "constraint_err_max", "constraint_rate_err_max",
-                                                      "orthogonality_err_max"};
-
-}  // namespace
 
 namespace {
 
@@ -115,7 +105,10 @@ std::vector<GateCheck> check_gates(const Case& c, const Catalogue& catalogue, co
 std::vector<Envelope> record_envelopes(const Case& c, const Catalogue& catalogue, const std::vector<Envelope>& envelopes) {
   const auto runs = gate_runs(c, catalogue);
   std::vector<Envelope> out;
-  std::map<std::string, bool> has_envelope;
+  // Which (run, metric) pairs already have an envelope: a default metric missing from a run that
+  // has others (a metric added to the registry after the run was first recorded) is added below,
+  // so a new default metric reaches every run at its next --record.
+  std::set<std::pair<std::string, std::string>> has_envelope;
   for (Envelope e : envelopes) {
     if (e.case_name == c.name) {
       auto run = runs.find(e.integrator);
@@ -128,7 +121,7 @@ std::vector<Envelope> record_envelopes(const Case& c, const Catalogue& catalogue
       }
       if (expects_failure(e)) continue;  // it completes now: standard rows are added below
       if (!row.violable.covers(e.metric)) continue;  // not integrated: nothing to gate
-      has_envelope[e.integrator] = true;
+      has_envelope.insert({e.integrator, e.metric});
       e.recorded_value = metric_value(row.metrics, e.metric);
       if (e.policy == EnvelopePolicy::Recorded) e.bound = recorded_bound(e.bound_type, e.recorded_value, round_off_floor(e.metric, row));
     }
@@ -139,13 +132,15 @@ std::vector<Envelope> record_envelopes(const Case& c, const Catalogue& catalogue
       out.push_back(failure_envelope(c, row));
       continue;
     }
-    if (has_envelope[name]) continue;
-    for (const auto& metric : kDefaultGateMetrics) {
+    // The registry's default gate metrics (MetricSpec::default_gate) that this run can violate
+    // (ViolableInvariants) and that have no envelope yet; a NaN value gets none either.
+    for (const MetricSpec& metric : metric_registry()) {
+      if (!metric.default_gate || has_envelope.count({name, std::string(metric.name)})) continue;
       if (!row.violable.covers(metric)) continue;  // not integrated: its 0 would gate nothing
-      const double value = metric_value(row.metrics, metric);
+      const double value = metric.value(row.metrics);
       if (std::isnan(value)) continue;
-      out.push_back({c.name, name, metric, BoundType::Max, recorded_bound(BoundType::Max, value, round_off_floor(metric, row)),
-                     EnvelopePolicy::Recorded, value, ""});
+      out.push_back({c.name, name, std::string(metric.name), BoundType::Max,
+                     recorded_bound(BoundType::Max, value, round_off_floor(metric, row)), EnvelopePolicy::Recorded, value, ""});
     }
   }
   std::stable_sort(out.begin(), out.end(), [](const Envelope& a, const Envelope& b) {

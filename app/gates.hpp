@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "app/case.hpp"
-#include "app/metric_table.hpp"
 #include "app/reference_data.hpp"
 #include "app/round_off.hpp"
 #include "app/runner.hpp"
@@ -32,7 +31,9 @@ std::vector<GateCheck> check_gates(const Case& c, const Catalogue& catalogue, co
 
 
 // Re-measures this case's "recorded" envelopes (bound = 2x the value for max, 1/2 for min),
-// keeps "fixed" ones, and adds max-envelopes of the standard metrics for runs that have none.
+// keeps "fixed" ones, and adds a max-envelope of every default gate metric of the registry
+// (MetricSpec::default_gate) that a run can violate and has none for: on a new run, and on a run
+// recorded before that metric was added.
 // A run that fails or completes unstable (RunOutcome::fails()) is recorded as expected to fail
 // (one "outcome,fails" row replacing its recorded rows); a run recorded as failing that now
 // completes stably gets the standard rows.

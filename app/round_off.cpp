@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace tb {
 
@@ -29,19 +30,34 @@ double brouwer(double scale, long steps) {
 
 }  // namespace
 
-double round_off_floor(const std::string& metric, const SummaryRow& row) {
-  return round_off_floor(metric_traits(metric).scale, row);
-}
-
-double round_off_floor(RoundOffScale of, const SummaryRow& row) {
+namespace {
+double floor_of(RoundOffScale of, double invariant_magnitude, const SummaryRow& row) {
   const ConservationMetrics& m = row.metrics;
-  double scale = of == RoundOffScale::Energy || of == RoundOffScale::EnergyPerSecond ? m.energy_magnitude
-                 : of == RoundOffScale::Momentum                                    ? m.momentum_magnitude
-                 : of == RoundOffScale::LinearMomentum                              ? m.linear_momentum_magnitude
-                                                                                    : 1.0;
+  double scale = 1.0;
+  switch (of) {
+    case RoundOffScale::Unit: break;
+    case RoundOffScale::Energy:
+    case RoundOffScale::EnergyPerSecond: scale = m.energy_magnitude; break;
+    case RoundOffScale::Momentum: scale = m.momentum_magnitude; break;
+    case RoundOffScale::LinearMomentum: scale = m.linear_momentum_magnitude; break;
+    case RoundOffScale::Invariant: scale = invariant_magnitude; break;
+  }
   if (!(scale >= 1.0)) scale = 1.0;  // also NaN
   if (of == RoundOffScale::EnergyPerSecond) scale /= std::max(row.t_end, 1e-300);
   return brouwer(scale, row.counters.steps);
+}
+}  // namespace
+
+double round_off_floor(const std::string& metric, const SummaryRow& row) { return round_off_floor(metric_spec(metric), row); }
+
+double round_off_floor(const MetricSpec& metric, const SummaryRow& row) {
+  const double invariant = metric.scale == RoundOffScale::Invariant ? row.metrics.invariant_magnitude.at(metric.slot) : 1.0;
+  return floor_of(metric.scale, invariant, row);
+}
+
+double round_off_floor(RoundOffScale of, const SummaryRow& row) {
+  if (of == RoundOffScale::Invariant) throw std::logic_error("round_off_floor: an invariant's floor needs its metric (slot)");
+  return floor_of(of, 1.0, row);
 }
 
 double round_off_floor(double scale, long steps) { return brouwer(scale >= 1.0 ? scale : 1.0, steps); }

@@ -5,14 +5,16 @@
 
 #include <string>
 
-#include "app/metric_table.hpp"
+#include "core/metric_registry.hpp"
 #include "app/runner.hpp"
 
 namespace tb {
 
-// kRoundOffUlps * eps * scale * sqrt(steps) (app/round_off.cpp). The scale is the metric's row of
-// app/metric_table.hpp (std::out_of_range for a metric without one).
+// kRoundOffUlps * eps * scale * sqrt(steps) (app/round_off.cpp). The scale is the metric's
+// MetricSpec::scale (core/metric_registry.hpp; std::out_of_range for a name that is no metric).
 double round_off_floor(const std::string& metric, const SummaryRow& row);
+double round_off_floor(const MetricSpec& metric, const SummaryRow& row);
+// A scale that needs no slot (std::logic_error for RoundOffScale::Invariant: use the metric's spec).
 double round_off_floor(RoundOffScale scale, const SummaryRow& row);
 // The same floor for a quantity of magnitude `scale` (never below 1) after `steps` steps: a
 // time series' quantity that no summary metric names (app/claim_series.hpp).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/metric_cells.hpp"
 #include "core/format.hpp"
 #include "core/stability_criterion.hpp"
 #include "core/table_reader.hpp"
@@ -43,7 +44,10 @@ void write_csv_line(std::ofstream& out, const std::vector<std::string>& fields) 
 namespace {
 
 // The summary's columns, described once: each column's name beside the cell it holds, so the
-// header and the rows cannot drift apart. `cell(name, value)` is called once per column, in order.
+// header and the rows cannot drift apart. `cell(name, value, structural)` is called once per
+// column, in order; `structural` marks the "n/a (<why>)" of a metric the run's formulation cannot
+// violate (summary.csv leaves it empty and names the metric in not_integrated). The metric columns
+// are the registry's (core/metric_registry.hpp), in its order.
 template <class Cell>
 void summary_cells(const SummaryRow& r, Cell&& cell) {
   // Metrics and runtime are results of an ok run only: a failed, interrupted or unstable run
@@ -54,71 +58,61 @@ void summary_cells(const SummaryRow& r, Cell&& cell) {
   auto count = [&](long n) { return measured ? std::to_string(n) : std::string("n/a"); };
   // A metric the run's formulation cannot violate (a constraint where it integrates none, an
   // orthogonality where no rotation is integrated, a momentum without a momentum map) is no
-  // result of any run, ok or not: kNotIntegrated, never a 0 that would read as a perfect score.
-  auto integrated = [&](const std::string& metric) { return !measured || r.violable.covers(metric); };
-  auto metric_cell = [&](const std::string& column, const std::string& metric, double x) {
-    cell(column, integrated(metric) ? result(x) : std::string(kNotIntegrated));
+  // result of any run, ok or not: "n/a (<why>)", never a 0 that would read as a perfect score.
+  auto integrated = [&](const MetricSpec& metric) { return !measured || r.violable.covers(metric); };
+  auto metric = [&](const std::string& column, const MetricSpec& spec, const ConservationMetrics& m) {
+    if (integrated(spec)) cell(column, result(spec.value(m)), false);
+    else cell(column, not_applicable_cell(r.violable, spec), true);
   };
-  auto metric = [&](const std::string& name, double x) { metric_cell(name, name, x); };
-  const auto& m = r.metrics;
-  const auto& shared = r.shared_metrics;
   // The growth law (core/growth.hpp), its exponent and 95% interval (of the span after a regime
   // change), the law theory predicts, and the words the report prints (describe_growth): the
   // law, why there is none, or "investigate: ..." where the law contradicts the prediction. No
   // exponent where the law needs none (round_off, zero) or has none (too_short).
-  auto growth = [&](const std::string& quantity, const GrowthFit& g) {
-    if (!integrated(quantity + "_err_max")) {
+  auto growth = [&](const MetricSpec& owner, const GrowthFit& g) {
+    std::string quantity(owner.name);
+    quantity.resize(quantity.size() - std::string_view("_err_max").size());  // energy_err_max -> energy
+    if (!integrated(owner)) {
       for (const char* part : {"law", "exponent", "ci95_low", "ci95_high", "theory", "verdict"})
-        cell(quantity + "_growth_" + part, kNotIntegrated);
+        cell(quantity + "_growth_" + part, not_applicable_cell(r.violable, owner), true);
       return;
     }
     const bool ok = r.outcome.ok();
     const bool fitted = std::isfinite(g.exponent) && g.law != GrowthLaw::RoundOff && g.law != GrowthLaw::Zero &&
                         g.law != GrowthLaw::TooShort;
     auto fit = [&](double x) { return !ok ? result(0.0) : fitted ? format_g(x, 3) : std::string(); };
-    cell(quantity + "_growth_law", ok ? to_string(g.law) : result(0.0));
-    cell(quantity + "_growth_exponent", fit(g.exponent));
-    cell(quantity + "_growth_ci95_low", fit(g.ci95_low));
-    cell(quantity + "_growth_ci95_high", fit(g.ci95_high));
-    cell(quantity + "_growth_theory", ok ? to_string(g.prediction.law) : result(0.0));
-    cell(quantity + "_growth_verdict", ok ? describe_growth(g) : result(0.0));
+    cell(quantity + "_growth_law", ok ? to_string(g.law) : result(0.0), false);
+    cell(quantity + "_growth_exponent", fit(g.exponent), false);
+    cell(quantity + "_growth_ci95_low", fit(g.ci95_low), false);
+    cell(quantity + "_growth_ci95_high", fit(g.ci95_high), false);
+    cell(quantity + "_growth_theory", ok ? to_string(g.prediction.law) : result(0.0), false);
+    cell(quantity + "_growth_verdict", ok ? describe_growth(g) : result(0.0), false);
   };
-  cell("case", r.case_name);
-  cell("integrator", r.integrator);
-  cell("discretisation", r.discretisation);
-  cell("h", number(r.h));
-  cell("rtol", r.rtol > 0 ? number(r.rtol) : "");
-  cell("atol", r.atol > 0 ? number(r.atol) : "");
-  cell("t_end", number(r.t_end));
-  cell("steps", count(r.counters.steps));
-  metric("energy_err_max", m.energy_err_max);
-  metric("energy_err_mean", m.energy_err_mean);
-  metric("energy_err_rel_ke", m.energy_err_rel_ke);
-  metric_cell("energy_gain_rel_ke", "energy_err_max", energy_gain_rel(m));  // the signed gain the instability criterion judges
-  metric("energy_drift_rate", m.energy_drift_rate);
-  metric("momentum_err_max", m.momentum_err_max);
-  metric("momentum_err_mean", m.momentum_err_mean);
-  metric("constraint_err_max", m.constraint_err_max);
-  metric("constraint_rate_err_max", m.constraint_rate_err_max);
-  metric("linear_momentum_err_max", m.linear_momentum_err_max);
-  metric("orthogonality_err_max", m.orthogonality_err_max);
-  metric("orthogonality_err_mean", m.orthogonality_err_mean);
-  cell("shared_t_end", number(r.shared_t_end));
-  metric("energy_err_max_shared", shared.energy_err_max);
-  metric("momentum_err_max_shared", shared.momentum_err_max);
-  metric("linear_momentum_err_max_shared", shared.linear_momentum_err_max);
-  metric("constraint_err_max_shared", shared.constraint_err_max);
-  growth("energy", m.energy_growth);
-  growth("momentum", m.momentum_growth);
-  cell("runtime_s", result(r.runtime_s));
-  cell("rhs_evals", count(r.counters.rhs_evals));
-  cell("newton_iters", count(r.counters.newton_iters));
-  cell("error_test_failures", count(r.counters.error_test_failures));
-  cell("status", r.status());
-  cell("host", r.outcome.ok() ? r.host : std::string());  // where runtime_s was measured
-  // Last (summary.md leaves it out: its cells say kNotIntegrated): the metrics this run's
-  // formulation cannot violate, by name, what an empty metric cell of summary.csv means.
-  cell("not_integrated", measured ? r.violable.not_integrated() : std::string());
+  auto plain = [&](const std::string& column, const std::string& value) { cell(column, value, false); };
+  plain("case", r.case_name);
+  plain("integrator", r.integrator);
+  plain("discretisation", r.discretisation);
+  plain("h", number(r.h));
+  plain("rtol", r.rtol > 0 ? number(r.rtol) : "");
+  plain("atol", r.atol > 0 ? number(r.atol) : "");
+  plain("t_end", number(r.t_end));
+  plain("steps", count(r.counters.steps));
+  const auto& registry = metric_registry();
+  for (const auto& spec : registry)
+    if (spec.role != TableRole::None) metric(std::string(spec.name), spec, r.metrics);
+  plain("shared_t_end", number(r.shared_t_end));
+  for (const auto& spec : registry)
+    if (spec.shared_window) metric(std::string(spec.name) + "_shared", spec, r.shared_metrics);
+  for (const auto& spec : registry)
+    if (spec.growth_owner) growth(spec, growth_fit(r.metrics, spec.growth));
+  plain("runtime_s", result(r.runtime_s));
+  plain("rhs_evals", count(r.counters.rhs_evals));
+  plain("newton_iters", count(r.counters.newton_iters));
+  plain("error_test_failures", count(r.counters.error_test_failures));
+  plain("status", r.status());
+  plain("host", r.outcome.ok() ? r.host : std::string());  // where runtime_s was measured
+  // Last: the metrics this run's formulation cannot violate, by name, what an empty metric cell
+  // of summary.csv means.
+  plain("not_integrated", measured ? r.violable.not_integrated() : std::string());
 }
 
 }  // namespace
@@ -126,7 +120,7 @@ void summary_cells(const SummaryRow& r, Cell&& cell) {
 const std::vector<std::string>& summary_columns() {
   static const std::vector<std::string> columns = [] {
     std::vector<std::string> names;
-    summary_cells(SummaryRow{}, [&](const std::string& name, const std::string&) { names.push_back(name); });
+    summary_cells(SummaryRow{}, [&](const std::string& name, const std::string&, bool) { names.push_back(name); });
     return names;
   }();
   return columns;
@@ -134,7 +128,7 @@ const std::vector<std::string>& summary_columns() {
 
 std::vector<std::string> summary_values(const SummaryRow& r) {
   std::vector<std::string> values;
-  summary_cells(r, [&](const std::string&, std::string value) { values.push_back(std::move(value)); });
+  summary_cells(r, [&](const std::string&, std::string value, bool) { values.push_back(std::move(value)); });
   return values;
 }
 
@@ -142,9 +136,10 @@ namespace {
 // The CSV's cells: a metric that was not integrated is empty (a reader's number() gives NaN, and
 // the row's not_integrated column says why), never the words the Markdown table prints.
 std::vector<std::string> csv_values(const SummaryRow& r) {
-  std::vector<std::string> values = summary_values(r);
-  for (auto& v : values)
-    if (v == kNotIntegrated) v.clear();
+  std::vector<std::string> values;
+  summary_cells(r, [&](const std::string&, std::string value, bool structural) {
+    values.push_back(structural ? std::string() : std::move(value));
+  });
   return values;
 }
 }  // namespace
@@ -174,50 +169,6 @@ void write_summary_csv(const std::string& path, const std::vector<SummaryRow>& r
   auto out = open_for_writing(path, std::ios::trunc);
   write_csv_line(out, summary_columns());
   for (const auto& r : rows) write_csv_line(out, csv_values(r));
-}
-
-void write_summary_markdown(const std::string& path, const std::vector<SummaryRow>& rows) {
-  auto out = open_for_writing(path, std::ios::trunc);
-  out << "# tetherbench summary\n\nColumns as defined in SPEC \"Metrics\"; runtime is integration only. \""
-      << kNotIntegrated
-      << "\": the run's formulation cannot violate that metric (no constraint among its coordinates, no rotation "
-         "matrix, no momentum map), so it has no value to show.\n";
-  // Every column but the last, not_integrated, which the cells themselves state here.
-  const size_t shown = summary_columns().size() - 1;
-  const auto& columns = summary_columns();
-  // Rows over a shorter horizon than the case's others ([case] integrator_t_end) are named
-  // under the table, so nobody compares their metrics with the others' as like with like.
-  auto note_short_horizons = [&](const std::string& case_name) {
-    double longest = 0.0;
-    for (const auto& r : rows)
-      if (r.case_name == case_name) longest = std::max(longest, r.t_end);
-    std::string shorter;
-    for (const auto& r : rows)
-      if (r.case_name == case_name && r.t_end < longest)
-        shorter += (shorter.empty() ? "" : ", ") + r.integrator + " over " + number(r.t_end) + " s";
-    if (!shorter.empty())
-      out << "\nShorter horizon than the other rows (" << number(longest) << " s): " << shorter
-          << " ([case] integrator_t_end of the case file: their cost over the whole horizon is out of proportion to the "
-             "main job; `tetherbench run CASE --integrator NAME --t-end T` runs it in full). Their metrics are over "
-             "their own horizon.\n";
-  };
-  std::string current_case;
-  for (const auto& r : rows) {
-    if (r.case_name != current_case) {
-      if (!current_case.empty()) note_short_horizons(current_case);
-      current_case = r.case_name;
-      out << "\n## " << current_case << "\n\n|";
-      for (size_t i = 1; i < shown; ++i) out << ' ' << columns[i] << " |";
-      out << "\n|";
-      for (size_t i = 1; i < shown; ++i) out << (i < shown - 1 ? "---:|" : "---|");
-      out << '\n';
-    }
-    const auto values = summary_values(r);
-    out << '|';
-    for (size_t i = 1; i < shown; ++i) out << ' ' << values[i] << " |";
-    out << '\n';
-  }
-  if (!current_case.empty()) note_short_horizons(current_case);
 }
 
 }  // namespace tb

@@ -13,6 +13,7 @@
 #include "app/distributed.hpp"
 #include "app/gates.hpp"
 #include "app/interrupt.hpp"
+#include "app/metric_cells.hpp"
 #include "app/readme_orders.hpp"
 #include "app/report_index.hpp"
 #include "app/figure_plan.hpp"
@@ -76,14 +77,13 @@ void print_row(const SummaryRow& r) {
     std::printf("  %-14s %s\n", r.integrator.c_str(), r.status().c_str());
     return;
   }
-  // A metric the run's formulation cannot violate is shown as such, not as its 0.
-  auto metric = [&](const char* name, double x) {
-    return r.violable.covers(name) ? format_g(x, 4) : std::string(kNotIntegrated);
-  };
-  std::printf("  %-14s ok     steps %-9ld |dE|max %-11.4g |dpi|max %-11s orth max %-11s runtime %.4g s\n",
-              r.integrator.c_str(), r.counters.steps, r.metrics.energy_err_max,
-              metric("momentum_err_max", r.metrics.momentum_err_max).c_str(),
-              metric("orthogonality_err_max", r.metrics.orthogonality_err_max).c_str(), r.runtime_s);
+  // The registry's headline metrics; one the run's formulation cannot violate is left out, never
+  // printed as its 0 (summary.csv's not_integrated names it).
+  std::string metrics;
+  for (const MetricSpec* m : headline_metrics())
+    if (r.violable.covers(*m)) metrics += "  " + std::string(m->label) + " " + metric_cell(r, *m);
+  std::printf("  %-14s ok     steps %-9ld%s  runtime %.4g s\n", r.integrator.c_str(), r.counters.steps, metrics.c_str(),
+              r.runtime_s);
 }
 
 // The top-level files a report or study folder receives, checked before anything runs.

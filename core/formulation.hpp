@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "numerics/homogeneous_product.hpp"
+#include "core/metric_registry.hpp"
 
 namespace tb {
 
@@ -47,6 +48,9 @@ struct Observation {
   // Model C with thrust equal to weight); NaN components where it is not conserved.
   Eigen::Vector3d linear_momentum = Eigen::Vector3d::Constant(std::numeric_limits<double>::quiet_NaN());
   std::vector<double> extra;       // model-specific columns, see Formulation::extra_column_names()
+  // The model's own conserved scalars (a Casimir, ...), slot by slot of invariant_specs()
+  // (core/metric_registry.hpp): NaN where the model has none, which makes their metrics n/a.
+  InvariantValues invariants = no_invariants();
 };
 
 // Which holonomic constraints among a form's coordinates its integration can violate (SPEC

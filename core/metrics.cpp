@@ -6,42 +6,19 @@
 
 namespace tb {
 
-namespace {
-struct NamedMetric {
-  const char* name;
-  double (*get)(const ConservationMetrics&);
-};
-const NamedMetric kMetrics[] = {
-    {"energy_err_max", [](const ConservationMetrics& m) { return m.energy_err_max; }},
-    {"energy_err_mean", [](const ConservationMetrics& m) { return m.energy_err_mean; }},
-    {"energy_err_rel_ke", [](const ConservationMetrics& m) { return m.energy_err_rel_ke; }},
-    {"energy_drift_rate", [](const ConservationMetrics& m) { return m.energy_drift_rate; }},
-    {"energy_drift_rate_abs", [](const ConservationMetrics& m) { return std::abs(m.energy_drift_rate); }},
-    {"momentum_err_max", [](const ConservationMetrics& m) { return m.momentum_err_max; }},
-    {"momentum_err_mean", [](const ConservationMetrics& m) { return m.momentum_err_mean; }},
-    {"constraint_err_max", [](const ConservationMetrics& m) { return m.constraint_err_max; }},
-    {"constraint_rate_err_max", [](const ConservationMetrics& m) { return m.constraint_rate_err_max; }},
-    {"linear_momentum_err_max", [](const ConservationMetrics& m) { return m.linear_momentum_err_max; }},
-    {"orthogonality_err_max", [](const ConservationMetrics& m) { return m.orthogonality_err_max; }},
-    {"orthogonality_err_mean", [](const ConservationMetrics& m) { return m.orthogonality_err_mean; }},
-};
-}  // namespace
-
 const std::vector<std::string>& metric_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n;
-    for (const auto& m : kMetrics) n.push_back(m.name);
+    for (const auto& m : metric_registry()) n.emplace_back(m.name);
     return n;
   }();
   return names;
 }
 
 double metric_value(const ConservationMetrics& m, const std::string& name) {
-  for (const auto& metric : kMetrics)
-    if (name == metric.name) return metric.get(m);
-  std::string known;
-  for (const auto& n : metric_names()) known += (known.empty() ? "" : ", ") + n;
-  throw std::out_of_range("unknown metric '" + name + "' (known: " + known + ")");
+  const MetricSpec& spec = metric_spec(name);
+  if (spec.name != name) throw std::out_of_range("metric '" + name + "' is a column of the shared window, not of a run's metrics");
+  return spec.value(m);
 }
 
 void MetricsAccumulator::add(double t, const Observation& o) {
@@ -52,6 +29,9 @@ void MetricsAccumulator::add(double t, const Observation& o) {
     p0_ = o.linear_momentum;
     t0_ = t;
     gain_t_ = c_t_ = o_t_ = t;
+    inv0_ = o.invariants;
+    for (size_t i = 0; i < kInvariantSlots; ++i)
+      if (std::isfinite(inv0_[i])) inv_max_[i] = 0.0;  // NaN stays NaN: the model has no such invariant
   }
   ++n_;
   const double de = balance - e0_;
@@ -70,6 +50,9 @@ void MetricsAccumulator::add(double t, const Observation& o) {
   o_sum_ += o.orthogonality_err;
   ke_max_ = std::max(ke_max_, o.kinetic);
   w_max_ = std::max(w_max_, std::abs(o.external_work));
+  for (size_t i = 0; i < kInvariantSlots; ++i)
+    if (!std::isnan(inv_max_[i]) && !(std::abs(o.invariants[i] - inv0_[i]) <= inv_max_[i]))
+      inv_max_[i] = std::abs(o.invariants[i] - inv0_[i]);  // a non-finite value is kept: never hidden by max
   e_envelope_.add(t, std::abs(de));
   pi_envelope_.add(t, dpi);
   e_magnitude_ = std::max(e_magnitude_, std::abs(o.kinetic) + std::abs(o.energy - o.kinetic));
@@ -106,6 +89,8 @@ ConservationMetrics MetricsAccumulator::result() const {
   m.momentum_magnitude = std::abs(pi0_);
   m.linear_momentum_magnitude = p0_.allFinite() ? p0_.norm() : std::numeric_limits<double>::quiet_NaN();
   m.external_work_max = w_max_;
+  m.invariant_err_max = inv_max_;
+  for (size_t i = 0; i < kInvariantSlots; ++i) m.invariant_magnitude[i] = std::abs(inv0_[i]);
   // The envelopes only: their laws need the run's round-off floors, the model's slowest period and
   // the integrator's traits, which the runner knows (run_case).
   m.energy_growth.envelope = e_envelope_.points();

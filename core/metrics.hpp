@@ -8,6 +8,7 @@
 
 #include "core/formulation.hpp"
 #include "core/growth.hpp"
+#include "core/metric_registry.hpp"
 
 namespace tb {
 
@@ -42,14 +43,18 @@ struct ConservationMetrics {
   double linear_momentum_magnitude = std::numeric_limits<double>::quiet_NaN();
   // max |W(t)| of the external work: 0 for a conservative model (energy, not energy balance).
   double external_work_max = 0.0;
+  // The models' own conserved scalars (Observation::invariants, slot by slot of invariant_specs()):
+  // max over t of |C(t) - C(0)| and |C(0)| for its round-off floor; NaN where the model has none.
+  InvariantValues invariant_err_max = no_invariants();
+  InvariantValues invariant_magnitude = no_invariants();
   // Long-time growth laws of |E - E(0) - W| and |pi - pi(0)| (core/growth.hpp); their round-off
   // floors and the round_off law are applied where the run's steps are known (run_case).
   GrowthFit energy_growth, momentum_growth;
 };
 
-// A metric by its summary-column name (plus "energy_drift_rate_abs" = |energy_drift_rate|),
-// for data files that name metrics: paper figures and CI envelopes. Throws std::out_of_range
-// with the known names for an unknown one.
+// A metric by its name in the registry (core/metric_registry.hpp: the summary's metric columns,
+// plus "energy_drift_rate_abs" = |energy_drift_rate|), for data files that name metrics: paper
+// figures and CI envelopes. Throws std::out_of_range with the known names for an unknown one.
 double metric_value(const ConservationMetrics& m, const std::string& name);
 const std::vector<std::string>& metric_names();
 
@@ -69,6 +74,7 @@ class MetricsAccumulator {
   // Running sums for the least-squares slope of dE(t), shifted by the first time for accuracy.
   double t0_ = 0.0, st_ = 0.0, se_ = 0.0, stt_ = 0.0, ste_ = 0.0;
   double w_max_ = 0.0;
+  InvariantValues inv0_ = no_invariants(), inv_max_ = no_invariants();
   GrowthEnvelope e_envelope_, pi_envelope_;
 };
 

@@ -1,52 +1,48 @@
 #include "core/violable_invariants.hpp"
 
-#include <stdexcept>
-#include <string_view>
+#include <cmath>
 
 #include "core/metrics.hpp"
 
 namespace tb {
 
-namespace {
+bool ViolableInvariants::covers(const MetricSpec& metric) const {
+  switch (metric.violable) {
+    case Violable::Always: return true;
+    case Violable::Momentum: return momentum;
+    case Violable::LinearMomentum: return linear_momentum;
+    case Violable::Constraints: return constraints;
+    case Violable::ConstraintRates: return constraint_rates;
+    case Violable::Rotations: return rotations;
+    case Violable::Invariant: return invariants.at(metric.slot);
+  }
+  return true;
+}
 
-// Each metric by its exact name and the declaration it rests on (nullptr: always violable, the
-// energy balance). tests/test_not_integrated.cpp checks that every name of metric_names() has
-// its row, so a new metric cannot fall through to a default.
-struct MetricInvariant {
-  std::string_view metric;
-  bool ViolableInvariants::*declared;
-};
-constexpr MetricInvariant kMetricInvariants[] = {
-    {"energy_err_max", nullptr},
-    {"energy_err_mean", nullptr},
-    {"energy_err_rel_ke", nullptr},
-    {"energy_drift_rate", nullptr},
-    {"energy_drift_rate_abs", nullptr},
-    {"momentum_err_max", &ViolableInvariants::momentum},
-    {"momentum_err_mean", &ViolableInvariants::momentum},
-    {"constraint_err_max", &ViolableInvariants::constraints},
-    {"constraint_rate_err_max", &ViolableInvariants::constraint_rates},
-    {"linear_momentum_err_max", &ViolableInvariants::linear_momentum},
-    {"orthogonality_err_max", &ViolableInvariants::rotations},
-    {"orthogonality_err_mean", &ViolableInvariants::rotations},
-};
+bool ViolableInvariants::covers(const std::string& metric) const { return covers(metric_spec(metric)); }
 
-}  // namespace
-
-bool ViolableInvariants::covers(const std::string& metric) const {
-  std::string_view name = metric;
-  constexpr std::string_view kShared = "_shared";
-  if (name.size() > kShared.size() && name.substr(name.size() - kShared.size()) == kShared)
-    name.remove_suffix(kShared.size());
-  for (const auto& m : kMetricInvariants)
-    if (m.metric == name) return m.declared == nullptr || this->*m.declared;
-  throw std::out_of_range("metric '" + metric + "' has no row in core/violable_invariants.cpp");
+std::string ViolableInvariants::why_not(const MetricSpec& metric) const {
+  if (covers(metric)) return "";
+  switch (metric.violable) {
+    case Violable::Momentum: return "no momentum map";
+    case Violable::LinearMomentum: return "no linear momentum conserved";
+    case Violable::Constraints: return "no constraint";
+    // Positions constrained but their rate zero by the form's own equations (q' = omega x q).
+    case Violable::ConstraintRates: return constraints ? "constraint rate 0 by construction" : "no constraint";
+    case Violable::Rotations: return "no rotation integrated";
+    case Violable::Invariant: return std::string(invariant_specs().at(metric.slot).absent);
+    case Violable::Always: break;
+  }
+  return "";
 }
 
 std::string ViolableInvariants::not_integrated() const {
   std::string out;
-  for (const auto& name : metric_names())
-    if (!covers(name)) out += (out.empty() ? "" : " ") + name;
+  for (const auto& m : metric_registry())
+    if (!covers(m)) {
+      if (!out.empty()) out += ' ';
+      out += m.name;
+    }
   return out;
 }
 
@@ -58,6 +54,8 @@ ViolableInvariants violable_invariants(const Model& model, const Formulation& fo
   v.constraints = c.positions;
   v.constraint_rates = c.rates;
   v.rotations = model.integrates_rotations();
+  const Observation o = form.observe(0.0, form.initial_state());
+  for (size_t i = 0; i < kInvariantSlots; ++i) v.invariants[i] = std::isfinite(o.invariants[i]);
   return v;
 }
 

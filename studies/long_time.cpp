@@ -9,6 +9,7 @@
 #include "app/catalogue.hpp"
 #include "core/format.hpp"
 #include "app/job_result.hpp"
+#include "app/metric_cells.hpp"
 #include "app/study_parameter.hpp"
 #include "app/runner.hpp"
 #include "app/summary.hpp"
@@ -159,11 +160,12 @@ class LongTimeStudy final : public Study {
           // A model without a momentum map has no momentum error to fit: the row's cells are
           // empty in the CSV and say so in the table, never a law fitted to a 0.
           if (!r->violable.covers(quantity + "_err_max")) {
+            const std::string na = not_applicable_cell(r->violable, metric_spec(quantity + "_err_max"));
             csv << r->case_name << ',' << r->integrator << ',' << r->discretisation << ',' << quantity
-                << std::string(18, ',') << ",\"\",\"" << kNotIntegrated << "\"," << format_g(r->h, 6) << ','
+                << std::string(18, ',') << ",\"\",\"" << na << "\"," << format_g(r->h, 6) << ','
                 << format_g(r->t_end, 6) << ',' << r->counters.steps << ','
                 << (long_rows.count(r) ? "long run" : "full run") << ",\"" << r->status() << "\"\n";
-            md << " | " << kNotIntegrated << " | " << kNotIntegrated << " | " << kNotIntegrated;
+            md << " | " << na << " | " << na << " | " << na;
             continue;
           }
           const bool ok = r->outcome.ok();

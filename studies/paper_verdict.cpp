@@ -28,9 +28,9 @@ bool is_one_of(GrowthLaw law, std::initializer_list<GrowthLaw> list) {
   return std::find(list.begin(), list.end(), law) != list.end();
 }
 
-// The growth law fitted to a metric's error, as the metric table says (app/metric_table.hpp).
+// The growth law fitted to a metric's error, as its registry row says (core/metric_registry.hpp).
 const GrowthFit* growth_of(const std::string& metric, const ConservationMetrics& m) {
-  switch (metric_traits(metric).growth) {
+  switch (metric_spec(metric).growth) {
     case GrowthOf::Energy: return &m.energy_growth;
     case GrowthOf::Momentum: return &m.momentum_growth;
     case GrowthOf::None: return nullptr;
@@ -366,7 +366,7 @@ ClaimVerdict judge_claim(const PaperClaim& c, const SummaryRow& row, const Summa
   } else if (!on_series && !row.violable.covers(c.metric)) {
     // Our 0 would be no measurement: the run's form has nothing that could violate the metric.
     v.verdict = "inconclusive";
-    v.size = "the run's formulation cannot violate " + c.metric + " (" + kNotIntegrated + ")";
+    v.size = "the run's formulation cannot violate " + c.metric + " (" + row.violable.why_not(metric_spec(c.metric)) + ")";
   } else {
     // Completed (ok, or past the instability criterion: its metrics exist and are judged).
     const Series* s = e.series;

@@ -14,7 +14,9 @@
 
 #include <algorithm>
 
+#include "app/csv_table.hpp"
 #include "app/runner.hpp"
+#include "app/summary.hpp"
 #include "tests/test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -199,8 +201,13 @@ TEST_CASE("a diverging run is marked failed with time and step, keeps its output
   CHECK(rk4_row.find("step ") != std::string::npos);
   CHECK(rk45_row.rfind("A_string_pendulum_paper,rk45,consistent,", 0) == 0);
   // The last cells: the status, the host the runtime was measured on, and the metrics Model A's
-  // ODE form cannot violate (the body rides on the end node; no linear momentum is conserved).
-  const std::string tail = ",ok," + tb::host_name() + ",constraint_err_max constraint_rate_err_max linear_momentum_err_max";
+  // ODE form cannot violate (the body rides on the end node; no linear momentum is conserved; no
+  // invariant of its own), named by the registry in its order.
+  tb::ViolableInvariants ode_form;
+  ode_form.constraints = ode_form.constraint_rates = ode_form.linear_momentum = false;
+  ode_form.invariants.fill(false);
+  CHECK(ode_form.not_integrated().rfind("constraint_err_max constraint_rate_err_max linear_momentum_err_max", 0) == 0);
+  const std::string tail = ",ok," + tb::host_name() + "," + ode_form.not_integrated();
   CHECK(rk45_row.size() >= tail.size());
   CHECK(rk45_row.rfind(tail) == rk45_row.size() - tail.size());
   // The failed run's samples up to the failure are on disk.
@@ -215,15 +222,25 @@ TEST_CASE("table writes summary.csv with the contract's columns and summary.md",
   const Result r = box.run("table " + file.string() + " --out " + out.string());
   REQUIRE(r.exit_code == 0);
   const std::string csv = read_file(out / "summary.csv");
-  const std::string expected_header =
-      "case,integrator,discretisation,h,rtol,atol,t_end,steps,energy_err_max,energy_err_mean,energy_err_rel_ke,energy_gain_rel_ke,energy_drift_rate,"
-      "momentum_err_max,momentum_err_mean,constraint_err_max,constraint_rate_err_max,linear_momentum_err_max,orthogonality_err_max,orthogonality_err_mean,"
-      "shared_t_end,energy_err_max_shared,momentum_err_max_shared,linear_momentum_err_max_shared,constraint_err_max_shared,"
-      "energy_growth_law,energy_growth_exponent,energy_growth_ci95_low,energy_growth_ci95_high,energy_growth_theory,"
-      "energy_growth_verdict,momentum_growth_law,momentum_growth_exponent,momentum_growth_ci95_low,"
-      "momentum_growth_ci95_high,momentum_growth_theory,momentum_growth_verdict,"
-      "runtime_s,rhs_evals,newton_iters,error_test_failures,status,host,not_integrated\n";
-  CHECK(csv.rfind(expected_header, 0) == 0);
+  // The contract's columns, in this order (other code reads them by name); a metric added to the
+  // registry adds its column among them, so the header is the registry's summary_columns().
+  const std::vector<std::string> contract = {
+      "case", "integrator", "discretisation", "h", "rtol", "atol", "t_end", "steps", "energy_err_max", "energy_err_mean",
+      "energy_err_rel_ke", "energy_gain_rel_ke", "energy_drift_rate", "momentum_err_max", "momentum_err_mean",
+      "constraint_err_max", "constraint_rate_err_max", "linear_momentum_err_max", "orthogonality_err_max",
+      "orthogonality_err_mean", "shared_t_end", "energy_err_max_shared", "momentum_err_max_shared",
+      "constraint_err_max_shared", "linear_momentum_err_max_shared", "energy_growth_law", "energy_growth_exponent",
+      "energy_growth_ci95_low", "energy_growth_ci95_high", "energy_growth_theory", "energy_growth_verdict",
+      "momentum_growth_law", "momentum_growth_exponent", "momentum_growth_ci95_low", "momentum_growth_ci95_high",
+      "momentum_growth_theory", "momentum_growth_verdict", "runtime_s", "rhs_evals", "newton_iters",
+      "error_test_failures", "status", "host", "not_integrated"};
+  const std::vector<std::string> header = tb::split_csv_record(csv.substr(0, csv.find('\n')));
+  CHECK(header == tb::summary_columns());
+  size_t next = 0;  // the contract's columns appear in its order
+  for (const auto& column : header)
+    if (next < contract.size() && column == contract[next]) ++next;
+  CHECK(next == contract.size());
+  CHECK(header.back() == "not_integrated");
   for (const char* name : {"lgvi", "rk4", "rk45"}) {
     CHECK(csv.find(std::string("A_string_pendulum_paper,") + name + ",") != std::string::npos);
     const std::string ts = read_file(out / "A_string_pendulum_paper" / name / "timeseries.csv");
@@ -525,7 +542,7 @@ TEST_CASE("study long_time: growth laws of every run of a conservative case, a c
   // No momentum map: no law fitted to its identically-0 momentum, empty cells and the words.
   CHECK(csv.find("T_planar_pendulum_60deg,rattle,,momentum,,") != std::string::npos);
   CHECK(csv.find("T_planar_pendulum_60deg,rattle,,momentum,zero,") == std::string::npos);
-  CHECK(csv.find(",\"\",\"n/a (not integrated)\",0.001,200,") != std::string::npos);
+  CHECK(csv.find(",\"\",\"n/a (no momentum map)\",0.001,200,") != std::string::npos);
   CHECK(csv.find("B_reel_deployment") == std::string::npos);
   const std::string md = read_file(out / "long_time.md");
   CHECK(md.find("Not conservative (external work in the energy balance") != std::string::npos);

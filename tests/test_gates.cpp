@@ -5,7 +5,9 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
+#include <set>
 
 #include "app/gates.hpp"
 #include "core/table_reader.hpp"
@@ -195,18 +197,47 @@ TEST_CASE("upper bounds are never below the run's round-off floor, which grows l
   CHECK(momentum->message.find("round-off floor of this run; stored bound 1e-20") != std::string::npos);
 }
 
-TEST_CASE("every metric core measures has a row of the metric table - another name is an error, not a default scale",
-          "[gates]") {
-  for (const auto& name : tb::metric_names()) CHECK_NOTHROW(tb::metric_traits(name));
-  CHECK(std::size(tb::kMetricTable) == tb::metric_names().size());
-  CHECK_THROWS_AS(tb::metric_traits("energy_wobble"), std::out_of_range);
+TEST_CASE("every metric has its registry row - another name is an error, not a default scale", "[gates]") {
+  for (const auto& name : tb::metric_names()) CHECK_NOTHROW(tb::metric_spec(name));
+  CHECK(tb::metric_registry().size() == tb::metric_names().size());
+  CHECK_THROWS_AS(tb::metric_spec("energy_wobble"), std::out_of_range);
   tb::SummaryRow row;
   CHECK_THROWS_AS(tb::round_off_floor("energy_wobble", row), std::out_of_range);
   // The scales the floors used to take from the names' first words.
-  CHECK(tb::metric_traits("linear_momentum_err_max").scale == tb::RoundOffScale::LinearMomentum);
-  CHECK(tb::metric_traits("energy_drift_rate_abs").scale == tb::RoundOffScale::EnergyPerSecond);
-  CHECK(tb::metric_traits("energy_err_rel_ke").growth == tb::GrowthOf::Energy);
-  CHECK(tb::metric_traits("constraint_err_max").scale == tb::RoundOffScale::Unit);
+  CHECK(tb::metric_spec("linear_momentum_err_max").scale == tb::RoundOffScale::LinearMomentum);
+  CHECK(tb::metric_spec("energy_drift_rate_abs").scale == tb::RoundOffScale::EnergyPerSecond);
+  CHECK(tb::metric_spec("energy_err_rel_ke").growth == tb::GrowthOf::Energy);
+  CHECK(tb::metric_spec("constraint_err_max").scale == tb::RoundOffScale::Unit);
+}
+
+TEST_CASE("gate --record adds a default metric's envelope to a run that already has others", "[gates]") {
+  // A run recorded before a default metric existed keeps its envelopes and gains the new one:
+  // here rk4 has only energy_err_max, and every other default metric its form can violate is added.
+  Case c = load_case(kCaseFile);
+  c.only_integrators = {"rk4"};
+  c.report.gate_t_end = 0.02;
+  Envelope energy = envelope("rk4", "energy_err_max", BoundType::Max, 1.0);
+  energy.policy = EnvelopePolicy::Recorded;
+  const auto out = record_envelopes(c, catalogue(), {energy});
+  std::set<std::string> metrics;
+  for (const auto& e : out)
+    if (e.integrator == "rk4") CHECK(metrics.insert(e.metric).second);  // each once
+  int defaults = 0;
+  RunOptions gate_run;
+  gate_run.t_end = c.report.gate_t_end;
+  std::optional<SummaryRow> found;
+  for (const auto& key : runs_of(c, catalogue().integrators))
+    if (key.label() == "rk4") found = run_case(key, gate_run);
+  REQUIRE(found);
+  const SummaryRow& row = *found;
+  for (const auto& m : tb::metric_registry()) {
+    if (!m.default_gate) continue;
+    INFO(m.name);
+    const bool covered = row.violable.covers(m) && !std::isnan(m.value(row.metrics));
+    CHECK(metrics.count(std::string(m.name)) == (covered ? 1u : 0u));
+    defaults += covered;
+  }
+  CHECK(defaults >= 3);  // energy, its drift rate, the momentum at least
 }
 
 TEST_CASE("the bundled envelopes are written back byte for byte from their typed rows", "[gates][reference]") {

@@ -1,11 +1,11 @@
-// A metric a run's formulation cannot violate is no result (issue 32 item 7): "n/a (not
-// integrated)" in summary.md, an empty cell in summary.csv, never 0. Which ones is declared by the
+// A metric a run's formulation cannot violate is no result (issue 32 item 7): "n/a (why)" in
+// summary.md, an empty cell in summary.csv, never 0. Which ones is declared by the
 // form (Formulation::integrated_constraints) and the model (integrates_rotations,
 // has_momentum_map, conserves_linear_momentum); these tests check
 //   1. the declarations against the forms themselves: at a perturbed state a declared metric
 //      moves off 0 and an undeclared one stays at 0 (so the declaration is a fact, not a label);
 //   2. every run of every bundled case (the case folder, not a list): the summary prints a
-//      metric as a number only where the run's form can violate it, and "n/a (not integrated)"
+//      metric as a number only where the run's form can violate it, and "n/a (why)"
 //      (an empty CSV cell, named in not_integrated) where it cannot;
 //   3. no CI envelope (reference/envelopes.csv) bounds a metric its run cannot violate.
 // TB_NOT_INTEGRATED_REPORT=1 prints how many rows of the bundled cases print n/a per column.
@@ -129,7 +129,7 @@ TEST_CASE("not integrated: no bundled run prints a number for a metric its form 
     rows.push_back(run_case(r.key, options));
   }
   const auto& columns = summary_columns();
-  std::map<std::string, int> not_integrated;  // column -> rows that print n/a (not integrated)
+  std::map<std::string, int> not_integrated;  // column -> rows that print n/a (why)
   for (size_t i = 0; i < runs.size(); ++i) {
     const auto& r = runs[i];
     const SummaryRow& row = rows[i];
@@ -145,9 +145,12 @@ TEST_CASE("not integrated: no bundled run prints a number for a metric its form 
       const bool growth = column.rfind("momentum_growth_", 0) == 0;
       if (!metric && !growth) continue;
       INFO(column << " = '" << values[k] << "'");
-      const bool violable = growth ? v.momentum : v.covers(column);
+      const MetricSpec& spec = metric_spec(growth ? "momentum_err_max" : column);
+      const bool violable = v.covers(spec);
       if (!violable) {
-        CHECK(values[k] == kNotIntegrated);
+        // The reason is the declaration's ("no momentum map", "no constraint", ...), never typed per case.
+        CHECK(values[k] == "n/a (" + v.why_not(spec) + ")");
+        CHECK_FALSE(v.why_not(spec).empty());
         ++not_integrated[column];
       } else if (metric && row.outcome.ok()) {
         CHECK(is_number(values[k]));
@@ -157,7 +160,7 @@ TEST_CASE("not integrated: no bundled run prints a number for a metric its form 
     // A form with no constraints among its coordinates prints n/a there.
     if (!r.form->integrated_constraints().positions)
       for (const char* column : {"constraint_err_max", "constraint_err_max_shared"})
-        CHECK(values[std::find(columns.begin(), columns.end(), column) - columns.begin()] == kNotIntegrated);
+        CHECK(values[std::find(columns.begin(), columns.end(), column) - columns.begin()] == "n/a (no constraint)");
   }
   // The CSV: the same cells empty, and named in not_integrated.
   const auto dir = testing::scratch_dir("not_integrated");
@@ -184,7 +187,7 @@ TEST_CASE("not integrated: no bundled run prints a number for a metric its form 
   CHECK(not_integrated["momentum_err_max"] > 0);
   if (std::getenv("TB_NOT_INTEGRATED_REPORT"))
     for (const auto& [column, n] : not_integrated)
-      std::printf("  %-32s %3d of %zu rows: %s\n", column.c_str(), n, rows.size(), kNotIntegrated);
+      std::printf("  %-32s %3d of %zu rows: n/a\n", column.c_str(), n, rows.size());
 }
 
 TEST_CASE("not integrated: no envelope gates a metric its run cannot violate", "[gates][n/a]") {

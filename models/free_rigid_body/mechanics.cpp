@@ -24,6 +24,11 @@ Observation Mechanics::observe(const Mat3& R, const Vec3& Omega) const {
   const Vec3 pi = R * Pi;        // spatial angular momentum, conserved as a vector
   o.momentum = pi.z();
   o.orthogonality_err = so3::orthogonality_error(R);
+  // |Pi|, the Casimir of the Lie-Poisson bracket on so(3)*: constant on the coadjoint orbit for
+  // any Hamiltonian, so a method that moves Pi by rotations only (the LGVI's Pi' = F^T Pi) keeps
+  // it to round-off, and one that adds increments to Omega (RK4) drifts off the sphere.
+  static const size_t casimir = invariant_slot("casimir");
+  o.invariants[casimir] = Pi.norm();
   o.extra = {pi.x(), pi.y(), pi.z(), Omega.x(), Omega.y(), Omega.z()};
   return o;
 }

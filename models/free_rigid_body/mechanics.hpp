@@ -41,7 +41,8 @@ class Mechanics {
 
   // energy = kinetic = 1/2 Omega.J Omega; momentum = e3 . pi with pi = R J Omega (the spatial
   // angular momentum), whose three components are the extra columns pi_x, pi_y, pi_z (with
-  // Omega); orthogonality_err = ||I - R^T R||_F. No constraints: constraint errors are 0.
+  // Omega); orthogonality_err = ||I - R^T R||_F; the invariant "casimir" = |Pi| = |J Omega|.
+  // No constraints: constraint errors are 0.
   Observation observe(const Mat3& R, const Vec3& Omega) const;
   static std::vector<std::string> extra_column_names();
 

@@ -1,0 +1,104 @@
+#include "app/metric_cells.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "core/format.hpp"
+
+namespace tb {
+
+std::vector<const MetricSpec*> headline_metrics() { return metrics_with_role(TableRole::Headline); }
+
+std::string metric_header(const MetricSpec& metric) {
+  return metric.unit == "1" ? std::string(metric.label) : std::string(metric.label) + " (" + std::string(metric.unit) + ")";
+}
+
+std::string not_applicable_cell(const ViolableInvariants& violable, const MetricSpec& metric) {
+  return violable.covers(metric) ? std::string() : "n/a (" + violable.why_not(metric) + ")";
+}
+
+namespace {
+// Only an ok run's metrics are results; an unstable run keeps its for diagnosis (job results,
+// time series), not for the tables.
+std::string value_cell(const SummaryRow& row, const MetricSpec& metric, double x) {
+  if (!row.violable.covers(metric)) return not_applicable_cell(row.violable, metric);
+  if (!row.outcome.ok() || !std::isfinite(x)) return "—";
+  return format_g(x, 3);
+}
+}  // namespace
+
+std::string metric_cell(const SummaryRow& row, const MetricSpec& metric) {
+  return value_cell(row, metric, metric.value(row.metrics));
+}
+
+std::string shared_metric_cell(const SummaryRow& row, const MetricSpec& metric) {
+  return value_cell(row, metric, metric.value(row.shared_metrics));
+}
+
+bool all_not_applicable(const std::vector<const SummaryRow*>& rows, const MetricSpec& metric) {
+  for (const SummaryRow* r : rows)
+    if (r->violable.covers(metric)) return false;
+  return !rows.empty();
+}
+
+const GrowthFit& growth_fit(const ConservationMetrics& m, GrowthOf of) {
+  switch (of) {
+    case GrowthOf::Energy: return m.energy_growth;
+    case GrowthOf::Momentum: return m.momentum_growth;
+    case GrowthOf::None: break;
+  }
+  throw std::logic_error("growth_fit: GrowthOf::None has no fit");
+}
+
+const MetricSpec& growth_owner(GrowthOf of) {
+  for (const auto& m : metric_registry())
+    if (m.growth == of && m.growth_owner) return m;
+  throw std::logic_error("growth_owner: no metric of the registry owns that growth law");
+}
+
+std::string growth_cell(const SummaryRow& row, GrowthOf of) {
+  const MetricSpec& owner = growth_owner(of);
+  if (!row.violable.covers(owner)) return not_applicable_cell(row.violable, owner);
+  if (!row.outcome.ok()) return "—";
+  const GrowthFit& g = growth_fit(row.metrics, of);
+  return to_string(g.law) + (g.investigate() ? "!" : "");
+}
+
+std::string growth_code_meaning(const std::string& code) {
+  // One sentence per law (core/growth.hpp classifies); each run's exponent, interval and span
+  // are summary.csv's.
+  if (code == "zero") return "identically 0: nothing in the run changed the quantity";
+  if (code == "round_off")
+    return "at round-off: below " + format_g(kGrowthSignalOverFloor) + " x the run's Brouwer floor (8 eps x magnitude x sqrt(steps))";
+  if (code == "too_short")
+    return "too short for a law: a law needs " + format_g(kGrowthStartPeriods) +
+           " periods of the slowest mode for the start-up, then " + format_g(kGrowthMinOctaves) +
+           " octaves in time (each run's span is in summary.csv, *_growth_verdict)";
+  if (code == "regime_change") return "the error jumps within one octave (a regime change); the law after it is in summary.csv";
+  if (code == "inconclusive")
+    return "the exponent's 95% interval is too wide (over +-" + format_g(kGrowthMaxHalfWidth) + ") to tell the laws apart";
+  if (code == "decays") return "the error decays";
+  if (code == "bounded") return "bounded: the exponent's 95% interval lies below 1/2";
+  if (code == "sqrt_t") return "grows like sqrt(t): a random walk";
+  if (code == "linear") return "grows linearly in t: secular drift";
+  if (code == "faster") return "grows faster than linearly";
+  if (code == "power_law") return "grows like t^p with p none of 0, 1/2 and 1";
+  if (code == "!") return "the law contradicts the one theory predicts for the method (*_growth_theory): investigate";
+  if (code.empty()) return "no law fitted";
+  throw std::logic_error("growth_code_meaning: no words for the code '" + code + "'");
+}
+
+std::string status_cell(const SummaryRow& row) {
+  const RunOutcome& o = row.outcome;
+  const std::string at = "t = " + format_g(o.t, 3) + " s";
+  switch (o.kind) {
+    case RunOutcome::Kind::Ok: return o.note.empty() ? "ok" : "ok, drift from " + at;
+    case RunOutcome::Kind::Unstable: return "unstable from " + at;
+    case RunOutcome::Kind::Failed: return (o.diverged ? "diverged at " : "failed at ") + at;
+    case RunOutcome::Kind::Interrupted: return "interrupted at " + at;
+    case RunOutcome::Kind::NotApplicable: return "n/a";
+  }
+  return "n/a";
+}
+
+}  // namespace tb

@@ -1,0 +1,92 @@
+#pragma once
+// The one declaration of every conservation metric (issue 33 item 5). Each metric is a row of
+// metric_registry() (core/metric_registry.cpp): its summary-column name, unit, table label,
+// meaning, round-off floor scale, which declaration of ViolableInvariants says whether a run can
+// violate it, its growth law, whether the gates bound it by default, its role in the tables and
+// how its value is read from ConservationMetrics. Everything that lists metrics reads this table:
+// metric_names() and metric_value() (core/metrics.hpp), ViolableInvariants::covers and
+// not_integrated(), a job result's bytes (app/job_result.hpp: every stored field of a row), the
+// summary's columns and Markdown tables (app/summary.cpp, app/summary_markdown.cpp), the cells the
+// report's index prints (app/metric_cells.hpp), the round-off floors (app/round_off.hpp), the gates'
+// default envelopes (app/gates.cpp) and the papers' verdicts (studies/paper_verdict.cpp).
+//
+// Adding a metric: one row here; for a model's own conserved scalar (a Casimir), also one row of
+// invariant_specs() and the model's Observation::invariants[invariant_slot(name)] (NaN where the
+// model has none); tests/test_metric_registry.cpp checks the row against the columns, the bytes
+// and the CSV. The kernel names no model: the rows say what a quantity is, never whose it is.
+
+#include <array>
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tb {
+
+struct ConservationMetrics;
+
+// Room for the models' own conserved scalars in an Observation and in ConservationMetrics: slot i
+// is row i of invariant_specs(). A fixed capacity keeps Observation a plain value; raising it is a
+// change of the kernel's interface (plugins are rebuilt), adding a row below it is not.
+inline constexpr std::size_t kInvariantSlots = 4;
+using InvariantValues = std::array<double, kInvariantSlots>;
+constexpr InvariantValues no_invariants() {
+  InvariantValues v{};
+  for (auto& x : v) x = std::numeric_limits<double>::quiet_NaN();
+  return v;
+}
+
+// A conserved scalar some model reports (a Casimir of its Lie–Poisson bracket, ...). A model
+// without it leaves its slot NaN, and its metrics are "n/a (<absent>)" for that model's runs.
+struct InvariantSpec {
+  std::string_view name;    // "casimir": the slot's name, what a model asks invariant_slot() for
+  std::string_view absent;  // the n/a reason where a model has none: "no Casimir"
+};
+const std::vector<InvariantSpec>& invariant_specs();
+// The slot of the invariant of that name; std::out_of_range naming the known ones otherwise.
+std::size_t invariant_slot(std::string_view name);
+
+// The magnitude a metric's round-off floor scales with (app/round_off.hpp: Brouwer's law):
+// Unit: dimensionless, or lengths of order one; EnergyPerSecond: the energy over the run's
+// duration (a drift rate); Invariant: the invariant's own |value at t = 0|.
+enum class RoundOffScale { Unit, Energy, EnergyPerSecond, Momentum, LinearMomentum, Invariant };
+
+// The growth law fitted to a metric's error (ConservationMetrics::energy_growth, momentum_growth).
+enum class GrowthOf { None, Energy, Momentum };
+
+// Which declaration says whether a run's formulation can violate the metric (ViolableInvariants):
+// Always (the energy balance), or the member of that name; Invariant: the slot's model reports it.
+enum class Violable { Always, Momentum, LinearMomentum, Constraints, ConstraintRates, Rotations, Invariant };
+
+// Where a metric shows: the headline table of summary.md (and of the report's index), its detail
+// table, only summary.csv, or no column at all (a gate's derived quantity such as |drift rate|).
+enum class TableRole { Headline, Detail, CsvOnly, None };
+
+struct MetricSpec {
+  std::string_view name;     // the summary column and the name data files use (envelopes, claims)
+  std::string_view unit;     // "J", "N m s", "1" (dimensionless)
+  std::string_view label;    // the table header: "max ΔE"
+  std::string_view meaning;  // one line: what it measures
+  RoundOffScale scale = RoundOffScale::Unit;
+  Violable violable = Violable::Always;
+  GrowthOf growth = GrowthOf::None;  // the law fitted to this error (tables show it beside the owner)
+  bool growth_owner = false;         // the metric whose row the law's columns belong to
+  bool default_gate = false;         // `gate --record` bounds it (max, 2x the recorded value)
+  TableRole role = TableRole::Detail;
+  bool shared_window = false;        // also a column <name>_shared over the case's shared window
+  // A field of ConservationMetrics that a job result stores (nullptr: derived by `value`).
+  double ConservationMetrics::*field = nullptr;
+  double (*value)(const ConservationMetrics&) = nullptr;
+  std::size_t slot = 0;  // Violable::Invariant, RoundOffScale::Invariant: its slot
+};
+
+// Every metric, in the order of the summary's columns.
+const std::vector<MetricSpec>& metric_registry();
+// The row of that name; "<name>_shared" finds <name>'s row. std::out_of_range naming the known
+// metrics otherwise: never a default.
+const MetricSpec& metric_spec(std::string_view name);
+// The rows of that role, in registry order.
+std::vector<const MetricSpec*> metrics_with_role(TableRole role);
+
+}  // namespace tb
