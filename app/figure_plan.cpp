@@ -1,5 +1,7 @@
 #include "app/figure_plan.hpp"
 
+#include "core/metric_registry.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -246,9 +248,14 @@ struct RunValues {
 };
 
 // The figure of one quantity, or the reason it is not drawn.
-void timeseries_figure(const std::string& case_name, const std::vector<Run>& runs, const Quantity& q,
+void timeseries_figure(const std::string& case_name, const std::vector<Run>& runs, Quantity q,
                        const std::function<bool(const Run&, std::vector<std::string>&, std::string&)>& pick,
                        std::vector<Figure>& figures, std::vector<Omitted>& omitted) {
+  // A metric's unit is the registry's, so that a figure and the tables say it alike.
+  if (!q.metric.empty()) {
+    const std::string_view unit = metric_spec(q.metric).unit;
+    q.unit = unit == "1" ? "dimensionless" : std::string(unit);
+  }
   std::vector<RunValues> values;
   bool any_with_columns = false;
   for (const auto& run : runs) {

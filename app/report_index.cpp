@@ -7,7 +7,10 @@
 #include <set>
 #include <sstream>
 
+#include "app/metric_cells.hpp"
 #include "app/recommendation.hpp"
+#include "core/metric_registry.hpp"
+#include "core/violable_invariants.hpp"
 #include "core/format.hpp"
 
 namespace fs = std::filesystem;
@@ -54,27 +57,22 @@ std::string join(const std::vector<std::string>& items, const std::string& sep =
   return out;
 }
 
-// The headline metrics of a case table: what a reader of a long simulation asks first.
-struct HeadlineMetric {
-  const char* column;
-  const char* label;
-  const char* unit;
-  const char* law;  // the summary column of its growth law, or ""
-};
-const std::vector<HeadlineMetric>& headline_metrics() {
-  static const std::vector<HeadlineMetric> metrics = {
-      {"energy_err_max", "max ΔE", "J", "energy"},
-      {"momentum_err_max", "max Δπ", "kg m²/s", "momentum"},
-      {"linear_momentum_err_max", "max ΔP", "kg m/s", ""},
-      {"constraint_err_max", "max constraint error", "", ""},
-      {"orthogonality_err_max", "max ‖RᵀR − I‖", "", ""},
-  };
-  return metrics;
+// The n/a reason of a metric no run of a formulation of that kind can violate: what its
+// registry row's declaration says ("no constraint", "no rotation integrated", ...).
+std::string not_integrated_reason(const MetricSpec& metric) {
+  ViolableInvariants none;
+  none.momentum = none.linear_momentum = none.constraints = none.constraint_rates = none.rotations = false;
+  none.invariants.fill(false);
+  return none.why_not(metric);
 }
 
-std::string metric_with_unit(const RunRecord& r, const char* column, const char* unit) {
+std::string unit_of(const MetricSpec& m) { return m.unit == "1" ? std::string() : std::string(m.unit); }
+
+// "1.4e-05 J" of a metric of the registry.
+std::string metric_with_unit(const RunRecord& r, const std::string& column) {
   const auto x = r.value(column);
-  return x ? num(*x) + (*unit ? std::string(" ") + unit : "") : "–";
+  const std::string unit = unit_of(metric_spec(column));
+  return x ? num(*x) + (unit.empty() ? "" : " " + unit) : "–";
 }
 
 // ---- which integrator: the advice of app/recommendation.hpp in words ----
@@ -85,10 +83,14 @@ std::string judgement_numbers(const LongRunJudgement& j) {
   if (!r.ok) return j.why;
   std::string out = j.why;
   if (j.law_t_end != r.t_end) out += " (long-time study)";
-  out += "; max ΔE " + metric_with_unit(r, "energy_err_max", "J");
-  if (!r.not_integrated.count("momentum_err_max")) out += ", max Δπ " + metric_with_unit(r, "momentum_err_max", "kg m²/s");
-  if (!r.not_integrated.count("linear_momentum_err_max") && r.value("linear_momentum_err_max"))
-    out += ", max ΔP " + metric_with_unit(r, "linear_momentum_err_max", "kg m/s");
+  // the conservation errors of the headline table the run integrates
+  std::string sep = "; ";
+  for (const MetricSpec* m : headline_metrics())
+    if (m->violable != Violable::Constraints && m->violable != Violable::Rotations && !r.not_integrated.count(std::string(m->name)) &&
+        r.value(std::string(m->name))) {
+      out += sep + std::string(m->label) + " " + metric_with_unit(r, std::string(m->name));
+      sep = ", ";
+    }
   return out + " over the case's " + format_g(r.t_end, 6) + " s in " + num(r.runtime_s) + " s";
 }
 
@@ -240,24 +242,26 @@ void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
     return;
   }
   // Columns: a metric no run of the case integrates is dropped and said once.
-  // Columns: a metric no run of the case integrates, or one exactly 0 in every run that has a
-  // result (a structural zero of the case, not a score), is dropped and said once.
-  std::vector<const HeadlineMetric*> shown;
+  // Columns: the registry's headline metrics. One no run of the case integrates, or one exactly
+  // 0 in every run that has a result (a structural zero of the case, not a score), is dropped
+  // and said once.
+  std::vector<const MetricSpec*> shown;
   std::vector<std::string> never, zero;
-  for (const auto& m : headline_metrics()) {
-    const bool any = std::any_of(runs.begin(), runs.end(), [&](const RunRecord* r) { return !r->not_integrated.count(m.column); });
+  for (const MetricSpec* m : headline_metrics()) {
+    const std::string column(m->name);
+    const bool any = std::any_of(runs.begin(), runs.end(), [&](const RunRecord* r) { return !r->not_integrated.count(column); });
     bool all_zero = true, any_value = false;
     for (const RunRecord* r : runs)
-      if (const auto x = r->ok ? r->value(m.column) : std::nullopt) any_value = true, all_zero = all_zero && *x == 0.0;
-    if (!any) never.push_back(m.label);
-    else if (any_value && all_zero) zero.push_back(m.label);
-    else shown.push_back(&m);
+      if (const auto x = r->ok ? r->value(column) : std::nullopt) any_value = true, all_zero = all_zero && *x == 0.0;
+    if (!any) never.push_back(std::string(m->label) + " (" + not_integrated_reason(*m) + ")");
+    else if (any_value && all_zero) zero.push_back(std::string(m->label));
+    else shown.push_back(m);
   }
   const bool any_map = std::any_of(runs.begin(), runs.end(), [&](const RunRecord* r) { return data.step_limit(c.name, r->label); });
   std::vector<std::string> header = {"run", "status"};
   if (horizons.size() > 1) header.push_back("T s");
   header.push_back("runtime s");
-  for (const auto* m : shown) header.push_back(std::string(m->label) + (*m->unit ? std::string(" ") + m->unit : "") + (*m->law ? " (law)" : ""));
+  for (const auto* m : shown) header.push_back(metric_header(*m) + (m->growth_owner ? " (law)" : ""));
   if (any_map) header.push_back("h/h_max");
   std::vector<std::vector<std::string>> rows;
   for (const RunRecord* r : runs) {
@@ -265,13 +269,14 @@ void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
     if (horizons.size() > 1) row.push_back(format_g(r->t_end, 6));
     row.push_back(r->ok ? num(r->runtime_s) : "–");
     for (const auto* m : shown) {
-      if (r->not_integrated.count(m->column)) {
-        row.push_back("n/a");
+      const std::string column(m->name);
+      if (r->not_integrated.count(column)) {
+        row.push_back("n/a (" + not_integrated_reason(*m) + ")");
         continue;
       }
-      const auto x = r->ok ? r->value(m->column) : std::nullopt;
+      const auto x = r->ok ? r->value(column) : std::nullopt;
       std::string v = x ? num(*x) : "–";
-      if (x && *m->law) v += " (" + std::string(std::string(m->law) == "energy" ? r->energy_law : r->momentum_law) + ")";
+      if (x && m->growth_owner) v += " (" + (m->growth == GrowthOf::Energy ? r->energy_law : r->momentum_law) + ")";
       row.push_back(v);
     }
     if (any_map) {
@@ -286,12 +291,8 @@ void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
   }
   table(md, header, rows);
   md << "\n";
-  if (!never.empty()) md << "Not shown: " << join(never) << " — no run of this case integrates it (n/a for every run).\n";
+  if (!never.empty()) md << "Not shown, no run of this case integrates them: " << join(never) << ".\n";
   if (!zero.empty()) md << "Not shown: " << join(zero) << " — exactly 0 in every run that completed (a property of the case, not of the methods).\n";
-  if (std::any_of(runs.begin(), runs.end(), [&](const RunRecord* r) {
-        return std::any_of(shown.begin(), shown.end(), [&](const HeadlineMetric* m) { return r->not_integrated.count(m->column) > 0; });
-      }))
-    md << "n/a: the run's formulation cannot violate that quantity (it is not integrated, so its error is no result).\n";
   // Declined integrators, grouped by reason; runs a [case] list leaves out are not named one by one.
   std::map<std::string, std::vector<std::string>> why_not;
   for (const RunRecord* r : declined) {

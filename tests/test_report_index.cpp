@@ -153,15 +153,21 @@ TEST_CASE("the page answers first, lists only the runs a case runs, and drops co
   REQUIRE(advice != std::string::npos);
   CHECK(std::count(page.begin(), page.begin() + long(advice), '\n') < 6);
   CHECK(page.find("| m | **vi** (no growth measured); vi: max ΔE 1e-06 J, 3 s |") != std::string::npos);
+  CHECK(page.find("**vi**: energy bounded, momentum at round-off over 1000 s; max ΔE 1e-06 J, max Δπ 1e-15 N m s, "
+                  "max ΔP 1e-12 N s over the case's 1000 s in 3 s.") != std::string::npos);
   CHECK(page.find("not rk4 (grows or fails): energy grows faster than linearly over 1000 s") != std::string::npos);
   // The case table: the declined run is named once below it, not as a row of n/a cells.
   CHECK(page.find("| rattle |") == std::string::npos);
   CHECK(page.find("Not run: rattle — the model offers no constrained form.") != std::string::npos);
   // constraint: integrated by no run; orthogonality: exactly 0 in every run: neither is a column.
-  CHECK(page.find("max constraint error |") == std::string::npos);
-  CHECK(page.find("max ‖RᵀR − I‖ |") == std::string::npos);
-  CHECK(page.find("Not shown: max constraint error — no run of this case integrates it") != std::string::npos);
-  CHECK(page.find("Not shown: max ‖RᵀR − I‖ — exactly 0 in every run that completed") != std::string::npos);
+  CHECK(page.find("| max constraint err") == std::string::npos);
+  CHECK(page.find("max ‖I − RᵀR‖ |") == std::string::npos);
+  CHECK(page.find("Not shown, no run of this case integrates them: max constraint err (no constraint).") != std::string::npos);
+  CHECK(page.find("Not shown: max ‖I − RᵀR‖ — exactly 0 in every run that completed") != std::string::npos);
+  // The metrics shown carry the registry's units, the growth law beside the error it belongs to.
+  CHECK(page.find("| run | status | runtime s | max ΔE (J) (law) | max Δπ (N m s) (law) | max ΔP (N s) | h/h_max |") ==
+        std::string::npos);  // no stability map here: no h/h_max column
+  CHECK(page.find("| run | status | runtime s | max ΔE (J) (law) | max Δπ (N m s) (law) | max ΔP (N s) |") != std::string::npos);
   // A run that went unstable shows its onset and no number.
   CHECK(page.find("| rk2 | unstable from t = 349.9 s | – | – |") != std::string::npos);
 }
