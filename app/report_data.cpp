@@ -104,7 +104,7 @@ void read_step_limits(ReportData& data) {
     const double t = number_or_zero(row.at("t_horizon"));
     if (horizon.count(key) && horizon[key] >= t) continue;
     horizon[key] = t;
-    data.step_limits[key] = {number_or_zero(row.at("h_case")), *h_max, row.at("bound"), row.at("limit")};
+    data.step_limits[key] = {number_or_zero(row.at("h_case")), *h_max, t, row.at("bound"), row.at("limit")};
   }
 }
 

@@ -37,6 +37,7 @@ struct RunRecord {
 // The stability map's row for a run at the case's own parameters (stability_map.csv, swept empty).
 struct StepLimit {
   double h_case = 0.0, h_max = 0.0;
+  double t_horizon = 0.0;  // s: the horizon each probe ran (10^4 steps or the case's t_end)
   std::string bound;  // "bracketed", or why h_max is only a bound
   std::string limit;  // "instability" or "solver" (what stops the method above h_max)
 };

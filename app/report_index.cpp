@@ -283,9 +283,16 @@ void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
       const StepLimit* limit = data.step_limit(c.name, r->label);
       if (r->rtol > 0.0) row.push_back("adaptive");
       else if (!limit) row.push_back("–");
-      else
-        row.push_back((limit->bound == "bracketed" ? "" : "≤ ") + format_g(r->h / limit->h_max, 2) +
-                      (r->h / limit->h_max > kStepMarginNote ? " (" + limit->limit + ")" : ""));
+      else {
+        const double margin = r->h / limit->h_max;
+        std::string v = (limit->bound == "bracketed" ? "" : "≤ ") + format_g(margin, 2);
+        if (margin > kStepMarginNote) v += " (" + limit->limit + ")";
+        // The map probes a shorter horizon than the case's: a run that fails below its h_max says
+        // the limit over the probe's horizon does not hold over the run's.
+        if (!r->ok && margin < 1.0 && limit->t_horizon < r->t_end)
+          v += " (h_max over " + format_g(limit->t_horizon, 3) + " s; not over " + format_g(r->t_end, 6) + " s)";
+        row.push_back(v);
+      }
     }
     rows.push_back(row);
   }
@@ -332,8 +339,10 @@ void write_rules(std::ostringstream& md) {
         "first, with its errors beside its cost (the trade is the reader's). *not X* lines are runs of comparable cost, or "
         "runs that fail, that are not advised, with why. Cases that run only a paper's few integrators are left out.\n"
      << "- **h/h_max**: the run's step over the largest step at which the same method completes the case stably "
-        "(stability_map.md); its *limit* is what happens above it (instability, or the implicit solver's failure). Shown "
-        "in words when above " << format_g(kStepMarginNote, 2) << ".\n"
+        "(stability_map.md: each probe runs 10^4 steps or the case's t_end, whichever is shorter); its *limit* is what "
+        "happens above it (instability, or the implicit solver's failure), named when h/h_max is above "
+        << format_g(kStepMarginNote, 2) << ". A run that fails below its h_max shows the probes' horizon: the limit "
+        "held over it, not over the run's.\n"
      << "- **Status**: ok; *unstable from t = …* (the instability criterion's onset; the run went on); *non-finite at t = …*; "
         "*failed at t = …*. A run that is not ok has no metrics: its cells are –.\n"
      << "- **Step h** of a case: the fixed step of fixed-step methods, the first step of adaptive ones (their "

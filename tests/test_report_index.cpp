@@ -126,7 +126,7 @@ TEST_CASE("a case restricted to a paper's integrators is left out of the advice"
 TEST_CASE("the step margin h/h_max of an advised run is its caveat", "[report_index][advice]") {
   ReportData data;
   data.runs = {run("c", "vi", 3.0, "bounded")};
-  data.step_limits[{"c", "vi"}] = {1e-3, 1.044e-3, "bracketed", "solver failure"};
+  data.step_limits[{"c", "vi"}] = {1e-3, 1.044e-3, 10.0, "bracketed", "solver failure"};
   const ModelAdvice a = advise(data, "m", {{"c", true}});
   REQUIRE(a.recommended.size() == 1);
   CHECK(a.recommended[0].worst_step_margin == Approx(1e-3 / 1.044e-3));
@@ -170,6 +170,10 @@ TEST_CASE("the page answers first, lists only the runs a case runs, and drops co
   CHECK(page.find("| run | status | runtime s | max ΔE (J) (law) | max Δπ (N m s) (law) | max ΔP (N s) |") != std::string::npos);
   // A run that went unstable shows its onset and no number.
   CHECK(page.find("| rk2 | unstable from t = 349.9 s | – | – |") != std::string::npos);
+  // With a stability map over a shorter horizon than the run's, the failed run's h/h_max says so.
+  data.step_limits[{"c", "rk2"}] = {1e-3, 1.2e-2, 123.4, "bracketed", "instability"};
+  const std::string mapped = index_markdown(data, {c});
+  CHECK(mapped.find("| 0.083 (h_max over 123 s; not over 1000 s) |") != std::string::npos);
 }
 
 TEST_CASE("the index links only figures that were drawn, and states the omitted ones once", "[report_index][page]") {
