@@ -19,7 +19,7 @@ namespace tb {
 
 // One row of summary.csv: a full run of a case.
 struct RunRecord {
-  std::string case_name, label, integrator, discretisation;  // label: "rk4" or "rk4@lumped"
+  std::string case_name, label, integrator, discretisation;  // label: "<integrator>" or "<integrator>@<discretisation>"
   double h = 0.0, t_end = 0.0;
   double rtol = 0.0;  // 0: a fixed-step run
   std::string status;  // "ok", "unstable from t = ...", "failed at ...", "n/a: ..."

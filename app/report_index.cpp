@@ -107,7 +107,7 @@ std::string step_caveat(const Standing& s, bool several_cases) {
          " (" + s.worst_step_limit + " above h_max)";
 }
 
-// The ranking's first entries with their cost: "rk4 0.028 s < rkmk4 0.045 s = ... (4 more)".
+// The ranking's first entries with their cost: "a 0.028 s < b 0.045 s = ... (4 more)".
 std::string ranking_head(const RankingRecord& r, size_t show) {
   std::string out;
   size_t k = 0;
