@@ -843,14 +843,17 @@ void write_figure_plan(const std::string& report_dir, const Catalogue& catalogue
       if (fs::exists(dir / run.data)) read_timeseries(dir / run.data, run);
       runs.push_back(std::move(run));
     }
-    auto single = [](std::string column) {
-      return [column](const Run& r, std::vector<std::string>& cols, std::string& transform) {
+    // One column of the time series: its deviation from t = 0 (a conserved quantity), or its
+    // absolute value (an error the run records itself).
+    auto column_as = [](std::string column, std::string how) {
+      return [column, how](const Run& r, std::vector<std::string>& cols, std::string& transform) {
         if (!r.has(column)) return false;
         cols = {column};
-        transform = "deviation";
+        transform = how;
         return true;
       };
     };
+    auto single = [&](std::string column) { return column_as(column, "deviation"); };
     // The energy-balance residual wherever the model does external work (damping, control): the
     // physical dissipation itself is no error.
     auto energy = [](const Run& r, std::vector<std::string>& cols, std::string& transform) {
@@ -872,14 +875,7 @@ void write_figure_plan(const std::string& report_dir, const Catalogue& catalogue
         return true;
       };
     };
-    auto error = [](std::string column) {
-      return [column](const Run& r, std::vector<std::string>& cols, std::string& transform) {
-        if (!r.has(column)) return false;
-        cols = {column};
-        transform = "abs";
-        return true;
-      };
-    };
+    auto error = [&](std::string column) { return column_as(column, "abs"); };
     timeseries_figure(case_name, runs, {"energy", "|ΔE|", "J", "Energy error |E − E0 − W| (W: work of external forces, 0 for a conservative model)", "energy_err_max"},
                       energy, figures, omitted);
     timeseries_figure(case_name, runs, {"momentum", "|Δπ|", "kg m²/s", "Momentum-map error |π − π0|", "momentum_err_max"},

@@ -64,6 +64,21 @@ std::string growth_cell(const SummaryRow& row, GrowthOf of) {
   return to_string(g.law) + (g.investigate() ? "!" : "");
 }
 
+std::string growth_law_words(const std::string& law) {
+  if (law == "zero") return "exactly 0";
+  if (law == "round_off") return "at round-off";
+  if (law == "bounded") return "bounded";
+  if (law == "sqrt_t") return "grows like sqrt(t)";
+  if (law == "linear") return "grows linearly";
+  if (law == "faster") return "grows faster than linearly";
+  if (law == "power_law") return "grows as a power of t";
+  if (law == "too_short") return "too short for a law";
+  if (law == "regime_change") return "changes regime";
+  if (law == "decays") return "decays";
+  if (law.empty()) return "no law";
+  return law;  // inconclusive
+}
+
 std::string growth_code_meaning(const std::string& code) {
   // One sentence per law (core/growth.hpp classifies); each run's exponent, interval and span
   // are summary.csv's.

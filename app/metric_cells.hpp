@@ -52,6 +52,8 @@ const MetricSpec& growth_owner(GrowthOf of);
 // for each code are growth_code_meaning's, said once under a table, and each run's own words are
 // in summary.csv (<quantity>_growth_verdict).
 std::string growth_cell(const SummaryRow& row, GrowthOf of);
+// A law's code in a few words for a sentence: "bounded", "grows linearly", "too short for a law".
+std::string growth_law_words(const std::string& code);
 // One sentence for a code growth_cell prints ("!" for the investigate mark).
 std::string growth_code_meaning(const std::string& code);
 

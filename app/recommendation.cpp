@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "app/metric_cells.hpp"
 #include "core/format.hpp"
 
 namespace tb {
@@ -20,24 +21,6 @@ bool grows(const std::string& law) {
   return law == "sqrt_t" || law == "linear" || law == "faster" || law == "power_law";
 }
 
-}  // namespace
-
-std::string growth_law_words(const std::string& law) {
-  if (law == "zero") return "exactly 0";
-  if (law == "round_off") return "at round-off";
-  if (law == "bounded") return "bounded";
-  if (law == "sqrt_t") return "grows like sqrt(t)";
-  if (law == "linear") return "grows linearly";
-  if (law == "faster") return "grows faster than linearly";
-  if (law == "power_law") return "grows as a power of t";
-  if (law == "too_short") return "too short for a law";
-  if (law == "regime_change") return "changes regime";
-  if (law == "decays") return "decays";
-  if (law.empty()) return "no law";
-  return law;  // inconclusive
-}
-
-namespace {
 
 struct LawSeen {
   std::string law, words;

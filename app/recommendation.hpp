@@ -30,8 +30,7 @@ inline constexpr double kStepMarginNote = 0.5;  // h/h_max above this is a cavea
 
 enum class LongRunVerdict { Holds, Open, Drifts };
 const char* to_string(LongRunVerdict v);
-// A growth law's name (core/growth.hpp) in words: "bounded", "grows linearly", "too short for a law".
-std::string growth_law_words(const std::string& law);
+
 
 // One run judged for long simulations.
 struct LongRunJudgement {
