@@ -375,11 +375,14 @@ void check_advice(const std::string& dir, std::vector<ClaimViolation>& out) {
   auto grows = [](const std::string& law) { return law == "sqrt_t" || law == "linear" || law == "faster" || law == "power_law"; };
   std::string line, section;
   std::vector<std::string> cases;
-  bool in_advice = false;
+  bool in_advice = false, advised = false;  // advised: the list under "Long simulations", not the closest ones
   while (std::getline(in, line)) {
     if (line.rfind("## ", 0) == 0) in_advice = line == "## Which integrator?";
     if (!in_advice) continue;
+    if (line.rfind("- **Long simulations**", 0) == 0) advised = true;
+    if (line.rfind("- **Long simulations: ", 0) == 0) advised = false;
     if (line.rfind("### ", 0) == 0) {
+      advised = false;
       cases.clear();
       const size_t dash = line.find(" — ");
       if (dash != std::string::npos)
@@ -410,6 +413,10 @@ void check_advice(const std::string& dir, std::vector<ClaimViolation>& out) {
               text(row, "status") == "ok" && number(row, "t_end") > longest)
             law = text(row, "law"), longest = number(row, "t_end");
         if (grows(law)) out.push_back({"index.md", where, "advised for long simulations, but its " + quantity + " error grows (" + law + ")"});
+        // Advised (not merely the closest): held on this case, a law of no growth.
+        const bool integrated = quantity == "energy" || !(law.empty() || law == "n/a");
+        if (advised && integrated && law != "zero" && law != "round_off" && law != "bounded")
+          out.push_back({"index.md", where, "advised for long simulations on every case, but its " + quantity + " law here is '" + law + "'"});
       }
       if (is_ok(text(*run, "status")) && text(*run, "rtol").empty())
         for (const auto& row : map.rows)

@@ -13,8 +13,6 @@ namespace {
 // Cheaper or comparable: a run not recommended is shown as the contrast when it costs at most
 // this many times the recommendation (a reader choosing by cost asks about those).
 constexpr double kContrastCost = 2.0;
-constexpr size_t kMaxContrasts = 3;
-constexpr size_t kMaxAdvised = 4;
 
 bool holds(const std::string& law) { return law == "zero" || law == "round_off" || law == "bounded"; }
 bool grows(const std::string& law) {
@@ -23,15 +21,17 @@ bool grows(const std::string& law) {
 
 
 struct LawSeen {
-  std::string law, words;
+  std::string law, words, theory;
   double t_end = 0.0;
 };
 
 // The law of one quantity over the longest horizon measured; a regime change is judged on the
 // span after it when that span has a law of its own.
-LawSeen law_of(const ReportData& data, const RunRecord& run, const std::string& quantity, const std::string& from_summary) {
+LawSeen law_of(const ReportData& data, const RunRecord& run, const std::string& quantity, const std::string& from_summary,
+               const std::string& theory) {
   const LawRecord* rec = data.law(run.case_name, run.label, quantity);
-  LawSeen seen{rec ? rec->law : from_summary, "", rec ? rec->t_end : run.t_end};
+  LawSeen seen{rec ? rec->law : from_summary, "", rec && !rec->theory.empty() ? rec->theory : theory,
+               rec ? rec->t_end : run.t_end};
   if (seen.law == "regime_change" && rec) {
     const std::string jump = format_g(rec->jump_ratio, 2) + "-fold rise between " + format_g(rec->jump_from, 3) + " s and " +
                              format_g(rec->jump_to, 3) + " s";
@@ -45,6 +45,15 @@ LawSeen law_of(const ReportData& data, const RunRecord& run, const std::string& 
   }
   seen.words = growth_law_words(seen.law);
   return seen;
+}
+
+// Whether a law that shows no growth also rests on theory: no growth measured over a finite
+// horizon says nothing beyond it unless the method is predicted to keep the quantity (a modified
+// energy of a symplectic method on a conservative model, a momentum map of a Noether-conserving
+// one). Measured round-off or boundedness where theory predicts drift is drift below detection
+// at this step and horizon, not a property to rely on in a longer run.
+bool backed(const LawSeen& law) {
+  return law.law == "zero" || (holds(law.law) && (law.theory == "bounded" || law.theory == "round_off"));
 }
 
 }  // namespace
@@ -66,23 +75,27 @@ LongRunJudgement judge_long_run(const ReportData& data, const RunRecord& run) {
     j.why = run.short_status();
     return j;
   }
-  const LawSeen energy = law_of(data, run, "energy", run.energy_law);
+  const LawSeen energy = law_of(data, run, "energy", run.energy_law, run.energy_theory);
   j.energy_law = energy.law;
   j.law_t_end = energy.t_end;
   std::vector<std::pair<std::string, LawSeen>> seen = {{"energy", energy}};
   if (!run.not_integrated.count("momentum_err_max")) {
-    const LawSeen momentum = law_of(data, run, "momentum", run.momentum_law);
+    const LawSeen momentum = law_of(data, run, "momentum", run.momentum_law, run.momentum_theory);
     j.momentum_law = momentum.law;
     seen.emplace_back("momentum", momentum);
   }
-  bool all_hold = true, any_grows = false;
-  for (const auto& [quantity, law] : seen) all_hold = all_hold && holds(law.law), any_grows = any_grows || grows(law.law);
-  j.verdict = any_grows ? LongRunVerdict::Drifts : all_hold ? LongRunVerdict::Holds : LongRunVerdict::Open;
+  bool all_backed = true, any_grows = false;
+  for (const auto& [quantity, law] : seen) all_backed = all_backed && backed(law), any_grows = any_grows || grows(law.law);
+  j.verdict = any_grows ? LongRunVerdict::Drifts : all_backed ? LongRunVerdict::Holds : LongRunVerdict::Open;
   // Say what decided: the growing or open quantity first; every quantity when all hold.
   std::string words;
   for (const auto& [quantity, law] : seen) {
-    const bool decisive = j.verdict == LongRunVerdict::Holds || (any_grows ? grows(law.law) : !holds(law.law));
-    if (decisive) words += (words.empty() ? "" : ", ") + quantity + " " + law.words;
+    const bool decisive = j.verdict == LongRunVerdict::Holds || (any_grows ? grows(law.law) : !backed(law));
+    if (!decisive) continue;
+    words += (words.empty() ? "" : ", ") + quantity + " " + law.words;
+    if (holds(law.law) && !backed(law) && law.law != "zero")
+      words += " (theory predicts " + (law.theory.empty() ? std::string("no bound") : "at most " + law.theory + " growth") +
+               " for this method: drift below detection here)";
   }
   j.why = words + " over " + format_g(j.law_t_end, 6) + " s";
   return j;
@@ -129,35 +142,52 @@ ModelAdvice advise(const ReportData& data, const std::string& model, const std::
     if (everywhere) standings.push_back(std::move(s));  // a run only some cases have is not compared across them
   }
 
+  // Advised: bounded (with theory behind it) on every case of the model. Otherwise undecided,
+  // with the candidates that hold on the most cases and what keeps them from the rest.
   std::vector<const Standing*> candidates;
   for (const auto& s : standings)
     if (!s.drifts_somewhere) candidates.push_back(&s);
   std::sort(candidates.begin(), candidates.end(), [](const Standing* a, const Standing* b) {
     return a->holds != b->holds ? a->holds > b->holds : a->runtime_s < b->runtime_s;
   });
-  if (candidates.empty() || candidates.front()->holds == 0) {
+  const int all_cases = int(advice.cases.size());
+  for (const Standing* s : candidates)
+    if (s->holds == all_cases) advice.recommended.push_back(*s);
+  if (advice.recommended.empty()) {
+    const int best = candidates.empty() ? 0 : candidates.front()->holds;
+    for (const Standing* s : candidates)
+      if (best > 0 && s->holds == best) advice.partial.push_back(*s);
+    bool any_bounded_theory = false;
     std::set<std::string> open;
     for (const auto& s : standings)
-      for (const auto& j : s.per_case)
-        if (j.verdict == LongRunVerdict::Open) open.insert(growth_law_words(j.energy_law));
+      for (const auto& j : s.per_case) {
+        any_bounded_theory = any_bounded_theory || j.run->energy_theory == "bounded";
+        if (j.verdict == LongRunVerdict::Open)
+          open.insert(holds(j.energy_law) ? "below detection where theory predicts drift" : growth_law_words(j.energy_law));
+      }
     std::string list;
     for (const auto& w : open) list += (list.empty() ? "" : ", ") + w;
-    advice.inconclusive_why = candidates.empty()
-                                  ? "every run grows or fails on at least one case"
-                                  : "no run's growth laws are decided over the horizons measured (" + list + ")";
-  } else {
-    // Every candidate that holds on as many cases as the best, cheapest first: a reader choosing
-    // between them weighs cost against the accuracy the numbers show.
-    const Standing* first = candidates.front();
-    for (const Standing* s : candidates)
-      if (s->holds == first->holds && advice.recommended.size() < kMaxAdvised) advice.recommended.push_back(*s);
+    if (!any_bounded_theory)
+      advice.inconclusive_why = "no method's energy balance is predicted bounded on this model (it does work on or "
+                                "dissipates energy: theory allows at most linear growth for every method)";
+    else if (!advice.partial.empty())
+      advice.inconclusive_why = "no method is shown bounded on every case; bounded on " + std::to_string(best) + " of " +
+                                std::to_string(all_cases) + " (the others: see below)";
+    else if (candidates.empty())
+      advice.inconclusive_why = "every run grows or fails on at least one case";
+    else
+      advice.inconclusive_why = "no run's growth laws are decided over the horizons measured (" + list + ")";
+  }
+  {
     double cost = 0.0;
-    for (const auto& s : advice.recommended) cost = std::max(cost, s.runtime_s);
+    for (const auto& s : advice.recommended.empty() ? advice.partial : advice.recommended) cost = std::max(cost, s.runtime_s);
     std::vector<const Standing*> others;
     for (const auto& s : standings) {
-      const bool chosen = std::any_of(advice.recommended.begin(), advice.recommended.end(),
-                                      [&](const Standing& r) { return r.label == s.label; });
-      if (!chosen && (s.failed_somewhere || s.runtime_s <= kContrastCost * cost)) others.push_back(&s);
+      auto named = [&](const std::vector<Standing>& list) {
+        return std::any_of(list.begin(), list.end(), [&](const Standing& r) { return r.label == s.label; });
+      };
+      if (!named(advice.recommended) && !named(advice.partial) && (s.failed_somewhere || s.runtime_s <= kContrastCost * cost))
+        others.push_back(&s);
     }
     std::sort(others.begin(), others.end(), [](const Standing* a, const Standing* b) { return a->runtime_s < b->runtime_s; });
     for (size_t i = 0; i < others.size() && i < kMaxContrasts; ++i) advice.contrasts.push_back(*others[i]);

@@ -5,16 +5,21 @@
 //
 // Long simulations. A run is judged on the growth law of its energy error and of its momentum
 // error (core/growth.hpp) over the longest horizon the report measured it (the long-time study's
-// own run where there is one, else the full run):
-//   holds   completed, and every law is zero, round_off or bounded: no drift was measured;
+// own run where there is one, else the full run), and on what theory predicts of it
+// (predicted_growth: the summary's *_growth_theory):
+//   holds   completed, and every law is zero, or round_off or bounded where theory predicts the
+//           method keeps the quantity (a symplectic method's modified energy on a conservative
+//           model, a momentum map conserved by the discrete Noether theorem): no growth measured,
+//           and a reason to expect none beyond the horizon;
 //   drifts  a law is sqrt_t, linear, faster or power_law, or the run failed or went unstable;
-//   open    completed, but a law is too_short, inconclusive, regime_change or decays: the data
-//           carry no verdict (the page says which and why).
-// Over a model's cases (those that run every applicable integrator), an integrator is a
-// candidate when no case finds it growing or failing; every candidate that holds on as many
-// cases as the best one is advised, cheapest first (the page prints their costs and errors
-// beside each other: which to take is the reader's trade of cost against accuracy). Runs of
-// comparable cost that are not advised, and runs that fail, are shown with why.
+//   open    completed, but a law is too_short, inconclusive, regime_change or decays, or round_off
+//           or bounded where theory predicts drift (drift below detection at this step and
+//           horizon): the data carry no verdict (the page says which and why).
+// An integrator is advised for a model when it holds on every case of the model (those that run
+// every applicable integrator), cheapest first, every one listed with its errors beside its cost
+// (the trade is the reader's). Where none holds everywhere the advice is "undecided", naming the
+// integrators that hold on the most cases and never grow or fail, and what the other cases show.
+// Up to kMaxContrasts runs of comparable cost, or that fail, are shown as not advised, with why.
 //
 // Accuracy at a given cost is the work-precision study's ranking (work_precision_rankings.csv),
 // quoted with its horizon and matched error, or its reason when it ranks nothing.
@@ -27,6 +32,7 @@
 namespace tb {
 
 inline constexpr double kStepMarginNote = 0.5;  // h/h_max above this is a caveat worth printing
+inline constexpr size_t kMaxContrasts = 3;      // runs shown as not advised, cheapest first
 
 enum class LongRunVerdict { Holds, Open, Drifts };
 const char* to_string(LongRunVerdict v);
@@ -63,9 +69,10 @@ struct Standing {
 struct ModelAdvice {
   std::string model;
   std::vector<std::string> cases;              // the cases the advice is drawn from
-  std::vector<Standing> recommended;           // cheapest first; empty: no candidate (the page says why)
+  std::vector<Standing> recommended;           // holds on every case, cheapest first
+  std::vector<Standing> partial;               // none holds everywhere: those holding on the most cases
   std::vector<Standing> contrasts;             // cheaper or comparable runs that are not recommended, with why
-  std::string inconclusive_why;                // set when nothing holds anywhere
+  std::string inconclusive_why;                // set when nothing holds on every case
   std::vector<const RankingRecord*> rankings;  // accuracy at a given cost, per case
 };
 

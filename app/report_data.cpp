@@ -67,7 +67,8 @@ void read_runs(ReportData& data) {
   // reads as no result.
   const CsvTable t = table(data.dir, "summary.csv",
                            {"case", "integrator", "discretisation", "h", "rtol", "t_end", "status", "runtime_s",
-                            "not_integrated", "energy_growth_law", "momentum_growth_law", "energy_err_max"});
+                            "not_integrated", "energy_growth_law", "momentum_growth_law", "energy_growth_theory",
+                            "momentum_growth_theory", "energy_err_max"});
   for (const auto& row : t.rows) {
     RunRecord r;
     r.case_name = row.at("case");
@@ -87,6 +88,8 @@ void read_runs(ReportData& data) {
     r.not_integrated = words(row.at("not_integrated"));
     r.energy_law = row.at("energy_growth_law");
     r.momentum_law = row.at("momentum_growth_law");
+    r.energy_theory = row.at("energy_growth_theory");
+    r.momentum_theory = row.at("momentum_growth_theory");
     data.runs.push_back(std::move(r));
   }
 }
@@ -110,7 +113,7 @@ void read_step_limits(ReportData& data) {
 
 void read_laws(ReportData& data) {
   const CsvTable t = table(data.dir, "long_time.csv", {"case", "integrator", "quantity", "law", "t_end", "err_max", "source", "status", "jump_from",
-                                                       "jump_to", "jump_ratio", "after_law"});
+                                                       "jump_to", "jump_ratio", "after_law", "theory"});
   for (const auto& row : t.rows) {
     if (row.at("status") != "ok") continue;
     LawRecord law{row.at("law"),
@@ -120,7 +123,8 @@ void read_laws(ReportData& data) {
                   number_or_zero(row.at("jump_from")),
                   number_or_zero(row.at("jump_to")),
                   number_or_zero(row.at("jump_ratio")),
-                  row.at("after_law")};
+                  row.at("after_law"),
+                  row.at("theory")};
     auto& slot = data.laws[{row.at("case"), row.at("integrator"), row.at("quantity")}];
     if (law.t_end >= slot.t_end) slot = law;  // the longest horizon measured decides the law
   }

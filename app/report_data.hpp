@@ -29,6 +29,9 @@ struct RunRecord {
   std::map<std::string, double> metric;
   std::set<std::string> not_integrated;  // the metrics the run's formulation cannot violate
   std::string energy_law, momentum_law;  // growth laws (core/growth.hpp names); "" when none
+  // What theory predicts of them for this method on this model (predicted_growth): "bounded"
+  // (symplectic, conservative), "round_off" (a conserved momentum map), "linear" (at most), "".
+  std::string energy_theory, momentum_theory;
   std::optional<double> value(const std::string& column) const;
   // The status without its explanation: "unstable from t = 349.9 s", "failed at t = 0.2 s".
   std::string short_status() const;
@@ -50,6 +53,7 @@ struct LawRecord {
   // after_law is the law of the span after it
   double jump_from = 0.0, jump_to = 0.0, jump_ratio = 0.0;
   std::string after_law;
+  std::string theory;  // what theory predicts (as RunRecord::energy_theory)
 };
 
 struct RankingRecord {

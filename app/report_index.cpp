@@ -139,27 +139,36 @@ std::string ranking_words(const RankingRecord& r) {
 // One row of the table at the top: the model, what to use for long runs with the numbers that
 // justify it, the caveat, the fastest at matched accuracy.
 std::vector<std::string> glance_row(const ModelAdvice& a) {
-  std::string long_runs, caveat;
-  if (a.recommended.empty()) {
-    long_runs = "inconclusive: " + a.inconclusive_why;
-  } else {
-    std::vector<std::string> names;
-    for (const auto& s : a.recommended) names.push_back("**" + s.label + "**");
-    const Standing& first = a.recommended.front();
+  auto names = [](const std::vector<Standing>& list) {
+    std::vector<std::string> out;
+    for (const auto& s : list) out.push_back("**" + s.label + "**");
+    return join(out);
+  };
+  // The first's worst energy error over the cases, and its cost.
+  auto numbers = [](const Standing& s) {
     double worst = 0.0;
-    for (const auto& j : first.per_case)
+    for (const auto& j : s.per_case)
       if (const auto x = j.run->value("energy_err_max")) worst = std::max(worst, *x);
-    long_runs = join(names) + " (no growth measured" +
-                (a.cases.size() > 1 ? ", bounded on " + std::to_string(first.holds) + " of " + std::to_string(a.cases.size()) + " cases" : "") +
-                "); " + first.label + ": max ΔE " + num(worst) + " J, " + num(first.runtime_s) + " s";
-    for (const auto& s : a.recommended)
-      if (const std::string c = step_caveat(s, a.cases.size() > 1); !c.empty()) caveat += (caveat.empty() ? "" : "; ") + s.label + ": " + c;
+    return s.label + ": max ΔE " + num(worst) + " J, " + num(s.runtime_s) + " s";
+  };
+  std::string long_runs, caveat;
+  const std::vector<Standing>& named = a.recommended.empty() ? a.partial : a.recommended;
+  if (!a.recommended.empty()) {
+    long_runs = names(a.recommended) + (a.cases.size() > 1 ? " (bounded on every case)" : " (bounded)") + "; " +
+                numbers(a.recommended.front());
+  } else if (!a.partial.empty()) {
+    long_runs = "undecided: " + a.inconclusive_why + "; closest: " + names(a.partial) + " (" + numbers(a.partial.front()) + ")";
+  } else {
+    long_runs = "undecided: " + a.inconclusive_why;
   }
+  for (const auto& s : named)
+    if (const std::string c = step_caveat(s, a.cases.size() > 1); !c.empty()) caveat += (caveat.empty() ? "" : "; ") + s.label + ": " + c;
   std::string fastest;
   for (const RankingRecord* r : a.rankings)
     if (ranks(*r)) {
       const std::string first = r->ranking.substr(0, r->ranking.find(' '));
-      fastest += (fastest.empty() ? "" : "; ") + first + " (" + r->case_name + ")";
+      fastest += (fastest.empty() ? "" : "; ") + first + " (" + r->case_name + ", over " + num(r->horizon_s) + " s at error " +
+                 num(r->matched_error) + ")";
     }
   if (fastest.empty()) fastest = a.rankings.empty() ? "no ranking" : "inconclusive (see below)";
   return {a.model, long_runs, caveat.empty() ? "–" : caveat, fastest};
@@ -167,21 +176,24 @@ std::vector<std::string> glance_row(const ModelAdvice& a) {
 
 void write_advice(std::ostringstream& md, const ModelAdvice& a, const std::vector<std::string>& restricted) {
   md << "### " << a.model << " — " << join(a.cases) << "\n\n";
-  if (a.recommended.empty()) {
-    md << "- **Long simulations: inconclusive** — " << a.inconclusive_why << ".\n";
-  } else {
+  auto standing_line = [&](const Standing& s) {
+    md << "  - **" << s.label << "**: " << standing_words(s, a.cases) << ".";
+    if (const std::string c = step_caveat(s, a.cases.size() > 1); !c.empty()) md << " **Caveat:** " << c << ".";
+    md << "\n";
+  };
+  if (!a.recommended.empty()) {
     md << "- **Long simulations**, cheapest first:\n";
-    for (const auto& s : a.recommended) {
-      md << "  - **" << s.label << "**: " << standing_words(s, a.cases) << ".";
-      if (const std::string c = step_caveat(s, a.cases.size() > 1); !c.empty()) md << " **Caveat:** " << c << ".";
-      md << "\n";
-    }
-    for (const auto& s : a.contrasts) {
-      const bool grows = s.drifts_somewhere;
-      md << "  - not " << s.label << " (" << (grows ? "grows or fails" : "undecided") << "): " << standing_words(s, a.cases)
-         << ".\n";
+    for (const auto& s : a.recommended) standing_line(s);
+  } else {
+    md << "- **Long simulations: undecided** — " << a.inconclusive_why << ".\n";
+    if (!a.partial.empty()) {
+      md << "  Closest, never growing or failing, cheapest first:\n";
+      for (const auto& s : a.partial) standing_line(s);
     }
   }
+  for (const auto& s : a.contrasts)
+    md << "  - not " << s.label << " (" << (s.drifts_somewhere ? "grows or fails" : "undecided") << "): " << standing_words(s, a.cases)
+       << ".\n";
   if (!a.rankings.empty()) {
     md << "- **Accuracy at a given cost** (work–precision, runtime at matched error, fastest first):\n";
     for (const RankingRecord* r : a.rankings) md << "  - " << ranking_words(*r) << "\n";
@@ -334,10 +346,15 @@ void write_rules(std::ostringstream& md) {
         "of the model's slowest periods for a law (3 for the start-up, then 2 octaves of envelope), *regime_change* when the "
         "envelope jumps, *inconclusive* when the 95 % interval of the exponent cannot separate the laws. The long-time study "
         "(long_time.md) fits the same laws over longer runs where a case has one; the advice uses the longest horizon measured.\n"
-     << "- **Long simulations**: an integrator is advised when it completes every case of the model and no case finds "
-        "its energy or momentum error growing; of those, every one bounded on as many cases as the best is listed, cheapest "
-        "first, with its errors beside its cost (the trade is the reader's). *not X* lines are runs of comparable cost, or "
-        "runs that fail, that are not advised, with why. Cases that run only a paper's few integrators are left out.\n"
+     << "- **Long simulations**: an integrator is advised for a model when it completes every case of the model and "
+        "its energy and momentum errors hold on every one: a law of *zero*, or *round_off* or *bounded* where theory "
+        "predicts the method keeps the quantity (a symplectic method's modified energy on a conservative model; a "
+        "momentum map kept by the discrete Noether theorem), so that no growth was measured and none is expected beyond "
+        "the horizon. Round-off or boundedness where theory predicts drift is drift below detection at that step and "
+        "horizon, not advice. Where no integrator holds on every case the advice is *undecided*, naming the closest "
+        "(holding on the most cases, never growing or failing). *not X* lines: up to " << kMaxContrasts
+     << " runs of comparable cost, or that fail, cheapest first. Cases that run only a paper's few integrators are "
+        "left out. Runtimes of a few milliseconds compare within their timing noise (each case's summary.md).\n"
      << "- **h/h_max**: the run's step over the largest step at which the same method completes the case stably "
         "(stability_map.md: each probe runs 10^4 steps or the case's t_end, whichever is shorter); its *limit* is what "
         "happens above it (instability, or the implicit solver's failure), named when h/h_max is above "
@@ -416,7 +433,9 @@ std::string index_markdown(const ReportData& data, const std::vector<Case>& case
   md << "## Which integrator?\n\n";
   std::vector<std::vector<std::string>> glance;
   for (const auto& a : advice) glance.push_back(glance_row(a));
-  table(md, {"model", "long simulations: bounded energy and momentum (cheapest first)", "caveat", "fastest at matched accuracy"}, glance);
+  table(md, {"model", "long simulations: energy and momentum bounded on every case (cheapest first)", "caveat",
+             "fastest at matched accuracy (trajectory error, scaled L2)"},
+        glance);
   md << "\nThe numbers behind each line, and the runs not advised, follow.\n\n";
   for (size_t i = 0; i < models.size(); ++i) write_advice(md, advice[i], restricted[models[i]]);
 

@@ -38,6 +38,8 @@ RunRecord run(const std::string& c, const std::string& label, double runtime, co
   r.runtime_s = runtime;
   r.energy_law = energy_law;
   r.momentum_law = momentum_law;
+  r.energy_theory = "bounded";  // a symplectic method on a conservative model
+  r.momentum_theory = "round_off";
   r.metric["energy_err_max"] = energy_err;
   r.metric["momentum_err_max"] = 1e-15;
   r.metric["linear_momentum_err_max"] = 1e-12;
@@ -105,6 +107,39 @@ TEST_CASE("the longest horizon measured decides a law, and a regime change is ju
   CHECK(jd.why.find("then too short for a law") != std::string::npos);
 }
 
+TEST_CASE("round-off or boundedness where theory predicts drift is no advice: drift below detection", "[report_index][advice]") {
+  ReportData data;
+  data.runs = {run("c", "explicit", 1.0, "round_off"), run("c", "vi", 3.0, "bounded")};
+  data.runs[0].energy_theory = "linear";  // a non-symplectic method: theory predicts drift
+  const auto j = judge_long_run(data, data.runs[0]);
+  CHECK(j.verdict == LongRunVerdict::Open);
+  CHECK(j.why.find("energy at round-off (theory predicts at most linear growth for this method: drift below detection here)") !=
+        std::string::npos);
+  const ModelAdvice a = advise(data, "m", {{"c", true}});
+  REQUIRE(a.recommended.size() == 1);
+  CHECK(a.recommended[0].label == "vi");
+}
+
+TEST_CASE("an integrator bounded on some cases only is the closest, not advised", "[report_index][advice]") {
+  ReportData data;
+  data.runs = {run("single", "vi", 3.0, "bounded"), run("coop", "vi", 4.0, "regime_change"),
+               run("single", "rk4", 2.5, "faster"), run("coop", "rk4", 2.5, "linear")};
+  const ModelAdvice a = advise(data, "m", {{"single", true}, {"coop", true}});
+  CHECK(a.recommended.empty());
+  REQUIRE(a.partial.size() == 1);
+  CHECK(a.partial[0].label == "vi");
+  CHECK(a.inconclusive_why == "no method is shown bounded on every case; bounded on 1 of 2 (the others: see below)");
+}
+
+TEST_CASE("a model no method is predicted to keep the energy of is undecided, and says why", "[report_index][advice]") {
+  ReportData data;
+  data.runs = {run("damped", "vi", 1.0, "too_short")};
+  data.runs[0].energy_theory = "linear";
+  const ModelAdvice a = advise(data, "m", {{"damped", true}});
+  CHECK(a.recommended.empty());
+  CHECK(a.inconclusive_why.find("no method's energy balance is predicted bounded on this model") != std::string::npos);
+}
+
 TEST_CASE("nothing is advised where no law is decided, and the page says why", "[report_index][advice]") {
   ReportData data;
   data.runs = {run("c", "a", 1.0, "too_short", "too_short"), run("c", "b", 2.0, "inconclusive", "round_off")};
@@ -152,7 +187,7 @@ TEST_CASE("the page answers first, lists only the runs a case runs, and drops co
   const size_t advice = page.find("## Which integrator?");
   REQUIRE(advice != std::string::npos);
   CHECK(std::count(page.begin(), page.begin() + long(advice), '\n') < 6);
-  CHECK(page.find("| m | **vi** (no growth measured); vi: max ΔE 1e-06 J, 3 s |") != std::string::npos);
+  CHECK(page.find("| m | **vi** (bounded); vi: max ΔE 1e-06 J, 3 s |") != std::string::npos);
   CHECK(page.find("**vi**: energy bounded, momentum at round-off over 1000 s; max ΔE 1e-06 J, max Δπ 1e-15 N m s, "
                   "max ΔP 1e-12 N s over the case's 1000 s in 3 s.") != std::string::npos);
   CHECK(page.find("not rk4 (grows or fails): energy grows faster than linearly over 1000 s") != std::string::npos);
@@ -180,9 +215,10 @@ TEST_CASE("the index links only figures that were drawn, and states the omitted 
   ScratchDir dir;
   std::ofstream(dir.path() / "summary.csv")
       << "case,integrator,discretisation,h,rtol,t_end,status,runtime_s,not_integrated,energy_growth_law,momentum_growth_law,"
+         "energy_growth_theory,momentum_growth_theory,"
          "energy_err_max,energy_err_rel_ke,energy_drift_rate,momentum_err_max,constraint_err_max,linear_momentum_err_max,"
          "orthogonality_err_max,steps,rhs_evals\n"
-         "c,vi,,0.001,,10,ok,1.5,constraint_err_max,bounded,round_off,1e-6,1e-6,0,1e-15,,1e-12,1e-15,10000,10000\n";
+         "c,vi,,0.001,,10,ok,1.5,constraint_err_max,bounded,round_off,bounded,round_off,1e-6,1e-6,0,1e-15,,1e-12,1e-15,10000,10000\n";
   std::ofstream(dir.path() / "figures.csv") << "file,case,section,caption\n"
                                               "figures/c_energy.png,c,energy,Energy error.\n"
                                               "figures/c_missing.png,c,momentum,Never drawn.\n";
