@@ -168,14 +168,24 @@ struct Run {
       if (w == metric) return false;
     return true;
   }
-  // The legend: the label and, for a run that is no result, what happened when.
+  // The time the status gives, as it prints it ("349.9" of "unstable from t = 349.9 s (step ...)",
+  // "24.394" of "... at t = 24.394 s, step ..."), so that a legend and the tables say one time.
+  std::string status_time() const {
+    const size_t at = starts_with(status, "unstable from t = ") ? 18 : status.rfind(" at t = ");
+    if (at == std::string::npos) return "";
+    const size_t from = at == 18 ? 18 : at + 8;
+    return status.substr(from, status.find(' ', from) - from);
+  }
+  // An unstable run went on past its onset: it is drawn up to the onset, where its × is.
+  double stop_t() const { return starts_with(status, "unstable from t = ") ? to_double(status_time()) : kNaN; }
+  // The legend: the label and, for a run that is no result, what happened when (the tables' words).
   std::string legend() const {
     if (result) return label;
-    const double last = has("t") && !col.at("t").empty() ? col.at("t").back() : kNaN;
-    if (starts_with(status, "unstable from t = ")) return label + " (unstable from t = " + num(to_double(status.substr(18)), 4) + " s)";
-    if (starts_with(status, "unstable")) return label + " (non-finite at t = " + num(last, 4) + " s)";
-    if (starts_with(status, "interrupted")) return label + " (interrupted at t = " + num(last, 4) + " s)";
-    return label + " (failed at t = " + num(last, 4) + " s)";
+    const std::string t = status_time();
+    if (starts_with(status, "unstable from t = ")) return label + " (unstable from t = " + t + " s)";
+    if (starts_with(status, "unstable")) return label + " (diverged at t = " + t + " s)";
+    if (starts_with(status, "interrupted")) return label + " (interrupted at t = " + t + " s)";
+    return label + " (failed at t = " + t + " s)";
   }
 };
 
@@ -298,15 +308,21 @@ void timeseries_figure(const std::string& case_name, const std::vector<Run>& run
     p.title = titles[g];
     p.xlabel = "t [s]";
     // Log where the completed runs' non-zero values span decades (their 1st percentile to max).
+    // A panel without a completed run is scaled by its runs up to where they went unstable.
     std::vector<double> positive;
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    const bool any_result = std::any_of(groups[g].begin(), groups[g].end(), [&](size_t i) { return values[i].run->result; });
     for (size_t i : groups[g])
-      if (values[i].run->result)
-        for (double y : values[i].y)
-          if (std::isfinite(y)) {
-            if (std::fabs(y) > 0) positive.push_back(std::fabs(y));
-            lo = std::min(lo, y), hi = std::max(hi, y);
-          }
+      if (values[i].run->result || !any_result) {
+        const double stop = values[i].run->stop_t();
+        const auto& t = values[i].run->col.at("t");
+        for (size_t k = 0; k < values[i].y.size(); ++k) {
+          const double y = values[i].y[k];
+          if (!std::isfinite(y) || (std::isfinite(stop) && k < t.size() && t[k] > stop)) continue;
+          if (std::fabs(y) > 0) positive.push_back(std::fabs(y));
+          lo = std::min(lo, y), hi = std::max(hi, y);
+        }
+      }
     double p01 = kNaN, pmax = kNaN;
     if (!positive.empty()) {
       std::sort(positive.begin(), positive.end());
@@ -337,6 +353,7 @@ void timeseries_figure(const std::string& case_name, const std::vector<Run>& run
                               : (starts_with(v.transform, "abs") || v.transform == "norm_deviation" ? v.transform
                                                                                                      : "abs_" + v.transform);
       s.result = v.run->result;
+      if (const double stop = v.run->stop_t(); std::isfinite(stop)) s.params = "stop=" + format_g(stop, 17);
       if (log && v.all_zero) {
         s.kind = "zero";  // nothing to draw on a log axis: the legend says so
         s.label += ": exactly 0";
@@ -362,11 +379,25 @@ void timeseries_figure(const std::string& case_name, const std::vector<Run>& run
   if (lin_panels.size() == fig.panels.size()) cap += " (linear axes: the values span under 2 decades)";
   else if (!lin_panels.empty()) cap += " (linear axes where a panel's values span under 2 decades)";
   cap += ".";
-  if (worst && best && worst != best)
+  // The extremes where the case's headline table does not print them already (a quantity that is
+  // no metric of the registry, such as the payload's position).
+  if (!q.metric.empty()) {
+  } else if (worst && best && worst != best && num(best->max_abs) == num(worst->max_abs))
+    cap += " Max " + q.symbol + " " + num(worst->max_abs) + " " + q.unit + " in every completed run (to 3 digits).";
+  else if (worst && best && worst != best)
     cap += " Max " + q.symbol + " of the completed runs ranges from " + num(best->max_abs) + " " + q.unit + " (" +
            best->run->label + ") to " + num(worst->max_abs) + " " + q.unit + " (" + worst->run->label + ").";
   else if (worst)
     cap += " Max " + q.symbol + ": " + num(worst->max_abs) + " " + q.unit + " (" + worst->run->label + ").";
+  // Runs whose curves lie on one another (the same maximum to 4 digits): the one drawn last hides
+  // the others, which the reader is told rather than left to wonder where they went.
+  std::map<std::string, std::vector<std::string>> same;
+  for (const auto& v : values)
+    if (v.run->result && !v.all_zero) same[num(v.max_abs, 4)].push_back(v.run->label);
+  std::vector<std::string> coinciding;
+  for (const auto& [_, labels] : same)
+    if (labels.size() > 1) coinciding.push_back(join(labels, " = "));
+  if (!coinciding.empty()) cap += " Curves on one another (the same maximum to 4 digits): " + join(coinciding, "; ") + ".";
   if (!exact_zero.empty()) cap += " Exactly 0 throughout: " + join(exact_zero, ", ") + ".";
   if (!not_results.empty())
     cap += " Not results (drawn to where they stopped, ×): " + join(not_results, ", ") + ".";
@@ -506,7 +537,9 @@ void work_precision_figures(const std::string& case_name, const CsvTable& wp, co
     fig.cols = 2;
     for (size_t g = 0; g < groups.size(); ++g)
       for (const auto& m : trajectory) fig.panels.push_back(panel_for(groups[g], titles[g] + ": " + m.title, m, w));
-    fig.caption = "Trajectory errors on the reference grid (L2 over time, configuration left, rates right) against " +
+    const std::string horizon = rows.empty() ? "" : cell(rows.front(), "horizon_s");
+    fig.caption = "Trajectory errors on the reference grid (L2 over time, configuration left, rates right" +
+                  (horizon.empty() ? std::string() : ", over [0, " + num(to_double(horizon)) + "] s") + ") against " +
                   std::string(w.tag == "runtime" ? "runtime" : "right-hand-side or residual evaluations") +
                   "; hollow points are not above the references' agreement (dotted line).";
     figures.push_back(std::move(fig));
@@ -615,9 +648,15 @@ void setting_sweep_figure(const std::string& case_name, const CsvTable& sweeps, 
     if (std::isfinite(c) && !(c >= best)) best = c, best_at = v;
   }
   const std::string xlabel = setting + " [" + (unit.empty() ? "as declared by " + integ : unit) + "]";
-  for (const auto& [column, ylabel, what] :
-       std::vector<std::array<std::string, 3>>{{"constraint_err_max", "max |g(q)| [m, or dimensionless]", "constraint drift"},
-                                               {"runtime_s", "runtime of the integration [s]", "cost"}}) {
+  // No constraint panel where no run of the sweep has a constraint to drift from (a model in
+  // minimal coordinates): an empty panel says nothing.
+  std::vector<std::array<std::string, 3>> panels;
+  bool any_constraint = false;
+  for (const auto& r : rows) any_constraint = any_constraint || std::isfinite(to_double(cell(r, "constraint_err_max")));
+  if (any_constraint) panels.push_back({"constraint_err_max", "max |g(q)| [m, or dimensionless]", "constraint drift"});
+  panels.push_back({"runtime_s", "runtime of the integration [s]", "cost"});
+  fig.cols = int(panels.size());
+  for (const auto& [column, ylabel, what] : panels) {
     Panel p;
     p.title = what;
     p.xlabel = xlabel;
@@ -637,7 +676,8 @@ void setting_sweep_figure(const std::string& case_name, const CsvTable& sweeps, 
     p.series.push_back(s);
     fig.panels.push_back(std::move(p));
   }
-  fig.caption = integ + "'s constraint drift (left) and runtime (right) against its setting " + setting +
+  fig.caption = integ + (any_constraint ? "'s constraint drift (left) and runtime (right)" : "'s runtime (no run has a constraint to drift from)") +
+                " against its setting " + setting +
                 (has_zero ? " (symmetric-log x axis: it includes 0)" : "") + ".";
   if (std::isfinite(at_zero)) fig.caption += " At " + setting + " = 0 max |g| = " + num(at_zero) + ";";
   if (std::isfinite(best)) fig.caption += " smallest max |g| " + num(best) + " at " + setting + " = " + num(best_at) + ".";
@@ -760,16 +800,24 @@ void stability_figure(const CsvTable& map, const CsvTable& exponents, const Styl
       fig.panels.push_back(std::move(p));
     }
   }
+  // The fitted exponents p of h_max ∝ value^p per (case, key): their range in the caption, every
+  // one in stability_exponents.csv.
+  std::map<std::string, std::pair<double, double>> range;
+  std::vector<std::string> order;
+  for (const auto& r : exponents.rows)
+    for (const char* column : {"p", "p_solver"}) {
+      const double p = to_double(cell(r, column));
+      if (!std::isfinite(p)) continue;
+      const std::string key = cell(r, "case") + " " + cell(r, "swept");
+      if (!range.count(key)) range[key] = {p, p}, order.push_back(key);
+      range[key] = {std::min(range[key].first, p), std::max(range[key].second, p)};
+    }
   std::vector<std::string> fits;
-  for (const auto& r : exponents.rows) {
-    const double p = to_double(cell(r, "p")), ps = to_double(cell(r, "p_solver"));
-    if (std::isfinite(p) || std::isfinite(ps))
-      fits.push_back(cell(r, "case") + " " + cell(r, "swept") + " " + cell(r, "run") + " " +
-                     (std::isfinite(p) ? num(p) : "") + (std::isfinite(ps) ? std::string(std::isfinite(p) ? ", " : "") + "solver " + num(ps) : ""));
-  }
+  for (const auto& key : order) fits.push_back(key + ": " + num(range[key].first) + " to " + num(range[key].second));
   fig.caption = "Largest stable step h_max against each swept model parameter (each probe at least 10^4 steps or the "
                 "case's t_end); hollow: the implicit solver fails before the method goes unstable. Fitted exponents p of "
-                "h_max ∝ value^p (stability_exponents.csv): " + (fits.empty() ? std::string("none") : join(fits, "; ")) + ".";
+                "h_max ∝ value^p over the methods (each in stability_exponents.csv): " +
+                (fits.empty() ? std::string("none") : join(fits, "; ")) + ".";
   figures.push_back(std::move(fig));
 }
 

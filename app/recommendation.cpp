@@ -137,6 +137,7 @@ ModelAdvice advise(const ReportData& data, const std::string& model, const std::
       if (const StepLimit* limit = data.step_limit(c, label); limit && run->rtol == 0.0 && limit->h_max > 0.0) {
         const double margin = run->h / limit->h_max;
         if (margin > s.worst_step_margin) s.worst_step_margin = margin, s.worst_step_case = c, s.worst_step_limit = limit->limit;
+        if (margin > kStepMarginNote) s.close_to_limit.emplace_back(c, margin, limit->limit);
       }
     }
     if (everywhere) standings.push_back(std::move(s));  // a run only some cases have is not compared across them

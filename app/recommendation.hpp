@@ -25,6 +25,7 @@
 // quoted with its horizon and matched error, or its reason when it ranks nothing.
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "app/report_data.hpp"
@@ -64,6 +65,8 @@ struct Standing {
   double runtime_s = 0.0;  // summed over the cases where it completed
   double worst_step_margin = 0.0;       // max h/h_max over the cases (0: adaptive, or no map)
   std::string worst_step_case, worst_step_limit;
+  // Every case where h/h_max exceeds kStepMarginNote: (case, h/h_max, limit)
+  std::vector<std::tuple<std::string, double, std::string>> close_to_limit;
 };
 
 struct ModelAdvice {

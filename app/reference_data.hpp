@@ -91,9 +91,11 @@ struct PaperClaim {
   std::string deviation;
   // "" ; "proxy": the quantity is the suite's stand-in for one the paper does not define or
   // print (tumbling as the body's tilt past 90 deg); "unprinted": the verdict turns on a setting
-  // the paper does not print (seed 003's ODE45 tolerances). Either way a difference from the
-  // paper cannot be told from a difference of measure or set-up: it is "inconclusive", and only
-  // agreement is a verdict.
+  // the paper does not print (seed 003's ODE45 tolerances); "unstable_set": the claim is about
+  // the exact solution on an invariant set that is unstable, so that rounding leaves it at the same
+  // rate whatever the method (seed 003's payload on the symmetry axis). Either way a difference
+  // from the paper cannot be told from a difference of measure, set-up or floating point: it is
+  // "inconclusive", and only agreement is a verdict.
   std::string qualifier;
 };
 inline std::vector<std::string> paper_claim_kinds() {

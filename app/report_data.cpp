@@ -89,6 +89,9 @@ void read_runs(ReportData& data) {
     r.energy_law = row.at("energy_growth_law");
     r.momentum_law = row.at("momentum_growth_law");
     r.energy_theory = row.at("energy_growth_theory");
+    for (const auto& [column, flag] : {std::pair{"energy_growth_verdict", &r.energy_investigate},
+                                       std::pair{"momentum_growth_verdict", &r.momentum_investigate}})
+      if (const auto it = row.find(column); it != row.end()) *flag = it->second.find("investigate") != std::string::npos;
     r.momentum_theory = row.at("momentum_growth_theory");
     data.runs.push_back(std::move(r));
   }

@@ -32,6 +32,8 @@ struct RunRecord {
   // What theory predicts of them for this method on this model (predicted_growth): "bounded"
   // (symplectic, conservative), "round_off" (a conserved momentum map), "linear" (at most), "".
   std::string energy_theory, momentum_theory;
+  // The law contradicts the prediction: the summary's verdict reads "investigate".
+  bool energy_investigate = false, momentum_investigate = false;
   std::optional<double> value(const std::string& column) const;
   // The status without its explanation: "unstable from t = 349.9 s", "failed at t = 0.2 s".
   std::string short_status() const;

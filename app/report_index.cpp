@@ -101,10 +101,20 @@ std::string standing_words(const Standing& s, const std::vector<std::string>& ca
   return join(parts, ". ");
 }
 
+// "h/h_max = 0.96 on A and B (the implicit solver fails to converge above h_max)": every case
+// where the run's step is within a factor 2 of the largest that works.
 std::string step_caveat(const Standing& s, bool several_cases) {
-  if (s.worst_step_margin <= kStepMarginNote) return "";
-  return "h/h_max = " + format_g(s.worst_step_margin, 2) + (several_cases ? " on " + s.worst_step_case : std::string()) +
-         " (" + s.worst_step_limit + " above h_max)";
+  if (s.close_to_limit.empty()) return "";
+  std::map<std::string, std::vector<std::string>> by_margin;  // "0.96 (solver failure)" -> cases
+  for (const auto& [c, margin, limit] : s.close_to_limit) by_margin[format_g(margin, 2) + "|" + limit].push_back(c);
+  std::vector<std::string> parts;
+  for (const auto& [key, cases] : by_margin) {
+    const std::string margin = key.substr(0, key.find('|')), limit = key.substr(key.find('|') + 1);
+    const std::string above = limit == "instability" ? "the method goes unstable above h_max"
+                                                     : "the implicit solver fails to converge above h_max";
+    parts.push_back("h/h_max = " + margin + (several_cases ? " on " + join(cases, " and ") : std::string()) + " (" + above + ")");
+  }
+  return join(parts, "; ");
 }
 
 // The ranking's first entries with their cost: "a 0.028 s < b 0.045 s = ... (4 more)".
@@ -149,7 +159,8 @@ std::vector<std::string> glance_row(const ModelAdvice& a) {
     double worst = 0.0;
     for (const auto& j : s.per_case)
       if (const auto x = j.run->value("energy_err_max")) worst = std::max(worst, *x);
-    return s.label + ": max ΔE " + num(worst) + " J, " + num(s.runtime_s) + " s";
+    return s.label + ": max ΔE " + num(worst) + " J" + (s.per_case.size() > 1 ? " (worst case)" : "") + ", " +
+           num(s.runtime_s) + " s" + (s.per_case.size() > 1 ? " for all " + std::to_string(s.per_case.size()) + " cases" : "");
   };
   std::string long_runs, caveat;
   const std::vector<Standing>& named = a.recommended.empty() ? a.partial : a.recommended;
@@ -230,7 +241,10 @@ void write_paper_digest(std::ostringstream& md, const ReportData& data) {
   std::vector<std::string> header = {"source", "claims"};
   header.insert(header.end(), verdicts.begin(), verdicts.end());
   table(md, header, rows);
-  md << "\nEvery claim that does not agree (its evidence, tolerance and cause: [paper_comparison.md](paper_comparison.md)):\n\n";
+  md << "\nSources: the papers of ../shared/seeds (SPEC.md names them: seed 000 the 3D elastic string pendulum, Model A; "
+        "seed 002 the string pendulum on a reel, Model B; seed 003 multirotors carrying a payload on cables, Model C; "
+        "seed 004 Baumgarte-stabilised multibody DAEs and the textbook systems).\n"
+     << "\nEvery claim that does not agree (its evidence, tolerance and cause: [paper_comparison.md](paper_comparison.md)):\n\n";
   rows.clear();
   for (const auto& p : data.paper)
     if (p.verdict != "agrees")
@@ -288,7 +302,10 @@ void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
       }
       const auto x = r->ok ? r->value(column) : std::nullopt;
       std::string v = x ? num(*x) : "–";
-      if (x && m->growth_owner) v += " (" + (m->growth == GrowthOf::Energy ? r->energy_law : r->momentum_law) + ")";
+      if (x && m->growth_owner) {
+        const bool energy = m->growth == GrowthOf::Energy;
+        v += " (" + (energy ? r->energy_law : r->momentum_law) + ((energy ? r->energy_investigate : r->momentum_investigate) ? "!" : "") + ")";
+      }
       row.push_back(v);
     }
     if (any_map) {
@@ -327,8 +344,14 @@ void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
   const fs::path detail = fs::path(c.name) / "summary.md";
   md << "Every column of every run: [" << detail.string() << "](" << detail.string() << ").\n\n";
 
-  for (const auto& f : data.figures)
-    if (f.case_name == c.name) md << "![" << c.name << ": " << f.section << "](" << f.file << ")\n\n" << f.caption << "\n\n";
+  // Each figure with its caption; a second view of the same data (the trajectory errors against
+  // evaluations beside the one against runtime) is linked, not repeated.
+  for (const auto& f : data.figures) {
+    if (f.case_name != c.name) continue;
+    const bool second_view = f.file.size() > 8 && f.file.ends_with("_rhs.png");
+    if (second_view) md << "The same against right-hand-side or residual evaluations: [" << f.file << "](" << f.file << ").\n\n";
+    else md << "![" << c.name << ": " << f.section << "](" << f.file << ")\n\n" << f.caption << "\n\n";
+  }
   std::vector<std::string> omitted;
   for (const auto& o : data.omitted_figures)
     if (o.case_name == c.name) {  // "<quantity>: <why> (<evidence>)" -> "<section> (<why>)"
@@ -345,7 +368,8 @@ void write_rules(std::ostringstream& md) {
         "run's Brouwer floor), *bounded*, *sqrt_t*, *linear*, *faster*, *power_law*; *too_short* when the run spans too few "
         "of the model's slowest periods for a law (3 for the start-up, then 2 octaves of envelope), *regime_change* when the "
         "envelope jumps, *inconclusive* when the 95 % interval of the exponent cannot separate the laws. The long-time study "
-        "(long_time.md) fits the same laws over longer runs where a case has one; the advice uses the longest horizon measured.\n"
+        "(long_time.md) fits the same laws over longer runs where a case has one; the advice uses the longest horizon measured. A law marked ! contradicts what theory predicts for the method "
+        "(each case's summary.md: investigate).\n"
      << "- **Long simulations**: an integrator is advised for a model when it completes every case of the model and "
         "its energy and momentum errors hold on every one: a law of *zero*, or *round_off* or *bounded* where theory "
         "predicts the method keeps the quantity (a symplectic method's modified energy on a conservative model; a "
@@ -358,8 +382,9 @@ void write_rules(std::ostringstream& md) {
      << "- **h/h_max**: the run's step over the largest step at which the same method completes the case stably "
         "(stability_map.md: each probe runs 10^4 steps or the case's t_end, whichever is shorter); its *limit* is what "
         "happens above it (instability, or the implicit solver's failure), named when h/h_max is above "
-        << format_g(kStepMarginNote, 2) << ". A run that fails below its h_max shows the probes' horizon: the limit "
-        "held over it, not over the run's.\n"
+        << format_g(kStepMarginNote, 2) << "; ≤ where the map found no limit below its largest probe (h_max is then a "
+        "lower bound). A run that fails below its h_max shows the probes' horizon: the limit held over it, not over the "
+        "run's.\n"
      << "- **Status**: ok; *unstable from t = …* (the instability criterion's onset; the run went on); *non-finite at t = …*; "
         "*failed at t = …*. A run that is not ok has no metrics: its cells are –.\n"
      << "- **Step h** of a case: the fixed step of fixed-step methods, the first step of adaptive ones (their "
@@ -396,9 +421,17 @@ void write_other_results(std::ostringstream& md, const std::string& dir) {
 void write_build(std::ostringstream& md, const ReportData& data) {
   if (data.build.empty()) return;
   md << "## Build\n\n";
+  // The dependencies in one row and no CPU flags: the page's record of the build, the whole of
+  // it in build_info.csv.
   std::vector<std::vector<std::string>> rows;
+  std::string dependencies;
   for (const auto& [key, value] : data.build)
-    if (key != "cpu_flags") rows.push_back({key, key == "flags" || key == "command" ? "`" + value + "`" : value});
+    if (key.rfind("dependency ", 0) == 0) dependencies += (dependencies.empty() ? "" : ", ") + key.substr(11) + " " + value;
+  for (const auto& [key, value] : data.build) {
+    if (key == "cpu_flags" || key.rfind("dependency ", 0) == 0) continue;
+    rows.push_back({key, key == "flags" || key == "command" ? "`" + value + "`" : value});
+    if (key == "build_type" && !dependencies.empty()) rows.push_back({"dependencies", dependencies});
+  }
   table(md, {"key", "value"}, rows);
   md << "\n";
 }

@@ -185,6 +185,9 @@ def draw_series(ax, s, data, log_y):
         return "slope"
     x, ys, rows = data.series(s, s["y"].split(";"))
     y = transformed(ys, s["transform"])
+    stop = params(s["params"]).get("stop") if s["params"] else None
+    if stop is not None:  # a run past its instability onset is no result: drawn up to the onset
+        y = np.where(x <= stop, y, np.nan)
     if log_y:
         y = np.where(y > 0, y, np.nan)  # a zero is not data on a log axis (the caption says so)
     if kind == "line":
@@ -222,10 +225,16 @@ def tidy_log_labels(ax):
             axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
             continue
 
-        def label(x, _pos):
+        def one_two_five(x):
             mantissa = x / 10.0 ** math.floor(math.log10(x) + 1e-9)
-            return f"{x:g}" if min(abs(mantissa - m) for m in (1, 2, 5)) < 1e-6 else ""
-        axis.set_minor_formatter(matplotlib.ticker.FuncFormatter(label))
+            return min(abs(mantissa - m) for m in (1, 2, 5)) < 1e-6
+
+        ticks = [t for t in axis.get_minorticklocs() if lo <= t <= hi]
+        some = any(one_two_five(t) for t in ticks)
+        # 1, 2 and 5 times a power of ten where the axis holds one; else every minor tick (a
+        # narrow axis between two of them would otherwise carry no label at all)
+        axis.set_minor_formatter(matplotlib.ticker.FuncFormatter(
+            lambda x, _pos: f"{x:.3g}" if (one_two_five(x) or not some) else ""))
         axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _pos: f"{x:g}"))
 
 
