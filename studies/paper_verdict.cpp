@@ -484,9 +484,13 @@ ClaimVerdict judge_claim(const PaperClaim& c, const SummaryRow& row, const Summa
       v.size = "(completed; unstable from t = " + seconds(row.outcome.t) + " by the instability criterion: judged on its metrics) " + v.size;
   }
   if (!c.qualifier.empty() && (v.verdict == "contradicts" || v.verdict == "disagrees" || v.verdict == "exceeds")) {
-    v.size = (c.qualifier == "proxy" ? "ours " + v.verdict + " on the suite's proxy for a quantity the paper does not define: "
-                                     : "ours " + v.verdict + " at a setting the paper does not print, on which the verdict turns (cause): ") +
-             v.size;
+    const std::string why =
+        c.qualifier == "proxy" ? "on the suite's proxy for a quantity the paper does not define: "
+        : c.qualifier == "unstable_set"
+            ? "but the claim is about the exact solution on an unstable invariant set, which rounding leaves at the same rate "
+              "for every method (cause): not testable in floating point: "
+            : "at a setting the paper does not print, on which the verdict turns (cause): ";
+    v.size = "ours " + v.verdict + " " + why + v.size;
     v.verdict = "inconclusive";
   }
   if (!e.source_inconsistency.empty()) {
