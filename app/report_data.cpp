@@ -188,7 +188,7 @@ std::string RunRecord::short_status() const {
   if (status.rfind("unstable at h", 0) == 0 || status.rfind("failed", 0) == 0 || status.rfind("interrupted", 0) == 0) {
     // "... at t = T s, step N": the time, without the reason (the CSVs keep it)
     const size_t at = status.rfind(" at t = ");
-    const std::string what = status.rfind("unstable", 0) == 0 ? "non-finite" : status.rfind("failed", 0) == 0 ? "failed" : "interrupted";
+    const std::string what = status.rfind("unstable", 0) == 0 ? "diverged" : status.rfind("failed", 0) == 0 ? "failed" : "interrupted";
     if (at == std::string::npos) return what;
     const size_t comma = status.find(',', at);
     return what + status.substr(at, comma == std::string::npos ? std::string::npos : comma - at);

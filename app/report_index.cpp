@@ -385,7 +385,7 @@ void write_rules(std::ostringstream& md) {
         << format_g(kStepMarginNote, 2) << "; ≤ where the map found no limit below its largest probe (h_max is then a "
         "lower bound). A run that fails below its h_max shows the probes' horizon: the limit held over it, not over the "
         "run's.\n"
-     << "- **Status**: ok; *unstable from t = …* (the instability criterion's onset; the run went on); *non-finite at t = …*; "
+     << "- **Status**: ok; *unstable from t = …* (the instability criterion's onset; the run went on); *diverged at t = …* (the state became non-finite); "
         "*failed at t = …*. A run that is not ok has no metrics: its cells are –.\n"
      << "- **Step h** of a case: the fixed step of fixed-step methods, the first step of adaptive ones (their "
         "tolerances: each case's summary.md).\n"
