@@ -376,8 +376,10 @@ void timeseries_figure(const std::string& case_name, const std::vector<Run>& run
   // drawn, runs that are no result drawn to where they stopped) is said once on the page that
   // shows them (app/report_index.cpp, "How to read this page"); the caption says what is this figure's.
   std::string cap = q.meaning + " against t";
-  if (lin_panels.size() == fig.panels.size()) cap += " (linear axes: the values span under 2 decades)";
-  else if (!lin_panels.empty()) cap += " (linear axes where a panel's values span under 2 decades)";
+  // A linear panel draws the quantity signed where it has a sign (E − E0 − W, not its modulus).
+  const std::string signed_note = q.signed_when_linear ? ", drawn signed" : "";
+  if (lin_panels.size() == fig.panels.size()) cap += " (linear axes" + signed_note + ": the values span under 2 decades)";
+  else if (!lin_panels.empty()) cap += " (linear axes" + signed_note + " where a panel's values span under 2 decades)";
   cap += ".";
   // The extremes where the case's headline table does not print them already (a quantity that is
   // no metric of the registry, such as the payload's position).
