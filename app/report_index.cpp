@@ -148,7 +148,21 @@ std::string ranking_words(const RankingRecord& r) {
 
 // One row of the table at the top: the model, what to use for long runs with the numbers that
 // justify it, the caveat, the fastest at matched accuracy.
-std::vector<std::string> glance_row(const ModelAdvice& a) {
+// What the fastest at matched accuracy does over the case's whole horizon when that is not what a
+// long simulation wants (a ranking over 10 s says nothing of 1000 s): "; over 1000 s: unstable
+// from t = 349.9 s" or "; over 1000 s its energy error grows faster than linearly".
+std::string long_run_warning(const ReportData& data, const std::string& case_name, const std::string& label) {
+  for (const RunRecord* r : data.runs_of(case_name)) {
+    if (r->label != label || r->not_applicable) continue;
+    if (!r->ok) return "; over " + format_g(r->t_end, 6) + " s: " + r->short_status();
+    for (const auto& [quantity, law] : {std::pair{"energy", r->energy_law}, std::pair{"momentum", r->momentum_law}})
+      if (law == "sqrt_t" || law == "linear" || law == "faster" || law == "power_law")
+        return "; over " + format_g(r->t_end, 6) + " s its " + quantity + " error " + growth_law_words(law);
+  }
+  return "";
+}
+
+std::vector<std::string> glance_row(const ModelAdvice& a, const ReportData& data) {
   auto names = [](const std::vector<Standing>& list) {
     std::vector<std::string> out;
     for (const auto& s : list) out.push_back("**" + s.label + "**");
@@ -179,7 +193,7 @@ std::vector<std::string> glance_row(const ModelAdvice& a) {
     if (ranks(*r)) {
       const std::string first = r->ranking.substr(0, r->ranking.find(' '));
       fastest += (fastest.empty() ? "" : "; ") + first + " (" + r->case_name + ", over " + num(r->horizon_s) + " s at error " +
-                 num(r->matched_error) + ")";
+                 num(r->matched_error) + long_run_warning(data, r->case_name, first) + ")";
     }
   if (fastest.empty()) fastest = a.rankings.empty() ? "no ranking" : "inconclusive (see below)";
   return {a.model, long_runs, caveat.empty() ? "–" : caveat, fastest};
@@ -465,7 +479,7 @@ std::string index_markdown(const ReportData& data, const std::vector<Case>& case
   for (const auto& m : models) advice.push_back(advise(data, m, model_cases[m]));
   md << "## Which integrator?\n\n";
   std::vector<std::vector<std::string>> glance;
-  for (const auto& a : advice) glance.push_back(glance_row(a));
+  for (const auto& a : advice) glance.push_back(glance_row(a, data));
   table(md, {"model", "long simulations: energy and momentum bounded on every case (cheapest first)", "caveat",
              "fastest at matched accuracy (trajectory error, scaled L2)"},
         glance);

@@ -211,6 +211,25 @@ TEST_CASE("the page answers first, lists only the runs a case runs, and drops co
   CHECK(mapped.find("| 0.083 (h_max over 123 s; not over 1000 s) |") != std::string::npos);
 }
 
+TEST_CASE("the fastest at matched accuracy is shown with what it does over the case's whole horizon", "[report_index][page]") {
+  ReportData data;
+  data.runs = {run("c", "vi", 3.0, "bounded"), failed("c", "rk4")};
+  RankingRecord ranking;
+  ranking.case_name = "c";
+  ranking.work = "runtime";
+  ranking.ranking = "rk4 < vi";
+  ranking.horizon_s = 10.0;
+  ranking.matched_error = 0.0265;
+  ranking.work_of_each = {0.026, 0.041};
+  data.rankings = {ranking};
+  Case c;
+  c.name = "c";
+  c.model_name = "m";
+  c.h = 1e-3;
+  const std::string page = index_markdown(data, {c});
+  CHECK(page.find("rk4 (c, over 10 s at error 0.0265; over 1000 s: unstable from t = 349.9 s)") != std::string::npos);
+}
+
 TEST_CASE("the index links only figures that were drawn, and states the omitted ones once", "[report_index][page]") {
   ScratchDir dir;
   std::ofstream(dir.path() / "summary.csv")
