@@ -373,7 +373,7 @@ void check_advice(const std::string& dir, std::vector<ClaimViolation>& out) {
   const CsvTable long_time = read_csv_table(dir + "/long_time.csv");
   const CsvTable map = read_csv_table(dir + "/stability_map.csv");
   auto grows = [](const std::string& law) { return law == "sqrt_t" || law == "linear" || law == "faster" || law == "power_law"; };
-  std::string line, section;
+  std::string line;
   std::vector<std::string> cases;
   bool in_advice = false, advised = false;  // advised: the list under "Long simulations", not the closest ones
   while (std::getline(in, line)) {

@@ -58,20 +58,11 @@ bool backed(const LawSeen& law) {
 
 }  // namespace
 
-const char* to_string(LongRunVerdict v) {
-  switch (v) {
-    case LongRunVerdict::Holds: return "holds";
-    case LongRunVerdict::Open: return "open";
-    case LongRunVerdict::Drifts: return "grows";
-  }
-  return "";
-}
-
 LongRunJudgement judge_long_run(const ReportData& data, const RunRecord& run) {
   LongRunJudgement j;
   j.run = &run;
   if (!run.ok) {
-    j.verdict = LongRunVerdict::Drifts;
+    j.verdict = LongRunVerdict::Grows;
     j.why = run.short_status();
     return j;
   }
@@ -86,7 +77,7 @@ LongRunJudgement judge_long_run(const ReportData& data, const RunRecord& run) {
   }
   bool all_backed = true, any_grows = false;
   for (const auto& [quantity, law] : seen) all_backed = all_backed && backed(law), any_grows = any_grows || grows(law.law);
-  j.verdict = any_grows ? LongRunVerdict::Drifts : all_backed ? LongRunVerdict::Holds : LongRunVerdict::Open;
+  j.verdict = any_grows ? LongRunVerdict::Grows : all_backed ? LongRunVerdict::Holds : LongRunVerdict::Open;
   // Say what decided: the growing or open quantity first; every quantity when all hold.
   std::string words;
   for (const auto& [quantity, law] : seen) {
@@ -131,12 +122,12 @@ ModelAdvice advise(const ReportData& data, const std::string& model, const std::
       s.per_case.push_back(judge_long_run(data, *run));
       const auto& j = s.per_case.back();
       s.holds += j.verdict == LongRunVerdict::Holds;
-      s.drifts_somewhere = s.drifts_somewhere || j.verdict == LongRunVerdict::Drifts;
+      s.grows_somewhere = s.grows_somewhere || j.verdict == LongRunVerdict::Grows;
       if (run->ok) s.runtime_s += run->runtime_s;
       s.failed_somewhere = s.failed_somewhere || !run->ok;
       if (const StepLimit* limit = data.step_limit(c, label); limit && run->rtol == 0.0 && limit->h_max > 0.0) {
         const double margin = run->h / limit->h_max;
-        if (margin > s.worst_step_margin) s.worst_step_margin = margin, s.worst_step_case = c, s.worst_step_limit = limit->limit;
+        if (margin > s.worst_step_margin) s.worst_step_margin = margin, s.worst_step_limit = limit->limit;
         if (margin > kStepMarginNote) s.close_to_limit.emplace_back(c, margin, limit->limit);
       }
     }
@@ -147,7 +138,7 @@ ModelAdvice advise(const ReportData& data, const std::string& model, const std::
   // with the candidates that hold on the most cases and what keeps them from the rest.
   std::vector<const Standing*> candidates;
   for (const auto& s : standings)
-    if (!s.drifts_somewhere) candidates.push_back(&s);
+    if (!s.grows_somewhere) candidates.push_back(&s);
   std::sort(candidates.begin(), candidates.end(), [](const Standing* a, const Standing* b) {
     return a->holds != b->holds ? a->holds > b->holds : a->runtime_s < b->runtime_s;
   });

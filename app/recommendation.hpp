@@ -11,7 +11,7 @@
 //           method keeps the quantity (a symplectic method's modified energy on a conservative
 //           model, a momentum map conserved by the discrete Noether theorem): no growth measured,
 //           and a reason to expect none beyond the horizon;
-//   drifts  a law is sqrt_t, linear, faster or power_law, or the run failed or went unstable;
+//   grows   a law is sqrt_t, linear, faster or power_law, or the run failed or went unstable;
 //   open    completed, but a law is too_short, inconclusive, regime_change or decays, or round_off
 //           or bounded where theory predicts drift (drift below detection at this step and
 //           horizon): the data carry no verdict (the page says which and why).
@@ -35,8 +35,7 @@ namespace tb {
 inline constexpr double kStepMarginNote = 0.5;  // h/h_max above this is a caveat worth printing
 inline constexpr size_t kMaxContrasts = 3;      // runs shown as not advised, cheapest first
 
-enum class LongRunVerdict { Holds, Open, Drifts };
-const char* to_string(LongRunVerdict v);
+enum class LongRunVerdict { Holds, Open, Grows };
 
 
 // One run judged for long simulations.
@@ -60,11 +59,11 @@ struct Standing {
   std::string label;
   std::vector<LongRunJudgement> per_case;  // in the model's case order; a case it does not run is absent
   int holds = 0;
-  bool drifts_somewhere = false;
+  bool grows_somewhere = false;
   bool failed_somewhere = false;  // failed or went unstable on a case (no runtime there)
   double runtime_s = 0.0;  // summed over the cases where it completed
   double worst_step_margin = 0.0;       // max h/h_max over the cases (0: adaptive, or no map)
-  std::string worst_step_case, worst_step_limit;
+  std::string worst_step_limit;
   // Every case where h/h_max exceeds kStepMarginNote: (case, h/h_max, limit)
   std::vector<std::tuple<std::string, double, std::string>> close_to_limit;
 };

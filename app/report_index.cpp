@@ -217,7 +217,7 @@ void write_advice(std::ostringstream& md, const ModelAdvice& a, const std::vecto
     }
   }
   for (const auto& s : a.contrasts)
-    md << "  - not " << s.label << " (" << (s.drifts_somewhere ? "grows or fails" : "undecided") << "): " << standing_words(s, a.cases)
+    md << "  - not " << s.label << " (" << (s.grows_somewhere ? "grows or fails" : "undecided") << "): " << standing_words(s, a.cases)
        << ".\n";
   if (!a.rankings.empty()) {
     md << "- **Accuracy at a given cost** (work–precision, runtime at matched error, fastest first):\n";

@@ -86,7 +86,7 @@ TEST_CASE("a run that grows or fails on one case is never advised, however cheap
   CHECK(rk4->per_case[0].why.find("energy grows faster than linearly over 1000 s") != std::string::npos);
   const Standing* cheap = find(a.contrasts, "cheap");
   REQUIRE(cheap);
-  CHECK(cheap->per_case[1].verdict == LongRunVerdict::Drifts);
+  CHECK(cheap->per_case[1].verdict == LongRunVerdict::Grows);
 }
 
 TEST_CASE("the longest horizon measured decides a law, and a regime change is judged after it", "[report_index][advice]") {
