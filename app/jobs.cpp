@@ -11,6 +11,7 @@
 #include "app/distributed.hpp"
 #include "app/fingerprint.hpp"
 #include "app/interrupt.hpp"
+#include "app/isolation.hpp"
 #include "app/job_progress.hpp"
 #include "app/job_result.hpp"
 #include "app/job_store.hpp"
@@ -64,7 +65,8 @@ void identify(const std::vector<StudyJob>& jobs, const std::string& version, std
 FinishedJob run_one(StudyJob& job, int rank) {
   FinishedJob f;
   const auto start = std::chrono::steady_clock::now();
-  f.bytes = job.run();
+  // A job that runs a plugin's code runs in a worker process of its own (app/isolation.hpp).
+  f.bytes = run_maybe_isolated(mentions_a_plugin(job.inputs), "job '" + job.label + "'", job.run);
   f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   f.host = host_name();
   f.type = host_type();
