@@ -318,9 +318,9 @@ std::string run_maybe_isolated(bool runs_plugin_code, const std::string& what, c
     const std::string plugin = faulting_plugin(board);
     const std::string in = plugin.empty() ? "" : " in plugin " + plugin;
     if (board.in_run.load() == 0)
-      throw std::runtime_error(what + " " + end.death + in + " outside any run, so no run can report it as its failure");
+      throw JobCrashed(what + " " + end.death + in + " outside any run, so no run can report it as its failure");
     if (attempt == kMaxReplays)
-      throw std::runtime_error(what + ": " + std::to_string(kMaxReplays + 1) + " of its runs crashed; the last " + end.death + in +
+      throw JobCrashed(what + ": " + std::to_string(kMaxReplays + 1) + " of its runs crashed; the last " + end.death + in +
                                ", " + board.where + "; not replayed further");
     // The death as the failure of the run that was going on: after its last accepted step.
     const long steps = board.steps.load();

@@ -27,6 +27,7 @@
 
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "app/runner.hpp"
@@ -51,6 +52,15 @@ struct IsolationSettings {
 // A job whose runs crash one after another (a stability search probing many steps of a method that
 // crashes at each) is replayed once per crash; past this many it is an error of the job.
 inline constexpr int kMaxReplays = 256;
+
+// A worker that died outside every run (a plugin study's own code), or whose runs crashed more
+// than kMaxReplays times: no run can carry the fault, so the job has no result. The job pool
+// runs the other jobs to their end (and stores them) before passing it on; the command ends
+// with status 1, as for a failed run.
+class JobCrashed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 // Process-wide, set once by the command line before anything runs.
 void set_isolation(const IsolationSettings& settings);

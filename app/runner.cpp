@@ -82,7 +82,8 @@ std::string breach_of_step_contract(const TimeStepper& stepper, Eigen::Index siz
   if (!y.allFinite())
     return "a step returned success with a non-finite state (NaN/Inf); expected it to fail (StepFailure::Kind::Diverged)";
   if (!(t > t_before))
-    return "a step returned success without advancing time (t = " + format_g(t, 17) + " after " + format_g(t_before, 17) + ")";
+    return "a step returned success without advancing time (" +
+           (t == t_before ? "t stayed at " + format_g(t, 6) : "t = " + format_g(t, 17) + " after " + format_g(t_before, 17)) + " s)";
   if (t > t_stop + 1e-12 * std::max(1.0, std::abs(t_stop)))
     return "a step returned success past t_stop (t = " + format_g(t, 17) + " > " + format_g(t_stop, 17) + ")";
   return "";
