@@ -179,6 +179,22 @@ last="$(tail -n 1 "$work/faulty/T_planar_pendulum_60deg/faulty_nan_success/times
 awk -v t="$last" 'BEGIN { exit !(t + 0 <= 0.099 && t + 0 > 0) }' || fail "faulty_nan_success's time series ends at t = $last"
 grep -qi nan "$work/faulty/T_planar_pendulum_60deg/faulty_nan_success/timeseries.csv" && fail "NaN rows in the time series"
 echo "faulty plugin steps: $(grep -c 'failed:' "$work/faulty.out") failed rows, status $status"
+# In a study's job of many runs (the stability map's probes), each crashed probe is a failed probe.
+"$tb" --plugin "$faulty" --time-limit 1 study stability_map "$case_file" --jobs "$jobs" --out "$work/faulty_map" \
+  >/dev/null 2>"$work/faulty_map.err" || { cat "$work/faulty_map.err"; fail "stability_map beside faulty plugin steps failed"; }
+grep -q '^T_planar_pendulum_60deg,faulty_segv,.*crashed (SIGSEGV) in plugin faulty_steps, integrator faulty_segv at t = ' \
+  "$work/faulty_map/stability_map.csv" || fail "the stability map's faulty_segv row does not give the crash"
+grep -qE '^T_planar_pendulum_60deg,rk4,,,map,[0-9.e-]+,' "$work/faulty_map/stability_map.csv" ||
+  fail "the stability map has no rk4 row beside the faulty ones"
+# A crash in a plugin study's own code (no run to carry it): status 1 naming the job and the
+# plugin, after the other job ran and was stored.
+status=0
+"$tb" --plugin "$work/build_hostile/libcrashing_study.so" study crashing_study "$case_file" "$work/T_spring_chain.toml" \
+  --plugin "$chain" --jobs 1 --out "$work/crashing_study" >/dev/null 2>"$work/crashing_study.err" || status=$?
+[ "$status" -eq 1 ] || { cat "$work/crashing_study.err"; fail "a crashing study: expected status 1, got $status"; }
+grep -q "crashed (SIGSEGV) in plugin crashing_study_example outside any run" "$work/crashing_study.err" ||
+  { cat "$work/crashing_study.err"; fail "a crashing study: the message does not name the crash and the plugin"; }
+[ "$(find "$work/crashing_study/.jobs" -type f | wc -l)" -eq 1 ] || fail "a crashing study: the other job was not stored"
 if [ -n "$mpiexec" ]; then
   mpi=("$mpiexec" -n 2 --oversubscribe)
   if [ "$(id -u)" -eq 0 ]; then mpi+=(--allow-run-as-root); fi
