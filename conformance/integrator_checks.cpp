@@ -153,8 +153,9 @@ Check check_end_time(const IntegratorInfo& info, const IntegratorBench& bench) {
       ++steps;
     }
     c.require(ok, step_text(ok, stepper->time(), failure));
-    c.measured(std::to_string(steps) + " steps of h = 1 ms to t_end = 0.0105 s, ended at " +
-               format_g(stepper->time(), 17) + " s");
+    c.measured(std::to_string(steps) + " steps of h = 1 ms to t_end = 0.0105 s, " +
+               (stepper->time() == t_end ? std::string("ended exactly on it")
+                                         : "ended at " + format_g(stepper->time(), 17) + " s"));
     c.expect(latest <= t_end, "step(t_stop = 0.0105 s) ended at t = " + format_g(latest, 17) + " s, past t_stop");
   });
 }
@@ -183,10 +184,12 @@ Check check_failed_step(const IntegratorInfo& info, const IntegratorBench& bench
     c.expect(stepper->time() == t_before, "the failed step moved time from " + format_g(t_before, 17) + " to " +
                                               format_g(stepper->time(), 17) + " s");
     const bool same_state = stepper->state() == y_before;
-    c.expect(same_state, "the failed step changed the state" +
-                             (same_state || stepper->state().size() != y_before.size()
-                                  ? std::string()
-                                  : " (by " + g(state_error(stepper->state(), y_before)) + ", max norm)"));
+    std::string change;
+    if (!same_state)
+      change = stepper->state().size() != y_before.size() ? " (to another size)"
+               : !all_finite(stepper->state())            ? " (to a non-finite state)"
+                                                          : " (by " + g(state_error(stepper->state(), y_before)) + ", max norm)";
+    c.expect(same_state, "the failed step changed the state" + change + " (a failed step must leave it as it was)");
     c.expect(stepper->counters().steps == c_before.steps, "the failed step was counted as an accepted step");
     c.measured("failed with \"" + failure.reason + "\"");
   });

@@ -408,7 +408,7 @@ Check check_lie_group_newton(const ModelFixture& fixture, const Catalogue& catal
             worst = std::max(worst, err);
             c.expect(err < bound, "right-hand side " + std::to_string(trial) + ": |J_fd dx + v| / |v| = " + g(err) + " (bound 1e-6)");
           }
-          c.note("LGVI Newton correction: |J_fd dx + v|_inf / |v|_inf " + g(worst));
+          c.note("discrete Lie group Newton correction: |J_fd dx + v|_inf / |v|_inf " + g(worst));
           worst_all = std::max(worst_all, worst);
         });
     c.measured("|J_fd dx + v| / |v| " + g(worst_all) + " (bound 1e-6)");
@@ -588,7 +588,7 @@ Check check_constrained_pieces(const ModelFixture& fixture, const Catalogue& cat
 
 Check check_constrained_saddle_point(const ModelFixture& fixture, const Catalogue& catalogue) {
   // [M, G(q_b)^T; G(q_a), 0] [x; lambda] = [r; s] at two different configurations near the
-  // initial one (as in RATTLE's Newton: q_a the iterate, q_b = q_k), r and s pseudo-random; the
+  // initial one (as in a constrained scheme's Newton: q_a the iterate, q_b = q_k), r and s pseudo-random; the
   // residual of the structured solution in the dense matrix built from the entries, relative to
   // |K| |[x; lambda]| + |[r; s]|. Bound 1e-10: a wrong block gives O(1).
   return Check::run(entry_of(fixture), "constrained form: saddle-point solver", [&](Check& c) {
