@@ -140,7 +140,7 @@ TEST_CASE("every DAE's iteration matrix matches central differences inside its d
   // At the consistent initial values plus a deterministic perturbation of 1e-3 (1 + |y_i|) of
   // every entry of y and y' (R leaves SO(3), so Xi != 0; the constraints and multipliers are
   // off their consistent values), for cj in {0, 1e3} and (p, gamma) in {(10, 10), (0, 0)}.
-  // Error: each row against its largest entry (tests/dae_checks.hpp). Measured (max over the
+  // Error: each row against its largest entry (conformance/dae_checks.hpp). Measured (max over the
   // four combinations): free_rigid_body 1.3e-10, multirotor_payload 9.3e-9,
   // planar_pendulum 8.5e-11, reel_pendulum 1.2e-10 (free reel, dense border),
   // reel_pendulum.locked 1.1e-10, string_pendulum 7.9e-11 (over 12 other seeds: at most
