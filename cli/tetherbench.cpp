@@ -7,6 +7,7 @@
 //   tetherbench study NAME [CASE_FILE...] [--out DIR] [--jobs N] [--param KEY=VALUE]... [--set NAME.KEY=VALUE]...
 //   tetherbench reference [CASE_FILE...] [--out DIR]
 //   tetherbench gate [CASE_FILE...] [--envelopes FILE] [--integrator NAME]... [--record]
+//   tetherbench check-plugin PLUGIN... [--fixture FILE]...
 //   tetherbench check-claims REPORT_DIR
 //   tetherbench catenary CASE_FILE... [--elements 4,8,16,32,64] [--out DIR]   (= study catenary)
 // --plugin and --data-dir may also follow the command.
