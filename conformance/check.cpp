@@ -1,5 +1,8 @@
 #include "conformance/check.hpp"
 
+#include "app/isolation.hpp"
+#include "app/job_result.hpp"
+
 #include <exception>
 
 namespace tb::conformance {
@@ -44,7 +47,43 @@ std::string Check::reason() const {
   return assertions_.empty() ? "nothing was checked" : "";
 }
 
+namespace {
+bool g_isolate_checks = false;
+}  // namespace
+
+void Check::isolate_checks(bool on) { g_isolate_checks = on; }
+
+std::string Check::bytes() const {
+  ResultWriter w;
+  w << long(assertions_.size());
+  for (const auto& a : assertions_) w << a.passed << a.what;
+  w << measured_ << why_not_ << notes_;
+  return w.bytes();
+}
+
+void Check::read_bytes(const std::string& bytes) {
+  ResultReader r(bytes);
+  long n = 0;
+  r >> n;
+  assertions_.assign(size_t(n), {});
+  for (auto& a : assertions_) r >> a.passed >> a.what;
+  r >> measured_ >> why_not_ >> notes_;
+  r.expect_end();
+}
+
 Check Check::run(std::string entry, std::string name, const std::function<void(Check&)>& body) {
+  if (!isolates(g_isolate_checks)) return run_here(std::move(entry), std::move(name), body);
+  Check check(entry, name);
+  try {
+    check.read_bytes(run_maybe_isolated(true, "check '" + name + "' of " + entry,
+                                        [&] { return run_here(entry, name, body).bytes(); }));
+  } catch (const JobCrashed& e) {  // outside every run of the check: its one failed assertion
+    check.expect(false, e.what());
+  }
+  return check;
+}
+
+Check Check::run_here(std::string entry, std::string name, const std::function<void(Check&)>& body) {
   Check check(std::move(entry), std::move(name));
   try {
     body(check);

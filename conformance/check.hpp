@@ -59,11 +59,18 @@ class Check {
   std::string reason() const;
 
   // Runs body(check); an exception escaping it (a check's code or the entry under test threw)
-  // is a failed assertion naming it.
+  // is a failed assertion naming it. With isolate_checks(true) (check-plugin: the code under test
+  // is a plugin's) the body runs in a worker process (app/isolation.hpp): a crash or hang inside
+  // one of its runs is that run's failure, and one outside every run a failed assertion naming
+  // the signal and the plugin; the other checks go on.
   static Check run(std::string entry, std::string name, const std::function<void(Check&)>& body);
+  static void isolate_checks(bool on);
 
  private:
   struct Stop {};
+  static Check run_here(std::string entry, std::string name, const std::function<void(Check&)>& body);
+  std::string bytes() const;              // what a worker sends back
+  void read_bytes(const std::string& bytes);
   std::string prefixed(const std::string& what) const;
   std::string entry_, name_;
   std::vector<Assertion> assertions_;

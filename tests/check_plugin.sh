@@ -63,6 +63,16 @@ run 1 "$plugins/libexample_rk3_plugin.so" "$plugins/libconformance_broken_model.
   --fixture "$src/tests/plugins/conformance_broken_model.toml"
 [ "$(grep -c '^plugin ' "$out")" -eq 2 ] || fail "expected two plugin tables"
 
+# A plugin whose steps crash, abort, exit, hang or break the integrator contract: every check runs
+# in a worker process (app/isolation.hpp), so the table is complete and each fault is a FAIL row
+# naming it; the status is 1.
+run 1 "$plugins/libfaulty_steps.so" --time-limit 1
+expect_line '^integrator faulty_segv +declared order +FAIL +string_pendulum: .*failed: crashed \(SIGSEGV\) in plugin faulty_steps, integrator faulty_segv at t = '
+expect_line '^integrator faulty_abort +trait: energy .*FAIL +check .* crashed \(SIGABRT\) in plugin faulty_steps outside any run'
+expect_line '^integrator faulty_hang +declared order +FAIL +.*hung: no progress for 1 s \(the per-run time limit, --time-limit\) in plugin faulty_steps'
+expect_line '^integrator faulty_nan_success +declared order +FAIL +.*integrator contract: a step returned success with a non-finite state'
+expect_line '^99 checks: [0-9]+ passed, [0-9]+ failed, [0-9]+ not applicable$'
+
 # Input errors: exit 2, naming the file.
 run 2 "$plugins/no_such_plugin.so"
 expect_line "^tetherbench: check-plugin $plugins/no_such_plugin\.so: no such file"
