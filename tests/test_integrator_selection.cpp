@@ -67,7 +67,7 @@ Ran tetherbench(const fs::path& dir, const std::string& args) {
 
 }  // namespace
 
-TEST_CASE("--integrator narrows the catalogue to the named integrators, the reference solvers kept", "[selection]") {
+TEST_CASE("selecting integrators narrows the catalogue to the named integrators, the reference solvers kept", "[selection]") {
   const Case c = tb::testing::load_case(kPendulum);
   // Two integrators that run the case and are not the cross-check solver: the cross-check is
   // then left out of the comparison and must still be there to read the references with.
@@ -103,7 +103,7 @@ TEST_CASE("--integrator narrows the catalogue to the named integrators, the refe
   }
 }
 
-TEST_CASE("--integrator: the cases' own sweeps of an integrator left out are dropped; nothing to run is refused",
+TEST_CASE("selecting integrators drops the cases' own sweeps of an integrator left out and refuses a selection with nothing to run",
           "[selection]") {
   const Case c = tb::testing::load_case(kPendulum);
   REQUIRE(c.report.setting_sweep);
@@ -151,7 +151,7 @@ TEST_CASE("--integrator: the cases' own sweeps of an integrator left out are dro
   }
 }
 
-TEST_CASE("table --integrator writes the rows of the named integrators only; bad selections exit 2 writing nothing",
+TEST_CASE("table --integrator writes the rows of the named integrators only, and bad selections exit 2 writing nothing",
           "[selection][cli]") {
   const fs::path dir = tb::testing::scratch_dir("selection_cli");
   const fs::path file = variant(dir, kPendulum, "pendulum.toml", "t_end = 10.0", "t_end = 0.5");
@@ -182,7 +182,7 @@ TEST_CASE("table --integrator writes the rows of the named integrators only; bad
   fs::remove_all(dir);
 }
 
-TEST_CASE("--reference-dir is a search path: the user's folders first, then the bundled one; hints write into the user's",
+TEST_CASE("the reference folders are a search path, the user's folders first and then the bundled one, its hints writing into the user's",
           "[selection][reference]") {
   const fs::path dir = tb::testing::scratch_dir("reference_search");
   const fs::path mine = dir / "my_reference", empty = dir / "empty";
