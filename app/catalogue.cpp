@@ -36,6 +36,9 @@ void check_sorted_unique(const std::vector<std::string>& names, const std::strin
 const ModelInfo* Catalogue::find_model(const std::string& name) const { return find_by_name(models, name); }
 const IntegratorInfo* Catalogue::find_integrator(const std::string& name) const { return find_by_name(integrators, name); }
 const StudyInfo* Catalogue::find_study(const std::string& name) const { return find_by_name(studies, name); }
+bool Catalogue::knows_integrator(const std::string& name) const {
+  return find_integrator(name) || std::find(left_out.begin(), left_out.end(), name) != left_out.end();
+}
 std::vector<std::string> Catalogue::model_names() const { return names_of(models); }
 std::vector<std::string> Catalogue::integrator_names() const { return names_of(integrators); }
 std::vector<std::string> Catalogue::study_names() const { return names_of(studies); }

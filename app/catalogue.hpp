@@ -27,6 +27,12 @@ struct Catalogue {
   // measured against the reference.
   std::string reference_integrator;
   std::string crosscheck_integrator;
+  // Integrators a command was told to leave out (`--integrator` named the others:
+  // app/integrator_selection.hpp): known by name -- a case's sweep or a paper claim naming one is
+  // no error -- but never run. Empty: the catalogue compares every integrator it has.
+  std::vector<std::string> left_out;
+  // An integrator of the catalogue, compared or left out.
+  bool knows_integrator(const std::string& name) const;
 
   // Plugins loaded into this catalogue (app/plugins.hpp), in the order given, and where each of
   // their entries comes from: "plugin NAME VERSION, file hash H", keyed by kind and name
@@ -35,6 +41,10 @@ struct Catalogue {
   struct Plugin {
     std::string file, name, version, hash;
     std::vector<std::string> entries;  // "integrator rk3", "model spring_chain", ...
+    // How it was compiled, as its TETHERBENCH_PLUGIN recorded it (core/plugin.hpp): a plugin
+    // built without optimisation has runtimes not comparable with the suite's.
+    bool optimised = true, asserts = false;
+    std::string build_type, cxx_flags, compiler;  // "" unknown (not built with the CMake package)
   };
   std::vector<Plugin> plugins;
   std::map<std::string, std::string> origins;

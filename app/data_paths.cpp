@@ -40,6 +40,8 @@ DataPaths find_data_paths(const std::optional<std::string>& data_dir_option) {
     paths.reference = fs::weakly_canonical(fs::path(paths.root) / "reference").string();
     paths.scripts = fs::weakly_canonical(fs::path(paths.root) / "scripts").string();
     paths.benchmarks = (exe_dir / "tetherbench_benchmarks").string();
+    std::error_code ec;
+    paths.reference_in_checkout = fs::exists(fs::path(paths.reference).parent_path() / ".git", ec);
     return paths;
   };
   auto given = [&](const std::string& root, const std::string& by) {

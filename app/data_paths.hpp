@@ -20,6 +20,10 @@ struct DataPaths {
   std::string reference;   // ROOT/reference
   std::string scripts;     // ROOT/scripts
   std::string benchmarks;  // EXE_DIR/tetherbench_benchmarks (may be absent: the report then skips benchmarks)
+  // Whether `reference` is the folder of a source checkout (a build tree's links lead there):
+  // a contributor's, which `tetherbench reference` may write; otherwise an installation or a
+  // copy, which nothing writes into unless told to (app/reference_search.hpp).
+  bool reference_in_checkout = false;
 };
 
 // InputError naming the option or variable and what was expected, or every place looked at.

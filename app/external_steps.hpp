@@ -5,15 +5,28 @@
 // that builds shell commands quotes every path.
 
 #include <string>
+#include <vector>
 
 namespace tb {
 
 // 'text' for /bin/sh, with embedded quotes escaped.
 std::string shell_quote(const std::string& text);
 
+// What the report asks of the benchmark binary (benchmarks/bench_step_cost.cpp).
+struct BenchmarkRun {
+  std::string binary, scripts_dir, dir;
+  // The plugins the report loaded: passed on as --plugin FILE each (and TETHERBENCH_PLUGINS
+  // emptied for it, so that none is loaded twice), their integrators measured like the suite's.
+  std::vector<std::string> plugins;
+  // The report's --integrator selection, passed on as --integrator NAME each; empty: every one.
+  std::vector<std::string> integrators;
+};
+
+// The benchmark binary's command line for `run` (its output into run.dir/benchmarks.json).
+std::string benchmark_command(const BenchmarkRun& run);
 // Runs the benchmark binary (skipped with a message when it is absent) and summarise_benchmarks.py
-// into `dir`; false when a step failed.
-bool run_benchmarks(const std::string& benchmarks_binary, const std::string& scripts_dir, const std::string& dir);
+// into run.dir; false when a step failed.
+bool run_benchmarks(const BenchmarkRun& run);
 // Runs plot_report.py on the report in `dir`; false when it failed.
 bool run_plots(const std::string& scripts_dir, const std::string& dir);
 

@@ -13,6 +13,7 @@
 #include "app/distributed.hpp"
 #include "app/external_steps.hpp"
 #include "app/machine.hpp"
+#include "app/plugins.hpp"
 #include "core/format.hpp"
 
 #if !defined(TETHERBENCH_VERSION) || !defined(TETHERBENCH_DEPENDENCIES)
@@ -76,11 +77,20 @@ std::vector<std::pair<std::string, std::string>> reproducibility_manifest(const 
   rows.emplace_back("cpu_governor", first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
                                                "unavailable (no cpufreq on this machine: a virtual machine or container)"));
   rows.emplace_back("cpu_count", std::to_string(std::max(1u, std::thread::hardware_concurrency())));
+  // A report of some integrators only (--integrator): its recommendations are among those.
+  if (!catalogue.left_out.empty())
+    rows.emplace_back("integrators", join_names(catalogue.integrator_names()) + " (chosen with --integrator; not run: " +
+                                         join_names(catalogue.left_out) + ")");
   if (catalogue.plugins.empty()) rows.emplace_back("plugins", "none");
   for (const auto& p : catalogue.plugins) {
     std::string entries;
     for (const auto& e : p.entries) entries += (entries.empty() ? "" : "; ") + e;
     rows.emplace_back("plugin " + p.name, p.version + ", file hash " + p.hash + ", " + p.file + " (" + entries + ")");
+    // As its TETHERBENCH_PLUGIN recorded them at the plugin's compile time (core/plugin.hpp).
+    rows.emplace_back("plugin " + p.name + " build", plugin_build(p));
+    rows.emplace_back("plugin " + p.name + " flags",
+                      p.cxx_flags.empty() ? "unknown (not built with the tetherbench CMake package)" : p.cxx_flags);
+    rows.emplace_back("plugin " + p.name + " compiler", p.compiler.empty() ? "unknown" : p.compiler);
   }
   rows.emplace_back("date", utc_now());
   rows.emplace_back("workers", std::to_string(context.workers));

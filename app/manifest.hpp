@@ -2,7 +2,8 @@
 // The reproducibility manifest of a report (build_info.csv, shown in index.md): the suite's
 // version and source commit, the compiler and flags, every dependency's version as built
 // against, the MPI library in use, the machine (CPU model, instruction-set flags, frequency
-// governor), every plugin loaded (name, version, file hash, file), and how the report was run.
+// governor), every plugin loaded (name, version, file hash, file, and how it was compiled: optimised or
+// not, build type, flags, compiler), and how the report was run.
 
 #include <string>
 #include <utility>

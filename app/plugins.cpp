@@ -139,7 +139,20 @@ void load_one(const PluginFile& given, Catalogue& catalogue) {
   const std::string path = fs::absolute(given.file).string();
   const tetherbench_plugin_entry& entry = open_plugin(where, given.file, path, catalogue);
   Collector added = collect_entries(where, entry);
-  add_entries(where, {path, entry.name, entry.version, file_contents_hash(path), {}}, added, catalogue);
+  Catalogue::Plugin plugin;
+  plugin.file = path;
+  plugin.name = entry.name;
+  plugin.version = entry.version;
+  plugin.hash = file_contents_hash(path);
+  // Read only once the kernel version matched (open_plugin): an older entry ends before them.
+  plugin.optimised = entry.optimised != 0;
+  plugin.asserts = entry.asserts != 0;
+  plugin.build_type = entry.build_type ? entry.build_type : "";
+  // The package joins the flags of several CMake variables: one space between words.
+  std::istringstream words(entry.cxx_flags ? entry.cxx_flags : "");
+  for (std::string word; words >> word;) plugin.cxx_flags += (plugin.cxx_flags.empty() ? "" : " ") + word;
+  plugin.compiler = entry.compiler ? entry.compiler : "";
+  add_entries(where, plugin, added, catalogue);
 }
 
 }  // namespace
@@ -157,6 +170,24 @@ std::vector<PluginFile> plugin_files(const std::vector<std::string>& from_option
 
 void load_plugins(const std::vector<PluginFile>& files, Catalogue& catalogue) {
   for (const auto& file : files) load_one(file, catalogue);
+}
+
+std::string plugin_build(const Catalogue::Plugin& plugin) {
+  const std::string type = plugin.build_type.empty() ? "build type unknown (not built with the tetherbench CMake package)"
+                                                     : "build type " + plugin.build_type;
+  return std::string(plugin.optimised ? "optimised" : "NOT optimised") + " (" + type + ", assertions " +
+         (plugin.asserts ? "on" : "off") + ")";
+}
+
+std::vector<std::string> unoptimised_plugin_warnings(const Catalogue& catalogue) {
+  std::vector<std::string> warnings;
+  for (const auto& p : catalogue.plugins)
+    if (!p.optimised)
+      warnings.push_back("plugin " + p.name + " (" + p.file + ") is not an optimised build (" +
+                         (p.build_type.empty() ? std::string("build type unknown") : "build type " + p.build_type) +
+                         "; compiled without -O): its runtimes are not comparable with the others'; rebuild it with "
+                         "-DCMAKE_BUILD_TYPE=Release");
+  return warnings;
 }
 
 }  // namespace tb

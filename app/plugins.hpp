@@ -28,4 +28,11 @@ std::vector<PluginFile> plugin_files(const std::vector<std::string>& from_option
 // not to be used). The catalogue stays sorted by name and is validated after each plugin.
 void load_plugins(const std::vector<PluginFile>& files, Catalogue& catalogue);
 
+// "optimised (build type Release, assertions off)": how a plugin was compiled, as recorded by
+// its TETHERBENCH_PLUGIN (core/plugin.hpp).
+std::string plugin_build(const Catalogue::Plugin& plugin);
+// One sentence per plugin compiled without optimisation (its runtimes are not comparable with
+// the suite's): the report prints them on stderr and index.md's build section shows them.
+std::vector<std::string> unoptimised_plugin_warnings(const Catalogue& catalogue);
+
 }  // namespace tb

@@ -11,6 +11,68 @@ namespace tb {
 
 namespace fs = std::filesystem;
 
+namespace {
+bool same_folder(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  return !a.empty() && !b.empty() && fs::equivalent(a, b, ec);
+}
+// " (case C's references are taken from DIR; searched A, then the bundled B)": where a
+// missing or stale file of the case was looked for, and why that folder.
+std::string taken_from(const ReferenceSearch& search, const std::string& dir) {
+  if (search.folders().size() < 2) return "";
+  return " (taken from " + dir + ", the first folder holding the case's folder; " + search.searched() + ")";
+}
+}  // namespace
+
+ReferenceSearch ReferenceSearch::only(const std::string& dir) {
+  ReferenceSearch s;
+  s.user = {dir};
+  return s;
+}
+
+std::vector<std::string> ReferenceSearch::folders() const {
+  std::vector<std::string> out = user;
+  if (!bundled.empty()) out.push_back(bundled);
+  return out;
+}
+
+std::string ReferenceSearch::folder_for(const Case& c) const {
+  std::error_code ec;
+  for (const auto& dir : folders())
+    if (fs::is_directory(fs::path(dir) / c.name, ec)) return dir;
+  return "";
+}
+
+std::string ReferenceSearch::searched() const {
+  std::string out;
+  for (size_t i = 0; i < user.size(); ++i) out += (i ? ", " : "") + user[i];
+  if (!bundled.empty()) out += (out.empty() ? "" : ", then ") + std::string("the bundled ") + bundled;
+  return "searched " + out;
+}
+
+std::string ReferenceSearch::remake_hint(const Case& c) const {
+  // Into the folder the case's references came from when it is the user's; into the bundled
+  // folder only for a bundled case of a source checkout (a contributor's, committed); else into
+  // the user's first folder, or a new one the report is then pointed at. Never into an
+  // installation.
+  const std::string used = folder_for(c);
+  std::error_code ec;
+  const bool bundled_case =
+      bundled_in_checkout && same_folder(fs::path(c.file).parent_path().string(), (fs::path(bundled).parent_path() / "cases").string());
+  std::string out;
+  bool point_report = false;
+  if (!used.empty() && !same_folder(used, bundled)) out = used;
+  else if (bundled_case) out = bundled;
+  else
+    for (const auto& dir : user)
+      if (out.empty() && !same_folder(dir, bundled)) out = dir;
+  if (out.empty()) out = "my_reference", point_report = true;
+  const auto plugin = model_plugins.find(c.model_name);
+  const std::string load = plugin == model_plugins.end() ? "" : " --plugin " + plugin->second;
+  return " (make it with `tetherbench" + load + " reference " + c.file + " --out " + out + "`" +
+         (point_report ? ", then give the report --reference-dir " + out : "") + ")";
+}
+
 ReferenceRun compute_reference(const IntegratorInfo& solver, const Model& model, const std::string& discretisation,
                                double t_end, double initial_step) {
   std::string why_not;
@@ -135,6 +197,14 @@ std::vector<std::string> write_references(const std::vector<Case>& cases, const 
   return written;
 }
 
+std::string case_reference_folder(const Case& c, const ReferenceSearch& search) {
+  const std::string dir = search.folder_for(c);
+  if (dir.empty())
+    throw InputError(c.file + ": missing reference solutions of case " + c.name + ": no folder " + c.name + "/ in any reference folder (" +
+                     search.searched() + ")" + search.remake_hint(c));
+  return dir;
+}
+
 std::string ranking_trajectory_path(const std::string& dir, const Case& c, const std::string& discretisation,
                                     ReferenceRole role) {
   const std::string file = discretisation == c.model->default_discretisation()
@@ -153,14 +223,15 @@ std::string ranking_trajectory_fingerprint(const Case& c, const std::string& dis
                         ";trajectory_interval=" + format_g(interval, 17));
 }
 
-std::map<std::string, StateTrajectory> read_ranking_trajectories(const Case& c, const std::string& reference_dir,
+std::map<std::string, StateTrajectory> read_ranking_trajectories(const Case& c, const ReferenceSearch& search,
                                                                  const IntegratorInfo& solver, ReferenceRole role) {
   std::map<std::string, StateTrajectory> out;
   if (!c.report.ranking) return out;
+  const std::string reference_dir = case_reference_folder(c, search);
   const RankingSweep& r = *c.report.ranking;
   for (const auto& d : reference_discretisations(c)) {
     const std::string path = ranking_trajectory_path(reference_dir, c, d, role);
-    const std::string remake = " (make it with `tetherbench reference " + c.file + "`)";
+    const std::string remake = taken_from(search, reference_dir) + search.remake_hint(c);
     if (!fs::exists(path)) throw InputError(path + ": missing ranking reference trajectory for case " + c.name + remake);
     const std::string stored = read_reference_fingerprint(path), expected = ranking_trajectory_fingerprint(c, d, solver);
     if (stored != expected)
@@ -178,12 +249,13 @@ std::map<std::string, StateTrajectory> read_ranking_trajectories(const Case& c, 
   return out;
 }
 
-std::map<std::string, Eigen::VectorXd> read_references(const Case& c, const std::string& reference_dir,
+std::map<std::string, Eigen::VectorXd> read_references(const Case& c, const ReferenceSearch& search,
                                                        const IntegratorInfo& solver, ReferenceRole role) {
   std::map<std::string, Eigen::VectorXd> out;
+  const std::string reference_dir = case_reference_folder(c, search);
   for (const auto& d : reference_discretisations(c)) {
     const std::string path = reference_path(reference_dir, c, d, role);
-    const std::string remake = " (make it with `tetherbench reference " + c.file + "`)";
+    const std::string remake = taken_from(search, reference_dir) + search.remake_hint(c);
     if (!fs::exists(path)) throw InputError(path + ": missing reference solution for case " + c.name + remake);
     const std::string stored = read_reference_fingerprint(path), expected = reference_fingerprint(c, d, solver);
     if (stored != expected)
@@ -195,12 +267,13 @@ std::map<std::string, Eigen::VectorXd> read_references(const Case& c, const std:
   return out;
 }
 
-std::map<std::string, StateTrajectory> read_reference_trajectories(const Case& c, const std::string& reference_dir,
+std::map<std::string, StateTrajectory> read_reference_trajectories(const Case& c, const ReferenceSearch& search,
                                                                    const IntegratorInfo& solver, ReferenceRole role) {
   std::map<std::string, StateTrajectory> out;
+  const std::string reference_dir = case_reference_folder(c, search);
   for (const auto& d : reference_discretisations(c)) {
     const std::string path = reference_trajectory_path(reference_dir, c, d, role);
-    const std::string remake = " (make it with `tetherbench reference " + c.file + "`)";
+    const std::string remake = taken_from(search, reference_dir) + search.remake_hint(c);
     if (!fs::exists(path)) throw InputError(path + ": missing reference trajectory for case " + c.name + remake);
     const std::string stored = read_reference_fingerprint(path), expected = reference_trajectory_fingerprint(c, d, solver);
     if (stored != expected)
@@ -217,6 +290,19 @@ std::map<std::string, StateTrajectory> read_reference_trajectories(const Case& c
     out[d] = std::move(t);
   }
   return out;
+}
+
+std::map<std::string, Eigen::VectorXd> read_references(const Case& c, const std::string& reference_dir,
+                                                       const IntegratorInfo& solver, ReferenceRole role) {
+  return read_references(c, ReferenceSearch::only(reference_dir), solver, role);
+}
+std::map<std::string, StateTrajectory> read_reference_trajectories(const Case& c, const std::string& reference_dir,
+                                                                   const IntegratorInfo& solver, ReferenceRole role) {
+  return read_reference_trajectories(c, ReferenceSearch::only(reference_dir), solver, role);
+}
+std::map<std::string, StateTrajectory> read_ranking_trajectories(const Case& c, const std::string& reference_dir,
+                                                                 const IntegratorInfo& solver, ReferenceRole role) {
+  return read_ranking_trajectories(c, ReferenceSearch::only(reference_dir), solver, role);
 }
 
 }  // namespace tb

@@ -13,6 +13,7 @@
 
 #include "app/case.hpp"
 #include "app/reference_data.hpp"
+#include "app/reference_search.hpp"
 #include "app/runner.hpp"
 
 namespace tb {
@@ -46,9 +47,17 @@ std::string reference_fingerprint(const Case& c, const std::string& discretisati
 // trajectories; returns the files written.
 std::vector<std::string> write_references(const std::vector<Case>& cases, const Catalogue& catalogue,
                                           const std::string& reference_dir, const std::string& command);
-// Every stored reference of a case, by discretisation. InputError naming the file and the
-// command that makes it when one is missing or was computed from other inputs (its
-// fingerprint differs from the case's: a stale reference is never compared against).
+// The folder case c's references are read from (ReferenceSearch::folder_for); InputError naming
+// the case file, the folders searched and the command that makes them when none has them.
+std::string case_reference_folder(const Case& c, const ReferenceSearch& search);
+// Every stored reference of a case, by discretisation, from the first folder of `search` that
+// has the case. InputError naming the file, the folders searched and the command that makes it
+// when one is missing or was computed from other inputs (its fingerprint differs from the
+// case's: a stale reference is never compared against). The overloads taking one folder search
+// only it.
+std::map<std::string, Eigen::VectorXd> read_references(const Case& c, const ReferenceSearch& search,
+                                                       const IntegratorInfo& solver,
+                                                       ReferenceRole role = ReferenceRole::Reference);
 std::map<std::string, Eigen::VectorXd> read_references(const Case& c, const std::string& reference_dir,
                                                        const IntegratorInfo& solver,
                                                        ReferenceRole role = ReferenceRole::Reference);
@@ -68,6 +77,9 @@ std::string reference_trajectory_path(const std::string& reference_dir, const Ca
 std::string reference_trajectory_fingerprint(const Case& c, const std::string& discretisation, const IntegratorInfo& solver);
 // Every stored reference trajectory of a case, by discretisation; InputError like
 // read_references when one is missing or stale.
+std::map<std::string, StateTrajectory> read_reference_trajectories(const Case& c, const ReferenceSearch& search,
+                                                                   const IntegratorInfo& solver,
+                                                                   ReferenceRole role = ReferenceRole::Reference);
 std::map<std::string, StateTrajectory> read_reference_trajectories(const Case& c, const std::string& reference_dir,
                                                                    const IntegratorInfo& solver,
                                                                    ReferenceRole role = ReferenceRole::Reference);
@@ -81,6 +93,9 @@ std::string ranking_trajectory_path(const std::string& reference_dir, const Case
 std::string ranking_trajectory_fingerprint(const Case& c, const std::string& discretisation, const IntegratorInfo& solver);
 // Every stored ranking trajectory of a case with [report.ranking], by discretisation; InputError
 // like read_references when one is missing or stale.
+std::map<std::string, StateTrajectory> read_ranking_trajectories(const Case& c, const ReferenceSearch& search,
+                                                                 const IntegratorInfo& solver,
+                                                                 ReferenceRole role = ReferenceRole::Reference);
 std::map<std::string, StateTrajectory> read_ranking_trajectories(const Case& c, const std::string& reference_dir,
                                                                  const IntegratorInfo& solver,
                                                                  ReferenceRole role = ReferenceRole::Reference);

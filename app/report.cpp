@@ -14,6 +14,7 @@
 #include "app/job_result.hpp"
 #include "app/jobs.hpp"
 #include "app/manifest.hpp"
+#include "app/plugins.hpp"
 #include "app/reference_data.hpp"
 #include "app/report_index.hpp"
 #include "app/summary.hpp"
@@ -23,6 +24,13 @@ namespace fs = std::filesystem;
 namespace tb {
 
 namespace {
+
+// Said before the runs and again with the results (index.md's build section): runtimes of a
+// plugin compiled without optimisation are not comparable with the others'.
+void warn_unoptimised_plugins(const Catalogue& catalogue) {
+  if (process_rank() != 0) return;
+  for (const auto& w : unoptimised_plugin_warnings(catalogue)) std::fprintf(stderr, "tetherbench: warning: %s\n", w.c_str());
+}
 
 // The jobs' options for a report or study writing into options.out_dir.
 JobOptions job_options(const ReportOptions& options, StoredJobSeconds stored) {
@@ -138,7 +146,7 @@ std::vector<PlannedStudy> plan_studies(const std::vector<const StudyInfo*>& info
     p.context.cases = &p.cases;
     p.context.out_dir = options.out_dir;
     p.context.reference_dir = options.reference_dir;
-    p.context.case_reference_dir = options.case_reference_dir;
+    p.context.references = options.references;
     p.context.workers = options.workers;
     p.context.parameters = parameters;
   }
@@ -151,6 +159,7 @@ StudyOutcome run_planned(std::vector<PlannedStudy>& planned, bool full_runs_want
                                      const std::vector<Case>& cases, const Catalogue& catalogue,
                                      const ReportOptions& options) {
   const StoredJobSeconds stored = stored_job_seconds(options.reference_dir);  // bad file: InputError before any run
+  warn_unoptimised_plugins(catalogue);
   FullRuns full;
   std::vector<StudyJob> jobs;
   if (full_runs_wanted) jobs = full.plan(cases, catalogue, options.out_dir);
@@ -198,6 +207,7 @@ StudyOutcome run_planned(std::vector<PlannedStudy>& planned, bool full_runs_want
 }  // namespace
 
 TableOutcome run_table(const std::vector<Case>& cases, const Catalogue& catalogue, const ReportOptions& options, int repeats) {
+  warn_unoptimised_plugins(catalogue);
   FullRuns full;
   std::vector<StudyJob> jobs = full.plan(cases, catalogue, options.out_dir, repeats);
   JobOptions j = job_options(options, {});
@@ -239,7 +249,14 @@ ReportStatus write_report(const std::vector<Case>& cases, const Catalogue& catal
   if (interrupted()) return status;  // tables written; no benchmarks or plots of a cut-short report
 
   bool scripts_ok = true;
-  if (options.benchmarks) scripts_ok = run_benchmarks(options.benchmarks_binary, options.scripts_dir, dir.string());
+  if (options.benchmarks) {
+    // The benchmark binary loads the same plugins and, when the command selected integrators
+    // (--integrator), measures only those.
+    BenchmarkRun bench{options.benchmarks_binary, options.scripts_dir, dir.string(), {}, {}};
+    for (const auto& p : catalogue.plugins) bench.plugins.push_back(p.file);
+    if (!catalogue.left_out.empty()) bench.integrators = catalogue.integrator_names();
+    scripts_ok = run_benchmarks(bench);
+  }
   write_figure_plan(dir.string(), catalogue);  // after the benchmarks (their figure), before the plots that draw it
   if (options.plots) scripts_ok = run_plots(options.scripts_dir, dir.string()) && scripts_ok;
   write_index(dir.string(), cases);  // after the plots: it links the figures they drew

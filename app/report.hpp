@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/case.hpp"
+#include "app/reference_search.hpp"
 #include "app/runner.hpp"
 
 namespace tb {
@@ -15,7 +16,9 @@ namespace tb {
 struct ReportOptions {
   std::string out_dir = "reports";
   std::string reference_dir;    // holds <case>/final_state*.csv, paper_claims.csv, job_costs.csv
-  std::string case_reference_dir;  // the cases' reference solutions, if not in reference_dir (--reference-dir)
+  // Where the cases' reference solutions are looked for: --reference-dir folders, then the
+  // bundled one (`bundled` empty: reference_dir).
+  ReferenceSearch references;
   unsigned workers = 1;         // parallel runs
   bool benchmarks = true;       // run the Google Benchmark suite and summarise it
   bool plots = true;            // run scripts/plot_report.py (matplotlib)

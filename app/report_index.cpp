@@ -441,9 +441,19 @@ void write_build(std::ostringstream& md, const ReportData& data) {
   std::string dependencies;
   for (const auto& [key, value] : data.build)
     if (key.rfind("dependency ", 0) == 0) dependencies += (dependencies.empty() ? "" : ", ") + key.substr(11) + " " + value;
+  // A plugin compiled without optimisation (build_info.csv "plugin NAME build", app/manifest.hpp)
+  // makes every runtime comparison with it unfair: said before the table, not only in it.
+  for (const auto& [key, value] : data.build)
+    if (key.rfind("plugin ", 0) == 0 && key.size() > 6 && key.substr(key.size() - 6) == " build" &&
+        value.rfind("NOT optimised", 0) == 0)
+      md << "**Warning: " << key.substr(7, key.size() - 13) << " is not an optimised build** (" << value
+         << "): its runtimes here are not comparable with the other integrators'; rebuild the plugin with "
+            "`-DCMAKE_BUILD_TYPE=Release`.\n\n";
   for (const auto& [key, value] : data.build) {
     if (key == "cpu_flags" || key.rfind("dependency ", 0) == 0) continue;
-    rows.push_back({key, key == "flags" || key == "command" ? "`" + value + "`" : value});
+    const bool code = key == "flags" || key == "command" || (key.rfind("plugin ", 0) == 0 && key.size() > 6 &&
+                                                             key.substr(key.size() - 6) == " flags" && value.rfind("unknown", 0) != 0);
+    rows.push_back({key, code ? "`" + value + "`" : value});
     if (key == "build_type" && !dependencies.empty()) rows.push_back({"dependencies", dependencies});
   }
   table(md, {"key", "value"}, rows);
@@ -478,6 +488,8 @@ std::string index_markdown(const ReportData& data, const std::vector<Case>& case
   std::vector<ModelAdvice> advice;
   for (const auto& m : models) advice.push_back(advise(data, m, model_cases[m]));
   md << "## Which integrator?\n\n";
+  if (const std::string chosen = build_value(data, "integrators"); !chosen.empty())
+    md << "Among the integrators this report ran only: " << chosen << ".\n\n";
   std::vector<std::vector<std::string>> glance;
   for (const auto& a : advice) glance.push_back(glance_row(a, data));
   table(md, {"model", "long simulations: energy and momentum bounded on every case (cheapest first)", "caveat",

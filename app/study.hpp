@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "app/reference_search.hpp"
+
 namespace tb {
 
 struct Case;
@@ -40,10 +42,15 @@ struct StudyContext {
   const std::vector<Case>* cases = nullptr;  // the cases the study applies to
   std::string out_dir;
   std::string reference_dir;       // the suite's reference data (paper claims, job costs)
-  // The cases' reference solutions (<case>/final_state*.csv, trajectories): reference_dir, or a
-  // researcher's own folder for their own cases (--reference-dir). Empty: reference_dir.
-  std::string case_reference_dir;
-  const std::string& case_references() const { return case_reference_dir.empty() ? reference_dir : case_reference_dir; }
+  // Where the cases' reference solutions (<case>/final_state*.csv, trajectories) are looked for
+  // (app/reference_search.hpp): a researcher's own folders (--reference-dir), then the bundled
+  // one -- reference_dir when `references.bundled` is empty.
+  ReferenceSearch references;
+  ReferenceSearch case_references() const {
+    ReferenceSearch search = references;
+    if (search.bundled.empty()) search.bundled = reference_dir;
+    return search;
+  }
   unsigned workers = 1;
   std::map<std::string, std::string> parameters;     // --param NAME=VALUE, checked against StudyInfo::parameters
   const std::vector<SummaryRow>* full_runs = nullptr;  // the table of full runs, for studies that need it

@@ -17,17 +17,28 @@
 // The formulation and stepper are built, and a few warm-up steps taken, outside the timed loop.
 // Counters (per accepted step): rhs_evals, newton_iters; plus N and the mean step h_mean (s).
 //
-//   benchmarks --benchmark_min_time=0.05 --benchmark_out=b.json --benchmark_out_format=json
+//   benchmarks [--plugin FILE]... [--integrator NAME]... --benchmark_min_time=0.05 --benchmark_out=b.json --benchmark_out_format=json
 //   /usr/bin/python3 scripts/summarise_benchmarks.py b.json OUT_DIR
+//
+// The integrators are the catalogue's as `tetherbench` has it: the suite's, and those of the
+// plugins named by --plugin FILE (repeatable) and TETHERBENCH_PLUGINS=A.so:B.so, loaded and
+// refused exactly as by tetherbench (app/plugins.hpp; a refused plugin ends the binary with
+// status 2 and the message); --integrator NAME (repeatable) keeps only the integrators named
+// (`tetherbench report --integrator ...` passes its selection on). The models are the benchmark
+// models below, built in code at each N: a plugin's model comes with a factory reading case
+// tables, not with a size to vary, so plugin models are not benchmarked.
 
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "app/integrator_selection.hpp"
+#include "app/plugins.hpp"
 #include "benchmarks/benchmark_models.hpp"
 #include "numerics/block_tridiagonal.hpp"
 #include "core/integrator.hpp"
@@ -111,9 +122,40 @@ void mass_solve(benchmark::State& state, int N) {
   state.counters["N"] = N;
 }
 
+// The integrators measured: the suite's with the plugins' (static: the registered benchmarks
+// point into it).
+tb::Catalogue& measured_catalogue() {
+  static tb::Catalogue catalogue = tb::suite_catalogue();
+  return catalogue;
+}
+
+// Takes this binary's own options out of argv (Google Benchmark refuses options it does not know):
+// --plugin FILE / --plugin=FILE and --integrator NAME / --integrator=NAME. Throws InputError on one
+// without its value.
+void take_own_options(int& argc, char** argv, std::vector<std::string>& plugins, std::vector<std::string>& integrators) {
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    bool taken = false;
+    for (auto [option, list] : {std::pair{std::string("--plugin"), &plugins}, std::pair{std::string("--integrator"), &integrators}}) {
+      if (arg == option) {
+        if (i + 1 >= argc) throw tb::InputError(option + ": expected a value after it");
+        list->push_back(argv[++i]);
+        taken = true;
+      } else if (arg.rfind(option + "=", 0) == 0) {
+        list->push_back(arg.substr(option.size() + 1));
+        taken = true;
+      }
+    }
+    if (!taken) argv[kept++] = argv[i];
+  }
+  argc = kept;
+  argv[argc] = nullptr;
+}
+
 void register_benchmarks() {
   for (const BenchmarkModel& model : tb::bench::benchmark_models()) {
-    for (const tb::IntegratorInfo& info : tb::suite_catalogue().integrators) {
+    for (const tb::IntegratorInfo& info : measured_catalogue().integrators) {
       std::string why_not;
       const auto form = model.make(2)->make_formulation(info.consumes, why_not);
       if (form && info.why_not) why_not = info.why_not(*form);  // an integrator may decline a form of its kind
@@ -138,6 +180,15 @@ void register_benchmarks() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  try {
+    std::vector<std::string> plugins, integrators;
+    take_own_options(argc, argv, plugins, integrators);
+    tb::load_plugins(tb::plugin_files(plugins), measured_catalogue());
+    measured_catalogue() = tb::selected_catalogue(measured_catalogue(), integrators);
+  } catch (const tb::InputError& e) {
+    std::fprintf(stderr, "tetherbench_benchmarks: %s\n", e.what());
+    return 2;
+  }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::AddCustomContext("fixed_step_rule", "h = 0.3 / omega_max(N)");
@@ -147,6 +198,10 @@ int main(int argc, char** argv) {
   for (const BenchmarkModel& model : tb::bench::benchmark_models())
     benchmark::AddCustomContext("size_of_" + model.name, model.size_label);
   benchmark::AddCustomContext("size_of_mass_solve", "string elements N [dimensionless count]");
+  // Each plugin measured, with how it was compiled (a plugin built without optimisation is not
+  // comparable: summarise_benchmarks.py shows these rows).
+  for (const auto& p : measured_catalogue().plugins)
+    benchmark::AddCustomContext("plugin " + p.name, p.version + ", file hash " + p.hash + ", " + tb::plugin_build(p) + ", " + p.file);
   register_benchmarks();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

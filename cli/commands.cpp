@@ -12,6 +12,7 @@
 #include "app/claims_check.hpp"
 #include "app/distributed.hpp"
 #include "app/gates.hpp"
+#include "app/integrator_selection.hpp"
 #include "app/interrupt.hpp"
 #include "app/metric_cells.hpp"
 #include "app/readme_orders.hpp"
@@ -41,17 +42,30 @@ constexpr const char* kSetHelp =
 constexpr const char* kResumeHelp =
     "reuse the results a cut-short run stored in DIR/.jobs (matching fingerprints only); run only the missing jobs";
 
+constexpr const char* kSelectionHelp =
+    "run only this integrator (repeatable; default all), in every table and study: e.g. a plugin's beside the "
+    "built-ins it is compared with";
 constexpr const char* kReferenceDirHelp =
-    "folder of your own cases' reference solutions (written by `tetherbench reference --out DIR`); default: the "
-    "bundled reference/ folder";
+    "a folder of your cases' reference solutions (written by `tetherbench reference --out DIR`); repeatable: searched "
+    "in the order given, then the bundled reference/ folder, each case read from the first folder holding it";
 
-// --reference-dir: an existing folder, or "" (not given).
-std::string case_reference_dir(const std::string& text) {
-  if (text.empty()) return "";
-  if (!fs::is_directory(text))
-    throw InputError("--reference-dir " + text + ": expected an existing folder of reference solutions "
-                     "(written by `tetherbench reference --out DIR`)");
-  return text;
+// --reference-dir (repeatable): existing folders, each once, searched before the bundled one.
+ReferenceSearch reference_search(const Session& session, const std::vector<std::string>& dirs) {
+  ReferenceSearch search;
+  for (const auto& dir : dirs) {
+    if (std::find(search.user.begin(), search.user.end(), dir) != search.user.end())
+      throw InputError("--reference-dir " + dir + ": given twice; expected each folder once");
+    if (dir.empty() || !fs::is_directory(dir))
+      throw InputError("--reference-dir " + dir + ": expected an existing folder of reference solutions "
+                       "(written by `tetherbench reference --out DIR`)");
+    search.user.push_back(dir);
+  }
+  search.bundled = session.data.reference;
+  search.bundled_in_checkout = session.data.reference_in_checkout;
+  for (const auto& p : session.catalogue.plugins)
+    for (const auto& entry : p.entries)
+      if (entry.rfind("model ", 0) == 0) search.model_plugins[entry.substr(6)] = p.file;
+  return search;
 }
 
 std::string default_jobs() { return std::to_string(std::max(1u, std::thread::hardware_concurrency())); }
@@ -239,6 +253,7 @@ class TableCommand : public Command {
     subcommand->add_option("--repeats", repeats_, "timing passes; runtime is their minimum")->capture_default_str();
     subcommand->add_option("--jobs", jobs_, "parallel runs (per process under mpirun)")->capture_default_str();
     subcommand->add_flag("--resume", resume_, kResumeHelp);
+    subcommand->add_option("--integrator", integrator_names_, kSelectionHelp);
     inputs_.add_to(subcommand);
   }
   bool distributes() const override { return true; }
@@ -248,8 +263,10 @@ class TableCommand : public Command {
     const int repeats = count("--repeats", repeats_, 1000);
     options.workers = unsigned(count("--jobs", jobs_, 1024));
     options.resume = resume_;
-    const auto cases = inputs_.load(session.catalogue, session.case_files_or_bundled(cases_));
-    const TableOutcome table = run_table(cases, session.catalogue, options, repeats);
+    const Catalogue selected = selected_catalogue(session.catalogue, integrator_names_);
+    const auto cases =
+        selected_cases(inputs_.load(session.catalogue, session.case_files_or_bundled(cases_)), selected, inputs_.sets);
+    const TableOutcome table = run_table(cases, selected, options, repeats);
     if (!table.gathering) return 0;  // another MPI rank: rank 0 prints and writes
     bool all_ok = true;
     std::string current;
@@ -268,7 +285,7 @@ class TableCommand : public Command {
   }
 
  private:
-  std::vector<std::string> cases_;
+  std::vector<std::string> cases_, integrator_names_;
   std::string out_ = "results", repeats_ = "1", jobs_ = "1";
   bool resume_ = false;
   CaseRunOptions inputs_;
@@ -286,12 +303,14 @@ class ReportCommand : public Command {
     subcommand->add_flag("--resume", resume_, kResumeHelp);
     subcommand->add_flag("--no-benchmarks", no_benchmarks_, "skip the Google Benchmark step-cost suite");
     subcommand->add_flag("--no-plots", no_plots_, "skip the matplotlib figures (index.md is written without them)");
-    subcommand->add_option("--reference-dir", reference_dir_, kReferenceDirHelp);
+    subcommand->add_option("--reference-dir", reference_dirs_, kReferenceDirHelp)->allow_extra_args(false);
+    subcommand->add_option("--integrator", integrator_names_, kSelectionHelp);
     inputs_.add_to(subcommand);
   }
   bool distributes() const override { return true; }
   int execute(Session& session) override {
     ReportOptions options = report_options(session);
+    const Catalogue selected = selected_catalogue(session.catalogue, integrator_names_);
     std::vector<const StudyInfo*> studies;
     for (const auto& s : session.catalogue.studies) studies.push_back(&s);
     options.out_dir = output_folder("--out", out_, report_files(studies, true));
@@ -299,10 +318,11 @@ class ReportCommand : public Command {
     options.benchmarks = !no_benchmarks_;
     options.plots = !no_plots_;
     options.resume = resume_;
-    options.case_reference_dir = case_reference_dir(reference_dir_);
-    const auto cases = inputs_.load(session.catalogue, session.case_files_or_bundled(cases_));
+    options.references = reference_search(session, reference_dirs_);
+    const auto cases =
+        selected_cases(inputs_.load(session.catalogue, session.case_files_or_bundled(cases_)), selected, inputs_.sets);
     const auto start = std::chrono::steady_clock::now();
-    const ReportStatus status = write_report(cases, session.catalogue, options);
+    const ReportStatus status = write_report(cases, selected, options);
     if (!status.gathering) return 0;  // another MPI rank: rank 0 writes the report
     std::printf("report written to %s (%.1f s)%s\n", options.out_dir.c_str(),
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
@@ -312,8 +332,8 @@ class ReportCommand : public Command {
   }
 
  private:
-  std::vector<std::string> cases_;
-  std::string out_ = "reports", jobs_ = default_jobs(), reference_dir_;
+  std::vector<std::string> cases_, integrator_names_, reference_dirs_;
+  std::string out_ = "reports", jobs_ = default_jobs();
   bool resume_ = false, no_benchmarks_ = false, no_plots_ = false;
   CaseRunOptions inputs_;
 };
@@ -337,7 +357,7 @@ class StudyCommand : public Command {
     subcommand->add_option("--jobs", jobs_, "parallel runs (per process under mpirun)")->capture_default_str();
     subcommand->add_flag("--resume", resume_, kResumeHelp);
     subcommand->add_option("--param", params_, "study parameter KEY=VALUE (repeatable; see `tetherbench list`)")->allow_extra_args(false);
-    subcommand->add_option("--reference-dir", reference_dir_, kReferenceDirHelp);
+    subcommand->add_option("--reference-dir", reference_dirs_, kReferenceDirHelp)->allow_extra_args(false);
     inputs_.add_to(subcommand);
   }
   bool distributes() const override { return true; }
@@ -361,7 +381,7 @@ class StudyCommand : public Command {
     options.out_dir = output_folder("--out", out_, report_files({info}, info->needs_full_runs));
     options.workers = unsigned(count("--jobs", jobs_, 1024));
     options.resume = resume_;
-    options.case_reference_dir = case_reference_dir(reference_dir_);
+    options.references = reference_search(session, reference_dirs_);
     auto cases = inputs_.load(session.catalogue, session.case_files_or_bundled(cases_));
     if (cases_.empty()) cases = cases_for_study(*info, cases);
     const StudyOutcome outcome = run_study(*info, cases, session.catalogue, options, parameters);
@@ -372,8 +392,8 @@ class StudyCommand : public Command {
 
  private:
   bool alias_;
-  std::string name_, out_ = "results", jobs_ = default_jobs(), elements_, reference_dir_;
-  std::vector<std::string> cases_, params_;
+  std::string name_, out_ = "results", jobs_ = default_jobs(), elements_;
+  std::vector<std::string> cases_, params_, reference_dirs_;
   bool resume_ = false;
   CLI::Option* elements_opt_ = nullptr;
   CaseRunOptions inputs_;
@@ -388,6 +408,12 @@ class ReferenceCommand : public Command {
     out_opt_ = subcommand->add_option("--out", out_, "reference folder (default: the bundled reference/ folder)");
   }
   int execute(Session& session) override {
+    // The bundled folder is written only in a source checkout (a contributor's, committed);
+    // an installation's is never written unless named on purpose.
+    if (!out_opt_->count() && !session.data.reference_in_checkout)
+      throw InputError("--out: expected a folder of yours for the reference solutions (the bundled " + session.data.reference +
+                       " belongs to an installation, not a source checkout); give --out DIR, then --reference-dir DIR "
+                       "to report and study");
     const std::string out = out_opt_->count() ? out_ : session.data.reference;
     output_folder("--out", out);
     const auto cases = load_cases(session.catalogue, session.case_files_or_bundled(cases_), {}, RunLimits{});

@@ -37,22 +37,64 @@ class PluginRegistrar {
 
 }  // namespace tb
 
+// What the plugin was compiled with, recorded by TETHERBENCH_PLUGIN at the plugin's own compile
+// time (build_info.csv; the report warns when a plugin is not an optimised build, since its
+// runtimes are then not comparable with the suite's). `optimised` and `asserts` come from what
+// the compiler itself defines (__OPTIMIZE__ for any -O1 or higher, NDEBUG), so they hold however
+// the plugin was built; the build type and flags come from the tetherbench CMake package (its
+// targets give a plugin target TETHERBENCH_PLUGIN_BUILD_TYPE and TETHERBENCH_PLUGIN_CXX_FLAGS:
+// the configuration and the flags CMake passes for it), and are "" for a plugin built otherwise.
+#if defined(__OPTIMIZE__)
+#define TETHERBENCH_PLUGIN_OPTIMISED 1
+#else
+#define TETHERBENCH_PLUGIN_OPTIMISED 0
+#endif
+#if defined(NDEBUG)
+#define TETHERBENCH_PLUGIN_ASSERTS 0
+#else
+#define TETHERBENCH_PLUGIN_ASSERTS 1
+#endif
+#ifndef TETHERBENCH_PLUGIN_BUILD_TYPE
+#define TETHERBENCH_PLUGIN_BUILD_TYPE ""
+#endif
+#ifndef TETHERBENCH_PLUGIN_CXX_FLAGS
+#define TETHERBENCH_PLUGIN_CXX_FLAGS ""
+#endif
+#if defined(__clang__)
+#define TETHERBENCH_PLUGIN_COMPILER "Clang " __clang_version__
+#elif defined(__GNUC__)
+#define TETHERBENCH_PLUGIN_COMPILER "GNU " __VERSION__
+#else
+#define TETHERBENCH_PLUGIN_COMPILER ""
+#endif
+
 extern "C" {
 // The one entry point's data. Its first member is the kernel version so that a plugin of any
-// version can be refused before anything else of it is read.
+// version can be refused before anything else of it is read (a plugin of an older kernel,
+// whose entry ends after register_entries, is refused there: its build members are never read).
 struct tetherbench_plugin_entry {
   const char* kernel_version;  // TETHERBENCH_KERNEL_VERSION the plugin was compiled against
   const char* name;            // the plugin's own name, for messages and the report's manifest
   const char* version;         // the plugin's own version, part of its results' fingerprints
   void (*register_entries)(tb::PluginRegistrar&);
+  // How it was built (above): for build_info.csv and the report's warning.
+  int optimised;               // 1: compiled with optimisation (__OPTIMIZE__)
+  int asserts;                 // 1: assertions on (NDEBUG not defined)
+  const char* build_type;      // CMake's configuration ("Release", "Debug", ...), "" unknown
+  const char* cxx_flags;       // the compile flags CMake passed for it, "" unknown
+  const char* compiler;        // compiler and version
 };
 }
 
 // The symbol the executable looks up.
 #define TETHERBENCH_PLUGIN_ENTRY_SYMBOL "tetherbench_plugin"
 
-#define TETHERBENCH_PLUGIN(NAME, VERSION, REGISTER_FUNCTION)                                      \
+#define TETHERBENCH_PLUGIN(NAME, VERSION, REGISTER_FUNCTION)                                                 \
   extern "C" __attribute__((visibility("default"))) const tetherbench_plugin_entry* tetherbench_plugin() { \
-    static const tetherbench_plugin_entry entry{TETHERBENCH_KERNEL_VERSION, NAME, VERSION, &REGISTER_FUNCTION}; \
-    return &entry;                                                                                \
+    static const tetherbench_plugin_entry entry{TETHERBENCH_KERNEL_VERSION,    NAME,                          \
+                                                VERSION,                       &REGISTER_FUNCTION,            \
+                                                TETHERBENCH_PLUGIN_OPTIMISED,  TETHERBENCH_PLUGIN_ASSERTS,    \
+                                                TETHERBENCH_PLUGIN_BUILD_TYPE, TETHERBENCH_PLUGIN_CXX_FLAGS,  \
+                                                TETHERBENCH_PLUGIN_COMPILER};                                 \
+    return &entry;                                                                                           \
   }

@@ -155,6 +155,9 @@ def write_markdown(context, rows, errors, series, path):
     for key in ("fixed_step_rule", "adaptive_tolerances"):
         if key in context:
             out.append(f"| {key.replace('_', ' ')} | {context[key]} |")
+    # The plugins whose integrators were measured, with how each was compiled.
+    for key in sorted(k for k in context if k.startswith("plugin ")):
+        out.append(f"| {key} | {context[key]} |")
     out.append("")
 
     by = {(r["model"], r["integrator"], r["N"]): r for r in rows}
