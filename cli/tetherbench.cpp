@@ -6,7 +6,7 @@
 //   tetherbench report [CASE_FILE...] [--out DIR] [--jobs N] [--no-benchmarks] [--no-plots] [--set NAME.KEY=VALUE]...
 //   tetherbench study NAME [CASE_FILE...] [--out DIR] [--jobs N] [--param KEY=VALUE]... [--set NAME.KEY=VALUE]...
 //   tetherbench reference [CASE_FILE...] [--out DIR]
-//   tetherbench gate [CASE_FILE...] [--envelopes FILE] [--integrator NAME]... [--record]
+//   tetherbench gate [CASE_FILE...] [--envelopes FILE] [--integrator NAME]... [--record [--accept-failures]]
 //   tetherbench check-claims REPORT_DIR
 //   tetherbench catenary CASE_FILE... [--elements 4,8,16,32,64] [--out DIR]   (= study catenary)
 // --plugin and --data-dir may also follow the command.

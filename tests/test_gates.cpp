@@ -10,6 +10,7 @@
 #include <set>
 
 #include "app/gates.hpp"
+#include "app/order_gate.hpp"
 #include "core/table_reader.hpp"
 #include "tests/test_support.hpp"
 
@@ -389,5 +390,39 @@ TEST_CASE("gates: an envelope on a metric the run's form cannot violate fails, a
   for (const auto& e : record_envelopes(c, catalogue(), envelopes, false).rows) {
     INFO(e.integrator << " " << e.metric);
     CHECK_FALSE((e.integrator == "rk4" && e.metric.rfind("constraint", 0) == 0));
+  }
+}
+
+TEST_CASE("the order gate passes every fixed-step integrator at its declared order and fails it at another", "[gates][orders]") {
+  // The planar pendulum: every fixed-step integrator of the catalogue that runs it has a clear
+  // asymptotic range over the gate's short sweep (no check is inconclusive there).
+  const Case c = load_case(std::string(TETHERBENCH_CASES_DIR) + "/T_planar_pendulum_60deg.toml");
+  const auto checks = check_orders(c, catalogue());
+  size_t fixed_step = 0;
+  for (const auto& info : catalogue().integrators)
+    if (!info.adaptive && !why_not_applicable(c, info, c.model->default_discretisation())) ++fixed_step;
+  REQUIRE(checks.size() == fixed_step);
+  REQUIRE(fixed_step >= 3);
+  for (const auto& g : checks) {
+    INFO(g.message);
+    CHECK(g.metric == "order");
+    CHECK(g.pass);
+    CHECK_FALSE(g.inconclusive);
+    CHECK(g.message.find(", order: measured ") != std::string::npos);
+  }
+  // The same methods declaring one order more, and one less: each is a wrong declaration by a
+  // whole unit, which the gate must fail, naming the measured and the declared order.
+  for (int shift : {+1, -1}) {
+    Catalogue mislabelled = catalogue();
+    for (auto& info : mislabelled.integrators) info.order += shift;
+    for (const auto& g : check_orders(c, mislabelled)) {
+      INFO(g.message);
+      CHECK_FALSE(g.pass);
+      CHECK_FALSE(g.inconclusive);
+      const IntegratorInfo* info = mislabelled.find_integrator(g.integrator);
+      REQUIRE(info);
+      CHECK(g.message.find("declared " + std::to_string(info->order) + ": " + (shift > 0 ? "order reduction" : "above the declared order")) !=
+            std::string::npos);
+    }
   }
 }
