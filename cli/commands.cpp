@@ -13,6 +13,7 @@
 #include "app/distributed.hpp"
 #include "app/gates.hpp"
 #include "app/order_gate.hpp"
+#include "app/plugins.hpp"
 #include "app/interrupt.hpp"
 #include "app/metric_cells.hpp"
 #include "app/readme_orders.hpp"
@@ -412,6 +413,19 @@ bool inside_installation(const std::string& file, const DataPaths& data) {
   return end == root.end();
 }
 
+// The --plugin options that load this catalogue's plugins again, for a command a message
+// suggests: those loaded from TETHERBENCH_PLUGINS are left to the environment (given twice, a
+// plugin is refused).
+std::string plugin_options(const Catalogue& catalogue) {
+  std::vector<fs::path> from_environment;
+  for (const auto& p : plugin_files({})) from_environment.push_back(fs::weakly_canonical(p.file));
+  std::string out;
+  for (const auto& p : catalogue.plugins)
+    if (std::find(from_environment.begin(), from_environment.end(), fs::weakly_canonical(p.file)) == from_environment.end())
+      out += " --plugin " + p.file;
+  return out;
+}
+
 // `tetherbench gate [CASE_FILE...] [--envelopes FILE] [--integrator NAME]... [--record [--accept-failures]]`
 class GateCommand : public Command {
  public:
@@ -445,10 +459,11 @@ class GateCommand : public Command {
     const bool installed = inside_installation(file, session.data);
     // The command that records into the file in use; never into an installation's data, where
     // the user records into a file of their own.
-    std::string record_command = "tetherbench gate --record";
+    // The case files first: a repeatable option would take the words after it as its values.
+    std::string record_command = "tetherbench" + plugin_options(session.catalogue) + " gate --record";
+    for (const auto& f : cases_) record_command += " " + f;
     for (const auto& i : integrators_) record_command += " --integrator " + i;
     record_command += installed ? " --envelopes my_envelopes.csv" : envelopes_opt_->count() ? " --envelopes " + file : "";
-    for (const auto& f : cases_) record_command += " " + f;
     const EnvelopeFileHint hint{installed ? file + " (the installation's; record your own runs into your own file with --envelopes)" : file,
                                 record_command};
     if (record_ && installed)

@@ -90,18 +90,18 @@ head -n 20 "$work/implicit_midpoint.csv" | grep '^#\|^case,' >"$work/empty_rows.
 status=0
 "$tb" --plugin "$midpoint" gate --integrator implicit_midpoint --envelopes "$work/empty_rows.csv" "$case_file" >"$work/hint.out" || status=$?
 [ "$status" -eq 1 ] || fail "a run without an envelope: expected status 1, got $status"
-grep -q "no envelope in $work/empty_rows.csv (record one with \`tetherbench gate --record --integrator implicit_midpoint --envelopes $work/empty_rows.csv $case_file\`)" "$work/hint.out" ||
+grep -q -F "no envelope in $work/empty_rows.csv (record one with \`tetherbench --plugin $midpoint gate --record $case_file --integrator implicit_midpoint --envelopes $work/empty_rows.csv\`)" "$work/hint.out" ||
   fail "the missing-row hint does not name the file in use: $(cat "$work/hint.out")"
 # The installation's bundled envelopes: the hint names the user's own file, never share/; and
 # --record refuses to write there (status 2, the file unchanged).
 prefix_share="$(cd "$(dirname "$tb")/../share/tetherbench" && pwd)"
 before="$(cksum <"$prefix_share/reference/envelopes.csv")"
-"$tb" --plugin "$midpoint" gate --integrator implicit_midpoint "$case_file" >"$work/installed.out" || true
-grep -q "no envelope in $prefix_share/reference/envelopes.csv (the installation's; record your own runs into your own file with --envelopes) (record one with \`tetherbench gate --record --integrator implicit_midpoint --envelopes my_envelopes.csv $case_file\`)" "$work/installed.out" ||
+"$tb" --plugin "$midpoint" gate "$case_file" --integrator implicit_midpoint >"$work/installed.out" || true
+grep -q -F "no envelope in $prefix_share/reference/envelopes.csv (the installation's; record your own runs into your own file with --envelopes) (record one with \`tetherbench --plugin $midpoint gate --record $case_file --integrator implicit_midpoint --envelopes my_envelopes.csv\`)" "$work/installed.out" ||
   fail "the hint on the installation's envelopes: $(grep 'no envelope' "$work/installed.out")"
 if grep -q '`[^`]*share/tetherbench[^`]*`' "$work/installed.out"; then fail "a suggested command points into the installation"; fi
 status=0
-"$tb" --plugin "$midpoint" gate --integrator implicit_midpoint --record "$case_file" >/dev/null 2>"$work/installed_record.err" || status=$?
+"$tb" --plugin "$midpoint" gate --record "$case_file" --integrator implicit_midpoint >/dev/null 2>"$work/installed_record.err" || status=$?
 [ "$status" -eq 2 ] && grep -q "the envelopes bundled with the installation are not recorded into" "$work/installed_record.err" ||
   fail "gate --record into the installation: expected status 2, got $status: $(cat "$work/installed_record.err")"
 [ "$before" = "$(cksum <"$prefix_share/reference/envelopes.csv")" ] || fail "the installation's envelopes were changed"
