@@ -778,6 +778,8 @@ TEST_CASE("hostile command lines are refused with exit 2, naming the option and 
       // gate
       bad_option("gate with an unknown option", {"gate", kP, "--out={out}"}, {"--out"}),
       bad_option("gate with a nonexistent case", {"gate", "{in}/nope.toml"}, {"{in}/nope.toml"}),
+      bad_option("gate --accept-failures without --record", {"gate", kP, "--accept-failures"},
+                 {"--accept-failures", "goes with --record only"}),
       bad_option("gate --record with an unknown option", {"gate", kP, "--record", "--envelopes", "{in}/e.csv", "--bogus"},
                  {"--bogus"}),
   };
