@@ -58,7 +58,8 @@ bool starts_with(const std::string& text, const char* prefix) { return text.rfin
 FailureKind failure_kind_of_reason(const std::string& reason) {
   if (starts_with(reason, "crashed")) return FailureKind::Crashed;
   if (starts_with(reason, "integrator contract")) return FailureKind::Contract;
-  if (starts_with(reason, "timed out") || reason.find("time limit") != std::string::npos) return FailureKind::Timeout;
+  // A run that stopped making progress past the per-run time limit (app/isolation.hpp: "hung: ...").
+  if (starts_with(reason, "hung")) return FailureKind::Timeout;
   // What the runner catches: the model's or the integrator's exception, in a step, while building
   // the stepper or the formulation, or while reading the physical state (app/runner.cpp).
   for (const char* thrown : {"exception", "building the stepper failed", "building the formulation failed", "physical state:"})

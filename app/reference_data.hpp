@@ -136,7 +136,7 @@ constexpr std::array<std::string_view, 2> enum_texts(EnvelopePolicy) { return {"
 //   exception  the model or the integrator threw
 //   crashed    the plugin's process died of a signal
 //   contract   the step broke the integrator contract (a non-finite state returned as success, ...)
-//   timeout    the run passed its time limit
+//   timeout    the run made no progress past its time limit ("hung")
 enum class FailureKind { None, Diverged, Unstable, Solver, Exception, Crashed, Contract, Timeout };
 constexpr std::array<std::string_view, 8> enum_texts(FailureKind) {
   return {"", "diverged", "unstable", "solver", "exception", "crashed", "contract", "timeout"};

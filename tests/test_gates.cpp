@@ -214,6 +214,8 @@ TEST_CASE("a failure's kind comes from its outcome, one word per way of failing"
   CHECK(failure_kind(RunOutcome::failed_at("crashed (SIGSEGV) in plugin p, integrator i, case c", 0.0, 1)) == FailureKind::Crashed);
   CHECK(failure_kind(RunOutcome::failed_at("integrator contract: a non-finite state returned as success", 0.1, 2)) ==
         FailureKind::Contract);
+  CHECK(failure_kind(RunOutcome::failed_at("hung: no progress for 60 s (the per-run time limit, --time-limit) in plugin p", 0.1, 2)) ==
+        FailureKind::Timeout);
   RunOutcome unstable;
   unstable.kind = RunOutcome::Kind::Unstable;
   CHECK(failure_kind(unstable) == FailureKind::Unstable);
