@@ -11,6 +11,7 @@
 #include "app/distributed.hpp"
 #include "app/fingerprint.hpp"
 #include "app/interrupt.hpp"
+#include "app/isolation.hpp"
 #include "app/job_progress.hpp"
 #include "app/job_result.hpp"
 #include "app/job_store.hpp"
@@ -64,7 +65,8 @@ void identify(const std::vector<StudyJob>& jobs, const std::string& version, std
 FinishedJob run_one(StudyJob& job, int rank) {
   FinishedJob f;
   const auto start = std::chrono::steady_clock::now();
-  f.bytes = job.run();
+  // A job that runs a plugin's code runs in a worker process of its own (app/isolation.hpp).
+  f.bytes = run_maybe_isolated(mentions_a_plugin(job.inputs), "job '" + job.label + "'", job.run);
   f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   f.host = host_name();
   f.type = host_type();
@@ -158,9 +160,17 @@ JobsDone run_jobs(std::vector<StudyJob> jobs, const JobOptions& options) {
     std::lock_guard<std::mutex> lock(queue_mutex);
     results[i] = std::move(f);
   };
+  std::exception_ptr crashed;  // the first job without a result because its worker crashed
   auto fail = [&](size_t i, std::exception_ptr e) {
     progress.finished(position[i], 0.0);
     std::lock_guard<std::mutex> lock(queue_mutex);
+    try {
+      std::rethrow_exception(e);
+    } catch (const JobCrashed&) {  // a plugin's fault: the other jobs go on and are stored
+      if (!crashed) crashed = e;
+      return;
+    } catch (...) {
+    }
     if (!error) error = e;
   };
   // The other ranks' threads are served by one thread here while this rank's own run jobs too.
@@ -190,6 +200,7 @@ JobsDone run_jobs(std::vector<StudyJob> jobs, const JobOptions& options) {
   progress.stop();
   if (display.joinable()) display.join();
   if (error) std::rethrow_exception(error);
+  if (crashed) std::rethrow_exception(crashed);
 
   tally(results, keys, done);
   for (size_t i = 0; i < n; ++i) jobs[i].apply(results[i]->bytes);

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "app/fingerprint.hpp"
+#include "app/isolation.hpp"
 #include "app/study.hpp"
 #include "core/plugin.hpp"
 #include "core/table_reader.hpp"  // InputError
@@ -120,6 +121,7 @@ void add_entries(const std::string& where, Catalogue::Plugin plugin, Collector& 
   for (auto& i : added.integrators) claim("integrator", i.name), catalogue.integrators.push_back(std::move(i));
   for (auto& m : added.models) claim("model", m.name), catalogue.models.push_back(std::move(m));
   for (auto& s : added.studies) claim("study", s.name), catalogue.studies.push_back(std::move(s));
+  name_plugin(plugin.file, plugin.name, origin);  // for crash isolation (app/isolation.hpp)
   sort_by_name(catalogue.integrators);
   sort_by_name(catalogue.models);
   sort_by_name(catalogue.studies);

@@ -11,8 +11,10 @@
 #include <fstream>
 
 #include "core/format.hpp"
-#include "app/round_off.hpp"
 #include "app/interrupt.hpp"
+#include "app/isolation.hpp"
+#include "app/job_result.hpp"
+#include "app/round_off.hpp"
 
 namespace tb {
 
@@ -64,11 +66,46 @@ RunOutcome RunOutcome::failed_at(std::string reason, double t, long step, bool d
   return o;
 }
 
+namespace {
+
+// The contract every stepper keeps (core/integrator.hpp TimeStepper::step), checked after every
+// step it calls a success: a state of the formulation's size, finite (a step that produced a
+// non-finite state must fail, StepFailure::Kind::Diverged: the built-in methods all check),
+// and a time that moved forward but not past t_stop. "" when kept; else what was broken. Its
+// cost is one pass over the state per step, against a step's several passes at least.
+std::string breach_of_step_contract(const TimeStepper& stepper, Eigen::Index size, double t_before, double t_stop) {
+  const Eigen::VectorXd& y = stepper.state();
+  const double t = stepper.time();
+  if (y.size() != size)
+    return "a step returned success with a state of size " + std::to_string(y.size()) + "; expected the formulation's " +
+           std::to_string(size);
+  if (!y.allFinite())
+    return "a step returned success with a non-finite state (NaN/Inf); expected it to fail (StepFailure::Kind::Diverged)";
+  if (!(t > t_before))
+    return "a step returned success without advancing time (" +
+           (t == t_before ? "t stayed at " + format_g(t, 6) : "t = " + format_g(t, 17) + " after " + format_g(t_before, 17)) + " s)";
+  if (t > t_stop + 1e-12 * std::max(1.0, std::abs(t_stop)))
+    return "a step returned success past t_stop (t = " + format_g(t, 17) + " > " + format_g(t_stop, 17) + ")";
+  return "";
+}
+
+}  // namespace
+
 IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info, const IntegratorSettings& settings,
                              double t_end, double sample_interval, const SampleObserver& observer,
                              const ProgressReporter& progress, long* step_at_sample) {
   IntegrationOutcome out;
   const double t0 = 0.0;
+  // A run of its own when called outside measure() (a study's probe), in a worker process.
+  const WatchedRun watched("integrator " + info.name);
+  if (watched.failed()) {
+    out.outcome = *watched.failed();
+    out.outcome.h = settings.h;
+    out.outcome.adaptive = info.adaptive;
+    out.t_final = out.outcome.t;
+    out.final_state = form.initial_state();
+    return out;
+  }
   std::unique_ptr<TimeStepper> stepper;
   try {
     stepper = info.make(form, settings, t0);
@@ -77,7 +114,13 @@ IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info
     out.t_final = t0;
     out.final_state = form.initial_state();
     return out;
+  } catch (...) {
+    out.outcome = RunOutcome::failed_at("building the stepper failed: " + std::string(kNonStandardException), t0, 1);
+    out.t_final = t0;
+    out.final_state = form.initial_state();
+    return out;
   }
+  const Eigen::Index state_size = stepper->state().size();
   double runtime = 0.0;
   const double tiny = 1e-9 * std::min(settings.h, sample_interval);
   auto grid = [&](long i) { return double(i) * sample_interval; };
@@ -94,15 +137,25 @@ IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info
       const double target = observer ? std::min(grid(next_sample), t_end) : t_end;
       StepFailure failure;
       bool ok = true;
+      std::string breach;
+      double t_before = stepper->time();
       const auto start = Clock::now();
       bool stop = false;
       // Toward t_end the stepper must reach it: a time within `tiny` below t_end is not the end
       // (capped steps of 1 ms sum to 10 - 1.1e-13 over 10 s; stopping there looped for ever).
       while (stepper->time() < t_end && (target >= t_end || stepper->time() < target - tiny)) {
+        t_before = stepper->time();
         if (!(ok = stepper->step(t_end, failure))) break;
+        if (!(breach = breach_of_step_contract(*stepper, state_size, t_before, t_end)).empty()) break;
+        watch_step(stepper->time(), stepper->counters().steps);
         if ((stop = interrupted())) break;
       }
       runtime += std::chrono::duration<double>(Clock::now() - start).count();
+      if (!breach.empty()) {
+        // The step it called a success is not one: the run ends before it, at the last good step.
+        out.outcome = RunOutcome::failed_at("integrator contract: " + breach, t_before, stepper->counters().steps);
+        break;
+      }
       if (stop) {
         out.outcome = RunOutcome::interrupted_at(stepper->time(), stepper->counters().steps);
         steps_now = stepper->counters().steps;
@@ -133,11 +186,16 @@ IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info
   } catch (const std::exception& e) {
     out.outcome = RunOutcome::failed_at(std::string("exception: ") + e.what(), stepper->time(),
                                         stepper->counters().steps + 1);
+  } catch (...) {
+    out.outcome = RunOutcome::failed_at("exception: " + std::string(kNonStandardException), stepper->time(),
+                                        stepper->counters().steps + 1);
   }
   out.outcome.h = settings.h;
   out.outcome.adaptive = info.adaptive;
   out.outcome.rtol = info.adaptive && settings.declares_tolerances() ? settings.tolerances().rtol : 0.0;
-  out.t_final = stepper->time();
+  // A step that broke the contract is not taken: the run ends where the last good step left it.
+  const bool breached = out.outcome.failed() && out.outcome.reason.rfind("integrator contract: ", 0) == 0;
+  out.t_final = breached ? out.outcome.t : stepper->time();
   out.counters = stepper->counters();
   out.runtime_s = runtime;
   out.final_state = stepper->state();
@@ -259,9 +317,30 @@ const std::string& host_name() {
   return name;
 }
 
+namespace {
+
+// A run as a crash row names it.
+std::string run_description(const RunKey& key) { return "integrator " + key.label() + ", case " + key.c->name; }
+
+// Whether a run executes a plugin's code: its integrator's or its model's (app/plugins.cpp).
+bool runs_plugin_code(const RunKey& key) {
+  return key.c->origins.count("integrator " + key.integrator->name) > 0 || key.c->origins.count("model " + key.c->model_name) > 0;
+}
+
+}  // namespace
+
 Measurement measure(const RunKey& key, const IntegratorSettings& settings, const MeasureOptions& options) {
   Measurement m;
   m.host = host_name();
+  // In a worker process (app/isolation.hpp), the run reports itself; replayed after it crashed,
+  // it is not run again but returns its crash as its failure.
+  const WatchedRun watched(run_description(key));
+  if (watched.failed()) {
+    m.outcome = *watched.failed();
+    m.outcome.h = settings.h;
+    m.outcome.adaptive = key.integrator->adaptive;
+    return m;
+  }
   if (const auto why = why_not_applicable(*key.c, *key.integrator, key.discretisation)) {
     m.outcome = RunOutcome::not_applicable_because(*why);
     return m;
@@ -279,6 +358,10 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
     m.violable = violable_invariants(*key.c->model, *form);
   } catch (const std::exception& e) {
     m.outcome = RunOutcome::failed_at(std::string("building the formulation failed: ") + e.what(), 0.0, 1);
+    m.outcome.h = settings.h;
+    return m;
+  } catch (...) {
+    m.outcome = RunOutcome::failed_at("building the formulation failed: " + std::string(kNonStandardException), 0.0, 1);
     m.outcome.h = settings.h;
     return m;
   }
@@ -335,6 +418,9 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
     m.final_physical = form->physical_state(first.final_state);
   } catch (const std::exception& e) {  // no final state to compare: not a result
     if (m.outcome.ok()) m.outcome = RunOutcome::failed_at(std::string("physical state: ") + e.what(), m.t_final, m.counters.steps);
+  } catch (...) {
+    if (m.outcome.ok())
+      m.outcome = RunOutcome::failed_at("physical state: " + std::string(kNonStandardException), m.t_final, m.counters.steps);
   }
   // Timing passes with observation off (SPEC: runtime is the minimum over repeats), and more
   // of them while the passes so far total under min_timed_s.
@@ -369,7 +455,9 @@ void judge_growth_laws(SummaryRow& row, const RunKey& key) {
   }
 }
 
-SummaryRow run_case(const RunKey& key, const RunOptions& options) {
+namespace {
+
+SummaryRow run_case_here(const RunKey& key, const RunOptions& options) {
   const Case& c = *key.c;
   const IntegratorInfo& info = *key.integrator;
   SummaryRow row;
@@ -405,6 +493,23 @@ SummaryRow run_case(const RunKey& key, const RunOptions& options) {
   row.runtime_s = measured.runtime_s;
   row.host = measured.host;
   judge_growth_laws(row, key);
+  return row;
+}
+
+}  // namespace
+
+SummaryRow run_case(const RunKey& key, const RunOptions& options) {
+  // A plugin's run in a worker process of its own (app/isolation.hpp): its fault is its row.
+  if (!isolates(runs_plugin_code(key))) return run_case_here(key, options);
+  const std::string bytes = run_maybe_isolated(runs_plugin_code(key), "run '" + key.c->name + " | " + key.label() + "'", [&] {
+    ResultWriter w;
+    write(w, run_case_here(key, options));
+    return w.bytes();
+  });
+  SummaryRow row;
+  ResultReader r(bytes);
+  read(r, row);
+  r.expect_end();
   return row;
 }
 

@@ -19,6 +19,9 @@
 namespace tb {
 
 using SampleObserver = std::function<void(double t, const Eigen::VectorXd& y)>;
+
+// The reason of a run ended by a thrown value that is not a std::exception (`throw 42`).
+inline constexpr const char* kNonStandardException = "a non-standard exception (not derived from std::exception)";
 using ProgressReporter = std::function<void(double t)>;
 
 // How a run ended.

@@ -26,6 +26,9 @@
 #include "app/settings_doc.hpp"
 #include "app/study.hpp"
 #include "app/summary.hpp"
+#include "app/plugins.hpp"
+#include "conformance/plugin_check.hpp"
+#include "suite/conformance_bench.hpp"
 #include "cli/options.hpp"
 #include "core/format.hpp"
 
@@ -538,6 +541,68 @@ class GateCommand : public Command {
   bool record_ = false, accept_failures_ = false;
 };
 
+// `tetherbench check-plugin PLUGIN... [--fixture FILE]...`
+class CheckPluginCommand : public Command {
+ public:
+  explicit CheckPluginCommand(CLI::App& app) {
+    subcommand = app.add_subcommand("check-plugin",
+                                    "run the suite's generic integrator and model conformance checks on every entry of "
+                                    "plugins: a table of checks (exit status 1 if any fails)");
+    subcommand->add_option("PLUGIN", plugins_, "plugin files (shared libraries, as --plugin takes)")->required();
+    subcommand->add_option("--fixture", fixtures_,
+                           "a small case file of a plugin's model to check it on (repeatable; each model needs one)");
+  }
+  bool runs_cases() const override { return false; }
+  int execute(Session& session) override {
+    refuse_repeats("PLUGIN", plugins_);
+    refuse_repeats("--fixture", fixtures_);
+    // The plugins to check: loaded here unless --plugin or TETHERBENCH_PLUGINS already did.
+    std::vector<std::string> checked;  // their files as the catalogue holds them
+    for (const auto& file : plugins_) {
+      std::error_code ec;
+      std::string held;
+      for (const auto& p : session.catalogue.plugins)
+        if (fs::exists(file, ec) && fs::equivalent(p.file, file, ec)) held = p.file;
+      if (held.empty()) {
+        load_plugins({{file, "check-plugin"}}, session.catalogue);
+        held = session.catalogue.plugins.back().file;
+      }
+      checked.push_back(held);
+    }
+    const Catalogue& catalogue = session.catalogue;
+    // Each fixture: a case file of one of the checked plugins' models.
+    std::vector<std::string> models;
+    for (const auto& p : catalogue.plugins)
+      if (std::find(checked.begin(), checked.end(), p.file) != checked.end())
+        for (const auto& e : p.entries)
+          if (e.rfind("model ", 0) == 0) models.push_back(e.substr(6));
+    std::vector<conformance::ModelFixture> fixtures;
+    for (const auto& file : fixtures_) {
+      if (!fs::is_regular_file(file))
+        throw InputError("--fixture " + file + ": no such file (expected a case file of a plugin's model)");
+      const Case c = load_case(file, catalogue);
+      if (std::find(models.begin(), models.end(), c.model_name) == models.end())
+        throw InputError("--fixture " + file + ": [case] model = \"" + c.model_name + "\" is not a model of the plugins checked" +
+                         (models.empty() ? " (they add none)" : " (expected one of: " + join_names(models) + ")"));
+      fixtures.push_back({c.model_name, file, fs::path(file).filename().string()});
+    }
+    const conformance::IntegratorBench bench = suite_integrator_bench(catalogue);
+    bool ok = true;
+    for (const auto& p : catalogue.plugins) {
+      if (std::find(checked.begin(), checked.end(), p.file) == checked.end()) continue;
+      std::printf("plugin %s %s (%s)\n", p.name.c_str(), p.version.c_str(), p.file.c_str());
+      const auto checks = conformance::check_plugin(p, catalogue, bench, fixtures);
+      std::printf("%s\n", conformance::format_checks(checks).c_str());
+      ok = ok && conformance::all_passed(checks);
+    }
+    std::fflush(stdout);
+    return ok ? 0 : kRunFailed;
+  }
+
+ private:
+  std::vector<std::string> plugins_, fixtures_;
+};
+
 // `tetherbench check-claims REPORT_DIR`
 class CheckClaimsCommand : public Command {
  public:
@@ -669,6 +734,7 @@ std::vector<std::unique_ptr<Command>> declare_commands(CLI::App& app) {
   commands.push_back(std::make_unique<StudyCommand>(app, false));
   commands.push_back(std::make_unique<ReferenceCommand>(app));
   commands.push_back(std::make_unique<GateCommand>(app));
+  commands.push_back(std::make_unique<CheckPluginCommand>(app));
   commands.push_back(std::make_unique<CheckClaimsCommand>(app));
   commands.push_back(std::make_unique<IndexCommand>(app));
   commands.push_back(std::make_unique<ReadmeOrdersCommand>(app));

@@ -7,6 +7,7 @@
 //   tetherbench study NAME [CASE_FILE...] [--out DIR] [--jobs N] [--param KEY=VALUE]... [--set NAME.KEY=VALUE]...
 //   tetherbench reference [CASE_FILE...] [--out DIR]
 //   tetherbench gate [CASE_FILE...] [--envelopes FILE] [--integrator NAME]... [--record [--accept-failures]]
+//   tetherbench check-plugin PLUGIN... [--fixture FILE]...
 //   tetherbench check-claims REPORT_DIR
 //   tetherbench catenary CASE_FILE... [--elements 4,8,16,32,64] [--out DIR]   (= study catenary)
 // --plugin and --data-dir may also follow the command.
@@ -22,8 +23,10 @@
 
 #include "app/distributed.hpp"
 #include "app/interrupt.hpp"
+#include "app/isolation.hpp"
 #include "app/plugins.hpp"
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "suite/catalogue.hpp"
 
 namespace {
@@ -92,6 +95,14 @@ int main(int argc, char** argv) {
   auto* data_dir_opt = app.add_option("--data-dir", data_dir,
                                       "the folder holding the bundled cases/, reference/ and scripts/ (default: found "
                                       "next to the executable; also TETHERBENCH_DATA_DIR)");
+  std::string isolate_word, time_limit_text;
+  auto* isolate_opt = app.add_option("--isolate", isolate_word,
+                                     "which runs go to a worker process of their own, so that a crash or hang is that "
+                                     "run's failure: plugins (default: every run of a plugin's integrator, model or "
+                                     "study), all, none (everything in-process, e.g. under a debugger)");
+  auto* time_limit_opt = app.add_option("--time-limit", time_limit_text,
+                                        "seconds without progress (no step, no run started or ended) after which an "
+                                        "isolated run is stopped and fails as hung (default 3600)");
   const auto commands = declare_commands(app);
   try {
     app.parse(argc, argv);
@@ -111,6 +122,14 @@ int main(int argc, char** argv) {
     for (int i = 0; i < argc; ++i) session.command_line += std::string(i ? " " : "") + (i ? argv[i] : "tetherbench");
     session.data = find_data_paths(data_dir_opt->count() ? std::optional<std::string>(data_dir) : std::nullopt);
     session.catalogue = suite_catalogue();
+    IsolationSettings isolation;
+    if (isolate_opt->count()) {
+      const auto mode = isolation_mode_from(isolate_word);
+      if (!mode) throw InputError("--isolate " + isolate_word + ": expected plugins, all or none");
+      isolation.mode = *mode;
+    }
+    if (time_limit_opt->count()) isolation.time_limit_s = positive_number("--time-limit", time_limit_text, "seconds");
+    set_isolation(isolation);
     load_plugins(plugin_files(plugins), session.catalogue);
     if (command->runs_cases()) install_interrupt_handlers();
     if (process_count() > 1 && !command->distributes())
@@ -120,6 +139,9 @@ int main(int argc, char** argv) {
   } catch (const InputError& e) {
     std::fprintf(stderr, "tetherbench: %s\n", e.what());
     return distributed_abort(kUsageError);  // under mpirun: every rank ends, none waits for this one
+  } catch (const JobCrashed& e) {  // a plugin's fault that no run could carry (app/isolation.hpp)
+    std::fprintf(stderr, "tetherbench: %s; the other jobs ran and are stored (--resume reuses them)\n", e.what());
+    return distributed_abort(kRunFailed);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tetherbench: error: %s\n", e.what());
     return distributed_abort(kInternalError);

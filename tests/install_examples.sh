@@ -151,6 +151,52 @@ status=0
 grep -q "throwing_method .*plugin bug in step" "$work/throwing.out" || fail "the throwing run's row does not give the reason"
 grep -q "rk4 .*ok" "$work/throwing.out" || fail "the other runs did not go on"
 echo "throwing step: $(grep throwing_method "$work/throwing.out")"
+# Every fault of a plugin's step is that run's failure (app/isolation.hpp, the integrator contract
+# of app/runner.cpp): a crash, an abort, a non-standard throw, exit(), a hang past --time-limit,
+# NaN returned as success, a state of the wrong size, a time that does not advance. The built-in
+# runs of the same command complete, and the status is 1.
+faulty="$work/build_hostile/libfaulty_steps.so"
+status=0
+"$tb" --plugin "$faulty" --time-limit 2 run "$case_file" --out "$work/faulty" >"$work/faulty.out" 2>&1 || status=$?
+[ "$status" -eq 1 ] || { cat "$work/faulty.out"; fail "faulty plugin steps: expected status 1 (failed runs), got $status"; }
+expect_row() {  # integrator, the failure its row must give (at step 100: t = 0.099 s after 99 steps)
+  grep -qE "^  $1 +failed: $2 at t = 0\.099 s, step 100$" "$work/faulty.out" ||
+    { cat "$work/faulty.out"; fail "$1: expected 'failed: $2 at t = 0.099 s, step 100'"; }
+}
+where="in plugin faulty_steps, integrator"
+expect_row faulty_segv "crashed \(SIGSEGV\) $where faulty_segv, case T_planar_pendulum_60deg"
+expect_row faulty_fpe "crashed \(SIGFPE\) $where faulty_fpe, case T_planar_pendulum_60deg"
+expect_row faulty_abort "crashed \(SIGABRT\) $where faulty_abort, case T_planar_pendulum_60deg"
+expect_row faulty_exit "crashed \(the process exited with status 3 before returning its result\), integrator faulty_exit, case T_planar_pendulum_60deg"
+expect_row faulty_hang "hung: no progress for 2 s \(the per-run time limit, --time-limit\) $where faulty_hang, case T_planar_pendulum_60deg"
+expect_row faulty_throw_int "exception: a non-standard exception \(not derived from std::exception\)"
+expect_row faulty_nan_success "integrator contract: a step returned success with a non-finite state \(NaN/Inf\); expected it to fail \(StepFailure::Kind::Diverged\)"
+expect_row faulty_wrong_size "integrator contract: a step returned success with a state of size [0-9]+; expected the formulation's [0-9]+"
+expect_row faulty_stuck_time "integrator contract: a step returned success without advancing time \\(t stayed at 0\\.099 s\\)"
+for ok in rk4 rattle ida; do
+  grep -qE "^  $ok +ok" "$work/faulty.out" || { cat "$work/faulty.out"; fail "$ok did not complete beside the faulty runs"; }
+done
+# Their time series are kept up to the fault, with no row past it.
+last="$(tail -n 1 "$work/faulty/T_planar_pendulum_60deg/faulty_nan_success/timeseries.csv" | cut -d, -f1)"
+awk -v t="$last" 'BEGIN { exit !(t + 0 <= 0.099 && t + 0 > 0) }' || fail "faulty_nan_success's time series ends at t = $last"
+grep -qi nan "$work/faulty/T_planar_pendulum_60deg/faulty_nan_success/timeseries.csv" && fail "NaN rows in the time series"
+echo "faulty plugin steps: $(grep -c 'failed:' "$work/faulty.out") failed rows, status $status"
+# In a study's job of many runs (the stability map's probes), each crashed probe is a failed probe.
+"$tb" --plugin "$faulty" --time-limit 1 study stability_map "$case_file" --jobs "$jobs" --out "$work/faulty_map" \
+  >/dev/null 2>"$work/faulty_map.err" || { cat "$work/faulty_map.err"; fail "stability_map beside faulty plugin steps failed"; }
+grep -q '^T_planar_pendulum_60deg,faulty_segv,.*crashed (SIGSEGV) in plugin faulty_steps, integrator faulty_segv at t = ' \
+  "$work/faulty_map/stability_map.csv" || fail "the stability map's faulty_segv row does not give the crash"
+grep -qE '^T_planar_pendulum_60deg,rk4,,,map,[0-9.e-]+,' "$work/faulty_map/stability_map.csv" ||
+  fail "the stability map has no rk4 row beside the faulty ones"
+# A crash in a plugin study's own code (no run to carry it): status 1 naming the job and the
+# plugin, after the other job ran and was stored.
+status=0
+"$tb" --plugin "$work/build_hostile/libcrashing_study.so" study crashing_study "$case_file" "$work/T_spring_chain.toml" \
+  --plugin "$chain" --jobs 1 --out "$work/crashing_study" >/dev/null 2>"$work/crashing_study.err" || status=$?
+[ "$status" -eq 1 ] || { cat "$work/crashing_study.err"; fail "a crashing study: expected status 1, got $status"; }
+grep -q "crashed (SIGSEGV) in plugin crashing_study_example outside any run" "$work/crashing_study.err" ||
+  { cat "$work/crashing_study.err"; fail "a crashing study: the message does not name the crash and the plugin"; }
+[ "$(find "$work/crashing_study/.jobs" -type f | wc -l)" -eq 1 ] || fail "a crashing study: the other job was not stored"
 if [ -n "$mpiexec" ]; then
   mpi=("$mpiexec" -n 2 --oversubscribe)
   if [ "$(id -u)" -eq 0 ]; then mpi+=(--allow-run-as-root); fi

@@ -1,8 +1,9 @@
 // The layers of the suite (CMakeLists.txt: the kernel numerics <- core <- mechanics; models on
-// mechanics, integrators on core; the application app on core; studies on app and models;
-// suite on all). The build already refuses a wrong-way include path; these checks keep the
-// rest honest: the kernel includes nothing of the application; core, app and the command line
-// name no model and no integrator of the catalogue (they get them from it), no source climbs
+// mechanics, integrators on core; the application app on core; studies on app and models; the
+// conformance checks on app; suite on all). The build already refuses a wrong-way
+// include path; these checks keep the rest honest: the kernel includes nothing of the
+// application; core, app, conformance and the command line name no model and no integrator of
+// the catalogue (they get them from it), no source climbs
 // out of its folder with "../", and no model includes another model's folder.
 
 #include <catch2/catch.hpp>
@@ -65,12 +66,13 @@ std::vector<std::string> includes_of(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("core, app and the command line name no model and no integrator of the catalogue", "[layering]") {
+TEST_CASE("core, app, the conformance checks and the command line name no model and no integrator of the catalogue",
+          "[layering]") {
   std::vector<std::string> names = tb::testing::catalogue().model_names();
   for (const auto& n : tb::testing::catalogue().integrator_names()) names.push_back(n);
   REQUIRE(names.size() > 5);
   std::vector<fs::path> files = sources_under(kRoot / "core");
-  for (const char* layer : {"app", "cli"})
+  for (const char* layer : {"app", "conformance", "cli"})
     for (const auto& f : sources_under(kRoot / layer)) files.push_back(f);
   for (const auto& file : files) {
     const std::string text = slurp(file);
@@ -82,7 +84,7 @@ TEST_CASE("core, app and the command line name no model and no integrator of the
 }
 
 TEST_CASE("includes run down the layers: no '../', no model reaching into another model", "[layering]") {
-  for (const char* layer : {"numerics", "core", "mechanics", "app", "models", "integrators", "studies", "suite", "cli"})
+  for (const char* layer : {"numerics", "core", "mechanics", "app", "models", "integrators", "studies", "conformance", "suite", "cli"})
     for (const auto& file : sources_under(kRoot / layer)) {
       const std::string own = fs::relative(file, kRoot).begin()->string();  // the layer folder
       std::string own_unit;  // models/<name> or integrators/<name>
@@ -106,4 +108,15 @@ TEST_CASE("the kernel (numerics, core, mechanics) includes only the kernel: it i
         const std::string top = inc.substr(0, inc.find('/'));
         CHECK((top == "numerics" || top == "core" || top == "mechanics"));
       }
+}
+
+TEST_CASE("the conformance checks include no model and no integrator: they get both from their callers", "[layering]") {
+  // conformance/ sees the application only (the orders' rule is app/order_fit.hpp); the checks
+  // must stay generic (a plugin's entries are checked by the same code).
+  for (const auto& file : sources_under(kRoot / "conformance"))
+    for (const auto& inc : includes_of(slurp(file))) {
+      INFO(file.string() << " includes \"" << inc << "\"");
+      const std::string top = inc.substr(0, inc.find('/'));
+      CHECK((top == "numerics" || top == "core" || top == "mechanics" || top == "app" || top == "conformance"));
+    }
 }

@@ -15,7 +15,7 @@
 #include "numerics/lie_group.hpp"
 #include "models/reel_pendulum/forms.hpp"
 #include "mechanics/string_pendulum/mechanics.hpp"
-#include "tests/dae_checks.hpp"
+#include "conformance/dae_checks.hpp"
 #include "tests/dae_end_to_end.hpp"
 
 using tb::Mat3;
@@ -107,9 +107,9 @@ TEST_CASE("Model B DAE: analytic iteration matrix against central differences, f
       random_state(form, 1234u + unsigned(N) + (locked ? 100u : 0u), y, yp);
       for (const BaumgarteParameters b : {BaumgarteParameters{0.0, 0.0}, BaumgarteParameters{20.0, 5.0}}) {
         for (double cj : {0.0, 1.0, 3.7e2, 1e5}) {
-          const Eigen::MatrixXd J = tb::testing::dae_jacobian_dense(form, 0.2, y, yp, cj, b);
-          const Eigen::MatrixXd Jfd = tb::testing::dae_jacobian_fd(form, 0.2, y, yp, cj, b);
-          const double err = tb::testing::dae_jacobian_row_relative_error(J, Jfd);
+          const Eigen::MatrixXd J = tb::conformance::dae_jacobian_dense(form, 0.2, y, yp, cj, b);
+          const Eigen::MatrixXd Jfd = tb::conformance::dae_jacobian_fd(form, 0.2, y, yp, cj, b);
+          const double err = tb::conformance::dae_jacobian_row_relative_error(J, Jfd);
           char what[160];
           std::snprintf(what, sizeof what, "%s, N = %d, p = %g, gamma = %g, cj = %g: row-relative error",
                         locked ? "locked" : "free", N, b.p, b.gamma, cj);
@@ -128,12 +128,12 @@ TEST_CASE("Model B DAE: band of the iteration matrix (locked: Model A's - free: 
     rp::DaeForm form(reel_parameters(6, locked), reel_initial(true));
     Eigen::VectorXd y, yp;
     random_state(form, 55u, y, yp);
-    const Eigen::MatrixXd J = tb::testing::dae_jacobian_dense(form, 0.0, y, yp, 50.0, b);
-    const Eigen::MatrixXd Jfd = tb::testing::dae_jacobian_fd(form, 0.0, y, yp, 50.0, b);
+    const Eigen::MatrixXd J = tb::conformance::dae_jacobian_dense(form, 0.0, y, yp, 50.0, b);
+    const Eigen::MatrixXd Jfd = tb::conformance::dae_jacobian_fd(form, 0.0, y, yp, 50.0, b);
     INFO((locked ? "locked" : "free"));
-    CHECK(tb::testing::entries_outside_band(J, form.lower_bandwidth(), form.upper_bandwidth(), 0.0) == 0);
-    CHECK(tb::testing::entries_outside_band(Jfd, form.lower_bandwidth(), form.upper_bandwidth(), 1e-6) == 0);
-    const auto [lower, upper] = tb::testing::measured_bandwidths(J, 0.0);
+    CHECK(tb::conformance::entries_outside_band(J, form.lower_bandwidth(), form.upper_bandwidth(), 0.0) == 0);
+    CHECK(tb::conformance::entries_outside_band(Jfd, form.lower_bandwidth(), form.upper_bandwidth(), 1e-6) == 0);
+    const auto [lower, upper] = tb::conformance::measured_bandwidths(J, 0.0);
     CHECK(lower == form.lower_bandwidth());
     CHECK(upper == form.upper_bandwidth());
   }

@@ -12,7 +12,7 @@
 
 #include "numerics/lie_group.hpp"
 #include "models/string_pendulum/forms.hpp"
-#include "tests/dae_checks.hpp"
+#include "conformance/dae_checks.hpp"
 #include "tests/dae_end_to_end.hpp"
 #include "tests/test_support.hpp"
 
@@ -68,9 +68,9 @@ TEST_CASE("Model A DAE: analytic iteration matrix against central differences, f
     random_state(*form, 4242u + unsigned(N), y, yp);
     for (const BaumgarteParameters b : {BaumgarteParameters{0.0, 0.0}, BaumgarteParameters{20.0, 5.0}}) {
       for (double cj : {0.0, 1.0, 3.7e2, 1e5}) {
-        const Eigen::MatrixXd J = tb::testing::dae_jacobian_dense(*form, 0.3, y, yp, cj, b);
-        const Eigen::MatrixXd Jfd = tb::testing::dae_jacobian_fd(*form, 0.3, y, yp, cj, b);
-        const double err = tb::testing::dae_jacobian_row_relative_error(J, Jfd);
+        const Eigen::MatrixXd J = tb::conformance::dae_jacobian_dense(*form, 0.3, y, yp, cj, b);
+        const Eigen::MatrixXd Jfd = tb::conformance::dae_jacobian_fd(*form, 0.3, y, yp, cj, b);
+        const double err = tb::conformance::dae_jacobian_row_relative_error(J, Jfd);
         char what[128];
         std::snprintf(what, sizeof what, "N = %d, p = %g, gamma = %g, cj = %g: row-relative error", N, b.p, b.gamma, cj);
         report(what, err);
@@ -87,20 +87,20 @@ TEST_CASE("Model A DAE: the iteration matrix is banded with the declared half-ba
   Eigen::VectorXd y, yp;
   random_state(*form, 99u, y, yp);
   const BaumgarteParameters b{10.0, 3.0};
-  const Eigen::MatrixXd J = tb::testing::dae_jacobian_dense(*form, 0.0, y, yp, 50.0, b);
-  const Eigen::MatrixXd Jfd = tb::testing::dae_jacobian_fd(*form, 0.0, y, yp, 50.0, b);
-  CHECK(tb::testing::entries_outside_band(J, form->lower_bandwidth(), form->upper_bandwidth(), 0.0) == 0);
-  CHECK(tb::testing::entries_outside_band(Jfd, form->lower_bandwidth(), form->upper_bandwidth(), 1e-6) == 0);
+  const Eigen::MatrixXd J = tb::conformance::dae_jacobian_dense(*form, 0.0, y, yp, 50.0, b);
+  const Eigen::MatrixXd Jfd = tb::conformance::dae_jacobian_fd(*form, 0.0, y, yp, 50.0, b);
+  CHECK(tb::conformance::entries_outside_band(J, form->lower_bandwidth(), form->upper_bandwidth(), 0.0) == 0);
+  CHECK(tb::conformance::entries_outside_band(Jfd, form->lower_bandwidth(), form->upper_bandwidth(), 1e-6) == 0);
   // The declared band is the tightest: both half-bandwidths are attained.
-  const auto [lower, upper] = tb::testing::measured_bandwidths(J, 0.0);
+  const auto [lower, upper] = tb::conformance::measured_bandwidths(J, 0.0);
   CHECK(lower == form->lower_bandwidth());
   CHECK(upper == form->upper_bandwidth());
   // The same band for the paper's N = 20: independent of N.
   const auto big = make_form(20, tb::testing::paper_initial_condition());
   random_state(*big, 7u, y, yp);
-  const Eigen::MatrixXd J20 = tb::testing::dae_jacobian_dense(*big, 0.0, y, yp, 50.0, b);
+  const Eigen::MatrixXd J20 = tb::conformance::dae_jacobian_dense(*big, 0.0, y, yp, 50.0, b);
   CHECK(big->lower_bandwidth() == form->lower_bandwidth());
-  CHECK(tb::testing::entries_outside_band(J20, big->lower_bandwidth(), big->upper_bandwidth(), 0.0) == 0);
+  CHECK(tb::conformance::entries_outside_band(J20, big->lower_bandwidth(), big->upper_bandwidth(), 0.0) == 0);
 }
 
 TEST_CASE("Model A DAE: consistent initial values solve F(t0, y0, y0') = 0 to round-off", "[string_pendulum][dae]") {

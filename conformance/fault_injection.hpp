@@ -1,15 +1,16 @@
 #pragma once
-// Wraps any formulation so that, once armed, its evaluations return NaN: lets the generic
-// tests check that every integrator fails a step cleanly and leaves its state unchanged. It can
-// also start from another state (a symmetric method's step back, in the same tests).
-// A new formulation kind needs a wrapper here (the generic test fails until it has one).
+// Wraps any formulation so that, once armed, its evaluations return NaN: lets the integrator
+// conformance checks (conformance/integrator_checks.cpp: the generic tests and check-plugin) check
+// that an integrator fails a step cleanly and leaves its state unchanged. It can also start from
+// another state (a symmetric method's step back, in the same checks).
+// A new formulation kind needs a wrapper here (the failed-step check fails until it has one).
 
 #include <limits>
 #include <memory>
 
 #include "core/formulation.hpp"
 
-namespace tb::testing {
+namespace tb::conformance {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
@@ -207,7 +208,7 @@ class FaultyLieGroupOde final : public LieGroupOdeFormulation {
 };
 
 // nullptr when this kind has no wrapper yet. With `start`, the wrapper's initial state is that
-// state (the generic tests start a step back from where a step ended); the DAE's consistent
+// state (the conformance checks start a step back from where a step ended); the DAE's consistent
 // initial values still come from the inner form.
 inline std::unique_ptr<Formulation> make_faulty(std::unique_ptr<Formulation> inner, const bool& armed,
                                                 Eigen::VectorXd start = {}) {
@@ -224,4 +225,4 @@ inline std::unique_ptr<Formulation> make_faulty(std::unique_ptr<Formulation> inn
   }
 }
 
-}  // namespace tb::testing
+}  // namespace tb::conformance

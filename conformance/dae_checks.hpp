@@ -1,6 +1,7 @@
 #pragma once
-// Checks shared by the DAE formulation tests of every model: the analytic iteration matrix
-// dF/dy + cj dF/dy' against central finite differences of the residual, and its band.
+// Checks shared by the model conformance checks (conformance/model_checks.cpp) and the DAE tests of
+// the models: the analytic iteration matrix dF/dy + cj dF/dy' against central finite differences
+// of the residual, and its band.
 
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
@@ -10,7 +11,7 @@
 
 #include "core/formulation.hpp"
 
-namespace tb::testing {
+namespace tb::conformance {
 
 inline Eigen::MatrixXd dae_jacobian_dense(const DaeFormulation& form, double t, const Eigen::VectorXd& y,
                                           const Eigen::VectorXd& yp, double cj, const BaumgarteParameters& b) {
@@ -77,4 +78,4 @@ inline std::pair<int, int> measured_bandwidths(const Eigen::MatrixXd& J, double 
   return {lower, upper};
 }
 
-}  // namespace tb::testing
+}  // namespace tb::conformance
