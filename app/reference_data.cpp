@@ -269,17 +269,43 @@ std::vector<PaperClaim> read_paper_claims(const std::string& path) {
   });
 }
 
-std::vector<Envelope> read_envelopes(const std::string& path) {
+namespace {
+// The first line of a CSV file that is not a comment or empty: its header.
+std::string header_line(const std::string& path) {
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    return line;
+  }
+  return "";
+}
+}  // namespace
+
+std::vector<Envelope> read_envelopes(const std::string& path, bool accept_old_format) {
   return reading(path, [&] {
-    std::array<std::string, 8> names, cells;  // the columns of Envelope's description
+    const std::string header = header_line(path), expected = csv_header<Envelope>();
+    const bool old_format = header == kEnvelopeHeaderBeforeFailureKinds;
+    if (old_format && !accept_old_format)
+      throw InputError(path + ": an envelope file of the format before fails rows recorded their kind and step "
+                       "(header '" + header + "'); expected the header '" + expected +
+                       "'. Convert it once with `tetherbench gate --record --envelopes " + path +
+                       "`: it reads the old format, re-measures its recorded rows and writes the file in the new one");
+    if (!old_format && header != expected)
+      throw InputError(path + ": expected an envelope file with the header '" + expected + "', got '" + header + "'");
+    constexpr size_t kColumns = 10;
+    std::array<std::string, kColumns> names, cells;  // the columns of Envelope's description
     const auto columns = csv_columns<Envelope>();
     if (columns.size() != names.size()) throw std::logic_error("read_envelopes: Envelope has " + std::to_string(columns.size()) + " columns");
     std::copy(columns.begin(), columns.end(), names.begin());
-    Reader<8> in(path);
-    std::apply([&](const auto&... n) { in.read_header(io::ignore_no_column, n...); }, names);
+    // The old format lacks failure_kind and failure_step: they are read as "" and "0".
+    Reader<kColumns> in(path);
+    std::apply([&](const auto&... n) { in.read_header(old_format ? io::ignore_missing_column : io::ignore_no_column, n...); },
+               names);
     std::vector<Envelope> rows;
     while (std::apply([&](auto&... cell) { return in.read_row(cell...); }, cells)) {
       const std::string where = path + ": line " + std::to_string(in.get_file_line());
+      if (old_format) cells[8] = "0";
       Envelope e;
       try {
         from_csv_cells(e, {cells.begin(), cells.end()});
@@ -287,8 +313,16 @@ std::vector<Envelope> read_envelopes(const std::string& path) {
         throw InputError(where + ", " + err.what());
       }
       if ((e.bound_type == BoundType::Fails) != (e.metric == "outcome"))
-        throw InputError(path + " (line " + std::to_string(in.get_file_line()) +
-                         "): bound_type 'fails' goes with metric 'outcome' and only with it");
+        throw InputError(where + ": bound_type 'fails' goes with metric 'outcome' and only with it");
+      if (!old_format && (e.bound_type == BoundType::Fails) != (e.failure_kind != FailureKind::None))
+        throw InputError(where + ", column 'failure_kind': expected " +
+                         (e.bound_type == BoundType::Fails ? "how the run fails (one of " + enum_choices<FailureKind>() + ") on a fails row"
+                                                           : std::string("nothing on a row that is not a fails row")) +
+                         ", got '" + std::string(enum_text(e.failure_kind)) + "'");
+      if (e.bound_type == BoundType::Fails ? e.failure_step < 0 || (!old_format && e.failure_step < 1) : e.failure_step != 0)
+        throw InputError(where + ", column 'failure_step': expected " +
+                         std::string(e.bound_type == BoundType::Fails ? "the step the run failed at (>= 1)" : "0 on a row that is not a fails row") +
+                         ", got " + std::to_string(e.failure_step));
       rows.push_back(e);
     }
     return rows;
@@ -301,8 +335,10 @@ void write_envelopes(const std::string& path, const std::vector<Envelope>& rows)
   out << "# Conservation envelopes checked by `tetherbench gate` (ctest: gate:<case>). Each row bounds one\n"
          "# metric of the short gate run (case [report] gate_t_end, the case's step) of one integrator.\n"
          "# bound_type max: value <= bound; min: value >= bound (an integrator expected to drift must still drift);\n"
-         "# fails (metric outcome): the run is expected to fail at this step (a stability result; recorded_value: the\n"
-         "# time it failed at when recorded, note: its status).\n"
+         "# fails (metric outcome): the run is expected to fail at this step, in the way failure_kind says (diverged,\n"
+         "# unstable, solver, exception, crashed, contract, timeout), no earlier than bound (s); recorded_value and\n"
+         "# failure_step: the time and the step it failed at when recorded, note: its status. A run that now fails\n"
+         "# another way, or earlier than bound, or completes, fails its gate (reference/README.md).\n"
          "# policy fixed: a physical claim, never changed by `tetherbench gate --record`; recorded: re-measured by it.\n"
          "# Refresh on purpose with `tetherbench gate --record` (see reference/README.md).\n";
   out << csv_header<Envelope>() << '\n';

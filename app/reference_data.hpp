@@ -121,20 +121,41 @@ std::vector<PaperClaim> read_paper_claims(const std::string& path);
 // reference/envelopes.csv: one row per Envelope, its columns from the description below
 // (app/record.hpp), so reading, writing and the header cannot disagree.
 // Max: value <= bound (conserved); Min: value >= bound (expected to drift); Fails (metric
-// "outcome"): the run is expected to fail (unstable at its step).
+// "outcome"): the run is expected to fail, in the way failure_kind says, no earlier than bound (s).
 enum class BoundType { Max, Min, Fails };
 constexpr std::array<std::string_view, 3> enum_texts(BoundType) { return {"max", "min", "fails"}; }
 // Fixed: a physical claim, kept by --record; Recorded: re-measured by --record.
 enum class EnvelopePolicy { Fixed, Recorded };
 constexpr std::array<std::string_view, 2> enum_texts(EnvelopePolicy) { return {"fixed", "recorded"}; }
+// How a run failed, in one word (app/gates.hpp failure_kind derives it from the run's outcome):
+// a gate's fails row expects the same kind, so a method that used to diverge and now throws, or
+// that used to fail its solver and now crashes, fails its gate. None: a row that is not a fails row.
+//   diverged   the state became non-finite inside a step ("unstable at h = ...")
+//   unstable   completed, but beyond the instability criterion ("unstable from t = ...")
+//   solver     the step's own solver gave up (a Newton or fixed-point iteration, a step-size floor)
+//   exception  the model or the integrator threw
+//   crashed    the plugin's process died of a signal
+//   contract   the step broke the integrator contract (a non-finite state returned as success, ...)
+//   timeout    the run made no progress past its time limit ("hung")
+enum class FailureKind { None, Diverged, Unstable, Solver, Exception, Crashed, Contract, Timeout };
+constexpr std::array<std::string_view, 8> enum_texts(FailureKind) {
+  return {"", "diverged", "unstable", "solver", "exception", "crashed", "contract", "timeout"};
+}
 struct Envelope {
   std::string case_name;
   std::string integrator;
-  std::string metric;  // a metric name (core/metrics.hpp)
+  std::string metric;  // a metric name (core/metrics.hpp), or "outcome" on a fails row
   BoundType bound_type = BoundType::Max;
+  // Max and min rows: the bound on the metric. Fails rows: the earliest time (s) the run may
+  // fail at (app/gates.hpp failure_time_bound: the recorded time less the stated tolerance).
   double bound = 0.0;
   EnvelopePolicy policy = EnvelopePolicy::Fixed;
-  double recorded_value = 0.0;  // what was measured when the bound was recorded
+  // What was measured when the bound was recorded; on a fails row the time (s) it failed at
+  // (the last accepted step's time; for an unstable run, the instability's onset).
+  double recorded_value = 0.0;
+  // Fails rows: how it failed and the step it failed at when recorded; None and 0 otherwise.
+  FailureKind failure_kind = FailureKind::None;
+  long failure_step = 0;
   std::string note;
 };
 template <class V>
@@ -146,9 +167,19 @@ void describe(V& v, Envelope& e) {
   v("bound", e.bound, Csv{3});
   v("policy", e.policy);
   v("recorded_value", e.recorded_value, Csv{4});
+  v("failure_kind", e.failure_kind);
+  v("failure_step", e.failure_step);
   v("note", e.note, Csv::quote());
 }
-std::vector<Envelope> read_envelopes(const std::string& path);
+// The header of envelope files written before fails rows recorded their kind and step (no
+// failure_kind, failure_step): refused by the gate with how to convert, read by --record
+// (read_envelopes' accept_old_format), which writes the file back in the current format.
+inline constexpr const char* kEnvelopeHeaderBeforeFailureKinds =
+    "case,integrator,metric,bound_type,bound,policy,recorded_value,note";
+// InputError naming the file, the line and the column for a bad row, or the header expected for
+// a file of another format. With accept_old_format, a file with the old header is read too: its
+// fails rows get their kind from their note (the status text they recorded), their step 0.
+std::vector<Envelope> read_envelopes(const std::string& path, bool accept_old_format = false);
 void write_envelopes(const std::string& path, const std::vector<Envelope>& rows);
 
 // reference/job_costs.csv: columns job,seconds — the wall time each job of an earlier report

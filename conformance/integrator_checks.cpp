@@ -9,7 +9,7 @@
 #include "conformance/fault_injection.hpp"
 #include "core/format.hpp"
 #include "numerics/convergence.hpp"
-#include "studies/work_precision.hpp"
+#include "app/order_fit.hpp"
 
 namespace tb::conformance {
 
@@ -80,7 +80,7 @@ Check check_order(const IntegratorInfo& info, const IntegratorBench& bench) {
     if (!info.adaptive) {
       // Fixed step: log-log fit of the final-state error over a step sweep, as a plain slope
       // (within 0.25 of the declared order) and by the rule of orders.csv (its asymptotic window,
-      // interval and flag: studies/work_precision.hpp), against the reference's resolution (its
+      // interval and flag: app/order_fit.hpp), against the reference's resolution (its
       // distance from the cross-check solver's solution) and the state's scale.
       const Eigen::VectorXd crosscheck = compute_reference(catalogue.crosscheck(), *model, discretisation, T, 1e-5).physical;
       const double agreement = state_error(reference, crosscheck);

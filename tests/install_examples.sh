@@ -10,6 +10,8 @@
 #   3. Hostile plugins (tests/plugins/) are refused with status 2 naming the file and what was
 #      expected; an exception inside a plugin's step fails that run only.
 #   4. Under mpirun (when the build has MPI), every rank loads the plugin: its rows as threaded.
+#   5. The gate on the test plugins (tests/plugins/check_gate.sh): failing runs are not recorded
+#      unasked, fails rows keep their kind and time, and a broken order fails.
 # Usage: install_examples.sh SOURCE_DIR BUILD_DIR [MPIEXEC]
 set -euo pipefail
 src="$1" build="$2" mpiexec="${3:-}"
@@ -207,4 +209,5 @@ if [ -n "$mpiexec" ]; then
     fail "rk3 under mpirun: '$(row "$work/table_mpi")', threaded: '$(row "$work/table_threads")'"
   echo "mpirun -n 2 table --plugin: rk3 row as threaded: $(row "$work/table_mpi")"
 fi
+bash "$src/tests/plugins/check_gate.sh" "$tb" "$work/build_hostile" "$case_file" "$work"
 echo "install_examples: ok"

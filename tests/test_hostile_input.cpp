@@ -359,10 +359,12 @@ const std::string kP = "{cases}/" + kPendulum;
 const std::string kH = "{cases}/" + kTether;
 const std::string kPendulumName = "name = \"T_planar_pendulum_60deg\"";
 
-const std::string kEnvelopeHeader = "case,integrator,metric,bound_type,bound,policy,recorded_value,note\n";
+const std::string kEnvelopeHeader = "case,integrator,metric,bound_type,bound,policy,recorded_value,failure_kind,failure_step,note\n";
 std::string envelope_row(const std::string& metric, const std::string& bound_type, const std::string& bound,
-                         const std::string& policy = "recorded", const std::string& recorded = "1e-7") {
-  return "T_planar_pendulum_60deg,rk4," + metric + "," + bound_type + "," + bound + "," + policy + "," + recorded + ",\"\"\n";
+                         const std::string& policy = "recorded", const std::string& recorded = "1e-7",
+                         const std::string& kind = "", const std::string& step = "0") {
+  return "T_planar_pendulum_60deg,rk4," + metric + "," + bound_type + "," + bound + "," + policy + "," + recorded + "," + kind +
+         "," + step + ",\"\"\n";
 }
 
 // A refused case file run through `run`: the file, the key and what was expected are named.
@@ -776,6 +778,8 @@ TEST_CASE("hostile command lines are refused with exit 2, naming the option and 
       // gate
       bad_option("gate with an unknown option", {"gate", kP, "--out={out}"}, {"--out"}),
       bad_option("gate with a nonexistent case", {"gate", "{in}/nope.toml"}, {"{in}/nope.toml"}),
+      bad_option("gate --accept-failures without --record", {"gate", kP, "--accept-failures"},
+                 {"--accept-failures", "goes with --record only"}),
       bad_option("gate --record with an unknown option", {"gate", kP, "--record", "--envelopes", "{in}/e.csv", "--bogus"},
                  {"--bogus"}),
   };
@@ -799,20 +803,32 @@ TEST_CASE("hostile envelope and reference files are refused with exit 2 naming t
       bad_envelopes("recorded_value = -inf", H + envelope_row("energy_err_max", "max", "1e-6", "recorded", "-inf"),
                     {"'recorded_value'"}),
       bad_envelopes("bad policy", H + envelope_row("energy_err_max", "max", "1e-6", "sometimes"), {"'policy'", "'sometimes'"}),
-      bad_envelopes("fails row with a metric other than outcome", H + envelope_row("energy_err_max", "fails", "0"),
+      bad_envelopes("fails row with a metric other than outcome", H + envelope_row("energy_err_max", "fails", "0", "recorded", "0.1", "diverged", "3"),
                     {"'fails'", "'outcome'"}),
       bad_envelopes("outcome row with bound_type max", H + envelope_row("outcome", "max", "0"), {"'fails'", "'outcome'"}),
+      bad_envelopes("fails row without its kind", H + envelope_row("outcome", "fails", "0", "recorded", "0.1", "", "3"),
+                    {"line 2", "'failure_kind'", "expected how the run fails"}),
+      bad_envelopes("fails row with an unknown kind", H + envelope_row("outcome", "fails", "0", "recorded", "0.1", "exploded", "3"),
+                    {"'failure_kind'", "'exploded'"}),
+      bad_envelopes("fails row without its step", H + envelope_row("outcome", "fails", "0", "recorded", "0.1", "diverged", "0"),
+                    {"'failure_step'", "the step the run failed at (>= 1)"}),
+      bad_envelopes("a kind on a row that is not a fails row", H + envelope_row("energy_err_max", "max", "1e-6", "recorded", "1e-7", "solver", "0"),
+                    {"'failure_kind'", "nothing on a row that is not a fails row"}),
+      bad_envelopes("envelope file of the format before failure kinds",
+                    "case,integrator,metric,bound_type,bound,policy,recorded_value,note\nT_planar_pendulum_60deg,rk4,energy_err_max,max,1,recorded,0.5,\"\"\n",
+                    {"the format before fails rows recorded their kind and step", "expected the header '" + kEnvelopeHeader.substr(0, kEnvelopeHeader.size() - 1) + "'",
+                     "tetherbench gate --record --envelopes {in}/envelopes.csv"}),
       bad_envelopes("missing column", "case,integrator,metric,bound_type,bound,policy,recorded_value\nT,rk4,energy_err_max,max,1,fixed,1\n",
-                    {"note"}),
-      bad_envelopes("duplicated column", "case,integrator,metric,bound_type,bound,policy,recorded_value,note,note\nx,y,z,max,1,fixed,1,a,b\n",
-                    {"note"}),
+                    {"expected an envelope file with the header", "failure_step,note'"}),
+      bad_envelopes("duplicated column", "case,integrator,metric,bound_type,bound,policy,recorded_value,failure_kind,failure_step,note,note\nx,y,z,max,1,fixed,1,,0,a,b\n",
+                    {"expected an envelope file with the header", "failure_step,note'"}),
       bad_envelopes("row with too few columns", H + "T_planar_pendulum_60deg,rk4,energy_err_max,max\n", {"line 2"}),
-      bad_envelopes("row with too many columns", H + "T_planar_pendulum_60deg,rk4,energy_err_max,max,1e-6,recorded,1e-7,\"\",x\n",
+      bad_envelopes("row with too many columns", H + "T_planar_pendulum_60deg,rk4,energy_err_max,max,1e-6,recorded,1e-7,,0,\"\",x\n",
                     {"line 2"}),
       bad_envelopes("unterminated quote", H + "T_planar_pendulum_60deg,rk4,energy_err_max,max,1e-6,recorded,1e-7,\"oops\n",
                     {"line 2"}),
-      bad_envelopes("empty file", "", {"Header"}),
-      bad_envelopes("only comments", "# nothing here\n# at all\n", {"Header"}),
+      bad_envelopes("empty file", "", {"expected an envelope file with the header", "got ''"}),
+      bad_envelopes("only comments", "# nothing here\n# at all\n", {"expected an envelope file with the header", "got ''"}),
       {"binary garbage",
        {"gate", kP, "--envelopes", "{in}/envelopes.csv"},
        2,

@@ -1,6 +1,6 @@
 // The layers of the suite (CMakeLists.txt: the kernel numerics <- core <- mechanics; models on
 // mechanics, integrators on core; the application app on core; studies on app and models; the
-// conformance checks on app and studies; suite on all). The build already refuses a wrong-way
+// conformance checks on app; suite on all). The build already refuses a wrong-way
 // include path; these checks keep the rest honest: the kernel includes nothing of the
 // application; core, app, conformance and the command line name no model and no integrator of
 // the catalogue (they get them from it), no source climbs
@@ -111,13 +111,12 @@ TEST_CASE("the kernel (numerics, core, mechanics) includes only the kernel: it i
 }
 
 TEST_CASE("the conformance checks include no model and no integrator: they get both from their callers", "[layering]") {
-  // conformance/ links the studies (the orders' rule) and so could reach models/ and
-  // integrators/; the checks must stay generic (a plugin's entries are checked by the same code).
+  // conformance/ sees the application only (the orders' rule is app/order_fit.hpp); the checks
+  // must stay generic (a plugin's entries are checked by the same code).
   for (const auto& file : sources_under(kRoot / "conformance"))
     for (const auto& inc : includes_of(slurp(file))) {
       INFO(file.string() << " includes \"" << inc << "\"");
       const std::string top = inc.substr(0, inc.find('/'));
-      CHECK((top == "numerics" || top == "core" || top == "mechanics" || top == "app" || top == "studies" ||
-             top == "conformance"));
+      CHECK((top == "numerics" || top == "core" || top == "mechanics" || top == "app" || top == "conformance"));
     }
 }

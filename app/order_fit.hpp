@@ -1,0 +1,49 @@
+#pragma once
+// A measured convergence order and its flag against the declared order, from a step sweep: the
+// one rule behind the work-precision study's orders.csv and the gate's order check
+// (app/order_gate.hpp), so that the two never judge an order differently. Each caller brings its
+// own errors (the study against a reference solution, the gate by self-convergence) and the
+// uncertainty of each (OrderSweepPoint::agreement).
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "numerics/statistics.hpp"
+
+namespace tb {
+
+// The measured orders' rules (orders.csv; issue 24 item 3, issue 32 item 5), with their reasons
+// in order_fit.cpp; public so that tests/test_orders.cpp can hold them to numbers.
+struct OrderRules {
+  double resolution = 10.0;  // errors at least this many times the references' agreement (lower bound)
+  double ceiling = 0.1;      // and at most this fraction of the quantity's own scale (upper bound)
+  double agreement = 0.3;    // local orders within this of each other
+  std::size_t min_points = 3;
+  double floor = 0.5;        // a point falling at a local order below this is on a floor
+  double flag_band = 0.5;    // |measured - declared| above this is flagged
+};
+// One point of a fixed-step sweep as the orders see it.
+struct OrderSweepPoint {
+  double h = 0.0;
+  bool ok = false;              // the run reached the horizon
+  double error = 0.0;           // final state's max-norm error
+  double relative_error = 0.0;  // the same against the quantity's scale (WorkPrecisionResult::relative_error)
+  double agreement = 0.0;       // the references' agreement in that measure
+};
+struct MeasuredOrder {
+  AsymptoticOrder fit;
+  // As printed, 4 and 2 significant digits (the flag is judged on these). ci95 is the fit's 95%
+  // half-width plus reference_bound: the most the references' uncertainty can move the slope
+  // (each fitted error may be off by up to agreement / error, relative; the slope is a weighted
+  // sum of the log errors, sum_i w_i log e_i, so by up to sum_i |w_i| agreement_i / e_i). The
+  // least-squares interval alone treats the errors as exact.
+  double p = 0.0, ci95 = 0.0;
+  double reference_bound = 0.0;
+  std::string flag;            // "" when consistent with the declared order
+  std::size_t above_ceiling = 0;  // points that ran but whose error is above rules.ceiling
+  double relative_error_max = 0.0;  // over the fitted window
+};
+MeasuredOrder measure_order(const std::vector<OrderSweepPoint>& sweep, double declared, const OrderRules& rules = {});
+
+}  // namespace tb
