@@ -159,6 +159,9 @@ TEST_CASE("bad --set assignments are refused with the assignment, key and expect
       {"rk4.rtol=1e-6", {"unknown key 'integrators.rk4.rtol'", "this table takes no keys"}},
       {"ida.rtol", {"expected NAME.KEY=VALUE"}},
       {"ida.rtol=fast", {"'fast' is not a TOML value"}},
+      {"rattle4.scheme=1", {"--set rattle4.scheme=1: key 'integrators.rattle4.scheme'",
+                            "expected one of the words \"suzuki\", \"yoshida\", got 1 (the retired code of \"suzuki\""}},
+      {"rattle4.scheme=ruth", {"'integrators.rattle4.scheme'", "got \"ruth\""}},
   };
   for (const char* command : {"run", "table", "report"}) {
     for (const auto& b : bad) {
