@@ -190,8 +190,8 @@ std::optional<ParameterMap> read_parameter_map(TableReader& report, const Case& 
     if (map.compare_with == map.integrator)
       table->fail("compare_with", "an integrator other than 'integrator'", "'" + map.compare_with + "'");
     // Its failures are read as the method's limit only if it solves the same discrete equations by
-    // other means. That is the case's premise (the suite cannot prove it: lgvi-type and
-    // rattle-type integrators consume different forms and may still share them), but two methods
+    // other means. That is the case's premise (the suite cannot prove it: a variational Lie group
+    // integrator and a SHAKE-type one consume different forms and may still share them), but two methods
     // of different declared order, symmetry or symplecticity provably do not.
     auto shape = [](const IntegratorInfo& i) {
       return "order " + std::to_string(i.order) + (i.traits.symmetric ? ", symmetric" : ", not symmetric") +
