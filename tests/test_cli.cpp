@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <thread>
 
 #include "app/csv_table.hpp"
 #include "app/runner.hpp"
@@ -142,6 +143,19 @@ TEST_CASE("command-line --set overrides an integrator setting of the case file",
   CHECK(summary.find("\nT_planar_pendulum_60deg,rk45,,0.001,0.0001,1e-06,0.5,") != std::string::npos);
   // The last of repeated assignments wins; atol keeps the case file's value.
   CHECK(summary.find("\nT_planar_pendulum_60deg,ida,,0.001,1e-06,1e-10,0.5,") != std::string::npos);
+}
+
+TEST_CASE("table, report and study share one --jobs default: every core", "[cli][jobs]") {
+  // The pool changes wall time, never a table but for the runtimes: one default for the three
+  // commands that run jobs (table defaulted to 1 while report used every core).
+  Sandbox box;
+  const std::string cores = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
+  for (const char* command : {"table", "report", "study"}) {
+    const Result r = box.run(std::string(command) + " --help");
+    INFO(command << ": " << r.out);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("--jobs TEXT=" + cores + " ") != std::string::npos);
+  }
 }
 
 TEST_CASE("bad --set assignments are refused with the assignment, key and expectation, and nothing is written", "[cli][set][input]") {
