@@ -15,10 +15,25 @@ namespace tb {
 
 void read_integrator_settings(TableReader& table, const IntegratorInfo& info, IntegratorSettings& s) {
   // Exactly the declared settings are read, so exactly they are accepted (finish()).
-  for (const SettingSpec& spec : info.settings)
-    if (const auto value = table.checked_or_none(spec.name, spec.integer, spec.expectation(),
-                                                 [&](double x) { return spec.accepts(x); }))
-      s.set(spec.name, *value);
+  for (const SettingSpec& spec : info.settings) {
+    if (spec.is_number()) {
+      if (const auto value = table.checked_or_none(spec.name, spec.integer, spec.expectation(),
+                                                   [&](double x) { return spec.accepts(x); }))
+        s.set(spec.name, *value);
+      continue;
+    }
+    // A word written as a number: a retired integer code says which word it stood for, any
+    // other value how to write a word.
+    auto note = [&](const toml::value& v) -> std::string {
+      if (v.is_integer() && v.as_integer() >= 0 && std::size_t(v.as_integer()) < spec.former_codes.size())
+        return " (the retired code of \"" + spec.former_codes[std::size_t(v.as_integer())] +
+               "\": write the word, as a TOML string)";
+      return " (write it as a TOML string, e.g. \"" + (spec.words.empty() ? spec.default_text : spec.words.front()) + "\")";
+    };
+    if (const auto word = table.checked_string_or_none(spec.name, spec.expectation(),
+                                                       [&](const std::string& w) { return spec.accepts(w); }, note))
+      s.set_word(spec.name, *word);
+  }
   table.finish();
 }
 
@@ -32,7 +47,7 @@ void check_setting_conflicts(const Case& c, const Catalogue& catalogue, const st
     const IntegratorSettings& s = c.settings.at(info.name);
     if (const auto clash = info.conflict(s); !clash.key.empty())
       throw InputError(where + ": key 'integrators." + info.name + "." + clash.key + "': expected " + clash.expected +
-                       ", got " + format_g(s.get(clash.key)));
+                       ", got " + s.shown(clash.key));
   }
 }
 
@@ -103,10 +118,13 @@ std::optional<SettingSweep> read_setting_sweep(TableReader& report, const Case& 
   SettingSweep sweep;
   sweep.integrator = table->one_of("integrator", catalogue.integrator_names());
   const IntegratorInfo& info = *catalogue.find_integrator(sweep.integrator);
+  // Number settings only: the sweep's values, its CSV and its fit are numbers (a word setting's
+  // few values are compared by running the case once per value with --set).
   std::vector<std::string> keys;
-  for (const auto& spec : info.settings) keys.push_back(spec.name);
+  for (const auto& spec : info.settings)
+    if (spec.is_number()) keys.push_back(spec.name);
   if (keys.empty())
-    table->fail("integrator", "an integrator with settings to sweep", "'" + sweep.integrator + "', which declares none");
+    table->fail("integrator", "an integrator with number settings to sweep", "'" + sweep.integrator + "', which declares none");
   sweep.setting = table->one_of("setting", keys);
   const SettingSpec& spec = *std::find_if(info.settings.begin(), info.settings.end(),
                                           [&](const SettingSpec& s) { return s.name == sweep.setting; });
@@ -171,6 +189,19 @@ std::optional<ParameterMap> read_parameter_map(TableReader& report, const Case& 
       table->fail("compare_with", "a fixed-step integrator (the map is over h)", "'" + map.compare_with + "'");
     if (map.compare_with == map.integrator)
       table->fail("compare_with", "an integrator other than 'integrator'", "'" + map.compare_with + "'");
+    // Its failures are read as the method's limit only if it solves the same discrete equations by
+    // other means. That is the case's premise (the suite cannot prove it: a variational Lie group
+    // integrator and a SHAKE-type one consume different forms and may still share them), but two methods
+    // of different declared order, symmetry or symplecticity provably do not.
+    auto shape = [](const IntegratorInfo& i) {
+      return "order " + std::to_string(i.order) + (i.traits.symmetric ? ", symmetric" : ", not symmetric") +
+             (i.traits.symplectic ? ", symplectic" : ", not symplectic");
+    };
+    if (shape(other) != shape(info))
+      table->fail("compare_with",
+                  "an integrator that can solve the same discrete equations as '" + map.integrator + "' (" + shape(info) +
+                      ")",
+                  "'" + map.compare_with + "' (" + shape(other) + ")");
   }
   map.parameter = table->one_of("parameter", numeric_model_keys(model.value()));
   map.values = table->positive_list("values");
@@ -312,13 +343,20 @@ void apply_setting_override(Case& c, const std::string& assignment, const Catalo
   // VALUE as the right-hand side of a TOML line; parsed under toml11's "unknown file" name so
   // that the reader's messages carry no meaningless "(line 1)".
   toml::value parsed;
+  const std::string text = assignment.substr(eq + 1);
   try {
-    std::istringstream line("value = " + assignment.substr(eq + 1));
+    std::istringstream line("value = " + text);
     const toml::value whole = toml::parse(line, "unknown file");
     if (whole.as_table().size() != 1) throw std::runtime_error("more than one value");
     parsed = whole.as_table().at("value");
   } catch (const std::exception&) {
-    throw InputError(where + ": the value '" + assignment.substr(eq + 1) + "' is not a TOML value (a number such as 1e-6)");
+    // A word or a text may be given without its quotes (--set NAME.scheme=suzuki), the shell
+    // having taken them; a number setting's value must be a TOML value.
+    const auto spec = std::find_if(integ->settings.begin(), integ->settings.end(),
+                                   [&](const SettingSpec& s) { return s.name == key; });
+    if (spec == integ->settings.end() || spec->is_number())
+      throw InputError(where + ": the value '" + text + "' is not a TOML value (a number such as 1e-6)");
+    parsed = toml::value(text);
   }
   TableReader table(where, "integrators." + name, toml::value(toml::table{{key, parsed}}));
   read_integrator_settings(table, *integ, c.settings.at(name));

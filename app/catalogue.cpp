@@ -74,7 +74,9 @@ void Catalogue::validate() const {
     if (i.order < 1) throw std::logic_error("catalogue: integrator '" + i.name + "' declares no order");
     std::vector<std::string> keys;
     for (const auto& spec : i.settings) {
-      if (!spec.accepts(spec.default_value))
+      if (spec.type == SettingSpec::Type::Word && spec.words.empty())
+        throw std::logic_error("catalogue: integrator '" + i.name + "' word setting '" + spec.name + "' lists no words");
+      if (spec.is_number() ? !spec.accepts(spec.default_value) : !spec.accepts(spec.default_text))
         throw std::logic_error("catalogue: integrator '" + i.name + "' setting '" + spec.name + "' has a default outside " +
                                spec.expectation());
       if (spec.name == "h") throw std::logic_error("catalogue: integrator '" + i.name + "' redeclares the case's step h");

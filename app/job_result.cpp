@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -143,7 +144,11 @@ std::string file_hash(const std::string& path) {
 
 IntegratorInputs integrator_inputs(const Case& c, const std::string& integrator, const IntegratorSettings& s) {
   IntegratorInputs out{integrator, s.h, {}, ""};
-  for (const auto& [key, value] : s.values()) out.settings.push_back({key, value});
+  for (const auto& [key, value] : s.values()) out.settings.push_back({key, value, ""});
+  for (const auto& [key, word] : s.words()) out.settings.push_back({key, 0.0, word});
+  // One order whatever the kind: by key (a setting changing kind between versions is a new key).
+  std::sort(out.settings.begin(), out.settings.end(),
+            [](const SettingValue& a, const SettingValue& b) { return a.key < b.key; });
   if (const auto it = c.origins.find("integrator " + integrator); it != c.origins.end()) out.origin = it->second;
   return out;
 }

@@ -273,15 +273,19 @@ StudyJob result_job(std::string label, double expected_cost, std::string inputs,
 // What a job's result is computed from, as typed records described once: a StudyJob's `inputs`
 // is their record_text (every field by name and exact value), never a string put together by hand.
 
-// One effective integrator setting (--set overrides included).
+// One effective integrator setting (--set overrides included): a number in `value`, or a word
+// or text in `word` (value 0 then), so that two runs differing only in a word differ in their
+// fingerprint.
 struct SettingValue {
   std::string key;
   double value = 0.0;
+  std::string word;
 };
 template <class V>
 void describe(V& v, SettingValue& x) {
   v("key", x.key);
   v("value", x.value);
+  v("word", x.word);
 }
 
 // One integrator of a case: its step and settings, and where it comes from ("" for a built-in

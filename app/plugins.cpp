@@ -64,6 +64,9 @@ std::string holder_of(const Catalogue& catalogue, const std::string& kind, const
 const tetherbench_plugin_entry& open_plugin(const std::string& where, const std::string& file, const std::string& path,
                                             const Catalogue& catalogue) {
   std::error_code ec;
+  if (fs::is_directory(file, ec))
+    throw InputError(where + ": is a directory; expected the plugin's shared library file in it (" +
+                     std::string(kExpected) + "), e.g. " + (fs::path(file) / "libNAME.so").string());
   if (!fs::is_regular_file(file, ec))
     throw InputError(where + ": no such file (expected " + std::string(kExpected) + ")");
   for (const auto& p : catalogue.plugins)
@@ -138,6 +141,12 @@ void load_one(const PluginFile& given, Catalogue& catalogue) {
   // An absolute path: dlopen would otherwise search the library path for a bare name.
   const std::string path = fs::absolute(given.file).string();
   const tetherbench_plugin_entry& entry = open_plugin(where, given.file, path, catalogue);
+  // A plugin's name is what the manifest, build_info.csv and its results' origin name it by: two
+  // files under one name would be two plugins that nothing can tell apart.
+  for (const auto& p : catalogue.plugins)
+    if (p.name == entry.name)
+      throw InputError(where + ": plugin name '" + entry.name + "' is already that of " + p.file +
+                       "; expected each plugin under a name of its own (TETHERBENCH_PLUGIN's first argument)");
   Collector added = collect_entries(where, entry);
   Catalogue::Plugin plugin;
   plugin.file = path;

@@ -8,5 +8,7 @@
 
 namespace tb {
 std::string format_setting_value(const SettingSpec& spec, double value);
+// The default as `list` and the table print it: a number, or a word or text in quotes.
+std::string format_setting_default(const SettingSpec& spec);
 std::string settings_markdown(const Catalogue& catalogue);
 }  // namespace tb

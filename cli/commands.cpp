@@ -145,7 +145,7 @@ class ListCommand : public Command {
       std::printf("  %-8s order %d  consumes %-20s %s%s\n", i.name.c_str(), i.order, to_string(i.consumes).c_str(),
                   i.summary.c_str(), from(catalogue, "integrator", i.name).c_str());
       for (const auto& s : i.settings)
-        std::printf("      %-18s default %-8s %-22s %s\n", s.name.c_str(), format_setting_value(s, s.default_value).c_str(),
+        std::printf("      %-18s default %-8s %-22s %s\n", s.name.c_str(), format_setting_default(s).c_str(),
                     s.expectation().c_str(), s.meaning.c_str());
     }
     std::printf("\nModels:\n");
@@ -288,7 +288,10 @@ class TableCommand : public Command {
 
  private:
   std::vector<std::string> cases_, integrator_names_;
-  std::string out_ = "results", repeats_ = "1", jobs_ = "1";
+  // All cores, as `report` and `study`: the parallel pool changes wall time only, never a result
+  // (the job store and MPI tests hold tables equal whatever the worker count); --jobs 1 for
+  // timings on an otherwise idle machine.
+  std::string out_ = "results", repeats_ = "1", jobs_ = default_jobs();
   bool resume_ = false;
   CaseRunOptions inputs_;
 };

@@ -9,23 +9,27 @@
 
 namespace tb {
 
-std::vector<double> fourth_order_composition(int scheme) {
-  if (scheme == 0) {
+std::vector<double> fourth_order_composition(const std::string& scheme) {
+  if (scheme == kYoshida) {
     const double c = std::cbrt(2.0), g1 = 1.0 / (2.0 - c);
     return {g1, -c * g1, g1};
   }
-  if (scheme == 1) {
+  if (scheme == kSuzuki) {
     const double p = 1.0 / (4.0 - std::cbrt(4.0));
     return {p, p, 1.0 - 4.0 * p, p, p};
   }
-  throw std::invalid_argument("composition scheme " + std::to_string(scheme) + " is not 0 or 1");
+  throw std::invalid_argument("composition scheme '" + scheme + "' is not " + kSuzuki + " or " + kYoshida);
 }
 
 SettingSpec composition_scheme_setting(const std::string& base) {
-  return switch_setting("scheme",
-                        "composition of " + base + " steps: 0 Yoshida's triple jump (3 substeps, γ = 1.351, −1.702, "
-                        "1.351), 1 Suzuki's 5-stage fractal (5 substeps, γ = 0.415 ×4 around −0.658)",
-                        1);
+  SettingSpec s = word_setting("scheme",
+                               "composition of " + base + " steps: suzuki, Suzuki's 5-stage fractal (5 substeps, γ = "
+                               "0.415 ×4 around −0.658); yoshida, Yoshida's triple jump (3 substeps, γ = 1.351, −1.702, "
+                               "1.351)",
+                               {kSuzuki, kYoshida}, kSuzuki);
+  // The setting was the integer 1 (Suzuki) or 0 (Yoshida) before it was a word.
+  s.former_codes = {kYoshida, kSuzuki};
+  return s;
 }
 
 SymmetricComposition::SymmetricComposition(double t0, double h, Eigen::VectorXd y0, std::vector<double> gamma)

@@ -26,10 +26,15 @@
 
 namespace tb {
 
-// The substep fractions γ_1..γ_s of `scheme` (0 Yoshida, 1 Suzuki); std::invalid_argument otherwise.
-std::vector<double> fourth_order_composition(int scheme);
+// The two compositions, by the words of the `scheme` setting.
+inline constexpr const char* kSuzuki = "suzuki";    // Suzuki's 5-stage fractal (1990)
+inline constexpr const char* kYoshida = "yoshida";  // Yoshida's triple jump (1990)
 
-// The `scheme` setting of a composition of `base` steps (its meaning names the base), default 1.
+// The substep fractions γ_1..γ_s of `scheme` (kSuzuki or kYoshida); std::invalid_argument otherwise.
+std::vector<double> fourth_order_composition(const std::string& scheme);
+
+// The `scheme` setting of a composition of `base` steps (its meaning names the base): the word
+// "suzuki" (default) or "yoshida"; the retired integer codes 1 and 0 are refused by name.
 SettingSpec composition_scheme_setting(const std::string& base);
 
 // A fixed-step stepper whose step is the composition (4.4) of a symmetric base step. The scheme

@@ -1,5 +1,6 @@
 #include "core/integrator.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
@@ -8,7 +9,17 @@
 
 namespace tb {
 
+namespace {
+std::string quoted_list(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "\"" : ", \"") + w + "\"";
+  return out;
+}
+}  // namespace
+
 std::string SettingSpec::expectation() const {
+  if (type == Type::Word) return "one of the words " + quoted_list(words);
+  if (type == Type::Text) return "a non-empty text on one line";
   const std::string what = integer ? "an integer" : "a finite number";
   const std::string lo = format_g(lower, 6), hi = format_g(upper, 6);
   if (std::isinf(upper)) return what + (lower_inclusive ? " >= " : " > ") + lo;
@@ -16,10 +27,18 @@ std::string SettingSpec::expectation() const {
 }
 
 bool SettingSpec::accepts(double value) const {
+  if (type != Type::Number) return false;
   if (!std::isfinite(value)) return false;
   if (integer && value != std::floor(value)) return false;
   if (lower_inclusive ? value < lower : value <= lower) return false;
   return value <= upper;
+}
+
+bool SettingSpec::accepts(const std::string& value) const {
+  if (type == Type::Word) return std::find(words.begin(), words.end(), value) != words.end();
+  if (type == Type::Text)
+    return !value.empty() && std::none_of(value.begin(), value.end(), [](unsigned char ch) { return ch < 0x20; });
+  return false;
 }
 
 SettingSpec positive_setting(std::string name, std::string meaning, double default_value) {
@@ -39,6 +58,21 @@ SettingSpec switch_setting(std::string name, std::string meaning, int default_va
   SettingSpec s{std::move(name), std::move(meaning), double(default_value), 0.0, true};
   s.upper = 1.0;
   s.integer = true;
+  return s;
+}
+
+SettingSpec word_setting(std::string name, std::string meaning, std::vector<std::string> words, std::string default_word) {
+  SettingSpec s{std::move(name), std::move(meaning)};
+  s.type = SettingSpec::Type::Word;
+  s.words = std::move(words);
+  s.default_text = std::move(default_word);
+  return s;
+}
+
+SettingSpec text_setting(std::string name, std::string meaning, std::string default_text) {
+  SettingSpec s{std::move(name), std::move(meaning)};
+  s.type = SettingSpec::Type::Text;
+  s.default_text = std::move(default_text);
   return s;
 }
 
@@ -78,20 +112,48 @@ void IntegratorSettings::set_tolerances(const ErrorTolerances& tolerances) {
 
 double IntegratorSettings::get(const std::string& key) const {
   const auto it = values_.find(key);
-  if (it == values_.end()) throw std::logic_error("integrator setting '" + key + "' is read but not declared");
+  if (it == values_.end())
+    throw std::logic_error("integrator setting '" + key + "' is read as a number but " +
+                           (words_.count(key) ? "declared as a word or text (read it with word())" : "not declared"));
   return it->second;
 }
 
 void IntegratorSettings::set(const std::string& key, double value) {
   const auto it = values_.find(key);
-  if (it == values_.end()) throw std::logic_error("integrator setting '" + key + "' is set but not declared");
+  if (it == values_.end())
+    throw std::logic_error("integrator setting '" + key + "' is set as a number but " +
+                           (words_.count(key) ? "declared as a word or text (set it with set_word())" : "not declared"));
   it->second = value;
+}
+
+const std::string& IntegratorSettings::word(const std::string& key) const {
+  const auto it = words_.find(key);
+  if (it == words_.end())
+    throw std::logic_error("integrator setting '" + key + "' is read as a word but " +
+                           (values_.count(key) ? "declared as a number (read it with get())" : "not declared"));
+  return it->second;
+}
+
+void IntegratorSettings::set_word(const std::string& key, const std::string& value) {
+  const auto it = words_.find(key);
+  if (it == words_.end())
+    throw std::logic_error("integrator setting '" + key + "' is set as a word but " +
+                           (values_.count(key) ? "declared as a number (set it with set())" : "not declared"));
+  it->second = value;
+}
+
+std::string IntegratorSettings::shown(const std::string& key) const {
+  if (const auto it = words_.find(key); it != words_.end()) return "\"" + it->second + "\"";
+  return format_g(get(key));
 }
 
 IntegratorSettings IntegratorSettings::defaults(const std::vector<SettingSpec>& specs, double h) {
   IntegratorSettings s;
   s.h = h;
-  for (const auto& spec : specs) s.values_[spec.name] = spec.default_value;
+  for (const auto& spec : specs) {
+    if (spec.is_number()) s.values_[spec.name] = spec.default_value;
+    else s.words_[spec.name] = spec.default_text;
+  }
   return s;
 }
 

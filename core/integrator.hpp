@@ -24,7 +24,10 @@
 namespace tb {
 
 // One setting an integrator reads from its [integrators.NAME] table or `--set NAME.KEY=VALUE`.
-// Values are numbers; `integer` settings take whole numbers only.
+// A setting is a number (the default kind; `integer` settings take whole numbers only), a word
+// of a declared list (an enum: a scheme's name, written `scheme = "suzuki"`), or a free text (a
+// tableau's or a file's name), each read and fingerprinted by the same code: case files, --set,
+// `tetherbench list`, the settings table and the stored results' fingerprints.
 struct SettingSpec {
   std::string name;     // the key
   std::string meaning;  // one line, with the unit
@@ -34,9 +37,25 @@ struct SettingSpec {
   double upper = std::numeric_limits<double>::infinity();
   bool integer = false;
 
-  // "a finite number > 0", "an integer >= 1", "a finite number in [0, 1]": the expectation in messages and docs.
+  // What the value is. Words and texts are TOML strings in case files; on --set the quotes may
+  // be left out (`--set NAME.scheme=suzuki`).
+  enum class Type { Number, Word, Text };
+  Type type = Type::Number;
+  // (Initialised here so that the brace-initialised number settings of existing integrators
+  // and plugins need not spell them: -Wmissing-field-initializers is quiet about such members.)
+  std::vector<std::string> words = {};  // Word: the allowed values, in the order `list` prints them
+  std::string default_text = {};        // Word, Text: the default
+  // Word settings that replaced an integer code: former_codes[i] is the word the number i
+  // stood for. The number is still refused (a case file that meant 1 must say which scheme it
+  // means), but the message names the word it stood for.
+  std::vector<std::string> former_codes = {};
+
+  bool is_number() const { return type == Type::Number; }
+  // "a finite number > 0", "an integer >= 1", "a finite number in [0, 1]", "one of the words
+  // "suzuki", "yoshida"", "a non-empty text": the expectation in messages and docs.
   std::string expectation() const;
-  bool accepts(double value) const;
+  bool accepts(double value) const;              // a Number setting's value; false for the others
+  bool accepts(const std::string& value) const;  // a Word or Text setting's value; false for a Number
 };
 
 // Common declarations, so that the same setting means the same thing in every integrator.
@@ -45,6 +64,11 @@ SettingSpec non_negative_setting(std::string name, std::string meaning, double d
 SettingSpec positive_integer_setting(std::string name, std::string meaning, int default_value);
 // An on/off choice: the integer 0 or 1.
 SettingSpec switch_setting(std::string name, std::string meaning, int default_value);
+// One word of `words` (an enum), `default_word` among them.
+SettingSpec word_setting(std::string name, std::string meaning, std::vector<std::string> words, std::string default_word);
+// Any non-empty text on one line (a tableau's name, ...): what it must name is the integrator's
+// to check, through IntegratorInfo::conflict (exit status 2 like any bad value).
+SettingSpec text_setting(std::string name, std::string meaning, std::string default_text);
 // The two settings of a Newton iteration inside a step: `newton_tol` (its stopping test, which
 // each scheme states in `tol_meaning`, with its default) and `max_newton_iters` (iterations
 // before the step is declared failed, 25 unless said otherwise).
@@ -73,14 +97,23 @@ class IntegratorSettings {
  public:
   double h = 0.0;  // fixed step, or initial step of an adaptive method (s)
 
-  // The value of a declared setting; reading an undeclared one is a programming error
-  // (std::logic_error naming the key), so a stepper cannot read what users cannot set.
+  // The value of a declared Number setting; reading an undeclared one (or a Word/Text one) is
+  // a programming error (std::logic_error naming the key), so a stepper cannot read what users
+  // cannot set.
   double get(const std::string& key) const;
   int get_int(const std::string& key) const { return static_cast<int>(get(key)); }
+  // Whether a Number setting `key` is declared (Word and Text settings: declares_word).
   bool declares(const std::string& key) const { return values_.count(key) > 0; }
-  // Sets a declared setting (std::logic_error for an undeclared key).
+  // Sets a declared Number setting (std::logic_error for an undeclared key).
   void set(const std::string& key, double value);
   const std::map<std::string, double>& values() const { return values_; }
+  // The value of a declared Word or Text setting (std::logic_error otherwise), and its setter.
+  const std::string& word(const std::string& key) const;
+  bool declares_word(const std::string& key) const { return words_.count(key) > 0; }
+  void set_word(const std::string& key, const std::string& value);
+  const std::map<std::string, std::string>& words() const { return words_; }
+  // The value of any declared setting as messages print it (a number to 6 digits, or the text).
+  std::string shown(const std::string& key) const;
   // The error tolerances of an adaptive method (std::logic_error if it declares none).
   bool declares_tolerances() const;
   ErrorTolerances tolerances() const;
@@ -93,6 +126,7 @@ class IntegratorSettings {
 
  private:
   std::map<std::string, double> values_;
+  std::map<std::string, std::string> words_;  // Word and Text settings
 };
 
 struct StepCounters {

@@ -63,6 +63,19 @@ class TableReader {
     if (!accepts(x)) fail_at(dotted(key), v, expected, describe_value(*v));
     return x;
   }
+  // Optional string checked by the caller's predicate. A value that is not a string is refused
+  // with `expected`, its `got` text followed by what `note_on_other(value)` adds (e.g. which word
+  // a retired number code stood for; "" for nothing). Absent: nullopt.
+  template <class Accepts, class NoteOnOther>
+  std::optional<std::string> checked_string_or_none(const std::string& key, const std::string& expected, Accepts accepts,
+                                                    NoteOnOther note_on_other) {
+    const toml::value* v = lookup(key);
+    if (!v) return std::nullopt;
+    if (!v->is_string()) fail_at(dotted(key), v, expected, describe_value(*v) + note_on_other(*v));
+    const std::string& s = v->as_string().str;
+    if (!accepts(s)) fail_at(dotted(key), v, expected, "\"" + s + "\"");  // as one_of() shows a word
+    return s;
+  }
   // A value as messages show it ("-5", "\"abc\"", "an array").
   static std::string describe_value(const toml::value& v);
   int positive_integer(const std::string& key);  // required integer >= 1 (20.0 is an error)

@@ -74,7 +74,8 @@ class ParameterMapStudy final : public Study {
           "integrator that solves the same discrete equations by other means (compare_with), each failure of the "
           "first says whether the second fails there too (the method's limit: its discrete equations have no "
           "solution there, or its step is unstable) or completes (the first solver's limit, not the method's), "
-          "and the second's own map follows.\n";
+          "and the second's own map follows. That the two share their discrete equations is the case's premise: "
+          "the suite checks only that their declared order, symmetry and symplecticity agree.\n";
     for (std::size_t i = 0; i < points_.size(); ++i) {
       const Point& p = points_[i];
       const ParameterMap& map = *p.original->report.parameter_map;
@@ -92,7 +93,9 @@ class ParameterMapStudy final : public Study {
       if (other && !p.measured.outcome.ok())
         md << (other->measured.outcome.ok()
                    ? " — **" + other->integrator->name + " completes here: this solver's limit, not the method's**"
-                   : " — " + other->integrator->name + " fails here too: the method's limit");
+                   : " — " + other->integrator->name + " fails here too: the method's limit, if " +
+                         other->integrator->name + " solves " + p.integrator->name +
+                         "'s discrete equations (the case's premise)");
       md << " |";
       if (p.h == map.steps.back()) md << '\n';
     }

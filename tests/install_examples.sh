@@ -2,7 +2,8 @@
 # CI: tetherbench as a researcher uses it from their own repository.
 #   1. `cmake --install` into a staging prefix; the installed files hold no path of the source
 #      or build tree, and the installation works after being moved.
-#   2. examples/integrator_rk3 and examples/model_spring_chain build against it with
+#   2. examples/integrator_rk3 and examples/model_spring_chain (and the adaptive, partitioned and
+#      study examples, each run once) build against it with
 #      find_package(tetherbench) and load with --plugin: their rows in `report`, their envelopes
 #      with `gate --envelopes THEIRS --record` and then the gate itself, and fingerprints that
 #      follow the plugin's file (--resume reuses every job of the same plugin and reruns the
@@ -34,13 +35,16 @@ tb="$prefix/bin/tetherbench"
 grep -q "Bundled cases ($prefix/share/tetherbench/cases)" "$work/list.txt" || fail "list does not read the installed cases"
 
 # The examples, built as a researcher would.
-for example in integrator_rk3 model_spring_chain; do
+for example in integrator_rk3 model_spring_chain integrator_bs23 integrator_symplectic_euler study_observed_order; do
   cmake -S "$src/examples/$example" -B "$work/build_$example" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null ||
     fail "configuring examples/$example against the installation failed"
   cmake --build "$work/build_$example" -j"$jobs" >/dev/null || fail "building examples/$example failed"
 done
 rk3="$work/build_integrator_rk3/librk3_plugin.so"
 chain="$work/build_model_spring_chain/libspring_chain_plugin.so"
+bs23="$work/build_integrator_bs23/libbs23_plugin.so"
+symplectic_euler="$work/build_integrator_symplectic_euler/libsymplectic_euler_plugin.so"
+observed_order="$work/build_study_observed_order/libobserved_order_plugin.so"
 
 # A short case: the planar pendulum with its long-time runs cut to 20000 steps.
 sed -E 's/^long_time_steps *= *[0-9]+/long_time_steps = 20000/' "$prefix/share/tetherbench/cases/T_planar_pendulum_60deg.toml" \
@@ -120,6 +124,7 @@ refuse() {  # FILE EXPECTED-TEXT
 }
 refuse "$work/notes.so" "cannot be loaded"
 refuse "$work/missing.so" "no such file"
+refuse "$work/build_hostile" "is a directory; expected the plugin's shared library file in it"
 refuse "$work/build_hostile/libother_kernel_version.so" "built against tetherbench kernel 0.0.1"
 refuse "$work/build_hostile/libno_entry_point.so" "has no entry point"
 refuse "$work/build_hostile/libbad_entry.so" "returned no description"
@@ -132,8 +137,8 @@ status=0
 [ "$status" -eq 2 ] && grep -q "loaded twice" "$work/twice.err" || fail "the same plugin twice: expected status 2"
 status=0
 "$tb" --plugin "$rk3" --plugin "$work/rk3_changed.so" list >/dev/null 2>"$work/clash2.err" || status=$?
-[ "$status" -eq 2 ] && grep -q "already taken by the integrator of plugin rk3_example" "$work/clash2.err" ||
-  fail "two plugins adding rk3: expected status 2 naming the first"
+[ "$status" -eq 2 ] && grep -q "plugin name 'rk3_example' is already that of $rk3" "$work/clash2.err" ||
+  fail "two plugins under one name: expected status 2 naming the first file: $(cat "$work/clash2.err")"
 # A study from a plugin: listed, run by `study` with its own file, and its jobs fingerprinted.
 study="$work/build_hostile/libstudy_plugin.so"
 "$tb" --plugin "$study" list >"$work/list_study.txt"
@@ -210,4 +215,28 @@ if [ -n "$mpiexec" ]; then
   echo "mpirun -n 2 table --plugin: rk3 row as threaded: $(row "$work/table_mpi")"
 fi
 bash "$src/tests/plugins/check_gate.sh" "$tb" "$work/build_hostile" "$case_file" "$work"
+# The adaptive example: its settings listed, an ok run with its own dense output on the case's grid.
+"$tb" --plugin "$bs23" list >"$work/list_bs23.txt"
+grep -q "^  bs23 .*plugin bs23_example 1.0.0" "$work/list_bs23.txt" || fail "list does not show bs23"
+grep -q "^      rtol " "$work/list_bs23.txt" || fail "list does not show bs23's rtol"
+"$tb" --plugin "$bs23" run "$case_file" --integrator bs23 --t-end 2 --out "$work/bs23_run" >/dev/null 2>&1 ||
+  fail "run --integrator bs23 failed"
+grep -q "^T_planar_pendulum_60deg,bs23,.*,ok," "$work/bs23_run/summary.csv" || fail "no ok row for bs23"
+echo "adaptive example: $(grep '^T_planar_pendulum_60deg,bs23,' "$work/bs23_run/summary.csv" | cut -d, -f1-8)"
+# The partitioned example: it runs the unconstrained elastic pendulum, and is n/a on the rod.
+"$tb" --plugin "$symplectic_euler" run "$prefix/share/tetherbench/cases/T_elastic_pendulum.toml" --integrator symplectic_euler \
+  --t-end 2 --out "$work/se_run" >/dev/null 2>&1 || fail "run --integrator symplectic_euler on the elastic pendulum failed"
+grep -q "^T_elastic_pendulum,symplectic_euler,.*,ok," "$work/se_run/summary.csv" || fail "no ok row for symplectic_euler"
+"$tb" --plugin "$symplectic_euler" run "$case_file" --integrator symplectic_euler --integrator rk4 --t-end 0.1 --out "$work/se_na" \
+  >"$work/se_na.out" 2>&1 || true
+grep -q "symplectic_euler .*n/a: .*integrates q' = v, M v' = f without constraints; this form has 1" "$work/se_na.out" ||
+  fail "symplectic_euler is not n/a with its reason on the planar pendulum: $(cat "$work/se_na.out")"
+echo "partitioned example: ok on T_elastic_pendulum, n/a on the planar pendulum"
+# The study example, with the rk3 example: rk3's observed order within orders.csv's flag rule (0.5) of 3.
+"$tb" --plugin "$observed_order" --plugin "$rk3" study observed_order "$case_file" --jobs "$jobs" --out "$work/oo" \
+  >/dev/null 2>"$work/oo.err" || { cat "$work/oo.err"; fail "study observed_order from a plugin failed"; }
+rk3_order="$(grep '^T_planar_pendulum_60deg,rk3,3,' "$work/oo/observed_order.csv" | cut -d, -f5)"
+awk -v p="$rk3_order" 'BEGIN { exit !(p != "" && p - 3 <= 0.5 && 3 - p <= 0.5) }' ||
+  fail "observed_order.csv: rk3's observed order '$rk3_order', expected 3 +- 0.5"
+echo "study example: rk3 observed order $rk3_order (declared 3); $(($(wc -l <"$work/oo/observed_order.csv") - 1)) rows"
 echo "install_examples: ok"

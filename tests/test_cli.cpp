@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <thread>
 
 #include "app/csv_table.hpp"
 #include "app/runner.hpp"
@@ -144,6 +145,19 @@ TEST_CASE("command-line --set overrides an integrator setting of the case file",
   CHECK(summary.find("\nT_planar_pendulum_60deg,ida,,0.001,1e-06,1e-10,0.5,") != std::string::npos);
 }
 
+TEST_CASE("table, report and study share one --jobs default: every core", "[cli][jobs]") {
+  // The pool changes wall time, never a table but for the runtimes: one default for the three
+  // commands that run jobs (table defaulted to 1 while report used every core).
+  Sandbox box;
+  const std::string cores = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
+  for (const char* command : {"table", "report", "study"}) {
+    const Result r = box.run(std::string(command) + " --help");
+    INFO(command << ": " << r.out);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("--jobs TEXT=" + cores + " ") != std::string::npos);
+  }
+}
+
 TEST_CASE("bad --set assignments are refused with the assignment, key and expectation, and nothing is written", "[cli][set][input]") {
   Sandbox box;
   const fs::path file = box.variant_of("T_planar_pendulum_60deg.toml", "pendulum.toml", "", "");
@@ -159,6 +173,9 @@ TEST_CASE("bad --set assignments are refused with the assignment, key and expect
       {"rk4.rtol=1e-6", {"unknown key 'integrators.rk4.rtol'", "this table takes no keys"}},
       {"ida.rtol", {"expected NAME.KEY=VALUE"}},
       {"ida.rtol=fast", {"'fast' is not a TOML value"}},
+      {"rattle4.scheme=1", {"--set rattle4.scheme=1: key 'integrators.rattle4.scheme'",
+                            "expected one of the words \"suzuki\", \"yoshida\", got 1 (the retired code of \"suzuki\""}},
+      {"rattle4.scheme=ruth", {"'integrators.rattle4.scheme'", "got \"ruth\""}},
   };
   for (const char* command : {"run", "table", "report"}) {
     for (const auto& b : bad) {

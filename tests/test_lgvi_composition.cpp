@@ -80,10 +80,10 @@ std::shared_ptr<const Model> moving_reel(reel_pendulum::Parameters::Discretizati
 }  // namespace
 
 TEST_CASE("the composition coefficients (lgvi4, rattle4) satisfy the 4th-order composition conditions", "[lgvi4]") {
-  for (int scheme : {0, 1}) {
+  for (const std::string scheme : {kYoshida, kSuzuki}) {
     const std::vector<double> g = fourth_order_composition(scheme);
     INFO("scheme " << scheme);
-    CHECK(g.size() == (scheme == 0 ? 3u : 5u));
+    CHECK(g.size() == (scheme == kYoshida ? 3u : 5u));
     double sum = 0.0, cubes = 0.0;
     for (double x : g) {
       sum += x;
@@ -94,9 +94,9 @@ TEST_CASE("the composition coefficients (lgvi4, rattle4) satisfy the 4th-order c
     for (std::size_t i = 0; i < g.size(); ++i) CHECK(g[i] == g[g.size() - 1 - i]);  // palindromic: Ψ symmetric
     CHECK(*std::min_element(g.begin(), g.end()) < 0.0);  // a real-coefficient one needs a backward step
   }
-  CHECK(fourth_order_composition(0)[1] == Approx(-1.7024143839193153).epsilon(1e-15));  // Yoshida 1990
-  CHECK(fourth_order_composition(1)[0] == Approx(0.41449077179437571).epsilon(1e-15));  // Suzuki 1990
-  CHECK_THROWS(fourth_order_composition(2));
+  CHECK(fourth_order_composition(kYoshida)[1] == Approx(-1.7024143839193153).epsilon(1e-15));  // Yoshida 1990
+  CHECK(fourth_order_composition(kSuzuki)[0] == Approx(0.41449077179437571).epsilon(1e-15));  // Suzuki 1990
+  CHECK_THROWS(fourth_order_composition("0"));
 }
 
 TEST_CASE("the LGVI step is symmetric on every model offering it, and declares it", "[lgvi4][symmetry]") {
@@ -140,13 +140,13 @@ TEST_CASE("lgvi4 is 4th order on every model offering the LGVI step", "[lgvi4][o
     DYNAMIC_SECTION(f.label) {
       auto form = lie_group_form(*f.model, f.discretisation);
       for (const std::string name : {"lgvi4", "lgvi"}) {
-        for (int scheme : {0, 1}) {
-          if (name == "lgvi" && scheme == 1) continue;
+        for (const std::string scheme : {kYoshida, kSuzuki}) {
+          if (name == "lgvi" && scheme == kSuzuki) continue;
           const SelfConvergence c = self_convergence(*form, integrator(name), f.h, [&](IntegratorSettings& s) {
-            if (name == "lgvi4") s.set("scheme", scheme);
+            if (name == "lgvi4") s.set_word("scheme", scheme);
           });
-          std::printf("order %-32s %-5s scheme %d: %.3f (h0 = %.2g, T = %.2g, differences %.2e .. %.2e)\n", f.label.c_str(),
-                      name.c_str(), scheme, c.order, c.h0, c.T, c.first_difference, c.last_difference);
+          std::printf("order %-32s %-5s scheme %s: %.3f (h0 = %.2g, T = %.2g, differences %.2e .. %.2e)\n", f.label.c_str(),
+                      name.c_str(), scheme.c_str(), c.order, c.h0, c.T, c.first_difference, c.last_difference);
           CHECK(std::abs(c.order - integrator(name).order) < 0.25);
         }
       }

@@ -27,7 +27,7 @@ namespace {
 class Lgvi4Stepper final : public SymmetricComposition {
  public:
   Lgvi4Stepper(const DiscreteLieGroupFormulation& form, const IntegratorSettings& s, double t0)
-      : SymmetricComposition(t0, s.h, form.initial_state(), fourth_order_composition(s.get_int("scheme"))) {
+      : SymmetricComposition(t0, s.h, form.initial_state(), fourth_order_composition(s.word("scheme"))) {
     stages_.reserve(substeps());
     for (std::size_t i = 0; i < substeps(); ++i) stages_.emplace_back(form, s, counters_);
   }

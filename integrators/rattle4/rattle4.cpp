@@ -23,7 +23,7 @@ namespace {
 class Rattle4Stepper final : public SymmetricComposition {
  public:
   Rattle4Stepper(const ConstrainedMechanicalFormulation& form, const IntegratorSettings& s, double t0)
-      : SymmetricComposition(t0, s.h, form.initial_state(), fourth_order_composition(s.get_int("scheme"))),
+      : SymmetricComposition(t0, s.h, form.initial_state(), fourth_order_composition(s.word("scheme"))),
         step_(form, s.get("newton_tol"), s.get_int("max_newton_iters")) {}
 
  private:

@@ -1,0 +1,109 @@
+// A study from a plugin: every fixed-step integrator that runs a case, at the coarsest step h of
+// the case's [report] steps (the work-precision sweep's, chosen in every method's asymptotic
+// range and above its round-off) and at h/2 and h/4, over the case's [report] reference_t_end, and the order the three final states
+// show by self-convergence (no reference solution needed), beside the order the integrator
+// declares. Writes observed_order.csv.
+//
+// What a study does (app/study.hpp): plan() returns independent jobs, each computing one value
+// through the one measurement path (measure(), app/runner.hpp) and touching nothing shared;
+// tetherbench runs them in its parallel pool (threads, MPI ranks), stores them for --resume under
+// a fingerprint of their inputs, and hands each result back into its slot; write() then writes
+// the study's files from the slots. A job's inputs are run_inputs(case, integrator) (the case
+// file, model, the integrator's effective settings and origin) plus the study's own parameters.
+#include "observed_order.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include "app/case.hpp"
+#include "app/catalogue.hpp"
+#include "app/job_result.hpp"
+#include "app/runner.hpp"
+#include "core/format.hpp"
+
+namespace my_studies {
+namespace {
+
+using namespace tb;
+
+constexpr double kRefinements[] = {1.0, 0.5, 0.25};  // h, h/2, h/4
+
+class ObservedOrder final : public Study {
+ public:
+  std::vector<StudyJob> plan(const StudyContext& context) override {
+    points_.clear();
+    for (const Case& c : *context.cases)
+      for (const IntegratorInfo& info : context.catalogue->integrators) {
+        // Fixed-step methods only (an adaptive one's h is only its first step), and only where
+        // the suite's one applicability rule says the integrator runs the case.
+        if (info.adaptive || why_not_applicable(c, info, c.model->default_discretisation())) continue;
+        const double h = *std::max_element(c.report.steps.begin(), c.report.steps.end());
+        for (double r : kRefinements) points_.push_back({&c, &info, h * r, {}});
+      }
+    std::vector<StudyJob> jobs;
+    for (Point& p : points_) {
+      const double t_end = p.c->report.reference_t_end;
+      jobs.push_back(result_job<Measurement>(
+          p.c->name + " | " + p.info->name + " | observed order, h = " + format_g(p.h, 6), t_end / p.h,
+          job_inputs(run_inputs(*p.c, p.info->name), {{"h", exact(p.h)}, {"t_end", exact(t_end)}}),
+          [c = p.c, info = p.info, h = p.h, t_end] {
+            IntegratorSettings s = c->settings_for(info->name);
+            s.h = h;
+            MeasureOptions m;
+            m.t_end = m.sample_interval = t_end;
+            m.observe = false;  // only the final state is needed
+            return measure(RunKey{c, info, c->model->default_discretisation()}, s, m);
+          },
+          p.measured));
+    }
+    return jobs;
+  }
+
+  std::vector<std::string> write(const StudyContext& context) override {
+    const std::string path = (std::filesystem::path(context.out_dir) / "observed_order.csv").string();
+    std::ofstream csv(path);
+    csv << "case,integrator,declared_order,h,observed_order,status\n";
+    for (std::size_t i = 0; i + 2 < points_.size(); i += 3) {
+      const Point &a = points_[i], &b = points_[i + 1], &c = points_[i + 2];
+      std::string status = "ok", order;
+      for (const Point* p : {&a, &b, &c})
+        if (!p->measured.outcome.ok()) status = "h = " + format_g(p->h, 6) + ": " + p->measured.outcome.describe();
+      if (status == "ok")
+        order = format_g(observed_order(a.measured.final_physical, b.measured.final_physical, c.measured.final_physical), 4);
+      csv << a.c->name << ',' << a.info->name << ',' << a.info->order << ',' << format_g(a.h, 6) << ',' << order << ",\""
+          << status << "\"\n";
+    }
+    return {path};
+  }
+
+ private:
+  struct Point {
+    const Case* c;
+    const IntegratorInfo* info;
+    double h;
+    Measurement measured;
+  };
+  std::vector<Point> points_;  // three per (case, integrator), in kRefinements' order
+};
+
+}  // namespace
+
+double observed_order(const Eigen::VectorXd& y_h, const Eigen::VectorXd& y_h2, const Eigen::VectorXd& y_h4) {
+  return std::log2((y_h - y_h2).lpNorm<Eigen::Infinity>() / (y_h2 - y_h4).lpNorm<Eigen::Infinity>());
+}
+
+StudyInfo observed_order_info() {
+  StudyInfo info;
+  info.name = "observed_order";
+  info.summary = "every fixed-step integrator at the case's h, h/2 and h/4: the order its final states show, "
+                 "beside the declared one (a study from a plugin)";
+  info.writes = "observed_order.csv";
+  info.why_not = [](const Case&) { return std::string(); };  // every case
+  info.make = [] { return std::make_unique<ObservedOrder>(); };
+  return info;
+}
+
+}  // namespace my_studies
