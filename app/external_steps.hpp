@@ -20,13 +20,28 @@ struct BenchmarkRun {
   std::vector<std::string> plugins;
   // The report's --integrator selection, passed on as --integrator NAME each; empty: every one.
   std::vector<std::string> integrators;
+  // The selected integrators that are no plugin's (the suite's own): what is measured again,
+  // alone, when the binary dies while plugins are loaded. A plugin's step that crashes the
+  // benchmark binary (which measures in-process: a step in a worker process would time the
+  // fork) costs that plugin's step costs, not the suite's.
+  std::vector<std::string> builtin_integrators;
 };
+
+struct BenchmarksDone {
+  bool ok = true;            // the binary and the summary ran
+  std::string plugin_fault;  // "" or how the binary died with the plugins loaded ("crashed (SIGSEGV)")
+};
+
+// "SIGSEGV" for SIGSEGV.
+std::string sigabbrev(int sig);
 
 // The benchmark binary's command line for `run` (its output into run.dir/benchmarks.json).
 std::string benchmark_command(const BenchmarkRun& run);
 // Runs the benchmark binary (skipped with a message when it is absent) and summarise_benchmarks.py
-// into run.dir; false when a step failed.
-bool run_benchmarks(const BenchmarkRun& run);
+// into run.dir. When the binary dies with plugins loaded, it is run again on the suite's own
+// integrators only, and the plugins' step costs are left out with the reason (benchmarks.log,
+// stderr, plugin_fault).
+BenchmarksDone run_benchmarks(const BenchmarkRun& run);
 // Runs plot_report.py on the report in `dir`; false when it failed.
 bool run_plots(const std::string& scripts_dir, const std::string& dir);
 

@@ -252,10 +252,15 @@ ReportStatus write_report(const std::vector<Case>& cases, const Catalogue& catal
   if (options.benchmarks) {
     // The benchmark binary loads the same plugins and, when the command selected integrators
     // (--integrator), measures only those.
-    BenchmarkRun bench{options.benchmarks_binary, options.scripts_dir, dir.string(), {}, {}};
+    BenchmarkRun bench{options.benchmarks_binary, options.scripts_dir, dir.string(), {}, {}, {}};
     for (const auto& p : catalogue.plugins) bench.plugins.push_back(p.file);
     if (!catalogue.left_out.empty()) bench.integrators = catalogue.integrator_names();
-    scripts_ok = run_benchmarks(bench);
+    for (const auto& i : catalogue.integrators)
+      if (catalogue.origin("integrator", i.name).empty()) bench.builtin_integrators.push_back(i.name);
+    const BenchmarksDone benchmarks = run_benchmarks(bench);
+    scripts_ok = benchmarks.ok;
+    // A plugin's fault in the benchmarks is a failed measurement of the plugin (status 1), as in a run.
+    if (!benchmarks.plugin_fault.empty()) status.all_runs_ok = false;
   }
   write_figure_plan(dir.string(), catalogue);  // after the benchmarks (their figure), before the plots that draw it
   if (options.plots) scripts_ok = run_plots(options.scripts_dir, dir.string()) && scripts_ok;

@@ -188,7 +188,7 @@ class RunCommand : public Command {
   explicit RunCommand(CLI::App& app) {
     subcommand = app.add_subcommand("run", "run one case with the chosen integrators (all applicable if none named)");
     subcommand->add_option("CASE_FILE", case_file_, "case file (TOML, see cases/README.md)")->required()->check(CLI::ExistingFile);
-    subcommand->add_option("--integrator", integrator_names_, "integrator name (repeatable)");
+    subcommand->add_option("--integrator", integrator_names_, "integrator name (repeatable)")->allow_extra_args(false);
     h_opt_ = subcommand->add_option("--h", h_text_, "step size (s), overrides the case file");
     t_opt_ = subcommand->add_option("--t-end", t_end_text_, "end time (s), overrides the case file");
     subcommand->add_option("--out", out_, "output folder")->capture_default_str();
@@ -255,7 +255,7 @@ class TableCommand : public Command {
     subcommand->add_option("--repeats", repeats_, "timing passes; runtime is their minimum")->capture_default_str();
     subcommand->add_option("--jobs", jobs_, "parallel runs (per process under mpirun)")->capture_default_str();
     subcommand->add_flag("--resume", resume_, kResumeHelp);
-    subcommand->add_option("--integrator", integrator_names_, kSelectionHelp);
+    subcommand->add_option("--integrator", integrator_names_, kSelectionHelp)->allow_extra_args(false);
     inputs_.add_to(subcommand);
   }
   bool distributes() const override { return true; }
@@ -309,7 +309,7 @@ class ReportCommand : public Command {
     subcommand->add_flag("--no-benchmarks", no_benchmarks_, "skip the Google Benchmark step-cost suite");
     subcommand->add_flag("--no-plots", no_plots_, "skip the matplotlib figures (index.md is written without them)");
     subcommand->add_option("--reference-dir", reference_dirs_, kReferenceDirHelp)->allow_extra_args(false);
-    subcommand->add_option("--integrator", integrator_names_, kSelectionHelp);
+    subcommand->add_option("--integrator", integrator_names_, kSelectionHelp)->allow_extra_args(false);
     inputs_.add_to(subcommand);
   }
   bool distributes() const override { return true; }
@@ -477,7 +477,8 @@ class GateCommand : public Command {
                                        "step), instead of refusing");
     subcommand->add_option("--integrator", integrators_,
                            "gate only this integrator (repeatable; default all): e.g. a plugin's, against your own "
-                           "--envelopes file; --record then keeps the other integrators' rows as they are");
+                           "--envelopes file; --record then keeps the other integrators' rows as they are")
+        ->allow_extra_args(false);
   }
   int execute(Session& session) override {
     refuse_repeats("--integrator", integrators_);

@@ -130,6 +130,26 @@ TEST_CASE("an unknown integrator name on the command line is refused before any 
   CHECK_FALSE(fs::exists(out));
 }
 
+TEST_CASE("each --integrator takes one name: the case files after it stay case files", "[cli][input]") {
+  Sandbox box;
+  const fs::path file = box.variant_of("T_planar_pendulum_60deg.toml", "pendulum.toml", "", "");
+  const fs::path out = box.dir() / "out";
+  // The first integrator of the registry that runs the pendulum, named before the case file.
+  const auto& integrators = tb::testing::catalogue().integrators;
+  const tb::Case c = tb::load_case(file.string(), tb::testing::catalogue());
+  std::string name;
+  for (const auto& info : integrators)
+    if (name.empty() && !tb::why_not_applicable(c, info, c.model->default_discretisation())) name = info.name;
+  REQUIRE_FALSE(name.empty());
+  const Result r = box.run("table --integrator " + name + " " + file.string() + " --jobs 1 --out " + out.string());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string summary = read_file(out / "summary.csv");
+  CHECK(summary.find("\nT_planar_pendulum_60deg," + name + ",") != std::string::npos);
+  for (const auto& info : integrators)
+    if (info.name != name) CHECK(summary.find("\nT_planar_pendulum_60deg," + info.name + ",") == std::string::npos);
+}
+
 TEST_CASE("command-line --set overrides an integrator setting of the case file", "[cli][set]") {
   Sandbox box;
   const fs::path file = box.variant_of("T_planar_pendulum_60deg.toml", "pendulum.toml", "", "");
