@@ -1,5 +1,7 @@
 #include "conformance/integrator_checks.hpp"
 
+#include "conformance/final_state.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -19,11 +21,6 @@ std::string entry_of(const IntegratorInfo& info) { return "integrator " + info.n
 
 std::string g(double x, int digits = 3) { return format_g(x, digits); }
 
-IntegratorSettings settings_of(const IntegratorInfo& info, double h) { return IntegratorSettings::defaults(info.settings, h); }
-void set_if_declared(IntegratorSettings& s, const std::string& key, double value) {
-  if (s.declares(key)) s.set(key, value);
-}
-
 // The first model of `models` that offers the form the integrator consumes and that the
 // integrator does not decline; the check fails when none does (the bench needs one more model).
 std::shared_ptr<const Model> test_model_for(Check& c, const IntegratorInfo& info,
@@ -34,30 +31,6 @@ std::shared_ptr<const Model> test_model_for(Check& c, const IntegratorInfo& info
       return model;
   c.require(false, "no test model offers " + to_string(info.consumes) + " for " + info.name);
   return nullptr;
-}
-
-std::unique_ptr<Formulation> formulation_for(const Model& model, const IntegratorInfo& info) {
-  std::string why_not;
-  auto f = model.make_formulation(info.consumes, why_not);
-  if (!f) throw std::runtime_error(info.name + " does not apply: " + why_not);
-  return f;
-}
-
-struct FinalState {
-  IntegrationOutcome outcome;
-  Eigen::VectorXd physical;  // the model's common physical-state layout
-};
-
-FinalState run_to(const Model& model, const IntegratorInfo& info, double t_end, double h, double rtol = 1e-8,
-                  double atol = 1e-10) {
-  auto form = formulation_for(model, info);
-  IntegratorSettings s = settings_of(info, h);
-  set_if_declared(s, "rtol", rtol);
-  set_if_declared(s, "atol", atol);
-  FinalState out;
-  out.outcome = integrate(*form, info, s, t_end, t_end, {});
-  out.physical = form->physical_state(out.outcome.final_state);
-  return out;
 }
 
 double state_error(const Eigen::VectorXd& a, const Eigen::VectorXd& b) { return (a - b).lpNorm<Eigen::Infinity>(); }

@@ -13,6 +13,7 @@
 #include "numerics/convergence.hpp"
 #include "app/reference.hpp"
 #include "app/runner.hpp"
+#include "conformance/final_state.hpp"
 #include "suite/catalogue.hpp"
 #include "models/string_pendulum/model.hpp"
 
@@ -61,12 +62,10 @@ inline const IntegratorInfo& integrator(const std::string& name) {
 }
 
 // Every setting the integrator declares, at its default, with step h.
-inline IntegratorSettings settings_of(const IntegratorInfo& info, double h) { return IntegratorSettings::defaults(info.settings, h); }
+using conformance::settings_of;
 inline IntegratorSettings settings_of(const std::string& name, double h) { return settings_of(integrator(name), h); }
 // For helpers that run any integrator by name: tolerances only where the integrator reads them.
-inline void set_if_declared(IntegratorSettings& s, const std::string& key, double value) {
-  if (s.declares(key)) s.set(key, value);
-}
+using conformance::set_if_declared;
 
 inline Case load_case(const std::string& path) { return tb::load_case(path, catalogue()); }
 
@@ -81,29 +80,12 @@ inline std::vector<Case> bundled_cases() {
   return out;
 }
 
-inline std::unique_ptr<Formulation> formulation_for(const Model& model, const IntegratorInfo& info) {
-  std::string why_not;
-  auto f = model.make_formulation(info.consumes, why_not);
-  if (!f) throw std::runtime_error(info.name + " does not apply: " + why_not);
-  return f;
-}
-
-struct FinalState {
-  IntegrationOutcome outcome;
-  Eigen::VectorXd physical;  // the model's common physical-state layout
-};
+using conformance::FinalState;
+using conformance::formulation_for;
 
 inline FinalState run_to(const Model& model, const std::string& name, double t_end, double h, double rtol = 1e-8,
                          double atol = 1e-10) {
-  const IntegratorInfo& info = integrator(name);
-  auto form = formulation_for(model, info);
-  IntegratorSettings s = settings_of(info, h);
-  set_if_declared(s, "rtol", rtol);
-  set_if_declared(s, "atol", atol);
-  FinalState out;
-  out.outcome = integrate(*form, info, s, t_end, t_end, {});
-  out.physical = form->physical_state(out.outcome.final_state);
-  return out;
+  return conformance::run_to(model, integrator(name), t_end, h, rtol, atol);
 }
 
 // The reference solver's tight solution of the same semi-discrete model (default
