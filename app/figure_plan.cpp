@@ -1,5 +1,8 @@
 #include "app/figure_plan.hpp"
 
+#include "app/gates.hpp"
+#include "app/metric_cells.hpp"
+
 #include "core/metric_registry.hpp"
 
 #include <algorithm>
@@ -185,7 +188,8 @@ struct Run {
     if (starts_with(status, "unstable from t = ")) return label + " (unstable from t = " + t + " s)";
     if (starts_with(status, "unstable")) return label + " (diverged at t = " + t + " s)";
     if (starts_with(status, "interrupted")) return label + " (interrupted at t = " + t + " s)";
-    return label + " (failed at t = " + t + " s)";
+    // A failed run in the tables' words (app/metric_cells.hpp failure_words): "crashed", "threw", ...
+    return label + " (" + failure_words(failure_kind_of_status(status)) + " at t = " + t + " s)";
   }
 };
 

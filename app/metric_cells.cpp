@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "app/gates.hpp"  // failure_kind
 #include "core/format.hpp"
 
 namespace tb {
@@ -103,13 +104,24 @@ std::string growth_code_meaning(const std::string& code) {
   throw std::logic_error("growth_code_meaning: no words for the code '" + code + "'");
 }
 
+std::string failure_words(FailureKind kind) {
+  switch (kind) {
+    case FailureKind::Diverged: return "diverged";
+    case FailureKind::Crashed: return "crashed";
+    case FailureKind::Contract: return "broke the integrator contract";
+    case FailureKind::Timeout: return "hung";
+    case FailureKind::Exception: return "threw";
+    default: return "failed";
+  }
+}
+
 std::string status_cell(const SummaryRow& row) {
   const RunOutcome& o = row.outcome;
   const std::string at = "t = " + format_g(o.t, 3) + " s";
   switch (o.kind) {
     case RunOutcome::Kind::Ok: return o.note.empty() ? "ok" : "ok, drift from " + at;
     case RunOutcome::Kind::Unstable: return "unstable from " + at;
-    case RunOutcome::Kind::Failed: return (o.diverged ? "diverged at " : "failed at ") + at;
+    case RunOutcome::Kind::Failed: return failure_words(failure_kind(o)) + " at " + at;
     case RunOutcome::Kind::Interrupted: return "interrupted at " + at;
     case RunOutcome::Kind::NotApplicable: return "n/a";
   }

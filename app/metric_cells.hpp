@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "app/reference_data.hpp"  // FailureKind
 #include "app/runner.hpp"
 #include "core/growth.hpp"
 #include "core/metric_registry.hpp"
@@ -61,5 +62,8 @@ std::string growth_code_meaning(const std::string& code);
 // "unstable from t = 12 s", "diverged at t = 3.1 s", "failed at t = 3.1 s", "interrupted at
 // t = 3 s", "n/a". The full status (what the criterion found, the reason) is summary.csv's.
 std::string status_cell(const SummaryRow& row);
+// A failed run's kind in the tables' words: "diverged", "crashed" (a plugin's process died),
+// "broke the integrator contract", "hung", "threw", or "failed" (its solver gave up).
+std::string failure_words(FailureKind kind);
 
 }  // namespace tb

@@ -181,7 +181,13 @@ ModelAdvice advise(const ReportData& data, const std::string& model, const std::
       if (!named(advice.recommended) && !named(advice.partial) && (s.failed_somewhere || s.runtime_s <= kContrastCost * cost))
         others.push_back(&s);
     }
-    std::sort(others.begin(), others.end(), [](const Standing* a, const Standing* b) { return a->runtime_s < b->runtime_s; });
+    // Runs that completed first, cheapest first, then those that failed somewhere: a failed run
+    // (no runtime, perhaps a plugin's crash) is no alternative of comparable cost, and must not
+    // take the place of one that is.
+    std::sort(others.begin(), others.end(), [](const Standing* a, const Standing* b) {
+      if (a->failed_somewhere != b->failed_somewhere) return !a->failed_somewhere;
+      return a->runtime_s < b->runtime_s;
+    });
     for (size_t i = 0; i < others.size() && i < kMaxContrasts; ++i) advice.contrasts.push_back(*others[i]);
   }
   for (const auto& c : advice.cases)

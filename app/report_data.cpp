@@ -1,5 +1,8 @@
 #include "app/report_data.hpp"
 
+#include "app/gates.hpp"         // failure_kind_of_status
+#include "app/metric_cells.hpp"  // failure_words
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -188,7 +191,10 @@ std::string RunRecord::short_status() const {
   if (status.rfind("unstable at h", 0) == 0 || status.rfind("failed", 0) == 0 || status.rfind("interrupted", 0) == 0) {
     // "... at t = T s, step N": the time, without the reason (the CSVs keep it)
     const size_t at = status.rfind(" at t = ");
-    const std::string what = status.rfind("unstable", 0) == 0 ? "diverged" : status.rfind("failed", 0) == 0 ? "failed" : "interrupted";
+    // A failed run in the tables' words: "failed", "crashed", "hung", "threw", "broke the integrator contract".
+    const std::string what = status.rfind("unstable", 0) == 0 ? "diverged"
+                             : status.rfind("failed", 0) == 0 ? failure_words(failure_kind_of_status(status))
+                                                              : "interrupted";
     if (at == std::string::npos) return what;
     const size_t comma = status.find(',', at);
     return what + status.substr(at, comma == std::string::npos ? std::string::npos : comma - at);

@@ -400,7 +400,10 @@ void write_rules(std::ostringstream& md) {
         "lower bound). A run that fails below its h_max shows the probes' horizon: the limit held over it, not over the "
         "run's.\n"
      << "- **Status**: ok; *unstable from t = …* (the instability criterion's onset; the run went on); *diverged at t = …* (the state became non-finite); "
-        "*failed at t = …*. A run that is not ok has no metrics: its cells are –.\n"
+        "*failed at t = …* (its solver gave up); *threw at t = …* (the model or integrator threw); a plugin's faults: "
+        "*crashed at t = …* (its process died of a signal or exit()), *hung at t = …* (no progress past --time-limit), "
+        "*broke the integrator contract at t = …* (a step returned success with a non-finite or wrong-size state, or a "
+        "time that did not advance) — the reason in summary.csv. A run that is not ok has no metrics: its cells are –.\n"
      << "- **Step h** of a case: the fixed step of fixed-step methods, the first step of adaptive ones (their "
         "tolerances: each case's summary.md).\n"
      << "- **Figures**: one panel per integrator family (symplectic; explicit, not symplectic; implicit, not "
@@ -432,6 +435,50 @@ void write_other_results(std::ostringstream& md, const std::string& dir) {
   md << "\n";
 }
 
+std::string build_value(const ReportData& data, const std::string& key) {
+  for (const auto& [k, v] : data.build)
+    if (k == key) return v;
+  return "";
+}
+
+// Under the first table, for a report with plugins: each plugin's build (an unoptimised one's
+// runtimes are not comparable) and its runs that did not complete, in the tables' words
+// ("crashed", "broke the integrator contract", ...), so that a plugin's fault is read first, not
+// found in a case's table.
+void write_plugins_glance(std::ostringstream& md, const ReportData& data) {
+  bool any = false;
+  for (const auto& [key, value] : data.build) {
+    if (key.rfind("plugin ", 0) != 0 || key.find(' ', 7) != std::string::npos) continue;
+    const std::string name = key.substr(7);
+    // "version, file hash H, FILE (integrator a; model b)": its integrators.
+    std::set<std::string> integrators;
+    if (const size_t open = value.rfind(" ("); open != std::string::npos) {
+      std::stringstream entries(value.substr(open + 2, value.size() - open - 3));
+      for (std::string e; std::getline(entries, e, ';');) {
+        while (!e.empty() && e.front() == ' ') e.erase(0, 1);
+        if (e.rfind("integrator ", 0) == 0) integrators.insert(e.substr(11));
+      }
+    }
+    std::vector<std::string> notes;
+    const std::string build = build_value(data, key + " build");
+    if (build.rfind("NOT optimised", 0) == 0) notes.push_back(build + ": its runtimes are not comparable with the others'");
+    std::map<std::string, std::vector<std::string>> faults;  // run status -> cases
+    std::vector<std::string> order;
+    for (const auto& r : data.runs)
+      if (integrators.count(r.integrator) && !r.ok && !r.not_applicable) {
+        const std::string what = r.label + " " + r.short_status();
+        if (!faults.count(what)) order.push_back(what);
+        faults[what].push_back(r.case_name);
+      }
+    for (const auto& what : order) notes.push_back(what + " (" + join(faults[what]) + ")");
+    if (!any) md << "\n**Plugins.**\n";
+    any = true;
+    md << "- " << name << ": " << (notes.empty() ? "an optimised build; every run of it completed" : join(notes, "; "))
+       << ".\n";
+  }
+  if (any) md << "\nA run that crashed, hung, threw or broke the integrator contract is its plugin's own fault (the reason in summary.csv), not a result of the method.\n";
+}
+
 void write_build(std::ostringstream& md, const ReportData& data) {
   if (data.build.empty()) return;
   md << "## Build\n\n";
@@ -460,11 +507,6 @@ void write_build(std::ostringstream& md, const ReportData& data) {
   md << "\n";
 }
 
-std::string build_value(const ReportData& data, const std::string& key) {
-  for (const auto& [k, v] : data.build)
-    if (k == key) return v;
-  return "";
-}
 
 }  // namespace
 
@@ -495,6 +537,7 @@ std::string index_markdown(const ReportData& data, const std::vector<Case>& case
   table(md, {"model", "long simulations: energy and momentum bounded on every case (cheapest first)", "caveat",
              "fastest at matched accuracy (trajectory error, scaled L2)"},
         glance);
+  write_plugins_glance(md, data);
   md << "\nThe numbers behind each line, and the runs not advised, follow.\n\n";
   for (size_t i = 0; i < models.size(); ++i) write_advice(md, advice[i], restricted[models[i]]);
 

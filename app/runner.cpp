@@ -103,6 +103,7 @@ IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info
     out.outcome.h = settings.h;
     out.outcome.adaptive = info.adaptive;
     out.t_final = out.outcome.t;
+    out.counters.steps = std::max(0L, out.outcome.step - 1);
     out.final_state = form.initial_state();
     return out;
   }
@@ -339,6 +340,8 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
     m.outcome = *watched.failed();
     m.outcome.h = settings.h;
     m.outcome.adaptive = key.integrator->adaptive;
+    m.counters.steps = std::max(0L, m.outcome.step - 1);  // accepted before the crash (the rest died with it)
+    m.t_final = m.outcome.t;
     return m;
   }
   if (const auto why = why_not_applicable(*key.c, *key.integrator, key.discretisation)) {
