@@ -7,6 +7,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "app/isolation.hpp"  // signal_name
+
 namespace fs = std::filesystem;
 
 namespace tb {
@@ -31,11 +33,11 @@ namespace {
 // How a command run by std::system ended: "" for status 0, else "crashed (SIGSEGV)" or "exited with status N".
 std::string how_it_ended(int status) {
   if (status == 0) return "";
-  if (WIFSIGNALED(status)) return std::string("crashed (") + sigabbrev(WTERMSIG(status)) + ")";
+  if (WIFSIGNALED(status)) return std::string("crashed (") + signal_name(WTERMSIG(status)) + ")";
   if (WIFEXITED(status)) {
     const int code = WEXITSTATUS(status);
     // /bin/sh reports a child killed by signal S as status 128 + S.
-    if (code > 128 && code < 128 + 65) return std::string("crashed (") + sigabbrev(code - 128) + ")";
+    if (code > 128 && code < 128 + 65) return std::string("crashed (") + signal_name(code - 128) + ")";
     return "exited with status " + std::to_string(code);
   }
   return "ended abnormally";
@@ -43,10 +45,6 @@ std::string how_it_ended(int status) {
 
 }  // namespace
 
-std::string sigabbrev(int sig) {
-  const char* name = sigabbrev_np(sig);
-  return name ? std::string("SIG") + name : "signal " + std::to_string(sig);
-}
 
 BenchmarksDone run_benchmarks(const BenchmarkRun& run) {
   BenchmarksDone done;

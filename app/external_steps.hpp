@@ -32,9 +32,6 @@ struct BenchmarksDone {
   std::string plugin_fault;  // "" or how the binary died with the plugins loaded ("crashed (SIGSEGV)")
 };
 
-// "SIGSEGV" for SIGSEGV.
-std::string sigabbrev(int sig);
-
 // The benchmark binary's command line for `run` (its output into run.dir/benchmarks.json).
 std::string benchmark_command(const BenchmarkRun& run);
 // Runs the benchmark binary (skipped with a message when it is absent) and summarise_benchmarks.py

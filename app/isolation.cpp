@@ -104,18 +104,6 @@ void install_worker_handlers() {
   backtrace(warm, 1);  // loads the unwinder now, not inside the handler
 }
 
-std::string signal_name(int sig) {
-  switch (sig) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGFPE: return "SIGFPE";
-    case SIGBUS: return "SIGBUS";
-    case SIGILL: return "SIGILL";
-    case SIGABRT: return "SIGABRT";
-    case SIGKILL: return "SIGKILL";
-    case SIGTERM: return "SIGTERM";
-    default: return "signal " + std::to_string(sig);
-  }
-}
 
 // The plugin whose code was running at the fault: the first frame (innermost) in a loaded
 // plugin's file.
@@ -266,6 +254,11 @@ class SharedBoard {
 };
 
 }  // namespace
+
+std::string signal_name(int sig) {
+  const char* name = sigabbrev_np(sig);  // "SEGV"
+  return name ? std::string("SIG") + name : "signal " + std::to_string(sig);
+}
 
 std::string to_string(IsolationMode mode) {
   switch (mode) {

@@ -40,6 +40,8 @@ enum class IsolationMode {
   None,     // none: every computation in-process (under a debugger)
 };
 std::string to_string(IsolationMode mode);
+// "SIGSEGV" for SIGSEGV: how a crash row names the signal.
+std::string signal_name(int sig);
 std::optional<IsolationMode> isolation_mode_from(const std::string& word);
 
 struct IsolationSettings {
