@@ -15,7 +15,10 @@
 // group construction of the LGVI (the configuration on the group's orbit, the update by the
 // group's action, the discrete kinetic energy a class function of F_k), the same as Model C's
 // links on S^2 and the rigid bodies' on SO(3) specialised to the plane; a referee reads it as
-// "the LGVI on S^1". Both are second order; they differ at O(h^2) in the phase.
+// "the LGVI on S^1". Both are second order; they differ at O(h^2) in the phase. On the circle the
+// chord term is also what RATTLE's trapezoidal L_d in Cartesian coordinates restricted to |r| = l
+// is, so this LGVI and RATTLE on the constrained form are one discrete map computed two ways (as
+// on Model C; tests/test_planar_pendulum_lgvi.cpp measures them 4e-15 apart after 2000 steps).
 //
 // SO(2) is abelian: the left-trivialised derivative along F exp(e hat) is d/dphi. The discrete
 // Legendre transforms (seed 003 (22)-(24) with no forcing, in position-momentum form):
