@@ -1,6 +1,6 @@
-// The hanging tether built from a case file's [model] and [initial] tables: an ODE form and a
-// constrained mechanical form (no constraints) of the discretisation the case chose (lumped or
-// full, consistent mass); the other kinds are n/a with the reason.
+// The hanging tether built from a case file's [model] and [initial] tables: the forms of the
+// discretisation the case chose (lumped or full, consistent mass) that it offers, and for the
+// other kinds the reason.
 
 #include "models/hanging_tether/model.hpp"
 
