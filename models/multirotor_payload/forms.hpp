@@ -59,6 +59,8 @@ class OdeForm final : public OdeFormulation {
   InitialCondition ic_;
   mutable CableTreeKkt kkt_;  // rhs() workspace (one formulation object per run)
   mutable std::vector<std::vector<Vec3>> q_;
+  mutable std::vector<Mat3> top_;        // with the attachment offset: joint n's extra mass block per multirotor
+  mutable std::vector<Vec3> torque_rhs_;  // and the attitude row's right-hand side (ode_form.cpp)
   mutable Eigen::VectorXd kkt_rhs_, kkt_sol_;
 };
 

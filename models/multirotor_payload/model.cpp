@@ -30,6 +30,8 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
   if (const std::string why = why_not_an_inertia(p.J_Q); !why.empty())
     model.fail("multirotor_inertia", "the inertia of a physical body (kg m^2)", why);
   p.g = model.non_negative("gravity");
+  // Optional: the cable's attachment point from the multirotor's centre of mass, body frame (m).
+  p.attachment_offset = model.vec3_or("attachment_offset", Vec3::Zero());
   model.finish();
 
   InitialCondition ic;
