@@ -362,3 +362,20 @@ TEST_CASE("offset: the rotation couples: the body's angular momentum is exchange
   INFO("rk4 energy error over 2 s: hooked " << dE_hooked << ", centred " << dE_centred);
   CHECK(std::abs(dE_hooked - dE_centred) > 1e-3 * dE_centred);
 }
+
+TEST_CASE("offset: the declared slowest period includes the body's swing about its hook", "[model-c][offset]") {
+  // The hook's compound pendulum: I = J_A about an axis perpendicular to rho, m_Q, d = |rho|,
+  // in |F_Q| / m_Q, F_Q the net vertical force at the centre of mass ((m_p + n m_i) g upward).
+  const Parameters base = paper_single();
+  const double F = (base.payload_mass + base.links * base.link_mass) * base.g;
+  auto hook_period = [&](double d) {
+    return 2.0 * M_PI * std::sqrt((base.J_Q(0, 0) + base.multirotor_mass * d * d) / (F * d));
+  };
+  // 2 cm (the bundled case): 2.3 s, faster than the spin's 5.9 s, which stays the slowest.
+  CHECK(hook_period(0.02) == Approx(2.28).epsilon(0.01));
+  CHECK(make_model(with_offset(base, Vec3(0, 0, 0.02)), spinning())->slowest_period_s() ==
+        Approx(make_model(base, spinning())->slowest_period_s()).epsilon(1e-15));
+  // 1 mm: a weak lever, 10 s, slower than the spin: declared.
+  CHECK(make_model(with_offset(base, Vec3(0, 0, 0.001)), spinning())->slowest_period_s() ==
+        Approx(hook_period(0.001)).epsilon(1e-9));
+}

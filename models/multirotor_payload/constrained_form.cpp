@@ -2,8 +2,8 @@
 // the pieces it shares with the index-1 DAE: natural_coordinates.hpp and Mechanics).
 //
 // Saddle-point solve. [M, G(q_b)^T; G(q_a), 0] [x; lambda] = [r; s] splits into the cables and
-// the multirotors' rotations (no term couples them: the thrust acts at X_Q = J_n, the torque
-// is zero). The cable part is CableTreeKkt with u_j = d_j(q_b)/l (the direction of link j's
+// the multirotors' rotations (without the attachment offset no term couples them: the thrust
+// acts at X_Q = J_n, the torque is zero; with it, below). The cable part is CableTreeKkt with u_j = d_j(q_b)/l (the direction of link j's
 // multiplier force), t_j = d_j(q_a)/l (its constraint row) and scale 1: its joint rows
 // (M_J x)_j - tau_j u_j + tau_{j+1} u_{j+1} = r_j are ours with lambda_j = -tau_j / l (G^T lambda
 // puts +lambda_j d_j on J_j and -lambda_j d_j on J_{j-1}), its link rows t_j.(x_j - x_{j-1}) =

@@ -26,8 +26,8 @@
 // |DV|^2 — the slides' semi-implicit form (seed 004 §1) with the Baumgarte terms added. The
 // attitude row is seed 004 §3 "What about the orthonormality condition?": with it,
 // d/dt (R^T R - I) = -gamma (R^T R - I) + (skew terms), so orthonormality drift decays. The
-// multirotor's rotation does not couple to the cable (the thrust is an inertial force at
-// X_Q = J_n and the torque is zero, SPEC "Model C"), so its block is the slides' §2 equations
+// multirotor's rotation does not couple to the cable without the attachment offset (the thrust
+// is an inertial force at X_Q = J_n and the torque is zero, SPEC "Model C"), so its block is the slides' §2 equations
 // of motion with no constraint term: J Omega' + Omega x J Omega = 0.
 // The attachment offset (mechanics.hpp): joint n stays the cable's top joint (the attachment
 // point, with m_Q lumped in M_J as before) and the multirotor's rows become seed 000's attached

@@ -10,7 +10,8 @@
 //   p_k     = -D_{Q_k} L_d     = B^T (M_J dJ / h - (h/2) phi)        (P_V,k = slot 0, P_omega_i,k = q_i,k x slot i)
 //   p_{k+1} =  D_{Q_{k+1}} L_d = B^T (M_J dJ / h + (h/2) phi)
 //   h hat(Pi_k) = F_k J_d - J_d F_k^T,  Pi_{k+1} = F_k^T Pi_k,  R_{k+1} = R_k F_k
-// (the attitude decouples: D_R L_d = 0 (24), tau = 0 and the thrust is inertial).
+// (without the attachment offset the attitude decouples: D_R L_d = 0 (24), tau = 0 and the
+// thrust is inertial; with it, see below).
 //
 // The state stores the cable's momenta as JOINT momenta z_j (covectors of the joint
 // coordinates, one per joint, p = B^T z), not as the seed's P_omega_i = q_i x (l sum_{j>=i} z_j)
