@@ -15,18 +15,23 @@ Vec3 Parameters::thrust() const {
   return -(multirotor_mass + links * link_mass + payload_mass / multirotors) * g * e3;
 }
 
+Mat3 Parameters::attachment_inertia() const {
+  if (attachment_offset.isZero(0.0)) return J_Q;
+  return J_Q + multirotor_mass * (attachment_offset.squaredNorm() * Mat3::Identity() -
+                                  attachment_offset * attachment_offset.transpose());
+}
+
+double Parameters::body_force() const { return multirotor_mass * g + thrust().dot(e3); }
+
 double Parameters::total_mass() const { return multirotors * (multirotor_mass + links * link_mass) + payload_mass; }
 
 Mechanics::Mechanics(const Parameters& p) : p_(p), J_Q_inverse_(p.J_Q.inverse()) {
   // The attachment offset (mechanics.hpp): rho_c = -rho, J_A = J_Q + m_Q (|rho|^2 I - rho rho^T).
   offset_ = !p.attachment_offset.isZero(0.0);
   rho_c_ = -p.attachment_offset;
-  J_A_ = p.J_Q;
-  if (offset_)
-    J_A_ += p.multirotor_mass * (p.attachment_offset.squaredNorm() * Mat3::Identity() -
-                                 p.attachment_offset * p.attachment_offset.transpose());
+  J_A_ = p.attachment_inertia();
   J_A_inverse_ = J_A_.inverse();
-  F_Q_ = p.multirotor_mass * p.g + p.thrust().dot(e3);
+  F_Q_ = p.body_force();
   const int n = p.links;
   const double m = p.link_mass;
   // T = 1/2 m_p |J0'|^2 + sum_i 1/2 m_i |(J'_{i-1} + J'_i)/2|^2 + 1/2 m_Q |J'_n|^2 per cable.

@@ -49,6 +49,11 @@ struct Parameters {
   // mass and cable plus 1/m of the payload, upward: f = -(m_Q + n m_i + m_p/m) g e3.
   Vec3 thrust() const;
   double total_mass() const;
+  // With the attachment offset rho (below): the inertia about the attachment point, J_A = J_Q +
+  // m_Q (|rho|^2 I - rho rho^T) (J_Q itself for rho = 0), and the net vertical force at the
+  // centre of mass F_Q = m_Q g + f.e3 (its weight and thrust; along e3).
+  Mat3 attachment_inertia() const;
+  double body_force() const;
 };
 
 struct InitialCondition {

@@ -90,15 +90,15 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
   // slowest, at small amplitude. The hook moves with the cable top: an estimate, like the swing's.
   // A short lever makes it slow (1 mm: ~10 s, beyond the spin's 5.9 s); the bundled 2 cm: 2.3 s.
   double top = 0.0;
-  if (const Mechanics mech(p); mech.attachment_offset()) {
+  if (!p.attachment_offset.isZero(0.0)) {  // from the parameters: no per-link storage before the size checks
     const Vec3 axis = p.attachment_offset.normalized();
-    const Eigen::SelfAdjointEigenSolver<Mat3> eig(mech.attachment_inertia());
+    const Eigen::SelfAdjointEigenSolver<Mat3> eig(p.attachment_inertia());
     double I = 0.0;  // the largest inertia about an axis (near) perpendicular to rho
     for (int k = 0; k < 3; ++k)
       if (std::abs(eig.eigenvectors().col(k).dot(axis)) < 0.9) I = std::max(I, eig.eigenvalues()(k));
     if (I == 0.0) I = eig.eigenvalues().maxCoeff();
     const double period = periods::compound_pendulum(I, p.multirotor_mass, p.attachment_offset.norm(),
-                                                     std::abs(mech.body_force()) / p.multirotor_mass, 0.0);
+                                                     std::abs(p.body_force()) / p.multirotor_mass, 0.0);
     if (std::isfinite(period)) top = period;
   }
   model->declare_slowest_period(std::max({swing, spin, top}));
