@@ -98,6 +98,7 @@ class DaeForm final : public DaeFormulation {
   mutable State state_;  // workspaces (one formulation per run)
   mutable Eigen::VectorXd h_, z_;
   mutable BorderedBlockTridiagonal3 mass_;
+  mutable std::vector<Eigen::Triplet<double>> tangent_x_, tangent_v_;
 };
 
 // State: [s, q_2..q_{N+1}, R (9), p_2..p_{N+1}, Pi, p_s, carnot_work, control_work] —
