@@ -49,7 +49,8 @@ class OdeForm final : public OdeFormulation {
   mutable State state_;
   mutable Eigen::VectorXd acc_;
   mutable BorderedBlockTridiagonal3 mass_, mass_abs_;  // rate_residual() workspace
-  mutable Eigen::VectorXd x_, xa_, h_, Sh_;
+  mutable Eigen::VectorXd x_, xa_, h_, Sh_, z_;
+  mutable std::vector<Eigen::Triplet<double>> dAz_, dh_dx_, dh_dxdot_;  // rate_tangent_entries() workspace
 };
 
 // Index-1 DAE in natural coordinates (SPEC "Formulations", seed 004 §§2-3): the string and
