@@ -27,6 +27,7 @@ struct Parameters {
   double payload_mass = 0.5;    // m_p (kg)
   double multirotor_mass = 1.2; // m_Q (kg)
   Mat3 J_Q = Mat3::Identity();  // multirotor inertia about its centre of mass, body frame (kg m^2)
+  Vec3 attachment_offset = Vec3::Zero();  // cable attachment point from the multirotor's centre of mass, body frame (m)
   double g = 9.81;
   double link_length() const { return cable_length / links; }
   // Constant inertial thrust of multirotor a (SPEC): its share of the total weight, its own
