@@ -199,6 +199,10 @@ class FaultyLieGroupOde final : public LieGroupOdeFormulation {
                             std::vector<Eigen::Triplet<double>>& C) const override {
     lg_.rate_tangent_entries(t, y, vdot, M, K, C);
   }
+  int rate_multipliers() const override { return lg_.rate_multipliers(); }
+  void rate_multiplier_values(double t, const Eigen::VectorXd& y, Eigen::VectorXd& lambda) const override {
+    lg_.rate_multiplier_values(t, y, lambda);
+  }
 
  private:
   std::unique_ptr<Formulation> inner_;

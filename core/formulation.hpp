@@ -153,6 +153,17 @@ class LieGroupOdeFormulation : public Formulation {
                                     std::vector<Eigen::Triplet<double>>& /*M*/,
                                     std::vector<Eigen::Triplet<double>>& /*K*/,
                                     std::vector<Eigen::Triplet<double>>& /*C*/) const {}
+  // A bordered form: p = rate_multipliers() auxiliary unknowns lambda (e.g. one tension per rigid
+  // link of a chain) solved with vdot. Eliminating them couples every rate row of a chain with every
+  // other (the reduced mass matrix and its tangents are dense); kept, the rows stay local. Then the
+  // rate rows' unknown is [vdot (k), lambda (p)]: rate_residual() and rate_tangent_entries() take it
+  // as their `vdot` argument and return k + p rows, M = dr/d(vdot, lambda) has k + p columns (lambda
+  // moves neither g nor v, so it has no K or C columns), and r = 0 holds exactly for vdot = the
+  // field's rates and lambda = rate_multiplier_values(). 0 (no border) by default.
+  virtual int rate_multipliers() const { return 0; }
+  virtual void rate_multiplier_values(double /*t*/, const Eigen::VectorXd& /*y*/, Eigen::VectorXd& lambda) const {
+    lambda.resize(0);
+  }
 };
 
 // One step (g_k, mu_k) -> (g_{k+1}, mu_{k+1}) of a Lie group variational integrator in

@@ -23,7 +23,13 @@ concept OffersLieRateTangents = requires(const Ode& ode, double t, const Eigen::
   ode.rate_residual(t, y, y, r, r);
   ode.rate_tangent_entries(t, y, y, e, e, e);
 };
-// One that says why it has none (e.g. Model C: its rates come from a KKT solve per evaluation).
+// One whose rate rows carry multipliers (LieGroupOdeFormulation::rate_multipliers).
+template <class Ode>
+concept OffersRateMultipliers = requires(const Ode& ode, double t, const Eigen::VectorXd& y, Eigen::VectorXd& l) {
+  { ode.rate_multipliers() } -> std::convertible_to<int>;
+  ode.rate_multiplier_values(t, y, l);
+};
+// One that says why it has none.
 template <class Ode>
 concept ExplainsNoLieRateTangents = requires(const Ode& ode) {
   { ode.why_not_rate_tangents() } -> std::convertible_to<std::string>;
@@ -65,6 +71,14 @@ class LieGroupOdeOf final : public LieGroupOdeFormulation {
                             std::vector<Eigen::Triplet<double>>& M, std::vector<Eigen::Triplet<double>>& K,
                             std::vector<Eigen::Triplet<double>>& C) const override {
     if constexpr (OffersLieRateTangents<Ode>) ode_.rate_tangent_entries(t, y, vdot, M, K, C);
+  }
+  int rate_multipliers() const override {
+    if constexpr (OffersRateMultipliers<Ode>) return ode_.rate_multipliers();
+    else return 0;
+  }
+  void rate_multiplier_values(double t, const Eigen::VectorXd& y, Eigen::VectorXd& lambda) const override {
+    if constexpr (OffersRateMultipliers<Ode>) ode_.rate_multiplier_values(t, y, lambda);
+    else lambda.resize(0);
   }
   const Ode& ode() const { return ode_; }
 

@@ -123,30 +123,36 @@ TEST_CASE("lie_generalized_alpha: the rate rows' tangents match central differen
       for (const auto& f : mf.positions())
         for (Eigen::Index i = 0; i < f.size; ++i) rate.push_back(f.rate + i);
       REQUIRE(Eigen::Index(rate.size()) == k);
-      Eigen::VectorXd dydt;
+      // A bordered form's multipliers follow the rates in the rows' unknown [vdot, lambda].
+      const Eigen::Index nl = form->rate_multipliers(), n = k + nl;
+      Eigen::VectorXd dydt, lambda;
       form->field(t, y, xi);
       mf.embedded_velocity(y, xi, dydt);  // free entries: the field's own y'
-      Eigen::VectorXd vdot(k);
+      form->rate_multiplier_values(t, y, lambda);
+      REQUIRE(lambda.size() == nl);
+      Eigen::VectorXd vdot(n);
       for (Eigen::Index i = 0; i < k; ++i) vdot(i) = dydt(rate[size_t(i)]);
+      vdot.tail(nl) = lambda;
       // The mass-matrix form is the field: r(vdot of the field) at its round-off floor.
       Eigen::VectorXd r, S;
       form->rate_residual(t, y, vdot, r, S);
-      REQUIRE(r.size() == k);
+      REQUIRE(r.size() == n);
       CHECK((r.array().abs() / (S.array() + 1e-300)).maxCoeff() < 1e-12);
       // Tangents at a vdot off the solution (K includes dM/dg vdot).
-      Eigen::VectorXd w = vdot + 0.3 * Eigen::VectorXd::Ones(k);
+      Eigen::VectorXd w = vdot + 0.3 * Eigen::VectorXd::Ones(n);
       std::vector<Eigen::Triplet<double>> Me, Ke, Ce;
       form->rate_tangent_entries(t, y, w, Me, Ke, Ce);
-      const Eigen::MatrixXd M = dense(Me, k, k), K = dense(Ke, k, k), C = dense(Ce, k, k);
-      Eigen::MatrixXd Mfd(k, k), Kfd(k, k), Cfd(k, k);
+      const Eigen::MatrixXd M = dense(Me, n, n), K = dense(Ke, n, k), C = dense(Ce, n, k);
+      Eigen::MatrixXd Mfd(n, n), Kfd(n, k), Cfd(n, k);
       const double e = 1e-6;
       Eigen::VectorXd rp, rm, yp, ym, u = Eigen::VectorXd::Zero(mf.algebra_size());
-      for (Eigen::Index j = 0; j < k; ++j) {
+      for (Eigen::Index j = 0; j < n; ++j) {
         Eigen::VectorXd wp = w, wm = w;
         wp(j) += e, wm(j) -= e;
         form->rate_residual(t, y, wp, rp, S);
         form->rate_residual(t, y, wm, rm, S);
         Mfd.col(j) = (rp - rm) / (2 * e);
+        if (j >= k) continue;  // a multiplier moves neither g nor v
         u.setZero();
         u(j) = e;  // the trivialised perturbation: R exp(e hat(xi)), exp(e hat(xi)) q, x + e xi
         mf.act(u, y, yp);

@@ -170,8 +170,13 @@ TEST_CASE("every fixed-step Lie group ODE method converges at its declared order
       DYNAMIC_SECTION(info.name << " on " << problem.name) {
         const Eigen::VectorXd reference = reference_solution(*problem.model, problem.T);
         std::vector<double> hs, errs;
+        // A second-order method starts 4 times finer: on Model C's 4-link cable (modes to some
+        // 300 rad/s) lie_generalized_alpha's error ratios per halving from h = 1e-3 are 2.16,
+        // 3.66, 3.92, 3.98, 4.00 (measured), pre-asymptotic until h omega ~ 0.1, where the
+        // fourth-order methods, whose errors there are near the reference's, already are.
+        const double h0 = info.order < 4 ? problem.h0 / 4.0 : problem.h0;
         for (int i = 0; i < 4; ++i) {
-          const double h = problem.h0 / std::pow(2.0, i);
+          const double h = h0 / std::pow(2.0, i);
           const FinalState run = run_to(*problem.model, info.name, problem.T, h);
           REQUIRE(run.outcome.ok());
           hs.push_back(h);

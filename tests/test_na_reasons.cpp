@@ -111,7 +111,7 @@ TEST_CASE("n/a reasons: every n/a run names what declined, never another integra
         CHECK(other_integrators_named(*why, info.name).empty());
       }
   // Both kinds occur in the suite as shipped (the planar pendulum declines the Lie group forms;
-  // lie_generalized_alpha declines Model C's Lie group ODE form), so both branches are exercised.
+  // lie_generalized_alpha declines Model B's moving-reel Lie group ODE form), so both branches are exercised.
   CHECK(model_declines > 0);
   CHECK(integrator_declines > 0);
 }

@@ -41,7 +41,12 @@
 // of (4) linearised gives the iteration matrix
 //   A = M + h^2 beta c K T(u) + h gamma c C,   K = dr/dg (trivialised), C = dr/dv,
 // assembled sparse from the model's entries (rate_tangent_entries) and factored by Eigen's SparseLU
-// with COLAMD (O(N) on banded strings, never a dense inverse). The matrix tends to M as h -> 0:
+// with COLAMD (O(N) on banded strings, never a dense inverse). A form whose rate rows carry
+// multipliers (LieGroupOdeFormulation::rate_multipliers, e.g. one tension per rigid link of a
+// cable, which keeps a chain's rows local) adds them to the Newton unknowns: [vdot, lambda], rows
+// r(vdot, lambda), A bordered by the lambda columns of M (lambda moves neither g nor v); lambda is
+// predicted by its last value, started at the form's rate_multiplier_values(), and judged by the
+// residual rows only (it is not part of the state, and its corrections are in other units). The matrix tends to M as h -> 0:
 // well conditioned in vdot, and its diagonal pivots are sound, so the LU pivots by threshold
 // (0.1, integrators/pattern_cached_lu.hpp) rather than by the column maximum: on Model B, whose
 // reel row and column border the string's band, partial pivoting takes border entries as pivots
@@ -108,6 +113,7 @@ LieGeneralizedAlphaStep::LieGeneralizedAlphaStep(const LieGroupOdeFormulation& f
       perturbed_start_(perturbed_start) {
   if (const std::string why = form.why_not_tangents(); !why.empty()) throw std::invalid_argument(why);
   k_ = int(mf_.group_size() + mf_.position_size());
+  p_mult_ = form.rate_multipliers();
   for (const auto& f : mf_.rotations())
     for (int i = 0; i < 3; ++i) rate_y_.push_back(f.rate + i);
   for (const auto& f : mf_.directions())
@@ -125,12 +131,12 @@ LieGeneralizedAlphaStep::LieGeneralizedAlphaStep(const LieGroupOdeFormulation& f
   }
   for (size_t j = 0; j < free.size(); ++j)
     if (!is_rate[size_t(free[j])]) extra_y_.push_back(free[j]), extra_alg_.push_back(k_ + Eigen::Index(j));
-  A_.resize(k_, k_);
+  A_.resize(k_ + p_mult_, k_ + p_mult_);
 }
 
 void LieGeneralizedAlphaStep::kinematics(double h, const Eigen::VectorXd& y, const Eigen::VectorXd& vd1) {
   const GeneralizedAlphaParameters& p = p_;
-  a1_ = ((1.0 - p.alpha_f) * vd1 + p.alpha_f * vd_ - p.alpha_m * a_) / (1.0 - p.alpha_m);
+  a1_ = ((1.0 - p.alpha_f) * vd1.head(k_) + p.alpha_f * vd_.head(k_) - p.alpha_m * a_) / (1.0 - p.alpha_m);
   u_.setZero(mf_.algebra_size());
   u_.head(k_) = base_u_ + h * h * p.beta * a1_;  // h dq_n, (1)
   dv1_ = base_dv_ + h * p.gamma * a1_;  // v_{n+1} - v_n, (2)
@@ -178,11 +184,16 @@ LieGeneralizedAlphaStep::Result LieGeneralizedAlphaStep::start(double t0, const 
   form_.field(t0, y0, xi_);
   ++out.force_evals;
   if (!xi_.allFinite()) return fail("the field is non-finite (NaN/Inf) at t0");
-  vd_.resize(k_);
+  vd_.resize(k_ + p_mult_);
   for (int i = 0; i < k_; ++i) vd_(i) = xi_(rate_alg_[size_t(i)]);
+  if (p_mult_ > 0) {
+    form_.rate_multiplier_values(t0, y0, lambda0_);
+    if (lambda0_.size() != p_mult_ || !lambda0_.allFinite()) return fail("the rate rows' multipliers are non-finite at t0");
+    vd_.tail(p_mult_) = lambda0_;
+  }
   zd_.resize(Eigen::Index(extra_alg_.size()));
   for (size_t j = 0; j < extra_alg_.size(); ++j) zd_(Eigen::Index(j)) = xi_(extra_alg_[j]);
-  a_ = vd_;
+  a_ = vd_.head(k_);
   // Perturbed start (A-B-C): a_0 = vdot(t_0 + Delta_alpha h) + O(h^2).
   const double tau = (p_.alpha_m - p_.alpha_f) * h;
   if (perturbed_start_ && tau != 0.0) {
@@ -250,8 +261,9 @@ LieGeneralizedAlphaStep::Result LieGeneralizedAlphaStep::step(double t, double h
     ++iters;
     if (!dv_.allFinite()) return fail(StepFailure::Kind::Diverged, "Newton correction is non-finite (NaN/Inf)");
     vd1_ -= dv_;
-    const double scale = std::max({vd1_.lpNorm<Eigen::Infinity>(), v_scale, std::numeric_limits<double>::min()});
-    correction = dv_.lpNorm<Eigen::Infinity>() / scale;
+    const double scale =
+        std::max({vd1_.head(k_).lpNorm<Eigen::Infinity>(), v_scale, std::numeric_limits<double>::min()});
+    correction = dv_.head(k_).lpNorm<Eigen::Infinity>() / scale;  // the multipliers: by their rows
     if (correction <= newton_tol_ || (last > 0.0 && correction >= 0.25 * last && correction <= 1e-12)) {
       kinematics(h, y, vd1_);
       converged = true;  // at the tolerance, or at the corrections' round-off floor

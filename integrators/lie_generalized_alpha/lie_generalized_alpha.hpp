@@ -30,7 +30,8 @@ class LieGeneralizedAlphaStep {
   Result start(double t0, const Eigen::VectorXd& y0, double h);
   // y_{n+1} from y_n = y over h; the memory moves on only when it succeeds.
   Result step(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_next);
-  const Eigen::VectorXd& acceleration() const { return vd_; }      // vdot_n, rate layout
+  // vdot_n in the rate layout, then the rate rows' multipliers at t_n (rate_multipliers() of them).
+  const Eigen::VectorXd& acceleration() const { return vd_; }
   const Eigen::VectorXd& acceleration_like() const { return a_; }  // a_n
   int rates() const { return k_; }
   // Entries of the Newton matrix's last LU factors (tests: the fill stays O(N) on a string).
@@ -48,10 +49,11 @@ class LieGeneralizedAlphaStep {
   int max_newton_iters_;
   bool perturbed_start_;
   int k_;                                     // configuration algebra size = number of rates
+  int p_mult_;                                // the rate rows' multipliers (a bordered form), unknowns after vdot
   std::vector<Eigen::Index> rate_y_, rate_alg_;    // rate i: its entry in y and in the algebra layout
   std::vector<Eigen::Index> extra_y_, extra_alg_;  // the other free entries (work integrals)
   Eigen::VectorXd a_, vd_, zd_;                     // memory
-  Eigen::VectorXd xi_, base_u_, base_dv_, dv1_, a1_, u_, y1_, r_, S_, dv_, vd1_, vn_;
+  Eigen::VectorXd lambda0_, xi_, base_u_, base_dv_, dv1_, a1_, u_, y1_, r_, S_, dv_, vd1_, vn_;
   std::vector<Eigen::Triplet<double>> M_, K_, C_, work_;
   Eigen::SparseMatrix<double> A_;
   // The Newton matrix, analysed once per sparsity pattern; threshold pivoting (0.1) keeps the

@@ -43,12 +43,17 @@ class OdeForm final : public OdeFormulation {
   void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override;
   bool project(Eigen::VectorXd& y) const override;  // each R onto SO(3); each (q_i, omega_i) onto |q_i| = 1, q_i . omega_i = 0
   lie::HomogeneousProduct manifold() const override;  // each R in SO(3), each q_i in S^2, X_p a position, each with its rate
-  // For the Lie group form (LieGroupOdeOf): no analytic tangents of the rate rows yet.
-  static std::string why_not_rate_tangents() {
-    return "Model C's rates come from a KKT solve of the cable tree per evaluation (joint accelerations with one "
-           "multiplier per link); its rate rows in mass-matrix form are dense in the link rates, and a sparse "
-           "bordered form with the multipliers and its tangents in (R, q_i, X_p) is not derived yet";
-  }
+  // The rate rows in mass-matrix form for the Lie group form (LieGroupOdeOf), bordered with one
+  // multiplier per link (the KKT's tau), so that they stay local along each cable: derivation,
+  // row transform and layout in rate_rows.cpp. Rate layout [Omega_a (3 m), omega_i^a (3 m n),
+  // V_p (3)], then the multipliers tau_i^a (m n).
+  int rate_multipliers() const { return mech_.params().multirotors * mech_.params().links; }
+  void rate_multiplier_values(double t, const Eigen::VectorXd& y, Eigen::VectorXd& tau) const;
+  void rate_residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& vdot, Eigen::VectorXd& r,
+                     Eigen::VectorXd& S) const;
+  void rate_tangent_entries(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& vdot,
+                            std::vector<Eigen::Triplet<double>>& M, std::vector<Eigen::Triplet<double>>& K,
+                            std::vector<Eigen::Triplet<double>>& C) const;
   Observation observe(double, const Eigen::VectorXd& y) const override { return mech_.observe(mech_.unpack(y)); }
   std::vector<std::string> extra_column_names() const override { return mech_.extra_column_names(); }
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y; }
