@@ -1,11 +1,13 @@
-// The hanging tether built from a case file's [model] and [initial] tables: an ODE form and a
-// constrained mechanical form (no constraints) of the discretisation the case chose (lumped or
-// full, consistent mass); the other kinds are n/a with the reason.
+// The hanging tether built from a case file's [model] and [initial] tables: an ODE form, a
+// constrained mechanical form (no constraints) and its index-1 DAE form (the implicit ODE) of the
+// discretisation the case chose (lumped or full, consistent mass); the other kinds are n/a with
+// the reason.
 
 #include "models/hanging_tether/model.hpp"
 
 #include "core/format.hpp"
 #include "mechanics/oscillation_periods.hpp"
+#include "mechanics/unconstrained_dae.hpp"
 
 namespace tb::hanging_tether {
 
@@ -28,8 +30,7 @@ bool HangingTetherModel::offers(FormulationKind kind, const std::string& discret
                 "discrete Lagrangian in the node positions is written for it";
       return false;
     case FormulationKind::IndexOneDae:
-      why_not = "the hanging tether's elastic elements carry no holonomic constraints: no DAE form";
-      return false;
+      return true;  // no constraints: the implicit ODE M v' = f, the damping work node by node (UnconstrainedDaeOf)
     case FormulationKind::ConstrainedMechanical:
       return true;  // constant mass, no constraints: Stoermer-Verlet, the damping work as a work term
     case FormulationKind::LieGroupOde:
@@ -44,6 +45,7 @@ bool HangingTetherModel::offers(FormulationKind kind, const std::string& discret
 
 std::unique_ptr<Formulation> HangingTetherModel::build(FormulationKind kind, const std::string&) const {
   if (kind == FormulationKind::ConstrainedMechanical) return std::make_unique<ConstrainedTetherForm>(p_, shape_);
+  if (kind == FormulationKind::IndexOneDae) return std::make_unique<UnconstrainedDaeOf<ConstrainedTetherForm>>(p_, shape_);
   return std::make_unique<TetherForm>(p_, shape_);
 }
 
