@@ -6,7 +6,7 @@
 // the mass-matrix form of Newton's equations that the constrained mechanical form already holds
 // (its M, f, df/dq, df/dv: ConstrainedMechanicalFormulation with constraints() = 0). It has no
 // algebraic components; dF/dy + cj dF/dy' is
-//   [cj I, -I, 0; -df/dq, cj M - df/dv, 0; -dP/dq, -dP/dv, cj I].
+//   [cj I, -I, 0; -df/dq, cj M - df/dv, 0; -dP/dq, -dP/dv, cj I]   (rows F_q, F_v, F_W; columns q, v, W).
 // A model offers it in its menu as
 //   offer<UnconstrainedDaeOf<ConstrainedForm>>(FormulationKind::IndexOneDae, p, ic)
 // and its observation, physical state and initial state are the constrained form's, so IDA is
@@ -15,7 +15,8 @@
 // Ordering (the band): node by node, [q_j (3), v_j (3), W_j] for j = 0, 1, ..., so that a node
 // couples only to its neighbours within the form's node_half_bandwidth() and the half-bandwidths
 // of dF/dy + cj dF/dy' do not grow with the number of nodes (IDA's band LU, or KLU, then costs
-// O(N) per step). The form's q and v are node-major (node j at 3j .. 3j + 2).
+// O(N) per step; in [q, v] order the kinematic rows q' - v alone would make them 3N). The form's
+// q and v are node-major (node j at 3j .. 3j + 2).
 //
 // Dissipation (a form that also offers dissipative_force below, e.g. the tether's viscous
 // damping -zeta M v): the energy balance needs the work of the dissipative force f_d, which the
@@ -32,6 +33,7 @@
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
 #include <algorithm>
+#include <cmath>
 #include <concepts>
 #include <memory>
 #include <stdexcept>
@@ -77,6 +79,7 @@ class UnconstrainedDaeOf final : public DaeFormulation {
       throw std::logic_error("UnconstrainedDaeOf: the form provides no df/dq, df/dv: " + form_.why_not_tangents());
     nodes_ = n / 3;
     form_.mass_entries(mass_);
+    measure_bandwidths();
   }
 
   // Natural coordinates of free point masses: nothing among them can drift.
@@ -133,32 +136,23 @@ class UnconstrainedDaeOf final : public DaeFormulation {
     for (const auto& e : dfdq_) entries.emplace_back(v_index(e.row()), q_index(e.col()), -e.value());
     for (const auto& e : dfdv_) entries.emplace_back(v_index(e.row()), v_index(e.col()), -e.value());
     if constexpr (kDissipates) {
-      // P_j = -v_j . f_d,j: dP_j/dx = -v_j^T df_d,j/dx, and -f_d,j more along v_j itself. Written
-      // even where 0 (at rest), so that the sparsity pattern is the same at every step.
+      // F_W,j = W_j' - P_j with P_j = -v_j . f_d,j: dF_W,j/dx = v_j^T df_d,j/dx, and f_d,j more
+      // along v_j itself. Written even where 0 (at rest), so that the sparsity pattern is the same
+      // at every step.
       form_.dissipative_force(t, q_, v_, fd_);
       dfdq_.clear();
       dfdv_.clear();
       form_.dissipative_force_jacobian_entries(t, q_, v_, dfdq_, dfdv_);
-      for (const auto& e : dfdq_) entries.emplace_back(w_index(e.row() / 3), q_index(e.col()), -v_(e.row()) * e.value());
-      for (const auto& e : dfdv_) entries.emplace_back(w_index(e.row() / 3), v_index(e.col()), -v_(e.row()) * e.value());
-      for (int i = 0; i < n; ++i) entries.emplace_back(w_index(i / 3), v_index(i), -fd_(i));
+      for (const auto& e : dfdq_) entries.emplace_back(w_index(e.row() / 3), q_index(e.col()), v_(e.row()) * e.value());
+      for (const auto& e : dfdv_) entries.emplace_back(w_index(e.row() / 3), v_index(e.col()), v_(e.row()) * e.value());
+      for (int i = 0; i < n; ++i) entries.emplace_back(w_index(i / 3), v_index(i), fd_(i));
       for (int j = 0; j < nodes_; ++j) entries.emplace_back(w_index(j), w_index(j), cj);
     }
   }
 
-  // With b = node_half_bandwidth(), b_d = dissipation_node_half_bandwidth() and s = stride(): a
-  // v row of node j reaches q_{j-b} (lower s b + 5) and v_{j+b} (upper s b + 2); a q row its own
-  // v (upper 3); a W row q_{j-b_d} (lower s b_d + 6) and v_{j+b_d} (upper s b_d - 1).
-  int lower_bandwidth() const override {
-    int lower = stride() * node_coupling() + 5;
-    if constexpr (kDissipates) lower = std::max(lower, stride() * dissipation_coupling() + 6);
-    return std::min(lower, state_size() - 1);
-  }
-  int upper_bandwidth() const override {
-    int upper = std::max(3, stride() * node_coupling() + 2);
-    if constexpr (kDissipates) upper = std::max(upper, stride() * dissipation_coupling() - 1);
-    return std::min(upper, state_size() - 1);
-  }
+  // The band of dF/dy + cj dF/dy' (measure_bandwidths): independent of the number of nodes.
+  int lower_bandwidth() const override { return lower_; }
+  int upper_bandwidth() const override { return upper_; }
 
   const Form& form() const { return form_; }
   // The constrained form's state [q, v, W] of a state of this form, and back (the initial work
@@ -181,10 +175,29 @@ class UnconstrainedDaeOf final : public DaeFormulation {
 
  private:
   static constexpr int stride() { return kDissipates ? 7 : 6; }
-  int node_coupling() const { return std::min(int(form_.node_half_bandwidth()), nodes_ - 1); }
-  int dissipation_coupling() const {
-    if constexpr (kDissipates) return std::min(int(form_.dissipation_node_half_bandwidth()), nodes_ - 1);
-    return 0;
+
+  // The half-bandwidths, tight: those of the matrix's pattern at a generic state, the initial one
+  // with every entry moved by a different nonzero amount (so that no entry that is not zero by
+  // structure, a diagonal mass block's off-diagonal or a force without velocity dependence, is zero
+  // there by accident), within the bound the form declares (the nodes couple within
+  // node_half_bandwidth(), the dissipation within dissipation_node_half_bandwidth()): a form whose
+  // pattern exceeds its declaration is refused here, and IDA's band solver checks every later
+  // Jacobian against the band (integrators/ida).
+  void measure_bandwidths() {
+    Eigen::VectorXd y = initial_state();
+    for (int i = 0; i < y.size(); ++i) y(i) += 1e-2 * (1.0 + std::abs(y(i))) * std::sin(1.0 + i);
+    std::vector<Eigen::Triplet<double>> entries;
+    jacobian(0.0, y, y, 1.0, BaumgarteParameters{}, entries);
+    int reach = form_.node_half_bandwidth();
+    if constexpr (kDissipates) reach = std::max(reach, int(form_.dissipation_node_half_bandwidth()));
+    lower_ = upper_ = 0;
+    for (const auto& e : entries)
+      if (e.value() != 0.0) {
+        if (std::abs(e.row() / stride() - e.col() / stride()) > reach)
+          throw std::logic_error("UnconstrainedDaeOf: the Jacobian couples nodes further apart than the form declares");
+        lower_ = std::max(lower_, e.row() - e.col());
+        upper_ = std::max(upper_, e.col() - e.row());
+      }
   }
   int q_index(int i) const { return stride() * (i / 3) + i % 3; }  // the form's position index i
   int v_index(int i) const { return q_index(i) + 3; }
@@ -223,6 +236,7 @@ class UnconstrainedDaeOf final : public DaeFormulation {
 
   Form form_;
   int nodes_ = 0;
+  int lower_ = 0, upper_ = 0;  // half-bandwidths (measure_bandwidths)
   std::vector<Eigen::Triplet<double>> mass_;  // M, constant
   // Workspaces (one formulation object per run).
   mutable Eigen::VectorXd q_, v_, W_, qp_, vp_, Wp_, f_, fd_, Mvp_;

@@ -12,7 +12,6 @@
 
 #include "models/reel_pendulum/locked_constrained_form.hpp"
 #include "models/reel_pendulum/model.hpp"
-#include "tests/self_convergence.hpp"
 #include "tests/test_support.hpp"
 
 using namespace tb;
@@ -90,9 +89,16 @@ TEST_CASE("locked reel, constrained form: rattle, rattle4 and generalized_alpha 
   // the body's attachment by construction, R as 9 numbers, the reel's mass matrix).
   const double T = 0.25;
   const Eigen::VectorXd reference = reference_solution(*c.model, T);
-  for (const auto& [name, order] : std::vector<std::pair<std::string, double>>{{"rattle", 2.0}, {"generalized_alpha", 2.0}}) {
+  struct Sweep {
+    std::string name;
+    double order;
+    std::vector<double> steps;
+  };
+  // rattle4 on coarser steps, where its error stays far above the reference's (~1e-11).
+  for (const auto& [name, order, steps] : {Sweep{"rattle", 2.0, {2e-3, 1e-3, 5e-4}}, Sweep{"generalized_alpha", 2.0, {2e-3, 1e-3, 5e-4}},
+                                            Sweep{"rattle4", 4.0, {4e-3, 2e-3, 1e-3}}}) {
     std::vector<double> hs, errs;
-    for (const double h : {2e-3, 1e-3, 5e-4}) {
+    for (const double h : steps) {
       const auto out = integrate(*form, integrator(name), settings_of(name, h), T, T, {});
       REQUIRE(out.ok());
       hs.push_back(h);
@@ -103,11 +109,6 @@ TEST_CASE("locked reel, constrained form: rattle, rattle4 and generalized_alpha 
                 name.c_str(), T, errs.front(), errs.back(), measured);
     CHECK(std::abs(measured - order) < 0.15);
   }
-  // rattle4 falls below what the reference resolves: self-convergence (tests/self_convergence.hpp).
-  const auto sc = self_convergence(*form, integrator("rattle4"), 1e-3, [](IntegratorSettings&) {});
-  std::printf("locked reel, rattle4 self-convergence: h0 = %g, T = %g, differences %.3e .. %.3e, order %.3f\n", sc.h0, sc.T,
-              sc.first_difference, sc.last_difference, sc.order);
-  CHECK(std::abs(sc.order - 4.0) < 0.3);
 }
 
 TEST_CASE("locked reel, constrained form: rattle agrees with the LGVI at small h; energy and pi3 bounded over 10 s",
@@ -120,12 +121,25 @@ TEST_CASE("locked reel, constrained form: rattle agrees with the LGVI at small h
   const auto out = integrate(*form, integrator("rattle"), settings_of("rattle", h), T, T, {});
   REQUIRE(out.ok());
   const double gap = (form->physical_state(out.final_state) - lgvi.physical).lpNorm<Eigen::Infinity>();
-  std::printf("locked reel, T = %g s, h = %g: |rattle - lgvi| = %.3e (two second-order schemes, different discretisations)\n",
-              T, h, gap);
-  CHECK(gap < 1e-4);
-  // The case's horizon at the case's step: bounded energy error (symplectic) and pi3 (the
-  // constraint forces and gravity exert no moment about e3).
-  for (const char* name : {"rattle", "generalized_alpha"}) {
+  // RATTLE in natural coordinates (R as 9 numbers, the attachment and R^T R = I as constraints) and
+  // the reel's LGVI (R on SO(3), the body riding on the end node) are the same discrete flow on this
+  // system, as on the free rigid body (tests/test_rattle.cpp): measured 4.7e-12 apart after 2000
+  // steps, where either is ~1e-5 from the exact flow.
+  std::printf("locked reel, T = %g s, h = %g: |rattle - lgvi| = %.3e\n", T, h, gap);
+  CHECK(gap < 1e-10);
+  // The case's horizon at the case's step. rattle: symplectic, so a bounded energy error, and pi3
+  // conserved to round-off (discrete Noether: the constraint forces and gravity exert no moment
+  // about e3, and the scheme is equivariant under rotations about it). generalized_alpha
+  // (rho_inf < 1): numerical damping of the string's resolved-poorly axial modes, a one-signed
+  // energy loss, and pi3 to its accuracy only. Measured (`tetherbench run` on the case):
+  // rattle 2.84e-3 J, 1.2e-14 N m s; generalized_alpha 4.88e-3 J, 1.57e-5 N m s (every 5 ms; here
+  // every 50 ms: 1.93e-3 J, 1.1e-14; 4.75e-3 J, 1.46e-5).
+  struct Bound {
+    const char* name;
+    double energy, momentum;
+  };
+  for (const Bound& bound : {Bound{"rattle", 6e-3, 1e-12}, Bound{"generalized_alpha", 1e-2, 4e-5}}) {
+    const char* name = bound.name;
     double E0 = 0.0, pi0 = 0.0, dE = 0.0, dpi = 0.0;
     bool first = true;
     const auto run = integrate(*form, integrator(name), settings_of(name, c.h), c.t_end, 0.05,
@@ -138,7 +152,7 @@ TEST_CASE("locked reel, constrained form: rattle agrees with the LGVI at small h
     REQUIRE(run.ok());
     std::printf("locked reel, %s, h = %g, %g s: max |E - E0| = %.3e J, max |pi3 - pi3(0)| = %.3e N m s\n", name, c.h,
                 c.t_end, dE, dpi);
-    CHECK(dE < 1e-3);
-    CHECK(dpi < 1e-6);
+    CHECK(dE < bound.energy);
+    CHECK(dpi < bound.momentum);
   }
 }

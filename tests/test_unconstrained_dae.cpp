@@ -71,7 +71,7 @@ TEST_CASE("unconstrained DAE: analytic iteration matrix against central differen
       const Eigen::MatrixXd Jfd = conformance::dae_jacobian_fd(*form, 0.3, y, yp, cj, b);
       const double err = conformance::dae_jacobian_row_relative_error(J, Jfd);
       INFO(c.name << ", cj = " << cj << ": row-relative error " << err);
-      CHECK(err < 1e-7);  // a wrong or missing term is O(1) in its row
+      CHECK(err < 1e-7);  // measured at most 2.0e-8; a wrong sign on the work rows' terms measured 2
       worst = std::max(worst, err);
     }
   }
@@ -85,12 +85,15 @@ TEST_CASE("unconstrained DAE: node-interleaved band, declared tight, independent
     std::string file;
     int lower, upper;
   };
-  // Stride 7 per tether node [r, v, W]: the springs reach the neighbours' positions (7 + 5), the
-  // full tether's work row the neighbours' velocities through the consistent mass (7 + 6); the
-  // elastic pendulum is one node [x, v] (5 below: dv-rows on x; 3 above: x' - v).
-  for (const Expect& e : {Expect{kCases + "/T_hanging_tether_full.toml", 13, 9},
-                          Expect{kCases + "/T_hanging_tether_lumped.toml", 12, 9},
-                          Expect{kFixtures + "/hanging_tether.toml", 13, 9},
+  // Stride 7 per tether node [r, v, W]. Below the diagonal: a v row reaches the previous node's
+  // position through the spring (7 + 3 + 2 = 12; the full tether's work row reaches the previous
+  // velocity only, 7 + 3). Above: the consistent mass's m/6 I couples v_j to v_{j+1} component by
+  // component (7), a spring v row reaches the next position (7 - 3 + 2 = 6), as does a work row the
+  // next velocity; lumped, the mass and the damping are node-diagonal (6). The elastic pendulum is
+  // one node [x, v] (5 below: the v rows on x; 3 above: x' - v).
+  for (const Expect& e : {Expect{kCases + "/T_hanging_tether_full.toml", 12, 7},
+                          Expect{kCases + "/T_hanging_tether_lumped.toml", 12, 6},
+                          Expect{kFixtures + "/hanging_tether.toml", 12, 7},
                           Expect{kCases + "/T_elastic_pendulum.toml", 5, 3}}) {
     const Case c = load_case(e.file);
     const auto form = dae_of(c);
@@ -173,9 +176,11 @@ TEST_CASE("ida on the elastic pendulum converges to tight rk45 with its toleranc
     const double err = (form->physical_state(out.final_state) - reference).lpNorm<Eigen::Infinity>();
     std::printf("elastic pendulum, %g s: ida rtol %g (%ld steps): max |state - rk45 reference| %.2e, max |E - E0| %.2e J\n",
                 T, rtol, out.counters.steps, err, worst_energy);
-    CHECK(err < 3e3 * rtol);             // measured: see the printed errors
-    CHECK(worst_energy < 3e2 * rtol);  // E ~ 10 J: a relative energy error of ~ rtol
-    if (previous > 0.0) CHECK(err < previous / 20.0);  // 100x tighter tolerance
+    // Measured: state 3.6e-5, 7.6e-7, 1.4e-8 (a factor ~50 per factor 100 in rtol); energy
+    // 2.4e-5, 5.2e-7, 9.7e-9 J (E - V_min ~ 1 J).
+    CHECK(err < 3e2 * rtol);
+    CHECK(worst_energy < 3e2 * rtol);
+    if (previous > 0.0) CHECK(err < previous / 20.0);
     previous = err;
   }
 }
@@ -186,6 +191,7 @@ TEST_CASE("ida on the damped tethers: agreement with rk45 and the energy balance
     const Case c = load_case(kCases + "/" + name + ".toml");
     const double T = 0.5;
     const Eigen::VectorXd reference = reference_solution(*c.model, T);
+    double previous = 0.0;
     for (const double rtol : {1e-6, 1e-8}) {
       const auto form = dae_of(c);
       IntegratorSettings s = c.settings.at("ida");
@@ -203,9 +209,14 @@ TEST_CASE("ida on the damped tethers: agreement with rk45 and the energy balance
       std::printf("%s, %g s: ida rtol %g (%ld steps): max |state - rk45 reference| %.2e, dissipated %.4g J, "
                   "max |E - E0 + W| %.2e J\n",
                   name.c_str(), T, rtol, out.counters.steps, err, dissipated, worst_balance);
-      CHECK(dissipated > 1.0);
-      CHECK(err < 1e3 * rtol);
-      CHECK(worst_balance < 1e3 * rtol * dissipated);
+      // Measured (full / lumped): state 3.8e-3 / 2.5e-4 (rtol 1e-6), 7.5e-5 / 7.3e-6 (1e-8), node
+      // positions ~10 m and speeds ~10 m/s; balance 6.4e-4 / 6.7e-4 J and 1.6e-5 / 1.7e-5 J of the
+      // ~100 J dissipated in 0.5 s.
+      CHECK(dissipated > 50.0);
+      CHECK(err < 1e4 * rtol);
+      CHECK(worst_balance < 50.0 * rtol * dissipated);
+      if (previous > 0.0) CHECK(err < previous / 20.0);
+      previous = err;
     }
   }
 }
