@@ -111,7 +111,7 @@ TEST_CASE("locked reel, constrained form: rattle, rattle4 and generalized_alpha 
   }
 }
 
-TEST_CASE("locked reel, constrained form: rattle agrees with the LGVI at small h; energy and pi3 bounded over 10 s",
+TEST_CASE("locked reel, constrained form: rattle agrees with the LGVI at small h, energy and pi3 bounded over 10 s",
           "[model-b][rattle]") {
   const Case c = load_case(kCase);
   const auto form = constrained_of(c);

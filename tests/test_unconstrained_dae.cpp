@@ -79,7 +79,7 @@ TEST_CASE("unconstrained DAE: analytic iteration matrix against central differen
               "differences %.2e\n", worst);
 }
 
-TEST_CASE("unconstrained DAE: node-interleaved band, declared tight, independent of N; no dense work row",
+TEST_CASE("unconstrained DAE: node-interleaved band, declared tight, independent of N, no dense work row",
           "[dae][unconstrained]") {
   struct Expect {
     std::string file;
@@ -155,7 +155,7 @@ TEST_CASE("unconstrained DAE: consistent start, no algebraic component, node wor
   CHECK(dae.to_form(dae.from_form(yc)).isApprox(yc, 1e-15));
 }
 
-TEST_CASE("ida on the elastic pendulum converges to tight rk45 with its tolerance; energy error within it",
+TEST_CASE("ida on the elastic pendulum converges to tight rk45 with its tolerance, energy error within it",
           "[dae][unconstrained][ida]") {
   const Case c = load_case(kCases + "/T_elastic_pendulum.toml");
   const double T = 5.0;
