@@ -20,5 +20,7 @@ struct CsvTable {
 CsvTable read_csv_table(const std::string& path);
 // One CSV record's fields (quotes removed, "" unescaped).
 std::vector<std::string> split_csv_record(const std::string& line);
+// One field as a CSV record holds it: quoted (with "" for ") when it has a comma, a quote or a line break.
+std::string csv_field(const std::string& s);
 
 }  // namespace tb

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "app/csv_table.hpp"
+#include "app/markdown_table.hpp"
 #include "core/table_reader.hpp"
 
 namespace tb {
@@ -58,11 +59,7 @@ std::string render_orders_block(const std::vector<std::string>& files) {
 }
 
 std::string replace_orders_block(const std::string& text, const std::string& block, const std::string& where) {
-  const size_t begin = text.find(kOrdersBlockBegin), end = text.find(kOrdersBlockEnd);
-  if (begin == std::string::npos || end == std::string::npos || end < begin ||
-      text.find(kOrdersBlockBegin, begin + 1) != std::string::npos || text.find(kOrdersBlockEnd, end + 1) != std::string::npos)
-    throw InputError(where + ": expected one block between '" + kOrdersBlockBegin + "' and '" + kOrdersBlockEnd + "'");
-  return text.substr(0, begin) + block + text.substr(end + std::string(kOrdersBlockEnd).size());
+  return markdown::replace_block(text, kOrdersBlockBegin, kOrdersBlockEnd, block, where);
 }
 
 std::vector<QuotedOrder> quoted_orders(const std::string& text, const std::string& where) {

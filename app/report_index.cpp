@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include "app/coverage.hpp"
+#include "app/markdown_table.hpp"
 #include "app/metric_cells.hpp"
 #include "app/recommendation.hpp"
 #include "core/metric_registry.hpp"
@@ -21,25 +23,8 @@ namespace {
 
 std::string num(double x) { return format_g(x, 3); }
 
-// A Markdown cell: no line breaks, no bare '|'.
-std::string cell(std::string s) {
-  std::string out;
-  for (char ch : s) out += ch == '|' ? std::string("\\|") : ch == '\n' ? std::string(" ") : std::string(1, ch);
-  return out;
-}
-
-void table(std::ostringstream& md, const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
-  md << "|";
-  for (const auto& h : header) md << " " << cell(h) << " |";
-  md << "\n|";
-  for (size_t i = 0; i < header.size(); ++i) md << "---|";
-  md << "\n";
-  for (const auto& row : rows) {
-    md << "|";
-    for (const auto& c : row) md << " " << cell(c) << " |";
-    md << "\n";
-  }
-}
+using markdown::cell;
+using markdown::table;
 
 std::string anchor(const std::string& heading) {
   std::string a;
@@ -417,6 +402,7 @@ void write_rules(std::ostringstream& md) {
 void write_other_results(std::ostringstream& md, const std::string& dir) {
   const std::vector<std::pair<std::string, std::string>> files = {
       {"summary.md", "every run, every column"},
+      {"coverage.md", "which integrator runs which case, and why not (coverage.csv: the same as rows)"},
       {"paper_comparison.md", "every claim of the papers with its evidence"},
       {"long_time.md", "growth laws over long runs"},
       {"stability_map.md", "largest stable step per method and case"},
@@ -543,6 +529,11 @@ std::string index_markdown(const ReportData& data, const std::vector<Case>& case
 
   write_paper_digest(md, data);
 
+  md << "## Which integrator runs which case\n\n"
+     << "What each run did over its case's horizon (ok, or how it stopped), and n/a where the integrator does not "
+        "apply to the case's formulation, with the reason the form or the integrator gives.\n\n"
+     << coverage_by_case_markdown(coverage_of_runs(data, cases)) << "\n";
+
   md << "## Cases\n\n";
   std::vector<std::string> links;
   for (const auto& c : cases) links.push_back("[" + c.name + "](#" + anchor(c.name) + ")");
@@ -562,12 +553,23 @@ std::string index_markdown(const ReportData& data, const std::vector<Case>& case
   return md.str();
 }
 
+namespace {
+void write_text(const fs::path& file, const std::string& text) {
+  std::ofstream out(file);
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+  out << text;
+}
+}  // namespace
+
 void write_index(const std::string& dir, const std::vector<Case>& cases) {
   const ReportData data = read_report_data(dir);
-  const std::string text = index_markdown(data, cases);
-  std::ofstream out(fs::path(dir) / "index.md");
-  if (!out) throw std::runtime_error("cannot write " + (fs::path(dir) / "index.md").string());
-  out << text;
+  const auto coverage = coverage_of_runs(data, cases);
+  write_text(fs::path(dir) / "coverage.md",
+             "# Which integrator runs which case\n\nRead from summary.csv: what each run did over its case's horizon, "
+             "and n/a with the reason of the form or integrator that declined.\n\n" +
+                 coverage_by_case_markdown(coverage));
+  write_text(fs::path(dir) / "coverage.csv", coverage_csv(coverage));
+  write_text(fs::path(dir) / "index.md", index_markdown(data, cases));
 }
 
 }  // namespace tb

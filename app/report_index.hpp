@@ -17,7 +17,7 @@ namespace tb {
 // The page's text, from a report's tables and its cases (for their models, descriptions and
 // [case] restrictions).
 std::string index_markdown(const ReportData& data, const std::vector<Case>& cases);
-// Writes <dir>/index.md.
+// Writes <dir>/index.md, and the coverage matrix as coverage.md and coverage.csv (app/coverage.hpp).
 void write_index(const std::string& dir, const std::vector<Case>& cases);
 
 }  // namespace tb

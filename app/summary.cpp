@@ -1,5 +1,7 @@
 #include "app/summary.hpp"
 
+#include "app/csv_table.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -18,13 +20,6 @@ namespace tb {
 namespace {
 
 std::string number(double x) { return format_g(x, 6); }
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return q + "\"";
-}
 
 std::ofstream open_for_writing(const std::string& path, std::ios::openmode mode) {
   const auto parent = std::filesystem::path(path).parent_path();

@@ -18,6 +18,8 @@
 #include "app/interrupt.hpp"
 #include "app/metric_cells.hpp"
 #include "app/readme_orders.hpp"
+#include "app/coverage.hpp"
+#include "app/markdown_table.hpp"
 #include "app/report_index.hpp"
 #include "app/figure_plan.hpp"
 #include "app/external_steps.hpp"
@@ -720,6 +722,48 @@ class ReadmeOrdersCommand : public Command {
   std::string readme_;
 };
 
+// `tetherbench coverage [CASE_FILE...] [--by case|model] [--readme FILE]`
+class CoverageCommand : public Command {
+ public:
+  explicit CoverageCommand(CLI::App& app) {
+    subcommand = app.add_subcommand(
+        "coverage",
+        "which integrator runs which case (or model) and why not, from the registries without running anything "
+        "(printed, or written into --readme's generated block)");
+    subcommand->add_option("CASE_FILE", files_, "case files (default: every bundled case)")->check(CLI::ExistingFile);
+    subcommand->add_option("--by", by_, "\"case\" (default): a row per case; \"model\": a cell per integrator and model")
+        ->check(CLI::IsMember({"case", "model"}));
+    subcommand->add_option("--readme", readme_, "replace the generated coverage block of this file (README.md: --by model; "
+                                                "cases/README.md: --by case)")
+        ->check(CLI::ExistingFile);
+  }
+  bool runs_cases() const override { return false; }
+  int execute(Session& session) override {
+    const auto cases = load_cases(session.catalogue, session.case_files_or_bundled(files_), {}, RunLimits{});
+    const bool by_model = by_ == "model";
+    const std::string block = coverage_block(coverage_of_cases(cases, session.catalogue.integrators), by_model);
+    if (readme_.empty()) {
+      std::printf("%s\n", block.c_str());
+      return 0;
+    }
+    std::ifstream in(readme_);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string updated = markdown::replace_block(text, by_model ? kCoverageByModelBegin : kCoverageByCaseBegin,
+                                                        by_model ? kCoverageByModelEnd : kCoverageByCaseEnd, block, readme_);
+    std::ofstream out(readme_);
+    out << updated;
+    if (!out) throw std::runtime_error("cannot write " + readme_);
+    std::printf("%s: generated coverage block (by %s) rewritten from %zu case(s)\n", readme_.c_str(), by_.c_str(),
+                cases.size());
+    return 0;
+  }
+
+ private:
+  std::vector<std::string> files_;
+  std::string by_ = "case";
+  std::string readme_;
+};
+
 }  // namespace
 
 std::vector<std::string> Session::bundled_case_files() const {
@@ -768,6 +812,7 @@ std::vector<std::unique_ptr<Command>> declare_commands(CLI::App& app) {
   commands.push_back(std::make_unique<CheckClaimsCommand>(app));
   commands.push_back(std::make_unique<IndexCommand>(app));
   commands.push_back(std::make_unique<ReadmeOrdersCommand>(app));
+  commands.push_back(std::make_unique<CoverageCommand>(app));
   commands.push_back(std::make_unique<StudyCommand>(app, true));
   return commands;
 }

@@ -19,7 +19,7 @@ AttachedBodyStepTerms attached_body_step_terms(const AttachedBody& body, const M
   out.translational_magnitude = (M / ah) * (ad + absR * (E.cwiseAbs() * arho));
   out.rotational_magnitude =
       so3::cayley_momentum_magnitude(body.J, c, h) +
-      so3::cross_product_magnitude(arho, (M / ah) * (absR.transpose() * ad) + (0.5 * ah * M * body.g) * Rte3.cwiseAbs());
+      so3::cross_product_magnitude(arho, (M / ah) * (absR.transpose() * ad) + (0.5 * ah * M * std::abs(body.g)) * Rte3.cwiseAbs());
   return out;
 }
 

@@ -23,7 +23,7 @@ struct AttachedBody {
   double M = 0.0;          // mass (kg)
   Mat3 J = Mat3::Zero();   // inertia about the attachment point, body frame (kg m^2)
   Vec3 rho_c = Vec3::Zero();  // centre of mass from the attachment point, body frame (m)
-  double g = 0.0;          // gravity (m/s^2), along -e3
+  double g = 0.0;          // gravity (m/s^2), along e3 (down); any sign: Model C's multirotor feels its thrust too
 };
 
 // The body's terms of one step's residual at (R_k, d = the body node's increment, c, E = F - I,

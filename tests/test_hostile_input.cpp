@@ -350,9 +350,9 @@ Setup all(std::vector<Setup> setups) {
 }
 
 // Bundled cases used as bases.
-const std::string kPendulum = "T_planar_pendulum_60deg.toml";    // rk2, rk4, rk45, ida; not lgvi
+const std::string kPendulum = "T_planar_pendulum_60deg.toml";    // rk2, rk4, rk45, ida, lgvi; not the Lie group ODE methods
 const std::string kPaper = "A_string_pendulum_paper.toml";       // Model A
-const std::string kTether = "T_hanging_tether_lumped.toml";      // no constraint: ida without Baumgarte rates; not rkmk4
+const std::string kTether = "T_hanging_tether_lumped.toml";      // ODE, constrained, lgvi, ida (no Baumgarte rates): not the Lie group ODE methods
 const std::string kMultirotor = "C_single_multirotor.toml";      // Model C
 const std::string kElastic = "T_elastic_pendulum.toml";
 const std::string kP = "{cases}/" + kPendulum;
@@ -465,8 +465,9 @@ TEST_CASE("hostile case files are refused with exit 2, the file, the key and wha
       bad_case("integer literal beyond int64", kPaper, "elements = 20", "elements = 99999999999999999999",
                {"'model.elements'"}),
       // [integrators] and [case] integrators: settings that could never act.
-      bad_case("[integrators.lgvi] for a model lgvi cannot run", kPendulum, "[integrators.rk45]",
-               "[integrators.lgvi]\nnewton_tol = 1e-12\n\n[integrators.rk45]", {"'integrators.lgvi'", "cannot run"}),
+      bad_case("[integrators.lie_generalized_alpha] for a model it cannot run", kPendulum, "[integrators.rk45]",
+               "[integrators.lie_generalized_alpha]\nnewton_tol = 1e-12\n\n[integrators.rk45]",
+               {"'integrators.lie_generalized_alpha'", "cannot run"}),
       // ida runs the tether's implicit ODE, which has no constraint: a Baumgarte rate would act on nothing.
       bad_case("[integrators.ida] Baumgarte rate for the hanging tether", kTether, "[report]",
                "[integrators.ida]\nbaumgarte_p = 30.0\n\n[report]",
@@ -496,9 +497,9 @@ TEST_CASE("hostile case files are refused with exit 2, the file, the key and wha
       bad_case("setting_sweep of a word setting", kPendulum, "integrator = \"ida\"\nsetting = \"baumgarte_p\"",
                "integrator = \"rattle4\"\nsetting = \"scheme\"", {"'report.setting_sweep.setting'", "newton_tol"}),
       bad_case("[case] integrators of which nothing runs", kPendulum, "sample_interval = 1.0e-2",
-               "sample_interval = 1.0e-2\nintegrators = [\"lgvi\"]", {"'case.integrators'", "none"}),
+               "sample_interval = 1.0e-2\nintegrators = [\"lie_generalized_alpha\"]", {"'case.integrators'", "none"}),
       bad_case("[case] integrators all n/a on the tether", kTether, "sample_interval = 5.0e-3",
-               "sample_interval = 5.0e-3\nintegrators = [\"rkmk4\", \"rkmk45\"]", {"'case.integrators'", "none"}),
+               "sample_interval = 5.0e-3\nintegrators = [\"cf4\", \"lie_generalized_alpha\"]", {"'case.integrators'", "none"}),
       bad_case("[case] integrators empty", kPendulum, "sample_interval = 1.0e-2", "sample_interval = 1.0e-2\nintegrators = []",
                {"'case.integrators'", "non-empty"}),
       bad_case("[case] integrators unknown name", kPendulum, "sample_interval = 1.0e-2",
@@ -510,7 +511,7 @@ TEST_CASE("hostile case files are refused with exit 2, the file, the key and wha
                "sample_interval = 1.0e-2\nintegrator_t_end = { ida = 11.0 }",
                {"'case.integrator_t_end.ida'", "no longer than the case's t_end"}),
       bad_case("integrator_t_end of an integrator that cannot run the model", kPendulum, "sample_interval = 1.0e-2",
-               "sample_interval = 1.0e-2\nintegrator_t_end = { lgvi = 1.0 }", {"'case.integrator_t_end.lgvi'", "runs model"}),
+               "sample_interval = 1.0e-2\nintegrator_t_end = { cf4 = 1.0 }", {"'case.integrator_t_end.cf4'", "runs model"}),
       bad_case("integrator_t_end of zero", kPendulum, "sample_interval = 1.0e-2",
                "sample_interval = 1.0e-2\nintegrator_t_end = { ida = 0.0 }", {"'case.integrator_t_end.ida'", "> 0"}),
       // [report.parameter_map]
@@ -543,9 +544,10 @@ TEST_CASE("hostile case files are refused with exit 2, the file, the key and wha
       bad_case("tolerances with a zero", kPendulum, "tolerances = [1.0e-4", "tolerances = [0.0", {"'report.tolerances[0]'", "> 0"}),
       bad_case("setting_sweep of an integrator without settings", kPendulum, "integrator = \"ida\"", "integrator = \"rk4\"",
                {"'report.setting_sweep.integrator'", "rk4"}),
-      bad_case("setting_sweep of lgvi, which cannot run the model", kPendulum,
+      bad_case("setting_sweep of lie_generalized_alpha, which cannot run the model", kPendulum,
                "integrator = \"ida\"\nsetting = \"baumgarte_p\"\nvalues = [0.0, ",
-               "integrator = \"lgvi\"\nsetting = \"newton_tol\"\nvalues = [1.0e-3, ", {"'report.setting_sweep.integrator'", "lgvi"}),
+               "integrator = \"lie_generalized_alpha\"\nsetting = \"newton_tol\"\nvalues = [1.0e-3, ",
+               {"'report.setting_sweep.integrator'", "lie_generalized_alpha"}),
       bad_case("setting_sweep of an unknown setting", kPendulum, "setting = \"baumgarte_p\"", "setting = \"nope\"",
                {"'report.setting_sweep.setting'", "baumgarte_p"}),
       bad_case("setting_sweep with a negative value", kPendulum, "values = [0.0,", "values = [-1.0,",
@@ -671,8 +673,8 @@ TEST_CASE("hostile command lines are refused with exit 2, naming the option and 
       bad_option("run --integrator unknown", {"run", kP, "--integrator", "bogus", "--out", "{out}"},
                  {"--integrator", "'bogus'", "rk45"}),
       bad_option("run --integrator ''", {"run", kP, "--integrator", "", "--out", "{out}"}, {"--integrator", "''"}),
-      bad_option("run --integrator that cannot run the case", {"run", kP, "--integrator", "lgvi", "--out", "{out}"},
-                 {"--integrator", "lgvi", "none of the chosen"}),
+      bad_option("run --integrator that cannot run the case", {"run", kP, "--integrator", "cf4", "--out", "{out}"},
+                 {"--integrator", "cf4", "none of the chosen"}),
       // --set NAME.KEY=VALUE: exactly one TOML value for one declared key.
       bad_option("--set cvode projection with Adams (settings valid alone, not together)",
                  {"run", kP, "--set", "cvode.adams=1", "--set", "cvode.project=1", "--out", "{out}"},
@@ -702,8 +704,9 @@ TEST_CASE("hostile command lines are refused with exit 2, naming the option and 
       bad_option("--set unknown key", {"run", kP, "--set", "ida.nope=1", "--out", "{out}"}, {"'integrators.ida.nope'"}),
       bad_option("--set without a value", {"run", kP, "--set", "ida.rtol", "--out", "{out}"}, {"--set ida.rtol", "NAME.KEY=VALUE"}),
       bad_option("--set without a name", {"run", kP, "--set", ".rtol=1", "--out", "{out}"}, {"--set .rtol=1", "NAME.KEY=VALUE"}),
-      bad_option("--set for an integrator that runs none of the cases", {"run", kP, "--set", "lgvi.newton_tol=1e-10", "--out", "{out}"},
-                 {"--set lgvi.newton_tol=1e-10", "runs none of the cases"}),
+      bad_option("--set for an integrator that runs none of the cases",
+                 {"run", kP, "--set", "lie_generalized_alpha.newton_tol=1e-10", "--out", "{out}"},
+                 {"--set lie_generalized_alpha.newton_tol=1e-10", "runs none of the cases"}),
       bad_option("--set a Baumgarte rate that acts on none of the cases", {"run", kH, "--set", "ida.baumgarte_p=5", "--out", "{out}"},
                  {"--set ida.baumgarte_p=5", "nothing to act on", "T_hanging_tether_lumped", "no constraint"}),
       // Resource limits as options.

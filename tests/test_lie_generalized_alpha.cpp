@@ -165,6 +165,10 @@ TEST_CASE("lie_generalized_alpha: the rate rows' tangents match central differen
                                      C.lpNorm<Eigen::Infinity>()});
       INFO("M " << relative_error(Mfd, M) << ", K " << (Kfd - K).lpNorm<Eigen::Infinity>() / scale << ", C "
                 << (Cfd - C).lpNorm<Eigen::Infinity>() / scale);
+      std::printf("  %s: max |r(field)|/S %.2e; central differences vs analytic: M %.2e, K %.2e, C %.2e "
+                  "(of max(|M|, |K|, |C|) = %.3g)\n",
+                  fx.label.c_str(), (r.array().abs() / (S.array() + 1e-300)).maxCoeff(), relative_error(Mfd, M),
+                  (Kfd - K).lpNorm<Eigen::Infinity>() / scale, (Cfd - C).lpNorm<Eigen::Infinity>() / scale, scale);
       CHECK(relative_error(Mfd, M) < 1e-7);
       CHECK((Kfd - K).lpNorm<Eigen::Infinity>() / scale < 1e-7);
       CHECK((Cfd - C).lpNorm<Eigen::Infinity>() / scale < 1e-7);

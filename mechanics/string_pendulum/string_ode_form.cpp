@@ -6,12 +6,11 @@
 namespace tb::string_pendulum {
 
 namespace {
-using so3::hat;
 const Vec3 e3 = Vec3::UnitZ();  // gravity along +e3 (Mechanics)
 }  // namespace
 
 StringOdeForm::StringOdeForm(const Parameters& p, const InitialCondition& ic, StringMass string_mass)
-    : mech_(p, string_mass), ic_(ic) {}
+    : mech_(p, string_mass), ic_(ic), body_{p.M, p.rho_c, p.J, p.g} {}
 
 Eigen::VectorXd StringOdeForm::initial_state() const { return mech_.pack(mech_.initial_state(ic_)); }
 
@@ -31,16 +30,11 @@ void StringOdeForm::rhs(double /*t*/, const Eigen::VectorXd& y, Eigen::VectorXd&
 // The rate rows M(R) [v'; Omega'] = f of Mechanics::accelerations, in the Lie group rate layout
 // [Omega (rows 0-2), node a = 2..N+1 at rows 3 + 3 (a - 2)]:
 //   node rows:       (S v')_i - (m g e3 + F_{i+2} - F_{i+1})  (the last node: m/2 g e3 - F_N)
-//   attachment node: + M v'_{N+1} - M R hat(rho_c) Omega' - M g e3 + M R (Omega x (Omega x rho_c))
-//   Omega row:       M hat(rho_c) R^T v'_{N+1} + J Omega' + Omega x J Omega - M g rho_c x (R^T e3)
+//   attachment node and Omega row: + the body's terms (mechanics/end_body_rates.hpp, shared with
+//                    Model B's reel pendulum, with their tangents in R and Omega)
 // with S the string's mass matrix and F_j = F(r_{j+1} - r_j) the elastic force of element j
-// (Mechanics::string_forces). Tangents along R exp(e hat(xi)) (dR = R hat(xi)), r + e dr, and
-// Omega, with w = Omega x (Omega x rho_c):
-//   d/dxi:     attachment row M R hat(rho_c x Omega') - M R hat(w),
-//              Omega row M hat(rho_c) hat(R^T v'_{N+1}) - M g hat(rho_c) hat(R^T e3);
-//   d/dr:      the elastic stiffness K_j = dF/dx of each element, -df/dr (block-tridiagonal);
-//   d/dOmega:  attachment row -M R (hat(Omega x rho_c) + hat(Omega) hat(rho_c)),
-//              Omega row hat(Omega) J - hat(J Omega).
+// (Mechanics::string_forces). Tangents along r + e dr: the elastic stiffness K_j = dF/dx of each
+// element, -df/dr (block-tridiagonal).
 void StringOdeForm::rate_residual(double /*t*/, const Eigen::VectorXd& y, const Eigen::VectorXd& vdot,
                                   Eigen::VectorXd& r, Eigen::VectorXd& S) const {
   const Parameters& p = mech_.params();
@@ -87,15 +81,13 @@ void StringOdeForm::rate_residual(double /*t*/, const Eigen::VectorXd& y, const 
     S.segment<3>(3 + 3 * i) = Mxa.segment<3>(3 * i) + g_i.cwiseAbs() + Fout.cwiseAbs() + Fin.cwiseAbs();
     S.segment<3>(3 + 3 * i).array() += operands(i) + (i + 1 < N ? operands(i + 1) : 0.0);
   }
-  // The body's terms on the attachment node and the Omega row.
-  const Vec3 Wrho = Omega.cross(p.rho_c), w = Omega.cross(Wrho);
-  const Vec3 body = p.M * p.g * e3 - p.M * R * w;
-  r.segment<3>(3 * N) -= body;
-  S.segment<3>(3 * N) += (p.M * p.g * e3).cwiseAbs() + p.M * R.cwiseAbs() * w.cwiseAbs();
-  const Vec3 JO = p.J * Omega, RTe3 = R.transpose() * e3;
-  r.head<3>() = Mx.tail<3>() + Omega.cross(JO) - p.M * p.g * p.rho_c.cross(RTe3);
-  S.head<3>() = Mxa.tail<3>() + hat(Omega).cwiseAbs() * JO.cwiseAbs() +
-                p.M * p.g * hat(p.rho_c).cwiseAbs() * RTe3.cwiseAbs();
+  // The body's terms on the attachment node and the Omega row (mechanics/end_body_rates.hpp).
+  Vec3 F_node, S_node, F_omega, S_omega;
+  body_.rate_forces(R, Omega, F_node, S_node, F_omega, S_omega);
+  r.segment<3>(3 * N) -= F_node;
+  S.segment<3>(3 * N) += S_node;
+  r.head<3>() = Mx.tail<3>() - F_omega;
+  S.head<3>() = Mxa.tail<3>() + S_omega;
 }
 
 void StringOdeForm::rate_tangent_entries(double /*t*/, const Eigen::VectorXd& y, const Eigen::VectorXd& vdot,
@@ -132,13 +124,9 @@ void StringOdeForm::rate_tangent_entries(double /*t*/, const Eigen::VectorXd& y,
       put(Ke, j - 1, j, -Kj);
     }
   }
-  // The body's R-coupling (columns 0-2: the rotation's algebra).
-  const Vec3 Wrho = Omega.cross(p.rho_c), w = Omega.cross(Wrho);
-  put(Ke, N, 0, p.M * R * (hat(p.rho_c.cross(Wd)) - hat(w)));
-  put(Ke, 0, 0, p.M * hat(p.rho_c) * (hat(R.transpose() * vN) - p.g * hat(R.transpose() * e3)));
-  // Velocity dependence: the body's centripetal and gyroscopic terms.
-  put(Ce, N, 0, -p.M * R * (hat(Wrho) + hat(Omega) * hat(p.rho_c)));
-  put(Ce, 0, 0, hat(Omega) * p.J - hat(p.J * Omega));
+  // The body's R-coupling (columns 0-2: the rotation's algebra) and its centripetal and
+  // gyroscopic terms (mechanics/end_body_rates.hpp); the attachment node is rate block N.
+  body_.rate_tangent_entries(R, Omega, vN, Wd, 3 * N, 0, Ke, Ce);
 }
 
 bool StringOdeForm::project(Eigen::VectorXd& y) const {

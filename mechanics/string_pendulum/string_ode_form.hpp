@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/formulation.hpp"
+#include "mechanics/end_body_rates.hpp"
 #include "mechanics/string_pendulum/mechanics.hpp"
 #include "numerics/block_tridiagonal.hpp"
 
@@ -45,6 +46,7 @@ class StringOdeForm final : public OdeFormulation {
  private:
   Mechanics mech_;
   InitialCondition ic_;
+  EndBody body_;  // the body's terms in the rate rows
   mutable State state_;  // rhs() workspace (one formulation object per run)
   mutable Eigen::VectorXd acc_;
   mutable BlockTridiagonal3 mass_, mass_abs_;  // rate_residual() workspace

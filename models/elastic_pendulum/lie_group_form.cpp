@@ -4,8 +4,9 @@
 // gives the discrete Legendre transforms
 //   p_k     = -D_1 L_d = m/h dx + h/2 grad V(x_k),     dx = x_{k+1} - x_k,
 //   p_{k+1} =  D_2 L_d = m/h dx - h/2 grad V(x_{k+1}),
-// i.e. Stoermer-Verlet. The implicit equation G(dx) = m/h dx + h/2 grad V(x_k) - p_k = 0 is
-// linear with Jacobian (m/h) I, so the LGVI's Newton iteration converges in one correction.
+// i.e. Stoermer-Verlet: the shared step on a vector space (mechanics/trapezoidal_vector_space_step.hpp)
+// with M = m I3 and no damping. The implicit equation G(dx) = m/h dx + h/2 grad V(x_k) - p_k = 0
+// is linear with Jacobian (m/h) I, so its solution is the step's initial guess.
 // L_d is invariant under rotations about e3 (gravity is along e3, the spring central), so the
 // discrete momentum map e3 . (x_k × p_k) is conserved exactly (discrete Noether theorem).
 //
@@ -20,62 +21,31 @@
 // e3 . (x_k × p_k) - e3 . (dx × G) since grad V is central-plus-vertical).
 
 #include <cmath>
-#include <vector>
 
+#include "mechanics/trapezoidal_vector_space_step.hpp"
 #include "models/elastic_pendulum/forms.hpp"
 
 namespace tb::elastic_pendulum {
 namespace {
 
-class ElasticPendulumStep final : public DiscreteLieGroupStep {
+// The point mass on R^3 for the shared trapezoidal step (mechanics/trapezoidal_vector_space_step.hpp):
+// M = m I3, no damping, no work term.
+class PointMassLagrangian final : public VectorSpaceLagrangian {
  public:
-  explicit ElasticPendulumStep(const Mechanics& mech) : mech_(mech) {}
-  int unknowns() const override { return 3; }
-
-  void begin(const Eigen::VectorXd& y, double h) override {
-    h_ = h;
-    x_ = y.head<3>();
-    p_ = y.tail<3>();
-    grad_k_ = mech_.potential_gradient(x_);  // does not depend on dx
-    // The residual's terms that do not depend on dx: |p_k| and h/2 |grad V(x_k)|, the spring's
-    // k (|x| - l0)/|x| x counted by the operands of |x| - l0, i.e. k (1 + l0/|x|) |x|.
+  explicit PointMassLagrangian(const Mechanics& mech) : mech_(mech) {}
+  int size() const override { return 3; }
+  void mass_times(const Eigen::VectorXd& a, Eigen::VectorXd& Ma) const override { Ma = mech_.params().m * a; }
+  void mass_solve_in_place(Eigen::VectorXd& b) const override { b /= mech_.params().m; }
+  void potential_gradient(const Eigen::VectorXd& x, Eigen::VectorXd& grad, Eigen::VectorXd& magnitude) const override {
+    const Vec3 position = x.head<3>();
+    grad = mech_.potential_gradient(position);
+    // The spring's k (|x| - l0)/|x| x counted by the operands of |x| - l0, i.e. k (1 + l0/|x|) |x|, and gravity.
     const Parameters& p = mech_.params();
-    const double r = x_.norm();
-    const Vec3 grad_magnitude = (p.k * (1.0 + p.l0 / r)) * x_.cwiseAbs() + p.m * p.g * Vec3::UnitZ();
-    S_fixed_ = p_.cwiseAbs() + (0.5 * std::abs(h)) * grad_magnitude;
-  }
-
-  void initial_guess(Eigen::VectorXd& dx) const override { dx = h_ / mech_.params().m * p_; }
-
-  void residual(const Eigen::VectorXd& dx, Eigen::VectorXd& G) override {
-    G = mech_.params().m / h_ * dx + 0.5 * h_ * grad_k_ - p_;
-    S_ = (mech_.params().m / std::abs(h_)) * dx.head<3>().cwiseAbs() + S_fixed_;
-  }
-
-  // Component-wise |m dx / h| + h/2 |grad V(x_k)| (by operands) + |p_k|.
-  void residual_magnitudes(Eigen::VectorXd& S) const override { S = S_; }
-
-  // The three position increments are one group.
-  void unknown_groups(std::vector<int>& group) const override { group.assign(3, 0); }
-
-  bool newton_correction(const Eigen::VectorXd& /*dx*/, const Eigen::VectorXd& G, Eigen::VectorXd& correction) override {
-    correction = -h_ / mech_.params().m * G;  // dG/d(dx) = (m/h) I
-    return true;
-  }
-
-  void complete(const Eigen::VectorXd& dx, Eigen::VectorXd& y_next) override {
-    const Vec3 x_next = x_ + dx.head<3>();
-    y_next.resize(6);
-    y_next.head<3>() = x_next;
-    // p_{k+1} = p_k - h/2 (grad V_k + grad V_{k+1}): the increment form of the header.
-    y_next.tail<3>() = p_ - 0.5 * h_ * (grad_k_ + mech_.potential_gradient(x_next));
+    magnitude = (p.k * (1.0 + p.l0 / position.norm())) * position.cwiseAbs() + p.m * p.g * Vec3::UnitZ();
   }
 
  private:
   const Mechanics& mech_;
-  double h_ = 0.0;
-  Vec3 x_ = Vec3::Zero(), p_ = Vec3::Zero(), grad_k_ = Vec3::Zero();
-  Vec3 S_fixed_ = Vec3::Zero(), S_ = Vec3::Zero();  // residual term magnitudes: dx-independent part, total
 };
 
 }  // namespace
@@ -98,7 +68,7 @@ Observation LieGroupForm::observe(double /*t*/, const Eigen::VectorXd& y) const 
 }
 
 std::unique_ptr<DiscreteLieGroupStep> LieGroupForm::make_step() const {
-  return std::make_unique<ElasticPendulumStep>(mech_);
+  return std::make_unique<TrapezoidalVectorSpaceStep>(std::make_shared<PointMassLagrangian>(mech_));
 }
 
 }  // namespace tb::elastic_pendulum

@@ -8,7 +8,10 @@
 //  - ConstrainedTetherForm, the same mechanics as M r'' = f(r) - zeta M v with no constraints
 //    (g empty) and the dissipated work as the form's work term: RATTLE is then Stoermer-Verlet;
 //    and, over it, the index-1 DAE form (UnconstrainedDaeOf: the implicit ODE r' = v,
-//    M v' = f(r) - zeta M v, with the dissipated work node by node) for IDA.
+//    M v' = f(r) - zeta M v, with the dissipated work node by node) for IDA;
+//  - LieGroupTetherForm, the variational integrator of the trapezoidal discrete Lagrangian in
+//    the node positions with the damping by the discrete Lagrange-d'Alembert principle
+//    (lie_group_form.cpp), for lgvi and lgvi4, in positions and momenta y = [r, p, W_dissipated].
 
 #include "models/hanging_tether/mechanics.hpp"
 
@@ -101,6 +104,29 @@ class ConstrainedTetherForm final : public ConstrainedMechanicalFormulation {
   Mechanics mech_;
   InitialShape shape_;
   mutable std::vector<Vec3> nodes_;  // force() workspace (one formulation object per run)
+};
+
+// State y = [r_1..r_{N-1}, p_1..p_{N-1}, W_dissipated]: positions, the discrete momenta
+// (p = M v at t0, the continuous Legendre transform) and the work the discrete damping forces
+// dissipated (lie_group_form.cpp).
+class LieGroupTetherForm final : public DiscreteLieGroupFormulation {
+ public:
+  // Free nodes between fixed anchors: no holonomic constraint.
+  IntegratedConstraints integrated_constraints() const override { return {false, false}; }
+  LieGroupTetherForm(const Parameters& p, InitialShape shape);
+  int state_size() const override { return mech_.state_size(); }
+  Eigen::VectorXd initial_state() const override;
+  // H(r, p) with v = M^{-1} p, and the dissipated work as TetherForm reports it.
+  Observation observe(double t, const Eigen::VectorXd& y) const override;
+  std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
+  // [r, M^{-1} p, W]: TetherForm's layout (one O(N) solve with the factored mass matrix).
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override;
+  std::unique_ptr<DiscreteLieGroupStep> make_step() const override;
+  const Mechanics& mechanics() const { return mech_; }
+
+ private:
+  Mechanics mech_;
+  InitialShape shape_;
 };
 
 }  // namespace tb::hanging_tether

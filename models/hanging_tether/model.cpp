@@ -1,7 +1,6 @@
-// The hanging tether built from a case file's [model] and [initial] tables: an ODE form, a
-// constrained mechanical form (no constraints) and its index-1 DAE form (the implicit ODE) of the
-// discretisation the case chose (lumped or full, consistent mass); the other kinds are n/a with
-// the reason.
+// The hanging tether built from a case file's [model] and [initial] tables: the forms of the
+// discretisation the case chose (lumped or full, consistent mass) that it offers, and for the
+// other kinds the reason.
 
 #include "models/hanging_tether/model.hpp"
 
@@ -24,11 +23,7 @@ bool HangingTetherModel::offers(FormulationKind kind, const std::string& discret
     case FormulationKind::EmbeddedOde:
       return true;
     case FormulationKind::DiscreteLieGroup:
-      // Not "no Lie group": (R^3)^N is one (the elastic pendulum's rotation-free form is a step on R^3).
-      why_not = "no discrete Lagrangian is derived for the hanging tether: its configuration space (R^3)^N is a "
-                "vector space, with no rotation or direction for this form's Cayley updates, and no trapezoidal "
-                "discrete Lagrangian in the node positions is written for it";
-      return false;
+      return true;  // trapezoidal L_d in the node positions, damping by discrete Lagrange-d'Alembert (lie_group_form.cpp)
     case FormulationKind::IndexOneDae:
       return true;  // no constraints: the implicit ODE M v' = f, the damping work node by node (UnconstrainedDaeOf)
     case FormulationKind::ConstrainedMechanical:
@@ -45,6 +40,7 @@ bool HangingTetherModel::offers(FormulationKind kind, const std::string& discret
 
 std::unique_ptr<Formulation> HangingTetherModel::build(FormulationKind kind, const std::string&) const {
   if (kind == FormulationKind::ConstrainedMechanical) return std::make_unique<ConstrainedTetherForm>(p_, shape_);
+  if (kind == FormulationKind::DiscreteLieGroup) return std::make_unique<LieGroupTetherForm>(p_, shape_);
   if (kind == FormulationKind::IndexOneDae) return std::make_unique<UnconstrainedDaeOf<ConstrainedTetherForm>>(p_, shape_);
   return std::make_unique<TetherForm>(p_, shape_);
 }

@@ -7,7 +7,8 @@ namespace tb::multirotor_payload {
 CableTreeKkt::CableTreeKkt(const Mechanics& mech)
     : mech_(mech), m_(mech.params().multirotors), n_(mech.params().links), pivots_(m_ * n_), reduced_rhs_(m_ * n_) {}
 
-bool CableTreeKkt::factor(double s, const std::vector<std::vector<Vec3>>& u, const std::vector<std::vector<Vec3>>& t) {
+bool CableTreeKkt::factor(double s, const std::vector<std::vector<Vec3>>& u, const std::vector<std::vector<Vec3>>& t,
+                          const std::vector<Mat3>* top) {
   const Mat3 I = Mat3::Identity();
   // Blocks of cable a at joint j (1-based): D (diagonal), L (to joint j-1), U (to joint j+1).
   auto D = [&](int a, int j) {
@@ -32,6 +33,7 @@ bool CableTreeKkt::factor(double s, const std::vector<std::vector<Vec3>>& u, con
   Mat3 S0 = s * mech_.payload_joint_mass() * I;
   for (int a = 0; a < m_; ++a) {
     Mat4 S = D(a, n_);
+    if (top) S.block<3, 3>(1, 1) += (*top)[a];
     for (int j = n_; j >= 1; --j) {
       const int k = a * n_ + j - 1;
       // Eigen's closed-form 4x4 inverse (the one computeInverseAndDetWithCheck calls after a

@@ -19,6 +19,10 @@
 // pivot [[0, t^T], [-u, s M_jj I]] (after Schur updates: the same saddle form) is invertible
 // as long as t . u != 0, i.e. while no link turns by 90 degrees in one step.
 //
+// With the multirotor's attachment offset (mechanics.hpp) joint n's row also carries the
+// attitude's unknowns; each form eliminates them (a 3x3 solve per multirotor) into an extra 3x3
+// block K_a added to joint n's diagonal s m_n I (`top`, optional; absent, nothing is added).
+//
 // Vector layout (unknowns and right-hand side alike): [x_0 (3), then for cable a = 0..m-1
 // and link j = 1..n: (tau_j or link row, x_j (3))] at offset 3 + 4 (a n + j - 1).
 
@@ -34,15 +38,16 @@ class CableTreeKkt {
   explicit CableTreeKkt(const Mechanics& mech);
   int size() const { return 3 + 4 * m_ * n_; }
   static int offset(int n, int cable, int joint) { return 3 + 4 * (cable * n + joint - 1); }
-  // Factors the matrix for u, t ([cable][link-1]) and scale s. Returns false if a pivot
-  // block is singular.
-  bool factor(double s, const std::vector<std::vector<Vec3>>& u, const std::vector<std::vector<Vec3>>& t);
+  // Factors the matrix for u, t ([cable][link-1]) and scale s, with top[a] added to joint n's
+  // 3x3 mass block of cable a if given. Returns false if a pivot block is singular.
+  bool factor(double s, const std::vector<std::vector<Vec3>>& u, const std::vector<std::vector<Vec3>>& t,
+              const std::vector<Mat3>* top = nullptr);
   // Solves with the last factorisation (any number of right-hand sides).
   void solve(const Eigen::VectorXd& rhs, Eigen::VectorXd& sol);
   // factor() then solve().
   bool solve(double s, const std::vector<std::vector<Vec3>>& u, const std::vector<std::vector<Vec3>>& t,
-             const Eigen::VectorXd& rhs, Eigen::VectorXd& sol) {
-    if (!factor(s, u, t)) return false;
+             const Eigen::VectorXd& rhs, Eigen::VectorXd& sol, const std::vector<Mat3>* top = nullptr) {
+    if (!factor(s, u, t, top)) return false;
     solve(rhs, sol);
     return sol.allFinite();
   }

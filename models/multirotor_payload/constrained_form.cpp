@@ -2,13 +2,29 @@
 // the pieces it shares with the index-1 DAE: natural_coordinates.hpp and Mechanics).
 //
 // Saddle-point solve. [M, G(q_b)^T; G(q_a), 0] [x; lambda] = [r; s] splits into the cables and
-// the multirotors' rotations (no term couples them: the thrust acts at X_Q = J_n, the torque
-// is zero). The cable part is CableTreeKkt with u_j = d_j(q_b)/l (the direction of link j's
+// the multirotors' rotations (without the attachment offset no term couples them: the thrust
+// acts at X_Q = J_n, the torque is zero; with it, below). The cable part is CableTreeKkt with u_j = d_j(q_b)/l (the direction of link j's
 // multiplier force), t_j = d_j(q_a)/l (its constraint row) and scale 1: its joint rows
 // (M_J x)_j - tau_j u_j + tau_{j+1} u_{j+1} = r_j are ours with lambda_j = -tau_j / l (G^T lambda
 // puts +lambda_j d_j on J_j and -lambda_j d_j on J_{j-1}), its link rows t_j.(x_j - x_{j-1}) =
 // s_j / l ours divided by l. O(m n), pivots invertible while no link turns by 90 degrees
 // between q_b and q_a.
+//
+// The attachment offset (mechanics.hpp). In natural coordinates the multirotor's centre of mass
+// X_Q = J_n + R rho_c moves with the velocity V_n + R' rho_c, LINEAR in (V_n, R') with constant
+// coefficients, so its kinetic energy 1/2 m_Q |V_n + R' rho_c|^2 + 1/2 tr(R' J_d,Q R'^T) is still
+// a constant quadratic form: m_Q |V_n|^2 / 2 (joint n's, as before) + m_Q V_n . R' rho_c +
+// 1/2 tr(R' J_d R'^T) with J_d of J_A (J_d,Q + m_Q rho_c rho_c^T, the square of R' rho_c). M
+// gains the constant coupling M[V_n,i ; R'_ik] = m_Q rho_c,k and the body block uses J_A; the
+// potential -F_Q e3 . (J_n + R rho_c) adds the constant force F_Q e3 rho_c^T on R (row 3 of R's
+// 9). The constraints are unchanged (the link constraints on the joints, R^T R = I), and so
+// are their tangents; K_f = 0 still. In the saddle-point solve each multirotor's block (R', its 6
+// multipliers) answers joint n's unknown linearly: (X, mu) = body(Y - m_Q x_n rho_c^T, s) =
+// body(Y, s) - sum_i x_n,i body(m_Q e_i rho_c^T, 0), so joint n's row (M_J x)_n + m_Q X rho_c
+// + ... = r_n becomes CableTreeKkt's with the top block -m_Q [X_i rho_c]_i and the right-hand
+// side r_n - m_Q X_0 rho_c (three more body solves per factorisation, O(1) per multirotor).
+
+#include <array>
 
 #include "models/multirotor_payload/forms.hpp"
 
@@ -26,7 +42,12 @@ class Solver final : public ConstrainedMechanicalSolver {
         kkt_(form.mechanics()),
         u_(m_, std::vector<Vec3>(n_)),
         t_(m_, std::vector<Vec3>(n_)),
-        bodies_(m_, NaturalRigidBody::Solver(body)) {}
+        bodies_(m_, NaturalRigidBody::Solver(body)),
+        offset_(form.mechanics().attachment_offset()),
+        mQ_(form.mechanics().params().multirotor_mass),
+        rho_c_(form.mechanics().centre_offset()),
+        top_(m_, Mat3::Zero()),
+        responses_(m_) {}
 
   bool factor(const Eigen::VectorXd& q_a, const Eigen::VectorXd& q_b) override {
     for (int a = 0; a < m_; ++a) {
@@ -37,8 +58,14 @@ class Solver final : public ConstrainedMechanicalSolver {
       }
       const int r = form_.rotation_index(a);
       if (!bodies_[a].factor(NaturalRigidBody::read(q_a, r), NaturalRigidBody::read(q_b, r))) return false;
+      if (offset_)  // the body's response to joint n's unknown and the top block (header)
+        for (int i = 0; i < 3; ++i) {
+          Response& z = responses_[a][i];
+          bodies_[a].solve(mQ_ * Vec3::Unit(i) * rho_c_.transpose(), Vec6::Zero(), z.X, z.mu);
+          top_[a].col(i) = -mQ_ * (z.X * rho_c_);
+        }
     }
-    return kkt_.factor(1.0, u_, t_);
+    return kkt_.factor(1.0, u_, t_, offset_ ? &top_ : nullptr);
   }
 
   void solve(const Eigen::VectorXd& r, const Eigen::VectorXd& s, Eigen::VectorXd& x, Eigen::VectorXd& lambda) override {
@@ -49,6 +76,13 @@ class Solver final : public ConstrainedMechanicalSolver {
         const int o = CableTreeKkt::offset(n_, a, j);
         rhs_(o) = s(form_.link_row(a, j)) / l_;
         rhs_.segment<3>(o + 1) = r.segment<3>(form_.joint_index(a, j));
+      }
+    if (offset_)  // each body's own part first, its coupling into joint n's row (header)
+      for (int a = 0; a < m_; ++a) {
+        const int ri = form_.rotation_index(a), gi = form_.rotation_row(a);
+        Response& z = own_[a];
+        bodies_[a].solve(NaturalRigidBody::read(r, ri), Vec6(s.segment<6>(gi)), z.X, z.mu);
+        rhs_.segment<3>(CableTreeKkt::offset(n_, a, n_) + 1) -= mQ_ * (z.X * rho_c_);
       }
     kkt_.solve(rhs_, sol_);
     x.resize(r.size());
@@ -63,7 +97,17 @@ class Solver final : public ConstrainedMechanicalSolver {
       const int ri = form_.rotation_index(a), gi = form_.rotation_row(a);
       Mat3 X;
       Vec6 mu;
-      bodies_[a].solve(NaturalRigidBody::read(r, ri), Vec6(s.segment<6>(gi)), X, mu);
+      if (offset_) {
+        const Vec3 xn = sol_.segment<3>(CableTreeKkt::offset(n_, a, n_) + 1);
+        X = own_[a].X;
+        mu = own_[a].mu;
+        for (int i = 0; i < 3; ++i) {
+          X -= xn(i) * responses_[a][i].X;
+          mu -= xn(i) * responses_[a][i].mu;
+        }
+      } else {
+        bodies_[a].solve(NaturalRigidBody::read(r, ri), Vec6(s.segment<6>(gi)), X, mu);
+      }
       NaturalRigidBody::write(X, x, ri);
       lambda.segment<6>(gi) = mu;
     }
@@ -76,13 +120,25 @@ class Solver final : public ConstrainedMechanicalSolver {
   CableTreeKkt kkt_;
   std::vector<std::vector<Vec3>> u_, t_;
   std::vector<NaturalRigidBody::Solver> bodies_;
+  // With the attachment offset (header): each body's responses to the three components of joint
+  // n's unknown, its own part of the current solve, and the top blocks.
+  struct Response {
+    Mat3 X = Mat3::Zero();
+    Vec6 mu = Vec6::Zero();
+  };
+  bool offset_;
+  double mQ_;
+  Vec3 rho_c_;
+  std::vector<Mat3> top_;
+  std::vector<std::array<Response, 3>> responses_;
+  std::vector<Response> own_ = std::vector<Response>(m_);
   Eigen::VectorXd rhs_, sol_;
 };
 
 }  // namespace
 
 ConstrainedForm::ConstrainedForm(const Parameters& p, const InitialCondition& ic)
-    : mech_(p), ic_(ic), m_(p.multirotors), n_(p.links), body_(p.J_Q) {}
+    : mech_(p), ic_(ic), m_(p.multirotors), n_(p.links), body_(mech_.attachment_inertia()) {}  // J_Q without the offset
 
 Eigen::VectorXd ConstrainedForm::initial_state() const {
   const State s = mech_.initial_state(ic_);
@@ -150,7 +206,16 @@ void ConstrainedForm::mass_times(const Eigen::VectorXd& v, Eigen::VectorXd& Mv) 
       Mv.segment<3>(i) += mech_.joint_mass(j) * v.segment<3>(i) + mech_.joint_coupling(j) * v.segment<3>(k);
       Mv.segment<3>(k) += mech_.joint_coupling(j) * v.segment<3>(i);
     }
-    NaturalRigidBody::write(body_.mass_times(NaturalRigidBody::read(v, rotation_index(a))), Mv, rotation_index(a));
+    const Mat3 Rdot = NaturalRigidBody::read(v, rotation_index(a));
+    Mat3 MR = body_.mass_times(Rdot);
+    if (mech_.attachment_offset()) {  // the constant coupling m_Q V_n . R' rho_c (header)
+      const double mQ = mech_.params().multirotor_mass;
+      const Vec3& rho_c = mech_.centre_offset();
+      const int top = joint_index(a, n_);
+      Mv.segment<3>(top) += mQ * (Rdot * rho_c);
+      MR += mQ * Vec3(v.segment<3>(top)) * rho_c.transpose();
+    }
+    NaturalRigidBody::write(MR, Mv, rotation_index(a));
   }
 }
 
@@ -166,14 +231,27 @@ void ConstrainedForm::mass_entries(std::vector<Eigen::Triplet<double>>& e) const
       }
     }
     body_.mass_entries(rotation_index(a), e);
+    if (mech_.attachment_offset()) {  // M[V_n,i ; R'_ik] = m_Q rho_c,k and its transpose (header)
+      const double mQ = mech_.params().multirotor_mass;
+      const Vec3& rho_c = mech_.centre_offset();
+      const int top = joint_index(a, n_), r = rotation_index(a);
+      for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k) {
+          e.emplace_back(top + i, r + 3 * i + k, mQ * rho_c(k));
+          e.emplace_back(r + 3 * i + k, top + i, mQ * rho_c(k));
+        }
+    }
   }
 }
 
 void ConstrainedForm::force(double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& f) const {
   f.setZero(positions());
   f.head<3>() = mech_.payload_joint_force();
-  for (int a = 0; a < m_; ++a)
+  for (int a = 0; a < m_; ++a) {
     for (int j = 1; j <= n_; ++j) f.segment<3>(joint_index(a, j)) = mech_.joint_force(j);
+    // With the offset: -d/dR of -F_Q e3 . R rho_c, i.e. F_Q rho_c^T in R's third row (header).
+    if (mech_.attachment_offset()) f.segment<3>(rotation_index(a) + 6) = mech_.body_force() * mech_.centre_offset();
+  }
 }
 
 void ConstrainedForm::constraint(const Eigen::VectorXd& q, Eigen::VectorXd& g) const {

@@ -26,9 +26,16 @@
 // |DV|^2 — the slides' semi-implicit form (seed 004 §1) with the Baumgarte terms added. The
 // attitude row is seed 004 §3 "What about the orthonormality condition?": with it,
 // d/dt (R^T R - I) = -gamma (R^T R - I) + (skew terms), so orthonormality drift decays. The
-// multirotor's rotation does not couple to the cable (the thrust is an inertial force at
-// X_Q = J_n and the torque is zero, SPEC "Model C"), so its block is the slides' §2 equations
+// multirotor's rotation does not couple to the cable without the attachment offset (the thrust
+// is an inertial force at X_Q = J_n and the torque is zero, SPEC "Model C"), so its block is the slides' §2 equations
 // of motion with no constraint term: J Omega' + Omega x J Omega = 0.
+// The attachment offset (mechanics.hpp): joint n stays the cable's top joint (the attachment
+// point, with m_Q lumped in M_J as before) and the multirotor's rows become seed 000's attached
+// body's (SPEC Model A's equations of motion, the same as ode_form.cpp's):
+//   joint n: (M_J A)_n + ... - phi_n + m_Q R (Omega' x rho_c + Omega x (Omega x rho_c))   = 0
+//   Omega:   J_A Omega' + m_Q rho_c x R^T A_n - (J_A Omega) x Omega - rho_c x R^T F_Q e3  = 0
+// (J_A = J_Q without the offset, and the extra terms vanish). Omega' enters joint n's row and
+// A_n the attitude's: still index 1, the KKT solve takes Omega' eliminated (Mechanics::top_block).
 // Given (J, V, R, Omega), the rows in (A, lambda) are exactly the joint-coordinate KKT system
 // that CableTreeKkt solves in O(m n), which makes this DAE index 1 while the links are not
 // perpendicular to their constraint gradients (always: the gradient is the link itself).
@@ -89,8 +96,16 @@ void add_row(std::vector<Eigen::Triplet<double>>& e, int row, int col, const Vec
 DaeForm::DaeForm(const Parameters& p, const InitialCondition& ic)
     : mech_(p), ic_(ic), m_(p.multirotors), n_(p.links) {}
 
-int DaeForm::lower_bandwidth() const { return std::max(7 * m_ + 3, 11); }
-int DaeForm::upper_bandwidth() const { return std::max(7 * m_, 8); }
+// With the offset, joint n of cable a (velocity row vn) and multirotor a's block (w = Omega, R)
+// couple, w - vn = 7m + 5a - 4: row vn + s reaches R's entry (s, k) at w + 3 + 3s + k (upper
+// 12m at a = m - 1, s = k = 2), the Omega rows reach every entry of R (upper 11) and A_n's
+// first component from their third row (lower 12m - 7).
+int DaeForm::lower_bandwidth() const {
+  return mech_.attachment_offset() ? std::max({7 * m_ + 3, 11, 12 * m_ - 7}) : std::max(7 * m_ + 3, 11);
+}
+int DaeForm::upper_bandwidth() const {
+  return mech_.attachment_offset() ? std::max({7 * m_, 11, 12 * m_}) : std::max(7 * m_, 8);
+}
 
 Eigen::VectorXd DaeForm::differential_components() const {
   Eigen::VectorXd id = Eigen::VectorXd::Ones(state_size());
@@ -167,8 +182,25 @@ Eigen::VectorXd DaeForm::solve_index_one(Eigen::VectorXd& y, const BaumgartePara
   std::vector<std::vector<Vec3>> u(m_, std::vector<Vec3>(n_));
   for (int a = 0; a < m_; ++a)
     for (int j = 1; j <= n_; ++j) u[a][j - 1] = (J(a, j) - J(a, j - 1)) / l;
+  // With the offset, Omega' is eliminated into joint n's row (header; Mechanics::top_block).
+  const bool offset = mech_.attachment_offset();
+  const double mQ = mech_.params().multirotor_mass;
+  const Vec3& rho_c = mech_.centre_offset();
+  const Vec3 body_force = mech_.body_force() * Vec3::UnitZ();
+  const Mat3& JA = mech_.attachment_inertia();
+  std::vector<Mat3> top(m_), Rs(m_);
+  std::vector<Vec3> Omegas(m_), torque(m_);
+  for (int a = 0; a < m_; ++a) {
+    Rs[a] = read_rotation(y, rotation_index(a));
+    Omegas[a] = y.segment<3>(angular_velocity_index(a));
+    if (offset) {
+      top[a] = mech_.top_block(Rs[a]);
+      torque[a] = (JA * Omegas[a]).cross(Omegas[a]) + rho_c.cross(Rs[a].transpose() * body_force);
+    }
+  }
   CableTreeKkt kkt(mech_);
-  if (!kkt.factor(1.0, u, u)) throw std::runtime_error("Model C DAE: singular index-1 system (a link of zero length?)");
+  if (!kkt.factor(1.0, u, u, offset ? &top : nullptr))
+    throw std::runtime_error("Model C DAE: singular index-1 system (a link of zero length?)");
   Eigen::VectorXd rhs = Eigen::VectorXd::Zero(kkt.size()), sol;
   rhs.head<3>() = mech_.payload_joint_force();
   for (int a = 0; a < m_; ++a)
@@ -179,6 +211,10 @@ Eigen::VectorXd DaeForm::solve_index_one(Eigen::VectorXd& y, const BaumgartePara
       rhs(o) = -(dv.squaredNorm() + 2.0 * p * d.dot(dv) + p2 * C) / l;
       rhs.segment<3>(o + 1) = mech_.joint_force(j);
     }
+  if (offset)
+    for (int a = 0; a < m_; ++a)
+      rhs.segment<3>(CableTreeKkt::offset(n_, a, n_) + 1) +=
+          -mQ * (Rs[a] * Omegas[a].cross(Omegas[a].cross(rho_c))) + mech_.top_rhs(Rs[a], torque[a]);
   kkt.solve(rhs, sol);
   auto A = [&](int a, int j) -> Vec3 {
     return j == 0 ? Vec3(sol.head<3>()) : Vec3(sol.segment<3>(CableTreeKkt::offset(n_, a, j) + 1));
@@ -201,6 +237,27 @@ Eigen::VectorXd DaeForm::solve_index_one(Eigen::VectorXd& y, const BaumgartePara
       if (j > 1) rate_rhs.segment<3>(CableTreeKkt::offset(n_, a, j - 1) + 1) += lambda(a, j) * dv;
       else rate_rhs.head<3>() += lambda(a, j) * dv;
     }
+  // With the offset, the time derivative of joint n's and the attitude's rows (header), with
+  // R' = R (hat(Omega) + Xi) the DAE's own and g(Omega) = Omega x (Omega x rho_c):
+  //   joint n: ... + m_Q R (Omega'' x rho_c) = ... - m_Q R' (Omega' x rho_c + g) - m_Q R g'(Omega) Omega',
+  //   attitude: J_A Omega'' + m_Q rho_c x R^T A_n' = b' - m_Q rho_c x R'^T A_n,
+  //   b' = (J_A Omega') x Omega + (J_A Omega) x Omega' + rho_c x R'^T F_Q e3,
+  // the same matrix: Omega'' eliminated as in the first solve.
+  std::vector<Vec3> Omega_dots(m_);
+  for (int a = 0; a < m_; ++a) {
+    if (!offset) break;
+    const Mat3& R = Rs[a];
+    const Vec3& W = Omegas[a];
+    const Vec3 Wd = mech_.rotational_solution(R, torque[a], A(a, n_));
+    Omega_dots[a] = Wd;
+    const Mat3 Rdot = R * (so3::hat(W) + orthonormality_correction(R, b.gamma));
+    const Vec3 g = W.cross(W.cross(rho_c));
+    const Vec3 g_rate = W.dot(rho_c) * Wd + W * rho_c.dot(Wd) - 2.0 * rho_c * W.dot(Wd);
+    const Vec3 b_rate = (JA * Wd).cross(W) + (JA * W).cross(Wd) + rho_c.cross(Rdot.transpose() * body_force) -
+                        mQ * rho_c.cross(Rdot.transpose() * A(a, n_));
+    rate_rhs.segment<3>(CableTreeKkt::offset(n_, a, n_) + 1) +=
+        -mQ * (Rdot * (Wd.cross(rho_c) + g)) - mQ * (R * g_rate) + mech_.top_rhs(R, b_rate);
+  }
   kkt.solve(rate_rhs, rate);
 
   Eigen::VectorXd yp = Eigen::VectorXd::Zero(state_size());
@@ -217,7 +274,7 @@ Eigen::VectorXd DaeForm::solve_index_one(Eigen::VectorXd& y, const BaumgartePara
     const Mat3 R = read_rotation(y, rotation_index(a));
     const Vec3 Omega = y.segment<3>(angular_velocity_index(a));
     const Mat3& JQ = mech_.params().J_Q;
-    yp.segment<3>(angular_velocity_index(a)) = JQ.ldlt().solve((JQ * Omega).cross(Omega));
+    yp.segment<3>(angular_velocity_index(a)) = offset ? Omega_dots[a] : Vec3(JQ.ldlt().solve((JQ * Omega).cross(Omega)));
     Eigen::Map<RowMajor3>(yp.data() + rotation_index(a)) = R * (so3::hat(Omega) + orthonormality_correction(R, b.gamma));
   }
   return yp;
@@ -258,11 +315,18 @@ void DaeForm::residual(double, const Eigen::VectorXd& y, const Eigen::VectorXd& 
       if (j < n_) f += mech_.joint_coupling(j + 1) * A(a, j + 1) - lambda(a, j + 1) * (J(a, j + 1) - J(a, j));
       F.segment<3>(velocity_index(a, j)) = f;
     }
-    const Mat3& JQ = mech_.params().J_Q;
+    const Mat3& JQ = mech_.attachment_inertia();  // J_A: J_Q itself without the offset
     const int w = angular_velocity_index(a), r = rotation_index(a);
     const Vec3 Omega = y.segment<3>(w);
     F.segment<3>(w) = JQ * yp.segment<3>(w) - (JQ * Omega).cross(Omega);
     const Mat3 R = read_rotation(y, r);
+    if (mech_.attachment_offset()) {  // the attached body's coupling (header)
+      const double mQ = mech_.params().multirotor_mass;
+      const Vec3& rho_c = mech_.centre_offset();
+      const Vec3 Omega_dot = yp.segment<3>(w);
+      F.segment<3>(velocity_index(a, n_)) += mQ * (R * (Omega_dot.cross(rho_c) + Omega.cross(Omega.cross(rho_c))));
+      F.segment<3>(w) += rho_c.cross(R.transpose() * (mQ * A(a, n_) - mech_.body_force() * Vec3::UnitZ()));
+    }
     Eigen::Map<RowMajor3>(F.data() + r) =
         read_rotation(yp, r) - R * (so3::hat(Omega) + orthonormality_correction(R, b.gamma));
   }
@@ -324,10 +388,32 @@ void DaeForm::jacobian(double, const Eigen::VectorXd& y, const Eigen::VectorXd& 
 
     // Multirotor: J_Q Omega' - (J_Q Omega) x Omega, whose Omega-derivative is
     // -(hat(J_Q Omega) - hat(Omega) J_Q) (product rule on -hat(Omega) J_Q Omega).
-    const Mat3& JQ = mech_.params().J_Q;
+    const Mat3& JQ = mech_.attachment_inertia();  // J_A: J_Q itself without the offset
     const int w = angular_velocity_index(a), r = rotation_index(a);
     const Vec3 Omega = y.segment<3>(w);
     add_block(e, w, w, cj * JQ - so3::hat(JQ * Omega) + so3::hat(Omega) * JQ);
+    if (mech_.attachment_offset()) {
+      // Joint n's row m_Q R (Omega' x rho_c + g(Omega)), g = Omega (Omega.rho_c) - rho_c |Omega|^2:
+      // by Omega' -m_Q R hat(rho_c) (times cj), by Omega m_Q R ((Omega.rho_c) I + Omega rho_c^T -
+      // 2 rho_c Omega^T), by R's entry (s, k) m_Q v_k e_s with v = Omega' x rho_c + g.
+      // The attitude's rho_c x R^T (m_Q A_n - F_Q e3): by A_n m_Q hat(rho_c) R^T (times cj), by
+      // R's entry (s, k) hat(rho_c) e_k (m_Q A_n - F_Q e3)_s.
+      const double mQ = mech_.params().multirotor_mass;
+      const Vec3& rho_c = mech_.centre_offset();
+      const Mat3 Rm = read_rotation(y, r);
+      const Vec3 Omega_dot = yp.segment<3>(w);
+      const int vn = velocity_index(a, n_);
+      add_block(e, vn, w,
+                -cj * mQ * Rm * so3::hat(rho_c) +
+                    mQ * Rm * (Omega.dot(rho_c) * I + Omega * rho_c.transpose() - 2.0 * rho_c * Omega.transpose()));
+      const Vec3 v = Omega_dot.cross(rho_c) + Omega.cross(Omega.cross(rho_c));
+      for (int s = 0; s < 3; ++s)
+        for (int k = 0; k < 3; ++k) e.emplace_back(vn + s, r + 3 * s + k, mQ * v(k));
+      add_block(e, w, vn, cj * mQ * so3::hat(rho_c) * Rm.transpose());
+      const Vec3 pull = mQ * A(a, n_) - mech_.body_force() * Vec3::UnitZ();
+      for (int s = 0; s < 3; ++s)
+        for (int k = 0; k < 3; ++k) add_column(e, w, r + 3 * s + k, pull(s) * rho_c.cross(Vec3::Unit(k)));
+    }
     // R' - R (hat(Omega) + Xi(R)): in direction E of R (row-major entry (s, k) of R),
     // -(E hat(Omega) + E Xi + R dXi) with dXi = -gamma/2 S^-1 (E^T R + R^T E) S^-1, S = R^T R;
     // in direction e_i of Omega, -R hat(e_i).

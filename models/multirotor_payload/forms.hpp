@@ -59,6 +59,8 @@ class OdeForm final : public OdeFormulation {
   InitialCondition ic_;
   mutable CableTreeKkt kkt_;  // rhs() workspace (one formulation object per run)
   mutable std::vector<std::vector<Vec3>> q_;
+  mutable std::vector<Mat3> top_;        // with the attachment offset: joint n's extra mass block per multirotor
+  mutable std::vector<Vec3> torque_rhs_;  // and the attitude row's right-hand side (ode_form.cpp)
   mutable Eigen::VectorXd kkt_rhs_, kkt_sol_;
 };
 
@@ -149,7 +151,9 @@ class DaeForm final : public DaeFormulation {
 //   q = [J_0 | for a, for j = 1..n: J_j^a | for a: R_a (9)],  v alike,  y = [q, v];
 //   g = [for a, for j: C_j^a | for a: the 6 of R_a^T R_a - I].
 // The saddle-point system decouples into the cable tree (CableTreeKkt, O(m n)) and one 6x6
-// Schur complement per multirotor (NaturalRigidBody).
+// Schur complement per multirotor (NaturalRigidBody). With the attachment offset M gains a
+// constant coupling of joint n and R', the body block J_A and the force a constant term on R
+// (constrained_form.cpp); the constraints are unchanged.
 class ConstrainedForm final : public ConstrainedMechanicalFormulation {
  public:
   // The link lengths and their rates, solved to the scheme's tolerance each step.

@@ -10,7 +10,8 @@
 //   p_k     = -D_{Q_k} L_d     = B^T (M_J dJ / h - (h/2) phi)        (P_V,k = slot 0, P_omega_i,k = q_i,k x slot i)
 //   p_{k+1} =  D_{Q_{k+1}} L_d = B^T (M_J dJ / h + (h/2) phi)
 //   h hat(Pi_k) = F_k J_d - J_d F_k^T,  Pi_{k+1} = F_k^T Pi_k,  R_{k+1} = R_k F_k
-// (the attitude decouples: D_R L_d = 0 (24), tau = 0 and the thrust is inertial).
+// (without the attachment offset the attitude decouples: D_R L_d = 0 (24), tau = 0 and the
+// thrust is inertial; with it, see below).
 //
 // The state stores the cable's momenta as JOINT momenta z_j (covectors of the joint
 // coordinates, one per joint, p = B^T z), not as the seed's P_omega_i = q_i x (l sum_{j>=i} z_j)
@@ -45,6 +46,26 @@
 // Euler-Lagrange equation itself), rounded relative to each joint's own momentum and
 // impulses. The link impulses cancel in pairs, so the total linear momentum sum_j z_j changes
 // by h (total force) exactly: the discrete Noether identity, by which P_V itself is updated.
+//
+// The attachment offset (mechanics.hpp). The multirotor is then seed 000's body hanging from
+// the string's end (§IV, (17)-(19)), with the string's end node = joint n, M = m_Q, the inertia
+// J_A about the attachment point, rho_c = -rho and g = F_Q / m_Q (Mechanics::attached_body):
+// its discrete Lagrangian adds (M/h) dJ_n . R_k (F_k - I) rho_c (the cross term of
+// (M/2h) |dJ_n + R_k (F_k - I) rho_c|^2; its square is in (1/h) tr((I - F) J_d) of J_A, and
+// (M/2h) |dJ_n|^2 is M_J's) and the attitude's potential term (h/2) M g e3 . (R_k + R_{k+1}) rho_c.
+// As in Model A (models/string_pendulum/lie_group_form.cpp, mechanics/attached_body_lgvi.hpp):
+//  * joint n's cable row gains (M/h) R_k (E rho_c), E = F - I formed from c;
+//  * the rotational row becomes (1/h) vee(F J_d - J_d F^T) + rho_c x ((M/h) R^T dJ_n - (h/2) M g
+//    R^T e3) - Pi_k = 0 (J_d of J_A), with Pi = J_A Omega + m_Q rho_c x R^T J_n' the momentum
+//    conjugate to the attitude;
+//  * Pi_{k+1} = F^T (Pi_k + T*L_R D_R L_d) (attached_body_attitude_derivative);
+//  * z_{k+1} = z_k + h phi + T_k(tau) is unchanged: the cross term enters D_{J_n,k} and
+//    D_{J_n,k+1} with opposite signs and the same value, so it cancels from the difference, and
+//    the total linear momentum's discrete Noether identity holds as before.
+// The Newton matrix gains per multirotor B = d(joint n row)/dc = -(M/h) R F hat(rho_c) T(c),
+// C = d(rotational row)/d(dJ_n) = (M/h) hat(rho_c) R^T and D = d(rotational row)/dc
+// (so3::cayley_momentum_jacobian of J_A); dc = D^{-1} (-G_c - C dJ_n) is eliminated into
+// CableTreeKkt's top block -B D^{-1} C of joint n, so the solve stays O(m n).
 
 #include <cmath>
 #include <limits>
@@ -64,8 +85,14 @@ class MultirotorStep final : public DiscreteLieGroupStep {
         m_(p_.multirotors),
         n_(p_.links),
         l_(p_.link_length()),
-        J_(p_.J_Q),
+        J_(mech_.attachment_inertia()),  // J_Q itself without the offset
+        offset_(mech_.attachment_offset()),
+        body_(mech_.attached_body()),
         kkt_(mech_) {
+    top_.assign(m_, Mat3::Zero());
+    rotational_rhs_.assign(m_, Vec3::Zero());
+    D_inverse_.assign(m_, Mat3::Zero());
+    coupling_.assign(m_, Mat3::Zero());
     kkt_size_ = kkt_.size();
     t_.assign(m_, std::vector<Vec3>(n_));
     phi_.setZero(kkt_size_);
@@ -134,6 +161,19 @@ class MultirotorStep final : public DiscreteLieGroupStep {
       }
       // (1/h) vee(F Jd - Jd F^T) at F = cay(c), in closed vector form (no 3x3 products).
       const Vec3 c = x.segment<3>(kkt_size_ + 3 * a);
+      if (offset_) {
+        // The attached body's terms (header): joint n's row and the rotational row.
+        const Vec3 dJn = x.segment<3>(CableTreeKkt::offset(n_, a, n_) + 1);
+        const Mat3 E = so3::cayley_minus_identity(c);
+        const AttachedBodyStepTerms body = attached_body_step_terms(body_, s_.R[a], dJn, c, E, h_);
+        const int on = CableTreeKkt::offset(n_, a, n_) + 1;
+        Gc_.segment<3>(on) += body.translational;
+        // Only the E rho_c part: (M/|h|) |dJ_n| is already in M_J |dJ| / |h| (m_Q is joint n's).
+        Sc_.segment<3>(on) += (body_.M / std::abs(h_)) * (s_.R[a].cwiseAbs() * (E.cwiseAbs() * body_.rho_c.cwiseAbs()));
+        G.segment<3>(kkt_size_ + 3 * a) = body.rotational - s_.Omega[a];
+        S_.segment<3>(kkt_size_ + 3 * a) = body.rotational_magnitude + s_.Omega[a].cwiseAbs();
+        continue;
+      }
       G.segment<3>(kkt_size_ + 3 * a) = so3::cayley_momentum(J_, c, h_) - s_.Omega[a];
       S_.segment<3>(kkt_size_ + 3 * a) = so3::cayley_momentum_magnitude(J_, c, h_) + s_.Omega[a].cwiseAbs();
     }
@@ -164,6 +204,29 @@ class MultirotorStep final : public DiscreteLieGroupStep {
     }
     dx.resize(unknowns());
     rhs_ = -G.head(kkt_size_);
+    if (offset_) {
+      // Eliminate each multirotor's dc (header): top block -B D^{-1} C, right-hand side + B D^{-1} G_c.
+      for (int a = 0; a < m_; ++a) {
+        const Vec3 c = x.segment<3>(kkt_size_ + 3 * a);
+        const Mat3& R = s_.R[a];
+        const double Mh = body_.M / h_;
+        const Mat3 B = -Mh * R * so3::cayley(c) * so3::hat(body_.rho_c) * so3::cayley_left_jacobian(c);
+        const Mat3 C = Mh * so3::hat(body_.rho_c) * R.transpose();
+        D_inverse_[a] = so3::cayley_momentum_jacobian(J_, c, h_).inverse();
+        if (!D_inverse_[a].allFinite()) return false;
+        top_[a] = -B * D_inverse_[a] * C;
+        rotational_rhs_[a] = -G.segment<3>(kkt_size_ + 3 * a);
+        rhs_.segment<3>(CableTreeKkt::offset(n_, a, n_) + 1) -= B * (D_inverse_[a] * rotational_rhs_[a]);
+        coupling_[a] = C;
+      }
+      if (!kkt_.factor(1.0 / h_, s_.q, t_, &top_)) return false;
+      kkt_.solve(rhs_, sol_);
+      dx.head(kkt_size_) = sol_;
+      for (int a = 0; a < m_; ++a)
+        dx.segment<3>(kkt_size_ + 3 * a) =
+            D_inverse_[a] * (rotational_rhs_[a] - coupling_[a] * sol_.segment<3>(CableTreeKkt::offset(n_, a, n_) + 1));
+      return dx.allFinite();
+    }
     // Full Newton: the cable matrix is factored at every iterate (O(mn), like the solve). The
     // simplified Newton it replaces (one factorisation per step, reused while the residual
     // shrank 100x per iteration) converged only linearly: measured over 20 s of
@@ -205,6 +268,13 @@ class MultirotorStep final : public DiscreteLieGroupStep {
       }
       const Vec3 c = x.segment<3>(kkt_size_ + 3 * a);
       next.R[a] = so3::times_cayley(s_.R[a], c);
+      if (offset_) {
+        // Pi_{k+1} = F^T (Pi_k + T*L_R D_R L_d) = w + E^T w (header).
+        const Vec3 w = s_.Omega[a] + attached_body_attitude_derivative(body_, s_.R[a], x.segment<3>(CableTreeKkt::offset(n_, a, n_) + 1),
+                                                                       so3::cayley_minus_identity(c), h_);
+        next.Omega[a] = w + so3::cayley_transpose_increment(c, w);
+        continue;
+      }
       next.Omega[a] = s_.Omega[a] + so3::cayley_transpose_increment(c, s_.Omega[a]);  // Pi_{k+1} = F^T Pi_k
     }
     write_joint_momenta(mech_, z_next_, next);
@@ -221,8 +291,12 @@ class MultirotorStep final : public DiscreteLieGroupStep {
   const Parameters& p_;
   int m_, n_;
   double l_;
-  Mat3 J_;  // the standard inertia J_Q, for the closed-form Cayley momentum
+  Mat3 J_;  // the standard inertia J_A (J_Q without the offset), for the closed-form Cayley momentum
+  bool offset_;
+  AttachedBody body_;  // the multirotor as seed 000's attached body (used with the offset)
   CableTreeKkt kkt_;
+  std::vector<Mat3> top_, D_inverse_, coupling_;  // per multirotor, with the offset (newton_correction)
+  std::vector<Vec3> rotational_rhs_;
   int kkt_size_ = 0;
   double h_ = 0.0;
   State s_, next_;
@@ -259,8 +333,19 @@ Eigen::VectorXd LieGroupForm::from_physical(const State& s) const {
   }
   joint_mass_times(mech_, Jdot, z);
   State momenta = s;
+  const double mQ = mech_.params().multirotor_mass;
+  for (int a = 0; a < mech_.params().multirotors; ++a) {
+    if (mech_.attachment_offset()) {
+      // z_n = (M_J J')_n + m_Q R (Omega x rho_c), Pi = J_A Omega + m_Q rho_c x R^T J_n' (header).
+      const int o = CableTreeKkt::offset(n, a, n) + 1;
+      const Vec3& rho_c = mech_.centre_offset();
+      z.segment<3>(o) += mQ * (s.R[a] * s.Omega[a].cross(rho_c));
+      momenta.Omega[a] = mech_.attachment_inertia() * s.Omega[a] + mQ * rho_c.cross(s.R[a].transpose() * Jdot.segment<3>(o));
+    } else {
+      momenta.Omega[a] = mech_.params().J_Q * s.Omega[a];
+    }
+  }
   write_joint_momenta(mech_, z, momenta);
-  for (int a = 0; a < mech_.params().multirotors; ++a) momenta.Omega[a] = mech_.params().J_Q * s.Omega[a];
   Eigen::VectorXd y;
   mech_.pack(momenta, y);
   return y;
@@ -272,10 +357,19 @@ State LieGroupForm::to_physical(const Eigen::VectorXd& y) const {
   State s = mech_.unpack(y);
   const int n = mech_.params().links;
   const double l = mech_.params().link_length();
+  // With the attachment offset Omega is eliminated from joint n's row (Mechanics::top_block):
+  // (M_J Jdot)_n - m_Q R hat(rho_c) Omega = z_n, J_A Omega + m_Q rho_c x R^T Jdot_n = Pi.
   CableTreeKkt kkt(mech_);
   Eigen::VectorXd z, Jdot;
   read_joint_momenta(mech_, s, z);
-  if (!kkt.solve(1.0, s.q, s.q, z, Jdot)) Jdot.setConstant(z.size(), std::numeric_limits<double>::quiet_NaN());
+  std::vector<Mat3> top;
+  if (mech_.attachment_offset())
+    for (int a = 0; a < mech_.params().multirotors; ++a) {
+      top.push_back(mech_.top_block(s.R[a]));
+      z.segment<3>(CableTreeKkt::offset(n, a, n) + 1) += mech_.top_rhs(s.R[a], s.Omega[a]);
+    }
+  if (!kkt.solve(1.0, s.q, s.q, z, Jdot, top.empty() ? nullptr : &top))
+    Jdot.setConstant(z.size(), std::numeric_limits<double>::quiet_NaN());
   s.Vp = Jdot.head<3>();
   for (int a = 0; a < mech_.params().multirotors; ++a) {
     Vec3 previous = s.Vp;
@@ -284,7 +378,9 @@ State LieGroupForm::to_physical(const Eigen::VectorXd& y) const {
       s.omega[a][j - 1] = s.q[a][j - 1].cross((v - previous) / l);
       previous = v;
     }
-    s.Omega[a] = mech_.inverse_inertia() * s.Omega[a];
+    s.Omega[a] = mech_.attachment_offset()
+                     ? mech_.rotational_solution(s.R[a], s.Omega[a], Jdot.segment<3>(CableTreeKkt::offset(n, a, n) + 1))
+                     : Vec3(mech_.inverse_inertia() * s.Omega[a]);
   }
   return s;
 }

@@ -15,9 +15,23 @@ Vec3 Parameters::thrust() const {
   return -(multirotor_mass + links * link_mass + payload_mass / multirotors) * g * e3;
 }
 
+Mat3 Parameters::attachment_inertia() const {
+  if (attachment_offset.isZero(0.0)) return J_Q;
+  return J_Q + multirotor_mass * (attachment_offset.squaredNorm() * Mat3::Identity() -
+                                  attachment_offset * attachment_offset.transpose());
+}
+
+double Parameters::body_force() const { return multirotor_mass * g + thrust().dot(e3); }
+
 double Parameters::total_mass() const { return multirotors * (multirotor_mass + links * link_mass) + payload_mass; }
 
 Mechanics::Mechanics(const Parameters& p) : p_(p), J_Q_inverse_(p.J_Q.inverse()) {
+  // The attachment offset (mechanics.hpp): rho_c = -rho, J_A = J_Q + m_Q (|rho|^2 I - rho rho^T).
+  offset_ = !p.attachment_offset.isZero(0.0);
+  rho_c_ = -p.attachment_offset;
+  J_A_ = p.attachment_inertia();
+  J_A_inverse_ = J_A_.inverse();
+  F_Q_ = p.body_force();
   const int n = p.links;
   const double m = p.link_mass;
   // T = 1/2 m_p |J0'|^2 + sum_i 1/2 m_i |(J'_{i-1} + J'_i)/2|^2 + 1/2 m_Q |J'_n|^2 per cable.
@@ -33,6 +47,21 @@ Mechanics::Mechanics(const Parameters& p) : p_(p), J_Q_inverse_(p.J_Q.inverse())
   phi_.assign(n + 1, Vec3::Zero());
   for (int j = 1; j <= n; ++j) phi_[j] = p.g * (j < n ? m : 0.5 * m + p.multirotor_mass) * e3;
   phi_[n] += p.thrust();
+}
+
+AttachedBody Mechanics::attached_body() const {
+  AttachedBody body;
+  body.M = p_.multirotor_mass;
+  body.J = J_A_;
+  body.rho_c = rho_c_;
+  body.g = F_Q_ / p_.multirotor_mass;
+  return body;
+}
+
+Mat3 Mechanics::top_block(const Mat3& R) const {
+  const double mQ = p_.multirotor_mass;
+  const Mat3 A = R * so3::hat(rho_c_);
+  return (mQ * mQ) * (A * J_A_inverse_ * A.transpose()) * -1.0;  // hat(rho_c)^T = -hat(rho_c)
 }
 
 State Mechanics::initial_state(const InitialCondition& ic) const {
@@ -123,7 +152,8 @@ void for_each_point_mass(const Mechanics& mech, const State& s, Visit&& visit) {
       J += l * s.q[a][i];
       Jdot += l * qdot;
     }
-    visit(p.multirotor_mass, J, Jdot);
+    // The multirotor's centre of mass, J_n + R rho_c (mechanics.hpp).
+    visit(p.multirotor_mass, mech.centre_of_mass(J, s.R[a]), mech.centre_of_mass_velocity(Jdot, s.R[a], s.Omega[a]));
   }
 }
 }  // namespace
@@ -143,7 +173,7 @@ double Mechanics::potential_energy(const State& s) const {
   for (int a = 0; a < p_.multirotors; ++a) {
     Vec3 XQ = s.Xp;
     for (const Vec3& q : s.q[a]) XQ += l * q;
-    U -= p_.thrust().dot(XQ);
+    U -= p_.thrust().dot(centre_of_mass(XQ, s.R[a]));  // the thrust acts at the centre of mass
   }
   return U;
 }
@@ -169,6 +199,11 @@ std::vector<std::string> Mechanics::extra_column_names() const {
     const std::string Q = p_.multirotors == 1 ? "multirotor" : "multirotor" + std::to_string(a);
     for (const char* c : {"_x", "_y", "_z"}) names.push_back(Q + c);
     for (int i = 1; i <= p_.links; ++i) names.push_back(Q + "_link" + std::to_string(i) + "_ang_mom");
+    // With the attachment offset the multirotor's own angular momentum about its centre of mass,
+    // R J_Q Omega, is exchanged with the cable (the tension's moment): its e3 component (its share
+    // of pi3) and its body-frame component along b3 ((J_Q Omega)_3, constant for an axisymmetric
+    // J_Q with rho on the axis: the Lagrange top).
+    if (offset_) names.insert(names.end(), {Q + "_spin_ang_mom_e3", Q + "_spin_ang_mom_b3"});
   }
   return names;
 }
@@ -180,7 +215,7 @@ Observation Mechanics::observe(const State& s) const {
   o.momentum = angular_momentum_e3(s);
   o.linear_momentum = linear_momentum(s);
   const double l = p_.link_length();
-  o.extra.reserve(6 + p_.multirotors * (3 + p_.links));  // extra_column_names()
+  o.extra.reserve(6 + p_.multirotors * (3 + p_.links + (offset_ ? 2 : 0)));  // extra_column_names()
   for (int k = 0; k < 3; ++k) o.extra.push_back(s.Xp(k));
   for (int k = 0; k < 3; ++k) o.extra.push_back(o.linear_momentum(k));
   std::vector<Vec3> J;
@@ -188,9 +223,11 @@ Observation Mechanics::observe(const State& s) const {
     o.orthogonality_err = std::max(o.orthogonality_err, so3::orthogonality_error(s.R[a]));
     for (const Vec3& q : s.q[a]) o.constraint_err = std::max(o.constraint_err, s2::unit_length_error(q));
     joints(s.Xp, s.q[a], J);
-    for (int k = 0; k < 3; ++k) o.extra.push_back(J[p_.links](k));
+    const Vec3 XQ = centre_of_mass(J[p_.links], s.R[a]);
+    for (int k = 0; k < 3; ++k) o.extra.push_back(XQ(k));
     // Link angular momentum |P_omega_i| = |q_i x D_qdot_i L| (seed 003 (20)), where
-    // D_qdot_i L = l sum_{j >= i} (M_J Jdot)_j (the transpose of the cumulative map J = B q).
+    // D_qdot_i L = l sum_{j >= i} (M_J Jdot)_j (the transpose of the cumulative map J = B q), and
+    // with the offset joint n's momentum gains m_Q R (Omega x rho_c) (mechanics.hpp).
     std::vector<Vec3> Jdot(p_.links + 1);
     Jdot[0] = s.Vp;
     for (int j = 1; j <= p_.links; ++j) Jdot[j] = Jdot[j - 1] + l * s.omega[a][j - 1].cross(s.q[a][j - 1]);
@@ -199,10 +236,16 @@ Observation Mechanics::observe(const State& s) const {
     for (int j = p_.links; j >= 1; --j) {
       Vec3 pj = joint_mass_[j] * Jdot[j] + joint_coupling_[j] * Jdot[j - 1];
       if (j < p_.links) pj += joint_coupling_[j + 1] * Jdot[j + 1];
+      else if (offset_) pj += p_.multirotor_mass * (s.R[a] * s.Omega[a].cross(rho_c_));
       suffix += pj;
       norms[j - 1] = s.q[a][j - 1].cross(l * suffix).norm();
     }
     for (double v : norms) o.extra.push_back(v);
+    if (offset_) {
+      const Vec3 spin = p_.J_Q * s.Omega[a];
+      o.extra.push_back((s.R[a] * spin).dot(e3));
+      o.extra.push_back(spin(2));
+    }
   }
   return o;
 }

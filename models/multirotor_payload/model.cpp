@@ -5,7 +5,10 @@
 
 #include "models/multirotor_payload/model.hpp"
 
+#include <algorithm>
 #include <cmath>
+
+#include <Eigen/Eigenvalues>
 
 #include "core/format.hpp"
 #include "mechanics/body_shapes.hpp"
@@ -30,6 +33,8 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
   if (const std::string why = why_not_an_inertia(p.J_Q); !why.empty())
     model.fail("multirotor_inertia", "the inertia of a physical body (kg m^2)", why);
   p.g = model.non_negative("gravity");
+  // Optional: the cable's attachment point from the multirotor's centre of mass, body frame (m).
+  p.attachment_offset = model.vec3_or("attachment_offset", Vec3::Zero());
   model.finish();
 
   InitialCondition ic;
@@ -78,7 +83,25 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
   const double swing = periods::compound_pendulum(p.payload_mass * p.cable_length * p.cable_length, p.payload_mass,
                                                   p.cable_length, p.g, 0.5 * M_PI - ic.cable_elevation);
   const double spin = ic.Omega0.norm() > 0.0 ? 2.0 * M_PI / ic.Omega0.norm() : 0.0;
-  model->declare_slowest_period(std::max(swing, spin));
+  // With the attachment offset the multirotor also swings about its hook: a compound pendulum in
+  // the net vertical force at its centre of mass, F_Q = m_Q g + f.e3 (upward: the thrust carries
+  // the cable and payload too), about the equilibrium with the centre of mass on the thrust's
+  // side of the hook (d = |rho|); about the axis of largest inertia J_A perpendicular to rho, the
+  // slowest, at small amplitude. The hook moves with the cable top: an estimate, like the swing's.
+  // A short lever makes it slow (1 mm: ~10 s, beyond the spin's 5.9 s); the bundled 2 cm: 2.3 s.
+  double top = 0.0;
+  if (!p.attachment_offset.isZero(0.0)) {  // from the parameters: no per-link storage before the size checks
+    const Vec3 axis = p.attachment_offset.normalized();
+    const Eigen::SelfAdjointEigenSolver<Mat3> eig(p.attachment_inertia());
+    double I = 0.0;  // the largest inertia about an axis (near) perpendicular to rho
+    for (int k = 0; k < 3; ++k)
+      if (std::abs(eig.eigenvectors().col(k).dot(axis)) < 0.9) I = std::max(I, eig.eigenvalues()(k));
+    if (I == 0.0) I = eig.eigenvalues().maxCoeff();
+    const double period = periods::compound_pendulum(I, p.multirotor_mass, p.attachment_offset.norm(),
+                                                     std::abs(p.body_force()) / p.multirotor_mass, 0.0);
+    if (std::isfinite(period)) top = period;
+  }
+  model->declare_slowest_period(std::max({swing, spin, top}));
   model->declare_linear_momentum_conserved();  // thrust equal to weight: no net external force
   return model;
 }

@@ -1,6 +1,7 @@
 #pragma once
-// The two formulations of the planar pendulum (seed 004): the minimal-coordinate ODE in the
-// angle, and the Cartesian index-1 DAE with the rod force as a Lagrange multiplier. Both
+// The formulations of the planar pendulum (seed 004): the minimal-coordinate ODE in the
+// angle, the Cartesian index-1 DAE with the rod force as a Lagrange multiplier, the Cartesian
+// constrained mechanical system and the Lie group variational integrator's form on S^1. All
 // report the physical state [x, z, vx, vz] and the same observables (mechanics.hpp).
 
 #include "models/planar_pendulum/mechanics.hpp"
@@ -106,6 +107,29 @@ class ConstrainedForm final : public ConstrainedMechanicalFormulation {
   Parameters p_;
   InitialCondition ic_;
   NaturalCoordinates nc_;
+};
+
+// The Lie group variational integrator on S^1 = SO(2) (lie_group_form.cpp): state
+// y = [q_x, q_z, pi], q = r / l the rod's unit direction (sin theta, cos theta), moved only by
+// planar rotations q_{k+1} = F_k q_k, and pi = m l^2 theta' its angular momentum about the pivot.
+class LieGroupForm final : public DiscreteLieGroupFormulation {
+ public:
+  // |q| = 1 kept by q_{k+1} = F_k q_k to round-off, which the metric measures; the velocity
+  // l omega (q_z, -q_x) is normal to q identically, so its rate holds by construction.
+  IntegratedConstraints integrated_constraints() const override { return {true, false}; }
+  LieGroupForm(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic) {}
+  int state_size() const override { return 3; }
+  Eigen::VectorXd initial_state() const override;
+  Observation observe(double t, const Eigen::VectorXd& y) const override;
+  std::vector<std::string> extra_column_names() const override { return planar_pendulum::extra_column_names(); }
+  // [l q, l omega (q_z, -q_x)] with omega = pi / (m l^2): the inverse Legendre transform.
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override;
+  std::unique_ptr<DiscreteLieGroupStep> make_step() const override;
+  const Parameters& params() const { return p_; }
+
+ private:
+  Parameters p_;
+  InitialCondition ic_;
 };
 
 }  // namespace tb::planar_pendulum

@@ -1,6 +1,6 @@
 // The planar pendulum as the runner sees it: built from a case file, offering the polar ODE
-// (for rk4/rk45, and the reference solution), the Cartesian index-1 DAE (for ida) and the
-// Cartesian constrained mechanical system (for rattle).
+// (for rk4/rk45, and the reference solution), the Cartesian index-1 DAE (for ida), the
+// Cartesian constrained mechanical system (for rattle) and the LGVI's form on S^1 (lgvi, lgvi4).
 
 #include "models/planar_pendulum/model.hpp"
 
@@ -38,12 +38,10 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           offer<PolarForm>(FormulationKind::EmbeddedOde, p, ic),
           offer<CartesianDaeForm>(FormulationKind::IndexOneDae, p, ic),
           offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic),
-          // S^1 = SO(2) is a Lie group, abelian, so neither decline is for want of a group: on an
-          // abelian group a Lie group method is its vector-space counterpart in the angle.
-          decline(FormulationKind::DiscreteLieGroup,
-                  "no discrete Lagrangian is derived for the planar pendulum: its configuration space S^1 = SO(2) "
-                  "is a Lie group, abelian, so a discrete Lagrangian in the angle would be a vector-space one on "
-                  "its cover R with no group update, and none is written for it"),
+          // The LGVI on S^1 = SO(2): the unit direction moved by planar rotations (lie_group_form.cpp).
+          offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
+          // S^1 = SO(2) is a Lie group, abelian, so this decline is not for want of a group: on an
+          // abelian group a Lie group ODE method is its vector-space counterpart in the angle.
           decline(FormulationKind::LieGroupOde,
                   "its configuration space S^1 = SO(2) is an abelian Lie group: exp is the addition of angles and "
                   "dexp^-1 the identity, so a Lie group method on this form would be its vector-space counterpart "

@@ -27,22 +27,19 @@
 // (numerics/bordered_block_tridiagonal.hpp). With the reel locked the
 // band is Model A's (14).
 //
-// The Jacobian of h is derived below term by term from Mechanics::string_reel_forces; the
-// tests check it against central differences of the residual.
+// The Jacobian of A z and h is derived term by term in string_reel_tangents.cpp (shared with
+// the constrained mechanical form); the tests check it against central differences of the
+// residual.
 
 #include <cmath>
 
 #include "models/reel_pendulum/forms.hpp"
+#include "models/reel_pendulum/string_reel_tangents.hpp"
 
 namespace tb::reel_pendulum {
 
-using dae::add_block;
 using dae::add_diagonal;
 using Triplet = Eigen::Triplet<double>;
-
-namespace {
-const Vec3 e3 = Vec3::UnitZ();
-}
 
 DaeForm::DaeForm(const Parameters& p, const InitialCondition& ic) : mech_(p), ic_(ic) {
   body_.M = p.M;
@@ -153,9 +150,10 @@ void DaeForm::residual(double /*t*/, const Eigen::VectorXd& y, const Eigen::Vect
   }
 }
 
-// dF/dy + cj dF/dy'. Notation as in Mechanics: l = (L - s)/N (dl/ds = -1/N), element a joins
-// q_a and q_{a+1}, x_a = q_{a+1} - q_a, tension F_a = EA (1/l - 1/|x_a|) x_a, e_a = q_a - q_{a+1},
-// border b_j = mu c23(j-1) e_{j-1} + mu c31(j) e_j, corner c(s) = mu s + kappa_d + mu l sum m3.
+// dF/dy + cj dF/dy'. The v and reel rows are A(s, q) z - h(s, q, sdot, v) (z = the v' and sdot'
+// entries of y'): cj A in the y' columns, and d(A z)/d(q, s) - dh/d(q, s), -dh/d(v, sdot) from the
+// string-and-reel tangents shared with the other forms (string_reel_tangents.hpp: the derivation),
+// placed from their index space (node j, reel) into this layout.
 void DaeForm::jacobian(double /*t*/, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, double cj,
                        const BaumgarteParameters& b, std::vector<Triplet>& out) const {
   const Parameters& p = mech_.params();
@@ -166,18 +164,7 @@ void DaeForm::jacobian(double /*t*/, const Eigen::VectorXd& y, const Eigen::Vect
   out.reserve(std::size_t(free ? 130 * N + 400 : 66 * N + 300));
   load(y);
   const State& st = state_;
-  const double mu = p.mu, EA = p.EA, l = mech_.element_length(st.s), sd = st.sdot;
-  const double sdd = free ? yp(E + 1) : 0.0;
-  const Mat3 I = Mat3::Identity();
-  auto v_dot = [&](int j) -> Vec3 { return j >= 2 ? Vec3(yp.segment<3>(node_offset(j) + 3)) : Vec3::Zero(); };
-  auto add_vec = [&](int row, int col, const Vec3& v) {  // a column vector into rows row..row+2
-    for (int i = 0; i < 3; ++i)
-      if (v(i) != 0.0) out.emplace_back(row + i, col, v(i));
-  };
-  auto add_row = [&](int row, int col, const Vec3& v) {  // a row vector into columns col..col+2
-    for (int i = 0; i < 3; ++i)
-      if (v(i) != 0.0) out.emplace_back(row, col + i, v(i));
-  };
+  const double mu = p.mu, l = mech_.element_length(st.s), sd = st.sdot;
 
   // Kinematic rows and the string's mass (mu l/6 (1 4 1), mu l/3 on the end node) times cj.
   for (int j = 2; j <= N + 1; ++j) {
@@ -188,119 +175,51 @@ void DaeForm::jacobian(double /*t*/, const Eigen::VectorXd& y, const Eigen::Vect
     if (j >= 3) add_diagonal(out, o + 3, o - 3, cj * mu * l / 6.0);
     if (j <= N) add_diagonal(out, o + 3, o + 9, cj * mu * l / 6.0);
   }
-  // -d(-dV/dq)/dq: element stiffness K_a = EA [(1/l - 1/|x|) I + x x^T/|x|^3], placed as in
-  // Model A (+K on (a,a), (a+1,a+1), -K on (a,a+1), (a+1,a); q_1 is fixed).
-  for (int a = 1; a <= N; ++a) {
-    const Vec3 x = st.q[a] - st.q[a - 1];
-    const double len = x.norm();
-    const Mat3 K = EA * ((1.0 / l - 1.0 / len) * I + x * x.transpose() / (len * len * len));
-    const int row_b = node_offset(a + 1) + 3, col_b = node_offset(a + 1);
-    add_block(out, row_b, col_b, K);
-    if (a >= 2) {
-      const int row_a = node_offset(a) + 3, col_a = node_offset(a);
-      add_block(out, row_a, col_a, K);
-      add_block(out, row_a, col_b, -K);
-      add_block(out, row_b, col_a, -K);
-    }
-  }
+  // The string-and-reel index space -> this layout: node j's rows are its v rows, its position
+  // columns q_j, its velocity columns v_j; the reel's row is sdot's, its columns s and sdot.
+  const StringReelTangents tangents(mech_);
+  const int R = tangents.reel();
+  auto row_of = [&](int i) { return i < R ? node_offset(i / 3 + 2) + 3 + i % 3 : E + 1; };
+  auto position_column = [&](int i) { return i < R ? node_offset(i / 3 + 2) + i % 3 : E; };
+  auto velocity_column = [&](int i) { return i < R ? node_offset(i / 3 + 2) + 3 + i % 3 : E + 1; };
+  tangent_x_.clear();
+  tangent_v_.clear();
+  tangents.force_jacobian(st, tangent_x_, tangent_v_);
+  for (const Triplet& e : tangent_x_) out.emplace_back(row_of(e.row()), position_column(e.col()), -e.value());
+  for (const Triplet& e : tangent_v_) out.emplace_back(row_of(e.row()), velocity_column(e.col()), -e.value());
   body_.jacobian(y, yp, cj, b, out);
   if (!free) return;
 
-  const double c_prime = mu - mu * mech_.m3_sum() / N;  // dc/ds
-  const double corner = mu * st.s + p.kappa_d + mu * l * mech_.m3_sum();
-  const double inv6N = 1.0 / (6.0 * N);
-  // Node rows, reel terms.
+  z_.resize(3 * N + 1);
+  for (int j = 2; j <= N + 1; ++j) z_.segment<3>(3 * (j - 2)) = yp.segment<3>(node_offset(j) + 3);
+  z_(3 * N) = yp(E + 1);
+  tangent_x_.clear();
+  tangents.mass_times_jacobian(st, z_, tangent_x_);
+  for (const Triplet& e : tangent_x_) out.emplace_back(row_of(e.row()), position_column(e.col()), e.value());
+  // cj times the border b_j (column sdot' in node j's rows, row of the reel in v_j' columns) and
+  // the corner c(s) = mu s + kappa_d + mu l sum m3.
   for (int j = 2; j <= N + 1; ++j) {
-    const int row = node_offset(j) + 3;
-    const bool inner = j <= N;
-    const Vec3 q_prev = st.q[j - 2], q_cur = st.q[j - 1], q_next = inner ? st.q[j] : Vec3::Zero();
-    const Vec3 v_prev = st.v[j - 2], v_cur = st.v[j - 1], v_next = inner ? st.v[j] : Vec3::Zero();
-    // cj b_j in the sdot' column; d(b_j sddot)/dq: b_j is linear in q_{j-1}, q_j, q_{j+1}.
-    Vec3 bj = mu * mech_.c23(j - 1) * (q_prev - q_cur);
-    if (inner) bj += mu * mech_.c31(j) * (q_cur - q_next);
-    add_vec(row, E + 1, cj * bj);
-    if (j >= 3) add_diagonal(out, row, node_offset(j - 1), mu * mech_.c23(j - 1) * sdd);
-    add_diagonal(out, row, node_offset(j), (-mu * mech_.c23(j - 1) + (inner ? mu * mech_.c31(j) : 0.0)) * sdd);
-    if (inner) add_diagonal(out, row, node_offset(j + 1), -mu * mech_.c31(j) * sdd);
-    // d(A v')/ds: the string mass scales with l, dl/ds = -1/N.
-    const double diag = inner ? 4.0 : 2.0;
-    add_vec(row, E, -mu * inv6N * (v_dot(j - 1) + diag * v_dot(j) + (inner ? v_dot(j + 1) : Vec3::Zero())));
-    // Velocity terms of h_j (string_reel_forces), collected per node:
-    //   P_j = mu sdot [alpha_j v_{j-1} + diag/(6N) v_j + beta_j v_{j+1}],
-    //   alpha_j = 1/(6N) - c31(j-1) - c23(j-1),  beta_j = 1/(6N) + c23(j) + c31(j)
-    // (the c23(j-1), c31(j) terms on v_j cancel between dT/dq and the border rate).
-    const double alpha = inv6N - mech_.c31(j - 1) - mech_.c23(j - 1);
-    const double beta = inner ? inv6N + mech_.c23(j) + mech_.c31(j) : 0.0;
-    if (j >= 3) add_diagonal(out, row, node_offset(j - 1) + 3, -mu * sd * alpha);
-    add_diagonal(out, row, node_offset(j) + 3, -mu * sd * diag * inv6N);
-    if (inner) add_diagonal(out, row, node_offset(j + 1) + 3, -mu * sd * beta);
-    add_vec(row, E + 1, -mu * (alpha * v_prev + diag * inv6N * v_cur + beta * v_next));
-  }
-  // d(-h)/ds of the potential part: -dV/dq at node a is 1/2 mu g l e3 + F_a, at node a+1
-  // 1/2 mu g l e3 - F_a; d/ds: gravity -1/2 mu g/N e3, dF_a/ds = EA x/(N l^2).
-  for (int a = 1; a <= N; ++a) {
-    const Vec3 x = st.q[a] - st.q[a - 1];
-    const Vec3 dF = EA * x / (N * l * l);
-    const Vec3 dg = 0.5 * mu * p.g / N * e3;
-    if (a >= 2) add_vec(node_offset(a) + 3, E, dg - dF);
-    add_vec(node_offset(a + 1) + 3, E, dg + dF);
-  }
-
-  // Reel row: sum_j b_j . v_j' + c(s) sddot - h_s.
-  const int S = E + 1;
-  const double eps = mech_.guide_way_strain(st);
-  const double q2 = st.q[1].norm();
-  const double carnot_scale = mu * sd * sd + EA;
-  const double dQ_ds = -carnot_scale * eps * q2 / (N * l * l);  // eps = |q_2|/l - 1
-  const Vec3 dQ_dq2 = -carnot_scale * eps / (q2 * l) * st.q[1];
-  const double dQ_dsd = -mu * sd * eps * eps;
-  const double Q = mech_.carnot_force(st);
-  add_diagonal(out, S, S, cj * corner, 1);
-  for (int k = 2; k <= N + 1; ++k) {
-    const bool inner = k <= N;
-    const Vec3 v_prev = st.v[k - 2], v_cur = st.v[k - 1], v_next = inner ? st.v[k] : Vec3::Zero();
-    // cj b_k^T in the v_k' columns.
-    Vec3 bk = mu * mech_.c23(k - 1) * (st.q[k - 2] - st.q[k - 1]);
-    if (inner) bk += mu * mech_.c31(k) * (st.q[k - 1] - st.q[k]);
-    add_row(S, node_offset(k) + 3, cj * bk);
-    // d/dq_k of sum_a mu (c23(a) e_a . v_{a+1}' + c31(a) e_a . v_a'): e_k = q_k - q_{k+1} (+),
-    // e_{k-1} = q_{k-1} - q_k (-).
-    Vec3 dq = -mu * (mech_.c23(k - 1) * v_dot(k) + mech_.c31(k - 1) * v_dot(k - 1));
-    if (inner) dq += mu * (mech_.c23(k) * v_dot(k + 1) + mech_.c31(k) * v_dot(k));
-    // -h_s contains +dV/ds, whose q-gradient is mu g/(2N) e3 per element touching q_k plus
-    // EA/(2N) d|x|^2/dq / l^2: +EA/N x_{k-1}/l^2 (x_{k-1} = q_k - q_{k-1}), -EA/N x_k/l^2.
-    dq += 0.5 * mu * p.g / N * (inner ? 2.0 : 1.0) * e3 + EA / (N * l * l) * (st.q[k - 1] - st.q[k - 2]);
-    if (inner) dq -= EA / (N * l * l) * (st.q[k] - st.q[k - 1]);
-    if (k == 2) dq -= dQ_dq2;  // -dQ/dq_2
-    add_row(S, node_offset(k), dq);
-    // -dh_s/dv_k = -d(dT/ds)/dv_k + d(coupling_rate)/dv_k:
-    //   dT/ds contains -(mu/(6N)) (|v_a|^2 + v_a.v_b + |v_b|^2) per element;
-    //   coupling_rate = sum_a mu (c23(a) (v_a - v_b).v_b + c31(a) (v_a - v_b).v_a).
-    Vec3 dv = mu * inv6N * (v_prev + 2.0 * v_cur);
-    dv += mu * (mech_.c23(k - 1) * (v_prev - 2.0 * v_cur) - mech_.c31(k - 1) * v_prev);
-    if (inner) {
-      dv += mu * inv6N * (2.0 * v_cur + v_next);
-      dv += mu * (mech_.c23(k) * v_next + mech_.c31(k) * (2.0 * v_cur - v_next));
+    Vec3 bj = mu * mech_.c23(j - 1) * (st.q[j - 2] - st.q[j - 1]);
+    if (j <= N) bj += mu * mech_.c31(j) * (st.q[j - 1] - st.q[j]);
+    for (int i = 0; i < 3; ++i) {
+      if (bj(i) == 0.0) continue;
+      out.emplace_back(node_offset(j) + 3 + i, E + 1, cj * bj(i));
+      out.emplace_back(E + 1, node_offset(j) + 3 + i, cj * bj(i));
     }
-    add_row(S, node_offset(k) + 3, dv);
   }
-  // d/ds: c'(s) sddot - dQ/ds + d(dV/ds)/ds, with d(dV/ds)/ds = mu g cos((s - b)/d) (reel) +
-  // sum_a EA |x_a|^2/(N^2 l^3) (strain energy EA (|x| - l)^2/(2l)).
-  double d_ds = c_prime * sdd - dQ_ds + mu * p.g * std::cos((st.s - p.b) / p.d);
-  for (int a = 1; a <= N; ++a) d_ds += EA * (st.q[a] - st.q[a - 1]).squaredNorm() / (double(N) * N * l * l * l);
-  out.emplace_back(S, E, d_ds);
-  // d/dsdot: -(dQ/dsdot + d(dT/ds)/dsdot - 2 c' sdot) = -dQ/dsdot - c' sdot + 2 c' sdot.
-  out.emplace_back(S, S, -dQ_dsd + c_prime * sd);
+  out.emplace_back(E + 1, E + 1, cj * (mu * st.s + p.kappa_d + mu * l * mech_.m3_sum()));
   // s row: s' - sdot.
   out.emplace_back(E, E, cj);
-  out.emplace_back(E, S, -1.0);
+  out.emplace_back(E, E + 1, -1.0);
   // Work rows: W_c' - Q sdot, W_u' - (u/d) sdot.
+  const CarnotGradient dQ = tangents.carnot_gradient(st);
+  const double Q = mech_.carnot_force(st);
   out.emplace_back(E + 2, E + 2, cj);
-  out.emplace_back(E + 2, S, -(Q + sd * dQ_dsd));
-  out.emplace_back(E + 2, E, -sd * dQ_ds);
-  add_row(E + 2, node_offset(2), -sd * dQ_dq2);
+  out.emplace_back(E + 2, E + 1, -(Q + sd * dQ.dsdot));
+  out.emplace_back(E + 2, E, -sd * dQ.ds);
+  for (int i = 0; i < 3; ++i) out.emplace_back(E + 2, node_offset(2) + i, -sd * dQ.dq2(i));
   out.emplace_back(E + 3, E + 3, cj);
-  out.emplace_back(E + 3, S, -p.u / p.d);
+  out.emplace_back(E + 3, E + 1, -p.u / p.d);
 }
 
 State DaeForm::to_physical(const Eigen::VectorXd& y) const {

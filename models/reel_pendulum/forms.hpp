@@ -4,6 +4,7 @@
 // Baumgarte-stabilised index-1 DAE (IDA).
 
 #include "mechanics/attached_body_dae.hpp"
+#include "mechanics/end_body_rates.hpp"
 #include "models/reel_pendulum/discrete_lagrangian.hpp"
 #include "models/reel_pendulum/mechanics.hpp"
 
@@ -21,20 +22,35 @@ class OdeForm final : public OdeFormulation {
   void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override;
   bool project(Eigen::VectorXd& y) const override;  // R onto SO(3); s, the nodes and the works are free
   lie::HomogeneousProduct manifold() const override;  // R in SO(3); s and the nodes positions; the works free
-  // For the Lie group form (LieGroupOdeOf): no analytic tangents of the rate rows yet.
-  static std::string why_not_rate_tangents() {
-    return "Model B's rate rows (the reel's variable-length string mass matrix, Carnot loss and control) have no "
-           "analytic Lie group tangents yet (M(g) vdot - F and its derivatives in g and v)";
-  }
+  // The rate rows in mass-matrix form for the Lie group form (LieGroupOdeFormulation, forwarded
+  // by LieGroupOdeOf), in its rate layout [Omega, v_2..v_{N+1}, sdot] (the reel's rate last, and
+  // only when the reel is free: locked, s and sdot are constants outside the configuration):
+  // r = A(s, q, R) [v'; Omega'; sddot] - f with the bordered mass matrix and right-hand sides of
+  // Mechanics::accelerations, and its tangents K (in R, the nodes, s) and C (in Omega, the node
+  // velocities, sdot): block-tridiagonal bordered by the reel's row and column, O(N) entries.
+  // Derivation in ode_rate_rows.cpp.
+  void rate_residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& vdot, Eigen::VectorXd& r,
+                     Eigen::VectorXd& S) const;
+  void rate_tangent_entries(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& vdot,
+                            std::vector<Eigen::Triplet<double>>& M, std::vector<Eigen::Triplet<double>>& K,
+                            std::vector<Eigen::Triplet<double>>& C) const;
   Observation observe(double t, const Eigen::VectorXd& y) const override;
   std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y; }
 
  private:
+  // The rate rows' pieces: vdot in Mechanics' order (nodes, Omega, sddot) and back.
+  void to_mechanics_order(const Eigen::VectorXd& vdot, Eigen::VectorXd& x) const;
+  bool free_reel() const { return !mech_.params().reel_locked; }
+
   Mechanics mech_;
   InitialCondition ic_;
+  EndBody body_;  // the body's terms in the rate rows (shared with Model A)
   mutable State state_;
   mutable Eigen::VectorXd acc_;
+  mutable BorderedBlockTridiagonal3 mass_, mass_abs_;  // rate_residual() workspace
+  mutable Eigen::VectorXd x_, xa_, h_, Sh_, z_;
+  mutable std::vector<Eigen::Triplet<double>> dAz_, dh_dx_, dh_dxdot_;  // rate_tangent_entries() workspace
 };
 
 // Index-1 DAE in natural coordinates (SPEC "Formulations", seed 004 §§2-3): the string and
@@ -83,6 +99,7 @@ class DaeForm final : public DaeFormulation {
   mutable State state_;  // workspaces (one formulation per run)
   mutable Eigen::VectorXd h_, z_;
   mutable BorderedBlockTridiagonal3 mass_;
+  mutable std::vector<Eigen::Triplet<double>> tangent_x_, tangent_v_;
 };
 
 // State: [s, q_2..q_{N+1}, R (9), p_2..p_{N+1}, Pi, p_s, carnot_work, control_work] —

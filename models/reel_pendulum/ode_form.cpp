@@ -8,7 +8,7 @@
 
 namespace tb::reel_pendulum {
 
-OdeForm::OdeForm(const Parameters& p, const InitialCondition& ic) : mech_(p), ic_(ic) {}
+OdeForm::OdeForm(const Parameters& p, const InitialCondition& ic) : mech_(p), ic_(ic), body_{p.M, p.rho_c, p.J, p.g} {}
 
 Eigen::VectorXd OdeForm::initial_state() const { return mech_.pack(mech_.initial_state(ic_)); }
 
@@ -37,8 +37,12 @@ bool OdeForm::project(Eigen::VectorXd& y) const {
 
 lie::HomogeneousProduct OdeForm::manifold() const {
   const int N = mech_.params().N;
-  // [s, sdot, r, v, R, Omega, works]
-  return lie::HomogeneousProduct(state_size(), {{2 + 6 * N, 2 + 6 * N + 9}}, {}, {{0, 1, 1}, {2, 2 + 3 * N, 3 * N}});
+  // [s, sdot, r, v, R, Omega, works]: R in SO(3), the nodes, and s when the reel is free (listed
+  // after the nodes, so that the reel's rate is the last rate, the border of the mass matrix).
+  // Locked, s and sdot = 0 are constants: free entries that follow the ODE's own y' = 0.
+  std::vector<lie::PositionFactor> positions{{2, 2 + 3 * N, 3 * N}};
+  if (!mech_.params().reel_locked) positions.push_back({0, 1, 1});
+  return lie::HomogeneousProduct(state_size(), {{2 + 6 * N, 2 + 6 * N + 9}}, {}, positions);
 }
 
 Observation OdeForm::observe(double /*t*/, const Eigen::VectorXd& y) const { return mech_.observe(mech_.unpack(y)); }
