@@ -284,6 +284,8 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
   c.report.trajectory_interval = read_trajectory_interval(report, c.report);
   c.report.ranking = read_ranking(report, c.report, catalogue);
   c.report.setting_sweep = read_setting_sweep(report, c, catalogue);
+  if (const auto& sweep = c.report.setting_sweep)
+    c.given_settings[sweep->integrator][sweep->setting] = path + ": key 'report.setting_sweep.setting'";
   c.report.tolerance_sweep = read_tolerance_sweep(report, c, catalogue);
   c.report.parameter_map = read_parameter_map(report, c, catalogue, model, initial);
   report.finish();
@@ -318,6 +320,8 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
         integrators->fail(key, "settings of an integrator that runs model " + c.model_name,
                           "settings for " + key + ", which cannot run it (" + why_not + ")");
       TableReader t = integrators->table(key);
+      for (const std::string& setting : t.keys())
+        c.given_settings[key][setting] = path + ": key 'integrators." + key + "." + setting + "'";
       read_integrator_settings(t, *integ, c.settings[key]);
     }
     integrators->finish();
@@ -325,6 +329,33 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
   root.finish();
   check_setting_conflicts(c, catalogue, path);
   return c;
+}
+
+std::optional<std::string> idle_setting(const Case& c, const IntegratorInfo& info, const std::string& key) {
+  std::optional<std::string> idle;
+  std::string why_not;
+  for (const auto& d : c.model->discretisations()) {
+    if (!c.lists(info.name) || !c.model->offers(info.consumes, d, why_not)) continue;
+    if (!info.idle_setting) return "";
+    const auto form = c.model->make_formulation(info.consumes, d, why_not);
+    if (!form) continue;
+    const std::string why = info.idle_setting(key, *form);
+    if (why.empty()) return "";
+    idle = why;
+  }
+  return idle;
+}
+
+void check_settings_act(const Case& c, const Catalogue& catalogue) {
+  for (const auto& [name, keys] : c.given_settings) {
+    const IntegratorInfo* info = catalogue.find_integrator(name);
+    if (!info) continue;
+    for (const auto& [key, where] : keys)
+      if (const auto why = idle_setting(c, *info, key); why && !why->empty())
+        throw InputError(where + ": expected a setting that acts on model " + c.model_name + "'s " +
+                         to_string(info->consumes) + " form, got " + key + " = " + c.settings.at(name).shown(key) +
+                         ", which has nothing to act on there (" + *why + ")");
+  }
 }
 
 void apply_setting_override(Case& c, const std::string& assignment, const Catalogue& catalogue) {

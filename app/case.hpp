@@ -102,6 +102,10 @@ struct Case {
   // what a stored reference solution of this case was computed from.
   std::string model_inputs;
   std::map<std::string, IntegratorSettings> settings;  // one entry per catalogue integrator
+  // The settings the case file gives (its [integrators.NAME] keys, and the one its setting sweep
+  // varies): integrator -> key -> where, the start of a message ("FILE: key 'integrators.NAME.KEY'").
+  // Each must act on the case (check_settings_act).
+  std::map<std::string, std::map<std::string, std::string>> given_settings;
   // [case] integrators: the integrators this case runs; empty means every applicable one.
   // (E.g. a long case repeated only to run one adaptive method at MATLAB ode45's default tolerances.)
   std::vector<std::string> only_integrators;
@@ -131,6 +135,15 @@ Case load_case(const std::string& path, const Catalogue& catalogue);
 // table (VALUE is read as a TOML value). Throws InputError naming the assignment on an unknown
 // integrator, a key that integrator does not declare, or a bad value.
 void apply_setting_override(Case& c, const std::string& assignment, const Catalogue& catalogue);
+
+// Why the setting `key` of integrator `info` has nothing to act on in any form of this case's
+// model that the integrator runs (IntegratorInfo::idle_setting): empty when it acts on one (or the
+// integrator declares no such check), nullopt when the integrator runs no form of the case. Builds
+// the forms: call it after check_limits (app/limits.hpp).
+std::optional<std::string> idle_setting(const Case& c, const IntegratorInfo& info, const std::string& key);
+// Throws InputError, naming the file and key, for a setting the case file gives that acts on
+// nothing in the case (Case::given_settings). Builds the forms: call it after check_limits.
+void check_settings_act(const Case& c, const Catalogue& catalogue);
 
 // Reads one declared setting from a table (used for [integrators.NAME] and --set).
 void read_integrator_settings(TableReader& table, const IntegratorInfo& info, IntegratorSettings& s);

@@ -98,6 +98,7 @@ std::vector<Case> load_cases(const Catalogue& catalogue, const std::vector<std::
       throw InputError(f + ": key 'case.name': expected a name not used by another case of this command, got '" + c.name +
                        "' (their outputs would overwrite each other)");
     check_limits(c, run_limits);
+    check_settings_act(c, catalogue);
   }
   for (const auto& o : overrides) {
     for (auto& c : cases) apply_setting_override(c, o, catalogue);
@@ -115,6 +116,18 @@ std::vector<Case> load_cases(const Catalogue& catalogue, const std::vector<std::
     if (!runs_one && !cases.empty())
       throw InputError("--set " + o + ": integrator " + name + " runs none of the cases, so the setting could never act (" +
                        reasons + ")");
+    // ... and acts on at least one of their forms (IntegratorInfo::idle_setting).
+    const std::string key = o.substr(o.find('.') + 1, o.find('=') - o.find('.') - 1);
+    std::string idle;
+    bool acts_on_one = false;
+    for (const auto& c : cases) {
+      const auto why = idle_setting(c, info, key);
+      if (why && why->empty()) acts_on_one = true;
+      else if (why && idle.empty()) idle = c.name + ": " + *why;
+    }
+    if (!acts_on_one && !cases.empty())
+      throw InputError("--set " + o + ": expected a setting that acts on one of the cases, got " + key +
+                       ", which has nothing to act on in any (" + idle + ")");
   }
   return cases;
 }

@@ -22,7 +22,7 @@ namespace tb {
 enum class FormulationKind {
   DiscreteLieGroup,  // discrete Lagrangian on R^k x SO(3) x (S^2)^n, implicit step in group parameters
   EmbeddedOde,       // first-order ODE, R as 9 numbers, S^2 directions as 3-vectors
-  IndexOneDae,       // Baumgarte-stabilised index-1 DAE in natural coordinates
+  IndexOneDae,       // index-1 DAE in natural coordinates: Baumgarte-stabilised constraints, or an implicit ODE M v' = f
   ConstrainedMechanical,  // M q'' = f - G^T lambda, g(q) = 0: constant M in natural coordinates (SHAKE-type, alpha methods)
   LieGroupOde,       // y' = xi(y) . y on a product of SO(3), S^2 and vector spaces (RKMK, commutator-free methods)
 };
@@ -212,11 +212,19 @@ struct BaumgarteParameters {
 
 // F(t, y, y') = 0 of differentiation index 1 in natural coordinates, with the Lagrange
 // multipliers as algebraic components. The model owns the residual, its analytic Jacobian
-// and consistent initial values; the DAE integrator owns tolerances and step control.
+// and consistent initial values; the DAE integrator owns tolerances and step control. A system
+// without constraints has no multipliers: its form is the implicit ODE M v' = f (every
+// component differential).
 class DaeFormulation : public Formulation {
  public:
   static constexpr FormulationKind kKind = FormulationKind::IndexOneDae;  // what an integrator on this type consumes
   FormulationKind kind() const override { return kKind; }
+  // Empty when the BaumgarteParameters act on the form (it keeps constraints, or an attitude R
+  // integrated as 9 numbers, by stabilisation); otherwise why not, e.g. an unconstrained system
+  // of point masses: then the parameters are unused, and a DAE integrator refuses them as
+  // settings given for it (IntegratorInfo::idle_setting) rather than print them beside results
+  // they did not shape.
+  virtual std::string why_not_stabilised() const { return ""; }
   // 1 for differential components, 0 for algebraic ones (IDASetId).
   virtual Eigen::VectorXd differential_components() const = 0;
   // y'(t0) such that F(t0, y0, y'(t0)) = 0 for initial_state() y0, with the multipliers of

@@ -282,6 +282,12 @@ struct IntegratorInfo {
   // (why_not_applicable) treats a non-empty reason as a kind the model does not offer: the run
   // is "n/a: ..." (declined, not failed).
   std::function<std::string(const Formulation&)> why_not = nullptr;  // none: every form of its kind runs
+  // Optional: why the setting `key` has nothing to act on in this form (e.g. a stabilisation of
+  // constraints on a form that has none: DaeFormulation::why_not_stabilised), empty when it acts.
+  // A setting given for the integrator in a case file (or swept by its setting sweep) that acts on
+  // none of the case's forms is refused (exit status 2), and so is a --set that acts on none of
+  // the command's cases: its value would otherwise stand beside results it did not shape.
+  std::function<std::string(const std::string& key, const Formulation&)> idle_setting = nullptr;  // none: all act
   // The one equation type it integrates: the type its factory takes, never written by hand.
   FormulationKind consumes = make.consumes();
 };

@@ -153,13 +153,16 @@ TEST_CASE("elastic pendulum: the variational step converges to the rk45 solution
   CHECK(std::abs(order - 2.0) < 0.1);
 }
 
-TEST_CASE("elastic pendulum: offers ODE and variational forms, and says why not the others", "[elastic-pendulum]") {
+TEST_CASE("elastic pendulum: offers ODE, variational, constrained and DAE forms, and says why not the Lie group ODE",
+          "[elastic-pendulum]") {
   const auto model = elastic_pendulum::make_model(detuned_parameters(), {});
   std::string why_not;
   CHECK(model->make_formulation(FormulationKind::EmbeddedOde, why_not));
   CHECK(model->make_formulation(FormulationKind::DiscreteLieGroup, why_not));
-  CHECK_FALSE(model->make_formulation(FormulationKind::IndexOneDae, why_not));
-  CHECK(why_not.find("no constraint") != std::string::npos);
+  CHECK(model->make_formulation(FormulationKind::ConstrainedMechanical, why_not));
+  CHECK(model->make_formulation(FormulationKind::IndexOneDae, why_not));  // the implicit ODE
+  CHECK_FALSE(model->make_formulation(FormulationKind::LieGroupOde, why_not));
+  CHECK(why_not.find("vector space") != std::string::npos);
   CHECK(model->discretisations() == std::vector<std::string>{""});  // nothing to choose
 }
 

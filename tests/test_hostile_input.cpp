@@ -352,7 +352,7 @@ Setup all(std::vector<Setup> setups) {
 // Bundled cases used as bases.
 const std::string kPendulum = "T_planar_pendulum_60deg.toml";    // rk2, rk4, rk45, ida, lgvi; not the Lie group ODE methods
 const std::string kPaper = "A_string_pendulum_paper.toml";       // Model A
-const std::string kTether = "T_hanging_tether_lumped.toml";      // ODE, constrained, lgvi: not ida, not the Lie group ODE methods
+const std::string kTether = "T_hanging_tether_lumped.toml";      // ODE, constrained, lgvi, ida (no Baumgarte rates): not the Lie group ODE methods
 const std::string kMultirotor = "C_single_multirotor.toml";      // Model C
 const std::string kElastic = "T_elastic_pendulum.toml";
 const std::string kP = "{cases}/" + kPendulum;
@@ -468,8 +468,13 @@ TEST_CASE("hostile case files are refused with exit 2, the file, the key and wha
       bad_case("[integrators.lie_generalized_alpha] for a model it cannot run", kPendulum, "[integrators.rk45]",
                "[integrators.lie_generalized_alpha]\nnewton_tol = 1e-12\n\n[integrators.rk45]",
                {"'integrators.lie_generalized_alpha'", "cannot run"}),
-      bad_case("[integrators.ida] for the hanging tether", kTether, "[report]", "[integrators.ida]\nrtol = 1e-6\n\n[report]",
-               {"'integrators.ida'", "cannot run"}),
+      // ida runs the tether's implicit ODE, which has no constraint: a Baumgarte rate would act on nothing.
+      bad_case("[integrators.ida] Baumgarte rate for the hanging tether", kTether, "[report]",
+               "[integrators.ida]\nbaumgarte_p = 30.0\n\n[report]",
+               {"'integrators.ida.baumgarte_p'", "nothing to act on", "nothing for Baumgarte stabilisation to act on"}),
+      bad_case("[integrators.ida] attitude rate for the elastic pendulum", kElastic, "[integrators.rk45]",
+               "[integrators.ida]\nbaumgarte_gamma = 5.0\n\n[integrators.rk45]",
+               {"'integrators.ida.baumgarte_gamma'", "no constraint and no attitude"}),
       bad_case("[integrators.rk9] unknown integrator", kPendulum, "[integrators.rk45]", "[integrators.rk9]",
                {"'integrators.rk9'", "rk45"}),
       bad_case("integrator setting out of range", kPendulum, "rtol = 1.0e-10", "rtol = -1.0e-10",
@@ -702,6 +707,8 @@ TEST_CASE("hostile command lines are refused with exit 2, naming the option and 
       bad_option("--set for an integrator that runs none of the cases",
                  {"run", kP, "--set", "lie_generalized_alpha.newton_tol=1e-10", "--out", "{out}"},
                  {"--set lie_generalized_alpha.newton_tol=1e-10", "runs none of the cases"}),
+      bad_option("--set a Baumgarte rate that acts on none of the cases", {"run", kH, "--set", "ida.baumgarte_p=5", "--out", "{out}"},
+                 {"--set ida.baumgarte_p=5", "nothing to act on", "T_hanging_tether_lumped", "no constraint"}),
       // Resource limits as options.
       bad_option("run --max-steps nan", {"run", kP, "--max-steps", "nan", "--out", "{out}"}, {"--max-steps", positive}),
       // Was a contract violation: an empty --max-steps is taken as the default.

@@ -58,7 +58,7 @@ TEST_CASE("rattle: every model offering the constrained form is found", "[rattle
   for (const auto& o : offerings()) labels.push_back(o.label);
   CHECK(labels == std::vector<std::string>{"elastic_pendulum", "free_rigid_body", "hanging_tether",
                                           "hanging_tether.lumped", "multirotor_payload", "planar_pendulum",
-                                          "string_pendulum"});
+                                          "reel_pendulum.locked", "string_pendulum"});
 }
 
 TEST_CASE("rattle: measured order 2 on every model offering the constrained form", "[rattle][order]") {

@@ -346,7 +346,8 @@ SettingSpec max_order_setting() {
 
 IntegratorInfo ida_info() {
   IntegratorInfo info{"ida", 5, true, MethodTraits{.implicit = true, .dissipative = true},
-          "SUNDIALS IDA: variable-order BDF (1-5) on the Baumgarte-stabilised index-1 DAE, analytic Jacobian, rtol/atol",
+          "SUNDIALS IDA: variable-order BDF (1-5) on the index-1 DAE (Baumgarte-stabilised constraints; the implicit ODE M v' = f of a "
+          "system without them), analytic Jacobian, rtol/atol",
           {// 10/s damps drift within ~0.1-0.5 s, against pendulum periods of seconds, and keeps the
            // added eigenvalues -p (double) and -gamma slow enough not to shorten IDA's steps.
            non_negative_setting("baumgarte_p",
@@ -366,6 +367,19 @@ IntegratorInfo ida_info() {
           consuming([](const DaeFormulation& form, const IntegratorSettings& s, double t0) {
             return std::make_unique<IdaStepper>(form, s, t0);
           })};
+  // The Baumgarte rates act only on what a form keeps by stabilisation: p on its integrated
+  // constraints, gamma on an attitude R (DaeFormulation::why_not_stabilised: neither, on the
+  // implicit ODE of an unconstrained system). Given where they act on nothing, a case file's value
+  // would be printed beside results it did not shape. (gamma on a form with constraints but no R,
+  // the planar pendulum's, is not detected: the form does not declare whether it holds an R.)
+  info.idle_setting = [](const std::string& key, const Formulation& form) -> std::string {
+    const auto* dae = dynamic_cast<const DaeFormulation*>(&form);
+    if (!dae || (key != "baumgarte_p" && key != "baumgarte_gamma")) return "";
+    if (std::string why = dae->why_not_stabilised(); !why.empty()) return why;
+    if (key == "baumgarte_p" && !form.integrated_constraints().positions)
+      return "the form integrates no constraint that can drift, so p has nothing to keep";
+    return "";
+  };
   const auto tolerances = error_tolerance_settings(
       "IDA's error control err_i ≤ atol + rtol·|y_i| on the differential components (the multipliers are left out of "
       "the error test)", 1e-8, "absolute tolerance of the same error control", 1e-10);

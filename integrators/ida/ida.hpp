@@ -1,8 +1,10 @@
 #pragma once
 #include "core/integrator.hpp"
 namespace tb {
-// Variable-order (1..5), variable-step BDF of SUNDIALS IDA on a model's Baumgarte-stabilised
-// index-1 DAE (SPEC "Formulations", seed 004 §§2-3), with the model's analytic Jacobian.
+// Variable-order (1..5), variable-step BDF of SUNDIALS IDA on a model's index-1 DAE (SPEC
+// "Formulations"): Baumgarte-stabilised constraints (seed 004 §§2-3), or the implicit ODE
+// M v' = f of a system without constraints (the Baumgarte settings are then refused:
+// IntegratorInfo::idle_setting), with the model's analytic Jacobian.
 IntegratorInfo ida_info();
 
 // The Jacobian storage IDA is given with sparse = 0 (with sparse = 1, the default, it is KLU's

@@ -2,7 +2,9 @@
 // The formulations the elastic pendulum offers: the first-order ODE (rk4, rk45) and a
 // discrete Lie group form with no rotational unknowns (the LGVI then reduces to
 // Stoermer-Verlet, the variational integrator of the trapezoidal discrete Lagrangian).
-// There is no constraint and no rigid body, so no DAE and no lumped-mass form.
+// There is no constraint and no rigid body: its index-1 DAE form is the implicit ODE
+// x' = v, m v' = -grad V (UnconstrainedDaeOf over the constrained form below), and there is no
+// lumped-mass form.
 
 #include "models/elastic_pendulum/mechanics.hpp"
 
@@ -76,6 +78,8 @@ class ConstrainedForm final : public ConstrainedMechanicalFormulation {
     GTlambda.setZero(3);
   }
   std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const override;
+  // One node: its DAE form (UnconstrainedDaeOf, mechanics/unconstrained_dae.hpp) has nothing to band.
+  int node_half_bandwidth() const { return 0; }
   // Tangents: K_f = -Hess V (the spring), no velocity dependence, no constraints.
   std::string why_not_tangents() const override { return ""; }
   void force_jacobian_entries(double, const Eigen::VectorXd& q, const Eigen::VectorXd&,

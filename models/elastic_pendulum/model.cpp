@@ -1,5 +1,6 @@
 // The elastic pendulum as the runner sees it: built from a case file's [model] and [initial]
-// tables, offering the ODE and the (rotation-free) discrete Lie group forms.
+// tables, offering the ODE, the (rotation-free) discrete Lie group, the constrained mechanical
+// (no constraint) and the index-1 DAE (implicit ODE) forms.
 
 #include "models/elastic_pendulum/model.hpp"
 
@@ -7,6 +8,7 @@
 
 #include "models/elastic_pendulum/forms.hpp"
 #include "mechanics/oscillation_periods.hpp"
+#include "mechanics/unconstrained_dae.hpp"
 
 namespace tb::elastic_pendulum {
 namespace {
@@ -37,8 +39,8 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           offer<OdeForm>(FormulationKind::EmbeddedOde, p, ic),
           offer<LieGroupForm>(FormulationKind::DiscreteLieGroup, p, ic),
           offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic),
-          decline(FormulationKind::IndexOneDae,
-                  "the elastic pendulum has no constraint and no rigid body: its DAE form would be the ODE"),
+          // No constraint: the implicit ODE x' - v = 0, m v' + grad V = 0 (no algebraic component).
+          offer<UnconstrainedDaeOf<ConstrainedForm>>(FormulationKind::IndexOneDae, p, ic),
           decline(FormulationKind::LieGroupOde,
                   "its configuration space R^3 is a vector space (an abelian group): exp is the translation and "
                   "dexp^-1 the identity, so a Lie group method on this form would be its vector-space counterpart on the "

@@ -80,6 +80,19 @@ void ConstrainedTetherForm::power(double /*t*/, const Eigen::VectorXd& /*q*/, co
   P(0) = mech_.params().damping_rate * v.dot(mech_.mass_matrix().multiply(v));
 }
 
+void ConstrainedTetherForm::dissipative_force(double /*t*/, const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& v,
+                                              Eigen::VectorXd& fd) const {
+  fd = -mech_.params().damping_rate * mech_.mass_matrix().multiply(v);
+}
+
+void ConstrainedTetherForm::dissipative_force_jacobian_entries(double /*t*/, const Eigen::VectorXd& /*q*/,
+                                                               const Eigen::VectorXd& /*v*/,
+                                                               std::vector<Eigen::Triplet<double>>& /*dfdq*/,
+                                                               std::vector<Eigen::Triplet<double>>& dfdv) const {
+  const double zeta = mech_.params().damping_rate;
+  if (zeta > 0.0) append_entries(mech_.mass_matrix(), -zeta, dfdv);
+}
+
 std::unique_ptr<ConstrainedMechanicalSolver> ConstrainedTetherForm::make_solver() const {
   return std::make_unique<MassSolver>(mech_.mass_matrix());
 }

@@ -7,6 +7,8 @@
 //    with one O(N) block-tridiagonal solve per evaluation; every ODE integrator runs it;
 //  - ConstrainedTetherForm, the same mechanics as M r'' = f(r) - zeta M v with no constraints
 //    (g empty) and the dissipated work as the form's work term: RATTLE is then Stoermer-Verlet;
+//    and, over it, the index-1 DAE form (UnconstrainedDaeOf: the implicit ODE r' = v,
+//    M v' = f(r) - zeta M v, with the dissipated work node by node) for IDA;
 //  - LieGroupTetherForm, the variational integrator of the trapezoidal discrete Lagrangian in
 //    the node positions with the damping by the discrete Lagrange-d'Alembert principle
 //    (lie_group_form.cpp), for lgvi and lgvi4, in positions and momenta y = [r, p, W_dissipated].
@@ -86,6 +88,17 @@ class ConstrainedTetherForm final : public ConstrainedMechanicalFormulation {
                               std::vector<Eigen::Triplet<double>>& dfdv) const override;
   // With no constraints the saddle-point system is M x = r: the factored block-tridiagonal mass.
   std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const override;
+
+  // For the index-1 DAE form (UnconstrainedDaeOf, mechanics/unconstrained_dae.hpp): a node couples
+  // to its neighbours through the springs (and the consistent mass); the damping
+  // f_d = -zeta M v through the mass matrix only (lumped: none), and its power on each node is
+  // that node's share of the dissipated work.
+  int node_half_bandwidth() const { return 1; }
+  int dissipation_node_half_bandwidth() const { return mech_.params().discretisation == Discretisation::Full ? 1 : 0; }
+  void dissipative_force(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& fd) const;
+  void dissipative_force_jacobian_entries(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                          std::vector<Eigen::Triplet<double>>& dfdq,
+                                          std::vector<Eigen::Triplet<double>>& dfdv) const;
 
  private:
   Mechanics mech_;

@@ -6,6 +6,7 @@
 
 #include "core/format.hpp"
 #include "mechanics/oscillation_periods.hpp"
+#include "mechanics/unconstrained_dae.hpp"
 
 namespace tb::hanging_tether {
 
@@ -24,8 +25,7 @@ bool HangingTetherModel::offers(FormulationKind kind, const std::string& discret
     case FormulationKind::DiscreteLieGroup:
       return true;  // trapezoidal L_d in the node positions, damping by discrete Lagrange-d'Alembert (lie_group_form.cpp)
     case FormulationKind::IndexOneDae:
-      why_not = "the hanging tether's elastic elements carry no holonomic constraints: no DAE form";
-      return false;
+      return true;  // no constraints: the implicit ODE M v' = f, the damping work node by node (UnconstrainedDaeOf)
     case FormulationKind::ConstrainedMechanical:
       return true;  // constant mass, no constraints: Stoermer-Verlet, the damping work as a work term
     case FormulationKind::LieGroupOde:
@@ -41,6 +41,7 @@ bool HangingTetherModel::offers(FormulationKind kind, const std::string& discret
 std::unique_ptr<Formulation> HangingTetherModel::build(FormulationKind kind, const std::string&) const {
   if (kind == FormulationKind::ConstrainedMechanical) return std::make_unique<ConstrainedTetherForm>(p_, shape_);
   if (kind == FormulationKind::DiscreteLieGroup) return std::make_unique<LieGroupTetherForm>(p_, shape_);
+  if (kind == FormulationKind::IndexOneDae) return std::make_unique<UnconstrainedDaeOf<ConstrainedTetherForm>>(p_, shape_);
   return std::make_unique<TetherForm>(p_, shape_);
 }
 

@@ -1,41 +1,18 @@
 // The lumped-mass baseline for Model B with the reel locked (seed 002 case 1, Table 1's "RK"
-// column). With s_p fixed, Model B is Model A with a string of length L - s_p (tested to
-// 1e-12 in tests/test_reel_pendulum.cpp), so the string pendulum's lumped ODE is reused as it is;
-// this adapter maps its state and observables to Model B's layout and columns. With the reel
+// column). With s_p fixed, Model B is Model A with a string of length L - s_p (locked_reel.hpp),
+// so the string pendulum's lumped ODE is reused as it is; this adapter maps its state and observables to Model B's layout and columns. With the reel
 // free, the lumped baseline (Driscoll et al.) has no reel mechanism and is not offered.
 
 #include "models/reel_pendulum/locked_lumped_form.hpp"
 
+#include "models/reel_pendulum/locked_reel.hpp"
+
 namespace tb::reel_pendulum {
 
-namespace {
-
-string_pendulum::Parameters as_model_a(const Parameters& p, double s0) {
-  string_pendulum::Parameters a;
-  a.N = p.N;
-  a.mu = p.mu;
-  a.length = p.L - s0;
-  a.EA = p.EA;
-  a.M = p.M;
-  a.rho_c = p.rho_c;
-  a.J = p.J;
-  a.g = p.g;
-  return a;
-}
-
-string_pendulum::InitialCondition as_model_a(const InitialCondition& ic) {
-  string_pendulum::InitialCondition a;
-  a.string_direction = ic.string_direction;
-  a.body_velocity = ic.body_velocity;
-  a.R0 = ic.R0;
-  a.Omega0 = ic.Omega0;
-  return a;
-}
-
-}  // namespace
-
 LockedLumpedForm::LockedLumpedForm(const Parameters& p, const InitialCondition& ic)
-    : p_(p), s0_(ic.s0), lumped_(as_model_a(p, ic.s0), as_model_a(ic), string_pendulum::StringMass::Lumped) {}
+    : p_(p),
+      s0_(ic.s0),
+      lumped_(locked_reel_as_model_a(p, ic.s0), locked_reel_as_model_a(ic), string_pendulum::StringMass::Lumped) {}
 
 void LockedLumpedForm::rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const { lumped_.rhs(t, y, dydt); }
 bool LockedLumpedForm::project(Eigen::VectorXd& y) const { return lumped_.project(y); }
@@ -52,10 +29,7 @@ Observation LockedLumpedForm::observe(double t, const Eigen::VectorXd& y) const 
 }
 
 Eigen::VectorXd LockedLumpedForm::physical_state(const Eigen::VectorXd& y) const {
-  // Model B's layout: [s, sdot, Model A's state, carnot_work, control_work].
-  Eigen::VectorXd out(y.size() + 4);
-  out << s0_, 0.0, y, 0.0, 0.0;
-  return out;
+  return locked_reel_physical_state(s0_, y);  // Model A's ODE state is its physical state
 }
 
 }  // namespace tb::reel_pendulum

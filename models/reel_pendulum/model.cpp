@@ -8,13 +8,18 @@
 #include "mechanics/case_input.hpp"
 #include "mechanics/elastic_element.hpp"
 #include "mechanics/lazy_parts_model.hpp"
+#include "mechanics/natural_rigid_body.hpp"
 #include "core/lie_group_ode.hpp"
 #include "models/reel_pendulum/forms.hpp"
+#include "models/reel_pendulum/locked_constrained_form.hpp"
 #include "models/reel_pendulum/locked_lumped_form.hpp"
 #include "mechanics/oscillation_periods.hpp"
 
 namespace tb::reel_pendulum {
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
+  // Model A's condition for its constrained form: J about the centre of mass gives a positive definite J_d.
+  const std::string why_not_natural =
+      NaturalRigidBody::why_not(dae::inertia_about_centre_of_mass(p.M, p.rho_c, p.J));
   auto menu = std::make_shared<FormulationMenu>(
       "reel_pendulum", StateSize{6.0 * p.N + 40.0, "6 numbers per element + 40: elements = " + std::to_string(p.N)},
       std::vector<FormulationMenu::Item>{
@@ -23,11 +28,12 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           in("consistent", offer<LieGroupOdeOf<OdeForm>>(FormulationKind::LieGroupOde, p, ic)),
           in("consistent", offer<DaeForm>(FormulationKind::IndexOneDae, p, ic)),
           in("consistent",
-             decline(FormulationKind::ConstrainedMechanical,
-                     p.reel_locked
-                         ? "the reel is locked here (s_p fixed, the system is Model A's), but Model B's form is written "
-                           "for a moving reel and no constrained mechanical form is derived for the locked special case"
-                         : "the string slides through the guide way: its mass matrix in natural coordinates depends on "
+             p.reel_locked
+                 // The locked reel's system is Model A's: its constrained form, shared (locked_constrained_form.hpp).
+                 ? (why_not_natural.empty() ? offer<LockedConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic)
+                                            : decline(FormulationKind::ConstrainedMechanical, why_not_natural))
+                 : decline(FormulationKind::ConstrainedMechanical,
+                           "the string slides through the guide way: its mass matrix in natural coordinates depends on "
                            "the deployed length s_p (a configuration variable), and the constrained-mechanical form "
                            "needs a constant one")),
           // The lumped string of the papers' baseline, with the reel locked only.

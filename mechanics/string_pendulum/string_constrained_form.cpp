@@ -1,4 +1,5 @@
-// Model A as a constrained mechanical system in natural coordinates (forms.hpp), for RATTLE.
+// Model A as a constrained mechanical system in natural coordinates (string_constrained_form.hpp),
+// for RATTLE and the alpha methods.
 //
 // Saddle-point solve [M, G(q_b)^T; G(q_a), 0] [x; lambda] = [r; s] in O(N). Unknowns: string
 // x_s (3N), centre of mass x_x, rotation X (3x3), attachment multipliers l (3) and the body's
@@ -14,7 +15,11 @@
 //   (W_end + I/M + [X_1 rho_c, X_2 rho_c, X_3 rho_c]) l = u_end - r_x/M + X_0 rho_c - s_C,
 // u = M_s^{-1} r_s. Per solve: one block-tridiagonal solve and one 6x6 body solve.
 
-#include "models/string_pendulum/forms.hpp"
+#include "mechanics/string_pendulum/string_constrained_form.hpp"
+
+#include <cmath>
+
+#include "mechanics/attached_body_dae.hpp"
 
 #include <Eigen/LU>
 
@@ -24,7 +29,7 @@ namespace {
 
 class Solver final : public ConstrainedMechanicalSolver {
  public:
-  explicit Solver(const ConstrainedForm& form) : form_(form), body_(form.body()) {
+  explicit Solver(const StringConstrainedForm& form) : form_(form), body_(form.body()) {
     mass_ = form.string_mass();
     mass_ok_ = mass_.factor();
     const int n = 3 * form.mechanics().params().N;
@@ -78,7 +83,7 @@ class Solver final : public ConstrainedMechanicalSolver {
   }
 
  private:
-  const ConstrainedForm& form_;
+  const StringConstrainedForm& form_;
   NaturalRigidBody::Solver body_;
   BlockTridiagonal3 mass_;
   bool mass_ok_ = false;
@@ -90,13 +95,13 @@ class Solver final : public ConstrainedMechanicalSolver {
 
 }  // namespace
 
-ConstrainedForm::ConstrainedForm(const Parameters& p, const InitialCondition& ic)
+StringConstrainedForm::StringConstrainedForm(const Parameters& p, const InitialCondition& ic)
     : mech_(p), ic_(ic), body_(dae::inertia_about_centre_of_mass(p.M, p.rho_c, p.J)) {
   mech_.assemble_string_mass_matrix(string_mass_);
   r_.assign(p.N + 1, Vec3::Zero());
 }
 
-Eigen::VectorXd ConstrainedForm::initial_state() const {
+Eigen::VectorXd StringConstrainedForm::initial_state() const {
   const int N = mech_.params().N, nq = positions();
   const State s = mech_.initial_state(ic_);
   Eigen::VectorXd y = Eigen::VectorXd::Zero(2 * nq);
@@ -112,7 +117,7 @@ Eigen::VectorXd ConstrainedForm::initial_state() const {
   return y;
 }
 
-State ConstrainedForm::to_physical(const Eigen::VectorXd& y) const {
+State StringConstrainedForm::to_physical(const Eigen::VectorXd& y) const {
   const int N = mech_.params().N, nq = positions();
   State s;
   s.r.assign(N + 1, Vec3::Zero());
@@ -126,7 +131,7 @@ State ConstrainedForm::to_physical(const Eigen::VectorXd& y) const {
   return s;
 }
 
-Observation ConstrainedForm::observe(double, const Eigen::VectorXd& y) const {
+Observation StringConstrainedForm::observe(double, const Eigen::VectorXd& y) const {
   // The model's observables of the physical state (the body's kinetic energy through the end
   // node and Omega, equal to the natural coordinates' on the constraints), plus the attachment
   // constraint |C| and its rate |C'| (m, m/s), as the DAE form reports them.
@@ -140,7 +145,7 @@ Observation ConstrainedForm::observe(double, const Eigen::VectorXd& y) const {
   return o;
 }
 
-void ConstrainedForm::mass_times(const Eigen::VectorXd& v, Eigen::VectorXd& Mv) const {
+void StringConstrainedForm::mass_times(const Eigen::VectorXd& v, Eigen::VectorXd& Mv) const {
   const int n = 3 * mech_.params().N;
   Mv.resize(positions());
   Mv.head(n) = string_mass_.multiply(v.head(n));
@@ -148,7 +153,7 @@ void ConstrainedForm::mass_times(const Eigen::VectorXd& v, Eigen::VectorXd& Mv) 
   NaturalRigidBody::write(body_.mass_times(NaturalRigidBody::read(v, rotation())), Mv, rotation());
 }
 
-void ConstrainedForm::mass_entries(std::vector<Eigen::Triplet<double>>& e) const {
+void StringConstrainedForm::mass_entries(std::vector<Eigen::Triplet<double>>& e) const {
   const int N = mech_.params().N;
   auto add = [&](int row, int col, const Mat3& B) {
     for (int i = 0; i < 3; ++i)
@@ -164,7 +169,7 @@ void ConstrainedForm::mass_entries(std::vector<Eigen::Triplet<double>>& e) const
   body_.mass_entries(rotation(), e);
 }
 
-void ConstrainedForm::force(double, const Eigen::VectorXd& q, const Eigen::VectorXd&, Eigen::VectorXd& f) const {
+void StringConstrainedForm::force(double, const Eigen::VectorXd& q, const Eigen::VectorXd&, Eigen::VectorXd& f) const {
   const int N = mech_.params().N;
   for (int a = 2; a <= N + 1; ++a) r_[a - 1] = q.segment<3>(3 * (a - 2));
   Eigen::VectorXd fs;
@@ -174,7 +179,7 @@ void ConstrainedForm::force(double, const Eigen::VectorXd& q, const Eigen::Vecto
   f(centre() + 2) = mech_.params().M * mech_.params().g;  // weight at the centre of mass (+e3 down)
 }
 
-void ConstrainedForm::force_jacobian_entries(double, const Eigen::VectorXd& q, const Eigen::VectorXd&,
+void StringConstrainedForm::force_jacobian_entries(double, const Eigen::VectorXd& q, const Eigen::VectorXd&,
                                              std::vector<Eigen::Triplet<double>>& dfdq,
                                              std::vector<Eigen::Triplet<double>>&) const {
   // f_a = F(x_a) - F(x_{a-1}) on node a = 2..N+1, x_a = r_{a+1} - r_a (element a; none past the
@@ -199,25 +204,25 @@ void ConstrainedForm::force_jacobian_entries(double, const Eigen::VectorXd& q, c
   }
 }
 
-void ConstrainedForm::constraint_force_jacobian_entries(const Eigen::VectorXd&, const Eigen::VectorXd& lambda,
+void StringConstrainedForm::constraint_force_jacobian_entries(const Eigen::VectorXd&, const Eigen::VectorXd& lambda,
                                                         std::vector<Eigen::Triplet<double>>& entries) const {
   NaturalRigidBody::constraint_force_jacobian_entries(Vec6(lambda.tail<6>()), rotation(), entries);
 }
 
-void ConstrainedForm::constraint(const Eigen::VectorXd& q, Eigen::VectorXd& g) const {
+void StringConstrainedForm::constraint(const Eigen::VectorXd& q, Eigen::VectorXd& g) const {
   const Mat3 R = NaturalRigidBody::read(q, rotation());
   g.resize(9);
   g.head<3>() = q.segment<3>(end_node()) - q.segment<3>(centre()) + R * rho_c();
   g.tail<6>() = NaturalRigidBody::constraint(R);
 }
 
-Eigen::VectorXd ConstrainedForm::constraint_scale() const {
+Eigen::VectorXd StringConstrainedForm::constraint_scale() const {
   Eigen::VectorXd scale = Eigen::VectorXd::Ones(9);
   scale.head<3>().setConstant(mech_.params().length);  // positions are of the string's length
   return scale;
 }
 
-void ConstrainedForm::constraint_jacobian(const Eigen::VectorXd& q, std::vector<Eigen::Triplet<double>>& e) const {
+void StringConstrainedForm::constraint_jacobian(const Eigen::VectorXd& q, std::vector<Eigen::Triplet<double>>& e) const {
   for (int k = 0; k < 3; ++k) {
     e.emplace_back(k, end_node() + k, 1.0);
     e.emplace_back(k, centre() + k, -1.0);
@@ -226,7 +231,7 @@ void ConstrainedForm::constraint_jacobian(const Eigen::VectorXd& q, std::vector<
   NaturalRigidBody::jacobian_entries(NaturalRigidBody::read(q, rotation()), 3, rotation(), e);
 }
 
-void ConstrainedForm::constraint_jacobian_times(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+void StringConstrainedForm::constraint_jacobian_times(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                                 Eigen::VectorXd& Gv) const {
   const Mat3 Rdot = NaturalRigidBody::read(v, rotation());
   Gv.resize(9);
@@ -234,7 +239,7 @@ void ConstrainedForm::constraint_jacobian_times(const Eigen::VectorXd& q, const 
   Gv.tail<6>() = NaturalRigidBody::jacobian_times(NaturalRigidBody::read(q, rotation()), Rdot);
 }
 
-void ConstrainedForm::constraint_jacobian_transpose_times(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda,
+void StringConstrainedForm::constraint_jacobian_transpose_times(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda,
                                                           Eigen::VectorXd& out) const {
   const Vec3 l = lambda.head<3>();
   out.setZero(positions());
@@ -245,7 +250,7 @@ void ConstrainedForm::constraint_jacobian_transpose_times(const Eigen::VectorXd&
                           out, rotation());
 }
 
-std::unique_ptr<ConstrainedMechanicalSolver> ConstrainedForm::make_solver() const {
+std::unique_ptr<ConstrainedMechanicalSolver> StringConstrainedForm::make_solver() const {
   return std::make_unique<Solver>(*this);
 }
 
