@@ -26,6 +26,7 @@
 #include "models/reel_pendulum/mechanics.hpp"
 #include "tests/lie_group_fixtures.hpp"
 #include "tests/self_convergence.hpp"
+#include "tests/moving_reel.hpp"
 #include "tests/test_support.hpp"
 
 using namespace tb;
@@ -55,27 +56,6 @@ SymmetryDefect symmetry_defect(const DiscreteLieGroupFormulation& form, double h
   return {(c2 - c).lpNorm<Eigen::Infinity>() / scale, (c1 - c).lpNorm<Eigen::Infinity>() / scale};
 }
 
-// A small Model B with the reel moving under a control moment (N = 4), in either discretisation.
-std::shared_ptr<const Model> moving_reel(reel_pendulum::Parameters::Discretization rule) {
-  reel_pendulum::Parameters p;
-  p.N = 4;
-  p.mu = 0.025;
-  p.L = 5.0;
-  p.EA = 40.0;
-  p.M = 0.1;
-  p.rho_c = Vec3(0.04, 0.01, 0.05);
-  p.J = elliptic_cylinder_inertia_about_attachment(p.M, 0.06, 0.04, 0.1, p.rho_c);
-  p.b = 0.5;
-  p.d = 0.3;
-  p.kappa_d = 0.2;
-  p.u = 0.05;
-  p.discretization = rule;
-  reel_pendulum::InitialCondition ic;
-  ic.s0 = 3.0;
-  ic.string_direction = Vec3(0.48, 0.36, 0.8);
-  ic.body_velocity = Vec3(0.15, 0.45, -0.2);
-  return reel_pendulum::make_model(p, ic);
-}
 
 }  // namespace
 
@@ -116,8 +96,8 @@ TEST_CASE("the LGVI step is symmetric on every model offering it, and declares i
 }
 
 TEST_CASE("a step that is not symmetric is measured so, declared, and refused by lgvi4", "[lgvi4][symmetry]") {
-  const auto paper_model = moving_reel(reel_pendulum::Parameters::Discretization::Paper);
-  const auto midpoint_model = moving_reel(reel_pendulum::Parameters::Discretization::Midpoint);
+  const auto paper_model = testing::moving_reel(reel_pendulum::Parameters::Discretization::Paper);
+  const auto midpoint_model = testing::moving_reel(reel_pendulum::Parameters::Discretization::Midpoint);
   auto paper = lie_group_form(*paper_model, paper_model->default_discretisation());
   auto midpoint = lie_group_form(*midpoint_model, midpoint_model->default_discretisation());
   const double h = 5e-4;
