@@ -23,13 +23,11 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           in("consistent", offer<LieGroupOdeOf<OdeForm>>(FormulationKind::LieGroupOde, p, ic)),
           in("consistent", offer<DaeForm>(FormulationKind::IndexOneDae, p, ic)),
           in("consistent",
-             decline(FormulationKind::ConstrainedMechanical,
-                     p.reel_locked
-                         ? "the reel is locked here (s_p fixed, the system is Model A's), but Model B's form is written "
-                           "for a moving reel and no constrained mechanical form is derived for the locked special case"
-                         : "the string slides through the guide way: its mass matrix in natural coordinates depends on "
-                           "the deployed length s_p (a configuration variable), and the constrained-mechanical form "
-                           "needs a constant one")),
+             p.reel_locked
+                 ? decline(FormulationKind::ConstrainedMechanical,
+                           "the reel is locked here (s_p fixed, the system is Model A's), but Model B's form is written "
+                           "for a moving reel and no constrained mechanical form is derived for the locked special case")
+                 : offer<MovingReelConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic)),
           // The lumped string of the papers' baseline, with the reel locked only.
           in("lumped", p.reel_locked ? offer<LockedLumpedForm>(FormulationKind::EmbeddedOde, p, ic)
                                      : decline(FormulationKind::EmbeddedOde,
