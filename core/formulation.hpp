@@ -23,7 +23,7 @@ enum class FormulationKind {
   DiscreteLieGroup,  // discrete Lagrangian on R^k x SO(3) x (S^2)^n, implicit step in group parameters
   EmbeddedOde,       // first-order ODE, R as 9 numbers, S^2 directions as 3-vectors
   IndexOneDae,       // index-1 DAE in natural coordinates: Baumgarte-stabilised constraints, or an implicit ODE M v' = f
-  ConstrainedMechanical,  // M q'' = f - G^T lambda, g(q) = 0: constant M in natural coordinates (SHAKE-type, alpha methods)
+  ConstrainedMechanical,  // M q'' = f - G^T lambda, g(q) = 0 in natural coordinates, M constant or M(q) (SHAKE-type, alpha methods)
   LieGroupOde,       // y' = xi(y) . y on a product of SO(3), S^2 and vector spaces (RKMK, commutator-free methods)
 };
 inline constexpr FormulationKind kAllFormulationKinds[] = {
@@ -264,7 +264,9 @@ class DiscreteLieGroupFormulation : public Formulation {
 // ---- Constrained mechanical system in natural coordinates (SPEC "Formulations", the row of
 // the constrained Stoermer-Verlet and index-3 alpha schemes) ----
 //   q' = v,   M v' = f(t, q, v) - G(q)^T lambda,   g(q) = 0,   G = dg/dq,
-// with a CONSTANT symmetric mass matrix M, positive definite on ker G: point masses (joint masses
+// with a symmetric mass matrix M, positive definite on ker G, constant unless the form says
+// otherwise (mass_depends_on_configuration() below: M(q), e.g. a string sliding through a guide
+// way, whose element mass depends on the deployed length): point masses (joint masses
 // of strings and cables) in Cartesian coordinates, rigid bodies by their centre of mass and R as
 // 9 numbers with T_rot = 1/2 tr(R' J_d R'^T), J_d = 1/2 tr(J) I - J (so M = I3 (x) J_d on the
 // rows of R) and the orthonormality constraints R^T R - I = 0. The state is y = [q (n), v (n)].
@@ -276,12 +278,12 @@ class DiscreteLieGroupFormulation : public Formulation {
 //   [ M        G(q_b)^T ] [x     ]   [r]
 //   [ G(q_a)   0        ] [lambda] = [s]
 // (a SHAKE-type Newton on the multipliers: q_a the current iterate, q_b = q_k; its velocity
-// projection: q_a = q_b = q_{k+1}). The model factors it with its structure (banded along a
+// projection: q_a = q_b = q_{k+1}), with M = M(q_a) when the mass matrix depends on the configuration. The model factors it with its structure (banded along a
 // string, O(m n) on a cable tree, closed form per rigid body), never as a dense inverse.
 class ConstrainedMechanicalSolver {
  public:
   virtual ~ConstrainedMechanicalSolver() = default;
-  // Factors the matrix at (q_a, q_b). Returns false if it is singular.
+  // Factors the matrix at (q_a, q_b) (M at q_a). Returns false if it is singular.
   virtual bool factor(const Eigen::VectorXd& q_a, const Eigen::VectorXd& q_b) = 0;
   // Solves with the last factorisation; r has size n, s the number of constraints.
   virtual void solve(const Eigen::VectorXd& r, const Eigen::VectorXd& s, Eigen::VectorXd& x,
@@ -338,6 +340,45 @@ class ConstrainedMechanicalFormulation : public Formulation {
   // K_g = d(G(q)^T lambda)/dq at (q, lambda), appended as entries (zero for linear constraints).
   virtual void constraint_force_jacobian_entries(const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& /*lambda*/,
                                                  std::vector<Eigen::Triplet<double>>& /*entries*/) const {}
+  // ---- A configuration-dependent mass matrix M(q) (optional) ----
+  // Brüls, Cardona & Arnold 2012 (Mech. Mach. Theory 48, Sect. 2) for the alpha methods; the
+  // variational schemes (constrained Störmer–Verlet) need the kinetic energy T = 1/2 v^T M(q) v itself. When
+  // mass_depends_on_configuration(), the equations of motion are
+  //   M(q) v' = f(t, q, v) - G(q)^T lambda,   f = f_a(t, q, v) + dT/dq(q, v) - (dM/dq v) v,
+  // with force() = f: the applied forces f_a (applied_force()) and the velocity-quadratic terms
+  // of M(q) (so force_depends_on_velocity() is true and force_jacobian_entries() differentiates
+  // them too). mass_times() and mass_entries() then give M at the initial configuration (for
+  // checks that need one M), and the schemes use the _at forms below. An integrator that
+  // assumes a constant M must decline such a form (IntegratorInfo::why_not).
+  virtual bool mass_depends_on_configuration() const { return false; }
+  // M(q) v and M(q) as entries (the constant M by default).
+  virtual void mass_times_at(const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& v, Eigen::VectorXd& Mv) const {
+    mass_times(v, Mv);
+  }
+  virtual void mass_entries_at(const Eigen::VectorXd& /*q*/, std::vector<Eigen::Triplet<double>>& entries) const {
+    mass_entries(entries);
+  }
+  // (M(q + dq) - M(q)) v formed from the increment dq (no difference of two O(1) products
+  // standing for an O(|dq|) quantity); zero by default.
+  virtual void mass_change_times(const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& /*dq*/,
+                                 const Eigen::VectorXd& /*v*/, Eigen::VectorXd& out) const {
+    out.setZero(positions());
+  }
+  // d(M(q) a)/dq at fixed a, as entries (the alpha methods' Newton matrix); none by default.
+  virtual void mass_times_jacobian_entries(const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& /*a*/,
+                                           std::vector<Eigen::Triplet<double>>& /*entries*/) const {}
+  // dT/dq = 1/2 d(v^T M(q) v)/dq at fixed v; zero by default.
+  virtual void kinetic_gradient(const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& /*v*/, Eigen::VectorXd& dT) const {
+    dT.setZero(positions());
+  }
+  // The applied forces f_a alone (force() by default: with a constant M there are no inertial terms).
+  virtual void applied_force(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& f) const {
+    force(t, q, v, f);
+  }
+  // Empty when q lies in the domain where the form's M, f and g are defined; otherwise why not
+  // (e.g. a reel's deployed length left its range). Schemes check their new configuration with
+  // it and fail the step with the reason: reaching the boundary is a result, not a clamp.
+  virtual std::string why_not_admissible(const Eigen::VectorXd& /*q*/) const { return ""; }
 };
 
 }  // namespace tb

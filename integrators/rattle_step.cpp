@@ -36,11 +36,57 @@
 // scheme would, drops to order 1, measured). It is not symplectic: the force dissipates. The
 // work W of such forces (the form's trailing state entries, work_terms()) is advanced by the
 // trapezoidal rule on their power, symmetric and of order 2 as well.
+//
+// ---- RATTLE with a configuration-dependent mass matrix ----
+// The constrained variational integrator of the trapezoidal discrete Lagrangian
+//   L_d(q_k, q_{k+1}) = h/2 [L(q_k, vbar) + L(q_{k+1}, vbar)],  vbar = (q_{k+1} - q_k)/h,
+//   L(q, v) = 1/2 v^T M(q) v - V(q)
+// (Marsden & West 2001, Acta Numerica 10, §2.2 (trapezoidal rule) and §3.5 (holonomic
+// constraints: the constrained discrete Euler-Lagrange equations with multipliers at q_k and
+// the momenta projected onto the constraints' cotangent space, their eqs. (3.5.3)-(3.5.4));
+// Leyendecker, Marsden & Ortiz 2008, ZAMM 88, Sect. 3), with the non-conservative applied forces
+// by the discrete Lagrange-d'Alembert principle (Marsden & West §3.2, Kane, Marsden, Ortiz &
+// West 2000) as f_d^- = h/2 f_nc(t_k, q_k, v_k), f_d^+ = h/2 f_nc(t_{k+1}, q_{k+1}, v_{k+1}). In
+// position-momentum form, p = M(q) v, with Mbar = (M(q_k) + M(q_{k+1}))/2 and T_q = dT/dq at
+// fixed v (core/formulation.hpp):
+//   Mbar vbar = p_k + h/2 [T_q(q_k, vbar) + f_a(t_k, q_k, v_k)] - G(q_k)^T Lambda/h,  g(q_{k+1}) = 0
+//   M(q_{k+1}) v_{k+1} = Mbar vbar + h/2 [T_q(q_{k+1}, vbar) + f_a(t_{k+1}, q_{k+1}, v_{k+1})] - G(q_{k+1})^T mu,
+//   G(q_{k+1}) v_{k+1} = 0
+// (f_a = -grad V + f_nc: the potential's part of L_d is the trapezoidal rule on V). With a
+// constant M (T_q = 0) these are the RATTLE equations above; for a separable Hamiltonian they
+// are HLW's (1.26). The step is symmetric: L_d(q_{k+1}, q_k, -h) = -L_d(q_k, q_{k+1}, h) and the
+// forcing's two halves are each other's mirror image, so the step of -h from (q_{k+1}, v_{k+1})
+// solves the same equations with (Lambda, mu) -> (-mu h, -Lambda/h) and returns (q_k, v_k)
+// (tests/test_reel_pendulum_constrained.cpp measures it); unforced it is symplectic on the
+// constraint manifold and conserves the momentum maps of symmetries of L (Marsden-West §3.5),
+// and it is of order 2 (self-adjoint, consistent; measured).
+//
+// Positions: unknowns X = q_{k+1} - q_k - h v_k (from the free flight) and Lambda; h times the
+// first equation, in increment form (M(q_k) vbar - p_k = M(q_k) X / h, and
+// (Mbar - M(q_k)) = 1/2 (M(q_{k+1}) - M(q_k)), formed from the increment: mass_change_times):
+//   r(X, Lambda) = M(q_k) X + 1/2 dM[dq] dq - h^2/2 [T_q(q_k, vbar) + f_a(t_k, q_k, v_k)] + G(q_k)^T Lambda,
+//   dq = h v_k + X,  vbar = dq/h.
+// Newton: [M(q^i), G(q_k)^T; G(q^i), 0] [dX; dLambda] = -[r; g(q^i)] with the model's structured
+// solver at (q_a, q_b) = (q^i, q_k): the exact Jacobian of r in X is M(q^i) + O(h |v| |dM/dq|)
+// (the derivatives of dM[dq] dq and of h^2 T_q in X), so this simplified Newton contracts
+// linearly by that O(h) factor (on B_reel_retrieval's first step at its case step the residual
+// fell 3.6e-7 -> 2.4e-15 -> 6e-21: 2 to 3 iterations a step, tests/test_reel_pendulum_constrained.cpp
+// prints the most a run took) and needs no second derivative of M. It stops when the constraints are at
+// newton_tol (relative to their sizes, as above) and every row of r is at its round-off floor
+// 8 eps S_i, S_i the sum of the magnitudes of r_i's terms (the rule of
+// DiscreteLieGroupStep::residual_magnitudes) plus |M(q_k) 1|_i |X|_inf (times eps: the residual
+// that the linear solves' norm-wise round-off in X leaves; a row whose terms all vanish, a body
+// at rest, is converged there, not at 0), or when both stop falling there (below 1e3 times
+// the floor); it fails after max_newton_iters.
+// Velocities: v_{k+1} = vbar + x with
+//   [M(q_{k+1}), G^T; G, 0](q_{k+1}) [x; mu] = [-1/2 dM[dq] vbar + h/2 (T_q(q_{k+1}, vbar) + f_a(t_{k+1}, q_{k+1}, v_{k+1})); -G(q_{k+1}) vbar],
+// with f_a's dependence on v_{k+1} solved by fixed-point passes as above.
 
 #include "integrators/rattle_step.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/format.hpp"
 
@@ -72,6 +118,7 @@ double RattleStep::constraint_error(const Eigen::VectorXd& q) {
 }
 
 RattleStep::Result RattleStep::step(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_next) {
+  if (form_.mass_depends_on_configuration()) return step_configuration_dependent_mass(t, h, y, y_next);
   Result out;
   auto fail = [&](StepFailure::Kind kind, std::string why) {
     out.ok = false;
@@ -168,6 +215,128 @@ RattleStep::Result RattleStep::step(double t, double h, const Eigen::VectorXd& y
   y_next.head(n_) = q_;
   y_next.segment(n_, n_) = v1_;
   work_.advance(t, h, q0_, v0_, q_, v1_, y, y_next);  // W' = P(t, q, v), trapezoidal (work_terms.hpp)
+  if (!y_next.allFinite()) return fail(StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)");
+  return out;
+}
+
+RattleStep::Result RattleStep::step_configuration_dependent_mass(double t, double h, const Eigen::VectorXd& y,
+                                                                 Eigen::VectorXd& y_next) {
+  Result out;
+  auto fail = [&](StepFailure::Kind kind, std::string why) {
+    out.ok = false;
+    out.failure = {kind, std::move(why)};
+    return out;
+  };
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  q0_ = y.head(n_);
+  v0_ = y.segment(n_, n_);
+  s_.setZero(m_);
+  form_.applied_force(t, q0_, v0_, f_);
+  ++out.force_evals;
+  if (!f_.allFinite()) return fail(StepFailure::Kind::Diverged, "force is non-finite (NaN/Inf)");
+
+  // |M(q_k) 1|: times eps |X|_inf, the residual that the solves' norm-wise round-off in X makes
+  // (part of each row's floor, so that rows whose terms all vanish, a body at rest, are judged
+  // converged at the accuracy of the solution, not at 0).
+  form_.mass_times_at(q0_, Eigen::VectorXd::Ones(n_), mass_row_sums_);
+  mass_row_sums_ = mass_row_sums_.cwiseAbs();
+  X_.setZero(n_);
+  q_ = q0_ + h * v0_;
+  lambda_sum_.setZero(m_);
+  double g_err = constraint_error(q_);
+  const double predictor_err = g_err;
+  double r_err = 0.0, previous_r = 0.0, previous_g = 0.0;
+  bool converged = false;
+  for (int it = 0; it < max_newton_iters_; ++it) {
+    if (const std::string why = form_.why_not_admissible(q_); !why.empty())
+      return fail(StepFailure::Kind::SolverFailed, "the step's configuration left the form's domain: " + why);
+    // r and its terms' magnitudes at the iterate.
+    dq_ = h * v0_ + X_;
+    vbar_ = dq_ / h;
+    form_.mass_times_at(q0_, X_, MX_);
+    form_.mass_change_times(q0_, dq_, dq_, dMdq_);
+    form_.kinetic_gradient(q0_, vbar_, Tq_);
+    if (m_ > 0) form_.constraint_jacobian_transpose_times(q0_, lambda_sum_, GTl_);
+    else GTl_.setZero(n_);
+    r_ = MX_ + 0.5 * dMdq_ - 0.5 * h * h * (Tq_ + f_) + GTl_;
+    S_ = MX_.cwiseAbs() + 0.5 * dMdq_.cwiseAbs() + 0.5 * h * h * (Tq_.cwiseAbs() + f_.cwiseAbs()) + GTl_.cwiseAbs() +
+         mass_row_sums_ * X_.lpNorm<Eigen::Infinity>();
+    if (!r_.allFinite()) return fail(StepFailure::Kind::Diverged, "momentum residual is non-finite (NaN/Inf)");
+    previous_r = r_err;
+    r_err = 0.0;
+    for (int i = 0; i < n_; ++i) r_err = std::max(r_err, std::abs(r_(i)) / (8.0 * eps * S_(i) + 1e-300));
+    previous_g = g_err;
+    g_err = constraint_error(q_);
+    if (!std::isfinite(g_err)) return fail(StepFailure::Kind::Diverged, "constraint residual is non-finite (NaN/Inf)");
+    // Converged: the constraints at the tolerance and the momentum rows at their floor, or both
+    // no longer falling near there (round-off).
+    if ((g_err <= newton_tol_ && r_err <= 1.0) ||
+        (it > 0 && r_err <= 1e3 && r_err >= 0.5 * previous_r && g_err <= 1e-10 &&
+         (g_err <= newton_tol_ || g_err >= 0.5 * previous_g))) {
+      converged = true;
+      break;
+    }
+    if (!solver_->factor(q_, q0_))
+      return fail(StepFailure::Kind::SolverFailed,
+                  "singular Newton matrix [M(q), G(q_k)^T; G(q), 0] (the mass matrix at the iterate, or a constraint "
+                  "gradient turned perpendicular to its previous direction within the step)");
+    if (m_ > 0) s_ = -g_;
+    solver_->solve(-r_, s_, x_, lambda_);
+    ++out.newton_iters;
+    if (!x_.allFinite()) return fail(StepFailure::Kind::Diverged, "Newton correction is non-finite (NaN/Inf)");
+    X_ += x_;
+    q_ = q0_ + h * v0_ + X_;
+    if (m_ > 0) lambda_sum_ += lambda_;
+  }
+  if (!converged) {
+    if (predictor_err > 0.1)
+      return fail(StepFailure::Kind::Diverged,
+                  "the free flight q_k + h v_k violates the constraints by " + format_g(predictor_err, 3) +
+                      " of their size and Newton finds no solution near it (the motion has outgrown the step: h w > 2 "
+                      "for some mode)");
+    return fail(StepFailure::Kind::SolverFailed,
+                "Newton on the positions and multipliers did not converge in " + std::to_string(max_newton_iters_) +
+                    " iterations (relative constraint residual " + format_g(g_err, 3) +
+                    ", momentum residual " + format_g(r_err, 3) + " x its round-off floor)");
+  }
+  dq_ = h * v0_ + X_;
+  vbar_ = dq_ / h;
+
+  // Velocities.
+  if (!solver_->factor(q_, q_))
+    return fail(StepFailure::Kind::SolverFailed, "singular matrix [M, G^T; G, 0] at q_{k+1}");
+  if (m_ > 0) {
+    form_.constraint_jacobian_times(q_, vbar_, Gv_);
+    s_ = -Gv_;
+  }
+  form_.mass_change_times(q0_, dq_, vbar_, dMdq_);
+  form_.kinetic_gradient(q_, vbar_, Tq_);
+  base_ = -0.5 * dMdq_ + 0.5 * h * Tq_;
+  v1_ = vbar_;
+  double change = 0.0;
+  for (int it = 0;; ++it) {
+    form_.applied_force(t + h, q_, v1_, f_);
+    ++out.force_evals;
+    if (!f_.allFinite()) return fail(StepFailure::Kind::Diverged, "force is non-finite (NaN/Inf)");
+    r_ = base_ + 0.5 * h * f_;
+    solver_->solve(r_, s_, x_, lambda_);
+    const double previous_change = change;
+    change = (vbar_ + x_ - v1_).lpNorm<Eigen::Infinity>();
+    v1_ = vbar_ + x_;
+    if (!form_.force_depends_on_velocity()) break;
+    const double size = v1_.lpNorm<Eigen::Infinity>();
+    if (change <= 1e-15 * size || (it > 0 && change >= 0.5 * previous_change && change <= 1e-12 * size)) break;
+    if (!std::isfinite(change)) return fail(StepFailure::Kind::Diverged, "velocity iterate is non-finite (NaN/Inf)");
+    if (it + 1 >= max_newton_iters_)
+      return fail(StepFailure::Kind::SolverFailed,
+                  "the second half kick's velocity-dependent force did not converge in " +
+                      std::to_string(max_newton_iters_) + " fixed-point passes (last change " + format_g(change, 3) +
+                      " of |v| " + format_g(size, 3) + ")");
+  }
+  y_next.resize(2 * n_ + w_);
+  y_next.head(n_) = q_;
+  y_next.segment(n_, n_) = v1_;
+  work_.advance(t, h, q0_, v0_, q_, v1_, y, y_next);
   if (!y_next.allFinite()) return fail(StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)");
   return out;
 }

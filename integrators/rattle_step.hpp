@@ -26,6 +26,9 @@ class RattleStep {
 
  private:
   double constraint_error(const Eigen::VectorXd& q);
+  // The step for a configuration-dependent mass matrix (rattle_step.cpp: the trapezoidal discrete
+  // Lagrangian's constrained, forced discrete Euler-Lagrange equations).
+  Result step_configuration_dependent_mass(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_next);
   const ConstrainedMechanicalFormulation& form_;
   std::unique_ptr<ConstrainedMechanicalSolver> solver_;
   double newton_tol_;
@@ -34,6 +37,7 @@ class RattleStep {
   Eigen::VectorXd scale_inverse_;
   TrapezoidalWork work_;
   Eigen::VectorXd q0_, v0_, f_, q_, X_, x_, g_, s_, r_, lambda_, vhalf_, v1_, Gv_;
+  Eigen::VectorXd dq_, vbar_, MX_, dMdq_, Tq_, GTl_, S_, lambda_sum_, base_, mass_row_sums_;  // configuration-dependent M
 };
 
 }  // namespace tb

@@ -68,6 +68,18 @@
 // with the model's structured saddle-point solver; the curvature term (dG/dq v) v is a central
 // difference of G(q) v along v, exact for the models' constraints (quadratic g: G linear in q).
 //
+// Configuration-dependent mass matrix (core/formulation.hpp, mass_depends_on_configuration():
+// the moving reel's string mass): (1) reads M(q_{n+1}) qdd_{n+1} = f(t_{n+1}, q_{n+1}, v_{n+1}) -
+// G^T lambda_{n+1}, with the velocity-quadratic terms of M(q) in f (Bruels, Cardona & Arnold,
+// "Lie group generalized-alpha time integration of constrained flexible multibody systems",
+// Mech. Mach. Theory 48 (2012) 121-137, Sect. 2, eqs. (1)-(2): M(q) qdd + g(q, v, t) + B^T lambda
+// = 0 with the gyroscopic terms in g). The residual's q-derivative gains d(M(q) qdd)/dq at the
+// iterate's qdd, so K_t = -df/dq + d(G^T lambda)/dq + d(M(q) qdd)/dq, and M is taken at the
+// iterate where the matrix is factored (the form's mass_entries_at, mass_times_jacobian_entries;
+// its solver factors M(q) for the consistent accelerations). The constant-M path is unchanged.
+// Each new configuration is checked against the form's domain (why_not_admissible): leaving it
+// fails the step with the form's reason.
+//
 // Non-conservative forces: f(t, q, v) enters (1) at t_{n+1} with C_f in the iteration matrix,
 // so a velocity-dependent force (control, viscous damping) keeps the scheme implicit and of
 // order 2; the work of dissipative forces (the form's work terms, y = [q, v, W]) is advanced
@@ -102,7 +114,8 @@ GeneralizedAlphaStep::GeneralizedAlphaStep(const ConstrainedMechanicalFormulatio
       solver_(form.make_solver()),
       work_terms_(form) {
   if (const std::string why = form.why_not_tangents(); !why.empty()) throw std::invalid_argument(why);
-  form.mass_entries(mass_);
+  variable_mass_ = form.mass_depends_on_configuration();
+  if (!variable_mass_) form.mass_entries(mass_);
   S_.resize(n_ + m_, n_ + m_);
   lambda_.setZero(m_);
 }
@@ -146,8 +159,17 @@ GeneralizedAlphaStep::Result GeneralizedAlphaStep::start(double t0, const Eigen:
 }
 
 bool GeneralizedAlphaStep::factor_iteration_matrix(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                                                   const Eigen::VectorXd& lambda, double beta_p, double gamma_p) {
-  work_ = mass_;
+                                                   const Eigen::VectorXd& qdd, const Eigen::VectorXd& lambda,
+                                                   double beta_p, double gamma_p) {
+  if (variable_mass_) {  // M(q) and d(M(q) qdd)/dq (in K_t) at the iterate
+    work_.clear();
+    form_.mass_entries_at(q, work_);
+    mass_jacobian_.clear();
+    form_.mass_times_jacobian_entries(q, qdd, mass_jacobian_);
+    for (const auto& e : mass_jacobian_) work_.emplace_back(e.row(), e.col(), e.value() / beta_p);
+  } else {
+    work_ = mass_;
+  }
   dfdq_.clear();
   dfdv_.clear();
   kg_.clear();
@@ -206,10 +228,17 @@ GeneralizedAlphaStep::Result GeneralizedAlphaStep::step(double t, double h, cons
   int iters = 0;
   for (int it = 0; it < max_newton_iters_; ++it) {
     kinematics(q_, a1, v_, qdd1);
+    if (variable_mass_)
+      if (const std::string why = form_.why_not_admissible(q_); !why.empty())
+        return fail(StepFailure::Kind::SolverFailed, "the step's configuration left the form's domain: " + why);
     form_.force(t1, q_, v_, f_);
     ++out.force_evals;
     if (!f_.allFinite()) return fail(StepFailure::Kind::Diverged, "force is non-finite (NaN/Inf)");
-    form_.mass_times(qdd1, Mq_);
+    if (variable_mass_) {
+      form_.mass_times_at(q_, qdd1, Mq_);
+    } else {
+      form_.mass_times(qdd1, Mq_);
+    }
     rhs_.resize(n_ + m_);
     if (m_ > 0) {
       form_.constraint_jacobian_transpose_times(q_, lt, GTl_);
@@ -222,7 +251,7 @@ GeneralizedAlphaStep::Result GeneralizedAlphaStep::step(double t, double h, cons
     if (!rhs_.allFinite()) return fail(StepFailure::Kind::Diverged, "Newton residual is non-finite (NaN/Inf)");
     if (refactor_) {
       factored_ = false;
-      if (!factor_iteration_matrix(t1, q_, v_, beta_p * lt, beta_p, gamma_p))
+      if (!factor_iteration_matrix(t1, q_, v_, qdd1, beta_p * lt, beta_p, gamma_p))
         return fail(StepFailure::Kind::SolverFailed,
                     "singular iteration matrix [M + gamma'/beta' C_t + K_t/beta', G^T; G, 0] (" +
                         lu_.last_error() + ")");

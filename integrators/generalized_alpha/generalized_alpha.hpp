@@ -38,7 +38,8 @@ class GeneralizedAlphaStep {
   bool consistent_acceleration(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& qdd,
                                Eigen::VectorXd& lambda, Result& out);
   bool factor_iteration_matrix(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                               const Eigen::VectorXd& lambda, double beta_p, double gamma_p);
+                               const Eigen::VectorXd& qdd, const Eigen::VectorXd& lambda, double beta_p,
+                               double gamma_p);
   const ConstrainedMechanicalFormulation& form_;
   GeneralizedAlphaParameters p_;
   double newton_tol_;
@@ -46,7 +47,8 @@ class GeneralizedAlphaStep {
   int n_, m_;
   std::unique_ptr<ConstrainedMechanicalSolver> solver_;  // consistent accelerations at t0
   TrapezoidalWork work_terms_;                           // y = [q, v, W]: W by the trapezoidal rule
-  std::vector<Eigen::Triplet<double>> mass_, work_, dfdq_, dfdv_, kg_, g_entries_;
+  std::vector<Eigen::Triplet<double>> mass_, work_, dfdq_, dfdv_, kg_, g_entries_, mass_jacobian_;
+  bool variable_mass_ = false;  // M(q): mass_ unused, M and d(M qdd)/dq taken at each factorisation
   Eigen::SparseMatrix<double> S_;
   PatternCachedSparseLU lu_;  // the Newton matrix, analysed once per sparsity pattern
   bool factored_ = false, refactor_ = true;  // modified Newton: the factorisation kept across steps

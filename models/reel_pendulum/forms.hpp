@@ -1,10 +1,12 @@
 #pragma once
 // The formulations Model B offers: the embedded ODE (RK4/RK45 cross-validation of the LGVI,
-// which the paper does not have), the discrete Lie group form (the paper's LGVI) and the
-// Baumgarte-stabilised index-1 DAE (IDA).
+// which the paper does not have), the discrete Lie group form (the paper's LGVI), the
+// Baumgarte-stabilised index-1 DAE (IDA) and, with the reel moving, the constrained mechanical
+// form with a configuration-dependent mass matrix (RATTLE, generalized-alpha).
 
 #include "mechanics/attached_body_dae.hpp"
 #include "mechanics/end_body_rates.hpp"
+#include "mechanics/natural_rigid_body.hpp"
 #include "models/reel_pendulum/discrete_lagrangian.hpp"
 #include "models/reel_pendulum/mechanics.hpp"
 
@@ -100,6 +102,80 @@ class DaeForm final : public DaeFormulation {
   mutable Eigen::VectorXd h_, z_;
   mutable BorderedBlockTridiagonal3 mass_;
   mutable std::vector<Eigen::Triplet<double>> tangent_x_, tangent_v_;
+};
+
+// The moving reel as a constrained mechanical system in natural coordinates with the
+// configuration-dependent mass matrix M(q) = A(s, q) (+) M I3 (+) I3 (x) J_d (rattle, rattle4,
+// generalized_alpha; constrained_form.cpp has the equations). Positions
+// q = [q_2..q_{N+1} (3N), s (1), x_c (3), R (9)] (the string-and-reel block first, in the layout
+// of Mechanics and StringReelTangents), y = [q, v, carnot_work, control_work], constraints
+// g = [q_{N+1} - x_c + R rho_c (3), R^T R - I (6)]. For the free reel only.
+class MovingReelConstrainedForm final : public ConstrainedMechanicalFormulation {
+ public:
+  // The attachment and its rate (g's first rows; R^T R = I is orthogonality_err), solved each step.
+  IntegratedConstraints integrated_constraints() const override { return {true, true}; }
+  MovingReelConstrainedForm(const Parameters& p, const InitialCondition& ic);
+  Eigen::VectorXd initial_state() const override;
+  Observation observe(double t, const Eigen::VectorXd& y) const override;
+  std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return mech_.pack(to_physical(y)); }
+
+  int positions() const override { return 3 * mech_.params().N + 13; }
+  int constraints() const override { return 9; }
+  // M at the initial configuration (checks that need one M); the schemes use the _at forms.
+  void mass_times(const Eigen::VectorXd& v, Eigen::VectorXd& Mv) const override;
+  void mass_entries(std::vector<Eigen::Triplet<double>>& entries) const override;
+  bool mass_depends_on_configuration() const override { return true; }
+  void mass_times_at(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& Mv) const override;
+  void mass_entries_at(const Eigen::VectorXd& q, std::vector<Eigen::Triplet<double>>& entries) const override;
+  void mass_change_times(const Eigen::VectorXd& q, const Eigen::VectorXd& dq, const Eigen::VectorXd& v,
+                         Eigen::VectorXd& out) const override;
+  void mass_times_jacobian_entries(const Eigen::VectorXd& q, const Eigen::VectorXd& a,
+                                   std::vector<Eigen::Triplet<double>>& entries) const override;
+  void kinetic_gradient(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& dT) const override;
+  void applied_force(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& f) const override;
+  void force(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& f) const override;
+  bool force_depends_on_velocity() const override { return true; }
+  int work_terms() const override { return 2; }  // carnot_work, control_work
+  void power(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& P) const override;
+  std::string why_not_admissible(const Eigen::VectorXd& q) const override;
+  void constraint(const Eigen::VectorXd& q, Eigen::VectorXd& g) const override;
+  Eigen::VectorXd constraint_scale() const override;
+  void constraint_jacobian(const Eigen::VectorXd& q, std::vector<Eigen::Triplet<double>>& entries) const override;
+  void constraint_jacobian_times(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& Gv) const override;
+  void constraint_jacobian_transpose_times(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda,
+                                           Eigen::VectorXd& GTlambda) const override;
+  std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const override;
+  // Tangents: f's string-and-reel rows are Mechanics' h (StringReelTangents); K_g of R^T R - I.
+  std::string why_not_tangents() const override { return ""; }
+  void force_jacobian_entries(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                              std::vector<Eigen::Triplet<double>>& dfdq,
+                              std::vector<Eigen::Triplet<double>>& dfdv) const override;
+  void constraint_force_jacobian_entries(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda,
+                                         std::vector<Eigen::Triplet<double>>& entries) const override;
+
+  // V(q) in these coordinates (string, reel, the body's weight at x_c): tests of f_a = -grad V + (Q + u/d) e_s.
+  double potential_energy(const Eigen::VectorXd& q) const;
+  const Mechanics& mechanics() const { return mech_; }
+  const NaturalRigidBody& body() const { return body_; }
+  const Vec3& rho_c() const { return mech_.params().rho_c; }
+  int end_node() const { return 3 * (mech_.params().N - 1); }  // q_{N+1}
+  int reel() const { return 3 * mech_.params().N; }            // s
+  int centre() const { return 3 * mech_.params().N + 1; }      // x_c
+  int rotation() const { return 3 * mech_.params().N + 4; }    // R
+  State to_physical(const Eigen::VectorXd& y) const;
+  // The string-and-reel part of (q, v) (v may be null: at rest) into st.
+  void load(const Eigen::VectorXd& q, const Eigen::VectorXd* v, State& st) const;
+
+ private:
+  Mechanics mech_;
+  InitialCondition ic_;
+  NaturalRigidBody body_;
+  Eigen::VectorXd q0_;  // the initial configuration (mass_times, mass_entries)
+  mutable State state_;  // workspaces (one formulation per run)
+  mutable BorderedBlockTridiagonal3 mass_;
+  mutable Eigen::VectorXd h_, z_;
+  mutable std::vector<Eigen::Triplet<double>> tangent_;
 };
 
 // State: [s, q_2..q_{N+1}, R (9), p_2..p_{N+1}, Pi, p_s, carnot_work, control_work] —

@@ -217,6 +217,35 @@ void Mechanics::string_reel_forces(const State& s, Eigen::VectorXd& h) const {
   h(3 * N) = carnot_force(s) + p_.u / p_.d + dT_ds - dV_ds - corner_rate * sd - coupling_rate;
 }
 
+void Mechanics::string_reel_kinetic_gradient(const State& s, Eigen::VectorXd& dT) const {
+  const int N = p_.N;
+  const double mu = p_.mu, sd = s.sdot;
+  dT.setZero(3 * N + 1);
+  if (p_.reel_locked) return;  // the string mass is constant and the border is dropped
+  // The sliding coupling sdot mu (c23(a) e_a . v_{a+1} + c31(a) e_a . v_a), e_a = q_a - q_{a+1}:
+  // node j sits in e_j (+) and e_{j-1} (-).
+  for (int j = 2; j <= N + 1; ++j) {
+    Vec3 g = -sd * mu * (c23(j - 1) * s.v[j - 1] + c31(j - 1) * s.v[j - 2]);
+    if (j <= N) g += sd * mu * (c23(j) * s.v[j] + c31(j) * s.v[j - 1]);
+    dT.segment<3>(3 * (j - 2)) = g;
+  }
+  // s: the string on the reel mu s sdot^2/2, and the deployed elements' masses mu l (dl/ds = -1/N).
+  double dT_ds = 0.5 * mu * sd * sd;
+  for (int a = 1; a <= N; ++a) {
+    const Vec3 &va = s.v[a - 1], &vb = s.v[a];
+    dT_ds -= (1.0 / N) * (mu / 6.0 * (va.dot(va) + va.dot(vb) + vb.dot(vb)) + 0.5 * mu * m3(a) * sd * sd);
+  }
+  dT(3 * N) = dT_ds;
+}
+
+void Mechanics::string_reel_applied_forces(const State& s, Eigen::VectorXd& f) const {
+  const int N = p_.N;
+  f.setZero(3 * N + 1);
+  const double dV_ds = string_reel_potential_gradient(s.s, s.q, dV_dq_);
+  for (int j = 2; j <= N + 1; ++j) f.segment<3>(3 * (j - 2)) = -dV_dq_[j - 1];
+  if (!p_.reel_locked) f(3 * N) = carnot_force(s) + p_.u / p_.d - dV_ds;
+}
+
 void Mechanics::accelerations(const State& s, Eigen::VectorXd& acc) const {
   const int N = p_.N;
   Eigen::VectorXd& h = forces_;

@@ -109,6 +109,12 @@ class Mechanics {
   // dependent mass matrix, and on s the forces Q + u/d, dT/ds - dV/ds and the momentum rates.
   // accelerations() adds the body's terms; the DAE form applies them to its own body.
   void string_reel_forces(const State& s, Eigen::VectorXd& h) const;
+  // h split as the variational schemes need it (h = applied + dT/dq - (dA/dq v) v, same layout):
+  // the configuration gradient of the string-and-reel kinetic energy at fixed velocities
+  // (dT/dq_j, dT/ds: zero with the reel locked), and the applied forces alone (-dV/dq on the
+  // nodes, Q + u/d - dV/ds on s).
+  void string_reel_kinetic_gradient(const State& s, Eigen::VectorXd& dT) const;
+  void string_reel_applied_forces(const State& s, Eigen::VectorXd& f) const;
 
   double angular_momentum_e3(const State& s) const;  // e3 . (sum q_a x p_a + R Pi)
   double stretched_length(const State& s) const;

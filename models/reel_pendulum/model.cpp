@@ -32,10 +32,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
                  // The locked reel's system is Model A's: its constrained form, shared (locked_constrained_form.hpp).
                  ? (why_not_natural.empty() ? offer<LockedConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic)
                                             : decline(FormulationKind::ConstrainedMechanical, why_not_natural))
-                 : decline(FormulationKind::ConstrainedMechanical,
-                           "the string slides through the guide way: its mass matrix in natural coordinates depends on "
-                           "the deployed length s_p (a configuration variable), and the constrained-mechanical form "
-                           "needs a constant one")),
+                 : offer<MovingReelConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic)),
           // The lumped string of the papers' baseline, with the reel locked only.
           in("lumped", p.reel_locked ? offer<LockedLumpedForm>(FormulationKind::EmbeddedOde, p, ic)
                                      : decline(FormulationKind::EmbeddedOde,
