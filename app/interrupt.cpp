@@ -24,12 +24,19 @@ void install_interrupt_handlers() {
 bool interrupted() { return g_interrupted.load(std::memory_order_relaxed); }
 void set_interrupted(bool value) { g_interrupted.store(value, std::memory_order_relaxed); }
 
+namespace {
+// Read when the library loads, not on a worker thread's first call (see kHostName in app/runner.cpp:
+// a guard held across a fork hangs the worker process).
+const long kStopAfterJobs = [] {
+  const char* text = std::getenv("TETHERBENCH_TEST_STOP_AFTER_JOBS");
+  return text ? std::atol(text) : 0L;
+}();
+std::atomic<long> g_finished_jobs{0};
+}  // namespace
+
 void count_finished_job_for_resume_test() {
-  static const long stop_after = [] {
-    const char* text = std::getenv("TETHERBENCH_TEST_STOP_AFTER_JOBS");
-    return text ? std::atol(text) : 0L;
-  }();
-  static std::atomic<long> finished{0};
+  const long stop_after = kStopAfterJobs;
+  auto& finished = g_finished_jobs;
   if (stop_after > 0 && ++finished == stop_after) std::raise(SIGTERM);
 }
 

@@ -309,14 +309,19 @@ class TerminalProgress {
 
 }  // namespace
 
-const std::string& host_name() {
-  static const std::string name = [] {
-    char buf[256] = {0};
-    if (gethostname(buf, sizeof buf - 1) != 0 || buf[0] == 0) return std::string("unknown");
-    return std::string(buf);
-  }();
-  return name;
-}
+namespace {
+// Read once when the library loads, before any thread starts: not a function-local static, whose
+// first call from a worker thread holds its initialisation guard across a system call. A fork
+// (app/isolation.hpp) taken by another thread inside that window copied the guard held, and the
+// worker process then waited on it for ever (seen: a plugin study's worker hung in measure()).
+const std::string kHostName = [] {
+  char buf[256] = {0};
+  if (gethostname(buf, sizeof buf - 1) != 0 || buf[0] == 0) return std::string("unknown");
+  return std::string(buf);
+}();
+}  // namespace
+
+const std::string& host_name() { return kHostName; }
 
 namespace {
 

@@ -206,48 +206,31 @@ void StringConstrainedForm::force_jacobian_entries(double, const Eigen::VectorXd
 
 void StringConstrainedForm::constraint_force_jacobian_entries(const Eigen::VectorXd&, const Eigen::VectorXd& lambda,
                                                         std::vector<Eigen::Triplet<double>>& entries) const {
-  NaturalRigidBody::constraint_force_jacobian_entries(Vec6(lambda.tail<6>()), rotation(), entries);
+  attachment().force_jacobian_entries(lambda, entries);
 }
 
-void StringConstrainedForm::constraint(const Eigen::VectorXd& q, Eigen::VectorXd& g) const {
-  const Mat3 R = NaturalRigidBody::read(q, rotation());
-  g.resize(9);
-  g.head<3>() = q.segment<3>(end_node()) - q.segment<3>(centre()) + R * rho_c();
-  g.tail<6>() = NaturalRigidBody::constraint(R);
+// ---- Constraints: the body on the string's end (mechanics/attachment_constraint.hpp) ----
+
+AttachmentConstraint StringConstrainedForm::attachment() const {
+  return {end_node(), centre(), rotation(), rho_c(), mech_.params().length};
 }
 
-Eigen::VectorXd StringConstrainedForm::constraint_scale() const {
-  Eigen::VectorXd scale = Eigen::VectorXd::Ones(9);
-  scale.head<3>().setConstant(mech_.params().length);  // positions are of the string's length
-  return scale;
-}
+void StringConstrainedForm::constraint(const Eigen::VectorXd& q, Eigen::VectorXd& g) const { attachment().value(q, g); }
+
+Eigen::VectorXd StringConstrainedForm::constraint_scale() const { return attachment().scale(); }
 
 void StringConstrainedForm::constraint_jacobian(const Eigen::VectorXd& q, std::vector<Eigen::Triplet<double>>& e) const {
-  for (int k = 0; k < 3; ++k) {
-    e.emplace_back(k, end_node() + k, 1.0);
-    e.emplace_back(k, centre() + k, -1.0);
-    for (int j = 0; j < 3; ++j) e.emplace_back(k, rotation() + 3 * k + j, rho_c()(j));  // d(R rho)_k / dR_kj
-  }
-  NaturalRigidBody::jacobian_entries(NaturalRigidBody::read(q, rotation()), 3, rotation(), e);
+  attachment().jacobian(q, e);
 }
 
 void StringConstrainedForm::constraint_jacobian_times(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                                 Eigen::VectorXd& Gv) const {
-  const Mat3 Rdot = NaturalRigidBody::read(v, rotation());
-  Gv.resize(9);
-  Gv.head<3>() = v.segment<3>(end_node()) - v.segment<3>(centre()) + Rdot * rho_c();
-  Gv.tail<6>() = NaturalRigidBody::jacobian_times(NaturalRigidBody::read(q, rotation()), Rdot);
+  attachment().jacobian_times(q, v, Gv);
 }
 
 void StringConstrainedForm::constraint_jacobian_transpose_times(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda,
                                                           Eigen::VectorXd& out) const {
-  const Vec3 l = lambda.head<3>();
-  out.setZero(positions());
-  out.segment<3>(end_node()) = l;
-  out.segment<3>(centre()) = -l;
-  NaturalRigidBody::write(l * rho_c().transpose() + NaturalRigidBody::jacobian_transpose_times(
-                                                         NaturalRigidBody::read(q, rotation()), Vec6(lambda.tail<6>())),
-                          out, rotation());
+  attachment().jacobian_transpose_times(q, lambda, positions(), out);
 }
 
 std::unique_ptr<ConstrainedMechanicalSolver> StringConstrainedForm::make_solver() const {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/formulation.hpp"
+#include "mechanics/attachment_constraint.hpp"
 #include "mechanics/natural_rigid_body.hpp"
 #include "mechanics/string_pendulum/mechanics.hpp"
 #include "numerics/block_tridiagonal.hpp"
@@ -58,6 +59,7 @@ class StringConstrainedForm final : public ConstrainedMechanicalFormulation {
   const BlockTridiagonal3& string_mass() const { return string_mass_; }
   const NaturalRigidBody& body() const { return body_; }
   const Vec3& rho_c() const { return mech_.params().rho_c; }
+  AttachmentConstraint attachment() const;  // the body on the string's end: its 9 constraint rows
   int end_node() const { return 3 * (mech_.params().N - 1); }  // r_{N+1}
   int centre() const { return 3 * mech_.params().N; }          // x_c
   int rotation() const { return 3 * mech_.params().N + 3; }    // R

@@ -6,6 +6,7 @@
 
 #include "mechanics/attached_body_dae.hpp"
 #include "mechanics/end_body_rates.hpp"
+#include "mechanics/attachment_constraint.hpp"
 #include "mechanics/natural_rigid_body.hpp"
 #include "models/reel_pendulum/discrete_lagrangian.hpp"
 #include "models/reel_pendulum/mechanics.hpp"
@@ -159,6 +160,7 @@ class MovingReelConstrainedForm final : public ConstrainedMechanicalFormulation 
   const Mechanics& mechanics() const { return mech_; }
   const NaturalRigidBody& body() const { return body_; }
   const Vec3& rho_c() const { return mech_.params().rho_c; }
+  AttachmentConstraint attachment() const;  // the body on the string's end: its 9 constraint rows
   int end_node() const { return 3 * (mech_.params().N - 1); }  // q_{N+1}
   int reel() const { return 3 * mech_.params().N; }            // s
   int centre() const { return 3 * mech_.params().N + 1; }      // x_c
