@@ -259,6 +259,9 @@ struct RunValues {
   std::vector<double> y;
   double max_abs = 0.0;
   bool all_zero = true;
+  // Only the sample at t = 0 (a run that stopped before the grid's first step): nothing was
+  // measured, which is not "exactly 0".
+  bool no_samples = false;
 };
 
 // The figure of one quantity, or the reason it is not drawn.
@@ -274,13 +277,18 @@ void timeseries_figure(const std::string& case_name, const std::vector<Run>& run
   bool any_with_columns = false;
   for (const auto& run : runs) {
     if (!run.style || !run.has("t")) continue;
-    RunValues v{&run, {}, "", {}, 0.0, true};
+    RunValues v{&run, {}, "", {}, 0.0, true, false};
     if (!pick(run, v.columns, v.transform)) continue;
     any_with_columns = true;
     if (!q.metric.empty() && !run.integrates(q.metric)) continue;
     v.y = transformed(run, v.columns, v.transform);
-    for (double y : v.y)
-      if (std::isfinite(y)) v.max_abs = std::max(v.max_abs, std::fabs(y)), v.all_zero = v.all_zero && y == 0.0;
+    int finite_after_start = 0;
+    for (size_t k = 0; k < v.y.size(); ++k)
+      if (const double y = v.y[k]; std::isfinite(y)) {
+        v.max_abs = std::max(v.max_abs, std::fabs(y)), v.all_zero = v.all_zero && y == 0.0;
+        if (k > 0) ++finite_after_start;
+      }
+    if (finite_after_start == 0) v.all_zero = false, v.no_samples = true;
     values.push_back(std::move(v));
   }
   if (!any_with_columns) return;  // the model reports no such quantity: nothing to omit
@@ -290,7 +298,9 @@ void timeseries_figure(const std::string& case_name, const std::vector<Run>& run
                            q.metric + " for every run)"});
     return;
   }
-  if (std::all_of(values.begin(), values.end(), [](const RunValues& v) { return v.all_zero; })) {
+  // (a run that measured nothing after t = 0 neither breaks nor makes "exactly 0 at every sample")
+  if (std::all_of(values.begin(), values.end(), [](const RunValues& v) { return v.all_zero || v.no_samples; }) &&
+      std::any_of(values.begin(), values.end(), [](const RunValues& v) { return v.all_zero; })) {
     omitted.push_back({case_name, q.section,
                        q.meaning + " is exactly 0 at every sample of every run (" + std::to_string(values.size()) +
                            " runs): the runs conserve it exactly or the model holds it fixed"});
@@ -306,7 +316,7 @@ void timeseries_figure(const std::string& case_name, const std::vector<Run>& run
   fig.case_name = case_name;
   fig.section = q.section;
   fig.file = "figures/" + safe_name(case_name) + "_" + q.section + ".png";
-  std::vector<std::string> log_panels, lin_panels, exact_zero, not_results;
+  std::vector<std::string> log_panels, lin_panels, exact_zero, unsampled, not_results;
   for (size_t g = 0; g < groups.size(); ++g) {
     Panel p;
     p.title = titles[g];
@@ -362,6 +372,10 @@ void timeseries_figure(const std::string& case_name, const std::vector<Run>& run
         s.kind = "zero";  // nothing to draw on a log axis: the legend says so
         s.label += ": exactly 0";
         exact_zero.push_back(v.run->label);
+      } else if (v.no_samples) {
+        s.kind = "zero";  // nothing to draw: the legend says why
+        s.label += ": no sample after t = 0";
+        unsampled.push_back(v.run->label);
       }
       if (!v.run->result) not_results.push_back(s.label);
       p.series.push_back(s);
@@ -405,6 +419,7 @@ void timeseries_figure(const std::string& case_name, const std::vector<Run>& run
     if (labels.size() > 1) coinciding.push_back(join(labels, " = "));
   if (!coinciding.empty()) cap += " Curves on one another (the same maximum to 4 digits): " + join(coinciding, "; ") + ".";
   if (!exact_zero.empty()) cap += " Exactly 0 throughout: " + join(exact_zero, ", ") + ".";
+  if (!unsampled.empty()) cap += " No sample after t = 0 (stopped before the first): " + join(unsampled, ", ") + ".";
   if (!not_results.empty())
     cap += " Not results (drawn to where they stopped, ×): " + join(not_results, ", ") + ".";
   fig.caption = cap;

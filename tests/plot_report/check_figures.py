@@ -75,6 +75,11 @@ def main(report):
     for s in failed:
         if "(" not in s["series"]:
             problems.append(f"{s['file']}: the failed run {s['series']!r} does not say what happened")
+        # a run stopped before the first sample after t = 0 measured nothing: never "exactly 0"
+        if s["series"].endswith(": exactly 0"):
+            problems.append(f"{s['file']}: the failed run {s['series']!r} is called exactly 0")
+    if not any(s["series"].endswith(": no sample after t = 0") for s in failed):
+        problems.append("no failed run reads 'no sample after t = 0' (rk2 diverges before Model C's first sample here)")
     # Each integrator keeps its colour and line style in every figure.
     style = {}
     for s in series:
