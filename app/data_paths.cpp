@@ -29,7 +29,7 @@ std::string executable_dir() {
 
 }  // namespace
 
-DataPaths find_data_paths(const std::optional<std::string>& data_dir_option) {
+DataPaths find_data_paths(const std::optional<std::string>& data_dir_option, const std::vector<std::string>& anchors) {
   const fs::path exe_dir = executable_dir();
   DataPaths paths;
   auto take = [&](const fs::path& root) {
@@ -54,10 +54,13 @@ DataPaths find_data_paths(const std::optional<std::string>& data_dir_option) {
   if (data_dir_option) return given(*data_dir_option, "--data-dir");
   if (const char* env = std::getenv("TETHERBENCH_DATA_DIR")) return given(env, "TETHERBENCH_DATA_DIR");
   std::string looked;
-  for (const fs::path& root : {exe_dir / "share" / "tetherbench", exe_dir.parent_path() / "share" / "tetherbench"}) {
-    if (missing_parts(root).empty()) return take(root);
-    looked += (looked.empty() ? "" : ", ") + root.string();
-  }
+  std::vector<fs::path> from(anchors.begin(), anchors.end());
+  if (from.empty()) from.push_back(exe_dir);
+  for (const fs::path& anchor : from)
+    for (const fs::path& root : {anchor / "share" / "tetherbench", anchor.parent_path() / "share" / "tetherbench"}) {
+      if (missing_parts(root).empty()) return take(root);
+      looked += (looked.empty() ? "" : ", ") + root.string();
+    }
   throw InputError("tetherbench cannot find its data (cases/, reference/, scripts/): looked in " + looked +
                    "; expected an installation (cmake --install) or a build tree, or give --data-dir DIR or TETHERBENCH_DATA_DIR");
 }

@@ -7,10 +7,13 @@
 //   TETHERBENCH_DATA_DIR                 (the environment), else
 //   EXE_DIR/share/tetherbench            (the build tree: links to the source folders), else
 //   EXE_DIR/../share/tetherbench         (an installation: PREFIX/bin/tetherbench).
+// A library that is not the executable (the Python package's compiled part) names the folders to
+// look from instead of EXE_DIR (`anchors`, each tried as EXE_DIR is).
 // The folder must hold cases/, reference/ and scripts/.
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tb {
 
@@ -27,6 +30,6 @@ struct DataPaths {
 };
 
 // InputError naming the option or variable and what was expected, or every place looked at.
-DataPaths find_data_paths(const std::optional<std::string>& data_dir_option);
+DataPaths find_data_paths(const std::optional<std::string>& data_dir_option, const std::vector<std::string>& anchors = {});
 
 }  // namespace tb

@@ -71,4 +71,20 @@ std::vector<Case> selected_cases(const std::vector<Case>& cases, const Catalogue
   return out;
 }
 
+std::vector<IntegratorInfo> chosen_integrators(const Catalogue& catalogue, const std::vector<std::string>& names,
+                                               const std::string& option) {
+  if (names.empty()) return catalogue.integrators;
+  std::vector<IntegratorInfo> chosen;
+  std::set<std::string> seen;
+  for (const auto& name : names) {
+    if (!seen.insert(name).second) throw InputError(option + ": '" + name + "' is given twice (each run once)");
+    const IntegratorInfo* info = catalogue.find_integrator(name);
+    if (!info)
+      throw InputError(option + ": unknown integrator '" + name + "' (expected one of: " +
+                       join_names(catalogue.integrator_names()) + ")");
+    chosen.push_back(*info);
+  }
+  return chosen;
+}
+
 }  // namespace tb

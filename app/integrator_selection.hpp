@@ -28,4 +28,10 @@ Catalogue selected_catalogue(const Catalogue& catalogue, const std::vector<std::
 std::vector<Case> selected_cases(const std::vector<Case>& cases, const Catalogue& selected,
                               const std::vector<std::string>& overrides, const std::string& option = "--integrator");
 
+// `--integrator NAME`... of `run` and `gate`: the named integrators of the catalogue, in the order
+// given (all of them when none is named). InputError naming `option` on an unknown name (listing
+// the names) or a name given twice.
+std::vector<IntegratorInfo> chosen_integrators(const Catalogue& catalogue, const std::vector<std::string>& names,
+                                               const std::string& option = "--integrator");
+
 }  // namespace tb

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <signal.h>
 #include <cstdlib>
 
 namespace tb {
@@ -19,6 +20,26 @@ extern "C" void on_signal(int signal) {
 void install_interrupt_handlers() {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
+}
+
+struct InterruptScope::Saved {
+  struct sigaction interrupt, terminate;
+};
+
+InterruptScope::InterruptScope() : saved_(new Saved) {
+  set_interrupted(false);
+  struct sigaction ours = {};
+  ours.sa_handler = on_signal;
+  sigemptyset(&ours.sa_mask);
+  sigaction(SIGINT, &ours, &saved_->interrupt);
+  sigaction(SIGTERM, &ours, &saved_->terminate);
+}
+
+InterruptScope::~InterruptScope() {
+  sigaction(SIGINT, &saved_->interrupt, nullptr);
+  sigaction(SIGTERM, &saved_->terminate, nullptr);
+  set_interrupted(false);
+  delete saved_;
 }
 
 bool interrupted() { return g_interrupted.load(std::memory_order_relaxed); }

@@ -9,6 +9,22 @@ namespace tb {
 // action, so a stuck process can still be stopped.
 void install_interrupt_handlers();
 bool interrupted();
+// For a library call that runs cases inside another program (the Python package, whose own SIGINT
+// handler would only raise KeyboardInterrupt once the call returned): the handlers above for the
+// scope's lifetime, the program's own put back and the flag cleared when it ends. was_interrupted()
+// says whether a signal came meanwhile (the runs it cut short say so in their rows).
+class InterruptScope {
+ public:
+  InterruptScope();
+  ~InterruptScope();
+  InterruptScope(const InterruptScope&) = delete;
+  InterruptScope& operator=(const InterruptScope&) = delete;
+  bool was_interrupted() const { return interrupted(); }
+
+ private:
+  struct Saved;
+  Saved* saved_;
+};
 // For tests: raise or clear the flag as the handler would.
 void set_interrupted(bool value);
 // For the resume test: with TETHERBENCH_TEST_STOP_AFTER_JOBS=N in the environment, the N-th call

@@ -245,6 +245,7 @@ void describe(V& v, SummaryRow& row) {
   v("shared_metrics", row.shared_metrics);
   v("violable", row.violable);
   v("runtime_s", row.runtime_s);
+  v("runtime_code", row.runtime_code);
   v("host", row.host);
   v("outcome", row.outcome);
 }

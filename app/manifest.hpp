@@ -16,6 +16,8 @@ struct Catalogue;
 // "0.2.0 (git abc1234)": part of every job's fingerprint. The commit is that of the checkout
 // the data folder comes from, "not a git checkout" for an installation.
 std::string suite_version(const std::string& data_root);
+// The version alone ("0.2.0"): `tetherbench --version` and tetherbench.__version__ in Python.
+std::string suite_version_number();
 
 struct ManifestContext {
   std::string data_root;  // app/data_paths.hpp

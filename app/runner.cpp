@@ -330,6 +330,7 @@ std::string run_description(const RunKey& key) { return "integrator " + key.labe
 
 // Whether a run executes a plugin's code: its integrator's or its model's (app/plugins.cpp).
 bool runs_plugin_code(const RunKey& key) {
+  if (!key.integrator->interpreter.empty()) return false;  // see IntegratorInfo::interpreter
   return key.c->origins.count("integrator " + key.integrator->name) > 0 || key.c->origins.count("model " + key.c->model_name) > 0;
 }
 
@@ -451,6 +452,10 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
   return m;
 }
 
+std::string timeseries_path(const std::string& out_dir, const std::string& case_name, const std::string& label) {
+  return (std::filesystem::path(out_dir) / case_name / label / "timeseries.csv").string();
+}
+
 void judge_growth_laws(SummaryRow& row, const RunKey& key) {
   const bool conservative = row.metrics.external_work_max == 0.0;
   for (const bool energy : {true, false}) {
@@ -491,7 +496,7 @@ SummaryRow run_case_here(const RunKey& key, const RunOptions& options) {
   m.min_timed_s = options.min_timed_s;
   m.progress = options.progress;
   if (!options.out_dir.empty())
-    m.timeseries_path = (std::filesystem::path(options.out_dir) / c.name / row.integrator / "timeseries.csv").string();
+    m.timeseries_path = timeseries_path(options.out_dir, c.name, row.integrator);
   const Measurement measured = measure(key, settings, m);
   row.outcome = measured.outcome;
   row.counters = measured.counters;
@@ -499,6 +504,7 @@ SummaryRow run_case_here(const RunKey& key, const RunOptions& options) {
   row.shared_metrics = m.window_end > 0.0 ? measured.window_metrics : measured.metrics;
   row.violable = measured.violable;
   row.runtime_s = measured.runtime_s;
+  row.runtime_code = info.interpreter.empty() ? "compiled" : info.interpreter;
   row.host = measured.host;
   judge_growth_laws(row, key);
   return row;

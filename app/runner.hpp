@@ -168,6 +168,9 @@ struct SummaryRow {
   // integrated)", never 0 (app/summary.cpp).
   ViolableInvariants violable;
   double runtime_s = 0.0;
+  // What ran the steps runtime_s times: "compiled", or the interpreter of an integrator written in
+  // one ("python": IntegratorInfo::interpreter), whose runtimes are not comparable with compiled ones.
+  std::string runtime_code = "compiled";
   std::string host;  // where runtime_s was measured
   RunOutcome outcome;
   std::string status() const { return outcome.describe(); }
@@ -186,6 +189,9 @@ struct RunOptions {
   double min_timed_s = kMinTimedSeconds;  // MeasureOptions::min_timed_s for the full runs
   bool progress = false;         // show progress on stderr
 };
+
+// Where a full run writes its time series: OUT/<case>/<label>/timeseries.csv.
+std::string timeseries_path(const std::string& out_dir, const std::string& case_name, const std::string& label);
 
 // This machine's name (gethostname), as the runtime rows record it.
 const std::string& host_name();

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace tb {
@@ -29,7 +30,7 @@ std::ofstream open_for_writing(const std::string& path, std::ios::openmode mode)
   return out;
 }
 
-void write_csv_line(std::ofstream& out, const std::vector<std::string>& fields) {
+void write_csv_line(std::ostream& out, const std::vector<std::string>& fields) {
   for (size_t i = 0; i < fields.size(); ++i) out << (i ? "," : "") << csv_field(fields[i]);
   out << '\n';
 }
@@ -100,6 +101,7 @@ void summary_cells(const SummaryRow& r, Cell&& cell) {
   for (const auto& spec : registry)
     if (spec.growth_owner) growth(spec, growth_fit(r.metrics, spec.growth));
   plain("runtime_s", result(r.runtime_s));
+  plain("runtime_code", r.outcome.ok() ? r.runtime_code : std::string());  // what ran the steps runtime_s times
   plain("rhs_evals", count(r.counters.rhs_evals));
   plain("newton_iters", count(r.counters.newton_iters));
   plain("error_test_failures", count(r.counters.error_test_failures));
@@ -164,6 +166,13 @@ void write_summary_csv(const std::string& path, const std::vector<SummaryRow>& r
   auto out = open_for_writing(path, std::ios::trunc);
   write_csv_line(out, summary_columns());
   for (const auto& r : rows) write_csv_line(out, csv_values(r));
+}
+
+std::string summary_csv_text(const std::vector<SummaryRow>& rows) {
+  std::ostringstream out;
+  write_csv_line(out, summary_columns());
+  for (const auto& r : rows) write_csv_line(out, csv_values(r));
+  return out.str();
 }
 
 }  // namespace tb

@@ -115,7 +115,11 @@ std::vector<Column> headline_columns(const std::vector<const SummaryRow*>& rows,
   column("integrator", false, [](const SummaryRow& r) { return r.integrator; });
   column("status", false, [](const SummaryRow& r) { return status_cell(r); });
   column("t_end (s)", true, [](const SummaryRow& r) { return seconds(r.t_end); });
-  column("runtime (s)", true, [](const SummaryRow& r) { return r.outcome.ok() ? seconds(r.runtime_s) : std::string("—"); });
+  // An interpreted method's runtime says so: it is not comparable with the compiled ones beside it.
+  column("runtime (s)", true, [](const SummaryRow& r) {
+    if (!r.outcome.ok()) return std::string("—");
+    return seconds(r.runtime_s) + (r.runtime_code == "compiled" ? "" : " (" + r.runtime_code + ")");
+  });
   for (const MetricSpec* m : headline_metrics()) {
     column(metric_header(*m), true, [&](const SummaryRow& r) { return metric_cell(r, *m); }, m);
     if (m->growth_owner && m->growth == GrowthOf::Energy)

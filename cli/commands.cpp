@@ -9,6 +9,8 @@
 #include <thread>
 #include <tuple>
 
+#include "app/case_loading.hpp"
+#include "app/case_run.hpp"
 #include "app/claims_check.hpp"
 #include "app/distributed.hpp"
 #include "app/gates.hpp"
@@ -78,19 +80,6 @@ std::string default_jobs() { return std::to_string(std::max(1u, std::thread::har
 // (A command without the option, as the catenary alias without limits: absent.)
 std::optional<std::string> given(const CLI::Option* option, const std::string& text) {
   return option && option->count() > 0 ? std::optional<std::string>(text) : std::nullopt;
-}
-
-std::vector<IntegratorInfo> select_integrators(const Catalogue& catalogue, const std::vector<std::string>& names) {
-  if (names.empty()) return catalogue.integrators;
-  std::vector<IntegratorInfo> selected;
-  for (const auto& name : names) {
-    const IntegratorInfo* info = catalogue.find_integrator(name);
-    if (!info)
-      throw InputError("--integrator: unknown integrator '" + name + "' (expected one of: " +
-                       join_names(catalogue.integrator_names()) + ")");
-    selected.push_back(*info);
-  }
-  return selected;
 }
 
 void print_row(const SummaryRow& r) {
@@ -198,45 +187,21 @@ class RunCommand : public Command {
     inputs_.add_to(subcommand);
   }
   int execute(Session& session) override {
-    const Catalogue& catalogue = session.catalogue;
-    RunOptions options;
-    options.out_dir = output_folder("--out", out_, {"summary.csv"});
-    if (h_opt_->count()) options.h = positive_number("--h", h_text_, "s");
-    if (t_opt_->count()) options.t_end = positive_number("--t-end", t_end_text_, "s");
-    options.repeats = count("--repeats", repeats_, 1000);
-    options.progress = true;
-    refuse_repeats("--integrator", integrator_names_);
-    Case c = inputs_.load(catalogue, {case_file_}).front();
-    const double t_end = options.t_end.value_or(c.t_end), h = options.h.value_or(c.h);
-    if (h > t_end) throw InputError("--h " + format_g(h) + ": expected a step no longer than the end time " + format_g(t_end) + " s");
-    // The limits hold for the run as the options change it.
-    const RunLimits limits = inputs_.limits();
-    if (!(t_end / h <= limits.max_steps))
-      throw InputError("--h " + format_g(h) + " --t-end " + format_g(t_end) + ": " + format_g(t_end / h, 3) +
-                       " steps exceed the limit " + format_g(limits.max_steps, 3) + " (raise it on purpose with --max-steps)");
-    if (!(t_end / c.sample_interval <= limits.max_samples))
-      throw InputError("--t-end " + format_g(t_end) + ": " + format_g(t_end / c.sample_interval, 3) +
-                       " samples exceed the limit " + format_g(limits.max_samples, 3) + " (raise it on purpose with --max-samples)");
-    c.t_end = t_end;
-    c.h = h;
-    const auto integrators = select_integrators(catalogue, integrator_names_);  // the run keys point into it
-    const auto keys = runs_of(c, integrators);
-    std::string reasons;
-    bool any = false;
-    for (const auto& key : keys)
-      if (const auto why = why_not_applicable(c, *key.integrator, key.discretisation)) reasons += "; " + key.label() + ": " + *why;
-      else any = true;
-    if (!any) throw InputError("--integrator: none of the chosen integrators runs case " + c.name + " (" + reasons.substr(2) + ")");
-    const std::string summary = (fs::path(options.out_dir) / "summary.csv").string();
-    check_summary_appendable(summary);
-    std::printf("%s (%s)\n", c.name.c_str(), c.file.c_str());
+    CaseRunRequest request;
+    request.out_dir = output_folder("--out", out_, {"summary.csv"});
+    if (h_opt_->count()) request.h = positive_number("--h", h_text_, "s");
+    if (t_opt_->count()) request.t_end = positive_number("--t-end", t_end_text_, "s");
+    request.repeats = count("--repeats", repeats_, 1000);
+    request.progress = true;
+    request.limits = inputs_.limits();
+    request.integrators = integrator_names_;
+    const CaseRun run(inputs_.load(session.catalogue, {case_file_}).front(), session.catalogue, request);
+    std::printf("%s (%s)\n", run.the_case().name.c_str(), run.the_case().file.c_str());
     bool all_ok = true;
-    for (const auto& key : keys) {
-      const SummaryRow row = run_case(key, options);
-      append_summary_csv(summary, row);
+    run.run([&](const SummaryRow& row) {
       print_row(row);
       all_ok = all_ok && !row.outcome.no_result();
-    }
+    });
     return finish(all_ok);
   }
 
@@ -483,10 +448,9 @@ class GateCommand : public Command {
         ->allow_extra_args(false);
   }
   int execute(Session& session) override {
-    refuse_repeats("--integrator", integrators_);
     if (accept_failures_ && !record_) throw InputError("--accept-failures: goes with --record only (it says what to record)");
     Catalogue gated = session.catalogue;
-    gated.integrators = select_integrators(session.catalogue, integrators_);
+    gated.integrators = chosen_integrators(session.catalogue, integrators_);
     const auto case_files = session.case_files_or_bundled(cases_);
     const auto cases = load_cases(session.catalogue, case_files, {}, RunLimits{});
     const std::string file = envelopes_opt_->count() ? envelopes_ : session.data.reference + "/envelopes.csv";

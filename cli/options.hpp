@@ -28,10 +28,4 @@ void refuse_repeats(const std::string& option, const std::vector<std::string>& n
 RunLimits limits(const std::optional<std::string>& steps, const std::optional<std::string>& samples,
                  const std::optional<std::string>& state);
 
-// Loads the cases and applies the --set overrides, refusing: a case name given twice (their
-// outputs would overwrite each other), a case over the run limits, and an override for an
-// integrator that runs none of the cases (it could never act).
-std::vector<Case> load_cases(const Catalogue& catalogue, const std::vector<std::string>& files,
-                             const std::vector<std::string>& overrides, const RunLimits& limits);
-
 }  // namespace tb::cli

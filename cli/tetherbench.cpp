@@ -1,5 +1,6 @@
 // The tetherbench command line (a contract: scripts and CI depend on it; see README.md).
 //   tetherbench [--plugin FILE]... [--data-dir DIR] COMMAND ...
+//   tetherbench --version
 //   tetherbench list [--settings-table]
 //   tetherbench run CASE_FILE [--integrator NAME]... [--h STEP] [--t-end T] [--out DIR] [--set NAME.KEY=VALUE]...
 //   tetherbench table [CASE_FILE...] [--out DIR] [--set NAME.KEY=VALUE]...
@@ -24,6 +25,7 @@
 #include "app/distributed.hpp"
 #include "app/interrupt.hpp"
 #include "app/isolation.hpp"
+#include "app/manifest.hpp"
 #include "app/plugins.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
@@ -85,6 +87,7 @@ int main(int argc, char** argv) {
   DistributedSession distributed(&argc, &argv);
   CLI::App app{"tetherbench: integrators for tethered multibody systems, compared on the same models and cases"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", suite_version_number(), "print the suite's version and exit");
   app.fallthrough();  // --plugin and --data-dir after the command too
   std::vector<std::string> plugins;
   std::string data_dir;
@@ -109,6 +112,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     return parse_error_status(app, e, argc, argv);

@@ -288,6 +288,12 @@ struct IntegratorInfo {
   // none of the case's forms is refused (exit status 2), and so is a --set that acts on none of
   // the command's cases: its value would otherwise stand beside results it did not shape.
   std::function<std::string(const std::string& key, const Formulation&)> idle_setting = nullptr;  // none: all act
+  // Where its steps run: "" in compiled code; otherwise the interpreter that runs them ("python":
+  // an integrator registered from the Python package, python/). Its runtimes are that
+  // interpreter's, not comparable with compiled methods' (the tables say so beside them), and its
+  // runs stay in the calling process: a worker process (app/isolation.hpp) could not call back
+  // into the interpreter.
+  std::string interpreter = {};
   // The one equation type it integrates: the type its factory takes, never written by hand.
   FormulationKind consumes = make.consumes();
 };

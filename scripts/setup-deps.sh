@@ -15,6 +15,10 @@ PACKAGES=(
   libcli11-dev           # command line of the tetherbench tool
   libtoml11-dev          # case files
   python3-matplotlib     # plots in reports/ (run with /usr/bin/python3)
+  pybind11-dev           # the Python package `tetherbench` (python/)
+  python3-dev            # Python.h for the pybind11 module
+  python3-numpy python3-pandas  # arrays and DataFrames the Python package returns
+  python3-pytest         # the Python package's tests (ctest runs them)
   libopenmpi-dev openmpi-bin  # MPI: report/table/study over mpirun ranks (optional at build time; CI tests it)
 )
 

@@ -269,7 +269,7 @@ TEST_CASE("table writes summary.csv with the contract's columns and summary.md",
       "constraint_err_max_shared", "linear_momentum_err_max_shared", "energy_growth_law", "energy_growth_exponent",
       "energy_growth_ci95_low", "energy_growth_ci95_high", "energy_growth_theory", "energy_growth_verdict",
       "momentum_growth_law", "momentum_growth_exponent", "momentum_growth_ci95_low", "momentum_growth_ci95_high",
-      "momentum_growth_theory", "momentum_growth_verdict", "runtime_s", "rhs_evals", "newton_iters",
+      "momentum_growth_theory", "momentum_growth_verdict", "runtime_s", "runtime_code", "rhs_evals", "newton_iters",
       "error_test_failures", "status", "host", "not_integrated"};
   const std::vector<std::string> header = tb::split_csv_record(csv.substr(0, csv.find('\n')));
   CHECK(header == tb::summary_columns());

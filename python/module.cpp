@@ -1,0 +1,348 @@
+// tetherbench._core: the compiled part of the Python package `tetherbench` (tetherbench/ at the
+// repository's root holds the Python part, which turns these results into pandas DataFrames).
+// Every function here calls what the command line calls -- load_cases, CaseRun (`run`),
+// run_study (`study`), load_plugins (`--plugin`) -- on the session's catalogue: nothing is
+// measured, checked or written by a second implementation. Input errors raise ValueError with the
+// command line's message (the text after "tetherbench: "). C++ runs with the interpreter's lock
+// released, and with the suite's interrupt handlers in place: Ctrl-C ends the runs as the command
+// line's does (their rows say "interrupted"), and Python's handler is back when the call returns.
+
+#include <pybind11/eigen.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+#include "app/case_loading.hpp"
+#include "app/case_run.hpp"
+#include "app/integrator_selection.hpp"
+#include "app/interrupt.hpp"
+#include "app/manifest.hpp"
+#include "app/plugins.hpp"
+#include "app/report.hpp"
+#include "app/summary.hpp"
+#include "core/format.hpp"
+#include "core/kernel_version.hpp"
+#include "core/table_reader.hpp"  // InputError
+#include "python/form_views.hpp"
+#include "python/python_integrator.hpp"
+#include "python/session.hpp"
+
+namespace py = pybind11;
+using namespace tb;
+using tb::python::session;
+using tb::python::Session;
+
+namespace {
+
+// What tetherbench.load_case returns: the case as loaded, and the runs `run` would make of it.
+struct CaseSummary {
+  std::string file, name, description, model;
+  double t_end = 0, h = 0, sample_interval = 0;
+  std::vector<std::string> discretisations;
+  // (label, integrator, discretisation, why not: "" when it runs)
+  std::vector<std::tuple<std::string, std::string, std::string, std::string>> runs;
+};
+
+Case load_one(const std::string& file, const std::vector<std::string>& overrides) {
+  return load_cases(session().catalogue, {file}, overrides, RunLimits{}).front();
+}
+
+CaseSummary load_case_summary(const std::string& file) {
+  const Case c = load_one(file, {});
+  CaseSummary s{c.file, c.name, c.description, c.model_name, c.t_end, c.h, c.sample_interval, c.model->discretisations(), {}};
+  for (const auto& key : runs_of(c, session().catalogue.integrators)) {
+    const auto why = why_not_applicable(c, *key.integrator, key.discretisation);
+    s.runs.emplace_back(key.label(), key.integrator->name, key.discretisation, why ? *why : std::string());
+  }
+  return s;
+}
+
+// A time or step as the command line's --t-end and --h check them.
+std::optional<double> positive(const char* option, const std::optional<double>& x) {
+  if (x && !(std::isfinite(*x) && *x > 0.0))
+    throw InputError(std::string(option) + ": expected a finite number > 0 (s), got '" + format_g(*x) + "'");
+  return x;
+}
+
+py::dict run(const std::string& file, const std::vector<std::string>& integrators, std::optional<double> t_end,
+             std::optional<double> h, const std::vector<std::string>& overrides, int repeats, const std::string& out_dir,
+             bool progress) {
+  CaseRunRequest request;
+  request.integrators = integrators;
+  request.t_end = positive("--t-end", t_end);
+  request.h = positive("--h", h);
+  if (repeats < 1 || repeats > 1000)
+    throw InputError("--repeats: expected an integer from 1 to 1000, got '" + std::to_string(repeats) + "'");
+  request.repeats = repeats;
+  request.out_dir = out_dir;
+  request.progress = progress;
+  const CaseRun case_run(load_one(file, overrides), session().catalogue, request);
+  std::vector<SummaryRow> rows;
+  bool was_interrupted = false;
+  {
+    py::gil_scoped_release unlocked;  // a Python step takes the lock back for its call
+    InterruptScope scope;
+    rows = case_run.run();
+    was_interrupted = scope.was_interrupted();
+  }
+  py::list runs;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    py::dict r;
+    r["label"] = rows[i].integrator;
+    r["status"] = rows[i].status();
+    r["ok"] = rows[i].outcome.ok();
+    r["timeseries"] = case_run.timeseries_file(case_run.keys()[i]);
+    runs.append(r);
+  }
+  py::dict result;
+  result["case"] = case_run.the_case().name;
+  result["summary_csv"] = summary_csv_text(rows);
+  result["runs"] = runs;
+  result["interrupted"] = was_interrupted;
+  return result;
+}
+
+py::list study(const std::string& name, const std::vector<std::string>& files, const std::vector<std::string>& integrators,
+               const std::string& out_dir, const std::map<std::string, std::string>& parameters,
+               const std::vector<std::string>& overrides, int jobs) {
+  const Session& s = session();
+  const StudyInfo* info = s.catalogue.find_study(name);
+  if (!info)
+    throw InputError("study: unknown study '" + name + "' (expected one of: " + join_names(s.catalogue.study_names()) + ")");
+  const Catalogue selected = selected_catalogue(s.catalogue, integrators);
+  std::vector<std::string> case_files = files;
+  if (case_files.empty())
+    for (const auto& entry : std::filesystem::directory_iterator(s.data.cases))
+      if (entry.path().extension() == ".toml") case_files.push_back(entry.path().string());
+  std::sort(case_files.begin(), case_files.end());
+  auto cases = selected_cases(load_cases(s.catalogue, case_files, overrides, RunLimits{}), selected, overrides);
+  if (files.empty()) cases = cases_for_study(*info, cases);
+  ReportOptions options;
+  options.out_dir = out_dir;
+  options.reference_dir = s.data.reference;
+  options.references.bundled = s.data.reference;
+  options.references.bundled_in_checkout = s.data.reference_in_checkout;
+  options.workers = unsigned(std::max(1, jobs));
+  options.benchmarks = false;
+  options.plots = false;
+  options.command = "tetherbench.study('" + name + "')";
+  options.data_root = s.data.root;
+  options.scripts_dir = s.data.scripts;
+  StudyOutcome outcome;
+  {
+    py::gil_scoped_release unlocked;
+    InterruptScope scope;
+    outcome = run_study(*info, cases, selected, options, parameters);
+  }
+  py::list written;
+  for (const auto& path : outcome.written) written.append(path);
+  return written;
+}
+
+MethodTraits traits_from(const py::dict& given) {
+  MethodTraits t;
+  const std::map<std::string, bool*> fields = {{"implicit", &t.implicit},
+                                               {"symmetric", &t.symmetric},
+                                               {"symplectic", &t.symplectic},
+                                               {"dissipative", &t.dissipative},
+                                               {"conserves_momentum_map", &t.conserves_momentum_map},
+                                               {"imaginary_axis_stable", &t.imaginary_axis_stable},
+                                               {"on_manifold", &t.on_manifold}};
+  for (const auto& [key, value] : given) {
+    const std::string k = py::str(key);
+    const auto it = fields.find(k);
+    if (it == fields.end()) {
+      std::string names;
+      for (const auto& [n, _] : fields) names += (names.empty() ? "" : ", ") + n;
+      throw InputError("traits: unknown trait '" + k + "' (expected some of: " + names + ")");
+    }
+    if (!py::isinstance<py::bool_>(value)) throw InputError("traits: '" + k + "': expected True or False");
+    *it->second = value.cast<bool>();
+  }
+  return t;
+}
+
+// settings={"theta": {"default": 0.5, "meaning": "...", "lower": 0, "upper": 1, "lower_inclusive": True,
+// "integer": False}} or, for a word, {"scheme": {"words": ["a", "b"], "default": "a", "meaning": "..."}}.
+std::vector<SettingSpec> settings_from(const py::dict& given) {
+  std::vector<SettingSpec> specs;
+  for (const auto& [key, value] : given) {
+    const std::string name = py::str(key);
+    auto where = [&](const std::string& what) { return InputError("settings: '" + name + "': " + what); };
+    if (!py::isinstance<py::dict>(value)) throw where("expected a dict with 'default' and 'meaning' (and 'lower', 'upper', ...)");
+    const py::dict d = value.cast<py::dict>();
+    for (const auto& [k, _] : d) {
+      const std::string field = py::str(k);
+      if (field != "default" && field != "meaning" && field != "lower" && field != "upper" && field != "lower_inclusive" &&
+          field != "integer" && field != "words")
+        throw where("unknown field '" + field + "' (expected default, meaning, lower, upper, lower_inclusive, integer, words)");
+    }
+    if (!d.contains("default") || !d.contains("meaning")) throw where("expected both 'default' and 'meaning'");
+    SettingSpec spec;
+    if (d.contains("words")) {
+      spec = word_setting(name, d["meaning"].cast<std::string>(), d["words"].cast<std::vector<std::string>>(),
+                          d["default"].cast<std::string>());
+    } else {
+      spec.name = name;
+      spec.meaning = d["meaning"].cast<std::string>();
+      spec.default_value = d["default"].cast<double>();
+      if (d.contains("lower")) spec.lower = d["lower"].cast<double>();
+      if (d.contains("upper")) spec.upper = d["upper"].cast<double>();
+      if (d.contains("lower_inclusive")) spec.lower_inclusive = d["lower_inclusive"].cast<bool>();
+      if (d.contains("integer")) spec.integer = d["integer"].cast<bool>();
+      if (!spec.accepts(spec.default_value))
+        throw where("default " + format_g(spec.default_value) + " is not " + spec.expectation());
+    }
+    specs.push_back(std::move(spec));
+  }
+  std::sort(specs.begin(), specs.end(), [](const SettingSpec& a, const SettingSpec& b) { return a.name < b.name; });
+  return specs;
+}
+
+FormulationKind kind_from(const std::string& word) {
+  static const std::map<std::string, FormulationKind> words = {
+      {"ode", FormulationKind::EmbeddedOde},
+      {"dae", FormulationKind::IndexOneDae},
+      {"constrained", FormulationKind::ConstrainedMechanical},
+      {"lie_group_ode", FormulationKind::LieGroupOde},
+      {"discrete_lie_group", FormulationKind::DiscreteLieGroup}};
+  if (const auto it = words.find(word); it != words.end()) return it->second;
+  for (const FormulationKind k : kAllFormulationKinds)
+    if (to_string(k) == word) return k;
+  std::string names;
+  for (const auto& [n, k] : words) names += (names.empty() ? "" : ", ") + n + " (" + to_string(k) + ")";
+  throw InputError("consumes: unknown formulation '" + word + "' (expected one of: " + names + ")");
+}
+
+void register_integrator(const std::string& name, py::object step, const std::string& consumes, int order,
+                         const py::dict& traits, const py::dict& settings, const std::string& summary, const std::string& origin) {
+  auto& s = session();
+  if (!PyCallable_Check(step.ptr())) throw InputError("register_integrator('" + name + "'): step: expected a callable step(form, t, y, h)");
+  const bool lower = std::none_of(name.begin(), name.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+  if (name.empty() || name.find_first_of(" ,.=@/\"'\n\t") != std::string::npos || !lower)
+    throw InputError("register_integrator: name '" + name + "': expected a lower-case name without spaces, dots, commas, '=', '@' or '/'");
+  if (order < 1) throw InputError("register_integrator('" + name + "'): order: expected an integer >= 1, got " + std::to_string(order));
+  const bool ours = s.python_integrators.count(name) > 0;  // a notebook cell run again replaces its integrator
+  if (!ours && (s.catalogue.knows_integrator(name) || s.catalogue.find_integrator(name) ||
+                std::any_of(s.catalogue.reference_solvers.begin(), s.catalogue.reference_solvers.end(),
+                            [&](const IntegratorInfo& i) { return i.name == name; })))
+    throw InputError("register_integrator: name '" + name + "' is taken by the catalogue (built in or from a plugin); choose another");
+  python::PythonIntegratorSpec spec;
+  spec.name = name;
+  spec.summary = summary.empty() ? "written in Python" : summary;
+  spec.consumes = kind_from(consumes);
+  spec.order = order;
+  spec.traits = traits_from(traits);
+  spec.settings = settings_from(settings);
+  spec.step = step;
+  Catalogue next = s.catalogue;
+  next.integrators.erase(std::remove_if(next.integrators.begin(), next.integrators.end(),
+                                        [&](const IntegratorInfo& i) { return i.name == name; }),
+                         next.integrators.end());
+  next.integrators.push_back(python::python_integrator(spec));
+  std::sort(next.integrators.begin(), next.integrators.end(),
+            [](const IntegratorInfo& a, const IntegratorInfo& b) { return a.name < b.name; });
+  next.origins["integrator " + name] = origin;
+  try {
+    next.validate();
+  } catch (const std::logic_error& e) {
+    throw InputError("register_integrator('" + name + "'): " + e.what());
+  }
+  {
+    py::gil_scoped_release unlocked;  // the old catalogue's copy of the function is dropped under the lock
+    s.catalogue = std::move(next);
+  }
+  s.python_integrators.insert(name);
+}
+
+py::dict integrator_info(const std::string& name) {
+  const IntegratorInfo* info = session().catalogue.find_integrator(name);
+  if (!info)
+    throw InputError("--integrator: unknown integrator '" + name + "' (expected one of: " +
+                     join_names(session().catalogue.integrator_names()) + ")");
+  py::dict d;
+  d["name"] = info->name;
+  d["order"] = info->order;
+  d["adaptive"] = info->adaptive;
+  d["consumes"] = to_string(info->consumes);
+  d["summary"] = info->summary;
+  d["interpreter"] = info->interpreter;
+  d["origin"] = session().catalogue.origin("integrator", name);
+  py::dict traits;
+  traits["implicit"] = info->traits.implicit;
+  traits["symmetric"] = info->traits.symmetric;
+  traits["symplectic"] = info->traits.symplectic;
+  traits["dissipative"] = info->traits.dissipative;
+  traits["conserves_momentum_map"] = info->traits.conserves_momentum_map;
+  traits["imaginary_axis_stable"] = info->traits.imaginary_axis_stable;
+  traits["on_manifold"] = info->traits.on_manifold;
+  d["traits"] = traits;
+  py::dict settings;
+  for (const auto& spec : info->settings) {
+    py::dict sd;
+    sd["meaning"] = spec.meaning;
+    sd["expected"] = spec.expectation();
+    if (spec.is_number()) sd["default"] = spec.default_value;
+    else sd["default"] = spec.default_text;
+    settings[py::str(spec.name)] = sd;
+  }
+  d["settings"] = settings;
+  return d;
+}
+
+py::list load_plugin(const std::string& path) {
+  Session& s = session();
+  Catalogue next = s.catalogue;
+  load_plugins({{path, "--plugin"}}, next);  // named as the command line names it: its message, word for word
+  py::list entries;
+  for (const auto& e : next.plugins.back().entries) entries.append(e);
+  s.catalogue = std::move(next);
+  return entries;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "tetherbench's compiled part: the suite's catalogue, runner and studies (use the package `tetherbench`)";
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const InputError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+  tb::python::declare_form_views(m);
+  m.def("version", &suite_version_number, "the suite's version, as `tetherbench --version` prints it");
+  m.def("kernel_version", [] { return std::string(TETHERBENCH_KERNEL_VERSION); },
+        "the interface plugins are built against (version + header hash)");
+  m.def("data_dir", [] { return session().data.root; }, "the bundled data folder (cases/, reference/, scripts/)");
+  m.def("cases_dir", [] { return session().data.cases; });
+  m.def("integrators", [] { return session().catalogue.integrator_names(); });
+  m.def("models", [] { return session().catalogue.model_names(); });
+  m.def("studies", [] { return session().catalogue.study_names(); });
+  m.def("integrator_info", &integrator_info, py::arg("name"));
+  m.def("load_plugin", &load_plugin, py::arg("path"));
+  py::class_<CaseSummary>(m, "CaseSummary")
+      .def_readonly("file", &CaseSummary::file)
+      .def_readonly("name", &CaseSummary::name)
+      .def_readonly("description", &CaseSummary::description)
+      .def_readonly("model", &CaseSummary::model)
+      .def_readonly("t_end", &CaseSummary::t_end)
+      .def_readonly("h", &CaseSummary::h)
+      .def_readonly("sample_interval", &CaseSummary::sample_interval)
+      .def_readonly("discretisations", &CaseSummary::discretisations)
+      .def_readonly("runs", &CaseSummary::runs);
+  m.def("load_case", &load_case_summary, py::arg("path"));
+  m.def("run", &run, py::arg("case_file"), py::arg("integrators"), py::arg("t_end"), py::arg("h"), py::arg("overrides"),
+        py::arg("repeats"), py::arg("out_dir"), py::arg("progress"));
+  m.def("study", &study, py::arg("name"), py::arg("case_files"), py::arg("integrators"), py::arg("out_dir"),
+        py::arg("parameters"), py::arg("overrides"), py::arg("jobs"));
+  m.def("register_integrator", &register_integrator, py::arg("name"), py::arg("step"), py::arg("consumes"), py::arg("order"),
+        py::arg("traits"), py::arg("settings"), py::arg("summary"), py::arg("origin"));
+  m.def("summary_columns", &summary_columns);
+  m.def("check_summary_appendable", &check_summary_appendable, py::arg("path"));
+}

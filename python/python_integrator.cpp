@@ -1,0 +1,129 @@
+#include "python/python_integrator.hpp"
+
+#include <pybind11/eigen.h>
+
+#include <memory>
+
+#include "core/fixed_step.hpp"
+#include "python/form_views.hpp"
+
+namespace tb::python {
+
+namespace {
+
+// The Python function, shared by every copy of the IntegratorInfo. Those copies are made and
+// dropped by C++ with the interpreter's lock released (the runner, the job pool), so the function's
+// reference count is touched only here, with the lock held.
+class PythonFunction {
+ public:
+  explicit PythonFunction(py::object f) : f_(std::move(f)) {}
+  ~PythonFunction() {
+    if (Py_IsInitialized()) {
+      py::gil_scoped_acquire gil;
+      f_ = py::object();
+    } else {
+      f_.release();  // the interpreter is gone: nothing to release it into
+    }
+  }
+  const py::object& operator*() const { return f_; }
+
+ private:
+  py::object f_;
+};
+
+std::string exception_text(const py::error_already_set& e) {
+  // The type and message on one line (a table cell), without the traceback.
+  std::string message = py::str(e.value());
+  for (char& c : message)
+    if (c == '\n' || c == '\r') c = ' ';
+  return std::string(py::str(e.type().attr("__name__"))) + (message.empty() ? "" : ": " + message);
+}
+
+class PythonStepper final : public FixedStepStepper {
+ public:
+  PythonStepper(std::shared_ptr<const PythonFunction> step, const Formulation& form, const IntegratorSettings& s,
+                double t0, bool pass_settings)
+      : FixedStepStepper(t0, s.h, form.initial_state()), step_(std::move(step)) {
+    py::gil_scoped_acquire gil;
+    view_object_ = make_form_view(form, &counters_, view_);
+    if (pass_settings) {
+      py::dict d;
+      for (const auto& [key, value] : s.values()) d[py::str(key)] = value;
+      for (const auto& [key, value] : s.words()) d[py::str(key)] = value;
+      settings_ = d;
+    }
+  }
+  ~PythonStepper() override {
+    py::gil_scoped_acquire gil;
+    view_->invalidate();
+    view_object_ = py::object();
+    settings_ = py::object();
+  }
+
+ protected:
+  bool advance(double dt, Eigen::VectorXd& next, StepFailure& failure) override {
+    py::gil_scoped_acquire gil;
+    py::object result;
+    try {
+      result = settings_ ? (**step_)(view_object_, t_, y_, dt, settings_) : (**step_)(view_object_, t_, y_, dt);
+    } catch (py::error_already_set& e) {
+      failure = {StepFailure::Kind::SolverFailed, "the Python step raised " + exception_text(e)};
+      return false;
+    }
+    try {
+      next = result.cast<Eigen::VectorXd>();
+    } catch (const py::cast_error&) {
+      failure = {StepFailure::Kind::SolverFailed, "the Python step returned " + std::string(py::str(py::type::of(result).attr("__name__"))) +
+                                                      ", expected an array of " + std::to_string(y_.size()) + " numbers"};
+      return false;
+    }
+    if (next.size() != y_.size()) {
+      failure = {StepFailure::Kind::SolverFailed, "the Python step returned " + std::to_string(next.size()) +
+                                                      " numbers, expected " + std::to_string(y_.size()) + " (the state's size)"};
+      return false;
+    }
+    if (!all_finite(next)) {
+      failure = {StepFailure::Kind::Diverged, "the Python step returned a non-finite state"};
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  std::shared_ptr<const PythonFunction> step_;
+  std::shared_ptr<FormView> view_;
+  py::object view_object_, settings_;
+};
+
+template <class Form>
+StepperFactory python_factory(std::shared_ptr<const PythonFunction> step, bool pass_settings) {
+  return consuming([step, pass_settings](const Form& form, const IntegratorSettings& s, double t0) -> std::unique_ptr<TimeStepper> {
+    return std::make_unique<PythonStepper>(step, form, s, t0, pass_settings);
+  });
+}
+
+}  // namespace
+
+IntegratorInfo python_integrator(const PythonIntegratorSpec& spec) {
+  IntegratorInfo info;
+  info.name = spec.name;
+  info.order = spec.order;
+  info.adaptive = false;
+  info.traits = spec.traits;
+  info.summary = spec.summary;
+  info.settings = spec.settings;
+  info.interpreter = "python";
+  auto step = std::make_shared<const PythonFunction>(spec.step);
+  const bool pass_settings = !spec.settings.empty();
+  switch (spec.consumes) {
+    case FormulationKind::EmbeddedOde: info.make = python_factory<OdeFormulation>(step, pass_settings); break;
+    case FormulationKind::IndexOneDae: info.make = python_factory<DaeFormulation>(step, pass_settings); break;
+    case FormulationKind::ConstrainedMechanical: info.make = python_factory<ConstrainedMechanicalFormulation>(step, pass_settings); break;
+    case FormulationKind::LieGroupOde: info.make = python_factory<LieGroupOdeFormulation>(step, pass_settings); break;
+    case FormulationKind::DiscreteLieGroup: info.make = python_factory<DiscreteLieGroupFormulation>(step, pass_settings); break;
+  }
+  info.consumes = info.make.consumes();
+  return info;
+}
+
+}  // namespace tb::python

@@ -1,0 +1,64 @@
+"""Bad input raises ValueError with the command line's message (what `tetherbench` prints after
+"tetherbench: " before exiting with status 2), before anything runs or is written."""
+
+import os
+
+import pytest
+
+import tetherbench as tb
+
+PLANAR = tb.bundled_case("T_planar_pendulum_60deg")
+
+
+def bad_case(tmp_path):
+    text = open(PLANAR).read().replace("h = 1.0e-3", "h = -1.0e-3")
+    assert text != open(PLANAR).read()
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    return str(path)
+
+
+CASES = {
+    "a case file with a bad value": (
+        lambda tmp: (lambda: tb.load_case(bad_case(tmp)), ["run", bad_case(tmp)])),
+    "an unknown integrator": (
+        lambda tmp: (lambda: tb.run(PLANAR, integrators=["no_such"]), ["run", PLANAR, "--integrator", "no_such"])),
+    "an integrator named twice": (
+        lambda tmp: (lambda: tb.run(PLANAR, integrators=["rk4", "rk4"]), ["run", PLANAR, "--integrator", "rk4", "--integrator", "rk4"])),
+    "a step longer than the end time": (
+        lambda tmp: (lambda: tb.run(PLANAR, h=2.0, t_end=1.0), ["run", PLANAR, "--h", "2", "--t-end", "1"])),
+    "a step that is not positive": (
+        lambda tmp: (lambda: tb.run(PLANAR, h=-1.0), ["run", PLANAR, "--h", "-1"])),
+    "a setting out of its range": (
+        lambda tmp: (lambda: tb.run(PLANAR, integrators=["rk45"], settings={"rk45": {"rtol": -1.0}}),
+                     ["run", PLANAR, "--integrator", "rk45", "--set", "rk45.rtol=-1.0"])),
+    "a setting the integrator does not declare": (
+        lambda tmp: (lambda: tb.run(PLANAR, settings={"rk4.rtol": 1e-6}), ["run", PLANAR, "--set", "rk4.rtol=1e-06"])),
+    "an integrator that runs none of the case": (
+        lambda tmp: (lambda: tb.run(PLANAR, integrators=["rkmk4"]), ["run", PLANAR, "--integrator", "rkmk4"])),
+    "a missing plugin": (
+        lambda tmp: (lambda: tb.load_plugin(str(tmp / "no_such.so")), ["--plugin", str(tmp / "no_such.so"), "list"])),
+}
+
+
+@pytest.mark.parametrize("what", sorted(CASES))
+def test_bad_input_raises_the_command_lines_message(cli, tmp_path, what):
+    call, args = CASES[what](tmp_path)
+    status, out, err = cli(*args, *(["--out", tmp_path / "out"] if args[0] == "run" else []))
+    assert status == 2, (out, err)
+    with pytest.raises(ValueError) as raised:
+        call()
+    assert "tetherbench: " + str(raised.value) == err.strip()
+    assert not os.path.exists(tmp_path / "out")  # nothing written by either
+
+
+def test_unknown_traits_and_settings_fields_name_what_was_expected():
+    step = lambda form, t, y, h: y  # noqa: E731
+    with pytest.raises(ValueError, match="unknown trait 'symplectc'"):
+        tb.register_integrator("py_bad_trait", step, traits={"symplectc": True})
+    with pytest.raises(ValueError, match="'theta': expected both 'default' and 'meaning'"):
+        tb.register_integrator("py_bad_setting", step, settings={"theta": {"default": 1.0}})
+    with pytest.raises(ValueError, match="default 2 is not a finite number in"):
+        tb.register_integrator("py_bad_default", step,
+                               settings={"theta": {"default": 2.0, "meaning": "m", "lower": 0.0, "upper": 1.0}})
+    assert "py_bad_trait" not in tb.integrators()

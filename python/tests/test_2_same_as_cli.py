@@ -1,0 +1,73 @@
+"""tetherbench.run is `tetherbench run`: the same rows and time series, to the bit.
+
+The package and the executable run the same compiled code (one set of libraries) on the same
+inputs, so every metric, count and status is identical: the comparison is exact. Only runtime_s
+differs, being a measurement of this machine's clock in two separate runs."""
+
+import os
+
+import pandas as pd
+import pytest
+
+import tetherbench as tb
+
+TIMED = ["runtime_s"]  # the only column that is a clock reading
+
+
+@pytest.mark.parametrize(
+    "case, integrators, t_end",
+    [
+        ("T_planar_pendulum_60deg", ["rk4", "rattle", "ida", "lgvi", "rkmk4"], 1.0),
+        ("C_single_multirotor", ["lgvi", "rk4", "rk45"], 0.5),
+    ],
+)
+def test_summary_and_timeseries_equal_the_command_lines(cli, tmp_path, case, integrators, t_end):
+    path = tb.bundled_case(case)
+    args = ["run", path, "--t-end", t_end, "--out", tmp_path / "cli"]
+    for name in integrators:
+        args += ["--integrator", name]
+    status, _, err = cli(*args)
+    assert status == 0, err
+    res = tb.run(path, integrators=integrators, t_end=t_end)
+    by_cli = pd.read_csv(tmp_path / "cli" / "summary.csv")
+    assert list(by_cli.columns) == list(res.summary.columns)
+    assert list(by_cli.integrator) == res.labels
+    pd.testing.assert_frame_equal(by_cli.drop(columns=TIMED), res.summary.drop(columns=TIMED), check_exact=True)
+    measured = [label for label in res.labels if not res.status(label).startswith("n/a")]
+    assert measured and set(res._timeseries) == set(measured)  # n/a runs write none, as on the command line
+    for label in measured:
+        with open(tmp_path / "cli" / res.case / label / "timeseries.csv") as f:
+            cli_text = f.read()
+        assert res._timeseries[label] == cli_text  # byte for byte
+        pd.testing.assert_frame_equal(res.timeseries(label), pd.read_csv(tmp_path / "cli" / res.case / label / "timeseries.csv"))
+    # write() gives the files `run --out` gives.
+    res.write(tmp_path / "py")
+    written = pd.read_csv(tmp_path / "py" / "summary.csv")
+    pd.testing.assert_frame_equal(by_cli.drop(columns=TIMED), written.drop(columns=TIMED), check_exact=True)
+    for label in measured:
+        a = (tmp_path / "py" / res.case / label / "timeseries.csv").read_bytes()
+        b = (tmp_path / "cli" / res.case / label / "timeseries.csv").read_bytes()
+        assert a == b
+
+
+def test_write_appends_as_run_out_does_and_refuses_a_foreign_summary(tmp_path):
+    path = tb.bundled_case("T_planar_pendulum_60deg")
+    res = tb.run(path, integrators=["rk4"], t_end=0.1)
+    res.write(tmp_path)
+    res.write(tmp_path)
+    assert len(pd.read_csv(tmp_path / "summary.csv")) == 2  # appended, one header
+    foreign = tmp_path / "other"
+    foreign.mkdir()
+    (foreign / "summary.csv").write_text("a,b\n1,2\n")
+    with pytest.raises(ValueError, match="rows are never appended to a foreign file"):
+        res.write(foreign)
+
+
+def test_run_with_out_writes_where_told_and_nothing_else(tmp_path):
+    path = tb.bundled_case("T_planar_pendulum_60deg")
+    before = set(os.listdir(tmp_path))
+    res = tb.run(path, integrators=["rk4", "rattle"], t_end=0.1, out=tmp_path / "out")
+    assert set(os.listdir(tmp_path)) - before == {"out"}
+    assert sorted(os.listdir(tmp_path / "out")) == ["T_planar_pendulum_60deg", "summary.csv"]
+    assert sorted(os.listdir(tmp_path / "out" / "T_planar_pendulum_60deg")) == ["rattle", "rk4"]
+    assert list(res.summary.integrator) == ["rk4", "rattle"]  # in the order named, as --integrator

@@ -1,0 +1,141 @@
+"""Integrators written in Python, measured like the compiled ones: orders from the work-precision
+study's orders.csv (the report's rule), their rows through the same runner and instability
+criterion, their failures as results."""
+
+import numpy as np
+import pytest
+
+import tetherbench as tb
+
+PLANAR = tb.bundled_case("T_planar_pendulum_60deg")
+
+
+def euler(form, t, y, h):
+    return y + h * form.rhs(t, y)
+
+
+def midpoint(form, t, y, h):
+    k1 = form.rhs(t, y)
+    return y + h * form.rhs(t + h / 2, y + h / 2 * k1)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def python_methods():
+    # Neither method's stability region holds an interval of the imaginary axis (HLW: undamped
+    # oscillations grow at every h), which the instability criterion's judgement reads.
+    tb.register_integrator("py_euler", euler, consumes="ode", order=1, traits={"imaginary_axis_stable": False})
+    tb.register_integrator("py_midpoint", midpoint, consumes="ode", order=2, traits={"imaginary_axis_stable": False})
+
+
+@pytest.fixture(scope="module")
+def orders():
+    frames = tb.study("work_precision", PLANAR, integrators=["py_euler", "py_midpoint", "rk2"])
+    table = frames["orders.csv"]
+    return {row.integrator: row for row in table.itertuples()}
+
+
+@pytest.mark.parametrize("name, declared", [("py_euler", 1), ("py_midpoint", 2)])
+def test_a_python_method_is_measured_at_its_order(orders, name, declared):
+    row = orders[name]
+    assert row.declared_order == declared
+    # orders.csv's rule: a fit over the asymptotic range with its 95% interval. The fit is tight
+    # enough (intervals of 0.01) that the O(h) correction to the leading error term shows: the
+    # rule then flags an interval that misses the declared order by a few thousandths, as it does
+    # for the compiled methods (rk2 on the elastic pendulum, the free rigid body); never more.
+    assert abs(row.measured_order - declared) < 0.03, row
+    assert row.points.startswith("4 of 4") or row.points.startswith("3 of 4"), row
+    if isinstance(row.flag, str) and row.flag:
+        gap = float(row.flag.split(" by ")[1].split(" ")[0])
+        assert row.flag.startswith("interval [") and "excludes the declared %d" % declared in row.flag and gap < 0.02, row.flag
+
+
+def test_the_python_midpoint_rule_is_the_compiled_one(orders):
+    # The same method (the explicit midpoint rule is rk2) written twice gives the same errors.
+    py, cpp = orders["py_midpoint"], orders["rk2"]
+    assert py.measured_order == pytest.approx(cpp.measured_order, abs=1e-3)
+    assert py.order_ci95 == pytest.approx(cpp.order_ci95, rel=1e-3)
+    assert py.error_max == pytest.approx(cpp.error_max, rel=1e-6)
+    assert py.flag == cpp.flag
+
+
+def test_a_python_run_goes_through_the_same_runner_and_its_runtime_says_python():
+    res = tb.run(PLANAR, integrators=["py_midpoint", "rk2"], t_end=2.0)
+    s = res.summary.set_index("integrator")
+    assert list(s.status) == ["ok", "ok"]
+    assert s.loc["py_midpoint", "runtime_code"] == "python" and s.loc["rk2", "runtime_code"] == "compiled"
+    assert s.loc["py_midpoint", "steps"] == s.loc["rk2", "steps"] == 2000
+    assert s.loc["py_midpoint", "rhs_evals"] == 2 * 2000  # counted by form.rhs
+    # Same method, same metrics: the energy error of the midpoint rule agrees with rk2's to round-off.
+    assert s.loc["py_midpoint", "energy_err_max"] == pytest.approx(s.loc["rk2", "energy_err_max"], rel=1e-6)
+    ts = res.timeseries("py_midpoint")
+    assert ts.t.iloc[-1] == pytest.approx(2.0) and len(ts) == 201
+
+
+def test_a_step_that_raises_is_that_runs_failure():
+    def fragile(form, t, y, h):
+        if t >= 0.5:
+            raise ZeroDivisionError("the step broke at t = %g" % t)
+        return euler(form, t, y, h)
+
+    tb.register_integrator("py_fragile", fragile, order=1, traits={"imaginary_axis_stable": False})
+    res = tb.run(PLANAR, integrators=["py_fragile", "rk4"], t_end=1.0)
+    status = dict(zip(res.summary.integrator, res.summary.status))
+    assert status["py_fragile"].startswith("failed: the Python step raised ZeroDivisionError: the step broke at t = 0.5")
+    assert "at t = 0.5 s, step 501" in status["py_fragile"]
+    assert status["rk4"] == "ok"  # the other runs go on
+    assert np.isnan(res.summary.set_index("integrator").loc["py_fragile", "energy_err_max"])  # no metric shown as a result
+    assert len(res.timeseries("py_fragile")) == 51  # what was written is kept: samples up to t = 0.5
+
+
+def test_a_step_returning_nonsense_fails_its_run_saying_how():
+    tb.register_integrator("py_short", lambda form, t, y, h: y[:1], order=1)
+    tb.register_integrator("py_none", lambda form, t, y, h: None, order=1)
+    tb.register_integrator("py_nan", lambda form, t, y, h: y * np.nan, order=1)
+    res = tb.run(PLANAR, integrators=["py_short", "py_none", "py_nan"], t_end=0.1)
+    status = dict(zip(res.summary.integrator, res.summary.status))
+    assert status["py_short"].startswith("failed: the Python step returned 1 numbers, expected 2 (the state's size)")
+    assert status["py_none"].startswith("failed: the Python step returned NoneType, expected an array of 2 numbers")
+    assert status["py_nan"].startswith("unstable at h = 0.001: the Python step returned a non-finite state")
+
+
+def test_a_form_kept_after_its_run_raises():
+    kept = []
+
+    def keeping(form, t, y, h):
+        kept.append(form)
+        return euler(form, t, y, h)
+
+    tb.register_integrator("py_keeping", keeping, order=1)
+    tb.run(PLANAR, integrators=["py_keeping"], t_end=0.01)
+    with pytest.raises(RuntimeError, match="belongs to a run that has ended"):
+        kept[0].rhs(0.0, np.zeros(2))
+
+
+def test_declared_settings_reach_the_step_and_are_checked():
+    seen = []
+
+    def theta_step(form, t, y, h, settings):
+        seen.append(settings["theta"])
+        return euler(form, t, y, h)
+
+    tb.register_integrator("py_theta", theta_step, order=1,
+                           settings={"theta": {"default": 0.5, "meaning": "weight", "lower": 0.0, "upper": 1.0,
+                                               "lower_inclusive": True}})
+    tb.run(PLANAR, integrators=["py_theta"], t_end=0.01, settings={"py_theta": {"theta": 0.25}})
+    assert set(seen) == {0.25}
+    with pytest.raises(ValueError, match="py_theta.theta"):
+        tb.run(PLANAR, integrators=["py_theta"], t_end=0.01, settings={"py_theta": {"theta": 2.0}})
+    assert "theta" in tb.integrator_info("py_theta")["settings"]
+
+
+def test_names_of_the_catalogue_are_not_taken():
+    with pytest.raises(ValueError, match="taken by the catalogue"):
+        tb.register_integrator("rk4", euler)
+    with pytest.raises(ValueError, match="lower-case"):
+        tb.register_integrator("Py Euler", euler)
+    with pytest.raises(ValueError, match="unknown formulation 'odes'"):
+        tb.register_integrator("py_x", euler, consumes="odes")
+    # A Python integrator registered again (a notebook cell run again) replaces itself.
+    tb.register_integrator("py_euler", euler, order=1, traits={"imaginary_axis_stable": False})
+    assert tb.integrators().count("py_euler") == 1
+    assert tb.integrator_info("py_euler")["interpreter"] == "python"

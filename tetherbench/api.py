@@ -1,0 +1,263 @@
+"""The package's functions: each calls the command line's own code in the compiled part
+(tetherbench._core) and turns its CSV text into pandas DataFrames."""
+
+import hashlib
+import io
+import json
+import marshal
+import os
+import shutil
+import tempfile
+import warnings
+
+import pandas as pd
+
+from ._compiled import core as _core
+
+
+def integrators():
+    """The names of the compared integrators: built in, from loaded plugins, registered from Python."""
+    return list(_core.integrators())
+
+
+def models():
+    """The names of the models (built in and from loaded plugins)."""
+    return list(_core.models())
+
+
+def studies():
+    """The names of the studies `tetherbench report` runs (tetherbench.study runs one)."""
+    return list(_core.studies())
+
+
+def integrator_info(name):
+    """What the catalogue declares of an integrator: order, traits, settings, the form it consumes."""
+    return _core.integrator_info(name)
+
+
+def data_dir():
+    """The bundled data folder (cases/, reference/, scripts/)."""
+    return _core.data_dir()
+
+
+def bundled_case(name):
+    """The path of a bundled case file, by case name ("T_planar_pendulum_60deg")."""
+    path = os.path.join(_core.cases_dir(), name + ".toml")
+    if not os.path.isfile(path):
+        names = sorted(f[:-5] for f in os.listdir(_core.cases_dir()) if f.endswith(".toml"))
+        raise ValueError("bundled_case: no case '" + name + "' (expected one of: " + ", ".join(names) + ")")
+    return path
+
+
+def load_plugin(path):
+    """Loads a plugin (a shared library built against tetherbench::kernel), as `--plugin FILE` does.
+    Returns its entries ("integrator rk3", ...). Bad plugins raise ValueError with the command line's message."""
+    return list(_core.load_plugin(os.fspath(path)))
+
+
+class Case:
+    """A case file as loaded and checked (tetherbench.load_case)."""
+
+    def __init__(self, summary):
+        self._summary = summary
+
+    file = property(lambda self: self._summary.file)
+    name = property(lambda self: self._summary.name)
+    description = property(lambda self: self._summary.description)
+    model = property(lambda self: self._summary.model)
+    t_end = property(lambda self: self._summary.t_end, doc="s")
+    h = property(lambda self: self._summary.h, doc="s: the fixed step, the first step of adaptive methods")
+    sample_interval = property(lambda self: self._summary.sample_interval, doc="s: the observation grid")
+    discretisations = property(lambda self: list(self._summary.discretisations))
+
+    @property
+    def runs(self):
+        """The runs `run` makes of the case with every integrator: label, integrator, discretisation,
+        and why_not (empty where it runs; the model's or the integrator's reason where it does not)."""
+        return pd.DataFrame(self._summary.runs, columns=["label", "integrator", "discretisation", "why_not"])
+
+    def __repr__(self):
+        return "Case(%r, model=%r, t_end=%g, h=%g)" % (self.name, self.model, self.t_end, self.h)
+
+
+def load_case(path):
+    """Loads a case file (cases/README.md), checked against the catalogue as the command line checks it:
+    a bad file raises ValueError with the command line's message (file, key, what was expected)."""
+    return Case(_core.load_case(os.fspath(path)))
+
+
+def _toml_value(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value) if isinstance(value, int) else repr(float(value))
+    if isinstance(value, str):
+        return json.dumps(value)  # a TOML basic string
+    raise ValueError("settings: expected a number or a text, got %r" % (value,))
+
+
+def _overrides(settings):
+    """{"rattle": {"newton_tol": 1e-12}} or {"rattle.newton_tol": 1e-12} -> ["rattle.newton_tol=1e-12"],
+    the command line's --set assignments."""
+    if settings is None:
+        return []
+    if not isinstance(settings, dict):
+        raise ValueError("settings: expected a dict {integrator: {key: value}} or {'integrator.key': value}")
+    out = []
+    for key, value in settings.items():
+        if isinstance(value, dict):
+            out += ["%s.%s=%s" % (key, k, _toml_value(v)) for k, v in value.items()]
+        else:
+            out.append("%s=%s" % (key, _toml_value(value)))
+    return out
+
+
+def _names(integrators):
+    if integrators is None:
+        return []
+    if isinstance(integrators, str):
+        return [integrators]
+    return list(integrators)
+
+
+def _read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+class RunResult:
+    """The runs of one tetherbench.run: the summary rows and each run's time series, as the command
+    line's `run --out DIR` writes them (summary.csv, <case>/<label>/timeseries.csv)."""
+
+    def __init__(self, raw, timeseries_text):
+        self.case = raw["case"]
+        self._summary_csv = raw["summary_csv"]
+        self._runs = raw["runs"]
+        self._timeseries = timeseries_text
+        self.interrupted = raw["interrupted"]
+        self.summary = pd.read_csv(io.StringIO(self._summary_csv))
+
+    @property
+    def labels(self):
+        """The runs' labels (the summary's integrator column: "rk4", "rk4@lumped", ...)."""
+        return [r["label"] for r in self._runs]
+
+    def status(self, label):
+        return self._run(label)["status"]
+
+    def _run(self, label):
+        for r in self._runs:
+            if r["label"] == label:
+                return r
+        raise KeyError("no run '%s' in this result (runs: %s)" % (label, ", ".join(self.labels)))
+
+    def timeseries(self, label):
+        """The run's samples: the columns of its timeseries.csv (t, energy, ..., the model's own columns)."""
+        run = self._run(label)
+        if label not in self._timeseries:
+            raise KeyError("run '%s' has no time series: %s" % (label, run["status"]))
+        return pd.read_csv(io.StringIO(self._timeseries[label]))
+
+    def write(self, out_dir):
+        """Writes what `tetherbench run --out out_dir` writes: the rows appended to summary.csv (its
+        header first in a new file; a file with another header is refused) and each run's
+        <case>/<label>/timeseries.csv."""
+        out_dir = os.fspath(out_dir)
+        if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+            raise ValueError("--out: expected a folder to write into, got '%s', an existing file" % out_dir)
+        summary = os.path.join(out_dir, "summary.csv")
+        _core.check_summary_appendable(summary)
+        os.makedirs(out_dir, exist_ok=True)
+        header, _, rows = self._summary_csv.partition("\n")
+        fresh = not os.path.exists(summary) or os.path.getsize(summary) == 0
+        with open(summary, "a", encoding="utf-8") as f:
+            f.write(self._summary_csv if fresh else rows)
+        for label, text in self._timeseries.items():
+            folder = os.path.join(out_dir, self.case, label)
+            os.makedirs(folder, exist_ok=True)
+            with open(os.path.join(folder, "timeseries.csv"), "w", encoding="utf-8") as f:
+                f.write(text)
+
+    def __repr__(self):
+        return "RunResult(%r: %s)" % (self.case, "; ".join("%s %s" % (r["label"], r["status"]) for r in self._runs))
+
+
+def run(case, integrators=None, t_end=None, h=None, settings=None, repeats=1, out=None, progress=False):
+    """Runs a case as `tetherbench run` does: the named integrators (every applicable one when None),
+    over t_end with step h (the case's when None), with settings over the case file's
+    ({"rattle": {"newton_tol": 1e-12}}, as --set). Returns a RunResult.
+
+    With out=None nothing is kept on disk: the runs write into a scratch folder that is read and
+    removed (RunResult.write writes the files later). With out=DIR they write there as
+    `run --out DIR` does. Input errors raise ValueError with the command line's messages. Ctrl-C
+    ends the runs cleanly: the runs cut short say "interrupted" in their rows (RunResult.interrupted).
+    """
+    path = case.file if isinstance(case, Case) else os.fspath(case)
+    scratch = None
+    if out is None:
+        scratch = tempfile.mkdtemp(prefix="tetherbench-run-")
+    try:
+        raw = _core.run(path, _names(integrators), t_end, h, _overrides(settings), int(repeats),
+                        os.fspath(out) if out is not None else scratch, bool(progress))
+        texts = {r["label"]: _read(r["timeseries"]) for r in raw["runs"] if r["timeseries"] and os.path.exists(r["timeseries"])}
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+    result = RunResult(raw, texts)
+    if result.interrupted:
+        warnings.warn("tetherbench.run was interrupted: the runs cut short say so in their rows", RuntimeWarning, stacklevel=2)
+    return result
+
+
+def study(name, cases=None, integrators=None, out=None, params=None, settings=None, jobs=1):
+    """Runs one study (tetherbench.studies(): work_precision gives orders.csv, ...) as
+    `tetherbench study NAME` does, on case files (Case objects or paths; None: the bundled cases it
+    applies to), with only the named integrators (as --integrator). Returns {file name: DataFrame}
+    for every CSV it wrote. With out=None it writes into a scratch folder that is removed."""
+    if cases is None:
+        files = []
+    else:
+        files = [c.file if isinstance(c, Case) else os.fspath(c) for c in ([cases] if isinstance(cases, (Case, str, os.PathLike)) else cases)]
+    params = {str(k): str(v) for k, v in (params or {}).items()}
+    scratch = tempfile.mkdtemp(prefix="tetherbench-study-") if out is None else None
+    folder = scratch if scratch is not None else os.fspath(out)
+    try:
+        written = _core.study(name, files, _names(integrators), folder, params, _overrides(settings), int(jobs))
+        frames = {}
+        for path in written:
+            if path.endswith(".csv") and os.path.exists(path):
+                frames[os.path.relpath(path, folder)] = pd.read_csv(path)
+        return frames
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _origin(step):
+    """Where a Python step comes from, with a hash of its code: part of its runs' fingerprints, so
+    a stored result of another function of the same name is never taken for its own."""
+    code = getattr(step, "__code__", None) or getattr(getattr(step, "__call__", None), "__code__", None)
+    digest = hashlib.sha256(marshal.dumps(code)).hexdigest()[:12] if code is not None else "unknown"
+    where = getattr(step, "__module__", None) or type(step).__module__
+    name = getattr(step, "__qualname__", None) or type(step).__qualname__
+    return "python function %s.%s, code hash %s" % (where, name, digest)
+
+
+def register_integrator(name, step, consumes="ode", order=1, traits=None, settings=None, summary=None):
+    """Adds a fixed-step integrator written in Python to the catalogue:
+
+        step(form, t, y, h) -> y_next        (step(form, t, y, h, settings) when it declares settings)
+
+    on NumPy arrays, where `form` views the model's formulation of the kind it consumes: "ode"
+    (form.rhs(t, y), form.project(y)), "dae", "constrained", "lie_group_ode", "discrete_lie_group"
+    (python/README.md lists each form's methods). Its runs go through the same runner, metrics,
+    instability criterion, tables, studies and gates as the compiled methods'; its runtime column
+    says "python". A step that raises fails its run with the exception.
+
+    traits: what theory says of the method (MethodTraits: implicit, symmetric, symplectic,
+    dissipative, conserves_momentum_map, imaginary_axis_stable, on_manifold), judged against
+    what the suite measures. settings: {"key": {"default": 0.5, "meaning": "...", "lower": 0,
+    "upper": 1}} -- set per case ([integrators.NAME]) or with run(settings=...).
+    Registering a name again (a notebook cell run again) replaces the Python integrator."""
+    _core.register_integrator(name, step, consumes, int(order), dict(traits or {}), dict(settings or {}), summary or "",
+                              _origin(step))
