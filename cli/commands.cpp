@@ -13,6 +13,7 @@
 #include "app/case_run.hpp"
 #include "app/claims_check.hpp"
 #include "app/distributed.hpp"
+#include "app/gate_session.hpp"
 #include "app/gates.hpp"
 #include "app/integrator_selection.hpp"
 #include "app/order_gate.hpp"
@@ -400,18 +401,6 @@ class ReferenceCommand : public Command {
   CLI::Option* out_opt_ = nullptr;
 };
 
-// Whether a file lies inside the data folder of an installation (PREFIX/share/tetherbench, or a
-// copy given as --data-dir): the bundled data of a source clone's build tree resolve to the
-// clone's own folders, next to its top-level CMakeLists.txt, which an installation does not hold.
-bool inside_installation(const std::string& file, const DataPaths& data) {
-  std::error_code ec;
-  const fs::path reference = fs::weakly_canonical(data.reference, ec);
-  if (fs::exists(reference.parent_path() / "CMakeLists.txt")) return false;  // a source clone
-  const fs::path root = fs::weakly_canonical(data.root, ec), path = fs::weakly_canonical(fs::absolute(file), ec);
-  const auto [end, rest] = std::mismatch(root.begin(), root.end(), path.begin(), path.end());
-  return end == root.end();
-}
-
 // The --plugin options that load this catalogue's plugins again, for a command a message
 // suggests: those loaded from TETHERBENCH_PLUGINS are left to the environment (given twice, a
 // plugin is refused).
@@ -448,82 +437,41 @@ class GateCommand : public Command {
         ->allow_extra_args(false);
   }
   int execute(Session& session) override {
-    if (accept_failures_ && !record_) throw InputError("--accept-failures: goes with --record only (it says what to record)");
-    Catalogue gated = session.catalogue;
-    gated.integrators = chosen_integrators(session.catalogue, integrators_);
-    const auto case_files = session.case_files_or_bundled(cases_);
-    const auto cases = load_cases(session.catalogue, case_files, {}, RunLimits{});
-    const std::string file = envelopes_opt_->count() ? envelopes_ : session.data.reference + "/envelopes.csv";
-    if (file.empty()) throw InputError("--envelopes: expected an envelope file, got an empty path");
-    const bool installed = inside_installation(file, session.data);
-    // The command that records into the file in use; never into an installation's data, where
-    // the user records into a file of their own.
+    GateRequest request;
+    request.integrators = integrators_;
+    if (envelopes_opt_->count()) request.envelopes = envelopes_;
+    request.record = record_;
+    request.accept_failures = accept_failures_;
     // The case files first: a repeatable option would take the words after it as its values.
-    std::string record_command = "tetherbench" + plugin_options(session.catalogue) + " gate --record";
-    for (const auto& f : cases_) record_command += " " + f;
-    for (const auto& i : integrators_) record_command += " --integrator " + i;
-    record_command += installed ? " --envelopes my_envelopes.csv" : envelopes_opt_->count() ? " --envelopes " + file : "";
-    const EnvelopeFileHint hint{installed ? file + " (the installation's; record your own runs into your own file with --envelopes)" : file,
-                                record_command};
-    if (record_ && installed)
-      throw InputError("--envelopes " + file + ": the envelopes bundled with the installation are not recorded into; "
-                       "expected --envelopes FILE, a file of your own (created by --record when it does not exist)");
-    // A researcher's own envelope file starts empty: --record creates it.
-    std::vector<Envelope> envelopes;
-    if (!(record_ && !fs::exists(file))) {
-      envelopes = read_envelopes(file, /*accept_old_format=*/record_);
-      check_envelope_metrics(file, envelopes);
-    } else {
-      output_folder("--envelopes", fs::absolute(file).parent_path().string());
-    }
+    request.record_command = "tetherbench" + plugin_options(session.catalogue) + " gate --record";
+    for (const auto& f : cases_) request.record_command += " " + f;
+    for (const auto& i : integrators_) request.record_command += " --integrator " + i;
+    const auto cases = load_cases(session.catalogue, session.case_files_or_bundled(cases_), {}, RunLimits{});
+    const GateOutcome gates = run_gates(session.catalogue, session.data, cases, request);
+    const std::string& file = gates.file;
     if (record_) {
-      // Rows of the integrators not gated stay as they are.
-      std::vector<Envelope> kept, recorded;
-      std::vector<std::string> refused;
-      for (auto& e : envelopes) (gated.find_integrator(e.integrator) ? recorded : kept).push_back(std::move(e));
-      for (const auto& c : cases) {
-        RecordedEnvelopes r = record_envelopes(c, gated, recorded, accept_failures_);
-        recorded = std::move(r.rows);
-        refused.insert(refused.end(), r.refused.begin(), r.refused.end());
-      }
-      if (interrupted()) return finish(false);  // partial measurements are never recorded
-      if (!refused.empty()) {
+      if (gates.interrupted) return finish(false);  // partial measurements are never recorded
+      if (!gates.refused.empty()) {
         // A failing run recorded as expected to fail passes its gate: never done without being asked.
         std::fprintf(stderr, "gate --record: %zu run(s) fail, and %s does not expect them to fail that way; nothing "
-                             "recorded:\n", refused.size(), file.c_str());
-        for (const auto& line : refused) std::fprintf(stderr, "  %s\n", line.c_str());
+                             "recorded:\n", gates.refused.size(), file.c_str());
+        for (const auto& line : gates.refused) std::fprintf(stderr, "  %s\n", line.c_str());
         std::fprintf(stderr, "Fix them, leave them out with --integrator, or record them as expected to fail (kind, time "
                              "and step; their gate then fails if they fail another way or earlier) with --accept-failures.\n");
         return kRunFailed;
       }
-      recorded.insert(recorded.end(), kept.begin(), kept.end());
-      std::stable_sort(recorded.begin(), recorded.end(), [](const Envelope& a, const Envelope& b) {
-        return std::tie(a.case_name, a.integrator) < std::tie(b.case_name, b.integrator);
-      });
-      write_envelopes(file, recorded);
-      long failing = 0;
-      for (const auto& e : recorded)
-        if (e.bound_type == BoundType::Fails && gated.find_integrator(e.integrator)) ++failing;
       std::printf("recorded envelopes of %zu case(s) in %s", cases.size(), file.c_str());
-      if (failing > 0) std::printf(" (%ld run(s) recorded as expected to fail: their rows say how and when)", failing);
+      if (gates.expected_failures > 0)
+        std::printf(" (%ld run(s) recorded as expected to fail: their rows say how and when)", gates.expected_failures);
       std::printf("\n");
       return 0;
     }
     int failed = 0, checked = 0, inconclusive = 0;
-    auto print = [&](const GateCheck& g) {
+    for (const GateCheck& g : gates.checks) {
       ++checked;
       if (g.inconclusive) ++inconclusive, std::printf("gate inconclusive: %s\n", g.message.c_str());
       else if (g.pass) std::printf("gate ok:     %s\n", g.message.c_str());
       else ++failed, std::printf("GATE FAILED: %s\n", g.message.c_str());
-    };
-    for (const auto& c : cases)
-      for (const auto& g : check_gates(c, gated, envelopes, hint)) print(g);
-    // The orders, on one case per model: the first of its cases given (app/order_gate.hpp).
-    std::vector<std::string> models;
-    for (const auto& c : cases) {
-      if (std::find(models.begin(), models.end(), c.model_name) != models.end()) continue;
-      models.push_back(c.model_name);
-      for (const auto& g : check_orders(c, gated)) print(g);
     }
     std::printf("%d passed, %d failed, %d inconclusive\n", checked - failed - inconclusive, failed, inconclusive);
     return failed == 0 ? finish(true) : kRunFailed;

@@ -8,6 +8,7 @@
 
 #include "app/case.hpp"
 #include "app/limits.hpp"
+#include "app/output_folder.hpp"  // output_folder, which the commands share with the Python package
 
 namespace tb::cli {
 
@@ -15,10 +16,6 @@ namespace tb::cli {
 double positive_number(const std::string& option, const std::string& text, const std::string& unit = "");
 // An integer in [1, max].
 int count(const std::string& option, const std::string& text, int max);
-// A folder to write into: a non-empty path that is not an existing file, below a folder that
-// exists and is writable (or can be made there), in which none of the files the command `writes`
-// (top-level names) exists as anything but a regular file. Checked before anything runs.
-std::string output_folder(const std::string& option, const std::string& text, const std::vector<std::string>& writes = {});
 // The file names in a list such as StudyInfo::writes ("work_precision.csv, orders.csv, ...").
 std::vector<std::string> files_named_in(const std::string& list);
 // Names given at most once each.

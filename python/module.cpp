@@ -18,9 +18,11 @@
 
 #include "app/case_loading.hpp"
 #include "app/case_run.hpp"
+#include "app/gate_session.hpp"
 #include "app/integrator_selection.hpp"
 #include "app/interrupt.hpp"
 #include "app/manifest.hpp"
+#include "app/output_folder.hpp"
 #include "app/plugins.hpp"
 #include "app/report.hpp"
 #include "app/summary.hpp"
@@ -46,6 +48,14 @@ struct CaseSummary {
   // (label, integrator, discretisation, why not: "" when it runs)
   std::vector<std::tuple<std::string, std::string, std::string, std::string>> runs;
 };
+
+std::vector<std::string> bundled_case_files() {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(session().data.cases))
+    if (entry.path().extension() == ".toml") files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
 
 Case load_one(const std::string& file, const std::vector<std::string>& overrides) {
   return load_cases(session().catalogue, {file}, overrides, RunLimits{}).front();
@@ -114,15 +124,11 @@ py::list study(const std::string& name, const std::vector<std::string>& files, c
   if (!info)
     throw InputError("study: unknown study '" + name + "' (expected one of: " + join_names(s.catalogue.study_names()) + ")");
   const Catalogue selected = selected_catalogue(s.catalogue, integrators);
-  std::vector<std::string> case_files = files;
-  if (case_files.empty())
-    for (const auto& entry : std::filesystem::directory_iterator(s.data.cases))
-      if (entry.path().extension() == ".toml") case_files.push_back(entry.path().string());
-  std::sort(case_files.begin(), case_files.end());
-  auto cases = selected_cases(load_cases(s.catalogue, case_files, overrides, RunLimits{}), selected, overrides);
+  auto cases = selected_cases(load_cases(s.catalogue, files.empty() ? bundled_case_files() : files, overrides, RunLimits{}),
+                              selected, overrides);
   if (files.empty()) cases = cases_for_study(*info, cases);
   ReportOptions options;
-  options.out_dir = out_dir;
+  options.out_dir = output_folder("--out", out_dir, {});
   options.reference_dir = s.data.reference;
   options.references.bundled = s.data.reference;
   options.references.bundled_in_checkout = s.data.reference_in_checkout;
@@ -141,6 +147,63 @@ py::list study(const std::string& name, const std::vector<std::string>& files, c
   py::list written;
   for (const auto& path : outcome.written) written.append(path);
   return written;
+}
+
+// `tetherbench table`: every case's full runs through the job list, summary.csv and summary.md in
+// out_dir. Returns the files written.
+py::list table(const std::vector<std::string>& files, const std::vector<std::string>& integrators, const std::string& out_dir,
+               const std::vector<std::string>& overrides, int repeats, int jobs) {
+  const Session& s = session();
+  ReportOptions options;
+  options.out_dir = output_folder("--out", out_dir, {"summary.csv", "summary.md", "job_costs.csv"});
+  options.reference_dir = s.data.reference;
+  options.workers = unsigned(std::max(1, jobs));
+  options.command = "tetherbench.table()";
+  options.data_root = s.data.root;
+  options.scripts_dir = s.data.scripts;
+  const Catalogue selected = selected_catalogue(s.catalogue, integrators);
+  const auto cases = selected_cases(load_cases(s.catalogue, files.empty() ? bundled_case_files() : files, overrides, RunLimits{}),
+                                    selected, overrides);
+  {
+    py::gil_scoped_release unlocked;
+    InterruptScope scope;
+    run_table(cases, selected, options, repeats);
+  }
+  py::list written;
+  for (const char* name : {"summary.csv", "summary.md"}) written.append((std::filesystem::path(out_dir) / name).string());
+  return written;
+}
+
+// `tetherbench gate`: the checks as (case, integrator, metric, outcome, message) rows, or, recording,
+// what was recorded.
+py::dict gate(const std::vector<std::string>& files, const std::vector<std::string>& integrators,
+              const std::optional<std::string>& envelopes, bool record, bool accept_failures) {
+  const Session& s = session();
+  GateRequest request;
+  request.integrators = integrators;
+  request.envelopes = envelopes;
+  request.record = record;
+  request.accept_failures = accept_failures;
+  request.record_command = "tetherbench.gate(..., record=True)";
+  const auto cases = load_cases(s.catalogue, files.empty() ? bundled_case_files() : files, {}, RunLimits{});
+  GateOutcome outcome;
+  {
+    py::gil_scoped_release unlocked;
+    InterruptScope scope;
+    outcome = run_gates(s.catalogue, s.data, cases, request);
+  }
+  py::list checks;
+  for (const auto& g : outcome.checks)
+    checks.append(py::make_tuple(g.case_name, g.integrator, g.metric,
+                                 g.inconclusive ? "inconclusive" : g.pass ? "ok" : "failed", g.message));
+  py::dict d;
+  d["file"] = outcome.file;
+  d["checks"] = checks;
+  d["recorded"] = outcome.recorded;
+  d["refused"] = outcome.refused;
+  d["expected_failures"] = outcome.expected_failures;
+  d["interrupted"] = outcome.interrupted;
+  return d;
 }
 
 MethodTraits traits_from(const py::dict& given) {
@@ -341,6 +404,10 @@ PYBIND11_MODULE(_core, m) {
         py::arg("repeats"), py::arg("out_dir"), py::arg("progress"));
   m.def("study", &study, py::arg("name"), py::arg("case_files"), py::arg("integrators"), py::arg("out_dir"),
         py::arg("parameters"), py::arg("overrides"), py::arg("jobs"));
+  m.def("table", &table, py::arg("case_files"), py::arg("integrators"), py::arg("out_dir"), py::arg("overrides"),
+        py::arg("repeats"), py::arg("jobs"));
+  m.def("gate", &gate, py::arg("case_files"), py::arg("integrators"), py::arg("envelopes"), py::arg("record"),
+        py::arg("accept_failures"));
   m.def("register_integrator", &register_integrator, py::arg("name"), py::arg("step"), py::arg("consumes"), py::arg("order"),
         py::arg("traits"), py::arg("settings"), py::arg("summary"), py::arg("origin"));
   m.def("summary_columns", &summary_columns);

@@ -25,8 +25,8 @@ Session& session() {
     made->catalogue = suite_catalogue();
     const auto here = module_dir();
     // BUILD/python/tetherbench -> BUILD; PREFIX/lib/python3/dist-packages/tetherbench -> PREFIX/lib.
-    made->data = find_data_paths(std::nullopt, {(here / ".." / "..").lexically_normal().string(),
-                                                (here / ".." / ".." / "..").lexically_normal().string()});
+    const auto two_up = here.parent_path().parent_path();
+    made->data = find_data_paths(std::nullopt, {two_up.string(), two_up.parent_path().string()});
     return made;
   }();
   return *s;

@@ -13,6 +13,9 @@
 #   4. Under mpirun (when the build has MPI), every rank loads the plugin: its rows as threaded.
 #   5. The gate on the test plugins (tests/plugins/check_gate.sh): failing runs are not recorded
 #      unasked, fails rows keep their kind and time, and a broken order fails.
+#   6. The Python package, installed in PREFIX/lib/python3/dist-packages/tetherbench and moved with
+#      the prefix, imports with PYTHONPATH pointing there from a folder outside the checkout, finds
+#      the installation's data, runs a case, and loads the rk3 example built against it.
 # Usage: install_examples.sh SOURCE_DIR BUILD_DIR [MPIEXEC]
 set -euo pipefail
 src="$1" build="$2" mpiexec="${3:-}"
@@ -23,7 +26,7 @@ jobs=2
 
 cmake --install "$build" --prefix "$work/stage" >/dev/null
 # Nothing absolute from the source or build tree in what is installed (data links are copies).
-for f in "$work"/stage/bin/* "$work"/stage/lib/*.so*; do
+for f in "$work"/stage/bin/* "$work"/stage/lib/*.so* "$work"/stage/lib/python3/dist-packages/tetherbench/*; do
   if grep -q -a -e "$src" -e "$build" "$f"; then fail "$f holds a path of the source or build tree"; fi
 done
 [ -z "$(find "$work/stage" -type l -lname '/*')" ] || fail "the installation holds absolute symbolic links"
@@ -239,4 +242,25 @@ rk3_order="$(grep '^T_planar_pendulum_60deg,rk3,3,' "$work/oo/observed_order.csv
 awk -v p="$rk3_order" 'BEGIN { exit !(p != "" && p - 3 <= 0.5 && 3 - p <= 0.5) }' ||
   fail "observed_order.csv: rk3's observed order '$rk3_order', expected 3 +- 0.5"
 echo "study example: rk3 observed order $rk3_order (declared 3); $(($(wc -l <"$work/oo/observed_order.csv") - 1)) rows"
+# The Python package of the moved installation (built unless configured with TETHERBENCH_WITH_PYTHON=OFF).
+if [ -d "$prefix/lib/python3/dist-packages/tetherbench" ]; then
+  (cd "$work" && PYTHONPATH="$prefix/lib/python3/dist-packages" /usr/bin/python3 - "$prefix" "$rk3" "$case_file" >"$work/python.out" 2>&1 <<'PY'
+import os, sys
+prefix, rk3, case_file = sys.argv[1:]
+import tetherbench as tb
+where = os.path.dirname(tb.__file__)
+assert where == os.path.join(prefix, "lib", "python3", "dist-packages", "tetherbench"), where
+assert tb.data_dir() == os.path.join(prefix, "share", "tetherbench"), tb.data_dir()
+assert tb.load_plugin(rk3) == ["integrator rk3"]
+res = tb.run(case_file, integrators=["rk4", "rk3"], t_end=1.0)
+assert list(res.summary.status) == ["ok", "ok"], res
+print("python: tetherbench %s from %s; rk4 and rk3 ok, max dE %.3g and %.3g" % (
+    tb.__version__, where, res.summary.energy_err_max[0], res.summary.energy_err_max[1]))
+PY
+  ) || { cat "$work/python.out"; fail "the installed Python package failed"; }
+  cat "$work/python.out"
+else
+  grep -q "TETHERBENCH_WITH_PYTHON:BOOL=OFF" "$build/CMakeCache.txt" || fail "no Python package was installed"
+  echo "install_examples: the build was configured without the Python package: its check does not apply"
+fi
 echo "install_examples: ok"

@@ -21,6 +21,7 @@ from .api import (
     RunResult,
     bundled_case,
     data_dir,
+    gate,
     integrator_info,
     integrators,
     load_case,
@@ -30,6 +31,7 @@ from .api import (
     run,
     studies,
     study,
+    table,
 )
 
 __version__ = _core.version()
@@ -41,6 +43,7 @@ __all__ = [
     "__version__",
     "bundled_case",
     "data_dir",
+    "gate",
     "integrator_info",
     "integrators",
     "kernel_version",
@@ -51,4 +54,5 @@ __all__ = [
     "run",
     "studies",
     "study",
+    "table",
 ]

@@ -214,10 +214,7 @@ def study(name, cases=None, integrators=None, out=None, params=None, settings=No
     `tetherbench study NAME` does, on case files (Case objects or paths; None: the bundled cases it
     applies to), with only the named integrators (as --integrator). Returns {file name: DataFrame}
     for every CSV it wrote. With out=None it writes into a scratch folder that is removed."""
-    if cases is None:
-        files = []
-    else:
-        files = [c.file if isinstance(c, Case) else os.fspath(c) for c in ([cases] if isinstance(cases, (Case, str, os.PathLike)) else cases)]
+    files = _case_files(cases)
     params = {str(k): str(v) for k, v in (params or {}).items()}
     scratch = tempfile.mkdtemp(prefix="tetherbench-study-") if out is None else None
     folder = scratch if scratch is not None else os.fspath(out)
@@ -231,6 +228,60 @@ def study(name, cases=None, integrators=None, out=None, params=None, settings=No
     finally:
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _case_files(cases):
+    if cases is None:
+        return []
+    if isinstance(cases, (Case, str, os.PathLike)):
+        cases = [cases]
+    return [c.file if isinstance(c, Case) else os.fspath(c) for c in cases]
+
+
+class Table:
+    """What `tetherbench table` writes: the summary rows of every case's full runs (summary.csv)
+    and the report's per-case tables (summary.md), where an interpreted method's runtime says so."""
+
+    def __init__(self, summary, markdown):
+        self.summary = summary
+        self.markdown = markdown
+
+    def __repr__(self):
+        return "Table(%d rows)" % len(self.summary)
+
+
+def table(cases=None, integrators=None, out=None, settings=None, repeats=1, jobs=1):
+    """Runs every case's full runs as `tetherbench table` does (the bundled cases when None; only
+    the named integrators when given) and returns a Table. With out=None the files are written
+    into a scratch folder that is removed."""
+    scratch = tempfile.mkdtemp(prefix="tetherbench-table-") if out is None else None
+    folder = scratch if scratch is not None else os.fspath(out)
+    try:
+        csv, md = _core.table(_case_files(cases), _names(integrators), folder, _overrides(settings), int(repeats), int(jobs))
+        return Table(pd.read_csv(csv), _read(md))
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def gate(cases=None, integrators=None, envelopes=None, record=False, accept_failures=False):
+    """The CI regression gates of `tetherbench gate`: each case's short run (its [report] gate_t_end)
+    checked against the envelopes in `envelopes` (the bundled reference/envelopes.csv when None),
+    and each fixed-step integrator's measured order against its declared one. Returns a DataFrame
+    (case, integrator, metric, outcome: ok/failed/inconclusive, message).
+
+    record=True re-measures the envelopes of these cases and integrators into `envelopes` (a file
+    of your own, created if missing) and returns {"recorded": True, ...}; it is refused, nothing
+    written, while a run fails that the file does not expect to fail that way (returned under
+    "refused"), unless accept_failures=True records such runs as expected to fail."""
+    raw = _core.gate(_case_files(cases), _names(integrators), None if envelopes is None else os.fspath(envelopes),
+                     bool(record), bool(accept_failures))
+    if raw["interrupted"]:
+        warnings.warn("tetherbench.gate was interrupted: nothing was recorded", RuntimeWarning, stacklevel=2)
+    if record:
+        return {"file": raw["file"], "recorded": raw["recorded"], "refused": list(raw["refused"]),
+                "expected_failures": raw["expected_failures"]}
+    return pd.DataFrame(raw["checks"], columns=["case", "integrator", "metric", "outcome", "message"])
 
 
 def _origin(step):

@@ -51,7 +51,7 @@ def main():
     res = tb.run(case, integrators=["lgvi", "rk4", "py_rk4_projected"], t_end=args.t_end)
     res.write(args.out)
 
-    columns = ["integrator", "steps", "energy_err_max", "linear_momentum_err_max", "orthogonality_err_max",
+    columns = ["integrator", "steps", "energy_err_max", "linear_momentum_err_max", "constraint_err_max",
                "runtime_s", "runtime_code", "status"]
     print("%s, %g s at h = %g s (tetherbench %s)" % (case.name, args.t_end, case.h, tb.__version__))
     print(res.summary[columns].to_string(index=False))

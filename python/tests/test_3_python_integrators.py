@@ -139,3 +139,29 @@ def test_names_of_the_catalogue_are_not_taken():
     tb.register_integrator("py_euler", euler, order=1, traits={"imaginary_axis_stable": False})
     assert tb.integrators().count("py_euler") == 1
     assert tb.integrator_info("py_euler")["interpreter"] == "python"
+
+
+def test_the_report_table_says_python_beside_an_interpreted_runtime():
+    t = tb.table(PLANAR, integrators=["py_midpoint", "rk2"])
+    rows = t.summary.set_index("integrator")
+    assert rows.loc["py_midpoint", "runtime_code"] == "python" and rows.loc["rk2", "runtime_code"] == "compiled"
+    lines = [line for line in t.markdown.splitlines() if line.startswith("| py_midpoint") or line.startswith("| rk2")]
+    assert lines and any("(python)" in line for line in lines if line.startswith("| py_midpoint"))
+    assert not any("(python)" in line for line in lines if line.startswith("| rk2"))
+
+
+def test_a_python_method_is_gated_like_a_compiled_one(tmp_path):
+    """Envelopes recorded for a Python method hold while it is unchanged; a change that degrades it
+    (the midpoint rule replaced by Euler under the same name) fails its gates."""
+    envelopes = tmp_path / "my_envelopes.csv"
+    tb.register_integrator("py_gated", midpoint, order=2, traits={"imaginary_axis_stable": False})
+    recorded = tb.gate(PLANAR, integrators=["py_gated"], envelopes=envelopes, record=True)
+    assert recorded["recorded"] and recorded["refused"] == []
+    assert "T_planar_pendulum_60deg,py_gated,energy_err_max,max," in envelopes.read_text()
+    checks = tb.gate(PLANAR, integrators=["py_gated"], envelopes=envelopes)
+    assert len(checks) >= 2 and set(checks.outcome) == {"ok"}, checks.message.tolist()
+    assert (checks.metric == "order").any()
+    tb.register_integrator("py_gated", euler, order=2, traits={"imaginary_axis_stable": False})  # degraded
+    checks = tb.gate(PLANAR, integrators=["py_gated"], envelopes=envelopes)
+    failed = checks[checks.outcome == "failed"]
+    assert set(failed.metric) >= {"energy_err_max", "order"}, checks.message.tolist()
