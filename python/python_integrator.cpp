@@ -43,21 +43,25 @@ class PythonStepper final : public FixedStepStepper {
  public:
   PythonStepper(std::shared_ptr<const PythonFunction> step, const Formulation& form, const IntegratorSettings& s,
                 double t0, bool pass_settings)
-      : FixedStepStepper(t0, s.h, form.initial_state()), step_(std::move(step)) {
+      : FixedStepStepper(t0, s.h, Eigen::VectorXd()), step_(std::move(step)) {
     py::gil_scoped_acquire gil;
-    view_object_ = make_form_view(form, &counters_, view_);
-    if (pass_settings) {
-      py::dict d;
-      for (const auto& [key, value] : s.values()) d[py::str(key)] = value;
-      for (const auto& [key, value] : s.words()) d[py::str(key)] = value;
-      settings_ = d;
+    try {
+      view_object_ = make_form_view(form, s, &counters_, view_);
+      y_ = view_->starting_state();  // the kind's start (the DAE's consistent state: python_integrator.hpp)
+      if (pass_settings) {
+        py::dict d;
+        for (const auto& [key, value] : s.values()) d[py::str(key)] = value;
+        for (const auto& [key, value] : s.words()) d[py::str(key)] = value;
+        settings_ = d;
+      }
+    } catch (...) {
+      release();  // here, with the lock: the members would otherwise be dropped after it
+      throw;
     }
   }
   ~PythonStepper() override {
     py::gil_scoped_acquire gil;
-    view_->invalidate();
-    view_object_ = py::object();
-    settings_ = py::object();
+    release();
   }
 
  protected:
@@ -68,6 +72,12 @@ class PythonStepper final : public FixedStepStepper {
       result = settings_ ? (**step_)(view_object_, t_, y_, dt, settings_) : (**step_)(view_object_, t_, y_, dt);
     } catch (py::error_already_set& e) {
       failure = {StepFailure::Kind::SolverFailed, "the Python step raised " + exception_text(e)};
+      return false;
+    }
+    try {
+      result = view_->state_in(result);  // the DAE's (y_next, yp_next): its yp_next kept for the next step
+    } catch (const std::invalid_argument& e) {
+      failure = {StepFailure::Kind::SolverFailed, std::string("the Python step returned ") + e.what()};
       return false;
     }
     try {
@@ -86,10 +96,19 @@ class PythonStepper final : public FixedStepStepper {
       failure = {StepFailure::Kind::Diverged, "the Python step returned a non-finite state"};
       return false;
     }
+    view_->accept();
     return true;
   }
 
  private:
+  // Ends the view's run and drops the Python objects; called with the interpreter's lock held.
+  void release() {
+    if (view_) view_->invalidate();
+    view_.reset();  // a view the step did not keep goes here
+    view_object_ = py::object();
+    settings_ = py::object();
+  }
+
   std::shared_ptr<const PythonFunction> step_;
   std::shared_ptr<FormView> view_;
   py::object view_object_, settings_;

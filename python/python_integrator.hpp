@@ -8,6 +8,15 @@
 // (python/form_views.hpp). A step that raises fails its run with the exception (its type and
 // message: the run's status), one that returns non-finite numbers fails it as diverged, one that
 // returns the wrong number of entries fails it saying so. IntegratorInfo::interpreter = "python".
+//
+// Where a run starts (FormView::starting_state), as the compiled integrators of each kind start:
+// from the form's initial_state() (rk4, rattle, rkmk4, lgvi), except on the index-1 DAE form,
+// whose state holds the multipliers and whose consistent values depend on the Baumgarte
+// parameters: there, as ida does, from consistent_initial_state(p, gamma) with p and gamma the
+// integrator's settings baumgarte_p and baumgarte_gamma when it declares them, 0 (the plain
+// index-1 system) when it does not; and since a DAE scheme may need y' at the step's start, the
+// view carries it (form.derivative: the consistent y'(t0) at the first step, then the yp_next a
+// step returns with its state as (y_next, yp_next); None after a step that returned y_next alone).
 
 #include <pybind11/pybind11.h>
 

@@ -300,10 +300,19 @@ def register_integrator(name, step, consumes="ode", order=1, traits=None, settin
         step(form, t, y, h) -> y_next        (step(form, t, y, h, settings) when it declares settings)
 
     on NumPy arrays, where `form` views the model's formulation of the kind it consumes: "ode"
-    (form.rhs(t, y), form.project(y)), "dae", "constrained", "lie_group_ode", "discrete_lie_group"
-    (python/README.md lists each form's methods). Its runs go through the same runner, metrics,
-    instability criterion, tables, studies and gates as the compiled methods'; its runtime column
-    says "python". A step that raises fails its run with the exception.
+    (form.rhs(t, y), form.project(y)), "dae" (form.residual(t, y, yp), form.jacobian(...)),
+    "constrained" (form.force, form.constraint, form.make_solver(): the model's O(N) solver),
+    "lie_group_ode" (form.field, form.act, form.dexp_inv), "discrete_lie_group" (form.make_step():
+    the model's step equations and Newton correction); python/README.md lists each form's methods.
+    form.store is a dict that lasts the run (one solver per run). Its runs go through the same
+    runner, metrics, instability criterion, tables, studies and gates as the compiled methods'; its
+    runtime column says "python". A step that raises fails its run with the exception.
+
+    A run starts from form.initial_state(), except on "dae", where it starts, as ida's does, from
+    form.consistent_initial_state() at the Baumgarte parameters the integrator declares as settings
+    baumgarte_p and baumgarte_gamma (0 where it declares none: the plain index-1 system). There
+    form.derivative is y' at the step's start: the consistent y'(t0) at the first step, then what
+    the previous step returned as (y_next, yp_next) (None after one that returned y_next alone).
 
     traits: what theory says of the method (MethodTraits: implicit, symmetric, symplectic,
     dissipative, conserves_momentum_map, imaginary_axis_stable, on_manifold), judged against
