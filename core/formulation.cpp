@@ -13,4 +13,13 @@ std::string to_string(FormulationKind kind) {
   return "unknown";
 }
 
+std::string idle_baumgarte_setting(const std::string& key, const Formulation& form) {
+  const auto* dae = dynamic_cast<const DaeFormulation*>(&form);
+  if (!dae || (key != "baumgarte_p" && key != "baumgarte_gamma")) return "";
+  if (std::string why = dae->why_not_stabilised(); !why.empty()) return why;
+  if (key == "baumgarte_p" && !form.integrated_constraints().positions)
+    return "the form integrates no constraint that can drift, so p has nothing to keep";
+  return "";
+}
+
 }  // namespace tb

@@ -243,6 +243,15 @@ class DaeFormulation : public Formulation {
   virtual int upper_bandwidth() const = 0;
 };
 
+// The settings `baumgarte_p` and `baumgarte_gamma` of a DAE integrator act only on what a form keeps
+// by stabilisation: p on its integrated constraints, gamma on an attitude R (why_not_stabilised:
+// neither, on the implicit ODE of an unconstrained system). Given where they act on nothing, a
+// case file's value would be printed beside results it did not shape. Why `key` is idle on `form`
+// ("" when it acts, or is not one of them): an IntegratorInfo::idle_setting for every integrator
+// that reads them (ida, a DAE integrator written in Python). (gamma on a form with constraints but
+// no R, the planar pendulum's, is not detected: the form does not declare whether it holds an R.)
+std::string idle_baumgarte_setting(const std::string& key, const Formulation& form);
+
 class DiscreteLieGroupFormulation : public Formulation {
  public:
   static constexpr FormulationKind kKind = FormulationKind::DiscreteLieGroup;  // what an integrator on this type consumes

@@ -367,19 +367,8 @@ IntegratorInfo ida_info() {
           consuming([](const DaeFormulation& form, const IntegratorSettings& s, double t0) {
             return std::make_unique<IdaStepper>(form, s, t0);
           })};
-  // The Baumgarte rates act only on what a form keeps by stabilisation: p on its integrated
-  // constraints, gamma on an attitude R (DaeFormulation::why_not_stabilised: neither, on the
-  // implicit ODE of an unconstrained system). Given where they act on nothing, a case file's value
-  // would be printed beside results it did not shape. (gamma on a form with constraints but no R,
-  // the planar pendulum's, is not detected: the form does not declare whether it holds an R.)
-  info.idle_setting = [](const std::string& key, const Formulation& form) -> std::string {
-    const auto* dae = dynamic_cast<const DaeFormulation*>(&form);
-    if (!dae || (key != "baumgarte_p" && key != "baumgarte_gamma")) return "";
-    if (std::string why = dae->why_not_stabilised(); !why.empty()) return why;
-    if (key == "baumgarte_p" && !form.integrated_constraints().positions)
-      return "the form integrates no constraint that can drift, so p has nothing to keep";
-    return "";
-  };
+  // Its Baumgarte rates, given where they act on nothing, are refused (core/formulation.hpp).
+  info.idle_setting = idle_baumgarte_setting;
   const auto tolerances = error_tolerance_settings(
       "IDA's error control err_i ≤ atol + rtol·|y_i| on the differential components (the multipliers are left out of "
       "the error test)", 1e-8, "absolute tolerance of the same error control", 1e-10);

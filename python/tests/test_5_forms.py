@@ -541,3 +541,17 @@ def test_the_discrete_step_keeps_its_order_of_calls_and_ends_with_its_run():
     assert out["symmetric"] == "" and out["canonical"].size == 12
     with pytest.raises(RuntimeError, match="this step belongs to a run that has ended"):
         out["step"].begin(np.zeros(12), 0.01)
+
+
+def test_baumgarte_settings_given_where_they_act_on_nothing_are_refused_as_for_ida(cli, tmp_path):
+    # The elastic pendulum's DAE form is the implicit ODE of an unconstrained system: nothing to
+    # stabilise, so p given for a DAE integrator written in Python is refused as ida's is.
+    tb.register_integrator("py_dae_idle", bdf1, consumes="dae", order=1, settings=BAUMGARTE)
+    elastic = tb.bundled_case("T_elastic_pendulum")
+    with pytest.raises(ValueError) as python_dae:
+        tb.run(elastic, integrators=["py_dae_idle"], t_end=0.01, settings={"py_dae_idle": {"baumgarte_p": 5.0}})
+    status, _, err = cli("run", elastic, "--integrator", "ida", "--t-end", "0.01", "--set", "ida.baumgarte_p=5.0",
+                         "--out", tmp_path)
+    assert status == 2
+    assert str(python_dae.value) == err.strip()[len("tetherbench: "):].replace("ida", "py_dae_idle")
+    assert "nothing to act on" in str(python_dae.value)
