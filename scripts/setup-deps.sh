@@ -19,6 +19,7 @@ PACKAGES=(
   python3-dev            # Python.h for the pybind11 module
   python3-numpy python3-pandas  # arrays and DataFrames the Python package returns
   python3-pytest         # the Python package's tests (ctest runs them)
+  python3-nbclient python3-nbformat python3-ipykernel  # runs examples/python/compare.ipynb (Debian's Jupyter kernel) in those tests
   libopenmpi-dev openmpi-bin  # MPI: report/table/study over mpirun ranks (optional at build time; CI tests it)
 )
 

@@ -37,3 +37,19 @@ def test_step_cost_compares_the_same_method_compiled_and_in_python(tmp_path):
     assert python_us > compiled_us  # an interpreted step is not free
     e_compiled, e_python = (float(x) for x in row[6].split("/"))
     assert abs(e_python - e_compiled) <= 1e-3 * e_compiled  # the same method: the same error, to round-off
+
+
+def test_the_notebook_runs_under_debians_jupyter_kernel(tmp_path):
+    """examples/python/compare.ipynb executed cell by cell by Debian's nbclient and Python 3 kernel
+    (/usr/bin/python3), from the folder it lives in, as Jupyter opens it."""
+    import nbclient
+    import nbformat
+
+    notebook = nbformat.read(os.path.join(ROOT, "examples", "python", "compare.ipynb"), as_version=4)
+    nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": os.path.join(ROOT, "examples", "python")}}).execute()
+    outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    table = [o for o in outputs if o.output_type == "execute_result" and "text/html" in o.data and "py_rk4_projected" in o.data["text/html"]]
+    assert table and "python" in table[0].data["text/html"]
+    assert any(o.output_type == "display_data" and "image/png" in o.data for o in outputs)  # the figure
