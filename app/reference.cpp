@@ -1,9 +1,13 @@
 #include "app/reference.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
+#include "app/catalogue.hpp"
+#include "app/data_paths.hpp"
 #include "app/fingerprint.hpp"
+#include "app/reference_search.hpp"
 #include "core/format.hpp"
 #include "app/reference_data.hpp"
 
@@ -303,6 +307,24 @@ std::map<std::string, StateTrajectory> read_reference_trajectories(const Case& c
 std::map<std::string, StateTrajectory> read_ranking_trajectories(const Case& c, const std::string& reference_dir,
                                                                  const IntegratorInfo& solver, ReferenceRole role) {
   return read_ranking_trajectories(c, ReferenceSearch::only(reference_dir), solver, role);
+}
+
+ReferenceSearch reference_search(const std::vector<std::string>& dirs, const DataPaths& data, const Catalogue& catalogue) {
+  ReferenceSearch search;
+  for (const auto& dir : dirs) {
+    if (std::find(search.user.begin(), search.user.end(), dir) != search.user.end())
+      throw InputError("--reference-dir " + dir + ": given twice; expected each folder once");
+    if (dir.empty() || !std::filesystem::is_directory(dir))
+      throw InputError("--reference-dir " + dir + ": expected an existing folder of reference solutions "
+                       "(written by `tetherbench reference --out DIR`)");
+    search.user.push_back(dir);
+  }
+  search.bundled = data.reference;
+  search.bundled_in_checkout = data.reference_in_checkout;
+  for (const auto& p : catalogue.plugins)
+    for (const auto& entry : p.entries)
+      if (entry.rfind("model ", 0) == 0) search.model_plugins[entry.substr(6)] = p.file;
+  return search;
 }
 
 }  // namespace tb

@@ -14,6 +14,8 @@
 namespace tb {
 
 struct Case;
+struct Catalogue;
+struct DataPaths;
 
 struct ReferenceSearch {
   std::vector<std::string> user;  // --reference-dir, in the order given
@@ -39,5 +41,10 @@ struct ReferenceSearch {
   // " (make it with `tetherbench [--plugin P] reference FILE --out DIR`[, then give --reference-dir DIR])".
   std::string remake_hint(const Case& c) const;
 };
+
+// The search of `--reference-dir DIR`... (InputError for a folder given twice or missing), then the
+// data folder's bundled reference/, with the plugins of the catalogue that add models named for
+// the hints: what the commands (and tetherbench.study in Python) look in.
+ReferenceSearch reference_search(const std::vector<std::string>& dirs, const DataPaths& data, const Catalogue& catalogue);
 
 }  // namespace tb

@@ -56,25 +56,6 @@ constexpr const char* kReferenceDirHelp =
     "a folder of your cases' reference solutions (written by `tetherbench reference --out DIR`); repeatable: searched "
     "in the order given, then the bundled reference/ folder, each case read from the first folder holding it";
 
-// --reference-dir (repeatable): existing folders, each once, searched before the bundled one.
-ReferenceSearch reference_search(const Session& session, const std::vector<std::string>& dirs) {
-  ReferenceSearch search;
-  for (const auto& dir : dirs) {
-    if (std::find(search.user.begin(), search.user.end(), dir) != search.user.end())
-      throw InputError("--reference-dir " + dir + ": given twice; expected each folder once");
-    if (dir.empty() || !fs::is_directory(dir))
-      throw InputError("--reference-dir " + dir + ": expected an existing folder of reference solutions "
-                       "(written by `tetherbench reference --out DIR`)");
-    search.user.push_back(dir);
-  }
-  search.bundled = session.data.reference;
-  search.bundled_in_checkout = session.data.reference_in_checkout;
-  for (const auto& p : session.catalogue.plugins)
-    for (const auto& entry : p.entries)
-      if (entry.rfind("model ", 0) == 0) search.model_plugins[entry.substr(6)] = p.file;
-  return search;
-}
-
 std::string default_jobs() { return std::to_string(std::max(1u, std::thread::hardware_concurrency())); }
 
 // The text of an option when it was given (even empty: "--h ''" is a bad value, not "absent").
@@ -291,7 +272,7 @@ class ReportCommand : public Command {
     options.benchmarks = !no_benchmarks_;
     options.plots = !no_plots_;
     options.resume = resume_;
-    options.references = reference_search(session, reference_dirs_);
+    options.references = reference_search(reference_dirs_, session.data, session.catalogue);
     const auto cases =
         selected_cases(inputs_.load(session.catalogue, session.case_files_or_bundled(cases_)), selected, inputs_.sets);
     const auto start = std::chrono::steady_clock::now();
@@ -354,7 +335,7 @@ class StudyCommand : public Command {
     options.out_dir = output_folder("--out", out_, report_files({info}, info->needs_full_runs));
     options.workers = unsigned(count("--jobs", jobs_, 1024));
     options.resume = resume_;
-    options.references = reference_search(session, reference_dirs_);
+    options.references = reference_search(reference_dirs_, session.data, session.catalogue);
     auto cases = inputs_.load(session.catalogue, session.case_files_or_bundled(cases_));
     if (cases_.empty()) cases = cases_for_study(*info, cases);
     const StudyOutcome outcome = run_study(*info, cases, session.catalogue, options, parameters);

@@ -24,6 +24,7 @@
 #include "app/manifest.hpp"
 #include "app/output_folder.hpp"
 #include "app/plugins.hpp"
+#include "app/reference_search.hpp"
 #include "app/report.hpp"
 #include "app/summary.hpp"
 #include "core/format.hpp"
@@ -130,8 +131,7 @@ py::list study(const std::string& name, const std::vector<std::string>& files, c
   ReportOptions options;
   options.out_dir = output_folder("--out", out_dir, {});
   options.reference_dir = s.data.reference;
-  options.references.bundled = s.data.reference;
-  options.references.bundled_in_checkout = s.data.reference_in_checkout;
+  options.references = reference_search({}, s.data, s.catalogue);
   options.workers = unsigned(std::max(1, jobs));
   options.benchmarks = false;
   options.plots = false;
