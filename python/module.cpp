@@ -89,7 +89,7 @@ py::dict run(const std::string& file, const std::vector<std::string>& integrator
   if (repeats < 1 || repeats > 1000)
     throw InputError("--repeats: expected an integer from 1 to 1000, got '" + std::to_string(repeats) + "'");
   request.repeats = repeats;
-  request.out_dir = out_dir;
+  request.out_dir = output_folder("--out", out_dir, {"summary.csv"});  // as `run --out` checks it
   request.progress = progress;
   const CaseRun case_run(load_one(file, overrides), session().catalogue, request);
   std::vector<SummaryRow> rows;

@@ -62,3 +62,14 @@ def test_unknown_traits_and_settings_fields_name_what_was_expected():
         tb.register_integrator("py_bad_default", step,
                                settings={"theta": {"default": 2.0, "meaning": "m", "lower": 0.0, "upper": 1.0}})
     assert "py_bad_trait" not in tb.integrators()
+
+
+def test_an_output_folder_that_is_a_file_is_refused_as_by_run_out(cli, tmp_path):
+    not_a_folder = tmp_path / "a_file"
+    not_a_folder.write_text("x")
+    status, _, err = cli("run", PLANAR, "--integrator", "rk4", "--out", not_a_folder)
+    assert status == 2
+    with pytest.raises(ValueError) as raised:
+        tb.run(PLANAR, integrators=["rk4"], out=not_a_folder)
+    assert "tetherbench: " + str(raised.value) == err.strip()
+    assert not_a_folder.read_text() == "x"
