@@ -23,6 +23,7 @@ CaseRun::CaseRun(Case c, const Catalogue& catalogue, const CaseRunRequest& reque
   case_.t_end = t_end;
   case_.h = h;
   integrators_ = chosen_integrators(catalogue, request.integrators);
+  if (!request.integrators.empty()) refuse_settings_of_others(request.sets, request.integrators);
   keys_ = runs_of(case_, integrators_);
   std::string reasons;
   bool any = false;

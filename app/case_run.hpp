@@ -18,6 +18,9 @@ namespace tb {
 
 struct CaseRunRequest {
   std::vector<std::string> integrators;  // --integrator (each at most once); empty: all
+  // The --set assignments already applied to the case: one for an integrator the run leaves out is
+  // refused (it could never act).
+  std::vector<std::string> sets;
   std::optional<double> h;               // --h: over the case's step
   std::optional<double> t_end;           // --t-end: over the case's end time
   int repeats = 1;                       // --repeats

@@ -34,17 +34,21 @@ Catalogue selected_catalogue(const Catalogue& catalogue, const std::vector<std::
   return selected;
 }
 
+void refuse_settings_of_others(const std::vector<std::string>& overrides, const std::vector<std::string>& selected,
+                               const std::string& option) {
+  for (const auto& o : overrides) {
+    const std::string name = o.substr(0, o.find('.'));
+    if (std::find(selected.begin(), selected.end(), name) == selected.end())
+      throw InputError("--set " + o + ": integrator " + name + " is not among the " + option +
+                       " selection, so the setting could never act (selected: " + join_names(selected) + ")");
+  }
+}
+
 std::vector<Case> selected_cases(const std::vector<Case>& cases, const Catalogue& selected,
                               const std::vector<std::string>& overrides, const std::string& option) {
   if (selected.left_out.empty()) return cases;
+  refuse_settings_of_others(overrides, selected.integrator_names(), option);
   const auto runs = [&](const std::string& name) { return selected.find_integrator(name) != nullptr; };
-  for (const auto& o : overrides) {
-    const std::string name = o.substr(0, o.find('.'));
-    if (!runs(name))
-      throw InputError("--set " + o + ": integrator " + name + " is not among the " + option +
-                       " selection, so the setting could never act (selected: " + join_names(selected.integrator_names()) +
-                       ")");
-  }
   std::vector<Case> out = cases;
   std::string reasons;
   bool any = false;

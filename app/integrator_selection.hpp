@@ -28,6 +28,11 @@ Catalogue selected_catalogue(const Catalogue& catalogue, const std::vector<std::
 std::vector<Case> selected_cases(const std::vector<Case>& cases, const Catalogue& selected,
                               const std::vector<std::string>& overrides, const std::string& option = "--integrator");
 
+// InputError naming the --set assignment (NAME.KEY=VALUE) whose integrator is not among `selected`
+// (chosen with `option`): it could never act.
+void refuse_settings_of_others(const std::vector<std::string>& overrides, const std::vector<std::string>& selected,
+                               const std::string& option = "--integrator");
+
 // `--integrator NAME`... of `run` and `gate`: the named integrators of the catalogue, in the order
 // given (all of them when none is named). InputError naming `option` on an unknown name (listing
 // the names) or a name given twice.

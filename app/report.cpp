@@ -36,6 +36,7 @@ void warn_unoptimised_plugins(const Catalogue& catalogue) {
 JobOptions job_options(const ReportOptions& options, StoredJobSeconds stored) {
   JobOptions j;
   j.workers = options.workers;
+  j.quiet = !options.progress;
   j.stored = std::move(stored);
   j.store_dir = (fs::path(options.out_dir) / ".jobs").string();
   j.resume = options.resume;
@@ -211,7 +212,7 @@ TableOutcome run_table(const std::vector<Case>& cases, const Catalogue& catalogu
   FullRuns full;
   std::vector<StudyJob> jobs = full.plan(cases, catalogue, options.out_dir, repeats);
   JobOptions j = job_options(options, {});
-  j.quiet = !isatty(STDERR_FILENO);  // the progress bar on a terminal; the table prints its rows after
+  j.quiet = j.quiet || !isatty(STDERR_FILENO);  // the progress bar on a terminal; the table prints its rows after
   const JobsDone done = run_jobs(std::move(jobs), j);
   TableOutcome outcome;
   outcome.gathering = done.gathering;

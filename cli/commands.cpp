@@ -177,6 +177,7 @@ class RunCommand : public Command {
     request.progress = true;
     request.limits = inputs_.limits();
     request.integrators = integrator_names_;
+    request.sets = inputs_.sets;
     const CaseRun run(inputs_.load(session.catalogue, {case_file_}).front(), session.catalogue, request);
     std::printf("%s (%s)\n", run.the_case().name.c_str(), run.the_case().file.c_str());
     bool all_ok = true;

@@ -58,12 +58,29 @@ std::vector<std::string> bundled_case_files() {
   return files;
 }
 
-Case load_one(const std::string& file, const std::vector<std::string>& overrides) {
-  return load_cases(session().catalogue, {file}, overrides, RunLimits{}).front();
+// --max-steps, --max-samples, --max-state: the defaults where not given, else a number > 0.
+RunLimits limits_from(const std::optional<double>& steps, const std::optional<double>& samples,
+                      const std::optional<double>& state) {
+  RunLimits l;
+  auto take = [](const char* option, const std::optional<double>& x, double& into) {
+    if (!x) return;
+    if (!(std::isfinite(*x) && *x > 0.0))
+      throw InputError(std::string(option) + ": expected a finite number > 0, got '" + format_g(*x) + "'");
+    into = *x;
+  };
+  take("--max-steps", steps, l.max_steps);
+  take("--max-samples", samples, l.max_samples);
+  take("--max-state", state, l.max_state);
+  return l;
 }
 
-CaseSummary load_case_summary(const std::string& file) {
-  const Case c = load_one(file, {});
+Case load_one(const std::string& file, const std::vector<std::string>& overrides, const RunLimits& limits) {
+  return load_cases(session().catalogue, {file}, overrides, limits).front();
+}
+
+CaseSummary load_case_summary(const std::string& file, std::optional<double> max_steps, std::optional<double> max_samples,
+                              std::optional<double> max_state) {
+  const Case c = load_one(file, {}, limits_from(max_steps, max_samples, max_state));
   CaseSummary s{c.file, c.name, c.description, c.model_name, c.t_end, c.h, c.sample_interval, c.model->discretisations(), {}};
   for (const auto& key : runs_of(c, session().catalogue.integrators)) {
     const auto why = why_not_applicable(c, *key.integrator, key.discretisation);
@@ -81,9 +98,12 @@ std::optional<double> positive(const char* option, const std::optional<double>& 
 
 py::dict run(const std::string& file, const std::vector<std::string>& integrators, std::optional<double> t_end,
              std::optional<double> h, const std::vector<std::string>& overrides, int repeats, const std::string& out_dir,
-             bool progress) {
+             bool progress, std::optional<double> max_steps, std::optional<double> max_samples,
+             std::optional<double> max_state) {
   CaseRunRequest request;
+  request.limits = limits_from(max_steps, max_samples, max_state);
   request.integrators = integrators;
+  request.sets = overrides;
   request.t_end = positive("--t-end", t_end);
   request.h = positive("--h", h);
   if (repeats < 1 || repeats > 1000)
@@ -91,7 +111,7 @@ py::dict run(const std::string& file, const std::vector<std::string>& integrator
   request.repeats = repeats;
   request.out_dir = output_folder("--out", out_dir, {"summary.csv"});  // as `run --out` checks it
   request.progress = progress;
-  const CaseRun case_run(load_one(file, overrides), session().catalogue, request);
+  const CaseRun case_run(load_one(file, overrides, request.limits), session().catalogue, request);
   std::vector<SummaryRow> rows;
   bool was_interrupted = false;
   {
@@ -119,7 +139,7 @@ py::dict run(const std::string& file, const std::vector<std::string>& integrator
 
 py::list study(const std::string& name, const std::vector<std::string>& files, const std::vector<std::string>& integrators,
                const std::string& out_dir, const std::map<std::string, std::string>& parameters,
-               const std::vector<std::string>& overrides, int jobs) {
+               const std::vector<std::string>& overrides, int jobs, bool progress) {
   const Session& s = session();
   const StudyInfo* info = s.catalogue.find_study(name);
   if (!info)
@@ -136,6 +156,7 @@ py::list study(const std::string& name, const std::vector<std::string>& files, c
   options.benchmarks = false;
   options.plots = false;
   options.command = "tetherbench.study('" + name + "')";
+  options.progress = progress;
   options.data_root = s.data.root;
   options.scripts_dir = s.data.scripts;
   StudyOutcome outcome;
@@ -152,13 +173,14 @@ py::list study(const std::string& name, const std::vector<std::string>& files, c
 // `tetherbench table`: every case's full runs through the job list, summary.csv and summary.md in
 // out_dir. Returns the files written.
 py::list table(const std::vector<std::string>& files, const std::vector<std::string>& integrators, const std::string& out_dir,
-               const std::vector<std::string>& overrides, int repeats, int jobs) {
+               const std::vector<std::string>& overrides, int repeats, int jobs, bool progress) {
   const Session& s = session();
   ReportOptions options;
   options.out_dir = output_folder("--out", out_dir, {"summary.csv", "summary.md", "job_costs.csv"});
   options.reference_dir = s.data.reference;
   options.workers = unsigned(std::max(1, jobs));
   options.command = "tetherbench.table()";
+  options.progress = progress;
   options.data_root = s.data.root;
   options.scripts_dir = s.data.scripts;
   const Catalogue selected = selected_catalogue(s.catalogue, integrators);
@@ -399,17 +421,20 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("sample_interval", &CaseSummary::sample_interval)
       .def_readonly("discretisations", &CaseSummary::discretisations)
       .def_readonly("runs", &CaseSummary::runs);
-  m.def("load_case", &load_case_summary, py::arg("path"));
+  m.def("load_case", &load_case_summary, py::arg("path"), py::arg("max_steps"), py::arg("max_samples"), py::arg("max_state"));
   m.def("run", &run, py::arg("case_file"), py::arg("integrators"), py::arg("t_end"), py::arg("h"), py::arg("overrides"),
-        py::arg("repeats"), py::arg("out_dir"), py::arg("progress"));
+        py::arg("repeats"), py::arg("out_dir"), py::arg("progress"), py::arg("max_steps"), py::arg("max_samples"),
+        py::arg("max_state"));
   m.def("study", &study, py::arg("name"), py::arg("case_files"), py::arg("integrators"), py::arg("out_dir"),
-        py::arg("parameters"), py::arg("overrides"), py::arg("jobs"));
+        py::arg("parameters"), py::arg("overrides"), py::arg("jobs"), py::arg("progress"));
   m.def("table", &table, py::arg("case_files"), py::arg("integrators"), py::arg("out_dir"), py::arg("overrides"),
-        py::arg("repeats"), py::arg("jobs"));
+        py::arg("repeats"), py::arg("jobs"), py::arg("progress"));
   m.def("gate", &gate, py::arg("case_files"), py::arg("integrators"), py::arg("envelopes"), py::arg("record"),
         py::arg("accept_failures"));
   m.def("register_integrator", &register_integrator, py::arg("name"), py::arg("step"), py::arg("consumes"), py::arg("order"),
         py::arg("traits"), py::arg("settings"), py::arg("summary"), py::arg("origin"));
   m.def("summary_columns", &summary_columns);
   m.def("check_summary_appendable", &check_summary_appendable, py::arg("path"));
+  m.def("output_folder", [](const std::string& option, const std::string& path) { return output_folder(option, path, {}); },
+        py::arg("option"), py::arg("path"), "the command line's check of a folder to write into (ValueError with its message)");
 }

@@ -32,11 +32,31 @@ class PythonFunction {
 };
 
 std::string exception_text(const py::error_already_set& e) {
-  // The type and message on one line (a table cell), without the traceback.
+  // The type and message on one line (a table cell), and where it was raised: the innermost frame
+  // of the traceback (function, file and line), which is what one needs to find the fault.
   std::string message = py::str(e.value());
   for (char& c : message)
     if (c == '\n' || c == '\r') c = ' ';
-  return std::string(py::str(e.type().attr("__name__"))) + (message.empty() ? "" : ": " + message);
+  std::string where;
+  try {
+    py::object tb = e.trace();
+    while (!tb.is_none() && !tb.attr("tb_next").is_none()) tb = tb.attr("tb_next");
+    if (!tb.is_none()) {
+      const py::object code = tb.attr("tb_frame").attr("f_code");
+      where = " (in " + std::string(py::str(code.attr("co_name"))) + ", " + std::string(py::str(code.attr("co_filename"))) +
+              " line " + std::string(py::str(tb.attr("tb_lineno"))) + ")";
+    }
+  } catch (const py::error_already_set&) {
+    where.clear();  // no traceback to read: the type and message say what happened
+  }
+  return std::string(py::str(e.type().attr("__name__"))) + (message.empty() ? "" : ": " + message) + where;
+}
+
+// What a step returned that is not a 1-D array of numbers, for the failure's reason.
+std::string returned_what(const py::object& result) {
+  const std::string type = py::str(py::type::of(result).attr("__name__"));
+  if (py::hasattr(result, "shape")) return "a " + type + " of shape " + std::string(py::str(result.attr("shape")));
+  return type;
 }
 
 class PythonStepper final : public FixedStepStepper {
@@ -83,8 +103,8 @@ class PythonStepper final : public FixedStepStepper {
     try {
       next = result.cast<Eigen::VectorXd>();
     } catch (const py::cast_error&) {
-      failure = {StepFailure::Kind::SolverFailed, "the Python step returned " + std::string(py::str(py::type::of(result).attr("__name__"))) +
-                                                      ", expected an array of " + std::to_string(y_.size()) + " numbers"};
+      failure = {StepFailure::Kind::SolverFailed, "the Python step returned " + returned_what(result) +
+                                                      ", expected a 1-D array of " + std::to_string(y_.size()) + " numbers"};
       return false;
     }
     if (next.size() != y_.size()) {

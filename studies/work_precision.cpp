@@ -25,6 +25,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "app/catalogue.hpp"
 #include "app/order_fit.hpp"
@@ -422,9 +423,16 @@ class WorkPrecision final : public Study {
               ++ran;
               agreement = p.scaled_agreement;
             }
+          // An interpreted method's runtime (IntegratorInfo::interpreter) is not ranked against compiled
+          // ones: the interpreter's cost, not the method's, would decide. Its evaluations are.
+          std::set<std::string> interpreted;
           for (const auto& p : points_)
             if (p.key.c->name == c.name && p.ranking == bool(c.report.ranking) && p.key.discretisation == d &&
                 p.measured.outcome.ok() && std::isfinite(p.result.scaled_l2) && p.scaled_resolved()) {
+              if (runtime && !p.key.integrator->interpreter.empty()) {
+                interpreted.insert(p.key.label() + " (" + p.key.integrator->interpreter + ")");
+                continue;
+              }
               curves[p.key.label()].push_back({p.result.scaled_l2,
                                                runtime ? p.measured.runtime_s : double(p.measured.counters.rhs_evals),
                                                runtime ? p.measured.runtime_spread : 0.0});
@@ -465,6 +473,12 @@ class WorkPrecision final : public Study {
                 flags += (flags.empty() ? "" : "; ") + e.name + ": " + f->second;
             }
             note = curves.size() > r.order.size() ? "some curves never reach the matched error" : std::string();
+          }
+          if (!interpreted.empty()) {
+            std::string names;
+            for (const auto& n : interpreted) names += (names.empty() ? "" : ", ") + n;
+            note += (note.empty() ? "" : "; ") + std::string("left out of the runtime ranking, their steps run by an "
+                                                             "interpreter (not comparable with compiled ones): ") + names;
           }
           out << c.name << ',' << d << ',' << (runtime ? "runtime" : "rhs_evals") << ",scaled_l2," << format_g(horizon_s, 6)
               << ',' << format_g(period, 4) << ',' << format_g(periods, 3) << ',' << format_g(agreement, 3) << ','

@@ -2,17 +2,38 @@
 (tetherbench._core) and turns its CSV text into pandas DataFrames."""
 
 import hashlib
+import inspect
 import io
 import json
 import marshal
+import numbers
 import os
 import shutil
 import tempfile
 import warnings
 
-import pandas as pd
+try:
+    import pandas as pd
+except ImportError as missing:  # pragma: no cover - depends on the interpreter
+    import sys
+
+    raise ImportError(
+        "tetherbench needs numpy and pandas: Debian's python3-numpy and python3-pandas (installed by "
+        "scripts/setup-deps.sh) import under /usr/bin/python3, and this is " + sys.executable + " (" + str(missing) + ")"
+    ) from missing
 
 from ._compiled import core as _core
+
+
+def _count(option, value, low, high):
+    """An integer in [low, high] (not 2.5, not True), or ValueError with the command line's words."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= value <= high:
+        raise ValueError("%s: expected an integer from %d to %d, got '%s'" % (option, low, high, value))
+    return int(value)
+
+
+def _limits(max_steps, max_samples, max_state):
+    return {"max_steps": max_steps, "max_samples": max_samples, "max_state": max_state}
 
 
 def integrators():
@@ -80,10 +101,11 @@ class Case:
         return "Case(%r, model=%r, t_end=%g, h=%g)" % (self.name, self.model, self.t_end, self.h)
 
 
-def load_case(path):
+def load_case(path, max_steps=None, max_samples=None, max_state=None):
     """Loads a case file (cases/README.md), checked against the catalogue as the command line checks it:
-    a bad file raises ValueError with the command line's message (file, key, what was expected)."""
-    return Case(_core.load_case(os.fspath(path)))
+    a bad file raises ValueError with the command line's message (file, key, what was expected).
+    max_steps, max_samples, max_state raise the resource guards (--max-steps, ...: README "Resource guards")."""
+    return Case(_core.load_case(os.fspath(path), **_limits(max_steps, max_samples, max_state)))
 
 
 def _toml_value(value):
@@ -143,6 +165,7 @@ class RunResult:
         return [r["label"] for r in self._runs]
 
     def status(self, label):
+        """The run's status cell: "ok", "failed: ... at t = ..., step ...", "n/a: ...", "interrupted ..."."""
         return self._run(label)["status"]
 
     def _run(self, label):
@@ -162,9 +185,7 @@ class RunResult:
         """Writes what `tetherbench run --out out_dir` writes: the rows appended to summary.csv (its
         header first in a new file; a file with another header is refused) and each run's
         <case>/<label>/timeseries.csv."""
-        out_dir = os.fspath(out_dir)
-        if os.path.exists(out_dir) and not os.path.isdir(out_dir):
-            raise ValueError("--out: expected a folder to write into, got '%s', an existing file" % out_dir)
+        out_dir = _core.output_folder("--out", os.fspath(out_dir))  # the command line's check and message
         summary = os.path.join(out_dir, "summary.csv")
         _core.check_summary_appendable(summary)
         os.makedirs(out_dir, exist_ok=True)
@@ -182,23 +203,34 @@ class RunResult:
         return "RunResult(%r: %s)" % (self.case, "; ".join("%s %s" % (r["label"], r["status"]) for r in self._runs))
 
 
-def run(case, integrators=None, t_end=None, h=None, settings=None, repeats=1, out=None, progress=False):
+def run(case, integrators=None, t_end=None, h=None, settings=None, repeats=1, out=None, progress=False,
+        max_steps=None, max_samples=None, max_state=None):
     """Runs a case as `tetherbench run` does: the named integrators (every applicable one when None),
     over t_end with step h (the case's when None), with settings over the case file's
     ({"rattle": {"newton_tol": 1e-12}}, as --set). Returns a RunResult.
 
     With out=None nothing is kept on disk: the runs write into a scratch folder that is read and
     removed (RunResult.write writes the files later). With out=DIR they write there as
-    `run --out DIR` does. Input errors raise ValueError with the command line's messages. Ctrl-C
-    ends the runs cleanly: the runs cut short say "interrupted" in their rows (RunResult.interrupted).
+    `run --out DIR` does. Input errors raise ValueError with the command line's messages, which
+    name its options: --h is h=, --t-end t_end=, --integrator integrators=, --set NAME.KEY=VALUE
+    settings={NAME: {KEY: VALUE}}, --repeats repeats=, --out out=, --max-steps max_steps= (and
+    --max-samples, --max-state). Ctrl-C ends the runs cleanly: the runs cut short say "interrupted"
+    in their rows (RunResult.interrupted). progress=True shows the command line's progress line on
+    a terminal.
+
+    A run's steps are taken more than once: like every full run of the suite, a run shorter than
+    0.05 s is repeated unobserved until its timing passes total 0.05 s (at most 1000 passes;
+    runtime_s is the fastest), and `repeats` asks for at least that many passes. A Python step's
+    side effects (prints, appends to a list) happen once per pass; form.store is fresh each pass.
     """
     path = case.file if isinstance(case, Case) else os.fspath(case)
     scratch = None
     if out is None:
         scratch = tempfile.mkdtemp(prefix="tetherbench-run-")
     try:
-        raw = _core.run(path, _names(integrators), t_end, h, _overrides(settings), int(repeats),
-                        os.fspath(out) if out is not None else scratch, bool(progress))
+        raw = _core.run(path, _names(integrators), t_end, h, _overrides(settings), _count("--repeats", repeats, 1, 1000),
+                        os.fspath(out) if out is not None else scratch, bool(progress),
+                        **_limits(max_steps, max_samples, max_state))
         texts = {r["label"]: _read(r["timeseries"]) for r in raw["runs"] if r["timeseries"] and os.path.exists(r["timeseries"])}
     finally:
         if scratch is not None:
@@ -209,7 +241,7 @@ def run(case, integrators=None, t_end=None, h=None, settings=None, repeats=1, ou
     return result
 
 
-def study(name, cases=None, integrators=None, out=None, params=None, settings=None, jobs=1):
+def study(name, cases=None, integrators=None, out=None, params=None, settings=None, jobs=1, progress=False):
     """Runs one study (tetherbench.studies(): work_precision gives orders.csv, ...) as
     `tetherbench study NAME` does, on case files (Case objects or paths; None: the bundled cases it
     applies to), with only the named integrators (as --integrator). Returns {file name: DataFrame}
@@ -219,7 +251,8 @@ def study(name, cases=None, integrators=None, out=None, params=None, settings=No
     scratch = tempfile.mkdtemp(prefix="tetherbench-study-") if out is None else None
     folder = scratch if scratch is not None else os.fspath(out)
     try:
-        written = _core.study(name, files, _names(integrators), folder, params, _overrides(settings), int(jobs))
+        written = _core.study(name, files, _names(integrators), folder, params, _overrides(settings),
+                              _count("--jobs", jobs, 1, 1024), bool(progress))
         frames = {}
         for path in written:
             if path.endswith(".csv") and os.path.exists(path):
@@ -250,14 +283,15 @@ class Table:
         return "Table(%d rows)" % len(self.summary)
 
 
-def table(cases=None, integrators=None, out=None, settings=None, repeats=1, jobs=1):
+def table(cases=None, integrators=None, out=None, settings=None, repeats=1, jobs=1, progress=False):
     """Runs every case's full runs as `tetherbench table` does (the bundled cases when None; only
     the named integrators when given) and returns a Table. With out=None the files are written
     into a scratch folder that is removed."""
     scratch = tempfile.mkdtemp(prefix="tetherbench-table-") if out is None else None
     folder = scratch if scratch is not None else os.fspath(out)
     try:
-        csv, md = _core.table(_case_files(cases), _names(integrators), folder, _overrides(settings), int(repeats), int(jobs))
+        csv, md = _core.table(_case_files(cases), _names(integrators), folder, _overrides(settings),
+                              _count("--repeats", repeats, 1, 1000), _count("--jobs", jobs, 1, 1024), bool(progress))
         return Table(pd.read_csv(csv), _read(md))
     finally:
         if scratch is not None:
@@ -268,7 +302,7 @@ def gate(cases=None, integrators=None, envelopes=None, record=False, accept_fail
     """The CI regression gates of `tetherbench gate`: each case's short run (its [report] gate_t_end)
     checked against the envelopes in `envelopes` (the bundled reference/envelopes.csv when None),
     and each fixed-step integrator's measured order against its declared one. Returns a DataFrame
-    (case, integrator, metric, outcome: ok/failed/inconclusive, message).
+    (case, integrator, metric, outcome: ok/failed/inconclusive, message) -- or, recording, a dict.
 
     record=True re-measures the envelopes of these cases and integrators into `envelopes` (a file
     of your own, created if missing) and returns {"recorded": True, ...}; it is refused, nothing
@@ -319,5 +353,17 @@ def register_integrator(name, step, consumes="ode", order=1, traits=None, settin
     what the suite measures. settings: {"key": {"default": 0.5, "meaning": "...", "lower": 0,
     "upper": 1}} -- set per case ([integrators.NAME]) or with run(settings=...).
     Registering a name again (a notebook cell run again) replaces the Python integrator."""
-    _core.register_integrator(name, step, consumes, int(order), dict(traits or {}), dict(settings or {}), summary or "",
+    order = _count("register_integrator('%s'): order" % name, order, 1, 100)
+    if not callable(step):
+        raise ValueError("register_integrator('%s'): step: expected a callable step(form, t, y, h)" % name)
+    arguments = 5 if settings else 4
+    try:
+        inspect.signature(step).bind(*range(arguments))
+    except TypeError:
+        raise ValueError("register_integrator('%s'): step: expected a function of %d arguments, %s, got %s%s" % (
+            name, arguments, "(form, t, y, h, settings) as it declares settings" if settings else "(form, t, y, h)",
+            getattr(step, "__qualname__", type(step).__name__), inspect.signature(step))) from None
+    except ValueError:
+        pass  # a builtin without a signature: called as it is
+    _core.register_integrator(name, step, consumes, order, dict(traits or {}), dict(settings or {}), summary or "",
                               _origin(step))

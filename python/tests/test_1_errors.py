@@ -34,6 +34,13 @@ CASES = {
                      ["run", PLANAR, "--integrator", "rk45", "--set", "rk45.rtol=-1.0"])),
     "a setting the integrator does not declare": (
         lambda tmp: (lambda: tb.run(PLANAR, settings={"rk4.rtol": 1e-6}), ["run", PLANAR, "--set", "rk4.rtol=1e-06"])),
+    "a setting of an integrator the run leaves out": (
+        lambda tmp: (lambda: tb.run(PLANAR, integrators=["rk4"], settings={"rk45": {"rtol": 1e-6}}),
+                     ["run", PLANAR, "--integrator", "rk4", "--set", "rk45.rtol=1e-06"])),
+    "a repeat count that is not a whole number": (
+        lambda tmp: (lambda: tb.run(PLANAR, integrators=["rk4"], repeats=1.5), ["run", PLANAR, "--integrator", "rk4", "--repeats", "1.5"])),
+    "a run over the step limit": (
+        lambda tmp: (lambda: tb.run(PLANAR, integrators=["rk4"], t_end=1e9), ["run", PLANAR, "--integrator", "rk4", "--t-end", "1e9"])),
     "an integrator that runs none of the case": (
         lambda tmp: (lambda: tb.run(PLANAR, integrators=["rkmk4"]), ["run", PLANAR, "--integrator", "rkmk4"])),
     "a missing plugin": (
@@ -54,14 +61,23 @@ def test_bad_input_raises_the_command_lines_message(cli, tmp_path, what):
 
 def test_unknown_traits_and_settings_fields_name_what_was_expected():
     step = lambda form, t, y, h: y  # noqa: E731
+    step5 = lambda form, t, y, h, settings: y  # noqa: E731
     with pytest.raises(ValueError, match="unknown trait 'symplectc'"):
         tb.register_integrator("py_bad_trait", step, traits={"symplectc": True})
     with pytest.raises(ValueError, match="'theta': expected both 'default' and 'meaning'"):
-        tb.register_integrator("py_bad_setting", step, settings={"theta": {"default": 1.0}})
+        tb.register_integrator("py_bad_setting", step5, settings={"theta": {"default": 1.0}})
     with pytest.raises(ValueError, match="default 2 is not a finite number in"):
-        tb.register_integrator("py_bad_default", step,
+        tb.register_integrator("py_bad_default", step5,
                                settings={"theta": {"default": 2.0, "meaning": "m", "lower": 0.0, "upper": 1.0}})
     assert "py_bad_trait" not in tb.integrators()
+    # Checked when it is registered, not at its first step: the arguments the step takes, its order.
+    with pytest.raises(ValueError, match=r"step: expected a function of 5 arguments, \(form, t, y, h, settings\)"):
+        tb.register_integrator("py_bad_arity", step, settings={"theta": {"default": 0.5, "meaning": "m"}})
+    with pytest.raises(ValueError, match=r"step: expected a function of 4 arguments, \(form, t, y, h\)"):
+        tb.register_integrator("py_bad_arity", step5)
+    with pytest.raises(ValueError, match="order: expected an integer from 1 to 100, got '2.5'"):
+        tb.register_integrator("py_bad_order", step, order=2.5)
+    assert not {"py_bad_arity", "py_bad_order"} & set(tb.integrators())
 
 
 def test_an_output_folder_that_is_a_file_is_refused_as_by_run_out(cli, tmp_path):
@@ -73,3 +89,10 @@ def test_an_output_folder_that_is_a_file_is_refused_as_by_run_out(cli, tmp_path)
         tb.run(PLANAR, integrators=["rk4"], out=not_a_folder)
     assert "tetherbench: " + str(raised.value) == err.strip()
     assert not_a_folder.read_text() == "x"
+
+
+def test_the_limits_are_raised_from_python_as_with_max_steps():
+    res = tb.run(PLANAR, integrators=["rk4"], t_end=1.0, h=1e-6, max_steps=2e6)  # 1e6 steps: over a limit of 1e5 ...
+    assert list(res.summary.status) == ["ok"]
+    with pytest.raises(ValueError, match=r"exceeds? the limit 1e\+05 \(raise it on purpose with --max-steps\)"):
+        tb.run(PLANAR, integrators=["rk4"], t_end=1.0, h=1e-6, max_steps=1e5)

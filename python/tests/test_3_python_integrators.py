@@ -82,6 +82,7 @@ def test_a_step_that_raises_is_that_runs_failure():
     status = dict(zip(res.summary.integrator, res.summary.status))
     assert status["py_fragile"].startswith("failed: the Python step raised ZeroDivisionError: the step broke at t = 0.5")
     assert "at t = 0.5 s, step 501" in status["py_fragile"]
+    assert "(in fragile, " + __file__ in status["py_fragile"]  # where it was raised: function, file, line
     assert status["rk4"] == "ok"  # the other runs go on
     assert np.isnan(res.summary.set_index("integrator").loc["py_fragile", "energy_err_max"])  # no metric shown as a result
     assert len(res.timeseries("py_fragile")) == 51  # what was written is kept: samples up to t = 0.5
@@ -91,10 +92,13 @@ def test_a_step_returning_nonsense_fails_its_run_saying_how():
     tb.register_integrator("py_short", lambda form, t, y, h: y[:1], order=1)
     tb.register_integrator("py_none", lambda form, t, y, h: None, order=1)
     tb.register_integrator("py_nan", lambda form, t, y, h: y * np.nan, order=1)
-    res = tb.run(PLANAR, integrators=["py_short", "py_none", "py_nan"], t_end=0.1)
+    tb.register_integrator("py_column", lambda form, t, y, h: y.reshape(1, -1), order=1)
+    res = tb.run(PLANAR, integrators=["py_short", "py_none", "py_nan", "py_column"], t_end=0.1)
     status = dict(zip(res.summary.integrator, res.summary.status))
     assert status["py_short"].startswith("failed: the Python step returned 1 numbers, expected 2 (the state's size)")
-    assert status["py_none"].startswith("failed: the Python step returned NoneType, expected an array of 2 numbers")
+    assert status["py_none"].startswith("failed: the Python step returned NoneType, expected a 1-D array of 2 numbers")
+    assert status["py_column"].startswith("failed: the Python step returned a ndarray of shape (1, 2), expected a 1-D array")
+    assert set(res.summary.runtime_code) == {"python"}  # a failed run still says what ran its steps
     assert status["py_nan"].startswith("unstable at h = 0.001: the Python step returned a non-finite state")
 
 
@@ -165,3 +169,13 @@ def test_a_python_method_is_gated_like_a_compiled_one(tmp_path):
     checks = tb.gate(PLANAR, integrators=["py_gated"], envelopes=envelopes)
     failed = checks[checks.outcome == "failed"]
     assert set(failed.metric) >= {"energy_err_max", "order"}, checks.message.tolist()
+
+
+def test_the_runtime_ranking_leaves_an_interpreted_method_out_and_says_so():
+    frames = tb.study("work_precision", PLANAR, integrators=["py_midpoint", "rk2", "rk4"])
+    rankings = frames["work_precision_rankings.csv"]
+    by_work = {row.work: row for row in rankings.itertuples()}
+    assert "py_midpoint" not in by_work["runtime"].ranking.split(" ")
+    assert "left out of the runtime ranking" in by_work["runtime"].note and "py_midpoint (python)" in by_work["runtime"].note
+    if by_work["rhs_evals"].ranking not in ("inconclusive", "short-time accuracy only"):
+        assert "py_midpoint" in by_work["rhs_evals"].ranking  # evaluations compare across languages
