@@ -53,9 +53,11 @@ MeasuredOrder measure_order(const std::vector<OrderSweepPoint>& sweep, double de
     out.flag = "above the declared order";
   } else if (!interval_contains(PowerLawFit{out.p, 0.0, 0.0, out.ci95, out.fit.fit.points}, declared)) {
     std::string local;
-    for (double q : out.fit.window_local_orders) local += (local.empty() ? "" : " -> ") + format_g(q, 3);
-    // Five digits for the bounds, so that a tight interval just off the declared order reads as
-    // such ("[1.9981, 1.9999]", not "[2, 2]"), and by how much: the reader judges the size.
+    // Five digits for the bounds and the local orders, so that a tight interval just off the
+    // declared order reads as such ("[1.9981, 1.9999]", not "[2, 2]"), the local orders show the
+    // approach that puts it there ("1.9993 -> 1.9997", not "2 -> 2", which a reader would take to
+    // contradict the flag), and by how much: the reader judges the size.
+    for (double q : out.fit.window_local_orders) local += (local.empty() ? "" : " -> ") + format_g(q, 5);
     const double off = out.p > declared ? out.p - out.ci95 - declared : declared - (out.p + out.ci95);
     out.flag = "interval [" + format_g(out.p - out.ci95, 5) + ", " + format_g(out.p + out.ci95, 5) +
                "] excludes the declared " + format_g(declared) + " by " + format_g(off, 2) + " (local orders " + local +

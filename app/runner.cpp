@@ -36,7 +36,8 @@ std::string RunOutcome::describe() const {
   }
   char where[96];
   std::snprintf(where, sizeof where, " at t = %.6g s, step %ld", t, step);
-  if (kind == Kind::Interrupted) return std::string("interrupted") + where;
+  // A run the signal came before: not started (the job pool starts no more), not "at t = 0".
+  if (kind == Kind::Interrupted) return step == 0 ? "interrupted before its first step (not started)" : "interrupted" + std::string(where);
   if (diverged && !adaptive) return "unstable at h = " + format_g(h, 6) + ": " + reason + where;
   return "failed: " + reason + where;
 }

@@ -248,7 +248,7 @@ class DaeFormulation : public Formulation {
 // neither, on the implicit ODE of an unconstrained system). Given where they act on nothing, a
 // case file's value would be printed beside results it did not shape. Why `key` is idle on `form`
 // ("" when it acts, or is not one of them): an IntegratorInfo::idle_setting for every integrator
-// that reads them (ida, a DAE integrator written in Python). (gamma on a form with constraints but
+// that reads them (the DAE integrators, compiled or written in Python). (gamma on a form with constraints but
 // no R, the planar pendulum's, is not detected: the form does not declare whether it holds an R.)
 std::string idle_baumgarte_setting(const std::string& key, const Formulation& form);
 

@@ -228,6 +228,11 @@ GrowthLaw law_of_span(const std::vector<EnvelopePoint>& envelope, double from, G
     }
   f.points = int(x.size());
   const double octaves = f.points > 1 ? std::log2(f.t_to / f.t_from) : 0.0;
+  if (f.points == 0 && !envelope.empty() && envelope.back().t < from) {
+    f.why = "too short: the run's envelope ends at " + seconds(envelope.back().t) + ", before " + seconds(from) +
+            ", where the span after it would start (a law needs " + format_g(kGrowthMinOctaves) + " octaves)";
+    return GrowthLaw::None;
+  }
   if (f.points < int(kGrowthMinOctaves * kGrowthWindowsPerOctave) || octaves < kGrowthMinOctaves - 1e-9) {
     f.why = "too short: " + format_g(octaves, 2) + " octaves of envelope from " + seconds(from) + " (a law needs " +
             format_g(kGrowthMinOctaves) + ")";
@@ -375,14 +380,17 @@ std::string describe_growth(const GrowthFit& f) {
   const auto law_words = [&](GrowthLaw law) -> std::string {
     if (law == GrowthLaw::Bounded) return "bounded (" + p + ")";
     if (law == GrowthLaw::Decays) return "decays (" + p + ")";
-    if (law == GrowthLaw::Linear) return "grows linearly (" + p + ")";
+    // The laws' exponents are read within kGrowthLawSlack (classify_growth), which the words say: an
+    // interval [0.56, 0.69] is sqrt(t) because it reaches 1/2 + 0.1, not because it holds 1/2.
+    const std::string slack = "; within " + format_g(kGrowthLawSlack) + " of ";
+    if (law == GrowthLaw::Linear) return "grows linearly (" + p + (f.ci95_low > 1.0 || f.ci95_high < 1.0 ? slack + "1" : "") + ")";
     if (law == GrowthLaw::Faster)
       return "grows faster than linearly (" + p + (f.why.rfind("accelerating", 0) == 0 ? "; " + f.why : std::string()) + ")";
     if (law == GrowthLaw::PowerLaw) return "grows like t^p (" + p + "; none of 0, 1/2, 1)";
     if (law == GrowthLaw::SqrtT) {
       const bool walk = std::isfinite(f.round_off_floor) && f.err_max <= kGrowthRoundOffWalk * f.round_off_floor;
       const bool floor_known = std::isfinite(f.round_off_floor) && f.round_off_floor > 0.0;
-      return "grows like sqrt(t) (" + p +
+      return "grows like sqrt(t) (" + p + (f.ci95_low > 0.5 || f.ci95_high < 0.5 ? slack + "1/2" : "") +
              (walk          ? "; a round-off random walk: within " + format_g(kGrowthRoundOffWalk) + " x the Brouwer floor"
               : floor_known ? "; " + format_g(f.err_max / f.round_off_floor, 2) + " x the round-off floor: not round-off"
                             : std::string()) +

@@ -157,9 +157,36 @@ const toml::value* TableReader::lookup(const std::string& key) {
   return find(key);
 }
 
+namespace {
+// Edits (insertions, deletions, substitutions) between two keys: a misspelt key is one or two away.
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+}  // namespace
+
 const toml::value& TableReader::require(const std::string& key, const std::string& expected) {
   const toml::value* v = lookup(key);
-  if (v == nullptr) throw InputError(file_ + ": missing key '" + dotted(key) + "': expected " + expected);
+  if (v == nullptr) {
+    // A key of the table within two edits of the missing one, not read as anything else: the
+    // misspelling the user meant (the unknown-key check would name it only after this error).
+    std::string near;
+    for (const auto& other : keys())
+      if (known_->count(other) == 0 && edit_distance(other, key) <= 2)
+        near += (near.empty() ? "" : ", ") + std::string("'") + dotted(other) + "'" + line_suffix(find(other));
+    throw InputError(file_ + ": missing key '" + dotted(key) + "': expected " + expected +
+                     (near.empty() ? "" : " (the table has " + near + ": misspelt?)"));
+  }
   return *v;
 }
 

@@ -2,11 +2,11 @@
 // sees it.
 //
 // The Baumgarte parameters (p, gamma) enter the residual, its Jacobian and the consistent initial
-// values. The compiled DAE integrator (ida) takes them from its settings baumgarte_p and
+// values. The compiled DAE integrator (SUNDIALS' BDF) takes them from its settings baumgarte_p and
 // baumgarte_gamma; a Python integrator that declares settings of those names gets the same: its
 // run starts from consistent_initial_state(p, gamma), the step's y' starts at
 // consistent_initial_derivative(p, gamma), and every method below takes them as its default. One
-// that does not declare them integrates the plain index-1 system (p = gamma = 0), as ida with both
+// that does not declare them integrates the plain index-1 system (p = gamma = 0), as the compiled one with both
 // at 0 does. A method's p and gamma arguments override the run's for that call (a scheme that
 // compares, or a test).
 //

@@ -2,14 +2,14 @@
 // sees it: the model's step equations G(x) = 0 of a Lie group variational integrator, as a Step
 // object (make_step) with the model's residual, its analytic O(N) Newton correction, the update
 // from the solved unknowns, and the stopping rule's units (residual_magnitudes, unknown_groups),
-// so that a Newton loop written in Python solves the same equations as the compiled lgvi with the
+// so that a Newton loop written in Python solves the same equations as the compiled variational integrator with the
 // same linear algebra. The iteration, its tolerance and its failure handling are the step's.
 //
 // A DiscreteLieGroupStep is stateful: begin(y, h) sets the step it solves, and the model's
 // residual_magnitudes() describe the last residual(). The Step object enforces that order
 // (RuntimeError otherwise) rather than let a model read what was never set. It holds the model's
 // state and is released with the view when the run ends (FormPart). residual() counts one
-// evaluation (rhs_evals), as lgvi counts its residuals.
+// evaluation (rhs_evals), as the compiled variational integrator counts its residuals.
 
 #include <cmath>
 #include <optional>

@@ -5,7 +5,7 @@
 // algebra), and the rate rows' tangents of the implicit Lie group schemes.
 //
 // field() counts one evaluation (rhs_evals), as the compiled Munthe-Kaas methods count theirs; so
-// does rate_residual(), as lie_generalized_alpha counts its residuals.
+// does rate_residual(), as the compiled Lie group generalized-alpha counts its residuals.
 
 #include "python/form_views.hpp"
 
@@ -72,7 +72,7 @@ class LieGroupOdeView final : public FormView {
   }
   std::vector<Eigen::Index> vector_entries() const { return manifold().vector_entries(); }
 
-  // The rate rows' tangents (lie_generalized_alpha's Newton matrix).
+  // The rate rows' tangents (the Newton matrix of Lie group generalized-alpha).
   std::string why_not_tangents() const { return lg().why_not_tangents(); }
   int rate_multipliers() const { return lg().rate_multipliers(); }
   py::tuple rate_residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& vdot) const {

@@ -162,7 +162,7 @@ IntegratorInfo python_integrator(const PythonIntegratorSpec& spec) {
     case FormulationKind::DiscreteLieGroup: info.make = python_factory<DiscreteLieGroupFormulation>(step, pass_settings); break;
   }
   info.consumes = info.make.consumes();
-  // A DAE method's Baumgarte settings, as ida's: refused where they act on nothing.
+  // A DAE method's Baumgarte settings, as the compiled one's: refused where they act on nothing.
   if (spec.consumes == FormulationKind::IndexOneDae) info.idle_setting = idle_baumgarte_setting;
   return info;
 }

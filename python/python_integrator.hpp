@@ -10,9 +10,9 @@
 // returns the wrong number of entries fails it saying so. IntegratorInfo::interpreter = "python".
 //
 // Where a run starts (FormView::starting_state), as the compiled integrators of each kind start:
-// from the form's initial_state() (rk4, rattle, rkmk4, lgvi), except on the index-1 DAE form,
+// from the form's initial_state() (Runge-Kutta, the constrained and Lie group schemes, the variational integrator), except on the index-1 DAE form,
 // whose state holds the multipliers and whose consistent values depend on the Baumgarte
-// parameters: there, as ida does, from consistent_initial_state(p, gamma) with p and gamma the
+// parameters: there, as the compiled DAE integrator does, from consistent_initial_state(p, gamma) with p and gamma the
 // integrator's settings baumgarte_p and baumgarte_gamma when it declares them, 0 (the plain
 // index-1 system) when it does not; and since a DAE scheme may need y' at the step's start, the
 // view carries it (form.derivative: the consistent y'(t0) at the first step, then the yp_next a

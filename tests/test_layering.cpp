@@ -66,13 +66,13 @@ std::vector<std::string> includes_of(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("core, app, the conformance checks and the command line name no model and no integrator of the catalogue",
+TEST_CASE("core, app, the conformance checks, the command line and the Python bindings name no model and no integrator of the catalogue",
           "[layering]") {
   std::vector<std::string> names = tb::testing::catalogue().model_names();
   for (const auto& n : tb::testing::catalogue().integrator_names()) names.push_back(n);
   REQUIRE(names.size() > 5);
   std::vector<fs::path> files = sources_under(kRoot / "core");
-  for (const char* layer : {"app", "conformance", "cli"})
+  for (const char* layer : {"app", "conformance", "cli", "python"})
     for (const auto& f : sources_under(kRoot / layer)) files.push_back(f);
   for (const auto& file : files) {
     const std::string text = slurp(file);

@@ -18,7 +18,17 @@ def bad_case(tmp_path):
     return str(path)
 
 
+def misspelt_case(tmp_path):
+    text = open(PLANAR).read().replace("\nmass = 1.0", "\nmasss = 1.0")
+    assert text != open(PLANAR).read()
+    path = tmp_path / "misspelt.toml"
+    path.write_text(text)
+    return str(path)
+
+
 CASES = {
+    "a case file with a misspelt key": (
+        lambda tmp: (lambda: tb.load_case(misspelt_case(tmp)), ["run", misspelt_case(tmp)])),
     "a case file with a bad value": (
         lambda tmp: (lambda: tb.load_case(bad_case(tmp)), ["run", bad_case(tmp)])),
     "an unknown integrator": (
@@ -96,3 +106,8 @@ def test_the_limits_are_raised_from_python_as_with_max_steps():
     assert list(res.summary.status) == ["ok"]
     with pytest.raises(ValueError, match=r"exceeds? the limit 1e\+05 \(raise it on purpose with --max-steps\)"):
         tb.run(PLANAR, integrators=["rk4"], t_end=1.0, h=1e-6, max_steps=1e5)
+
+
+def test_a_misspelt_key_is_named_beside_the_missing_one(tmp_path):
+    with pytest.raises(ValueError, match=r"missing key 'model.mass': .* \(the table has 'model.masss' \(line \d+\): misspelt\?\)"):
+        tb.load_case(misspelt_case(tmp_path))
