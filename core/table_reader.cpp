@@ -178,11 +178,12 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 const toml::value& TableReader::require(const std::string& key, const std::string& expected) {
   const toml::value* v = lookup(key);
   if (v == nullptr) {
-    // A key of the table within two edits of the missing one, not read as anything else: the
-    // misspelling the user meant (the unknown-key check would name it only after this error).
+    // A key of the table one edit from the missing one (two for a key of 8 letters or more; none
+    // for keys under 4, where every short key is near), not read as anything else: the misspelling
+    // the user meant (the unknown-key check would name it only after this error).
     std::string near;
     for (const auto& other : keys())
-      if (known_->count(other) == 0 && edit_distance(other, key) <= 2)
+      if (known_->count(other) == 0 && key.size() >= 4 && edit_distance(other, key) <= (key.size() >= 8 ? 2u : 1u))
         near += (near.empty() ? "" : ", ") + std::string("'") + dotted(other) + "'" + line_suffix(find(other));
     throw InputError(file_ + ": missing key '" + dotted(key) + "': expected " + expected +
                      (near.empty() ? "" : " (the table has " + near + ": misspelt?)"));

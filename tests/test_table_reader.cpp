@@ -81,6 +81,20 @@ TEST_CASE("missing required key", "[table_reader]") {
         path + ": missing key 'initial': expected a table");
 }
 
+TEST_CASE("a missing key names the table's key that is one edit from it, and only such a key", "[table_reader]") {
+  TempDir tmp;
+  const std::string path = tmp.write("case.toml", "[model]\nmasss = 1.0\nlenght = 2.0\nN = 4\ngravity_constant = 9.8\n");
+  auto model = TableReader::parse_file(path).table("model");
+  CHECK(error_of([&] { model.positive("mass"); }) ==
+        path + ": missing key 'model.mass': expected a finite number > 0 (the table has 'model.masss' (line 2): misspelt?)");
+  // Two edits (a transposition) from a key under 8 letters: not offered; from a long key: offered.
+  CHECK(error_of([&] { model.positive("length"); }) == path + ": missing key 'model.length': expected a finite number > 0");
+  CHECK(error_of([&] { model.positive("gravity_konstant"); }).find("(the table has 'model.gravity_constant' (line 5)") !=
+        std::string::npos);
+  // Short keys are all near each other: none is offered for 'EA' (N is one deletion and one edit away).
+  CHECK(error_of([&] { model.positive("EA"); }) == path + ": missing key 'model.EA': expected a finite number > 0");
+}
+
 TEST_CASE("wrong type names the type found", "[table_reader]") {
   TempDir tmp;
   const std::string path = tmp.write("case.toml",
