@@ -27,12 +27,14 @@
 #include "app/reference_search.hpp"
 #include "app/report.hpp"
 #include "app/summary.hpp"
+#include "conformance/integrator_checks.hpp"
 #include "core/format.hpp"
 #include "core/kernel_version.hpp"
 #include "core/table_reader.hpp"  // InputError
 #include "python/form_views.hpp"
 #include "python/python_integrator.hpp"
 #include "python/session.hpp"
+#include "suite/conformance_bench.hpp"
 
 namespace py = pybind11;
 using namespace tb;
@@ -344,6 +346,32 @@ void register_integrator(const std::string& name, py::object step, const std::st
   s.python_integrators.insert(name);
 }
 
+// `tetherbench check-plugin`'s integrator checks (conformance/integrator_checks.hpp) on any
+// integrator of the session: its declared order measured, the end time, the failed-step contract,
+// and each declared trait against what it does. One row per check: (check, result, measured, reason).
+py::list check_integrator(const std::string& name) {
+  const Session& s = session();
+  const IntegratorInfo* info = s.catalogue.find_integrator(name);
+  if (!info)
+    throw InputError("--integrator: unknown integrator '" + name + "' (expected one of: " +
+                     join_names(s.catalogue.integrator_names()) + ")");
+  std::vector<conformance::Check> checks;
+  {
+    py::gil_scoped_release unlocked;
+    InterruptScope scope;
+    const conformance::IntegratorBench bench = suite_integrator_bench(s.catalogue);
+    checks = conformance::check_integrator(*info, bench);
+  }
+  py::list rows;
+  for (const auto& c : checks) {
+    const char* result = c.result() == conformance::Check::Result::Pass   ? "pass"
+                         : c.result() == conformance::Check::Result::Fail ? "FAIL"
+                                                                           : "n/a";
+    rows.append(py::make_tuple(c.name(), result, c.measurements(), c.reason()));
+  }
+  return rows;
+}
+
 py::dict integrator_info(const std::string& name) {
   const IntegratorInfo* info = session().catalogue.find_integrator(name);
   if (!info)
@@ -410,6 +438,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("models", [] { return session().catalogue.model_names(); });
   m.def("studies", [] { return session().catalogue.study_names(); });
   m.def("integrator_info", &integrator_info, py::arg("name"));
+  m.def("check_integrator", &check_integrator, py::arg("name"));
   m.def("load_plugin", &load_plugin, py::arg("path"));
   py::class_<CaseSummary>(m, "CaseSummary")
       .def_readonly("file", &CaseSummary::file)

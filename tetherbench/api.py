@@ -56,6 +56,15 @@ def integrator_info(name):
     return _core.integrator_info(name)
 
 
+def check_integrator(name):
+    """The conformance checks `tetherbench check-plugin` runs on a plugin's integrator, on any
+    integrator of the session (one written in Python included): its declared order measured on the
+    suite's test models against their reference solutions, landing on the end time, the failed-step
+    contract, and each declared trait (implicit, symmetric, symplectic, conserving the momentum map,
+    on the manifold) against what it does. A DataFrame: check, result (pass / FAIL / n/a), measured, reason."""
+    return pd.DataFrame(_core.check_integrator(name), columns=["check", "result", "measured", "reason"])
+
+
 def data_dir():
     """The bundled data folder (cases/, reference/, scripts/)."""
     return _core.data_dir()

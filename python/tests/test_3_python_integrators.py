@@ -179,3 +179,18 @@ def test_the_runtime_ranking_leaves_an_interpreted_method_out_and_says_so():
     assert "left out of the runtime ranking" in by_work["runtime"].note and "py_midpoint (python)" in by_work["runtime"].note
     if by_work["rhs_evals"].ranking not in ("inconclusive", "short-time accuracy only"):
         assert "py_midpoint" in by_work["rhs_evals"].ranking  # evaluations compare across languages
+
+
+def test_the_conformance_checks_judge_a_python_methods_declarations():
+    """check_integrator runs check-plugin's integrator checks: the midpoint rule passes as order 2;
+    declared symplectic and conserving the momentum map, which it is not, it fails those checks."""
+    honest = tb.check_integrator("py_midpoint").set_index("check")
+    assert honest.loc["declared order", "result"] == "pass", honest.loc["declared order"].tolist()
+    assert "FAIL" not in set(honest.result), honest[honest.result == "FAIL"].reason.tolist()
+    tb.register_integrator("py_boastful", midpoint, order=2,
+                           traits={"imaginary_axis_stable": False, "symplectic": True, "conserves_momentum_map": True})
+    boastful = tb.check_integrator("py_boastful").set_index("check")
+    failed = set(boastful[boastful.result == "FAIL"].index)
+    assert {"trait: conserves the momentum map", "trait: energy (symplectic / dissipative / drift)"} <= failed, \
+        boastful.reason.tolist()
+    assert boastful.loc["declared order", "result"] == "pass"
