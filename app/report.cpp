@@ -180,7 +180,7 @@ StudyOutcome run_planned(std::vector<PlannedStudy>& planned, bool full_runs_want
     outcome.gathering = false;
     return outcome;
   }
-  std::fprintf(stderr, "%s\n", jobs_line(done).c_str());
+  if (options.progress) std::fprintf(stderr, "%s\n", jobs_line(done).c_str());
   const std::string note = host_types_note(done);
   if (!note.empty()) std::fprintf(stderr, "  note: %s\n", note.c_str());
   if (!interrupted()) {  // a cut-short job's time is not its cost
@@ -217,7 +217,7 @@ TableOutcome run_table(const std::vector<Case>& cases, const Catalogue& catalogu
   TableOutcome outcome;
   outcome.gathering = done.gathering;
   if (!done.gathering) return outcome;
-  std::fprintf(stderr, "%s\n", jobs_line(done).c_str());
+  if (options.progress) std::fprintf(stderr, "%s\n", jobs_line(done).c_str());
   const std::string note = host_types_note(done);
   fs::create_directories(options.out_dir);
   write_summary_csv((fs::path(options.out_dir) / "summary.csv").string(), full.rows);

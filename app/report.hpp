@@ -30,8 +30,9 @@ struct ReportOptions {
   // job, fingerprinted: case file, integrator settings, study parameters, suite version); only
   // the jobs without a matching result run. Without it every job runs (and is stored anew).
   bool resume = false;
-  // The job pool's progress display on stderr (app/job_progress.hpp); off for a library call that
-  // was not asked for it (the Python package's study and table without progress=True).
+  // The job pool's progress display and its closing "jobs: R run, U reused" line on stderr
+  // (app/job_progress.hpp); off for a library call that was not asked for them (the Python
+  // package's study and table without progress=True).
   bool progress = true;
 };
 
