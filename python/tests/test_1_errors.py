@@ -10,20 +10,21 @@ import tetherbench as tb
 PLANAR = tb.bundled_case("T_planar_pendulum_60deg")
 
 
-def bad_case(tmp_path):
-    text = open(PLANAR).read().replace("h = 1.0e-3", "h = -1.0e-3")
-    assert text != open(PLANAR).read()
-    path = tmp_path / "bad.toml"
-    path.write_text(text)
+def edited_case(tmp_path, name, old, new):
+    """The planar pendulum's case file with `old` replaced by `new` (which must occur), in tmp_path/name."""
+    text = open(PLANAR).read()
+    assert old in text
+    path = tmp_path / name
+    path.write_text(text.replace(old, new))
     return str(path)
+
+
+def bad_case(tmp_path):
+    return edited_case(tmp_path, "bad.toml", "h = 1.0e-3", "h = -1.0e-3")
 
 
 def misspelt_case(tmp_path):
-    text = open(PLANAR).read().replace("\nmass = 1.0", "\nmasss = 1.0")
-    assert text != open(PLANAR).read()
-    path = tmp_path / "misspelt.toml"
-    path.write_text(text)
-    return str(path)
+    return edited_case(tmp_path, "misspelt.toml", "\nmass = 1.0", "\nmasss = 1.0")
 
 
 CASES = {
