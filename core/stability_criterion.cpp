@@ -19,7 +19,8 @@ constexpr double kCheckpointsPerOctave = 32.0;
 constexpr double kVisibleError = 1e-6;
 
 std::string joules(double x) { return format_g(x, 3) + " J"; }
-// A value that passed a bound, with the digits that show it did: "0.1003 > 0.1", never "0.1 > 0.1".
+// A value that passed a bound, with the digits that show it did: "0.1003 > 0.1", never "0.1 > 0.1"
+// (and a maximum beyond it likewise: never "max 0.1" beside a trigger of 0.1002).
 std::string beyond(double value, double limit) {
   int digits = 3;
   while (digits < 17 && format_g(value, digits) == format_g(limit, digits)) ++digits;
@@ -38,10 +39,10 @@ std::string Instability::describe() const {
   switch (bound) {
     case Bound::EnergyGain:
       return "energy gain " + beyond(value, limit) + " × E_s > " + format_g(limit, 3) + " (E_s = " + joules(scale) +
-             ", max KE over the start-up; max " + format_g(value_max, 3) + " × E_s at t = " + format_g(t_max, 4) + " s)";
+             ", max KE over the start-up; max " + beyond(value_max, limit) + " × E_s at t = " + format_g(t_max, 4) + " s)";
     case Bound::ExponentialGrowth:
-      return "|E − E0 − W| grows exponentially: ×" + format_g(value, 3) + " within one octave of t (> ×" +
-             format_g(limit, 3) + "), reaching " + joules(value_max) + " ≥ " + format_g(floor, 3) + " × E_s by t = " +
+      return "|E − E0 − W| grows exponentially: ×" + beyond(value, limit) + " within one octave of t (> ×" +
+             format_g(limit, 3) + "), reaching " + beyond(value_max, floor * scale) + " J ≥ " + format_g(floor, 3) + " × E_s by t = " +
              format_g(t_max, 4) + " s (E_s = " + joules(scale) + ")";
     case Bound::Constraint: return "constraint error " + beyond(value, limit) + " > " + format_g(limit, 3);
     case Bound::Orthogonality: return "orthogonality error " + beyond(value, limit) + " > " + format_g(limit, 3);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/format.hpp"
+
 namespace tb {
 
 bool work_at_error(std::vector<CurvePoint> curve, double target, double& work, double& spread) {
@@ -42,7 +44,10 @@ Ranking rank_at_matched_error(const std::map<std::string, std::vector<CurvePoint
   std::sort(r.order.begin(), r.order.end(), [](const RankedEntry& a, const RankedEntry& b) { return a.work < b.work; });
   for (size_t i = 1; i < r.order.size(); ++i) {
     const RankedEntry &a = r.order[i - 1], &b = r.order[i];
-    r.order[i].ties_previous = b.work <= a.work * (1.0 + std::max(a.spread, b.spread));
+    // A tie within the timing spread, or where the works print alike (4 digits, as the rankings'
+    // work_of_each column): "<" between two equal printed numbers would be read as a difference.
+    r.order[i].ties_previous =
+        b.work <= a.work * (1.0 + std::max(a.spread, b.spread)) || format_g(b.work, 4) == format_g(a.work, 4);
   }
   return r;
 }
