@@ -1,5 +1,6 @@
 #include "app/data_paths.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -63,6 +64,14 @@ DataPaths find_data_paths(const std::optional<std::string>& data_dir_option, con
     }
   throw InputError("tetherbench cannot find its data (cases/, reference/, scripts/): looked in " + looked +
                    "; expected an installation (cmake --install) or a build tree, or give --data-dir DIR or TETHERBENCH_DATA_DIR");
+}
+
+std::vector<std::string> bundled_case_files(const DataPaths& data) {
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(data.cases))
+    if (entry.path().extension() == ".toml") files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 }  // namespace tb

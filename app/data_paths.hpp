@@ -30,6 +30,10 @@ struct DataPaths {
 };
 
 // InputError naming the option or variable and what was expected, or every place looked at.
+// The bundled case files (DATA/cases/*.toml), sorted: what the commands and the Python package run
+// when no case file is named.
+std::vector<std::string> bundled_case_files(const DataPaths& data);
+
 DataPaths find_data_paths(const std::optional<std::string>& data_dir_option, const std::vector<std::string>& anchors = {});
 
 }  // namespace tb

@@ -660,13 +660,7 @@ class CoverageCommand : public Command {
 
 }  // namespace
 
-std::vector<std::string> Session::bundled_case_files() const {
-  std::vector<std::string> files;
-  for (const auto& entry : fs::directory_iterator(data.cases))
-    if (entry.path().extension() == ".toml") files.push_back(entry.path().string());
-  std::sort(files.begin(), files.end());
-  return files;
-}
+std::vector<std::string> Session::bundled_case_files() const { return tb::bundled_case_files(data); }
 
 std::vector<std::string> Session::case_files_or_bundled(const std::vector<std::string>& given) const {
   return given.empty() ? bundled_case_files() : given;

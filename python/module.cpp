@@ -52,13 +52,7 @@ struct CaseSummary {
   std::vector<std::tuple<std::string, std::string, std::string, std::string>> runs;
 };
 
-std::vector<std::string> bundled_case_files() {
-  std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::directory_iterator(session().data.cases))
-    if (entry.path().extension() == ".toml") files.push_back(entry.path().string());
-  std::sort(files.begin(), files.end());
-  return files;
-}
+std::vector<std::string> bundled_case_files() { return tb::bundled_case_files(session().data); }
 
 // --max-steps, --max-samples, --max-state: the defaults where not given, else a number > 0.
 RunLimits limits_from(const std::optional<double>& steps, const std::optional<double>& samples,
