@@ -1,6 +1,7 @@
 """The package's functions: each calls the command line's own code in the compiled part
 (tetherbench._core) and turns its CSV text into pandas DataFrames."""
 
+import contextlib
 import hashlib
 import inspect
 import io
@@ -151,6 +152,20 @@ def _names(integrators):
     return list(integrators)
 
 
+@contextlib.contextmanager
+def _output_folder(out, prefix):
+    """The folder a call writes into: `out` when given, else a scratch folder of the system's
+    temporary directory that is removed when the call has read what it needs."""
+    if out is not None:
+        yield os.fspath(out)
+        return
+    scratch = tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield scratch
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
 def _read(path):
     with open(path, encoding="utf-8") as f:
         return f.read()
@@ -233,17 +248,10 @@ def run(case, integrators=None, t_end=None, h=None, settings=None, repeats=1, ou
     side effects (prints, appends to a list) happen once per pass; form.store is fresh each pass.
     """
     path = case.file if isinstance(case, Case) else os.fspath(case)
-    scratch = None
-    if out is None:
-        scratch = tempfile.mkdtemp(prefix="tetherbench-run-")
-    try:
+    with _output_folder(out, "tetherbench-run-") as folder:
         raw = _core.run(path, _names(integrators), t_end, h, _overrides(settings), _count("--repeats", repeats, 1, 1000),
-                        os.fspath(out) if out is not None else scratch, bool(progress),
-                        **_limits(max_steps, max_samples, max_state))
+                        folder, bool(progress), **_limits(max_steps, max_samples, max_state))
         texts = {r["label"]: _read(r["timeseries"]) for r in raw["runs"] if r["timeseries"] and os.path.exists(r["timeseries"])}
-    finally:
-        if scratch is not None:
-            shutil.rmtree(scratch, ignore_errors=True)
     result = RunResult(raw, texts)
     if result.interrupted:
         warnings.warn("tetherbench.run was interrupted: the runs cut short say so in their rows", RuntimeWarning, stacklevel=2)
@@ -257,19 +265,11 @@ def study(name, cases=None, integrators=None, out=None, params=None, settings=No
     for every CSV it wrote. With out=None it writes into a scratch folder that is removed."""
     files = _case_files(cases)
     params = {str(k): str(v) for k, v in (params or {}).items()}
-    scratch = tempfile.mkdtemp(prefix="tetherbench-study-") if out is None else None
-    folder = scratch if scratch is not None else os.fspath(out)
-    try:
+    with _output_folder(out, "tetherbench-study-") as folder:
         written = _core.study(name, files, _names(integrators), folder, params, _overrides(settings),
                               _count("--jobs", jobs, 1, 1024), bool(progress))
-        frames = {}
-        for path in written:
-            if path.endswith(".csv") and os.path.exists(path):
-                frames[os.path.relpath(path, folder)] = pd.read_csv(path)
-        return frames
-    finally:
-        if scratch is not None:
-            shutil.rmtree(scratch, ignore_errors=True)
+        return {os.path.relpath(path, folder): pd.read_csv(path)
+                for path in written if path.endswith(".csv") and os.path.exists(path)}
 
 
 def _case_files(cases):
@@ -296,15 +296,10 @@ def table(cases=None, integrators=None, out=None, settings=None, repeats=1, jobs
     """Runs every case's full runs as `tetherbench table` does (the bundled cases when None; only
     the named integrators when given) and returns a Table. With out=None the files are written
     into a scratch folder that is removed."""
-    scratch = tempfile.mkdtemp(prefix="tetherbench-table-") if out is None else None
-    folder = scratch if scratch is not None else os.fspath(out)
-    try:
+    with _output_folder(out, "tetherbench-table-") as folder:
         csv, md = _core.table(_case_files(cases), _names(integrators), folder, _overrides(settings),
                               _count("--repeats", repeats, 1, 1000), _count("--jobs", jobs, 1, 1024), bool(progress))
         return Table(pd.read_csv(csv), _read(md))
-    finally:
-        if scratch is not None:
-            shutil.rmtree(scratch, ignore_errors=True)
 
 
 def gate(cases=None, integrators=None, envelopes=None, record=False, accept_failures=False):
