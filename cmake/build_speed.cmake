@@ -1,0 +1,32 @@
+# What keeps the build from nothing short on 2 cores (issue 43), measured from .ninja_log:
+# every header that most translation units parse (Eigen, toml11, Boost.Odeint, Catch2, the
+# standard library) is compiled once per target into a precompiled header; Catch2's main() is
+# compiled once; the Python module is linked without LTO (its hot loops are in the static
+# libraries, compiled without LTO anyway); and ccache is used as a launcher when it is there
+# (optional: a fresh machine has none).
+
+# The standard and third-party headers that most sources of a layer include. A precompiled
+# header is parsed once per target and is then read by every source of it. Only system
+# headers go in: a project header in a precompiled header would hide a missing include.
+set(TETHERBENCH_PCH_COMMON <algorithm> <cmath> <filesystem> <fstream> <functional> <limits> <map> <memory>
+    <optional> <set> <sstream> <stdexcept> <string> <vector> <Eigen/Dense> <Eigen/SparseCore>)
+# toml11 is read by the sources that parse case files (core/table_reader.hpp, app/fingerprint.hpp
+# and whatever includes them: most models, app and the tests).
+set(TETHERBENCH_PCH_TOML <toml.hpp>)
+
+# tetherbench_precompile(TARGET [HEADER...]): the common headers and the given ones, precompiled.
+function(tetherbench_precompile target)
+  target_precompile_headers(${target} PRIVATE ${TETHERBENCH_PCH_COMMON} ${ARGN})
+endfunction()
+
+# ccache as a launcher when present (never required). Its defaults would refuse every
+# precompiled-header compile; these settings let it cache them (ccache manual, "Precompiled headers").
+option(TETHERBENCH_USE_CCACHE "use ccache as the compiler launcher when it is installed" ON)
+if(TETHERBENCH_USE_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
+  find_program(TETHERBENCH_CCACHE ccache)
+  if(TETHERBENCH_CCACHE)
+    set(CMAKE_CXX_COMPILER_LAUNCHER ${CMAKE_COMMAND} -E env CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
+        ${TETHERBENCH_CCACHE})
+    message(STATUS "tetherbench: compiling through ${TETHERBENCH_CCACHE}")
+  endif()
+endif()
