@@ -11,7 +11,7 @@
 namespace tb {
 
 namespace {
-constexpr const char* kMagic = "tetherbench job result 2";
+constexpr const char* kMagic = "tetherbench job result 3";  // 3: with the build and time
 }  // namespace
 
 std::string JobStore::path(const std::string& key) const {
@@ -29,7 +29,7 @@ std::optional<FinishedJob> JobStore::load(const std::string& key, const std::str
     ResultReader r(text);
     std::string magic, stored_label, stored_fingerprint;
     FinishedJob f;
-    r >> magic >> stored_label >> stored_fingerprint >> f.seconds >> f.host >> f.type >> f.bytes;
+    r >> magic >> stored_label >> stored_fingerprint >> f.seconds >> f.host >> f.type >> f.build >> f.finished_at >> f.bytes;
     r.expect_end();
     if (magic != kMagic || stored_label != label || stored_fingerprint != fingerprint) return std::nullopt;  // stale
     return f;
@@ -43,7 +43,7 @@ void JobStore::save(const std::string& key, const std::string& label, const std:
   std::lock_guard<std::mutex> lock(mutex_);
   std::filesystem::create_directories(dir_);
   ResultWriter w;
-  w << std::string(kMagic) << label << fingerprint << f.seconds << f.host << f.type << f.bytes;
+  w << std::string(kMagic) << label << fingerprint << f.seconds << f.host << f.type << f.build << f.finished_at << f.bytes;
   const std::string final_path = path(key), temporary = final_path + ".tmp";
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);

@@ -1,6 +1,7 @@
 #pragma once
-// The resume store (`--resume`): one file per finished job under <out>/.jobs, named by a hash
-// of the job's identity, holding its label, fingerprint, wall time, host and result bytes.
+// The job store: one file per finished job under <out>/.jobs, named by a hash of the job's
+// identity, holding its label, fingerprint (which carries the build's identity,
+// app/build_identity.hpp), wall time, host, the build that ran it and when, and the result bytes.
 // Written then renamed, so a killed report leaves only whole files; a file whose label or
 // fingerprint differs from the job's (stale), or that is not whole, is never reused.
 
@@ -17,6 +18,8 @@ struct FinishedJob {
   std::string host, type;  // where it ran: host name and CPU model
   bool storable = false;  // not cut short by an interrupt
   long rank = -1;         // the MPI rank that ran it now (-1: reused from the store)
+  std::string build;        // the build that ran it (describe(build_identity()) then)
+  std::string finished_at;  // when it finished ("YYYY-MM-DD HH:MM:SS UTC")
 };
 
 class JobStore {

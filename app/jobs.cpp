@@ -8,6 +8,7 @@
 #include <optional>
 #include <thread>
 
+#include "app/build_identity.hpp"
 #include "app/distributed.hpp"
 #include "app/fingerprint.hpp"
 #include "app/interrupt.hpp"
@@ -19,6 +20,7 @@
 #include "app/machine.hpp"
 #include "app/parallel.hpp"
 #include "app/runner.hpp"  // host_name
+#include "core/format.hpp"  // utc_now
 
 namespace tb {
 
@@ -90,6 +92,9 @@ void tally(const std::vector<std::optional<FinishedJob>>& results, const std::ve
     if (!results[i]) throw std::logic_error("job '" + keys[i] + "' has no result");
     done.seconds[i] = results[i]->seconds;
     done.hosts[i] = results[i]->host;
+    done.builds[i] = results[i]->build;
+    done.finished_at[i] = results[i]->finished_at;
+    done.reused_flags[i] = results[i]->rank < 0;
     done.host_types[results[i]->host] = results[i]->type;
     if (results[i]->rank >= 0) ++done.by_rank[size_t(results[i]->rank)];
     if (results[i]->rank >= 0 && !results[i]->storable) ++done.cut_short;
@@ -109,6 +114,9 @@ JobsDone run_jobs(std::vector<StudyJob> jobs, const JobOptions& options) {
   done.gathering = rank == 0;
   done.seconds.assign(n, 0.0);
   done.hosts.assign(n, "");
+  done.builds.assign(n, "");
+  done.finished_at.assign(n, "");
+  done.reused_flags.assign(n, false);
   done.by_rank.assign(size_t(ranks), 0);
 
   if (rank != 0) {  // another MPI rank: `workers` threads ask rank 0 for jobs
@@ -153,7 +161,10 @@ JobsDone run_jobs(std::vector<StudyJob> jobs, const JobOptions& options) {
     if (next >= order.size() || error) return std::nullopt;
     return order[next++];
   };
-  auto finish = [&](size_t i, FinishedJob f) {
+  const std::string this_build = describe(build_identity());
+  auto finish = [&](size_t i, FinishedJob f) {  // on this process, for its own jobs and the other ranks'
+    f.build = this_build;  // the other ranks run the same build: their fingerprints matched this one's
+    f.finished_at = utc_now();
     store.save(keys[i], jobs[i].label, fingerprints[i], f);
     count_finished_job_for_resume_test();
     progress.finished(position[i], f.seconds);

@@ -30,13 +30,17 @@ struct JobOptions {
   // Empty: nothing stored.
   std::string store_dir;
   bool resume = false;        // reuse stored results whose fingerprint matches; run only the rest
-  std::string version;        // the suite's version, part of every job's fingerprint
+  // The code's identity, part of every job's fingerprint: the build's (app/build_identity.hpp),
+  // so a stored result is reused only by a build of the same code.
+  std::string version;
   bool quiet = false;         // no progress display
 };
 
 struct JobsDone {
   std::vector<double> seconds;     // each job's wall time (s), in the order given (a reused job: its stored time)
   std::vector<std::string> hosts;  // where each job ran
+  std::vector<std::string> builds, finished_at;  // the build that ran each job, and when it finished
+  std::vector<bool> reused_flags;  // each job: taken from the store (true) or run now
   std::map<std::string, std::string> host_types;  // host -> its type (CPU model), of the hosts that ran jobs
   size_t reused = 0;               // results taken from the store
   size_t ran = 0;                  // jobs run now
@@ -48,7 +52,7 @@ struct JobsDone {
 // Runs every job, on this process's threads or (under mpirun, app/distributed.hpp) handed out
 // one at a time to whichever rank asks, longest expected first; then, on the gathering process
 // only, applies every job's result in the order given. A job's identity is its label (with a
-// count for a repeated label) and its fingerprint: the version, the label and its inputs.
+// count for a repeated label) and its fingerprint: the build's identity, the label and its inputs.
 JobsDone run_jobs(std::vector<StudyJob> jobs, const JobOptions& options);
 // One process, no store: each job's wall time (s), in the order given.
 std::vector<double> run_jobs(std::vector<StudyJob> jobs, unsigned workers, const StoredJobSeconds& stored = {});

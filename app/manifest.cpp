@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "app/build_identity.hpp"
 #include "app/catalogue.hpp"
 #include "app/distributed.hpp"
 #include "app/external_steps.hpp"
@@ -26,22 +27,6 @@ namespace tb {
 
 namespace {
 
-std::string git_commit(const std::string& data_root) {
-  std::error_code ec;
-  // The build tree's data folder links to the source folders: the commit is the source's.
-  const fs::path source = fs::canonical(fs::path(data_root) / "cases", ec).parent_path();
-  if (ec || !fs::exists(source / ".git", ec)) return "not a git checkout";
-  if (ec) return "not a git checkout";
-  std::string out;
-  if (FILE* p = popen(("git -C " + shell_quote(source.string()) + " rev-parse --short HEAD 2>/dev/null").c_str(), "r")) {
-    char buf[64];
-    while (std::fgets(buf, sizeof buf, p)) out += buf;
-    pclose(p);
-  }
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out.empty() ? "not a git checkout" : out;
-}
-
 std::string first_line(const std::string& file, const std::string& otherwise) {
   std::ifstream in(file);
   std::string line;
@@ -52,17 +37,18 @@ std::string first_line(const std::string& file, const std::string& otherwise) {
 
 std::string suite_version_number() { return TETHERBENCH_VERSION; }
 
-std::string suite_version(const std::string& data_root) {
-  static std::map<std::string, std::string> cached;  // asked for by every job's fingerprint
-  auto it = cached.find(data_root);
-  if (it == cached.end()) it = cached.emplace(data_root, std::string(TETHERBENCH_VERSION) + " (git " + git_commit(data_root) + ")").first;
-  return it->second;
+std::string suite_version() {
+  const BuildIdentity& build = build_identity();
+  return std::string(TETHERBENCH_VERSION) + " (git " + build.commit + (build.tree.empty() ? "" : ", " + build.tree) + ")";
 }
+
+std::string code_identity() { return "build " + build_identity().hash; }
 
 std::vector<std::pair<std::string, std::string>> reproducibility_manifest(const Catalogue& catalogue,
                                                                           const ManifestContext& context) {
   std::vector<std::pair<std::string, std::string>> rows;
-  rows.emplace_back("version", suite_version(context.data_root));
+  rows.emplace_back("version", suite_version());
+  rows.emplace_back("build", describe(build_identity()));
   rows.emplace_back("compiler", TETHERBENCH_COMPILER);
   rows.emplace_back("flags", TETHERBENCH_FLAGS);
   rows.emplace_back("build_type", TETHERBENCH_BUILD_TYPE);

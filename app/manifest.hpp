@@ -13,9 +13,12 @@ namespace tb {
 
 struct Catalogue;
 
-// "0.2.0 (git abc1234)": part of every job's fingerprint. The commit is that of the checkout
-// the data folder comes from, "not a git checkout" for an installation.
-std::string suite_version(const std::string& data_root);
+// "0.2.0 (git abc1234, clean)": the version, and the commit the build was compiled from with
+// whether the tree had uncommitted changes then (app/build_identity.hpp; never read at run time).
+std::string suite_version();
+// "build 3f9a0c21d4e5b678": part of every job's fingerprint, so that a stored result is reused
+// only by a build of the same code (app/build_identity.hpp).
+std::string code_identity();
 // The version alone ("0.2.0"): `tetherbench --version` and tetherbench.__version__ in Python.
 std::string suite_version_number();
 

@@ -11,6 +11,7 @@
 #include "app/figure_plan.hpp"
 #include "core/format.hpp"
 #include "app/interrupt.hpp"
+#include "app/job_provenance.hpp"
 #include "app/job_result.hpp"
 #include "app/jobs.hpp"
 #include "app/manifest.hpp"
@@ -40,7 +41,7 @@ JobOptions job_options(const ReportOptions& options, StoredJobSeconds stored) {
   j.stored = std::move(stored);
   j.store_dir = (fs::path(options.out_dir) / ".jobs").string();
   j.resume = options.resume;
-  j.version = suite_version(options.data_root);
+  j.version = code_identity();
   return j;
 }
 
@@ -173,7 +174,11 @@ StudyOutcome run_planned(std::vector<PlannedStudy>& planned, bool full_runs_want
     jobs.insert(jobs.end(), std::make_move_iterator(mine.begin()), std::make_move_iterator(mine.end()));
   }
   std::vector<JobCost> costs;
-  for (const auto& j : jobs) costs.push_back({j.label, 0.0});
+  std::vector<std::string> labels;  // in the jobs' order, as JobsDone's vectors
+  for (const auto& j : jobs) {
+    costs.push_back({j.label, 0.0});
+    labels.push_back(j.label);
+  }
   const JobsDone done = run_jobs(std::move(jobs), job_options(options, stored));
   if (!done.gathering) {  // another MPI rank: its jobs' results went to rank 0, which writes
     StudyOutcome outcome;
@@ -193,6 +198,9 @@ StudyOutcome run_planned(std::vector<PlannedStudy>& planned, bool full_runs_want
   }
   StudyOutcome outcome;
   outcome.hosts = hosts_line(done);
+  outcome.jobs = job_provenance_line(done);
+  fs::create_directories(options.out_dir);
+  write_job_provenance(options.out_dir, labels, done);
   if (full_runs_wanted) {
     full.write(cases, options.out_dir, note);
     outcome.written.push_back((fs::path(options.out_dir) / "summary.csv").string());
@@ -211,6 +219,8 @@ TableOutcome run_table(const std::vector<Case>& cases, const Catalogue& catalogu
   warn_unoptimised_plugins(catalogue);
   FullRuns full;
   std::vector<StudyJob> jobs = full.plan(cases, catalogue, options.out_dir, repeats);
+  std::vector<std::string> labels;
+  for (const auto& job : jobs) labels.push_back(job.label);
   JobOptions j = job_options(options, {});
   j.quiet = j.quiet || !isatty(STDERR_FILENO);  // the progress bar on a terminal; the table prints its rows after
   const JobsDone done = run_jobs(std::move(jobs), j);
@@ -220,6 +230,7 @@ TableOutcome run_table(const std::vector<Case>& cases, const Catalogue& catalogu
   if (options.progress) std::fprintf(stderr, "%s\n", jobs_line(done).c_str());
   const std::string note = host_types_note(done);
   fs::create_directories(options.out_dir);
+  write_job_provenance(options.out_dir, labels, done);
   write_summary_csv((fs::path(options.out_dir) / "summary.csv").string(), full.rows);
   write_summary_markdown((fs::path(options.out_dir) / "summary.md").string(), full.rows);
   if (!note.empty()) std::ofstream(fs::path(options.out_dir) / "summary.md", std::ios::app) << "\n" << note << "\n";
@@ -246,6 +257,7 @@ ReportStatus write_report(const std::vector<Case>& cases, const Catalogue& catal
   status.all_runs_ok = outcome.all_runs_ok;
   auto manifest = reproducibility_manifest(catalogue, {options.data_root, options.command, options.workers, process_count()});
   manifest.emplace_back("hosts", outcome.hosts);
+  manifest.emplace_back("jobs", outcome.jobs);
   write_manifest(dir.string(), manifest);
   if (interrupted()) return status;  // tables written; no benchmarks or plots of a cut-short report
 

@@ -26,9 +26,11 @@ struct ReportOptions {
   // Where the suite's data were found (app/data_paths.hpp): the version's git commit, the
   // report's scripts and the benchmark binary.
   std::string data_root, scripts_dir, benchmarks_binary;
-  // Reuse the results of an earlier, cut-short run into the same folder (DIR/.jobs, one file per
-  // job, fingerprinted: case file, integrator settings, study parameters, suite version); only
-  // the jobs without a matching result run. Without it every job runs (and is stored anew).
+  // Reuse the results of an earlier run into the same folder (DIR/.jobs, one file per job,
+  // fingerprinted: case file, integrator settings, study parameters, plugin file hashes and the
+  // build's identity, app/build_identity.hpp); only the jobs without a matching result run.
+  // Without it every job runs (and is stored anew). The command line reuses unless --fresh; a
+  // library call (the Python package) only when asked.
   bool resume = false;
   // The job pool's progress display and its closing "jobs: R run, U reused" line on stderr
   // (app/job_progress.hpp); off for a library call that was not asked for them (the Python
@@ -47,6 +49,7 @@ struct StudyOutcome {
   bool gathering = true;  // as ReportStatus::gathering
   std::vector<std::string> written;
   std::string hosts;      // the hosts that ran its jobs, with their types
+  std::string jobs;       // how many jobs ran now and how many were reused (app/job_provenance.hpp)
   bool all_runs_ok = true;  // the full runs it needed (if any) all reached their end
 };
 // One study on the given cases (each must apply: InputError naming the file otherwise), with

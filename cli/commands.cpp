@@ -46,8 +46,24 @@ namespace {
 
 constexpr const char* kSetHelp =
     "integrator setting NAME.KEY=VALUE over the case files' [integrators.NAME] (repeatable; keys: `tetherbench list`)";
-constexpr const char* kResumeHelp =
-    "reuse the results a cut-short run stored in DIR/.jobs (matching fingerprints only); run only the missing jobs";
+// A job's result is stored in DIR/.jobs under its fingerprint: its inputs and the build's identity
+// (app/build_identity.hpp). Running into the same folder again reuses every stored result whose
+// fingerprint matches and runs the rest (a changed case, integrator, plugin or build runs again);
+// --fresh runs everything. --resume, which once turned reuse on, is the default and stays accepted.
+struct ReuseFlags {
+  bool resume = false, fresh = false;
+  void add_to(CLI::App* subcommand) {
+    subcommand->add_flag("--resume", resume,
+                         "reuse the results stored in DIR/.jobs whose inputs and build match (the default)");
+    subcommand->add_flag("--fresh", fresh,
+                         "run every job again, ignoring the results stored in DIR/.jobs (by default a stored result is "
+                         "reused when its inputs and this build's identity match)");
+  }
+  bool reuse() const {
+    if (resume && fresh) throw InputError("--fresh: expected --fresh or --resume, got both");
+    return !fresh;
+  }
+};
 
 constexpr const char* kSelectionHelp =
     "run only this integrator (repeatable; default all), in every table and study: e.g. a plugin's beside the "
@@ -80,7 +96,7 @@ void print_row(const SummaryRow& r) {
 
 // The top-level files a report or study folder receives, checked before anything runs.
 std::vector<std::string> report_files(const std::vector<const StudyInfo*>& studies, bool full_runs) {
-  std::vector<std::string> files = {"build_info.csv", "job_costs.csv", "index.md", "benchmarks.json", "benchmarks.log",
+  std::vector<std::string> files = {"build_info.csv", "job_costs.csv", "jobs.csv", "index.md", "benchmarks.json", "benchmarks.log",
                                     "benchmarks.md"};
   if (full_runs) files.insert(files.end(), {"summary.csv", "summary.md"});
   for (const auto* s : studies)
@@ -195,7 +211,7 @@ class RunCommand : public Command {
   CaseRunOptions inputs_;
 };
 
-// `tetherbench table [CASE_FILE...] [--out DIR] [--repeats N] [--jobs N] [--resume] ...`
+// `tetherbench table [CASE_FILE...] [--out DIR] [--repeats N] [--jobs N] [--fresh] ...`
 class TableCommand : public Command {
  public:
   explicit TableCommand(CLI::App& app) {
@@ -204,17 +220,17 @@ class TableCommand : public Command {
     subcommand->add_option("--out", out_, "output folder")->capture_default_str();
     subcommand->add_option("--repeats", repeats_, "timing passes; runtime is their minimum")->capture_default_str();
     subcommand->add_option("--jobs", jobs_, "parallel runs (per process under mpirun)")->capture_default_str();
-    subcommand->add_flag("--resume", resume_, kResumeHelp);
+    reuse_.add_to(subcommand);
     subcommand->add_option("--integrator", integrator_names_, kSelectionHelp)->allow_extra_args(false);
     inputs_.add_to(subcommand);
   }
   bool distributes() const override { return true; }
   int execute(Session& session) override {
     ReportOptions options = report_options(session);
-    options.out_dir = output_folder("--out", out_, {"summary.csv", "summary.md", "job_costs.csv"});
+    options.resume = reuse_.reuse();  // a contradiction is refused before anything is written
+    options.out_dir = output_folder("--out", out_, {"summary.csv", "summary.md", "job_costs.csv", "jobs.csv"});
     const int repeats = count("--repeats", repeats_, 1000);
     options.workers = unsigned(count("--jobs", jobs_, 1024));
-    options.resume = resume_;
     const Catalogue selected = selected_catalogue(session.catalogue, integrator_names_);
     const auto cases =
         selected_cases(inputs_.load(session.catalogue, session.case_files_or_bundled(cases_)), selected, inputs_.sets);
@@ -242,7 +258,7 @@ class TableCommand : public Command {
   // (the job store and MPI tests hold tables equal whatever the worker count); --jobs 1 for
   // timings on an otherwise idle machine.
   std::string out_ = "results", repeats_ = "1", jobs_ = default_jobs();
-  bool resume_ = false;
+  ReuseFlags reuse_;
   CaseRunOptions inputs_;
 };
 
@@ -255,7 +271,7 @@ class ReportCommand : public Command {
     subcommand->add_option("CASE_FILE", cases_, "case files (default: all bundled cases)")->check(CLI::ExistingFile);
     subcommand->add_option("--out", out_, "output folder")->capture_default_str();
     subcommand->add_option("--jobs", jobs_, "parallel runs (per process under mpirun)")->capture_default_str();
-    subcommand->add_flag("--resume", resume_, kResumeHelp);
+    reuse_.add_to(subcommand);
     subcommand->add_flag("--no-benchmarks", no_benchmarks_, "skip the Google Benchmark step-cost suite");
     subcommand->add_flag("--no-plots", no_plots_, "skip the matplotlib figures (index.md is written without them)");
     subcommand->add_option("--reference-dir", reference_dirs_, kReferenceDirHelp)->allow_extra_args(false);
@@ -265,6 +281,7 @@ class ReportCommand : public Command {
   bool distributes() const override { return true; }
   int execute(Session& session) override {
     ReportOptions options = report_options(session);
+    options.resume = reuse_.reuse();  // a contradiction is refused before anything is written
     const Catalogue selected = selected_catalogue(session.catalogue, integrator_names_);
     std::vector<const StudyInfo*> studies;
     for (const auto& s : session.catalogue.studies) studies.push_back(&s);
@@ -272,7 +289,6 @@ class ReportCommand : public Command {
     options.workers = unsigned(count("--jobs", jobs_, 1024));
     options.benchmarks = !no_benchmarks_;
     options.plots = !no_plots_;
-    options.resume = resume_;
     options.references = reference_search(reference_dirs_, session.data, session.catalogue);
     const auto cases =
         selected_cases(inputs_.load(session.catalogue, session.case_files_or_bundled(cases_)), selected, inputs_.sets);
@@ -289,7 +305,8 @@ class ReportCommand : public Command {
  private:
   std::vector<std::string> cases_, integrator_names_, reference_dirs_;
   std::string out_ = "reports", jobs_ = default_jobs();
-  bool resume_ = false, no_benchmarks_ = false, no_plots_ = false;
+  ReuseFlags reuse_;
+  bool no_benchmarks_ = false, no_plots_ = false;
   CaseRunOptions inputs_;
 };
 
@@ -310,7 +327,7 @@ class StudyCommand : public Command {
     subcommand->add_option("CASE_FILE", cases_, "case files (default: the bundled cases it applies to)")->check(CLI::ExistingFile);
     subcommand->add_option("--out", out_, "output folder")->capture_default_str();
     subcommand->add_option("--jobs", jobs_, "parallel runs (per process under mpirun)")->capture_default_str();
-    subcommand->add_flag("--resume", resume_, kResumeHelp);
+    reuse_.add_to(subcommand);
     subcommand->add_option("--param", params_, "study parameter KEY=VALUE (repeatable; see `tetherbench list`)")->allow_extra_args(false);
     subcommand->add_option("--reference-dir", reference_dirs_, kReferenceDirHelp)->allow_extra_args(false);
     inputs_.add_to(subcommand);
@@ -333,9 +350,9 @@ class StudyCommand : public Command {
         throw InputError("--param " + p + ": '" + p.substr(0, eq) + "' is given twice");
     }
     ReportOptions options = report_options(session);
+    options.resume = reuse_.reuse();  // a contradiction is refused before anything is written
     options.out_dir = output_folder("--out", out_, report_files({info}, info->needs_full_runs));
     options.workers = unsigned(count("--jobs", jobs_, 1024));
-    options.resume = resume_;
     options.references = reference_search(reference_dirs_, session.data, session.catalogue);
     auto cases = inputs_.load(session.catalogue, session.case_files_or_bundled(cases_));
     if (cases_.empty()) cases = cases_for_study(*info, cases);
@@ -349,7 +366,7 @@ class StudyCommand : public Command {
   bool alias_;
   std::string name_, out_ = "results", jobs_ = default_jobs(), elements_;
   std::vector<std::string> cases_, params_, reference_dirs_;
-  bool resume_ = false;
+  ReuseFlags reuse_;
   CLI::Option* elements_opt_ = nullptr;
   CaseRunOptions inputs_;
 };

@@ -145,7 +145,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tetherbench: %s\n", e.what());
     return distributed_abort(kUsageError);  // under mpirun: every rank ends, none waits for this one
   } catch (const JobCrashed& e) {  // a plugin's fault that no run could carry (app/isolation.hpp)
-    std::fprintf(stderr, "tetherbench: %s; the other jobs ran and are stored (--resume reuses them)\n", e.what());
+    std::fprintf(stderr, "tetherbench: %s; the other jobs ran and are stored (running the same command again reuses them)\n", e.what());
     return distributed_abort(kRunFailed);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tetherbench: error: %s\n", e.what());

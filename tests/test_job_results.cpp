@@ -10,8 +10,11 @@
 #include <limits>
 #include <random>
 
+#include "app/build_identity.hpp"
+#include "app/job_provenance.hpp"
 #include "app/job_result.hpp"
 #include "app/jobs.hpp"
+#include "app/manifest.hpp"
 #include "tests/test_support.hpp"
 #include "studies/long_time.hpp"
 #include "studies/stability_map.hpp"
@@ -383,6 +386,75 @@ TEST_CASE("the resume store: matching results are reused, changed inputs, a torn
   options.version = "test 2";
   CHECK(tb::run_jobs(jobs_for({"a", "B", "c", "d", "e"}), options).reused == 0);
   CHECK(ran.size() == 5);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a stored job is reused only by the same build: another build's result runs again, and each result says "
+          "which build ran it and when",
+          "[jobs][resume]") {
+  // The code identity is the build's (app/build_identity.hpp), recorded at build time: 16 hex
+  // digits, never the commit read at run time.
+  const tb::BuildIdentity& build = tb::build_identity();
+  REQUIRE(build.hash.size() == 16);
+  CHECK(build.hash.find_first_not_of("0123456789abcdef") == std::string::npos);
+  CHECK(tb::code_identity() == "build " + build.hash);
+  CHECK(tb::describe(build).rfind(build.hash + " (git ", 0) == 0);
+  CHECK(build.built_at.size() == std::string("2026-11-29 03:40:12 UTC").size());
+
+  std::random_device rd;
+  const fs::path dir = fs::temp_directory_path() / ("tb_store_build_" + std::to_string(rd()));
+  int runs = 0;
+  std::vector<long> slots(3, -1);
+  auto jobs = [&] {
+    std::vector<tb::StudyJob> list;
+    for (size_t i = 0; i < slots.size(); ++i)
+      list.push_back(tb::result_job<long>("job " + std::to_string(i), 1.0, "inputs " + std::to_string(i),
+                                          [&runs, i] { return ++runs, long(10 * i); }, slots[i]));
+    return list;
+  };
+  tb::JobOptions options;
+  options.store_dir = dir.string();
+  options.quiet = true;
+  options.resume = true;
+  options.version = tb::code_identity();
+  const auto first = tb::run_jobs(jobs(), options);
+  CHECK(first.ran == 3);
+  CHECK(runs == 3);
+  CHECK(tb::job_provenance_line(first) == "3 jobs, all run now");
+  for (size_t i = 0; i < 3; ++i) {
+    CHECK_FALSE(first.reused_flags[i]);
+    CHECK(first.builds[i] == tb::describe(build));
+    CHECK(first.finished_at[i].size() == std::string("2026-11-29 03:40:12 UTC").size());
+  }
+
+  // The same build again: every result reused, with the build and time it was made.
+  const auto again = tb::run_jobs(jobs(), options);
+  CHECK(again.reused == 3);
+  CHECK(again.ran == 0);
+  CHECK(runs == 3);
+  CHECK(slots == std::vector<long>{0, 10, 20});
+  for (size_t i = 0; i < 3; ++i) {
+    CHECK(again.reused_flags[i]);
+    CHECK(again.builds[i] == first.builds[i]);
+    CHECK(again.finished_at[i] == first.finished_at[i]);
+  }
+  CHECK(tb::job_provenance_line(again).rfind("3 jobs: 0 run now, 3 reused from this folder's store", 0) == 0);
+  tb::write_job_provenance(dir.string(), {"job 0", "job 1", "job 2"}, again);
+  {
+    std::ifstream in(dir / "jobs.csv");
+    std::string header, row;
+    std::getline(in, header);
+    std::getline(in, row);
+    CHECK(header == "job,origin,seconds,host,build,finished_at");
+    CHECK(row.rfind("job 0,reused,", 0) == 0);
+    CHECK(row.find(build.hash) != std::string::npos);
+  }
+
+  // Another build (other code, other flags): its identity differs, nothing is reused.
+  options.version = "build 0123456789abcdef";
+  const auto other = tb::run_jobs(jobs(), options);
+  CHECK(other.reused == 0);
+  CHECK(runs == 6);
   fs::remove_all(dir);
 }
 

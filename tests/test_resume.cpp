@@ -1,8 +1,9 @@
-// `tetherbench report --resume`: a report killed midway (SIGTERM once N jobs have finished, by
-// the test hook TETHERBENCH_TEST_STOP_AFTER_JOBS) resumes into the same folder, reuses the N
-// stored results, runs only the missing jobs, and writes the same tables as an uninterrupted
-// report (every column but the runtimes and their hosts), the stability map's searches and the
-// long-time growth laws included. A changed case file is never reused.
+// `tetherbench report` into a folder it wrote before: a report killed midway (SIGTERM once N jobs
+// have finished, by the test hook TETHERBENCH_TEST_STOP_AFTER_JOBS) resumes into the same folder,
+// reuses the N stored results, runs only the missing jobs, and writes the same tables as an
+// uninterrupted report (every column but the runtimes and their hosts), the stability map's
+// searches and the long-time growth laws included. Run again unchanged, it reuses every job
+// (the default, issue 43); --fresh runs them all. A changed case file is never reused.
 
 #include <catch2/catch.hpp>
 #include <sys/wait.h>
@@ -84,7 +85,7 @@ std::map<std::string, std::string> tables(const fs::path& dir) {
   std::map<std::string, std::string> out;
   for (const auto& e : fs::recursive_directory_iterator(dir)) {
     const std::string rel = fs::relative(e.path(), dir).string();
-    if (e.path().extension() != ".csv" || rel.rfind(".jobs", 0) == 0 || rel == "job_costs.csv" ||
+    if (e.path().extension() != ".csv" || rel.rfind(".jobs", 0) == 0 || rel == "job_costs.csv" || rel == "jobs.csv" ||
         rel == "build_info.csv" || rel.find("timeseries") != std::string::npos)
       continue;
     out[rel] = read_text(e.path());
@@ -162,9 +163,35 @@ TEST_CASE("a report killed midway resumes: the stored jobs are reused, only the 
   }
   CHECK(got.size() == expected.size());
 
+  // The same command again, with nothing changed: every job reused without being asked (issue 43),
+  // the same tables, and jobs.csv and build_info.csv say so.
+  const Run unchanged = tetherbench(dir, "", "report " + cases + (dir / "resumed").string());
+  INFO(unchanged.err);
+  REQUIRE(unchanged.exit_code == 0);
+  CHECK(job_counts(unchanged.err) == std::pair<long, long>{0, total});
+  for (const auto& [path, text] : expected) {
+    INFO(path);
+    CHECK(without_runtimes(read_text(dir / "resumed" / path)) == without_runtimes(text));
+  }
+  const std::string provenance = read_text(dir / "resumed" / "jobs.csv");
+  CHECK(provenance.rfind("job,origin,seconds,host,build,finished_at\n", 0) == 0);
+  CHECK(std::count(provenance.begin(), provenance.end(), '\n') == total + 1);
+  CHECK(provenance.find(",run,") == std::string::npos);
+  CHECK(read_text(dir / "resumed" / "build_info.csv").find("jobs,\"" + std::to_string(total) + " jobs: 0 run now, " +
+                                                           std::to_string(total) + " reused") != std::string::npos);
+
+  // --fresh runs everything again; with --resume it is refused before anything runs.
+  const Run fresh = tetherbench(dir, "", "report " + cases + (dir / "resumed").string() + " --fresh");
+  REQUIRE(fresh.exit_code == 0);
+  CHECK(job_counts(fresh.err) == std::pair<long, long>{total, 0});
+  const Run both = tetherbench(dir, "", "report " + cases + (dir / "both").string() + " --fresh --resume");
+  CHECK(both.exit_code == 2);
+  CHECK(both.err.find("--fresh") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "both" / "summary.csv"));
+
   // A case file changed since: none of its jobs is reused, the other case's all are.
   std::ofstream(elastic, std::ios::app) << "\n# edited\n";
-  const Run after_edit = tetherbench(dir, "", "report " + cases + (dir / "resumed").string() + " --resume");
+  const Run after_edit = tetherbench(dir, "", "report " + cases + (dir / "resumed").string());
   REQUIRE(after_edit.exit_code == 0);
   const auto [ran_again, reused_again] = job_counts(after_edit.err);
   long elastic_jobs = 0;  // the edited case's jobs, by their labels in the job costs
