@@ -11,7 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "core/format.hpp"
+
 namespace tb::conformance {
+
+// A measured number in a check's text: three significant digits unless more are asked for.
+inline std::string g(double x, int digits = 3) { return format_g(x, digits); }
 
 struct Assertion {
   bool passed = false;

@@ -19,7 +19,6 @@ namespace {
 
 std::string entry_of(const IntegratorInfo& info) { return "integrator " + info.name; }
 
-std::string g(double x, int digits = 3) { return format_g(x, digits); }
 
 // The first model of `models` that offers the form the integrator consumes and that the
 // integrator does not decline; the check fails when none does (the bench needs one more model).

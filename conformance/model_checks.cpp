@@ -24,7 +24,6 @@ namespace {
 // needed (the integrators' default); the DAE checks also use (0, 0).
 const BaumgarteParameters kDefaultBaumgarte{10.0, 10.0};
 
-std::string g(double x, int digits = 3) { return format_g(x, digits); }
 std::string entry_of(const ModelFixture& f) {
   return "model " + f.model + (f.label == f.model ? "" : " (" + f.label + ")");
 }

@@ -1,6 +1,7 @@
 // The rigid body of the index-1 DAE forms (equations in attached_body_dae.hpp).
 
 #include "mechanics/attached_body_dae.hpp"
+#include "numerics/lie_group.hpp"  // e3
 
 namespace tb::dae {
 
@@ -8,7 +9,6 @@ using so3::hat;
 using Triplet = Eigen::Triplet<double>;
 
 namespace {
-const Vec3 e3 = Vec3::UnitZ();
 }
 
 Mat3 inertia_about_centre_of_mass(double M, const Vec3& rho_c, const Mat3& J_attachment) {

@@ -1,10 +1,10 @@
 #include "mechanics/end_body_rates.hpp"
+#include "numerics/lie_group.hpp"  // e3
 
 namespace tb {
 
 namespace {
 using so3::hat;
-const Vec3 e3 = Vec3::UnitZ();  // gravity along +e3
 
 void put(std::vector<Eigen::Triplet<double>>& e, int row, int col, const Mat3& B) {
   for (int i = 0; i < 3; ++i)

@@ -7,6 +7,9 @@
 namespace tb {
 using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
+// The seeds' e3: the vertical unit vector, along gravity, in every model (one definition for all
+// of them rather than one per source file).
+inline const Vec3 e3 = Vec3::UnitZ();
 }  // namespace tb
 
 namespace tb::so3 {

@@ -24,16 +24,16 @@ namespace {
 
 namespace odeint = boost::numeric::odeint;
 
-using Stepper = odeint::explicit_generic_rk<2, 2, Eigen::VectorXd, double, Eigen::VectorXd, double,
+using MidpointOdeint = odeint::explicit_generic_rk<2, 2, Eigen::VectorXd, double, Eigen::VectorXd, double,
                                             odeint::vector_space_algebra,
                                             odeint::operations_dispatcher<Eigen::VectorXd>::operations_type,
                                             odeint::initially_resizer>;
 
-Stepper explicit_midpoint() {
+MidpointOdeint explicit_midpoint() {
   const boost::array<double, 1> a21 = {{0.5}};
-  const Stepper::coef_b_type b = {{0.0, 1.0}};
-  const Stepper::coef_c_type c = {{0.0, 0.5}};
-  return Stepper(Stepper::coef_a_type(a21), b, c);
+  const MidpointOdeint::coef_b_type b = {{0.0, 1.0}};
+  const MidpointOdeint::coef_c_type c = {{0.0, 0.5}};
+  return MidpointOdeint(MidpointOdeint::coef_a_type(a21), b, c);
 }
 
 }  // namespace
@@ -42,7 +42,7 @@ IntegratorInfo rk2_info() {
   return {"rk2", 2, false, MethodTraits{.imaginary_axis_stable = false},
           "explicit midpoint RK2, fixed step (Boost.Odeint generic RK); on the lumped string, the seed-002 'RK' baseline", {},
           consuming([](const OdeFormulation& ode, const IntegratorSettings& s, double t0) {
-            return std::make_unique<FixedStepOdeint<Stepper>>(ode, s.h, t0, explicit_midpoint());
+            return std::make_unique<FixedStepOdeint<MidpointOdeint>>(ode, s.h, t0, explicit_midpoint());
           })};
 }
 

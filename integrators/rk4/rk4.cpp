@@ -8,15 +8,15 @@
 namespace tb {
 namespace {
 
-using Stepper = boost::numeric::odeint::runge_kutta4<Eigen::VectorXd, double, Eigen::VectorXd, double,
-                                                     boost::numeric::odeint::vector_space_algebra>;
+using Rk4Odeint = boost::numeric::odeint::runge_kutta4<Eigen::VectorXd, double, Eigen::VectorXd, double,
+                                                       boost::numeric::odeint::vector_space_algebra>;
 
 }  // namespace
 
 IntegratorInfo rk4_info() {
   return {"rk4", 4, false, MethodTraits{}, "classical Runge-Kutta 4, fixed step (Boost.Odeint), R as 9 numbers", {},
           consuming([](const OdeFormulation& ode, const IntegratorSettings& s, double t0) {
-            return std::make_unique<FixedStepOdeint<Stepper>>(ode, s.h, t0);
+            return std::make_unique<FixedStepOdeint<Rk4Odeint>>(ode, s.h, t0);
           })};
 }
 

@@ -4,13 +4,13 @@
 #include <limits>
 
 #include "mechanics/string_body_observation.hpp"
+#include "numerics/lie_group.hpp"  // e3
 
 namespace tb::string_pendulum {
 
 using so3::hat;
 
 namespace {
-const Vec3 e3 = Vec3::UnitZ();
 }
 
 Mechanics::Mechanics(const Parameters& p, StringMass string_mass) : p_(p), string_mass_(string_mass) {}

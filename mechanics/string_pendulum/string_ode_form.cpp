@@ -2,11 +2,11 @@
 
 #include "numerics/block_tridiagonal.hpp"
 #include "numerics/manifold_projection.hpp"
+#include "numerics/lie_group.hpp"  // e3
 
 namespace tb::string_pendulum {
 
 namespace {
-const Vec3 e3 = Vec3::UnitZ();  // gravity along +e3 (Mechanics)
 }  // namespace
 
 StringOdeForm::StringOdeForm(const Parameters& p, const InitialCondition& ic, StringMass string_mass)

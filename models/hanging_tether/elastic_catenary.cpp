@@ -4,11 +4,11 @@
 #include <stdexcept>
 
 #include "core/format.hpp"
+#include "numerics/lie_group.hpp"  // e3
 
 namespace tb::hanging_tether {
 
 namespace {
-const Vec3 e3 = Vec3::UnitZ();
 }
 
 ElasticCatenary::ElasticCatenary(const Parameters& p) : L_(p.length), w_(p.mu * p.g), EA_(p.EA), A_(p.A) {

@@ -6,11 +6,11 @@
 
 #include "core/format.hpp"
 #include "mechanics/elastic_element.hpp"
+#include "numerics/lie_group.hpp"  // e3
 
 namespace tb::hanging_tether {
 
 namespace {
-const Vec3 e3 = Vec3::UnitZ();
 }
 
 std::string to_string(Discretisation d) { return d == Discretisation::Lumped ? "lumped" : "full"; }

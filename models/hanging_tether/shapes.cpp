@@ -1,4 +1,5 @@
 #include "models/hanging_tether/shapes.hpp"
+#include "numerics/lie_group.hpp"  // e3
 
 #include <cmath>
 #include <stdexcept>
@@ -7,7 +8,6 @@ namespace tb::hanging_tether {
 
 namespace {
 
-const Vec3 e3 = Vec3::UnitZ();
 
 // Equal-arc nodes on the parabola of sag s.
 std::vector<Vec3> parabola_nodes(const Parameters& p, double s) {

@@ -2,13 +2,13 @@
 // from joint positions and velocities, so every formulation is observed by the same code.
 
 #include "models/multirotor_payload/mechanics.hpp"
+#include "numerics/lie_group.hpp"  // e3
 
 #include <cmath>
 
 namespace tb::multirotor_payload {
 
 namespace {
-const Vec3 e3 = Vec3::UnitZ();  // down, along gravity
 }
 
 Vec3 Parameters::thrust() const {

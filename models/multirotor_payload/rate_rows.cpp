@@ -65,6 +65,7 @@
 #include <limits>
 
 #include "models/multirotor_payload/forms.hpp"
+#include "numerics/lie_group.hpp"  // e3
 
 namespace tb::multirotor_payload {
 
@@ -72,7 +73,6 @@ namespace {
 
 using so3::hat;
 using Triplets = std::vector<Eigen::Triplet<double>>;
-const Vec3 e3 = Vec3::UnitZ();  // down, along gravity
 
 // Where each rate, multiplier and state entry sits (the manifold's rate layout, OdeForm::manifold).
 struct Layout {

@@ -1,11 +1,11 @@
 #include "models/reel_pendulum/discrete_lagrangian.hpp"
+#include "numerics/lie_group.hpp"  // e3
 
 namespace tb::reel_pendulum {
 
 using so3::hat;
 
 namespace {
-const Vec3 e3 = Vec3::UnitZ();
 
 // Potential energy (33) of a configuration.
 double potential(const Mechanics& mech, double s, const std::vector<Vec3>& q, const Mat3& R) {

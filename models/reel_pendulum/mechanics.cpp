@@ -5,13 +5,13 @@
 #include <utility>
 
 #include "mechanics/string_body_observation.hpp"
+#include "numerics/lie_group.hpp"  // e3
 
 namespace tb::reel_pendulum {
 
 using so3::hat;
 
 namespace {
-const Vec3 e3 = Vec3::UnitZ();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }  // namespace
 

@@ -46,11 +46,7 @@ namespace tb::reel_pendulum {
 
 namespace {
 
-void add_block(std::vector<Eigen::Triplet<double>>& e, int row, int col, const Mat3& B) {
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      if (B(i, j) != 0.0) e.emplace_back(row + i, col + j, B(i, j));
-}
+using dae::add_block;  // the nonzeros of a 3x3 block (mechanics/attached_body_dae.hpp)
 
 class Solver final : public ConstrainedMechanicalSolver {
  public:

@@ -36,12 +36,12 @@
 
 #include "models/reel_pendulum/forms.hpp"
 #include "models/reel_pendulum/string_reel_tangents.hpp"
+#include "numerics/lie_group.hpp"  // e3
 
 namespace tb::reel_pendulum {
 
 namespace {
 using Triplet = Eigen::Triplet<double>;
-const Vec3 e3 = Vec3::UnitZ();
 
 void put(std::vector<Triplet>& e, int row, int col, const Mat3& B) {
   for (int i = 0; i < 3; ++i)

@@ -2,6 +2,8 @@
 // Mechanics::string_reel_forces (notation in the header).
 
 #include "models/reel_pendulum/string_reel_tangents.hpp"
+#include "mechanics/attached_body_dae.hpp"  // add_block, add_diagonal
+#include "numerics/lie_group.hpp"  // e3
 
 #include <cmath>
 
@@ -9,17 +11,8 @@ namespace tb::reel_pendulum {
 
 namespace {
 
-const Vec3 e3 = Vec3::UnitZ();
-
-void add_block(std::vector<Eigen::Triplet<double>>& out, int row, int col, const Mat3& B) {
-  for (int i = 0; i < 3; ++i)
-    for (int k = 0; k < 3; ++k)
-      if (B(i, k) != 0.0) out.emplace_back(row + i, col + k, B(i, k));
-}
-void add_diagonal(std::vector<Eigen::Triplet<double>>& out, int row, int col, double value) {
-  if (value != 0.0)
-    for (int i = 0; i < 3; ++i) out.emplace_back(row + i, col + i, value);
-}
+using dae::add_block;     // the nonzeros of a 3x3 block
+using dae::add_diagonal;  // and of a diagonal (mechanics/attached_body_dae.hpp)
 void add_column(std::vector<Eigen::Triplet<double>>& out, int row, int col, const Vec3& v) {  // rows row..row+2
   for (int i = 0; i < 3; ++i)
     if (v(i) != 0.0) out.emplace_back(row + i, col, v(i));

@@ -1,11 +1,11 @@
 #include "models/string_pendulum/discrete_lagrangian.hpp"
+#include "numerics/lie_group.hpp"  // e3
 
 namespace tb::string_pendulum {
 
 using so3::hat;
 
 namespace {
-const Vec3 e3 = Vec3::UnitZ();
 
 // Trapezoidal strain energy of one element: 1/4 h kappa (|x| - u)^2 at each end of the step.
 double strain_term(const Parameters& p, const Vec3& x) {
