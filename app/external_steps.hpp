@@ -25,11 +25,20 @@ struct BenchmarkRun {
   // benchmark binary (which measures in-process: a step in a worker process would time the
   // fork) costs that plugin's step costs, not the suite's.
   std::vector<std::string> builtin_integrators;
+  // Measured one integrator at a time, each into a part of its own under store_dir, keyed by the
+  // build's identity, the integrator's origin (its plugin's version and file hash; "" built in)
+  // and the plugins' models (`models_origin`): a report into the same folder measures again only
+  // the integrators whose key changed (issue 43: adding a plugin integrator measures that one),
+  // unless `reuse` is off. Empty `measured`: every integrator in one run of the binary, nothing kept.
+  std::vector<std::pair<std::string, std::string>> measured;  // name, origin
+  std::string models_origin, identity, store_dir;
+  bool reuse = false;
 };
 
 struct BenchmarksDone {
   bool ok = true;            // the binary and the summary ran
   std::string plugin_fault;  // "" or how the binary died with the plugins loaded ("crashed (SIGSEGV)")
+  size_t measured = 0, reused = 0;  // integrators (and the mass-solve part) measured now, or taken from the store
 };
 
 // The benchmark binary's command line for `run` (its output into run.dir/benchmarks.json).
@@ -39,7 +48,8 @@ std::string benchmark_command(const BenchmarkRun& run);
 // integrators only, and the plugins' step costs are left out with the reason (benchmarks.log,
 // stderr, plugin_fault).
 BenchmarksDone run_benchmarks(const BenchmarkRun& run);
-// Runs plot_report.py on the report in `dir`; false when it failed.
-bool run_plots(const std::string& scripts_dir, const std::string& dir);
+// Runs plot_report.py on the report in `dir`; false when it failed. With `reuse`, a case's figures
+// are kept when nothing they are drawn from changed (its store: dir/.jobs/figures).
+bool run_plots(const std::string& scripts_dir, const std::string& dir, bool reuse = false);
 
 }  // namespace tb

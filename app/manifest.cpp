@@ -39,7 +39,9 @@ std::string suite_version_number() { return TETHERBENCH_VERSION; }
 
 std::string suite_version() {
   const BuildIdentity& build = build_identity();
-  return std::string(TETHERBENCH_VERSION) + " (git " + build.commit + (build.tree.empty() ? "" : ", " + build.tree) + ")";
+  // No comma: build_info.csv keeps the row unquoted ("version,0.2.0 (git ...)").
+  const bool dirty = build.tree == "uncommitted changes";
+  return std::string(TETHERBENCH_VERSION) + " (git " + build.commit + (dirty ? "; uncommitted changes" : "") + ")";
 }
 
 std::string code_identity() { return "build " + build_identity().hash; }

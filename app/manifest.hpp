@@ -13,8 +13,9 @@ namespace tb {
 
 struct Catalogue;
 
-// "0.2.0 (git abc1234, clean)": the version, and the commit the build was compiled from with
-// whether the tree had uncommitted changes then (app/build_identity.hpp; never read at run time).
+// "0.2.0 (git abc1234)", "0.2.0 (git abc1234; uncommitted changes)": the version, and the commit
+// the build was compiled from with whether the tree had uncommitted changes then
+// (app/build_identity.hpp; never read at run time).
 std::string suite_version();
 // "build 3f9a0c21d4e5b678": part of every job's fingerprint, so that a stored result is reused
 // only by a build of the same code (app/build_identity.hpp).

@@ -268,15 +268,28 @@ ReportStatus write_report(const std::vector<Case>& cases, const Catalogue& catal
     BenchmarkRun bench{options.benchmarks_binary, options.scripts_dir, dir.string(), {}, {}, {}};
     for (const auto& p : catalogue.plugins) bench.plugins.push_back(p.file);
     if (!catalogue.left_out.empty()) bench.integrators = catalogue.integrator_names();
-    for (const auto& i : catalogue.integrators)
-      if (catalogue.origin("integrator", i.name).empty()) bench.builtin_integrators.push_back(i.name);
+    for (const auto& i : catalogue.integrators) {
+      const std::string origin = catalogue.origin("integrator", i.name);
+      if (origin.empty()) bench.builtin_integrators.push_back(i.name);
+      bench.measured.emplace_back(i.name, origin);
+    }
+    for (const auto& m : catalogue.models)
+      if (const std::string origin = catalogue.origin("model", m.name); !origin.empty())
+        bench.models_origin += m.name + ": " + origin + "\n";
+    bench.identity = code_identity();
+    bench.store_dir = (dir / ".jobs" / "benchmarks").string();
+    bench.reuse = options.resume;
     const BenchmarksDone benchmarks = run_benchmarks(bench);
+    manifest.emplace_back("benchmarks", std::to_string(benchmarks.measured) + " parts measured now, " +
+                                            std::to_string(benchmarks.reused) +
+                                            " reused from this folder's store (the same build and plugins)");
+    write_manifest(dir.string(), manifest);
     scripts_ok = benchmarks.ok;
     // A plugin's fault in the benchmarks is a failed measurement of the plugin (status 1), as in a run.
     if (!benchmarks.plugin_fault.empty()) status.all_runs_ok = false;
   }
   write_figure_plan(dir.string(), catalogue);  // after the benchmarks (their figure), before the plots that draw it
-  if (options.plots) scripts_ok = run_plots(options.scripts_dir, dir.string()) && scripts_ok;
+  if (options.plots) scripts_ok = run_plots(options.scripts_dir, dir.string(), options.resume) && scripts_ok;
   write_index(dir.string(), cases);  // after the plots: it links the figures they drew
   status.scripts_ok = scripts_ok;
   return status;

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Draws the figures of a tetherbench report, exactly as its figure plan lists them.
 
-Usage:  /usr/bin/python3 scripts/plot_report.py REPORT_DIR
+Usage:  /usr/bin/python3 scripts/plot_report.py REPORT_DIR [--store DIR]
 
 The C++ decides which figures exist and what each draws (app/figure_plan.cpp), and writes
 REPORT_DIR/figures.csv (one row per figure) and REPORT_DIR/figure_series.csv (one row per series:
@@ -13,11 +13,19 @@ It also writes REPORT_DIR/figures_drawn.csv, one row per drawn panel (file, pane
 distinct_styles, distinct_colours, legend_outside, labels_clear, xlabel, ylabel, yscale), which the tests read
 to check the figures against the rules of issue 33 (tests/test_plot_report.py).
 
+With --store DIR (the report's REPORT_DIR/.jobs/figures), a case's figures are drawn again only
+when something they are drawn from changed: the plan's rows and series for that case, the bytes of
+every data file they read, this script, or matplotlib's version. Otherwise the figures already in
+REPORT_DIR are kept and their records (figures_drawn.csv) are read back from the store. Without it
+every figure is drawn.
+
 Needs numpy and matplotlib (Debian's /usr/bin/python3). Exit status 1 when a listed figure
 could not be drawn (the others are still drawn), 2 on bad usage or a missing plan.
 """
 
 import csv
+import hashlib
+import json
 import math
 import multiprocessing
 import os
@@ -337,9 +345,49 @@ def draw_figure(report, fig_row, series_rows, data):
     return records
 
 
+def group_key(report, figures, series):
+    """What a case's figures are drawn from: its plan rows and series, the bytes of each data file
+    they read, this script and matplotlib's version."""
+    h = hashlib.sha256()
+    with open(os.path.abspath(__file__), "rb") as f:
+        h.update(f.read())
+    h.update(matplotlib.__version__.encode())
+    h.update(json.dumps([figures, sorted(series.items())], sort_keys=True).encode())
+    for path in sorted({s["data"] for rows in series.values() for s in rows}):
+        h.update(path.encode())
+        try:
+            with open(os.path.join(report, path), "rb") as f:
+                h.update(hashlib.sha256(f.read()).digest())
+        except OSError:
+            h.update(b"missing")
+    return h.hexdigest()[:16]
+
+
 def draw_group(task):
-    """Draws one case's figures; returns the panels' records and the number that failed."""
-    report, figures, series = task
+    """Draws one case's figures (or keeps them, when the store says nothing they are drawn from
+    changed); returns the panels' records and the number that failed."""
+    report, figures, series, store = task
+    stored = None
+    if store:
+        key = group_key(report, figures, series)
+        name = "".join(c if c.isalnum() or c in "_-" else "_" for c in (figures[0]["case"] or "report"))
+        stored = os.path.join(store, name + "." + key + ".json")
+        if os.path.isfile(stored) and all(os.path.isfile(os.path.join(report, f["file"])) for f in figures):
+            with open(stored) as f:
+                return json.load(f), 0, len(figures)
+    drawn, failed = draw_figures(report, figures, series)
+    if stored and not failed:
+        os.makedirs(store, exist_ok=True)
+        for old in os.listdir(store):  # this case's records of earlier inputs are never read again
+            if old.startswith(name + ".") and old != os.path.basename(stored):
+                os.remove(os.path.join(store, old))
+        with open(stored + ".tmp", "w") as f:
+            json.dump(drawn, f)
+        os.replace(stored + ".tmp", stored)
+    return drawn, failed, 0
+
+
+def draw_figures(report, figures, series):
     data = Data(report)
     drawn, failed = [], 0
     for f in figures:
@@ -355,6 +403,10 @@ def draw_group(task):
 
 
 def main(argv):
+    store = None
+    if len(argv) == 4 and argv[2] == "--store":
+        store = argv[3]
+        argv = argv[:2]
     if len(argv) != 2 or argv[1] in ("-h", "--help"):
         print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
         return 2
@@ -373,23 +425,25 @@ def main(argv):
     groups = {}
     for f in figures:
         groups.setdefault(f["case"], []).append(f)
-    tasks = [(report, group, {g["file"]: by_file.get(g["file"], []) for g in group}) for group in groups.values()]
+    tasks = [(report, group, {g["file"]: by_file.get(g["file"], []) for g in group}, store) for group in groups.values()]
     workers = max(1, min(len(tasks), os.cpu_count() or 1))
     if workers > 1:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             results = pool.map(draw_group, tasks, chunksize=1)
     else:
         results = [draw_group(t) for t in tasks]
-    drawn, failed = [], 0
-    for records, failures in results:
+    drawn, failed, kept = [], 0, 0
+    for records, failures, unchanged in results:
         drawn += records
         failed += failures
+        kept += unchanged
     with open(os.path.join(report, "figures_drawn.csv"), "w", newline="", encoding="utf-8") as out:
         w = csv.writer(out)
         w.writerow(["file", "panel", "series", "distinct_styles", "distinct_colours", "legend_outside", "labels_clear",
                     "xlabel", "ylabel", "yscale"])
         w.writerows(drawn)
-    print(f"plot_report: {len(figures) - failed} of {len(figures)} figures drawn", file=sys.stderr)
+    print(f"plot_report: {len(figures) - failed} of {len(figures)} figures drawn"
+          + (f" ({kept} kept from the store: nothing they are drawn from changed)" if kept else ""), file=sys.stderr)
     return 1 if failed else 0
 
 

@@ -2,6 +2,7 @@
 """Summarise the per-step cost benchmarks (benchmarks/bench_step_cost.cpp).
 
     summarise_benchmarks.py BENCH_JSON OUT_DIR
+    summarise_benchmarks.py --merge BENCH_JSON PART_JSON...   (the parts measured one integrator at a time)
 
 BENCH_JSON is Google Benchmark's output (--benchmark_out=FILE --benchmark_out_format=json).
 Writes into OUT_DIR:
@@ -352,7 +353,29 @@ def whole_run_costs(summary_path):
     return out
 
 
+def merge(out_path, part_paths):
+    """One Google Benchmark JSON from the parts the report measured one integrator at a time
+    (app/external_steps.cpp): the first part's context, every part's benchmarks in order."""
+    merged = None
+    for path in part_paths:
+        with open(path) as f:
+            part = json.load(f)
+        if merged is None:
+            merged = {"context": part.get("context", {}), "benchmarks": []}
+        merged["benchmarks"].extend(part.get("benchmarks", []))
+    with open(out_path + ".tmp", "w") as f:
+        json.dump(merged, f, indent=2)
+    os.replace(out_path + ".tmp", out_path)
+    return 0
+
+
 def main(argv):
+    if len(argv) >= 4 and argv[1] == "--merge":
+        try:
+            return merge(argv[2], argv[3:])
+        except (OSError, ValueError) as e:
+            print(f"summarise_benchmarks: cannot merge the benchmark parts into {argv[2]}: {e}", file=sys.stderr)
+            return 2
     if len(argv) != 3:
         print("usage: summarise_benchmarks.py BENCH_JSON OUT_DIR", file=sys.stderr)
         return 2

@@ -383,7 +383,7 @@ TEST_CASE("report writes tables, sweeps, orders, the paper comparison, figures a
   for (const char* key : {"\nversion,0.", "\ncompiler,", "\ndependency SUNDIALS,", "\ndependency KLU,", "\ndependency Boost,",
                           "\ndependency Eigen,", "\ndependency toml11,", "\ndependency CLI11,", "\ndependency Catch2,",
                           "\ndependency Google Benchmark,", "\ndependency MPI (standard),", "\ndependency MPI library,",
-                          "\ncpu_model,", "\ncpu_flags,", "\ncpu_governor,", "\nplugins,none\n"}) {
+                          "\ncpu_model,", "\ncpu_flags,", "\ncpu_governor,", "\nplugins,none\n", "\nbuild,\"", "\njobs,\""}) {
     INFO("build_info.csv lacks " << key);
     CHECK(manifest.find(key) != std::string::npos);
   }

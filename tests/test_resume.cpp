@@ -202,3 +202,47 @@ TEST_CASE("a report killed midway resumes: the stored jobs are reused, only the 
   CHECK(reused_again == total - elastic_jobs);
   fs::remove_all(dir);
 }
+
+TEST_CASE("a report run again reuses its benchmark parts and figures; a new integrator is measured alone",
+          "[cli][resume]") {
+  std::random_device rd;
+  const fs::path dir = fs::temp_directory_path() / ("tb_bench_reuse_" + std::to_string(rd()));
+  fs::create_directories(dir);
+  const fs::path pendulum = dir / "T_planar_pendulum_60deg.toml";
+  const std::string text = read_text(fs::path(TETHERBENCH_CASES_DIR) / pendulum.filename());
+  std::ofstream(pendulum, std::ios::binary) << std::regex_replace(text, std::regex("\\nlong_time_steps *= *[0-9]+"),
+                                                                  "\nlong_time_steps = 20000");
+  const std::string args = "report " + pendulum.string() + " --no-plots --jobs 2 --out " + (dir / "rep").string();
+  // "benchmarks: M parts measured now, R reused" of the report's stderr.
+  auto parts = [](const std::string& err) {
+    std::smatch m;
+    REQUIRE(std::regex_search(err, m, std::regex("benchmarks: ([0-9]+) parts measured now, ([0-9]+) reused")));
+    return std::pair<long, long>{std::stol(m[1]), std::stol(m[2])};
+  };
+  // One integrator: its step costs and the mass-matrix solve, two parts.
+  const Run first = tetherbench(dir, "", args + " --integrator rk4");
+  INFO(first.err);
+  REQUIRE(first.exit_code == 0);
+  CHECK(parts(first.err) == std::pair<long, long>{2, 0});
+  const std::string csv = read_text(dir / "rep" / "benchmarks.csv");
+  CHECK(csv.find("/rk4/") != std::string::npos);
+
+  const Run again = tetherbench(dir, "", args + " --integrator rk4");
+  REQUIRE(again.exit_code == 0);
+  CHECK(parts(again.err) == std::pair<long, long>{0, 2});
+  CHECK(read_text(dir / "rep" / "benchmarks.csv") == csv);  // the same measurements, not new ones
+
+  // A second integrator: only its part is measured; both are in the table.
+  const Run more = tetherbench(dir, "", args + " --integrator rk4 --integrator rk2");
+  REQUIRE(more.exit_code == 0);
+  CHECK(parts(more.err) == std::pair<long, long>{1, 2});
+  const std::string both = read_text(dir / "rep" / "benchmarks.csv");
+  CHECK(both.find("/rk4/") != std::string::npos);
+  CHECK(both.find("/rk2/") != std::string::npos);
+
+  // --fresh measures everything again.
+  const Run fresh = tetherbench(dir, "", args + " --integrator rk4 --fresh");
+  REQUIRE(fresh.exit_code == 0);
+  CHECK(parts(fresh.err) == std::pair<long, long>{2, 0});
+  fs::remove_all(dir);
+}

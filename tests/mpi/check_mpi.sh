@@ -49,7 +49,7 @@ def compare(a_dir, b_dir):
         dirs[:] = [d for d in dirs if d != ".jobs"]
         for name in files:
             rel = os.path.relpath(os.path.join(root, name), a_dir)
-            if not name.endswith(".csv") or name in ("job_costs.csv", "build_info.csv") or "timeseries" in name:
+            if not name.endswith(".csv") or name in ("job_costs.csv", "jobs.csv", "build_info.csv") or "timeseries" in name:
                 continue
             a, _ = table(os.path.join(a_dir, rel))
             b, raw = table(os.path.join(b_dir, rel))

@@ -26,3 +26,21 @@ cp "$src/cases/T_planar_pendulum_60deg.toml" "$work/"
     "$work/T_planar_pendulum_60deg.toml" > "$work/log" 2>&1 || true
 grep -q "^report written to" "$work/log" && grep -q "figures drawn" "$work/log" || { tail -20 "$work/log"; echo "report failed"; exit 1; }
 /usr/bin/python3 "$src/tests/plot_report/check_figures.py" "$work/rep"
+
+# Run again into the same folder with nothing changed (issue 43): every job is reused and every
+# figure kept from the store (rep/.jobs/figures), and the kept figures pass the same checks.
+"$tetherbench" report --out "$work/rep" --no-benchmarks --jobs 2 "$work/C_single_multirotor.toml" \
+    "$work/T_planar_pendulum_60deg.toml" > "$work/log2" 2>&1 || true
+grep -q "jobs: 0 run, [1-9][0-9]* reused" "$work/log2" || { tail -20 "$work/log2"; echo "the unchanged report ran jobs again"; exit 1; }
+total="$(sed -n 's/^plot_report: \([0-9]*\) of \([0-9]*\) figures drawn.*/\2/p' "$work/log2")"
+grep -q "^plot_report: $total of $total figures drawn ($total kept from the store" "$work/log2" ||
+  { grep plot_report "$work/log2"; echo "the unchanged report drew figures again"; exit 1; }
+/usr/bin/python3 "$src/tests/plot_report/check_figures.py" "$work/rep"
+# One run's time series changed: that case's figures are drawn again, the other case's kept.
+series="$(ls "$work"/rep/T_planar_pendulum_60deg/*/timeseries.csv | head -1)"
+tail -n 1 "$series" >> "$series"  # its last sample twice: other bytes, the same curve
+/usr/bin/python3 "$src/scripts/plot_report.py" "$work/rep" --store "$work/rep/.jobs/figures" 2> "$work/log3"
+kept="$(sed -n 's/.*(\([0-9]*\) kept from the store.*/\1/p' "$work/log3")"
+[ -n "$kept" ] && [ "$kept" -gt 0 ] && [ "$kept" -lt "$total" ] ||
+  { cat "$work/log3"; echo "a changed time series: expected only its case's figures drawn again"; exit 1; }
+echo "figure store: $total figures kept when unchanged, $((total - kept)) drawn again after one series changed"
