@@ -108,6 +108,10 @@ class CvodeStepper final : public sundials::Stepper {
     start([&] { return set_up(s, t0); });
   }
 
+  ~CvodeStepper() override {
+    if (sundials::profiling() && mem_) print_statistics();
+  }
+
   bool projecting() const { return projecting_; }
 
  private:
@@ -209,6 +213,35 @@ class CvodeStepper final : public sundials::Stepper {
     counters_.rhs_evals = rhs + lin_rhs;
     if (CVodeGetNumNonlinSolvIters(mem, &v) == CV_SUCCESS) counters_.newton_iters = v;
     if (CVodeGetNumErrTestFails(mem, &v) == CV_SUCCESS) counters_.error_test_failures = v;
+    if (sundials::profiling()) {
+      int q = 0;
+      if (CVodeGetLastOrder(mem, &q) == CV_SUCCESS) orders_.count(counters_.steps, q);
+    }
+  }
+
+  // The profile (sundials::profiling): CVODE's counters (CVODE guide, "Optional output functions":
+  // main solver, nonlinear solver and linear solver interface), one line.
+  void print_statistics() const {
+    void* mem = mem_.get();
+    auto get = [&](int (*f)(void*, long*)) {
+      long v = -1;
+      return f(mem, &v) == CV_SUCCESS ? v : -1;
+    };
+    std::string line = "cvode profile: steps " + std::to_string(get(CVodeGetNumSteps)) + ", rhs " +
+                       std::to_string(get(CVodeGetNumRhsEvals)) + ", nonlinear iters " +
+                       std::to_string(get(CVodeGetNumNonlinSolvIters)) + ", nonlinear conv fails " +
+                       std::to_string(get(CVodeGetNumNonlinSolvConvFails)) + " (steps failed by them " +
+                       std::to_string(get(CVodeGetNumStepSolveFails)) + "), error-test fails " +
+                       std::to_string(get(CVodeGetNumErrTestFails)) + ", stab-lim order reductions " +
+                       std::to_string(get(CVodeGetNumStabLimOrderReds));
+    if (LS_)
+      line += ", lin setups " + std::to_string(get(CVodeGetNumLinSolvSetups)) + ", jac evals " +
+              std::to_string(get(CVodeGetNumJacEvals)) + ", lin rhs (DQ) " + std::to_string(get(CVodeGetNumLinRhsEvals)) +
+              ", lin iters " + std::to_string(get(CVodeGetNumLinIters)) + ", lin conv fails " +
+              std::to_string(get(CVodeGetNumLinConvFails)) + ", jtimes " + std::to_string(get(CVodeGetNumJtimesEvals)) +
+              ", prec evals " + std::to_string(get(CVodeGetNumPrecEvals)) + ", prec solves " +
+              std::to_string(get(CVodeGetNumPrecSolves));
+    sundials::print_profile(line + "; orders " + orders_.describe());
   }
 
   // CVRhsFn: 0 ok, > 0 recoverable (CVODE retries with a smaller step), < 0 fatal. No C++
@@ -256,6 +289,7 @@ class CvodeStepper final : public sundials::Stepper {
   const OdeFormulation& ode_;
   const int n_;
   bool projecting_ = false;
+  sundials::OrderHistogram orders_;  // while profiling
   Eigen::VectorXd y_work_, f_work_;  // callback workspaces (the model takes VectorXd)
   // Creation order = declaration order, after the shell's context and dense-output vector;
   // destruction runs backwards (integrators/sundials_handles.hpp).

@@ -58,6 +58,7 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <limits>
 #include <stdexcept>
 
 #include "core/format.hpp"
@@ -83,6 +84,9 @@ class IdaStepper final : public sundials::Stepper {
   IdaStepper(const DaeFormulation& dae, const IntegratorSettings& s, double t0)
       : Stepper(kIda, t0, dae.consistent_initial_state(baumgarte(s)), s.h), dae_(dae), b_(baumgarte(s)), n_(dae.state_size()) {
     start([&] { return set_up(s, t0); });
+  }
+  ~IdaStepper() override {
+    if (sundials::profiling() && mem_) print_statistics();
   }
 
  private:
@@ -182,6 +186,57 @@ class IdaStepper final : public sundials::Stepper {
     if (IDAGetNumResEvals(mem, &v) == IDA_SUCCESS) counters_.rhs_evals = v;
     if (IDAGetNumNonlinSolvIters(mem, &v) == IDA_SUCCESS) counters_.newton_iters = v;
     if (IDAGetNumErrTestFails(mem, &v) == IDA_SUCCESS) counters_.error_test_failures = v;
+    if (sundials::profiling()) {
+      int q = 0;
+      if (IDAGetLastOrder(mem, &q) == IDA_SUCCESS) orders_.count(counters_.steps, q);
+    }
+  }
+
+  // The profile (sundials::profiling): IDA's counters (IDA guide, "Optional output functions":
+  // main solver, nonlinear solver and linear solver interface) and, with KLU, how many setups
+  // factored afresh (klu_factor: the first, after a widened pattern, and when SUNLinSol_KLU's
+  // rcond/condest check finds the refactored matrix ill-conditioned) rather than refactored
+  // (klu_refactor in the first factorisation's pivot order).
+  void print_statistics() {
+    void* mem = mem_.get();
+    auto get = [&](int (*f)(void*, long*)) {
+      long v = -1;
+      return f(mem, &v) == IDA_SUCCESS ? v : -1;
+    };
+    if (sparse_) note_klu_setup();
+    std::string line = "ida profile: steps " + std::to_string(get(IDAGetNumSteps)) + ", residuals " +
+                       std::to_string(get(IDAGetNumResEvals)) + ", nonlinear iters " +
+                       std::to_string(get(IDAGetNumNonlinSolvIters)) + ", nonlinear conv fails " +
+                       std::to_string(get(IDAGetNumNonlinSolvConvFails)) + " (steps failed by them " +
+                       std::to_string(get(IDAGetNumStepSolveFails)) + "), error-test fails " +
+                       std::to_string(get(IDAGetNumErrTestFails)) + ", lin setups " +
+                       std::to_string(get(IDAGetNumLinSolvSetups)) + ", jac evals " +
+                       std::to_string(get(IDAGetNumJacEvals)) + ", lin residuals (DQ) " +
+                       std::to_string(get(IDAGetNumLinResEvals));
+    if (sparse_)
+      line += ", KLU full factorizations " + std::to_string(klu_factors_) + " (condest computed " +
+              std::to_string(klu_condests_) + "), refactorizations " + std::to_string(klu_setups_ - klu_factors_);
+    sundials::print_profile(line + "; orders " + orders_.describe());
+  }
+
+  // What SUNLinSol_KLU's last setup did, read from KLU's common block (its rcond and condest).
+  // Called at each Jacobian (IDA evaluates one just before each setup: IDA guide, "Linear solver
+  // interface", so the previous setup is complete) and at the end.
+  void note_klu_setup() {
+    if (!klu_setup_pending_) {
+      klu_setup_pending_ = true;
+      return;
+    }
+    const sun_klu_common* common = SUNLinSol_KLUGetCommon(LS_.get());
+    const double threshold = std::pow(std::numeric_limits<double>::epsilon(), 2.0 / 3.0);  // SUNLinSol_KLU's
+    ++klu_setups_;
+    if (klu_setups_ == 1 || klu_reinit_) {  // klu_analyze + klu_factor
+      ++klu_factors_;
+      klu_reinit_ = false;
+    } else if (common->rcond < threshold) {  // klu_refactor, then klu_condest; klu_factor if that is large too
+      ++klu_condests_;
+      if (common->condest > 1.0 / threshold) ++klu_factors_;
+    }
   }
 
   void load(N_Vector yy, N_Vector yp) {
@@ -217,6 +272,7 @@ class IdaStepper final : public sundials::Stepper {
                       N_Vector, N_Vector, N_Vector) {
     auto& self = *static_cast<IdaStepper*>(user);
     try {
+      if (self.sparse_ && sundials::profiling()) self.note_klu_setup();
       self.load(yy, yp);
       self.entries_.clear();
       self.dae_.jacobian(t, self.y_work_, self.yp_work_, cj, self.b_, self.entries_);
@@ -278,6 +334,7 @@ class IdaStepper final : public sundials::Stepper {
         callback_note_ = "SUNLinSol_KLUReInit failed for the widened sparsity pattern";
         return -1;
       }
+      klu_reinit_ = true;
     }
     // The values in the pattern's slots (zero where this Jacobian has no entry).
     sunindextype* colptr = SUNSparseMatrix_IndexPointers(J);
@@ -323,6 +380,10 @@ class IdaStepper final : public sundials::Stepper {
   Eigen::SparseMatrix<double, Eigen::ColMajor, sunindextype> pattern_, jacobian_;  // KLU's pattern; the last Jacobian
   Eigen::VectorXd y_work_, yp_work_, F_work_;  // callback workspaces (the model takes VectorXd)
   std::vector<Eigen::Triplet<double>> entries_;
+  sundials::OrderHistogram orders_;  // while profiling
+  long klu_setups_ = 0, klu_factors_ = 0, klu_condests_ = 0;  // while profiling (note_klu_setup)
+  bool klu_setup_pending_ = false;  // a Jacobian was evaluated, so a setup followed it
+  bool klu_reinit_ = false;  // the pattern was widened: KLU analyses and factors afresh
   // Creation order = declaration order, after the shell's context and dense-output vector;
   // destruction runs backwards (integrators/sundials_handles.hpp).
   sundials::Vector yy_, yp_, id_;
