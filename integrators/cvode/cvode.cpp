@@ -29,8 +29,8 @@
 //   4.10 M steps and 44 s against 4.22 M and 81 s, but after the cables go slack the energy error
 //   of both runs rises from ~5e-5 J at 500 s (1.0e-2 J at 1000 s against 6.6e-3 J), and the fixed
 //   point's rise crossed the suite's exponential-growth trigger by a hair (x100.2 within an
-//   octave at t = 923.6 s, against x100), so that case keeps Newton;
-//   over the first second of every other bundled case the fixed point took the same steps
+//   octave at t = 923.6 s, against x100), so that case keeps Newton. Over the first second of
+//   every other bundled case the fixed point took the same steps
 //   within 5 % in 0.4-0.7x the time, with the same or smaller errors. Why GMRES's Newton
 //   takes more steps than the dense one: SPGMR stops once its residual is below CVODE's
 //   default epsLin = 0.05 times the Newton tolerance (CVODE guide, "Linear solver interface",
