@@ -1,6 +1,8 @@
 #include "integrators/sundials_stepper.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <stdexcept>
 #include <utility>
@@ -8,6 +10,20 @@
 #include "core/format.hpp"
 
 namespace tb::sundials {
+
+bool profiling() {
+  static const bool on = std::getenv("TETHERBENCH_SUNDIALS_PROFILE") != nullptr;
+  return on;
+}
+
+void print_profile(const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); }
+
+std::string OrderHistogram::describe() const {
+  std::string out;
+  for (std::size_t q = 0; q < steps.size(); ++q)
+    if (steps[q] > 0) out += (out.empty() ? "q" : " q") + std::to_string(q) + " " + std::to_string(steps[q]);
+  return out;
+}
 
 Stepper::Stepper(const SolverApi& api, double t0, Eigen::VectorXd y0, double h0)
     : TimeStepper(t0, std::move(y0)), api_(api), h0_(h0), t_previous_(t0) {}

@@ -16,6 +16,7 @@
 #include <nvector/nvector_serial.h>
 
 #include <Eigen/Core>
+#include <array>
 #include <functional>
 #include <string>
 
@@ -23,6 +24,24 @@
 #include "integrators/sundials_handles.hpp"
 
 namespace tb::sundials {
+
+// The solver's own statistics (CVodeGetNum*, IDAGetNum*, and the steps taken at each order),
+// printed to stderr when the stepper ends if the environment variable
+// TETHERBENCH_SUNDIALS_PROFILE is set (to anything): a profile of where a run's work went,
+// kept out of summary.csv, whose columns other code reads.
+bool profiling();
+void print_profile(const std::string& line);
+
+// Accepted steps per order (index 1..12), counted after each step while profiling.
+struct OrderHistogram {
+  std::array<long, 13> steps{};
+  long last_steps = 0;
+  void count(long steps_now, int order) {
+    if (steps_now > last_steps && order >= 0 && order < int(steps.size())) steps[order] += steps_now - last_steps;
+    last_steps = steps_now;
+  }
+  std::string describe() const;  // "q1 12 q2 300 ..." over the orders used
+};
 
 // What differs between the solvers' C interfaces where the shell calls them.
 struct SolverApi {

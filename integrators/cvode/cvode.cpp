@@ -9,7 +9,48 @@
 //   (K1 = 1, K2 = q - 1, q = 1..12); the coefficients follow the step-size history
 //   (Byrne & Hindmarsh, ACM TOMS 1, 1975; Jackson & Sacks-Davis, ACM TOMS 6, 1980).
 // - Each step solves F(y^n) = y^n - gamma f(t_n, y^n) - a_n = 0, gamma = h_n beta_{n,0} (2.4).
-//   BDF (adams = 0): modified Newton (2.6) with M = I - gamma J (2.7). The ODE forms expose
+//   BDF's corrector (adams = 0) by Newton's method (newton = 1, the default) or fixed-point
+//   iteration (newton = 0: the single-cable Model C cases choose it).
+//   Fixed point (2.5): y^n <- gamma f(t_n, y^n) + a_n, no Jacobian and no linear solve, one
+//   evaluation of f per iteration; it contracts by gamma ||J|| per iteration. That is small on
+//   every bundled case at its tolerance: their fastest modes are resolved by the error test,
+//   not stepped over (Model C at rtol 1e-6: the cable's ~900 rad/s zigzag modes at h ~ 1.6e-4 s
+//   and gamma = h beta_{n,0} ~ 0.45 h at BDF5, so gamma omega ~ 0.07). Measured over the first
+//   20 s of C_single_multirotor (`tetherbench run cases/C_single_multirotor.toml --integrator
+//   cvode --t-end 20 [--set cvode.newton=1 [--set cvode.gmres=0]]`, CPU time, CVODE's counters
+//   from TETHERBENCH_SUNDIALS_PROFILE):
+//     fixed point      87 112 steps, 1.8 f per step, 2 285 error-test failures, 0.62 s, max |dE| 1.4e-7 J
+//     Newton, GMRES   126 457 steps, 3.2 f per step (1.75 Newton its, 0.84 Krylov its per Newton
+//                     iteration), 4 835 error-test failures, 1.68 s, max |dE| 6.6e-7 J
+//     Newton, dense    72 273 steps, 2.5 f per step (with the Jacobians' columns) and an LU, 1.98 s
+//   and on C_cooperative_multirotors (20 s) 23 545 against 23 552 steps, 0.26 s against 0.47 s.
+//   Over the single case's 1000 s: 3.85 M steps and 28.6 s against 6.38 M and 86.9 s, max |dE|
+//   1.4e-6 J against 6.3e-3 J (cases/README.md, "CVODE"). Over the cooperative case's 1000 s
+//   4.10 M steps and 44 s against 4.22 M and 81 s, but after the cables go slack the energy error
+//   of both runs rises from ~5e-5 J at 500 s (1.0e-2 J at 1000 s against 6.6e-3 J), and the fixed
+//   point's rise crossed the suite's exponential-growth trigger by a hair (x100.2 within an
+//   octave at t = 923.6 s, against x100), so that case keeps Newton. Over the first second of
+//   every other bundled case the fixed point took the same steps
+//   within 5 % in 0.4-0.7x the time, with the same or smaller errors. Why GMRES's Newton
+//   takes more steps than the dense one: SPGMR stops once its residual is below CVODE's
+//   default epsLin = 0.05 times the Newton tolerance (CVODE guide, "Linear solver interface",
+//   CVodeSetEpsLin), here after 0.84 iterations per Newton iteration on average (near-identity
+//   Newton matrices), and the inexact corrections fail the error test twice as often; with
+//   epsLin = 0.005 it took 72 863 steps in 1.14 s, but 1.05-1.2x the time of the default on
+//   Models A and B, so CVODE's default stays. Why not a preconditioner (CVodeSetPreconditioner)
+//   or a sparse Jacobian with KLU: with 0.84 Krylov iterations per Newton iteration there is
+//   nothing for a preconditioner to remove (each iteration would add a preconditioner solve to
+//   its evaluation of f), and the ODE form's J is dense (below), so KLU would factor a full
+//   matrix; the fixed point removes the linear algebra altogether, and its cost is O(N) per
+//   iteration on any cable. Newton stays for stiff problems (a mode with gamma omega > 1, which
+//   the fixed point cannot converge on: CVODE then cuts h until it does), and stays the default:
+//   on the other bundled cases the fixed point moved three gate metrics of their 1e-8 runs past
+//   the recorded envelopes (B_reel_fixed_length's momentum 7.2e-10 against 7.1e-10, B_reel_retrieval's
+//   ||I - R^T R|| 9.8e-12 against 8.8e-12, the planar pendulum's fitted energy drift rate 1.9e-7
+//   against 6.3e-8 J/s, while its max |dE| fell from 7.9e-7 to 3.7e-7), and their cvode runs take
+//   seconds, not minutes: the case files choose (cases/C_single_multirotor*.toml,
+//   [integrators.cvode] newton = 0).
+//   Newton (newton = 1): modified Newton (2.6) with M = I - gamma J (2.7). The ODE forms expose
 //   f only, so J comes from difference quotients: dense, column j = [f(y + s_j e_j) - f(y)]/s_j,
 //   s_j = max(sqrt(U)|y_j|, s_0/W_j) (n evaluations of f per Jacobian, reused over up to 50
 //   steps) and a dense LU (gmres = 0), or matrix-free (gmres = 1, the default): SPGMR on M
@@ -108,6 +149,10 @@ class CvodeStepper final : public sundials::Stepper {
     start([&] { return set_up(s, t0); });
   }
 
+  ~CvodeStepper() override {
+    if (sundials::profiling() && mem_) print_statistics();
+  }
+
   bool projecting() const { return projecting_; }
 
  private:
@@ -117,6 +162,7 @@ class CvodeStepper final : public sundials::Stepper {
     y_work_.resize(n_);
     f_work_.resize(n_);
     const bool adams = s.get_int("adams") == 1;
+    const bool newton = !adams && s.get_int("newton") == 1;  // BDF's corrector (file comment)
     const bool matrix_free = s.get_int("gmres") == 1;
     const int max_order = std::min(s.get_int("max_order"), adams ? 12 : 5);
     if (s.get_int("project") == 1) {
@@ -134,7 +180,7 @@ class CvodeStepper final : public sundials::Stepper {
     if (!y_out_ || !dky_) return "N_VNew_Serial failed";
     view(y_out_.get()) = y_;
 
-    if (adams) {
+    if (!newton) {
       NLS_.reset(SUNNonlinSol_FixedPoint(y_out_.get(), 0, ctx_.get()));
       if (!NLS_) return "SUNNonlinSol_FixedPoint failed";
     } else if (matrix_free) {
@@ -160,8 +206,8 @@ class CvodeStepper final : public sundials::Stepper {
     if (why.empty()) why = check(CVodeSStolerances(mem, s.tolerances().rtol, s.tolerances().atol), "CVodeSStolerances");
     if (why.empty() && s.h > 0.0) why = check(CVodeSetInitStep(mem, s.h), "CVodeSetInitStep");
     if (why.empty()) why = check(CVodeSetMaxOrd(mem, max_order), "CVodeSetMaxOrd");
-    if (why.empty() && adams) why = check(CVodeSetNonlinearSolver(mem, NLS_.get()), "CVodeSetNonlinearSolver");
-    if (why.empty() && !adams) why = check(CVodeSetLinearSolver(mem, LS_.get(), A_.get()), "CVodeSetLinearSolver");
+    if (why.empty() && !newton) why = check(CVodeSetNonlinearSolver(mem, NLS_.get()), "CVodeSetNonlinearSolver");
+    if (why.empty() && newton) why = check(CVodeSetLinearSolver(mem, LS_.get(), A_.get()), "CVodeSetLinearSolver");
     if (why.empty() && projecting_) why = check(CVodeSetProjFn(mem, projection), "CVodeSetProjFn");
     if (why.empty() && projecting_) why = check(CVodeSetProjErrEst(mem, SUNFALSE), "CVodeSetProjErrEst");
     return why;
@@ -209,6 +255,35 @@ class CvodeStepper final : public sundials::Stepper {
     counters_.rhs_evals = rhs + lin_rhs;
     if (CVodeGetNumNonlinSolvIters(mem, &v) == CV_SUCCESS) counters_.newton_iters = v;
     if (CVodeGetNumErrTestFails(mem, &v) == CV_SUCCESS) counters_.error_test_failures = v;
+    if (sundials::profiling()) {
+      int q = 0;
+      if (CVodeGetLastOrder(mem, &q) == CV_SUCCESS) orders_.count(counters_.steps, q);
+    }
+  }
+
+  // The profile (sundials::profiling): CVODE's counters (CVODE guide, "Optional output functions":
+  // main solver, nonlinear solver and linear solver interface), one line.
+  void print_statistics() const {
+    void* mem = mem_.get();
+    auto get = [&](int (*f)(void*, long*)) {
+      long v = -1;
+      return f(mem, &v) == CV_SUCCESS ? v : -1;
+    };
+    std::string line = "cvode profile: steps " + std::to_string(get(CVodeGetNumSteps)) + ", rhs " +
+                       std::to_string(get(CVodeGetNumRhsEvals)) + ", nonlinear iters " +
+                       std::to_string(get(CVodeGetNumNonlinSolvIters)) + ", nonlinear conv fails " +
+                       std::to_string(get(CVodeGetNumNonlinSolvConvFails)) + " (steps failed by them " +
+                       std::to_string(get(CVodeGetNumStepSolveFails)) + "), error-test fails " +
+                       std::to_string(get(CVodeGetNumErrTestFails)) + ", stab-lim order reductions " +
+                       std::to_string(get(CVodeGetNumStabLimOrderReds));
+    if (LS_)
+      line += ", lin setups " + std::to_string(get(CVodeGetNumLinSolvSetups)) + ", jac evals " +
+              std::to_string(get(CVodeGetNumJacEvals)) + ", lin rhs (DQ) " + std::to_string(get(CVodeGetNumLinRhsEvals)) +
+              ", lin iters " + std::to_string(get(CVodeGetNumLinIters)) + ", lin conv fails " +
+              std::to_string(get(CVodeGetNumLinConvFails)) + ", jtimes " + std::to_string(get(CVodeGetNumJtimesEvals)) +
+              ", prec evals " + std::to_string(get(CVodeGetNumPrecEvals)) + ", prec solves " +
+              std::to_string(get(CVodeGetNumPrecSolves));
+    sundials::print_profile(line + "; orders " + orders_.describe());
   }
 
   // CVRhsFn: 0 ok, > 0 recoverable (CVODE retries with a smaller step), < 0 fatal. No C++
@@ -256,6 +331,7 @@ class CvodeStepper final : public sundials::Stepper {
   const OdeFormulation& ode_;
   const int n_;
   bool projecting_ = false;
+  sundials::OrderHistogram orders_;  // while profiling
   Eigen::VectorXd y_work_, f_work_;  // callback workspaces (the model takes VectorXd)
   // Creation order = declaration order, after the shell's context and dense-output vector;
   // destruction runs backwards (integrators/sundials_handles.hpp).
@@ -276,14 +352,20 @@ IntegratorInfo cvode_info() {
       12);
   max_order.upper = 12;
   IntegratorInfo info{"cvode", 5, true, MethodTraits{.implicit = true, .dissipative = true},
-          "SUNDIALS CVODE: variable-order BDF (1-5, Newton, difference-quotient Jacobian) or Adams (1-12, fixed "
-          "point) on the ODE form, rtol/atol, optional projection onto SO(3) and S^2",
-          {switch_setting("adams", "0: BDF with Newton iterations; 1: Adams-Moulton with fixed-point iterations "
+          "SUNDIALS CVODE: variable-order BDF (1-5, Newton with a difference-quotient Jacobian, or a fixed-point "
+          "corrector) or Adams (1-12, fixed point) on the ODE form, rtol/atol, optional projection onto SO(3) and S^2",
+          {switch_setting("adams", "0: BDF (its corrector: `newton`); 1: Adams-Moulton with fixed-point iterations "
                                    "(no Jacobian; non-stiff problems)",
                           0),
            max_order,
+           switch_setting("newton",
+                          "BDF's corrector: 1 Newton's method on (I − γJ)x = r (linear solver: `gmres`); 0 fixed-point "
+                          "iteration y ← γf(y) + a (no Jacobian, no linear solve; converges while γ‖J‖ < 1: the bundled cases, "
+                          "whose fastest modes the error test resolves, 1.5-3x faster; the single-cable Model C cases choose it). Adams always "
+                          "iterates to a fixed point",
+                          1),
            switch_setting("gmres",
-                          "BDF's Newton systems (I − γJ)x = r: 1 matrix-free GMRES, J·v by one evaluation of f "
+                          "BDF's Newton systems (I − γJ)x = r (newton = 1): 1 matrix-free GMRES, J·v by one evaluation of f "
                           "(O(N) per product); 0 dense difference-quotient J (n evaluations of f) and LU (O(n³))",
                           1),
            switch_setting("project",

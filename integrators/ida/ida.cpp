@@ -23,6 +23,21 @@
 //   of the run, and KLU takes the whole run from 5.5 s to 2.0 s over 50 s (A: 7.2 -> 3.6 s,
 //   B deployment 5.6 -> 1.6 s, C single 7.2 -> 3.8 s; the 5-12 unknown textbook DAEs equal),
 //   with the same steps to 2 % (cases/README.md, "IDA on Model C").
+// - Where the time goes (issue 43; TETHERBENCH_SUNDIALS_PROFILE, perf): C_cooperative_multirotors
+//   over 1000 s takes 6.24 M steps, 2.24 residuals and KLU solves per step, a Jacobian (and KLU
+//   refactorization) every 11 steps, 115 s of CPU: 18 us per step, of which about 2/3 is IDA's
+//   own O(n) vector work on its 147 unknowns (WRMS norms 19 % of the run, linear sums and
+//   scalings of its history arrays 36 %), 19 % KLU's triangular solves, 5 % the model's residual
+//   and 6 % the Jacobians (model, assembly, klu_refactor; 4 % with fill_sparse's scatter below).
+//   KLU refactors in the pivot order of its first
+//   factorization at every setup but the first: SUNLinSol_KLU's rcond test called klu_condest
+//   2 080 times in 558 124 setups and never found the matrix ill-conditioned enough to factor
+//   afresh. 78 % of the Jacobians follow a Newton iteration that failed with a stale matrix
+//   (436 k, 7 % of the steps, most after the cables go slack at ~130 s), which SUNNonlinSol_Newton
+//   retries with a fresh one at the same step (over the first 250 s none failed a step:
+//   IDAGetNumStepSolveFails = 0): about 8 % of the run, the price of IDA's policy of refreshing
+//   the matrix only when cj changes or Newton fails (IDA guide, "Mathematical considerations"). The step count is the error test's on the cables (cases/README.md,
+//   "IDA on Model C"); the Jacobian's assembly was the one overhead of ours (fill_sparse).
 // - Order: variable order 1..max_order (IDASetMaxOrd; IDA guide, "Optional input functions",
 //   IDASetMaxOrd; default 5, IDA's own). On an undamped oscillation y' = i w y, BDF3 amplifies
 //   for h w < 1.94 and BDF4 for h w < 4.71 (|root| - 1 = +2.5e-5 and +3.3e-7 per step at
@@ -58,6 +73,7 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <limits>
 #include <stdexcept>
 
 #include "core/format.hpp"
@@ -83,6 +99,9 @@ class IdaStepper final : public sundials::Stepper {
   IdaStepper(const DaeFormulation& dae, const IntegratorSettings& s, double t0)
       : Stepper(kIda, t0, dae.consistent_initial_state(baumgarte(s)), s.h), dae_(dae), b_(baumgarte(s)), n_(dae.state_size()) {
     start([&] { return set_up(s, t0); });
+  }
+  ~IdaStepper() override {
+    if (sundials::profiling() && mem_) print_statistics();
   }
 
  private:
@@ -182,6 +201,57 @@ class IdaStepper final : public sundials::Stepper {
     if (IDAGetNumResEvals(mem, &v) == IDA_SUCCESS) counters_.rhs_evals = v;
     if (IDAGetNumNonlinSolvIters(mem, &v) == IDA_SUCCESS) counters_.newton_iters = v;
     if (IDAGetNumErrTestFails(mem, &v) == IDA_SUCCESS) counters_.error_test_failures = v;
+    if (sundials::profiling()) {
+      int q = 0;
+      if (IDAGetLastOrder(mem, &q) == IDA_SUCCESS) orders_.count(counters_.steps, q);
+    }
+  }
+
+  // The profile (sundials::profiling): IDA's counters (IDA guide, "Optional output functions":
+  // main solver, nonlinear solver and linear solver interface) and, with KLU, how many setups
+  // factored afresh (klu_factor: the first, after a widened pattern, and when SUNLinSol_KLU's
+  // rcond/condest check finds the refactored matrix ill-conditioned) rather than refactored
+  // (klu_refactor in the first factorisation's pivot order).
+  void print_statistics() {
+    void* mem = mem_.get();
+    auto get = [&](int (*f)(void*, long*)) {
+      long v = -1;
+      return f(mem, &v) == IDA_SUCCESS ? v : -1;
+    };
+    if (sparse_) note_klu_setup();
+    std::string line = "ida profile: steps " + std::to_string(get(IDAGetNumSteps)) + ", residuals " +
+                       std::to_string(get(IDAGetNumResEvals)) + ", nonlinear iters " +
+                       std::to_string(get(IDAGetNumNonlinSolvIters)) + ", nonlinear conv fails " +
+                       std::to_string(get(IDAGetNumNonlinSolvConvFails)) + " (steps failed by them " +
+                       std::to_string(get(IDAGetNumStepSolveFails)) + "), error-test fails " +
+                       std::to_string(get(IDAGetNumErrTestFails)) + ", lin setups " +
+                       std::to_string(get(IDAGetNumLinSolvSetups)) + ", jac evals " +
+                       std::to_string(get(IDAGetNumJacEvals)) + ", lin residuals (DQ) " +
+                       std::to_string(get(IDAGetNumLinResEvals));
+    if (sparse_)
+      line += ", KLU full factorizations " + std::to_string(klu_factors_) + " (condest computed " +
+              std::to_string(klu_condests_) + "), refactorizations " + std::to_string(klu_setups_ - klu_factors_);
+    sundials::print_profile(line + "; orders " + orders_.describe());
+  }
+
+  // What SUNLinSol_KLU's last setup did, read from KLU's common block (its rcond and condest).
+  // Called at each Jacobian (IDA evaluates one just before each setup: IDA guide, "Linear solver
+  // interface", so the previous setup is complete) and at the end.
+  void note_klu_setup() {
+    if (!klu_setup_pending_) {
+      klu_setup_pending_ = true;
+      return;
+    }
+    const sun_klu_common* common = SUNLinSol_KLUGetCommon(LS_.get());
+    const double threshold = std::pow(std::numeric_limits<double>::epsilon(), 2.0 / 3.0);  // SUNLinSol_KLU's
+    ++klu_setups_;
+    if (klu_setups_ == 1 || klu_reinit_) {  // klu_analyze + klu_factor
+      ++klu_factors_;
+      klu_reinit_ = false;
+    } else if (common->rcond < threshold) {  // klu_refactor, then klu_condest; klu_factor if that is large too
+      ++klu_condests_;
+      if (common->condest > 1.0 / threshold) ++klu_factors_;
+    }
   }
 
   void load(N_Vector yy, N_Vector yp) {
@@ -217,6 +287,7 @@ class IdaStepper final : public sundials::Stepper {
                       N_Vector, N_Vector, N_Vector) {
     auto& self = *static_cast<IdaStepper*>(user);
     try {
+      if (self.sparse_ && sundials::profiling()) self.note_klu_setup();
       self.load(yy, yp);
       self.entries_.clear();
       self.dae_.jacobian(t, self.y_work_, self.yp_work_, cj, self.b_, self.entries_);
@@ -264,37 +335,63 @@ class IdaStepper final : public sundials::Stepper {
   // The triplets summed into KLU's compressed-column matrix. A Jacobian with entries outside the
   // pattern KLU analysed (a model whose structure changes along the run) widens the pattern
   // to the union and makes KLU analyse it afresh (SUNLinSol_KLUReInit).
+  // The models emit their triplets in the same order at every Jacobian, so each triplet's slot in
+  // the compressed columns is found once (locate_slots) and later Jacobians are summed straight
+  // into it, in the triplets' order, which is the order in which Eigen's setFromTriplets sums
+  // duplicates: the same matrix, bit for bit. Measured (perf, C_cooperative_multirotors over 250
+  // s, a Jacobian every 16 steps): sorting the triplets (setFromTriplets), checking the pattern
+  // and copying it in took 2.4 % of the run; the scatter takes 0.4 %.
   int fill_sparse(SUNMatrix J) {
-    jacobian_.resize(n_, n_);
-    jacobian_.setFromTriplets(entries_.begin(), entries_.end());
-    if (!same_pattern(jacobian_, pattern_)) {
-      std::vector<Eigen::Triplet<double>> both;  // the union; only its positions are used
-      for (const auto* m : {&pattern_, &jacobian_})
-        for (int j = 0; j < n_; ++j)
-          for (Eigen::SparseMatrix<double, Eigen::ColMajor, sunindextype>::InnerIterator v(*m, j); v; ++v)
-            both.emplace_back(int(v.row()), j, 1.0);
-      pattern_.setFromTriplets(both.begin(), both.end());
-      if (SUNLinSol_KLUReInit(LS_.get(), J, pattern_.nonZeros(), SUNKLU_REINIT_FULL) != 0) {
-        callback_note_ = "SUNLinSol_KLUReInit failed for the widened sparsity pattern";
-        return -1;
+    if (!same_positions()) {
+      jacobian_.resize(n_, n_);
+      jacobian_.setFromTriplets(entries_.begin(), entries_.end());
+      if (!same_pattern(jacobian_, pattern_)) {
+        std::vector<Eigen::Triplet<double>> both;  // the union; only its positions are used
+        for (const auto* m : {&pattern_, &jacobian_})
+          for (int j = 0; j < n_; ++j)
+            for (Eigen::SparseMatrix<double, Eigen::ColMajor, sunindextype>::InnerIterator v(*m, j); v; ++v)
+              both.emplace_back(int(v.row()), j, 1.0);
+        pattern_.setFromTriplets(both.begin(), both.end());
+        if (SUNLinSol_KLUReInit(LS_.get(), J, pattern_.nonZeros(), SUNKLU_REINIT_FULL) != 0) {
+          callback_note_ = "SUNLinSol_KLUReInit failed for the widened sparsity pattern";
+          return -1;
+        }
+        klu_reinit_ = true;
       }
+      locate_slots();
     }
-    // The values in the pattern's slots (zero where this Jacobian has no entry).
-    sunindextype* colptr = SUNSparseMatrix_IndexPointers(J);
-    sunindextype* rowind = SUNSparseMatrix_IndexValues(J);
+    // The pattern (IDA zeroes the whole matrix, indices included, before each Jacobian: SUNMatZero),
+    // then the values in its slots (zero where this Jacobian has no entry).
+    std::copy(colptr_.begin(), colptr_.end(), SUNSparseMatrix_IndexPointers(J));
+    std::copy(rowind_.begin(), rowind_.end(), SUNSparseMatrix_IndexValues(J));
     double* data = SUNSparseMatrix_Data(J);
-    for (int j = 0, k = 0; j < n_; ++j) {
-      colptr[j] = k;
-      Eigen::SparseMatrix<double, Eigen::ColMajor, sunindextype>::InnerIterator v(jacobian_, j);
-      for (Eigen::SparseMatrix<double, Eigen::ColMajor, sunindextype>::InnerIterator p(pattern_, j); p; ++p, ++k) {
-        rowind[k] = p.row();
-        const bool here = v && v.row() == p.row();
-        data[k] = here ? v.value() : 0.0;
-        if (here) ++v;
-      }
-      if (j == n_ - 1) colptr[n_] = k;
-    }
+    std::fill(data, data + rowind_.size(), 0.0);
+    for (std::size_t k = 0; k < entries_.size(); ++k) data[slot_[k]] += entries_[k].value();
     return 0;
+  }
+
+  // Whether entries_ has the positions, in order, that slot_ was located for.
+  bool same_positions() const {
+    if (slot_.size() != entries_.size()) return false;
+    for (std::size_t k = 0; k < entries_.size(); ++k)
+      if (entries_[k].row() != slot_row_[k] || entries_[k].col() != slot_col_[k]) return false;
+    return true;
+  }
+
+  // pattern_'s compressed columns, and each triplet's slot in them.
+  void locate_slots() {
+    colptr_.assign(pattern_.outerIndexPtr(), pattern_.outerIndexPtr() + n_ + 1);
+    rowind_.assign(pattern_.innerIndexPtr(), pattern_.innerIndexPtr() + pattern_.nonZeros());
+    slot_.resize(entries_.size());
+    slot_row_.resize(entries_.size());
+    slot_col_.resize(entries_.size());
+    for (std::size_t k = 0; k < entries_.size(); ++k) {
+      const int i = entries_[k].row(), j = entries_[k].col();
+      slot_[k] = std::lower_bound(rowind_.begin() + colptr_[j], rowind_.begin() + colptr_[j + 1], sunindextype(i)) -
+                 rowind_.begin();
+      slot_row_[k] = i;
+      slot_col_[k] = j;
+    }
   }
 
   static bool same_pattern(const Eigen::SparseMatrix<double, Eigen::ColMajor, sunindextype>& a,
@@ -321,8 +418,14 @@ class IdaStepper final : public sundials::Stepper {
   bool band_ = false;
   bool sparse_ = false;  // KLU on a compressed-column matrix (setting `sparse`)
   Eigen::SparseMatrix<double, Eigen::ColMajor, sunindextype> pattern_, jacobian_;  // KLU's pattern; the last Jacobian
+  std::vector<sunindextype> colptr_, rowind_, slot_;  // pattern_'s compressed columns; each triplet's slot in them
+  std::vector<int> slot_row_, slot_col_;               // the positions slot_ was located for
   Eigen::VectorXd y_work_, yp_work_, F_work_;  // callback workspaces (the model takes VectorXd)
   std::vector<Eigen::Triplet<double>> entries_;
+  sundials::OrderHistogram orders_;  // while profiling
+  long klu_setups_ = 0, klu_factors_ = 0, klu_condests_ = 0;  // while profiling (note_klu_setup)
+  bool klu_setup_pending_ = false;  // a Jacobian was evaluated, so a setup followed it
+  bool klu_reinit_ = false;  // the pattern was widened: KLU analyses and factors afresh
   // Creation order = declaration order, after the shell's context and dense-output vector;
   // destruction runs backwards (integrators/sundials_handles.hpp).
   sundials::Vector yy_, yp_, id_;
