@@ -226,17 +226,23 @@ TEST_CASE("lie_generalized_alpha on C_single_multirotor: order 2 over 0.1 s", "[
   CHECK(std::abs(order - 2.0) < 0.2);
 }
 
-TEST_CASE("lie_generalized_alpha on Model C keeps its Newton matrix: one analysis, a factorisation every other step",
+TEST_CASE("lie_generalized_alpha on Model C keeps its Newton matrix: one analysis, at most one factorisation per step",
           "[multirotor_payload][lie_generalized_alpha][factorization]") {
   // The Newton matrix's pattern is analysed once (COLAMD, elimination tree) and its entries are
   // assembled into the same slots every time; the numeric factorisation is kept across
   // iterations and steps (the rule of generalized_alpha: refactored after a step of more than 4
-  // iterations, or a correction above 1/4 of the one before). Measured over 2 s at the case's h:
-  // 0.52 factorisations per step on both cases (the cable's tensions swing at ~900 rad/s, so a
-  // matrix one step old needs 6-7 iterations against 4: refactoring after it pays).
-  for (const char* name : {"C_single_multirotor", "C_cooperative_multirotors"}) {
-    DYNAMIC_SECTION(name) {
-      const Case c = load_case(std::string(TETHERBENCH_SOURCE_DIR) + "/cases/" + name + ".toml");
+  // iterations, or at a correction above 1/4 of the one before). Measured over the first 2 s at
+  // the case's h: C_cooperative_multirotors 5.04 iterations and 0.505 factorisations per step
+  // (a matrix one step old needs 6-7 iterations against 4: the tensions swing with the cable's
+  // ~900 rad/s modes); C_single_multirotor, lighter links, 6.03 iterations and 1.035
+  // factorisations per step (more than 4 iterations even with the step's own matrix).
+  struct Expect {
+    const char* name;
+    double max_per_step;
+  };
+  for (const Expect& e : {Expect{"C_single_multirotor", 1.1}, Expect{"C_cooperative_multirotors", 0.6}}) {
+    DYNAMIC_SECTION(e.name) {
+      const Case c = load_case(std::string(TETHERBENCH_SOURCE_DIR) + "/cases/" + e.name + ".toml");
       std::string why;
       auto f = c.model->make_formulation(FormulationKind::LieGroupOde, c.model->default_discretisation(), why);
       REQUIRE(f);
@@ -256,11 +262,12 @@ TEST_CASE("lie_generalized_alpha on Model C keeps its Newton matrix: one analysi
       const double per_step = double(step.factorizations()) / steps;
       std::printf("lie_generalized_alpha %s over %d steps: %.2f Newton iterations, %.3f factorisations per step, %ld "
                   "symbolic analyses, %ld of %ld assemblies into the last slots\n",
-                  name, steps, double(iterations) / steps, per_step, step.analyses(), step.assemblies_reused(),
+                  e.name, steps, double(iterations) / steps, per_step, step.analyses(), step.assemblies_reused(),
                   step.factorizations());
-      CHECK(per_step < 0.6);
-      CHECK(step.analyses() <= 2);
-      CHECK(step.assemblies_reused() >= step.factorizations() - 40);
+      CHECK(per_step < e.max_per_step);                          // never one per iteration (full Newton)
+      CHECK(double(step.factorizations()) < 0.3 * double(iterations));
+      CHECK(step.analyses() <= 2);                               // one pattern
+      CHECK(step.assemblies_reused() >= step.factorizations() - 20);  // into the last slots
     }
   }
 }
