@@ -59,8 +59,8 @@ class LgviStepSolver {
   StepCounters& counters_;
   double newton_tol_;     // relative size of the last correction, within each group of like unknowns
   int max_newton_iters_;  // iterations before the step is declared failed
-  // The step's unknown groups (DiscreteLieGroupStep::unknown_groups), one 0/1 mask each.
-  std::vector<Eigen::ArrayXd> group_masks_;
+  // The step's unknown groups (DiscreteLieGroupStep::unknown_groups), the indices of each.
+  std::vector<std::vector<Eigen::Index>> group_members_;
   int group_count_ = 0;
   Eigen::VectorXd S_;  // magnitudes of the residual's terms (DiscreteLieGroupStep::residual_magnitudes)
   // Predictor history: the last three solutions at the same step, and the solution pending commit().

@@ -37,6 +37,11 @@ class MuntheKaasStages {
   // The field xi at the last stage (before dexp^{-1}): xi(t + h, y1) when the last stage is
   // the step's result (FSAL tableaux).
   const Eigen::VectorXd& last_field() const { return xi_; }
+  // The last stage's algebra point u_s = h sum_l a_sl k_l and state exp(u_s) . y0 (for s > 1):
+  // y1 and u1 themselves when the last stage is the step's result (FSAL, a_s = b), so the step
+  // need not combine and act again.
+  const Eigen::VectorXd& last_algebra_point() const { return u_; }
+  const Eigen::VectorXd& last_state() const { return y_; }
   // u = h sum_j w_j k_j over the evaluated stages (w may be shorter than the stage count).
   void combine(const std::vector<double>& w, double h, Eigen::VectorXd& u) const;
 

@@ -350,3 +350,45 @@ TEST_CASE("lie_generalized_alpha: rho_inf = 1 keeps the rigid body's energy boun
     }
   }
 }
+
+TEST_CASE("TripletAssembly: the values of setFromTriplets, bitwise, also when it reuses the last sequence's slots",
+          "[lie_generalized_alpha][factorization]") {
+  // Entries with repeats, in no order (as a model's tangent blocks come), summed in the order given.
+  auto entries = [](double scale, bool extra) {
+    std::vector<Eigen::Triplet<double>> e;
+    for (int k = 0; k < 400; ++k) {
+      const int row = (k * 7) % 23, col = (k * 11 + k / 5) % 23;
+      e.emplace_back(row, col, scale * std::sin(0.37 * k + 1.0) * std::pow(10.0, (k % 9) - 4));
+    }
+    if (extra) e.emplace_back(22, 0, 1.5);
+    return e;
+  };
+  auto reference = [](const std::vector<Eigen::Triplet<double>>& e) {
+    Eigen::SparseMatrix<double> A(23, 23);
+    A.setFromTriplets(e.begin(), e.end());
+    A.makeCompressed();
+    return A;
+  };
+  auto same = [](const Eigen::SparseMatrix<double>& A, const Eigen::SparseMatrix<double>& B) {
+    if (A.nonZeros() != B.nonZeros()) return false;
+    for (Eigen::Index i = 0; i < A.nonZeros(); ++i)
+      if (A.valuePtr()[i] != B.valuePtr()[i] || A.innerIndexPtr()[i] != B.innerIndexPtr()[i]) return false;
+    for (Eigen::Index j = 0; j <= A.outerSize(); ++j)
+      if (A.outerIndexPtr()[j] != B.outerIndexPtr()[j]) return false;
+    return true;
+  };
+  TripletAssembly assembly;
+  Eigen::SparseMatrix<double> A(23, 23);
+  assembly.assemble(entries(1.0, false), A);  // a new sequence: setFromTriplets
+  CHECK(same(A, reference(entries(1.0, false))));
+  CHECK(assembly.rebuilt() == 1);
+  assembly.assemble(entries(-3.7, false), A);  // the same sequence, new values: into the slots
+  CHECK(same(A, reference(entries(-3.7, false))));
+  CHECK(assembly.reused() == 1);
+  assembly.assemble(entries(2.0, true), A);  // one entry more: a new pattern, rebuilt
+  CHECK(same(A, reference(entries(2.0, true))));
+  CHECK(assembly.rebuilt() == 2);
+  assembly.assemble(entries(0.5, true), A);
+  CHECK(same(A, reference(entries(0.5, true))));
+  CHECK(assembly.reused() == 2);
+}

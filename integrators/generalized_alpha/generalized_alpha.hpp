@@ -51,6 +51,7 @@ class GeneralizedAlphaStep {
   bool variable_mass_ = false;  // M(q): mass_ unused, M and d(M qdd)/dq taken at each factorisation
   Eigen::SparseMatrix<double> S_;
   PatternCachedSparseLU lu_;  // the Newton matrix, analysed once per sparsity pattern
+  TripletAssembly assembly_;  // S_ from work_, into the last assembly's slots while their sequence holds
   bool factored_ = false, refactor_ = true;  // modified Newton: the factorisation kept across steps
   double factored_h_ = 0.0;
   Eigen::VectorXd a_, qdd_, lambda_;  // memory

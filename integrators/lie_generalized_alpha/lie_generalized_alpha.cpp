@@ -56,6 +56,18 @@
 // 1/4 of the one before (it changes by O(h) per step), refactored at the current iterate otherwise,
 // when h changes or after a step that needed more than 4 iterations (modified Newton turning into
 // full Newton where convergence is slow; as generalized_alpha). Predictor vdot_{n+1} = vdot_n.
+// Measured on Model C (issue 43; tests/test_multirotor_lie_rates.cpp): the pattern is analysed
+// once per run, and the factorisation is kept for about two steps (0.51-0.52 factorisations per
+// step over 300 s of C_cooperative_multirotors): the tensions swing with the cable's ~900 rad/s
+// modes, so with the matrix of the step before a step takes 6-7 iterations against 4 with its
+// own (iterations 10^-2.4, 10^-5.9, 10^-8.3, 10^-11.1 on average: the rate of modified Newton from
+// the predictor's error), and refactoring after it pays (keeping it up to 6 or 8 iterations cut
+// the factorisations by 25 % or 52 % for 11 % or 33 % more iterations; with a factorisation
+// costing about eight iterations that is a modelled 5 %, inside the timing noise: not taken). The
+// matrix is assembled from the entries into the slots of the last assembly (TripletAssembly,
+// integrators/pattern_cached_lu.hpp) instead of by setFromTriplets: 3531 entries summed into 633
+// nonzeros on the cooperative case, whose sort, transposed copy and allocations took about 12 % of
+// the run (perf: factor() outside the LU 25 % -> 13 %). Same values bitwise, so same results.
 // Newton stops in the problem's own units (as integrators/lgvi_step_solver.cpp): when every row
 // |r_i| is at its round-off floor 4 eps S_i, S_i the magnitudes of the row's terms (rate_residual),
 // or when a correction is at most newton_tol of max(|vdot|_inf, |v_n|_inf / h) (the units of vdot),
@@ -154,7 +166,8 @@ bool LieGeneralizedAlphaStep::factor(double t1, double h) {
   work_ = M_;
   // Tangent operators T(u) of the rotations (dexp(-u), right action) and directions (dexp(u), left).
   const Eigen::Index groups = mf_.group_size() / 3, rotations = Eigen::Index(mf_.rotations().size());
-  std::vector<Mat3> tangent(static_cast<size_t>(groups));
+  std::vector<Eigen::Matrix3d>& tangent = tangent_;
+  tangent.resize(static_cast<size_t>(groups));
   for (Eigen::Index b = 0; b < groups; ++b) {
     const Vec3 ub = u_.segment<3>(3 * b);
     tangent[size_t(b)] = b < rotations ? so3::dexp(-ub) : so3::dexp(ub);
@@ -169,8 +182,7 @@ bool LieGeneralizedAlphaStep::factor(double t1, double h) {
     }
   }
   for (const auto& e : C_) work_.emplace_back(e.row(), e.col(), cC * e.value());
-  A_.setFromTriplets(work_.begin(), work_.end());
-  A_.makeCompressed();
+  assembly_.assemble(work_, A_);
   return lu_.factor(A_);
 }
 

