@@ -203,7 +203,7 @@ TEST_CASE("a report killed midway resumes: the stored jobs are reused, only the 
   fs::remove_all(dir);
 }
 
-TEST_CASE("a report run again reuses its benchmark parts and figures; a new integrator is measured alone",
+TEST_CASE("a report run again reuses its benchmark parts, and a new integrator is measured alone",
           "[cli][resume]") {
   std::random_device rd;
   const fs::path dir = fs::temp_directory_path() / ("tb_bench_reuse_" + std::to_string(rd()));
