@@ -3,6 +3,8 @@
 # work-precision sweeps, measured orders, the papers' claims judged, benchmarks and
 # plots, all in reports/ (index: reports/index.md).
 # Extra arguments go to `tetherbench report` (e.g. --out DIR, --no-benchmarks, a case file).
+# Run again, it reuses every stored job, benchmark part and figure of the same build and inputs
+# in the output folder; --fresh runs everything again.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/build.sh"
