@@ -18,35 +18,27 @@ struct BenchmarkRun {
   // The plugins the report loaded: passed on as --plugin FILE each (and TETHERBENCH_PLUGINS
   // emptied for it, so that none is loaded twice), their integrators measured like the suite's.
   std::vector<std::string> plugins;
-  // The report's --integrator selection, passed on as --integrator NAME each; empty: every one.
-  std::vector<std::string> integrators;
-  // The selected integrators that are no plugin's (the suite's own): what is measured again,
-  // alone, when the binary dies while plugins are loaded. A plugin's step that crashes the
-  // benchmark binary (which measures in-process: a step in a worker process would time the
-  // fork) costs that plugin's step costs, not the suite's.
-  std::vector<std::string> builtin_integrators;
-  // Measured one integrator at a time, each into a part of its own under store_dir, keyed by the
-  // build's identity, the integrator's origin (its plugin's version and file hash; "" built in)
-  // and the plugins' models (`models_origin`): a report into the same folder measures again only
-  // the integrators whose key changed (issue 43: adding a plugin integrator measures that one),
-  // unless `reuse` is off. Empty `measured`: every integrator in one run of the binary, nothing kept.
+  // The integrators to measure (the report's, after any --integrator selection), each with its
+  // origin ("" built in; a plugin's version and file hash), and the plugins' models' origins.
+  // Each integrator is measured into a part of its own under store_dir (and the mass-matrix
+  // solve into one more), keyed by the build's identity, its origin and the models' origins: a
+  // report into the same folder measures again only the parts whose key changed (issue 43:
+  // adding a plugin integrator measures that one), unless `reuse` is off.
   std::vector<std::pair<std::string, std::string>> measured;  // name, origin
   std::string models_origin, identity, store_dir;
   bool reuse = false;
 };
 
 struct BenchmarksDone {
-  bool ok = true;            // the binary and the summary ran
-  std::string plugin_fault;  // "" or how the binary died with the plugins loaded ("crashed (SIGSEGV)")
-  size_t measured = 0, reused = 0;  // integrators (and the mass-solve part) measured now, or taken from the store
+  bool ok = true;            // every built-in part, the merge and the summary ran
+  std::string plugin_fault;  // "" or which part failed with the plugins loaded and how ("rk3: crashed (SIGSEGV)")
+  size_t measured = 0, reused = 0;  // parts measured now, or taken from the store
 };
 
-// The benchmark binary's command line for `run` (its output into run.dir/benchmarks.json).
-std::string benchmark_command(const BenchmarkRun& run);
-// Runs the benchmark binary (skipped with a message when it is absent) and summarise_benchmarks.py
-// into run.dir. When the binary dies with plugins loaded, it is run again on the suite's own
-// integrators only, and the plugins' step costs are left out with the reason (benchmarks.log,
-// stderr, plugin_fault).
+// Measures the parts (skipped with a message when the binary is absent), merges them into
+// run.dir/benchmarks.json and runs summarise_benchmarks.py into run.dir. A part that fails with
+// plugins loaded is the plugins' fault (plugin_fault, stderr, benchmarks.log): a built-in
+// integrator's part is then measured again without them, a plugin's is left out.
 BenchmarksDone run_benchmarks(const BenchmarkRun& run);
 // Runs plot_report.py on the report in `dir`; false when it failed. With `reuse`, a case's figures
 // are kept when nothing they are drawn from changed (its store: dir/.jobs/figures).

@@ -263,16 +263,14 @@ ReportStatus write_report(const std::vector<Case>& cases, const Catalogue& catal
 
   bool scripts_ok = true;
   if (options.benchmarks) {
-    // The benchmark binary loads the same plugins and, when the command selected integrators
-    // (--integrator), measures only those.
-    BenchmarkRun bench{options.benchmarks_binary, options.scripts_dir, dir.string(), {}, {}, {}};
+    // The benchmark binary loads the same plugins and measures the report's integrators (only
+    // those the command selected with --integrator).
+    BenchmarkRun bench;
+    bench.binary = options.benchmarks_binary;
+    bench.scripts_dir = options.scripts_dir;
+    bench.dir = dir.string();
     for (const auto& p : catalogue.plugins) bench.plugins.push_back(p.file);
-    if (!catalogue.left_out.empty()) bench.integrators = catalogue.integrator_names();
-    for (const auto& i : catalogue.integrators) {
-      const std::string origin = catalogue.origin("integrator", i.name);
-      if (origin.empty()) bench.builtin_integrators.push_back(i.name);
-      bench.measured.emplace_back(i.name, origin);
-    }
+    for (const auto& i : catalogue.integrators) bench.measured.emplace_back(i.name, catalogue.origin("integrator", i.name));
     for (const auto& m : catalogue.models)
       if (const std::string origin = catalogue.origin("model", m.name); !origin.empty())
         bench.models_origin += m.name + ": " + origin + "\n";
