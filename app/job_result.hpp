@@ -141,6 +141,8 @@ void describe(V& v, RunOutcome& o) {
   v("adaptive", o.adaptive);
   v("rtol", o.rtol);
   v("note", o.note);
+  v("momentum_drift", o.momentum_drift);
+  v("episode", o.episode);
 }
 template <class V>
 void describe(V& v, StepCounters& n) {

@@ -19,11 +19,11 @@ std::string not_applicable_cell(const ViolableInvariants& violable, const Metric
 }
 
 namespace {
-// Only an ok run's metrics are results; an unstable run keeps its for diagnosis (job results,
-// time series), not for the tables.
+// A run that reached t_end has metrics (an unstable one beside its status); a failed or
+// interrupted one has none.
 std::string value_cell(const SummaryRow& row, const MetricSpec& metric, double x) {
   if (!row.violable.covers(metric)) return not_applicable_cell(row.violable, metric);
-  if (!row.outcome.ok() || !std::isfinite(x)) return "—";
+  if (!row.outcome.completed() || !std::isfinite(x)) return "—";
   return format_g(x, 3);
 }
 }  // namespace
@@ -60,7 +60,7 @@ const MetricSpec& growth_owner(GrowthOf of) {
 std::string growth_cell(const SummaryRow& row, GrowthOf of) {
   const MetricSpec& owner = growth_owner(of);
   if (!row.violable.covers(owner)) return not_applicable_cell(row.violable, owner);
-  if (!row.outcome.ok()) return "—";
+  if (!row.outcome.completed()) return "—";
   const GrowthFit& g = growth_fit(row.metrics, of);
   return to_string(g.law) + (g.investigate() ? "!" : "");
 }
@@ -119,7 +119,13 @@ std::string status_cell(const SummaryRow& row) {
   const RunOutcome& o = row.outcome;
   const std::string at = "t = " + format_g(o.t, 3) + " s";
   switch (o.kind) {
-    case RunOutcome::Kind::Ok: return o.note.empty() ? "ok" : "ok, drift from " + at;
+    case RunOutcome::Kind::Ok: {
+      std::string out = "ok";
+      if (!o.momentum_drift.empty()) out += ", drifts in P";
+      if (!o.note.empty()) out += ", drift from " + at;
+      if (!o.episode.empty()) out += ", a rise that stopped";
+      return out;
+    }
     case RunOutcome::Kind::Unstable: return "unstable from " + at;
     case RunOutcome::Kind::Failed: return failure_words(failure_kind(o)) + " at " + at;
     case RunOutcome::Kind::Interrupted: return "interrupted at " + at;
