@@ -56,8 +56,8 @@ Extrapolation extrapolation(const ReportData& data, const RunRecord& run) {
              format_g(rec->jump_to, 3) + " s, then ";
     law = rec->after_law;
   }
-  if (law.empty()) return {law, prefix + "no growth law" + over, false};
-  std::string words = prefix + "energy " + growth_law_words(law) + over;
+  if (law.empty()) return {law, "energy: " + prefix + "no growth law" + over, false};
+  std::string words = (prefix.empty() ? "energy " : "energy: " + prefix) + growth_law_words(law) + over;
   const bool holds = law == "zero" || (no_growth(law) && (theory == "bounded" || theory == "round_off"));
   if (holds)
     words += ", as theory predicts for this method: extrapolates";
@@ -192,6 +192,15 @@ CaseFront case_front(const ReportData& data, const std::string& case_name) {
     cf.front[i].ties_previous = cf.front[i].runtime_s <= cf.front[i - 1].runtime_s * (1.0 + cf.timing_noise);
   for (const auto& e : cf.front)
     for (const auto& x : e.errors) cf.longest_s = std::max(cf.longest_s, x.t_end);
+  // An error exactly 0 in every completed run is a property of the case (the case's table drops
+  // it too), not a score: left out of the words.
+  for (const std::string q : {"energy", "momentum", "linear_momentum", "constraint"}) {
+    bool any = false;
+    for (const auto& e : entries)
+      for (const auto& x : e.errors) any = any || (x.quantity == q && x.value != 0.0);
+    if (!any)
+      for (auto& e : cf.front) std::erase_if(e.errors, [&](const HorizonError& x) { return x.quantity == q; });
+  }
   return cf;
 }
 

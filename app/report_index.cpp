@@ -100,7 +100,9 @@ std::string column_of(const std::string& quantity) { return quantity + "_err_max
 std::string error_words(const HorizonError& e, double case_horizon) {
   const MetricSpec& m = metric_spec(column_of(e.quantity));
   const std::string unit = unit_of(m);
-  return std::string(m.label) + " " + num(e.value) + (unit.empty() ? "" : " " + unit) + (e.round_off ? " (round-off)" : "") +
+  // "m or 1" (a length or a unit vector's norm) is said once in the case table's header, not per number.
+  const bool plain = unit.empty() || unit.find(" or ") != std::string::npos;
+  return std::string(m.label) + " " + num(e.value) + (plain ? "" : " " + unit) + (e.round_off ? " (round-off)" : "") +
          (e.t_end != case_horizon ? " over " + format_g(e.t_end, 6) + " s" : "");
 }
 
@@ -153,8 +155,9 @@ std::vector<std::string> glance_row(const ModelAdvice& a) {
       for (const auto& f : a.fronts)
         if (f.case_name == r->case_name) t_end = f.horizon_s;
       const std::string first = r->ranking.substr(0, r->ranking.find(' '));
-      fastest += (fastest.empty() ? "" : "; ") + first + " (" + r->case_name + ", over " + num(r->horizon_s) + " s of its " +
-                 format_g(t_end, 6) + " s at error " + num(r->matched_error) + ")";
+      fastest += (fastest.empty() ? "" : "; ") + first + " (" + r->case_name + ", over " + num(r->horizon_s) + " s" +
+                 (t_end > r->horizon_s ? " of its " + format_g(t_end, 6) + " s" : std::string()) + " at error " +
+                 num(r->matched_error) + ")";
     }
   if (fastest.empty()) fastest = a.rankings.empty() ? "no ranking" : "inconclusive (see below)";
   return {a.model, join(fronts, "; "), caveats.empty() ? "–" : join(caveats, "; "), fastest};
@@ -509,7 +512,7 @@ std::string index_markdown(const ReportData& data, const std::vector<Case>& case
              "caveat", "fastest at matched accuracy over a short horizon (trajectory error, scaled L2; not advice for long runs)"},
         glance);
   write_plugins_glance(md, data);
-  md << "\nThe numbers behind each line, and the runs not advised, follow.\n\n";
+  md << "\nThe numbers behind each front, and the runs off it and why, follow.\n\n";
   for (size_t i = 0; i < models.size(); ++i) write_advice(md, advice[i], restricted[models[i]]);
 
   write_paper_digest(md, data);
