@@ -76,7 +76,9 @@ bool same_to_4_digits(double a, double b) { return format_g(a, 4) == format_g(b,
 // One discretisation: every error both runs have above round-off the same to 4 digits, the
 // energy error's maximum and mean among them (a coincidence of one number is no identity).
 bool identical(const RunRecord& a, const RunRecord& b, const std::vector<HorizonError>& ea, const std::vector<HorizonError>& eb) {
-  if (a.discretisation != b.discretisation) return false;
+  // The same discretisation reads the same growth laws: a coincidence of numbers between runs
+  // whose laws differ is no identity.
+  if (a.discretisation != b.discretisation || a.energy_law != b.energy_law || a.momentum_law != b.momentum_law) return false;
   int compared = 0;
   for (const std::string column : {"energy_err_max", "energy_err_mean"}) {
     const auto x = a.value(column), y = b.value(column);
