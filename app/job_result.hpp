@@ -143,6 +143,7 @@ void describe(V& v, RunOutcome& o) {
   v("note", o.note);
   v("momentum_drift", o.momentum_drift);
   v("episode", o.episode);
+  v("episode_t", o.episode_t);
 }
 template <class V>
 void describe(V& v, StepCounters& n) {

@@ -433,7 +433,7 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
         m.outcome.step = verdict.drift->step;
       }
       if (verdict.momentum_drift) m.outcome.momentum_drift = verdict.momentum_drift->describe();
-      if (verdict.episode) m.outcome.episode = verdict.episode->describe();
+      if (verdict.episode) m.outcome.episode = verdict.episode->describe(), m.outcome.episode_t = verdict.episode->t_start;
     }
   }
   try {

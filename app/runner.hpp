@@ -53,6 +53,7 @@ struct RunOutcome {
   // Ok: "" or an episode of exponential growth of the energy error that stopped (GrowthEpisode::
   // describe()): the motion changed, every method's error rose with it; not an instability.
   std::string episode;
+  double episode_t = 0.0;  // its start (s), when `episode` is not empty
 
   bool ok() const { return kind == Kind::Ok; }
   // Reached t_end: ok, or past the instability criterion (its metrics measure the whole run and

@@ -207,6 +207,21 @@ ClaimVerdict judge_time_claim(const PaperClaim& c, const SummaryRow& row, const 
       // same that dates every run's status: a completed run past it, or a state that became
       // non-finite. The series shows what the quantity did there.
       const bool blew_up = row.outcome.failed() && row.outcome.diverged;
+      const RunOutcome& o = row.outcome;
+      if (o.ok() && (!o.episode.empty() || !o.momentum_drift.empty())) {
+        // Something departed, by a mechanism the criterion tells from a numerical divergence: an
+        // episode of the motion (a rise that stopped, in every run) and/or the centre of mass's
+        // drift (P not conserved). A plot of the paper's cannot tell these apart from a divergence.
+        v.verdict = "inconclusive";
+        v.ours = o.episode.empty() ? "none" : "rise from " + seconds(o.episode_t);
+        if (!o.episode.empty()) v.ratio = fmt(o.episode_t / T);
+        v.size = "no numerical divergence (the instability criterion finds no onset over " + seconds(end) + "), but " +
+                 (o.episode.empty() ? std::string() : o.episode + (o.momentum_drift.empty() ? "" : "; and ")) +
+                 (o.momentum_drift.empty() ? std::string() : "the run " + o.momentum_drift) +
+                 ": a departure that a plot shows as divergent behaviour, by another mechanism than the claim names; " + q +
+                 " max " + fmt(max_abs_over(s, 0.0, end)) + "; " + window_maxima(s);
+        break;
+      }
       if (!row.outcome.unstable() && !blew_up) {
         v.verdict = "contradicts";
         v.ours = "none";
