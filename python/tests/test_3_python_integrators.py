@@ -39,14 +39,16 @@ def test_a_python_method_is_measured_at_its_order(orders, name, declared):
     row = orders[name]
     assert row.declared_order == declared
     # orders.csv's rule: a fit over the asymptotic range with its 95% interval. The fit is tight
-    # enough (intervals of 0.01) that the O(h) correction to the leading error term shows: the
-    # rule then flags an interval that misses the declared order by a few thousandths, as it does
-    # for the compiled methods (rk2 on the elastic pendulum, the free rigid body); never more.
+    # enough (intervals of 0.01) that the O(h) correction to the leading error term shows: an
+    # interval may miss the declared order by a few thousandths, as for the compiled methods (rk2
+    # on the elastic pendulum, the free rigid body). By the one rule (app/order_fit.hpp
+    # judge_order; issue 44) that is a note, never a flag; up to then it was flagged.
     assert abs(row.measured_order - declared) < 0.03, row
     assert row.points.startswith("4 of 4") or row.points.startswith("3 of 4"), row
-    if isinstance(row.flag, str) and row.flag:
-        gap = float(row.flag.split(" by ")[1].split(" ")[0])
-        assert row.flag.startswith("interval [") and "excludes the declared %d" % declared in row.flag and gap < 0.02, row.flag
+    assert not (isinstance(row.flag, str) and row.flag), row.flag
+    if "misses the declared" in row.note:
+        gap = float(row.note.split(" by ")[1].split(",")[0])
+        assert gap < 0.02, row.note
 
 
 def test_the_python_midpoint_rule_is_the_compiled_one(orders):
@@ -179,6 +181,20 @@ def test_the_runtime_ranking_leaves_an_interpreted_method_out_and_says_so():
     assert "left out of the runtime ranking" in by_work["runtime"].note and "py_midpoint (python)" in by_work["runtime"].note
     if by_work["rhs_evals"].ranking not in ("inconclusive", "short-time accuracy only"):
         assert "py_midpoint" in by_work["rhs_evals"].ranking  # evaluations compare across languages
+
+
+def test_check_integrator_passes_a_correct_first_order_method(orders):
+    """Issue 44: tb.check_integrator failed a correct order-1 method whose 95% interval missed 1
+    by 0.0019 (clean deterministic convergence: the O(h) correction of the leading error term),
+    while the gate passed it. One rule now (app/order_fit.hpp judge_order): it passes, and the
+    check says by how much the interval misses, if it does."""
+    euler_checks = tb.check_integrator("py_euler").set_index("check")
+    row = euler_checks.loc["declared order"]
+    assert row["result"] == "pass", row.tolist()
+    assert "declared 1" in row["measured"], row.tolist()
+    assert "FAIL" not in set(euler_checks.result), euler_checks[euler_checks.result == "FAIL"].reason.tolist()
+    # The same rule as orders.csv, which also leaves the method's order unflagged.
+    assert not (isinstance(orders["py_euler"].flag, str) and orders["py_euler"].flag)
 
 
 def test_the_conformance_checks_judge_a_python_methods_declarations():
