@@ -24,8 +24,8 @@ namespace tb {
 //     asymptotic range the local orders drift towards p by O(h) (3.76 -> 3.88 -> 3.94 -> 3.97 for
 //     a fourth-order method on the hanging tether), and the least-squares interval covers the
 //     scatter about a straight line, not that curvature: deterministic errors, converging cleanly,
-//     give tight intervals that miss p by the last octave's O(h) correction (rk2 "excludes 2 by
-//     0.00013", a fourth-order method "excludes 4 by 0.005", a Python Euler "misses 1 by 0.0019").
+//     give tight intervals that miss p by the last octave's O(h) correction (a second-order method "excludes 2 by
+//     0.00013", a fourth-order method "excludes 4 by 0.005", a first-order method "misses 1 by 0.0019").
 //     Those are no finding about the method, and up to issue 44 they were flagged in orders.csv,
 //     failed check-plugin and tb.check_integrator, and passed the gate (which alone had the
 //     margin). What a flag must catch is a wrong method or declaration: a coefficient bug moves

@@ -56,7 +56,7 @@ Check check_order(const IntegratorInfo& info, const IntegratorBench& bench) {
       // resolution (its distance from the cross-check solver's solution) and the state's scale.
       // The plain slope over the whole sweep is printed, not judged: up to issue 44 it had a
       // rule of its own (within 0.25), and the orders.csv flag failed a correct method whose
-      // tight interval missed its order by 0.0019 (a Python Euler), which the gate passed.
+      // tight interval missed its order by 0.0019 (a first-order method), which the gate passed.
       const Eigen::VectorXd crosscheck = compute_reference(catalogue.crosscheck(), *model, discretisation, T, 1e-5).physical;
       const double agreement = state_error(reference, crosscheck);
       const double scale = std::max(reference.lpNorm<Eigen::Infinity>(), 1e-300);
