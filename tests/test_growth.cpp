@@ -14,6 +14,7 @@
 #include <random>
 
 #include "app/gates.hpp"
+#include "app/metric_cells.hpp"
 #include "core/growth.hpp"
 #include "tests/test_support.hpp"
 
@@ -505,4 +506,13 @@ TEST_CASE("real runs: rk4's energy drifts linearly, the variational integrators'
   CHECK(lgvi.metrics.energy_growth.law == GrowthLaw::Bounded);
   CHECK(std::abs(lgvi.metrics.energy_growth.exponent) <= 0.15);
   CHECK(lgvi.metrics.momentum_growth.law == GrowthLaw::RoundOff);
+}
+
+TEST_CASE("the tables' growth codes: every law, the investigate mark and the acceleration mark have words", "[growth]") {
+  // summary.md's legend explains every code its law columns print (app/summary_markdown.cpp); an
+  // unknown code throws there, so each law and both marks ("!", "^") must have a sentence.
+  for (const auto law : enum_texts(GrowthLaw::None)) CHECK_NOTHROW(growth_code_meaning(std::string(law)));
+  CHECK(growth_code_meaning("^").find("an observation beside the law, not a law") != std::string::npos);
+  CHECK(growth_code_meaning("faster").find("whole 95% interval lies above 1 + 0.1") != std::string::npos);
+  CHECK(growth_code_meaning("bounded").find("holds 0") != std::string::npos);
 }
