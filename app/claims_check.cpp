@@ -12,17 +12,16 @@
 
 #include "app/csv_table.hpp"
 #include "core/format.hpp"
+#include "app/order_fit.hpp"
+#include "core/growth.hpp"
 
 namespace tb {
 
 namespace {
 
-constexpr double kLawHalfWidth = 0.25;    // widest interval a law may rest on
-constexpr double kBoundedUpper = 0.5;     // "bounded" excludes a random walk
 constexpr double kGainOverKinetic = 0.1;  // the instability criterion's energy gain
 constexpr double kConstraintBound = 1e-2; // and its constraint / orthogonality bound
 constexpr int kOrderPoints = 3;
-constexpr double kOrderOff = 0.5;
 // An order fitted over errors above this fraction of the quantity's own scale is a fit over O(1)
 // errors, not an asymptotic range (issue 32 item 5). A report without the relative column
 // (relative_error_max) is held to its absolute errors: 1 in the state's own units (m, m/s, rad).
@@ -68,13 +67,14 @@ void check_law(const std::string& file, const std::string& where, const std::str
   if (!is_law(law)) return;
   if (!(std::isfinite(lo) && std::isfinite(hi)))
     out.push_back({file, where, "law '" + law + "' printed without its 95% interval"});
-  // An accelerating envelope's law rests on its sub-span exponents rising past 1, not on the
-  // interval, which is wide because they rise (core/growth.cpp, "Acceleration"); its words say so.
-  else if (0.5 * (hi - lo) > kLawHalfWidth && !(law == "faster" && words.find("accelerating") != std::string::npos))
+  // The law must be the one its interval carries, by the rule that names it (core/growth.hpp
+  // classify_growth, one rule for every law: issue 44 class 4); an accelerating envelope is an
+  // observation in the words, never a law its interval does not carry.
+  else if (const GrowthLaw carried = classify_growth(lo, hi); to_string(carried) != law)
     out.push_back({file, where, "law '" + law + "' on an interval [" + format_g(lo, 3) + ", " + format_g(hi, 3) +
-                                    "] wider than +-" + format_g(kLawHalfWidth)});
-  if (law == "bounded" && std::isfinite(hi) && hi >= kBoundedUpper)
-    out.push_back({file, where, "'bounded' with the interval's upper end " + format_g(hi, 3) + " >= 1/2"});
+                                    "] that carries " +
+                                    (carried == GrowthLaw::Inconclusive ? "no law: " + why_no_law(lo, hi)
+                                                                        : "'" + to_string(carried) + "'")});
   if (theory == "bounded" && (law == "linear" || law == "faster" || law == "power_law" || law == "sqrt_t") &&
       words.find("investigate") == std::string::npos && words.find("round-off random walk") == std::string::npos)
     out.push_back({file, where, "law '" + law + "' contradicts the theory (bounded) but is printed as a finding"});
@@ -135,12 +135,13 @@ void check_orders(const std::string& dir, std::vector<ClaimViolation>& out) {
     if (!t.has("order_ci95") || text(row, "order_ci95").empty())
       out.push_back({"orders.csv", where, "order " + format_g(p, 3) + " without an interval"});
     const double declared = number(row, "declared_order");
-    if (std::abs(p - declared) > kOrderOff && text(row, "flag").empty())
+    // The one rule that flags an order (app/order_fit.hpp judge_order): a row it flags must say so.
+    const double ci = number(row, "order_ci95");
+    const OrderJudgement j = judge_order(p, std::isfinite(ci) ? ci : 0.0, declared);
+    if (std::abs(p - declared) > OrderRules{}.flag_band && text(row, "flag").empty())
       out.push_back({"orders.csv", where, "order " + format_g(p, 3) + " against the declared " + format_g(declared) +
                                               " without a flag"});
-    const double ci = number(row, "order_ci95");
-    if (std::isfinite(ci) && std::abs(p - declared) <= kOrderOff && (declared < p - ci || declared > p + ci) &&
-        text(row, "flag").empty())
+    else if (std::isfinite(ci) && j.material() && text(row, "flag").empty())
       out.push_back({"orders.csv", where, "order " + format_g(p, 4) + " +- " + format_g(ci, 2) + ": its interval [" +
                                               format_g(p - ci, 3) + ", " + format_g(p + ci, 3) + "] excludes the declared " +
                                               format_g(declared) + " without a flag (local orders " +

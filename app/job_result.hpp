@@ -182,6 +182,8 @@ void describe(V& v, GrowthFit& g) {
   v("jump_ratio", g.jump_ratio);
   v("after_law", g.after_law);
   v("why", g.why);
+  v("accelerating", g.accelerating);
+  v("observation", g.observation);
   v("prediction", g.prediction);
   v("verdict", g.verdict);
   v("envelope", g.envelope);

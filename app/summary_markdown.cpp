@@ -220,10 +220,13 @@ std::string summary_markdown(const std::vector<SummaryRow>& rows) {
   }
   // Each growth code the tables print, explained once.
   std::set<std::string> words;
-  for (const auto& code : codes) {
-    const bool flagged = !code.empty() && code.back() == '!';
-    words.insert(flagged ? code.substr(0, code.size() - 1) : code);
-    if (flagged) words.insert("!");
+  for (std::string code : codes) {
+    for (const char mark : {'!', '^'})  // the investigate mark, then the accelerating observation's
+      if (!code.empty() && code.back() == mark) {
+        words.insert(std::string(1, mark));
+        code.pop_back();
+      }
+    words.insert(code);
   }
   if (!words.empty()) {
     out << "\nGrowth laws (\"law\" columns):\n\n";

@@ -143,11 +143,10 @@ ClaimVerdict judge_growth(const PaperClaim& c, const GrowthFit* g, double value,
     case GrowthLaw::None: says = "unknown"; break;
   }
   // A fitted law whose 95% interval holds both 0 (bounded) and 1 (linear drift) cannot tell them
-  // apart, whatever its point estimate; an error within reach of round-off needs no law. Not so
-  // an accelerating envelope (faster with a wide interval, core/growth.cpp): its interval is wide
-  // because the local exponent rose past 1 over the window, which is drift.
-  const bool accelerating = law == GrowthLaw::Faster && g->ci95_low <= 1.0 + kGrowthLawSlack;
-  const bool fitted = !accelerating && is_one_of(law, {GrowthLaw::Bounded, GrowthLaw::Decays, GrowthLaw::SqrtT, GrowthLaw::Linear, GrowthLaw::Faster, GrowthLaw::PowerLaw});
+  // apart, whatever its point estimate; an error within reach of round-off needs no law. (Since
+  // issue 44 every law, faster included, is carried by its interval: an accelerating envelope is
+  // an observation in the words, not a law.)
+  const bool fitted = is_one_of(law, {GrowthLaw::Bounded, GrowthLaw::Decays, GrowthLaw::SqrtT, GrowthLaw::Linear, GrowthLaw::Faster, GrowthLaw::PowerLaw});
   if (fitted && above > kFarAboveRoundOff && g->ci95_low <= 0.0 && g->ci95_high >= 1.0) {
     says = "unknown";
     v.size += "; its 95% interval holds both 0 (bounded) and 1 (linear drift)";

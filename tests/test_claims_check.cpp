@@ -214,6 +214,30 @@ TEST_CASE("the claims check catches the orders and rankings the issue 32 referee
   fs::remove_all(dir);
 }
 
+TEST_CASE("the claims check catches a growth law its own interval does not carry (issue 44's referees)", "[claims]") {
+  // The report of d3414c9: "faster" beside intervals that hold 0 and 1, "bounded" beside one that
+  // excludes 0, while rk4 on the spinning case with [0.15, 2.02] read inconclusive. One rule
+  // (core/growth.hpp classify_growth) for every law: each of these is caught, naming the rule's why.
+  const fs::path dir = testing::scratch_dir("claims_issue44_laws");
+  write(dir / "summary.csv",
+        "case,integrator,t_end,steps,energy_growth_law,energy_growth_ci95_low,energy_growth_ci95_high,"
+        "energy_growth_theory,energy_growth_verdict,status\n"
+        "C_single_multirotor,rk4,1000,1000000,faster,-0.10,2.23,linear,faster (accelerating),ok\n"
+        "C_single_multirotor_spinning,cf4,1000,1000000,faster,-0.14,2.69,linear,faster (accelerating),ok\n"
+        "C_cooperative_multirotors,ida,1000,1000000,faster,0.39,1.43,linear,faster (accelerating),ok\n"
+        "C_single_multirotor,generalized_alpha,1000,1000000,bounded,0.02,0.19,linear,bounded,ok\n"
+        "C_single_multirotor_spinning,rk4,1000,1000000,inconclusive,0.15,2.02,linear,inconclusive,ok\n");
+  const auto v = check_claims(dir.string());
+  for (const auto& x : v) std::printf("claims issue 44: %s\n", x.line().c_str());
+  CHECK(caught(v, "C_single_multirotor / rk4", "carries no law: p in [-0.10, 2.23]: the 95% interval is wider than"));
+  CHECK(caught(v, "C_single_multirotor_spinning / cf4", "carries no law"));
+  CHECK(caught(v, "C_cooperative_multirotors / ida", "carries no law"));
+  CHECK(caught(v, "C_single_multirotor / generalized_alpha", "excludes 0 but comes within 0.1 of it"));
+  CHECK_FALSE(caught(v, "C_single_multirotor_spinning / rk4", ""));  // inconclusive is what its interval says
+  CHECK(v.size() == 4);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("the claims check passes the verdicts the rules allow", "[claims]") {
   const fs::path dir = testing::scratch_dir("claims_allowed");
   write(dir / "summary.csv",
@@ -224,10 +248,14 @@ TEST_CASE("the claims check passes the verdicts the rules allow", "[claims]") {
         "X,b,5,5,1e-3,500,0.5,1e-3,0,0,linear,0.9,1.1,bounded,grows linearly; investigate: theory predicts bounded,"
         "unstable at h = 0.01 (energy gain 0.5 x max KE at t = 4 s)\n"
         "X,c,10,5,1e-6,1000,0.3,-1e-3,0,0,inconclusive,-3,5,linear,inconclusive: ...,ok\n"
-        // An accelerating envelope: faster on a wide interval, its words say why (core/growth.cpp).
-        "X,d,10,5,1e-6,1000,1e-6,1e-9,0,0,faster,-0.1,2.23,linear,\"grows faster than linearly (p in [-0.10, 2.23]; "
-        "accelerating: the local exponent rose from 0.59 to 2.8 over 5 sub-spans); investigate: theory predicts at most "
-        "linear growth\",ok\n");
+        // An accelerating envelope (issue 44): inconclusive on its wide interval, the acceleration
+        // an observation in the words (core/growth.cpp); up to issue 44 this row read "faster".
+        "X,d,10,5,1e-6,1000,1e-6,1e-9,0,0,inconclusive,-0.1,2.23,linear,\"inconclusive: p in [-0.10, 2.23] ...; the "
+        "envelope accelerates: its local exponent over successive sub-spans 0.59, 0.49, 0.89, 1.61, 2.8\",ok\n"
+        // Each law on an interval that carries it, by the one rule (core/growth.hpp).
+        "X,e,10,5,1e-6,1000,1e-6,1e-9,0,0,bounded,0.02,0.08,bounded,bounded,ok\n"
+        "X,f,10,5,1e-6,1000,1e-6,1e-9,0,0,faster,1.15,2.4,linear,faster; investigate,ok\n"
+        "X,g,10,5,1e-6,1000,1e-6,1e-9,0,0,power_law,0.2,0.35,linear,power law,ok\n");
   write(dir / "orders.csv",
         "case,integrator,declared_order,measured_order,order_ci95,points,flag,note\n"
         "X,a,4,2.1,0.2,3 of 5,order reduction,\n"

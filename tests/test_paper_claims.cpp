@@ -281,12 +281,15 @@ TEST_CASE("no-drift and drift claims against every growth law", "[paper-claims]"
   CHECK(tb::judge_claim(drifts, wide).verdict == "inconclusive");
   wide.metrics.energy_growth.ci95_low = 1.96, wide.metrics.energy_growth.ci95_high = 2.84;
   CHECK(tb::judge_claim(no_drift, wide).verdict == "contradicts");
-  // An accelerating envelope (core/growth.cpp): faster on an interval reaching 0 and 1 because the
-  // local exponent rose past 1 (the classical Runge-Kutta method on Model C: [-0.10, 2.23]) is drift.
-  tb::SummaryRow steepening = with_energy_law("faster", 1e-5, 1.07);
+  // An accelerating envelope (core/growth.cpp; the classical Runge-Kutta method on Model C:
+  // [-0.10, 2.23]). Up to issue 44 it was named "faster" and read as drift; now its law is the one
+  // its interval carries (none: it holds 0 and 1), the acceleration an observation beside it, and
+  // a claim about drift is not decided by it either way.
+  tb::SummaryRow steepening = with_energy_law("inconclusive", 1e-5, 1.07);
   steepening.metrics.energy_growth.ci95_low = -0.10, steepening.metrics.energy_growth.ci95_high = 2.23;
-  CHECK(tb::judge_claim(drifts, steepening).verdict == "agrees");
-  CHECK(tb::judge_claim(no_drift, steepening).verdict == "contradicts");
+  steepening.metrics.energy_growth.accelerating = true;
+  CHECK(tb::judge_claim(drifts, steepening).verdict == "inconclusive");
+  CHECK(tb::judge_claim(no_drift, steepening).verdict == "inconclusive");
   // Too wide to name a law but wholly above 1/2, far above round-off: it grows (a350e29's ODE45 P_z, [1.29, 1.80]).
   tb::SummaryRow grows = with_energy_law("inconclusive", 1e-5, 1.55);
   grows.metrics.energy_growth.ci95_low = 1.29, grows.metrics.energy_growth.ci95_high = 1.80;
