@@ -22,7 +22,7 @@
 // Timings within the case's timing noise are ties, in words ("=") and order: the noise is the
 // largest relative run-to-run spread the work-precision study measured on the case (its passes),
 // or on the report when the case has none. Runs with identical errors (every error above
-// round-off the same to 4 digits) are one discretisation (RATTLE and the LGVI on a sphere, a
+// round-off the same to 4 digits) are one discretisation (a constrained variational method and its Lie group twin on a sphere, a
 // Runge-Kutta method and its Lie group form on an abelian group), one entry: their runtimes
 // differ by implementation overhead only, which ranks nothing.
 //
@@ -65,13 +65,13 @@ struct FrontEntry {
   bool ties_previous = false;  // runtime within the timing noise of the entry before
   double step_margin = 0.0;    // h/h_max (0: adaptive, or no map)
   std::string step_limit;
-  std::string label() const;  // "lgvi = rattle"
+  std::string label() const;  // "A = B": the runs it stands for, by label
 };
 
 // A run that is not on the front, and why.
 struct OffFront {
   const RunRecord* run = nullptr;
-  std::string why;  // "lgvi is as fast and as accurate", "unstable from t = 349.9 s"
+  std::string why;  // "<label> is as fast and as accurate", "unstable from t = 349.9 s"
 };
 
 struct CaseFront {

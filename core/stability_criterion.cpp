@@ -113,6 +113,7 @@ bool StabilityMonitor::add(double t, long step, const Observation& o) {
     return true;
   }
   const double s = t - t0_;
+  last_s_ = s;
   if (!std::isfinite(balance) || !std::isfinite(o.kinetic)) {
     unstable_ = Instability{Instability::Bound::NonFinite, balance, 0.0, t, step, scale_, scale_source_};
     gain_max_ = std::numeric_limits<double>::quiet_NaN();
@@ -239,10 +240,17 @@ StabilityVerdict StabilityMonitor::result() const {
     v.episode = closed.episode_;
   }
   if (closed.free_com_) {
-    // n eps p_s: the most that rounding can move P in n steps (MomentumDrift).
+    // n eps p_s: the most that rounding can move P in n steps (MomentumDrift). And material: the
+    // drift's kinetic energy past drift_fraction x E_s, or the centre of mass moved past
+    // drift_fraction x the motion's length scale L_s = v_s T (v_s = sqrt(2 E_s / M), T the start-up
+    // window, else the run's span): the same fraction that makes an energy error a drift.
     const double p_s = std::sqrt(2.0 * closed.mass_ * std::max(closed.scale_, 0.0));
     const double bound = double(std::max(1L, closed.last_step_)) * std::numeric_limits<double>::epsilon() * p_s;
-    if (closed.dp_max_ > bound)
+    const double span = std::isfinite(closed.window_) ? closed.window_ : closed.last_s_;
+    const double length = p_s / closed.mass_ * span;
+    const bool material = closed.e_com_max_ > criterion_.drift_fraction * closed.scale_ ||
+                          closed.com_moved_ > criterion_.drift_fraction * length;
+    if (closed.dp_max_ > bound && material)
       v.momentum_drift =
           MomentumDrift{closed.dp_max_, bound, closed.com_moved_, closed.e_com_max_, closed.total_err_max_, closed.err_max_};
   }

@@ -92,7 +92,7 @@ TEST_CASE("not integrated: every metric has its declaration", "[metrics][n/a]") 
   CHECK_FALSE(none.covers("constraint_err_max_shared"));
   CHECK(none.not_integrated() ==
         "momentum_err_max momentum_err_mean constraint_err_max constraint_rate_err_max linear_momentum_err_max "
-        "orthogonality_err_max orthogonality_err_mean");
+        "energy_err_com_max energy_err_internal_max com_drift_max orthogonality_err_max orthogonality_err_mean");
   CHECK(ViolableInvariants{}.not_integrated().empty());
 }
 

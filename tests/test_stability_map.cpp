@@ -496,6 +496,17 @@ TEST_CASE("the criterion on a free centre of mass: a momentum drift is a conserv
     quiet.add(double(k) * kDt, 100 * k, o);
   }
   CHECK_FALSE(quiet.result().momentum_drift);
+  // Past round-off but immaterial: 1e-6 N s by the end moves the centre of mass by ~3e-4 m, under
+  // 0.01 x v_s T = 0.01 x 1.72 m/s x 2 s, and its kinetic energy is nothing: no status.
+  StabilityMonitor small(StabilityCriterion{}, kPeriod, EnergyScale{kScale, "the case's"});
+  for (long k = 0; k <= 10000; ++k) {
+    const double t = double(k) * kDt;
+    Observation o = observe(0.0, true);
+    o.linear_momentum.x() = 1e-9 * t;
+    o.centre_of_mass.x() = 1e-9 * t * t / (2.0 * kMass);
+    small.add(t, 100 * k, o);
+  }
+  CHECK_FALSE(small.result().momentum_drift);
 }
 
 TEST_CASE("the energy scale is the case's: a probe that blows up within the start-up cannot set its own",
@@ -574,11 +585,12 @@ TEST_CASE("a completed run that gains energy is unstable in every table and a st
       CHECK(row.outcome.step == std::lround(row.outcome.t / 0.25));
       CHECK(row.outcome.t < 25.0);  // the onset, before the end where the gain is largest
       CHECK(row.metrics.energy_gain_max > 0.1 * row.metrics.kinetic_max);  // kept for diagnosis
-      // The tables show no metrics for it.
+      // It reached its end: the tables show its metrics beside its status (issue 44), never blank
+      // as if it had stopped.
       const auto values = summary_values(row);
       const auto& columns = summary_columns();
       for (size_t i = 0; i < columns.size(); ++i)
-        if (columns[i] == "energy_err_max") CHECK(values[i].empty());
+        if (columns[i] == "energy_err_max") CHECK(values[i] == format_g(row.metrics.energy_err_max, 6));
       ++gaining;
     } else {
       const SummaryRow row = run_case(c, info, options);
@@ -678,14 +690,13 @@ TEST_CASE("the map prints omega_max where the model knows it: h_max omega_max = 
   CHECK(md.find("## Horizon-dependent methods") != std::string::npos);
 }
 
-// The real run the referee measured (issue 32 item 4): C_single_multirotor_ode45's rk45 at MATLAB's
-// default tolerances. Its linear momentum drifts (free step: P_z 0.51 kg m/s at 100 s) and the
-// drift's kinetic energy |dP|^2/2M passes 0.1 E_s (E_s = 2.53 J, the payload's first swing): with
-// a free step (Sect. 5.1 as printed) at 152.3 s, capped at 1 ms (Sect. 5.2's step) at 232.3 s, step 306572
-// (measured on the full 1000 s runs, where the old rule said "0.984 × max KE at t = 1000 s", the
-// time of the maximum). The criterion is causal (E_s is fixed at the start), so a 250 s run finds
-// the same onsets.
-TEST_CASE("C_single_multirotor_ode45's rk45 is unstable from its onset, free (as printed) and capped at 1 ms",
+// The real run the referees measured (issue 32 item 4, issue 44 class 1): C_single_multirotor_ode45's
+// rk45 at MATLAB's default tolerances. Its linear momentum drifts (free step: |dP| ~2 N s by 250 s)
+// and the energy error is the drift's kinetic energy |dP|^2/2M, the centre of mass's: before issue
+// 44 that made it "unstable from t = 152.3 s: energy gain 0.1 x E_s" (232.3 s capped at 1 ms).
+// Judged by its mechanism it is a conservation drift: "ok; drifts in P", the centre of mass moved
+// by tens of metres, and the motion's own energy error far below the drift bound.
+TEST_CASE("C_single_multirotor_ode45's rk45 drifts in P, free and capped at 1 ms",
           "[stability][criterion][slow]") {
   const Case c = testing::load_case(std::string(TETHERBENCH_CASES_DIR) + "/C_single_multirotor_ode45.toml");
   const IntegratorInfo& rk45 = testing::integrator("rk45");
@@ -693,28 +704,24 @@ TEST_CASE("C_single_multirotor_ode45's rk45 is unstable from its onset, free (as
   RunOptions options;
   options.t_end = 250.0;
   options.min_timed_s = 0.0;
-  const SummaryRow drifting = run_case(c, rk45, options);
-  INFO(drifting.status());
-  REQUIRE(drifting.outcome.unstable());
-  CHECK(drifting.status().starts_with("unstable from t = 152.3 s (step "));
-  CHECK(drifting.status().find("energy gain 0.1") != std::string::npos);
-  CHECK(drifting.status().ends_with(", at rtol = 0.001"));
   Case capped = c;  // with Sect. 5.2's printed 1 ms step
   capped.settings.at("rk45").set(kMaxStepKey, 1e-3);
-  const SummaryRow printed = run_case(capped, rk45, options);
-  INFO(printed.status());
-  REQUIRE(printed.outcome.unstable());
-  CHECK(printed.status().starts_with("unstable from t = 232.3 s (step 306572): energy gain 0.1"));
-  CHECK(printed.counters.steps >= 250000);  // capped at 1 ms: at least 250 s / 1 ms steps
-  // Before its onset the run is a drift within the scale: over 200 s it is ok, with its metrics.
-  options.t_end = 200.0;
-  const SummaryRow shorter = run_case(capped, rk45, options);
-  INFO(shorter.status());
-  REQUIRE(shorter.outcome.ok());
-  CHECK(shorter.status().starts_with("ok; drift from t = "));
-  CHECK(shorter.outcome.t < 200.0);
-  const auto values = summary_values(shorter);
-  const auto& columns = summary_columns();
-  for (size_t k = 0; k < columns.size(); ++k)
-    if (columns[k] == "energy_err_max" || columns[k] == "linear_momentum_err_max") CHECK_FALSE(values[k].empty());
+  for (const Case* k : std::initializer_list<const Case*>{&c, &capped}) {
+    const SummaryRow row = run_case(*k, rk45, options);
+    INFO(row.status());
+    REQUIRE(row.outcome.ok());
+    CHECK(row.status().starts_with("ok; drifts in P: max |ΔP| "));
+    const ConservationMetrics& m = row.metrics;
+    // The split: the centre of mass's share is the energy error to 1 %, the rest about 1 % of it or less.
+    CHECK(m.energy_err_com_max == Approx(m.energy_err_max).epsilon(0.01));
+    CHECK(m.energy_err_internal_max < 0.02 * m.energy_err_max);
+    CHECK(m.energy_err_com_max > 0.1 * 2.5);  // past what the old criterion read as 0.1 E_s
+    CHECK(m.com_drift_max > 10.0);            // metres: the payload leaves
+    CHECK(m.linear_momentum_err_max > 0.1);
+    if (k == &capped) CHECK(row.counters.steps >= 250000);  // capped at 1 ms: at least 250 s / 1 ms steps
+    const auto values = summary_values(row);
+    const auto& columns = summary_columns();
+    for (size_t i = 0; i < columns.size(); ++i)
+      if (columns[i] == "energy_err_com_max" || columns[i] == "com_drift_max") CHECK_FALSE(values[i].empty());
+  }
 }
