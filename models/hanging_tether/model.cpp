@@ -5,7 +5,7 @@
 #include "models/hanging_tether/model.hpp"
 
 #include "core/format.hpp"
-#include "mechanics/oscillation_periods.hpp"
+#include "core/linear_modes.hpp"
 #include "mechanics/unconstrained_dae.hpp"
 
 namespace tb::hanging_tether {
@@ -47,10 +47,14 @@ std::unique_ptr<Formulation> HangingTetherModel::build(FormulationKind kind, con
 
 std::shared_ptr<const HangingTetherModel> make_model(const Parameters& p, InitialShape shape) {
   auto model = std::make_shared<HangingTetherModel>(p, shape);
-  // The cable's slowest swing (an estimate from its sag, mechanics/oscillation_periods.hpp).
   model->declare_no_rotations();  // point masses only: no R to keep orthogonal
   model->declare_no_momentum_map();  // fixed anchors and gravity: no symmetry, no Noether momentum
-  model->declare_slowest_period(periods::sagging_cable(p.mu, p.length, (p.B - p.A).norm(), p.g));
+  // The slowest period from the linearisation about the hanging equilibrium, the elastic catenary
+  // of this discretisation (core/linear_modes.hpp; Newton from the parabola of polygon length L,
+  // elements about unstretched): the cable's first out-of-plane swing. The damping -zeta M v is
+  // left out (the undamped period; the bundled zeta damps it over many periods).
+  declare_linearised_slowest_period(*model, ConstrainedTetherForm(p, InitialShape::Parabola),
+                                    "the hanging equilibrium (the discrete elastic catenary)");
   return model;
 }
 
