@@ -20,7 +20,7 @@ Eigen::MatrixXd dense(int rows, int cols, const std::vector<Eigen::Triplet<doubl
 struct Statics {
   Eigen::MatrixXd M, G;
   Eigen::VectorXd f, lambda, g;
-  double residual = 0.0;  // |f - G^T lambda|_inf relative to the forces' size
+  double unbalanced = 0.0;  // |f - G^T lambda|_inf (N): M a, the force the motion from rest starts with
 };
 
 // M, G, f at (q, v = 0) and the multipliers the motion from rest would have: [M G^T; G 0] [a; lambda]
@@ -48,8 +48,7 @@ Statics statics(const ConstrainedMechanicalFormulation& form, double t, const Ei
   const Eigen::VectorXd x = A.completeOrthogonalDecomposition().solve(rhs);
   s.lambda = x.tail(m);
   const Eigen::VectorXd reaction = s.G.transpose() * s.lambda;
-  const double size = std::max(s.f.lpNorm<Eigen::Infinity>(), reaction.lpNorm<Eigen::Infinity>());
-  s.residual = size > 0.0 ? (s.f - reaction).lpNorm<Eigen::Infinity>() / size : 0.0;
+  s.unbalanced = (s.f - reaction).lpNorm<Eigen::Infinity>();
   return s;
 }
 
@@ -95,8 +94,12 @@ LinearModes linear_modes(const ConstrainedMechanicalFormulation& form, const Eig
   Statics s = statics(form, options.t, out.q);
   // Newton on the equilibrium: [K G^T; G 0] [dq; dlambda] = [f - G^T lambda; -g], solved in the least-
   // squares sense (zero modes make it singular: the minimum-norm step does not move along them).
-  for (int k = 0; k < options.max_newton; ++k) {
-    if (s.residual <= 0.1 * kEquilibriumTolerance && constraint_error(form, s.g) <= 1e-13) break;
+  // The configuration is an equilibrium when Newton's step from it moves no coordinate by more than
+  // kEquilibriumTolerance of the configuration's size: a distance, which needs no force scale (the
+  // net force of a system without constraints is 0 at its equilibrium, so a force relative to
+  // itself cannot tell). The step is measured at the last point even when no step may be taken.
+  const double size = std::max(1.0, q0.lpNorm<Eigen::Infinity>());
+  for (int k = 0;; ++k) {
     const Eigen::MatrixXd K = stiffness(form, options.t, out.q, s.lambda);
     Eigen::MatrixXd A = Eigen::MatrixXd::Zero(n + m, n + m);
     A.topLeftCorner(n, n) = K;
@@ -106,18 +109,22 @@ LinearModes linear_modes(const ConstrainedMechanicalFormulation& form, const Eig
     rhs.head(n) = s.f - s.G.transpose() * s.lambda;
     rhs.tail(m) = -s.g;
     const Eigen::VectorXd step = A.completeOrthogonalDecomposition().solve(rhs);
+    out.residual = step.head(n).lpNorm<Eigen::Infinity>() / size;
+    if (out.residual <= kEquilibriumTolerance) {
+      out.equilibrium = true;
+      break;
+    }
+    if (k >= options.max_newton) break;
     const Eigen::VectorXd q_next = out.q + step.head(n);
     if (!form.why_not_admissible(q_next).empty() || !q_next.allFinite()) break;
     Statics next = statics(form, options.t, q_next);
-    // A step that does not reduce the unbalanced force is a step away from the equilibrium
-    // (a saddle nearby, or a start outside Newton's basin): keep the better point.
-    if (!(next.residual < s.residual || constraint_error(form, next.g) < constraint_error(form, s.g))) break;
+    // A step that reduces neither the unbalanced force nor the constraints' error is a step away
+    // from the equilibrium (a saddle nearby, or a start outside Newton's basin): keep the point.
+    if (!(next.unbalanced < s.unbalanced || constraint_error(form, next.g) < constraint_error(form, s.g))) break;
     out.q = q_next;
     s = std::move(next);
     ++out.newton_iterations;
   }
-  out.residual = s.residual;
-  out.equilibrium = s.residual <= kEquilibriumTolerance;
 
   // The tangent space of the constraints: ker G, from the SVD (rank by the singular values).
   Eigen::MatrixXd Z;
@@ -156,11 +163,18 @@ LinearModes linear_modes(const ConstrainedMechanicalFormulation& form, const Eig
 
 LinearModes declare_linearised_slowest_period(Model& model, const ConstrainedMechanicalFormulation& form,
                                               const std::string& about, const LinearModesOptions& options) {
-  LinearModes modes = linear_modes(form, initial_configuration(form), options);
+  return declare_linearised_slowest_period(model, form, initial_configuration(form), about, options);
+}
+
+LinearModes declare_linearised_slowest_period(Model& model, const ConstrainedMechanicalFormulation& form,
+                                              const Eigen::VectorXd& q, const std::string& about,
+                                              const LinearModesOptions& options) {
+  LinearModes modes = linear_modes(form, q, options);
   if (modes.periods.empty()) return modes;
   std::string basis = "linearised about " + about;
-  basis += modes.equilibrium ? " (an equilibrium" : " (not an equilibrium: unbalanced force " + format_g(modes.residual, 2) +
-                                                         " of the forces";
+  basis += modes.equilibrium ? " (an equilibrium"
+                              : " (not an equilibrium: Newton's step to one is " + format_g(modes.residual, 2) +
+                                    " of the configuration's size";
   if (modes.zero_modes > 0) basis += "; " + std::to_string(modes.zero_modes) + " zero modes left out";
   if (modes.unstable_modes > 0) basis += "; " + std::to_string(modes.unstable_modes) + " unstable directions left out";
   basis += ")";

@@ -38,10 +38,10 @@ struct LinearModes {
   int zero_modes = 0;      // |w^2| below the zero threshold (rigid-body and free directions)
   int unstable_modes = 0;  // w^2 < 0 beyond it: the rest state is not a minimum along them
   int tangent_dimension = 0;  // dim ker G: the degrees of freedom
-  // Whether q* is an equilibrium: the force's component along the tangent space, relative to
-  // the force's size, below kEquilibriumTolerance (after the Newton refinement, if asked).
+  // Whether q* is an equilibrium: Newton's step from it to the equilibrium moves no coordinate
+  // by more than kEquilibriumTolerance of the configuration's size (after the refinement, if asked).
   bool equilibrium = false;
-  double residual = std::numeric_limits<double>::quiet_NaN();  // that relative residual at q*
+  double residual = std::numeric_limits<double>::quiet_NaN();  // that step's size, relative
   int newton_iterations = 0;
   Eigen::VectorXd q;  // the configuration linearised about (refined when asked)
 };
@@ -76,5 +76,10 @@ inline Eigen::VectorXd initial_configuration(const ConstrainedMechanicalFormulat
 // with no oscillating mode declares nothing (the model says what it declares instead).
 LinearModes declare_linearised_slowest_period(Model& model, const ConstrainedMechanicalFormulation& form,
                                               const std::string& about, const LinearModesOptions& options = {});
+// The same about the configuration q (positions() entries) instead of the form's initial one:
+// for a model that solves its own equilibrium (a tether's static shape).
+LinearModes declare_linearised_slowest_period(Model& model, const ConstrainedMechanicalFormulation& form,
+                                              const Eigen::VectorXd& q, const std::string& about,
+                                              const LinearModesOptions& options = {});
 
 }  // namespace tb

@@ -24,10 +24,8 @@ namespace {
 std::string case_path(const std::string& name) { return std::string(TETHERBENCH_CASES_DIR) + "/" + name + ".toml"; }
 
 double model_number(const std::string& name, const std::string& key) {
-  const toml::table t = toml::parse_file(case_path(name));
-  const auto v = t["model"][key].value<double>();
-  REQUIRE(v.has_value());
-  return *v;
+  const auto data = toml::parse(case_path(name));
+  return toml::find<double>(data, "model", key);
 }
 
 // A bundled case with one piece of its text replaced, loaded (the file written to a temporary).

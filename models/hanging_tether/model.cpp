@@ -6,6 +6,7 @@
 
 #include "core/format.hpp"
 #include "core/linear_modes.hpp"
+#include "models/hanging_tether/static_equilibrium.hpp"
 #include "mechanics/unconstrained_dae.hpp"
 
 namespace tb::hanging_tether {
@@ -49,12 +50,16 @@ std::shared_ptr<const HangingTetherModel> make_model(const Parameters& p, Initia
   auto model = std::make_shared<HangingTetherModel>(p, shape);
   model->declare_no_rotations();  // point masses only: no R to keep orthogonal
   model->declare_no_momentum_map();  // fixed anchors and gravity: no symmetry, no Noether momentum
-  // The slowest period from the linearisation about the hanging equilibrium, the elastic catenary
-  // of this discretisation (core/linear_modes.hpp; Newton from the parabola of polygon length L,
-  // elements about unstretched): the cable's first out-of-plane swing. The damping -zeta M v is
-  // left out (the undamped period; the bundled zeta damps it over many periods).
-  declare_linearised_slowest_period(*model, ConstrainedTetherForm(p, InitialShape::Parabola),
-                                    "the hanging equilibrium (the discrete elastic catenary)");
+  // The slowest period from the linearisation about the hanging equilibrium (core/linear_modes.hpp):
+  // the discretisation's static shape, which the model solves itself (static_equilibrium.hpp:
+  // Newton with a line search from a pre-stretched parabola; a plain Newton from the unstretched
+  // parabola meets compressed elements, whose negative stiffness sends it away). The damping
+  // -zeta M v is left out: the undamped periods.
+  const ConstrainedTetherForm form(p, InitialShape::Parabola);
+  const StaticSolution rest = solve_static_equilibrium(Mechanics(p));
+  Eigen::VectorXd q(form.positions());
+  for (int a = 1; a < p.N; ++a) q.segment<3>(3 * (a - 1)) = rest.r[size_t(a)];  // the free nodes r_1 .. r_{N-1}
+  declare_linearised_slowest_period(*model, form, q, "the hanging equilibrium (the discrete elastic catenary)");
   return model;
 }
 
