@@ -90,10 +90,10 @@ void summary_cells(const SummaryRow& r, Cell&& cell) {
   plain("h", number(r.h));
   plain("rtol", r.rtol > 0 ? number(r.rtol) : "");
   plain("atol", r.atol > 0 ? number(r.atol) : "");
-  // The step cap of an adaptive run whose integrator declares one: empty without (issue 44).
-  plain("max_step", r.declares_max_step ? number(r.max_step) : "");
   plain("t_end", number(r.t_end));
   plain("steps", count(r.counters.steps));
+  // The step cap of an adaptive run whose integrator declares one: empty without (issue 44).
+  plain("max_step", r.declares_max_step ? number(r.max_step) : "");
   const auto& registry = metric_registry();
   for (const auto& spec : registry)
     if (spec.role != TableRole::None) metric(std::string(spec.name), spec, r.metrics);

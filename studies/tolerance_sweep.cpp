@@ -249,11 +249,13 @@ class ToleranceSweepStudy final : public Study {
     const std::string a = verdict_word(free->measured), b = verdict_word(capped->measured);
     md << "free it is " << a << ", capped at " << format_g(capped->max_step, 3) << " s it is " << b << " over "
        << format_g(sweep.t_end, 6) << " s: ";
-    if (a != b)
-      md << "**the step cap decides the verdict** at this rtol (the summary's row is the "
-         << (cap > 0.0 ? "capped" : "free") << " one).\n";
-    else
-      md << "the cap does not change the verdict at this rtol over this horizon.\n";
+    md << (a != b ? "**the step cap decides the verdict** at this rtol over this horizon"
+                  : "the cap does not change the verdict at this rtol over this horizon")
+       << " (the summary's row is the " << (cap > 0.0 ? "capped" : "free") << " one";
+    if (c.t_end > sweep.t_end)
+      md << ", run to the case's " << format_g(c.t_end, 6) << " s: its own status says what happens after "
+         << format_g(sweep.t_end, 6) << " s";
+    md << ").\n";
     return md.str();
   }
 
