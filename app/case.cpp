@@ -243,6 +243,12 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
                 "\"" + c.name + "\"");
   if (c.name == "figures") head.fail("name", "a name other than 'figures' (the report's figure folder)", "\"figures\"");
   c.description = head.string("description");
+  if (!catalogue.reference_solvers.empty()) {
+    try {
+      c.scale_solver = std::make_shared<const IntegratorInfo>(catalogue.reference());
+    } catch (const std::logic_error&) {  // a catalogue without its reference solver: E_s per run, said so
+    }
+  }
   c.model_name = head.one_of("model", catalogue.model_names());
   c.t_end = head.positive("t_end");
   c.h = head.positive("h");

@@ -98,6 +98,9 @@ struct Case {
   double h = 0.0;                // s: fixed step, initial step of adaptive methods
   double sample_interval = 0.0;  // s: observation grid
   std::shared_ptr<const Model> model;
+  // The catalogue's reference solver, for the case's energy scale E_s (app/energy_scale.hpp);
+  // null in a catalogue without one (E_s is then each run's own, and its verdicts say so).
+  std::shared_ptr<const IntegratorInfo> scale_solver;
   // Canonical text of the model name and the [model] and [initial] tables (app/fingerprint.hpp):
   // what a stored reference solution of this case was computed from.
   std::string model_inputs;

@@ -27,7 +27,9 @@
 //              to 4 digits; no "inconclusive" drift verdict on an envelope that rises
 //              monotonically 10-fold; no oscillation claim judged as a drift; a printed mean
 //              above the same paper's bound on the maximum is "inconclusive"; seed 003's ODE45
-//              ran at a step of at most 1e-3 s;
+//              ran at a step of at most 1e-3 s; no verdict but "inconclusive" on a run that is not
+//              ok, except on a claim that it diverges; no row whose words say "ours contradicts",
+//              "disagrees" or "exceeds" under another verdict;
 //   onsets     a completed run's instability dated at its onset, not at the run's end;
 //   alike      two runs of one integrator with identical errors read the same growth law.
 //   advice     an integrator index.md advises for long simulations completed each of the model's

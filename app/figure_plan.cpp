@@ -179,13 +179,13 @@ struct Run {
     const size_t from = at == 18 ? 18 : at + 8;
     return status.substr(from, status.find(' ', from) - from);
   }
-  // An unstable run went on past its onset: it is drawn up to the onset, where its × is.
+  // An unstable run went on past its onset: it is drawn to its end, its × at the onset.
   double stop_t() const { return starts_with(status, "unstable from t = ") ? to_double(status_time()) : kNaN; }
   // The legend: the label and, for a run that is no result, what happened when (the tables' words).
   std::string legend() const {
     if (result) return label;
     const std::string t = status_time();
-    if (starts_with(status, "unstable from t = ")) return label + " (unstable from t = " + t + " s)";
+    if (starts_with(status, "unstable from t = ")) return label + " (unstable from t = " + t + " s, × there; drawn to its end)";
     if (starts_with(status, "unstable")) return label + " (diverged at t = " + t + " s)";
     if (starts_with(status, "interrupted")) return label + " (interrupted at t = " + t + " s)";
     // A failed run in the tables' words (app/metric_cells.hpp failure_words): "crashed", "threw", ...

@@ -141,6 +141,9 @@ void describe(V& v, RunOutcome& o) {
   v("adaptive", o.adaptive);
   v("rtol", o.rtol);
   v("note", o.note);
+  v("momentum_drift", o.momentum_drift);
+  v("episode", o.episode);
+  v("episode_t", o.episode_t);
 }
 template <class V>
 void describe(V& v, StepCounters& n) {
@@ -179,6 +182,8 @@ void describe(V& v, GrowthFit& g) {
   v("jump_ratio", g.jump_ratio);
   v("after_law", g.after_law);
   v("why", g.why);
+  v("accelerating", g.accelerating);
+  v("observation", g.observation);
   v("prediction", g.prediction);
   v("verdict", g.verdict);
   v("envelope", g.envelope);

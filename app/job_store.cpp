@@ -11,7 +11,7 @@
 namespace tb {
 
 namespace {
-constexpr const char* kMagic = "tetherbench job result 3";  // 3: with the build and time
+constexpr const char* kMagic = "tetherbench job result 4";  // 3: with the build and time; 4: a run's momentum drift and episode
 }  // namespace
 
 std::string JobStore::path(const std::string& key) const {

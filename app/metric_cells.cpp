@@ -19,11 +19,11 @@ std::string not_applicable_cell(const ViolableInvariants& violable, const Metric
 }
 
 namespace {
-// Only an ok run's metrics are results; an unstable run keeps its for diagnosis (job results,
-// time series), not for the tables.
+// A run that reached t_end has metrics (an unstable one beside its status); a failed or
+// interrupted one has none.
 std::string value_cell(const SummaryRow& row, const MetricSpec& metric, double x) {
   if (!row.violable.covers(metric)) return not_applicable_cell(row.violable, metric);
-  if (!row.outcome.ok() || !std::isfinite(x)) return "—";
+  if (!row.outcome.completed() || !std::isfinite(x)) return "—";
   return format_g(x, 3);
 }
 }  // namespace
@@ -60,9 +60,10 @@ const MetricSpec& growth_owner(GrowthOf of) {
 std::string growth_cell(const SummaryRow& row, GrowthOf of) {
   const MetricSpec& owner = growth_owner(of);
   if (!row.violable.covers(owner)) return not_applicable_cell(row.violable, owner);
-  if (!row.outcome.ok()) return "—";
+  if (!row.outcome.completed()) return "—";
   const GrowthFit& g = growth_fit(row.metrics, of);
-  return to_string(g.law) + (g.investigate() ? "!" : "");
+  // "^": the envelope accelerates, an observation beside the law (core/growth.hpp), never a law.
+  return to_string(g.law) + (g.accelerating ? "^" : "") + (g.investigate() ? "!" : "");
 }
 
 std::string growth_law_words(const std::string& law) {
@@ -91,14 +92,22 @@ std::string growth_code_meaning(const std::string& code) {
            " periods of the slowest mode for the start-up, then " + format_g(kGrowthMinOctaves) +
            " octaves in time (each run's span is in summary.csv, *_growth_verdict)";
   if (code == "regime_change") return "the error jumps within one octave (a regime change); the law after it is in summary.csv";
+  // The rule (core/growth.hpp, one for every law): a law is named only when its 95% interval
+  // carries it, s = kGrowthLawSlack the negligible band about each law's exponent.
+  const std::string s = format_g(kGrowthLawSlack);
   if (code == "inconclusive")
-    return "the exponent's 95% interval is too wide (over +-" + format_g(kGrowthMaxHalfWidth) + ") to tell the laws apart";
-  if (code == "decays") return "the error decays";
-  if (code == "bounded") return "bounded: the exponent's 95% interval lies below 1/2";
-  if (code == "sqrt_t") return "grows like sqrt(t): a random walk";
-  if (code == "linear") return "grows linearly in t: secular drift";
-  if (code == "faster") return "grows faster than linearly";
-  if (code == "power_law") return "grows like t^p with p none of 0, 1/2 and 1";
+    return "the exponent's 95% interval carries no law: wider than +-" + format_g(kGrowthMaxHalfWidth) +
+           " and not wholly below -" + s + " or above 1 + " + s + ", or touching a law's band (its exponent +-" + s +
+           ") without holding that exponent (each run's interval and why: summary.csv)";
+  if (code == "decays") return "the error decays: the exponent's 95% interval lies below -" + s;
+  if (code == "bounded") return "bounded: the exponent's 95% interval holds 0 (or lies within +-" + s + " of it), clear of 1/2 and 1";
+  if (code == "sqrt_t") return "grows like sqrt(t), a random walk: the interval holds 1/2 (or lies within +-" + s + " of it), clear of 0 and 1";
+  if (code == "linear") return "grows linearly in t, a secular drift: the interval holds 1 (or lies within +-" + s + " of it), clear of 0 and 1/2";
+  if (code == "faster") return "grows faster than linearly: the exponent's whole 95% interval lies above 1 + " + s;
+  if (code == "power_law") return "grows like t^p with p none of 0, 1/2 and 1: the interval lies between their bands";
+  if (code == "^")
+    return "the envelope accelerates (its local exponent rises over the window, the last octave's above 1 + " + s +
+           "): an observation beside the law, not a law (each run's exponents: summary.csv)";
   if (code == "!") return "the law contradicts the one theory predicts for the method (*_growth_theory): investigate";
   if (code.empty()) return "no law fitted";
   throw std::logic_error("growth_code_meaning: no words for the code '" + code + "'");
@@ -119,7 +128,13 @@ std::string status_cell(const SummaryRow& row) {
   const RunOutcome& o = row.outcome;
   const std::string at = "t = " + format_g(o.t, 3) + " s";
   switch (o.kind) {
-    case RunOutcome::Kind::Ok: return o.note.empty() ? "ok" : "ok, drift from " + at;
+    case RunOutcome::Kind::Ok: {
+      std::string out = "ok";
+      if (!o.momentum_drift.empty()) out += ", drifts in P";
+      if (!o.note.empty()) out += ", drift from " + at;
+      if (!o.episode.empty()) out += ", a rise that stopped";
+      return out;
+    }
     case RunOutcome::Kind::Unstable: return "unstable from " + at;
     case RunOutcome::Kind::Failed: return failure_words(failure_kind(o)) + " at " + at;
     case RunOutcome::Kind::Interrupted: return "interrupted at " + at;

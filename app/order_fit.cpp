@@ -18,9 +18,52 @@ namespace tb {
 //     referee's case: a second-order method on the tether fitted over errors 0.064 ... 3.18);
 //   floor 0.5: a run still converging at order >= 1 falls far faster than h^0.5; slower, it sits
 //     on its own round-off floor (or its order collapsed): no convergence range;
-//   flag: more than 0.5 from the declared order, or an interval that excludes it (issue 32 item 5:
-//     a fourth-order method at 4.36 +- 0.2 on the tether, local orders 4.51 -> 4.22, was within
-//     the band and unflagged). The study and the gate (app/order_gate.hpp) both flag by it.
+//   flag (judge_order, the one rule, issue 44 class 5): more than flag_band = 0.5 from the declared
+//     order, or a 95% interval that misses it by more than exclusion_margin = 0.1. Why a margin:
+//     a fixed-step method's error is C h^p (1 + D h + ...), so over a sweep still approaching its
+//     asymptotic range the local orders drift towards p by O(h) (3.76 -> 3.88 -> 3.94 -> 3.97 for
+//     a fourth-order method on the hanging tether), and the least-squares interval covers the
+//     scatter about a straight line, not that curvature: deterministic errors, converging cleanly,
+//     give tight intervals that miss p by the last octave's O(h) correction (a second-order method "excludes 2 by
+//     0.00013", a fourth-order method "excludes 4 by 0.005", a first-order method "misses 1 by 0.0019").
+//     Those are no finding about the method, and up to issue 44 they were flagged in orders.csv,
+//     failed check-plugin and tb.check_integrator, and passed the gate (which alone had the
+//     margin). What a flag must catch is a wrong method or declaration: a coefficient bug moves
+//     the order by a whole unit, an order reduction by a large fraction of one, and the referee's
+//     case (issue 32 item 5: 4.36 +- 0.2 on the tether, local orders 4.51 -> 4.22) misses 4 by
+//     0.16. 0.1 lies between: above every clean convergence of the built-in methods (they miss by
+//     at most 0.031) and below the smallest material miss measured. A miss within the margin is
+//     printed as a note beside the order, with the local orders that show the approach.
+OrderJudgement judge_order(double p, double ci95, double declared, const std::vector<double>& window_local_orders,
+                           const OrderRules& rules) {
+  OrderJudgement j;
+  j.excluded = p > declared ? p - ci95 - declared : declared - (p + ci95);
+  if (p < declared - rules.flag_band) {
+    j.flag = "order reduction";
+    return j;
+  }
+  if (p > declared + rules.flag_band) {
+    j.flag = "above the declared order";
+    return j;
+  }
+  if (!(j.excluded > 0.0)) return j;
+  std::string local;
+  // Five digits for the bounds and the local orders, so that a tight interval just off the
+  // declared order reads as such ("[1.9981, 1.9999]", not "[2, 2]"), the local orders show the
+  // approach that puts it there ("1.9993 -> 1.9997", not "2 -> 2", which a reader would take to
+  // contradict the words), and by how much: the reader judges the size.
+  for (double q : window_local_orders) local += (local.empty() ? "" : " -> ") + format_g(q, 5);
+  const std::string interval = "interval [" + format_g(p - ci95, 5) + ", " + format_g(p + ci95, 5) + "]";
+  const std::string locals = local.empty() ? std::string() : " (local orders " + local + ")";
+  if (j.excluded > rules.exclusion_margin)
+    j.flag = interval + " excludes the declared " + format_g(declared) + " by " + format_g(j.excluded, 2) + locals;
+  else
+    j.note = interval + " misses the declared " + format_g(declared) + " by " + format_g(j.excluded, 2) + ", within the " +
+             format_g(rules.exclusion_margin) + " margin" + locals +
+             ": the O(h) correction of a sweep still approaching its asymptotic range, not a wrong order";
+  return j;
+}
+
 MeasuredOrder measure_order(const std::vector<OrderSweepPoint>& sweep, double declared, const OrderRules& rules) {
   MeasuredOrder out;
   std::vector<double> hs, errs;
@@ -47,22 +90,9 @@ MeasuredOrder measure_order(const std::vector<OrderSweepPoint>& sweep, double de
   // for a reader (or for check-claims).
   out.p = std::stod(format_g(out.fit.fit.p, 4));
   out.ci95 = std::stod(format_g(out.fit.fit.ci95 + out.reference_bound, 2));
-  if (out.p < declared - rules.flag_band) {
-    out.flag = "order reduction";
-  } else if (out.p > declared + rules.flag_band) {
-    out.flag = "above the declared order";
-  } else if (!interval_contains(PowerLawFit{out.p, 0.0, 0.0, out.ci95, out.fit.fit.points}, declared)) {
-    std::string local;
-    // Five digits for the bounds and the local orders, so that a tight interval just off the
-    // declared order reads as such ("[1.9981, 1.9999]", not "[2, 2]"), the local orders show the
-    // approach that puts it there ("1.9993 -> 1.9997", not "2 -> 2", which a reader would take to
-    // contradict the flag), and by how much: the reader judges the size.
-    for (double q : out.fit.window_local_orders) local += (local.empty() ? "" : " -> ") + format_g(q, 5);
-    const double off = out.p > declared ? out.p - out.ci95 - declared : declared - (out.p + out.ci95);
-    out.flag = "interval [" + format_g(out.p - out.ci95, 5) + ", " + format_g(out.p + out.ci95, 5) +
-               "] excludes the declared " + format_g(declared) + " by " + format_g(off, 2) + " (local orders " + local +
-               ")";
-  }
+  const OrderJudgement j = judge_order(out.p, out.ci95, declared, out.fit.window_local_orders, rules);
+  out.flag = j.flag;
+  out.note = j.note;
   return out;
 }
 

@@ -21,8 +21,28 @@ struct OrderRules {
   double agreement = 0.3;    // local orders within this of each other
   std::size_t min_points = 3;
   double floor = 0.5;        // a point falling at a local order below this is on a floor
-  double flag_band = 0.5;    // |measured - declared| above this is flagged
+  // The one rule that flags an order (judge_order): off the declared order by more than
+  // flag_band, or a 95% interval that misses it by more than exclusion_margin.
+  double flag_band = 0.5;
+  double exclusion_margin = 0.1;
 };
+
+// THE rule for a measured order against the declared one (issue 44 class 5), called by every
+// place that judges one: orders.csv and the report's words (studies/work_precision.cpp via
+// measure_order), the gate's order check (app/order_gate.cpp), check-plugin and Python's
+// tb.check_integrator (conformance/integrator_checks.cpp), and check-claims on orders.csv
+// (app/claims_check.cpp). Its reasons: order_fit.cpp.
+struct OrderJudgement {
+  std::string flag;  // "" unless material: "order reduction", "above the declared order", or "interval [..] excludes .."
+  // An interval that misses the declared order by no more than the margin: what it is, in words
+  // (printed beside the order, never as a flag); "" when the interval holds the declared order.
+  std::string note;
+  double excluded = 0.0;  // how far the interval misses the declared order (<= 0: it holds it)
+  bool material() const { return !flag.empty(); }
+};
+OrderJudgement judge_order(double p, double ci95, double declared, const std::vector<double>& window_local_orders = {},
+                           const OrderRules& rules = {});
+
 // One point of a fixed-step sweep as the orders see it.
 struct OrderSweepPoint {
   double h = 0.0;
@@ -40,7 +60,8 @@ struct MeasuredOrder {
   // least-squares interval alone treats the errors as exact.
   double p = 0.0, ci95 = 0.0;
   double reference_bound = 0.0;
-  std::string flag;            // "" when consistent with the declared order
+  std::string flag;            // "" when consistent with the declared order (judge_order)
+  std::string note;            // judge_order's note: an immaterial miss of the interval, in words
   std::size_t above_ceiling = 0;  // points that ran but whose error is above rules.ceiling
   double relative_error_max = 0.0;  // over the fitted window
 };

@@ -1,95 +1,209 @@
 #include "app/recommendation.hpp"
 
 #include <algorithm>
-#include <set>
 
 #include "app/metric_cells.hpp"
+#include "app/round_off.hpp"
 #include "core/format.hpp"
 
 namespace tb {
 
 namespace {
 
-// Cheaper or comparable: a run not recommended is shown as the contrast when it costs at most
-// this many times the recommendation (a reader choosing by cost asks about those).
-constexpr double kContrastCost = 2.0;
-
-bool holds(const std::string& law) { return law == "zero" || law == "round_off" || law == "bounded"; }
 bool grows(const std::string& law) {
   return law == "sqrt_t" || law == "linear" || law == "faster" || law == "power_law";
 }
+bool no_growth(const std::string& law) { return law == "zero" || law == "round_off" || law == "bounded"; }
+bool at_round_off(const std::string& law) { return law == "zero" || law == "round_off"; }
 
-
-struct LawSeen {
-  std::string law, words, theory;
-  double t_end = 0.0;
-};
-
-// The law of one quantity over the longest horizon measured; a regime change is judged on the
-// span after it when that span has a law of its own.
-LawSeen law_of(const ReportData& data, const RunRecord& run, const std::string& quantity, const std::string& from_summary,
-               const std::string& theory) {
-  const LawRecord* rec = data.law(run.case_name, run.label, quantity);
-  LawSeen seen{rec ? rec->law : from_summary, "", rec && !rec->theory.empty() ? rec->theory : theory,
-               rec ? rec->t_end : run.t_end};
-  if (seen.law == "regime_change" && rec) {
-    const std::string jump = format_g(rec->jump_ratio, 2) + "-fold rise between " + format_g(rec->jump_from, 3) + " s and " +
-                             format_g(rec->jump_to, 3) + " s";
-    if (holds(rec->after_law) || grows(rec->after_law)) {
-      seen.law = rec->after_law;
-      seen.words = growth_law_words(rec->after_law) + " after a " + jump;
-    } else {
-      seen.words = "a " + jump + ", then " + growth_law_words(rec->after_law);
-    }
-    return seen;
-  }
-  seen.words = growth_law_words(seen.law);
-  return seen;
+// An error a summary metric gives over the case's horizon, at round-off when it is within 10x the
+// suite's round-off floor of a quantity of size 1 after the run's steps (app/round_off.hpp: the
+// floor's scale never goes below 1, so this is the least floor any run of the case has).
+std::optional<HorizonError> metric_error(const RunRecord& run, const std::string& quantity, const std::string& column) {
+  const auto x = run.not_integrated.count(column) ? std::nullopt : run.value(column);
+  if (!x) return std::nullopt;
+  const auto steps = run.value("steps");
+  const double floor = steps && *steps > 0.0 ? round_off_floor(1.0, long(*steps)) : 0.0;
+  return HorizonError{quantity, *x, run.t_end, floor > 0.0 && *x <= 10.0 * floor};
 }
 
-// Whether a law that shows no growth also rests on theory: no growth measured over a finite
-// horizon says nothing beyond it unless the method is predicted to keep the quantity (a modified
-// energy of a symplectic method on a conservative model, a momentum map of a Noether-conserving
-// one). Measured round-off or boundedness where theory predicts drift is drift below detection
-// at this step and horizon, not a property to rely on in a longer run.
-bool backed(const LawSeen& law) {
-  return law.law == "zero" || (holds(law.law) && (law.theory == "bounded" || law.theory == "round_off"));
+// An error with a growth law: over the long-time study's longer run where there is one.
+std::optional<HorizonError> law_error(const ReportData& data, const RunRecord& run, const std::string& quantity,
+                                      const std::string& column, const std::string& own_law) {
+  if (run.not_integrated.count(column)) return std::nullopt;
+  if (const LawRecord* rec = data.law(run.case_name, run.label, quantity); rec && rec->t_end > run.t_end && rec->err_max > 0.0)
+    return HorizonError{quantity, rec->err_max, rec->t_end, at_round_off(rec->law)};
+  const auto x = run.value(column);
+  if (!x) return std::nullopt;
+  return HorizonError{quantity, *x, run.t_end, at_round_off(own_law) || *x == 0.0};
+}
+
+// The energy law over the longest horizon measured, and what it says beyond that horizon.
+struct Extrapolation {
+  std::string law, words;
+  bool holds = false;
+};
+Extrapolation extrapolation(const ReportData& data, const RunRecord& run) {
+  const LawRecord* rec = data.law(run.case_name, run.label, "energy");
+  const bool longer = rec && rec->t_end >= run.t_end;
+  std::string law = longer ? rec->law : run.energy_law;
+  const std::string theory = longer && !rec->theory.empty() ? rec->theory : run.energy_theory;
+  const double t_end = longer ? rec->t_end : run.t_end;
+  const std::string over = " over " + format_g(t_end, 6) + " s";
+  std::string prefix;
+  if (law == "regime_change" && longer) {
+    prefix = "a " + format_g(rec->jump_ratio, 2) + "-fold rise between " + format_g(rec->jump_from, 3) + " s and " +
+             format_g(rec->jump_to, 3) + " s, then ";
+    law = rec->after_law;
+  }
+  if (law.empty()) return {law, "energy: " + prefix + "no growth law" + over, false};
+  std::string words = (prefix.empty() ? "energy " : "energy: " + prefix) + growth_law_words(law) + over;
+  const bool holds = law == "zero" || (no_growth(law) && (theory == "bounded" || theory == "round_off"));
+  if (holds)
+    words += ", as theory predicts for this method: extrapolates";
+  else if (no_growth(law))
+    words += ", but theory allows " + (theory.empty() ? std::string("drift") : "at most " + theory + " growth") +
+             " for this method (drift below detection): not guaranteed beyond";
+  else if (grows(law))
+    words += ": larger beyond, and its place on the front does not extrapolate";
+  else
+    words += ": no law to extrapolate";
+  return {law, words, holds};
+}
+
+bool same_to_4_digits(double a, double b) { return format_g(a, 4) == format_g(b, 4); }
+
+// One discretisation: every error both runs have above round-off the same to 4 digits, the
+// energy error's maximum and mean among them (a coincidence of one number is no identity).
+bool identical(const RunRecord& a, const RunRecord& b, const std::vector<HorizonError>& ea, const std::vector<HorizonError>& eb) {
+  // The same discretisation reads the same growth laws: a coincidence of numbers between runs
+  // whose laws differ is no identity.
+  if (a.discretisation != b.discretisation || a.energy_law != b.energy_law || a.momentum_law != b.momentum_law) return false;
+  int compared = 0;
+  for (const std::string column : {"energy_err_max", "energy_err_mean"}) {
+    const auto x = a.value(column), y = b.value(column);
+    if (!x || !y || !(*x > 0.0) || !same_to_4_digits(*x, *y)) return false;
+    ++compared;
+  }
+  for (const auto& e : ea)
+    for (const auto& f : eb)
+      if (e.quantity == f.quantity && !(e.round_off && f.round_off)) {
+        if (e.t_end != f.t_end || !same_to_4_digits(e.value, f.value)) return false;
+        ++compared;
+      }
+  return compared >= 2 && !ea.empty() && !ea.front().round_off;
+}
+
+// A no slower (within the noise) and no less accurate than B on every error both have, and
+// better on one.
+bool dominates(const FrontEntry& a, const FrontEntry& b, double noise) {
+  if (a.runtime_s > b.runtime_s * (1.0 + noise)) return false;
+  if (b.extrapolates && !a.extrapolates) return false;  // alike at the horizon, b alone beyond it
+  bool better = a.runtime_s * (1.0 + noise) < b.runtime_s;
+  for (const auto& e : a.errors)
+    for (const auto& f : b.errors) {
+      if (e.quantity != f.quantity) continue;
+      if (e.round_off && f.round_off) continue;  // alike: both our arithmetic
+      if (e.value > kErrorFactor * f.value && !e.round_off) return false;
+      better = better || (e.value * kErrorFactor < f.value);
+    }
+  return better;
 }
 
 }  // namespace
 
-LongRunJudgement judge_long_run(const ReportData& data, const RunRecord& run) {
-  LongRunJudgement j;
-  j.run = &run;
-  if (!run.ok) {
-    j.verdict = LongRunVerdict::Grows;
-    j.why = run.short_status();
-    return j;
+std::string FrontEntry::label() const {
+  std::string out;
+  for (const RunRecord* r : runs) out += (out.empty() ? "" : " = ") + r->label;
+  return out;
+}
+
+std::vector<HorizonError> horizon_errors(const ReportData& data, const RunRecord& run) {
+  std::vector<HorizonError> out;
+  if (auto e = law_error(data, run, "energy", "energy_err_max", run.energy_law)) out.push_back(*e);
+  if (auto e = law_error(data, run, "momentum", "momentum_err_max", run.momentum_law)) out.push_back(*e);
+  if (auto e = metric_error(run, "linear_momentum", "linear_momentum_err_max")) out.push_back(*e);
+  if (auto e = metric_error(run, "constraint", "constraint_err_max")) out.push_back(*e);
+  return out;
+}
+
+double timing_noise(const ReportData& data, const std::string& case_name) {
+  double own = 0.0, any = 0.0;
+  for (const auto& r : data.rankings) {
+    if (r.work != "runtime") continue;
+    for (double s : r.spread_of_each) {
+      any = std::max(any, s);
+      if (r.case_name == case_name) own = std::max(own, s);
+    }
   }
-  const LawSeen energy = law_of(data, run, "energy", run.energy_law, run.energy_theory);
-  j.energy_law = energy.law;
-  j.law_t_end = energy.t_end;
-  std::vector<std::pair<std::string, LawSeen>> seen = {{"energy", energy}};
-  if (!run.not_integrated.count("momentum_err_max")) {
-    const LawSeen momentum = law_of(data, run, "momentum", run.momentum_law, run.momentum_theory);
-    j.momentum_law = momentum.law;
-    seen.emplace_back("momentum", momentum);
+  return own > 0.0 ? own : any;
+}
+
+CaseFront case_front(const ReportData& data, const std::string& case_name) {
+  CaseFront cf;
+  cf.case_name = case_name;
+  cf.timing_noise = timing_noise(data, case_name);
+  std::vector<FrontEntry> entries;
+  for (const RunRecord* r : data.runs_of(case_name)) {
+    if (r->not_applicable) continue;
+    cf.horizon_s = std::max(cf.horizon_s, r->t_end);
+    if (!r->ok) {  // a run that is not a result is no choice (RunOutcome kinds other than Ok)
+      cf.off.push_back({r, r->short_status()});
+      continue;
+    }
+    const std::vector<HorizonError> errors = horizon_errors(data, *r);
+    auto same = std::find_if(entries.begin(), entries.end(), [&](const FrontEntry& e) {
+      return identical(*e.runs.front(), *r, e.errors, errors);
+    });
+    if (same != entries.end()) {
+      same->runs.push_back(r);
+      if (r->runtime_s < same->runtime_s) {
+        std::rotate(same->runs.begin(), same->runs.end() - 1, same->runs.end());  // the fastest first
+        same->runtime_s = r->runtime_s;
+      }
+      same->runtime_max_s = std::max(same->runtime_max_s, r->runtime_s);
+      continue;
+    }
+    FrontEntry e;
+    e.runs = {r};
+    e.runtime_s = e.runtime_max_s = r->runtime_s;
+    e.errors = errors;
+    const Extrapolation x = extrapolation(data, *r);
+    e.energy_law = x.law, e.extrapolation = x.words, e.extrapolates = x.holds;
+    entries.push_back(std::move(e));
   }
-  bool all_backed = true, any_grows = false;
-  for (const auto& [quantity, law] : seen) all_backed = all_backed && backed(law), any_grows = any_grows || grows(law.law);
-  j.verdict = any_grows ? LongRunVerdict::Grows : all_backed ? LongRunVerdict::Holds : LongRunVerdict::Open;
-  // Say what decided: the growing or open quantity first; every quantity when all hold.
-  std::string words;
-  for (const auto& [quantity, law] : seen) {
-    const bool decisive = j.verdict == LongRunVerdict::Holds || (any_grows ? grows(law.law) : !backed(law));
-    if (!decisive) continue;
-    words += (words.empty() ? "" : ", ") + quantity + " " + law.words;
-    if (holds(law.law) && !backed(law) && law.law != "zero")
-      words += " (theory predicts " + (law.theory.empty() ? std::string("no bound") : "at most " + law.theory + " growth") +
-               " for this method: drift below detection here)";
+  for (auto& e : entries)
+    for (const RunRecord* r : e.runs)
+      if (const StepLimit* limit = data.step_limit(case_name, r->label); limit && r->rtol == 0.0 && limit->h_max > 0.0 &&
+                                                                            r->h / limit->h_max > e.step_margin)
+        e.step_margin = r->h / limit->h_max, e.step_limit = limit->limit;
+  for (const auto& b : entries) {
+    const FrontEntry* by = nullptr;
+    for (const auto& a : entries)
+      if (&a != &b && dominates(a, b, cf.timing_noise) && (!by || a.runtime_s < by->runtime_s)) by = &a;
+    if (!by) {
+      cf.front.push_back(b);
+      continue;
+    }
+    for (const RunRecord* r : b.runs)
+      cf.off.push_back({r, by->label() + (by->runtime_s * (1.0 + cf.timing_noise) < b.runtime_s ? " is faster" : " is as fast") +
+                               " and no error of it is " + format_g(kErrorFactor, 2) + "x larger"});
   }
-  j.why = words + " over " + format_g(j.law_t_end, 6) + " s";
-  return j;
+  std::sort(cf.front.begin(), cf.front.end(), [](const FrontEntry& a, const FrontEntry& b) { return a.runtime_s < b.runtime_s; });
+  for (size_t i = 1; i < cf.front.size(); ++i)
+    cf.front[i].ties_previous = cf.front[i].runtime_s <= cf.front[i - 1].runtime_s * (1.0 + cf.timing_noise);
+  for (const auto& e : cf.front)
+    for (const auto& x : e.errors) cf.longest_s = std::max(cf.longest_s, x.t_end);
+  // An error exactly 0 in every completed run is a property of the case (the case's table drops
+  // it too), not a score: left out of the words.
+  for (const std::string q : {"energy", "momentum", "linear_momentum", "constraint"}) {
+    bool any = false;
+    for (const auto& e : entries)
+      for (const auto& x : e.errors) any = any || (x.quantity == q && x.value != 0.0);
+    if (!any)
+      for (auto& e : cf.front) std::erase_if(e.errors, [&](const HorizonError& x) { return x.quantity == q; });
+  }
+  return cf;
 }
 
 ModelAdvice advise(const ReportData& data, const std::string& model, const std::vector<CaseInput>& cases) {
@@ -99,97 +213,7 @@ ModelAdvice advise(const ReportData& data, const std::string& model, const std::
     if (c.runs_everything) advice.cases.push_back(c.name);
   if (advice.cases.empty())
     for (const auto& c : cases) advice.cases.push_back(c.name);
-
-  // Every run label of the model's cases, in the order of the first case's table.
-  std::vector<std::string> labels;
-  for (const auto& c : advice.cases)
-    for (const RunRecord* r : data.runs_of(c))
-      if (!r->not_applicable && std::find(labels.begin(), labels.end(), r->label) == labels.end()) labels.push_back(r->label);
-
-  std::vector<Standing> standings;
-  for (const auto& label : labels) {
-    Standing s;
-    s.label = label;
-    bool everywhere = true;
-    for (const auto& c : advice.cases) {
-      const RunRecord* run = nullptr;
-      for (const RunRecord* r : data.runs_of(c))
-        if (r->label == label && !r->not_applicable) run = r;
-      if (!run) {
-        everywhere = false;
-        continue;
-      }
-      s.per_case.push_back(judge_long_run(data, *run));
-      const auto& j = s.per_case.back();
-      s.holds += j.verdict == LongRunVerdict::Holds;
-      s.grows_somewhere = s.grows_somewhere || j.verdict == LongRunVerdict::Grows;
-      if (run->ok) s.runtime_s += run->runtime_s;
-      s.failed_somewhere = s.failed_somewhere || !run->ok;
-      if (const StepLimit* limit = data.step_limit(c, label); limit && run->rtol == 0.0 && limit->h_max > 0.0) {
-        const double margin = run->h / limit->h_max;
-        if (margin > s.worst_step_margin) s.worst_step_margin = margin, s.worst_step_limit = limit->limit;
-        if (margin > kStepMarginNote) s.close_to_limit.emplace_back(c, margin, limit->limit);
-      }
-    }
-    if (everywhere) standings.push_back(std::move(s));  // a run only some cases have is not compared across them
-  }
-
-  // Advised: bounded (with theory behind it) on every case of the model. Otherwise undecided,
-  // with the candidates that hold on the most cases and what keeps them from the rest.
-  std::vector<const Standing*> candidates;
-  for (const auto& s : standings)
-    if (!s.grows_somewhere) candidates.push_back(&s);
-  std::sort(candidates.begin(), candidates.end(), [](const Standing* a, const Standing* b) {
-    return a->holds != b->holds ? a->holds > b->holds : a->runtime_s < b->runtime_s;
-  });
-  const int all_cases = int(advice.cases.size());
-  for (const Standing* s : candidates)
-    if (s->holds == all_cases) advice.recommended.push_back(*s);
-  if (advice.recommended.empty()) {
-    const int best = candidates.empty() ? 0 : candidates.front()->holds;
-    for (const Standing* s : candidates)
-      if (best > 0 && s->holds == best) advice.partial.push_back(*s);
-    bool any_bounded_theory = false;
-    std::set<std::string> open;
-    for (const auto& s : standings)
-      for (const auto& j : s.per_case) {
-        any_bounded_theory = any_bounded_theory || j.run->energy_theory == "bounded";
-        if (j.verdict == LongRunVerdict::Open)
-          open.insert(holds(j.energy_law) ? "below detection where theory predicts drift" : growth_law_words(j.energy_law));
-      }
-    std::string list;
-    for (const auto& w : open) list += (list.empty() ? "" : ", ") + w;
-    if (!any_bounded_theory)
-      advice.inconclusive_why = "no method's energy balance is predicted bounded on this model (it does work on or "
-                                "dissipates energy: theory allows at most linear growth for every method)";
-    else if (!advice.partial.empty())
-      advice.inconclusive_why = "no method is shown bounded on every case; bounded on " + std::to_string(best) + " of " +
-                                std::to_string(all_cases) + " (the others: see below)";
-    else if (candidates.empty())
-      advice.inconclusive_why = "every run grows or fails on at least one case";
-    else
-      advice.inconclusive_why = "no run's growth laws are decided over the horizons measured (" + list + ")";
-  }
-  {
-    double cost = 0.0;
-    for (const auto& s : advice.recommended.empty() ? advice.partial : advice.recommended) cost = std::max(cost, s.runtime_s);
-    std::vector<const Standing*> others;
-    for (const auto& s : standings) {
-      auto named = [&](const std::vector<Standing>& list) {
-        return std::any_of(list.begin(), list.end(), [&](const Standing& r) { return r.label == s.label; });
-      };
-      if (!named(advice.recommended) && !named(advice.partial) && (s.failed_somewhere || s.runtime_s <= kContrastCost * cost))
-        others.push_back(&s);
-    }
-    // Runs that completed first, cheapest first, then those that failed somewhere: a failed run
-    // (no runtime, perhaps a plugin's crash) is no alternative of comparable cost, and must not
-    // take the place of one that is.
-    std::sort(others.begin(), others.end(), [](const Standing* a, const Standing* b) {
-      if (a->failed_somewhere != b->failed_somewhere) return !a->failed_somewhere;
-      return a->runtime_s < b->runtime_s;
-    });
-    for (size_t i = 0; i < others.size() && i < kMaxContrasts; ++i) advice.contrasts.push_back(*others[i]);
-  }
+  for (const auto& c : advice.cases) advice.fronts.push_back(case_front(data, c));
   for (const auto& c : advice.cases)
     for (const auto& r : data.rankings)
       if (r.case_name == c && r.work == "runtime") advice.rankings.push_back(&r);

@@ -3,29 +3,35 @@
 // stated rules, so that the front page's advice is the report's own data read one way for every
 // model (issue 33 item 1). Nothing here names a model or an integrator.
 //
-// Long simulations. A run is judged on the growth law of its energy error and of its momentum
-// error (core/growth.hpp) over the longest horizon the report measured it (the long-time study's
-// own run where there is one, else the full run), and on what theory predicts of it
-// (predicted_growth: the summary's *_growth_theory):
-//   holds   completed, and every law is zero, or round_off or bounded where theory predicts the
-//           method keeps the quantity (a symplectic method's modified energy on a conservative
-//           model, a momentum map conserved by the discrete Noether theorem): no growth measured,
-//           and a reason to expect none beyond the horizon;
-//   grows   a law is sqrt_t, linear, faster or power_law, or the run failed or went unstable;
-//   open    completed, but a law is too_short, inconclusive, regime_change or decays, or round_off
-//           or bounded where theory predicts drift (drift below detection at this step and
-//           horizon): the data carry no verdict (the page says which and why).
-// An integrator is advised for a model when it holds on every case of the model (those that run
-// every applicable integrator), cheapest first, every one listed with its errors beside its cost
-// (the trade is the reader's). Where none holds everywhere the advice is "undecided", naming the
-// integrators that hold on the most cases and never grow or fail, and what the other cases show.
-// Up to kMaxContrasts runs of comparable cost, or that fail, are shown as not advised, with why.
+// Long simulations (issue 44 class 3). A long simulation is a choice, over the whole horizon,
+// between error and cost: the advice for each case is the Pareto front of its completed runs
+// (RunOutcome kind ok) in
+//   cost    the run's runtime over the case's horizon, and
+//   errors  the energy error and the momentum-map error over the longest horizon measured (the
+//           long-time study's own run where there is one, else the full run), the linear-momentum
+//           error and the constraint error over the case's horizon, each where the run's
+//           formulation can violate it.
+// A run is off the front when another is at once as fast (within the case's timing noise) and
+// no less accurate on every error (not worse by more than kErrorFactor, or both at round-off),
+// and better on one (and, where it alone extrapolates, also beyond the horizon). A small error is
+// preferred to a bounded one: "bounded" is not an error, it
+// is what the growth law says of the future, and each entry carries it as its extrapolation
+// (bounded with theory behind it extrapolates; growth does not; no growth measured where theory
+// predicts drift is not guaranteed beyond the horizon).
+//
+// Timings within the case's timing noise are ties, in words ("=") and order: the noise is the
+// largest relative run-to-run spread the work-precision study measured on the case (its passes),
+// or on the report when the case has none. Runs with identical errors (every error above
+// round-off the same to 4 digits) are one discretisation (RATTLE and the LGVI on a sphere, a
+// Runge-Kutta method and its Lie group form on an abelian group), one entry: their runtimes
+// differ by implementation overhead only, which ranks nothing.
 //
 // Accuracy at a given cost is the work-precision study's ranking (work_precision_rankings.csv),
-// quoted with its horizon and matched error, or its reason when it ranks nothing.
+// quoted with its horizon against the case's: it holds over that horizon only, and is no advice
+// for a long simulation.
 
+#include <optional>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "app/report_data.hpp"
@@ -33,50 +39,69 @@
 namespace tb {
 
 inline constexpr double kStepMarginNote = 0.5;  // h/h_max above this is a caveat worth printing
-inline constexpr size_t kMaxContrasts = 3;      // runs shown as not advised, cheapest first
+// Two errors differ when one is more than this factor the other: a comparison read off a plot
+// (the papers' claims use the same factor); within it, the runs' errors are alike.
+inline constexpr double kErrorFactor = 2.0;
 
-enum class LongRunVerdict { Holds, Open, Grows };
-
-
-// One run judged for long simulations.
-struct LongRunJudgement {
-  const RunRecord* run = nullptr;
-  LongRunVerdict verdict = LongRunVerdict::Open;
-  std::string energy_law, momentum_law;  // the laws that decided (over law_t_end)
-  double law_t_end = 0.0;                // s: the horizon the laws were measured over
-  std::string why;  // words: "energy bounded over 1000 s", "unstable from t = 349.9 s", ...
+// One error of a run over the horizon it was measured on.
+struct HorizonError {
+  std::string quantity;  // "energy", "momentum", "linear_momentum", "constraint"
+  double value = 0.0;
+  double t_end = 0.0;      // s: the horizon of the value
+  bool round_off = false;  // at round-off: alike any other round-off value of the quantity
 };
-LongRunJudgement judge_long_run(const ReportData& data, const RunRecord& run);
 
-// A case of the model as the recommendation uses it.
+// One entry of a case's front: a run, or several with identical errors (one discretisation).
+struct FrontEntry {
+  std::vector<const RunRecord*> runs;  // the first is the fastest
+  double runtime_s = 0.0;              // the fastest's
+  double runtime_max_s = 0.0;          // the slowest's (several runs: implementation overhead)
+  std::vector<HorizonError> errors;
+  std::string energy_law;    // over the longest horizon measured (a regime change: the law after it)
+  std::string extrapolation;  // what the law says beyond the horizon, in words
+  // The law holds beyond the horizon: no growth measured where theory predicts none. A run whose
+  // errors are alike another's at the horizon is not beaten by it when only it extrapolates.
+  bool extrapolates = false;
+  bool ties_previous = false;  // runtime within the timing noise of the entry before
+  double step_margin = 0.0;    // h/h_max (0: adaptive, or no map)
+  std::string step_limit;
+  std::string label() const;  // "lgvi = rattle"
+};
+
+// A run that is not on the front, and why.
+struct OffFront {
+  const RunRecord* run = nullptr;
+  std::string why;  // "lgvi is as fast and as accurate", "unstable from t = 349.9 s"
+};
+
+struct CaseFront {
+  std::string case_name;
+  double horizon_s = 0.0;      // the case's t_end
+  double longest_s = 0.0;      // the longest horizon an error of the front was measured over
+  double timing_noise = 0.0;   // relative
+  std::vector<FrontEntry> front;  // fastest first
+  std::vector<OffFront> off;
+};
+
+struct ModelAdvice {
+  std::string model;
+  std::vector<std::string> cases;  // the cases the advice is drawn from
+  std::vector<CaseFront> fronts;   // one per case
+  std::vector<const RankingRecord*> rankings;  // accuracy at a given cost, per case (short horizon)
+};
+
+// A case as the recommendation uses it.
 struct CaseInput {
   std::string name;
   bool runs_everything = true;  // false: a case restricted to a few integrators ([case] integrators)
 };
 
-// One integrator's standing over a model's cases.
-struct Standing {
-  std::string label;
-  std::vector<LongRunJudgement> per_case;  // in the model's case order; a case it does not run is absent
-  int holds = 0;
-  bool grows_somewhere = false;
-  bool failed_somewhere = false;  // failed or went unstable on a case (no runtime there)
-  double runtime_s = 0.0;  // summed over the cases where it completed
-  double worst_step_margin = 0.0;       // max h/h_max over the cases (0: adaptive, or no map)
-  std::string worst_step_limit;
-  // Every case where h/h_max exceeds kStepMarginNote: (case, h/h_max, limit)
-  std::vector<std::tuple<std::string, double, std::string>> close_to_limit;
-};
-
-struct ModelAdvice {
-  std::string model;
-  std::vector<std::string> cases;              // the cases the advice is drawn from
-  std::vector<Standing> recommended;           // holds on every case, cheapest first
-  std::vector<Standing> partial;               // none holds everywhere: those holding on the most cases
-  std::vector<Standing> contrasts;             // cheaper or comparable runs that are not recommended, with why
-  std::string inconclusive_why;                // set when nothing holds on every case
-  std::vector<const RankingRecord*> rankings;  // accuracy at a given cost, per case
-};
+// The errors of a run over the longest horizon measured, in the order above.
+std::vector<HorizonError> horizon_errors(const ReportData& data, const RunRecord& run);
+// The relative timing noise of a case (above).
+double timing_noise(const ReportData& data, const std::string& case_name);
+// The front of a case.
+CaseFront case_front(const ReportData& data, const std::string& case_name);
 
 ModelAdvice advise(const ReportData& data, const std::string& model, const std::vector<CaseInput>& cases);
 

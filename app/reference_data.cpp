@@ -197,7 +197,7 @@ std::vector<PaperClaim> read_paper_claims(const std::string& path) {
                                          {"tolerance_why", c.tolerance_why}})
         if (text.empty()) throw bad(column, "a non-empty text", text);
       check_one_of(path, "kind", kind, paper_claim_kinds());
-      check_one_of(path, "qualifier", c.qualifier, {"", "proxy", "unprinted", "unstable_set"});
+      check_one_of(path, "qualifier", c.qualifier, {"", "proxy", "unprinted", "unstable_set", "other_model"});
       c.kind = enum_from_text<ClaimKind>(kind);
       if (c.cause.empty() != c.cause_status.empty() ||
           !(c.cause_status.empty() || c.cause_status == "hypothesis" || c.cause_status.rfind("measured: ", 0) == 0))

@@ -90,12 +90,15 @@ struct PaperClaim {
   // whatever it is); "" where we follow the paper.
   std::string deviation;
   // "" ; "proxy": the quantity is the suite's stand-in for one the paper does not define or
-  // print (tumbling as the body's tilt past 90 deg); "unprinted": the verdict turns on a setting
-  // the paper does not print (seed 003's ODE45 tolerances); "unstable_set": the claim is about
-  // the exact solution on an invariant set that is unstable, so that rounding leaves it at the same
-  // rate whatever the method (seed 003's payload on the symmetry axis). Either way a difference
-  // from the paper cannot be told from a difference of measure, set-up or floating point: it is
-  // "inconclusive", and only agreement is a verdict.
+  // print (tumbling as the body's tilt past 90 deg): judged on it both ways, agreement and
+  // difference alike, with the proxy named; "unprinted": the verdict turns on a setting the
+  // paper does not print (seed 003's ODE45 tolerances), measured here at one assumed setting;
+  // "unstable_set": the claim is about the exact solution on an invariant set that is unstable,
+  // so that rounding leaves it at the same rate whatever the method (seed 003's payload on the
+  // symmetry axis); "other_model": the claim is about the paper's model and the suite judges it
+  // on another (seed 003's Remark 1, a rigid-link cable, on the elastic hanging tether). The last
+  // three are "inconclusive" whatever ours is: a verdict that would be one if it fitted and none
+  // if it did not is no rule (issue 44 class 7).
   std::string qualifier;
 };
 inline std::vector<std::string> paper_claim_kinds() {

@@ -152,13 +152,17 @@ void read_rankings(ReportData& data) {
                             "work_of_each"});
   for (const auto& row : t.rows) {
     RankingRecord r{row.at("case"), row.at("discretisation"), row.at("work"), row.at("measure"), row.at("ranking"),
-                    row.at("note"), number_or_zero(row.at("horizon_s")), number_or_zero(row.at("matched_error")), {}};
-    const std::string& cell = row.at("work_of_each");
-    for (size_t at = 0; at < cell.size();) {
-      const size_t end = std::min(cell.find(' ', at), cell.size());
-      if (const auto x = number(cell.substr(at, end - at))) r.work_of_each.push_back(*x);
-      at = end + 1;
-    }
+                    row.at("note"), number_or_zero(row.at("horizon_s")), number_or_zero(row.at("matched_error")), {}, {}};
+    auto numbers = [&](const std::string& cell, std::vector<double>& out) {
+      for (size_t at = 0; at < cell.size();) {
+        const size_t end = std::min(cell.find(' ', at), cell.size());
+        if (const auto x = number(cell.substr(at, end - at))) out.push_back(*x);
+        at = end + 1;
+      }
+    };
+    numbers(row.at("work_of_each"), r.work_of_each);
+    // The timing spread over the passes (a report of an older version has none: no spread known).
+    if (const auto it = row.find("spread_of_each"); it != row.end()) numbers(it->second, r.spread_of_each);
     data.rankings.push_back(std::move(r));
   }
 }

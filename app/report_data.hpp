@@ -68,6 +68,9 @@ struct RankingRecord {
   std::string case_name, discretisation, work, measure, ranking, note;
   double horizon_s = 0.0, matched_error = 0.0;
   std::vector<double> work_of_each;  // in the ranking's order (s of runtime, or evaluations)
+  // The relative spread of each entry's work over the passes that timed it (max/min - 1), in the
+  // same order: this machine's run-to-run timing noise, measured (empty: not in the table).
+  std::vector<double> spread_of_each;
 };
 
 struct PaperRecord {

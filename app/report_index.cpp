@@ -60,48 +60,6 @@ std::string metric_with_unit(const RunRecord& r, const std::string& column) {
   return x ? num(*x) + (unit.empty() ? "" : " " + unit) : "–";
 }
 
-// ---- which integrator: the advice of app/recommendation.hpp in words ----
-
-// "energy bounded over 1000 s; max ΔE 1.4e-05 J, max ΔP 1.8e-12 kg m/s over the case's 1000 s in 3.5 s"
-std::string judgement_numbers(const LongRunJudgement& j) {
-  const RunRecord& r = *j.run;
-  if (!r.ok) return j.why;
-  std::string out = j.why;
-  if (j.law_t_end != r.t_end) out += " (long-time study)";
-  // the conservation errors of the headline table the run integrates
-  std::string sep = "; ";
-  for (const MetricSpec* m : headline_metrics())
-    if (m->violable != Violable::Constraints && m->violable != Violable::Rotations && !r.not_integrated.count(std::string(m->name)) &&
-        r.value(std::string(m->name))) {
-      out += sep + std::string(m->label) + " " + metric_with_unit(r, std::string(m->name));
-      sep = ", ";
-    }
-  return out + " over the case's " + format_g(r.t_end, 6) + " s in " + num(r.runtime_s) + " s";
-}
-
-std::string standing_words(const Standing& s, const std::vector<std::string>& cases) {
-  std::vector<std::string> parts;
-  for (const auto& j : s.per_case)
-    parts.push_back((cases.size() > 1 ? j.run->case_name + ": " : "") + judgement_numbers(j));
-  return join(parts, ". ");
-}
-
-// "h/h_max = 0.96 on A and B (the implicit solver fails to converge above h_max)": every case
-// where the run's step is within a factor 2 of the largest that works.
-std::string step_caveat(const Standing& s, bool several_cases) {
-  if (s.close_to_limit.empty()) return "";
-  std::map<std::string, std::vector<std::string>> by_margin;  // "0.96 (solver failure)" -> cases
-  for (const auto& [c, margin, limit] : s.close_to_limit) by_margin[format_g(margin, 2) + "|" + limit].push_back(c);
-  std::vector<std::string> parts;
-  for (const auto& [key, cases] : by_margin) {
-    const std::string margin = key.substr(0, key.find('|')), limit = key.substr(key.find('|') + 1);
-    const std::string above = limit == "instability" ? "the method goes unstable above h_max"
-                                                     : "the implicit solver fails to converge above h_max";
-    parts.push_back("h/h_max = " + margin + (several_cases ? " on " + join(cases, " and ") : std::string()) + " (" + above + ")");
-  }
-  return join(parts, "; ");
-}
-
 // The ranking's first entries with their cost: "a 0.028 s < b 0.045 s = ... (4 more)".
 std::string ranking_head(const RankingRecord& r, size_t show) {
   std::string out;
@@ -125,88 +83,115 @@ std::string ranking_head(const RankingRecord& r, size_t show) {
 
 bool ranks(const RankingRecord& r) { return !r.work_of_each.empty(); }
 
-std::string ranking_words(const RankingRecord& r) {
+// A ranking holds over its own horizon, which is the case's only when they are equal: say both.
+std::string ranking_words(const RankingRecord& r, double case_horizon) {
   const std::string where = r.case_name + (r.discretisation.empty() ? "" : " (" + r.discretisation + ")");
   if (!ranks(r)) return where + ": " + r.ranking + " — " + r.note;
-  return where + ", over " + num(r.horizon_s) + " s at matched error " + num(r.matched_error) + ": " + ranking_head(r, 4);
+  return where + ", over " + num(r.horizon_s) + " s" +
+         (case_horizon > r.horizon_s ? " of the case's " + format_g(case_horizon, 6) + " s" : std::string()) + " at matched error " +
+         num(r.matched_error) + ": " + ranking_head(r, 4);
 }
 
-// One row of the table at the top: the model, what to use for long runs with the numbers that
-// justify it, the caveat, the fastest at matched accuracy.
-// What the fastest at matched accuracy does over the case's whole horizon when that is not what a
-// long simulation wants (a ranking over 10 s says nothing of 1000 s): "; over 1000 s: unstable
-// from t = 349.9 s" or "; over 1000 s its energy error grows faster than linearly".
-std::string long_run_warning(const ReportData& data, const std::string& case_name, const std::string& label) {
-  for (const RunRecord* r : data.runs_of(case_name)) {
-    if (r->label != label || r->not_applicable) continue;
-    if (!r->ok) return "; over " + format_g(r->t_end, 6) + " s: " + r->short_status();
-    for (const auto& [quantity, law] : {std::pair{"energy", r->energy_law}, std::pair{"momentum", r->momentum_law}})
-      if (law == "sqrt_t" || law == "linear" || law == "faster" || law == "power_law")
-        return "; over " + format_g(r->t_end, 6) + " s its " + quantity + " error " + growth_law_words(law);
-  }
+// ---- which integrator: the advice of app/recommendation.hpp in words ----
+
+std::string column_of(const std::string& quantity) { return quantity + "_err_max"; }
+
+// "max ΔE 1.5e-06 J over 1000 s": an error of a front entry, with its horizon where it is not the case's.
+std::string error_words(const HorizonError& e, double case_horizon) {
+  const MetricSpec& m = metric_spec(column_of(e.quantity));
+  const std::string unit = unit_of(m);
+  // "m or 1" (a length or a unit vector's norm) is said once in the case table's header, not per number.
+  const bool plain = unit.empty() || unit.find(" or ") != std::string::npos;
+  return std::string(m.label) + " " + num(e.value) + (plain ? "" : " " + unit) + (e.round_off ? " (round-off)" : "") +
+         (e.t_end != case_horizon ? " over " + format_g(e.t_end, 6) + " s" : "");
+}
+
+// "h/h_max = 0.96 (the implicit solver fails to converge above h_max)"
+std::string step_caveat(const FrontEntry& e) {
+  if (e.step_margin <= kStepMarginNote) return "";
+  return "h/h_max = " + format_g(e.step_margin, 2) + " (" +
+         (e.step_limit == "instability" ? "the method goes unstable above h_max" : "the implicit solver fails to converge above h_max") + ")";
+}
+
+// "0.00173 s" or "0.00173-0.00243 s (one discretisation)"
+std::string runtime_words(const FrontEntry& e) {
+  if (e.runs.size() == 1) return num(e.runtime_s) + " s";
+  return num(e.runtime_s) + "-" + num(e.runtime_max_s) + " s (one discretisation: identical errors to 4 digits; the spread is implementation overhead)";
+}
+
+// The horizon of a front: "over 1000 s" or "over 1000 s (long-time study; runtimes and the other errors over the case's 20 s)".
+std::string front_horizon(const CaseFront& f) {
+  if (f.longest_s <= f.horizon_s) return "over " + format_g(f.horizon_s, 6) + " s";
+  return "ΔE and Δπ over " + format_g(f.longest_s, 6) + " s (long-time study), runtime and the other errors over the case's " +
+         format_g(f.horizon_s, 6) + " s";
+}
+
+std::string energy_of(const FrontEntry& e) {
+  for (const auto& x : e.errors)
+    if (x.quantity == "energy") return "ΔE " + num(x.value) + " J";
   return "";
 }
 
-std::vector<std::string> glance_row(const ModelAdvice& a, const ReportData& data) {
-  auto names = [](const std::vector<Standing>& list) {
-    std::vector<std::string> out;
-    for (const auto& s : list) out.push_back("**" + s.label + "**");
-    return join(out);
-  };
-  // The first's worst energy error over the cases, and its cost.
-  auto numbers = [](const Standing& s) {
-    double worst = 0.0;
-    for (const auto& j : s.per_case)
-      if (const auto x = j.run->value("energy_err_max")) worst = std::max(worst, *x);
-    return s.label + ": max ΔE " + num(worst) + " J" + (s.per_case.size() > 1 ? " (worst case)" : "") + ", " +
-           num(s.runtime_s) + " s" + (s.per_case.size() > 1 ? " for all " + std::to_string(s.per_case.size()) + " cases" : "");
-  };
-  std::string long_runs, caveat;
-  const std::vector<Standing>& named = a.recommended.empty() ? a.partial : a.recommended;
-  if (!a.recommended.empty()) {
-    long_runs = names(a.recommended) + (a.cases.size() > 1 ? " (bounded on every case)" : " (bounded)") + "; " +
-                numbers(a.recommended.front());
-  } else if (!a.partial.empty()) {
-    long_runs = "undecided: " + a.inconclusive_why + "; closest: " + names(a.partial) + " (" + numbers(a.partial.front()) + ")";
-  } else {
-    long_runs = "undecided: " + a.inconclusive_why;
+// One row of the table at the top: the model, each case's front with its cost and energy error,
+// the caveats, and the short-horizon ranking named as such.
+std::vector<std::string> glance_row(const ModelAdvice& a) {
+  std::vector<std::string> fronts, caveats;
+  for (const auto& f : a.fronts) {
+    std::string line;
+    for (size_t i = 0; i < f.front.size(); ++i) {
+      const FrontEntry& e = f.front[i];
+      line += (i == 0 ? "" : e.ties_previous ? " = " : " < ") + ("**" + e.label() + "** " + num(e.runtime_s) + " s, " + energy_of(e));
+      if (e.energy_law == "sqrt_t" || e.energy_law == "linear" || e.energy_law == "faster" || e.energy_law == "power_law")
+        line += " (" + growth_law_words(e.energy_law) + ")";
+      if (const std::string c = step_caveat(e); !c.empty()) caveats.push_back(e.label() + (a.fronts.size() > 1 ? " on " + f.case_name : "") + ": " + c);
+    }
+    if (f.front.empty()) line = "no run completed";
+    fronts.push_back((a.fronts.size() > 1 ? f.case_name + ", " : "") + front_horizon(f) + ": " + line);
   }
-  for (const auto& s : named)
-    if (const std::string c = step_caveat(s, a.cases.size() > 1); !c.empty()) caveat += (caveat.empty() ? "" : "; ") + s.label + ": " + c;
   std::string fastest;
   for (const RankingRecord* r : a.rankings)
     if (ranks(*r)) {
+      double t_end = 0.0;
+      for (const auto& f : a.fronts)
+        if (f.case_name == r->case_name) t_end = f.horizon_s;
       const std::string first = r->ranking.substr(0, r->ranking.find(' '));
-      fastest += (fastest.empty() ? "" : "; ") + first + " (" + r->case_name + ", over " + num(r->horizon_s) + " s at error " +
-                 num(r->matched_error) + long_run_warning(data, r->case_name, first) + ")";
+      fastest += (fastest.empty() ? "" : "; ") + first + " (" + r->case_name + ", over " + num(r->horizon_s) + " s" +
+                 (t_end > r->horizon_s ? " of its " + format_g(t_end, 6) + " s" : std::string()) + " at error " +
+                 num(r->matched_error) + ")";
     }
   if (fastest.empty()) fastest = a.rankings.empty() ? "no ranking" : "inconclusive (see below)";
-  return {a.model, long_runs, caveat.empty() ? "–" : caveat, fastest};
+  return {a.model, join(fronts, "; "), caveats.empty() ? "–" : join(caveats, "; "), fastest};
 }
 
 void write_advice(std::ostringstream& md, const ModelAdvice& a, const std::vector<std::string>& restricted) {
   md << "### " << a.model << " — " << join(a.cases) << "\n\n";
-  auto standing_line = [&](const Standing& s) {
-    md << "  - **" << s.label << "**: " << standing_words(s, a.cases) << ".";
-    if (const std::string c = step_caveat(s, a.cases.size() > 1); !c.empty()) md << " **Caveat:** " << c << ".";
-    md << "\n";
-  };
-  if (!a.recommended.empty()) {
-    md << "- **Long simulations**, cheapest first:\n";
-    for (const auto& s : a.recommended) standing_line(s);
-  } else {
-    md << "- **Long simulations: undecided** — " << a.inconclusive_why << ".\n";
-    if (!a.partial.empty()) {
-      md << "  Closest, never growing or failing, cheapest first:\n";
-      for (const auto& s : a.partial) standing_line(s);
+  md << "- **Long simulations** — per case, the runs no other is at once as fast and as accurate over the whole horizon "
+        "(error against runtime, fastest first; \"=\": within the case's timing noise):\n";
+  for (const auto& f : a.fronts) {
+    md << "  - **" << f.case_name << "**, " << front_horizon(f) << " (timing noise " << format_g(100.0 * f.timing_noise, 2) << " %):\n";
+    for (const auto& e : f.front) {
+      std::vector<std::string> errors;
+      for (const auto& x : e.errors) errors.push_back(error_words(x, f.horizon_s));
+      md << "    - " << (e.ties_previous ? "= " : "");
+      for (size_t i = 0; i < e.runs.size(); ++i) md << (i ? " = " : "") << "**" << e.runs[i]->label << "**";
+      md << ": " << runtime_words(e) << "; " << join(errors) << "; " << e.extrapolation << ".";
+      if (const std::string c = step_caveat(e); !c.empty()) md << " **Caveat:** " << c << ".";
+      md << "\n";
     }
+    std::vector<std::string> dominated, failed;
+    for (const auto& o : f.off) (o.run->ok ? dominated : failed).push_back(o.run->label + " (" + o.why + ")");
+    if (!dominated.empty()) md << "    - not on the front: " << join(dominated, "; ") << ".\n";
+    if (!failed.empty()) md << "    - not results: " << join(failed, "; ") << ".\n";
   }
-  for (const auto& s : a.contrasts)
-    md << "  - not " << s.label << " (" << (s.grows_somewhere ? "grows or fails" : "undecided") << "): " << standing_words(s, a.cases)
-       << ".\n";
   if (!a.rankings.empty()) {
-    md << "- **Accuracy at a given cost** (work–precision, runtime at matched error, fastest first):\n";
-    for (const RankingRecord* r : a.rankings) md << "  - " << ranking_words(*r) << "\n";
+    md << "- **Accuracy at a given cost over a short horizon** (work–precision, runtime at matched error, fastest first; "
+          "it holds over the horizon named, not for a long simulation):\n";
+    for (const RankingRecord* r : a.rankings) {
+      double t_end = 0.0;
+      for (const auto& f : a.fronts)
+        if (f.case_name == r->case_name) t_end = f.horizon_s;
+      md << "  - " << ranking_words(*r, t_end) << "\n";
+    }
   }
   if (!restricted.empty())
     md << "- Not in this advice: " << join(restricted) << " (each runs only a few integrators, to match a paper's set-up).\n";
@@ -391,33 +376,48 @@ void write_rules(std::ostringstream& md) {
         "envelope jumps, *inconclusive* when the 95 % interval of the exponent cannot separate the laws. The long-time study "
         "(long_time.md) fits the same laws over longer runs where a case has one; the advice uses the longest horizon measured. A law marked ! contradicts what theory predicts for the method "
         "(each case's summary.md: investigate).\n"
-     << "- **Long simulations**: an integrator is advised for a model when it completes every case of the model and "
-        "its energy and momentum errors hold on every one: a law of *zero*, or *round_off* or *bounded* where theory "
-        "predicts the method keeps the quantity (a symplectic method's modified energy on a conservative model; a "
-        "momentum map kept by the discrete Noether theorem), so that no growth was measured and none is expected beyond "
-        "the horizon. Round-off or boundedness where theory predicts drift is drift below detection at that step and "
-        "horizon, not advice. Where no integrator holds on every case the advice is *undecided*, naming the closest "
-        "(holding on the most cases, never growing or failing). *not X* lines: up to " << kMaxContrasts
-     << " runs of comparable cost, or that fail, cheapest first. Cases that run only a paper's few integrators are "
-        "left out. Runtimes of a few milliseconds compare within their timing noise (each case's summary.md).\n"
+     << "- **Long simulations**: a long simulation is a choice between error and cost over its whole horizon. For "
+        "each case (those that run every applicable integrator), the completed runs no other beats on both: none is at "
+        "once as fast (within the case's timing noise) and no less accurate on every error — max ΔE and max Δπ over the "
+        "longest horizon measured (the long-time study's run where there is one), max ΔP and the constraint error over "
+        "the case's — where an error more than " << format_g(kErrorFactor, 2) << "x another is larger and two errors at "
+        "round-off are alike. Fastest first; a small error is not traded for a bounded one: each run's growth law says "
+        "whether its place extrapolates beyond the horizon (bounded where theory predicts it; no growth measured where "
+        "theory allows drift is not guaranteed; a growing law is not). Runs with identical errors to 4 digits are one "
+        "discretisation, one entry. Timing noise: the largest run-to-run spread of the case's work-precision timings "
+        "(else the report's); runtimes within it are ties (\"=\"). Runs that are not ok are no choice (listed as not "
+        "results). Cases that run only a paper's few integrators are left out. The work-precision ranking beside it "
+        "holds over its own, shorter horizon only.\n"
      << "- **h/h_max**: the run's step over the largest step at which the same method completes the case stably "
         "(stability_map.md: each probe runs 10^4 steps or the case's t_end, whichever is shorter); its *limit* is what "
         "happens above it (instability, or the implicit solver's failure), named when h/h_max is above "
         << format_g(kStepMarginNote, 2) << "; ≤ where the map found no limit below its largest probe (h_max is then a "
         "lower bound). A run that fails below its h_max shows the probes' horizon: the limit held over it, not over the "
         "run's.\n"
-     << "- **Status**: ok; *unstable from t = …* (the instability criterion's onset; the run went on); *diverged at t = …* (the state became non-finite); "
+     << "- **Status** says what happened, by its mechanism (core/stability_criterion.hpp). *ok*, with what it saw: "
+        "*drifts in P* (a conservation drift: the method does not keep the total linear momentum, so the centre of mass "
+        "moves and its kinetic energy |ΔP|²/2M enters the energy error; ΔP beyond the round-off bound n ε p_s, the distance "
+        "moved and that share of the energy error in summary.csv), *drift from t = …* (the energy error of the motion, "
+        "without that share, passed 0.01 E_s), *a rise that stopped* (the energy error rose more than ×100 within an "
+        "octave of t, then stopped rising: the motion changed, e.g. a symmetry broke, and every method's error rose with "
+        "it; a numerical instability keeps amplifying). *unstable from t = …*: a numerical instability, the energy error of "
+        "the motion gaining more than 0.1 E_s or growing exponentially to the end of the run, or a constraint or rotation "
+        "leaving its manifold (the onset; the run went on and its metrics are shown). E_s is the case's: the maximum "
+        "kinetic energy over its first slowest period on the case's reference solution, the same for every run and "
+        "every stability probe. *diverged at t = …* (the state became non-finite); "
         "*failed at t = …* (its solver gave up); *threw at t = …* (the model or integrator threw); a plugin's faults: "
         "*crashed at t = …* (its process died of a signal or exit()), *hung at t = …* (no progress past --time-limit), "
         "*broke the integrator contract at t = …* (a step returned success with a non-finite or wrong-size state, or a "
-        "time that did not advance) — the reason in summary.csv. A run that is not ok has no metrics: its cells are –.\n"
+        "time that did not advance) — the reason in summary.csv. A run that did not reach its end has no metrics: its "
+        "cells are –. On a model with a free centre of mass the energy law is fitted to the energy error of the motion "
+        "relative to the centre of mass (max ΔE_int); max ΔE is the whole error.\n"
      << "- **Step h** of a case: the fixed step of fixed-step methods, the first step of adaptive ones (their "
         "tolerances: each case's summary.md).\n"
      << "- **Figures**: one panel per integrator family (symplectic; explicit, not symplectic; implicit, not "
         "symplectic: from the integrators' declared traits), at most 8 series a panel, each integrator in the same "
         "colour and dash in every figure; log axes where a panel's values span 2 decades or more (samples exactly 0 "
-        "are not drawn: such a run reads \"exactly 0\" in the legend); a run that is not a result is drawn to where "
-        "it stopped (×) and never sets the axes.\n"
+        "are not drawn: such a run reads \"exactly 0\" in the legend); a run that stopped is drawn to where it "
+        "stopped (×), an unstable one to its end with its × at the onset; neither sets the axes.\n"
      << "- **n/a**: the run's formulation cannot violate that quantity, so there is no error to report (never a 0).\n\n";
 }
 
@@ -541,12 +541,12 @@ std::string index_markdown(const ReportData& data, const std::vector<Case>& case
   if (const std::string chosen = build_value(data, "integrators"); !chosen.empty())
     md << "Among the integrators this report ran only: " << chosen << ".\n\n";
   std::vector<std::vector<std::string>> glance;
-  for (const auto& a : advice) glance.push_back(glance_row(a, data));
-  table(md, {"model", "long simulations: energy and momentum bounded on every case (cheapest first)", "caveat",
-             "fastest at matched accuracy (trajectory error, scaled L2)"},
+  for (const auto& a : advice) glance.push_back(glance_row(a));
+  table(md, {"model", "long simulations: error over the whole horizon against runtime (the runs no other beats on both, fastest first)",
+             "caveat", "fastest at matched accuracy over a short horizon (trajectory error, scaled L2; not advice for long runs)"},
         glance);
   write_plugins_glance(md, data);
-  md << "\nThe numbers behind each line, and the runs not advised, follow.\n\n";
+  md << "\nThe numbers behind each front, and the runs off it and why, follow.\n\n";
   for (size_t i = 0; i < models.size(); ++i) write_advice(md, advice[i], restricted[models[i]]);
 
   write_paper_digest(md, data);

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "core/format.hpp"
+#include "app/energy_scale.hpp"
 #include "app/interrupt.hpp"
 #include "app/isolation.hpp"
 #include "app/job_result.hpp"
@@ -24,7 +25,12 @@ using Clock = std::chrono::steady_clock;
 
 std::string RunOutcome::describe() const {
   switch (kind) {
-    case Kind::Ok: return note.empty() ? "ok" : "ok; " + note;
+    case Kind::Ok: {
+      std::string out = "ok";
+      for (const std::string* part : {&momentum_drift, &note, &episode})
+        if (!part->empty()) out += "; " + *part;
+      return out;
+    }
     case Kind::NotApplicable: return "n/a: " + reason;
     case Kind::Unstable: {
       char from[96];
@@ -383,8 +389,10 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
     writer = std::make_unique<TimeSeriesWriter>(path, m.extra_columns, m.violable);
   }
   MetricsAccumulator metrics, window;
-  // The one criterion (core/stability_criterion.hpp), its start-up window the model's slowest period.
-  StabilityMonitor stability(options.stability, key.c->model->slowest_period_s());
+  // The one criterion (core/stability_criterion.hpp), its start-up window the model's slowest
+  // period, its energy scale the case's (app/energy_scale.hpp).
+  StabilityMonitor stability(options.stability, key.c->model->slowest_period_s(),
+                             case_energy_scale(*key.c, key.discretisation));
   long step_now = 0;
   // A sample belongs to the window up to a rounding of its time (fixed steps land on t0 + n h).
   const double window_end = options.window_end > 0.0 ? options.window_end * (1.0 + 1e-12) : 0.0;
@@ -418,10 +426,14 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
       m.outcome.reason = verdict.unstable->describe();
       m.outcome.t = verdict.unstable->t;
       m.outcome.step = verdict.unstable->step;
-    } else if (verdict.drift) {
-      m.outcome.note = verdict.drift->describe();
-      m.outcome.t = verdict.drift->t;
-      m.outcome.step = verdict.drift->step;
+    } else {
+      if (verdict.drift) {
+        m.outcome.note = verdict.drift->describe();
+        m.outcome.t = verdict.drift->t;
+        m.outcome.step = verdict.drift->step;
+      }
+      if (verdict.momentum_drift) m.outcome.momentum_drift = verdict.momentum_drift->describe();
+      if (verdict.episode) m.outcome.episode = verdict.episode->describe(), m.outcome.episode_t = verdict.episode->t_start;
     }
   }
   try {

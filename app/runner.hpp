@@ -46,8 +46,19 @@ struct RunOutcome {
   double rtol = 0.0;      // adaptive runs: the tolerance (their h is only the first step's)
   // Ok: "" or the drift (Drift::describe(): "drift from t = 70.8 s (step 94200): |E − E0 − W| passed ...").
   std::string note;
+  // Ok: "" or the conservation drift of the linear momentum (MomentumDrift::describe(): "drifts in
+  // P: max |ΔP| 0.148 N s (...), centre of mass moved 34.5 m; ..."), a different mechanism from
+  // a growth of the energy error: the method lets the centre of mass drift.
+  std::string momentum_drift;
+  // Ok: "" or an episode of exponential growth of the energy error that stopped (GrowthEpisode::
+  // describe()): the motion changed, every method's error rose with it; not an instability.
+  std::string episode;
+  double episode_t = 0.0;  // its start (s), when `episode` is not empty
 
   bool ok() const { return kind == Kind::Ok; }
+  // Reached t_end: ok, or past the instability criterion (its metrics measure the whole run and
+  // are shown beside its status, issue 44: a run that completed is never drawn as if it stopped).
+  bool completed() const { return kind == Kind::Ok || kind == Kind::Unstable; }
   bool failed() const { return kind == Kind::Failed; }
   bool not_applicable() const { return kind == Kind::NotApplicable; }
   bool interrupted() const { return kind == Kind::Interrupted; }
@@ -59,8 +70,9 @@ struct RunOutcome {
   bool no_result() const { return incomplete() || unstable(); }
   // Failed at its step or unstable: what a gate's "outcome,fails" envelope expects.
   bool fails() const { return failed() || unstable(); }
-  // The status cell of the tables: "ok", "ok; drift from t = ... s (step ...): ..." (a drift within
-  // the physical scale), "n/a: <why>", "unstable at h = <h>: <reason> at t = ... s, step ..."
+  // The status cell of the tables: "ok", "ok; drifts in P: ..." (a conservation drift of the linear
+  // momentum), "ok; drift from t = ... s (step ...): ..." (a drift within the physical scale),
+  // "ok; a ×119 rise of ... that stopped ..." (an episode of the motion), these joined by "; ", "n/a: <why>", "unstable at h = <h>: <reason> at t = ... s, step ..."
   // (non-finite state inside a step), "unstable from t = ... s (step ...): <what the criterion
   // found>, at h = <h>" (at rtol = <rtol> for an adaptive run) or "failed: <reason> at t = ... s, step ...".
   std::string describe() const;

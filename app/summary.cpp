@@ -46,11 +46,12 @@ namespace {
 // are the registry's (core/metric_registry.hpp), in its order.
 template <class Cell>
 void summary_cells(const SummaryRow& r, Cell&& cell) {
-  // Metrics and runtime are results of an ok run only: a failed, interrupted or unstable run
-  // (past the instability criterion, core/stability_criterion.hpp) shows its status, the steps
-  // and evaluations it took, and empty metric cells.
+  // Metrics and runtime are results of a run that reached t_end (RunOutcome::completed): an ok
+  // one, or one past the instability criterion (core/stability_criterion.hpp), whose status says
+  // so beside them. A failed or interrupted run shows its status, the steps and evaluations it
+  // took, and empty metric cells.
   const bool measured = !r.outcome.not_applicable();
-  auto result = [&](double x) { return r.outcome.ok() ? number(x) : std::string(measured ? "" : "n/a"); };
+  auto result = [&](double x) { return r.outcome.completed() ? number(x) : std::string(measured ? "" : "n/a"); };
   auto count = [&](long n) { return measured ? std::to_string(n) : std::string("n/a"); };
   // A metric the run's formulation cannot violate (a constraint where it integrates none, an
   // orthogonality where no rotation is integrated, a momentum without a momentum map) is no
@@ -72,7 +73,7 @@ void summary_cells(const SummaryRow& r, Cell&& cell) {
         cell(quantity + "_growth_" + part, not_applicable_cell(r.violable, owner), true);
       return;
     }
-    const bool ok = r.outcome.ok();
+    const bool ok = r.outcome.completed();
     const bool fitted = std::isfinite(g.exponent) && g.law != GrowthLaw::RoundOff && g.law != GrowthLaw::Zero &&
                         g.law != GrowthLaw::TooShort;
     auto fit = [&](double x) { return !ok ? result(0.0) : fitted ? format_g(x, 3) : std::string(); };
@@ -114,7 +115,7 @@ void summary_cells(const SummaryRow& r, Cell&& cell) {
   plain("newton_iters", count(r.counters.newton_iters));
   plain("error_test_failures", count(r.counters.error_test_failures));
   plain("status", r.status());
-  plain("host", r.outcome.ok() ? r.host : std::string());  // where runtime_s was measured
+  plain("host", r.outcome.completed() ? r.host : std::string());  // where runtime_s was measured
   // Last: the metrics this run's formulation cannot violate, by name, what an empty metric cell
   // of summary.csv means.
   plain("not_integrated", measured ? r.violable.not_integrated() : std::string());

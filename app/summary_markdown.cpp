@@ -86,7 +86,7 @@ std::string exponent_cell(const SummaryRow& r, GrowthOf of) {
   const MetricSpec& owner = growth_owner(of);
   if (!r.violable.covers(owner)) return not_applicable_cell(r.violable, owner);
   const GrowthFit& g = growth_fit(r.metrics, of);
-  if (!r.outcome.ok() || !std::isfinite(g.exponent)) return "";
+  if (!r.outcome.completed() || !std::isfinite(g.exponent)) return "";
   return format_g(g.exponent, 2) + " [" + format_g(g.ci95_low, 2) + ", " + format_g(g.ci95_high, 2) + "]";
 }
 
@@ -166,7 +166,7 @@ std::vector<Column> headline_columns(const std::vector<const SummaryRow*>& rows,
   column("tolerances", false, [](const SummaryRow& r) { return tolerance_cell(r); });
   // An interpreted method's runtime says so: it is not comparable with the compiled ones beside it.
   column("runtime (s)", true, [](const SummaryRow& r) {
-    if (!r.outcome.ok()) return std::string("—");
+    if (!r.outcome.completed()) return std::string("—");
     return seconds(r.runtime_s) + (r.runtime_code == "compiled" ? "" : " (" + r.runtime_code + ")");
   });
   for (const MetricSpec* m : headline_metrics()) {
@@ -174,7 +174,7 @@ std::vector<Column> headline_columns(const std::vector<const SummaryRow*>& rows,
     if (m->growth_owner && m->growth == GrowthOf::Energy)
       column(growth_header(m->growth), false, [&](const SummaryRow& r) {
         const std::string code = growth_cell(r, m->growth);
-        if (r.outcome.ok() && r.violable.covers(*m)) codes.insert(code);
+        if (r.outcome.completed() && r.violable.covers(*m)) codes.insert(code);
         return code;
       }, m);
   }
@@ -201,7 +201,7 @@ std::vector<Column> detail_columns(const std::vector<const SummaryRow*>& rows, s
     if (m.growth != GrowthOf::Energy) {  // the energy's law is the headline's
       column(growth_header(m.growth), [&](const SummaryRow& r) {
         const std::string code = growth_cell(r, m.growth);
-        if (r.outcome.ok() && r.violable.covers(m)) codes.insert(code);
+        if (r.outcome.completed() && r.violable.covers(m)) codes.insert(code);
         return code;
       }, &m);
       cols.back().numeric = false;
@@ -271,10 +271,13 @@ std::string summary_markdown(const std::vector<SummaryRow>& rows) {
   }
   // Each growth code the tables print, explained once.
   std::set<std::string> words;
-  for (const auto& code : codes) {
-    const bool flagged = !code.empty() && code.back() == '!';
-    words.insert(flagged ? code.substr(0, code.size() - 1) : code);
-    if (flagged) words.insert("!");
+  for (std::string code : codes) {
+    for (const char mark : {'!', '^'})  // the investigate mark, then the accelerating observation's
+      if (!code.empty() && code.back() == mark) {
+        words.insert(std::string(1, mark));
+        code.pop_back();
+      }
+    words.insert(code);
   }
   if (!words.empty()) {
     out << "\nGrowth laws (\"law\" columns):\n\n";

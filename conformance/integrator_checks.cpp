@@ -50,10 +50,13 @@ Check check_order(const IntegratorInfo& info, const IntegratorBench& bench) {
     const std::string discretisation = model->default_discretisation();
     const Eigen::VectorXd reference = compute_reference(catalogue.reference(), *model, discretisation, T, 1e-5).physical;
     if (!info.adaptive) {
-      // Fixed step: log-log fit of the final-state error over a step sweep, as a plain slope
-      // (within 0.25 of the declared order) and by the rule of orders.csv (its asymptotic window,
-      // interval and flag: app/order_fit.hpp), against the reference's resolution (its
-      // distance from the cross-check solver's solution) and the state's scale.
+      // Fixed step: log-log fit of the final-state error over a step sweep, judged by the one
+      // rule of orders.csv, the gate and the report (app/order_fit.hpp judge_order, through
+      // measure_order: its asymptotic window, interval and flag), against the reference's
+      // resolution (its distance from the cross-check solver's solution) and the state's scale.
+      // The plain slope over the whole sweep is printed, not judged: up to issue 44 it had a
+      // rule of its own (within 0.25), and the orders.csv flag failed a correct method whose
+      // tight interval missed its order by 0.0019 (a first-order method), which the gate passed.
       const Eigen::VectorXd crosscheck = compute_reference(catalogue.crosscheck(), *model, discretisation, T, 1e-5).physical;
       const double agreement = state_error(reference, crosscheck);
       const double scale = std::max(reference.lpNorm<Eigen::Infinity>(), 1e-300);
@@ -73,13 +76,12 @@ Check check_order(const IntegratorInfo& info, const IntegratorBench& bench) {
       const std::string fitted = fit.fit.fitted ? g(fit.p, 4) + " ± " + g(fit.ci95, 2) : "inconclusive";
       c.measured("slope " + g(order, 4) + " (h " + g(hs.front()) + ".." + g(hs.back()) + " s, errors " + g(errs.front()) +
                  ".." + g(errs.back()) + "), orders.csv fit " + fitted + ", declared " + std::to_string(info.order));
-      c.expect(std::abs(order - info.order) < 0.25,
-               "measured order " + g(order, 4) + " against the declared " + std::to_string(info.order) +
-                   " (|difference| above 0.25; errors " + g(errs.front()) + " at h = " + g(hs.front()) + " s to " +
-                   g(errs.back()) + " at h = " + g(hs.back()) + " s)");
+      if (!fit.note.empty()) c.measured(fit.note);
       c.expect(fit.fit.fitted && fit.flag.empty(),
-               fit.fit.fitted ? "orders.csv rule: measured " + fitted + " against the declared " +
-                                    std::to_string(info.order) + ": " + fit.flag
+               fit.fit.fitted ? "measured order " + g(fit.p, 4) + " against the declared " + std::to_string(info.order) +
+                                    " (95% interval [" + g(fit.p - fit.ci95, 4) + ", " + g(fit.p + fit.ci95, 4) +
+                                    "], errors " + g(errs.front()) + " at h = " + g(hs.front()) + " s to " + g(errs.back()) +
+                                    " at h = " + g(hs.back()) + " s): " + fit.flag
                               : "orders.csv rule: inconclusive (" + fit.fit.why_not + ")");
     } else {
       // Adaptive: the error follows the tolerance. Over two decades of tolerance, the error
@@ -241,43 +243,119 @@ Check check_adaptive_trait(const IntegratorInfo& info, const IntegratorBench& be
   });
 }
 
+// The step-back defect d(h) = |Φ_{-h}(Φ_h(y0)) - y0| / scale falls like h^q, q >= this, for a
+// method that is not symmetric; a symmetric one's defect does not fall with h (check_step_back).
+inline constexpr double kStepBackFallOrder = 1.5;
+// ... and steadily: its local orders within this of each other (a leading error term's); a
+// solver's defect falls erratically where it falls at all, as the iteration counts change.
+inline constexpr double kStepBackSteadiness = 1.0;
+// A defect at most this far above zero (relative to the state's scale) is round-off.
+inline constexpr double kStepBackRoundOff = 1e-12;
+// Below this the defect carries no slope (a few ulps of the state: round-off).
+inline constexpr double kStepBackNoSlope = 1e-13;
+// The steps: h0 and three halvings.
+inline constexpr double kStepBackH0 = 1e-3;
+inline constexpr int kStepBackSteps = 4;
+
 Check check_step_back(const IntegratorInfo& info, const IntegratorBench& bench) {
   // Symmetric: Φ_{-h} ∘ Φ_h = id (Hairer, Lubich & Wanner II.3, Def. 3.1). The step back starts
-  // a second stepper from the first one's end with step -h. A method that is not symmetric
-  // leaves its local error, O(h^(p+1)) with p its order, far above round-off at h = 1e-3 on
-  // the test models (their fastest modes have h w ~ 0.1-1). Adaptive methods are not compared:
+  // a second stepper from the first one's end with step -h. Adaptive methods are not compared:
   // their step back is not the step they took.
+  //
+  // Which defect d(h) tells a symmetric method from one that is not (issue 44 class 6): by its
+  // behaviour in h, not by a round-off threshold. A method that is not symmetric differs from its
+  // adjoint Φ*_h = Φ_{-h}^{-1} in its local error (HLW II.3, Thm. 3.2: the adjoint's leading
+  // error term is (-1)^p times the method's), so d(h) = O(h^(p+1)) (or O(h^(p+2)) for even p),
+  // which falls at least like h^2 for any consistent method (p >= 1): by 4x or more a halving of h.
+  // A symmetric method solved by an iteration to a tolerance (an implicit midpoint rule by fixed-
+  // point or Newton iteration stopped at tol) is symmetric to that tolerance: its defect is the
+  // two solves' residual errors, at the tolerance whatever h (a contraction h L per sweep leaves
+  // at most h L tol: not faster than h^1), and round-off does not fall with h at all. Up to issue
+  // 44 any defect above 1e-12 failed a method declared symmetric: an implicit midpoint rule
+  // solved by fixed-point iteration came back to 2.3e-12 and failed. Now, d(h) is measured at
+  // h0 = 1e-3 s and three halvings (the test models' fastest modes have h w ~ 0.1-1 at h0, so a
+  // non-symmetric method's defect stands far above round-off), and a method declared symmetric
+  // fails when its defect falls with h like a local error: at local order >= kStepBackFallOrder
+  // (between a converged solver's <= 1 and a local error's >= 2) over every halving where it
+  // stands above round-off (a fall from above kStepBackRoundOff to below kStepBackNoSlope counts
+  // as one), and steadily (local orders within kStepBackSteadiness of each other, as a leading
+  // error term's are). A fixed-point iteration stopped at a tolerance can also fall fast over a
+  // halving, as its contraction h L improves and its iteration count changes, but not steadily:
+  // the implicit midpoint rule of tests/plugins/implicit_midpoint.cpp stopped at 1e-10 returns
+  // to 6.3e-9, 2.3e-10, 6.4e-13, 6.9e-12 (local orders 4.75, 8.5, -3.4); Kutta's third-order
+  // method declared symmetric (tests/plugins/conformance_broken_integrators.cpp) falls at a
+  // steady ~4 = p + 1 and fails.
+  // A defect below kStepBackRoundOff at h0 is round-off: symmetric to the last bits.
   return Check::run(entry_of(info), "trait: symmetric (step back)", [&](Check& c) {
     if (info.adaptive) c.not_applicable("adaptive: its step back is not the step it took");
     auto model = test_model_for(c, info, bench.general);
     auto scope = c.context(model->name());
-    const double h = 1e-3;
-    auto form = formulation_for(*model, info);
-    const Eigen::VectorXd y0 = form->initial_state();
-    auto forward = info.make(*form, settings_of(info, h), 0.0);
-    StepFailure failure;
-    const bool ok = forward->step(h, failure);
-    c.require(ok, step_text(ok, 0.0, failure));
-    bool armed = false;  // never: the wrapper only starts where the step ended
-    auto from_end = make_faulty(formulation_for(*model, info), armed, forward->state());
-    c.require(from_end != nullptr, "conformance/fault_injection.hpp has no wrapper for the " + to_string(info.consumes) + " form");
-    auto back = info.make(*from_end, settings_of(info, -h), h);
-    const bool stepped = back->step(0.0, failure);
-    const double scale = std::max(1.0, form->physical_state(y0).lpNorm<Eigen::Infinity>());
-    const double moved = state_error(form->physical_state(forward->state()), form->physical_state(y0)) / scale;
-    const double returned =
-        stepped ? state_error(form->physical_state(back->state()), form->physical_state(y0)) / scale : HUGE_VAL;
-    const std::string numbers = "moved " + g(moved) + ", returned to " + g(returned) + " of the start" +
-                                (stepped ? "" : " (step back failed: " + failure.reason + ")");
-    c.measured(numbers + " (declared symmetric: " + (info.traits.symmetric ? "yes" : "no") + ")");
-    c.require(moved > 1e-6, "the step did nothing: " + numbers);
-    if (info.traits.symmetric) {
-      c.require(stepped, "declared symmetric, but the step back failed: " + failure.reason);
-      c.expect(back->time() == 0.0, "the step back ended at t = " + format_g(back->time(), 17) + " s, not 0");
-      c.expect(returned < 1e-12, "declared symmetric, but the step back did not undo the step to round-off: " + numbers);
-    } else {
-      c.expect(returned > 1e-10, "declared not symmetric, but the step back undoes the step: " + numbers);
+    std::vector<double> hs, defects;
+    double moved0 = 0.0;
+    for (int k = 0; k < kStepBackSteps; ++k) {
+      const double h = kStepBackH0 / std::pow(2.0, k);
+      auto form = formulation_for(*model, info);
+      const Eigen::VectorXd y0 = form->initial_state();
+      auto forward = info.make(*form, settings_of(info, h), 0.0);
+      StepFailure failure;
+      const bool ok = forward->step(h, failure);
+      c.require(ok, step_text(ok, 0.0, failure));
+      bool armed = false;  // never: the wrapper only starts where the step ended
+      auto from_end = make_faulty(formulation_for(*model, info), armed, forward->state());
+      c.require(from_end != nullptr, "conformance/fault_injection.hpp has no wrapper for the " + to_string(info.consumes) + " form");
+      auto back = info.make(*from_end, settings_of(info, -h), h);
+      const bool stepped = back->step(0.0, failure);
+      const double scale = std::max(1.0, form->physical_state(y0).lpNorm<Eigen::Infinity>());
+      const double moved = state_error(form->physical_state(forward->state()), form->physical_state(y0)) / scale;
+      const double returned =
+          stepped ? state_error(form->physical_state(back->state()), form->physical_state(y0)) / scale : HUGE_VAL;
+      if (k == 0) {
+        moved0 = moved;
+        const std::string numbers = "moved " + g(moved) + ", returned to " + g(returned) + " of the start" +
+                                    (stepped ? "" : " (step back failed: " + failure.reason + ")");
+        c.require(moved > 1e-6, "the step did nothing: " + numbers);
+        if (info.traits.symmetric) {
+          c.require(stepped, "declared symmetric, but the step back failed: " + failure.reason);
+          c.expect(back->time() == 0.0, "the step back ended at t = " + format_g(back->time(), 17) + " s, not 0");
+        } else {
+          c.measured(numbers + " (declared symmetric: no)");
+          c.expect(returned > 1e-10, "declared not symmetric, but the step back undoes the step: " + numbers);
+          return;
+        }
+      }
+      c.require(stepped, "declared symmetric, but the step back at h = " + g(h) + " s failed: " + failure.reason);
+      hs.push_back(h);
+      defects.push_back(returned);
     }
+    // The defect's fall over each halving, as a local order (NaN: both at round-off, no slope).
+    std::string defects_text, orders_text;
+    bool falls = true;
+    int judged = 0;
+    double lowest = HUGE_VAL, highest = -HUGE_VAL;
+    for (size_t k = 0; k < defects.size(); ++k) {
+      defects_text += (k ? ", " : "") + g(defects[k]);
+      if (k == 0) continue;
+      const double a = defects[k - 1], b = defects[k];
+      if (a < kStepBackNoSlope) continue;  // nothing left to fall from
+      const double q = b < kStepBackNoSlope ? std::log2(a / kStepBackNoSlope) : std::log2(a / b);
+      orders_text += std::string(orders_text.empty() ? "" : ", ") + (b < kStepBackNoSlope ? ">= " : "") + g(q, 3);
+      falls = falls && q >= kStepBackFallOrder;
+      if (b >= kStepBackNoSlope) lowest = std::min(lowest, q), highest = std::max(highest, q);
+      ++judged;
+    }
+    const std::string numbers = "moved " + g(moved0) + "; returned to " + defects_text + " of the start at h = " +
+                                g(hs.front()) + " s and " + std::to_string(hs.size() - 1) + " halvings" +
+                                (orders_text.empty() ? std::string() : " (local orders of the defect " + orders_text + ")");
+    c.measured(numbers + " (declared symmetric: yes)");
+    if (defects.front() < kStepBackRoundOff) return;  // round-off: symmetric to the last bits
+    falls = falls && judged > 0 && !(highest - lowest > kStepBackSteadiness);
+    if (!falls)
+      c.measured("symmetric to " + g(*std::max_element(defects.begin(), defects.end())) +
+                 ": a defect that does not fall with h like a local error (a solver's tolerance)");
+    c.expect(!falls,
+             "declared symmetric, but the step back's defect falls with h like a local error, steadily at local order >= " +
+                 g(kStepBackFallOrder) + " over every halving (a symmetric method's defect is round-off or its "
+                 "solver's tolerance, which do not): " + numbers);
   });
 }
 

@@ -47,6 +47,12 @@ struct Observation {
   // Total linear momentum (N s) where the model conserves it (zero net external force, e.g.
   // Model C with thrust equal to weight); NaN components where it is not conserved.
   Eigen::Vector3d linear_momentum = Eigen::Vector3d::Constant(std::numeric_limits<double>::quiet_NaN());
+  // Where linear_momentum is conserved: the total mass M (kg) and the centre of mass x_c (m), NaN
+  // elsewhere. With them the energy error splits into the centre of mass's part and the rest
+  // (core/metrics.hpp, energy_err_com_max): a drift dP of the momentum adds the kinetic energy
+  // P0.dP/M + |dP|^2/(2M) and moves x_c by the integral of dP/M, whatever the internal motion does.
+  double total_mass = std::numeric_limits<double>::quiet_NaN();
+  Eigen::Vector3d centre_of_mass = Eigen::Vector3d::Constant(std::numeric_limits<double>::quiet_NaN());
   std::vector<double> extra;       // model-specific columns, see Formulation::extra_column_names()
   // The model's own conserved scalars (a Casimir, ...), slot by slot of invariant_specs()
   // (core/metric_registry.hpp): NaN where the model has none, which makes their metrics n/a.

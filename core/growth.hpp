@@ -24,17 +24,18 @@
 //             regime_change the envelope rises more than kGrowthJumpRatio-fold within one
 //                           octave (no power law does that below p = 3.3): reported with where,
 //                           and the law after it judged on its own (the fields below);
-//             faster        (accelerating) the last two sub-spans the steepest, rising, the
-//                           last above 1 + s and kGrowthAccelRise above the first: an envelope
-//                           that steepens (e^(lambda t)), whose interval is therefore wide;
-//             inconclusive  the interval's half-width exceeds kGrowthMaxHalfWidth;
+//             otherwise the law its 95% interval carries (one rule for every law, issue 44):
 //             decays        hi < -s;
-//             bounded       the interval reaches 0 (lo <= s) and hi < kGrowthBoundedUpper;
-//             sqrt_t        it reaches 1/2 and excludes 0 and 1;
-//             linear        it reaches 1 and excludes 1/2;
 //             faster        lo > 1 + s;
-//             power_law     a clear exponent none of 0, 1/2, 1 (e.g. [0.2, 0.35]);
-//             (s = kGrowthLawSlack; an interval reaching two laws' exponents is inconclusive).
+//             bounded       the interval holds 0 (0 in it, or all of it within +-s), clears the
+//                           bands 1/2 +- s and 1 +- s, and is at most +-kGrowthMaxHalfWidth wide;
+//             sqrt_t        the same about 1/2;
+//             linear        the same about 1;
+//             power_law     as narrow, wholly between the bands (e.g. [0.2, 0.35]);
+//             inconclusive  none of these (why_no_law says why, with the interval);
+//             (s = kGrowthLawSlack). An accelerating envelope (the last two sub-spans the
+//             steepest, rising, the last above 1 + s and kGrowthAccelRise above the first) is an
+//             observation printed beside the law (GrowthFit::observation), not a law.
 //   theory    what the integrator's declared traits predict (predicted_growth): bounded for a
 //             symplectic method on a conservative model, at most linear otherwise, round-off
 //             for a momentum map a scheme conserves exactly; a law that contradicts it is
@@ -59,7 +60,6 @@ inline constexpr double kGrowthAccelRise = 0.5;         // accelerating: the las
 inline constexpr double kGrowthMinOctaves = 2.0;        // the shortest window a law is fitted over
 inline constexpr double kGrowthSignalOverFloor = 10.0;  // below this many Brouwer floors: round_off
 inline constexpr double kGrowthMaxHalfWidth = 0.25;     // wider 95% intervals: inconclusive
-inline constexpr double kGrowthBoundedUpper = 0.5;      // bounded needs the interval below 1/2
 inline constexpr double kGrowthLawSlack = 0.1;          // an interval "reaches" a law's exponent within this
 inline constexpr double kGrowthJumpRatio = 10.0;        // a rise within one octave beyond this: regime change
 // Within this many Brouwer floors, a sqrt_t or linear growth is round-off's own (Brouwer's
@@ -128,6 +128,10 @@ struct GrowthFit {
   double jump_ratio = std::numeric_limits<double>::quiet_NaN();
   GrowthLaw after_law = GrowthLaw::None;
   std::string why;  // too_short, inconclusive, regime_change: why no single law, in words
+  // The envelope steepens over the span judged (core/growth.cpp, "Acceleration"), and what was
+  // seen, in words: reported beside the law, whatever the law.
+  bool accelerating = false;
+  std::string observation;
   GrowthPrediction prediction;  // what theory predicts for this run
   // "" (no prediction or nothing to judge), "consistent", or "investigate: ..." with the evidence.
   std::string verdict;
@@ -138,8 +142,10 @@ struct GrowthFit {
 
 // The fit, its law and its verdict against the prediction (the rule above).
 GrowthFit fit_growth(const std::vector<EnvelopePoint>& envelope, double err_max, const GrowthContext& context);
-// The law of a 95% interval (the bands above, after the other checks).
+// The law of a 95% interval (the bands above, after the other checks): Inconclusive when it
+// carries none, and then why_no_law says why in words.
 GrowthLaw classify_growth(double ci95_low, double ci95_high);
+std::string why_no_law(double ci95_low, double ci95_high);
 // The words the report prints for a fit: the law with its interval and span, why none where
 // there is none, and the verdict ("investigate: ...") where theory disagrees.
 std::string describe_growth(const GrowthFit& fit);

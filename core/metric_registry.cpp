@@ -77,6 +77,20 @@ const std::vector<MetricSpec> kRegistry = {
      .scale = RoundOffScale::LinearMomentum, .violable = Violable::LinearMomentum, .default_gate = true,
      .role = TableRole::Headline, .shared_window = true, .field = &M::linear_momentum_err_max,
      .value = [](const M& m) { return m.linear_momentum_err_max; }},
+    {.name = "energy_err_com_max", .unit = "J", .label = "max ΔE_cm",
+     .meaning = "max over t of |P(0)·ΔP/M + |ΔP|²/(2M)|: the part of the energy error that a drift ΔP of the total "
+                "linear momentum puts into the centre of mass's kinetic energy (M: the total mass)",
+     .scale = RoundOffScale::Energy, .violable = Violable::LinearMomentum, .field = &M::energy_err_com_max,
+     .value = [](const M& m) { return m.energy_err_com_max; }},
+    {.name = "energy_err_internal_max", .unit = "J", .label = "max ΔE_int",
+     .meaning = "max over t of |E(t) − E(0) − W(t) − ΔE_cm(t)|: the energy error of the motion relative to the centre "
+                "of mass, the part a momentum drift does not explain",
+     .scale = RoundOffScale::Energy, .violable = Violable::LinearMomentum, .field = &M::energy_err_internal_max,
+     .value = [](const M& m) { return m.energy_err_internal_max; }},
+    {.name = "com_drift_max", .unit = "m", .label = "max Δx_cm",
+     .meaning = "max over t of |x_cm(t) − x_cm(0) − P(0) t/M|: how far the centre of mass moved from where the "
+                "conserved momentum keeps it",
+     .violable = Violable::LinearMomentum, .field = &M::com_drift_max, .value = [](const M& m) { return m.com_drift_max; }},
     {.name = "orthogonality_err_max", .unit = "1", .label = "max ‖I − RᵀR‖",
      .meaning = "max over t and rigid bodies of ‖I − RᵀR‖_F", .violable = Violable::Rotations, .default_gate = true,
      .role = TableRole::Headline, .field = &M::orthogonality_err_max,

@@ -32,6 +32,15 @@ struct ConservationMetrics {
   double constraint_rate_err_max = 0.0;
   // max |P(t) - P(0)| of the total linear momentum; NaN where the model does not conserve it.
   double linear_momentum_err_max = std::numeric_limits<double>::quiet_NaN();
+  // Where P is conserved (a free centre of mass), the energy error split by its mechanism (NaN
+  // elsewhere): a drift dP = P - P0 of the momentum changes the centre of mass's kinetic energy
+  // by dE_cm = P0.dP/M + |dP|^2/(2M) (increment form; the potential of a translation does not
+  // change where the net external force is zero), and moves the centre of mass x_c away from
+  // x_c(0) + P0 (t - t0)/M. The rest, E - E0 - W - dE_cm, is the internal motion's error, the one
+  // a method's stability and energy behaviour are judged on (core/stability_criterion.hpp).
+  double energy_err_com_max = std::numeric_limits<double>::quiet_NaN();       // max |dE_cm| (J)
+  double energy_err_internal_max = std::numeric_limits<double>::quiet_NaN();  // max |E - E0 - W - dE_cm| (J)
+  double com_drift_max = std::numeric_limits<double>::quiet_NaN();            // max |x_c - x_c(0) - P0 (t - t0)/M| (m)
   double orthogonality_err_max = 0.0;
   double orthogonality_err_t = 0.0;  // when orthogonality_err_max was first reached (s)
   double orthogonality_err_mean = 0.0;
@@ -62,6 +71,10 @@ struct ConservationMetrics {
 double metric_value(const ConservationMetrics& m, const std::string& name);
 const std::vector<std::string>& metric_names();
 
+// The change of the centre of mass's kinetic energy |P|^2/(2M) when the total linear momentum
+// moves from P0 to P0 + dP: P0.dP/M + |dP|^2/(2M) (J).
+double centre_of_mass_energy_change(const Eigen::Vector3d& P0, const Eigen::Vector3d& dP, double total_mass);
+
 class MetricsAccumulator {
  public:
   void add(double t, const Observation& o);
@@ -74,6 +87,9 @@ class MetricsAccumulator {
   double e_max_ = 0.0, e_sum_ = 0.0, pi_max_ = 0.0, pi_sum_ = 0.0;
   Eigen::Vector3d p0_ = Eigen::Vector3d::Zero();
   double p_max_ = 0.0;
+  Eigen::Vector3d x0_ = Eigen::Vector3d::Zero();  // centre of mass at t0 (NaN: not free)
+  double mass_ = 0.0, e_com_max_ = 0.0, e_int_max_ = 0.0, x_drift_max_ = 0.0;
+  bool has_free_centre_of_mass() const { return p0_.allFinite() && x0_.allFinite() && mass_ > 0.0; }
   double c_max_ = 0.0, cr_max_ = 0.0, o_max_ = 0.0, o_sum_ = 0.0, ke_max_ = 0.0, e_magnitude_ = 0.0;
   // Running sums for the least-squares slope of dE(t), shifted by the first time for accuracy.
   double t0_ = 0.0, st_ = 0.0, se_ = 0.0, stt_ = 0.0, ste_ = 0.0;

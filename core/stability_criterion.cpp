@@ -36,14 +36,15 @@ double energy_gain_rel(const ConservationMetrics& m) {
 }
 
 std::string Instability::describe() const {
+  const std::string scale_words = "E_s = " + joules(scale) + ", " + (scale_source.empty() ? "max KE over the start-up" : scale_source);
   switch (bound) {
     case Bound::EnergyGain:
-      return "energy gain " + beyond(value, limit) + " × E_s > " + format_g(limit, 3) + " (E_s = " + joules(scale) +
-             ", max KE over the start-up; max " + beyond(value_max, limit) + " × E_s at t = " + format_g(t_max, 4) + " s)";
+      return "energy gain " + beyond(value, limit) + " × E_s > " + format_g(limit, 3) + " (" + scale_words + "; max " +
+             beyond(value_max, limit) + " × E_s at t = " + format_g(t_max, 4) + " s)";
     case Bound::ExponentialGrowth:
-      return "|E − E0 − W| grows exponentially: ×" + beyond(value, limit) + " within one octave of t (> ×" +
-             format_g(limit, 3) + "), reaching " + beyond(value_max, floor * scale) + " J ≥ " + format_g(floor, 3) + " × E_s by t = " +
-             format_g(t_max, 4) + " s (E_s = " + joules(scale) + ")";
+      return "|E − E0 − W| grows exponentially to the end of the run: ×" + beyond(value, limit) +
+             " within one octave of t (> ×" + format_g(limit, 3) + "), reaching " + beyond(value_max, floor * scale) +
+             " J ≥ " + format_g(floor, 3) + " × E_s by t = " + format_g(t_max, 4) + " s (" + scale_words + ")";
     case Bound::Constraint: return "constraint error " + beyond(value, limit) + " > " + format_g(limit, 3);
     case Bound::Orthogonality: return "orthogonality error " + beyond(value, limit) + " > " + format_g(limit, 3);
     case Bound::NonFinite: return "non-finite energy";
@@ -60,36 +61,72 @@ std::string EnergyDrift::describe() const {
          format_g(fraction, 3) + " × E_s = " + joules(fraction * scale) + " (max " + joules(err_max) + ")";
 }
 
-StabilityMonitor::StabilityMonitor(const StabilityCriterion& criterion, double scale_window)
+std::string GrowthEpisode::describe() const {
+  const std::string what = internal ? "|ΔE_int|" : "|E − E0 − W|";
+  return "a rise that stopped: " + what + " rose up to ×" + format_g(rise, 3) + " within an octave of t from t = " +
+         format_g(t_start, 4) + " s (its running max " + joules(err_start) + " → " + joules(err_end) + " = " +
+         format_g(err_end / scale, 2) + " × E_s by t = " + format_g(t_end, 4) +
+         " s), then less than ×100 an octave: not a numerical instability, which keeps amplifying until the error "
+         "reaches the motion's scale; a change of the motion (a symmetry broken, an equilibrium left) raises every "
+         "method's error at the same time";
+}
+
+std::string MomentumDrift::describe() const {
+  return "drifts in P: max |ΔP| " + format_g(dP_max, 3) + " N s (round-off bound n ε p_s = " + format_g(round_off, 2) +
+         " N s), centre of mass moved " + format_g(com_moved, 3) + " m; the centre of mass's kinetic energy change " +
+         "reaches " + joules(energy_com_max) + ", against max |ΔE| " + joules(energy_err_max) +
+         " (the motion's own, max |ΔE_int|: " + joules(energy_internal_max) + ")";
+}
+
+StabilityMonitor::StabilityMonitor(const StabilityCriterion& criterion, double scale_window, EnergyScale scale)
     : criterion_(criterion),
-      window_(scale_window > 0.0 ? scale_window : std::numeric_limits<double>::infinity()) {}
+      window_(scale_window > 0.0 ? scale_window : std::numeric_limits<double>::infinity()),
+      scale_fixed_(scale.fixed()),
+      scale_source_(scale.fixed() ? scale.source : "max KE over this run's start-up (no reference for the case)") {
+  if (scale_fixed_) scale_ = scale.value;
+}
 
 bool StabilityMonitor::add(double t, long step, const Observation& o) {
-  const double balance = o.energy - o.external_work;  // E(t) - W(t): conserved up to the scheme's error
+  double balance = o.energy - o.external_work;  // E(t) - W(t): conserved up to the scheme's error
+  last_step_ = step;
+  if (!started_) {
+    started_ = true;
+    t0_ = t;
+    balance0_ = balance;  // the centre of mass's share below is 0 at t0 (dP = 0)
+    free_com_ = o.linear_momentum.allFinite() && o.centre_of_mass.allFinite() && o.total_mass > 0.0;
+    if (free_com_) p0_ = o.linear_momentum, x0_ = o.centre_of_mass, mass_ = o.total_mass;
+  }
+  if (std::isfinite(balance)) total_err_max_ = std::max(total_err_max_, std::abs(balance - balance0_));
+  if (free_com_ && o.linear_momentum.allFinite() && o.centre_of_mass.allFinite()) {
+    // The centre of mass's share, a conservation drift, is judged apart (MomentumDrift); the
+    // criterion judges the rest.
+    const Eigen::Vector3d dP = o.linear_momentum - p0_;
+    const double de_com = centre_of_mass_energy_change(p0_, dP, mass_);
+    dp_max_ = std::max(dp_max_, dP.norm());
+    e_com_max_ = std::max(e_com_max_, std::abs(de_com));
+    com_moved_ = std::max(com_moved_, (o.centre_of_mass - x0_ - p0_ * ((t - t0_) / mass_)).norm());
+    balance -= de_com;
+  }
   if (unstable_) {
     // Judged: only the largest gain is still followed, for the reason's "max ... at t = ...".
     if (std::isfinite(balance) && balance - balance0_ > gain_max_) gain_max_ = balance - balance0_, gain_max_t_ = t;
     return true;
   }
-  if (!started_) {
-    started_ = true;
-    t0_ = t;
-    balance0_ = balance;
-  }
   const double s = t - t0_;
   if (!std::isfinite(balance) || !std::isfinite(o.kinetic)) {
-    unstable_ = Instability{Instability::Bound::NonFinite, balance, 0.0, t, step, scale_};
+    unstable_ = Instability{Instability::Bound::NonFinite, balance, 0.0, t, step, scale_, scale_source_};
     gain_max_ = std::numeric_limits<double>::quiet_NaN();
     return true;
   }
   // The bounds that need no scale, at once: the onset is this sample.
   if (!(o.constraint_err <= criterion_.constraint_bound)) {
-    unstable_ = Instability{Instability::Bound::Constraint, o.constraint_err, criterion_.constraint_bound, t, step, scale_};
+    unstable_ = Instability{Instability::Bound::Constraint, o.constraint_err, criterion_.constraint_bound, t, step, scale_,
+                            scale_source_};
     return true;
   }
   if (!(o.orthogonality_err <= criterion_.constraint_bound)) {
     unstable_ = Instability{Instability::Bound::Orthogonality, o.orthogonality_err, criterion_.constraint_bound, t, step,
-                            scale_};
+                            scale_, scale_source_};
     return true;
   }
   const double gain = balance - balance0_;
@@ -104,9 +141,13 @@ bool StabilityMonitor::add(double t, long step, const Observation& o) {
   const Sample x{t, s, step, gain};
   if (!window_closed_) {
     if (s <= window_) {
-      scale_ = std::max(scale_, o.kinetic);
-      window_samples_.push_back(x);
-      return false;
+      if (!scale_fixed_) {
+        scale_ = std::max(scale_, o.kinetic);
+        window_samples_.push_back(x);
+        return false;
+      }
+      judge(x);  // E_s known: the window only delays criterion 2
+      return unstable_.has_value();
     }
     close_window();
     if (unstable_) return true;
@@ -125,44 +166,44 @@ void StabilityMonitor::close_window() {
   window_samples_.shrink_to_fit();
 }
 
+void StabilityMonitor::end_streak(const Sample& x) {
+  // A visible stretch that stopped rising exponentially: an episode of the motion, kept (the
+  // largest) for the verdict's words.
+  if (streak_ && streak_->visible) {
+    GrowthEpisode e{streak_->first.t, x.t, streak_->rise_max, streak_->err_first, err_max_, scale_, free_com_};
+    if (!episode_ || e.err_end - e.err_start > episode_->err_end - episode_->err_start) episode_ = e;
+  }
+  streak_.reset();
+}
+
 void StabilityMonitor::judge(const Sample& x) {
   if (unstable_) return;
   const double round_off = kRoundOffGain * magnitude_;
-  // 1. The energy gain against the scale fixed at the start.
+  // 1. The energy gain against the case's scale.
   if (x.gain > round_off && !(x.gain <= criterion_.energy_fraction * scale_)) {
     unstable_ = Instability{Instability::Bound::EnergyGain,
                             scale_ > 0.0 ? x.gain / scale_ : std::numeric_limits<double>::infinity(),
-                            criterion_.energy_fraction, x.t, x.step, scale_};
+                            criterion_.energy_fraction, x.t, x.step, scale_, scale_source_};
     return;
   }
   const double err = std::abs(x.gain);
-  // 2. Exponential growth of |E - E0 - W|, after the start-up: M(s) against M(s/2).
-  // (Judged as the samples come, so M(s) is the running max err_max_; the window's samples,
-  // judged when it closes, are never past 2 x window.)
-  if (window_closed_ && x.s >= 2.0 * window_ && !check_s_.empty()) {
+  // 2. Exponential growth of the error, after the start-up: M(s) against M(s/2), followed stretch
+  // by stretch; decided in result() (an instability is a stretch still going on at the end).
+  if ((window_closed_ || scale_fixed_) && x.s >= 2.0 * window_ && !check_s_.empty()) {
     while (half_index_ + 1 < check_s_.size() && check_s_[half_index_ + 1] <= 0.5 * x.s) ++half_index_;
     const double m_s = err_max_;
     const double m_half = check_s_[half_index_] <= 0.5 * x.s ? check_m_[half_index_] : 0.0;
     const double rise = m_half > 0.0 ? m_s / m_half : std::numeric_limits<double>::infinity();
     if (m_s > round_off && rise > criterion_.growth_per_octave) {
-      if (!streak_) streak_ = x, streak_ratio_ = rise;
-      // The first episode of exponential growth that lifts the error into sight (above
-      // kVisibleError x E_s) is the instability's onset, should the error reach the floor.
-      if (!episode_ && m_s >= kVisibleError * scale_) episode_ = *streak_, episode_ratio_ = streak_ratio_;
+      if (!streak_) streak_ = Streak{x, m_half, rise};
+      streak_->rise_max = std::max(streak_->rise_max, std::isfinite(rise) ? rise : streak_->rise_max);
+      if (m_s >= kVisibleError * scale_) streak_->visible = true;
+      if (streak_->visible && !streak_->floor_reached && m_s >= criterion_.growth_floor * scale_) streak_->floor_reached = x;
     } else {
-      streak_.reset();
+      end_streak(x);
     }
   }
-  if (episode_ && err_max_ >= criterion_.growth_floor * scale_) {
-    Instability found{Instability::Bound::ExponentialGrowth, episode_ratio_, criterion_.growth_per_octave, episode_->t,
-                      episode_->step, scale_};
-    found.value_max = err_max_;
-    found.t_max = x.t;
-    found.floor = criterion_.growth_floor;
-    unstable_ = found;
-    return;
-  }
-  // Within the scale and not exponential: a drift once the error passes drift_fraction x E_s.
+  // Within the scale: a drift once the error passes drift_fraction x E_s.
   if (!drift_ && err > round_off && err > criterion_.drift_fraction * scale_)
     drift_ = EnergyDrift{x.t, x.step, scale_, criterion_.drift_fraction, 0.0};
 }
@@ -172,16 +213,38 @@ StabilityVerdict StabilityMonitor::result() const {
   if (!closed.window_closed_) closed.close_window();
   StabilityVerdict v;
   v.scale = closed.scale_;
+  v.scale_source = closed.scale_source_;
   v.gain_max = closed.gain_max_;
+  // 2. A visible stretch of exponential growth still going on at the last sample, past the floor.
+  if (!closed.unstable_ && closed.streak_ && closed.streak_->visible && closed.streak_->floor_reached) {
+    const Streak& k = *closed.streak_;
+    Instability found{Instability::Bound::ExponentialGrowth, k.rise_max, criterion_.growth_per_octave, k.first.t,
+                      k.first.step, closed.scale_, closed.scale_source_};
+    found.value_max = closed.err_max_;
+    found.t_max = k.floor_reached->t;
+    found.floor = criterion_.growth_floor;
+    closed.unstable_ = found;
+  }
   if (closed.unstable_) {
     v.unstable = closed.unstable_;
     if (v.unstable->bound == Instability::Bound::EnergyGain) {
       v.unstable->value_max = closed.scale_ > 0.0 ? closed.gain_max_ / closed.scale_ : std::numeric_limits<double>::infinity();
       v.unstable->t_max = closed.gain_max_t_;
     }
-  } else if (closed.drift_) {
-    v.drift = closed.drift_;
-    v.drift->err_max = closed.err_max_;
+  } else {
+    if (closed.drift_) {
+      v.drift = closed.drift_;
+      v.drift->err_max = closed.err_max_;
+    }
+    v.episode = closed.episode_;
+  }
+  if (closed.free_com_) {
+    // n eps p_s: the most that rounding can move P in n steps (MomentumDrift).
+    const double p_s = std::sqrt(2.0 * closed.mass_ * std::max(closed.scale_, 0.0));
+    const double bound = double(std::max(1L, closed.last_step_)) * std::numeric_limits<double>::epsilon() * p_s;
+    if (closed.dp_max_ > bound)
+      v.momentum_drift =
+          MomentumDrift{closed.dp_max_, bound, closed.com_moved_, closed.e_com_max_, closed.total_err_max_, closed.err_max_};
   }
   return v;
 }

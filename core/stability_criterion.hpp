@@ -4,38 +4,51 @@
 // probe of the stability map (studies/stability_map.hpp), through the same StabilityMonitor fed
 // sample by sample.
 //
-// The energy scale E_s is FIXED AT THE START: the largest kinetic energy over the start-up
-// window, the first slowest period of the model's motion (Model::slowest_period_s; the whole run
-// when the model declares none or the run is shorter). Over that window the motion reaches its
-// physical kinetic-energy scale (a pendulum or a cable released from rest passes its lowest point
-// within one period; a tumbling body's T is constant), while a drift has had no time to build up.
-// The run's own maximum kinetic energy is no scale: a drift of the linear momentum P adds
-// |P - P0|^2 / (2 M) to the kinetic energy, so a drifting run inflates the very denominator it is
-// judged against (the free-step Dormand-Prince run of C_single_multirotor_ode45: energy "gain" 137 J = |dP|^2/(2M),
-// 0.98 x its own max KE, while E_s = 2.6 J).
+// The energy scale E_s is A PROPERTY OF THE CASE, fixed before the run: the largest kinetic energy
+// of the case's motion over its start-up window, the first slowest period (Model::slowest_period_s;
+// the whole run when the model declares none or the run is shorter), as the caller computes it from
+// a reference solution of the case (app/energy_scale.hpp: every run and every stability-map probe
+// of a case is judged against the same E_s). Over that window the motion reaches its physical
+// kinetic-energy scale (a pendulum or a cable released from rest passes its lowest point within one
+// period; a tumbling body's T is constant), while no drift has had time to build up. The judged
+// run's own kinetic energy is no scale: a probe that blows up within the start-up would set its
+// own E_s (6.87e3 J for a 2.6 J motion), and a drift of the linear momentum P adds
+// |P - P0|^2 / (2 M) to the kinetic energy, inflating the very denominator it is judged against.
+// Only where the caller has no reference (a model without an ODE form) is E_s the judged run's own
+// max KE over the window, and the verdict's words say so.
+//
+// The energy error judged is the INTERNAL one where the model has a free centre of mass (its
+// Observation gives P, M and x_c): E - E0 - W minus the centre of mass's kinetic-energy change
+// P0.dP/M + |dP|^2/(2M). A method that does not conserve P lets the centre of mass drift; that is a
+// conservation drift, reported as such (MomentumDrift: "drifts in P"), not a growth of the motion.
 //
 // A run is UNSTABLE from the first sample (its onset: time and step) at which
-//   1. its energy gain, the signed energy-balance residual E(t) - E(0) - W(t) (W: external work),
-//      exceeds energy_fraction x E_s. Signed, because instability is growth: a method that damps
-//      loses energy without being unstable (that loss is accuracy). A gain within round-off of the
-//      energy's magnitude (kRoundOffGain x max(|T| + |E - T|)) is not growth;
-//   2. or the energy error |E - E0 - W| grows exponentially: its running maximum M rises more than
-//      growth_per_octave-fold within one octave of t - t0 (M(s) > 100 M(s/2): a power law c s^p
-//      does that only for p > 6.6, while the secular drifts of one-step methods are linear and a
-//      drifting momentum's kinetic energy |dP|^2/(2M) at most quartic; e^(lambda s) does it for
-//      every s > 2 ln(100)/lambda), judged after the start-up window (s/2 beyond it), in an
-//      episode (an unbroken stretch of such octaves) that lifts the error above 1e-6 E_s, and the
-//      error has reached growth_floor x E_s then or later (a jump of an error that stays far below
-//      the motion's scale, e.g. a bounded error when the motion turns violent, is not an
-//      instability of the motion). Its onset is the first sample of that first episode;
+//   1. its energy gain, the signed (internal) energy-balance residual, exceeds energy_fraction x
+//      E_s. Signed, because instability is growth: a method that damps loses energy without being
+//      unstable (that loss is accuracy). A gain within round-off of the energy's magnitude
+//      (kRoundOffGain x max(|T| + |E - T|)) is not growth;
+//   2. or the (internal) energy error grows exponentially TO THE END OF THE RUN: its running
+//      maximum M rises more than growth_per_octave-fold within one octave of t - t0 (M(s) >
+//      100 M(s/2): a power law c s^p does that only for p > 6.6, while the secular drifts of
+//      one-step methods are linear and a drifting momentum's kinetic energy at most quartic;
+//      e^(lambda s) does it for every s > 2 ln(100)/lambda), judged after the start-up window (s/2
+//      beyond it), in an unbroken stretch of such octaves (an episode) that lifts the error above
+//      1e-6 E_s, reaches growth_floor x E_s, and is still going on at the last sample. A numerical
+//      instability (an amplification factor |R(h lambda)| > 1) keeps amplifying until the error
+//      reaches the motion's own scale (bound 1) or the state overflows; an episode that STOPS
+//      below that scale is something else: the motion itself changed (an unstable equilibrium left,
+//      a symmetry broken: every method's error rises with the motion's amplitude at the same time),
+//      reported beside the verdict as a GrowthEpisode, never as instability. Its onset is the
+//      episode's first sample;
 //   3. or its constraints or rotations leave the manifold: the constraint or orthogonality error
 //      passes constraint_bound;
 //   4. or a sampled energy is not finite.
-// Otherwise the run is stable; it DRIFTS (still ok, every metric kept) when |E - E0 - W| passes
-// drift_fraction x E_s: polynomial growth (not exponential, by 2) within the physical scale (by 1),
-// noted with its onset. A state that becomes non-finite inside a step is caught earlier, by the
-// step itself (StepFailure Diverged, core/integrator.hpp).
+// Otherwise the run is stable; it DRIFTS (still ok, every metric kept) when |E - E0 - W| (internal)
+// passes drift_fraction x E_s: polynomial growth within the physical scale, noted with its onset.
+// A state that becomes non-finite inside a step is caught earlier, by the step itself (StepFailure
+// Diverged, core/integrator.hpp).
 
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <string>
@@ -72,6 +85,7 @@ struct Instability {
   double t = 0.0;      // the onset: the first sample past the bound (s)
   long step = 0;       // the integrator's accepted steps up to that sample
   double scale = 0.0;  // E_s (J)
+  std::string scale_source;  // where E_s comes from: "max KE over the first 1.78 s of the reference solution"
   // The largest value over the run and when (energy gain / E_s, or the error at confirmation).
   double value_max = 0.0, t_max = 0.0;
   double floor = 0.0;  // exponential growth: the growth floor, x E_s
@@ -93,10 +107,53 @@ struct EnergyDrift {
   std::string describe() const;
 };
 
+// An episode of exponential growth that stopped: the error rose more than growth_per_octave-fold
+// within octaves of t from t_start, and rose less from t_end on (see criterion 2).
+struct GrowthEpisode {
+  double t_start = 0.0, t_end = 0.0;
+  double rise = 0.0;                  // the largest rise within one octave over the episode
+  double err_start = 0.0, err_end = 0.0;  // the running max of the error at its start and end (J)
+  double scale = 0.0;                 // E_s (J)
+  bool internal = false;              // the error is the internal one (a free centre of mass)
+  // "a rise that stopped: |ΔE_int| rose up to ×4.98e+04 within an octave of t from t = 349.9 s (its
+  //  running max 3.28e-08 J → 0.00354 J = 0.0013 × E_s by t = 736 s), then less than ×100 an octave: ..."
+  std::string describe() const;
+};
+
+// A drift of the total linear momentum beyond round-off (a model with a free centre of mass).
+// Round-off: a method that conserves P in exact arithmetic changes it by at most a few ulps of
+// the momenta it sums per step; even all of one sign, n steps give no more than n eps p_s, with
+// p_s = sqrt(2 M E_s) the momentum of the motion's kinetic-energy scale. Beyond that bound the
+// method does not conserve P; its centre of mass moves, and its kinetic energy takes the share
+// energy_com_max of the energy error.
+struct MomentumDrift {
+  double dP_max = 0.0;          // max |P - P0| (N s)
+  double round_off = 0.0;       // n eps p_s (N s)
+  double com_moved = 0.0;       // max |x_c - x_c(0) - P0 (t - t0)/M| (m)
+  double energy_com_max = 0.0;  // max |P0.dP/M + |dP|^2/(2M)| (J)
+  double energy_err_max = 0.0;  // max |E - E0 - W| (J), the whole energy error
+  double energy_internal_max = 0.0;  // max |E - E0 - W - dE_cm| (J), the motion's own
+  // "drifts in P: max |ΔP| 1.01 N s (round-off bound n ε p_s = 1.1e-09 N s), centre of mass moved
+  //  40.7 m; the centre of mass's kinetic energy change reaches 0.119 J, against max |ΔE| 0.115 J
+  //  (the motion's own, max |ΔE_int|: 0.00539 J)"
+  std::string describe() const;
+};
+
+// Where E_s comes from: a value fixed by the caller (a property of the case) or, when value is
+// not positive and finite, the judged run's own max KE over the start-up window.
+struct EnergyScale {
+  double value = std::numeric_limits<double>::quiet_NaN();
+  std::string source;  // "max KE over the first 1.78 s of the reference solution"
+  bool fixed() const { return value > 0.0 && std::isfinite(value); }
+};
+
 struct StabilityVerdict {
   std::optional<Instability> unstable;
   std::optional<EnergyDrift> drift;  // only when stable
+  std::optional<GrowthEpisode> episode;  // the largest episode that stopped (stable runs)
+  std::optional<MomentumDrift> momentum_drift;
   double scale = 0.0;          // E_s (J)
+  std::string scale_source;
   double gain_max = 0.0;       // max (E - E0 - W) (J; NaN once non-finite)
 };
 
@@ -104,10 +161,12 @@ struct StabilityVerdict {
 // when it closes (E_s is fixed then), every later one as it comes.
 class StabilityMonitor {
  public:
-  // scale_window: the start-up window (s), e.g. the model's slowest period; NaN or <= 0: the whole run.
-  StabilityMonitor(const StabilityCriterion& criterion, double scale_window);
+  // scale_window: the start-up window (s), e.g. the model's slowest period; NaN or <= 0: the whole
+  // run. scale: E_s fixed by the caller (the case's), or unset (the run's own max KE over the window).
+  StabilityMonitor(const StabilityCriterion& criterion, double scale_window, EnergyScale scale = {});
   // step: the integrator's accepted steps up to this sample. Returns true once the run is
-  // unstable (a search may stop the run there: nothing later can make it stable).
+  // unstable by a bound nothing later can undo (1, 3, 4: a search may stop the run there);
+  // exponential growth (2) is decided at the end, by result().
   bool add(double t, long step, const Observation& o);
   bool unstable() const { return unstable_.has_value(); }
   StabilityVerdict result() const;
@@ -118,22 +177,36 @@ class StabilityMonitor {
     long step;
     double gain;
   };
+  // The current unbroken stretch of octaves rising beyond growth_per_octave.
+  struct Streak {
+    Sample first;
+    double err_first = 0.0;   // running max at its first sample
+    double rise_max = 0.0;
+    bool visible = false;     // lifted the error above kVisibleError x E_s
+    std::optional<Sample> floor_reached;  // first sample at or above growth_floor x E_s
+  };
   void judge(const Sample& x);
   void close_window();
+  void end_streak(const Sample& x);
 
   StabilityCriterion criterion_;
   double window_;
+  bool scale_fixed_ = false;
+  std::string scale_source_;
   bool started_ = false, window_closed_ = false;
   double t0_ = 0.0, balance0_ = 0.0, scale_ = 0.0, magnitude_ = 0.0, gain_max_ = 0.0, gain_max_t_ = 0.0;
-  double err_max_ = 0.0;
+  double err_max_ = 0.0, total_err_max_ = 0.0;
+  long last_step_ = 0;
+  // A free centre of mass (Observation::total_mass finite): P0, x_c(0), M and the drift's maxima.
+  bool free_com_ = false;
+  Eigen::Vector3d p0_ = Eigen::Vector3d::Zero(), x0_ = Eigen::Vector3d::Zero();
+  double mass_ = 0.0, dp_max_ = 0.0, com_moved_ = 0.0, e_com_max_ = 0.0;
   std::vector<Sample> window_samples_;
   // The running max of |E - E0 - W| at log-spaced times s (32 per octave), for M(s/2).
   std::vector<double> check_s_, check_m_;
   size_t half_index_ = 0;
-  std::optional<Sample> streak_;  // first sample of the current stretch of octaves rising beyond growth_per_octave
-  double streak_ratio_ = 0.0;
-  std::optional<Sample> episode_;  // the first such stretch that lifted the error into sight
-  double episode_ratio_ = 0.0;
+  std::optional<Streak> streak_;
+  std::optional<GrowthEpisode> episode_;  // the largest stretch that stopped
   std::optional<Instability> unstable_;
   std::optional<EnergyDrift> drift_;
 };

@@ -193,9 +193,8 @@ def draw_series(ax, s, data, log_y):
         return "slope"
     x, ys, rows = data.series(s, s["y"].split(";"))
     y = transformed(ys, s["transform"])
-    stop = params(s["params"]).get("stop") if s["params"] else None
-    if stop is not None:  # a run past its instability onset is no result: drawn up to the onset
-        y = np.where(x <= stop, y, np.nan)
+    # A run past its instability onset went on to its end: it is drawn to its end (its metrics are
+    # in the tables beside its status), and mark_stops puts its x at the onset.
     if log_y:
         y = np.where(y > 0, y, np.nan)  # a zero is not data on a log axis (the caption says so)
     if kind == "line":
@@ -212,11 +211,13 @@ def draw_series(ax, s, data, log_y):
 
 
 def mark_stops(ax, series, drawn):
-    """An x where each run that is no result stopped, moved onto the axes' edge when its last value
-    lies outside the limits the completed runs set (so it never leaves its panel)."""
+    """An x where each run that is no result stopped, or, for a run that went on past its
+    instability onset (params stop=t), at its onset; moved onto the axes' edge when that value lies
+    outside the limits the ok runs set (so it never leaves its panel)."""
     lo, hi = ax.get_ylim()
     for s, (x, y) in drawn:
-        finite = np.isfinite(y)
+        stop = params(s["params"]).get("stop") if s["params"] else None
+        finite = np.isfinite(y) & (x <= stop if stop is not None else True)
         if s["result"] == "no" and finite.any():
             ax.plot([x[finite][-1]], [min(max(y[finite][-1], lo), hi)], marker="x", color=s["colour"], ms=8, mew=2,
                     clip_on=False, zorder=5)

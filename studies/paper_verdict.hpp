@@ -58,6 +58,12 @@ inline constexpr double kFarAboveRoundOff = 100.0;
 ClaimVerdict judge_claim(const PaperClaim& claim, const SummaryRow& row, const SummaryRow* other = nullptr,
                          const std::optional<MeasuredSpread>& spread = std::nullopt, const ClaimEvidence& evidence = {});
 
+// The claim's qualifier (PaperClaim::qualifier) applied to its verdict: a proxy's verdict stands,
+// named as the proxy's; unprinted, unstable_set and other_model make it "inconclusive" whatever
+// ours is, saying why. judge_claim applies it; a claim judged elsewhere (a static shape's
+// convergence) calls it itself.
+void apply_qualifier(const PaperClaim& claim, ClaimVerdict& verdict);
+
 // A part of a claim's row (value, mean) is the other claim's (upper bound, max) of the same case
 // and run when its metric is "<q>_mean" against "<q>_max": a printed mean above the same paper's
 // bound on the maximum is a source that contradicts itself. Returns the words, "" when none.

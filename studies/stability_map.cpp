@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "app/catalogue.hpp"
+#include "app/energy_scale.hpp"
 #include "core/format.hpp"
 #include "app/job_result.hpp"
 #include "app/study_parameter.hpp"
@@ -63,7 +64,7 @@ StabilityProbe probe_stability(const RunKey& key, IntegratorSettings settings, d
   MetricsAccumulator metrics;
   // The criterion of every run's status (measure(), app/runner.cpp), fed the same samples: a probe
   // stops at the first sample from which the run is unstable (nothing later can make it stable).
-  StabilityMonitor monitor(criterion, key.c->model->slowest_period_s());
+  StabilityMonitor monitor(criterion, key.c->model->slowest_period_s(), case_energy_scale(*key.c, key.discretisation));
   long step_now = 0;
   bool first = true;
   double balance0 = 0.0, loss = 0.0;

@@ -12,10 +12,12 @@
 //      with its reason; the two are kept apart (instability against solver failure), each with
 //      its own h_max and fitted exponent;
 //   2. the StabilityMonitor, fed every sample as measure() feeds it, finds nothing beyond its
-//      bounds (energy gain against the start-up energy scale E_s, exponential growth of the
-//      energy error, constraints, orthogonality); a probe stops at the first sample from which it
-//      is unstable (the onset: nothing later can make it stable), and the energy's loss is
-//      recorded (energy_loss_rel, / E_s) but not counted.
+//      bounds (energy gain against the case's energy scale E_s, app/energy_scale.hpp: never the
+//      probe's own, which a blow-up within the start-up would inflate; exponential growth of the
+//      energy error still going on at the horizon; constraints, orthogonality); a probe stops at
+//      the first sample past a bound nothing later can undo (energy gain, constraints,
+//      orthogonality, non-finite), and the energy's loss is recorded (energy_loss_rel, / E_s) but
+//      not counted.
 // Horizon of a probe at h (ProbeHorizon): the larger of a base horizon (horizon_steps steps at
 // the case's h) and min_steps (10^4) steps at the probe's h, at most the case's t_end: a probe
 // near h_max runs 10^4 steps unless the case ends first.

@@ -44,12 +44,27 @@ expect_line '^13 checks: 6 passed, 0 failed, 7 not applicable$'
 run 1 "$plugins/libconformance_broken_integrators.so"
 expect_failed "integrator broken_order|declared order" "integrator broken_overshoot|declared order" \
   "integrator broken_overshoot|lands on t_end" "integrator broken_overshoot|trait: adaptive" \
-  "integrator broken_failed_step|failed step"
-expect_line '^integrator broken_order +declared order +FAIL +string_pendulum: measured order 2\.[0-9]* against the declared 3 '
+  "integrator broken_failed_step|failed step" "integrator broken_symmetric|trait: symmetric (step back)"
+# A method that is not symmetric declared so still fails (issue 44 class 6 keeps this): Kutta's
+# step back's defect falls steadily like its O(h^4) local error.
+expect_line '^integrator broken_symmetric +trait: symmetric \(step back\) +FAIL +.*declared symmetric, but the step back.s defect falls with h like a local error, steadily'
+expect_line '^integrator broken_symmetric +declared order +pass ' 
+# Judged by the one order rule (app/order_fit.hpp judge_order): Heun's order 2 (the asymptotic fit
+# 1.94 +- 0.32, the whole sweep's slope 2.14) is an order reduction against the declared 3.
+expect_line '^integrator broken_order +declared order +FAIL +string_pendulum: measured order (1\.9|2\.[01])[0-9]* against the declared 3 .*: order reduction'
 expect_line '^integrator broken_overshoot +lands on t_end +FAIL +.*integrator contract: a step returned success past t_stop \(t = 0\.011'
 
 expect_line '^integrator broken_failed_step +failed step +FAIL +.*the failed step changed the state \(to a non-finite state\)'
 
+# Issue 44 class 6: a plugin author's CI must not go red on a correct method. The implicit
+# midpoint rule solved by fixed-point iteration to a tolerance of 1e-10, declared symmetric: its
+# step back returns to ~1e-12, the solver's tolerance, whatever h; it passes every check, the
+# step back's row saying to what it is symmetric. (Up to issue 44 it failed: "did not undo the
+# step to round-off".)
+run 0 "$plugins/libimplicit_midpoint_tolerance.so"
+expect_failed
+expect_line '^integrator implicit_midpoint_tolerance +trait: symmetric \(step back\) +pass +.*returned to [0-9.e-]+, .* of the start at h = 0\.001 s and 3 halvings.*symmetric to [0-9.e-]+: a defect that does not fall with h like a local error'
+expect_line '^integrator implicit_midpoint_tolerance +declared order +pass '
 # A model whose DAE iteration matrix is wrong; the other checks pass.
 run 1 "$plugins/libconformance_broken_model.so" --fixture "$src/tests/plugins/conformance_broken_model.toml"
 expect_failed "model broken_oscillator (conformance_broken_model.toml)|DAE iteration matrix vs differences"

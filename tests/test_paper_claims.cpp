@@ -153,18 +153,40 @@ TEST_CASE("a source that contradicts itself is inconclusive, whatever ours is", 
   CHECK(v.verdict == "inconclusive");
   CHECK_THAT(v.size, Contains("source inconsistent") && Contains("smaller"));
   mean.paper_value = 1e-10;  // below the bound: consistent
-  // A difference on the suite's proxy, or at a setting the paper does not print, is no verdict; agreement is.
-  tb::PaperClaim proxy = claim("value", "momentum_err_mean", 1e-10, 2.0);
-  proxy.qualifier = "proxy";
-  CHECK(tb::judge_claim(proxy, r).verdict == "inconclusive");
-  r.metrics.momentum_err_mean = 1.2e-10;
-  CHECK(tb::judge_claim(proxy, r).verdict == "agrees");
   CHECK(tb::source_inconsistency(mean, {mean, bound}).empty());
 }
 
-TEST_CASE("a completed run past the instability criterion is judged on its metrics", "[paper-claims]") {
+TEST_CASE("a qualifier's rule is symmetric: a proxy is judged both ways, the others neither way", "[paper-claims]") {
+  // main d3414c9 let a proxy or an unprinted setting agree when it fitted and turned a misfit into
+  // "inconclusive" whose words said "ours contradicts" (6 of its 11 inconclusive rows), so that
+  // the count read "contradicts 0" (issue 44 class 7).
+  tb::SummaryRow fits = row(), misses = row();
+  fits.metrics.momentum_err_mean = 1.2e-10;
+  misses.metrics.momentum_err_mean = 6e-15;
+  tb::PaperClaim c = claim("value", "momentum_err_mean", 1e-10, 2.0);
+  c.qualifier = "proxy";
+  CHECK(tb::judge_claim(c, fits).verdict == "agrees");
+  const tb::ClaimVerdict proxy_miss = tb::judge_claim(c, misses);
+  CHECK(proxy_miss.verdict == "disagrees");
+  CHECK_THAT(proxy_miss.size, Contains("on the suite's proxy") && Contains("smaller than the paper's"));
+  for (const std::string q : {"unprinted", "unstable_set", "other_model"}) {
+    INFO(q);
+    c.qualifier = q;
+    for (const tb::SummaryRow& r : {fits, misses}) {
+      const tb::ClaimVerdict v = tb::judge_claim(c, r);
+      CHECK(v.verdict == "inconclusive");
+      CHECK_THAT(v.size, Contains("no verdict either way"));
+      // The words never carry a verdict the count does not.
+      for (const std::string said : {"ours agrees", "ours contradicts", "ours disagrees", "ours exceeds"})
+        CHECK_THAT(v.size, !Contains(said));
+      CHECK_FALSE(v.ours.empty());  // ours is printed beside "no verdict"
+    }
+  }
+}
+
+TEST_CASE("a completed run past the instability criterion shows its numbers and carries no verdict", "[paper-claims]") {
   // a350e29's 003-fig4h: ODE45's momentum exactly 0 at every sample, yet "contradicts" because the
-  // run was marked unstable; its status may not stand in for a metric that exists.
+  // run was marked unstable; its status may not hide a metric that exists.
   tb::SummaryRow r = row();
   r.outcome.kind = tb::RunOutcome::Kind::Unstable;
   r.outcome.reason = "energy gain 0.984 x max KE";
@@ -172,8 +194,21 @@ TEST_CASE("a completed run past the instability criterion is judged on its metri
   r.metrics.momentum_growth.law = tb::GrowthLaw::Zero;
   const tb::ClaimVerdict v = tb::judge_claim(claim("no_drift", "momentum_err_max"), r);
   CHECK(v.verdict == "inconclusive");
-  CHECK_THAT(v.size, Contains("judged on its metrics") && Contains("exactly 0"));
+  CHECK_THAT(v.size, Contains("exactly 0"));
   CHECK(v.ours == "0");
+  // d3414c9 counted 13 of seed 003's 27 "agrees" on such runs: a drift the same metrics would
+  // show on an ok run is no verdict on an unstable one, nor a conservation it breaks (issue 44).
+  tb::SummaryRow drifting = with_energy_law("linear", 1e-5, 1.0);
+  const tb::PaperClaim drifts = claim("drifts", "energy_err_max"), none = claim("no_drift", "energy_err_max");
+  CHECK(tb::judge_claim(drifts, drifting).verdict == "agrees");
+  CHECK(tb::judge_claim(none, drifting).verdict == "contradicts");
+  drifting.outcome = r.outcome;
+  for (const auto& c : {drifts, none}) {
+    const tb::ClaimVerdict u = tb::judge_claim(c, drifting);
+    CHECK(u.verdict == "inconclusive");
+    CHECK_THAT(u.size, Contains("no verdict on a run that is not ok") && Contains("energy gain 0.984 x max KE"));
+    CHECK(u.ours == "1e-05");  // the number stays
+  }
 }
 
 TEST_CASE("an exceeded bound is inconclusive within the measured spread and exceeded beyond it", "[paper-claims]") {
@@ -246,12 +281,15 @@ TEST_CASE("no-drift and drift claims against every growth law", "[paper-claims]"
   CHECK(tb::judge_claim(drifts, wide).verdict == "inconclusive");
   wide.metrics.energy_growth.ci95_low = 1.96, wide.metrics.energy_growth.ci95_high = 2.84;
   CHECK(tb::judge_claim(no_drift, wide).verdict == "contradicts");
-  // An accelerating envelope (core/growth.cpp): faster on an interval reaching 0 and 1 because the
-  // local exponent rose past 1 (the classical Runge-Kutta method on Model C: [-0.10, 2.23]) is drift.
-  tb::SummaryRow steepening = with_energy_law("faster", 1e-5, 1.07);
+  // An accelerating envelope (core/growth.cpp; the classical Runge-Kutta method on Model C:
+  // [-0.10, 2.23]). Up to issue 44 it was named "faster" and read as drift; now its law is the one
+  // its interval carries (none: it holds 0 and 1), the acceleration an observation beside it, and
+  // a claim about drift is not decided by it either way.
+  tb::SummaryRow steepening = with_energy_law("inconclusive", 1e-5, 1.07);
   steepening.metrics.energy_growth.ci95_low = -0.10, steepening.metrics.energy_growth.ci95_high = 2.23;
-  CHECK(tb::judge_claim(drifts, steepening).verdict == "agrees");
-  CHECK(tb::judge_claim(no_drift, steepening).verdict == "contradicts");
+  steepening.metrics.energy_growth.accelerating = true;
+  CHECK(tb::judge_claim(drifts, steepening).verdict == "inconclusive");
+  CHECK(tb::judge_claim(no_drift, steepening).verdict == "inconclusive");
   // Too wide to name a law but wholly above 1/2, far above round-off: it grows (a350e29's ODE45 P_z, [1.29, 1.80]).
   tb::SummaryRow grows = with_energy_law("inconclusive", 1e-5, 1.55);
   grows.metrics.energy_growth.ci95_low = 1.29, grows.metrics.energy_growth.ci95_high = 1.80;
@@ -273,7 +311,7 @@ TEST_CASE("conserved and not-conserved claims are judged against the run's round
   CHECK(tb::judge_claim(claim("not_conserved", "constraint_err_max", 0.0, 100.0), r).verdict == "agrees");
 }
 
-TEST_CASE("a run that did not complete never shows a number - a divergence counts for growth and against conservation",
+TEST_CASE("a run that did not complete never shows a number and carries no verdict, a divergence neither",
           "[paper-claims]") {
   const std::vector<tb::RunOutcome> outcomes = {
       tb::RunOutcome::failed_at("non-finite state", 376.0, 376000, true),
@@ -296,11 +334,9 @@ TEST_CASE("a run that did not complete never shows a number - a divergence count
       CHECK(v.ours.empty());
       CHECK(v.ratio.empty());
       CHECK_THAT(v.size, Contains(outcome.describe()));
-      const bool diverged = outcome.failed() && outcome.diverged;
-      if (!diverged) CHECK(v.verdict == "inconclusive");
-      else if (kind == "drifts" || kind == "not_conserved") CHECK(v.verdict == "agrees");
-      else if (kind == "value") CHECK(v.verdict == "inconclusive");
-      else CHECK(v.verdict == "contradicts");
+      // A divergence is the method's instability at this step: evidence for a claim that it
+      // diverges (tests/test_claim_series.cpp), not for a drift or against a conservation.
+      CHECK(v.verdict == "inconclusive");
     }
   }
 }
@@ -313,8 +349,15 @@ TEST_CASE("comparisons between two runs", "[paper-claims]") {
   CHECK(tb::judge_claim(smaller, other, &ours).verdict == "contradicts");
   ours.metrics.energy_err_max = 7.0;
   CHECK(tb::judge_claim(smaller, ours, &other).verdict == "inconclusive");
+  // The run compared with must be ok too: a diverged or unstable one has no error to compare with.
   other.outcome = tb::RunOutcome::failed_at("non-finite state", 376.0, 376000, true);
-  CHECK(tb::judge_claim(smaller, ours, &other).verdict == "agrees");
+  CHECK(tb::judge_claim(smaller, ours, &other).verdict == "inconclusive");
+  ours.metrics.energy_err_max = 1.0;
+  other = row(), other.metrics.energy_err_max = 10.0;
+  other.outcome.kind = tb::RunOutcome::Kind::Unstable;
+  const tb::ClaimVerdict v = tb::judge_claim(smaller, ours, &other);
+  CHECK(v.verdict == "inconclusive");
+  CHECK_THAT(v.size, Contains("is not ok"));
   CHECK(tb::judge_claim(smaller, ours, nullptr).verdict == "inconclusive");
 }
 

@@ -213,3 +213,52 @@ TEST_CASE("rk4's orders from the trajectory norms agree with its final-state ord
   CHECK(rows == 2);  // rk4 and rk4@lumped
   fs::remove_all(dir);
 }
+
+TEST_CASE("B_reel_deployment: the configuration's trajectory orders are judged against the reel coordinate's floor",
+          "[trajectory][orders]") {
+  // Issue 44 class 5: the configuration part holds the reel coordinate s_p ~ 99 m, carried
+  // absolutely; its round-off (8 eps |s_p| sqrt(steps), up to 2.2e-11 over 0.2 s at h = 1.25e-5)
+  // the nodes carry too (they slide along the string with s_p). rattle4's configuration errors
+  // reach it at h = 5e-5 (measured 1.3e-9, 8.2e-11, 5.6e-12, 7.2e-12), where a plain slope read
+  // 1.17 against the final state's 3.97: now no order, and why. Its rates (errors far above the
+  // floor) converge at 4. generalized_alpha's s_p error grows as h falls (its Newton exit is
+  // relative to |q|inf = s_p): a floor of the run's own, named, above an order of 2.
+  const fs::path dir = scratch_dir("reel_traj_orders");
+  std::vector<Case> cases = {case_variant(dir, "B_reel_deployment.toml", "model = \"reel_pendulum\"",
+                                          "model = \"reel_pendulum\"\nintegrators = [\"rattle4\", \"generalized_alpha\"]")};
+  const StudyInfo* info = catalogue().find_study("work_precision");
+  REQUIRE(info != nullptr);
+  StudyContext context;
+  context.catalogue = &catalogue();
+  context.cases = &cases;
+  context.out_dir = (dir / "out").string();
+  context.reference_dir = TETHERBENCH_REFERENCE_DIR;
+  auto study = info->make();
+  for (auto& job : study->plan(context)) job.apply(job.run());
+  study->write(context);
+  std::ifstream orders(dir / "out" / "orders.csv");
+  std::string header, line;
+  std::getline(orders, header);
+  size_t rows = 0;
+  while (std::getline(orders, line)) {
+    const std::string run = cell(header, line, "integrator");
+    INFO(line);
+    const std::string note = cell(header, line, "trajectory_orders_note");
+    if (run == "rattle4") {
+      CHECK(std::stod(cell(header, line, "measured_order")) == Approx(4.0).margin(0.1));
+      CHECK(cell(header, line, "order_l2_configuration").empty());
+      CHECK(cell(header, line, "order_linf_configuration").empty());
+      CHECK(note.find("l2_configuration: inconclusive") != std::string::npos);
+      CHECK(note.find("round-off floor 8 eps x 99 (the part's largest entry)") != std::string::npos);
+      for (const char* m : {"order_l2_rate", "order_linf_rate"}) CHECK(std::stod(cell(header, line, m)) == Approx(4.0).margin(0.1));
+      ++rows;
+    } else if (run == "generalized_alpha") {
+      CHECK(std::stod(cell(header, line, "order_l2_configuration")) == Approx(2.0).margin(0.1));
+      CHECK(note.find("errors stop falling at h = 1.25e-05") != std::string::npos);
+      CHECK(note.find("a floor of the run's own") != std::string::npos);
+      ++rows;
+    }
+  }
+  CHECK(rows == 2);
+  fs::remove_all(dir);
+}

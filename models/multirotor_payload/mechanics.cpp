@@ -214,6 +214,13 @@ Observation Mechanics::observe(const State& s) const {
   o.energy = o.kinetic + potential_energy(s);
   o.momentum = angular_momentum_e3(s);
   o.linear_momentum = linear_momentum(s);
+  o.total_mass = 0.0;
+  o.centre_of_mass.setZero();
+  for_each_point_mass(*this, s, [&](double m, const Vec3& x, const Vec3&) {
+    o.total_mass += m;
+    o.centre_of_mass += m * x;
+  });
+  o.centre_of_mass /= o.total_mass;
   const double l = p_.link_length();
   o.extra.reserve(6 + p_.multirotors * (3 + p_.links + (offset_ ? 2 : 0)));  // extra_column_names()
   for (int k = 0; k < 3; ++k) o.extra.push_back(s.Xp(k));

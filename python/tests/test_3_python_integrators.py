@@ -39,14 +39,16 @@ def test_a_python_method_is_measured_at_its_order(orders, name, declared):
     row = orders[name]
     assert row.declared_order == declared
     # orders.csv's rule: a fit over the asymptotic range with its 95% interval. The fit is tight
-    # enough (intervals of 0.01) that the O(h) correction to the leading error term shows: the
-    # rule then flags an interval that misses the declared order by a few thousandths, as it does
-    # for the compiled methods (rk2 on the elastic pendulum, the free rigid body); never more.
+    # enough (intervals of 0.01) that the O(h) correction to the leading error term shows: an
+    # interval may miss the declared order by a few thousandths, as for the compiled methods (rk2
+    # on the elastic pendulum, the free rigid body). By the one rule (app/order_fit.hpp
+    # judge_order; issue 44) that is a note, never a flag; up to then it was flagged.
     assert abs(row.measured_order - declared) < 0.03, row
     assert row.points.startswith("4 of 4") or row.points.startswith("3 of 4"), row
-    if isinstance(row.flag, str) and row.flag:
-        gap = float(row.flag.split(" by ")[1].split(" ")[0])
-        assert row.flag.startswith("interval [") and "excludes the declared %d" % declared in row.flag and gap < 0.02, row.flag
+    assert not (isinstance(row.flag, str) and row.flag), row.flag
+    if "misses the declared" in row.note:
+        gap = float(row.note.split(" by ")[1].split(",")[0])
+        assert gap < 0.02, row.note
 
 
 def test_the_python_midpoint_rule_is_the_compiled_one(orders):
@@ -55,7 +57,8 @@ def test_the_python_midpoint_rule_is_the_compiled_one(orders):
     assert py.measured_order == pytest.approx(cpp.measured_order, abs=1e-3)
     assert py.order_ci95 == pytest.approx(cpp.order_ci95, rel=1e-3)
     assert py.error_max == pytest.approx(cpp.error_max, rel=1e-6)
-    assert py.flag == cpp.flag
+    # No flag on either (the one order rule, issue 44: NaN in the frame), or the same flag.
+    assert (py.flag == cpp.flag) or (not isinstance(py.flag, str) and not isinstance(cpp.flag, str))
 
 
 def test_a_python_run_goes_through_the_same_runner_and_its_runtime_says_python():

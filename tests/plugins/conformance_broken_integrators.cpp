@@ -3,6 +3,8 @@
 //   broken_order        declares order 3 but takes Heun's second-order step   -> "declared order"
 //   broken_overshoot    always takes a full step h, past t_stop               -> "lands on t_end"
 //   broken_failed_step  on a non-finite stage keeps the new state, then fails -> "failed step"
+//   broken_symmetric    declares itself symmetric (Kutta's method is not: its step back's
+//                       defect is its O(h^4) local error)            -> "trait: symmetric (step back)"
 #include <algorithm>
 
 #include "core/plugin.hpp"
@@ -11,7 +13,7 @@ namespace {
 
 using namespace tb;
 
-enum class Defect { Order, Overshoot, FailedStep };
+enum class Defect { Order, Overshoot, FailedStep, Symmetric };
 
 // A hand-written TimeStepper (no FixedStepStepper) so that each defect can break its contract.
 class Stepper final : public TimeStepper {
@@ -51,7 +53,9 @@ class Stepper final : public TimeStepper {
 };
 
 IntegratorInfo info(const char* name, Defect defect, const char* summary) {
-  return {name, /*order=*/3, /*adaptive=*/false, MethodTraits{}, summary, /*settings=*/{},
+  MethodTraits traits;
+  traits.symmetric = defect == Defect::Symmetric;
+  return {name, /*order=*/3, /*adaptive=*/false, traits, summary, /*settings=*/{},
           consuming([defect](const OdeFormulation& ode, const IntegratorSettings& s, double t0) {
             return std::make_unique<Stepper>(ode, s.h, t0, defect);
           })};
@@ -61,6 +65,7 @@ void register_entries(PluginRegistrar& add) {
   add.integrator(info("broken_order", Defect::Order, "declares order 3, is Heun's order 2 (conformance test)"));
   add.integrator(info("broken_overshoot", Defect::Overshoot, "steps past t_stop (conformance test)"));
   add.integrator(info("broken_failed_step", Defect::FailedStep, "a failed step moves the state (conformance test)"));
+  add.integrator(info("broken_symmetric", Defect::Symmetric, "declares symmetric, is Kutta's third-order method (conformance test)"));
 }
 
 }  // namespace

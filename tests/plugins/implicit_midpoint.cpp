@@ -5,7 +5,13 @@
 //   implicit_midpoint_broken  (MIDPOINT_BROKEN) a coefficient bug: the stage is evaluated at
 //                             y_n + h k instead of y_n + h/2 k, which is the backward Euler
 //                             method, order 1, while it still declares order 2 and the midpoint's
-//                             traits. The gate's order check (app/order_gate.hpp) must catch it.
+//                             traits. The gate's order check (app/order_gate.hpp) must catch it;
+//   implicit_midpoint_tolerance (MIDPOINT_TOLERANCE) the correct method, its fixed-point
+//                             iteration stopped at a tolerance, as plugin authors write it: a
+//                             sweep that moves the increment h k by at most kTolerance x the
+//                             state's size ends it. Symmetric to that tolerance, not to round-off:
+//                             check-plugin must pass it (issue 44 class 6; tests/check_plugin.sh).
+// Built in-tree too (CMakeLists.txt, tetherbench_test_plugin), for tests/check_plugin.sh.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -21,10 +27,22 @@ using namespace tb;
 constexpr double kStage = 1.0;  // the bug: should be 1/2
 constexpr const char* kName = "implicit_midpoint_broken";
 constexpr const char* kPlugin = "implicit_midpoint_broken_test";
+#elif defined(MIDPOINT_TOLERANCE)
+constexpr double kStage = 0.5;
+constexpr const char* kName = "implicit_midpoint_tolerance";
+constexpr const char* kPlugin = "implicit_midpoint_tolerance_test";
 #else
 constexpr double kStage = 0.5;
 constexpr const char* kName = "implicit_midpoint";
 constexpr const char* kPlugin = "implicit_midpoint_test";
+#endif
+
+#ifdef MIDPOINT_TOLERANCE
+// The solver's tolerance, relative to the state's size: 1e-10, a common choice (the step back
+// then returns to ~1e-12, not to round-off).
+constexpr double kTolerance = 1e-10;
+#else
+constexpr double kTolerance = 0.0;  // iterate to round-off
 #endif
 
 // At most this many fixed-point iterations per step: a contraction h L / 2 that needs more is
@@ -58,7 +76,7 @@ class ImplicitMidpoint final : public FixedStepStepper {
       }
       const double change = std::abs(dt) * (k_next_ - k_).lpNorm<Eigen::Infinity>();
       k_.swap(k_next_);
-      if (change <= 4 * eps * size || (change >= previous && previous <= std::sqrt(eps) * size)) {
+      if (change <= std::max(4 * eps, kTolerance) * size || (change >= previous && previous <= std::sqrt(eps) * size)) {
         next = y_ + dt * k_;
         if (all_finite(next)) return true;
         failure = {StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)"};
@@ -82,7 +100,9 @@ void register_entries(PluginRegistrar& add) {
   traits.symmetric = true;
   traits.symplectic = true;
   add.integrator({kName, /*order=*/2, /*adaptive=*/false, traits,
-                  "implicit midpoint rule, fixed step, fixed-point iteration to round-off (a test plugin)", {},
+                  kTolerance > 0.0 ? "implicit midpoint rule, fixed step, fixed-point iteration to a tolerance of 1e-10 (a test plugin)"
+                                   : "implicit midpoint rule, fixed step, fixed-point iteration to round-off (a test plugin)",
+                  {},
                   consuming([](const OdeFormulation& ode, const IntegratorSettings& s, double t0) {
                     return std::make_unique<ImplicitMidpoint>(ode, s.h, t0);
                   })});
