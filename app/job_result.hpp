@@ -202,6 +202,9 @@ void describe(V& v, ConservationMetrics& m) {
   v("momentum_magnitude", m.momentum_magnitude);
   v("linear_momentum_magnitude", m.linear_momentum_magnitude);
   v("external_work_max", m.external_work_max);
+  v("energy_first", m.energy_first);
+  v("energy_last", m.energy_last);
+  v("external_work_last", m.external_work_last);
   v("energy_gain_max", m.energy_gain_max);
   v("energy_gain_t", m.energy_gain_t);
   v("constraint_err_t", m.constraint_err_t);
@@ -243,6 +246,8 @@ void describe(V& v, SummaryRow& row) {
   v("h", row.h);
   v("rtol", row.rtol);
   v("atol", row.atol);
+  v("max_step", row.max_step);
+  v("declares_max_step", row.declares_max_step);
   v("t_end", row.t_end);
   v("counters", row.counters);
   v("metrics", row.metrics);

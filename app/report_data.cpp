@@ -80,6 +80,16 @@ void read_runs(ReportData& data) {
     r.discretisation = row.at("discretisation");
     r.h = number_or_zero(row.at("h"));
     r.rtol = number_or_zero(row.at("rtol"));
+    // Columns a report of an older version lacks read as absent.
+    auto optional_column = [&](const char* column) -> std::optional<double> {
+      const auto it = row.find(column);
+      return it == row.end() ? std::nullopt : number(it->second);
+    };
+    r.atol = optional_column("atol").value_or(0.0);
+    r.max_step = optional_column("max_step");
+    r.energy_first = optional_column("energy_first");
+    r.energy_last = optional_column("energy_last");
+    r.external_work_last = optional_column("external_work_last");
     r.t_end = number_or_zero(row.at("t_end"));
     r.status = row.at("status");
     r.ok = r.status == "ok" || r.status.rfind("ok;", 0) == 0;

@@ -22,6 +22,12 @@ struct RunRecord {
   std::string case_name, label, integrator, discretisation;  // label: "<integrator>" or "<integrator>@<discretisation>"
   double h = 0.0, t_end = 0.0;
   double rtol = 0.0;  // 0: a fixed-step run
+  double atol = 0.0;
+  // An adaptive run's step cap (summary.csv max_step): absent where its integrator has none, 0 free.
+  std::optional<double> max_step;
+  // E at the first and last samples and the external work W(t_end), where the model does external
+  // work (summary.csv energy_first, energy_last, external_work_last); absent otherwise.
+  std::optional<double> energy_first, energy_last, external_work_last;
   std::string status;  // "ok", "unstable from t = ...", "failed at ...", "n/a: ..."
   bool ok = false, not_applicable = false;
   double runtime_s = 0.0;

@@ -239,6 +239,28 @@ void write_paper_digest(std::ostringstream& md, const ReportData& data) {
 
 // ---- one case: the headline table of its runs, what it does not run, its figures ----
 
+// Issue 44 (what the page does not disclose): each adaptive run's tolerances and step cap (the
+// cases differ: rtol 1e-10 on Model B, 1e-6 on Model C, 1e-3 on the _ode45 cases, whose cap
+// decides verdicts, tolerance_sweep.md), and where a model does external work the energy's start,
+// end and the work W put in, the change the balance's error column is the residual of.
+std::string run_settings_and_energy(const std::vector<const RunRecord*>& runs) {
+  std::string adaptive, energy;
+  for (const RunRecord* r : runs) {
+    if (r->rtol > 0.0) {
+      adaptive += (adaptive.empty() ? "" : "; ") + r->label + " rtol " + num(r->rtol) + ", atol " + num(r->atol);
+      if (r->max_step) adaptive += *r->max_step > 0.0 ? ", max_step " + num(*r->max_step) + " s" : ", no max_step";
+    }
+    if (r->ok && r->energy_first && r->energy_last && r->external_work_last)
+      energy += (energy.empty() ? "" : "; ") + r->label + " " + format_g(*r->energy_first, 5) + " -> " +
+                format_g(*r->energy_last, 5) + " J, W = " + format_g(*r->external_work_last, 4) + " J";
+  }
+  std::string out;
+  if (!adaptive.empty()) out += " Adaptive runs: " + adaptive + ".";
+  if (!energy.empty())
+    out += " Energy E(0) -> E(t_end) and the work W of the non-conservative forces (W > 0: put in): " + energy + ".";
+  return out;
+}
+
 void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
   md << "### " << c.name << "\n\n" << c.description << ".";
   std::vector<const RunRecord*> runs, declined;
@@ -246,7 +268,7 @@ void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
   std::set<double> horizons;
   for (const RunRecord* r : runs) horizons.insert(r->t_end);
   if (horizons.size() == 1) md << " Every run covers " << format_g(*horizons.begin(), 6) << " s.";
-  md << " Step h = " << num(c.h) << " s.\n\n";
+  md << " Step h = " << num(c.h) << " s." << run_settings_and_energy(runs) << "\n\n";
   if (runs.empty()) {
     md << "_No run of this case in this report._\n\n";
     return;

@@ -495,6 +495,8 @@ SummaryRow run_case_here(const RunKey& key, const RunOptions& options) {
   row.h = settings.h;
   row.rtol = info.adaptive ? settings.tolerances().rtol : 0.0;
   row.atol = info.adaptive ? settings.tolerances().atol : 0.0;
+  row.declares_max_step = info.adaptive && settings.declares(kMaxStepKey);
+  row.max_step = row.declares_max_step ? settings.max_step() : 0.0;
   row.t_end = options.t_end.value_or(c.t_end_for(info.name));
 
   MeasureOptions m;

@@ -168,6 +168,10 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
 struct SummaryRow {
   std::string case_name, integrator, discretisation;  // integrator: the run label
   double h = 0.0, rtol = 0.0, atol = 0.0, t_end = 0.0;
+  // An adaptive run's step cap (max_step, where its integrator declares one; 0: none): printed
+  // beside its tolerances, since a cap can decide an adaptive run's verdict (issue 44).
+  double max_step = 0.0;
+  bool declares_max_step = false;
   StepCounters counters;
   ConservationMetrics metrics;
   // The shared window: [t0, shared_t_end], the shortest horizon among the case's runs, and the

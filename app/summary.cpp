@@ -93,9 +93,17 @@ void summary_cells(const SummaryRow& r, Cell&& cell) {
   plain("atol", r.atol > 0 ? number(r.atol) : "");
   plain("t_end", number(r.t_end));
   plain("steps", count(r.counters.steps));
+  // The step cap of an adaptive run whose integrator declares one: empty without (issue 44).
+  plain("max_step", r.declares_max_step ? number(r.max_step) : "");
   const auto& registry = metric_registry();
   for (const auto& spec : registry)
     if (spec.role != TableRole::None) metric(std::string(spec.name), spec, r.metrics);
+  // Where the energy went in a forced or dissipative case: E at the first and last samples and
+  // the external work W(t_end) (> 0: energy put in; 0 for a conservative model), issue 44.
+  const bool worked = measured && r.outcome.ok() && r.metrics.external_work_max > 0.0;
+  plain("energy_first", worked ? number(r.metrics.energy_first) : "");
+  plain("energy_last", worked ? number(r.metrics.energy_last) : "");
+  plain("external_work_last", worked ? number(r.metrics.external_work_last) : "");
   plain("shared_t_end", number(r.shared_t_end));
   for (const auto& spec : registry)
     if (spec.shared_window) metric(std::string(spec.name) + "_shared", spec, r.shared_metrics);

@@ -105,6 +105,51 @@ std::string shorter_horizons(const std::vector<const SummaryRow*>& rows) {
          "own horizon.";
 }
 
+// "rtol 1e-06, atol 1e-08" for an adaptive row, with its step cap where its integrator has one
+// ("max_step 0.001 s", or "no max_step" where the cap is declared and 0).
+std::string tolerance_cell(const SummaryRow& r) {
+  if (!(r.rtol > 0.0)) return "";
+  std::string cell = "rtol " + format_g(r.rtol, 3) + ", atol " + format_g(r.atol, 3);
+  if (r.declares_max_step) cell += r.max_step > 0.0 ? ", max_step " + format_g(r.max_step, 3) + " s" : ", no max_step";
+  return cell;
+}
+
+// Where the energy went, for the rows whose model does external work (a control moment, a
+// Carnot term): E at the start and at the end and the work W put in over the run, so that a
+// reader sees the energy change the balance's error column is the residual of (issue 44).
+std::string energy_balance_sentence(const std::vector<const SummaryRow*>& rows) {
+  std::string out;
+  for (const SummaryRow* r : rows) {
+    if (!r->outcome.ok() || !(r->metrics.external_work_max > 0.0)) continue;
+    const ConservationMetrics& m = r->metrics;
+    out += std::string(out.empty() ? "" : "; ") + r->integrator + ": E " + format_g(m.energy_first, 5) + " -> " +
+           format_g(m.energy_last, 5) + " J (change " + format_g(m.energy_last - m.energy_first, 4) + " J), W = " +
+           format_g(m.external_work_last, 4) + " J";
+  }
+  if (out.empty()) return "";
+  return "Energy and the work W of the model's non-conservative forces (control moment, Carnot term) from t = 0 to "
+         "t_end, W > 0 energy put in; the energy column is the balance E(t) - E(0) - W(t): " + out + ".";
+}
+
+// The step caps of the adaptive rows that declare one, said once under the table: the cap
+// changes which steps an adaptive method may take, so the same tolerance can give another
+// verdict with and without it (tolerance_sweep.md runs each rtol both ways where the case asks).
+std::string step_cap_sentence(const std::vector<const SummaryRow*>& rows) {
+  std::string capped, free;
+  for (const SummaryRow* r : rows) {
+    if (!r->declares_max_step) continue;
+    std::string& to = r->max_step > 0.0 ? capped : free;
+    to += (to.empty() ? "" : ", ") + r->integrator;
+  }
+  if (capped.empty() && free.empty()) return "";
+  std::string out = "Step cap (max_step) of the adaptive rows: ";
+  if (!capped.empty()) out += capped + " capped (the tolerances column gives the cap)";
+  if (!free.empty()) out += std::string(capped.empty() ? "" : "; ") + free + " free (no cap)";
+  return out + ". The cap bounds every step whatever the error estimate, so at the same rtol a capped and a free run "
+               "can end with different verdicts; where the case has a [report.tolerance_sweep], tolerance_sweep.md "
+               "runs each rtol both ways and says whether the cap decides the verdict at this case's rtol.";
+}
+
 std::vector<Column> headline_columns(const std::vector<const SummaryRow*>& rows, std::set<std::string>& codes) {
   std::vector<Column> cols;
   auto column = [&](std::string header, bool numeric, auto cell, const MetricSpec* metric = nullptr) {
@@ -115,6 +160,10 @@ std::vector<Column> headline_columns(const std::vector<const SummaryRow*>& rows,
   column("integrator", false, [](const SummaryRow& r) { return r.integrator; });
   column("status", false, [](const SummaryRow& r) { return status_cell(r); });
   column("t_end (s)", true, [](const SummaryRow& r) { return seconds(r.t_end); });
+  // An adaptive run's tolerances and step cap beside its errors (issue 44): the cases differ
+  // (rtol 1e-10 on Model B, 1e-6 on Model C, MATLAB's 1e-3 on the _ode45 cases) and a step cap
+  // can decide an adaptive run's verdict. Empty for fixed-step rows (their h is the case's).
+  column("tolerances", false, [](const SummaryRow& r) { return tolerance_cell(r); });
   // An interpreted method's runtime says so: it is not comparable with the compiled ones beside it.
   column("runtime (s)", true, [](const SummaryRow& r) {
     if (!r.outcome.completed()) return std::string("—");
@@ -189,6 +238,8 @@ void write_case(std::ostringstream& out, const std::string& name, const std::vec
   sentence("Not shown, n/a for every run of this case: ", dropped.not_applicable);
   sentence("Not shown, exactly 0 in every run of this case: ", dropped.zero);
   if (const std::string s = shorter_horizons(rows); !s.empty()) out << '\n' << s << '\n';
+  if (const std::string s = energy_balance_sentence(rows); !s.empty()) out << '\n' << s << '\n';
+  if (const std::string s = step_cap_sentence(rows); !s.empty()) out << '\n' << s << '\n';
   if (std::any_of(rows.begin(), rows.end(), [](const SummaryRow* r) { return r->shared_t_end < r->t_end; }))
     out << "\nThe detail table's \"to shared t_end\" columns are over the first " << format_g(rows.front()->shared_t_end, 6)
         << " s, which every run of the case covers.\n";

@@ -30,6 +30,7 @@ void MetricsAccumulator::add(double t, const Observation& o) {
   const double balance = o.energy - o.external_work;  // E(t) - W(t): conserved up to the scheme's error
   if (n_ == 0) {
     e0_ = balance;
+    energy_first_ = o.energy;
     pi0_ = o.momentum;
     p0_ = o.linear_momentum;
     x0_ = o.centre_of_mass;
@@ -69,6 +70,8 @@ void MetricsAccumulator::add(double t, const Observation& o) {
   o_sum_ += o.orthogonality_err;
   ke_max_ = std::max(ke_max_, o.kinetic);
   w_max_ = std::max(w_max_, std::abs(o.external_work));
+  energy_last_ = o.energy;
+  w_last_ = o.external_work;
   for (size_t i = 0; i < kInvariantSlots; ++i)
     if (!std::isnan(inv_max_[i]) && !(std::abs(o.invariants[i] - inv0_[i]) <= inv_max_[i]))
       inv_max_[i] = std::abs(o.invariants[i] - inv0_[i]);  // a non-finite value is kept: never hidden by max
@@ -113,6 +116,9 @@ ConservationMetrics MetricsAccumulator::result() const {
   m.momentum_magnitude = std::abs(pi0_);
   m.linear_momentum_magnitude = p0_.allFinite() ? p0_.norm() : std::numeric_limits<double>::quiet_NaN();
   m.external_work_max = w_max_;
+  m.energy_first = energy_first_;
+  m.energy_last = energy_last_;
+  m.external_work_last = w_last_;
   m.invariant_err_max = inv_max_;
   for (size_t i = 0; i < kInvariantSlots; ++i) m.invariant_magnitude[i] = std::abs(inv0_[i]);
   // The envelopes only: their laws need the run's round-off floors, the model's slowest period and

@@ -52,6 +52,10 @@ struct ConservationMetrics {
   double linear_momentum_magnitude = std::numeric_limits<double>::quiet_NaN();
   // max |W(t)| of the external work: 0 for a conservative model (energy, not energy balance).
   double external_work_max = 0.0;
+  // The energy E and the external work W (signed: > 0 energy put in) at the first and last
+  // samples: where W is not 0 the tables print where the energy went and who put it there
+  // (issue 44: the deployment's Carnot term puts energy in), beside the balance's error.
+  double energy_first = 0.0, energy_last = 0.0, external_work_last = 0.0;
   // The models' own conserved scalars (Observation::invariants, slot by slot of invariant_specs()):
   // max over t of |C(t) - C(0)| and |C(0)| for its round-off floor; NaN where the model has none.
   InvariantValues invariant_err_max = no_invariants();
@@ -90,6 +94,7 @@ class MetricsAccumulator {
   // Running sums for the least-squares slope of dE(t), shifted by the first time for accuracy.
   double t0_ = 0.0, st_ = 0.0, se_ = 0.0, stt_ = 0.0, ste_ = 0.0;
   double w_max_ = 0.0;
+  double energy_first_ = 0.0, energy_last_ = 0.0, w_last_ = 0.0;
   InvariantValues inv0_ = no_invariants(), inv_max_ = no_invariants();
   GrowthEnvelope e_envelope_, pi_envelope_;
 };

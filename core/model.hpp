@@ -46,12 +46,21 @@ class Model {
   // formulation's physical_state). Empty: the model does not say (nothing is split).
   virtual std::vector<PhysicalPart> physical_parts() const { return {}; }
 
-  // The period (s) of the model's slowest oscillation at the case's parameters, from its
-  // physics (each model's factory says which mode and how it is estimated; an estimate errs
-  // long), or NaN when it declares none. Long-time growth laws are fitted only after ten of
-  // these (core/growth.hpp): before that an envelope measures the start-up, not a law.
+  // The period (s) of the model's slowest oscillation at the case's parameters, or NaN when it
+  // declares none: computed from the model's linearisation about its rest state
+  // (core/linear_modes.hpp, declare_linearised_slowest_period), where the model has one (each
+  // factory says which rest state, and slowest_period_basis() says how it was obtained). It is
+  // the small-amplitude period: a swing released far from rest (60 degrees) takes longer. Growth
+  // laws start after 3 of these (core/growth.hpp), the instability criterion's energy scale is
+  // taken over the first, and a ranking needs 3 in its horizon.
   double slowest_period_s() const { return slowest_period_s_; }
-  void declare_slowest_period(double seconds) { slowest_period_s_ = seconds; }
+  // How that period was obtained, in words for the report (e.g. "linearised about the hanging
+  // equilibrium (core/linear_modes.hpp)"); empty where the model does not say.
+  const std::string& slowest_period_basis() const { return slowest_period_basis_; }
+  void declare_slowest_period(double seconds, std::string basis = {}) {
+    slowest_period_s_ = seconds;
+    slowest_period_basis_ = std::move(basis);
+  }
   // Whether the model's state holds a rotation (R in SO(3)): where none does, the orthogonality
   // error is not applicable rather than "identically 0", which would test nothing.
   bool integrates_rotations() const { return integrates_rotations_; }
@@ -94,6 +103,7 @@ class Model {
 
  private:
   double slowest_period_s_ = std::numeric_limits<double>::quiet_NaN();
+  std::string slowest_period_basis_;
   bool integrates_rotations_ = true;
   bool has_momentum_map_ = true;
   bool conserves_linear_momentum_ = false;

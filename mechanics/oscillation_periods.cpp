@@ -24,15 +24,6 @@ double compound_pendulum(double I, double m, double d, double g, double theta0) 
   return 2.0 * M_PI * std::sqrt(I / (m * g * d)) / agm(1.0, std::cos(0.5 * amplitude));
 }
 
-double string_with_body(double m_s, double l, double M, double offset, double J_c, double g, double theta0) {
-  // The string as a uniform rod about its end (m_s l^2 / 3), the body as its mass at its centre
-  // (M (l + offset)^2) plus its own largest moment (swing about any horizontal axis).
-  const double arm = l + offset;
-  const double I = m_s * l * l / 3.0 + M * arm * arm + J_c;
-  const double m = m_s + M;
-  const double d = (0.5 * m_s * l + M * arm) / m;
-  return compound_pendulum(I, m, d, g, theta0);
-}
 
 double free_rigid_body(const Mat3& J, const Vec3& Omega) {
   if (!(Omega.norm() > 0.0)) return kNaN;
@@ -61,19 +52,5 @@ double euler_equations_period(const Mat3& J, const Vec3& Omega) {
   return 4.0 * K / std::sqrt(lambda_sq);
 }
 
-double angle_from_vertical(const Vec3& direction) {
-  const double n = direction.norm();
-  if (!(n > 0.0)) return 0.0;
-  return std::acos(std::clamp(direction(2) / n, -1.0, 1.0));
-}
 
-}  // namespace tb::periods
-
-namespace tb::periods {
-double sagging_cable(double mu, double L, double span, double g) {
-  if (!(g > 0.0 && mu > 0.0 && span > 0.0 && L > span)) return kNaN;
-  const double sag = std::sqrt(3.0 * span * (L - span) / 8.0);
-  const double H = mu * g * span * span / (8.0 * sag);
-  return std::max(2.0 * span * std::sqrt(mu / H), 2.0 * M_PI * std::sqrt(sag / g));
-}
 }  // namespace tb::periods

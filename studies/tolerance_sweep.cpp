@@ -213,7 +213,49 @@ class ToleranceSweepStudy final : public Study {
         }
         md << "\n";
       }
+      md << cap_verdict(pts, sweep);
     }
+    return md.str();
+  }
+
+  // A status in one word, for the cap's comparison: what the tables would print for the run.
+  static std::string verdict_word(const Measurement& m) {
+    const RunOutcome& o = m.outcome;
+    if (o.ok()) return o.note.empty() ? "ok" : "ok (drift noted)";
+    if (o.unstable()) return "unstable";
+    if (o.failed()) return o.diverged ? "diverged" : "failed";
+    return "interrupted";
+  }
+
+  // Whether the step cap decides the verdict of the case's own adaptive run (issue 44): at the
+  // case's rtol, the free and the capped run side by side, and the verdict each gets over the
+  // sweep's horizon. "decides" only where the two verdicts differ; the same verdict either way
+  // says the cap does not decide it over this horizon.
+  static std::string cap_verdict(const std::vector<const Point*>& pts, const ToleranceSweep& sweep) {
+    const Case& c = *pts.front()->key.c;
+    const IntegratorSettings& own = c.settings_for(sweep.integrator);
+    if (!own.declares_tolerances()) return "";
+    const double rtol = own.tolerances().rtol, cap = own.declares(kMaxStepKey) ? own.max_step() : 0.0;
+    const Point *free = nullptr, *capped = nullptr;
+    for (const Point* p : pts)
+      if (p->adaptive() && p->rtol == rtol) (p->max_step > 0.0 ? capped : free) = p;
+    std::ostringstream md;
+    md << "- The case's own " << sweep.integrator << " run (rtol = " << format_g(rtol, 3) << ", "
+       << (cap > 0.0 ? "max_step = " + format_g(cap, 3) + " s" : std::string("free")) << ", the summary's row): ";
+    if (!free || !capped) {
+      md << "inconclusive: the sweep does not run rtol = " << format_g(rtol, 3) << " both free and capped.\n";
+      return md.str();
+    }
+    const std::string a = verdict_word(free->measured), b = verdict_word(capped->measured);
+    md << "free it is " << a << ", capped at " << format_g(capped->max_step, 3) << " s it is " << b << " over "
+       << format_g(sweep.t_end, 6) << " s: ";
+    md << (a != b ? "**the step cap decides the verdict** at this rtol over this horizon"
+                  : "the cap does not change the verdict at this rtol over this horizon")
+       << " (the summary's row is the " << (cap > 0.0 ? "capped" : "free") << " one";
+    if (c.t_end > sweep.t_end)
+      md << ", run to the case's " << format_g(c.t_end, 6) << " s: its own status says what happens after "
+         << format_g(sweep.t_end, 6) << " s";
+    md << ").\n";
     return md.str();
   }
 

@@ -375,7 +375,9 @@ TEST_CASE("offset: the declared slowest period includes the body's swing about i
   CHECK(hook_period(0.02) == Approx(2.28).epsilon(0.01));
   CHECK(make_model(with_offset(base, Vec3(0, 0, 0.02)), spinning())->slowest_period_s() ==
         Approx(make_model(base, spinning())->slowest_period_s()).epsilon(1e-15));
-  // 1 mm: a weak lever, 10 s, slower than the spin: declared.
+  // 1 mm: a weak lever, 10 s, slower than the spin: the linearisation about the hanging
+  // equilibrium (core/linear_modes.hpp) finds it as a mode. The formula holds the hook fixed; in
+  // the linear mode it moves with the cable top, by d theta = 1 mm x theta: within 1 %.
   CHECK(make_model(with_offset(base, Vec3(0, 0, 0.001)), spinning())->slowest_period_s() ==
-        Approx(hook_period(0.001)).epsilon(1e-9));
+        Approx(hook_period(0.001)).epsilon(0.01));
 }

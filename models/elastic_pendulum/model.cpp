@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "models/elastic_pendulum/forms.hpp"
-#include "mechanics/oscillation_periods.hpp"
+#include "core/linear_modes.hpp"
 #include "mechanics/unconstrained_dae.hpp"
 
 namespace tb::elastic_pendulum {
@@ -46,12 +46,14 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
                   "dexp^-1 the identity, so a Lie group method on this form would be its vector-space counterpart on the "
                   "embedded-ode form step for step (a Munthe-Kaas or commutator-free method its Runge-Kutta method)")},
       PhysicalParts().then(PhysicalPart::Configuration, 3).then(PhysicalPart::Rate, 3));  // [x, v]
-  // The slower of the swing (a pendulum of the spring's static length L = l0 + m g / k, from
-  // the released angle) and the spring's own oscillation sqrt(m / k).
-  const double L = p.l0 + p.m * p.g / p.k;
-  const double swing = periods::compound_pendulum(L * L, 1.0, L, p.g, periods::angle_from_vertical(ic.position));
   model->declare_no_rotations();  // point masses only: no R to keep orthogonal
-  model->declare_slowest_period(std::max(std::isfinite(swing) ? swing : 0.0, 2.0 * M_PI * std::sqrt(p.m / p.k)));
+  // The slowest period from the linearisation about the hanging rest state (core/linear_modes.hpp;
+  // the Newton refinement finds the static length L = l0 + m g / k from the guess l0): the slower of
+  // the swing 2 pi sqrt(L / g) (twice, in two planes) and the spring's 2 pi sqrt(m / k).
+  InitialCondition rest;
+  rest.position = p.l0 * Vec3::UnitZ();  // e3 points down
+  rest.velocity = Vec3::Zero();
+  declare_linearised_slowest_period(*model, ConstrainedForm(p, rest), "the hanging rest state");
   // Linearised about the hanging rest state the spring's mode sqrt(k/m) is the faster of the
   // two (the swing's sqrt(g / L) is below it); exact without gravity.
   model->set_max_frequency("", std::sqrt(p.k / p.m));

@@ -58,7 +58,13 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           why_not_natural.empty() ? offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic)
                                   : decline(FormulationKind::ConstrainedMechanical, why_not_natural)},
       PhysicalParts().then(PhysicalPart::Configuration, 9).then(PhysicalPart::Rate, 3));  // [R, Omega]
-  model->declare_slowest_period(periods::free_rigid_body(p.J, ic.Omega0));  // Euler's equations' period
+  // No force acts: every rest state is an equilibrium and its linearisation has only zero modes
+  // (core/linear_modes.hpp finds no oscillation about rest). The body's motion is the torque-free
+  // spin, whose period Euler's equations give exactly from the initial rate (Landau & Lifshitz,
+  // Sect. 37; mechanics/oscillation_periods.hpp, checked there against integration).
+  model->declare_slowest_period(periods::free_rigid_body(p.J, ic.Omega0),
+                                "the torque-free body's period from Euler's equations at the initial rate (exact; "
+                                "no force, so no oscillation about rest to linearise)");
   return model;
 }
 

@@ -5,7 +5,8 @@
 #include "models/hanging_tether/model.hpp"
 
 #include "core/format.hpp"
-#include "mechanics/oscillation_periods.hpp"
+#include "core/linear_modes.hpp"
+#include "models/hanging_tether/static_equilibrium.hpp"
 #include "mechanics/unconstrained_dae.hpp"
 
 namespace tb::hanging_tether {
@@ -47,10 +48,18 @@ std::unique_ptr<Formulation> HangingTetherModel::build(FormulationKind kind, con
 
 std::shared_ptr<const HangingTetherModel> make_model(const Parameters& p, InitialShape shape) {
   auto model = std::make_shared<HangingTetherModel>(p, shape);
-  // The cable's slowest swing (an estimate from its sag, mechanics/oscillation_periods.hpp).
   model->declare_no_rotations();  // point masses only: no R to keep orthogonal
   model->declare_no_momentum_map();  // fixed anchors and gravity: no symmetry, no Noether momentum
-  model->declare_slowest_period(periods::sagging_cable(p.mu, p.length, (p.B - p.A).norm(), p.g));
+  // The slowest period from the linearisation about the hanging equilibrium (core/linear_modes.hpp):
+  // the discretisation's static shape, which the model solves itself (static_equilibrium.hpp:
+  // Newton with a line search from a pre-stretched parabola; a plain Newton from the unstretched
+  // parabola meets compressed elements, whose negative stiffness sends it away). The damping
+  // -zeta M v is left out: the undamped periods.
+  const ConstrainedTetherForm form(p, InitialShape::Parabola);
+  const StaticSolution rest = solve_static_equilibrium(Mechanics(p));
+  Eigen::VectorXd q(form.positions());
+  for (int a = 1; a < p.N; ++a) q.segment<3>(3 * (a - 1)) = rest.r[size_t(a)];  // the free nodes r_1 .. r_{N-1}
+  declare_linearised_slowest_period(*model, form, q, "the hanging equilibrium (the discrete elastic catenary)");
   return model;
 }
 

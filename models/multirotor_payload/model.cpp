@@ -16,7 +16,7 @@
 #include "mechanics/lazy_parts_model.hpp"
 #include "core/lie_group_ode.hpp"
 #include "models/multirotor_payload/forms.hpp"
-#include "mechanics/oscillation_periods.hpp"
+#include "core/linear_modes.hpp"
 
 namespace tb::multirotor_payload {
 namespace {
@@ -77,31 +77,32 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
           why_not_natural.empty() ? offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic)
                                   : decline(FormulationKind::ConstrainedMechanical, "multirotor_inertia: " + why_not_natural)});
   auto model = std::make_shared<LazyPartsModel>(menu, [p] { return physical_parts(p); });  // listed when asked
-  // The slowest mode: the payload swinging on its cable from the released angle, as a pendulum
-  // in g (about its multirotor the restoring field is g (m_Q + m_p) / m_Q, faster: the estimate
-  // errs long), or the multirotors' own spin where that is slower.
-  const double swing = periods::compound_pendulum(p.payload_mass * p.cable_length * p.cable_length, p.payload_mass,
-                                                  p.cable_length, p.g, 0.5 * M_PI - ic.cable_elevation);
-  const double spin = ic.Omega0.norm() > 0.0 ? 2.0 * M_PI / ic.Omega0.norm() : 0.0;
-  // With the attachment offset the multirotor also swings about its hook: a compound pendulum in
-  // the net vertical force at its centre of mass, F_Q = m_Q g + f.e3 (upward: the thrust carries
-  // the cable and payload too), about the equilibrium with the centre of mass on the thrust's
-  // side of the hook (d = |rho|); about the axis of largest inertia J_A perpendicular to rho, the
-  // slowest, at small amplitude. The hook moves with the cable top: an estimate, like the swing's.
-  // A short lever makes it slow (1 mm: ~10 s, beyond the spin's 5.9 s); the bundled 2 cm: 2.3 s.
-  double top = 0.0;
-  if (!p.attachment_offset.isZero(0.0)) {  // from the parameters: no per-link storage before the size checks
-    const Vec3 axis = p.attachment_offset.normalized();
-    const Eigen::SelfAdjointEigenSolver<Mat3> eig(p.attachment_inertia());
-    double I = 0.0;  // the largest inertia about an axis (near) perpendicular to rho
-    for (int k = 0; k < 3; ++k)
-      if (std::abs(eig.eigenvectors().col(k).dot(axis)) < 0.9) I = std::max(I, eig.eigenvalues()(k));
-    if (I == 0.0) I = eig.eigenvalues().maxCoeff();
-    const double period = periods::compound_pendulum(I, p.multirotor_mass, p.attachment_offset.norm(),
-                                                     std::abs(p.body_force()) / p.multirotor_mass, 0.0);
-    if (std::isfinite(period)) top = period;
+  // The slowest period from the linearisation about the equilibrium (core/linear_modes.hpp): every
+  // cable hanging straight down from its multirotor, at rest, R = I (thrust equal to the weight keeps
+  // the centre of mass free: its 3 translations, the turn about the vertical and, without an
+  // attachment offset, each multirotor's attitude are zero modes). It has the multirotor's own
+  // motion in it, which a pendulum in g leaves out: relative to the centre of mass the payload
+  // swings in g (1 + m_p / m_Q) (plus the cable's share), 1.66 s on C_single, not the 2.01 s of
+  // a pendulum in g. An attachment offset adds the body's swing about its hook as a mode.
+  // The case's swing from 60 degrees from the vertical takes longer than the linear period, by
+  // Gauss's 1 / agm(1, cos(theta0 / 2)) = 1.073 for a pendulum (tests/test_linear_modes.cpp).
+  if (why_not_natural.empty()) {
+    InitialCondition rest;
+    rest.cable_elevation = 0.5 * M_PI;  // the multirotor straight above the payload
+    rest.payload_velocity = Vec3::Zero();
+    rest.R0 = Mat3::Identity();
+    rest.Omega0 = Vec3::Zero();
+    declare_linearised_slowest_period(*model, ConstrainedForm(p, rest), "the hanging equilibrium");
   }
-  model->declare_slowest_period(std::max({swing, spin, top}));
+  // A spinning multirotor turns once in 2 pi / |Omega0|: no oscillation about rest, but a motion of
+  // the case slower than its swing where it is (the spinning variant's 5.9 s): the longer is declared.
+  if (ic.Omega0.norm() > 0.0) {
+    const double spin = 2.0 * M_PI / ic.Omega0.norm();
+    if (!(model->slowest_period_s() >= spin))
+      model->declare_slowest_period(spin, "the multirotors' spin 2 pi / |Omega0| (slower than the swing " +
+                                              format_g(model->slowest_period_s(), 4) + " s, " +
+                                              model->slowest_period_basis() + ")");
+  }
   model->declare_linear_momentum_conserved();  // thrust equal to weight: no net external force
   return model;
 }

@@ -13,7 +13,9 @@
 #include "models/reel_pendulum/forms.hpp"
 #include "models/reel_pendulum/locked_constrained_form.hpp"
 #include "models/reel_pendulum/locked_lumped_form.hpp"
-#include "mechanics/oscillation_periods.hpp"
+#include <Eigen/Geometry>
+
+#include "core/linear_modes.hpp"
 
 namespace tb::reel_pendulum {
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
@@ -69,14 +71,28 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
         .then(PhysicalPart::Rate, 3)
         .then(PhysicalPart::Other, 2);
   });
-  // The slowest mode: string and body swinging as one pendulum, from the released string's
-  // angle, at the deployed length L - s_p: fixed with the reel locked; with the reel free the
-  // longest it can deploy to, L - b (so the estimate errs long).
-  const Mat3 J_c = dae::inertia_about_centre_of_mass(p.M, p.rho_c, p.J);
-  const double deployed = p.reel_locked ? p.L - ic.s0 : p.L - p.b;
-  model->declare_slowest_period(periods::string_with_body(p.mu * deployed, deployed, p.M, p.rho_c.norm(),
-                                                          J_c.eigenvalues().real().maxCoeff(), p.g,
-                                                          periods::angle_from_vertical(ic.string_direction)));
+  // The slowest period from the linearisation about the hanging equilibrium at the initial deployed
+  // length L - s_p0, the reel held (core/linear_modes.hpp; the string straight down from the guide
+  // way, the body's centre of mass below its attachment, at rest, the static stretch by Newton).
+  // With the reel locked that is the case's equilibrium. With the reel free there is none: the
+  // string pays out (deployment) or is wound in (retrieval) and the swing's period follows the
+  // deployed length in time; the linearisation is at the initial length, which retrieval only
+  // shortens and deployment lengthens (the basis printed with it says so).
+  if (why_not_natural.empty()) {
+    Parameters held = p;
+    held.reel_locked = true;
+    InitialCondition rest = ic;
+    rest.string_direction = Vec3::UnitZ();
+    rest.body_velocity = Vec3::Zero();
+    rest.R0 = Eigen::Quaterniond::FromTwoVectors(p.rho_c, Vec3::UnitZ()).toRotationMatrix();
+    rest.Omega0 = Vec3::Zero();
+    declare_linearised_slowest_period(
+        *model, LockedConstrainedForm(held, rest),
+        p.reel_locked ? "the hanging equilibrium"
+                      : "the hanging string at the initial deployed length " + format_g(p.L - ic.s0, 4) +
+                            " m with the reel held (the reel runs: the case has no equilibrium, and the deployed "
+                            "length changes in time)");
+  }
   return model;
 }
 

@@ -9,7 +9,9 @@
 #include "mechanics/lazy_parts_model.hpp"
 #include "core/lie_group_ode.hpp"
 #include "models/string_pendulum/forms.hpp"
-#include "mechanics/oscillation_periods.hpp"
+#include <Eigen/Geometry>
+
+#include "core/linear_modes.hpp"
 
 namespace tb::string_pendulum {
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
@@ -46,12 +48,17 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
         .then(PhysicalPart::Configuration, 9)
         .then(PhysicalPart::Rate, 3);
   });
-  // The slowest mode: the whole string and body swinging as one pendulum from the released
-  // string's angle (its elastic modes are far faster).
-  const Mat3 J_c = dae::inertia_about_centre_of_mass(p.M, p.rho_c, p.J);
-  model->declare_slowest_period(periods::string_with_body(p.mu * p.length, p.length, p.M, p.rho_c.norm(),
-                                                          J_c.eigenvalues().real().maxCoeff(), p.g,
-                                                          periods::angle_from_vertical(ic.string_direction)));
+  // The slowest period from the linearisation about the hanging equilibrium (core/linear_modes.hpp):
+  // the string straight down from the pivot, the body's centre of mass straight below the
+  // attachment (R0 turns rho_c onto e3), at rest; the Newton refinement adds the static stretch.
+  if (why_not_natural.empty()) {
+    InitialCondition rest;
+    rest.string_direction = Vec3::UnitZ();
+    rest.body_velocity = Vec3::Zero();
+    rest.R0 = Eigen::Quaterniond::FromTwoVectors(p.rho_c, Vec3::UnitZ()).toRotationMatrix();
+    rest.Omega0 = Vec3::Zero();
+    declare_linearised_slowest_period(*model, ConstrainedForm(p, rest), "the hanging equilibrium");
+  }
   return model;
 }
 
