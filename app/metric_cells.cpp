@@ -132,7 +132,7 @@ std::string status_cell(const SummaryRow& row) {
       std::string out = "ok";
       if (!o.momentum_drift.empty()) out += ", drifts in P";
       if (!o.note.empty()) out += ", drift from " + at;
-      if (!o.episode.empty()) out += ", a rise that stopped";
+      if (!o.episode.empty()) out += ", a rise that slowed";
       return out;
     }
     case RunOutcome::Kind::Unstable: return "unstable from " + at;

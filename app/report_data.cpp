@@ -93,6 +93,7 @@ void read_runs(ReportData& data) {
     r.t_end = number_or_zero(row.at("t_end"));
     r.status = row.at("status");
     r.ok = r.status == "ok" || r.status.rfind("ok;", 0) == 0;
+    r.completed = r.ok || r.status.rfind("unstable from", 0) == 0;
     r.not_applicable = r.status.rfind("n/a", 0) == 0;
     r.runtime_s = number_or_zero(row.at("runtime_s"));
     for (const auto& c : metric_columns())
@@ -198,9 +199,29 @@ std::optional<double> RunRecord::value(const std::string& column) const {
 }
 
 std::string RunRecord::short_status() const {
-  if (status.rfind("unstable from", 0) == 0 || status.rfind("ok; drift from", 0) == 0) {
+  if (status.rfind("unstable from", 0) == 0) {
     const size_t cut = status.find(" (step");
     return cut == std::string::npos ? status : status.substr(0, cut);
+  }
+  if (status.rfind("ok; ", 0) == 0) {
+    // The parts of an ok status (RunOutcome::describe), each in a few words: the drift in P with the
+    // distance the centre of mass moved, the energy drift's onset, the rise that slowed.
+    std::string out = "ok";
+    if (const size_t at = status.find("drifts in P: "); at != std::string::npos) {
+      out += ", drifts in P";
+      const std::string moved = "centre of mass moved ";
+      if (const size_t m = status.find(moved, at); m != std::string::npos)
+        out += " (centre of mass moved " + status.substr(m + moved.size(), status.find(';', m) - m - moved.size()) + ")";
+    }
+    if (const size_t at = status.find("drift from t = "); at != std::string::npos)
+      out += ", " + status.substr(at, status.find(" (step", at) - at);
+    if (const size_t at = status.find("a rise that slowed: "); at != std::string::npos) {
+      const std::string from = "within an octave of t from t = ";
+      const size_t f = status.find(from, at);
+      out += ", a rise that slowed" +
+             (f == std::string::npos ? std::string() : " (from t = " + status.substr(f + from.size(), status.find(" s", f + from.size()) - f - from.size()) + " s)");
+    }
+    return out;
   }
   if (status.rfind("unstable at h", 0) == 0 || status.rfind("failed", 0) == 0 || status.rfind("interrupted", 0) == 0) {
     // "... at t = T s, step N": the time, without the reason (the CSVs keep it)

@@ -30,6 +30,9 @@ struct RunRecord {
   std::optional<double> energy_first, energy_last, external_work_last;
   std::string status;  // "ok", "unstable from t = ...", "failed at ...", "n/a: ..."
   bool ok = false, not_applicable = false;
+  // Reached its end: ok, or past the instability criterion ("unstable from t = ..."), whose
+  // metrics measure the whole run and are printed beside its status.
+  bool completed = false;
   double runtime_s = 0.0;
   // Metrics by summary.csv column; absent when the cell is empty (not integrated, or no result).
   std::map<std::string, double> metric;

@@ -106,11 +106,20 @@ std::string error_words(const HorizonError& e, double case_horizon) {
          (e.t_end != case_horizon ? " over " + format_g(e.t_end, 6) + " s" : "");
 }
 
-// "h/h_max = 0.96 (the implicit solver fails to converge above h_max)"
+// "status ok, drifts in P (centre of mass moved 2.03 m); h/h_max = 0.96 (the implicit solver fails
+// to converge above h_max)": what the run's status saw beside ok (a drift in P, an energy drift, a
+// rise that slowed: the front ranks errors at the horizon, which such a run's need not keep beyond
+// it) and how close its step is to its limit.
 std::string step_caveat(const FrontEntry& e) {
-  if (e.step_margin <= kStepMarginNote) return "";
-  return "h/h_max = " + format_g(e.step_margin, 2) + " (" +
-         (e.step_limit == "instability" ? "the method goes unstable above h_max" : "the implicit solver fails to converge above h_max") + ")";
+  std::vector<std::string> parts;
+  if (!e.runs.empty())
+    if (const std::string s = e.runs.front()->short_status(); s != "ok") parts.push_back("status " + s);
+  if (e.step_margin > kStepMarginNote)
+    parts.push_back("h/h_max = " + format_g(e.step_margin, 2) + " (" +
+                    (e.step_limit == "instability" ? "the method goes unstable above h_max"
+                                                   : "the implicit solver fails to converge above h_max") +
+                    ")");
+  return join(parts, "; ");
 }
 
 // "0.00173 s" or "0.00173-0.00243 s (one discretisation)"
@@ -299,18 +308,22 @@ void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
   for (const RunRecord* r : runs) {
     std::vector<std::string> row = {r->label, r->short_status()};
     if (horizons.size() > 1) row.push_back(format_g(r->t_end, 6));
-    row.push_back(r->ok ? num(r->runtime_s) : "–");
+    row.push_back(r->completed ? num(r->runtime_s) : "–");
     for (const auto* m : shown) {
       const std::string column(m->name);
       if (r->not_integrated.count(column)) {
         row.push_back("n/a (" + not_integrated_reason(*m) + ")");
         continue;
       }
-      const auto x = r->ok ? r->value(column) : std::nullopt;
+      const auto x = r->completed ? r->value(column) : std::nullopt;
       std::string v = x ? num(*x) : "–";
       if (x && m->growth_owner) {
         const bool energy = m->growth == GrowthOf::Energy;
-        v += " (" + (energy ? r->energy_law : r->momentum_law) + ((energy ? r->energy_investigate : r->momentum_investigate) ? "!" : "") + ")";
+        // Where the centre of mass is free the energy law is of the motion's own error, not of the
+        // whole (core/metrics.hpp): the law is printed beside the quantity it was fitted to.
+        const auto internal = energy ? r->value("energy_err_internal_max") : std::nullopt;
+        v += " (" + (internal ? "ΔE_int " + num(*internal) + ": " : std::string()) +
+             (energy ? r->energy_law : r->momentum_law) + ((energy ? r->energy_investigate : r->momentum_investigate) ? "!" : "") + ")";
       }
       row.push_back(v);
     }
@@ -396,9 +409,11 @@ void write_rules(std::ostringstream& md) {
         "run's.\n"
      << "- **Status** says what happened, by its mechanism (core/stability_criterion.hpp). *ok*, with what it saw: "
         "*drifts in P* (a conservation drift: the method does not keep the total linear momentum, so the centre of mass "
-        "moves and its kinetic energy |ΔP|²/2M enters the energy error; ΔP beyond the round-off bound n ε p_s, the distance "
-        "moved and that share of the energy error in summary.csv), *drift from t = …* (the energy error of the motion, "
-        "without that share, passed 0.01 E_s), *a rise that stopped* (the energy error rose more than ×100 within an "
+        "moves and its kinetic energy |ΔP|²/2M enters the energy error; said where ΔP is beyond the round-off bound n ε p_s "
+        "and material: that kinetic energy past 0.01 E_s, or the centre of mass moved past 0.01 v_s T, v_s = √(2E_s/M) "
+        "and T the slowest period; smaller drifts are in the ΔP column only; the distance moved and the share of the "
+        "energy error in summary.csv), *drift from t = …* (the energy error of the motion, "
+        "without that share, passed 0.01 E_s), *a rise that slowed* (the energy error rose more than ×100 within an "
         "octave of t, then stopped rising: the motion changed, e.g. a symmetry broke, and every method's error rose with "
         "it; a numerical instability keeps amplifying). *unstable from t = …*: a numerical instability, the energy error of "
         "the motion gaining more than 0.1 E_s or growing exponentially to the end of the run, or a constraint or rotation "

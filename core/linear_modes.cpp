@@ -161,16 +161,11 @@ LinearModes linear_modes(const ConstrainedMechanicalFormulation& form, const Eig
   return out;
 }
 
-LinearModes declare_linearised_slowest_period(Model& model, const ConstrainedMechanicalFormulation& form,
-                                              const std::string& about, const LinearModesOptions& options) {
-  return declare_linearised_slowest_period(model, form, initial_configuration(form), about, options);
-}
-
-LinearModes declare_linearised_slowest_period(Model& model, const ConstrainedMechanicalFormulation& form,
-                                              const Eigen::VectorXd& q, const std::string& about,
-                                              const LinearModesOptions& options) {
-  LinearModes modes = linear_modes(form, q, options);
-  if (modes.periods.empty()) return modes;
+std::pair<double, std::string> linearised_slowest_period(const ConstrainedMechanicalFormulation& form,
+                                                         const Eigen::VectorXd& q, const std::string& about,
+                                                         const LinearModesOptions& options) {
+  const LinearModes modes = linear_modes(form, q, options);
+  if (modes.periods.empty()) return {std::numeric_limits<double>::quiet_NaN(), ""};
   std::string basis = "linearised about " + about;
   basis += modes.equilibrium ? " (an equilibrium"
                               : " (not an equilibrium: Newton's step to one is " + format_g(modes.residual, 2) +
@@ -179,8 +174,7 @@ LinearModes declare_linearised_slowest_period(Model& model, const ConstrainedMec
   if (modes.unstable_modes > 0) basis += "; " + std::to_string(modes.unstable_modes) + " unstable directions left out";
   basis += ")";
   if (modes.periods.size() > 1) basis += ", next mode " + format_g(modes.periods[1], 4) + " s";
-  model.declare_slowest_period(modes.slowest_period(), basis);
-  return modes;
+  return {modes.slowest_period(), basis};
 }
 
 }  // namespace tb

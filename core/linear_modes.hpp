@@ -22,6 +22,7 @@
 #include <Eigen/Dense>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/formulation.hpp"
@@ -68,18 +69,35 @@ inline Eigen::VectorXd initial_configuration(const ConstrainedMechanicalFormulat
   return form.initial_state().head(form.positions());
 }
 
-// Declares the model's slowest period (Model::slowest_period_s) as the slowest mode of `form` about
-// its initial configuration at rest: the model builds the form at its rest state (`about` names it in
-// words, e.g. "the hanging equilibrium") and the Newton refinement settles what it guessed (a
-// string's static stretch). The basis printed with it says whether that was an equilibrium, how many
-// zero and unstable modes were left out, and the next-slowest periods. Returns the modes; a form
-// with no oscillating mode declares nothing (the model says what it declares instead).
-LinearModes declare_linearised_slowest_period(Model& model, const ConstrainedMechanicalFormulation& form,
-                                              const std::string& about, const LinearModesOptions& options = {});
-// The same about the configuration q (positions() entries) instead of the form's initial one:
-// for a model that solves its own equilibrium (a tether's static shape).
-LinearModes declare_linearised_slowest_period(Model& model, const ConstrainedMechanicalFormulation& form,
-                                              const Eigen::VectorXd& q, const std::string& about,
-                                              const LinearModesOptions& options = {});
+// The slowest period of `form` about the configuration q at rest, and its basis in words: `about`
+// names the state (e.g. "the hanging equilibrium"); the basis says whether that was an equilibrium
+// (the Newton refinement settles what the model guessed: a string's static stretch), how many zero
+// and unstable modes were left out, and the next-slowest period. (NaN, "") for a form with no
+// oscillating mode.
+std::pair<double, std::string> linearised_slowest_period(const ConstrainedMechanicalFormulation& form,
+                                                         const Eigen::VectorXd& q, const std::string& about,
+                                                         const LinearModesOptions& options = {});
+
+// Declares the model's slowest period (Model::slowest_period_s) as the slowest mode of the form
+// make_form() builds at the model's rest state, about its initial configuration, or about the q
+// that make_q(form) returns (a model that solves its own equilibrium: a tether's static shape).
+// Computed when the period is first asked for (Model::declare_slowest_period_source): the dense
+// eigen solve is O(n^3) in the coordinates, which a model built only to be stepped never pays.
+template <class MakeForm>
+void declare_linearised_slowest_period(Model& model, MakeForm make_form, std::string about,
+                                       LinearModesOptions options = {}) {
+  model.declare_slowest_period_source([make_form, about = std::move(about), options] {
+    const auto form = make_form();
+    return linearised_slowest_period(form, initial_configuration(form), about, options);
+  });
+}
+template <class MakeForm, class MakeQ>
+void declare_linearised_slowest_period(Model& model, MakeForm make_form, MakeQ make_q, std::string about,
+                                       LinearModesOptions options = {}) {
+  model.declare_slowest_period_source([make_form, make_q, about = std::move(about), options] {
+    const auto form = make_form();
+    return linearised_slowest_period(form, make_q(form), about, options);
+  });
+}
 
 }  // namespace tb

@@ -9,8 +9,10 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/formulation.hpp"
@@ -53,13 +55,29 @@ class Model {
   // the small-amplitude period: a swing released far from rest (60 degrees) takes longer. Growth
   // laws start after 3 of these (core/growth.hpp), the instability criterion's energy scale is
   // taken over the first, and a ranking needs 3 in its horizon.
-  double slowest_period_s() const { return slowest_period_s_; }
+  double slowest_period_s() const {
+    resolve_slowest_period();
+    return slowest_period_s_;
+  }
   // How that period was obtained, in words for the report (e.g. "linearised about the hanging
   // equilibrium (core/linear_modes.hpp)"); empty where the model does not say.
-  const std::string& slowest_period_basis() const { return slowest_period_basis_; }
+  const std::string& slowest_period_basis() const {
+    resolve_slowest_period();
+    return slowest_period_basis_;
+  }
   void declare_slowest_period(double seconds, std::string basis = {}) {
+    slowest_period_source_.reset();
     slowest_period_s_ = seconds;
     slowest_period_basis_ = std::move(basis);
+  }
+  // A period that costs a computation (a linearisation: a dense eigen solve, O(n^3) in the
+  // coordinates) is declared by what computes it, (seconds, basis), run once when the period is
+  // first asked for (thread-safe): a model built only to be stepped, a benchmark's string of 10^4
+  // elements, never pays for it.
+  using SlowestPeriodSource = std::function<std::pair<double, std::string>()>;
+  void declare_slowest_period_source(SlowestPeriodSource source) {
+    slowest_period_source_ = std::make_shared<LazySlowestPeriod>();
+    slowest_period_source_->compute = std::move(source);
   }
   // Whether the model's state holds a rotation (R in SO(3)): where none does, the orthogonality
   // error is not applicable rather than "identically 0", which would test nothing.
@@ -102,8 +120,21 @@ class Model {
   virtual std::unique_ptr<Formulation> build(FormulationKind kind, const std::string& discretisation) const = 0;
 
  private:
-  double slowest_period_s_ = std::numeric_limits<double>::quiet_NaN();
-  std::string slowest_period_basis_;
+  struct LazySlowestPeriod {
+    std::once_flag once;
+    SlowestPeriodSource compute;
+  };
+  void resolve_slowest_period() const {
+    if (!slowest_period_source_) return;
+    std::call_once(slowest_period_source_->once, [this] {
+      auto [seconds, basis] = slowest_period_source_->compute();
+      slowest_period_s_ = seconds;
+      slowest_period_basis_ = std::move(basis);
+    });
+  }
+  std::shared_ptr<LazySlowestPeriod> slowest_period_source_;
+  mutable double slowest_period_s_ = std::numeric_limits<double>::quiet_NaN();
+  mutable std::string slowest_period_basis_;
   bool integrates_rotations_ = true;
   bool has_momentum_map_ = true;
   bool conserves_linear_momentum_ = false;

@@ -63,12 +63,14 @@ std::string EnergyDrift::describe() const {
 
 std::string GrowthEpisode::describe() const {
   const std::string what = internal ? "|ΔE_int|" : "|E − E0 − W|";
-  return "a rise that stopped: " + what + " rose up to ×" + format_g(rise, 3) + " within an octave of t from t = " +
-         format_g(t_start, 4) + " s (its running max " + joules(err_start) + " → " + joules(err_end) + " = " +
-         format_g(err_end / scale, 2) + " × E_s by t = " + format_g(t_end, 4) +
-         " s), then less than ×100 an octave: not a numerical instability, which keeps amplifying until the error "
-         "reaches the motion's scale; a change of the motion (a symmetry broken, an equilibrium left) raises every "
-         "method's error at the same time";
+  std::string out = "a rise that slowed: " + what + " rose up to ×" + format_g(rise, 3) + " within an octave of t from t = " +
+                    format_g(t_start, 4) + " s (its running max " + joules(err_start) + " → " + joules(err_end) + " = " +
+                    format_g(err_end / scale, 2) + " × E_s by t = " + format_g(t_end, 4) + " s), then less than ×100 an octave";
+  if (rise_last_octave > 0.0)
+    out += " (×" + format_g(rise_last_octave, 3) + " over the run's last octave, to " + joules(err_last) + ")";
+  return out + ": not a numerical instability, which keeps amplifying until the error reaches the motion's scale; a "
+               "change of the motion (a symmetry broken, an equilibrium left) raises the errors of the case's runs "
+               "from about the same time, by amounts that depend on the method (compare their onsets)";
 }
 
 std::string MomentumDrift::describe() const {
@@ -238,6 +240,14 @@ StabilityVerdict StabilityMonitor::result() const {
       v.drift->err_max = closed.err_max_;
     }
     v.episode = closed.episode_;
+    if (v.episode && !closed.check_s_.empty()) {
+      // How the error went on after the stretch: its rise over the run's last octave.
+      const double half = 0.5 * closed.last_s_;
+      double m_half = 0.0;
+      for (size_t k = 0; k < closed.check_s_.size() && closed.check_s_[k] <= half; ++k) m_half = closed.check_m_[k];
+      if (m_half > 0.0) v.episode->rise_last_octave = closed.err_max_ / m_half;
+      v.episode->err_last = closed.err_max_;
+    }
   }
   if (closed.free_com_) {
     // n eps p_s: the most that rounding can move P in n steps (MomentumDrift). And material: the

@@ -115,7 +115,9 @@ struct GrowthEpisode {
   double err_start = 0.0, err_end = 0.0;  // the running max of the error at its start and end (J)
   double scale = 0.0;                 // E_s (J)
   bool internal = false;              // the error is the internal one (a free centre of mass)
-  // "a rise that stopped: |ΔE_int| rose up to ×4.98e+04 within an octave of t from t = 349.9 s (its
+  double rise_last_octave = 0.0;      // M(end) / M(end/2): how the error went on after it (0: unknown)
+  double err_last = 0.0;              // the running max at the end (J)
+  // "a rise that slowed: |ΔE_int| rose up to ×4.98e+04 within an octave of t from t = 349.9 s (its
   //  running max 3.28e-08 J → 0.00354 J = 0.0013 × E_s by t = 736 s), then less than ×100 an octave: ..."
   std::string describe() const;
 };

@@ -209,7 +209,7 @@ ClaimVerdict judge_time_claim(const PaperClaim& c, const SummaryRow& row, const 
       const RunOutcome& o = row.outcome;
       if (o.ok() && (!o.episode.empty() || !o.momentum_drift.empty())) {
         // Something departed, by a mechanism the criterion tells from a numerical divergence: an
-        // episode of the motion (a rise that stopped, in every run) and/or the centre of mass's
+        // episode of the motion (a rise that slowed, in every run) and/or the centre of mass's
         // drift (P not conserved). A plot of the paper's cannot tell these apart from a divergence.
         v.verdict = "inconclusive";
         v.ours = o.episode.empty() ? "none" : "rise from " + seconds(o.episode_t);

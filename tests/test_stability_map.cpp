@@ -341,7 +341,7 @@ TEST_CASE("the criterion on synthetic series: exponential growth of the energy e
   CHECK(slow.episode->t_start == Approx(first_sample_after(300.0 + 10.0 * std::log(100.0))).margin(kDt + 1e-9));
   CHECK(slow.episode->err_end >= 1.3e-3 * 0.99);
   CHECK(slow.episode->rise > 100.0);
-  CHECK(slow.episode->describe().starts_with("a rise that stopped: |E − E0 − W| rose up to ×"));
+  CHECK(slow.episode->describe().starts_with("a rise that slowed: |E − E0 − W| rose up to ×"));
   CHECK(slow.episode->describe().find("not a numerical instability") != std::string::npos);
   // The same episode stopping ABOVE the floor (at 0.02 E_s, a regime change of the motion that
   // takes every error up with it) is no instability either; one going on at the end is.

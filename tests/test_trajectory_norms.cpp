@@ -169,16 +169,12 @@ TEST_CASE("[report] trajectory_interval: declared, it must fit every swept step 
   fs::remove_all(dir);
 }
 
-TEST_CASE("rk4's orders from the trajectory norms agree with its final-state order (Model A paper case)",
-          "[trajectory][orders]") {
-  // The work-precision study on the bundled Model A case restricted to rk4 (both
-  // discretisations), against the committed references: each trajectory measure's fitted order
-  // within 0.35 of the final-state order, and all within [3.6, 4.4] of the declared 4. Measured
-  // (h = 4e-4 .. 5e-5 over 1 s): rk4 final 3.75, L2/Linf configuration 3.94/4.03, L2/Linf rate
-  // 3.86/3.75; rk4@lumped final 4.17, trajectory 3.96-4.06.
-  const fs::path dir = scratch_dir("traj_orders");
-  std::vector<Case> cases = {case_variant(dir, "A_string_pendulum_paper.toml", "model = \"string_pendulum\"",
-                                          "model = \"string_pendulum\"\nintegrators = [\"rk4\"]")};
+// The work-precision study on a bundled case restricted to the integrators listed (a TOML array),
+// every job run and applied as the report does, its tables written to dir/out (orders.csv).
+static void run_work_precision(const fs::path& dir, const std::string& bundled, const std::string& model,
+                               const std::string& integrators) {
+  const std::string line = "model = \"" + model + "\"";
+  std::vector<Case> cases = {case_variant(dir, bundled, line, line + "\nintegrators = " + integrators)};
   const StudyInfo* info = catalogue().find_study("work_precision");
   REQUIRE(info != nullptr);
   StudyContext context;
@@ -189,6 +185,17 @@ TEST_CASE("rk4's orders from the trajectory norms agree with its final-state ord
   auto study = info->make();
   for (auto& job : study->plan(context)) job.apply(job.run());  // a job returns its result as bytes; apply reads them into the study
   study->write(context);
+}
+
+TEST_CASE("rk4's orders from the trajectory norms agree with its final-state order (Model A paper case)",
+          "[trajectory][orders]") {
+  // The work-precision study on the bundled Model A case restricted to rk4 (both
+  // discretisations), against the committed references: each trajectory measure's fitted order
+  // within 0.35 of the final-state order, and all within [3.6, 4.4] of the declared 4. Measured
+  // (h = 4e-4 .. 5e-5 over 1 s): rk4 final 3.75, L2/Linf configuration 3.94/4.03, L2/Linf rate
+  // 3.86/3.75; rk4@lumped final 4.17, trajectory 3.96-4.06.
+  const fs::path dir = scratch_dir("traj_orders");
+  run_work_precision(dir, "A_string_pendulum_paper.toml", "string_pendulum", "[\"rk4\"]");
   std::ifstream orders(dir / "out" / "orders.csv");
   std::string header, line;
   std::getline(orders, header);
@@ -224,18 +231,7 @@ TEST_CASE("B_reel_deployment: the configuration's trajectory orders are judged a
   // floor) converge at 4. generalized_alpha's s_p error grows as h falls (its Newton exit is
   // relative to |q|inf = s_p): a floor of the run's own, named, above an order of 2.
   const fs::path dir = scratch_dir("reel_traj_orders");
-  std::vector<Case> cases = {case_variant(dir, "B_reel_deployment.toml", "model = \"reel_pendulum\"",
-                                          "model = \"reel_pendulum\"\nintegrators = [\"rattle4\", \"generalized_alpha\"]")};
-  const StudyInfo* info = catalogue().find_study("work_precision");
-  REQUIRE(info != nullptr);
-  StudyContext context;
-  context.catalogue = &catalogue();
-  context.cases = &cases;
-  context.out_dir = (dir / "out").string();
-  context.reference_dir = TETHERBENCH_REFERENCE_DIR;
-  auto study = info->make();
-  for (auto& job : study->plan(context)) job.apply(job.run());
-  study->write(context);
+  run_work_precision(dir, "B_reel_deployment.toml", "reel_pendulum", "[\"rattle4\", \"generalized_alpha\"]");
   std::ifstream orders(dir / "out" / "orders.csv");
   std::string header, line;
   std::getline(orders, header);

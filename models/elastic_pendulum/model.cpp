@@ -53,7 +53,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
   InitialCondition rest;
   rest.position = p.l0 * Vec3::UnitZ();  // e3 points down
   rest.velocity = Vec3::Zero();
-  declare_linearised_slowest_period(*model, ConstrainedForm(p, rest), "the hanging rest state");
+  declare_linearised_slowest_period(*model, [p, rest] { return ConstrainedForm(p, rest); }, "the hanging rest state");
   // Linearised about the hanging rest state the spring's mode sqrt(k/m) is the faster of the
   // two (the swing's sqrt(g / L) is below it); exact without gravity.
   model->set_max_frequency("", std::sqrt(p.k / p.m));

@@ -55,11 +55,15 @@ std::shared_ptr<const HangingTetherModel> make_model(const Parameters& p, Initia
   // Newton with a line search from a pre-stretched parabola; a plain Newton from the unstretched
   // parabola meets compressed elements, whose negative stiffness sends it away). The damping
   // -zeta M v is left out: the undamped periods.
-  const ConstrainedTetherForm form(p, InitialShape::Parabola);
-  const StaticSolution rest = solve_static_equilibrium(Mechanics(p));
-  Eigen::VectorXd q(form.positions());
-  for (int a = 1; a < p.N; ++a) q.segment<3>(3 * (a - 1)) = rest.r[size_t(a)];  // the free nodes r_1 .. r_{N-1}
-  declare_linearised_slowest_period(*model, form, q, "the hanging equilibrium (the discrete elastic catenary)");
+  declare_linearised_slowest_period(
+      *model, [p] { return ConstrainedTetherForm(p, InitialShape::Parabola); },
+      [p](const ConstrainedTetherForm& form) {
+        const StaticSolution rest = solve_static_equilibrium(Mechanics(p));
+        Eigen::VectorXd q(form.positions());
+        for (int a = 1; a < p.N; ++a) q.segment<3>(3 * (a - 1)) = rest.r[size_t(a)];  // the free nodes r_1 .. r_{N-1}
+        return q;
+      },
+      "the hanging equilibrium (the discrete elastic catenary)");
   return model;
 }
 

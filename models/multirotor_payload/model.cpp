@@ -86,23 +86,27 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
   // a pendulum in g. An attachment offset adds the body's swing about its hook as a mode.
   // The case's swing from 60 degrees from the vertical takes longer than the linear period, by
   // Gauss's 1 / agm(1, cos(theta0 / 2)) = 1.073 for a pendulum (tests/test_linear_modes.cpp).
-  if (why_not_natural.empty()) {
-    InitialCondition rest;
-    rest.cable_elevation = 0.5 * M_PI;  // the multirotor straight above the payload
-    rest.payload_velocity = Vec3::Zero();
-    rest.R0 = Mat3::Identity();
-    rest.Omega0 = Vec3::Zero();
-    declare_linearised_slowest_period(*model, ConstrainedForm(p, rest), "the hanging equilibrium");
-  }
   // A spinning multirotor turns once in 2 pi / |Omega0|: no oscillation about rest, but a motion of
   // the case slower than its swing where it is (the spinning variant's 5.9 s): the longer is declared.
-  if (ic.Omega0.norm() > 0.0) {
-    const double spin = 2.0 * M_PI / ic.Omega0.norm();
-    if (!(model->slowest_period_s() >= spin))
-      model->declare_slowest_period(spin, "the multirotors' spin 2 pi / |Omega0| (slower than the swing " +
-                                              format_g(model->slowest_period_s(), 4) + " s, " +
-                                              model->slowest_period_basis() + ")");
-  }
+  // Computed when first asked for (core/linear_modes.hpp).
+  const bool natural = why_not_natural.empty();
+  const double spin = ic.Omega0.norm() > 0.0 ? 2.0 * M_PI / ic.Omega0.norm() : std::nan("");
+  model->declare_slowest_period_source([p, natural, spin]() -> std::pair<double, std::string> {
+    std::pair<double, std::string> swing{std::nan(""), ""};
+    if (natural) {
+      InitialCondition rest;
+      rest.cable_elevation = 0.5 * M_PI;  // the multirotor straight above the payload
+      rest.payload_velocity = Vec3::Zero();
+      rest.R0 = Mat3::Identity();
+      rest.Omega0 = Vec3::Zero();
+      const ConstrainedForm form(p, rest);
+      swing = linearised_slowest_period(form, initial_configuration(form), "the hanging equilibrium");
+    }
+    if (std::isfinite(spin) && !(swing.first >= spin))
+      return {spin, "the multirotors' spin 2 pi / |Omega0| (slower than the swing " + format_g(swing.first, 4) + " s, " +
+                        swing.second + ")"};
+    return swing;
+  });
   model->declare_linear_momentum_conserved();  // thrust equal to weight: no net external force
   return model;
 }

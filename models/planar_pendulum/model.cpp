@@ -55,7 +55,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
   // 2 pi sqrt(l / g), the small-amplitude period. The case's swing from 60 degrees takes longer,
   // by Gauss's 1 / agm(1, cos(theta0 / 2)) = 1.073 (the report prints the basis; tests check both).
   InitialCondition rest;  // theta = 0, at rest
-  declare_linearised_slowest_period(*model, ConstrainedForm(p, rest), "the hanging rest state");
+  declare_linearised_slowest_period(*model, [p, rest] { return ConstrainedForm(p, rest); }, "the hanging rest state");
   return model;
 }
 

@@ -87,7 +87,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
     rest.R0 = Eigen::Quaterniond::FromTwoVectors(p.rho_c, Vec3::UnitZ()).toRotationMatrix();
     rest.Omega0 = Vec3::Zero();
     declare_linearised_slowest_period(
-        *model, LockedConstrainedForm(held, rest),
+        *model, [held, rest] { return LockedConstrainedForm(held, rest); },
         p.reel_locked ? "the hanging equilibrium"
                       : "the hanging string at the initial deployed length " + format_g(p.L - ic.s0, 4) +
                             " m with the reel held (the reel runs: the case has no equilibrium, and the deployed "

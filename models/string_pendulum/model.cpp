@@ -57,7 +57,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
     rest.body_velocity = Vec3::Zero();
     rest.R0 = Eigen::Quaterniond::FromTwoVectors(p.rho_c, Vec3::UnitZ()).toRotationMatrix();
     rest.Omega0 = Vec3::Zero();
-    declare_linearised_slowest_period(*model, ConstrainedForm(p, rest), "the hanging equilibrium");
+    declare_linearised_slowest_period(*model, [p, rest] { return ConstrainedForm(p, rest); }, "the hanging equilibrium");
   }
   return model;
 }
