@@ -101,7 +101,7 @@ std::string growth_code_meaning(const std::string& code) {
            ") without holding that exponent (each run's interval and why: summary.csv)";
   if (code == "decays") return "the error decays: the exponent's 95% interval lies below -" + s;
   if (code == "bounded") return "bounded: the exponent's 95% interval holds 0 (or lies within +-" + s + " of it), clear of 1/2 and 1";
-  if (code == "sqrt_t") return "grows like sqrt(t), a random walk: the interval holds 1/2 (or lies within +-" + s + " of it), clear of 0 and 1";
+  if (code == "sqrt_t") return "grows like sqrt(t): the interval holds 1/2 (or lies within +-" + s + " of it), clear of 0 and 1";
   if (code == "linear") return "grows linearly in t, a secular drift: the interval holds 1 (or lies within +-" + s + " of it), clear of 0 and 1/2";
   if (code == "faster") return "grows faster than linearly: the exponent's whole 95% interval lies above 1 + " + s;
   if (code == "power_law") return "grows like t^p with p none of 0, 1/2 and 1: the interval lies between their bands";

@@ -125,7 +125,7 @@ std::string step_caveat(const FrontEntry& e) {
 // "0.00173 s" or "0.00173-0.00243 s (one discretisation)"
 std::string runtime_words(const FrontEntry& e) {
   if (e.runs.size() == 1) return num(e.runtime_s) + " s";
-  return num(e.runtime_s) + "-" + num(e.runtime_max_s) + " s (one discretisation: identical errors to 4 digits; the spread is implementation overhead)";
+  return num(e.runtime_s) + "-" + num(e.runtime_max_s) + " s (one entry: errors indistinguishable to 4 digits; their runtimes are not ranked)";
 }
 
 // The horizon of a front: "over 1000 s" or "over 1000 s (long-time study; runtimes and the other errors over the case's 20 s)".

@@ -122,12 +122,11 @@ ClaimVerdict judge_growth(const PaperClaim& c, const GrowthFit* g, double value,
     return v;
   }
   // A change of regime (a jump, then another law) is judged by the law after it: a drift is a
-  // secular trend, and a jump followed by a bounded error is none (the words keep the jump).
-  GrowthLaw law = g->law == GrowthLaw::RegimeChange ? g->after_law : g->law;
-  // For a claim that the error grows, the jump itself is growth when nothing can be said after it.
-  const bool jumped = g->law == GrowthLaw::RegimeChange && g->jump_ratio > kGrowthJumpRatio && above > kFarAboveRoundOff;
-  if (jumped && c.kind == ClaimKind::Drifts && (law == GrowthLaw::TooShort || law == GrowthLaw::RegimeChange || law == GrowthLaw::None))
-    law = GrowthLaw::Faster;
+  // secular trend, and a jump followed by a bounded error is none (the words keep the jump). Where
+  // nothing can be said after it, neither claim has a verdict: a jump is an episode (the motion
+  // changed, e.g. a symmetry broke, and every run's error rose with it), not a drift; before issue
+  // 44 it counted as growth for a claim that the error grows only, an asymmetric rule.
+  const GrowthLaw law = g->law == GrowthLaw::RegimeChange ? g->after_law : g->law;
   switch (law) {  // every law is handled: the compiler checks (-Wswitch)
     case GrowthLaw::Zero:
     case GrowthLaw::RoundOff:
@@ -387,7 +386,15 @@ ClaimVerdict judge_claim(const PaperClaim& c, const SummaryRow& row, const Summa
       } else {
         const GrowthFit* g = growth_of(c.metric, row.metrics);
         const double magnitude = g == &row.metrics.energy_growth ? row.metrics.energy_magnitude : row.metrics.momentum_magnitude;
-        v = judge_growth(c, g, x, g ? round_off_floor(c.metric, row) : 0.0, magnitude);
+        // Where the centre of mass is free the energy law is of the motion's own error (core/
+        // metrics.hpp): the verdict names that quantity and prints it beside the whole error.
+        const double internal = row.metrics.energy_err_internal_max;
+        const bool of_internal = g == &row.metrics.energy_growth && std::isfinite(internal);
+        v = judge_growth(c, g, of_internal ? internal : x, g ? round_off_floor(c.metric, row) : 0.0, magnitude);
+        if (of_internal)
+          v.size = "the law is of the motion's own energy error ΔE_int (max " + fmt(internal) +
+                   "); the centre of mass's share |ΔP|²/2M (max " + fmt(row.metrics.energy_err_com_max) +
+                   ") is the linear momentum's drift, judged by the P claims; whole max ΔE " + fmt(x) + ": " + v.size;
       }
     } else if (c.kind == ClaimKind::Value) {
       const double r = x / c.paper_value;
