@@ -136,7 +136,8 @@ BenchmarksDone run_benchmarks(const BenchmarkRun& run) {
 
 bool run_plots(const std::string& scripts_dir, const std::string& dir, bool reuse) {
   std::string command = "/usr/bin/python3 " + shell_quote(scripts_dir + "/plot_report.py") + " " + shell_quote(dir);
-  if (reuse) command += " --store " + shell_quote((fs::path(dir) / ".jobs" / "figures").string());
+  // The store is written either way: after a --fresh report the next one keeps the figures.
+  command += " --store " + shell_quote((fs::path(dir) / ".jobs" / "figures").string()) + (reuse ? "" : " --fresh");
   return std::system(command.c_str()) == 0;
 }
 

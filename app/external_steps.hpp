@@ -41,7 +41,8 @@ struct BenchmarksDone {
 // integrator's part is then measured again without them, a plugin's is left out.
 BenchmarksDone run_benchmarks(const BenchmarkRun& run);
 // Runs plot_report.py on the report in `dir`; false when it failed. With `reuse`, a case's figures
-// are kept when nothing they are drawn from changed (its store: dir/.jobs/figures).
+// are kept when nothing they are drawn from changed (its store: dir/.jobs/figures); without it
+// (--fresh) every figure is drawn, and the store is written either way, so the next report keeps them.
 bool run_plots(const std::string& scripts_dir, const std::string& dir, bool reuse = false);
 
 }  // namespace tb

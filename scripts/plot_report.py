@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Draws the figures of a tetherbench report, exactly as its figure plan lists them.
 
-Usage:  /usr/bin/python3 scripts/plot_report.py REPORT_DIR [--store DIR]
+Usage:  /usr/bin/python3 scripts/plot_report.py REPORT_DIR [--store DIR [--fresh]]
 
 The C++ decides which figures exist and what each draws (app/figure_plan.cpp), and writes
 REPORT_DIR/figures.csv (one row per figure) and REPORT_DIR/figure_series.csv (one row per series:
@@ -16,8 +16,9 @@ to check the figures against the rules of issue 33 (tests/test_plot_report.py).
 With --store DIR (the report's REPORT_DIR/.jobs/figures), a case's figures are drawn again only
 when something they are drawn from changed: the plan's rows and series for that case, the bytes of
 every data file they read, this script, or matplotlib's version. Otherwise the figures already in
-REPORT_DIR are kept and their records (figures_drawn.csv) are read back from the store. Without it
-every figure is drawn.
+REPORT_DIR are kept and their records (figures_drawn.csv) are read back from the store. With
+--fresh (the report's --fresh) every figure is drawn and the store is written, so that the next run
+keeps them. Without --store every figure is drawn and nothing is stored.
 
 Needs numpy and matplotlib (Debian's /usr/bin/python3). Exit status 1 when a listed figure
 could not be drawn (the others are still drawn), 2 on bad usage or a missing plan.
@@ -367,13 +368,13 @@ def group_key(report, figures, series):
 def draw_group(task):
     """Draws one case's figures (or keeps them, when the store says nothing they are drawn from
     changed); returns the panels' records and the number that failed."""
-    report, figures, series, store = task
+    report, figures, series, store, fresh = task
     stored = None
     if store:
         key = group_key(report, figures, series)
         name = "".join(c if c.isalnum() or c in "_-" else "_" for c in (figures[0]["case"] or "report"))
         stored = os.path.join(store, name + "." + key + ".json")
-        if os.path.isfile(stored) and all(os.path.isfile(os.path.join(report, f["file"])) for f in figures):
+        if not fresh and os.path.isfile(stored) and all(os.path.isfile(os.path.join(report, f["file"])) for f in figures):
             with open(stored) as f:
                 return json.load(f), 0, len(figures)
     drawn, failed = draw_figures(report, figures, series)
@@ -404,8 +405,11 @@ def draw_figures(report, figures, series):
 
 
 def main(argv):
-    store = None
-    if len(argv) == 4 and argv[2] == "--store":
+    store, fresh = None, False
+    if len(argv) == 5 and argv[2] == "--store" and argv[4] == "--fresh":
+        store, fresh = argv[3], True
+        argv = argv[:2]
+    elif len(argv) == 4 and argv[2] == "--store":
         store = argv[3]
         argv = argv[:2]
     if len(argv) != 2 or argv[1] in ("-h", "--help"):
@@ -426,7 +430,8 @@ def main(argv):
     groups = {}
     for f in figures:
         groups.setdefault(f["case"], []).append(f)
-    tasks = [(report, group, {g["file"]: by_file.get(g["file"], []) for g in group}, store) for group in groups.values()]
+    tasks = [(report, group, {g["file"]: by_file.get(g["file"], []) for g in group}, store, fresh)
+             for group in groups.values()]
     workers = max(1, min(len(tasks), os.cpu_count() or 1))
     if workers > 1:
         with multiprocessing.get_context("fork").Pool(workers) as pool:

@@ -43,4 +43,12 @@ tail -n 1 "$series" >> "$series"  # its last sample twice: other bytes, the same
 kept="$(sed -n 's/.*(\([0-9]*\) kept from the store.*/\1/p' "$work/log3")"
 [ -n "$kept" ] && [ "$kept" -gt 0 ] && [ "$kept" -lt "$total" ] ||
   { cat "$work/log3"; echo "a changed time series: expected only its case's figures drawn again"; exit 1; }
-echo "figure store: $total figures kept when unchanged, $((total - kept)) drawn again after one series changed"
+# --fresh draws every figure again and still writes the store: the report after it keeps them all
+# (before, a --fresh report stored none, and the next one drew every figure again).
+/usr/bin/python3 "$src/scripts/plot_report.py" "$work/rep" --store "$work/rep/.jobs/figures" --fresh 2> "$work/log4"
+grep -q "^plot_report: $total of $total figures drawn\$" "$work/log4" ||
+  { cat "$work/log4"; echo "--fresh: expected every figure drawn"; exit 1; }
+/usr/bin/python3 "$src/scripts/plot_report.py" "$work/rep" --store "$work/rep/.jobs/figures" 2> "$work/log5"
+grep -q "^plot_report: $total of $total figures drawn ($total kept from the store" "$work/log5" ||
+  { cat "$work/log5"; echo "after --fresh: expected every figure kept from the store"; exit 1; }
+echo "figure store: $total figures kept when unchanged, $((total - kept)) drawn again after one series changed, all kept after a --fresh run"
