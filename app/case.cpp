@@ -223,6 +223,36 @@ std::optional<ParameterMap> read_parameter_map(TableReader& report, const Case& 
   return map;
 }
 
+std::optional<ErrorSpread> read_error_spread(TableReader& report, const Case& c, const Catalogue& catalogue,
+                                            const TableReader& model, const TableReader& initial) {
+  auto table = report.optional_table("error_spread");
+  if (!table) return std::nullopt;
+  ErrorSpread spread;
+  std::vector<std::string> labels;
+  for (const auto& i : catalogue.integrators) {
+    labels.push_back(i.name);
+    for (const auto& d : c.model->discretisations())  // as run_label names them (app/runner.hpp)
+      if (d != c.model->default_discretisation()) labels.push_back(i.name + "@" + d);
+  }
+  spread.runs = table->string_list_or_empty("runs", labels);
+  if (spread.runs.empty()) table->fail("runs", "a non-empty array of the case's runs (integrator or integrator@discretisation)", "none");
+  spread.parameter = table->one_of("parameter", numeric_model_keys(model.value()));
+  const bool integer = integer_model_key(model.value(), spread.parameter);
+  if (!integer) spread.case_value = model.value().at(spread.parameter).as_floating();
+  spread.values = table->positive_list("values");
+  for (double v : spread.values) {
+    if (integer) table->fail("parameter", "a real-valued [model] key (a round-off change of an integer is none)", spread.parameter);
+    try {
+      spread.models.push_back(
+          build_model_variant(*catalogue.find_model(c.model_name), c.file, model.value(), initial.value(), spread.parameter, v));
+    } catch (const InputError& e) {
+      table->fail("values", "values the model accepts for " + spread.parameter, format_g(v) + " (" + e.what() + ")");
+    }
+  }
+  table->finish();
+  return spread;
+}
+
 }  // namespace
 
 Case load_case(const std::string& path, const Catalogue& catalogue) {
@@ -294,6 +324,7 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
     c.given_settings[sweep->integrator][sweep->setting] = path + ": key 'report.setting_sweep.setting'";
   c.report.tolerance_sweep = read_tolerance_sweep(report, c, catalogue);
   c.report.parameter_map = read_parameter_map(report, c, catalogue, model, initial);
+  c.report.error_spread = read_error_spread(report, c, catalogue, model, initial);
   report.finish();
 
   // Settings that could never act are refused: an integrator that runs no formulation of this

@@ -65,6 +65,20 @@ struct RankingSweep {
   std::vector<std::string> integrators;  // only these runs (empty: every run of the orders' sweep)
 };
 
+// [report.error_spread]: some of the case's full runs again with one numeric [model] key moved
+// by round-off (e.g. gravity = 9.81 (1 + 1e-15)), every other input the case's. On a case whose
+// motion depends sensitively on its start (Model C's cooperative case, once its threefold
+// symmetry breaks), two correct runs' errors over the horizon differ by what such a change
+// moves them: the recommendation (app/recommendation.hpp) treats errors within that measured
+// factor as alike (studies/error_spread.hpp).
+struct ErrorSpread {
+  std::vector<std::string> runs;  // run labels (integrator, or integrator@discretisation)
+  std::string parameter;          // a numeric key of [model]
+  double case_value = 0.0;        // its value in the case
+  std::vector<double> values;
+  std::vector<std::shared_ptr<const Model>> models;  // the case's model at each value, built when the case is read
+};
+
 // What `tetherbench report`, `reference` and `gate` do with a case ([report] table).
 constexpr int kTrajectorySamples = 50;  // default number of reference-trajectory grid intervals
 
@@ -87,6 +101,7 @@ struct ReportSettings {
   std::optional<SettingSweep> setting_sweep;
   std::optional<ToleranceSweep> tolerance_sweep;
   std::optional<ParameterMap> parameter_map;
+  std::optional<ErrorSpread> error_spread;
 };
 
 struct Case {

@@ -1,6 +1,7 @@
 #include "app/recommendation.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "app/metric_cells.hpp"
 #include "app/round_off.hpp"
@@ -96,7 +97,7 @@ bool identical(const RunRecord& a, const RunRecord& b, const std::vector<Horizon
 
 // A no slower (within the noise) and no less accurate than B on every error both have, and
 // better on one.
-bool dominates(const FrontEntry& a, const FrontEntry& b, double noise) {
+bool dominates(const FrontEntry& a, const FrontEntry& b, double noise, double factor) {
   if (a.runtime_s > b.runtime_s * (1.0 + noise)) return false;
   if (b.extrapolates && !a.extrapolates) return false;  // alike at the horizon, b alone beyond it
   bool better = a.runtime_s * (1.0 + noise) < b.runtime_s;
@@ -104,8 +105,8 @@ bool dominates(const FrontEntry& a, const FrontEntry& b, double noise) {
     for (const auto& f : b.errors) {
       if (e.quantity != f.quantity) continue;
       if (e.round_off && f.round_off) continue;  // alike: both our arithmetic
-      if (e.value > kErrorFactor * f.value && !e.round_off) return false;
-      better = better || (e.value * kErrorFactor < f.value);
+      if (e.value > factor * f.value && !e.round_off) return false;
+      better = better || (e.value * factor < f.value);
     }
   return better;
 }
@@ -139,10 +140,37 @@ double timing_noise(const ReportData& data, const std::string& case_name) {
   return own > 0.0 ? own : any;
 }
 
+ErrorSpreadMeasure error_spread(const ReportData& data, const std::string& case_name) {
+  ErrorSpreadMeasure m;
+  static const std::pair<const char*, const char*> kErrors[] = {{"energy", "energy_err_max"},
+                                                                {"momentum", "momentum_err_max"},
+                                                                {"linear_momentum", "linear_momentum_err_max"},
+                                                                {"constraint", "constraint_err_max"}};
+  for (const auto& s : data.spread_runs) {
+    if (s.run.case_name != case_name || !s.run.ok) continue;
+    const RunRecord* own = nullptr;
+    for (const RunRecord* r : data.runs_of(case_name))
+      if (r->label == s.run.label && r->ok) own = r;
+    if (!own) continue;
+    if (m.runs.find(s.run.label) == std::string::npos) m.runs += (m.runs.empty() ? "" : ", ") + s.run.label;
+    m.parameter = s.parameter;
+    if (s.case_value != 0.0) m.relative_change = std::max(m.relative_change, std::abs(s.value / s.case_value - 1.0));
+    for (const auto& [quantity, column] : kErrors) {
+      const auto a = metric_error(*own, quantity, column), b = metric_error(s.run, quantity, column);
+      if (!a || !b || a->round_off || b->round_off || !(a->value > 0.0) || !(b->value > 0.0)) continue;
+      const double ratio = std::max(a->value / b->value, b->value / a->value);
+      if (ratio > m.factor) m.factor = ratio, m.run = s.run.label, m.quantity = quantity;
+    }
+  }
+  return m;
+}
+
 CaseFront case_front(const ReportData& data, const std::string& case_name) {
   CaseFront cf;
   cf.case_name = case_name;
   cf.timing_noise = timing_noise(data, case_name);
+  cf.spread = error_spread(data, case_name);
+  cf.error_factor = std::max(kErrorFactor, cf.spread.factor);
   std::vector<FrontEntry> entries;
   for (const RunRecord* r : data.runs_of(case_name)) {
     if (r->not_applicable) continue;
@@ -180,14 +208,14 @@ CaseFront case_front(const ReportData& data, const std::string& case_name) {
   for (const auto& b : entries) {
     const FrontEntry* by = nullptr;
     for (const auto& a : entries)
-      if (&a != &b && dominates(a, b, cf.timing_noise) && (!by || a.runtime_s < by->runtime_s)) by = &a;
+      if (&a != &b && dominates(a, b, cf.timing_noise, cf.error_factor) && (!by || a.runtime_s < by->runtime_s)) by = &a;
     if (!by) {
       cf.front.push_back(b);
       continue;
     }
     for (const RunRecord* r : b.runs)
       cf.off.push_back({r, by->label() + (by->runtime_s * (1.0 + cf.timing_noise) < b.runtime_s ? " is faster" : " is as fast") +
-                               " and no error of it is " + format_g(kErrorFactor, 2) + "x larger"});
+                               " and no error of it is " + format_g(cf.error_factor, 2) + "x larger"});
   }
   std::sort(cf.front.begin(), cf.front.end(), [](const FrontEntry& a, const FrontEntry& b) { return a.runtime_s < b.runtime_s; });
   for (size_t i = 1; i < cf.front.size(); ++i)

@@ -12,7 +12,9 @@
 //           error and the constraint error over the case's horizon, each where the run's
 //           formulation can violate it.
 // A run is off the front when another is at once as fast (within the case's timing noise) and
-// no less accurate on every error (not worse by more than kErrorFactor, or both at round-off),
+// no less accurate on every error (not worse by more than kErrorFactor, or both at round-off;
+// where the case measures its runs' error spread under a round-off change of its inputs and that
+// is larger, by more than the spread: CaseFront::error_factor),
 // and better on one (and, where it alone extrapolates, also beyond the horizon). A small error is
 // preferred to a bounded one: "bounded" is not an error, it
 // is what the growth law says of the future, and each entry carries it as its extrapolation
@@ -74,11 +76,27 @@ struct OffFront {
   std::string why;  // "<label> is as fast and as accurate", "unstable from t = 349.9 s"
 };
 
+// How far a round-off change of the case's inputs moves its runs' errors over the horizon
+// (error_spread.csv, studies/error_spread.hpp): on a case whose motion depends sensitively on its
+// start, two errors closer than that are not told apart by the runs. Measured per run and error
+// as max(e'/e, e/e') over the errors above round-off; the case's factor is the largest.
+struct ErrorSpreadMeasure {
+  double factor = 0.0;          // 0: not measured
+  std::string run, quantity;    // where the factor was measured
+  std::string runs;             // every run measured, by label
+  std::string parameter;        // the [model] key moved
+  double relative_change = 0.0;  // the largest |value / case's value - 1|
+};
+ErrorSpreadMeasure error_spread(const ReportData& data, const std::string& case_name);
+
 struct CaseFront {
   std::string case_name;
   double horizon_s = 0.0;      // the case's t_end
   double longest_s = 0.0;      // the longest horizon an error of the front was measured over
   double timing_noise = 0.0;   // relative
+  ErrorSpreadMeasure spread;
+  // Errors within this factor are alike: kErrorFactor, or the measured spread where it is larger.
+  double error_factor = kErrorFactor;
   std::vector<FrontEntry> front;  // fastest first
   std::vector<OffFront> off;
 };

@@ -65,10 +65,14 @@ const std::vector<std::string>& metric_columns() {
   return columns;
 }
 
-void read_runs(ReportData& data) {
+// The rows of a table in summary.csv's columns (summary.csv itself, error_spread.csv), with each
+// row's cells.
+std::vector<std::pair<RunRecord, std::map<std::string, std::string>>> read_run_rows(const std::string& dir,
+                                                                                   const std::string& file) {
+  std::vector<std::pair<RunRecord, std::map<std::string, std::string>>> out;
   // The columns the page cannot do without; a metric column a report of an older version lacks
   // reads as no result.
-  const CsvTable t = table(data.dir, "summary.csv",
+  const CsvTable t = table(dir, file,
                            {"case", "integrator", "discretisation", "h", "rtol", "t_end", "status", "runtime_s",
                             "not_integrated", "energy_growth_law", "momentum_growth_law", "energy_growth_theory",
                             "momentum_growth_theory", "energy_err_max"});
@@ -107,7 +111,20 @@ void read_runs(ReportData& data) {
                                        std::pair{"momentum_growth_verdict", &r.momentum_investigate}})
       if (const auto it = row.find(column); it != row.end()) *flag = it->second.find("investigate") != std::string::npos;
     r.momentum_theory = row.at("momentum_growth_theory");
-    data.runs.push_back(std::move(r));
+    out.emplace_back(std::move(r), std::map<std::string, std::string>(row.begin(), row.end()));
+  }
+  return out;
+}
+
+void read_runs(ReportData& data) {
+  for (auto& [run, row] : read_run_rows(data.dir, "summary.csv")) data.runs.push_back(std::move(run));
+}
+
+void read_error_spread(ReportData& data) {
+  for (auto& [run, row] : read_run_rows(data.dir, "error_spread.csv")) {
+    const auto value = number(row["value"]), case_value = number(row["case_value"]);
+    if (!value || !case_value) continue;
+    data.spread_runs.push_back({std::move(run), row["parameter"], *value, *case_value});
   }
 }
 
@@ -259,6 +276,7 @@ ReportData read_report_data(const std::string& dir) {
   ReportData data;
   data.dir = dir;
   read_runs(data);
+  read_error_spread(data);
   read_step_limits(data);
   read_laws(data);
   read_rankings(data);

@@ -1,7 +1,7 @@
 #pragma once
 // A written report read back as typed records, for the pages that summarise it (app/report_index.hpp).
 // Every figure on the front page is read from the tables the report wrote (summary.csv,
-// stability_map.csv, long_time.csv, work_precision_rankings.csv, paper_comparison.csv,
+// stability_map.csv, long_time.csv, work_precision_rankings.csv, paper_comparison.csv, error_spread.csv,
 // figures.csv), never recomputed and never typed by hand, so the page cannot say what its own
 // tables do not.
 //
@@ -88,9 +88,18 @@ struct OmittedFigure {
   std::string case_name, section, reason;
 };
 
+// A full run made again with one [model] key moved by round-off (error_spread.csv,
+// studies/error_spread.hpp).
+struct SpreadRecord {
+  RunRecord run;
+  std::string parameter;
+  double value = 0.0, case_value = 0.0;
+};
+
 struct ReportData {
   std::string dir;
   std::vector<RunRecord> runs;
+  std::vector<SpreadRecord> spread_runs;
   std::map<std::pair<std::string, std::string>, StepLimit> step_limits;  // (case, run label)
   // (case, run label, quantity "energy"/"momentum") -> the law over the longest horizon measured
   std::map<std::tuple<std::string, std::string, std::string>, LawRecord> laws;

@@ -172,12 +172,21 @@ std::vector<std::string> glance_row(const ModelAdvice& a) {
   return {a.model, join(fronts, "; "), caveats.empty() ? "–" : join(caveats, "; "), fastest};
 }
 
+// The case's measured error spread (error_spread.csv), and the factor the front compares errors by.
+std::string spread_words(const CaseFront& f) {
+  if (!(f.spread.factor > 0.0)) return "";
+  return "; errors alike within " + format_g(f.error_factor, 2) + "x: " + f.spread.parameter + " changed by " +
+         format_g(f.spread.relative_change, 2) + " (relative) moved the errors of " + f.spread.runs + " by up to " +
+         format_g(f.spread.factor, 2) + "x (" + f.spread.run + "'s " + f.spread.quantity + " error; error_spread.csv)";
+}
+
 void write_advice(std::ostringstream& md, const ModelAdvice& a, const std::vector<std::string>& restricted) {
   md << "### " << a.model << " — " << join(a.cases) << "\n\n";
   md << "- **Long simulations** — per case, the runs no other is at once as fast and as accurate over the whole horizon "
         "(error against runtime, fastest first; \"=\": within the case's timing noise):\n";
   for (const auto& f : a.fronts) {
-    md << "  - **" << f.case_name << "**, " << front_horizon(f) << " (timing noise " << format_g(100.0 * f.timing_noise, 2) << " %):\n";
+    md << "  - **" << f.case_name << "**, " << front_horizon(f) << " (timing noise " << format_g(100.0 * f.timing_noise, 2) << " %"
+       << spread_words(f) << "):\n";
     for (const auto& e : f.front) {
       std::vector<std::string> errors;
       for (const auto& x : e.errors) errors.push_back(error_words(x, f.horizon_s));
@@ -394,7 +403,10 @@ void write_rules(std::ostringstream& md) {
         "once as fast (within the case's timing noise) and no less accurate on every error — max ΔE and max Δπ over the "
         "longest horizon measured (the long-time study's run where there is one), max ΔP and the constraint error over "
         "the case's — where an error more than " << format_g(kErrorFactor, 2) << "x another is larger and two errors at "
-        "round-off are alike. Fastest first; a small error is not traded for a bounded one: each run's growth law says "
+        "round-off are alike; on a case that measures how far a round-off change of its inputs moves its runs' errors "
+        "(error_spread.csv: named runs again with one [model] number changed by about 1e-15), errors within the largest "
+        "such factor are alike too, when it exceeds " << format_g(kErrorFactor, 2) << "x (a motion that depends "
+        "sensitively on its start, e.g. after a symmetry breaks, does not tell the methods apart by less). Fastest first; a small error is not traded for a bounded one: each run's growth law says "
         "whether its place extrapolates beyond the horizon (bounded where theory predicts it; no growth measured where "
         "theory allows drift is not guaranteed; a growing law is not). Runs with identical errors to 4 digits are one "
         "discretisation, one entry. Timing noise: the largest run-to-run spread of the case's work-precision timings "

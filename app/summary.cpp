@@ -177,6 +177,19 @@ void write_summary_csv(const std::string& path, const std::vector<SummaryRow>& r
   for (const auto& r : rows) write_csv_line(out, csv_values(r));
 }
 
+void write_summary_csv(const std::string& path, const std::vector<SummaryRow>& rows,
+                       const std::vector<std::string>& extra_columns, const std::vector<std::vector<std::string>>& extra_values) {
+  auto out = open_for_writing(path, std::ios::trunc);
+  std::vector<std::string> columns = summary_columns();
+  columns.insert(columns.end(), extra_columns.begin(), extra_columns.end());
+  write_csv_line(out, columns);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    std::vector<std::string> values = csv_values(rows[i]);
+    values.insert(values.end(), extra_values.at(i).begin(), extra_values.at(i).end());
+    write_csv_line(out, values);
+  }
+}
+
 std::string summary_csv_text(const std::vector<SummaryRow>& rows) {
   std::ostringstream out;
   write_csv_line(out, summary_columns());

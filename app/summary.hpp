@@ -22,6 +22,9 @@ void check_summary_appendable(const std::string& path);
 // Appends one row, writing the header first if the file is new or empty.
 void append_summary_csv(const std::string& path, const SummaryRow& row);
 void write_summary_csv(const std::string& path, const std::vector<SummaryRow>& rows);
+// The same with columns of the caller's after the summary's (one vector of values per row).
+void write_summary_csv(const std::string& path, const std::vector<SummaryRow>& rows,
+                       const std::vector<std::string>& extra_columns, const std::vector<std::vector<std::string>>& extra_values);
 // What write_summary_csv writes, as text (the Python package's DataFrames are read from it).
 std::string summary_csv_text(const std::vector<SummaryRow>& rows);
 

@@ -4,6 +4,7 @@
 #include "studies/registry.hpp"
 
 #include "studies/catenary.hpp"
+#include "studies/error_spread.hpp"
 #include "studies/long_time.hpp"
 #include "studies/paper_comparison.hpp"
 #include "studies/parameter_map.hpp"
@@ -17,6 +18,7 @@ namespace tb {
 std::vector<StudyInfo> study_registry() {
   return {
       catenary_study(),
+      error_spread_study(),
       long_time_study(),
       paper_comparison_study(),
       parameter_map_study(),

@@ -354,6 +354,7 @@ const std::string kPendulum = "T_planar_pendulum_60deg.toml";    // rk2, rk4, rk
 const std::string kPaper = "A_string_pendulum_paper.toml";       // Model A
 const std::string kTether = "T_hanging_tether_lumped.toml";      // ODE, constrained, lgvi, ida (no Baumgarte rates): not the Lie group ODE methods
 const std::string kMultirotor = "C_single_multirotor.toml";      // Model C
+const std::string kCooperative = "C_cooperative_multirotors.toml";  // Model C, with [report.error_spread]
 const std::string kElastic = "T_elastic_pendulum.toml";
 const std::string kP = "{cases}/" + kPendulum;
 const std::string kH = "{cases}/" + kTether;
@@ -538,6 +539,14 @@ TEST_CASE("hostile case files are refused with exit 2, the file, the key and wha
                {"'report.parameter_map.values'", "integers, like [model] links_per_cable"}),
       bad_case("parameter_map with a negative step", kMultirotor, "steps = [1.0e-3, 2.0e-4", "steps = [-1.0e-3, 2.0e-4",
                {"'report.parameter_map.steps[0]'", "> 0"}),
+      bad_case("error_spread of a run the case has not", kCooperative, "runs = [\"lgvi\", \"rattle\", \"rk45\"]",
+               "runs = [\"lgvi\", \"rk4@lumped\"]", {"'report.error_spread.runs[1]'", "rk4@lumped"}),
+      bad_case("error_spread of a key [model] does not have", kCooperative, "parameter = \"gravity\"",
+               "parameter = \"g\"", {"'report.error_spread.parameter'", "gravity"}),
+      bad_case("error_spread of an integer key", kCooperative, "parameter = \"gravity\"",
+               "parameter = \"links_per_cable\"", {"'report.error_spread.parameter'", "real-valued"}),
+      bad_case("error_spread with a negative value", kCooperative, "values = [9.810000000000009]", "values = [-9.81]",
+               {"'report.error_spread.values[0]'", "> 0"}),
       // [report]
       bad_case("reference_t_end = 0", kPendulum, "reference_t_end = 2.0", "reference_t_end = 0.0", {"'report.reference_t_end'", "> 0"}),
       bad_case("steps is a string", kPendulum, "steps = [4.0e-3, 2.0e-3, 1.0e-3, 5.0e-4]", "steps = \"fast\"", {"'report.steps'", "array"}),

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -177,6 +178,58 @@ TEST_CASE("the front of a cooperative case: a fast conserving method, and the ac
   const ModelAdvice a = advise(data, "m", {{"coop", true}});
   REQUIRE(a.fronts.size() == 1);
   CHECK(a.fronts[0].front.size() == 3);
+}
+
+TEST_CASE("errors within the measured spread of a sensitive case are alike", "[report_index][advice]") {
+  // C_cooperative_multirotors after its symmetry breaks: with g changed by 9e-16 (relative)
+  // rattle's max |dE| over 1000 s went from 5.35e-4 J to 1.57e-4 J and lgvi's from 1.97e-4 to
+  // 2.07e-4 J (measured; referee point 8 of issue 44): a method ranked above another by less
+  // than that is ranked by round-off.
+  ReportData data;
+  data.runs = {run("coop", "a", 4.8, "regime_change", "round_off", 1.97e-4),
+               run("coop", "b", 7.7, "regime_change", "round_off", 5.35e-4),
+               run("coop", "c", 9.0, "regime_change", "round_off", 0.8e-4)};
+  // Without a measured spread, b's error is 2.7x a's: b is beaten by the faster a; a's is 2.5x
+  // c's: c, slower, stands beside a.
+  CaseFront f = case_front(data, "coop");
+  CHECK(f.error_factor == kErrorFactor);
+  CHECK_FALSE(f.spread.factor > 0.0);
+  CHECK(labels(f) == std::vector<std::string>{"a", "c"});
+  // The spread measured on a and b: b's error moved by 3.41x, a's by 1.05x.
+  auto twin = [&](const RunRecord& own, double energy_err) {
+    SpreadRecord s{own, "gravity", 9.810000000000009, 9.81};
+    s.run.metric["energy_err_max"] = energy_err;
+    s.run.runtime_s = own.runtime_s * 1.01;
+    return s;
+  };
+  data.spread_runs = {twin(data.runs[0], 2.07e-4), twin(data.runs[1], 1.57e-4)};
+  f = case_front(data, "coop");
+  CHECK(f.spread.factor == Approx(5.35e-4 / 1.57e-4));
+  CHECK(f.spread.run == "b");
+  CHECK(f.spread.quantity == "energy");
+  CHECK(f.spread.runs == "a, b");
+  CHECK(f.spread.relative_change == Approx(std::abs(9.810000000000009 / 9.81 - 1.0)));  // 8.9e-16: 5 ulps of 9.81
+  CHECK(f.error_factor == Approx(3.41).epsilon(0.01));
+  // Now b is beaten as alike within 3.41x, and a beats c too: c's 2.5x smaller error is within
+  // the spread, and a is faster.
+  CHECK(labels(f) == std::vector<std::string>{"a"});
+  REQUIRE(off(f, "c"));
+  CHECK_THAT(off(f, "c")->why, Catch::Contains("3.4x larger"));
+  // A twin at round-off, or of a run that is not ok, measures nothing.
+  data.spread_runs = {twin(data.runs[1], 1e-17)};
+  CHECK_FALSE(case_front(data, "coop").spread.factor > 0.0);
+  data.spread_runs = {twin(data.runs[1], 1.57e-4)};
+  data.spread_runs[0].run.ok = false;
+  CHECK_FALSE(case_front(data, "coop").spread.factor > 0.0);
+  // The words beside the case's front say what was measured.
+  data.spread_runs = {twin(data.runs[0], 2.07e-4), twin(data.runs[1], 1.57e-4)};
+  Case c;
+  c.name = "coop";
+  c.model_name = "m";
+  c.h = 1e-3;
+  CHECK_THAT(index_markdown(data, {c}),
+             Catch::Contains("errors alike within 3.4x: gravity changed by 8.9e-16 (relative) moved the errors of a, b by up "
+                             "to 3.4x (b's energy error; error_spread.csv)"));
 }
 
 TEST_CASE("a case restricted to a paper's integrators is left out of the advice", "[report_index][advice]") {

@@ -1,0 +1,93 @@
+#include "studies/error_spread.hpp"
+
+#include <filesystem>
+#include <list>
+
+#include "app/catalogue.hpp"
+#include "app/job_result.hpp"
+#include "app/runner.hpp"
+#include "app/summary.hpp"
+#include "core/format.hpp"
+
+namespace tb {
+
+namespace {
+
+class ErrorSpreadStudy final : public Study {
+ public:
+  std::vector<StudyJob> plan(const StudyContext& context) override {
+    for (const auto& c : *context.cases) {
+      const ErrorSpread& spread = *c.report.error_spread;
+      const std::vector<RunKey> keys = runs_of(c, context.catalogue->integrators);
+      for (const std::string& label : spread.runs) {
+        const RunKey* key = nullptr;
+        for (const auto& k : keys)
+          if (k.label() == label) key = &k;
+        // Refused before anything runs: a run the case does not make has no full run to compare.
+        if (!key)
+          throw InputError(c.file + ": key 'report.error_spread.runs': expected runs of case " + c.name + ", got '" + label + "'");
+        if (const auto why = why_not_applicable(c, *key->integrator, key->discretisation))
+          throw InputError(c.file + ": key 'report.error_spread.runs': expected runs of case " + c.name + ", got '" + label +
+                           "' (" + *why + ")");
+        for (size_t v = 0; v < spread.values.size(); ++v) {
+          Case& variant = variants_.emplace_back(c);
+          variant.model = spread.models[v];
+          points_.push_back({RunKey{&variant, key->integrator, key->discretisation}, spread.values[v], {}});
+        }
+      }
+    }
+    std::vector<StudyJob> jobs;
+    for (auto& p : points_) {
+      const Case& c = *p.key.c;
+      const ErrorSpread& spread = *c.report.error_spread;
+      const std::string name = p.key.integrator->name;
+      jobs.push_back(result_job<SummaryRow>(
+          c.name + " | " + p.key.label() + " | model." + spread.parameter + " = " + format_g(p.value, 17) + " (error spread)",
+          c.t_end_for(name) / c.h,
+          job_inputs(run_inputs(c, name), {{"discretisation", p.key.discretisation},
+                                           {"model." + spread.parameter, exact(p.value)}}),
+          [&p] { return run_case(p.key, RunOptions{}); }, p.row));  // no time series: the full run has it
+    }
+    return jobs;
+  }
+
+  std::vector<std::string> write(const StudyContext& context) override {
+    if (points_.empty()) return {};
+    const std::filesystem::path dir(context.out_dir);
+    std::filesystem::create_directories(dir);
+    std::vector<SummaryRow> rows;
+    std::vector<std::vector<std::string>> extra;
+    for (const auto& p : points_) {
+      const ErrorSpread& spread = *p.key.c->report.error_spread;
+      rows.push_back(p.row);
+      extra.push_back({spread.parameter, format_g(p.value, 17), format_g(spread.case_value, 17)});
+    }
+    const std::string path = (dir / "error_spread.csv").string();
+    write_summary_csv(path, rows, {"parameter", "value", "case_value"}, extra);
+    return {path};
+  }
+
+ private:
+  struct Point {
+    RunKey key;
+    double value = 0.0;
+    SummaryRow row;
+  };
+  std::list<Case> variants_;  // the runs' cases (stable addresses)
+  std::vector<Point> points_;
+};
+
+}  // namespace
+
+StudyInfo error_spread_study() {
+  return {"error_spread",
+          "named full runs again with one [model] key moved by round-off ([report.error_spread]): how far such a change moves "
+          "their errors over the horizon, the resolution of the recommendation's error comparisons",
+          "error_spread.csv",
+          true,
+          {},
+          [](const Case& c) { return c.report.error_spread ? std::string() : std::string("the case has no [report.error_spread]"); },
+          [] { return std::make_unique<ErrorSpreadStudy>(); }};
+}
+
+}  // namespace tb
