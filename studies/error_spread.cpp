@@ -32,7 +32,9 @@ class ErrorSpreadStudy final : public Study {
         for (size_t v = 0; v < spread.values.size(); ++v) {
           Case& variant = variants_.emplace_back(c);
           variant.model = spread.models[v];
-          points_.push_back({RunKey{&variant, key->integrator, key->discretisation}, spread.values[v], {}});
+          Point& point = points_.emplace_back();
+          point.key = RunKey{&variant, key->integrator, key->discretisation};
+          point.value = spread.values[v];
         }
       }
     }

@@ -558,6 +558,26 @@ TEST_CASE("SIGINT and SIGTERM end a long run cleanly: time series kept, an 'inte
   }
 }
 
+TEST_CASE("study long_time: round-off that does not grow with the step stays round-off", "[cli][study][growth]") {
+  // The free rigid body over its 1000 s (1e5 steps): the LGVI keeps the momentum map to 2.5e-14
+  // against a floor of 5.6e-13, and its twin at 2h to 2.0e-14 (x0.77): our arithmetic, not the method.
+  Sandbox box;
+  const fs::path out = box.dir() / "study";
+  const Result r = box.run("study long_time " + std::string(TETHERBENCH_CASES_DIR) + "/T_free_rigid_body.toml --jobs 2 --out " +
+                           out.string());
+  INFO(r.out + r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string csv = read_file(out / "long_time.csv");
+  const size_t at = csv.find("T_free_rigid_body,lgvi,,momentum,round_off,");
+  REQUIRE(at != std::string::npos);
+  const std::string row = csv.substr(at, csv.find('\n', at) - at);
+  INFO(row);
+  const size_t x = row.find("at 2h, x");
+  REQUIRE(x != std::string::npos);
+  CHECK(std::stod(row.substr(x + 8)) < 2.0);
+  CHECK(row.find("does not grow with the step (round-off)") != std::string::npos);
+}
+
 TEST_CASE("study long_time: growth laws of every run of a conservative case, a case with external work left out",
           "[cli][study][growth]") {
   // The pendulum over 2e5 steps (200 s, ~93 periods): RATTLE's energy error is bounded, rk45's
@@ -576,6 +596,16 @@ TEST_CASE("study long_time: growth laws of every run of a conservative case, a c
                   "verdict,words,h,t_end,steps,source,status\n", 0) == 0);
   CHECK(csv.find("T_planar_pendulum_60deg,rattle,,energy,bounded,") != std::string::npos);
   CHECK(csv.find("T_planar_pendulum_60deg,rk45,,energy,linear,") != std::string::npos);
+  // rk4's energy error (1.0e-11 J) is within 10 Brouwer floors (1.2e-11 J), but its twin at 2h
+  // has 30x it (RK4's drift ~ h^4 t): the method's error, not round-off (referee point 11 of issue 44).
+  CHECK(csv.find("T_planar_pendulum_60deg,rk4,,energy,round_off,") == std::string::npos);
+  const size_t rk4 = csv.find("T_planar_pendulum_60deg,rk4,,energy,");
+  REQUIRE(rk4 != std::string::npos);
+  const std::string rk4_row = csv.substr(rk4, csv.find('\n', rk4) - rk4);
+  CHECK(rk4_row.find("not round-off, though within 10 x the Brouwer floor") != std::string::npos);
+  const size_t x = rk4_row.find("at 2h, x");
+  REQUIRE(x != std::string::npos);
+  CHECK(std::stod(rk4_row.substr(x + 8)) > 16.0);  // order >= 4
   // No momentum map: no law fitted to its identically-0 momentum, empty cells and the words.
   CHECK(csv.find("T_planar_pendulum_60deg,rattle,,momentum,,") != std::string::npos);
   CHECK(csv.find("T_planar_pendulum_60deg,rattle,,momentum,zero,") == std::string::npos);
