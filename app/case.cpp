@@ -169,6 +169,22 @@ std::optional<ToleranceSweep> read_tolerance_sweep(TableReader& report, const Ca
   return sweep;
 }
 
+// The case's model at each value of one [model] key; a value the model refuses is the table's
+// key 'values' failing, with the model's reason.
+std::vector<std::shared_ptr<const Model>> model_variants(TableReader& table, const Case& c, const Catalogue& catalogue,
+                                                         const TableReader& model, const TableReader& initial,
+                                                         const std::string& key, const std::vector<double>& values) {
+  std::vector<std::shared_ptr<const Model>> out;
+  for (double v : values) {
+    try {
+      out.push_back(build_model_variant(*catalogue.find_model(c.model_name), c.file, model.value(), initial.value(), key, v));
+    } catch (const InputError& e) {
+      table.fail("values", "values the model accepts for " + key, format_g(v) + " (" + e.what() + ")");
+    }
+  }
+  return out;
+}
+
 std::optional<ParameterMap> read_parameter_map(TableReader& report, const Case& c, const Catalogue& catalogue,
                                                const TableReader& model, const TableReader& initial) {
   auto table = report.optional_table("parameter_map");
@@ -210,15 +226,9 @@ std::optional<ParameterMap> read_parameter_map(TableReader& report, const Case& 
   for (double h : map.steps)
     if (h > map.t_end) table->fail("steps", "steps no longer than t_end = " + format_g(map.t_end), format_g(h));
   const bool integer = integer_model_key(model.value(), map.parameter);
-  for (double v : map.values) {
+  for (double v : map.values)
     if (integer && v != std::floor(v)) table->fail("values", "integers, like [model] " + map.parameter, format_g(v));
-    try {
-      map.models.push_back(
-          build_model_variant(*catalogue.find_model(c.model_name), c.file, model.value(), initial.value(), map.parameter, v));
-    } catch (const InputError& e) {
-      table->fail("values", "values the model accepts for " + map.parameter, format_g(v) + " (" + e.what() + ")");
-    }
-  }
+  map.models = model_variants(*table, c, catalogue, model, initial, map.parameter, map.values);
   table->finish();
   return map;
 }
@@ -239,16 +249,9 @@ std::optional<ErrorSpread> read_error_spread(TableReader& report, const Case& c,
   spread.parameter = table->one_of("parameter", numeric_model_keys(model.value()));
   const bool integer = integer_model_key(model.value(), spread.parameter);
   if (!integer) spread.case_value = model.value().at(spread.parameter).as_floating();
+  if (integer) table->fail("parameter", "a real-valued [model] key (a round-off change of an integer is none)", spread.parameter);
   spread.values = table->positive_list("values");
-  for (double v : spread.values) {
-    if (integer) table->fail("parameter", "a real-valued [model] key (a round-off change of an integer is none)", spread.parameter);
-    try {
-      spread.models.push_back(
-          build_model_variant(*catalogue.find_model(c.model_name), c.file, model.value(), initial.value(), spread.parameter, v));
-    } catch (const InputError& e) {
-      table->fail("values", "values the model accepts for " + spread.parameter, format_g(v) + " (" + e.what() + ")");
-    }
-  }
+  spread.models = model_variants(*table, c, catalogue, model, initial, spread.parameter, spread.values);
   table->finish();
   return spread;
 }
