@@ -4,6 +4,7 @@
 
 #include "app/metric_cells.hpp"
 #include "app/round_off.hpp"
+#include "core/growth.hpp"
 #include "core/format.hpp"
 
 namespace tb {
@@ -16,7 +17,8 @@ bool grows(const std::string& law) {
 bool no_growth(const std::string& law) { return law == "zero" || law == "round_off" || law == "bounded"; }
 bool at_round_off(const std::string& law) { return law == "zero" || law == "round_off"; }
 
-// An error a summary metric gives over the case's horizon, at round-off when it is within 10x the
+// An error a summary metric gives over the case's horizon, at round-off when the one rule for
+// "conserved" (core/growth.hpp judge_conservation: within 10x) holds against the
 // suite's round-off floor of a quantity of size 1 after the run's steps (app/round_off.hpp: the
 // floor's scale never goes below 1, so this is the least floor any run of the case has).
 std::optional<HorizonError> metric_error(const RunRecord& run, const std::string& quantity, const std::string& column) {
@@ -24,7 +26,7 @@ std::optional<HorizonError> metric_error(const RunRecord& run, const std::string
   if (!x) return std::nullopt;
   const auto steps = run.value("steps");
   const double floor = steps && *steps > 0.0 ? round_off_floor(1.0, long(*steps)) : 0.0;
-  return HorizonError{quantity, *x, run.t_end, floor > 0.0 && *x <= 10.0 * floor};
+  return HorizonError{quantity, *x, run.t_end, judge_conservation(*x, floor) == Conservation::Conserved};  // core/growth.hpp: the one rule
 }
 
 // An error with a growth law: over the long-time study's longer run where there is one.

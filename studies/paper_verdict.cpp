@@ -455,16 +455,22 @@ ClaimVerdict judge_claim(const PaperClaim& c, const SummaryRow& row, const Summa
                     seconds(first_exceeding(*s, 0.0, c.paper_value * f).t);
       }
     } else if (c.kind == ClaimKind::Conserved || c.kind == ClaimKind::NotConserved) {
+      // The one rule for both words (core/growth.hpp judge_conservation, issue 44 point 15): the
+      // claim's tolerance column is held to it when the claims are read, so no row can choose
+      // another factor; between the two thresholds neither word is supported.
       const double fl = floor_of(), r = x / fl;
       v.ratio = fmt(r) + " x floor";
-      const bool conserved = r <= f;
-      v.verdict = conserved == (c.kind == ClaimKind::Conserved) ? "agrees" : "contradicts";
+      const Conservation reading = judge_conservation(x, fl);
+      if (reading == Conservation::Conserved || reading == Conservation::NotConserved)
+        v.verdict = (reading == Conservation::Conserved) == (c.kind == ClaimKind::Conserved) ? "agrees" : "contradicts";
+      else
+        v.verdict = "inconclusive";
       v.size = (on_series ? s->words + ": " : std::string()) + "ours " + fmt(x) + " = " + factor(r) + "x the round-off floor " + fmt(fl) +
-               " (" + (c.kind == ClaimKind::Conserved ? "conserved" : "not conserved") + " means " +
-               (c.kind == ClaimKind::Conserved ? "<= " : "> ") + factor(f) + "x it)";
+               " (" + conservation_rule_words() + ")" +
+               (reading == Conservation::Between ? ": neither conserved nor clearly not" : "");
       if (!on_series) {
         if (const GrowthFit* g = growth_of(c.metric, row.metrics)) v.size += "; " + describe_law(*g);
-      } else if (const double rate = exponential_rate(*s, std::max(1e3 * fl, 1e-8 * x), 1e-3 * x); r > f && rate > 0.0) {
+      } else if (const double rate = exponential_rate(*s, std::max(1e3 * fl, 1e-8 * x), 1e-3 * x); reading == Conservation::NotConserved && rate > 0.0) {
         // Far above round-off: how it got there (an exponential rise from round-off is an
         // instability of the motion itself), and when it first reached a visible 1 mm-per-metre.
         v.size += "; its running maximum grows like exp(lambda t) with lambda = " + fmt(rate) + " /s (e-folding time " +

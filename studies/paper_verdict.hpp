@@ -13,6 +13,7 @@
 #include "app/claim_series.hpp"
 #include "app/reference_data.hpp"
 #include "app/runner.hpp"
+#include "core/growth.hpp"
 
 namespace tb {
 
@@ -50,8 +51,9 @@ struct ClaimVerdict {
 };
 
 // A metric's error grows by this factor over its round-off floor before a random walk (sqrt_t)
-// counts as a drift rather than round-off adding up: two decades (cases/README.md).
-inline constexpr double kFarAboveRoundOff = 100.0;
+// counts as a drift rather than round-off adding up: two decades (cases/README.md), the same
+// factor beyond which the one rule calls a quantity not conserved (core/growth.hpp).
+inline constexpr double kFarAboveRoundOff = kNotConservedOverFloor;
 
 // `other` is the run a smaller_than claim compares with (nullptr: not in this report); `spread`
 // the claim's measured sensitivity, when it has one and it was measured.

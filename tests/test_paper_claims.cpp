@@ -311,6 +311,48 @@ TEST_CASE("conserved and not-conserved claims are judged against the run's round
   CHECK(tb::judge_claim(claim("not_conserved", "constraint_err_max", 0.0, 100.0), r).verdict == "agrees");
 }
 
+TEST_CASE("conserved has one meaning: 10x the floor, as the growth laws' round_off", "[paper-claims]") {
+  // Issue 44 point 15: seed 003 Sect. 5.2's VI rows called 1000x the floor "conserved" where
+  // every other row and the growth laws meant 10x. One function decides for all of them.
+  tb::SummaryRow r = row();
+  const double floor = tb::round_off_floor("constraint_err_max", r);
+  for (const double over : {0.5, 9.9, 10.5, 50.0, 99.0, 101.0, 1e4}) {
+    INFO(over << "x the floor");
+    r.metrics.constraint_err_max = over * floor;
+    const tb::ClaimVerdict in = tb::judge_claim(claim("conserved", "constraint_err_max", 0.0, 10.0), r);
+    const tb::ClaimVerdict out = tb::judge_claim(claim("not_conserved", "constraint_err_max", 0.0, 100.0), r);
+    // The words state the rule where it is applied.
+    CHECK_THAT(in.size, Contains("conserved means <= 10x the round-off floor, not conserved > 100x it"));
+    // The growth law's round_off is the same rule: fitted on the same error and floor.
+    tb::GrowthContext context;
+    context.round_off_floor = floor;
+    context.slowest_period = 1.0;
+    const bool round_off = tb::fit_growth({{1.0, over * floor}, {10.0, over * floor}}, over * floor, context).law == tb::GrowthLaw::RoundOff;
+    CHECK(round_off == (over <= 10.0));
+    if (over <= 10.0) {
+      CHECK(in.verdict == "agrees");
+      CHECK(out.verdict == "contradicts");
+    } else if (over <= 100.0) {  // between: neither word is supported
+      CHECK(in.verdict == "inconclusive");
+      CHECK(out.verdict == "inconclusive");
+      CHECK_THAT(in.size, Contains("neither conserved nor clearly not"));
+    } else {
+      CHECK(in.verdict == "contradicts");
+      CHECK(out.verdict == "agrees");
+    }
+  }
+  // A claims row cannot choose its own factor: the reader refuses 1000 for conserved.
+  for (const std::string bad_row : {"a,seed 003,A,lgvi,conserved,constraint_err_max,,1000,,,,,words,why,,\n",
+                                    "a,seed 003,A,rk4,not_conserved,constraint_err_max,,10,,,,,words,why,,\n"}) {
+    TempFile f(std::string(kHeader) + with_deviation(bad_row));
+    CHECK_THROWS_WITH(tb::read_paper_claims(f.path.string()), Contains("column 'tolerance'") && Contains("one rule"));
+  }
+  // The bundled claims all use it (they are read with the rule above).
+  for (const auto& c : tb::read_paper_claims(kClaims))
+    if (c.kind == tb::ClaimKind::Conserved || c.kind == tb::ClaimKind::NotConserved)
+      CHECK(c.tolerance == (c.kind == tb::ClaimKind::Conserved ? tb::kGrowthSignalOverFloor : tb::kNotConservedOverFloor));
+}
+
 TEST_CASE("a run that did not complete never shows a number and carries no verdict, a divergence neither",
           "[paper-claims]") {
   const std::vector<tb::RunOutcome> outcomes = {
