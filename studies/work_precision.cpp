@@ -454,12 +454,13 @@ class WorkPrecision final : public Study {
           for (const auto& q : sweep)
             if (q.h == h) fitted_errors.push_back(q.error);
         if (!m.flag.empty()) order_flags[c.name + "|" + key.label()] = m.flag;
+        if (!m.inconclusive.empty()) order_flags[c.name + "|" + key.label()] = "order inconclusive (pre-asymptotic)";
         orders << format_g(m.p, 4) << ',' << format_g(m.ci95, 2) << ',' << format_g(m.reference_bound, 2) << ','
                << format_g(a.steps.back(), 4) << ','
                << format_g(a.steps.front(), 4) << ','
                << format_g(*std::min_element(fitted_errors.begin(), fitted_errors.end()), 4) << ','
                << format_g(*std::max_element(fitted_errors.begin(), fitted_errors.end()), 4) << ','
-               << format_g(m.relative_error_max, 3) << ',' << counted << ',' << local << ",\"" << m.flag << "\",\""
+               << format_g(m.relative_error_max, 3) << ',' << counted << ',' << local << ",\"" << m.flag << m.inconclusive << "\",\""
                << (m.note.empty() ? "" : m.note + "; ") << rule << excluded << failed << "\"" << trajectory_orders << '\n';
       }
     write_rankings(dir / "work_precision_rankings.csv", *context.cases, order_flags);
