@@ -198,7 +198,7 @@ std::vector<PaperClaim> read_paper_claims(const std::string& path) {
                                          {"tolerance_why", c.tolerance_why}})
         if (text.empty()) throw bad(column, "a non-empty text", text);
       check_one_of(path, "kind", kind, paper_claim_kinds());
-      check_one_of(path, "qualifier", c.qualifier, {"", "proxy", "unprinted", "unstable_set", "other_model"});
+      check_one_of(path, "qualifier", c.qualifier, {"", "proxy", "undefined", "unprinted", "unstable_set", "other_model", "outside_derivation"});
       c.kind = enum_from_text<ClaimKind>(kind);
       if (c.cause.empty() != c.cause_status.empty() ||
           !(c.cause_status.empty() || c.cause_status == "hypothesis" || c.cause_status.rfind("measured: ", 0) == 0))

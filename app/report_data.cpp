@@ -173,7 +173,8 @@ void read_paper(ReportData& data) {
       table(data.dir, "paper_comparison.csv", {"id", "source", "case", "integrator", "claim", "metric", "paper", "ours", "verdict"});
   for (const auto& row : t.rows)
     data.paper.push_back({row.at("id"), row.at("source"), row.at("case"), row.at("integrator"), row.at("claim"),
-                          row.at("metric"), row.at("paper"), row.at("ours"), row.at("verdict")});
+                          row.at("metric"), row.at("paper"), row.at("ours"), row.at("verdict"),
+                          row.count("judges") ? row.at("judges") : std::string()});
 }
 
 void read_figures(ReportData& data) {

@@ -78,6 +78,7 @@ struct RankingRecord {
 
 struct PaperRecord {
   std::string id, source, case_name, integrator, claim, metric, paper, ours, verdict;
+  std::string judges;  // "" (an older report) or paper_comparison.csv's judges column
 };
 
 // A figure of figures.csv (app/figure_plan.hpp) whose file the plots wrote.

@@ -212,14 +212,22 @@ void write_advice(std::ostringstream& md, const ModelAdvice& a, const std::vecto
 void write_paper_digest(std::ostringstream& md, const ReportData& data) {
   if (data.paper.empty()) return;
   md << "## The papers' claims, judged on this report's runs\n\n";
-  const std::vector<std::string> verdicts = {"agrees", "disagrees", "contradicts", "exceeds", "inconclusive"};
+  std::vector<std::string> verdicts = {"agrees", "disagrees", "contradicts", "exceeds", "inconclusive"};
   std::vector<std::string> sources;
   std::map<std::string, std::map<std::string, int>> count;
+  // A verdict on something else than the paper's claim (issue 44 point 17: the paper's model used
+  // outside the case it was derived for, SPEC's decision) is counted in a column of its own, so
+  // that "contradicts" counts only the papers' claims about their own methods.
+  auto counted_as = [](const PaperRecord& p) {
+    return p.judges.empty() || p.judges == "the paper's claim" ? p.verdict : p.verdict + ": " + p.judges;
+  };
   for (const auto& p : data.paper) {
     const std::string source = p.source.substr(0, p.source.find(','));
     if (std::find(sources.begin(), sources.end(), source) == sources.end()) sources.push_back(source);
-    ++count[source][p.verdict];
-    ++count["all"][p.verdict];
+    const std::string v = counted_as(p);
+    if (std::find(verdicts.begin(), verdicts.end(), v) == verdicts.end()) verdicts.push_back(v);
+    ++count[source][v];
+    ++count["all"][v];
   }
   std::vector<std::vector<std::string>> rows;
   sources.push_back("all");
@@ -241,7 +249,7 @@ void write_paper_digest(std::ostringstream& md, const ReportData& data) {
   rows.clear();
   for (const auto& p : data.paper)
     if (p.verdict != "agrees")
-      rows.push_back({p.id, p.case_name + (p.integrator.empty() ? "" : " / " + p.integrator), p.metric, p.paper, p.ours, p.verdict});
+      rows.push_back({p.id, p.case_name + (p.integrator.empty() ? "" : " / " + p.integrator), p.metric, p.paper, p.ours, counted_as(p)});
   table(md, {"claim", "case / run", "quantity", "paper", "ours", "verdict"}, rows);
   md << "\n";
 }
