@@ -225,6 +225,7 @@ class PaperComparison final : public Study {
       ClaimEvidence evidence;
       std::string evidence_file;
       Series series, other_series;
+      std::list<Series> others_series;  // the other runs' series (stable addresses for the evidence)
       if (!claim.series.empty()) {
         const std::string path = horizon == horizon_of_.end() ? full_run_series(context, claim.case_name, claim.run)
                                                               : horizon->second->timeseries;
@@ -239,13 +240,17 @@ class PaperComparison final : public Study {
         // A drift claim on a series over the full run: the same series on the case's other ok
         // runs, to tell a quantity that reads the method's error from one that reads the motion
         // (judge_claim; issue 44 point 14).
-        if ((claim.kind == ClaimKind::NoDrift || claim.kind == ClaimKind::Drifts) && horizon == horizon_of_.end())
+        // A conserved claim on a series (seed 003's payload on the symmetry axis): the same series
+        // on every ok run, whose rate and onset the row prints per method (issue 44 point 18).
+        if ((claim.kind == ClaimKind::NoDrift || claim.kind == ClaimKind::Drifts || claim.kind == ClaimKind::Conserved) &&
+            horizon == horizon_of_.end())
           for (const auto& r : *context.full_runs) {
             if (r.case_name != claim.case_name || r.integrator == claim.run || !r.outcome.ok()) continue;
-            Series theirs;
+            Series& theirs = others_series.emplace_back();
             std::string ignored;
             if (load_series(full_run_series(context, r.case_name, r.integrator), claim.series, theirs, ignored))
-              evidence.other_runs.push_back({r.integrator, max_abs_over(theirs, theirs.t.front(), theirs.t.back()), r.metrics.energy_err_max});
+              evidence.other_runs.push_back({r.integrator, max_abs_over(theirs, theirs.t.front(), theirs.t.back()), r.metrics.energy_err_max,
+                                             &theirs, &r});
           }
       }
       evidence.source_inconsistency = source_inconsistency(claim, claims_);

@@ -521,6 +521,23 @@ ClaimVerdict judge_claim(const PaperClaim& c, const SummaryRow& row, const Summa
         v.size += "; its running maximum grows like exp(lambda t) with lambda = " + fmt(rate) + " /s (e-folding time " +
                   seconds(1.0 / rate) + ") from " + fmt(std::max(1e3 * fl, 1e-8 * x)) + " to " + fmt(1e-3 * x) +
                   (first_exceeding(*s, 0.0, 1e-3 * s->scale).found ? ", past 1e-3 of its scale at " + seconds(first_exceeding(*s, 0.0, 1e-3 * s->scale).t) : "");
+        // The same fit on every other ok run of the case (issue 44 point 18): whether the rate
+        // and the onset are the motion's (alike for every method) or a method's.
+        std::string per_run;
+        for (const auto& o : e.other_runs) {
+          if (!o.series || !o.row || o.series->empty()) continue;
+          const Series& os = *o.series;
+          const double ox = max_abs_over(os, os.t.front(), os.t.back()), ofl = series_floor(os, *o.row, os.t.back());
+          const double orate = exponential_rate(os, std::max(1e3 * ofl, 1e-8 * ox), 1e-3 * ox);
+          const Onset onset = first_exceeding(os, 0.0, 1e-3 * os.scale);
+          per_run += "; " + o.run + " " + (orate > 0.0 ? fmt(orate) + " /s" : std::string("no rate")) + ", " +
+                     (onset.found ? seconds(onset.t) : std::string("never"));
+        }
+        if (!per_run.empty())
+          v.size += "; per method, lambda and the time past 1e-3 of its scale (each ok run of the case, the same fit): " +
+                    row.integrator + " " + fmt(rate) + " /s, " +
+                    (first_exceeding(*s, 0.0, 1e-3 * s->scale).found ? seconds(first_exceeding(*s, 0.0, 1e-3 * s->scale).t) : std::string("never")) +
+                    per_run;
       }
     } else {  // smaller_than
       if (!other) {
@@ -577,8 +594,7 @@ void apply_qualifier(const PaperClaim& c, ClaimVerdict& v) {
   // use of the paper's model where the paper did not derive it, not on the paper's own claim.
   if (c.qualifier == "outside_derivation") {
     v.judges = kJudgesOutsideDerivation;
-    v.size = "a verdict on " + std::string(kJudgesOutsideDerivation) +
-             " (SPEC's decision, the cause says which), not on the paper's claim about its own method: " + v.size;
+    v.size = "SPEC's decision, which the cause names, judged here, not the paper's claim about its own method; measured: " + v.size;
     return;
   }
   if (c.qualifier == "proxy") {

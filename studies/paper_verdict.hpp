@@ -46,6 +46,8 @@ struct ClaimEvidence {
     std::string run;
     double series_max = 0.0;      // max |v| of the claim's series on that run
     double energy_err_max = 0.0;  // its max |dE| (summary.csv)
+    const Series* series = nullptr;    // the claim's series on that run (a conserved claim on a series: its rate and onset)
+    const SummaryRow* row = nullptr;   // that run's row (its steps: the series' round-off floor)
   };
   std::vector<OtherRun> other_runs;
 };

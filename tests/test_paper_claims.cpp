@@ -624,3 +624,28 @@ TEST_CASE("a claim on a word the paper does not define has no verdict either way
     CHECK_THAT(v.size, Contains("does not define") && Contains("first passes 90 at 4.99 s") && Contains("at 60 and 120: 4.97 s, 5 s"));
   }
 }
+
+TEST_CASE("a symmetry breaking prints its rate and onset per method", "[paper-claims]") {
+  // Issue 44 point 18: seed 003 Sect. 5.2's payload leaves the symmetry axis; the row judged on
+  // the VI printed the VI's lambda and onset only. Every ok run's, by the same fit, beside it.
+  auto growing = [](double lambda) {
+    tb::Series s;
+    s.spec = "norm:payload_x,payload_y";
+    s.words = "|(payload_x,payload_y)|";
+    for (int k = 0; k <= 3000; ++k) s.t.push_back(0.1 * k), s.v.push_back(std::min(1.0, 1e-12 * std::exp(lambda * 0.1 * k)));
+    return s;
+  };
+  const tb::Series vi = growing(0.1), rk4 = growing(0.2);
+  tb::PaperClaim c = claim("conserved", "series:norm:payload_x,payload_y", 0.0, 10.0);
+  c.series = "norm:payload_x,payload_y";
+  tb::SummaryRow r = row(), other = row();
+  r.integrator = "lgvi", other.integrator = "rk4";
+  tb::ClaimEvidence e;
+  e.series = &vi;
+  e.other_runs = {{"rk4", 1.0, 1e-5, &rk4, &other}};
+  const tb::ClaimVerdict v = tb::judge_claim(c, r, nullptr, std::nullopt, e);
+  CHECK(v.verdict == "contradicts");
+  INFO(v.size);
+  // exp(lambda t) from 1e-12 passes 1e-3 at ln(1e9)/lambda: 207.2 s and 103.6 s.
+  CHECK_THAT(v.size, Contains("per method") && Contains("lgvi 0.1 /s, 207.3 s") && Contains("rk4 0.2 /s, 103.7 s"));
+}
