@@ -141,10 +141,32 @@ double timing_noise(const ReportData& data, const std::string& case_name) {
   return own > 0.0 ? own : any;
 }
 
+std::string timing_noise_source(const ReportData& data, const std::string& case_name) {
+  double own = 0.0, any = 0.0;
+  std::string any_case;
+  int passes = 0;
+  for (const auto& r : data.rankings) {
+    if (r.work != "runtime") continue;
+    for (size_t k = 0; k < r.spread_of_each.size(); ++k) {
+      if (r.spread_of_each[k] > any) any = r.spread_of_each[k], any_case = r.case_name;
+      if (r.case_name != case_name) continue;
+      own = std::max(own, r.spread_of_each[k]);
+      if (k < r.passes_of_each.size()) passes = passes ? std::min(passes, r.passes_of_each[k]) : r.passes_of_each[k];
+    }
+  }
+  if (own > 0.0)
+    return "the largest run-to-run spread of this case's work-precision timings" +
+           (passes > 0 ? " (each the minimum of " + std::to_string(passes) + "+ passes)" : std::string());
+  if (any > 0.0)
+    return "not measured on this case (no timed ranking of it): the report's largest spread, on " + any_case;
+  return "not measured: runtimes are single measurements, and their order may lie within the noise";
+}
+
 CaseFront case_front(const ReportData& data, const std::string& case_name) {
   CaseFront cf;
   cf.case_name = case_name;
   cf.timing_noise = timing_noise(data, case_name);
+  cf.timing_noise_source = timing_noise_source(data, case_name);
   std::vector<FrontEntry> entries;
   for (const RunRecord* r : data.runs_of(case_name)) {
     if (r->not_applicable) continue;

@@ -96,6 +96,7 @@ void read_runs(ReportData& data) {
     r.completed = r.ok || r.status.rfind("unstable from", 0) == 0;
     r.not_applicable = r.status.rfind("n/a", 0) == 0;
     r.runtime_s = number_or_zero(row.at("runtime_s"));
+    if (const auto it = row.find("timing_passes"); it != row.end()) r.timing_passes = int(number_or_zero(it->second));
     for (const auto& c : metric_columns())
       if (const auto it = row.find(c); it != row.end())
         if (const auto x = number(it->second)) r.metric[c] = *x;
@@ -153,7 +154,7 @@ void read_rankings(ReportData& data) {
                             "work_of_each"});
   for (const auto& row : t.rows) {
     RankingRecord r{row.at("case"), row.at("discretisation"), row.at("work"), row.at("measure"), row.at("ranking"),
-                    row.at("note"), number_or_zero(row.at("horizon_s")), number_or_zero(row.at("matched_error")), {}, {}};
+                    row.at("note"), number_or_zero(row.at("horizon_s")), number_or_zero(row.at("matched_error")), {}, {}, 0.0, {}};
     auto numbers = [&](const std::string& cell, std::vector<double>& out) {
       for (size_t at = 0; at < cell.size();) {
         const size_t end = std::min(cell.find(' ', at), cell.size());
@@ -164,6 +165,12 @@ void read_rankings(ReportData& data) {
     numbers(row.at("work_of_each"), r.work_of_each);
     // The timing spread over the passes (a report of an older version has none: no spread known).
     if (const auto it = row.find("spread_of_each"); it != row.end()) numbers(it->second, r.spread_of_each);
+    if (const auto it = row.find("slowest_period_s"); it != row.end()) r.slowest_period_s = number_or_zero(it->second);
+    if (const auto it = row.find("passes_of_each"); it != row.end()) {
+      std::vector<double> passes;
+      numbers(it->second, passes);
+      for (double p : passes) r.passes_of_each.push_back(int(p));
+    }
     data.rankings.push_back(std::move(r));
   }
 }
