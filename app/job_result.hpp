@@ -255,6 +255,8 @@ void describe(V& v, SummaryRow& row) {
   v("shared_metrics", row.shared_metrics);
   v("violable", row.violable);
   v("runtime_s", row.runtime_s);
+  v("timing_passes", row.timing_passes);
+  v("runtime_spread", row.runtime_spread);
   v("runtime_code", row.runtime_code);
   v("host", row.host);
   v("outcome", row.outcome);

@@ -34,6 +34,16 @@ namespace tb {
 //     0.16. 0.1 lies between: above every clean convergence of the built-in methods (they miss by
 //     at most 0.031) and below the smallest material miss measured. A miss within the margin is
 //     printed as a note beside the order, with the local orders that show the approach.
+//   pre-asymptotic (issue 44 point 21): a miss beyond the margin (but within flag_band) whose
+//     local orders, coarse to fine, move monotonically towards the declared order from one side
+//     and still change by more than the margin over the finest halving is no measured order: the
+//     sweep has not reached its asymptotic range, and the straight-line fit measures its
+//     curvature. The referee's tether case: rk4's local orders 4.51 -> 4.35 -> 4.22 fall towards
+//     4 by 0.13 over the last halving, and the interval [4.16, 4.56] "excludes" 4 by 0.16 only
+//     because the slope has not settled. Inconclusive, never a pass: a real order loss keeps its
+//     flag, whether its local orders are steady (3.61 -> 3.60 -> 3.61), move away from the
+//     declared order, cross it, have settled (a change of at most the margin), or lie beyond the
+//     flag band.
 OrderJudgement judge_order(double p, double ci95, double declared, const std::vector<double>& window_local_orders,
                            const OrderRules& rules) {
   OrderJudgement j;
@@ -47,6 +57,12 @@ OrderJudgement judge_order(double p, double ci95, double declared, const std::ve
     return j;
   }
   if (!(j.excluded > 0.0)) return j;
+  bool approaching = window_local_orders.size() >= 3;
+  for (size_t k = 1; approaching && k < window_local_orders.size(); ++k) {
+    const double before = window_local_orders[k - 1] - declared, now = window_local_orders[k] - declared;
+    approaching = std::isfinite(before) && std::isfinite(now) && before * now > 0.0 && std::abs(now) < std::abs(before);
+  }
+  const double last_change = approaching ? std::abs(window_local_orders.back() - window_local_orders[window_local_orders.size() - 2]) : 0.0;
   std::string local;
   // Five digits for the bounds and the local orders, so that a tight interval just off the
   // declared order reads as such ("[1.9981, 1.9999]", not "[2, 2]"), the local orders show the
@@ -55,7 +71,12 @@ OrderJudgement judge_order(double p, double ci95, double declared, const std::ve
   for (double q : window_local_orders) local += (local.empty() ? "" : " -> ") + format_g(q, 5);
   const std::string interval = "interval [" + format_g(p - ci95, 5) + ", " + format_g(p + ci95, 5) + "]";
   const std::string locals = local.empty() ? std::string() : " (local orders " + local + ")";
-  if (j.excluded > rules.exclusion_margin)
+  if (j.excluded > rules.exclusion_margin && approaching && last_change > rules.exclusion_margin)
+    j.inconclusive = "inconclusive (pre-asymptotic: local orders " + local + " still move towards the declared " + format_g(declared) +
+                     ", by " + format_g(last_change, 2) + " over the finest halving, more than the " + format_g(rules.exclusion_margin) +
+                     " margin; the " + interval + " misses it by " + format_g(j.excluded, 2) +
+                     " because the slope has not settled, which is neither the order nor its loss)";
+  else if (j.excluded > rules.exclusion_margin)
     j.flag = interval + " excludes the declared " + format_g(declared) + " by " + format_g(j.excluded, 2) + locals;
   else
     j.note = interval + " misses the declared " + format_g(declared) + " by " + format_g(j.excluded, 2) + ", within the " +
@@ -93,6 +114,7 @@ MeasuredOrder measure_order(const std::vector<OrderSweepPoint>& sweep, double de
   const OrderJudgement j = judge_order(out.p, out.ci95, declared, out.fit.window_local_orders, rules);
   out.flag = j.flag;
   out.note = j.note;
+  out.inconclusive = j.inconclusive;
   return out;
 }
 

@@ -38,6 +38,9 @@ struct OrderJudgement {
   // (printed beside the order, never as a flag); "" when the interval holds the declared order.
   std::string note;
   double excluded = 0.0;  // how far the interval misses the declared order (<= 0: it holds it)
+  // "" unless the miss is pre-asymptotic (issue 44 point 21): "inconclusive (pre-asymptotic: ...)"
+  // with the local orders, in place of the interval's flag: neither a pass nor a fail.
+  std::string inconclusive;
   bool material() const { return !flag.empty(); }
 };
 OrderJudgement judge_order(double p, double ci95, double declared, const std::vector<double>& window_local_orders = {},
@@ -62,6 +65,7 @@ struct MeasuredOrder {
   double reference_bound = 0.0;
   std::string flag;            // "" when consistent with the declared order (judge_order)
   std::string note;            // judge_order's note: an immaterial miss of the interval, in words
+  std::string inconclusive;    // judge_order's pre-asymptotic verdict ("" when none)
   std::size_t above_ceiling = 0;  // points that ran but whose error is above rules.ceiling
   double relative_error_max = 0.0;  // over the fitted window
 };

@@ -5,6 +5,7 @@
 
 #include "app/metric_cells.hpp"
 #include "app/round_off.hpp"
+#include "core/growth.hpp"
 #include "core/format.hpp"
 
 namespace tb {
@@ -17,7 +18,8 @@ bool grows(const std::string& law) {
 bool no_growth(const std::string& law) { return law == "zero" || law == "round_off" || law == "bounded"; }
 bool at_round_off(const std::string& law) { return law == "zero" || law == "round_off"; }
 
-// An error a summary metric gives over the case's horizon, at round-off when it is within 10x the
+// An error a summary metric gives over the case's horizon, at round-off when the one rule for
+// "conserved" (core/growth.hpp judge_conservation: within 10x) holds against the
 // suite's round-off floor of a quantity of size 1 after the run's steps (app/round_off.hpp: the
 // floor's scale never goes below 1, so this is the least floor any run of the case has).
 std::optional<HorizonError> metric_error(const RunRecord& run, const std::string& quantity, const std::string& column) {
@@ -25,7 +27,7 @@ std::optional<HorizonError> metric_error(const RunRecord& run, const std::string
   if (!x) return std::nullopt;
   const auto steps = run.value("steps");
   const double floor = steps && *steps > 0.0 ? round_off_floor(1.0, long(*steps)) : 0.0;
-  return HorizonError{quantity, *x, run.t_end, floor > 0.0 && *x <= 10.0 * floor};
+  return HorizonError{quantity, *x, run.t_end, judge_conservation(*x, floor) == Conservation::Conserved};  // core/growth.hpp: the one rule
 }
 
 // An error with a growth law: over the long-time study's longer run where there is one.
@@ -165,12 +167,34 @@ ErrorSpreadMeasure error_spread(const ReportData& data, const std::string& case_
   return m;
 }
 
+std::string timing_noise_source(const ReportData& data, const std::string& case_name) {
+  double own = 0.0, any = 0.0;
+  std::string any_case;
+  int passes = 0;
+  for (const auto& r : data.rankings) {
+    if (r.work != "runtime") continue;
+    for (size_t k = 0; k < r.spread_of_each.size(); ++k) {
+      if (r.spread_of_each[k] > any) any = r.spread_of_each[k], any_case = r.case_name;
+      if (r.case_name != case_name) continue;
+      own = std::max(own, r.spread_of_each[k]);
+      if (k < r.passes_of_each.size()) passes = passes ? std::min(passes, r.passes_of_each[k]) : r.passes_of_each[k];
+    }
+  }
+  if (own > 0.0)
+    return "the largest run-to-run spread of this case's work-precision timings" +
+           (passes > 0 ? " (each the minimum of " + std::to_string(passes) + "+ passes)" : std::string());
+  if (any > 0.0)
+    return "not measured on this case (no timed ranking of it): the report's largest spread, on " + any_case;
+  return "not measured: runtimes are single measurements, and their order may lie within the noise";
+}
+
 CaseFront case_front(const ReportData& data, const std::string& case_name) {
   CaseFront cf;
   cf.case_name = case_name;
   cf.timing_noise = timing_noise(data, case_name);
   cf.spread = error_spread(data, case_name);
   cf.error_factor = std::max(kErrorFactor, cf.spread.factor);
+  cf.timing_noise_source = timing_noise_source(data, case_name);
   std::vector<FrontEntry> entries;
   for (const RunRecord* r : data.runs_of(case_name)) {
     if (r->not_applicable) continue;

@@ -94,6 +94,10 @@ struct CaseFront {
   double horizon_s = 0.0;      // the case's t_end
   double longest_s = 0.0;      // the longest horizon an error of the front was measured over
   double timing_noise = 0.0;   // relative
+  // Where the noise comes from, in words (issue 44 point 23): this case's work-precision passes,
+  // another case's (this one has no timed ranking), or nowhere (then its ranks are not known to
+  // lie outside the noise).
+  std::string timing_noise_source;
   ErrorSpreadMeasure spread;
   // Errors within this factor are alike: kErrorFactor, or the measured spread where it is larger.
   double error_factor = kErrorFactor;
@@ -118,6 +122,10 @@ struct CaseInput {
 std::vector<HorizonError> horizon_errors(const ReportData& data, const RunRecord& run);
 // The relative timing noise of a case (above).
 double timing_noise(const ReportData& data, const std::string& case_name);
+// The same noise's source in words: "the largest spread between the 2 passes of this case's
+// work-precision timings", "not measured on this case ...: the report's largest, on <case>", or
+// "not measured: ...".
+std::string timing_noise_source(const ReportData& data, const std::string& case_name);
 // The front of a case.
 CaseFront case_front(const ReportData& data, const std::string& case_name);
 

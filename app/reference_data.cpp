@@ -20,6 +20,7 @@
 #include <tuple>
 
 #include "core/format.hpp"
+#include "core/growth.hpp"
 #include "core/table_reader.hpp"
 
 namespace tb {
@@ -197,7 +198,7 @@ std::vector<PaperClaim> read_paper_claims(const std::string& path) {
                                          {"tolerance_why", c.tolerance_why}})
         if (text.empty()) throw bad(column, "a non-empty text", text);
       check_one_of(path, "kind", kind, paper_claim_kinds());
-      check_one_of(path, "qualifier", c.qualifier, {"", "proxy", "unprinted", "unstable_set", "other_model"});
+      check_one_of(path, "qualifier", c.qualifier, {"", "proxy", "undefined", "unprinted", "unstable_set", "other_model", "outside_derivation"});
       c.kind = enum_from_text<ClaimKind>(kind);
       if (c.cause.empty() != c.cause_status.empty() ||
           !(c.cause_status.empty() || c.cause_status == "hypothesis" || c.cause_status.rfind("measured: ", 0) == 0))
@@ -213,6 +214,12 @@ std::vector<PaperClaim> read_paper_claims(const std::string& path) {
       }
       c.tolerance = to_number(path, "tolerance", line, tolerance);
       if (!(c.tolerance >= 1.0)) throw bad("tolerance", "a factor >= 1", tolerance);
+      // "Conserved" and "not conserved" have one meaning in the whole report (core/growth.hpp
+      // judge_conservation, issue 44 point 15): a row may not choose its own factor.
+      if (c.kind == ClaimKind::Conserved && c.tolerance != kGrowthSignalOverFloor)
+        throw bad("tolerance", format_g(kGrowthSignalOverFloor) + " for kind conserved (the report's one rule, core/growth.hpp)", tolerance);
+      if (c.kind == ClaimKind::NotConserved && c.tolerance != kNotConservedOverFloor)
+        throw bad("tolerance", format_g(kNotConservedOverFloor) + " for kind not_conserved (the report's one rule, core/growth.hpp)", tolerance);
       c.series.clear();
       c.series_level = std::numeric_limits<double>::quiet_NaN();
       if ((c.kind == ClaimKind::Converges) != (c.metric == "catenary:max_error_m" && c.run == "static"))

@@ -89,16 +89,24 @@ struct PaperClaim {
   // Where our scheme or set-up deviates from the paper's on this claim (shown with the verdict,
   // whatever it is); "" where we follow the paper.
   std::string deviation;
-  // "" ; "proxy": the quantity is the suite's stand-in for one the paper does not define or
-  // print (tumbling as the body's tilt past 90 deg): judged on it both ways, agreement and
-  // difference alike, with the proxy named; "unprinted": the verdict turns on a setting the
+  // "" ; "proxy": the quantity is the suite's stand-in for one the paper defines (the body's
+  // height for its gravitational energy, the total momentum about e3 for the links' momenta),
+  // related to it as tolerance_why states: judged on it both ways, agreement and difference
+  // alike, with the proxy named, unless the data show it cannot fail (studies/paper_verdict.cpp);
+  // "undefined": the paper's word has no definition (seed 002's "tumbles", read off an
+  // animation), so a level of ours would judge the suite's definition: no verdict either way,
+  // the proxy's measurement printed (issue 44 point 16); "unprinted": the verdict turns on a setting the
   // paper does not print (seed 003's ODE45 tolerances), measured here at one assumed setting;
   // "unstable_set": the claim is about the exact solution on an invariant set that is unstable,
   // so that rounding leaves it at the same rate whatever the method (seed 003's payload on the
   // symmetry axis); "other_model": the claim is about the paper's model and the suite judges it
   // on another (seed 003's Remark 1, a rigid-link cable, on the elastic hanging tether). The last
-  // three are "inconclusive" whatever ours is: a verdict that would be one if it fitted and none
+  // four are "inconclusive" whatever ours is: a verdict that would be one if it fitted and none
   // if it did not is no rule (issue 44 class 7).
+  // "outside_derivation" (issue 44 point 17): ours judges SPEC's use of the paper's model outside
+  // the case the paper derived it for (seed 002's Carnot term, eq. 21, derived for retrieval, in
+  // deployment), not the paper's claim about its own method: the verdict stands, measured, and
+  // the row and the front page's counts say what it is a verdict on (ClaimVerdict::judges).
   std::string qualifier;
 };
 inline std::vector<std::string> paper_claim_kinds() {

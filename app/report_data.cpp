@@ -100,6 +100,7 @@ std::vector<std::pair<RunRecord, std::map<std::string, std::string>>> read_run_r
     r.completed = r.ok || r.status.rfind("unstable from", 0) == 0;
     r.not_applicable = r.status.rfind("n/a", 0) == 0;
     r.runtime_s = number_or_zero(row.at("runtime_s"));
+    if (const auto it = row.find("timing_passes"); it != row.end()) r.timing_passes = int(number_or_zero(it->second));
     for (const auto& c : metric_columns())
       if (const auto it = row.find(c); it != row.end())
         if (const auto x = number(it->second)) r.metric[c] = *x;
@@ -170,7 +171,7 @@ void read_rankings(ReportData& data) {
                             "work_of_each"});
   for (const auto& row : t.rows) {
     RankingRecord r{row.at("case"), row.at("discretisation"), row.at("work"), row.at("measure"), row.at("ranking"),
-                    row.at("note"), number_or_zero(row.at("horizon_s")), number_or_zero(row.at("matched_error")), {}, {}};
+                    row.at("note"), number_or_zero(row.at("horizon_s")), number_or_zero(row.at("matched_error")), {}, {}, 0.0, {}};
     auto numbers = [&](const std::string& cell, std::vector<double>& out) {
       for (size_t at = 0; at < cell.size();) {
         const size_t end = std::min(cell.find(' ', at), cell.size());
@@ -181,6 +182,12 @@ void read_rankings(ReportData& data) {
     numbers(row.at("work_of_each"), r.work_of_each);
     // The timing spread over the passes (a report of an older version has none: no spread known).
     if (const auto it = row.find("spread_of_each"); it != row.end()) numbers(it->second, r.spread_of_each);
+    if (const auto it = row.find("slowest_period_s"); it != row.end()) r.slowest_period_s = number_or_zero(it->second);
+    if (const auto it = row.find("passes_of_each"); it != row.end()) {
+      std::vector<double> passes;
+      numbers(it->second, passes);
+      for (double p : passes) r.passes_of_each.push_back(int(p));
+    }
     data.rankings.push_back(std::move(r));
   }
 }
@@ -190,7 +197,8 @@ void read_paper(ReportData& data) {
       table(data.dir, "paper_comparison.csv", {"id", "source", "case", "integrator", "claim", "metric", "paper", "ours", "verdict"});
   for (const auto& row : t.rows)
     data.paper.push_back({row.at("id"), row.at("source"), row.at("case"), row.at("integrator"), row.at("claim"),
-                          row.at("metric"), row.at("paper"), row.at("ours"), row.at("verdict")});
+                          row.at("metric"), row.at("paper"), row.at("ours"), row.at("verdict"),
+                          row.count("judges") ? row.at("judges") : std::string()});
 }
 
 void read_figures(ReportData& data) {

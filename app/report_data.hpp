@@ -34,6 +34,7 @@ struct RunRecord {
   // metrics measure the whole run and are printed beside its status.
   bool completed = false;
   double runtime_s = 0.0;
+  int timing_passes = 0;  // summary.csv's timing_passes (0: an older report without the column)
   // Metrics by summary.csv column; absent when the cell is empty (not integrated, or no result).
   std::map<std::string, double> metric;
   std::set<std::string> not_integrated;  // the metrics the run's formulation cannot violate
@@ -74,10 +75,15 @@ struct RankingRecord {
   // The relative spread of each entry's work over the passes that timed it (max/min - 1), in the
   // same order: this machine's run-to-run timing noise, measured (empty: not in the table).
   std::vector<double> spread_of_each;
+  // The model's slowest period (s) the ranking's horizon is counted in (0: not in the table):
+  // why a ranking may run longer than its case (issue 44 point 19).
+  double slowest_period_s = 0.0;
+  std::vector<int> passes_of_each;  // timing passes per entry (empty: not in the table)
 };
 
 struct PaperRecord {
   std::string id, source, case_name, integrator, claim, metric, paper, ours, verdict;
+  std::string judges;  // "" (an older report) or paper_comparison.csv's judges column
 };
 
 // A figure of figures.csv (app/figure_plan.hpp) whose file the plots wrote.

@@ -83,13 +83,38 @@ std::string ranking_head(const RankingRecord& r, size_t show) {
 
 bool ranks(const RankingRecord& r) { return !r.work_of_each.empty(); }
 
+// A ranking's horizon beside its case's (issue 44 point 19): shorter, "of the case's 1000 s";
+// longer, said with why: a ranking needs kRankingPeriods of the model's slowest period
+// (cases/README.md, "[report.ranking]"), which the case's own horizon does not hold, so it runs
+// its own sweep and reference over them: the runs ranked are not the case's runs.
+std::string ranking_horizon(const RankingRecord& r, double case_horizon) {
+  std::string out = "over " + num(r.horizon_s) + " s";
+  if (case_horizon > r.horizon_s) return out + " of the case's " + format_g(case_horizon, 6) + " s";
+  if (!(case_horizon > 0.0) || r.horizon_s <= case_horizon * (1.0 + 1e-9)) return out;
+  out += ", longer than the case's " + format_g(case_horizon, 6) + " s";
+  if (r.slowest_period_s > 0.0)
+    out += " (" + format_g(r.horizon_s / r.slowest_period_s, 3) + " of the model's slowest period " + format_g(r.slowest_period_s, 4) +
+           " s, where the case's horizon holds " + format_g(case_horizon / r.slowest_period_s, 2) +
+           ", and a ranking of trajectory errors needs 3: its own sweep and reference, not the case's runs)";
+  return out;
+}
+
 // A ranking holds over its own horizon, which is the case's only when they are equal: say both.
 std::string ranking_words(const RankingRecord& r, double case_horizon) {
   const std::string where = r.case_name + (r.discretisation.empty() ? "" : " (" + r.discretisation + ")");
-  if (!ranks(r)) return where + ": " + r.ranking + " — " + r.note;
-  return where + ", over " + num(r.horizon_s) + " s" +
-         (case_horizon > r.horizon_s ? " of the case's " + format_g(case_horizon, 6) + " s" : std::string()) + " at matched error " +
-         num(r.matched_error) + ": " + ranking_head(r, 4);
+  if (!ranks(r)) return where + ", " + ranking_horizon(r, case_horizon) + ": " + r.ranking + " — " + r.note;
+  // The timing's noise beside the ranking it decides (issue 44 point 23).
+  std::string noise;
+  if (r.work == "runtime" && !r.spread_of_each.empty()) {
+    const double spread = *std::max_element(r.spread_of_each.begin(), r.spread_of_each.end());
+    noise = " (runtimes: each the minimum of " +
+            (r.passes_of_each.empty()
+                 ? std::string("its passes")
+                 : std::to_string(*std::min_element(r.passes_of_each.begin(), r.passes_of_each.end())) + "-" +
+                       std::to_string(*std::max_element(r.passes_of_each.begin(), r.passes_of_each.end())) + " passes") +
+            ", run-to-run spread up to " + format_g(100.0 * spread, 2) + " %; \"=\" within it)";
+  }
+  return where + ", " + ranking_horizon(r, case_horizon) + " at matched error " + num(r.matched_error) + ": " + ranking_head(r, 4) + noise;
 }
 
 // ---- which integrator: the advice of app/recommendation.hpp in words ----
@@ -165,8 +190,10 @@ std::vector<std::string> glance_row(const ModelAdvice& a) {
         if (f.case_name == r->case_name) t_end = f.horizon_s;
       const std::string first = r->ranking.substr(0, r->ranking.find(' '));
       fastest += (fastest.empty() ? "" : "; ") + first + " (" + r->case_name + ", over " + num(r->horizon_s) + " s" +
-                 (t_end > r->horizon_s ? " of its " + format_g(t_end, 6) + " s" : std::string()) + " at error " +
-                 num(r->matched_error) + ")";
+                 (t_end > r->horizon_s   ? " of its " + format_g(t_end, 6) + " s"
+                  : t_end > 0.0 && r->horizon_s > t_end ? ", longer than its " + format_g(t_end, 6) + " s (3 slowest periods; see below)"
+                                         : std::string()) +
+                 " at error " + num(r->matched_error) + ")";
     }
   if (fastest.empty()) fastest = a.rankings.empty() ? "no ranking" : "inconclusive (see below)";
   return {a.model, join(fronts, "; "), caveats.empty() ? "–" : join(caveats, "; "), fastest};
@@ -180,13 +207,28 @@ std::string spread_words(const CaseFront& f) {
          format_g(f.spread.factor, 2) + "x (" + f.spread.run + "'s " + f.spread.quantity + " error; error_spread.csv)";
 }
 
-void write_advice(std::ostringstream& md, const ModelAdvice& a, const std::vector<std::string>& restricted) {
+// "each one timed pass (no spread measured on them)" or "each the minimum of 3-5 timed passes":
+// what the front's runtimes are (summary.csv timing_passes), "" for an older report.
+std::string front_passes(const ReportData& data, const std::string& case_name) {
+  int lo = 0, hi = 0;
+  for (const RunRecord* r : data.runs_of(case_name))
+    if (r->ok && r->timing_passes > 0) lo = lo ? std::min(lo, r->timing_passes) : r->timing_passes, hi = std::max(hi, r->timing_passes);
+  if (hi == 0) return "";
+  if (hi == 1) return ", each one timed pass (no spread measured on them)";
+  return ", each the minimum of " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi)) + " timed passes";
+}
+
+void write_advice(std::ostringstream& md, const ReportData& data, const ModelAdvice& a, const std::vector<std::string>& restricted) {
   md << "### " << a.model << " — " << join(a.cases) << "\n\n";
   md << "- **Long simulations** — per case, the runs no other is at once as fast and as accurate over the whole horizon "
         "(error against runtime, fastest first; \"=\": within the case's timing noise):\n";
   for (const auto& f : a.fronts) {
-    md << "  - **" << f.case_name << "**, " << front_horizon(f) << " (timing noise " << format_g(100.0 * f.timing_noise, 2) << " %"
-       << spread_words(f) << "):\n";
+    // The noise and its source (issue 44 point 23): a "<" within it would be no ranking, and a
+    // reader must see whether it was measured on this case, borrowed, or not measured.
+    md << "  - **" << f.case_name << "**, " << front_horizon(f) << " (runtimes: summary.csv's runtime_s" << front_passes(data, f.case_name)
+       << "; timing noise "
+       << (f.timing_noise > 0.0 ? format_g(100.0 * f.timing_noise, 2) + " %, " : std::string()) << f.timing_noise_source
+       << "; \"=\" within it" << spread_words(f) << "):\n";
     for (const auto& e : f.front) {
       std::vector<std::string> errors;
       for (const auto& x : e.errors) errors.push_back(error_words(x, f.horizon_s));
@@ -221,14 +263,22 @@ void write_advice(std::ostringstream& md, const ModelAdvice& a, const std::vecto
 void write_paper_digest(std::ostringstream& md, const ReportData& data) {
   if (data.paper.empty()) return;
   md << "## The papers' claims, judged on this report's runs\n\n";
-  const std::vector<std::string> verdicts = {"agrees", "disagrees", "contradicts", "exceeds", "inconclusive"};
+  std::vector<std::string> verdicts = {"agrees", "disagrees", "contradicts", "exceeds", "inconclusive"};
   std::vector<std::string> sources;
   std::map<std::string, std::map<std::string, int>> count;
+  // A verdict on something else than the paper's claim (issue 44 point 17: the paper's model used
+  // outside the case it was derived for, SPEC's decision) is counted in a column of its own, so
+  // that "contradicts" counts only the papers' claims about their own methods.
+  auto counted_as = [](const PaperRecord& p) {
+    return p.judges.empty() || p.judges == "the paper's claim" ? p.verdict : p.verdict + ": " + p.judges;
+  };
   for (const auto& p : data.paper) {
     const std::string source = p.source.substr(0, p.source.find(','));
     if (std::find(sources.begin(), sources.end(), source) == sources.end()) sources.push_back(source);
-    ++count[source][p.verdict];
-    ++count["all"][p.verdict];
+    const std::string v = counted_as(p);
+    if (std::find(verdicts.begin(), verdicts.end(), v) == verdicts.end()) verdicts.push_back(v);
+    ++count[source][v];
+    ++count["all"][v];
   }
   std::vector<std::vector<std::string>> rows;
   sources.push_back("all");
@@ -250,7 +300,7 @@ void write_paper_digest(std::ostringstream& md, const ReportData& data) {
   rows.clear();
   for (const auto& p : data.paper)
     if (p.verdict != "agrees")
-      rows.push_back({p.id, p.case_name + (p.integrator.empty() ? "" : " / " + p.integrator), p.metric, p.paper, p.ours, p.verdict});
+      rows.push_back({p.id, p.case_name + (p.integrator.empty() ? "" : " / " + p.integrator), p.metric, p.paper, p.ours, counted_as(p)});
   table(md, {"claim", "case / run", "quantity", "paper", "ours", "verdict"}, rows);
   md << "\n";
 }
@@ -412,7 +462,9 @@ void write_rules(std::ostringstream& md) {
         "discretisation, one entry. Timing noise: the largest run-to-run spread of the case's work-precision timings "
         "(else the report's); runtimes within it are ties (\"=\"). Runs that are not ok are no choice (listed as not "
         "results). Cases that run only a paper's few integrators are left out. The work-precision ranking beside it "
-        "holds over its own, shorter horizon only.\n"
+        "holds over its own horizon only: shorter than the case's where that is long, longer where the case's horizon holds "
+        "fewer than 3 of the model's slowest periods, which a ranking of trajectory errors needs (then said beside it with "
+        "the periods: its own sweep and reference, not the case's runs).\n"
      << "- **h/h_max**: the run's step over the largest step at which the same method completes the case stably "
         "(stability_map.md: each probe runs 10^4 steps or the case's t_end, whichever is shorter); its *limit* is what "
         "happens above it (instability, or the implicit solver's failure), named when h/h_max is above "
@@ -574,7 +626,7 @@ std::string index_markdown(const ReportData& data, const std::vector<Case>& case
         glance);
   write_plugins_glance(md, data);
   md << "\nThe numbers behind each front, and the runs off it and why, follow.\n\n";
-  for (size_t i = 0; i < models.size(); ++i) write_advice(md, advice[i], restricted[models[i]]);
+  for (size_t i = 0; i < models.size(); ++i) write_advice(md, data, advice[i], restricted[models[i]]);
 
   write_paper_digest(md, data);
 

@@ -519,6 +519,8 @@ SummaryRow run_case_here(const RunKey& key, const RunOptions& options) {
   row.shared_metrics = m.window_end > 0.0 ? measured.window_metrics : measured.metrics;
   row.violable = measured.violable;
   row.runtime_s = measured.runtime_s;
+  row.timing_passes = measured.timing_passes;
+  row.runtime_spread = measured.runtime_spread;
   row.runtime_code = info.interpreter.empty() ? "compiled" : info.interpreter;
   row.host = measured.host;
   judge_growth_laws(row, key);

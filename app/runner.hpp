@@ -184,6 +184,10 @@ struct SummaryRow {
   // integrated)", never 0 (app/summary.cpp).
   ViolableInvariants violable;
   double runtime_s = 0.0;
+  // How many timed passes runtime_s is the minimum of, and their spread (median over minimum - 1;
+  // 0 from one pass): the timing's own noise, printed where runtimes are compared (issue 44 point 23).
+  int timing_passes = 1;
+  double runtime_spread = 0.0;
   // What ran the steps runtime_s times: "compiled", or the interpreter of an integrator written in
   // one ("python": IntegratorInfo::interpreter), whose runtimes are not comparable with compiled ones.
   std::string runtime_code = "compiled";

@@ -77,11 +77,12 @@ Check check_order(const IntegratorInfo& info, const IntegratorBench& bench) {
       c.measured("slope " + g(order, 4) + " (h " + g(hs.front()) + ".." + g(hs.back()) + " s, errors " + g(errs.front()) +
                  ".." + g(errs.back()) + "), orders.csv fit " + fitted + ", declared " + std::to_string(info.order));
       if (!fit.note.empty()) c.measured(fit.note);
-      c.expect(fit.fit.fitted && fit.flag.empty(),
+      // A pre-asymptotic sweep (judge_order's inconclusive) measures no order: no pass either.
+      c.expect(fit.fit.fitted && fit.flag.empty() && fit.inconclusive.empty(),
                fit.fit.fitted ? "measured order " + g(fit.p, 4) + " against the declared " + std::to_string(info.order) +
                                     " (95% interval [" + g(fit.p - fit.ci95, 4) + ", " + g(fit.p + fit.ci95, 4) +
                                     "], errors " + g(errs.front()) + " at h = " + g(hs.front()) + " s to " + g(errs.back()) +
-                                    " at h = " + g(hs.back()) + " s): " + fit.flag
+                                    " at h = " + g(hs.back()) + " s): " + fit.flag + fit.inconclusive
                               : "orders.csv rule: inconclusive (" + fit.fit.why_not + ")");
     } else {
       // Adaptive: the error follows the tolerance. Over two decades of tolerance, the error

@@ -377,7 +377,7 @@ GrowthFit fit_growth(const std::vector<EnvelopePoint>& envelope, double err_max,
     f.law = GrowthLaw::Zero;
     return f;
   }
-  if (std::isfinite(context.round_off_floor) && err_max < kGrowthSignalOverFloor * context.round_off_floor) {
+  if (judge_conservation(err_max, context.round_off_floor) == Conservation::Conserved) {  // the one rule for "conserved"
     f.law = GrowthLaw::RoundOff;
     f.verdict = judge(f, f.law);
     return f;
@@ -486,6 +486,18 @@ GrowthPrediction predicted_growth(const MethodTraits& traits, bool energy, bool 
                       "errors add up, at most linearly"};
   return {GrowthLaw::Linear, std::string(traits.dissipative ? "numerical dissipation, one-signed; " : "not symplectic: ") +
                         "the local energy errors add up, at most linearly (HLW IX.8)"};
+}
+
+Conservation judge_conservation(double err, double floor) {
+  if (!(std::isfinite(floor) && floor > 0.0) || !std::isfinite(err)) return Conservation::Unknown;
+  if (err <= kGrowthSignalOverFloor * floor) return Conservation::Conserved;
+  if (err > kNotConservedOverFloor * floor) return Conservation::NotConserved;
+  return Conservation::Between;
+}
+
+std::string conservation_rule_words() {
+  return "the report's one rule: conserved means <= " + format_g(kGrowthSignalOverFloor) + "x the round-off floor, not conserved > " +
+         format_g(kNotConservedOverFloor) + "x it, neither word between";
 }
 
 }  // namespace tb

@@ -66,6 +66,21 @@ inline constexpr double kGrowthJumpRatio = 10.0;        // a rise within one oct
 // random walk, linear when the rounding is biased) rather than the method's.
 inline constexpr double kGrowthRoundOffWalk = 100.0;
 
+// THE rule for the words "conserved" and "not conserved" (issue 44, referee point 15): one
+// function for every place that prints them, so that the report never calls a quantity conserved
+// at 10x the round-off floor in one table and at 1000x in another (paper_comparison's seed 003
+// Sect. 5.2 rows did, before). Conserved: within kGrowthSignalOverFloor (10) Brouwer floors, the
+// growth laws' round_off and the index's "(round-off)"; not conserved: beyond
+// kNotConservedOverFloor (100) floors, two decades, a separation a plot of the two would show;
+// between the two neither word is supported (a round-off random walk reaches 100 floors,
+// kGrowthRoundOffWalk): inconclusive.
+inline constexpr double kNotConservedOverFloor = 100.0;
+enum class Conservation { Conserved, Between, NotConserved, Unknown };
+// err: the quantity's max |q(t) - q(0)|; floor: its Brouwer floor (Unknown when not finite and > 0).
+Conservation judge_conservation(double err, double floor);
+// The rule in words, as every verdict that applies it prints it.
+std::string conservation_rule_words();
+
 struct EnvelopePoint {
   double t = 0.0;      // time since the run's start, t - t0 (s)
   double value = 0.0;  // max |e| over [t/2, t]

@@ -179,7 +179,7 @@ class PaperComparison final : public Study {
     std::ofstream csv(dir / "paper_comparison.csv");
     std::ofstream md(dir / "paper_comparison.md");
     csv << "id,source,case,integrator,kind,claim,metric,paper,ours,ratio,tolerance,tolerance_why,verdict,direction_size,"
-           "cause,cause_status,deviation,status,evidence,spread_low,spread_high,spread_runs\n";
+           "cause,cause_status,deviation,status,evidence,spread_low,spread_high,spread_runs,judges\n";
     std::map<std::string, std::vector<std::string>> by_seed;  // "seed 000" -> its verdict lines
     std::string table;
     // One row of both tables: the claim, its verdict, the run's status and the evidence file.
@@ -191,15 +191,17 @@ class PaperComparison final : public Study {
                                 v.cause_status, claim.deviation})
         csv << csv_field(field) << ',';
       csv << csv_field(status) << ',' << csv_field(evidence_file) << ',' << (spread ? format_g(spread->low, 6) : "") << ','
-          << (spread ? format_g(spread->high, 6) : "") << ',' << (spread ? std::to_string(spread->runs) : "") << '\n';
+          << (spread ? format_g(spread->high, 6) : "") << ',' << (spread ? std::to_string(spread->runs) : "") << ','
+          << csv_field(v.judges) << '\n';
       table += "| " + md_cell(claim.id) + " | " + md_cell(claim.source) + " | " + claim.case_name + " | " + md_cell(claim.run) +
                " | " + md_cell(claim.metric) + " | " + md_cell(v.paper) + " | " + (v.ours.empty() ? "–" : md_cell(v.ours)) + " | " +
-               md_cell(v.ratio) + " | " + tolerance + " | **" + v.verdict + "** " + md_cell(v.size) + " | " +
+               md_cell(v.ratio) + " | " + tolerance + " | **" + v.verdict + "**" +
+               (v.judges == kJudgesClaim ? std::string() : " (" + v.judges + ")") + " " + md_cell(v.size) + " | " +
                md_cell((v.cause.empty() ? "" : v.cause + " (" + v.cause_status + ")") +
                        (claim.deviation.empty() ? "" : std::string(v.cause.empty() ? "" : "; ") + "deviation from the paper: " + claim.deviation)) +
                " |\n";
       // Sources start "seed NNN" (reference/paper_claims.csv).
-      by_seed[claim.source.substr(5, 3)].push_back(v.verdict);
+      by_seed[claim.source.substr(5, 3)].push_back(v.judges == kJudgesClaim ? v.verdict : v.verdict + " " + v.judges);
     };
     for (const auto& claim : claims_) {
       if (claim.kind == ClaimKind::Converges) {  // a static shape, from the catenary study's table
@@ -223,6 +225,7 @@ class PaperComparison final : public Study {
       ClaimEvidence evidence;
       std::string evidence_file;
       Series series, other_series;
+      std::list<Series> others_series;  // the other runs' series (stable addresses for the evidence)
       if (!claim.series.empty()) {
         const std::string path = horizon == horizon_of_.end() ? full_run_series(context, claim.case_name, claim.run)
                                                               : horizon->second->timeseries;
@@ -234,6 +237,21 @@ class PaperComparison final : public Study {
           evidence.other_series = &other_series;
         const Case* c = find_case(context, claim.case_name);
         evidence.slowest_period = c ? c->model->slowest_period_s() : std::nan("");
+        // A drift claim on a series over the full run: the same series on the case's other ok
+        // runs, to tell a quantity that reads the method's error from one that reads the motion
+        // (judge_claim; issue 44 point 14).
+        // A conserved claim on a series (seed 003's payload on the symmetry axis): the same series
+        // on every ok run, whose rate and onset the row prints per method (issue 44 point 18).
+        if ((claim.kind == ClaimKind::NoDrift || claim.kind == ClaimKind::Drifts || claim.kind == ClaimKind::Conserved) &&
+            horizon == horizon_of_.end())
+          for (const auto& r : *context.full_runs) {
+            if (r.case_name != claim.case_name || r.integrator == claim.run || !r.outcome.ok()) continue;
+            Series& theirs = others_series.emplace_back();
+            std::string ignored;
+            if (load_series(full_run_series(context, r.case_name, r.integrator), claim.series, theirs, ignored))
+              evidence.other_runs.push_back({r.integrator, max_abs_over(theirs, theirs.t.front(), theirs.t.back()), r.metrics.energy_err_max,
+                                             &theirs, &r});
+          }
       }
       evidence.source_inconsistency = source_inconsistency(claim, claims_);
       const std::optional<MeasuredSpread> spread = spread_of(claim, *row);

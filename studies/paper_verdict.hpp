@@ -13,6 +13,7 @@
 #include "app/claim_series.hpp"
 #include "app/reference_data.hpp"
 #include "app/runner.hpp"
+#include "core/growth.hpp"
 
 namespace tb {
 
@@ -37,7 +38,30 @@ struct ClaimEvidence {
   // Non-empty when the paper contradicts itself on this claim (e.g. a printed mean above its
   // own bound on the maximum): the claim cannot be judged, whatever ours is.
   std::string source_inconsistency;
+  // A no_drift / drifts claim on a series over the full run: the same series on the case's other
+  // runs that are ok, with their energy error. Whether the quantity reads the method's error or
+  // the motion itself (issue 44 point 14): methods whose errors differ by decades cannot agree on
+  // an error to four digits, but they do on the motion.
+  struct OtherRun {
+    std::string run;
+    double series_max = 0.0;      // max |v| of the claim's series on that run
+    double energy_err_max = 0.0;  // its max |dE| (summary.csv)
+    const Series* series = nullptr;    // the claim's series on that run (a conserved claim on a series: its rate and onset)
+    const SummaryRow* row = nullptr;   // that run's row (its steps: the series' round-off floor)
+  };
+  std::vector<OtherRun> other_runs;
 };
+
+// A series that cannot fail a drift claim: its maximum agrees across the case's ok runs within
+// kProxySameFactor while their energy errors span at least kProxyErrorSpan. Measured on seed 003
+// Sect. 5.1's links' momenta: 13 ok runs agree to 0.02% (0.137577 ... 0.137605) while their max
+// |dE| spans 7.7e-9 ... 3.9e-5 (x5000), RK4's payload drifting 2.4 m among them; the payload's
+// vertical excursion, which does separate the methods, spans 0.35 ... 2.37 m.
+inline constexpr double kProxySameFactor = 1.01;
+inline constexpr double kProxyErrorSpan = 100.0;
+
+inline constexpr const char* kJudgesClaim = "the paper's claim";
+inline constexpr const char* kJudgesOutsideDerivation = "the paper's model used outside the case it was derived for";
 
 struct ClaimVerdict {
   std::string paper;         // the claim as a cell: "2.4029e-4", "< 1e-13", "no drift", ...
@@ -47,11 +71,15 @@ struct ClaimVerdict {
   std::string size;          // direction and size, in words
   std::string cause;         // what explains a difference ("" where ours agrees)
   std::string cause_status;  // "measured: <how>" | "hypothesis" | ""
+  // What the verdict is on: the paper's claim, or (qualifier outside_derivation) the paper's model
+  // used outside the case it was derived for, a decision of SPEC's (paper_comparison.csv "judges").
+  std::string judges = kJudgesClaim;
 };
 
 // A metric's error grows by this factor over its round-off floor before a random walk (sqrt_t)
-// counts as a drift rather than round-off adding up: two decades (cases/README.md).
-inline constexpr double kFarAboveRoundOff = 100.0;
+// counts as a drift rather than round-off adding up: two decades (cases/README.md), the same
+// factor beyond which the one rule calls a quantity not conserved (core/growth.hpp).
+inline constexpr double kFarAboveRoundOff = kNotConservedOverFloor;
 
 // `other` is the run a smaller_than claim compares with (nullptr: not in this report); `spread`
 // the claim's measured sensitivity, when it has one and it was measured.
@@ -59,7 +87,7 @@ ClaimVerdict judge_claim(const PaperClaim& claim, const SummaryRow& row, const S
                          const std::optional<MeasuredSpread>& spread = std::nullopt, const ClaimEvidence& evidence = {});
 
 // The claim's qualifier (PaperClaim::qualifier) applied to its verdict: a proxy's verdict stands,
-// named as the proxy's; unprinted, unstable_set and other_model make it "inconclusive" whatever
+// named as the proxy's; undefined, unprinted, unstable_set and other_model make it "inconclusive" whatever
 // ours is, saying why. judge_claim applies it; a claim judged elsewhere (a static shape's
 // convergence) calls it itself.
 void apply_qualifier(const PaperClaim& claim, ClaimVerdict& verdict);

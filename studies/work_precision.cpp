@@ -36,6 +36,7 @@
 #include "core/trajectory_error.hpp"
 #include "numerics/convergence.hpp"
 #include "numerics/statistics.hpp"
+#include "core/trajectory_separation.hpp"
 #include "studies/work_precision_ranking.hpp"
 
 namespace tb {
@@ -173,6 +174,8 @@ class WorkPrecision final : public Study {
         ranking_agreement_[c.name][d] = (x.back() - t.states.back()).lpNorm<Eigen::Infinity>();
         ranking_trajectory_agreement_[c.name][d] = as_array(trajectory_errors(x, t.states, parts_[c.name]));
         ranking_scaled_agreement_[c.name][d] = scaled_l2(x, t.states);
+        ranking_separation_[c.name][d] = separation(x, t.states, t.interval);
+        ranking_solvers_ = catalogue.reference().name + " and " + catalogue.crosscheck().name;
       }
     }
     for (const auto& c : *context.cases)
@@ -454,12 +457,13 @@ class WorkPrecision final : public Study {
           for (const auto& q : sweep)
             if (q.h == h) fitted_errors.push_back(q.error);
         if (!m.flag.empty()) order_flags[c.name + "|" + key.label()] = m.flag;
+        if (!m.inconclusive.empty()) order_flags[c.name + "|" + key.label()] = "order inconclusive (pre-asymptotic)";
         orders << format_g(m.p, 4) << ',' << format_g(m.ci95, 2) << ',' << format_g(m.reference_bound, 2) << ','
                << format_g(a.steps.back(), 4) << ','
                << format_g(a.steps.front(), 4) << ','
                << format_g(*std::min_element(fitted_errors.begin(), fitted_errors.end()), 4) << ','
                << format_g(*std::max_element(fitted_errors.begin(), fitted_errors.end()), 4) << ','
-               << format_g(m.relative_error_max, 3) << ',' << counted << ',' << local << ",\"" << m.flag << "\",\""
+               << format_g(m.relative_error_max, 3) << ',' << counted << ',' << local << ",\"" << m.flag << m.inconclusive << "\",\""
                << (m.note.empty() ? "" : m.note + "; ") << rule << excluded << failed << "\"" << trajectory_orders << '\n';
       }
     write_rankings(dir / "work_precision_rankings.csv", *context.cases, order_flags);
@@ -526,6 +530,19 @@ class WorkPrecision final : public Study {
             note += ": the reference and its cross-check agree only to " + format_g(agreement, 3) +
                     " (scaled_l2) over " + format_g(horizon_s, 3) + " s, and a ranking needs errors " +
                     format_g(kRankingResolution) + "x above that";
+            // What the disagreement is (issue 44 point 20): where the two part and how fast. A
+            // growth from the solvers' tolerance at an exponential rate is the motion amplifying
+            // a difference (an ill-conditioned motion), not an error either solver makes at O(1).
+            if (const auto cs = ranking_separation_.find(c.name); cs != ranking_separation_.end())
+              if (const auto sd = cs->second.find(d); sd != cs->second.end() && sd->second.found) {
+                const Separation& s = sd->second;
+                note += "; the two (" + ranking_solvers_ + ") " + separation_words(s);
+                if (s.max_rate * (s.apart_at - s.agree_until) > std::log(1e3))
+                  note += ": a difference at the solvers' tolerance amplified by the motion at an exponential rate (an "
+                          "ill-conditioned, sensitive motion), not an error of either solver's own, so past about " +
+                          format_g(s.apart_at, 3) + " s no double-precision solution is a reference for a trajectory "
+                          "error and no method can be ranked on one over this horizon";
+              }
           } else if (r.matched_error > kRankingCeiling) {
             ranking = kInconclusive;
             note = "matched error " + format_g(r.matched_error, 3) + " above " + format_g(kRankingCeiling) +
@@ -623,6 +640,8 @@ class WorkPrecision final : public Study {
   // The same for the rankings' own sweeps ([report.ranking]).
   std::map<std::string, std::map<std::string, StateTrajectory>> ranking_trajectories_;
   std::map<std::string, std::map<std::string, double>> ranking_agreement_, ranking_scaled_agreement_;
+  std::map<std::string, std::map<std::string, Separation>> ranking_separation_;  // reference against cross-check
+  std::string ranking_solvers_;                                                   // "rkf78 and rk45"
   std::map<std::string, std::map<std::string, std::array<double, 4>>> ranking_trajectory_agreement_;
   std::map<std::string, std::vector<PhysicalPart>> parts_;
   std::vector<Point> points_;

@@ -355,3 +355,71 @@ TEST_CASE("a report table of another layout is refused with its file and column"
   CHECK_THROWS_WITH(read_report_data(dir.path().string()),
                     Catch::Contains("summary.csv: no column 'discretisation'"));
 }
+
+TEST_CASE("a ranking longer than its case says so and why", "[report_index][page]") {
+  // Issue 44 point 19: T_free_rigid_body ranks over 50 s = 3.05 Euler periods (16.37 s), its
+  // case runs 20 s (1.2 periods); the page printed "over 50 s" beside the case's 20 s front.
+  ReportData data;
+  RunRecord vi = run("c", "vi", 3.0, "bounded");
+  vi.t_end = 20.0;
+  data.runs = {vi};
+  RankingRecord ranking;
+  ranking.case_name = "c";
+  ranking.work = "runtime";
+  ranking.ranking = "rk45 < vi";
+  ranking.horizon_s = 50.0;
+  ranking.slowest_period_s = 16.37;
+  ranking.matched_error = 0.00197;
+  ranking.work_of_each = {4.8e-5, 8.3e-4};
+  data.rankings = {ranking};
+  Case c;
+  c.name = "c";
+  c.model_name = "m";
+  c.h = 1e-3;
+  const std::string page = index_markdown(data, {c});
+  CHECK(page.find("c, over 50 s, longer than the case's 20 s (3.05 of the model's slowest period 16.37 s, where the case's "
+                  "horizon holds 1.2, and a ranking of trajectory errors needs 3: its own sweep and reference, not the case's "
+                  "runs) at matched error 0.00197: rk45 4.8e-05 s < vi 0.00083 s") != std::string::npos);
+  CHECK(page.find("rk45 (c, over 50 s, longer than its 20 s (3 slowest periods; see below) at error 0.00197)") != std::string::npos);
+}
+
+TEST_CASE("a verdict on the paper's model outside its derivation is counted apart", "[report_index][page]") {
+  // Issue 44 point 17: seed 002's Carnot row contradicts SPEC's use of eq. 21 in deployment, not a
+  // claim of the paper about its own method; the front page's "contradicts" counted it as one.
+  ReportData data;
+  data.paper = {{"a", "seed 002, Sect. 4", "c", "vi", "words", "series:neg:energy", "increases", "-11.8 -> -13.9", "contradicts",
+                 "the paper's model used outside the case it was derived for"},
+                {"b", "seed 002, Sect. 4", "c", "vi", "words", "energy_err_max", "no drift", "1", "contradicts", "the paper's claim"},
+                {"d", "seed 002, Table 1", "c", "vi", "words", "energy_err_mean", "1e-3", "1e-3", "agrees", ""}};
+  const std::string page = index_markdown(data, {});
+  CHECK(page.find("| source | claims | agrees | disagrees | contradicts | exceeds | inconclusive | contradicts: the paper's model "
+                  "used outside the case it was derived for |") != std::string::npos);
+  CHECK(page.find("| seed 002 | 3 | 1 | 0 | 1 | 0 | 0 | 1 |") != std::string::npos);
+  CHECK(page.find("| a | c / vi | series:neg:energy | increases | -11.8 -> -13.9 | contradicts: the paper's model used outside "
+                  "the case it was derived for |") != std::string::npos);
+}
+
+TEST_CASE("each front says what its runtimes are and where their noise was measured", "[report_index][page]") {
+  // Issue 44 point 23: "timing noise 11 %" was printed for cases whose own timings had no spread
+  // measured (borrowed from another case's), and never said how many passes a runtime is.
+  ReportData data;
+  data.runs = {run("c", "a", 1.00, "bounded", "round_off", 1e-6), run("c", "b", 1.30, "bounded", "round_off", 1e-8),
+               run("d", "a", 1.00, "bounded", "round_off", 1e-6)};
+  for (auto& r : data.runs) r.timing_passes = 1;
+  Case c, d;
+  c.name = "c", d.name = "d";
+  c.model_name = d.model_name = "m";
+  c.h = d.h = 1e-3;
+  std::string page = index_markdown(data, {c, d});
+  CHECK(page.find("**c**, over 1000 s (runtimes: summary.csv's runtime_s, each one timed pass (no spread measured on them); timing "
+                  "noise not measured: runtimes are single measurements, and their order may lie within the noise; \"=\" within it)") !=
+        std::string::npos);
+  data.rankings = {timing("c", 0.05)};
+  data.rankings[0].passes_of_each = {3, 7};
+  page = index_markdown(data, {c, d});
+  CHECK(page.find("**c**, over 1000 s (runtimes: summary.csv's runtime_s, each one timed pass (no spread measured on them); timing "
+                  "noise 5 %, the largest run-to-run spread of this case's work-precision timings (each the minimum of 3+ passes)") !=
+        std::string::npos);
+  CHECK(page.find("**d**, over 1000 s (runtimes: summary.csv's runtime_s, each one timed pass (no spread measured on them); timing "
+                  "noise 5 %, not measured on this case (no timed ranking of it): the report's largest spread, on c") != std::string::npos);
+}
