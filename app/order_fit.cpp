@@ -38,7 +38,7 @@ namespace tb {
 //     local orders, coarse to fine, move monotonically towards the declared order from one side
 //     and still change by more than the margin over the finest halving is no measured order: the
 //     sweep has not reached its asymptotic range, and the straight-line fit measures its
-//     curvature. The referee's tether case: rk4's local orders 4.51 -> 4.35 -> 4.22 fall towards
+//     curvature. The referee's tether case: the fourth-order RK's local orders 4.51 -> 4.35 -> 4.22 fall towards
 //     4 by 0.13 over the last halving, and the interval [4.16, 4.56] "excludes" 4 by 0.16 only
 //     because the slope has not settled. Inconclusive, never a pass: a real order loss keeps its
 //     flag, whether its local orders are steady (3.61 -> 3.60 -> 3.61), move away from the

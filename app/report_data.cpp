@@ -100,7 +100,7 @@ std::vector<std::pair<RunRecord, std::map<std::string, std::string>>> read_run_r
     r.completed = r.ok || r.status.rfind("unstable from", 0) == 0;
     r.not_applicable = r.status.rfind("n/a", 0) == 0;
     r.runtime_s = number_or_zero(row.at("runtime_s"));
-    if (const auto it = row.find("timing_passes"); it != row.end()) r.timing_passes = int(number_or_zero(it->second));
+    if (const auto it = row.find("runtime_passes"); it != row.end()) r.timing_passes = int(number_or_zero(it->second));
     for (const auto& c : metric_columns())
       if (const auto it = row.find(c); it != row.end())
         if (const auto x = number(it->second)) r.metric[c] = *x;

@@ -34,7 +34,7 @@ struct RunRecord {
   // metrics measure the whole run and are printed beside its status.
   bool completed = false;
   double runtime_s = 0.0;
-  int timing_passes = 0;  // summary.csv's timing_passes (0: an older report without the column)
+  int timing_passes = 0;  // summary.csv's runtime_passes (0: an older report without the column)
   // Metrics by summary.csv column; absent when the cell is empty (not integrated, or no result).
   std::map<std::string, double> metric;
   std::set<std::string> not_integrated;  // the metrics the run's formulation cannot violate

@@ -208,7 +208,7 @@ std::string spread_words(const CaseFront& f) {
 }
 
 // "each one timed pass (no spread measured on them)" or "each the minimum of 3-5 timed passes":
-// what the front's runtimes are (summary.csv timing_passes), "" for an older report.
+// what the front's runtimes are (summary.csv runtime_passes), "" for an older report.
 std::string front_passes(const ReportData& data, const std::string& case_name) {
   int lo = 0, hi = 0;
   for (const RunRecord* r : data.runs_of(case_name))

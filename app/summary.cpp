@@ -112,7 +112,7 @@ void summary_cells(const SummaryRow& r, Cell&& cell) {
   plain("runtime_s", result(r.runtime_s));
   plain("runtime_code", measured ? r.runtime_code : std::string());  // what ran (or would have run) the steps
   // The passes runtime_s is the minimum of and their spread: the timing's noise (issue 44 point 23).
-  plain("timing_passes", r.outcome.ok() ? count(r.timing_passes) : std::string());
+  plain("runtime_passes", r.outcome.ok() ? count(r.timing_passes) : std::string());
   plain("runtime_spread", r.outcome.ok() && r.timing_passes > 1 ? number(r.runtime_spread) : std::string());
   plain("rhs_evals", count(r.counters.rhs_evals));
   plain("newton_iters", count(r.counters.newton_iters));
