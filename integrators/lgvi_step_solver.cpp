@@ -102,12 +102,15 @@ bool LgviStepSolver::solve(const Eigen::VectorXd& y, double h, Eigen::VectorXd& 
       return false;
     }
     if (!c.reached) {
-      // Two different limits, told apart by how far above its round-off floor Newton's
-      // residual stalled at the h' it could not pass (kIllConditionedExcess). Within a few
-      // decades of the floor a solution is there but the step's equations amplify round-off
-      // beyond what the floor estimate allows: the step is too ill-conditioned at this h to
-      // resolve (a limit of this solver in these unknowns). Far above it the branch of
-      // solutions ends: a fold, where the discrete equations have no solution next to y_k.
+      // How far above its round-off floor Newton's residual stalled at the h' it could not pass
+      // (kIllConditionedExcess). Within a few decades of the floor a solution is there but the
+      // step's equations amplify round-off beyond what the floor estimate allows: the step is too
+      // ill-conditioned at this h to resolve (a limit of this solver in these unknowns). Far above
+      // it the branch of solutions may end (a fold, no solution next to y_k), but the floor
+      // (8 eps times the rows' magnitudes) leaves out the Jacobian's conditioning, and a system
+      // ill-conditioned by kappa stalls near kappa times it with a solution there (issue 44,
+      // referee point 22: the stalls on Model C's light links are 1e6-2e7 floors, with link masses
+      // 1e-3 to 1e-6 of the multirotor's): the words name both, and say the data do not choose.
       const bool ill_conditioned = c.best_excess <= kIllConditionedExcess;
       const std::string where = c.h_reached != 0.0 ? "stalls at h' = " + format_g(c.h_reached / h, 3) + " h"
                                                    : "fails already at h' = " + format_g(c.h_smallest_tried / h, 3) + " h";
@@ -119,8 +122,10 @@ bool LgviStepSolver::solve(const Eigen::VectorXd& y, double h, Eigen::VectorXd& 
                      ? "the step's equations are too ill-conditioned at this h to solve to their round-off floor (a "
                        "limit of this solver, not evidence against a solution): continuation in h' from 0 " + where +
                            ", where " + level
-                     : "no solution of the discrete equations found next to the previous state at this h (a fold: the "
-                       "solution branch turns back): continuation in h' from 0 " + where + ", where " + level};
+                     : "no solution of the discrete equations found next to the previous state at this h (a fold of "
+                       "the solution branch, or a Newton system too ill-conditioned to resolve: inconclusive which, "
+                       "since a residual stalled far above its round-off floor is what both leave, and the Jacobian's "
+                       "conditioning is not measured): continuation in h' from 0 " + where + ", where " + level};
       return false;
     }
   }
@@ -166,8 +171,9 @@ void LgviStepSolver::commit() {
 // their remainder |delta d|^2 / (2 l) is below (|dJ| / l) of that bound; the Cayley rows'
 // quadratic part c x J c is |c| ~ h |Omega| of their linear part.) Multipliers have no group:
 // the rows are linear in them, so their accuracy is that of the rows they enter. A residual
-// that stops falling above its floor is reported with how far above it stalled, which is what
-// tells a fold (far above) from an ill-conditioned solve (within a few decades of it).
+// that stops falling above its floor is reported with how far above it stalled: within a few
+// decades of it an ill-conditioned solve; far above it a fold or a worse-conditioned system, which
+// the residual alone does not tell apart (see step()).
 LgviStepSolver::NewtonResult LgviStepSolver::newton(Eigen::VectorXd& x) {
   double previous_excess = std::numeric_limits<double>::infinity();
   double best_excess = std::numeric_limits<double>::infinity();

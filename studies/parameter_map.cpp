@@ -64,7 +64,7 @@ class ParameterMapStudy final : public Study {
       csv << p.original->name << ',' << p.integrator->name << ',' << map.parameter << ',' << format_g(p.value, 6) << ','
           << format_g(p.h, 6) << ',' << format_g(map.t_end, 6) << ',' << (ok ? "yes" : "no") << ','
           << format_g(t_reached, 6) << ',' << n.steps << ',' << its << ',' << result(p.measured.metrics.energy_err_max)
-          << ',' << result(p.measured.runtime_s) << ",\"" << supported(p.measured.outcome.describe()) << "\","
+          << ',' << result(p.measured.runtime_s) << ",\"" << (p.measured.outcome.describe()) << "\","
           << (ok ? p.measured.host : "") << '\n';
     }
     std::ofstream md(dir / "parameter_map.md");
@@ -122,23 +122,6 @@ class ParameterMapStudy final : public Study {
     return nullptr;
   }
 
-  // What a solver's failure supports (issue 44 point 22). The LGVI's solver calls a Newton residual
-  // that stalls far (> 1e3) above its round-off floor "a fold: the solution branch turns back";
-  // but that floor (8 eps times the rows' magnitudes) leaves out the Jacobian's conditioning, and
-  // a system ill-conditioned by kappa stalls at about kappa times it with a solution there. The
-  // stalls this map prints (1e6 to 2e7 floors on light cable links, whose masses are 1e-3 to 1e-6
-  // of the multirotor's) are what both leave; neither the conditioning nor a turning point of the
-  // branch is measured, so the words name both and say the data do not choose.
-  static std::string supported(std::string why) {
-    const std::string fold = "(a fold: the solution branch turns back)";
-    if (const size_t at = why.find(fold); at != std::string::npos)
-      why.replace(at, fold.size(),
-                  "(a fold of the solution branch, or a Newton system too ill-conditioned to resolve: inconclusive which, "
-                  "since a residual stalled far above its round-off floor is what both leave, and the Jacobian's "
-                  "conditioning is not measured)");
-    return why;
-  }
-
   static std::string cell(const Point& p) {
     const auto& o = p.measured.outcome;
     const auto& n = p.measured.counters;
@@ -147,7 +130,7 @@ class ParameterMapStudy final : public Study {
       if (n.newton_iters > 0) s += format_g(double(n.newton_iters) / n.steps, 3) + " it, ";
       return s + "\\|dE\\| " + format_g(p.measured.metrics.energy_err_max, 2) + ")";
     }
-    std::string why = supported(o.reason);
+    std::string why = o.reason;
     for (char& ch : why)
       if (ch == '|') ch = '/';
     if (o.unstable()) return "**unstable** (" + why + ")";
