@@ -91,6 +91,10 @@ TEST_CASE("the claims check catches every verdict of the a350e29 report its own 
         "003-fig4a-rk4-energy,\"seed 003, Sect. 5.1\",C_single_multirotor,rk4,drifts,an artificial change ... with the RK4 solution,"
         "energy_err_max,drifts,1.2e-05,,x1,why,inconclusive,\"growth law inconclusive: p in [-5.40, 7.40]; its envelope rises "
         "monotonically 56x from 25 s to 1000 s\",,,ok\n"
+        // The same rise where the row gives the judge's reason for no verdict: not caught.
+        "003-fig4b-ode45-energy,\"seed 003, Sect. 5.1\",C_single_multirotor_ode45,rk45,drifts,ODE45 drifts,"
+        "energy_err_max,drifts,0.025,,x1,why,inconclusive,\"no verdict either way: it turns on a setting the paper does not "
+        "print; growth law linear; its envelope rises monotonically 238x from 5.3 s to 1e+03 s\",,,ok\n"
         // A claim about time judged by a growth law as 'too short'.
         "002-sect4-rk-energy-rises,\"seed 002, Sect. 4\",B_reel_fixed_length,rk2@lumped,drifts,"
         "the total energy of a lumped mass model computed using a Runge-Kutta method increases noticeably after t = 5 seconds,"
@@ -143,6 +147,7 @@ TEST_CASE("the claims check catches every verdict of the a350e29 report its own 
   CHECK_FALSE(caught(v, "003-fig4h-ode45-angular-momentum", "capped at 1e-3"));  // Sect. 5.1: variable-step
   CHECK(caught(v, "002-sect4-energy-bound", "every sensitivity run"));
   CHECK(caught(v, "003-fig4a-rk4-energy", "rises monotonically 56x"));
+  CHECK_FALSE(caught(v, "003-fig4b-ode45-energy", "rises monotonically"));
   CHECK(caught(v, "002-sect4-rk-energy-rises", "placed in time"));
   CHECK(caught(v, "003-fig5b-ode45-improves", "counted twice"));
   CHECK(caught(v, "002-table1-lgvi-momentum", "inconsistent with itself"));

@@ -259,7 +259,8 @@ TEST_CASE("no-drift and drift claims against every growth law", "[paper-claims]"
       {"faster", 1e-5, 2.1, "contradicts", "agrees"},
       {"power_law", 1e-5, 0.85, "contradicts", "agrees"},
       {"too_short", 1e-5, NAN, "inconclusive", "inconclusive"},
-      {"inconclusive", 1e-5, 0.4, "inconclusive", "inconclusive"},
+      {"inconclusive", 1e-5, 0.1, "inconclusive", "inconclusive"},  // [0.0, 0.2]: reaches the bounded band
+      {"inconclusive", 1e-5, 0.4, "contradicts", "agrees"},  // [0.3, 0.5], far above round-off: it grows
       {"regime_change", 1e-5, 0.4, "inconclusive", "inconclusive"},
   };
   for (const auto& c : cases) {
