@@ -127,7 +127,8 @@ std::string energy_balance_sentence(const std::vector<const SummaryRow*>& rows) 
            format_g(m.external_work_last, 4) + " J";
   }
   if (out.empty()) return "";
-  return "Energy and the work W of the model's non-conservative forces (control moment, Carnot term) from t = 0 to "
+  return "Energy and the work W of the model's non-conservative forces (e.g. Model B's control moment and Carnot term, a "
+         "tether's damping) from t = 0 to "
          "t_end, W > 0 energy put in; the energy column is the balance E(t) - E(0) - W(t): " + out + ".";
 }
 

@@ -61,7 +61,7 @@ inline constexpr double kProxySameFactor = 1.01;
 inline constexpr double kProxyErrorSpan = 100.0;
 
 inline constexpr const char* kJudgesClaim = "the paper's claim";
-inline constexpr const char* kJudgesOutsideDerivation = "the paper's model used outside the case it was derived for";
+inline constexpr const char* kJudgesOutsideDerivation = "the paper's own model applied by the paper outside the case it was derived for";
 
 struct ClaimVerdict {
   std::string paper;         // the claim as a cell: "2.4029e-4", "< 1e-13", "no drift", ...

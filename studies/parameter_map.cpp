@@ -72,8 +72,8 @@ class ParameterMapStudy final : public Study {
           "parameter and the step h ([report.parameter_map] of the case). A cell is `ok (Newton iterations per step, "
           "max |dE|)` or the failure: when and why, in full in parameter_map.csv. Where the map names a second "
           "integrator that solves the same discrete equations by other means (compare_with), each failure of the "
-          "first says whether the second fails there too (the method's limit: its discrete equations have no "
-          "solution there, or its step is unstable) or completes (the first solver's limit, not the method's), "
+          "first says whether the second fails there too (the discrete equations' limit: no solution there, an "
+          "unstable step, or a conditioning that both solvers' Newton iterations share, which neither measures) or completes (the first solver's limit, not the method's), "
           "and the second's own map follows. That the two share their discrete equations is the case's premise: "
           "the suite checks only that their declared order, symmetry and symplecticity agree.\n";
     for (std::size_t i = 0; i < points_.size(); ++i) {
@@ -93,9 +93,8 @@ class ParameterMapStudy final : public Study {
       if (other && !p.measured.outcome.ok())
         md << (other->measured.outcome.ok()
                    ? " — **" + other->integrator->name + " completes here: this solver's limit, not the method's**"
-                   : " — " + other->integrator->name + " fails here too: the method's limit, if " +
-                         other->integrator->name + " solves " + p.integrator->name +
-                         "'s discrete equations (the case's premise)");
+                   : " — " + other->integrator->name + " fails here too: a limit of the discrete equations both "
+                         "solve (the case's premise) or of their conditioning, which neither solver measures");
       md << " |";
       if (p.h == map.steps.back()) md << '\n';
     }
