@@ -185,6 +185,16 @@ class ToleranceSweepStudy final : public Study {
       if (fixed)
         md << "| " << fixed->key.integrator->name << " | h = " << format_g(fixed->key.c->h, 3) << " | "
            << numbers(fixed->measured) << " | " << onset(fixed->measured) << " |\n";
+      // Why each run that stopped stopped, in its own words (the CSV's status column).
+      bool first_failure = true;
+      for (const Point* p : pts)
+        if (p->measured.outcome.failed()) {
+          md << (first_failure ? "\nWhy the runs that stopped stopped:\n" : "") << "- "
+             << (p->adaptive() ? "rtol = " + format_g(p->rtol, 3) + (p->max_step > 0.0 ? ", max_step = " + format_g(p->max_step, 3) : ", free")
+                               : p->key.integrator->name)
+             << ": " << p->measured.outcome.describe() << "\n";
+          first_failure = false;
+        }
       if (!fixed) continue;
       // Where the adaptive method overtakes: the loosest rtol from which every tighter one is ok
       // with both errors at most the fixed-step run's.
@@ -213,6 +223,11 @@ class ToleranceSweepStudy final : public Study {
         }
         md << "\n";
       }
+      // Where the case measures how far round-off moves its runs' errors (error_spread.csv), a
+      // comparison of single runs is no finer than that; the sweep's runs are single draws.
+      md << "- Each point is one run: where the motion depends sensitively on its start (a symmetry that breaks), errors "
+            "at neighbouring tolerances need not be monotone, and a comparison within the case's measured spread of "
+            "errors (error_spread.csv, where the case has one) is not resolved by them.\n";
       md << cap_verdict(pts, sweep);
     }
     return md.str();
