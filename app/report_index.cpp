@@ -53,13 +53,6 @@ std::string not_integrated_reason(const MetricSpec& metric) {
 
 std::string unit_of(const MetricSpec& m) { return m.unit == "1" ? std::string() : std::string(m.unit); }
 
-// "1.4e-05 J" of a metric of the registry.
-std::string metric_with_unit(const RunRecord& r, const std::string& column) {
-  const auto x = r.value(column);
-  const std::string unit = unit_of(metric_spec(column));
-  return x ? num(*x) + (unit.empty() ? "" : " " + unit) : "–";
-}
-
 // The ranking's first entries with their cost: "a 0.028 s < b 0.045 s = ... (4 more)".
 std::string ranking_head(const RankingRecord& r, size_t show) {
   std::string out;
