@@ -171,7 +171,7 @@ void read_rankings(ReportData& data) {
                             "work_of_each"});
   for (const auto& row : t.rows) {
     RankingRecord r{row.at("case"), row.at("discretisation"), row.at("work"), row.at("measure"), row.at("ranking"),
-                    row.at("note"), number_or_zero(row.at("horizon_s")), number_or_zero(row.at("matched_error")), {}, {}, 0.0, {}};
+                    row.at("note"), number_or_zero(row.at("horizon_s")), number_or_zero(row.at("matched_error")), {}, {}, 0.0, {}, {}};
     auto numbers = [&](const std::string& cell, std::vector<double>& out) {
       for (size_t at = 0; at < cell.size();) {
         const size_t end = std::min(cell.find(' ', at), cell.size());
@@ -187,6 +187,11 @@ void read_rankings(ReportData& data) {
       std::vector<double> passes;
       numbers(it->second, passes);
       for (double p : passes) r.passes_of_each.push_back(int(p));
+    }
+    if (const auto it = row.find("bound_of_each"); it != row.end()) {
+      std::vector<double> bounds;
+      numbers(it->second, bounds);
+      for (double b : bounds) r.bound_of_each.push_back(int(b));
     }
     data.rankings.push_back(std::move(r));
   }

@@ -79,6 +79,16 @@ struct RankingRecord {
   // why a ranking may run longer than its case (issue 44 point 19).
   double slowest_period_s = 0.0;
   std::vector<int> passes_of_each;  // timing passes per entry (empty: not in the table)
+  // 1 where the entry's work is only an upper bound (its sweep does not bracket the matched
+  // error; "?" joins it to the entry before it), in the same order (empty: not in the table).
+  std::vector<int> bound_of_each;
+  bool bound(size_t k) const { return k < bound_of_each.size() && bound_of_each[k] != 0; }
+  // Whether the first entry is known to take the least work: no later entry is a bound.
+  bool first_is_least() const {
+    for (size_t k = 1; k < bound_of_each.size(); ++k)
+      if (bound_of_each[k]) return false;
+    return true;
+  }
 };
 
 struct PaperRecord {

@@ -60,13 +60,13 @@ std::string ranking_head(const RankingRecord& r, size_t show) {
   std::istringstream in(r.ranking);
   std::string token;
   while (in >> token) {
-    if (token == "<" || token == "=") {
+    if (token == "<" || token == "=" || token == "?") {
       if (k < show) out.append(" ").append(token).append(" ");
       continue;
     }
     if (k < show) {
       out += token;
-      if (k < r.work_of_each.size()) out.append(" ").append(num(r.work_of_each[k])).append(" s");
+      if (k < r.work_of_each.size()) out.append(r.bound(k) ? " ≤ " : " ").append(num(r.work_of_each[k])).append(" s");
     }
     ++k;
   }
@@ -107,6 +107,9 @@ std::string ranking_words(const RankingRecord& r, double case_horizon) {
                        std::to_string(*std::max_element(r.passes_of_each.begin(), r.passes_of_each.end())) + " passes") +
             ", run-to-run spread up to " + format_g(100.0 * spread, 2) + " %; \"=\" within it)";
   }
+  if (std::find(r.bound_of_each.begin(), r.bound_of_each.end(), 1) != r.bound_of_each.end())
+    noise += " (\"≤\": that run's cheapest sweep point is already more accurate than the matched error, so its "
+             "runtime there only bounds the runtime it needs; \"?\": not ordered against the runs before it)";
   return where + ", " + ranking_horizon(r, case_horizon) + " at matched error " + num(r.matched_error) + ": " + ranking_head(r, 4) + noise;
 }
 
@@ -177,7 +180,10 @@ std::vector<std::string> glance_row(const ModelAdvice& a) {
   }
   std::string fastest;
   for (const RankingRecord* r : a.rankings)
-    if (ranks(*r)) {
+    if (ranks(*r) && !r->first_is_least()) {
+      fastest += (fastest.empty() ? "" : "; ") + std::string("inconclusive (") + r->case_name +
+                 ": a run's sweep does not reach down to the matched error, so its runtime is only a bound; see below)";
+    } else if (ranks(*r)) {
       double t_end = 0.0;
       for (const auto& f : a.fronts)
         if (f.case_name == r->case_name) t_end = f.horizon_s;

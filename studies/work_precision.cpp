@@ -480,7 +480,7 @@ class WorkPrecision final : public Study {
                       const std::map<std::string, std::string>& order_flags) const {
     std::ofstream out(path);
     out << "case,discretisation,work,measure,horizon_s,slowest_period_s,horizon_periods,reference_agreement,matched_error,ranking,"
-           "work_of_each,spread_of_each,passes_of_each,order_flags,note\n";
+           "work_of_each,spread_of_each,passes_of_each,order_flags,note,bound_of_each\n";
     for (const auto& c : cases)
       for (const std::string& d : c.model->discretisations())
         for (const bool runtime : {true, false}) {
@@ -515,7 +515,7 @@ class WorkPrecision final : public Study {
           const double horizon_s = c.report.ranking_t_end(), period = c.model->slowest_period_s();
           const double periods = horizon_s / period;
           const Ranking r = rank_at_matched_error(curves);
-          std::string ranking, works, spreads, counts, flags, note;
+          std::string ranking, works, spreads, counts, flags, note, bounds;
           if (!ranks_at(c)) {
             ranking = kShortTimeOnly;
             note = "horizon " + format_g(horizon_s, 3) + " s = " + format_g(periods, 2) + " x the slowest period " +
@@ -549,14 +549,26 @@ class WorkPrecision final : public Study {
                    " of the state's scale: some curve never gets below O(1) errors, and saturated errors rank nothing";
           } else {
             ranking = r.text();
+            std::string bounded;
             for (const auto& e : r.order) {
               works += (works.empty() ? "" : " ") + format_g(e.work, 4);
+              bounds += (bounds.empty() ? "" : " ") + std::string(e.bound ? "1" : "0");
+              if (e.bound)
+                bounded += (bounded.empty() ? "" : ", ") + e.name + " (" + format_g(e.cheapest_error, 3) + ")";
               spreads += (spreads.empty() ? "" : " ") + format_g(e.spread, 2);
               counts += (counts.empty() ? "" : " ") + (runtime ? std::to_string(passes[e.name]) : std::string("-"));
               if (const auto f = order_flags.find(c.name + "|" + e.name); f != order_flags.end())
                 flags += (flags.empty() ? "" : "; ") + e.name + ": " + f->second;
             }
             note = curves.size() > r.order.size() ? "some curves never reach the matched error" : std::string();
+            // Issue 44 (referee point N1): a sweep that does not bracket the matched error gives a
+            // bound, not a work; "?" says its entry is not ordered against those before it.
+            if (!bounded.empty())
+              note += (note.empty() ? "" : "; ") + std::string("not bracketed: ") + bounded +
+                      ": the cheapest sweep point of each is already below the matched error, so its work there "
+                      "(bound_of_each 1) only bounds the work it needs from above; \"?\" places it by that bound, "
+                      "unordered against every entry before it" +
+                      (r.orders_all() ? std::string() : ": the least work is undetermined");
           }
           if (!interpreted.empty()) {
             std::string names;
@@ -566,7 +578,7 @@ class WorkPrecision final : public Study {
           }
           out << c.name << ',' << d << ',' << (runtime ? "runtime" : "rhs_evals") << ",scaled_l2," << format_g(horizon_s, 6)
               << ',' << format_g(period, 4) << ',' << format_g(periods, 3) << ',' << format_g(agreement, 3) << ','
-              << format_g(r.matched_error, 3) << ',' << ranking << ',' << works << ',' << spreads << ',' << counts << ",\"" << flags << "\",\"" << note << "\"\n";
+              << format_g(r.matched_error, 3) << ',' << ranking << ',' << works << ',' << spreads << ',' << counts << ",\"" << flags << "\",\"" << note << "\"," << bounds << "\n";
         }
   }
 

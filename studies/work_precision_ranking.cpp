@@ -39,7 +39,13 @@ Ranking rank_at_matched_error(const std::map<std::string, std::vector<CurvePoint
   for (const auto& [name, points] : curves) {
     RankedEntry e;
     e.name = name;
-    if (work_at_error(points, r.matched_error, e.work, e.spread)) r.order.push_back(e);
+    if (!work_at_error(points, r.matched_error, e.work, e.spread)) continue;
+    // Bracketed unless even the cheapest point (least work) is below the matched error.
+    const auto cheapest = std::min_element(points.begin(), points.end(),
+                                           [](const CurvePoint& a, const CurvePoint& b) { return a.work < b.work; });
+    e.cheapest_error = cheapest->error;
+    e.bound = cheapest->error < r.matched_error;
+    r.order.push_back(e);
   }
   std::sort(r.order.begin(), r.order.end(), [](const RankedEntry& a, const RankedEntry& b) { return a.work < b.work; });
   for (size_t i = 1; i < r.order.size(); ++i) {
@@ -55,8 +61,14 @@ Ranking rank_at_matched_error(const std::map<std::string, std::vector<CurvePoint
 std::string Ranking::text() const {
   std::string out;
   for (size_t i = 0; i < order.size(); ++i)
-    out += (i == 0 ? "" : order[i].ties_previous ? " = " : " < ") + order[i].name;
+    out += (i == 0 ? "" : order[i].bound ? " ? " : order[i].ties_previous ? " = " : " < ") + order[i].name;
   return out;
+}
+
+bool Ranking::orders_all() const {
+  for (size_t i = 1; i < order.size(); ++i)
+    if (order[i].bound) return false;
+  return true;
 }
 
 }  // namespace tb

@@ -12,6 +12,11 @@
 //   - Two neighbours in the order tie when their works differ by no more than the timing
 //     spread measured in the same run (max / min - 1 over the passes of the bracketing points;
 //     exact counts have none): "a = b", never "a < b".
+//   - A curve whose cheapest point is already below the matched error is not bracketed by its
+//     sweep: the work of that point is only an upper bound on the work the curve needs (a coarser
+//     step might reach the matched error for less; issue 44, referee point N1). Such an entry is
+//     placed by its bound and joined to the entry before it by "?": its true work may lie below
+//     any entry before it. An entry after a bound is still ordered against it ("<" or "=").
 
 #include <map>
 #include <string>
@@ -29,12 +34,15 @@ struct RankedEntry {
   std::string name;
   double work = 0.0, spread = 0.0;  // interpolated at the matched error
   bool ties_previous = false;       // within the spread of the entry before it
+  bool bound = false;               // work only bounds it from above: its cheapest point beats the matched error
+  double cheapest_error = 0.0;      // the error of its cheapest point (below the matched error when bound)
 };
 
 struct Ranking {
   double matched_error = 0.0;     // 0: nothing to rank
   std::vector<RankedEntry> order;  // least work first
-  std::string text() const;        // "a < b = c" ('=' a tie within the spread)
+  std::string text() const;        // "a < b = c ? d" ('=' a tie within the spread, '?' d's work a bound)
+  bool orders_all() const;         // no entry after the first is a bound: the first is the least work
 };
 
 // The least work at which the curve reaches `target`, interpolated log-log along the curve

@@ -25,3 +25,30 @@ TEST_CASE("rankings: works that print alike tie whatever the spread, and a diffe
   };
   CHECK(rank_at_matched_error(timed).text() == "fast = near < slow");
 }
+
+TEST_CASE("rankings: a sweep that does not bracket the matched error gives a bound, unordered before it", "[rankings]") {
+  // Referee point N1 (issue 44): "fine" is already more accurate than the matched error (1e-3, set
+  // by "coarse") at its cheapest point, so its work there (3 s) bounds from above what it needs:
+  // a coarser step might reach 1e-3 for less than coarse's 2 s. It is placed by its bound, "?"
+  // before it, and the first entry is no longer known to be the fastest.
+  std::map<std::string, std::vector<CurvePoint>> curves = {
+      {"coarse", {{1e-2, 1.0, 0.0}, {1e-3, 2.0, 0.0}}},
+      {"fine", {{1e-5, 3.0, 0.0}, {1e-7, 6.0, 0.0}}},
+      {"slow", {{1e-2, 4.0, 0.0}, {1e-4, 8.0, 0.0}}},
+  };
+  const Ranking r = rank_at_matched_error(curves);
+  REQUIRE(r.matched_error == Approx(1e-3));
+  CHECK(r.text() == "coarse ? fine < slow");
+  REQUIRE(r.order.size() == 3);
+  CHECK(r.order[1].bound);
+  CHECK(r.order[1].work == Approx(3.0));
+  CHECK(r.order[1].cheapest_error == Approx(1e-5));
+  CHECK_FALSE(r.order[0].bound);
+  CHECK_FALSE(r.order[2].bound);
+  CHECK_FALSE(r.orders_all());
+  // A bound below every measured work is still the least: its true work is lower still.
+  curves["fine"] = {{1e-5, 0.5, 0.0}, {1e-7, 1.0, 0.0}};
+  const Ranking first = rank_at_matched_error(curves);
+  CHECK(first.text() == "fine < coarse < slow");
+  CHECK(first.orders_all());
+}
