@@ -236,6 +236,38 @@ std::string interval(double lo, double hi) {
 }
 std::string seconds(double t) { return format_g(t, 3) + " s"; }
 
+// The offset-plus-drift law (core/growth.hpp): M(t) = a + b t fitted to the envelope points
+// (x = log t, y = log M) by least squares in relative terms, sum ((a + b t_k) / M_k - 1)^2 (each
+// point weighs alike, as in the log-log fit), and taken when a, b > 0, its misfit is within
+// kOffsetDriftMisfit at every point and kOffsetDriftBetter x smaller (rms) than the power law's,
+// and the sub-span exponents rise by kOffsetDriftRise. Fills f's offset fields when taken.
+bool offset_plus_drift(const std::vector<double>& x, const std::vector<double>& y, const LineFit& power, GrowthFit& f) {
+  const auto& s = power.subspans;
+  if (s.size() < 2 || !(s.back() > s.front() + kOffsetDriftRise)) return false;
+  // Normal equations of min sum (a u_k + b v_k - 1)^2, u = 1 / M, v = t / M.
+  double uu = 0.0, uv = 0.0, vv = 0.0, u1 = 0.0, v1 = 0.0;
+  for (size_t k = 0; k < x.size(); ++k) {
+    const double u = std::exp(-y[k]), v = std::exp(x[k] - y[k]);
+    uu += u * u, uv += u * v, vv += v * v, u1 += u, v1 += v;
+  }
+  const double det = uu * vv - uv * uv;
+  if (!(det > 0.0)) return false;
+  const double a = (u1 * vv - v1 * uv) / det, b = (v1 * uu - u1 * uv) / det;
+  if (!(a > 0.0 && b > 0.0)) return false;
+  double worst = 0.0, ss = 0.0, ss_power = 0.0;
+  for (size_t k = 0; k < x.size(); ++k) {
+    const double r = (a + b * std::exp(x[k])) / std::exp(y[k]) - 1.0;
+    const double r_power = power.coefficient * std::exp(power.exponent * x[k] - y[k]) - 1.0;
+    worst = std::max(worst, std::abs(r));
+    ss += r * r, ss_power += r_power * r_power;
+  }
+  const double misfit = std::sqrt(ss / double(x.size())), power_misfit = std::sqrt(ss_power / double(x.size()));
+  if (worst > kOffsetDriftMisfit || !(kOffsetDriftBetter * misfit < power_misfit)) return false;
+  f.offset = a, f.drift = b, f.offset_drift_misfit = misfit, f.power_misfit = power_misfit;
+  f.why.clear();
+  return true;
+}
+
 // The law of the envelope points from `from` on (the window), into f's fit fields; None when the
 // span is too short (f.why says so).
 GrowthLaw law_of_span(const std::vector<EnvelopePoint>& envelope, double from, GrowthFit& f) {
@@ -243,6 +275,7 @@ GrowthLaw law_of_span(const std::vector<EnvelopePoint>& envelope, double from, G
   f.t_from = f.t_to = 0.0;
   f.accelerating = false;
   f.observation.clear();
+  f.offset = f.drift = f.offset_drift_misfit = f.power_misfit = std::numeric_limits<double>::quiet_NaN();
   for (const auto& e : envelope)
     if (e.t >= from && e.value > 0.0) {
       x.push_back(std::log(e.t));
@@ -290,6 +323,9 @@ GrowthLaw law_of_span(const std::vector<EnvelopePoint>& envelope, double from, G
   }
   const GrowthLaw law = classify_growth(l.lo, l.hi);
   if (law == GrowthLaw::Inconclusive) f.why = why_no_law(l.lo, l.hi);
+  if ((law == GrowthLaw::Inconclusive || law == GrowthLaw::SqrtT || law == GrowthLaw::PowerLaw) &&
+      l.lo > -kGrowthLawSlack && l.hi < 1.0 + kGrowthLawSlack && offset_plus_drift(x, y, l, f))
+    return GrowthLaw::Linear;
   return law;
 }
 
@@ -419,6 +455,8 @@ GrowthFit fit_growth(const std::vector<EnvelopePoint>& envelope, double err_max,
     f.exponent = after.exponent, f.std_err = after.std_err, f.ci95_low = after.ci95_low, f.ci95_high = after.ci95_high;
     f.r2 = after.r2, f.coefficient = after.coefficient, f.points = after.points, f.t_from = after.t_from, f.t_to = after.t_to;
     f.accelerating = after.accelerating, f.observation = after.observation;
+    f.offset = after.offset, f.drift = after.drift, f.offset_drift_misfit = after.offset_drift_misfit,
+    f.power_misfit = after.power_misfit;
     f.why = "the envelope rose " + format_g(f.jump_ratio, 2) + "-fold between " + seconds(f.jump_from) + " and " +
             seconds(f.jump_to) + " (a change of regime, not a power law)";
     if (!after.why.empty()) f.why += "; after it: " + after.why;
@@ -439,6 +477,12 @@ std::string describe_growth(const GrowthFit& f) {
     // The laws' exponents are read within kGrowthLawSlack (classify_growth), which the words say: an
     // interval [0.56, 0.69] is sqrt(t) because it reaches 1/2 + 0.1, not because it holds 1/2.
     const std::string slack = "; within " + format_g(kGrowthLawSlack) + " of ";
+    if (law == GrowthLaw::Linear && f.offset_drift())
+      return "grows linearly after an offset: |e| ~ a + b t, a = " + format_g(f.offset, 3) + ", b = " + format_g(f.drift, 3) +
+             " /s, the drift the larger from t* = a/b = " + seconds(f.crossover()) + " (within " +
+             format_g(100.0 * f.offset_drift_misfit, 2) + " % rms of the envelope" + span + ", where c t^p misses by " +
+             format_g(100.0 * f.power_misfit, 2) + " %: its p in " + interval(f.ci95_low, f.ci95_high) +
+             " is the crossover's, not a law)";
     if (law == GrowthLaw::Linear) return "grows linearly (" + p + (f.ci95_low > 1.0 || f.ci95_high < 1.0 ? slack + "1" : "") + ")";
     if (law == GrowthLaw::Faster) return "grows faster than linearly (" + p + ")";
     if (law == GrowthLaw::PowerLaw) return "grows like t^p (" + p + "; none of 0, 1/2, 1)";

@@ -33,7 +33,16 @@
 //             linear        the same about 1;
 //             power_law     as narrow, wholly between the bands (e.g. [0.2, 0.35]);
 //             inconclusive  none of these (why_no_law says why, with the interval);
-//             (s = kGrowthLawSlack). An accelerating envelope (the last two sub-spans the
+//             (s = kGrowthLawSlack). Where the interval carries no law or reads sqrt_t or a
+//             power law between 0 and 1, an offset plus a linear drift, a + b t (a, b > 0), is
+//             tried: the energy error of a method that is neither symplectic nor symmetric on a
+//             reversible problem is a bounded O(h^p) oscillation plus an O(h^(p+1)) t drift
+//             (Hairer-Lubich-Wanner, GNI 2006, Ch. X), whose local exponent b t / (a + b t)
+//             sweeps 0 .. 1 through the window; no single power fits it. It is the law (linear,
+//             the asymptote; the fields offset, drift and crossover t* = a / b) where it fits the
+//             envelope within kOffsetDriftMisfit and kOffsetDriftBetter x better than c t^p, and
+//             the sub-span exponents rise by kOffsetDriftRise (issue 44, referee point N6).
+//             An accelerating envelope (the last two sub-spans the
 //             steepest, rising, the last above 1 + s and kGrowthAccelRise above the first) is an
 //             observation printed beside the law (GrowthFit::observation), not a law.
 //   theory    what the integrator's declared traits predict (predicted_growth): bounded for a
@@ -42,6 +51,7 @@
 //             printed as "investigate: ..." with the evidence, never as a finding.
 
 #include <array>
+#include <cmath>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -65,6 +75,13 @@ inline constexpr double kGrowthJumpRatio = 10.0;        // a rise within one oct
 // Within this many Brouwer floors, a sqrt_t or linear growth is round-off's own (Brouwer's
 // random walk, linear when the rounding is biased) rather than the method's.
 inline constexpr double kGrowthRoundOffWalk = 100.0;
+// The offset-plus-drift law (above): its largest relative misfit of the envelope, how many times
+// smaller than the power law's its rms relative misfit must be, and the least rise of the
+// sub-span exponents from the first to the last (a + b t's local exponent rises; a power law's,
+// sqrt(t) included, does not).
+inline constexpr double kOffsetDriftMisfit = 0.2;
+inline constexpr double kOffsetDriftBetter = 2.0;
+inline constexpr double kOffsetDriftRise = 0.25;
 
 // THE rule for the words "conserved" and "not conserved" (issue 44, referee point 15): one
 // function for every place that prints them, so that the report never calls a quantity conserved
@@ -142,6 +159,13 @@ struct GrowthFit {
   double jump_from = std::numeric_limits<double>::quiet_NaN(), jump_to = std::numeric_limits<double>::quiet_NaN();
   double jump_ratio = std::numeric_limits<double>::quiet_NaN();
   GrowthLaw after_law = GrowthLaw::None;
+  // The offset-plus-drift law (above): |e| ~ offset + drift t (drift in units of e per s), fitted
+  // to the envelope over the window; NaN unless that law was taken. crossover = offset / drift.
+  double offset = std::numeric_limits<double>::quiet_NaN(), drift = std::numeric_limits<double>::quiet_NaN();
+  double offset_drift_misfit = std::numeric_limits<double>::quiet_NaN();  // its rms relative misfit
+  double power_misfit = std::numeric_limits<double>::quiet_NaN();         // c t^p's, over the same points
+  double crossover() const { return offset / drift; }
+  bool offset_drift() const { return std::isfinite(offset) && std::isfinite(drift); }
   std::string why;  // too_short, inconclusive, regime_change: why no single law, in words
   // The envelope steepens over the span judged (core/growth.cpp, "Acceleration"), and what was
   // seen, in words: reported beside the law, whatever the law.
