@@ -37,11 +37,24 @@ tb="$prefix/bin/tetherbench"
 "$tb" list >"$work/list.txt" || fail "the moved installation's 'list' failed"
 grep -q "Bundled cases ($prefix/share/tetherbench/cases)" "$work/list.txt" || fail "list does not read the installed cases"
 
-# The examples, built as a researcher would.
+# The examples, built as a researcher would, and the hostile plugins of tests/plugins: each its own
+# project, configured and built side by side (a configure runs on one core; issue 43).
+build_project() {  # SOURCE NAME: its log in $work/NAME.log, its status in the file $work/NAME.status
+  { cmake -S "$1" -B "$work/$2" -DCMAKE_PREFIX_PATH="$prefix" && cmake --build "$work/$2" -j"$jobs"; } \
+    >"$work/$2.log" 2>&1
+  echo $? >"$work/$2.status"
+}
+projects=()
 for example in integrator_rk3 model_spring_chain integrator_bs23 integrator_symplectic_euler study_observed_order; do
-  cmake -S "$src/examples/$example" -B "$work/build_$example" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null ||
-    fail "configuring examples/$example against the installation failed"
-  cmake --build "$work/build_$example" -j"$jobs" >/dev/null || fail "building examples/$example failed"
+  build_project "$src/examples/$example" "build_$example" &
+  projects+=("build_$example:examples/$example")
+done
+build_project "$src/tests/plugins" build_hostile &
+projects+=("build_hostile:tests/plugins")
+wait
+for project in "${projects[@]}"; do
+  [ "$(cat "$work/${project%%:*}.status")" = 0 ] ||
+    { tail -20 "$work/${project%%:*}.log"; fail "configuring or building ${project#*:} against the installation failed"; }
 done
 rk3="$work/build_integrator_rk3/librk3_plugin.so"
 chain="$work/build_model_spring_chain/libspring_chain_plugin.so"
@@ -113,8 +126,6 @@ grep -q "spring_chain .*plugin spring_chain_example" "$work/list_both.txt" || fa
 grep -q "^  rk3 " "$work/list_both.txt" || fail "--plugin beside TETHERBENCH_PLUGINS was not loaded"
 
 # Hostile plugins: status 2, the file named, what was expected said, nothing written.
-cmake -S "$src/tests/plugins" -B "$work/build_hostile" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null || fail "configuring tests/plugins"
-cmake --build "$work/build_hostile" -j"$jobs" >/dev/null || fail "building tests/plugins"
 printf 'not a library\n' >"$work/notes.so"
 refuse() {  # FILE EXPECTED-TEXT
   local status=0
