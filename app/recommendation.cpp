@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "app/metric_cells.hpp"
 #include "app/round_off.hpp"
@@ -111,6 +112,43 @@ bool dominates(const FrontEntry& a, const FrontEntry& b, double noise, double fa
       better = better || (e.value * factor < f.value);
     }
   return better;
+}
+
+// The exponent a growth law names: 1/2 (sqrt_t) or 1 (linear); none for the others (faster and
+// power_law have no single exponent the front could use without its interval).
+std::optional<double> law_exponent(const std::string& law) {
+  if (law == "sqrt_t") return 0.5;
+  if (law == "linear") return 1.0;
+  return std::nullopt;
+}
+
+const HorizonError* energy_error(const FrontEntry& e) {
+  for (const auto& x : e.errors)
+    if (x.quantity == "energy") return &x;
+  return nullptr;
+}
+
+// Where a growing entry's place ends (referee point h-10 #9: "does not extrapolate" with no time
+// beside it): its energy error grown by its own law, e (t / t_h)^p, passes the smallest larger
+// energy error of an entry whose law extrapolates (bounded as theory predicts) at
+// t_x = t_h (E_b / e)^(1/p). Said for sqrt_t and linear only, and only where such an entry exists.
+void add_crossings(std::vector<FrontEntry>& front) {
+  for (auto& a : front) {
+    const auto p = law_exponent(a.energy_law);
+    const HorizonError* ea = energy_error(a);
+    if (!p || !ea || ea->round_off || !(ea->value > 0.0)) continue;
+    const FrontEntry* first = nullptr;
+    const HorizonError* eb_first = nullptr;
+    for (const auto& b : front) {
+      const HorizonError* eb = energy_error(b);
+      if (&b == &a || !b.extrapolates || !eb || !(eb->value > ea->value)) continue;
+      if (!eb_first || eb->value < eb_first->value) first = &b, eb_first = eb;
+    }
+    if (!first) continue;
+    const double t_x = ea->t_end * std::pow(eb_first->value / ea->value, 1.0 / *p);
+    a.extrapolation += " (grown at that rate, its max |ΔE| would pass " + first->label() + "'s bounded " +
+                       format_g(eb_first->value, 3) + " at about " + format_g(t_x, 2) + " s)";
+  }
 }
 
 }  // namespace
@@ -241,6 +279,7 @@ CaseFront case_front(const ReportData& data, const std::string& case_name) {
       cf.off.push_back({r, by->label() + (by->runtime_s * (1.0 + cf.timing_noise) < b.runtime_s ? " is faster" : " is as fast") +
                                " and no error of it is " + format_g(cf.error_factor, 2) + "x larger"});
   }
+  add_crossings(cf.front);
   std::sort(cf.front.begin(), cf.front.end(), [](const FrontEntry& a, const FrontEntry& b) { return a.runtime_s < b.runtime_s; });
   for (size_t i = 1; i < cf.front.size(); ++i)
     cf.front[i].ties_previous = cf.front[i].runtime_s <= cf.front[i - 1].runtime_s * (1.0 + cf.timing_noise);
