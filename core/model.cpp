@@ -1,6 +1,7 @@
 #include "core/model.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace tb {
 
@@ -19,8 +20,12 @@ const FormulationMenu::Item* FormulationMenu::find(FormulationKind kind, const s
 }
 
 std::optional<double> FormulationMenu::max_frequency(const std::string& discretisation) const {
-  const auto it = max_frequency_.find(discretisation);
-  return it == max_frequency_.end() ? std::nullopt : std::optional<double>(it->second);
+  if (const auto it = max_frequency_.find(discretisation); it != max_frequency_.end()) return it->second;
+  const auto lazy = max_frequency_source_.find(discretisation);
+  if (lazy == max_frequency_source_.end()) return std::nullopt;
+  LazyFrequency& f = *lazy->second;
+  std::call_once(f.once, [&f] { f.omega = f.compute(); });
+  return std::isfinite(f.omega) && f.omega > 0.0 ? std::optional<double>(f.omega) : std::nullopt;
 }
 
 bool FormulationMenu::offers(FormulationKind kind, const std::string& discretisation, std::string& why_not) const {

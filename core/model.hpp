@@ -160,13 +160,26 @@ class FormulationMenu final : public Model {
   std::optional<double> max_frequency(const std::string& discretisation) const override;
   // Declares max_frequency(discretisation) = omega (rad/s).
   void set_max_frequency(const std::string& discretisation, double omega) { max_frequency_[discretisation] = omega; }
+  // Declares it by what computes it (a linearisation: a dense eigen solve), run once when first
+  // asked for (thread-safe), as Model::declare_slowest_period_source; a non-finite result: unknown.
+  void declare_max_frequency_source(const std::string& discretisation, std::function<double()> source) {
+    auto lazy = std::make_shared<LazyFrequency>();
+    lazy->compute = std::move(source);
+    max_frequency_source_[discretisation] = std::move(lazy);
+  }
 
  protected:
   std::unique_ptr<Formulation> build(FormulationKind kind, const std::string& discretisation) const override;
 
  private:
   const Item* find(FormulationKind kind, const std::string& discretisation) const;
+  struct LazyFrequency {
+    std::once_flag once;
+    std::function<double()> compute;
+    double omega = std::numeric_limits<double>::quiet_NaN();
+  };
   std::map<std::string, double> max_frequency_;
+  std::map<std::string, std::shared_ptr<LazyFrequency>> max_frequency_source_;
   std::string name_;
   StateSize size_;
   std::vector<Item> items_;
