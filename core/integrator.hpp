@@ -194,6 +194,12 @@ struct MethodTraits {
   // largest stable step depends on the horizon: h_max ~ (T w^4)^(-1/3) for the explicit midpoint
   // rule (the stability map measures it at two horizons).
   bool imaginary_axis_stable = true;
+  // Where the method knows it in closed form on a linear oscillation y'' = -w^2 y, the end y* of
+  // that interval: stable for h w < y* (the classical RK4: 2 sqrt 2; Stormer-Verlet, which a
+  // variational or RATTLE step is on a linear system: 2); NaN where not declared (compositions,
+  // whose interval depends on their coefficients). The stability map uses it to tell a solver
+  // failure at the method's stability limit from one below it.
+  double imaginary_axis_bound = std::numeric_limits<double>::quiet_NaN();
   // The state moves only by the action of the group on the configuration (Cayley or exp
   // updates: variational Lie group integrators, Munthe-Kaas and commutator-free methods), so
   // R^T R = I and |q| = 1 hold to round-off at every step whatever the step's accuracy;

@@ -25,6 +25,10 @@
 
 namespace tb {
 
+// A solver failure within this fraction of the method's y* (after the motion factor kappa) is
+// read as the method's stability limit (studies/stability_map.cpp, stability_limit_words).
+constexpr double kStabilityLimitBand = 0.15;
+
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -560,7 +564,13 @@ class StabilityMap final : public Study {
           "Each has its own fitted exponent in the sweeps.\n\n"
        << "**h_max x omega_max**: where the model knows its fastest linearised frequency omega_max (Model::"
           "max_frequency), the dimensionless limit; a method with a stability interval [0, y*] on the imaginary axis "
-          "has h_max omega_max ~ y* (RK4: 2.83, Stormer-Verlet: 2), whatever the model.\n\n"
+          "has h_max omega_max ~ y* (RK4: 2.83, Stormer-Verlet: 2), whatever the model. Where omega_max is the "
+          "linearisation's about rest (Model C: the cables hanging), the motion's fastest frequency can exceed it (a "
+          "swinging cable is under more tension than a hanging one); the case's methods that go unstable at a "
+          "declared y* measure by how much, kappa = y* / (h_max omega_max) (the largest of them), and a method that "
+          "declares y* and stops by a solver failure is printed with h_max omega_max x kappa: within "
+          << format_g(100.0 * kStabilityLimitBand) << " % of its y*, its step left its stability interval there, and "
+          "the solver failing (no solution of the step's equations near the state) is how that shows.\n\n"
        << "**Horizon-dependent**: a method declared without a stability interval on the imaginary axis "
           "(MethodTraits::imaginary_axis_stable = false) gains energy at every h, so its h_max is the horizon's, "
           "not the method's alone: it is searched again at two fixed horizons T and T/"
@@ -594,7 +604,8 @@ class StabilityMap final : public Study {
       const auto omega = s.key.c->model->max_frequency(s.key.discretisation);
       md << "| " << s.key.label() << " | " << limit_cell(s, false) << " | " << limit_cell(s, true) << " | "
          << (below ? "—" : format_g(s.search.h_max / s.key.c->h, 3)) << " | "
-         << (omega && !below ? format_g(s.search.h_max * *omega, 3) : "—") << " | " << horizon_cell(best) << " | "
+         << (omega && !below ? format_g(s.search.h_max * *omega, 3) + stability_limit_words(s, *omega) : "—") << " | "
+         << horizon_cell(best) << " | "
          << failure_cell(s) << " | " << s.search.probes.size() << " | ";
       if (best) md << format_g(best->runtime_s, 3) << " | " << best->counters.rhs_evals;
       else md << "— | —";
@@ -695,6 +706,40 @@ class StabilityMap final : public Study {
     const char* other = solver ? "unstable" : "solver fails";
     if (r.bound == StabilitySearch::Bound::BelowFloor) return std::string("— (") + other + " below the floor)";
     return ">= " + format_g(r.h_max, 3) + " (" + other + " first)";
+  }
+
+  // The factor kappa by which the motion's fastest frequency exceeds the model's omega_max (its
+  // linearisation about rest: a swinging cable's tension, and with it its frequencies, rises
+  // above the static one), measured on the case by the methods that go unstable at a declared
+  // y* (MethodTraits::imaginary_axis_bound): kappa = y* / (h_max omega_max), the largest among
+  // them. NaN where none did.
+  double motion_factor(const std::string& case_name, double omega) const {
+    double kappa = std::numeric_limits<double>::quiet_NaN();
+    for (const auto& o : searches_) {
+      const double y_star = o.key.integrator->traits.imaginary_axis_bound;
+      if (o.case_name != case_name || !o.swept.empty() || !o.map() || !std::isfinite(y_star) ||
+          o.search.bound != StabilitySearch::Bound::Bracketed || o.search.limited_by_solver())
+        continue;
+      const double k = y_star / (o.search.h_max * omega);
+      if (!(k <= kappa)) kappa = k;
+    }
+    return kappa;
+  }
+
+  // Referee point h-10 #1: a solver failure where the method's own stability interval ends. For a
+  // method that declares y* and stops by a solver failure: h_max omega_max x kappa against y*.
+  // Within kStabilityLimitBand of it, the step left its stability interval there, and the
+  // solver's failure (no solution of the step's equations near the state) is how that shows;
+  // well below it, the solver fails on its own.
+  std::string stability_limit_words(const Entry& s, double omega) const {
+    const double y_star = s.key.integrator->traits.imaginary_axis_bound;
+    if (!std::isfinite(y_star) || s.search.bound != StabilitySearch::Bound::Bracketed || !s.search.limited_by_solver()) return "";
+    const double kappa = motion_factor(s.case_name, omega);
+    if (!std::isfinite(kappa)) return "";
+    const double scaled = s.search.h_max * omega * kappa;
+    const bool at_limit = std::abs(scaled / y_star - 1.0) <= kStabilityLimitBand;
+    return " (x kappa " + format_g(kappa, 3) + " = " + format_g(scaled, 3) + " against its y* " + format_g(y_star, 3) +
+           (at_limit ? ": at its stability limit)" : scaled < y_star ? ": below its stability limit, the solver's own)" : ")");
   }
 
   static std::string horizon_cell(const StabilityProbe* p) {

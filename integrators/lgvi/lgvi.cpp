@@ -32,7 +32,7 @@ class LgviStepper final : public FixedStepStepper {
 
 IntegratorInfo lgvi_info() {
   return {"lgvi", 2, false, MethodTraits{.implicit = true, .symmetric = true, .symplectic = true, .conserves_momentum_map = true,
-                     .on_manifold = true},
+                     .imaginary_axis_bound = 2.0, .on_manifold = true},
           "Lie group variational integrator: discrete Lagrangian, Newton on Cayley parameters, O(N) linear algebra",
           lgvi_newton_settings(),
           consuming([](const DiscreteLieGroupFormulation& form, const IntegratorSettings& s, double t0) {

@@ -27,7 +27,7 @@ class RattleStepper final : public FixedStepStepper {
 }  // namespace
 
 IntegratorInfo rattle_info() {
-  return {"rattle", 2, false, MethodTraits{.implicit = true, .symmetric = true, .symplectic = true, .conserves_momentum_map = true},
+  return {"rattle", 2, false, MethodTraits{.implicit = true, .symmetric = true, .symplectic = true, .conserves_momentum_map = true, .imaginary_axis_bound = 2.0},
           "RATTLE: constrained Stoermer-Verlet in natural coordinates (R as 9 numbers), Newton on the multipliers "
           "with the model's structured solver",
           rattle_newton_settings(),

@@ -5,6 +5,8 @@
 
 #include "integrators/odeint_system.hpp"
 
+#include <cmath>
+
 namespace tb {
 namespace {
 
@@ -14,7 +16,7 @@ using Rk4Odeint = boost::numeric::odeint::runge_kutta4<Eigen::VectorXd, double, 
 }  // namespace
 
 IntegratorInfo rk4_info() {
-  return {"rk4", 4, false, MethodTraits{}, "classical Runge-Kutta 4, fixed step (Boost.Odeint), R as 9 numbers", {},
+  return {"rk4", 4, false, MethodTraits{.imaginary_axis_bound = 2.0 * std::sqrt(2.0)}, "classical Runge-Kutta 4, fixed step (Boost.Odeint), R as 9 numbers", {},
           consuming([](const OdeFormulation& ode, const IntegratorSettings& s, double t0) {
             return std::make_unique<FixedStepOdeint<Rk4Odeint>>(ode, s.h, t0);
           })};
