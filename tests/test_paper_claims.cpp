@@ -297,6 +297,15 @@ TEST_CASE("no-drift and drift claims against every growth law", "[paper-claims]"
   grows.metrics.energy_growth.ci95_low = 1.29, grows.metrics.energy_growth.ci95_high = 1.80;
   CHECK(tb::judge_claim(drifts, grows).verdict == "agrees");
   CHECK(tb::judge_claim(no_drift, grows).verdict == "contradicts");
+  // Its mirror (referee point N10: the LGVI on seed 000's string over 1000 s, [-0.28, 0.43]): too
+  // wide for a law, wholly below a linear drift's band: it excludes a secular drift but not a
+  // sub-linear growth, so neither verdict, and the words say what it excludes.
+  tb::SummaryRow saturates = with_energy_law("inconclusive", 2.7e-3, 0.07);
+  saturates.metrics.energy_growth.ci95_low = -0.28, saturates.metrics.energy_growth.ci95_high = 0.43;
+  const tb::ClaimVerdict below = tb::judge_claim(no_drift, saturates);
+  CHECK(below.verdict == "inconclusive");
+  CHECK(tb::judge_claim(drifts, saturates).verdict == "inconclusive");
+  CHECK_THAT(below.size, Catch::Contains("it excludes a secular drift, but not a sub-linear growth"));
   // A metric without a growth law carries no verdict on drift.
   CHECK(tb::judge_claim(claim("no_drift", "constraint_err_max"), with_energy_law("bounded", 1e-5, 0.0)).verdict ==
         "inconclusive");
