@@ -46,6 +46,7 @@ std::optional<HorizonError> law_error(const ReportData& data, const RunRecord& r
 struct Extrapolation {
   std::string law, words;
   bool holds = false;
+  bool accelerating = false;  // the law's envelope steepens (an observation beside it)
 };
 Extrapolation extrapolation(const ReportData& data, const RunRecord& run) {
   const LawRecord* rec = data.law(run.case_name, run.label, "energy");
@@ -60,7 +61,8 @@ Extrapolation extrapolation(const ReportData& data, const RunRecord& run) {
              format_g(rec->jump_to, 3) + " s, then ";
     law = rec->after_law;
   }
-  if (law.empty()) return {law, "energy: " + prefix + "no growth law" + over, false};
+  const bool accelerating = longer && rec->accelerating;
+  if (law.empty()) return {law, "energy: " + prefix + "no growth law" + over, false, accelerating};
   std::string words = (prefix.empty() ? "energy " : "energy: " + prefix) + growth_law_words(law) + over;
   const bool holds = law == "zero" || (no_growth(law) && (theory == "bounded" || theory == "round_off"));
   if (holds)
@@ -72,7 +74,7 @@ Extrapolation extrapolation(const ReportData& data, const RunRecord& run) {
     words += ": larger beyond, and its place on the front does not extrapolate";
   else
     words += ": no law to extrapolate";
-  return {law, words, holds};
+  return {law, words, holds, accelerating};
 }
 
 bool same_to_4_digits(double a, double b) { return format_g(a, 4) == format_g(b, 4); }
@@ -259,7 +261,7 @@ CaseFront case_front(const ReportData& data, const std::string& case_name) {
     e.runtime_s = e.runtime_max_s = r->runtime_s;
     e.errors = errors;
     const Extrapolation x = extrapolation(data, *r);
-    e.energy_law = x.law, e.extrapolation = x.words, e.extrapolates = x.holds;
+    e.energy_law = x.law, e.extrapolation = x.words, e.extrapolates = x.holds, e.energy_accelerating = x.accelerating;
     entries.push_back(std::move(e));
   }
   for (auto& e : entries)

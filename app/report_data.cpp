@@ -160,6 +160,7 @@ void read_laws(ReportData& data) {
                   number_or_zero(row.at("jump_ratio")),
                   row.at("after_law"),
                   row.at("theory")};
+    if (const auto it = row.find("accelerating"); it != row.end()) law.accelerating = it->second == "yes";
     auto& slot = data.laws[{row.at("case"), row.at("integrator"), row.at("quantity")}];
     if (law.t_end >= slot.t_end) slot = law;  // the longest horizon measured decides the law
   }

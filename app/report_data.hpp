@@ -66,6 +66,9 @@ struct LawRecord {
   double jump_from = 0.0, jump_to = 0.0, jump_ratio = 0.0;
   std::string after_law;
   std::string theory;  // what theory predicts (as RunRecord::energy_theory)
+  // The envelope steepened over the span judged (core/growth.hpp, GrowthFit::accelerating): an
+  // observation beside the law (false in a report of an older version, without the column).
+  bool accelerating = false;
 };
 
 struct RankingRecord {

@@ -130,7 +130,7 @@ class LongTimeStudy final : public Study {
     if (!csv || !env || !md) throw std::runtime_error("cannot write " + (dir / "long_time.csv").string());
     csv << "case,integrator,discretisation,quantity,law,exponent,ci95_low,ci95_high,std_err,r2,coefficient,fit_from,fit_to,"
            "points,err_max,round_off_floor,slowest_period,jump_from,jump_to,jump_ratio,after_law,theory,verdict,words,h,"
-           "t_end,steps,source,status\n";
+           "t_end,steps,source,status,accelerating\n";
     env << "case,integrator,quantity,t,envelope\n";
     md << "# Long-time growth laws\n\n"
        << "Energy error |E(t) - E(0)| and momentum error |pi(t) - pi(0)| of every run of every conservative case, "
@@ -203,7 +203,7 @@ class LongTimeStudy final : public Study {
               << (ok ? to_string(g.after_law) : "") << ',' << (ok ? to_string(g.prediction.law) : "") << ",\"" << (ok ? g.verdict : "")
               << "\",\"" << (ok ? describe_growth(g) : "") << "\"," << format_g(r->h, 6) << ',' << format_g(r->t_end, 6)
               << ',' << r->counters.steps << ',' << (long_rows.count(r) ? "long run" : "full run") << ",\"" << r->status()
-              << "\"\n";
+              << "\"," << (ok && g.accelerating ? "yes" : ok ? "no" : "") << "\n";
           if (ok)
             for (const auto& p : g.envelope)
               env << r->case_name << ',' << r->integrator << ',' << quantity << ',' << format_g(p.t, 6) << ','

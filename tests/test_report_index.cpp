@@ -255,6 +255,26 @@ TEST_CASE("the step margin h/h_max of a run on the front is its caveat", "[repor
   CHECK(f.front[0].step_limit == "solver failure");
 }
 
+TEST_CASE("an energy envelope that accelerates towards the horizon is a caveat on the front", "[report_index][advice]") {
+  // Referee point N14: cf4 and rkmk4 on the spinning case, inconclusive [-0.10, 2.67] with local
+  // exponents 0.5, 0.92, 1.6, 2.5: the page printed no caveat.
+  ReportData data;
+  data.runs = {run("c", "cf4", 1.0, "inconclusive", "round_off", 7.1e-6)};
+  data.runs[0].t_end = 100.0;
+  Case c;
+  c.name = "c";
+  c.model_name = "m";
+  c.description = "a case";
+  c.h = 1e-3;
+  data.laws[{"c", "cf4", "energy"}] = {"inconclusive", "full run", 100.0, 7.1e-6, 0, 0, 0, "", "linear"};
+  CHECK(index_markdown(data, {c}).find("accelerates towards the horizon") == std::string::npos);
+  data.laws[{"c", "cf4", "energy"}].accelerating = true;
+  const CaseFront f = case_front(data, "c");
+  REQUIRE(f.front.size() == 1);
+  CHECK(f.front[0].energy_accelerating);
+  CHECK(index_markdown(data, {c}).find("its energy error's envelope accelerates towards the horizon") != std::string::npos);
+}
+
 TEST_CASE("the page answers first, lists only the runs a case runs, and drops columns that hold no result",
           "[report_index][page]") {
   ReportData data;
