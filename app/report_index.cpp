@@ -209,7 +209,8 @@ std::string spread_words(const CaseFront& f) {
   if (!(f.spread.factor > 0.0)) return "";
   return "; errors alike within " + format_g(f.error_factor, 2) + "x: " + f.spread.parameter + " changed by " +
          format_g(f.spread.relative_change, 2) + " (relative) moved the errors of " + f.spread.runs + " by up to " +
-         format_g(f.spread.factor, 2) + "x (" + f.spread.run + "'s " + f.spread.quantity + " error; error_spread.csv)";
+         format_g(f.spread.factor, 2) + "x (" + f.spread.run + "'s " + f.spread.quantity +
+         " error; error_spread.csv; one changed run each: a lower bound on the spread, which more draws could only widen)";
 }
 
 // "each one timed pass (no spread measured on them)" or "each the minimum of 3-5 timed passes":
