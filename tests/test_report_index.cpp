@@ -233,7 +233,8 @@ TEST_CASE("errors within the measured spread of a sensitive case are alike", "[r
   c.h = 1e-3;
   CHECK_THAT(index_markdown(data, {c}),
              Catch::Contains("errors alike within 3.4x: gravity changed by 8.9e-16 (relative) moved the errors of a, b by up "
-                             "to 3.4x (b's energy error; error_spread.csv)"));
+                             "to 3.4x (b's energy error; error_spread.csv; one changed run each: a lower bound on the "
+                             "spread, which more draws could only widen)"));
 }
 
 TEST_CASE("a case restricted to a paper's integrators is left out of the advice", "[report_index][advice]") {
