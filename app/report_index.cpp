@@ -135,8 +135,8 @@ std::string step_caveat(const FrontEntry& e) {
   std::vector<std::string> parts;
   if (!e.runs.empty())
     if (const std::string s = e.runs.front()->short_status(); s != "ok") parts.push_back("status " + s);
-  // Referee point N14: an envelope that steepens towards the horizon (cf4 and rkmk4 on the
-  // spinning case, local exponents 0.5, 0.92, 1.6, 2.5) says more about what follows the horizon
+  // Referee point N14: an envelope that steepens towards the horizon (the 4th-order Lie group
+  // methods on the spinning case, local exponents 0.5, 0.92, 1.6, 2.5) says more about what follows the horizon
   // than a law its interval cannot carry.
   if (e.energy_accelerating)
     parts.push_back("its energy error's envelope accelerates towards the horizon (long_time.csv): beyond it the "

@@ -195,8 +195,9 @@ struct MethodTraits {
   // rule (the stability map measures it at two horizons).
   bool imaginary_axis_stable = true;
   // Where the method knows it in closed form on a linear oscillation y'' = -w^2 y, the end y* of
-  // that interval: stable for h w < y* (the classical RK4: 2 sqrt 2; Stormer-Verlet, which a
-  // variational or RATTLE step is on a linear system: 2); NaN where not declared (compositions,
+  // that interval: stable for h w < y* (the classical fourth-order Runge-Kutta method: 2 sqrt 2;
+  // Stormer-Verlet, which a variational or constrained Verlet step is on a linear system: 2);
+  // NaN where not declared (compositions,
   // whose interval depends on their coefficients). The stability map uses it to tell a solver
   // failure at the method's stability limit from one below it.
   double imaginary_axis_bound = std::numeric_limits<double>::quiet_NaN();

@@ -189,7 +189,7 @@ class LongTimeStudy final : public Study {
             csv << r->case_name << ',' << r->integrator << ',' << r->discretisation << ',' << quantity
                 << std::string(18, ',') << ",\"\",\"" << na << "\"," << format_g(r->h, 6) << ','
                 << format_g(r->t_end, 6) << ',' << r->counters.steps << ','
-                << (long_rows.count(r) ? "long run" : "full run") << ",\"" << r->status() << "\"\n";
+                << (long_rows.count(r) ? "long run" : "full run") << ",\"" << r->status() << "\",\n";
             md << " | " << na << " | " << na << " | " << na;
             continue;
           }

@@ -566,7 +566,7 @@ class WorkPrecision final : public Study {
             if (!bounded.empty())
               note += (note.empty() ? "" : "; ") + std::string("not bracketed: ") + bounded +
                       ": the cheapest sweep point of each is already below the matched error, so its work there "
-                      "(bound_of_each 1) only bounds the work it needs from above; \"?\" places it by that bound, "
+                      "(bound_of_each 1) only bounds the work it needs from above; ? places it by that bound, "
                       "unordered against every entry before it" +
                       (r.orders_all() ? std::string() : ": the least work is undetermined");
           }

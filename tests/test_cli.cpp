@@ -597,7 +597,7 @@ TEST_CASE("study long_time: growth laws of every run of a conservative case, a c
   INFO(csv);
   CHECK(csv.rfind("case,integrator,discretisation,quantity,law,exponent,ci95_low,ci95_high,std_err,r2,coefficient,fit_from,"
                   "fit_to,points,err_max,round_off_floor,slowest_period,jump_from,jump_to,jump_ratio,after_law,theory,"
-                  "verdict,words,h,t_end,steps,source,status\n", 0) == 0);
+                  "verdict,words,h,t_end,steps,source,status,accelerating\n", 0) == 0);
   CHECK(csv.find("T_planar_pendulum_60deg,rattle,,energy,bounded,") != std::string::npos);
   CHECK(csv.find("T_planar_pendulum_60deg,rk45,,energy,linear,") != std::string::npos);
   // rk4's energy error (1.0e-11 J) is within 10 Brouwer floors (1.2e-11 J), but its twin at 2h
