@@ -183,6 +183,10 @@ void describe(V& v, GrowthFit& g) {
   v("after_law", g.after_law);
   v("why", g.why);
   v("accelerating", g.accelerating);
+  v("offset", g.offset);
+  v("drift", g.drift);
+  v("offset_drift_misfit", g.offset_drift_misfit);
+  v("power_misfit", g.power_misfit);
   v("observation", g.observation);
   v("prediction", g.prediction);
   v("verdict", g.verdict);
