@@ -130,11 +130,14 @@ const HorizonError* energy_error(const FrontEntry& e) {
   return nullptr;
 }
 
-// Where a growing entry's place ends (referee point h-10 #9: "does not extrapolate" with no time
-// beside it): its energy error grown by its own law, e (t / t_h)^p, passes the smallest larger
-// energy error of an entry whose law extrapolates (bounded as theory predicts) at
-// t_x = t_h (E_b / e)^(1/p). Said for sqrt_t and linear only, and only where such an entry exists.
-void add_crossings(std::vector<FrontEntry>& front) {
+// Where a growing entry's accuracy advantage ends (referee point h-10 #9: "does not extrapolate"
+// with no time beside it): its energy error grown by its own law, e (t / t_h)^p (through the
+// origin: where the law is an offset plus a drift, the offset makes this rate an upper bound and
+// the times early), comes within the front's factor f (errors alike within it) of the smallest
+// larger energy error of an entry whose law extrapolates (bounded as theory predicts) at
+// t_f = t_h (E_b / (f e))^(1/p), and passes it at t_x = t_h (E_b / e)^(1/p). Said for sqrt_t and
+// linear only, and only where such an entry exists.
+void add_crossings(std::vector<FrontEntry>& front, double factor) {
   for (auto& a : front) {
     const auto p = law_exponent(a.energy_law);
     const HorizonError* ea = energy_error(a);
@@ -148,8 +151,11 @@ void add_crossings(std::vector<FrontEntry>& front) {
     }
     if (!first) continue;
     const double t_x = ea->t_end * std::pow(eb_first->value / ea->value, 1.0 / *p);
-    a.extrapolation += " (grown at that rate, its max |ΔE| would pass " + first->label() + "'s bounded " +
-                       format_g(eb_first->value, 3) + " at about " + format_g(t_x, 2) + " s)";
+    const double t_f = ea->t_end * std::pow(eb_first->value / (factor * ea->value), 1.0 / *p);
+    a.extrapolation += " (grown like t^" + format_g(*p, 2) + " from its horizon, its max |ΔE| comes within " +
+                       format_g(factor, 2) + "x of " + first->label() + "'s bounded " + format_g(eb_first->value, 3) +
+                       " at about " + format_g(t_f, 2) + " s and passes it at about " + format_g(t_x, 2) +
+                       " s: its accuracy advantage over " + first->label() + " ends there)";
   }
 }
 
@@ -281,7 +287,7 @@ CaseFront case_front(const ReportData& data, const std::string& case_name) {
       cf.off.push_back({r, by->label() + (by->runtime_s * (1.0 + cf.timing_noise) < b.runtime_s ? " is faster" : " is as fast") +
                                " and no error of it is " + format_g(cf.error_factor, 2) + "x larger"});
   }
-  add_crossings(cf.front);
+  add_crossings(cf.front, cf.error_factor);
   std::sort(cf.front.begin(), cf.front.end(), [](const FrontEntry& a, const FrontEntry& b) { return a.runtime_s < b.runtime_s; });
   for (size_t i = 1; i < cf.front.size(); ++i)
     cf.front[i].ties_previous = cf.front[i].runtime_s <= cf.front[i - 1].runtime_s * (1.0 + cf.timing_noise);

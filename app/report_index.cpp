@@ -177,8 +177,12 @@ std::vector<std::string> glance_row(const ModelAdvice& a) {
     for (size_t i = 0; i < f.front.size(); ++i) {
       const FrontEntry& e = f.front[i];
       line += (i == 0 ? "" : e.ties_previous ? " = " : " < ") + ("**" + e.label() + "** " + num(e.runtime_s) + " s, " + energy_of(e));
-      if (e.energy_law == "sqrt_t" || e.energy_law == "linear" || e.energy_law == "faster" || e.energy_law == "power_law")
-        line += " (" + growth_law_words(e.energy_law) + ")";
+      // The law beside the quantity it was fitted to (referee point 1 of the third read): where the
+      // centre of mass is free it is ΔE_int's, not the whole ΔE printed before it.
+      if (e.energy_law == "sqrt_t" || e.energy_law == "linear" || e.energy_law == "faster" || e.energy_law == "power_law") {
+        const auto internal = e.runs.front()->value("energy_err_internal_max");
+        line += " (" + (internal ? "ΔE_int " + num(*internal) + " J " : std::string()) + growth_law_words(e.energy_law) + ")";
+      }
       if (const std::string c = step_caveat(e); !c.empty()) caveats.push_back(e.label() + (a.fronts.size() > 1 ? " on " + f.case_name : "") + ": " + c);
     }
     if (f.front.empty()) line = "no run completed";

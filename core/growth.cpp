@@ -478,7 +478,8 @@ std::string describe_growth(const GrowthFit& f) {
     // interval [0.56, 0.69] is sqrt(t) because it reaches 1/2 + 0.1, not because it holds 1/2.
     const std::string slack = "; within " + format_g(kGrowthLawSlack) + " of ";
     if (law == GrowthLaw::Linear && f.offset_drift())
-      return "grows linearly after an offset: |e| ~ a + b t, a = " + format_g(f.offset, 3) + ", b = " + format_g(f.drift, 3) +
+      return "grows linearly after an offset: |e| ~ a + b t, a = " + format_g(f.offset, 3) +
+             " (the fit's intercept over the window, not an error measured before it), b = " + format_g(f.drift, 3) +
              " /s, the drift the larger from t* = a/b = " + seconds(f.crossover()) + " (within " +
              format_g(100.0 * f.offset_drift_misfit, 2) + " % rms of the envelope" + span + ", where c t^p misses by " +
              format_g(100.0 * f.power_misfit, 2) + " %: its p in " + interval(f.ci95_low, f.ci95_high) +

@@ -1,5 +1,6 @@
 #include "studies/parameter_map.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <list>
@@ -132,9 +133,25 @@ class ParameterMapStudy final : public Study {
     std::string why = o.reason;
     for (char& ch : why)
       if (ch == '|') ch = '/';
-    if (o.unstable()) return "**unstable** (" + why + ")";
+    if (o.unstable()) return "**unstable** (" + why + ")" + stability_words(p);
     return std::string(o.diverged ? "**unstable**" : "**fails**") + " at t = " + format_g(o.t, 3) + " s, step " +
-           std::to_string(o.step) + ": " + why;
+           std::to_string(o.step) + ": " + why + stability_words(p);
+  }
+
+  // A failure's h against the variant's fastest linearised frequency (Model::max_frequency; the
+  // third referee read: lighter links stiffen the cable, omega_max ~ m^(-1/2), and the same
+  // failures in the stability map sit at the method's stability limit). Beyond the method's
+  // declared y* (MethodTraits::imaginary_axis_bound) even at rest, the step is outside its
+  // stability interval, where the discrete equations of a variational step lose their solution
+  // near the state: that, not conditioning, is then the first cause to suspect.
+  static std::string stability_words(const Point& p) {
+    const auto omega = p.variant->model->max_frequency(p.variant->model->default_discretisation());
+    if (!omega) return "";
+    const double y = p.h * *omega, y_star = p.integrator->traits.imaginary_axis_bound;
+    std::string out = " [h omega_max = " + format_g(y, 3);
+    if (std::isfinite(y_star) && y > y_star)
+      out += ", above the method's y* = " + format_g(y_star, 3) + " already about rest: outside its stability interval";
+    return out + "]";
   }
 
   static Measurement run(const Point& p) {
