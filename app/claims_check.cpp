@@ -183,7 +183,7 @@ void check_rankings(const std::string& dir, std::vector<ClaimViolation>& out) {
     for (size_t i = 0; i <= ranking.size(); ++i) {
       const char ch = i < ranking.size() ? ranking[i] : ' ';
       if (ch == ' ' || ch == '<' || ch == '=' || ch == '?') {
-        if (!name.empty()) {
+        if (!name.empty() && name != "≤") {  // "≤": a relation (UTF-8), not a run
           const size_t at = name.find('@');
           discretisations.insert(at == std::string::npos ? std::string() : name.substr(at + 1));
         }

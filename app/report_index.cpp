@@ -60,7 +60,7 @@ std::string ranking_head(const RankingRecord& r, size_t show) {
   std::istringstream in(r.ranking);
   std::string token;
   while (in >> token) {
-    if (token == "<" || token == "=" || token == "?") {
+    if (token == "<" || token == "=" || token == "?" || token == "≤") {
       if (k < show) out.append(" ").append(token).append(" ");
       continue;
     }
@@ -192,7 +192,7 @@ std::vector<std::string> glance_row(const ModelAdvice& a) {
   for (const RankingRecord* r : a.rankings)
     if (ranks(*r) && !r->first_is_least()) {
       fastest += (fastest.empty() ? "" : "; ") + std::string("inconclusive (") + r->case_name +
-                 ": a run's sweep does not reach down to the matched error, so its runtime is only a bound; see below)";
+                 ": a run's sweep is more accurate than the matched error already at its cheapest point, so its runtime is only a bound; see below)";
     } else if (ranks(*r)) {
       double t_end = 0.0;
       for (const auto& f : a.fronts)

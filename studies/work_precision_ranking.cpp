@@ -61,7 +61,12 @@ Ranking rank_at_matched_error(const std::map<std::string, std::vector<CurvePoint
 std::string Ranking::text() const {
   std::string out;
   for (size_t i = 0; i < order.size(); ++i)
-    out += (i == 0 ? "" : order[i].bound ? " ? " : order[i].ties_previous ? " = " : " < ") + order[i].name;
+    out += (i == 0                                             ? ""
+            : order[i].bound                                   ? " ? "
+            : order[i].ties_previous && order[i - 1].bound     ? " ≤ "  // a bound tied to a work: at most, not alike
+            : order[i].ties_previous                           ? " = "
+                                                               : " < ") +
+           order[i].name;
   return out;
 }
 

@@ -16,7 +16,8 @@
 //     sweep: the work of that point is only an upper bound on the work the curve needs (a coarser
 //     step might reach the matched error for less; issue 44, referee point N1). Such an entry is
 //     placed by its bound and joined to the entry before it by "?": its true work may lie below
-//     any entry before it. An entry after a bound is still ordered against it ("<" or "=").
+//     any entry before it. An entry after a bound is still ordered against it: "<" beyond the
+//     spread, "≤" within it (the bound's true work is at most the other's, not alike it).
 
 #include <map>
 #include <string>
@@ -41,7 +42,7 @@ struct RankedEntry {
 struct Ranking {
   double matched_error = 0.0;     // 0: nothing to rank
   std::vector<RankedEntry> order;  // least work first
-  std::string text() const;        // "a < b = c ? d" ('=' a tie within the spread, '?' d's work a bound)
+  std::string text() const;        // "a < b = c ? d" ('=' a tie within the spread, '?' d's work a bound, '≤' after one)
   bool orders_all() const;         // no entry after the first is a bound: the first is the least work
 };
 

@@ -51,4 +51,8 @@ TEST_CASE("rankings: a sweep that does not bracket the matched error gives a bou
   const Ranking first = rank_at_matched_error(curves);
   CHECK(first.text() == "fine < coarse < slow");
   CHECK(first.orders_all());
+  // A bound within the spread of the work after it is at most that work, not alike it: "≤".
+  curves["fine"] = {{1e-5, 1.9, 0.0}, {1e-7, 3.8, 0.0}};
+  curves["coarse"] = {{1e-2, 1.0, 0.1}, {1e-3, 2.0, 0.1}};
+  CHECK(rank_at_matched_error(curves).text() == "fine ≤ coarse < slow");
 }
