@@ -130,6 +130,17 @@ const HorizonError* energy_error(const FrontEntry& e) {
   return nullptr;
 }
 
+// The energy error the entry's law was fitted to: ΔE_int where the centre of mass is free and the
+// error is the run's own (core/metrics.hpp; a longer study's error is of the quantity its law
+// names), else the energy error at the horizon. NaN where there is none.
+double lawful_energy(const FrontEntry& e) {
+  const HorizonError* x = energy_error(e);
+  if (!x) return std::nan("");
+  if (const auto internal = e.runs.front()->value("energy_err_internal_max"); internal && x->t_end == e.runs.front()->t_end)
+    return *internal;
+  return x->value;
+}
+
 // Where a growing entry's accuracy advantage ends (referee point h-10 #9: "does not extrapolate"
 // with no time beside it): its energy error grown by its own law, e (t / t_h)^p (through the
 // origin: where the law is an offset plus a drift, the offset makes this rate an upper bound and
@@ -140,20 +151,24 @@ const HorizonError* energy_error(const FrontEntry& e) {
 void add_crossings(std::vector<FrontEntry>& front, double factor) {
   for (auto& a : front) {
     const auto p = law_exponent(a.energy_law);
+    // The law's own quantity on both sides (the third read: a law of ΔE_int beside a whole ΔE).
     const HorizonError* ea = energy_error(a);
-    if (!p || !ea || ea->round_off || !(ea->value > 0.0)) continue;
+    const double e = lawful_energy(a);
+    if (!p || !ea || ea->round_off || !(e > 0.0)) continue;
     const FrontEntry* first = nullptr;
-    const HorizonError* eb_first = nullptr;
+    double eb_first = 0.0;
     for (const auto& b : front) {
-      const HorizonError* eb = energy_error(b);
-      if (&b == &a || !b.extrapolates || !eb || !(eb->value > ea->value)) continue;
-      if (!eb_first || eb->value < eb_first->value) first = &b, eb_first = eb;
+      const double eb = lawful_energy(b);
+      if (&b == &a || !b.extrapolates || !(eb > e)) continue;
+      if (!first || eb < eb_first) first = &b, eb_first = eb;
     }
     if (!first) continue;
-    const double t_x = ea->t_end * std::pow(eb_first->value / ea->value, 1.0 / *p);
-    const double t_f = ea->t_end * std::pow(eb_first->value / (factor * ea->value), 1.0 / *p);
-    a.extrapolation += " (grown like t^" + format_g(*p, 2) + " from its horizon, its max |ΔE| comes within " +
-                       format_g(factor, 2) + "x of " + first->label() + "'s bounded " + format_g(eb_first->value, 3) +
+    const double t_x = ea->t_end * std::pow(eb_first / e, 1.0 / *p);
+    const double t_f = ea->t_end * std::pow(eb_first / (factor * e), 1.0 / *p);
+    const bool internal = e != ea->value;  // ΔE_int (a free centre of mass)
+    a.extrapolation += " (grown like t^" + format_g(*p, 2) + " from its horizon, its max |ΔE" + (internal ? "_int" : "") +
+                       "| comes within " +
+                       format_g(factor, 2) + "x of " + first->label() + "'s bounded " + format_g(eb_first, 3) +
                        " at about " + format_g(t_f, 2) + " s and passes it at about " + format_g(t_x, 2) +
                        " s: its accuracy advantage over " + first->label() + " ends there)";
   }
