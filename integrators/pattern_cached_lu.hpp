@@ -3,6 +3,8 @@
 // pattern of the matrix changes: the Newton matrices of the generalized-alpha schemes keep their
 // pattern from step to step, except where entries vanish exactly (e.g. R = I), so the ordering
 // is computed once per pattern and each step pays only the numeric factorisation.
+// The bodies are in pattern_cached_lu.cpp: inline here, SparseLU's factorisation and
+// setFromTriplets were instantiated in every file that includes this header (+3.6 s each, issue 43).
 
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
@@ -21,30 +23,16 @@ class PatternCachedSparseLU {
   // fill-reducing column ordering (growth of the factors bounded by 1 + 1/threshold per step). A
   // matrix with a dense border row whose entries outweigh the diagonal (a string's nodes coupled
   // to one global coordinate) fills O(n^2) under partial pivoting and O(n) under a threshold.
-  explicit PatternCachedSparseLU(double pivot_threshold = 1.0) { lu_.setPivotThreshold(pivot_threshold); }
+  explicit PatternCachedSparseLU(double pivot_threshold = 1.0);
   // Factors A (compressed); false when the factorisation fails (singular matrix).
-  bool factor(const Eigen::SparseMatrix<double>& A) {
-    const Eigen::Map<const Eigen::VectorXi> outer(A.outerIndexPtr(), A.outerSize() + 1),
-        inner(A.innerIndexPtr(), A.nonZeros());
-    if (!analysed_ || outer.size() != outer_.size() || inner.size() != inner_.size() || outer != outer_ ||
-        inner != inner_) {
-      lu_.analyzePattern(A);
-      ++analyses_;
-      outer_ = outer;
-      inner_ = inner;
-      analysed_ = true;
-    }
-    lu_.factorize(A);
-    ++factorizations_;
-    return lu_.info() == Eigen::Success;
-  }
+  bool factor(const Eigen::SparseMatrix<double>& A);  // false if the LU failed (last_error says why)
   template <class Rhs>
   auto solve(const Rhs& b) const {
     return lu_.solve(b);
   }
-  std::string last_error() { return lu_.lastErrorMessage(); }
+  std::string last_error();
   // Entries of the last factorisation's L and U (the fill the ordering and pivoting left).
-  Eigen::Index factor_nonzeros() const { return lu_.nnzL() + lu_.nnzU(); }
+  Eigen::Index factor_nonzeros() const;
   // Numeric factorisations and symbolic analyses (COLAMD and elimination tree) so far.
   long factorizations() const { return factorizations_; }
   long analyses() const { return analyses_; }
@@ -65,42 +53,12 @@ class PatternCachedSparseLU {
 // was most of the 21 % of the run that LieGeneralizedAlphaStep::factor spent outside the LU.)
 class TripletAssembly {
  public:
-  void assemble(const std::vector<Eigen::Triplet<double>>& entries, Eigen::SparseMatrix<double>& A) {
-    if (A.isCompressed() && A.nonZeros() == nonzeros_ && A.rows() == rows_ && A.cols() == cols_ &&
-        same_sequence(entries)) {
-      double* value = A.valuePtr();
-      std::fill(value, value + A.nonZeros(), 0.0);
-      for (std::size_t i = 0; i < entries.size(); ++i) value[slot_[i]] += entries[i].value();
-      ++reused_;
-      return;
-    }
-    A.setFromTriplets(entries.begin(), entries.end());
-    A.makeCompressed();
-    row_.resize(entries.size());
-    col_.resize(entries.size());
-    slot_.resize(entries.size());
-    const int* outer = A.outerIndexPtr();
-    const int* inner = A.innerIndexPtr();
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-      row_[i] = int(entries[i].row());
-      col_[i] = int(entries[i].col());
-      slot_[i] = int(std::lower_bound(inner + outer[col_[i]], inner + outer[col_[i] + 1], row_[i]) - inner);
-    }
-    nonzeros_ = A.nonZeros();
-    rows_ = A.rows();
-    cols_ = A.cols();
-    ++rebuilt_;
-  }
+  void assemble(const std::vector<Eigen::Triplet<double>>& entries, Eigen::SparseMatrix<double>& A);
   long rebuilt() const { return rebuilt_; }  // assemblies by setFromTriplets (a new sequence)
   long reused() const { return reused_; }    // assemblies into the slots of the last sequence
 
  private:
-  bool same_sequence(const std::vector<Eigen::Triplet<double>>& entries) const {
-    if (entries.size() != row_.size()) return false;
-    for (std::size_t i = 0; i < entries.size(); ++i)
-      if (entries[i].row() != row_[i] || entries[i].col() != col_[i]) return false;
-    return true;
-  }
+  bool same_sequence(const std::vector<Eigen::Triplet<double>>& entries) const;
   std::vector<int> row_, col_, slot_;
   Eigen::Index nonzeros_ = -1, rows_ = -1, cols_ = -1;
   long rebuilt_ = 0, reused_ = 0;

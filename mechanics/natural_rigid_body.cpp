@@ -101,6 +101,9 @@ Vec3 NaturalRigidBody::angular_velocity(const Mat3& R, const Mat3& Rdot) {
   return so3::vee(0.5 * (W - W.transpose()));
 }
 
+NaturalRigidBody::Solver::Solver(const NaturalRigidBody& body)
+    : body_(&body), schur_(Eigen::Matrix<double, 6, 6>::Identity()), lu_(Eigen::Matrix<double, 15, 15>::Identity()) {}
+
 bool NaturalRigidBody::Solver::factor(const Mat3& R_a, const Mat3& R_b) {
   if (body_->Jd_invertible_) {
     R_a_ = R_a;
