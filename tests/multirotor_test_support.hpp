@@ -2,6 +2,8 @@
 // Model C set-ups shared by its tests: the paper's single case (SPEC "Model C", seed 003 §5.1),
 // a small cooperative variant, and the spinning multirotor of C_single_multirotor_spinning.
 
+#include <cstdlib>
+
 #include "models/multirotor_payload/mechanics.hpp"
 
 namespace tb::testing {
@@ -24,6 +26,21 @@ inline multirotor_payload::InitialCondition spinning() {
   multirotor_payload::InitialCondition ic;
   ic.Omega0 = Vec3(0.3, -0.2, 1.0);
   return ic;
+}
+
+// A generic state: directions and link rates off the straight line, omega_i . q_i = 0, R tilted
+// (the same for a seed; shared by the Model C derivative tests).
+inline multirotor_payload::State perturbed_state(const multirotor_payload::Mechanics& mech, unsigned seed) {
+  std::srand(seed);
+  multirotor_payload::InitialCondition ic = spinning();
+  ic.R0 = so3::exp(Vec3(0.2, 0.1, -0.3));
+  multirotor_payload::State s = mech.initial_state(ic);
+  s.Vp = Vec3::Random();
+  for (auto& cable : s.q)
+    for (auto& q : cable) q = (q + 0.3 * Vec3(Vec3::Random())).normalized();
+  for (size_t a = 0; a < s.q.size(); ++a)
+    for (size_t i = 0; i < s.q[a].size(); ++i) s.omega[a][i] = s2::project_tangent(s.q[a][i], 2.0 * Vec3(Vec3::Random()));
+  return s;
 }
 
 }  // namespace tb::testing

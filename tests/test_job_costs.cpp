@@ -12,8 +12,8 @@ namespace {
 
 using Catch::Matchers::Contains;
 
-struct TempFile : tb::testing::TempFile {
-  explicit TempFile(const std::string& content) : tb::testing::TempFile("tb_job_costs_", content) {}
+struct CostsFile : tb::testing::TempFile {
+  explicit CostsFile(const std::string& content) : tb::testing::TempFile("tb_job_costs_", content) {}
 };
 
 tb::StudyJob job(const std::string& label, double expected_cost) {
@@ -58,7 +58,7 @@ TEST_CASE("run_jobs runs the stored-longest job first and returns each job's wal
 
 TEST_CASE("job_costs.csv round-trips, and bad rows are refused naming the file, line and column", "[jobs][input]") {
   const std::vector<tb::JobCost> rows = {{"C_single | lgvi | full run", 5.25}, {"A | rk4, \"quoted\" | h = 1e-3", 0.5}};
-  TempFile file("");
+  CostsFile file("");
   tb::write_job_costs(file.path.string(), rows, "test");
   const auto back = tb::read_job_costs(file.path.string());
   REQUIRE(back.size() == 2);
@@ -75,7 +75,7 @@ TEST_CASE("job_costs.csv round-trips, and bad rows are refused naming the file, 
                                          {"job,seconds\na,1\na,2\n", "expected each job once, got 'a' again"},
                                          {"job,seconds\n,1\n", "column 'job': expected a job label"},
                                          {"label,seconds\na,1\n", "job"}}) {
-    TempFile f(bad.content);
+    CostsFile f(bad.content);
     INFO(bad.content);
     CHECK_THROWS_WITH(tb::read_job_costs(f.path.string()),
                       Contains(f.path.string()) && Contains(bad.fragment));

@@ -14,6 +14,7 @@
 
 using namespace tb;
 using namespace tb::multirotor_payload;
+using tb::testing::perturbed_state;
 using tb::testing::paper_single;
 using tb::testing::small_cooperative;
 using tb::testing::spinning;
@@ -21,21 +22,6 @@ using tb::testing::fitted_order;
 
 namespace {
 
-
-// A generic state: directions and link rates off the straight line, omega_i . q_i = 0.
-State perturbed_state(const Mechanics& mech, unsigned seed) {
-  std::srand(seed);
-  InitialCondition ic;
-  ic.Omega0 = Vec3(0.3, -0.2, 1.0);
-  ic.R0 = so3::exp(Vec3(0.2, 0.1, -0.3));
-  State s = mech.initial_state(ic);
-  s.Vp = Vec3::Random();
-  for (auto& cable : s.q)
-    for (auto& q : cable) q = (q + 0.3 * Vec3(Vec3::Random())).normalized();
-  for (size_t a = 0; a < s.q.size(); ++a)
-    for (size_t i = 0; i < s.q[a].size(); ++i) s.omega[a][i] = s2::project_tangent(s.q[a][i], 2.0 * Vec3(Vec3::Random()));
-  return s;
-}
 
 // The VI form started from a given state instead of the case's initial condition.
 class LieGroupFormFrom final : public DiscreteLieGroupFormulation {

@@ -16,6 +16,7 @@
 
 using namespace tb;
 using namespace tb::multirotor_payload;
+using tb::testing::perturbed_state;
 using tb::testing::paper_single;
 using tb::testing::small_cooperative;
 using tb::testing::spinning;
@@ -23,21 +24,6 @@ using tb::testing::spinning;
 namespace {
 
 
-
-// A generic physical state on the constraints: directions off the straight line, link rates
-// with omega_i . q_i = 0, a tilted spinning multirotor.
-State perturbed_state(const Mechanics& mech, unsigned seed) {
-  std::srand(seed);
-  InitialCondition ic = spinning();
-  ic.R0 = so3::exp(Vec3(0.2, 0.1, -0.3));
-  State s = mech.initial_state(ic);
-  s.Vp = Vec3::Random();
-  for (auto& cable : s.q)
-    for (auto& q : cable) q = (q + 0.3 * Vec3(Vec3::Random())).normalized();
-  for (size_t a = 0; a < s.q.size(); ++a)
-    for (size_t i = 0; i < s.q[a].size(); ++i) s.omega[a][i] = s2::project_tangent(s.q[a][i], 2.0 * Vec3(Vec3::Random()));
-  return s;
-}
 
 IntegratorSettings ida_settings(double rtol, double p, double gamma) {
   IntegratorSettings s = testing::settings_of("ida", 1e-4);

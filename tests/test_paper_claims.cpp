@@ -69,8 +69,8 @@ tb::SummaryRow with_energy_law(const std::string& law, double err_max, double ex
   return r;
 }
 
-struct TempFile : tb::testing::TempFile {
-  explicit TempFile(const std::string& content) : tb::testing::TempFile("tb_paper_claims_", content) {}
+struct ClaimsFile : tb::testing::TempFile {
+  explicit ClaimsFile(const std::string& content) : tb::testing::TempFile("tb_paper_claims_", content) {}
 };
 
 const char* kHeader =
@@ -355,7 +355,7 @@ TEST_CASE("conserved has one meaning: 10x the floor, as the growth laws' round_o
   // A claims row cannot choose its own factor: the reader refuses 1000 for conserved.
   for (const std::string bad_row : {"a,seed 003,A,lgvi,conserved,constraint_err_max,,1000,,,,,words,why,,\n",
                                     "a,seed 003,A,rk4,not_conserved,constraint_err_max,,10,,,,,words,why,,\n"}) {
-    TempFile f(std::string(kHeader) + with_deviation(bad_row));
+    ClaimsFile f(std::string(kHeader) + with_deviation(bad_row));
     CHECK_THROWS_WITH(tb::read_paper_claims(f.path.string()), Contains("column 'tolerance'") && Contains("one rule"));
   }
   // The bundled claims all use it (they are read with the rule above).
@@ -471,7 +471,7 @@ TEST_CASE("a bad claims file is refused naming the file and the column and what 
   const std::string good =
       "a,seed 000,A,lgvi,value,energy_err_mean,1e-3,2,,,,,words,why,,\n";
   {
-    TempFile f(std::string(kHeader) + with_deviation(good));
+    ClaimsFile f(std::string(kHeader) + with_deviation(good));
     CHECK(tb::read_paper_claims(f.path.string()).size() == 1);
   }
   const std::vector<std::pair<std::string, std::string>> bad = {
@@ -495,7 +495,7 @@ TEST_CASE("a bad claims file is refused naming the file and the column and what 
   };
   for (const auto& [row, expected] : bad) {
     INFO(row);
-    TempFile f(std::string(kHeader) + with_deviation(row));
+    ClaimsFile f(std::string(kHeader) + with_deviation(row));
     CHECK_THROWS_WITH(tb::read_paper_claims(f.path.string()),
                       Contains(f.path.string()) && Contains(expected) && Contains("expected"));
   }
