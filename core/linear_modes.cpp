@@ -1,7 +1,6 @@
 #include "core/linear_modes.hpp"
 
 #include <Eigen/Eigenvalues>
-#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -126,17 +125,19 @@ LinearModes linear_modes(const ConstrainedMechanicalFormulation& form, const Eig
     ++out.newton_iterations;
   }
 
-  // The tangent space of the constraints: ker G, from the SVD (rank by the singular values).
+  // The tangent space of the constraints: ker G, the orthogonal complement of range(G^T), from the
+  // rank-revealing (column-pivoted) orthogonal decomposition G^T P = Q [T 0; 0 0] Z: the last n - r
+  // columns of Q, r the number of pivots above 1e-10 of the largest. (The decomposition Newton
+  // used above, so no other one is compiled: an SVD here cost 28 s of the build, issue 43.)
   Eigen::MatrixXd Z;
   if (m == 0) {
     Z = Eigen::MatrixXd::Identity(n, n);
   } else {
-    Eigen::BDCSVD<Eigen::MatrixXd> svd(s.G, Eigen::ComputeFullV);
-    const Eigen::VectorXd& sv = svd.singularValues();
-    int rank = 0;
-    for (int i = 0; i < sv.size(); ++i)
-      if (sv(i) > 1e-10 * sv(0)) ++rank;
-    Z = svd.matrixV().rightCols(n - rank);
+    Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> range(n, m);
+    range.setThreshold(1e-10);
+    range.compute(s.G.transpose());
+    const Eigen::MatrixXd Q = range.householderQ();
+    Z = Q.rightCols(n - range.rank());
   }
   out.tangent_dimension = int(Z.cols());
   if (Z.cols() == 0) return out;
