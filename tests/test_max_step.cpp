@@ -130,3 +130,32 @@ TEST_CASE("a run of capped steps that sum to just below t_end reaches t_end", "[
     CHECK(samples == 101);  // t = 0, 0.1, ..., 10
   }
 }
+
+TEST_CASE("a first step far too long is rejected, and the adaptive methods count the rejection", "[adaptive][counters]") {
+  // The tumbling body's |Omega| ~ 4.6 rad/s: a first step of 1 s at rtol 1e-10 cannot pass any
+  // local error test, so every adaptive method rejects at least one attempt. rk45's count is not
+  // odeint's (which keeps its retries to itself) but derived from its evaluations: 0 was printed
+  // before (the referee read of 29 Nov 2026).
+  free_rigid_body::Parameters body;
+  body.J = Eigen::Vector3d(1.0, 2.0, 2.6).asDiagonal();
+  free_rigid_body::InitialCondition tumbling;
+  tumbling.Omega0 = 3.0 * Vec3(0.7, -1.3, 0.9);
+  const auto model = free_rigid_body::make_model(body, tumbling);
+  int tested = 0;
+  for (const auto& info : catalogue().integrators) {
+    if (!info.adaptive) continue;
+    std::string why_not;
+    const auto form = model->make_formulation(info.consumes, why_not);
+    if (!form) continue;
+    IntegratorSettings s = IntegratorSettings::defaults(info.settings, 1.0);
+    set_if_declared(s, "rtol", 1e-10);
+    set_if_declared(s, "atol", 1e-12);
+    auto stepper = info.make(*form, s, 0.0);
+    StepFailure failure;
+    INFO(info.name);
+    REQUIRE(stepper->step(0.5, failure));
+    CHECK(stepper->counters().error_test_failures >= 1);
+    ++tested;
+  }
+  CHECK(tested >= 2);
+}
