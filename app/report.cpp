@@ -132,11 +132,15 @@ struct PlannedStudy {
   std::vector<Case> cases;
   std::unique_ptr<Study> study;
   StudyContext context;
+  // How its parameters are named on the command line: "" (`study NAME --param KEY=...`) or
+  // "NAME." (`report --param NAME.KEY=...`), so that a bad value's message names the option given.
+  std::string option_prefix;
 };
 
+// `parameters` by study name; a study absent from it runs with its defaults.
 std::vector<PlannedStudy> plan_studies(const std::vector<const StudyInfo*>& infos, const std::vector<Case>& cases,
                                        const Catalogue& catalogue, const ReportOptions& options,
-                                       const std::map<std::string, std::string>& parameters) {
+                                       const std::map<std::string, std::map<std::string, std::string>>& parameters) {
   std::vector<PlannedStudy> planned(infos.size());
   for (size_t i = 0; i < infos.size(); ++i) {
     planned[i].info = infos[i];
@@ -150,7 +154,7 @@ std::vector<PlannedStudy> plan_studies(const std::vector<const StudyInfo*>& info
     p.context.reference_dir = options.reference_dir;
     p.context.references = options.references;
     p.context.workers = options.workers;
-    p.context.parameters = parameters;
+    if (const auto it = parameters.find(p.info->name); it != parameters.end()) p.context.parameters = it->second;
   }
   return planned;
 }
@@ -167,7 +171,14 @@ StudyOutcome run_planned(std::vector<PlannedStudy>& planned, bool full_runs_want
   if (full_runs_wanted) jobs = full.plan(cases, catalogue, options.out_dir);
   for (auto& p : planned) {
     p.context.full_runs = &full.rows;
-    auto mine = p.study->plan(p.context);
+    std::vector<StudyJob> mine;
+    try {
+      mine = p.study->plan(p.context);
+    } catch (const InputError& e) {
+      const std::string what = e.what(), option = "--param ";
+      if (p.option_prefix.empty() || what.rfind(option, 0) != 0) throw;
+      throw InputError(option + p.option_prefix + what.substr(option.size()));
+    }
     // A plugin's study: its results depend on the plugin's version and file too.
     if (const std::string origin = catalogue.origin("study", p.info->name); !origin.empty())
       for (auto& job : mine) job.inputs = job_inputs(job.inputs, {{"study_origin", origin}});
@@ -215,6 +226,19 @@ StudyOutcome run_planned(std::vector<PlannedStudy>& planned, bool full_runs_want
 
 }  // namespace
 
+void check_study_parameters(const StudyInfo& study, const std::map<std::string, std::string>& parameters,
+                            const std::string& option_prefix) {
+  for (const auto& [name, value] : parameters) {
+    bool known = false;
+    std::vector<std::string> names;
+    for (const auto& p : study.parameters) known = known || p.name == name, names.push_back(p.name);
+    if (!known)
+      throw InputError("--param " + option_prefix + name + "=" + value + ": study " + study.name + " has no parameter '" +
+                       name + "'" +
+                       (names.empty() ? std::string(" (it takes none)") : " (expected one of: " + join_names(names) + ")"));
+  }
+}
+
 TableOutcome run_table(const std::vector<Case>& cases, const Catalogue& catalogue, const ReportOptions& options, int repeats) {
   warn_unoptimised_plugins(catalogue);
   FullRuns full;
@@ -249,7 +273,15 @@ ReportStatus write_report(const std::vector<Case>& cases, const Catalogue& catal
   const fs::path dir(options.out_dir);
   std::vector<const StudyInfo*> infos;
   for (const auto& s : catalogue.studies) infos.push_back(&s);
-  auto planned = plan_studies(infos, cases, catalogue, options, {});
+  for (const auto& [name, parameters] : options.study_parameters) {
+    const auto it = std::find_if(infos.begin(), infos.end(), [&](const StudyInfo* s) { return s->name == name; });
+    if (it == infos.end())
+      throw InputError("--param " + name + "." + parameters.begin()->first + "=" + parameters.begin()->second +
+                       ": no study '" + name + "' (expected one of: " + join_names(catalogue.study_names()) + ")");
+    check_study_parameters(**it, parameters, name + ".");
+  }
+  auto planned = plan_studies(infos, cases, catalogue, options, options.study_parameters);
+  for (auto& p : planned) p.option_prefix = p.info->name + ".";
   ReportStatus status;
   const StudyOutcome outcome = run_planned(planned, true, cases, catalogue, options);
   status.gathering = outcome.gathering;
@@ -299,15 +331,8 @@ StudyOutcome run_study(const StudyInfo& study, const std::vector<Case>& cases, c
     if (study.why_not)
       if (const std::string why = study.why_not(c); !why.empty())
         throw InputError(c.file + ": study " + study.name + " does not apply to case " + c.name + ": " + why);
-  for (const auto& [name, value] : parameters) {
-    bool known = false;
-    std::vector<std::string> names;
-    for (const auto& p : study.parameters) known = known || p.name == name, names.push_back(p.name);
-    if (!known)
-      throw InputError("--param " + name + "=" + value + ": study " + study.name + " has no parameter '" + name + "'" +
-                       (names.empty() ? std::string(" (it takes none)") : " (expected one of: " + join_names(names) + ")"));
-  }
-  auto planned = plan_studies({&study}, cases, catalogue, options, parameters);
+  check_study_parameters(study, parameters, "");
+  auto planned = plan_studies({&study}, cases, catalogue, options, {{study.name, parameters}});
   return run_planned(planned, study.needs_full_runs, cases, catalogue, options);
 }
 

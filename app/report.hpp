@@ -4,6 +4,7 @@
 // build information, benchmarks, and the plots and index drawn by scripts/plot_report.py.
 // `tetherbench study NAME` runs one study the same way.
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct ReportOptions {
   // (app/job_progress.hpp); off for a library call that was not asked for them (the Python
   // package's study and table without progress=True).
   bool progress = true;
+  // `report --param STUDY.KEY=VALUE`: study name -> its parameters (the ones `study NAME --param`
+  // takes), checked before anything runs; a study not named runs with its defaults.
+  std::map<std::string, std::map<std::string, std::string>> study_parameters;
 };
 
 struct ReportStatus {
@@ -44,6 +48,11 @@ struct ReportStatus {
   bool scripts_ok = true;   // benchmarks and plots ran
 };
 ReportStatus write_report(const std::vector<Case>& cases, const Catalogue& catalogue, const ReportOptions& options);
+
+// InputError ("--param PREFIXKEY=VALUE: study S has no parameter 'KEY' (expected one of: ...)")
+// unless every parameter is one the study declares; PREFIX is "" for `study`, "S." for `report`.
+void check_study_parameters(const StudyInfo& study, const std::map<std::string, std::string>& parameters,
+                            const std::string& option_prefix);
 
 struct StudyOutcome {
   bool gathering = true;  // as ReportStatus::gathering

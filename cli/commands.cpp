@@ -276,12 +276,17 @@ class ReportCommand : public Command {
     subcommand->add_flag("--no-plots", no_plots_, "skip the matplotlib figures (index.md is written without them)");
     subcommand->add_option("--reference-dir", reference_dirs_, kReferenceDirHelp)->allow_extra_args(false);
     subcommand->add_option("--integrator", integrator_names_, kSelectionHelp)->allow_extra_args(false);
+    subcommand->add_option("--param", params_,
+                           "study parameter STUDY.KEY=VALUE (repeatable; the keys `study STUDY --param` takes, "
+                           "see `tetherbench list`), e.g. stability_map.sweeps=none")
+        ->allow_extra_args(false);
     inputs_.add_to(subcommand);
   }
   bool distributes() const override { return true; }
   int execute(Session& session) override {
     ReportOptions options = report_options(session);
     options.resume = reuse_.reuse();  // a contradiction is refused before anything is written
+    options.study_parameters = study_parameters(session.catalogue);
     const Catalogue selected = selected_catalogue(session.catalogue, integrator_names_);
     std::vector<const StudyInfo*> studies;
     for (const auto& s : session.catalogue.studies) studies.push_back(&s);
@@ -303,7 +308,26 @@ class ReportCommand : public Command {
   }
 
  private:
-  std::vector<std::string> cases_, integrator_names_, reference_dirs_;
+  // --param STUDY.KEY=VALUE, each checked against the catalogue's studies before anything is written.
+  std::map<std::string, std::map<std::string, std::string>> study_parameters(const Catalogue& catalogue) const {
+    std::map<std::string, std::map<std::string, std::string>> out;
+    for (const auto& p : params_) {
+      const auto eq = p.find('='), dot = p.find('.');
+      if (eq == std::string::npos || dot == std::string::npos || dot == 0 || dot + 1 >= eq || eq + 1 == p.size() ||
+          p.find_first_of("\n\r") != std::string::npos)
+        throw InputError("--param " + p + ": expected STUDY.KEY=VALUE on one line");
+      const std::string study = p.substr(0, dot), key = p.substr(dot + 1, eq - dot - 1);
+      const StudyInfo* info = catalogue.find_study(study);
+      if (!info)
+        throw InputError("--param " + p + ": no study '" + study + "' (expected one of: " + join_names(catalogue.study_names()) +
+                         ")");
+      if (!out[study].emplace(key, p.substr(eq + 1)).second) throw InputError("--param " + p + ": '" + study + "." + key + "' is given twice");
+    }
+    for (const auto& [study, parameters] : out) check_study_parameters(*catalogue.find_study(study), parameters, study + ".");
+    return out;
+  }
+
+  std::vector<std::string> cases_, integrator_names_, reference_dirs_, params_;
   std::string out_ = "reports", jobs_ = default_jobs();
   ReuseFlags reuse_;
   bool no_benchmarks_ = false, no_plots_ = false;

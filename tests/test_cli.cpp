@@ -357,7 +357,10 @@ TEST_CASE("report writes tables, sweeps, orders, the paper comparison, figures a
     claims.replace(at, from.size(), ",,,,10,\"the computed total energy oscillates");
     std::ofstream(data / "reference" / "paper_claims.csv", std::ios::binary) << claims;
   }
-  const Result r = box.run("--data-dir " + data.string() + " report " + file.string() + " --no-benchmarks --jobs 2 --out " +
+  // The stability map's sweep over N on its two smallest values (the study's default 10-80: 18 of
+  // the report's 38 job seconds); its table and figure are written the same.
+  const Result r = box.run("--data-dir " + data.string() + " report " + file.string() +
+                           " --no-benchmarks --jobs 2 --param stability_map.sweeps=A_string_pendulum_paper:elements=10,20 --out " +
                            out.string());
   INFO(r.out + r.err);
   REQUIRE(r.exit_code == 0);
@@ -366,6 +369,10 @@ TEST_CASE("report writes tables, sweeps, orders, the paper comparison, figures a
                         "figures/A_string_pendulum_paper_energy.png", "figures/A_string_pendulum_paper_work_precision.png",
                         "stability_map.md", "stability_probes.csv", "figures/stability_map_sweeps.png"})
     CHECK(fs::exists(out / f));
+  // --param reached the study: the sweep has N = 20 and not the default's 80.
+  const std::string map = read_file(out / "stability_map.csv");
+  CHECK(map.find("A_string_pendulum_paper,lgvi,elements,20,") != std::string::npos);
+  CHECK(map.find(",elements,80,") == std::string::npos);
   const std::string orders = read_file(out / "orders.csv");
   CHECK(orders.find("A_string_pendulum_paper,lgvi,2,") != std::string::npos);
   CHECK(orders.find("A_string_pendulum_paper,rk4,4,") != std::string::npos);
