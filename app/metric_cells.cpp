@@ -86,7 +86,10 @@ std::string growth_code_meaning(const std::string& code) {
   // are summary.csv's.
   if (code == "zero") return "identically 0: nothing in the run changed the quantity";
   if (code == "round_off")
-    return "at round-off: below " + format_g(kGrowthSignalOverFloor) + " x the run's Brouwer floor (8 eps x magnitude x sqrt(steps))";
+    return "at round-off: below " + format_g(kGrowthSignalOverFloor) +
+           " x the run's Brouwer floor (8 eps x magnitude x sqrt(steps)); a size, not a cause: a method's own error that "
+           "small reads the same in one run, and the long-time study's twin at 2h tells them apart (long_time.csv, "
+           "at_2h_ratio >= " + format_g(kGrowthTruncationRatio) + ": the method's)";
   if (code == "too_short")
     return "too short for a law: a law needs " + format_g(kGrowthStartPeriods) +
            " periods of the slowest mode for the start-up, then " + format_g(kGrowthMinOctaves) +

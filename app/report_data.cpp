@@ -161,6 +161,7 @@ void read_laws(ReportData& data) {
                   row.at("after_law"),
                   row.at("theory")};
     if (const auto it = row.find("accelerating"); it != row.end()) law.accelerating = it->second == "yes";
+    if (const auto it = row.find("at_2h_ratio"); it != row.end()) law.at_2h_ratio = number_or_zero(it->second);
     auto& slot = data.laws[{row.at("case"), row.at("integrator"), row.at("quantity")}];
     if (law.t_end >= slot.t_end) slot = law;  // the longest horizon measured decides the law
   }

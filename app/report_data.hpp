@@ -69,6 +69,10 @@ struct LawRecord {
   // The envelope steepened over the span judged (core/growth.hpp, GrowthFit::accelerating): an
   // observation beside the law (false in a report of an older version, without the column).
   bool accelerating = false;
+  // A fixed-step long run's twin at 2h: its max |error| over this run's (0: no twin, or a report
+  // of an older version). Round-off does not grow when the step doubles; a method's error of
+  // order p grows 2^p-fold (studies/long_time.cpp).
+  double at_2h_ratio = 0.0;
 };
 
 struct RankingRecord {

@@ -75,6 +75,10 @@ inline constexpr double kGrowthJumpRatio = 10.0;        // a rise within one oct
 // Within this many Brouwer floors, a sqrt_t or linear growth is round-off's own (Brouwer's
 // random walk, linear when the rounding is biased) rather than the method's.
 inline constexpr double kGrowthRoundOffWalk = 100.0;
+// A fixed-step run's error at round-off level is the method's when its twin at 2h has at least
+// this many times it (an error of order p >= 1 grows 2^p-fold; round-off does not grow) and is
+// itself above its floor (the long-time study's test, studies/long_time.cpp).
+inline constexpr double kGrowthTruncationRatio = 2.0;
 // The offset-plus-drift law (above): its largest relative misfit of the envelope, how many times
 // smaller than the power law's its rms relative misfit must be, and the least rise of the
 // sub-span exponents from the first to the last (a + b t's local exponent rises; a power law's,

@@ -25,10 +25,6 @@ constexpr double kMaxSteps = 1e9;  // the default --max-steps
 // does is not conservative (its energy balance, not its energy, is measured), and its long runs
 // are skipped rather than spent.
 constexpr double kProbeSteps = 1000.0;
-// A fixed-step run's error at round-off level is the method's when its twin at 2h has at least
-// this many times it (an error of order p >= 1 grows 2^p-fold; round-off does not grow) and is
-// itself above its floor.
-constexpr double kTruncationRatio = 2.0;
 
 // `steps`: "case" (default: each case's [report] long_time_steps, else its full runs), "full"
 // (the full runs of every case), or a whole number in [kMinSteps, kMaxSteps] for every case.
@@ -101,6 +97,7 @@ class LongTimeStudy final : public Study {
     // Rows in the cases' order, each case from its long runs or from the report's full runs.
     std::vector<const SummaryRow*> rows;
     std::set<const SummaryRow*> long_rows;
+    std::map<const SummaryRow*, const LongRun*> long_run_of;
     for (const auto& c : *context.cases) {
       if (from_full_runs_.count(c.name)) {
         for (const auto& r : *context.full_runs)
@@ -109,7 +106,7 @@ class LongTimeStudy final : public Study {
         for (auto& r : runs_)
           if (r.key.c->name == c.name && r.step_factor == 1.0) {
             judge_round_off_by_step(r);
-            rows.push_back(&r.result.row), long_rows.insert(&r.result.row);
+            rows.push_back(&r.result.row), long_rows.insert(&r.result.row), long_run_of[&r.result.row] = &r;
           }
       }
     }
@@ -130,7 +127,7 @@ class LongTimeStudy final : public Study {
     if (!csv || !env || !md) throw std::runtime_error("cannot write " + (dir / "long_time.csv").string());
     csv << "case,integrator,discretisation,quantity,law,exponent,ci95_low,ci95_high,std_err,r2,coefficient,fit_from,fit_to,"
            "points,err_max,round_off_floor,slowest_period,jump_from,jump_to,jump_ratio,after_law,theory,verdict,words,h,"
-           "t_end,steps,source,status,accelerating\n";
+           "t_end,steps,source,status,accelerating,at_2h_ratio\n";
     env << "case,integrator,quantity,t,envelope\n";
     md << "# Long-time growth laws\n\n"
        << "Energy error |E(t) - E(0)| and momentum error |pi(t) - pi(0)| of every run of every conservative case, "
@@ -145,7 +142,7 @@ class LongTimeStudy final : public Study {
           "covers at least "
        << format_g(kGrowthMinOctaves) << " octaves (else too_short), the error is at least "
        << format_g(kGrowthSignalOverFloor) << " x the run's Brouwer floor 8 eps scale sqrt(steps) (else round_off; a "
-          "fixed-step run's round_off is kept only where its twin at 2h has an error under " << format_g(kTruncationRatio)
+          "fixed-step run's round_off is kept only where its twin at 2h has an error under " << format_g(kGrowthTruncationRatio)
        << " x its own, since a method's error of order p >= 1 grows 2^p-fold at 2h and round-off does not: else the "
           "error is the method's and the law is fitted as if above the floor, with the ratio printed), the "
        << "law is the one its 95% interval [lo, hi] of p carries, by one rule for every law (s = "
@@ -189,7 +186,7 @@ class LongTimeStudy final : public Study {
             csv << r->case_name << ',' << r->integrator << ',' << r->discretisation << ',' << quantity
                 << std::string(18, ',') << ",\"\",\"" << na << "\"," << format_g(r->h, 6) << ','
                 << format_g(r->t_end, 6) << ',' << r->counters.steps << ','
-                << (long_rows.count(r) ? "long run" : "full run") << ",\"" << r->status() << "\",\n";
+                << (long_rows.count(r) ? "long run" : "full run") << ",\"" << r->status() << "\",,\n";
             md << " | " << na << " | " << na << " | " << na;
             continue;
           }
@@ -203,7 +200,7 @@ class LongTimeStudy final : public Study {
               << (ok ? to_string(g.after_law) : "") << ',' << (ok ? to_string(g.prediction.law) : "") << ",\"" << (ok ? g.verdict : "")
               << "\",\"" << (ok ? describe_growth(g) : "") << "\"," << format_g(r->h, 6) << ',' << format_g(r->t_end, 6)
               << ',' << r->counters.steps << ',' << (long_rows.count(r) ? "long run" : "full run") << ",\"" << r->status()
-              << "\"," << (ok && g.accelerating ? "yes" : ok ? "no" : "") << "\n";
+              << "\"," << (ok && g.accelerating ? "yes" : ok ? "no" : "") << ',' << at_2h_cell(long_run_of, r, quantity) << "\n";
           if (ok)
             for (const auto& p : g.envelope)
               env << r->case_name << ',' << r->integrator << ',' << quantity << ',' << format_g(p.t, 6) << ','
@@ -227,6 +224,10 @@ class LongTimeStudy final : public Study {
     LongRunResult result;  // the job's result (applied on the gathering process)
     double t_end = 0.0;
     double step_factor = 1.0;  // the run's step in units of the case's h (2: a fixed-step run's twin)
+    // Its twin's max |error| at 2h over its own, per quantity ("energy", "momentum"): set where
+    // both completed with an error (long_time.csv at_2h_ratio; the index reads it beside any
+    // round_off it prints for the same run over a shorter horizon).
+    std::map<std::string, double> at_2h_ratio;
   };
 
   // Round-off or truncation (issue 44, referee point 11). An error within kGrowthSignalOverFloor
@@ -246,10 +247,12 @@ class LongTimeStudy final : public Study {
     if (!twin || !row.outcome.ok() || !twin->result.row.outcome.ok()) return;
     for (auto [fit, other] : {std::pair{&row.metrics.energy_growth, &twin->result.row.metrics.energy_growth},
                               std::pair{&row.metrics.momentum_growth, &twin->result.row.metrics.momentum_growth}}) {
-      if (fit->law != GrowthLaw::RoundOff || !(fit->err_max > 0.0)) continue;
+      if (!(fit->err_max > 0.0)) continue;
       const double ratio = other->err_max / fit->err_max;
+      if (std::isfinite(ratio)) run.at_2h_ratio[fit == &row.metrics.energy_growth ? "energy" : "momentum"] = ratio;
+      if (fit->law != GrowthLaw::RoundOff) continue;
       const std::string at_2h = "max " + format_g(other->err_max, 3) + " at 2h, x" + format_g(ratio, 3);
-      if (!(ratio >= kTruncationRatio)) {
+      if (!(ratio >= kGrowthTruncationRatio)) {
         fit->observation += (fit->observation.empty() ? "" : "; ") + at_2h + ": does not grow with the step (round-off)";
         continue;
       }
@@ -273,6 +276,14 @@ class LongTimeStudy final : public Study {
                           "), the method's own error" + (refit.observation.empty() ? "" : "; " + refit.observation);
       *fit = refit;
     }
+  }
+
+  static std::string at_2h_cell(const std::map<const SummaryRow*, const LongRun*>& long_run_of, const SummaryRow* r,
+                                const std::string& quantity) {
+    const auto run = long_run_of.find(r);
+    if (run == long_run_of.end()) return "";
+    const auto ratio = run->second->at_2h_ratio.find(quantity);
+    return ratio == run->second->at_2h_ratio.end() ? "" : format_g(ratio->second, 4);
   }
 
   static std::string cell(bool ok, double x, int digits = 6) { return ok && std::isfinite(x) ? format_g(x, digits) : ""; }

@@ -603,6 +603,7 @@ TEST_CASE("study long_time: round-off that does not grow with the step stays rou
   REQUIRE(x != std::string::npos);
   CHECK(std::stod(row.substr(x + 8)) < 2.0);
   CHECK(row.find("does not grow with the step (round-off)") != std::string::npos);
+  CHECK(std::stod(row.substr(row.rfind(',') + 1)) < 2.0);  // at_2h_ratio
 }
 
 TEST_CASE("study long_time: growth laws of every run of a conservative case, a case with external work left out",
@@ -620,7 +621,7 @@ TEST_CASE("study long_time: growth laws of every run of a conservative case, a c
   INFO(csv);
   CHECK(csv.rfind("case,integrator,discretisation,quantity,law,exponent,ci95_low,ci95_high,std_err,r2,coefficient,fit_from,"
                   "fit_to,points,err_max,round_off_floor,slowest_period,jump_from,jump_to,jump_ratio,after_law,theory,"
-                  "verdict,words,h,t_end,steps,source,status,accelerating\n", 0) == 0);
+                  "verdict,words,h,t_end,steps,source,status,accelerating,at_2h_ratio\n", 0) == 0);
   CHECK(csv.find("T_planar_pendulum_60deg,rattle,,energy,bounded,") != std::string::npos);
   CHECK(csv.find("T_planar_pendulum_60deg,rk45,,energy,linear,") != std::string::npos);
   // rk4's energy error (1.0e-11 J) is within 10 Brouwer floors (1.2e-11 J), but its twin at 2h
@@ -633,6 +634,9 @@ TEST_CASE("study long_time: growth laws of every run of a conservative case, a c
   const size_t x = rk4_row.find("at 2h, x");
   REQUIRE(x != std::string::npos);
   CHECK(std::stod(rk4_row.substr(x + 8)) > 16.0);  // order >= 4
+  // The same ratio in its own column (the last), for the index to read beside a round_off label.
+  const double at_2h = std::stod(rk4_row.substr(rk4_row.rfind(',') + 1));
+  CHECK(at_2h == Approx(std::stod(rk4_row.substr(x + 8))).epsilon(2e-3));
   // No momentum map: no law fitted to its identically-0 momentum, empty cells and the words.
   CHECK(csv.find("T_planar_pendulum_60deg,rattle,,momentum,,") != std::string::npos);
   CHECK(csv.find("T_planar_pendulum_60deg,rattle,,momentum,zero,") == std::string::npos);

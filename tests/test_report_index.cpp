@@ -450,3 +450,37 @@ TEST_CASE("each front says what its runtimes are and where their noise was measu
   CHECK(page.find("**d**, over 1000 s (runtimes: summary.csv's runtime_s, each one timed pass (no spread measured on them); timing "
                   "noise 5 %, not measured on this case (no timed ranking of it): the report's largest spread, on c") != std::string::npos);
 }
+
+TEST_CASE("a round_off label is a size: where the run's long twin at 2h grew at the method's order, the table says so",
+          "[report_index][page]") {
+  // The mechanism: a method's own error under 10 Brouwer floors reads round_off in one run; the
+  // long-time study's same run at 2h grows 2^p-fold if it is truncation (rk4 on T_planar: x31.8)
+  // and not at all if it is round-off (the LGVI's momentum map on T_free_rigid_body: x0.77).
+  ReportData data;
+  RunRecord truncation = run("c", "rk4", 1.0, "round_off", "round_off", 1.4e-12);
+  truncation.t_end = 10.0;
+  truncation.completed = true;
+  RunRecord rounding = run("c", "vi", 1.0, "round_off", "round_off", 2.5e-14);
+  rounding.t_end = 10.0;
+  rounding.completed = true;
+  data.runs = {truncation, rounding};
+  LawRecord rk4_long{"linear", "long run", 1000.0, 4.6e-11};
+  rk4_long.at_2h_ratio = 31.8;
+  LawRecord vi_long{"round_off", "long run", 1000.0, 2.5e-14};
+  vi_long.at_2h_ratio = 0.77;
+  data.laws[{"c", "rk4", "energy"}] = rk4_long;
+  data.laws[{"c", "vi", "energy"}] = vi_long;
+  Case c;
+  c.name = "c";
+  c.model_name = "m";
+  c.description = "a case";
+  c.h = 1e-3;
+  const std::string page = index_markdown(data, {c});
+  INFO(page);
+  CHECK(page.find("| rk4 | ok | 1 | 1.4e-12 (round_off by size only: its 1000 s long run's twin at 2h is x31.8 (order ~5), "
+                  "the method's own error, long_time.csv) |") != std::string::npos);
+  CHECK(page.find("| vi | ok | 1 | 2.5e-14 (round_off) |") != std::string::npos);
+  // A twin that grew only 1.5-fold is no order: the label stands.
+  data.laws[{"c", "rk4", "energy"}].at_2h_ratio = 1.5;
+  CHECK(index_markdown(data, {c}).find("by size only") == std::string::npos);
+}
