@@ -288,8 +288,9 @@ CaseFront case_front(const ReportData& data, const std::string& case_name) {
   for (auto& e : entries)
     for (const RunRecord* r : e.runs)
       if (const StepLimit* limit = data.step_limit(case_name, r->label); limit && r->rtol == 0.0 && limit->h_max > 0.0 &&
-                                                                            r->h / limit->h_max > e.step_margin)
-        e.step_margin = r->h / limit->h_max, e.step_limit = limit->limit;
+                                                                            limit->margin(r->h, r->t_end) > e.step_margin)
+        e.step_margin = limit->margin(r->h, r->t_end), e.step_limit = limit->limit,
+        e.step_margin_words = limit->margin_words(r->h, r->t_end);
   for (const auto& b : entries) {
     const FrontEntry* by = nullptr;
     for (const auto& a : entries)

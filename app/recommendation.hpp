@@ -66,8 +66,9 @@ struct FrontEntry {
   // errors are alike another's at the horizon is not beaten by it when only it extrapolates.
   bool extrapolates = false;
   bool ties_previous = false;  // runtime within the timing noise of the entry before
-  double step_margin = 0.0;    // h/h_max (0: adaptive, or no map)
+  double step_margin = 0.0;    // h/h_max at the run's horizon (0: adaptive, or no map; StepLimit::margin)
   std::string step_limit;
+  std::string step_margin_words;  // StepLimit::margin_words: how the margin was had
   std::string label() const;  // "A = B": the runs it stands for, by label
 };
 

@@ -131,6 +131,7 @@ void read_error_spread(ReportData& data) {
 
 void read_step_limits(ReportData& data) {
   const CsvTable t = table(data.dir, "stability_map.csv", {"case", "run", "swept", "h_case", "h_max", "bound", "limit", "t_horizon"});
+  // (horizon_dependent: optional, absent from a report of an older version)
   std::map<std::pair<std::string, std::string>, double> horizon;
   for (const auto& row : t.rows) {
     if (!row.at("swept").empty()) continue;  // a sweep of a model parameter, not the case itself
@@ -142,7 +143,8 @@ void read_step_limits(ReportData& data) {
     const double t = number_or_zero(row.at("t_horizon"));
     if (horizon.count(key) && horizon[key] >= t) continue;
     horizon[key] = t;
-    data.step_limits[key] = {number_or_zero(row.at("h_case")), *h_max, t, row.at("bound"), row.at("limit")};
+    StepLimit& limit = data.step_limits[key] = {number_or_zero(row.at("h_case")), *h_max, t, row.at("bound"), row.at("limit")};
+    if (const auto it = row.find("horizon_dependent"); it != row.end()) limit.horizon_dependent = it->second == "yes";
   }
 }
 
@@ -275,6 +277,18 @@ std::vector<const RunRecord*> ReportData::runs_of(const std::string& case_name) 
   for (const auto& r : runs)
     if (r.case_name == case_name) out.push_back(&r);
   return out;
+}
+
+double StepLimit::margin(double h, double t_end) const {
+  if (!(h_max > 0.0)) return 0.0;
+  return margin_scaled(t_end) ? h / (h_max * std::cbrt(t_horizon / t_end)) : h / h_max;
+}
+
+std::string StepLimit::margin_words(double h, double t_end) const {
+  if (!margin_scaled(t_end)) return "h/h_max = " + format_g(margin(h, t_end), 2);
+  return "h/h_max ~ " + format_g(margin(h, t_end), 2) + " over the run's " + format_g(t_end, 4) + " s (" +
+         format_g(h / h_max, 2) + " over the map's " + format_g(t_horizon, 3) +
+         " s, h_max carried to the run's horizon by T^-1/3)";
 }
 
 const StepLimit* ReportData::step_limit(const std::string& case_name, const std::string& label) const {

@@ -55,6 +55,19 @@ struct StepLimit {
   double t_horizon = 0.0;  // s: the horizon each probe ran (10^4 steps or the case's t_end)
   std::string bound;  // "bracketed", or why h_max is only a bound
   std::string limit;  // "instability" or "solver" (what stops the method above h_max)
+  // A method without a stability interval on the imaginary axis gains energy at every h, so its
+  // h_max falls with the horizon (stability_map.csv horizon_dependent; the map checks the law
+  // h_max ~ T^(-1/3) at two horizons, stability_map.md).
+  bool horizon_dependent = false;
+
+  // h/h_max for a run of step h over t_end: where the run is longer than the probes and h_max
+  // falls with the horizon, h_max is carried to the run's horizon by T^(-1/3) (the growth
+  // 1 + O((h w)^4) per step of such a method: h_max^3 T fixed), else the map's own.
+  double margin(double h, double t_end) const;
+  bool margin_scaled(double t_end) const { return horizon_dependent && t_horizon > 0.0 && t_end > t_horizon * (1.0 + 1e-9); }
+  // "h/h_max = 0.52" or "h/h_max ~ 0.73 over the run's 5 s (0.52 over the map's 1.92 s, h_max
+  // carried by T^-1/3)".
+  std::string margin_words(double h, double t_end) const;
 };
 
 // A growth law fitted by the long-time study (long_time.csv).

@@ -158,7 +158,7 @@ std::string step_caveat(const FrontEntry& e) {
     parts.push_back("its energy error's envelope accelerates towards the horizon (long_time.csv): beyond it the "
                     "error may grow faster than any law printed");
   if (e.step_margin > kStepMarginNote)
-    parts.push_back("h/h_max = " + format_g(e.step_margin, 2) + " (" +
+    parts.push_back((e.step_margin_words.empty() ? "h/h_max = " + format_g(e.step_margin, 2) : e.step_margin_words) + " (" +
                     (e.step_limit == "instability" ? "the method goes unstable above h_max"
                                                    : "the implicit solver fails to converge above h_max") +
                     ")");
@@ -419,8 +419,10 @@ void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
       if (r->rtol > 0.0) row.push_back("adaptive");
       else if (!limit) row.push_back("–");
       else {
-        const double margin = r->h / limit->h_max;
+        const double margin = limit->margin(r->h, r->t_end);
         std::string v = (limit->bound == "bracketed" ? "" : "≤ ") + format_g(margin, 2);
+        if (limit->margin_scaled(r->t_end))  // the map's own beside it, and how it was carried over
+          v = "~" + v + " (" + format_g(r->h / limit->h_max, 2) + " over " + format_g(limit->t_horizon, 3) + " s, by T^-1/3)";
         if (margin > kStepMarginNote) v += " (" + limit->limit + ")";
         // The map probes a shorter horizon than the case's: a run that fails below its h_max says
         // the limit over the probe's horizon does not hold over the run's.
@@ -498,7 +500,10 @@ void write_rules(std::ostringstream& md) {
         "(stability_map.md: each probe runs 10^4 steps or the case's t_end, whichever is shorter); its *limit* is what "
         "happens above it (instability, or the implicit solver's failure), named when h/h_max is above "
         << format_g(kStepMarginNote, 2) << "; ≤ where the map found no limit below its largest probe (h_max is then a "
-        "lower bound). A run that fails below its h_max shows the probes' horizon: the limit held over it, not over the "
+        "lower bound). A method without a stability interval on the imaginary axis gains energy at every step, so its "
+        "h_max falls with the horizon as T^-1/3 (stability_map.md checks the law at two horizons): where the run is "
+        "longer than the probes, its h/h_max is carried to the run's horizon by that law, marked ~, the map's own beside "
+        "it. A run that fails below its h_max shows the probes' horizon: the limit held over it, not over the "
         "run's.\n"
      << "- **Status** says what happened, by its mechanism (core/stability_criterion.hpp). *ok*, with what it saw: "
         "*drifts in P* (a conservation drift: the method on the run's formulation does not keep the total linear momentum "

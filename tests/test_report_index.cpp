@@ -258,6 +258,34 @@ TEST_CASE("the step margin h/h_max of a run on the front is its caveat", "[repor
   CHECK(f.front[0].step_limit == "solver failure");
 }
 
+TEST_CASE("a horizon-dependent h_max probed over a shorter horizon than the run's is carried to the run's by T^-1/3",
+          "[report_index][advice]") {
+  // The mechanism: a method without an imaginary-axis stability interval (rk2) gains 1 + O((h w)^4)
+  // per step, so h_max^3 T is fixed. Referee point 3 of 29 Nov: rk2@lumped on the string case,
+  // h/h_max 0.52 from a 1.92 s probe, quoted for a 5 s run (~0.72 over 5 s).
+  ReportData data;
+  RunRecord r = run("c", "rk2", 1.0, "too_short");
+  r.h = 1e-4;
+  r.t_end = 5.0;
+  r.completed = true;
+  data.runs = {r};
+  StepLimit limit{1e-4, 1.915e-4, 1.915, "bracketed", "instability"};
+  limit.horizon_dependent = true;
+  data.step_limits[{"c", "rk2"}] = limit;
+  const CaseFront f = case_front(data, "c");
+  REQUIRE(f.front.size() == 1);
+  CHECK(f.front[0].step_margin == Approx(1e-4 / (1.915e-4 * std::cbrt(1.915 / 5.0))));
+  CHECK(f.front[0].step_margin_words ==
+        "h/h_max ~ 0.72 over the run's 5 s (0.52 over the map's 1.92 s, h_max carried to the run's horizon by T^-1/3)");
+  // A method with an interval on the imaginary axis keeps its map's h_max at any horizon.
+  data.step_limits[{"c", "rk2"}].horizon_dependent = false;
+  CHECK(case_front(data, "c").front[0].step_margin == Approx(1e-4 / 1.915e-4));
+  // Nor is a run shorter than the probes carried: h_max over a longer horizon only bounds it.
+  data.step_limits[{"c", "rk2"}].horizon_dependent = true;
+  data.runs[0].t_end = 1.0;
+  CHECK(case_front(data, "c").front[0].step_margin == Approx(1e-4 / 1.915e-4));
+}
+
 TEST_CASE("an energy envelope that accelerates towards the horizon is a caveat on the front", "[report_index][advice]") {
   // Referee point N14: cf4 and rkmk4 on the spinning case, inconclusive [-0.10, 2.67] with local
   // exponents 0.5, 0.92, 1.6, 2.5: the page printed no caveat.
