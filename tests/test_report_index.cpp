@@ -129,6 +129,22 @@ TEST_CASE("a small error is not traded for a bounded one: the front of error aga
   CHECK_THAT(slow->why, Catch::Contains("is faster"));
 }
 
+TEST_CASE("no crossing time where the growing entry does not lead on the ranked whole energy error", "[report_index][advice]") {
+  // C_single_multirotor (fourth referee read): rk4's ΔE_int 1.4e-6 J grows linearly, but its whole
+  // ΔE, 3.55e-5 J (the centre of mass's energy from its drift in P), is already 2.5x lgvi's
+  // bounded 1.41e-5 J at 1000 s: it has no accuracy advantage over lgvi whose end could be timed.
+  ReportData data;
+  data.runs = {run("c", "rk4", 2.96, "linear", "round_off", 3.55e-5), run("c", "lgvi", 3.46, "bounded", "round_off", 1.41e-5)};
+  data.runs[0].energy_theory = "linear";
+  data.runs[0].metric["energy_err_internal_max"] = 1.4e-6;
+  const CaseFront f = case_front(data, "c");
+  REQUIRE(labels(f) == std::vector<std::string>{"rk4", "lgvi"});
+  CHECK_THAT(f.front[0].extrapolation, !Catch::Contains("passes it"));
+  // The same rk4 with a whole ΔE below lgvi's leads it, and its advantage ends where its law says.
+  data.runs[0].metric["energy_err_max"] = 2.0e-6;
+  CHECK_THAT(case_front(data, "c").front[0].extrapolation, Catch::Contains("lgvi's bounded 1.41e-05"));
+}
+
 TEST_CASE("timings within the case's timing noise decide nothing", "[report_index][advice]") {
   ReportData data;
   data.runs = {run("c", "a", 1.00, "bounded", "round_off", 1e-6), run("c", "b", 1.03, "bounded", "round_off", 1e-8)};
