@@ -161,8 +161,9 @@ void add_crossings(std::vector<FrontEntry>& front, double factor) {
       const double eb = lawful_energy(b);
       if (&b == &a || !b.extrapolates || !(eb > e)) continue;
       // An advantage that can end must exist: a leads b on the quantity the front ranks, the whole
-      // ΔE at the horizon (the fourth read: rk4 on C_single, ΔE_int 1.4e-6 J but ΔE 3.55e-5 J with
-      // its drift in P, already 2.5x lgvi's 1.41e-5 J, was said to lose its advantage at 910 s).
+      // ΔE at the horizon (the fourth read: a classical RK on the single-multirotor case, ΔE_int
+      // 1.4e-6 J but ΔE 3.55e-5 J with its drift in P, already 2.5x the variational integrator's
+      // 1.41e-5 J, was said to lose its advantage at 910 s).
       const HorizonError* ranked_b = energy_error(b);
       if (!ranked_b || !(ranked_b->value > ea->value)) continue;
       if (!first || eb < eb_first) first = &b, eb_first = eb;

@@ -28,8 +28,8 @@ std::string num(double x) { return format_g(x, 3); }
 // A round_off law is a size (below 10 Brouwer floors), not a cause. Where the long-time study ran
 // the same run at the same h over a longer horizon and its twin at 2h grew by the truncation
 // ratio or more (and the study then judged it above round-off), the error is the method's own:
-// said beside the label, with the evidence (issue 44: T_planar's rk4, lgvi4 and rattle4 read
-// round_off over 10 s where their 1000 s twins grow x31.8, x13.9, x15.3).
+// said beside the label, with the evidence (issue 44: on the planar pendulum, three 4th-order
+// methods read round_off over 10 s where their 1000 s twins grow x31.8, x13.9, x15.3).
 std::string round_off_by_size_only(const ReportData& data, const RunRecord& run, const std::string& law,
                                    const std::string& quantity) {
   if (law != "round_off") return "";
