@@ -414,6 +414,31 @@ TEST_CASE("comparisons between two runs", "[paper-claims]") {
   CHECK(tb::judge_claim(smaller, ours, nullptr).verdict == "inconclusive");
 }
 
+TEST_CASE("a comparison of energy errors is judged on the paper's total energy, the motion's own share beside it",
+          "[paper-claims]") {
+  // seed 003 Fig. 7(b), fourth referee read: the paper plots the total energy; ours 0.0161 J
+  // against rk4's 0.115 J (x7.1: agrees), of which the motion's own dE_int is 0.00281 against
+  // 0.00539 J (x1.9, within x2): the difference is the centre of mass's |dP|^2/2M, the drift in P.
+  const tb::PaperClaim smaller = claim("smaller_than", "energy_err_max", 0.0, 2.0);
+  tb::SummaryRow ours = row(), other = row();
+  ours.metrics.energy_err_max = 0.0161, other.metrics.energy_err_max = 0.115;
+  ours.metrics.energy_err_internal_max = 0.00281, other.metrics.energy_err_internal_max = 0.00539;
+  const tb::ClaimVerdict v = tb::judge_claim(smaller, ours, &other);
+  CHECK(v.verdict == "agrees");
+  CHECK(v.ratio == "0.14");
+  CHECK_THAT(v.size, Contains("ours 0.0161 (the total energy the paper plots)"));
+  CHECK_THAT(v.size, Contains("dE_int: ours 0.00281 against 0.00539 (x0.521, within x2)"));
+  CHECK_THAT(v.size, Contains("the difference is the drift in P, not the motion's own error"));
+  // Where the motion's own errors differ as much, the difference is not only the drift in P.
+  ours.metrics.energy_err_internal_max = 0.0001;
+  const tb::ClaimVerdict w = tb::judge_claim(smaller, ours, &other);
+  CHECK(w.verdict == "agrees");
+  CHECK_THAT(w.size, !Contains("the difference is the drift in P"));
+  // A fixed centre of mass (no share to split): the whole error, no decomposition.
+  ours.metrics.energy_err_internal_max = other.metrics.energy_err_internal_max = std::nan("");
+  CHECK_THAT(tb::judge_claim(smaller, ours, &other).size, !Contains("dE_int"));
+}
+
 TEST_CASE("every claim in reference/paper_claims.csv names a bundled case and a registered integrator and metric",
           "[paper-claims]") {
   const auto claims = tb::read_paper_claims(kClaims);
