@@ -318,7 +318,7 @@ void check_papers(const std::string& dir, std::vector<ClaimViolation>& out) {
     // stated rules: a claim turning on a setting or word the paper does not print, a stand-in that
     // cannot fail, a jump (regime change) with no law after it (issue 44 class 7), or a rise of
     // round-off (the max within 10 floors: judge_conservation's 'conserved').
-    if ((kind == "drifts" || kind == "no_drift") && verdict == "inconclusive" && contains(size, "rises monotonically")) {
+    if ((kind == "drifts" || kind == "no_drift" || kind == "no_secular_drift") && verdict == "inconclusive" && contains(size, "rises monotonically")) {
       const double rise = std::strtod(size.c_str() + size.find("rises monotonically") + 20, nullptr);
       const size_t interval = size.find("p in [");
       const double p_low = interval == std::string::npos ? std::nan("") : std::strtod(size.c_str() + interval + 6, nullptr);
@@ -335,7 +335,7 @@ void check_papers(const std::string& dir, std::vector<ClaimViolation>& out) {
                                         (std::isfinite(p_low) ? " (its 95% interval of p from " + format_g(p_low, 3) + ")" : "")});
     }
     // An oscillation claim is not a drift claim.
-    if ((kind == "drifts" || kind == "no_drift") && contains(claim, "oscillation"))
+    if ((kind == "drifts" || kind == "no_drift" || kind == "no_secular_drift") && contains(claim, "oscillation"))
       out.push_back({file, where, "a claim about oscillations judged as a drift ('" + claim.substr(0, 50) + "')"});
     // Seed 003 Sect. 5.2: ODE45 ran at the step of 0.001 s "for both continuous-time ... solvers".
     // (Sect. 5.1 prints the 1 ms step for the fixed-step method and the VI only, ODE45 "variable-step".)

@@ -248,8 +248,8 @@ std::vector<PaperClaim> read_paper_claims(const std::string& path) {
                   c.other_case + " / " + c.other_run);
       c.horizon = 0.0;
       if (!horizon.empty()) {
-        if (c.kind != ClaimKind::NoDrift && c.kind != ClaimKind::Drifts && c.series.empty())
-          throw bad("horizon", "nothing for kind " + kind + " on a summary metric (a horizon goes with no_drift, drifts and series)", horizon);
+        if (!paper_claim_is_about_drift(c.kind) && c.series.empty())
+          throw bad("horizon", "nothing for kind " + kind + " on a summary metric (a horizon goes with no_drift, no_secular_drift, drifts and series)", horizon);
         c.horizon = to_number(path, "horizon", line, horizon);
         if (!(c.horizon > 0.0)) throw bad("horizon", "a time > 0 (s)", horizon);
       }

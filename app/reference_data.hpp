@@ -51,11 +51,19 @@ StateTrajectory read_reference_trajectory(const std::string& path);
 // Onset, the quantity first passes a level (metric "series:<spec>><level>") at about paper_value (s).
 // Converges, a static shape tends to the analytic one as the elements grow (metric
 // "catenary:max_error_m", run "static": the catenary study's table of the report, no run).
+// no_secular_drift: the paper claims no systematic (secular, linear-in-t) drift and no more:
+// agrees where the growth law's 95% interval excludes a linear drift (wholly below 1 - s), whether
+// or not it also establishes boundedness (seed 000's "oscillates near the initial value, but there
+// is no systematic drift"); no_drift claims the error stays bounded.
 enum class ClaimKind { Value, UpperBound, Diverges, NoDrift, Drifts, Conserved, NotConserved, SmallerThan,
-                       RisesAfter, PeakNear, Period, Increases, PartsAfter, Onset, Converges };
-constexpr std::array<std::string_view, 15> enum_texts(ClaimKind) {
-  return {"value",         "upper_bound",  "diverges",    "no_drift", "drifts",  "conserved",  "not_conserved",
-          "smaller_than", "rises_after", "peak_near", "period", "increases", "parts_after", "onset", "converges"};
+                       RisesAfter, PeakNear, Period, Increases, PartsAfter, Onset, Converges, NoSecularDrift };
+constexpr std::array<std::string_view, 16> enum_texts(ClaimKind) {
+  return {"value",        "upper_bound", "diverges",  "no_drift", "drifts",    "conserved",   "not_conserved", "smaller_than",
+          "rises_after",  "peak_near",   "period",    "increases", "parts_after", "onset",     "converges",     "no_secular_drift"};
+}
+// The kinds judged by a growth law (studies/paper_verdict.cpp judge_growth).
+inline bool paper_claim_is_about_drift(ClaimKind kind) {
+  return kind == ClaimKind::NoDrift || kind == ClaimKind::NoSecularDrift || kind == ClaimKind::Drifts;
 }
 struct PaperClaim {
   std::string id;          // unique within the file
@@ -77,7 +85,7 @@ struct PaperClaim {
   // settings, or "model.<name>" for a number of the case's [model] table.
   std::string sensitivity_setting;
   std::vector<double> sensitivity_values;
-  // no_drift, drifts and the kinds about a time: the horizon (s) of a longer run of this case and
+  // no_drift, no_secular_drift, drifts and the kinds about a time: the horizon (s) of a longer run of this case and
   // run that judges the claim (where the full run is mostly start-up, or the claim is about
   // longer runs); 0: the full run's.
   double horizon = 0.0;

@@ -246,7 +246,7 @@ class PaperComparison final : public Study {
         // (judge_claim; issue 44 point 14).
         // A conserved claim on a series (seed 003's payload on the symmetry axis): the same series
         // on every ok run, whose rate and onset the row prints per method (issue 44 point 18).
-        if ((claim.kind == ClaimKind::NoDrift || claim.kind == ClaimKind::Drifts || claim.kind == ClaimKind::Conserved) &&
+        if ((paper_claim_is_about_drift(claim.kind) || claim.kind == ClaimKind::Conserved) &&
             horizon == horizon_of_.end())
           for (const auto& r : *context.full_runs) {
             if (r.case_name != claim.case_name || r.integrator == claim.run || !r.outcome.ok()) continue;

@@ -71,6 +71,7 @@ std::string paper_cell(const PaperClaim& c) {
   if (c.kind == ClaimKind::Onset) return "passes " + format_g(c.series_level, 4) + " at " + format_g(c.paper_value, 4) + " s";
   if (c.kind == ClaimKind::PartsAfter) return "parts from " + c.other_run + " after " + format_g(c.paper_value, 4) + " s";
   if (c.kind == ClaimKind::NoDrift) return "no drift";
+  if (c.kind == ClaimKind::NoSecularDrift) return "no secular drift";
   if (c.kind == ClaimKind::Drifts) return "drifts";
   if (c.kind == ClaimKind::Conserved) return "conserved";
   if (c.kind == ClaimKind::NotConserved) return "not conserved";
@@ -165,7 +166,26 @@ ClaimVerdict judge_growth(const PaperClaim& c, const GrowthFit* g, double value,
   // band, not a sub-linear growth, which far above round-off counts as drift: no verdict either
   // way, and the words say what it excludes (referee point N10: LGVI on seed 000's string over
   // 1000 s, p in [-0.28, 0.43]).
-  if (says == "unknown" && law == GrowthLaw::Inconclusive && g->ci95_high < 1.0 - kGrowthLawSlack && above > kFarAboveRoundOff)
+  const bool below_linear = fitted || law == GrowthLaw::Inconclusive ? g->ci95_high < 1.0 - kGrowthLawSlack : false;
+  if (c.kind == ClaimKind::NoSecularDrift) {
+    // The claim is only that there is no secular drift (reference_data.hpp): an interval wholly
+    // below a linear drift's band carries it, whatever it says of boundedness; a law that carries
+    // 1 or more contradicts it; one that reaches the linear band cannot tell.
+    if (says == "none") v.verdict = "agrees";
+    else if (below_linear && above > kFarAboveRoundOff) {
+      v.verdict = "agrees";
+      v.size += "; its whole interval lies below a linear drift's band (p < " + fmt(1.0 - kGrowthLawSlack) +
+                "): no secular drift" + (law == GrowthLaw::Bounded ? "" : "; boundedness not established");
+    } else if (is_one_of(law, {GrowthLaw::Linear, GrowthLaw::Faster}) && !(fitted && g->ci95_low <= 0.0)) {
+      v.verdict = "contradicts";
+    } else {
+      v.verdict = "inconclusive";
+      if (fitted || law == GrowthLaw::Inconclusive)
+        v.size += "; its interval reaches a linear drift's band (p >= " + fmt(1.0 - kGrowthLawSlack) + "): a secular drift is not excluded";
+    }
+    return v;
+  }
+  if (says == "unknown" && law == GrowthLaw::Inconclusive && below_linear && above > kFarAboveRoundOff)
     v.size += "; its whole interval lies below a linear drift's band (p < " + fmt(1.0 - kGrowthLawSlack) +
               "): it excludes a secular drift, but not a sub-linear growth, which far above round-off counts as one";
   if (says == "unknown") v.verdict = "inconclusive";
@@ -396,7 +416,9 @@ void cannot_fail_across_runs(ClaimVerdict& v, double ours, const SummaryRow& row
 // momentum map, by the discrete Noether theorem: core/growth.hpp predicted_growth) cannot fail
 // on that method: its agreement is the theorem's, not evidence for the paper's quantity.
 void cannot_fail_by_construction(ClaimVerdict& v, const PaperClaim& c, const SummaryRow& row) {
-  if (c.qualifier != "proxy" || !(c.kind == ClaimKind::NoDrift || c.kind == ClaimKind::Conserved) || !c.series.empty()) return;
+  if (c.qualifier != "proxy" || !(c.kind == ClaimKind::NoDrift || c.kind == ClaimKind::NoSecularDrift || c.kind == ClaimKind::Conserved) ||
+      !c.series.empty())
+    return;
   if (metric_spec(c.metric).growth != GrowthOf::Momentum) return;
   const GrowthPrediction& p = row.metrics.momentum_growth.prediction;
   if (p.law != GrowthLaw::RoundOff || v.verdict == "inconclusive") return;
@@ -434,7 +456,7 @@ ClaimVerdict judge_claim(const PaperClaim& c, const SummaryRow& row, const Summa
     auto floor_of = [&] { return on_series ? floor : round_off_floor(c.metric, row); };
     v.ours = fmt(x);
     const double sf = spread ? spread->factor() : 1.0, f = c.tolerance;
-    if (c.kind == ClaimKind::NoDrift || c.kind == ClaimKind::Drifts) {
+    if (paper_claim_is_about_drift(c.kind)) {
       if (on_series) {
         const GrowthFit g = series_growth(*s, floor, e.slowest_period);
         v = judge_growth(c, &g, x, floor, s->at_start > 0.0 || x > 0.0 ? 1.0 : 0.0);

@@ -311,6 +311,47 @@ TEST_CASE("no-drift and drift claims against every growth law", "[paper-claims]"
         "inconclusive");
 }
 
+TEST_CASE("a claim of no secular drift is carried by an interval wholly below a linear drift's band", "[paper-claims]") {
+  // Seed 000's "oscillates near the initial value, but there is no systematic drift" (the fourth
+  // referee read, point 7): over 1000 s the LGVI's p in [-0.28, 0.43] excludes the linear drift a
+  // secular (systematic) trend would show, though not a sub-linear growth: agrees, and the words
+  // say that boundedness is not established.
+  const tb::PaperClaim secular = claim("no_secular_drift", "energy_err_max");
+  const double floor = tb::round_off_floor("energy_err_max", row());
+  struct Case {
+    std::string law;
+    double err_max, low, high;
+    std::string verdict;
+  };
+  const std::vector<Case> cases = {
+      {"zero", 0.0, NAN, NAN, "agrees"},
+      {"round_off", 0.5 * floor, NAN, NAN, "agrees"},
+      {"bounded", 1e-5, -0.08, 0.12, "agrees"},
+      {"sqrt_t", 1e-5, 0.4, 0.6, "agrees"},          // a sub-linear growth is no secular drift
+      {"power_law", 1e-5, 0.7, 0.85, "agrees"},
+      {"inconclusive", 2.7e-3, -0.28, 0.43, "agrees"},  // seed 000's string
+      {"inconclusive", 1e-5, 0.5, 1.2, "inconclusive"},  // reaches the linear band
+      {"power_law", 1e-5, 0.8, 0.95, "inconclusive"},    // within s of 1
+      {"linear", 1e-5, 0.95, 1.05, "contradicts"},
+      {"faster", 1e-5, 1.8, 2.4, "contradicts"},
+      {"linear", 1e-5, -15.0, 16.6, "inconclusive"},   // holds 0 and 1: cannot tell
+      {"too_short", 1e-5, NAN, NAN, "inconclusive"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.law << " [" << c.low << ", " << c.high << "]");
+    tb::SummaryRow r = with_energy_law(c.law, c.err_max, 0.5 * (c.low + c.high));
+    r.metrics.energy_growth.ci95_low = c.low, r.metrics.energy_growth.ci95_high = c.high;
+    const tb::ClaimVerdict v = tb::judge_claim(secular, r);
+    CHECK(v.verdict == c.verdict);
+    if (c.law == "inconclusive" && c.verdict == "agrees") CHECK_THAT(v.size, Catch::Contains("boundedness not established"));
+    if (c.law == "bounded") CHECK_THAT(v.size, !Catch::Contains("boundedness not established"));
+  }
+  // The same data under a claim that the error stays bounded: no verdict (the interval reaches 1/2).
+  tb::SummaryRow saturates = with_energy_law("inconclusive", 2.7e-3, 0.07);
+  saturates.metrics.energy_growth.ci95_low = -0.28, saturates.metrics.energy_growth.ci95_high = 0.43;
+  CHECK(tb::judge_claim(claim("no_drift", "energy_err_max"), saturates).verdict == "inconclusive");
+}
+
 TEST_CASE("conserved and not-conserved claims are judged against the run's round-off floor", "[paper-claims]") {
   tb::SummaryRow r = row();
   const double floor = tb::round_off_floor("constraint_err_max", r);
