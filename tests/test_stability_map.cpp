@@ -101,6 +101,25 @@ TEST_CASE("bisection finds Stormer-Verlet's limit h omega = 2 (rattle without co
     if (p.h < limit) CHECK(p.energy_gain_rel <= 1e-9);
 }
 
+TEST_CASE("each declared y* is where the method goes unstable on a linear oscillator", "[stability]") {
+  // MethodTraits::imaginary_axis_bound: the stability map reads a solver failure as the method's
+  // stability limit only against it (kappa, stability_map.md), so every declaration is measured.
+  Dir dir;
+  const Case c = testing::load_case(oscillator_case(dir.path, 1500.0).string());
+  const double precision = 0.01;
+  int declared = 0;
+  for (const auto& info : testing::catalogue().integrators) {
+    const double y_star = info.traits.imaginary_axis_bound;
+    if (info.adaptive || !std::isfinite(y_star) || why_not_applicable(c, info, c.model->default_discretisation())) continue;
+    INFO(info.name << ": declared y* " << y_star);
+    const StabilitySearch s = search(c, info.name, precision);
+    REQUIRE(s.bound == StabilitySearch::Bound::Bracketed);
+    CHECK(s.h_max * kOmega == Approx(y_star).epsilon(2.0 * precision));
+    ++declared;
+  }
+  CHECK(declared >= 2);
+}
+
 TEST_CASE("the criterion counts energy growth, not a method's damping", "[stability]") {
   Dir dir;
   const Case c = testing::load_case(oscillator_case(dir.path, 200.0).string());
