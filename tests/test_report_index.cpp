@@ -60,6 +60,16 @@ RunRecord failed(const std::string& c, const std::string& label) {
   return r;
 }
 
+// A case of model "m" at h = 1 ms, as the index reads it.
+Case case_named(const std::string& name, const std::string& description = "") {
+  Case c;
+  c.name = name;
+  c.model_name = "m";
+  c.description = description;
+  c.h = 1e-3;
+  return c;
+}
+
 // The case's timing noise, as the work-precision study measured it.
 RankingRecord timing(const std::string& c, double spread) {
   RankingRecord r;
@@ -245,10 +255,7 @@ TEST_CASE("errors within the measured spread of a sensitive case are alike", "[r
   CHECK_FALSE(case_front(data, "coop").spread.factor > 0.0);
   // The words beside the case's front say what was measured.
   data.spread_runs = {twin(data.runs[0], 2.07e-4), twin(data.runs[1], 1.57e-4)};
-  Case c;
-  c.name = "coop";
-  c.model_name = "m";
-  c.h = 1e-3;
+  const Case c = case_named("coop");
   CHECK_THAT(index_markdown(data, {c}),
              Catch::Contains("errors alike within 3.4x: gravity changed by 8.9e-16 (relative) moved the errors of a, b by up "
                              "to 3.4x (b's energy error; error_spread.csv; one changed run each: a lower bound on the "
@@ -308,11 +315,7 @@ TEST_CASE("an energy envelope that accelerates towards the horizon is a caveat o
   ReportData data;
   data.runs = {run("c", "cf4", 1.0, "inconclusive", "round_off", 7.1e-6)};
   data.runs[0].t_end = 100.0;
-  Case c;
-  c.name = "c";
-  c.model_name = "m";
-  c.description = "a case";
-  c.h = 1e-3;
+  const Case c = case_named("c", "a case");
   data.laws[{"c", "cf4", "energy"}] = {"inconclusive", "full run", 100.0, 7.1e-6, 0, 0, 0, "", "linear"};
   CHECK(index_markdown(data, {c}).find("accelerates towards the horizon") == std::string::npos);
   data.laws[{"c", "cf4", "energy"}].accelerating = true;
@@ -331,11 +334,7 @@ TEST_CASE("the page answers first, lists only the runs a case runs, and drops co
   declined.ok = false;
   declined.not_applicable = true;
   data.runs.push_back(declined);
-  Case c;
-  c.name = "c";
-  c.model_name = "m";
-  c.description = "a case";
-  c.h = 1e-3;
+  const Case c = case_named("c", "a case");
   const std::string page = index_markdown(data, {c});
   // The answer within the first lines: the table of advice opens the page.
   const size_t advice = page.find("## Which integrator?");
@@ -383,10 +382,7 @@ TEST_CASE("the fastest at matched accuracy is shown over its own horizon, agains
   ranking.matched_error = 0.0265;
   ranking.work_of_each = {0.026, 0.041};
   data.rankings = {ranking};
-  Case c;
-  c.name = "c";
-  c.model_name = "m";
-  c.h = 1e-3;
+  const Case c = case_named("c");
   const std::string page = index_markdown(data, {c});
   // A ranking over 10 s of a 1000 s case is no advice for the 1000 s: its horizon is said beside it.
   CHECK(page.find("rk4 (c, over 10 s of its 1000 s at error 0.0265)") != std::string::npos);
@@ -408,10 +404,7 @@ TEST_CASE("the index links only figures that were drawn, and states the omitted 
   std::ofstream(dir.path() / "figures_omitted.csv") << "case,section,reason\nc,orthogonality,identically zero for every run\n";
   std::filesystem::create_directories(dir.path() / "figures");
   std::ofstream(dir.path() / "figures/c_energy.png") << "png";
-  Case c;
-  c.name = "c";
-  c.model_name = "m";
-  c.h = 1e-3;
+  const Case c = case_named("c");
   write_index(dir.path().string(), {c});
   std::ifstream in(dir.path() / "index.md");
   const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -443,10 +436,7 @@ TEST_CASE("a ranking longer than its case says so and why", "[report_index][page
   ranking.matched_error = 0.00197;
   ranking.work_of_each = {4.8e-5, 8.3e-4};
   data.rankings = {ranking};
-  Case c;
-  c.name = "c";
-  c.model_name = "m";
-  c.h = 1e-3;
+  const Case c = case_named("c");
   const std::string page = index_markdown(data, {c});
   CHECK(page.find("c, over 50 s, longer than the case's 20 s (3.05 of the model's slowest period 16.37 s, where the case's "
                   "horizon holds 1.2, and a ranking of trajectory errors needs 3: its own sweep and reference, not the case's "
@@ -514,11 +504,7 @@ TEST_CASE("a round_off label is a size: where the run's long twin at 2h grew at 
   vi_long.at_2h_ratio = 0.77;
   data.laws[{"c", "rk4", "energy"}] = rk4_long;
   data.laws[{"c", "vi", "energy"}] = vi_long;
-  Case c;
-  c.name = "c";
-  c.model_name = "m";
-  c.description = "a case";
-  c.h = 1e-3;
+  const Case c = case_named("c", "a case");
   const std::string page = index_markdown(data, {c});
   INFO(page);
   CHECK(page.find("| rk4 | ok | 1 | 1.4e-12 (round_off by size only: its 1000 s long run's twin at 2h is x31.8 (order ~5), "
