@@ -279,16 +279,10 @@ std::vector<const RunRecord*> ReportData::runs_of(const std::string& case_name) 
   return out;
 }
 
-double StepLimit::margin(double h, double t_end) const {
-  if (!(h_max > 0.0)) return 0.0;
-  return margin_scaled(t_end) ? h / (h_max * std::cbrt(t_horizon / t_end)) : h / h_max;
-}
-
 std::string StepLimit::margin_words(double h, double t_end) const {
-  if (!margin_scaled(t_end)) return "h/h_max = " + format_g(margin(h, t_end), 2);
-  return "h/h_max ~ " + format_g(margin(h, t_end), 2) + " over the run's " + format_g(t_end, 4) + " s (" +
-         format_g(h / h_max, 2) + " over the map's " + format_g(t_horizon, 3) +
-         " s, h_max carried to the run's horizon by T^-1/3)";
+  if (!margin_is_lower_bound(t_end)) return "h/h_max = " + format_g(margin(h), 2);
+  return "h/h_max >= " + format_g(margin(h), 2) + " (h_max over the map's " + format_g(t_horizon, 3) +
+         " s; it falls with the horizon for this method, so over the run's " + format_g(t_end, 4) + " s the margin is larger)";
 }
 
 const StepLimit* ReportData::step_limit(const std::string& case_name, const std::string& label) const {

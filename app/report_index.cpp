@@ -419,14 +419,16 @@ void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
       if (r->rtol > 0.0) row.push_back("adaptive");
       else if (!limit) row.push_back("–");
       else {
-        const double margin = limit->margin(r->h, r->t_end);
+        const double margin = limit->margin(r->h);
         std::string v = (limit->bound == "bracketed" ? "" : "≤ ") + format_g(margin, 2);
-        if (limit->margin_scaled(r->t_end))  // the map's own beside it, and how it was carried over
-          v = "~" + v + " (" + format_g(r->h / limit->h_max, 2) + " over " + format_g(limit->t_horizon, 3) + " s, by T^-1/3)";
+        if (limit->margin_is_lower_bound(r->t_end))  // a horizon-dependent h_max over a shorter horizon than the run's
+          v = limit->bound == "bracketed" ? "≥ " + v + " (h_max over " + format_g(limit->t_horizon, 3) + " s; larger over " +
+                                                format_g(r->t_end, 4) + " s)"
+                                          : "– (h_max bounded over " + format_g(limit->t_horizon, 3) + " s only)";
         if (margin > kStepMarginNote) v += " (" + limit->limit + ")";
         // The map probes a shorter horizon than the case's: a run that fails below its h_max says
         // the limit over the probe's horizon does not hold over the run's.
-        if (!r->ok && margin < 1.0 && limit->t_horizon < r->t_end)
+        if (!r->ok && margin < 1.0 && limit->t_horizon < r->t_end && !limit->margin_is_lower_bound(r->t_end))
           v += " (h_max over " + format_g(limit->t_horizon, 3) + " s; not over " + format_g(r->t_end, 6) + " s)";
         row.push_back(v);
       }
@@ -501,9 +503,8 @@ void write_rules(std::ostringstream& md) {
         "happens above it (instability, or the implicit solver's failure), named when h/h_max is above "
         << format_g(kStepMarginNote, 2) << "; ≤ where the map found no limit below its largest probe (h_max is then a "
         "lower bound). A method without a stability interval on the imaginary axis gains energy at every step, so its "
-        "h_max falls with the horizon as T^-1/3 (stability_map.md checks the law at two horizons): where the run is "
-        "longer than the probes, its h/h_max is carried to the run's horizon by that law, marked ~, the map's own beside "
-        "it. A run that fails below its h_max shows the probes' horizon: the limit held over it, not over the "
+        "h_max falls with the horizon (stability_map.md): where the run is longer than the probes, the map's h/h_max is "
+        "a lower bound of the run's, marked ≥ (carried by no law: how fast h_max falls depends on the motion). A run that fails below its h_max shows the probes' horizon: the limit held over it, not over the "
         "run's.\n"
      << "- **Status** says what happened, by its mechanism (core/stability_criterion.hpp). *ok*, with what it saw: "
         "*drifts in P* (a conservation drift: the method on the run's formulation does not keep the total linear momentum "

@@ -80,6 +80,9 @@ struct ClaimVerdict {
 // counts as a drift rather than round-off adding up: two decades (cases/README.md), the same
 // factor beyond which the one rule calls a quantity not conserved (core/growth.hpp).
 inline constexpr double kFarAboveRoundOff = kNotConservedOverFloor;
+// A claim of no secular drift: the least-squares drift over the horizon may be at most this share
+// of the max error (a secular drift makes it about the whole; paper_verdict.cpp, secular_drift_check).
+inline constexpr double kSecularShare = 0.2;
 
 // `other` is the run a smaller_than claim compares with (nullptr: not in this report); `spread`
 // the claim's measured sensitivity, when it has one and it was measured.

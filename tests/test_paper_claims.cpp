@@ -335,6 +335,7 @@ TEST_CASE("a claim of no secular drift is carried by an interval wholly below a 
       {"linear", 1e-5, 0.95, 1.05, "contradicts"},
       {"faster", 1e-5, 1.8, 2.4, "contradicts"},
       {"linear", 1e-5, -15.0, 16.6, "inconclusive"},   // holds 0 and 1: cannot tell
+      {"linear", 1e-5, 0.08, 0.77, "contradicts"},     // linear after an offset: its power-law interval lies below 1
       {"too_short", 1e-5, NAN, NAN, "inconclusive"},
   };
   for (const auto& c : cases) {
@@ -345,6 +346,22 @@ TEST_CASE("a claim of no secular drift is carried by an interval wholly below a 
     CHECK(v.verdict == c.verdict);
     if (c.law == "inconclusive" && c.verdict == "agrees") CHECK_THAT(v.size, Catch::Contains("boundedness not established"));
     if (c.law == "bounded") CHECK_THAT(v.size, !Catch::Contains("boundedness not established"));
+  }
+  // The drift itself (SPEC energy_drift_rate): seed 000's -3.98e-8 J/s over 1000 s is 4e-5 J, 1.5 %
+  // of the max 2.7e-3 J: agrees, with the numbers; a least-squares drift of half the max error is
+  // not excluded by an interval that names no law, and reads inconclusive.
+  {
+    tb::SummaryRow r = with_energy_law("inconclusive", 2.7e-3, 0.07);
+    r.t_end = 1000.0;
+    r.metrics.energy_growth.ci95_low = -0.28, r.metrics.energy_growth.ci95_high = 0.43;
+    r.metrics.energy_drift_rate = -3.98e-8;
+    const tb::ClaimVerdict small = tb::judge_claim(secular, r);
+    CHECK(small.verdict == "agrees");
+    CHECK_THAT(small.size, Catch::Contains("makes 3.98e-05 J over the 1000 s, 1.5 % of the max 0.0027"));
+    r.metrics.energy_drift_rate = 1.35e-6;
+    const tb::ClaimVerdict large = tb::judge_claim(secular, r);
+    CHECK(large.verdict == "inconclusive");
+    CHECK_THAT(large.size, Catch::Contains("a drift of that share is not excluded"));
   }
   // The same data under a claim that the error stays bounded: no verdict (the interval reaches 1/2).
   tb::SummaryRow saturates = with_energy_law("inconclusive", 2.7e-3, 0.07);
