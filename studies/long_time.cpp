@@ -234,7 +234,8 @@ class LongTimeStudy final : public Study {
   // Brouwer floors reads as round_off, but a method's own error can be that small: rk4 on
   // T_planar_pendulum_60deg over 1000 s at h = 1e-3 has max |dE| 4.6e-11 J against a floor of
   // 2.6e-11 J, and its twins measure 1.46e-9 J at 2h and 3.5e-12 J at h/2 (x31.8, /13): a
-  // truncation error of order 4-5 (RK4's energy drifts like h^4 t), not our arithmetic. The
+  // truncation error of order ~5 (an even-order method's energy drifts like h^(p+1) t on a
+  // reversible problem: its leading local error term is reversible), not our arithmetic. The
   // twin at 2h tells them apart: round-off does not grow when the step doubles (the floor
   // 8 eps scale sqrt(n) even shrinks by sqrt 2), an error of order p >= 1 grows 2^p-fold.
   void judge_round_off_by_step(LongRun& run) const {

@@ -625,7 +625,8 @@ TEST_CASE("study long_time: growth laws of every run of a conservative case, a c
   CHECK(csv.find("T_planar_pendulum_60deg,rattle,,energy,bounded,") != std::string::npos);
   CHECK(csv.find("T_planar_pendulum_60deg,rk45,,energy,linear,") != std::string::npos);
   // rk4's energy error (1.0e-11 J) is within 10 Brouwer floors (1.2e-11 J), but its twin at 2h
-  // has 30x it (RK4's drift ~ h^4 t): the method's error, not round-off (referee point 11 of issue 44).
+  // has 30x it (RK4's drift ~ h^5 t, an even-order method on a reversible problem): the method's
+  // error, not round-off (referee point 11 of issue 44).
   CHECK(csv.find("T_planar_pendulum_60deg,rk4,,energy,round_off,") == std::string::npos);
   const size_t rk4 = csv.find("T_planar_pendulum_60deg,rk4,,energy,");
   REQUIRE(rk4 != std::string::npos);
