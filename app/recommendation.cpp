@@ -76,9 +76,9 @@ Extrapolation extrapolation(const ReportData& data, const RunRecord& run) {
     words += ": no law to extrapolate";
   // Where the centre of mass is free the law is of the motion's own error ΔE_int (core/metrics.hpp),
   // while the front ranks the whole ΔE. When the centre of mass's share |ΔP|^2/2M (the drift in P)
-  // is most of that whole, no law printed covers what is ranked (the fifth referee read: rk4 on
-  // the single multirotor, ΔE_int linear, but 2.78e-5 of its 3.55e-5 J the drift in P, |P| growing
-  // x3 an octave): said, and the place does not extrapolate.
+  // is most of that whole, no law printed covers what is ranked (the fifth referee read: the
+  // classical Runge-Kutta method on the single multirotor, ΔE_int linear, but 2.78e-5 of its
+  // 3.55e-5 J the drift in P, |P| growing x3 an octave): said, and the place does not extrapolate.
   const auto whole = run.value("energy_err_max"), internal = run.value("energy_err_internal_max"),
              centre = run.value("energy_err_com_max");
   if (whole && internal && centre && *centre > 0.5 * *whole && (!longer || rec->t_end == run.t_end)) {
