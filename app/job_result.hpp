@@ -187,6 +187,7 @@ void describe(V& v, GrowthFit& g) {
   v("drift", g.drift);
   v("offset_drift_misfit", g.offset_drift_misfit);
   v("power_misfit", g.power_misfit);
+  v("offset_drift_rejected", g.offset_drift_rejected);
   v("observation", g.observation);
   v("prediction", g.prediction);
   v("verdict", g.verdict);

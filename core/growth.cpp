@@ -243,7 +243,15 @@ std::string seconds(double t) { return format_g(t, 3) + " s"; }
 // and the sub-span exponents rise by kOffsetDriftRise. Fills f's offset fields when taken.
 bool offset_plus_drift(const std::vector<double>& x, const std::vector<double>& y, const LineFit& power, GrowthFit& f) {
   const auto& s = power.subspans;
-  if (s.size() < 2 || !(s.back() > s.front() + kOffsetDriftRise)) return false;
+  auto rejected = [&f](const std::string& why) {
+    f.offset_drift_rejected = why;
+    return false;
+  };
+  if (s.size() < 2) return rejected("fewer than two sub-spans");
+  if (!(s.back() > s.front() + kOffsetDriftRise))
+    return rejected("its sub-span exponents rise by " + format_g(s.back() - s.front(), 2) + " (from " + format_g(s.front(), 2) +
+                    " to " + format_g(s.back(), 2) + "), not by the " + format_g(kOffsetDriftRise) +
+                    " an offset crossing over to a drift shows");
   // Normal equations of min sum (a u_k + b v_k - 1)^2, u = 1 / M, v = t / M.
   double uu = 0.0, uv = 0.0, vv = 0.0, u1 = 0.0, v1 = 0.0;
   for (size_t k = 0; k < x.size(); ++k) {
@@ -251,9 +259,10 @@ bool offset_plus_drift(const std::vector<double>& x, const std::vector<double>& 
     uu += u * u, uv += u * v, vv += v * v, u1 += u, v1 += v;
   }
   const double det = uu * vv - uv * uv;
-  if (!(det > 0.0)) return false;
+  if (!(det > 0.0)) return rejected("no fit (the envelope's times do not spread)");
   const double a = (u1 * vv - v1 * uv) / det, b = (v1 * uu - u1 * uv) / det;
-  if (!(a > 0.0 && b > 0.0)) return false;
+  if (!(a > 0.0 && b > 0.0))
+    return rejected("its fit has a = " + format_g(a, 3) + ", b = " + format_g(b, 3) + " (both must be > 0)");
   double worst = 0.0, ss = 0.0, ss_power = 0.0;
   for (size_t k = 0; k < x.size(); ++k) {
     const double r = (a + b * std::exp(x[k])) / std::exp(y[k]) - 1.0;
@@ -262,8 +271,14 @@ bool offset_plus_drift(const std::vector<double>& x, const std::vector<double>& 
     ss += r * r, ss_power += r_power * r_power;
   }
   const double misfit = std::sqrt(ss / double(x.size())), power_misfit = std::sqrt(ss_power / double(x.size()));
-  if (worst > kOffsetDriftMisfit || !(kOffsetDriftBetter * misfit < power_misfit)) return false;
+  if (worst > kOffsetDriftMisfit)
+    return rejected("it misses the envelope by up to " + format_g(100.0 * worst, 2) + " % (at most " +
+                    format_g(100.0 * kOffsetDriftMisfit) + " %)");
+  if (!(kOffsetDriftBetter * misfit < power_misfit))
+    return rejected("its rms misfit " + format_g(100.0 * misfit, 2) + " % is not " + format_g(kOffsetDriftBetter) +
+                    " x smaller than c t^p's " + format_g(100.0 * power_misfit, 2) + " %");
   f.offset = a, f.drift = b, f.offset_drift_misfit = misfit, f.power_misfit = power_misfit;
+  f.offset_drift_rejected.clear();
   f.why.clear();
   return true;
 }
@@ -276,6 +291,7 @@ GrowthLaw law_of_span(const std::vector<EnvelopePoint>& envelope, double from, G
   f.accelerating = false;
   f.observation.clear();
   f.offset = f.drift = f.offset_drift_misfit = f.power_misfit = std::numeric_limits<double>::quiet_NaN();
+  f.offset_drift_rejected.clear();
   for (const auto& e : envelope)
     if (e.t >= from && e.value > 0.0) {
       x.push_back(std::log(e.t));
@@ -456,7 +472,7 @@ GrowthFit fit_growth(const std::vector<EnvelopePoint>& envelope, double err_max,
     f.r2 = after.r2, f.coefficient = after.coefficient, f.points = after.points, f.t_from = after.t_from, f.t_to = after.t_to;
     f.accelerating = after.accelerating, f.observation = after.observation;
     f.offset = after.offset, f.drift = after.drift, f.offset_drift_misfit = after.offset_drift_misfit,
-    f.power_misfit = after.power_misfit;
+    f.power_misfit = after.power_misfit, f.offset_drift_rejected = after.offset_drift_rejected;
     f.why = "the envelope rose " + format_g(f.jump_ratio, 2) + "-fold between " + seconds(f.jump_from) + " and " +
             seconds(f.jump_to) + " (a change of regime, not a power law)";
     if (!after.why.empty()) f.why += "; after it: " + after.why;
@@ -511,6 +527,7 @@ std::string describe_growth(const GrowthFit& f) {
            : f.after_law == GrowthLaw::RegimeChange                   ? "; further changes after it"
                                                               : "; after it " + law_words(f.after_law));
   else out = law_words(f.law);
+  if (!f.offset_drift_rejected.empty()) out += "; a + b t not taken: " + f.offset_drift_rejected;
   if (!f.observation.empty()) out += "; " + f.observation;
   if (f.investigate()) out += "; " + f.verdict;
   return out;

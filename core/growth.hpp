@@ -168,6 +168,10 @@ struct GrowthFit {
   double offset = std::numeric_limits<double>::quiet_NaN(), drift = std::numeric_limits<double>::quiet_NaN();
   double offset_drift_misfit = std::numeric_limits<double>::quiet_NaN();  // its rms relative misfit
   double power_misfit = std::numeric_limits<double>::quiet_NaN();         // c t^p's, over the same points
+  // Where a sqrt_t, power_law or inconclusive interval lies within [-s, 1 + s] but a + b t was not
+  // taken: which of its conditions failed, in words (the fifth referee read: two near-identical
+  // envelopes read "linear after an offset" and "sqrt(t)" without saying why); empty otherwise.
+  std::string offset_drift_rejected;
   double crossover() const { return offset / drift; }
   bool offset_drift() const { return std::isfinite(offset) && std::isfinite(drift); }
   std::string why;  // too_short, inconclusive, regime_change: why no single law, in words

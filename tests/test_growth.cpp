@@ -522,3 +522,20 @@ TEST_CASE("the tables' growth codes: every law, the investigate mark and the acc
   CHECK(growth_code_meaning("faster").find("whole 95% interval lies above 1 + 0.1") != std::string::npos);
   CHECK(growth_code_meaning("bounded").find("holds 0") != std::string::npos);
 }
+
+TEST_CASE("a sqrt(t) law in the offset-plus-drift band says which condition of a + b t failed", "[growth]") {
+  // The fifth referee read: two near-identical envelopes read "linear after an offset" and
+  // "sqrt(t)" without the report saying why a + b t was not taken for the second. c sqrt(t) has
+  // a constant local exponent (1/2 in every sub-span): a + b t needs it to rise by 0.25.
+  const GrowthFit root = fit_series(100000, 1.0, [](long, double t) { return 1e-6 * std::sqrt(t); }, 100.0);
+  REQUIRE(root.law == GrowthLaw::SqrtT);
+  CHECK_THAT(root.offset_drift_rejected, Catch::Contains("its sub-span exponents rise by"));
+  CHECK_THAT(describe_growth(root), Catch::Contains("; a + b t not taken: its sub-span exponents rise by"));
+  // An offset crossing over to a drift inside the window is taken, and nothing is said rejected.
+  const GrowthFit crossing = fit_series(100000, 1.0, [](long, double t) { return 1e-6 * (30000.0 + t); }, 100.0);
+  REQUIRE(crossing.law == GrowthLaw::Linear);
+  CHECK(crossing.offset_drift());
+  CHECK(crossing.offset_drift_rejected.empty());
+  // A law outside the band (linear from the origin) never tried it.
+  CHECK(fit_series(100000, 1.0, [](long, double t) { return 1e-6 * t; }, 100.0).offset_drift_rejected.empty());
+}
