@@ -239,6 +239,17 @@ void check_study_parameters(const StudyInfo& study, const std::map<std::string, 
   }
 }
 
+void check_report_parameters(const Catalogue& catalogue,
+                             const std::map<std::string, std::map<std::string, std::string>>& study_parameters) {
+  for (const auto& [name, parameters] : study_parameters) {
+    const StudyInfo* study = catalogue.find_study(name);
+    if (!study && !parameters.empty())
+      throw InputError("--param " + name + "." + parameters.begin()->first + "=" + parameters.begin()->second +
+                       ": no study '" + name + "' (expected one of: " + join_names(catalogue.study_names()) + ")");
+    if (study) check_study_parameters(*study, parameters, name + ".");
+  }
+}
+
 TableOutcome run_table(const std::vector<Case>& cases, const Catalogue& catalogue, const ReportOptions& options, int repeats) {
   warn_unoptimised_plugins(catalogue);
   FullRuns full;
@@ -273,13 +284,7 @@ ReportStatus write_report(const std::vector<Case>& cases, const Catalogue& catal
   const fs::path dir(options.out_dir);
   std::vector<const StudyInfo*> infos;
   for (const auto& s : catalogue.studies) infos.push_back(&s);
-  for (const auto& [name, parameters] : options.study_parameters) {
-    const auto it = std::find_if(infos.begin(), infos.end(), [&](const StudyInfo* s) { return s->name == name; });
-    if (it == infos.end())
-      throw InputError("--param " + name + "." + parameters.begin()->first + "=" + parameters.begin()->second +
-                       ": no study '" + name + "' (expected one of: " + join_names(catalogue.study_names()) + ")");
-    check_study_parameters(**it, parameters, name + ".");
-  }
+  check_report_parameters(catalogue, options.study_parameters);
   auto planned = plan_studies(infos, cases, catalogue, options, options.study_parameters);
   for (auto& p : planned) p.option_prefix = p.info->name + ".";
   ReportStatus status;

@@ -54,6 +54,11 @@ ReportStatus write_report(const std::vector<Case>& cases, const Catalogue& catal
 void check_study_parameters(const StudyInfo& study, const std::map<std::string, std::string>& parameters,
                             const std::string& option_prefix);
 
+// The same for `report --param STUDY.KEY=VALUE` (study name -> its parameters): InputError naming
+// the option where a study is not in the catalogue or does not declare a key.
+void check_report_parameters(const Catalogue& catalogue,
+                             const std::map<std::string, std::map<std::string, std::string>>& study_parameters);
+
 struct StudyOutcome {
   bool gathering = true;  // as ReportStatus::gathering
   std::vector<std::string> written;

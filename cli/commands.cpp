@@ -317,13 +317,9 @@ class ReportCommand : public Command {
           p.find_first_of("\n\r") != std::string::npos)
         throw InputError("--param " + p + ": expected STUDY.KEY=VALUE on one line");
       const std::string study = p.substr(0, dot), key = p.substr(dot + 1, eq - dot - 1);
-      const StudyInfo* info = catalogue.find_study(study);
-      if (!info)
-        throw InputError("--param " + p + ": no study '" + study + "' (expected one of: " + join_names(catalogue.study_names()) +
-                         ")");
       if (!out[study].emplace(key, p.substr(eq + 1)).second) throw InputError("--param " + p + ": '" + study + "." + key + "' is given twice");
     }
-    for (const auto& [study, parameters] : out) check_study_parameters(*catalogue.find_study(study), parameters, study + ".");
+    check_report_parameters(catalogue, out);
     return out;
   }
 
