@@ -161,11 +161,7 @@ ClaimVerdict judge_growth(const PaperClaim& c, const GrowthFit* g, double value,
     v.size += "; its whole interval lies above the bounded band (p > " + fmt(kGrowthLawSlack) +
               "), far above round-off: it grows, though no single law fits";
   }
-  // The mirror of the rule above: an interval that names no law but lies wholly below a linear
-  // drift's band (p < 1 - s) excludes a secular drift, and, unless it also lies in the bounded
-  // band, not a sub-linear growth, which far above round-off counts as drift: no verdict either
-  // way, and the words say what it excludes (referee point N10: LGVI on seed 000's string over
-  // 1000 s, p in [-0.28, 0.43]).
+  // The interval lies wholly below a linear drift's band (p < 1 - s): used by both rules below.
   const bool below_linear = fitted || law == GrowthLaw::Inconclusive ? g->ci95_high < 1.0 - kGrowthLawSlack : false;
   if (c.kind == ClaimKind::NoSecularDrift) {
     // The claim is only that there is no secular drift (reference_data.hpp): an interval wholly
@@ -187,6 +183,11 @@ ClaimVerdict judge_growth(const PaperClaim& c, const GrowthFit* g, double value,
     }
     return v;
   }
+  // For no_drift and drifts, the mirror of the "drift" rule above: an interval that names no law
+  // but lies wholly below a linear drift's band (p < 1 - s) excludes a secular drift, and, unless
+  // it also lies in the bounded band, not a sub-linear growth, which far above round-off counts as drift: no verdict either
+  // way, and the words say what it excludes (referee point N10: LGVI on seed 000's string over
+  // 1000 s, p in [-0.28, 0.43]).
   if (says == "unknown" && law == GrowthLaw::Inconclusive && below_linear && above > kFarAboveRoundOff)
     v.size += "; its whole interval lies below a linear drift's band (p < " + fmt(1.0 - kGrowthLawSlack) +
               "): it excludes a secular drift, but not a sub-linear growth, which far above round-off counts as one";
