@@ -10,6 +10,7 @@
 #include "app/fingerprint.hpp"
 #include "core/format.hpp"
 #include "core/model_variant.hpp"
+#include "core/table_reader_toml.hpp"
 
 namespace tb {
 
@@ -24,9 +25,9 @@ void read_integrator_settings(TableReader& table, const IntegratorInfo& info, In
     }
     // A word written as a number: a retired integer code says which word it stood for, any
     // other value how to write a word.
-    auto note = [&](const toml::value& v) -> std::string {
-      if (v.is_integer() && v.as_integer() >= 0 && std::size_t(v.as_integer()) < spec.former_codes.size())
-        return " (the retired code of \"" + spec.former_codes[std::size_t(v.as_integer())] +
+    auto note = [&](std::optional<std::int64_t> integer) -> std::string {
+      if (integer && *integer >= 0 && std::size_t(*integer) < spec.former_codes.size())
+        return " (the retired code of \"" + spec.former_codes[std::size_t(*integer)] +
                "\": write the word, as a TOML string)";
       return " (write it as a TOML string, e.g. \"" + (spec.words.empty() ? spec.default_text : spec.words.front()) + "\")";
     };
@@ -177,7 +178,7 @@ std::vector<std::shared_ptr<const Model>> model_variants(TableReader& table, con
   std::vector<std::shared_ptr<const Model>> out;
   for (double v : values) {
     try {
-      out.push_back(build_model_variant(*catalogue.find_model(c.model_name), c.file, model.value(), initial.value(), key, v));
+      out.push_back(build_model_variant(*catalogue.find_model(c.model_name), c.file, toml_table(model), toml_table(initial), key, v));
     } catch (const InputError& e) {
       table.fail("values", "values the model accepts for " + key, format_g(v) + " (" + e.what() + ")");
     }
@@ -219,13 +220,13 @@ std::optional<ParameterMap> read_parameter_map(TableReader& report, const Case& 
                       ")",
                   "'" + map.compare_with + "' (" + shape(other) + ")");
   }
-  map.parameter = table->one_of("parameter", numeric_model_keys(model.value()));
+  map.parameter = table->one_of("parameter", numeric_model_keys(toml_table(model)));
   map.values = table->positive_list("values");
   map.steps = table->positive_list("steps");
   map.t_end = table->positive_or("t_end", c.t_end);
   for (double h : map.steps)
     if (h > map.t_end) table->fail("steps", "steps no longer than t_end = " + format_g(map.t_end), format_g(h));
-  const bool integer = integer_model_key(model.value(), map.parameter);
+  const bool integer = integer_model_key(toml_table(model), map.parameter);
   for (double v : map.values)
     if (integer && v != std::floor(v)) table->fail("values", "integers, like [model] " + map.parameter, format_g(v));
   map.models = model_variants(*table, c, catalogue, model, initial, map.parameter, map.values);
@@ -246,9 +247,9 @@ std::optional<ErrorSpread> read_error_spread(TableReader& report, const Case& c,
   }
   spread.runs = table->string_list_or_empty("runs", labels);
   if (spread.runs.empty()) table->fail("runs", "a non-empty array of the case's runs (integrator or integrator@discretisation)", "none");
-  spread.parameter = table->one_of("parameter", numeric_model_keys(model.value()));
-  const bool integer = integer_model_key(model.value(), spread.parameter);
-  if (!integer) spread.case_value = model.value().at(spread.parameter).as_floating();
+  spread.parameter = table->one_of("parameter", numeric_model_keys(toml_table(model)));
+  const bool integer = integer_model_key(toml_table(model), spread.parameter);
+  if (!integer) spread.case_value = toml_table(model).at(spread.parameter).as_floating();
   if (integer) table->fail("parameter", "a real-valued [model] key (a round-off change of an integer is none)", spread.parameter);
   spread.values = table->positive_list("values");
   spread.models = model_variants(*table, c, catalogue, model, initial, spread.parameter, spread.values);
@@ -304,8 +305,8 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
   TableReader model = root.table("model");
   TableReader initial = root.table("initial");
   c.model = catalogue.find_model(c.model_name)->build(model, initial);
-  c.model_inputs = "model=" + c.model_name + ";[model]" + canonical_toml(model.value()) + ";[initial]" +
-                   canonical_toml(initial.value());
+  c.model_inputs = "model=" + c.model_name + ";[model]" + canonical_toml(toml_table(model)) + ";[initial]" +
+                   canonical_toml(toml_table(initial));
 
   for (const auto& integ : catalogue.integrators) c.settings[integ.name] = IntegratorSettings::defaults(integ.settings, c.h);
   for (const auto& [entry, origin] : catalogue.origins)
@@ -429,7 +430,7 @@ void apply_setting_override(Case& c, const std::string& assignment, const Catalo
       throw InputError(where + ": the value '" + text + "' is not a TOML value (a number such as 1e-6)");
     parsed = toml::value(text);
   }
-  TableReader table(where, "integrators." + name, toml::value(toml::table{{key, parsed}}));
+  TableReader table = table_reader_of(where, "integrators." + name, toml::value(toml::table{{key, parsed}}));
   read_integrator_settings(table, *integ, c.settings.at(name));
   check_setting_conflicts(c, catalogue, where + " (with " + c.file + ")");
 }

@@ -29,7 +29,7 @@ std::shared_ptr<const Model> build_model_variant(const ModelInfo& info, const st
   } else {
     varied.as_table()[key] = toml::value(value);
   }
-  TableReader varied_model(file, "model", varied), same_initial(file, "initial", initial_table);
+  TableReader varied_model = table_reader_of(file, "model", varied), same_initial = table_reader_of(file, "initial", initial_table);
   return info.build(varied_model, same_initial);
 }
 

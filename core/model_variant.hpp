@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/model.hpp"
+#include "core/table_reader_toml.hpp"
 
 namespace tb {
 

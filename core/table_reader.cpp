@@ -1,5 +1,7 @@
 #include "core/table_reader.hpp"
 
+#include "core/table_reader_toml.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <climits>
@@ -112,7 +114,7 @@ TableReader TableReader::parse_file(const std::string& path) {
                      " deep, expected at most " + std::to_string(kMaxNesting));
   try {
     std::istringstream stream(text);
-    return TableReader(path, "", toml::parse(stream, path));
+    return table_reader_of(path, "", toml::parse(stream, path));
   } catch (const toml::syntax_error& e) {
     throw InputError(path + ": TOML syntax error (line " + std::to_string(e.location().line()) +
                      "):\n" + e.what());
@@ -121,40 +123,6 @@ TableReader TableReader::parse_file(const std::string& path) {
   } catch (const std::exception& e) {
     throw InputError(path + ": cannot read case file: " + e.what());
   }
-}
-
-TableReader::TableReader(std::string file, std::string dotted_prefix, toml::value table)
-    : file_(std::move(file)),
-      prefix_(std::move(dotted_prefix)),
-      table_(std::move(table)),
-      known_(std::make_shared<std::set<std::string>>()) {
-  if (!table_.is_table()) fail_at(prefix_, &table_, "a table", describe(table_));
-}
-
-const std::string& TableReader::file() const { return file_; }
-
-std::string TableReader::dotted(const std::string& key) const {
-  return prefix_.empty() ? key : prefix_ + "." + key;
-}
-
-bool TableReader::has(const std::string& key) const { return find(key) != nullptr; }
-
-std::vector<std::string> TableReader::keys() const {
-  std::vector<std::string> out;
-  for (const auto& kv : table_.as_table()) out.push_back(kv.first);
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-const toml::value* TableReader::find(const std::string& key) const {
-  const auto& t = table_.as_table();
-  const auto it = t.find(key);
-  return it == t.end() ? nullptr : &it->second;
-}
-
-const toml::value* TableReader::lookup(const std::string& key) {
-  known_->insert(key);
-  return find(key);
 }
 
 namespace {
@@ -175,140 +143,209 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }
 }  // namespace
 
-const toml::value& TableReader::require(const std::string& key, const std::string& expected) {
-  const toml::value* v = lookup(key);
-  if (v == nullptr) {
-    // A key of the table one edit from the missing one (two for a key of 8 letters or more; none
-    // for keys under 4, where every short key is near), not read as anything else: the misspelling
-    // the user meant (the unknown-key check would name it only after this error).
-    std::string near;
-    for (const auto& other : keys())
-      if (known_->count(other) == 0 && key.size() >= 4 && edit_distance(other, key) <= (key.size() >= 8 ? 2u : 1u))
-        near += (near.empty() ? "" : ", ") + std::string("'") + dotted(other) + "'" + line_suffix(find(other));
-    throw InputError(file_ + ": missing key '" + dotted(key) + "': expected " + expected +
-                     (near.empty() ? "" : " (the table has " + near + ": misspelt?)"));
+struct TableReader::Access {
+  static const toml::value* find(const TableReader& r, const std::string& key) {
+    const auto& t = r.table_->value.as_table();
+    const auto it = t.find(key);
+    return it == t.end() ? nullptr : &it->second;
   }
-  return *v;
+
+  // Marks `key` as known and read; returns the value, or nullptr if absent.
+  static const toml::value* lookup(TableReader& r, const std::string& key) {
+    r.known_->insert(key);
+    return find(r, key);
+  }
+
+  // Like lookup(), but a missing key is an error stating `expected`.
+  static const toml::value& require(TableReader& r, const std::string& key, const std::string& expected) {
+    const toml::value* v = lookup(r, key);
+    if (v == nullptr) {
+      // A key of the table one edit from the missing one (two for a key of 8 letters or more; none
+      // for keys under 4, where every short key is near), not read as anything else: the misspelling
+      // the user meant (the unknown-key check would name it only after this error).
+      std::string near;
+      for (const auto& other : r.keys())
+        if (r.known_->count(other) == 0 && key.size() >= 4 && edit_distance(other, key) <= (key.size() >= 8 ? 2u : 1u))
+          near += (near.empty() ? "" : ", ") + std::string("'") + r.dotted(other) + "'" + line_suffix(find(r, other));
+      throw InputError(r.file_ + ": missing key '" + r.dotted(key) + "': expected " + expected +
+                       (near.empty() ? "" : " (the table has " + near + ": misspelt?)"));
+    }
+    return *v;
+  }
+
+  // The one message formatter: "<file>: key '<dotted>'[ (line L)]: expected <expected>, got <got>".
+  [[noreturn]] static void fail_at(const TableReader& r, const std::string& dotted_key, const toml::value* at,
+                                   const std::string& expected, const std::string& got) {
+    throw InputError(r.file_ + ": key '" + dotted_key + "'" + line_suffix(at) + ": expected " + expected + ", got " +
+                     got);
+  }
+
+  static double finite_number(const TableReader& r, const std::string& dotted_key, const toml::value& v,
+                              const std::string& expected) {
+    if (v.is_integer()) return static_cast<double>(v.as_integer());
+    if (v.is_floating() && std::isfinite(v.as_floating())) return v.as_floating();
+    fail_at(r, dotted_key, &v, expected, describe(v));
+  }
+
+  static double checked_number(const TableReader& r, const std::string& key, const toml::value& v, bool allow_zero) {
+    const std::string expected = allow_zero ? "a finite number >= 0" : "a finite number > 0";
+    const double x = finite_number(r, r.dotted(key), v, expected);
+    if (x < 0.0 || (!allow_zero && x == 0.0)) fail_at(r, r.dotted(key), &v, expected, describe(v));
+    return x;
+  }
+
+  static int checked_positive_integer(const TableReader& r, const std::string& key, const toml::value& v) {
+    if (!v.is_integer() || v.as_integer() < 1) fail_at(r, r.dotted(key), &v, "an integer >= 1", describe(v));
+    if (v.as_integer() > INT_MAX)
+      fail_at(r, r.dotted(key), &v, "an integer between 1 and " + std::to_string(INT_MAX), describe(v));
+    return static_cast<int>(v.as_integer());
+  }
+
+  static Vec3 checked_vec3(const TableReader& r, const std::string& dotted_key, const toml::value& v,
+                           const std::string& expected) {
+    if (!v.is_array() || v.as_array().size() != 3) fail_at(r, dotted_key, &v, expected, describe(v));
+    Vec3 out;
+    for (int i = 0; i < 3; ++i)
+      out[i] = finite_number(r, dotted_key + "[" + std::to_string(i) + "]", v.as_array()[static_cast<std::size_t>(i)],
+                             "a finite number");
+    return out;
+  }
+
+  static std::vector<double> checked_list(const TableReader& r, const std::string& key, const toml::value& v,
+                                          bool allow_zero) {
+    const std::string element_expected = allow_zero ? "a finite number >= 0" : "a finite number > 0";
+    const std::string expected = "a non-empty array of finite numbers " + std::string(allow_zero ? ">= 0" : "> 0");
+    if (!v.is_array() || v.as_array().empty()) fail_at(r, r.dotted(key), &v, expected, describe(v));
+    std::vector<double> out;
+    for (std::size_t i = 0; i < v.as_array().size(); ++i) {
+      const std::string element = r.dotted(key) + "[" + std::to_string(i) + "]";
+      const double x = finite_number(r, element, v.as_array()[i], element_expected);
+      if (x < 0.0 || (!allow_zero && x == 0.0))
+        fail_at(r, element, &v.as_array()[i], element_expected, describe(v.as_array()[i]));
+      out.push_back(x);
+    }
+    return out;
+  }
+};
+
+TableReader::TableReader(std::string file, std::string dotted_prefix, std::shared_ptr<const Table> table)
+    : file_(std::move(file)),
+      prefix_(std::move(dotted_prefix)),
+      table_(std::move(table)),
+      known_(std::make_shared<std::set<std::string>>()) {
+  if (!table_->value.is_table()) Access::fail_at(*this, prefix_, &table_->value, "a table", describe(table_->value));
 }
 
-void TableReader::fail_at(const std::string& dotted_key, const toml::value* at,
-                          const std::string& expected, const std::string& got) const {
-  throw InputError(file_ + ": key '" + dotted_key + "'" + line_suffix(at) + ": expected " + expected +
-                   ", got " + got);
+TableReader table_reader_of(std::string file, std::string dotted_prefix, toml::value table) {
+  return TableReader(std::move(file), std::move(dotted_prefix),
+                     std::make_shared<const TableReader::Table>(TableReader::Table{std::move(table)}));
+}
+
+const std::string& TableReader::file() const { return file_; }
+
+std::string TableReader::dotted(const std::string& key) const {
+  return prefix_.empty() ? key : prefix_ + "." + key;
+}
+
+bool TableReader::has(const std::string& key) const { return Access::find(*this, key) != nullptr; }
+
+std::vector<std::string> TableReader::keys() const {
+  std::vector<std::string> out;
+  for (const auto& kv : table_->value.as_table()) out.push_back(kv.first);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 void TableReader::fail(const std::string& key, const std::string& expected,
                        const std::string& got) const {
-  fail_at(dotted(key), find(key), expected, got);
+  Access::fail_at(*this, dotted(key), Access::find(*this, key), expected, got);
 }
 
-double TableReader::finite_number(const std::string& dotted_key, const toml::value& v,
-                                  const std::string& expected) const {
-  if (v.is_integer()) return static_cast<double>(v.as_integer());
-  if (v.is_floating() && std::isfinite(v.as_floating())) return v.as_floating();
-  fail_at(dotted_key, &v, expected, describe(v));
-}
-
-double TableReader::checked_number(const std::string& key, const toml::value& v,
-                                   bool allow_zero) const {
-  const std::string expected = allow_zero ? "a finite number >= 0" : "a finite number > 0";
-  const double x = finite_number(dotted(key), v, expected);
-  if (x < 0.0 || (!allow_zero && x == 0.0)) fail_at(dotted(key), &v, expected, describe(v));
+std::optional<double> TableReader::checked_or_none(const std::string& key, bool integer, const std::string& expected,
+                                                   const std::function<bool(double)>& accepts) {
+  const toml::value* v = Access::lookup(*this, key);
+  if (!v) return std::nullopt;
+  if (integer && !v->is_integer()) Access::fail_at(*this, dotted(key), v, expected, describe(*v));
+  const double x = Access::finite_number(*this, dotted(key), *v, expected);
+  if (!accepts(x)) Access::fail_at(*this, dotted(key), v, expected, describe(*v));
   return x;
 }
 
-int TableReader::checked_positive_integer(const std::string& key, const toml::value& v) const {
-  if (!v.is_integer() || v.as_integer() < 1) fail_at(dotted(key), &v, "an integer >= 1", describe(v));
-  if (v.as_integer() > INT_MAX)
-    fail_at(dotted(key), &v, "an integer between 1 and " + std::to_string(INT_MAX), describe(v));
-  return static_cast<int>(v.as_integer());
-}
-
-Vec3 TableReader::checked_vec3(const std::string& dotted_key, const toml::value& v,
-                               const std::string& expected) const {
-  if (!v.is_array() || v.as_array().size() != 3) fail_at(dotted_key, &v, expected, describe(v));
-  Vec3 out;
-  for (int i = 0; i < 3; ++i)
-    out[i] = finite_number(dotted_key + "[" + std::to_string(i) + "]",
-                           v.as_array()[static_cast<std::size_t>(i)], "a finite number");
-  return out;
-}
-
-std::vector<double> TableReader::checked_list(const std::string& key, const toml::value& v, bool allow_zero) const {
-  const std::string element_expected = allow_zero ? "a finite number >= 0" : "a finite number > 0";
-  const std::string expected = "a non-empty array of finite numbers " + std::string(allow_zero ? ">= 0" : "> 0");
-  if (!v.is_array() || v.as_array().empty()) fail_at(dotted(key), &v, expected, describe(v));
-  std::vector<double> out;
-  for (std::size_t i = 0; i < v.as_array().size(); ++i) {
-    const std::string element = dotted(key) + "[" + std::to_string(i) + "]";
-    const double x = finite_number(element, v.as_array()[i], element_expected);
-    if (x < 0.0 || (!allow_zero && x == 0.0)) fail_at(element, &v.as_array()[i], element_expected, describe(v.as_array()[i]));
-    out.push_back(x);
+std::optional<std::string> TableReader::checked_string_or_none(
+    const std::string& key, const std::string& expected, const std::function<bool(const std::string&)>& accepts,
+    const std::function<std::string(std::optional<std::int64_t> integer)>& note_on_other) {
+  const toml::value* v = Access::lookup(*this, key);
+  if (!v) return std::nullopt;
+  if (!v->is_string()) {
+    const auto integer = v->is_integer() ? std::optional<std::int64_t>(v->as_integer()) : std::nullopt;
+    Access::fail_at(*this, dotted(key), v, expected, describe(*v) + note_on_other(integer));
   }
-  return out;
+  const std::string& s = v->as_string().str;
+  if (!accepts(s)) Access::fail_at(*this, dotted(key), v, expected, "\"" + s + "\"");  // as one_of() shows a word
+  return s;
 }
 
 std::vector<std::string> TableReader::string_list_or_empty(const std::string& key, const std::vector<std::string>& allowed) {
   std::string names;
   for (const auto& a : allowed) names += (names.empty() ? "" : ", ") + a;
   const std::string expected = "a non-empty array of names from: " + names;
-  const toml::value* v = lookup(key);
+  const toml::value* v = Access::lookup(*this, key);
   if (!v) return {};
-  if (!v->is_array() || v->as_array().empty()) fail_at(dotted(key), v, expected, describe(*v));
+  if (!v->is_array() || v->as_array().empty()) Access::fail_at(*this, dotted(key), v, expected, describe(*v));
   std::vector<std::string> out;
   for (std::size_t i = 0; i < v->as_array().size(); ++i) {
     const toml::value& e = v->as_array()[i];
     const std::string element = dotted(key) + "[" + std::to_string(i) + "]";
     if (!e.is_string() || std::find(allowed.begin(), allowed.end(), e.as_string().str) == allowed.end())
-      fail_at(element, &e, "one of: " + names, describe(e));
+      Access::fail_at(*this, element, &e, "one of: " + names, describe(e));
     out.push_back(e.as_string().str);
   }
   return out;
 }
 
 std::vector<double> TableReader::positive_list(const std::string& key) {
-  return checked_list(key, require(key, "a non-empty array of finite numbers > 0"), false);
+  return Access::checked_list(*this, key, Access::require(*this, key, "a non-empty array of finite numbers > 0"), false);
 }
 
 std::vector<double> TableReader::non_negative_list_or(const std::string& key, const std::vector<double>& default_value) {
-  const toml::value* v = lookup(key);
-  return v ? checked_list(key, *v, true) : default_value;
+  const toml::value* v = Access::lookup(*this, key);
+  return v ? Access::checked_list(*this, key, *v, true) : default_value;
 }
 
 double TableReader::number(const std::string& key) {
-  return finite_number(dotted(key), require(key, "a finite number"), "a finite number");
+  return Access::finite_number(*this, dotted(key), Access::require(*this, key, "a finite number"), "a finite number");
 }
 
 double TableReader::positive(const std::string& key) {
-  return checked_number(key, require(key, "a finite number > 0"), false);
+  return Access::checked_number(*this, key, Access::require(*this, key, "a finite number > 0"), false);
 }
 
 double TableReader::non_negative(const std::string& key) {
-  return checked_number(key, require(key, "a finite number >= 0"), true);
+  return Access::checked_number(*this, key, Access::require(*this, key, "a finite number >= 0"), true);
 }
 
 double TableReader::positive_or(const std::string& key, double default_value) {
-  const toml::value* v = lookup(key);
-  return v ? checked_number(key, *v, false) : default_value;
+  const toml::value* v = Access::lookup(*this, key);
+  return v ? Access::checked_number(*this, key, *v, false) : default_value;
 }
 
 double TableReader::non_negative_or(const std::string& key, double default_value) {
-  const toml::value* v = lookup(key);
-  return v ? checked_number(key, *v, true) : default_value;
+  const toml::value* v = Access::lookup(*this, key);
+  return v ? Access::checked_number(*this, key, *v, true) : default_value;
 }
 
 int TableReader::positive_integer(const std::string& key) {
-  return checked_positive_integer(key, require(key, "an integer >= 1"));
+  return Access::checked_positive_integer(*this, key, Access::require(*this, key, "an integer >= 1"));
 }
 
 int TableReader::positive_integer_or(const std::string& key, int default_value) {
-  const toml::value* v = lookup(key);
-  return v ? checked_positive_integer(key, *v) : default_value;
+  const toml::value* v = Access::lookup(*this, key);
+  return v ? Access::checked_positive_integer(*this, key, *v) : default_value;
 }
 
 std::string TableReader::string(const std::string& key) {
-  const toml::value& v = require(key, "a string");
-  if (!v.is_string()) fail_at(dotted(key), &v, "a string", describe(v));
+  const toml::value& v = Access::require(*this, key, "a string");
+  if (!v.is_string()) Access::fail_at(*this, dotted(key), &v, "a string", describe(v));
   return v.as_string().str;
 }
 
@@ -316,40 +353,40 @@ std::string TableReader::one_of(const std::string& key, const std::vector<std::s
   std::vector<std::string> quoted;
   for (const auto& a : allowed) quoted.push_back("\"" + a + "\"");
   const std::string expected = "one of [" + join(quoted, ", ") + "]";
-  const toml::value& v = require(key, expected);
-  if (!v.is_string()) fail_at(dotted(key), &v, expected, describe(v));
+  const toml::value& v = Access::require(*this, key, expected);
+  if (!v.is_string()) Access::fail_at(*this, dotted(key), &v, expected, describe(v));
   const std::string& s = v.as_string().str;
   if (std::find(allowed.begin(), allowed.end(), s) == allowed.end())
-    fail_at(dotted(key), &v, expected, "\"" + s + "\"");
+    Access::fail_at(*this, dotted(key), &v, expected, "\"" + s + "\"");
   return s;
 }
 
 Vec3 TableReader::vec3(const std::string& key) {
   const std::string expected = "an array of 3 finite numbers";
-  return checked_vec3(dotted(key), require(key, expected), expected);
+  return Access::checked_vec3(*this, dotted(key), Access::require(*this, key, expected), expected);
 }
 
 Vec3 TableReader::vec3_or(const std::string& key, const Vec3& default_value) {
-  const toml::value* v = lookup(key);
-  return v ? checked_vec3(dotted(key), *v, "an array of 3 finite numbers") : default_value;
+  const toml::value* v = Access::lookup(*this, key);
+  return v ? Access::checked_vec3(*this, dotted(key), *v, "an array of 3 finite numbers") : default_value;
 }
 
 Mat3 TableReader::mat3(const std::string& key) {
   const std::string expected = "an array of 3 rows, each an array of 3 finite numbers";
-  const toml::value& v = require(key, expected);
-  if (!v.is_array() || v.as_array().size() != 3) fail_at(dotted(key), &v, expected, describe(v));
+  const toml::value& v = Access::require(*this, key, expected);
+  if (!v.is_array() || v.as_array().size() != 3) Access::fail_at(*this, dotted(key), &v, expected, describe(v));
   Mat3 m;
   for (int i = 0; i < 3; ++i)
-    m.row(i) = checked_vec3(dotted(key) + "[" + std::to_string(i) + "]",
+    m.row(i) = Access::checked_vec3(*this, dotted(key) + "[" + std::to_string(i) + "]",
                             v.as_array()[static_cast<std::size_t>(i)], "a row of 3 finite numbers")
                    .transpose();
   return m;
 }
 
 TableReader TableReader::table(const std::string& key) {
-  const toml::value& v = require(key, "a table");
-  if (!v.is_table()) fail_at(dotted(key), &v, "a table", describe(v));
-  return TableReader(file_, dotted(key), v);
+  const toml::value& v = Access::require(*this, key, "a table");
+  if (!v.is_table()) Access::fail_at(*this, dotted(key), &v, "a table", describe(v));
+  return table_reader_of(file_, dotted(key), v);
 }
 
 std::optional<TableReader> TableReader::optional_table(const std::string& key) {
@@ -368,13 +405,9 @@ void TableReader::finish() const {
   std::vector<std::string> lines;
   for (const auto& key : keys())
     if (known_->count(key) == 0)
-      lines.push_back(file_ + ": unknown key '" + dotted(key) + "'" + line_suffix(find(key)) + " " +
+      lines.push_back(file_ + ": unknown key '" + dotted(key) + "'" + line_suffix(Access::find(*this, key)) + " " +
                       where + " (" + expected + ")");
   if (!lines.empty()) throw InputError(join(lines, "\n"));
 }
 
-}  // namespace tb
-
-namespace tb {
-std::string TableReader::describe_value(const toml::value& v) { return describe(v); }
 }  // namespace tb

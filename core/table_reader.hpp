@@ -11,11 +11,17 @@
 // table()/optional_table() has its own finish(), which the code that reads it must call.
 // There are no silent defaults: optional keys are read only through the *_or(default) getters,
 // and a present-but-invalid optional key is an error, never the default.
+//
+// No toml11 type appears here: this header reaches every model and integrator (and every plugin
+// built against an installation) through core/model.hpp, and toml.hpp costs about a second of
+// parsing per source that includes it (issue 43). The sources that parse or fingerprint a case
+// file include core/table_reader_toml.hpp for the TOML value itself.
 #pragma once
 
 #include <Eigen/Core>
-#include <toml.hpp>
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -41,8 +47,10 @@ class TableReader {
  public:
   // Missing/unreadable file or TOML syntax error -> InputError naming the file.
   static TableReader parse_file(const std::string& path);
-  // prefix "" for the root, "model" for [model]; `table` must be a TOML table.
-  TableReader(std::string file, std::string dotted_prefix, toml::value table);
+  // The TOML value read (a toml::value; defined in core/table_reader_toml.hpp).
+  struct Table;
+  // prefix "" for the root, "model" for [model]; `table` must hold a TOML table.
+  TableReader(std::string file, std::string dotted_prefix, std::shared_ptr<const Table> table);
 
   bool has(const std::string& key) const;  // does not count as reading the key
   std::vector<std::string> keys() const;   // all keys of this table (sorted)
@@ -54,30 +62,14 @@ class TableReader {
   double non_negative_or(const std::string& key, double default_value);
   // Optional number checked by the caller's predicate; `expected` is the message's expectation.
   // With `integer`, only TOML integers are accepted (20.0 is an error). Absent: nullopt.
-  template <class Accepts>
-  std::optional<double> checked_or_none(const std::string& key, bool integer, const std::string& expected, Accepts accepts) {
-    const toml::value* v = lookup(key);
-    if (!v) return std::nullopt;
-    if (integer && !v->is_integer()) fail_at(dotted(key), v, expected, describe_value(*v));
-    const double x = finite_number(dotted(key), *v, expected);
-    if (!accepts(x)) fail_at(dotted(key), v, expected, describe_value(*v));
-    return x;
-  }
+  std::optional<double> checked_or_none(const std::string& key, bool integer, const std::string& expected,
+                                        const std::function<bool(double)>& accepts);
   // Optional string checked by the caller's predicate. A value that is not a string is refused
-  // with `expected`, its `got` text followed by what `note_on_other(value)` adds (e.g. which word
-  // a retired number code stood for; "" for nothing). Absent: nullopt.
-  template <class Accepts, class NoteOnOther>
-  std::optional<std::string> checked_string_or_none(const std::string& key, const std::string& expected, Accepts accepts,
-                                                    NoteOnOther note_on_other) {
-    const toml::value* v = lookup(key);
-    if (!v) return std::nullopt;
-    if (!v->is_string()) fail_at(dotted(key), v, expected, describe_value(*v) + note_on_other(*v));
-    const std::string& s = v->as_string().str;
-    if (!accepts(s)) fail_at(dotted(key), v, expected, "\"" + s + "\"");  // as one_of() shows a word
-    return s;
-  }
-  // A value as messages show it ("-5", "\"abc\"", "an array").
-  static std::string describe_value(const toml::value& v);
+  // with `expected`, its `got` text followed by what `note_on_other` adds, given the value when it
+  // is a TOML integer (e.g. which word a retired number code stood for; "" for nothing). Absent: nullopt.
+  std::optional<std::string> checked_string_or_none(
+      const std::string& key, const std::string& expected, const std::function<bool(const std::string&)>& accepts,
+      const std::function<std::string(std::optional<std::int64_t> integer)>& note_on_other);
   int positive_integer(const std::string& key);  // required integer >= 1 (20.0 is an error)
   int positive_integer_or(const std::string& key, int default_value);
   std::string string(const std::string& key);
@@ -100,29 +92,17 @@ class TableReader {
                          const std::string& got) const;
 
   const std::string& file() const;
-  const toml::value& value() const { return table_; }  // the whole table as read (fingerprints)
+  const Table& contents() const { return *table_; }  // the whole table as read (fingerprints)
   std::string dotted(const std::string& key) const;  // "model.EA"
 
  private:
-  const toml::value* find(const std::string& key) const;
-  // Marks `key` as known and read; returns the value, or nullptr if absent.
-  const toml::value* lookup(const std::string& key);
-  // Like lookup(), but a missing key is an error stating `expected`.
-  const toml::value& require(const std::string& key, const std::string& expected);
-  // The one message formatter: "<file>: key '<dotted>'[ (line L)]: expected <expected>, got <got>".
-  [[noreturn]] void fail_at(const std::string& dotted_key, const toml::value* at,
-                            const std::string& expected, const std::string& got) const;
-  double finite_number(const std::string& dotted_key, const toml::value& v,
-                       const std::string& expected) const;
-  double checked_number(const std::string& key, const toml::value& v, bool allow_zero) const;
-  int checked_positive_integer(const std::string& key, const toml::value& v) const;
-  Vec3 checked_vec3(const std::string& dotted_key, const toml::value& v,
-                    const std::string& expected) const;
-  std::vector<double> checked_list(const std::string& key, const toml::value& v, bool allow_zero) const;
+  // The helpers that read toml11's values (core/table_reader.cpp); a member, so they reach the
+  // fields below.
+  struct Access;
 
   std::string file_;
   std::string prefix_;
-  toml::value table_;
+  std::shared_ptr<const Table> table_;
   std::shared_ptr<std::set<std::string>> known_;  // keys asked for by getters (present or not)
 };
 

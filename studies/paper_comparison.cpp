@@ -16,7 +16,7 @@
 #include "core/model_variant.hpp"
 #include "app/reference_data.hpp"
 #include "app/runner.hpp"
-#include "core/table_reader.hpp"
+#include "core/table_reader_toml.hpp"
 #include "studies/paper_verdict.hpp"
 #include "app/claim_series.hpp"
 
@@ -349,12 +349,12 @@ class PaperComparison final : public Study {
     }
     const std::string name = key.substr(6);
     const TableReader root = TableReader::parse_file(c.file);
-    const toml::value& model = root.value().at("model");
+    const toml::value& model = toml_table(root).at("model");
     const auto keys = numeric_model_keys(model);
     if (std::find(keys.begin(), keys.end(), name) == keys.end()) throw bad("model.<a number of " + c.name + "'s [model]>");
     Case& variant = variants_.emplace_back(c);
     variant.model = build_model_variant(*context.catalogue->find_model(c.model_name), c.file, model,
-                                        root.value().at("initial"), name, e.value);
+                                        toml_table(root).at("initial"), name, e.value);
     e.key.c = &variant;
     const toml::value& own = model.at(name);
     return own.is_integer() ? double(own.as_integer()) : own.as_floating();

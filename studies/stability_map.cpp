@@ -342,8 +342,8 @@ class StabilityMap final : public Study {
         continue;
       }
       const TableReader root = TableReader::parse_file(c->file);
-      const toml::value& model = root.value().at("model");
-      const toml::value& initial = root.value().at("initial");
+      const toml::value& model = toml_table(root).at("model");
+      const toml::value& initial = toml_table(root).at("initial");
       const auto keys = numeric_model_keys(model);
       if (std::find(keys.begin(), keys.end(), sweep.key) == keys.end())
         bad_param("sweeps", sweeps_text, "a numeric key of " + c->name + "'s [model] (" + join_names(keys) + "), not '" + sweep.key + "'");

@@ -8,7 +8,7 @@
 
 #include "app/gates.hpp"
 #include "core/model_variant.hpp"
-#include "core/table_reader.hpp"
+#include "core/table_reader_toml.hpp"
 #include "app/reference_data.hpp"
 #include "integrators/registry.hpp"
 #include "core/integrator.hpp"
@@ -541,7 +541,7 @@ TEST_CASE("every claim in reference/paper_claims.csv names a bundled case and a 
     const std::string& key = claim.sensitivity_setting;
     if (key.rfind("model.", 0) == 0) {
       const auto root = tb::TableReader::parse_file(c.file);
-      const auto keys = tb::numeric_model_keys(root.value().at("model"));
+      const auto keys = tb::numeric_model_keys(toml_table(root).at("model"));
       CHECK(std::find(keys.begin(), keys.end(), key.substr(6)) != keys.end());
     } else if (!key.empty()) {
       CHECK(c.settings_for(claim.run.substr(0, claim.run.find('@'))).declares(key));

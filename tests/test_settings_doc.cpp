@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "app/settings_doc.hpp"
+#include "core/table_reader_toml.hpp"
 #include "tests/test_support.hpp"
 
 using namespace tb;
@@ -38,12 +39,12 @@ TEST_CASE("every declared number setting is accepted at its default and refused 
       CHECK_FALSE(spec.accepts(spec.lower_inclusive ? spec.lower - 1.0 : spec.lower));
       CHECK_FALSE(spec.accepts(std::numeric_limits<double>::quiet_NaN()));
       // Through a case table: the value is read, an out-of-range one is an InputError naming the key.
-      TableReader ok("(test)", "integrators." + info.name,
+      TableReader ok = table_reader_of("(test)", "integrators." + info.name,
                      spec.integer ? toml::value(toml::table{{spec.name, toml::integer(spec.default_value)}})
                                   : toml::value(toml::table{{spec.name, spec.default_value}}));
       CHECK_NOTHROW(read_integrator_settings(ok, info, s));
       const double bad = spec.lower_inclusive ? spec.lower - 1.0 : spec.lower;
-      TableReader no("(test)", "integrators." + info.name,
+      TableReader no = table_reader_of("(test)", "integrators." + info.name,
                      spec.integer ? toml::value(toml::table{{spec.name, toml::integer(bad)}})
                                   : toml::value(toml::table{{spec.name, bad}}));
       try {
@@ -54,7 +55,7 @@ TEST_CASE("every declared number setting is accepted at its default and refused 
       }
     }
     // A key the integrator does not declare is refused, and reading one is a programming error.
-    TableReader unknown("(test)", "integrators." + info.name, toml::value(toml::table{{"no_such_key", 1.0}}));
+    TableReader unknown = table_reader_of("(test)", "integrators." + info.name, toml::value(toml::table{{"no_such_key", 1.0}}));
     CHECK_THROWS_AS(read_integrator_settings(unknown, info, s), InputError);
     CHECK_THROWS_AS(s.get("no_such_key"), std::logic_error);
   }

@@ -10,6 +10,7 @@
 
 #include "app/job_result.hpp"
 #include "app/settings_doc.hpp"
+#include "core/table_reader_toml.hpp"
 #include "tests/test_support.hpp"
 
 using namespace tb;
@@ -109,7 +110,7 @@ TEST_CASE("every word setting of the catalogue: each word read from a case file 
       for (const auto& word : spec.words) {
         // A case table, as [integrators.NAME] KEY = "WORD".
         Case c = *runs;
-        TableReader table(c.file, "integrators." + info.name, toml::value(toml::table{{spec.name, word}}));
+        TableReader table = table_reader_of(c.file, "integrators." + info.name, toml::value(toml::table{{spec.name, word}}));
         read_integrator_settings(table, info, c.settings.at(info.name));
         CHECK(c.settings_for(info.name).word(spec.name) == word);
         // --set, with and without the TOML quotes (a shell takes them).
