@@ -208,6 +208,14 @@ struct RunOptions {
   int repeats = 1;               // extra timing passes without observation; runtime is the minimum
   double min_timed_s = kMinTimedSeconds;  // MeasureOptions::min_timed_s for the full runs
   bool progress = false;         // show progress on stderr
+  // A run whose runtime nothing reads (the long-time study's, the error spread's, a gate's): one
+  // pass. The default would repeat a run of a millisecond for 0.05 s, which made every such job
+  // of the short cases cost 0.05-0.1 s whatever its length (issue 43).
+  static RunOptions untimed() {
+    RunOptions o;
+    o.min_timed_s = 0.0;
+    return o;
+  }
 };
 
 // Where a full run writes its time series: OUT/<case>/<label>/timeseries.csv.

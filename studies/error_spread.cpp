@@ -48,7 +48,7 @@ class ErrorSpreadStudy final : public Study {
           c.t_end_for(name) / c.h,
           job_inputs(run_inputs(c, name), {{"discretisation", p.key.discretisation},
                                            {"model." + spread.parameter, exact(p.value)}}),
-          [&p] { return run_case(p.key, RunOptions{}); }, p.row));  // no time series: the full run has it
+          [&p] { return run_case(p.key, RunOptions::untimed()); }, p.row));  // no time series: the full run has it
     }
     return jobs;
   }

@@ -292,7 +292,7 @@ class LongTimeStudy final : public Study {
   static LongRunResult run(const LongRun& r) {
     const double t_end = r.t_end;
     LongRunResult out;
-    RunOptions options;
+    RunOptions options = RunOptions::untimed();  // long_time.csv shows no runtime
     if (r.step_factor != 1.0) options.h = r.step_factor * r.key.c->h;
     const double probe = std::min(t_end, kProbeSteps * r.key.c->h);
     if (probe < t_end) {

@@ -5,7 +5,7 @@
 # one-core tail. ctest ignores a name it does not know: a test renamed without its line here only
 # loses its early start. The script tests (report_figures, examples_installed, ...) are defined after
 # this file is read, so their COST is set beside them in CMakeLists.txt.
-set_tests_properties("report writes tables, sweeps, orders, the paper comparison, figures and an index" PROPERTIES COST 49)
-set_tests_properties("a report killed midway resumes: the stored jobs are reused, only the missing ones run, same tables" PROPERTIES COST 32)
-set_tests_properties("a small report of this build prints no verdict its own data contradict" PROPERTIES COST 11)
+set_tests_properties("report writes tables, sweeps, orders, the paper comparison, figures and an index" PROPERTIES COST 44)
+set_tests_properties("a report killed midway resumes: the stored jobs are reused, only the missing ones run, same tables" PROPERTIES COST 19)
+set_tests_properties("a small report of this build prints no verdict its own data contradict" PROPERTIES COST 6)
 set_tests_properties("a report run again reuses its benchmark parts, and a new integrator is measured alone" PROPERTIES COST 8)
