@@ -11,7 +11,7 @@
 
 using namespace tb;
 
-TEST_CASE("a run under the timing floor is timed over more passes; a run whose runtime nothing reads takes one",
+TEST_CASE("a run under the timing floor is timed over more passes, and a run whose runtime nothing reads takes one",
           "[runner][timing]") {
   // 50 steps of the planar pendulum: well under 0.05 s for every integrator that runs it.
   const Case c = testing::load_case(TETHERBENCH_CASES_DIR "/T_planar_pendulum_60deg.toml");
