@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "app/limits.hpp"
-#include "app/runner.hpp"
+#include "app/run_records.hpp"
 
 namespace tb {
 

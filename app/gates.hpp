@@ -15,7 +15,7 @@
 #include "app/case.hpp"
 #include "app/reference_data.hpp"
 #include "app/round_off.hpp"
-#include "app/runner.hpp"
+#include "app/run_records.hpp"
 
 namespace tb {
 

@@ -30,7 +30,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "app/runner.hpp"
+#include "app/run_records.hpp"
 
 namespace tb {
 

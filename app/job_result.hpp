@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "app/record.hpp"
-#include "app/runner.hpp"
+#include "app/run_records.hpp"
 #include "app/study.hpp"
 
 namespace tb {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "app/reference_data.hpp"  // FailureKind
-#include "app/runner.hpp"
+#include "app/run_records.hpp"
 #include "core/growth.hpp"
 #include "core/metric_registry.hpp"
 #include "core/violable_invariants.hpp"

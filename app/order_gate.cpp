@@ -8,6 +8,7 @@
 
 #include "app/order_fit.hpp"
 #include "core/format.hpp"
+#include "app/runner.hpp"
 
 namespace tb {
 

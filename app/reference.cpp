@@ -10,6 +10,7 @@
 #include "app/reference_search.hpp"
 #include "core/format.hpp"
 #include "app/reference_data.hpp"
+#include "app/runner.hpp"
 
 namespace tb {
 

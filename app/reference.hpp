@@ -14,7 +14,7 @@
 #include "app/case.hpp"
 #include "app/reference_data.hpp"
 #include "app/reference_search.hpp"
-#include "app/runner.hpp"
+#include "app/run_records.hpp"
 
 namespace tb {
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/metric_registry.hpp"
-#include "app/runner.hpp"
+#include "app/run_records.hpp"
 
 namespace tb {
 
