@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "numerics/homogeneous_product.hpp"
-#include "core/metric_registry.hpp"
+#include "core/invariant_values.hpp"
 
 namespace tb {
 

@@ -144,4 +144,19 @@ std::vector<const MetricSpec*> metrics_with_role(TableRole role) {
   return out;
 }
 
+const std::vector<std::string>& metric_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const auto& m : metric_registry()) n.emplace_back(m.name);
+    return n;
+  }();
+  return names;
+}
+
+double metric_value(const ConservationMetrics& m, const std::string& name) {
+  const MetricSpec& spec = metric_spec(name);
+  if (spec.name != name) throw std::out_of_range("metric '" + name + "' is a column of the shared window, not of a run's metrics");
+  return spec.value(m);
+}
+
 }  // namespace tb

@@ -4,7 +4,7 @@
 // meaning, round-off floor scale, which declaration of ViolableInvariants says whether a run can
 // violate it, its growth law, whether the gates bound it by default, its role in the tables and
 // how its value is read from ConservationMetrics. Everything that lists metrics reads this table:
-// metric_names() and metric_value() (core/metrics.hpp), ViolableInvariants::covers and
+// metric_names() and metric_value() (below), ViolableInvariants::covers and
 // not_integrated(), a job result's bytes (app/job_result.hpp: every stored field of a row), the
 // summary's columns and Markdown tables (app/summary.cpp, app/summary_markdown.cpp), the cells the
 // report's index prints (app/metric_cells.hpp), the round-off floors (app/round_off.hpp), the gates'
@@ -22,20 +22,11 @@
 #include <string_view>
 #include <vector>
 
+#include "core/invariant_values.hpp"
+
 namespace tb {
 
 struct ConservationMetrics;
-
-// Room for the models' own conserved scalars in an Observation and in ConservationMetrics: slot i
-// is row i of invariant_specs(). A fixed capacity keeps Observation a plain value; raising it is a
-// change of the kernel's interface (plugins are rebuilt), adding a row below it is not.
-inline constexpr std::size_t kInvariantSlots = 4;
-using InvariantValues = std::array<double, kInvariantSlots>;
-constexpr InvariantValues no_invariants() {
-  InvariantValues v{};
-  for (auto& x : v) x = std::numeric_limits<double>::quiet_NaN();
-  return v;
-}
 
 // A conserved scalar some model reports (a Casimir of its Lie–Poisson bracket, ...). A model
 // without it leaves its slot NaN, and its metrics are "n/a (<absent>)" for that model's runs.
@@ -88,5 +79,11 @@ const std::vector<MetricSpec>& metric_registry();
 const MetricSpec& metric_spec(std::string_view name);
 // The rows of that role, in registry order.
 std::vector<const MetricSpec*> metrics_with_role(TableRole role);
+
+// A metric by its name in the registry (the summary's metric columns,
+// plus "energy_drift_rate_abs" = |energy_drift_rate|), for data files that name metrics: paper
+// figures and CI envelopes. Throws std::out_of_range with the known names for an unknown one.
+double metric_value(const ConservationMetrics& m, const std::string& name);
+const std::vector<std::string>& metric_names();
 
 }  // namespace tb

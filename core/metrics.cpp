@@ -6,24 +6,9 @@
 
 namespace tb {
 
-const std::vector<std::string>& metric_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> n;
-    for (const auto& m : metric_registry()) n.emplace_back(m.name);
-    return n;
-  }();
-  return names;
-}
-
 double centre_of_mass_energy_change(const Eigen::Vector3d& P0, const Eigen::Vector3d& dP, double total_mass) {
   // |P0 + dP|^2/(2M) - |P0|^2/(2M), without the difference of two O(|P0|^2) terms.
   return (P0.dot(dP) + 0.5 * dP.squaredNorm()) / total_mass;
-}
-
-double metric_value(const ConservationMetrics& m, const std::string& name) {
-  const MetricSpec& spec = metric_spec(name);
-  if (spec.name != name) throw std::out_of_range("metric '" + name + "' is a column of the shared window, not of a run's metrics");
-  return spec.value(m);
 }
 
 void MetricsAccumulator::add(double t, const Observation& o) {

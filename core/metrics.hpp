@@ -8,7 +8,7 @@
 
 #include "core/formulation.hpp"
 #include "core/growth.hpp"
-#include "core/metric_registry.hpp"
+#include "core/invariant_values.hpp"
 
 namespace tb {
 
@@ -65,11 +65,6 @@ struct ConservationMetrics {
   GrowthFit energy_growth, momentum_growth;
 };
 
-// A metric by its name in the registry (core/metric_registry.hpp: the summary's metric columns,
-// plus "energy_drift_rate_abs" = |energy_drift_rate|), for data files that name metrics: paper
-// figures and CI envelopes. Throws std::out_of_range with the known names for an unknown one.
-double metric_value(const ConservationMetrics& m, const std::string& name);
-const std::vector<std::string>& metric_names();
 
 // The change of the centre of mass's kinetic energy |P|^2/(2M) when the total linear momentum
 // moves from P0 to P0 + dP: P0.dP/M + |dP|^2/(2M) (J).

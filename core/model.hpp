@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/formulation.hpp"
+#include "core/metric_registry.hpp"  // a model fills Observation::invariants by invariant_slot()
 #include "core/table_reader.hpp"
 
 namespace tb {

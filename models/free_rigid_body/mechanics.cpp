@@ -1,6 +1,7 @@
 // The free rigid body's observables and state layout (see mechanics.hpp).
 
 #include "models/free_rigid_body/mechanics.hpp"
+#include "core/metric_registry.hpp"
 
 namespace tb::free_rigid_body {
 
