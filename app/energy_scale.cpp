@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "core/format.hpp"
-#include "app/runner.hpp"
+#include "app/integrate.hpp"
 
 namespace tb {
 

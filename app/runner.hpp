@@ -11,21 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "app/integrate.hpp"
 #include "app/run_records.hpp"
 
 namespace tb {
-
-// Low level: one integrator on one formulation, no I/O. Samples: t0, every sample_interval
-// (dense output for adaptive methods; the first step end at or after each grid time for
-// fixed-step methods), and t_end. runtime_s is the wall time of the step loops between
-// samples (whole loops timed, observation excluded). Exceptions from the stepper or the
-// model become a failed outcome.
-// step_at_sample, when given, holds the stepper's accepted steps at every call of the observer
-// (for a dense-output sample: the steps up to and including the one that contains it), so that
-// an observer can say at which step something happened.
-IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info, const IntegratorSettings& settings,
-                             double t_end, double sample_interval, const SampleObserver& observer,
-                             const ProgressReporter& progress = {}, long* step_at_sample = nullptr);
 
 // The one applicability rule (list, run, table, report): the case's [case] integrators list
 // allows the integrator, the model offers its equation type in that discretisation, and the
