@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "app/runner.hpp"
+#include "app/applicability.hpp"
 
 namespace tb {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "app/runner.hpp"
+#include "app/applicability.hpp"
 #include "core/table_reader.hpp"  // InputError
 
 namespace tb {

@@ -11,19 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "app/applicability.hpp"  // runs_of(): the keys measure() takes
 #include "app/integrate.hpp"
 #include "app/run_records.hpp"
 
 namespace tb {
-
-// The one applicability rule (list, run, table, report): the case's [case] integrators list
-// allows the integrator, the model offers its equation type in that discretisation, and the
-// integrator does not decline that form (IntegratorInfo::why_not).
-std::optional<std::string> why_not_applicable(const Case& c, const IntegratorInfo& info, const std::string& discretisation);
-
-// The runs a case contributes to the tables, in order: for the default discretisation every
-// integrator (those that do not apply shown as n/a), for the others only those that apply.
-std::vector<RunKey> runs_of(const Case& c, const std::vector<IntegratorInfo>& integrators);
 
 // The one measurement path (above): the formulation and stepper built, stepped and observed.
 Measurement measure(const RunKey& key, const IntegratorSettings& settings, const MeasureOptions& options);
