@@ -22,7 +22,7 @@
 //
 // The integrators are the catalogue's as `tetherbench` has it: the suite's, and those of the
 // plugins named by --plugin FILE (repeatable) and TETHERBENCH_PLUGINS=A.so:B.so, loaded and
-// refused exactly as by tetherbench (app/plugins.hpp; a refused plugin ends the binary with
+// refused exactly as by tetherbench (app/running/plugins.hpp; a refused plugin ends the binary with
 // status 2 and the message); --integrator NAME (repeatable) keeps only the integrators named
 // (`tetherbench report --integrator ...` passes its selection on). The models are the benchmark
 // models below, built in code at each N: a plugin's model comes with a factory reading case
@@ -37,8 +37,8 @@
 #include <string>
 #include <vector>
 
-#include "app/integrator_selection.hpp"
-#include "app/plugins.hpp"
+#include "app/input/integrator_selection.hpp"
+#include "app/running/plugins.hpp"
 #include "benchmarks/benchmark_models.hpp"
 #include "numerics/block_tridiagonal.hpp"
 #include "core/integrator.hpp"

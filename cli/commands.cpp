@@ -9,30 +9,30 @@
 #include <thread>
 #include <tuple>
 
-#include "app/case_loading.hpp"
-#include "app/case_run.hpp"
-#include "app/claims_check.hpp"
-#include "app/distributed.hpp"
-#include "app/gate_session.hpp"
-#include "app/gates.hpp"
-#include "app/integrator_selection.hpp"
-#include "app/order_gate.hpp"
-#include "app/plugins.hpp"
-#include "app/interrupt.hpp"
-#include "app/metric_cells.hpp"
-#include "app/readme_orders.hpp"
-#include "app/coverage.hpp"
-#include "app/markdown_table.hpp"
-#include "app/report_index.hpp"
-#include "app/figure_plan.hpp"
-#include "app/external_steps.hpp"
-#include "app/reference.hpp"
-#include "app/report.hpp"
-#include "app/runner.hpp"
-#include "app/settings_doc.hpp"
-#include "app/study.hpp"
-#include "app/summary.hpp"
-#include "app/plugins.hpp"
+#include "app/input/case_loading.hpp"
+#include "app/writing/case_run.hpp"
+#include "app/judging/claims_check.hpp"
+#include "app/jobs/distributed.hpp"
+#include "app/judging/gate_session.hpp"
+#include "app/judging/gates.hpp"
+#include "app/input/integrator_selection.hpp"
+#include "app/judging/order_gate.hpp"
+#include "app/running/plugins.hpp"
+#include "app/running/interrupt.hpp"
+#include "app/judging/metric_cells.hpp"
+#include "app/judging/readme_orders.hpp"
+#include "app/writing/coverage.hpp"
+#include "app/common/markdown_table.hpp"
+#include "app/writing/report_index.hpp"
+#include "app/writing/figure_plan.hpp"
+#include "app/running/external_steps.hpp"
+#include "app/running/reference.hpp"
+#include "app/writing/report.hpp"
+#include "app/running/runner.hpp"
+#include "app/input/settings_doc.hpp"
+#include "app/input/study.hpp"
+#include "app/writing/summary.hpp"
+#include "app/running/plugins.hpp"
 #include "conformance/plugin_check.hpp"
 #include "suite/conformance_bench.hpp"
 #include "cli/options.hpp"
@@ -47,7 +47,7 @@ namespace {
 constexpr const char* kSetHelp =
     "integrator setting NAME.KEY=VALUE over the case files' [integrators.NAME] (repeatable; keys: `tetherbench list`)";
 // A job's result is stored in DIR/.jobs under its fingerprint: its inputs and the build's identity
-// (app/build_identity.hpp). Running into the same folder again reuses every stored result whose
+// (app/common/build_identity.hpp). Running into the same folder again reuses every stored result whose
 // fingerprint matches and runs the rest (a changed case, integrator, plugin or build runs again);
 // --fresh runs everything. --resume, which once turned reuse on, is the default and stays accepted.
 struct ReuseFlags {

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "app/case.hpp"
-#include "app/catalogue.hpp"
-#include "app/data_paths.hpp"
-#include "app/limits.hpp"
+#include "app/input/case.hpp"
+#include "app/input/catalogue.hpp"
+#include "app/common/data_paths.hpp"
+#include "app/input/limits.hpp"
 
 namespace tb::cli {
 

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "core/format.hpp"
-#include "app/runner.hpp"
+#include "app/running/runner.hpp"
 
 namespace tb::cli {
 

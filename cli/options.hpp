@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "app/case.hpp"
-#include "app/limits.hpp"
-#include "app/output_folder.hpp"  // output_folder, which the commands share with the Python package
+#include "app/input/case.hpp"
+#include "app/input/limits.hpp"
+#include "app/common/output_folder.hpp"  // output_folder, which the commands share with the Python package
 
 namespace tb::cli {
 

@@ -22,11 +22,11 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "app/distributed.hpp"
-#include "app/interrupt.hpp"
-#include "app/isolation.hpp"
-#include "app/manifest.hpp"
-#include "app/plugins.hpp"
+#include "app/jobs/distributed.hpp"
+#include "app/running/interrupt.hpp"
+#include "app/running/isolation.hpp"
+#include "app/writing/manifest.hpp"
+#include "app/running/plugins.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "suite/catalogue.hpp"
@@ -43,7 +43,7 @@ bool launched_by_mpi() {
   return false;
 }
 
-// MPI for the whole of main under mpirun/srun (app/distributed.hpp); ended on every return.
+// MPI for the whole of main under mpirun/srun (app/jobs/distributed.hpp); ended on every return.
 struct DistributedSession {
   DistributedSession(int* argc, char*** argv) {
     if (launched_by_mpi()) distributed_init(argc, argv);
@@ -144,7 +144,7 @@ int main(int argc, char** argv) {
   } catch (const InputError& e) {
     std::fprintf(stderr, "tetherbench: %s\n", e.what());
     return distributed_abort(kUsageError);  // under mpirun: every rank ends, none waits for this one
-  } catch (const JobCrashed& e) {  // a plugin's fault that no run could carry (app/isolation.hpp)
+  } catch (const JobCrashed& e) {  // a plugin's fault that no run could carry (app/running/isolation.hpp)
     std::fprintf(stderr, "tetherbench: %s; the other jobs ran and are stored (running the same command again reuses them)\n", e.what());
     return distributed_abort(kRunFailed);
   } catch (const std::exception& e) {

@@ -1,5 +1,5 @@
 # Run at every build (cmake -P, from CMakeLists.txt): the identity of the code being compiled,
-# which every job's fingerprint carries (app/build_identity.hpp, issue 43). A stored result is
+# which every job's fingerprint carries (app/common/build_identity.hpp, issue 43). A stored result is
 # reused only by a build of the same code, never by the commit read at run time: a working tree
 # with uncommitted changes, or an installation, is told apart by what it compiled.
 #
@@ -61,7 +61,7 @@ endif()
 string(TIMESTAMP built_at "%Y-%m-%d %H:%M:%S UTC" UTC)
 file(WRITE ${OUTPUT}.tmp "${stamp}
 // Generated at build time by cmake/build_identity.cmake from ${source_count} files; do not edit.
-#include \"app/build_identity.hpp\"
+#include \"app/common/build_identity.hpp\"
 
 namespace tb {
 

@@ -23,7 +23,7 @@ endif()
 set(TETHERBENCH_PCH_COMMON <algorithm> <cmath> <filesystem> <fstream> <functional> <limits> <map> <memory>
     <optional> <set> <sstream> <stdexcept> <string> <vector> <Eigen/Dense> <Eigen/SparseCore>)
 # toml11 is read only by the sources that parse, vary or fingerprint case files (core/table_reader.cpp,
-# core/model_variant.cpp, app/fingerprint.hpp and app/case.cpp, two studies and a few tests): core,
+# core/model_variant.cpp, app/common/fingerprint.hpp and app/input/case.cpp, two studies and a few tests): core,
 # app and the tests precompile it. The kernel's headers name no toml11 type (core/table_reader.hpp),
 # so the models, integrators, the command line, the Python module and every plugin built against an
 # installation no longer parse it (about 1 s of every such source; issue 43).

@@ -1,7 +1,7 @@
 #include "conformance/check.hpp"
 
-#include "app/isolation.hpp"
-#include "app/job_result.hpp"
+#include "app/running/isolation.hpp"
+#include "app/running/job_result.hpp"
 
 #include <exception>
 

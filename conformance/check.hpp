@@ -65,7 +65,7 @@ class Check {
 
   // Runs body(check); an exception escaping it (a check's code or the entry under test threw)
   // is a failed assertion naming it. With isolate_checks(true) (check-plugin: the code under test
-  // is a plugin's) the body runs in a worker process (app/isolation.hpp): a crash or hang inside
+  // is a plugin's) the body runs in a worker process (app/running/isolation.hpp): a crash or hang inside
   // one of its runs is that run's failure, and one outside every run a failed assertion naming
   // the signal and the plugin; the other checks go on.
   static Check run(std::string entry, std::string name, const std::function<void(Check&)>& body);

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "app/runner.hpp"
+#include "app/running/runner.hpp"
 
 namespace tb::conformance {
 

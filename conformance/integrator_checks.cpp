@@ -6,12 +6,12 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "app/reference.hpp"
-#include "app/runner.hpp"
+#include "app/running/reference.hpp"
+#include "app/running/runner.hpp"
 #include "conformance/fault_injection.hpp"
 #include "core/format.hpp"
 #include "numerics/convergence.hpp"
-#include "app/order_fit.hpp"
+#include "app/judging/order_fit.hpp"
 
 namespace tb::conformance {
 
@@ -51,7 +51,7 @@ Check check_order(const IntegratorInfo& info, const IntegratorBench& bench) {
     const Eigen::VectorXd reference = compute_reference(catalogue.reference(), *model, discretisation, T, 1e-5).physical;
     if (!info.adaptive) {
       // Fixed step: log-log fit of the final-state error over a step sweep, judged by the one
-      // rule of orders.csv, the gate and the report (app/order_fit.hpp judge_order, through
+      // rule of orders.csv, the gate and the report (app/judging/order_fit.hpp judge_order, through
       // measure_order: its asymptotic window, interval and flag), against the reference's
       // resolution (its distance from the cross-check solver's solution) and the state's scale.
       // The plain slope over the whole sweep is printed, not judged: up to issue 44 it had a

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "app/catalogue.hpp"
+#include "app/input/catalogue.hpp"
 #include "conformance/check.hpp"
 #include "core/model.hpp"
 

@@ -9,8 +9,8 @@
 #include <memory>
 #include <random>
 
-#include "app/case.hpp"
-#include "app/runner.hpp"
+#include "app/input/case.hpp"
+#include "app/running/runner.hpp"
 #include "conformance/dae_checks.hpp"
 #include "core/format.hpp"
 #include "core/metrics.hpp"

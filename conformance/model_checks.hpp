@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "app/catalogue.hpp"
+#include "app/input/catalogue.hpp"
 #include "conformance/check.hpp"
 
 namespace tb::conformance {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 #include <string>
+#include <vector>
 
 namespace tb {
 
@@ -12,6 +13,14 @@ inline std::string format_g(double x, int significant_digits = 6) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.*g", significant_digits, x);
   return buf;
+}
+
+// The items with `sep` between them; separators start after the first non-empty item, so
+// leading empty items leave no separator behind ("", "b" -> "b").
+inline std::string join(const std::vector<std::string>& items, const std::string& sep = ", ") {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
+  return out;
 }
 
 // printf's %e with three decimals ("1.234e-05"), for times and residuals in solver messages.

@@ -101,7 +101,7 @@ namespace tb {
 //   cases, and 5 sub-spans of an octave for the interval. The shortest run with a law is
 //   3 periods + kGrowthMinOctaves octaves = 12 periods.
 // - Round-off (issue 23): a run whose error stays within kGrowthSignalOverFloor Brouwer floors
-//   (8 eps scale sqrt(n), app/round_off.hpp) measures our arithmetic, not the method.
+//   (8 eps scale sqrt(n), app/running/round_off.hpp) measures our arithmetic, not the method.
 // - One rule for every law (issue 44 class 4: "faster" had been printed beside intervals holding
 //   0, and "bounded" beside [0.02, 0.19], which excludes 0): a law is printed only when its 95%
 //   interval carries it, else "inconclusive" with the interval and why (why_no_law).

@@ -6,7 +6,7 @@
 // the settings it reads (declared once, here, with meaning, default and range: case files,
 // --set, `tetherbench list` and the settings table in cases/README.md all come from that
 // declaration) and a factory. Core never names an integrator: the executable and the tests
-// hand core the list (app/catalogue.hpp).
+// hand core the list (app/input/catalogue.hpp).
 
 #include <Eigen/Dense>
 #include <functional>
@@ -298,7 +298,7 @@ struct IntegratorInfo {
   // Where its steps run: "" in compiled code; otherwise the interpreter that runs them ("python":
   // an integrator registered from the Python package, python/). Its runtimes are that
   // interpreter's, not comparable with compiled methods' (the tables say so beside them), and its
-  // runs stay in the calling process: a worker process (app/isolation.hpp) could not call back
+  // runs stay in the calling process: a worker process (app/running/isolation.hpp) could not call back
   // into the interpreter.
   std::string interpreter = {};
   // The one equation type it integrates: the type its factory takes, never written by hand.

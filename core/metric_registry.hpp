@@ -5,10 +5,10 @@
 // violate it, its growth law, whether the gates bound it by default, its role in the tables and
 // how its value is read from ConservationMetrics. Everything that lists metrics reads this table:
 // metric_names() and metric_value() (below), ViolableInvariants::covers and
-// not_integrated(), a job result's bytes (app/job_result.hpp: every stored field of a row), the
-// summary's columns and Markdown tables (app/summary.cpp, app/summary_markdown.cpp), the cells the
-// report's index prints (app/metric_cells.hpp), the round-off floors (app/round_off.hpp), the gates'
-// default envelopes (app/gates.cpp) and the papers' verdicts (studies/paper_verdict.cpp).
+// not_integrated(), a job result's bytes (app/running/job_result.hpp: every stored field of a row), the
+// summary's columns and Markdown tables (app/writing/summary.cpp, app/writing/summary_markdown.cpp), the cells the
+// report's index prints (app/judging/metric_cells.hpp), the round-off floors (app/running/round_off.hpp), the gates'
+// default envelopes (app/judging/gates.cpp) and the papers' verdicts (studies/paper_verdict.cpp).
 //
 // Adding a metric: one row here; for a model's own conserved scalar (a Casimir), also one row of
 // invariant_specs() and the model's Observation::invariants[invariant_slot(name)] (NaN where the
@@ -38,7 +38,7 @@ const std::vector<InvariantSpec>& invariant_specs();
 // The slot of the invariant of that name; std::out_of_range naming the known ones otherwise.
 std::size_t invariant_slot(std::string_view name);
 
-// The magnitude a metric's round-off floor scales with (app/round_off.hpp: Brouwer's law):
+// The magnitude a metric's round-off floor scales with (app/running/round_off.hpp: Brouwer's law):
 // Unit: dimensionless, or lengths of order one; EnergyPerSecond: the energy over the run's
 // duration (a drift rate); Invariant: the invariant's own |value at t = 0|.
 enum class RoundOffScale { Unit, Energy, EnergyPerSecond, Momentum, LinearMomentum, Invariant };

@@ -22,7 +22,7 @@
 namespace tb {
 
 // How many numbers the largest state of a model's formulations holds, and what in the case
-// sets it (for the resource guard, app/limits.hpp): checked before anything is built.
+// sets it (for the resource guard, app/input/limits.hpp): checked before anything is built.
 struct StateSize {
   double numbers = 0.0;  // a double: the product of case keys can exceed any int
   std::string because;   // e.g. "6 elements + 32" naming the keys, for the message

@@ -8,7 +8,7 @@
 //   void register_entries(tb::PluginRegistrar& add) { add.integrator(my_rk3_info()); }
 //   TETHERBENCH_PLUGIN("my_methods", "1.0.0", register_entries)
 //
-// The executable (app/plugins.hpp) opens the library, reads the entry, refuses it unless it
+// The executable (app/running/plugins.hpp) opens the library, reads the entry, refuses it unless it
 // was compiled against this very kernel version (the kernel's types cross the boundary by
 // value, so another version is not binary compatible), calls the function, and checks every
 // name against the catalogue. Whatever the function throws refuses the plugin. Once loaded,
@@ -16,7 +16,7 @@
 // results include the plugin's version and the hash of its file.
 //
 // Integrators and models need only the kernel (tetherbench::kernel); a study includes
-// "app/study.hpp" and links tetherbench::app.
+// "app/input/study.hpp" and links tetherbench::app.
 
 #include "core/integrator.hpp"
 #include "core/kernel_version.hpp"
@@ -24,7 +24,7 @@
 
 namespace tb {
 
-struct StudyInfo;  // app/study.hpp
+struct StudyInfo;  // app/input/study.hpp
 
 // What a plugin's registration function adds to. Implemented by the executable.
 class PluginRegistrar {

@@ -1,13 +1,13 @@
 #pragma once
 // The one instability criterion (issue 24 item 2; drift against instability, issue 32 item 4):
-// it decides the status of every run that reaches its end (measure(), app/runner.hpp) and every
+// it decides the status of every run that reaches its end (measure(), app/running/runner.hpp) and every
 // probe of the stability map (studies/stability_map.hpp), through the same StabilityMonitor fed
 // sample by sample.
 //
 // The energy scale E_s is A PROPERTY OF THE CASE, fixed before the run: the largest kinetic energy
 // of the case's motion over its start-up window, the first slowest period (Model::slowest_period_s;
 // the whole run when the model declares none or the run is shorter), as the caller computes it from
-// a reference solution of the case (app/energy_scale.hpp: every run and every stability-map probe
+// a reference solution of the case (app/running/energy_scale.hpp: every run and every stability-map probe
 // of a case is judged against the same E_s). Over that window the motion reaches its physical
 // kinetic-energy scale (a pendulum or a cable released from rest passes its lowest point within one
 // period; a tumbling body's T is constant), while no drift has had time to build up. The judged

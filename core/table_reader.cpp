@@ -1,6 +1,7 @@
 #include "core/table_reader.hpp"
 
 #include "core/table_reader_toml.hpp"
+#include "core/format.hpp"  // join
 
 #include <algorithm>
 #include <charconv>
@@ -48,11 +49,6 @@ std::string line_suffix(const toml::value* v) {
   return " (line " + std::to_string(loc.line()) + ")";
 }
 
-std::string join(const std::vector<std::string>& items, const std::string& sep) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
 
 }  // namespace
 

@@ -1,5 +1,5 @@
 // TableReader's TOML side, for the sources that parse, vary or fingerprint a case file's tables
-// (app/case.cpp, core/model_variant.cpp, the studies that re-read a case): the toml::value a
+// (app/input/case.cpp, core/model_variant.cpp, the studies that re-read a case): the toml::value a
 // reader holds, and a reader made from one. Everything else reads through core/table_reader.hpp,
 // which names no toml11 type (it reaches every model, integrator and plugin; issue 43).
 #pragma once

@@ -1,6 +1,6 @@
 #pragma once
 // Every integrator of the suite, sorted by name. The executable and the tests hand this list
-// to core (app/catalogue.hpp); core never calls it.
+// to core (app/input/catalogue.hpp); core never calls it.
 #include <vector>
 
 #include "core/integrator.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // A model whose physical_parts() (core/model.hpp) are listed when asked, not when the model is
 // built. A scalable model's case file may ask for a state far beyond the resource guard
-// (app/limits.hpp: --max-state), which refuses it only once the model is built, so nothing
+// (app/input/limits.hpp: --max-state), which refuses it only once the model is built, so nothing
 // proportional to the state may be allocated before then (a list of 6e9 parts for
 // elements = 1e9 would end the process with bad_alloc instead of exit status 2). Everything
 // else is the wrapped menu's.

@@ -1,6 +1,6 @@
 #pragma once
 // Every model a case file can name, sorted by name. The executable and the tests hand this
-// list to core (app/catalogue.hpp); core never calls it.
+// list to core (app/input/catalogue.hpp); core never calls it.
 #include <vector>
 
 #include "core/model.hpp"

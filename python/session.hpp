@@ -6,8 +6,8 @@
 #include <set>
 #include <string>
 
-#include "app/catalogue.hpp"
-#include "app/data_paths.hpp"
+#include "app/input/catalogue.hpp"
+#include "app/common/data_paths.hpp"
 
 namespace tb::python {
 

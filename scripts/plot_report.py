@@ -3,7 +3,7 @@
 
 Usage:  /usr/bin/python3 scripts/plot_report.py REPORT_DIR [--store DIR [--fresh]]
 
-The C++ decides which figures exist and what each draws (app/figure_plan.cpp), and writes
+The C++ decides which figures exist and what each draws (app/writing/figure_plan.cpp), and writes
 REPORT_DIR/figures.csv (one row per figure) and REPORT_DIR/figure_series.csv (one row per series:
 its panel and axes, legend label, colour and line style, data file, row filter, x and y columns
 and transform). This script draws those series from the CSVs the C++ wrote and nothing else: it
@@ -128,7 +128,7 @@ class Data:
 
 
 def transformed(ys, transform):
-    """The same transforms as app/figure_plan.cpp's transformed()."""
+    """The same transforms as app/writing/figure_plan.cpp's transformed()."""
     if transform == "value":
         return ys[0]
     if transform.startswith("scale:"):

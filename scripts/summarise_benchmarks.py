@@ -13,7 +13,7 @@ Writes into OUT_DIR:
   benchmarks.md    per-step cost at N = 20, 200, 2000; fitted exponent p of cost ~ N^p (N >= 50);
                    LGVI/RK4 cost ratios; machine and date
 The figure of these costs (figures/benchmarks_scaling.png) is planned by the C++
-(app/figure_plan.cpp, one panel per model and integrator family) and drawn by plot_report.py
+(app/writing/figure_plan.cpp, one panel per model and integrator family) and drawn by plot_report.py
 from benchmarks.csv.
 
 Times are cpu_time throughout, converted to ns through each entry's time_unit. Standard library
@@ -355,7 +355,7 @@ def whole_run_costs(summary_path):
 
 def merge(out_path, part_paths):
     """One Google Benchmark JSON from the parts the report measured one integrator at a time
-    (app/external_steps.cpp): the first part's context, every part's benchmarks in order."""
+    (app/running/external_steps.cpp): the first part's context, every part's benchmarks in order."""
     merged = None
     for path in part_paths:
         with open(path) as f:

@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <sstream>
 
-#include "app/case.hpp"
-#include "app/job_result.hpp"
-#include "app/study_parameter.hpp"
+#include "app/input/case.hpp"
+#include "app/running/job_result.hpp"
+#include "app/input/study_parameter.hpp"
 #include "models/hanging_tether/catenary_study.hpp"
 #include "models/hanging_tether/model.hpp"
 
@@ -36,7 +36,7 @@ std::vector<int> parse_elements(const std::string& text) {
   return out;
 }
 
-// The study's one parameter (app/study_parameter.hpp); its default is the model's
+// The study's one parameter (app/input/study_parameter.hpp); its default is the model's
 // default_catenary_elements().
 const StudyParameterOf<std::vector<int>>& elements_parameter() {
   static const StudyParameterOf<std::vector<int>> p{

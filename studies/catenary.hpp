@@ -2,7 +2,7 @@
 #include <array>
 #include <string_view>
 
-#include "app/study.hpp"
+#include "app/input/study.hpp"
 #include "models/hanging_tether/catenary_study.hpp"
 namespace tb {
 // Hanging-tether cases: the static shape for each N against Irvine's elastic catenary (seed
@@ -11,7 +11,7 @@ namespace tb {
 StudyInfo catenary_study();
 
 namespace hanging_tether {
-// A catenary job's result (app/job_result.hpp), described once (app/record.hpp).
+// A catenary job's result (app/running/job_result.hpp), described once (app/common/record.hpp).
 constexpr std::array<std::string_view, 2> enum_texts(Discretisation) { return {"lumped", "full"}; }
 template <class V>
 void describe(V& v, CatenaryPoint& p) {

@@ -3,10 +3,10 @@
 #include <filesystem>
 #include <list>
 
-#include "app/catalogue.hpp"
-#include "app/job_result.hpp"
-#include "app/runner.hpp"
-#include "app/summary.hpp"
+#include "app/input/catalogue.hpp"
+#include "app/running/job_result.hpp"
+#include "app/running/runner.hpp"
+#include "app/writing/summary.hpp"
 #include "core/format.hpp"
 
 namespace tb {

@@ -6,13 +6,13 @@
 #include <map>
 #include <set>
 
-#include "app/catalogue.hpp"
+#include "app/input/catalogue.hpp"
 #include "core/format.hpp"
-#include "app/job_result.hpp"
-#include "app/metric_cells.hpp"
-#include "app/study_parameter.hpp"
-#include "app/runner.hpp"
-#include "app/summary.hpp"
+#include "app/running/job_result.hpp"
+#include "app/judging/metric_cells.hpp"
+#include "app/input/study_parameter.hpp"
+#include "app/running/runner.hpp"
+#include "app/writing/summary.hpp"
 #include "core/table_reader.hpp"
 
 namespace tb {
@@ -45,7 +45,7 @@ double parse_steps(const std::string& text) {
   return v;
 }
 
-// The study's one parameter (app/study_parameter.hpp).
+// The study's one parameter (app/input/study_parameter.hpp).
 const StudyParameterOf<double>& steps_parameter() {
   static const StudyParameterOf<double> p{
       "steps",

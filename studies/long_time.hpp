@@ -1,6 +1,6 @@
 #pragma once
-#include "app/runner.hpp"
-#include "app/study.hpp"
+#include "app/running/runner.hpp"
+#include "app/input/study.hpp"
 namespace tb {
 // Long-time growth laws (core/growth.hpp) of the energy and momentum errors of every run of
 // every conservative case (no external work in the energy balance): law, exponent with its 95%
@@ -20,7 +20,7 @@ struct LongRunResult {
   bool probed_work = false;
 };
 template <class V>
-void describe(V& v, LongRunResult& r) {  // app/record.hpp
+void describe(V& v, LongRunResult& r) {  // app/common/record.hpp
   v("row", r.row);
   v("probed_work", r.probed_work);
 }

@@ -8,17 +8,17 @@
 #include <map>
 #include <tuple>
 
-#include "app/catalogue.hpp"
-#include "app/csv_table.hpp"
+#include "app/input/catalogue.hpp"
+#include "app/common/csv_table.hpp"
 #include "core/format.hpp"
-#include "app/gates.hpp"
-#include "app/job_result.hpp"
+#include "app/judging/gates.hpp"
+#include "app/running/job_result.hpp"
 #include "core/model_variant.hpp"
-#include "app/reference_data.hpp"
-#include "app/runner.hpp"
+#include "app/input/reference_data.hpp"
+#include "app/running/runner.hpp"
 #include "core/table_reader_toml.hpp"
 #include "studies/paper_verdict.hpp"
-#include "app/claim_series.hpp"
+#include "app/input/claim_series.hpp"
 
 namespace tb {
 

@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "core/format.hpp"
-#include "app/round_off.hpp"
-#include "app/summary.hpp"
+#include "app/running/round_off.hpp"
+#include "app/writing/summary.hpp"
 
 namespace tb {
 
@@ -246,7 +246,7 @@ double series_floor(const Series& s, const SummaryRow& row, double t) {
 
 std::string seconds(double t) { return format_g(t, 4) + " s"; }
 
-// The kinds about a time, judged on the run's recorded series (app/claim_series.hpp).
+// The kinds about a time, judged on the run's recorded series (app/input/claim_series.hpp).
 ClaimVerdict judge_time_claim(const PaperClaim& c, const SummaryRow& row, const ClaimEvidence& e) {
   ClaimVerdict v;
   const Series& s = *e.series;

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "app/claim_series.hpp"
-#include "app/reference_data.hpp"
-#include "app/runner.hpp"
+#include "app/input/claim_series.hpp"
+#include "app/input/reference_data.hpp"
+#include "app/running/runner.hpp"
 #include "core/growth.hpp"
 
 namespace tb {

@@ -5,10 +5,10 @@
 #include <fstream>
 #include <list>
 
-#include "app/catalogue.hpp"
+#include "app/input/catalogue.hpp"
 #include "core/format.hpp"
-#include "app/job_result.hpp"
-#include "app/runner.hpp"
+#include "app/running/job_result.hpp"
+#include "app/running/runner.hpp"
 
 namespace tb {
 

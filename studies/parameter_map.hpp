@@ -1,5 +1,5 @@
 #pragma once
-#include "app/study.hpp"
+#include "app/input/study.hpp"
 namespace tb {
 // Cases with a [report.parameter_map]: one fixed-step integrator over the case for every
 // (value of one [model] parameter, step h), each run to the map's t_end or its first failure.

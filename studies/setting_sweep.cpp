@@ -3,10 +3,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/catalogue.hpp"
+#include "app/input/catalogue.hpp"
 #include "core/format.hpp"
-#include "app/job_result.hpp"
-#include "app/runner.hpp"
+#include "app/running/job_result.hpp"
+#include "app/running/runner.hpp"
 #include "core/table_reader.hpp"
 
 namespace tb {

@@ -1,5 +1,5 @@
 #pragma once
-#include "app/study.hpp"
+#include "app/input/study.hpp"
 namespace tb {
 // Cases with a [report.setting_sweep]: one integrator over the case once per value of one of
 // its settings, every other setting the case's (e.g. ida's Baumgarte rate p: drift against

@@ -2,7 +2,7 @@
 // and cases/README.md ("Stability map"). Practice followed where the issue is silent
 // (DiffEqDevTools): the unit is a setup (method + step) run over the same horizon for every
 // method, judged by one measurement path (integrate() and the metrics' accumulator of
-// app/runner.hpp, core/metrics.hpp); every run is written out (stability_probes.csv) so that
+// app/running/runner.hpp, core/metrics.hpp); every run is written out (stability_probes.csv) so that
 // each h_max can be audited.
 
 #include "studies/stability_map.hpp"
@@ -16,11 +16,11 @@
 #include <optional>
 #include <sstream>
 
-#include "app/catalogue.hpp"
-#include "app/energy_scale.hpp"
+#include "app/input/catalogue.hpp"
+#include "app/running/energy_scale.hpp"
 #include "core/format.hpp"
-#include "app/job_result.hpp"
-#include "app/study_parameter.hpp"
+#include "app/running/job_result.hpp"
+#include "app/input/study_parameter.hpp"
 #include "core/model_variant.hpp"
 
 namespace tb {
@@ -66,7 +66,7 @@ StabilityProbe probe_stability(const RunKey& key, IntegratorSettings settings, d
     return p;
   }
   MetricsAccumulator metrics;
-  // The criterion of every run's status (measure(), app/runner.cpp), fed the same samples: a probe
+  // The criterion of every run's status (measure(), app/running/runner.cpp), fed the same samples: a probe
   // stops at the first sample from which the run is unstable (nothing later can make it stable).
   StabilityMonitor monitor(criterion, key.c->model->slowest_period_s(), case_energy_scale(*key.c, key.discretisation));
   long step_now = 0;
@@ -246,7 +246,7 @@ std::function<double(const std::string&)> number_where(std::string name, std::st
   };
 }
 
-// The study's parameters (app/study_parameter.hpp), each declared and parsed here only.
+// The study's parameters (app/input/study_parameter.hpp), each declared and parsed here only.
 struct Parameters {
   StudyParameterOf<double> horizon_steps{
       "horizon_steps",

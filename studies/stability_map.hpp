@@ -12,7 +12,7 @@
 //      with its reason; the two are kept apart (instability against solver failure), each with
 //      its own h_max and fitted exponent;
 //   2. the StabilityMonitor, fed every sample as measure() feeds it, finds nothing beyond its
-//      bounds (energy gain against the case's energy scale E_s, app/energy_scale.hpp: never the
+//      bounds (energy gain against the case's energy scale E_s, app/running/energy_scale.hpp: never the
 //      probe's own, which a blow-up within the start-up would inflate; exponential growth of the
 //      energy error still going on at the horizon; constraints, orthogonality); a probe stops at
 //      the first sample past a bound nothing later can undo (energy gain, constraints,
@@ -38,8 +38,8 @@
 #include <string_view>
 #include <vector>
 
-#include "app/runner.hpp"
-#include "app/study.hpp"
+#include "app/running/runner.hpp"
+#include "app/input/study.hpp"
 #include "numerics/statistics.hpp"
 
 namespace tb {
@@ -102,7 +102,7 @@ StabilitySearch find_h_max(const RunKey& key, const IntegratorSettings& settings
 StudyInfo stability_map_study();
 
 // A search is a stability job's result (bytes between processes and in the resume store),
-// described once (app/record.hpp).
+// described once (app/common/record.hpp).
 constexpr std::array<std::string_view, 5> enum_texts(StabilityProbe::End) {
   return {"stable", "unstable", "solver_failure", "not_applicable", "interrupted"};
 }

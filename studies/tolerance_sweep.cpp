@@ -23,9 +23,9 @@
 #include <list>
 #include <sstream>
 
-#include "app/catalogue.hpp"
-#include "app/job_result.hpp"
-#include "app/runner.hpp"
+#include "app/input/catalogue.hpp"
+#include "app/running/job_result.hpp"
+#include "app/running/runner.hpp"
 #include "core/format.hpp"
 
 namespace tb {

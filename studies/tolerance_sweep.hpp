@@ -1,5 +1,5 @@
 #pragma once
-#include "app/study.hpp"
+#include "app/input/study.hpp"
 namespace tb {
 // Cases with a [report.tolerance_sweep] (issue 32 item 3): an adaptive integrator (seed 003's
 // ODE45: rk45) once per rtol (atol = atol_per_rtol x rtol) and per max_step (0: free; 1e-3: the

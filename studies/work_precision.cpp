@@ -11,7 +11,7 @@
 // the counts: rhs_evals (f, or the residual of an implicit step) and Newton iterations.
 //
 // The reference comes from a method not under test and is cross-checked by a second solver
-// (app/reference.hpp); their distance (max norm) is the resolution of every error measured
+// (app/running/reference.hpp); their distance (max norm) is the resolution of every error measured
 // against it. A point whose error is not above that agreement is marked unresolved: written
 // with its error (what was measured) but `resolved = no`, left out of the order fits, and
 // drawn hollow, never counted as a win (references.csv lists the agreement per case).
@@ -27,12 +27,12 @@
 #include <map>
 #include <set>
 
-#include "app/catalogue.hpp"
-#include "app/order_fit.hpp"
-#include "app/fingerprint.hpp"
+#include "app/input/catalogue.hpp"
+#include "app/judging/order_fit.hpp"
+#include "app/common/fingerprint.hpp"
 #include "core/format.hpp"
-#include "app/job_result.hpp"
-#include "app/reference.hpp"
+#include "app/running/job_result.hpp"
+#include "app/running/reference.hpp"
 #include "core/trajectory_error.hpp"
 #include "numerics/convergence.hpp"
 #include "numerics/statistics.hpp"

@@ -3,9 +3,9 @@
 #include <limits>
 #include <string>
 
-#include "app/runner.hpp"
-#include "app/order_fit.hpp"
-#include "app/study.hpp"
+#include "app/running/runner.hpp"
+#include "app/judging/order_fit.hpp"
+#include "app/input/study.hpp"
 #include "numerics/statistics.hpp"
 
 namespace tb {
@@ -36,7 +36,7 @@ struct WorkPrecisionResult {
   double relative_error = std::numeric_limits<double>::quiet_NaN();
 };
 template <class V>
-void describe(V& v, WorkPrecisionResult& r) {  // app/record.hpp
+void describe(V& v, WorkPrecisionResult& r) {  // app/common/record.hpp
   v("measured", r.measured);
   v("error", r.error);
   v("trajectory", r.trajectory);

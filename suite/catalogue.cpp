@@ -12,7 +12,7 @@ const Catalogue& suite_catalogue() {
     c.models = model_registry();
     c.integrators = integrator_registry();
     c.studies = study_registry();
-    // References (app/reference.hpp) on the model's ODE form at rtol 1e-13: Fehlberg 7(8), a
+    // References (app/running/reference.hpp) on the model's ODE form at rtol 1e-13: Fehlberg 7(8), a
     // method none of the compared integrators is, cross-checked by the compared Dormand-Prince 5(4).
     c.reference_solvers = reference_solver_registry();
     c.reference_integrator = "rkf78";

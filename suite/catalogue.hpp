@@ -1,8 +1,8 @@
 #pragma once
 // The suite as shipped: every model, integrator and study, and the reference solver, named
 // here once. The tetherbench executable, the tests and the benchmarks use this catalogue; a
-// user's own driver can assemble another (app/catalogue.hpp).
-#include "app/catalogue.hpp"
+// user's own driver can assemble another (app/input/catalogue.hpp).
+#include "app/input/catalogue.hpp"
 
 namespace tb {
 // Validated on first use (std::logic_error naming the problem).

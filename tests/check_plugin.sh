@@ -40,7 +40,7 @@ expect_line '^model spring_chain \(fixture_spring_chain\.toml\) +invariants unde
 expect_line '^13 checks: 6 passed, 0 failed, 7 not applicable$'
 
 # Three integrators, one defect each. A step past t_stop breaks the integrator contract that every
-# run enforces (app/runner.cpp): each check that runs it to an end time fails on it.
+# run enforces (app/running/runner.cpp): each check that runs it to an end time fails on it.
 run 1 "$plugins/libconformance_broken_integrators.so"
 expect_failed "integrator broken_order|declared order" "integrator broken_overshoot|declared order" \
   "integrator broken_overshoot|lands on t_end" "integrator broken_overshoot|trait: adaptive" \
@@ -49,7 +49,7 @@ expect_failed "integrator broken_order|declared order" "integrator broken_oversh
 # step back's defect falls steadily like its O(h^4) local error.
 expect_line '^integrator broken_symmetric +trait: symmetric \(step back\) +FAIL +.*declared symmetric, but the step back.s defect falls with h like a local error, steadily'
 expect_line '^integrator broken_symmetric +declared order +pass ' 
-# Judged by the one order rule (app/order_fit.hpp judge_order): Heun's order 2 (the asymptotic fit
+# Judged by the one order rule (app/judging/order_fit.hpp judge_order): Heun's order 2 (the asymptotic fit
 # 1.94 +- 0.32, the whole sweep's slope 2.14) is an order reduction against the declared 3.
 expect_line '^integrator broken_order +declared order +FAIL +string_pendulum: measured order (1\.9|2\.[01])[0-9]* against the declared 3 .*: order reduction'
 expect_line '^integrator broken_overshoot +lands on t_end +FAIL +.*integrator contract: a step returned success past t_stop \(t = 0\.011'
@@ -79,7 +79,7 @@ run 1 "$plugins/libexample_rk3_plugin.so" "$plugins/libconformance_broken_model.
 [ "$(grep -c '^plugin ' "$out")" -eq 2 ] || fail "expected two plugin tables"
 
 # A plugin whose steps crash, abort, exit, hang or break the integrator contract: every check runs
-# in a worker process (app/isolation.hpp), so the table is complete and each fault is a FAIL row
+# in a worker process (app/running/isolation.hpp), so the table is complete and each fault is a FAIL row
 # naming it; the status is 1.
 run 1 "$plugins/libfaulty_steps.so" --time-limit 1
 expect_line '^integrator faulty_segv +declared order +FAIL +string_pendulum: .*failed: crashed \(SIGSEGV\) in plugin faulty_steps, integrator faulty_segv at t = '

@@ -8,9 +8,9 @@
 #include <functional>
 #include <memory>
 
-#include "app/case.hpp"
+#include "app/input/case.hpp"
 #include "core/formulation.hpp"
-#include "app/runner.hpp"
+#include "app/running/runner.hpp"
 #include "mechanics/attached_body_dae.hpp"
 #include "tests/test_support.hpp"
 

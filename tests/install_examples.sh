@@ -170,8 +170,8 @@ status=0
 grep -q "throwing_method .*plugin bug in step" "$work/throwing.out" || fail "the throwing run's row does not give the reason"
 grep -q "rk4 .*ok" "$work/throwing.out" || fail "the other runs did not go on"
 echo "throwing step: $(grep throwing_method "$work/throwing.out")"
-# Every fault of a plugin's step is that run's failure (app/isolation.hpp, the integrator contract
-# of app/runner.cpp): a crash, an abort, a non-standard throw, exit(), a hang past --time-limit,
+# Every fault of a plugin's step is that run's failure (app/running/isolation.hpp, the integrator contract
+# of app/running/runner.cpp): a crash, an abort, a non-standard throw, exit(), a hang past --time-limit,
 # NaN returned as success, a state of the wrong size, a time that does not advance. The built-in
 # runs of the same command complete, and the status is 1.
 faulty="$work/build_hostile/libfaulty_steps.so"

@@ -11,8 +11,8 @@
 #include <cstdio>
 #include <map>
 
-#include "app/metric_cells.hpp"
-#include "app/round_off.hpp"
+#include "app/judging/metric_cells.hpp"
+#include "app/running/round_off.hpp"
 #include "core/metric_registry.hpp"
 #include "tests/test_support.hpp"
 

@@ -1,4 +1,4 @@
-// Claims about a time judged on the run's time series (app/claim_series.hpp,
+// Claims about a time judged on the run's time series (app/input/claim_series.hpp,
 // studies/paper_verdict.cpp): the analyses on synthetic series with known answers, and the
 // verdicts a350e29's report got wrong (issue 32 item 1) as regression cases.
 #include <catch2/catch.hpp>
@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/claim_series.hpp"
+#include "app/input/claim_series.hpp"
 #include "studies/paper_verdict.hpp"
 #include "tests/temp_file.hpp"
 

@@ -1,4 +1,4 @@
-// The claims check (app/claims_check.hpp): regression rows from the report of main 3ea2631,
+// The claims check (app/judging/claims_check.hpp): regression rows from the report of main 3ea2631,
 // each a verdict its own data contradicted, must each be caught; and a small report written by
 // this build must print none.
 
@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/claims_check.hpp"
+#include "app/judging/claims_check.hpp"
 #include "tests/temp_file.hpp"
 
 using namespace tb;

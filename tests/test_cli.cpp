@@ -15,9 +15,9 @@
 #include <algorithm>
 #include <thread>
 
-#include "app/csv_table.hpp"
-#include "app/runner.hpp"
-#include "app/summary.hpp"
+#include "app/common/csv_table.hpp"
+#include "app/running/runner.hpp"
+#include "app/writing/summary.hpp"
 #include "tests/test_support.hpp"
 
 namespace fs = std::filesystem;

@@ -1,4 +1,4 @@
-// The coverage matrix (app/coverage.hpp; issue 35): which integrator runs which case and why not.
+// The coverage matrix (app/writing/coverage.hpp; issue 35): which integrator runs which case and why not.
 // The READMEs' generated blocks must be what the registries say now, every n/a reason must say who
 // declined what, and a report's matrix must carry each run's own status.
 
@@ -7,8 +7,8 @@
 #include <fstream>
 #include <iterator>
 
-#include "app/coverage.hpp"
-#include "app/markdown_table.hpp"
+#include "app/writing/coverage.hpp"
+#include "app/common/markdown_table.hpp"
 #include "test_support.hpp"
 
 using namespace tb;

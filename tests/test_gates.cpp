@@ -9,8 +9,8 @@
 #include <random>
 #include <set>
 
-#include "app/gates.hpp"
-#include "app/order_gate.hpp"
+#include "app/judging/gates.hpp"
+#include "app/judging/order_gate.hpp"
 #include "core/table_reader.hpp"
 #include "tests/test_support.hpp"
 

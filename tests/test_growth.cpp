@@ -13,8 +13,8 @@
 #include <map>
 #include <random>
 
-#include "app/gates.hpp"
-#include "app/metric_cells.hpp"
+#include "app/judging/gates.hpp"
+#include "app/judging/metric_cells.hpp"
 #include "core/growth.hpp"
 #include "tests/test_support.hpp"
 
@@ -515,7 +515,7 @@ TEST_CASE("real runs: rk4's energy drifts linearly, the variational integrators'
 }
 
 TEST_CASE("the tables' growth codes: every law, the investigate mark and the acceleration mark have words", "[growth]") {
-  // summary.md's legend explains every code its law columns print (app/summary_markdown.cpp); an
+  // summary.md's legend explains every code its law columns print (app/writing/summary_markdown.cpp); an
   // unknown code throws there, so each law and both marks ("!", "^") must have a sentence.
   for (const auto law : enum_texts(GrowthLaw::None)) CHECK_NOTHROW(growth_code_meaning(std::string(law)));
   CHECK(growth_code_meaning("^").find("an observation beside the law, not a law") != std::string::npos);

@@ -12,9 +12,9 @@
 #include <sstream>
 #include <sys/wait.h>
 
-#include "app/case.hpp"
+#include "app/input/case.hpp"
 #include "core/metrics.hpp"
-#include "app/runner.hpp"
+#include "app/running/runner.hpp"
 #include "models/hanging_tether/catenary_study.hpp"
 #include "models/hanging_tether/elastic_catenary.hpp"
 #include "models/hanging_tether/model.hpp"

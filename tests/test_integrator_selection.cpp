@@ -1,5 +1,5 @@
-// `table`/`report --integrator NAME` (app/integrator_selection.hpp) and the reference search path
-// of `--reference-dir` (app/reference_search.hpp): what a plugin author needs to compare their
+// `table`/`report --integrator NAME` (app/input/integrator_selection.hpp) and the reference search path
+// of `--reference-dir` (app/common/reference_search.hpp): what a plugin author needs to compare their
 // method with a few built-ins, and their own case beside a bundled one.
 
 #include <catch2/catch.hpp>
@@ -11,9 +11,9 @@
 #include <set>
 #include <sstream>
 
-#include "app/csv_table.hpp"
-#include "app/integrator_selection.hpp"
-#include "app/reference.hpp"
+#include "app/common/csv_table.hpp"
+#include "app/input/integrator_selection.hpp"
+#include "app/running/reference.hpp"
 #include "tests/temp_file.hpp"
 #include "tests/test_support.hpp"
 

@@ -1,10 +1,10 @@
-// The report's job ordering and ETA estimates (app/jobs.hpp) and the stored job costs they
-// come from (reference/job_costs.csv, app/reference_data.hpp).
+// The report's job ordering and ETA estimates (app/jobs/jobs.hpp) and the stored job costs they
+// come from (reference/job_costs.csv, app/input/reference_data.hpp).
 #include <catch2/catch.hpp>
 
 
-#include "app/jobs.hpp"
-#include "app/reference_data.hpp"
+#include "app/jobs/jobs.hpp"
+#include "app/input/reference_data.hpp"
 #include "core/table_reader.hpp"
 #include "tests/temp_file.hpp"
 

@@ -1,5 +1,5 @@
-// Job results as bytes (app/job_result.hpp) and the resume store of the job list
-// (app/jobs.hpp): exact round trips, refused malformed bytes, and which stored results a
+// Job results as bytes (app/running/job_result.hpp) and the resume store of the job list
+// (app/jobs/jobs.hpp): exact round trips, refused malformed bytes, and which stored results a
 // resumed job list reuses (matching fingerprint, whole file) or runs again.
 
 #include <catch2/catch.hpp>
@@ -10,11 +10,11 @@
 #include <limits>
 #include <random>
 
-#include "app/build_identity.hpp"
-#include "app/job_provenance.hpp"
-#include "app/job_result.hpp"
-#include "app/jobs.hpp"
-#include "app/manifest.hpp"
+#include "app/common/build_identity.hpp"
+#include "app/jobs/job_provenance.hpp"
+#include "app/running/job_result.hpp"
+#include "app/jobs/jobs.hpp"
+#include "app/writing/manifest.hpp"
 #include "tests/test_support.hpp"
 #include "studies/long_time.hpp"
 #include "studies/stability_map.hpp"
@@ -397,7 +397,7 @@ TEST_CASE("the resume store: matching results are reused, changed inputs, a torn
 TEST_CASE("a stored job is reused only by the same build: another build's result runs again, and each result says "
           "which build ran it and when",
           "[jobs][resume]") {
-  // The code identity is the build's (app/build_identity.hpp), recorded at build time: 16 hex
+  // The code identity is the build's (app/common/build_identity.hpp), recorded at build time: 16 hex
   // digits, never the commit read at run time.
   const tb::BuildIdentity& build = tb::build_identity();
   REQUIRE(build.hash.size() == 16);
@@ -464,7 +464,7 @@ TEST_CASE("a stored job is reused only by the same build: another build's result
 }
 
 TEST_CASE("a run's inputs are a described record: every input changes its text, nothing else does", "[jobs][resume]") {
-  // The fingerprint of a job is taken of record_text(RunInputs) (app/job_result.hpp): the case's
+  // The fingerprint of a job is taken of record_text(RunInputs) (app/running/job_result.hpp): the case's
   // file and model, the integrator's effective settings, the horizon and a plugin's origin.
   tb::Case c = tb::load_case(std::string(TETHERBENCH_CASES_DIR) + "/T_planar_pendulum_60deg.toml", tb::testing::catalogue());
   const std::string base = tb::run_inputs(c, "rk45");

@@ -12,6 +12,9 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <map>
+#include <set>
 #include <regex>
 #include <sstream>
 
@@ -111,7 +114,7 @@ TEST_CASE("the kernel (numerics, core, mechanics) includes only the kernel: it i
 }
 
 TEST_CASE("the conformance checks include no model and no integrator: they get both from their callers", "[layering]") {
-  // conformance/ sees the application only (the orders' rule is app/order_fit.hpp); the checks
+  // conformance/ sees the application only (the orders' rule is app/judging/order_fit.hpp); the checks
   // must stay generic (a plugin's entries are checked by the same code).
   for (const auto& file : sources_under(kRoot / "conformance"))
     for (const auto& inc : includes_of(slurp(file))) {
@@ -119,4 +122,88 @@ TEST_CASE("the conformance checks include no model and no integrator: they get b
       const std::string top = inc.substr(0, inc.find('/'));
       CHECK((top == "numerics" || top == "core" || top == "mechanics" || top == "app" || top == "conformance"));
     }
+}
+
+// Issue 45 item 2: app/ is split into rooms by what they do, each looking only down:
+//   common   formats and process plumbing (records' field visitor, CSV/Markdown tables, fingerprints, paths)
+//   input    what to run: cases, the catalogue, studies' interface, limits, applicability, the run records
+//   running  one run: the runner, its step loop, isolation, round-off floors, reference solutions, plugins
+//   jobs     many runs: the job list, store, transport, workers and MPI distribution, progress, provenance
+//   judging  what the runs mean: gates, order gate, claims check, recommendation, metric cells
+//   writing  what is written: summaries, the report and its index, figure plan, coverage, manifest
+// The rooms stay small enough to read (at most 25 files, at most 5 levels of headers including
+// headers of the same room), and every file of app/ is in one of them.
+TEST_CASE("app/ is split into rooms that include only their own room and the rooms below it", "[layering]") {
+  const std::vector<std::string> rooms = {"common", "input", "running", "jobs", "judging", "writing"};
+  auto rank = [&](const std::string& room) {
+    return std::distance(rooms.begin(), std::find(rooms.begin(), rooms.end(), room));
+  };
+  std::map<std::string, std::vector<std::string>> headers_included;  // header -> headers of its room it includes
+  std::map<std::string, int> files_in;
+  for (const auto& file : sources_under(kRoot / "app")) {
+    const fs::path rel = fs::relative(file, kRoot);  // app/<room>/<file>
+    INFO(rel.string());
+    REQUIRE(std::distance(rel.begin(), rel.end()) == 3);
+    const std::string room = std::next(rel.begin())->string();
+    REQUIRE(rank(room) < std::ssize(rooms));
+    ++files_in[room];
+    for (const auto& inc : includes_of(slurp(file))) {
+      if (inc.rfind("app/", 0) != 0) continue;
+      const std::string to = inc.substr(4, inc.find('/', 4) - 4);
+      INFO("includes \"" << inc << "\"");
+      CHECK(rank(to) <= rank(room));
+      if (to == room && file.extension() == ".hpp") headers_included[rel.string()].push_back(inc);
+    }
+  }
+  for (const auto& [room, n] : files_in) {
+    INFO("app/" << room << " holds " << n << " files");
+    CHECK(n <= 25);
+  }
+  std::map<std::string, int> level;  // 1 + the longest chain of same-room headers below it
+  std::function<int(const std::string&)> level_of = [&](const std::string& h) {
+    if (auto it = level.find(h); it != level.end()) return it->second;
+    level[h] = 0;  // a cycle would show as a short chain; the next test refuses cycles
+    int deepest = 0;
+    for (const auto& below : headers_included[h]) deepest = std::max(deepest, level_of(below));
+    return level[h] = deepest + 1;
+  };
+  for (const auto& [header, _] : headers_included) {
+    INFO(header << " sits " << level_of(header) << " headers deep in its room");
+    CHECK(level_of(header) <= 5);
+  }
+}
+
+// No include cycle among app/'s components (X.hpp with X.cpp), at any depth: a cycle is how a
+// shared record came to live beside the code that uses it (issue 45: runner.hpp held the run
+// records, and the headers that carried them included it back).
+TEST_CASE("app/'s components include one another without a cycle", "[layering]") {
+  std::map<std::string, std::set<std::string>> uses;  // app/<room>/<component> -> the components it includes
+  for (const auto& file : sources_under(kRoot / "app")) {
+    const std::string from = (fs::relative(file, kRoot).parent_path() / file.stem()).string();
+    for (const auto& inc : includes_of(slurp(file)))
+      if (inc.rfind("app/", 0) == 0) {
+        const std::string to = (fs::path(inc).parent_path() / fs::path(inc).stem()).string();
+        if (to != from) uses[from].insert(to);
+      }
+  }
+  REQUIRE(uses.size() > 20);
+  std::map<std::string, int> state;  // 0 unvisited, 1 on the current path, 2 done
+  std::vector<std::string> path;
+  std::function<void(const std::string&)> visit = [&](const std::string& c) {
+    state[c] = 1;
+    path.push_back(c);
+    for (const auto& next : uses[c]) {
+      if (state[next] == 1) {
+        std::string cycle;
+        for (auto it = std::find(path.begin(), path.end(), next); it != path.end(); ++it) cycle += *it + " -> ";
+        FAIL_CHECK("include cycle: " << cycle << next);
+      } else if (state[next] == 0) {
+        visit(next);
+      }
+    }
+    path.pop_back();
+    state[c] = 2;
+  };
+  for (const auto& [component, _] : uses)
+    if (state[component] == 0) visit(component);
 }

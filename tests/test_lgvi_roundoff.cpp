@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "app/reference.hpp"
+#include "app/running/reference.hpp"
 #include "integrators/lgvi_step_solver.hpp"
 #include "models/multirotor_payload/model.hpp"
 #include "tests/lie_group_fixtures.hpp"

@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "app/csv_table.hpp"
-#include "app/job_result.hpp"
-#include "app/metric_cells.hpp"
-#include "app/round_off.hpp"
-#include "app/summary.hpp"
-#include "app/summary_markdown.hpp"
+#include "app/common/csv_table.hpp"
+#include "app/running/job_result.hpp"
+#include "app/judging/metric_cells.hpp"
+#include "app/running/round_off.hpp"
+#include "app/writing/summary.hpp"
+#include "app/writing/summary_markdown.hpp"
 #include "core/metric_registry.hpp"
 #include "tests/temp_file.hpp"
 #include "tests/test_support.hpp"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "app/runner.hpp"
+#include "app/running/runner.hpp"
 #include "tests/moving_reel.hpp"
 #include "tests/test_support.hpp"
 

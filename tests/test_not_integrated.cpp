@@ -21,10 +21,10 @@
 #include <string>
 #include <vector>
 
-#include "app/csv_table.hpp"
-#include "app/reference_data.hpp"
-#include "app/runner.hpp"
-#include "app/summary.hpp"
+#include "app/common/csv_table.hpp"
+#include "app/input/reference_data.hpp"
+#include "app/running/runner.hpp"
+#include "app/writing/summary.hpp"
 #include "core/metrics.hpp"
 #include "core/violable_invariants.hpp"
 #include "tests/temp_file.hpp"

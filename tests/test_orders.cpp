@@ -9,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "app/order_fit.hpp"
+#include "app/judging/order_fit.hpp"
 #include "numerics/statistics.hpp"
 #include "studies/work_precision.hpp"
 

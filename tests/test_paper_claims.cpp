@@ -1,4 +1,4 @@
-// The papers' claims (reference/paper_claims.csv, app/reference_data.cpp) and their verdicts
+// The papers' claims (reference/paper_claims.csv, app/input/reference_data.cpp) and their verdicts
 // (studies/paper_verdict.cpp): the rules of cases/README.md "The papers' claims" on synthetic
 // rows, and every claim naming a case, run, metric and setting that exist.
 #include <catch2/catch.hpp>
@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "app/gates.hpp"
+#include "app/judging/gates.hpp"
 #include "core/model_variant.hpp"
 #include "core/table_reader_toml.hpp"
-#include "app/reference_data.hpp"
+#include "app/input/reference_data.hpp"
 #include "integrators/registry.hpp"
 #include "core/integrator.hpp"
 #include "studies/paper_verdict.hpp"

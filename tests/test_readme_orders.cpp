@@ -1,4 +1,4 @@
-// The measured orders cases/README.md quotes are generated from orders.csv (app/readme_orders.hpp;
+// The measured orders cases/README.md quotes are generated from orders.csv (app/judging/readme_orders.hpp;
 // issue 32): the block's rendering and replacement, and the README's block against what the
 // work-precision study measures now on the cheap cases (a stale quote fails here, as the lgvi4
 // orders -1.4/-0.4 on C_single_multirotor would have).
@@ -10,8 +10,8 @@
 #include <fstream>
 #include <iterator>
 
-#include "app/csv_table.hpp"
-#include "app/readme_orders.hpp"
+#include "app/common/csv_table.hpp"
+#include "app/judging/readme_orders.hpp"
 #include "core/table_reader.hpp"
 #include "tests/temp_file.hpp"
 

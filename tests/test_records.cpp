@@ -1,4 +1,4 @@
-// Records described once (app/record.hpp): for every described type, a value with every field
+// Records described once (app/common/record.hpp): for every described type, a value with every field
 // set (by a visitor over the same description, so a field added later is covered without
 // editing this file) survives bytes exactly, every proper prefix of its bytes is refused, its
 // canonical text names every field, and a flat record's CSV cells read back to the same record.
@@ -7,8 +7,8 @@
 #include <cmath>
 #include <string>
 
-#include "app/job_result.hpp"
-#include "app/record.hpp"
+#include "app/running/job_result.hpp"
+#include "app/common/record.hpp"
 #include "studies/catenary.hpp"
 #include "studies/long_time.hpp"
 #include "studies/stability_map.hpp"

@@ -5,7 +5,7 @@
 // the catalogue refuses a reference solver that is also compared.
 #include <catch2/catch.hpp>
 
-#include "app/reference.hpp"
+#include "app/running/reference.hpp"
 #include "tests/test_support.hpp"
 
 using namespace tb;

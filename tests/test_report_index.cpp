@@ -1,4 +1,4 @@
-// The front page's advice (app/recommendation.hpp) and layout (app/report_index.hpp) on report
+// The front page's advice (app/judging/recommendation.hpp) and layout (app/writing/report_index.hpp) on report
 // tables with known answers: which run is advised, which is not and why, which columns a case
 // table drops, and that the answer comes first.
 
@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/recommendation.hpp"
-#include "app/report_index.hpp"
+#include "app/judging/recommendation.hpp"
+#include "app/writing/report_index.hpp"
 #include "tests/temp_file.hpp"
 
 using namespace tb;

@@ -1,4 +1,4 @@
-// How a run's runtime is measured (app/runner.hpp): a full run shorter than the timing floor
+// How a run's runtime is measured (app/running/runner.hpp): a full run shorter than the timing floor
 // (kMinTimedSeconds) is repeated unobserved until its passes reach it, the runtime being the
 // fastest pass; a run whose runtime nothing reads (RunOptions::untimed(): the long-time study,
 // the error spread, the gates) takes the observed pass alone. Both measure the same run: the
@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "app/runner.hpp"
+#include "app/running/runner.hpp"
 #include "tests/test_support.hpp"
 
 using namespace tb;

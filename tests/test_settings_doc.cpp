@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/settings_doc.hpp"
+#include "app/input/settings_doc.hpp"
 #include "core/table_reader_toml.hpp"
 #include "tests/test_support.hpp"
 

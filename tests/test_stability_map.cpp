@@ -12,7 +12,7 @@
 #include <sstream>
 #include <sys/wait.h>
 
-#include "app/summary.hpp"
+#include "app/writing/summary.hpp"
 #include "studies/stability_map.hpp"
 #include "tests/test_support.hpp"
 

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "mechanics/body_shapes.hpp"
-#include "app/case.hpp"
+#include "app/input/case.hpp"
 #include "numerics/convergence.hpp"
-#include "app/reference.hpp"
-#include "app/runner.hpp"
+#include "app/running/reference.hpp"
+#include "app/running/runner.hpp"
 #include "conformance/final_state.hpp"
 #include "suite/catalogue.hpp"
 #include "models/string_pendulum/model.hpp"

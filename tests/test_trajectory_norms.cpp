@@ -1,5 +1,5 @@
 // Trajectory error norms of the work-precision study (issue 14 item 2; core/trajectory_error.hpp,
-// app/reference.hpp): the norms' values on a perturbation known in closed form, the stored
+// app/running/reference.hpp): the norms' values on a perturbation known in closed form, the stored
 // reference trajectories (on their grid, refused when stale, missing or damaged), and the
 // orders measured from the trajectory norms against the final-state orders.
 #include <catch2/catch.hpp>
@@ -10,9 +10,9 @@
 #include <random>
 #include <sstream>
 
-#include "app/catalogue.hpp"
-#include "app/reference.hpp"
-#include "app/study.hpp"
+#include "app/input/catalogue.hpp"
+#include "app/running/reference.hpp"
+#include "app/input/study.hpp"
 #include "core/trajectory_error.hpp"
 #include "tests/temp_file.hpp"
 #include "tests/test_support.hpp"

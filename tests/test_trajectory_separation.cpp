@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "app/reference_data.hpp"
+#include "app/input/reference_data.hpp"
 #include "core/trajectory_separation.hpp"
 
 namespace {

@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <random>
 
-#include "app/case.hpp"
+#include "app/input/case.hpp"
 #include "conformance/dae_checks.hpp"
 #include "integrators/ida/ida.hpp"
 #include "mechanics/unconstrained_dae.hpp"

@@ -8,8 +8,8 @@
 #include <functional>
 #include <set>
 
-#include "app/job_result.hpp"
-#include "app/settings_doc.hpp"
+#include "app/running/job_result.hpp"
+#include "app/input/settings_doc.hpp"
 #include "core/table_reader_toml.hpp"
 #include "tests/test_support.hpp"
 

@@ -4,8 +4,8 @@
 // show by self-convergence (no reference solution needed), beside the order the integrator
 // declares. Writes observed_order.csv.
 //
-// What a study does (app/study.hpp): plan() returns independent jobs, each computing one value
-// through the one measurement path (measure(), app/runner.hpp) and touching nothing shared;
+// What a study does (app/input/study.hpp): plan() returns independent jobs, each computing one value
+// through the one measurement path (measure(), app/running/runner.hpp) and touching nothing shared;
 // tetherbench runs them in its parallel pool (threads, MPI ranks), stores them for --resume under
 // a fingerprint of their inputs, and hands each result back into its slot; write() then writes
 // the study's files from the slots. A job's inputs are run_inputs(case, integrator) (the case
@@ -18,10 +18,10 @@
 #include <fstream>
 #include <memory>
 
-#include "app/case.hpp"
-#include "app/catalogue.hpp"
-#include "app/job_result.hpp"
-#include "app/runner.hpp"
+#include "app/input/case.hpp"
+#include "app/input/catalogue.hpp"
+#include "app/running/job_result.hpp"
+#include "app/running/runner.hpp"
 #include "core/format.hpp"
 
 namespace my_studies {

@@ -1,7 +1,7 @@
 #pragma once
 #include <Eigen/Dense>
 
-#include "app/study.hpp"
+#include "app/input/study.hpp"
 namespace my_studies {
 // The study `observed_order` (observed_order.cpp).
 tb::StudyInfo observed_order_info();

@@ -41,7 +41,7 @@ def test_a_python_method_is_measured_at_its_order(orders, name, declared):
     # orders.csv's rule: a fit over the asymptotic range with its 95% interval. The fit is tight
     # enough (intervals of 0.01) that the O(h) correction to the leading error term shows: an
     # interval may miss the declared order by a few thousandths, as for the compiled methods (rk2
-    # on the elastic pendulum, the free rigid body). By the one rule (app/order_fit.hpp
+    # on the elastic pendulum, the free rigid body). By the one rule (app/judging/order_fit.hpp
     # judge_order; issue 44) that is a note, never a flag; up to then it was flagged.
     assert abs(row.measured_order - declared) < 0.03, row
     assert row.points.startswith("4 of 4") or row.points.startswith("3 of 4"), row

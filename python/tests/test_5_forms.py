@@ -115,7 +115,7 @@ def test_a_python_dae_scheme_is_measured_at_its_order(dae_orders, name, declared
     assert abs(row.measured_order - declared) < 0.05, row
     # An interval that misses the declared order by the O(h) correction to the leading error term
     # (BDF1's local orders rise 0.935 -> 0.967 -> 0.983) is a note, not a flag: the one rule of
-    # orders.csv, the gate and check-plugin (app/order_fit.hpp judge_order; issue 44). Up to
+    # orders.csv, the gate and check-plugin (app/judging/order_fit.hpp judge_order; issue 44). Up to
     # then such a miss (below 0.02) was flagged.
     assert not (isinstance(row.flag, str) and row.flag), row.flag
     if "misses the declared" in row.note:
@@ -127,7 +127,7 @@ def test_check_integrator_passes_a_correct_first_order_method(dae_orders):
     """Issue 44: tb.check_integrator failed a correct order-1 method whose 95% interval missed 1
     by 0.0019 (clean deterministic convergence: BDF1's local orders approach 1 by the O(h)
     correction of the leading error term), while the gate passed it. One rule now
-    (app/order_fit.hpp judge_order): the declared-order check passes, and says by how much the
+    (app/judging/order_fit.hpp judge_order): the declared-order check passes, and says by how much the
     interval misses, if it does."""
     checks = tb.check_integrator("py_bdf1").set_index("check")
     row = checks.loc["declared order"]

@@ -15,9 +15,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/reference.hpp"
-#include "app/runner.hpp"
-#include "app/job_result.hpp"
+#include "app/running/reference.hpp"
+#include "app/running/runner.hpp"
+#include "app/running/job_result.hpp"
 #include "examples/integrator_bs23/bs23.hpp"
 #include "examples/integrator_rk3/rk3.hpp"
 #include "examples/integrator_symplectic_euler/symplectic_euler.hpp"

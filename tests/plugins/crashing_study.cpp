@@ -1,13 +1,13 @@
 // A study from a plugin whose own code (not a run) crashes: its job for the second case
 // dereferences a null pointer. No run can carry that fault, so the job has no result: the
 // command ends with status 1 naming the job and the plugin, after the other jobs ran and were
-// stored (app/isolation.hpp JobCrashed; tests/install_examples.sh).
+// stored (app/running/isolation.hpp JobCrashed; tests/install_examples.sh).
 #include <fstream>
 #include <memory>
 
-#include "app/case.hpp"
-#include "app/job_result.hpp"
-#include "app/study.hpp"
+#include "app/input/case.hpp"
+#include "app/running/job_result.hpp"
+#include "app/input/study.hpp"
 #include "core/plugin.hpp"
 
 namespace {

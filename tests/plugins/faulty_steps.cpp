@@ -1,6 +1,6 @@
 // Loads fine; each of its integrators is Heun's method (explicit, order 2) until its step
 // `fault_step` (default 100: t = 0.1 s at h = 1 ms), where it commits one fault. Every fault is
-// that run's failure, never the end of the other runs (app/isolation.hpp, app/runner.cpp):
+// that run's failure, never the end of the other runs (app/running/isolation.hpp, app/running/runner.cpp):
 //   faulty_segv          dereferences a null pointer (SIGSEGV)
 //   faulty_fpe           divides an integer by zero (SIGFPE)
 //   faulty_abort         calls abort() (SIGABRT, as a failed assert does)

@@ -5,7 +5,7 @@
 //   implicit_midpoint_broken  (MIDPOINT_BROKEN) a coefficient bug: the stage is evaluated at
 //                             y_n + h k instead of y_n + h/2 k, which is the backward Euler
 //                             method, order 1, while it still declares order 2 and the midpoint's
-//                             traits. The gate's order check (app/order_gate.hpp) must catch it;
+//                             traits. The gate's order check (app/judging/order_gate.hpp) must catch it;
 //   implicit_midpoint_tolerance (MIDPOINT_TOLERANCE) the correct method, its fixed-point
 //                             iteration stopped at a tolerance, as plugin authors write it: a
 //                             sweep that moves the increment h k by at most kTolerance x the

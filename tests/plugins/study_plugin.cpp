@@ -5,9 +5,9 @@
 #include <fstream>
 #include <memory>
 
-#include "app/case.hpp"
-#include "app/job_result.hpp"
-#include "app/study.hpp"
+#include "app/input/case.hpp"
+#include "app/running/job_result.hpp"
+#include "app/input/study.hpp"
 #include "core/plugin.hpp"
 
 namespace {

@@ -1,0 +1,438 @@
+#include "app/input/case.hpp"
+
+#include <cmath>
+#include <cstdint>
+
+#include <algorithm>
+#include <sstream>
+#include <string_view>
+
+#include "app/common/fingerprint.hpp"
+#include "core/format.hpp"
+#include "core/model_variant.hpp"
+#include "core/table_reader_toml.hpp"
+
+namespace tb {
+
+void read_integrator_settings(TableReader& table, const IntegratorInfo& info, IntegratorSettings& s) {
+  // Exactly the declared settings are read, so exactly they are accepted (finish()).
+  for (const SettingSpec& spec : info.settings) {
+    if (spec.is_number()) {
+      if (const auto value = table.checked_or_none(spec.name, spec.integer, spec.expectation(),
+                                                   [&](double x) { return spec.accepts(x); }))
+        s.set(spec.name, *value);
+      continue;
+    }
+    // A word written as a number: a retired integer code says which word it stood for, any
+    // other value how to write a word.
+    auto note = [&](std::optional<std::int64_t> integer) -> std::string {
+      if (integer && *integer >= 0 && std::size_t(*integer) < spec.former_codes.size())
+        return " (the retired code of \"" + spec.former_codes[std::size_t(*integer)] +
+               "\": write the word, as a TOML string)";
+      return " (write it as a TOML string, e.g. \"" + (spec.words.empty() ? spec.default_text : spec.words.front()) + "\")";
+    };
+    if (const auto word = table.checked_string_or_none(spec.name, spec.expectation(),
+                                                       [&](const std::string& w) { return spec.accepts(w); }, note))
+      s.set_word(spec.name, *word);
+  }
+  table.finish();
+}
+
+// Every integrator's settings checked against the integrator's declared conflicts; `where`
+// starts the message (the case file, or the --set assignment that made the combination). The
+// setting sweep's values are checked by the study that runs them (studies/setting_sweep.cpp),
+// so that `run` is not refused for a sweep it does not run.
+void check_setting_conflicts(const Case& c, const Catalogue& catalogue, const std::string& where) {
+  for (const auto& info : catalogue.integrators) {
+    if (!info.conflict) continue;
+    const IntegratorSettings& s = c.settings.at(info.name);
+    if (const auto clash = info.conflict(s); !clash.key.empty())
+      throw InputError(where + ": key 'integrators." + info.name + "." + clash.key + "': expected " + clash.expected +
+                       ", got " + s.shown(clash.key));
+  }
+}
+
+namespace {
+// Whether x is a whole multiple of y (to 1e-9 relative: steps written as decimals).
+bool whole_multiple(double x, double y) {
+  const double k = std::round(x / y);
+  return k >= 1.0 && std::abs(x - k * y) <= 1e-9 * x;
+}
+bool fits_grid(double interval, const ReportSettings& r) {
+  if (!whole_multiple(r.reference_t_end, interval)) return false;
+  for (double h : r.steps)
+    if (!whole_multiple(interval, h)) return false;
+  return true;
+}
+
+// [report] trajectory_interval, or the default of ReportSettings::trajectory_interval.
+double read_trajectory_interval(TableReader& report, const ReportSettings& r) {
+  const std::string expected = "a whole multiple of every step of [report] steps that divides reference_t_end = " +
+                               format_g(r.reference_t_end);
+  if (const auto v = report.checked_or_none("trajectory_interval", false, expected,
+                                            [&](double x) { return x > 0.0 && fits_grid(x, r); }))
+    return *v;
+  for (int n = kTrajectorySamples; n >= 1; --n)
+    if (fits_grid(r.reference_t_end / n, r)) return r.reference_t_end / n;
+  report.fail("trajectory_interval",
+              "to be given: no reference_t_end / n (n <= " + std::to_string(kTrajectorySamples) +
+                  ") is a whole multiple of every step of [report] steps; " + expected,
+              "no key");
+}
+}  // namespace
+
+// [report.ranking] (RankingSweep): its grid like read_trajectory_interval's, over its own
+// horizon and steps.
+static std::optional<RankingSweep> read_ranking(TableReader& report, const ReportSettings& r, const Catalogue& catalogue) {
+  auto table = report.optional_table("ranking");
+  if (!table) return std::nullopt;
+  RankingSweep sweep;
+  sweep.t_end = table->positive("t_end");
+  sweep.steps = table->has("steps") ? table->positive_list("steps") : r.steps;
+  sweep.tolerances = table->has("tolerances") ? table->positive_list("tolerances") : r.tolerances;
+  sweep.integrators = table->string_list_or_empty("integrators", catalogue.integrator_names());
+  ReportSettings grid;
+  grid.reference_t_end = sweep.t_end;
+  grid.steps = sweep.steps;
+  const std::string expected = "a whole multiple of every step of [report.ranking] steps that divides t_end = " +
+                               format_g(sweep.t_end);
+  if (const auto v = table->checked_or_none("interval", false, expected,
+                                            [&](double x) { return x > 0.0 && fits_grid(x, grid); }))
+    sweep.interval = *v;
+  for (int n = kTrajectorySamples; n >= 1 && sweep.interval == 0.0; --n)
+    if (fits_grid(sweep.t_end / n, grid)) sweep.interval = sweep.t_end / n;
+  if (sweep.interval == 0.0) table->fail("interval", "to be given: " + expected, "no key");
+  table->finish();
+  return sweep;
+}
+
+bool Case::lists(const std::string& integrator) const {
+  return only_integrators.empty() ||
+         std::find(only_integrators.begin(), only_integrators.end(), integrator) != only_integrators.end();
+}
+
+namespace {
+
+std::optional<SettingSweep> read_setting_sweep(TableReader& report, const Case& c, const Catalogue& catalogue) {
+  auto table = report.optional_table("setting_sweep");
+  if (!table) return std::nullopt;
+  SettingSweep sweep;
+  sweep.integrator = table->one_of("integrator", catalogue.integrator_names());
+  const IntegratorInfo& info = *catalogue.find_integrator(sweep.integrator);
+  // Number settings only: the sweep's values, its CSV and its fit are numbers (a word setting's
+  // few values are compared by running the case once per value with --set).
+  std::vector<std::string> keys;
+  for (const auto& spec : info.settings)
+    if (spec.is_number()) keys.push_back(spec.name);
+  if (keys.empty())
+    table->fail("integrator", "an integrator with number settings to sweep", "'" + sweep.integrator + "', which declares none");
+  sweep.setting = table->one_of("setting", keys);
+  const SettingSpec& spec = *std::find_if(info.settings.begin(), info.settings.end(),
+                                          [&](const SettingSpec& s) { return s.name == sweep.setting; });
+  sweep.values = table->non_negative_list_or("values", {});
+  if (sweep.values.empty()) table->fail("values", "a non-empty array of values of " + sweep.setting, "none");
+  for (double v : sweep.values)
+    if (!spec.accepts(v)) table->fail("values", "values of " + sweep.setting + ", each " + spec.expectation(), format_g(v));
+  sweep.t_end = table->positive_or("t_end", c.t_end);
+  std::string why_not;
+  if (!c.model->offers(info.consumes, c.model->default_discretisation(), why_not))
+    table->fail("integrator", "an integrator that runs model " + c.model_name, "'" + sweep.integrator + "' (" + why_not + ")");
+  table->finish();
+  return sweep;
+}
+
+std::optional<ToleranceSweep> read_tolerance_sweep(TableReader& report, const Case& c, const Catalogue& catalogue) {
+  auto table = report.optional_table("tolerance_sweep");
+  if (!table) return std::nullopt;
+  ToleranceSweep sweep;
+  std::string why_not;
+  sweep.integrator = table->one_of("integrator", catalogue.integrator_names());
+  const IntegratorInfo& info = *catalogue.find_integrator(sweep.integrator);
+  if (!info.adaptive || !IntegratorSettings::defaults(info.settings, c.h).declares(kMaxStepKey))
+    table->fail("integrator", "an adaptive integrator with the setting max_step", "'" + sweep.integrator + "'");
+  if (!c.model->offers(info.consumes, c.model->default_discretisation(), why_not))
+    table->fail("integrator", "an integrator that runs model " + c.model_name, "'" + sweep.integrator + "' (" + why_not + ")");
+  sweep.rtol = table->positive_list("rtol");
+  sweep.atol_per_rtol = table->positive_or("atol_per_rtol", sweep.atol_per_rtol);
+  sweep.max_step = table->non_negative_list_or("max_step", {0.0});
+  if (sweep.max_step.empty()) table->fail("max_step", "a non-empty array of steps >= 0 (0: free)", "[]");
+  sweep.t_end = table->positive_or("t_end", c.t_end);
+  if (sweep.t_end > c.t_end) table->fail("t_end", "a horizon no longer than the case's t_end = " + format_g(c.t_end), format_g(sweep.t_end));
+  if (table->has("compare_with")) {
+    sweep.compare_with = table->one_of("compare_with", catalogue.integrator_names());
+    const IntegratorInfo& other = *catalogue.find_integrator(sweep.compare_with);
+    if (other.adaptive)
+      table->fail("compare_with", "a fixed-step integrator (run at the case's h)", "'" + sweep.compare_with + "'");
+    if (!c.model->offers(other.consumes, c.model->default_discretisation(), why_not))
+      table->fail("compare_with", "an integrator that runs model " + c.model_name, "'" + sweep.compare_with + "' (" + why_not + ")");
+  }
+  table->finish();
+  return sweep;
+}
+
+// The case's model at each value of one [model] key; a value the model refuses is the table's
+// key 'values' failing, with the model's reason.
+std::vector<std::shared_ptr<const Model>> model_variants(TableReader& table, const Case& c, const Catalogue& catalogue,
+                                                         const TableReader& model, const TableReader& initial,
+                                                         const std::string& key, const std::vector<double>& values) {
+  std::vector<std::shared_ptr<const Model>> out;
+  for (double v : values) {
+    try {
+      out.push_back(build_model_variant(*catalogue.find_model(c.model_name), c.file, toml_table(model), toml_table(initial), key, v));
+    } catch (const InputError& e) {
+      table.fail("values", "values the model accepts for " + key, format_g(v) + " (" + e.what() + ")");
+    }
+  }
+  return out;
+}
+
+std::optional<ParameterMap> read_parameter_map(TableReader& report, const Case& c, const Catalogue& catalogue,
+                                               const TableReader& model, const TableReader& initial) {
+  auto table = report.optional_table("parameter_map");
+  if (!table) return std::nullopt;
+  ParameterMap map;
+  map.integrator = table->one_of("integrator", catalogue.integrator_names());
+  const IntegratorInfo& info = *catalogue.find_integrator(map.integrator);
+  std::string why_not;
+  if (!c.model->offers(info.consumes, c.model->default_discretisation(), why_not))
+    table->fail("integrator", "an integrator that runs model " + c.model_name, "'" + map.integrator + "' (" + why_not + ")");
+  if (info.adaptive) table->fail("integrator", "a fixed-step integrator (the map is over h)", "'" + map.integrator + "'");
+  if (table->has("compare_with")) {
+    map.compare_with = table->one_of("compare_with", catalogue.integrator_names());
+    const IntegratorInfo& other = *catalogue.find_integrator(map.compare_with);
+    if (!c.model->offers(other.consumes, c.model->default_discretisation(), why_not))
+      table->fail("compare_with", "an integrator that runs model " + c.model_name, "'" + map.compare_with + "' (" + why_not + ")");
+    if (other.adaptive)
+      table->fail("compare_with", "a fixed-step integrator (the map is over h)", "'" + map.compare_with + "'");
+    if (map.compare_with == map.integrator)
+      table->fail("compare_with", "an integrator other than 'integrator'", "'" + map.compare_with + "'");
+    // Its failures are read as the method's limit only if it solves the same discrete equations by
+    // other means. That is the case's premise (the suite cannot prove it: a variational Lie group
+    // integrator and a SHAKE-type one consume different forms and may still share them), but two methods
+    // of different declared order, symmetry or symplecticity provably do not.
+    auto shape = [](const IntegratorInfo& i) {
+      return "order " + std::to_string(i.order) + (i.traits.symmetric ? ", symmetric" : ", not symmetric") +
+             (i.traits.symplectic ? ", symplectic" : ", not symplectic");
+    };
+    if (shape(other) != shape(info))
+      table->fail("compare_with",
+                  "an integrator that can solve the same discrete equations as '" + map.integrator + "' (" + shape(info) +
+                      ")",
+                  "'" + map.compare_with + "' (" + shape(other) + ")");
+  }
+  map.parameter = table->one_of("parameter", numeric_model_keys(toml_table(model)));
+  map.values = table->positive_list("values");
+  map.steps = table->positive_list("steps");
+  map.t_end = table->positive_or("t_end", c.t_end);
+  for (double h : map.steps)
+    if (h > map.t_end) table->fail("steps", "steps no longer than t_end = " + format_g(map.t_end), format_g(h));
+  const bool integer = integer_model_key(toml_table(model), map.parameter);
+  for (double v : map.values)
+    if (integer && v != std::floor(v)) table->fail("values", "integers, like [model] " + map.parameter, format_g(v));
+  map.models = model_variants(*table, c, catalogue, model, initial, map.parameter, map.values);
+  table->finish();
+  return map;
+}
+
+std::optional<ErrorSpread> read_error_spread(TableReader& report, const Case& c, const Catalogue& catalogue,
+                                            const TableReader& model, const TableReader& initial) {
+  auto table = report.optional_table("error_spread");
+  if (!table) return std::nullopt;
+  ErrorSpread spread;
+  std::vector<std::string> labels;
+  for (const auto& i : catalogue.integrators) {
+    labels.push_back(i.name);
+    for (const auto& d : c.model->discretisations())  // as run_label names them (app/running/runner.hpp)
+      if (d != c.model->default_discretisation()) labels.push_back(i.name + "@" + d);
+  }
+  spread.runs = table->string_list_or_empty("runs", labels);
+  if (spread.runs.empty()) table->fail("runs", "a non-empty array of the case's runs (integrator or integrator@discretisation)", "none");
+  spread.parameter = table->one_of("parameter", numeric_model_keys(toml_table(model)));
+  const bool integer = integer_model_key(toml_table(model), spread.parameter);
+  if (!integer) spread.case_value = toml_table(model).at(spread.parameter).as_floating();
+  if (integer) table->fail("parameter", "a real-valued [model] key (a round-off change of an integer is none)", spread.parameter);
+  spread.values = table->positive_list("values");
+  spread.models = model_variants(*table, c, catalogue, model, initial, spread.parameter, spread.values);
+  table->finish();
+  return spread;
+}
+
+}  // namespace
+
+Case load_case(const std::string& path, const Catalogue& catalogue) {
+  TableReader root = TableReader::parse_file(path);
+  Case c;
+  c.file = path;
+  TableReader head = root.table("case");
+  c.name = head.string("name");
+  // The name becomes a folder under --out: an identifier, never a path.
+  if (c.name.empty() || c.name.size() > 100 || c.name == "." || c.name == ".." ||
+      c.name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") != std::string::npos)
+    head.fail("name", "an identifier of 1 to 100 letters, digits, '_', '-' and '.' (it names the output folder)",
+              "\"" + c.name + "\"");
+  // Nor may it be mistaken for one of the files the commands write beside the case folders.
+  for (const std::string_view reserved : {".csv", ".md", ".json", ".log", ".png"})
+    if (std::string_view(c.name).ends_with(reserved))
+      head.fail("name", "a name that is not a file name the commands write (no .csv, .md, .json, .log or .png ending)",
+                "\"" + c.name + "\"");
+  if (c.name == "figures") head.fail("name", "a name other than 'figures' (the report's figure folder)", "\"figures\"");
+  c.description = head.string("description");
+  if (!catalogue.reference_solvers.empty()) {
+    try {
+      c.scale_solver = std::make_shared<const IntegratorInfo>(catalogue.reference());
+    } catch (const std::logic_error&) {  // a catalogue without its reference solver: E_s per run, said so
+    }
+  }
+  c.model_name = head.one_of("model", catalogue.model_names());
+  c.t_end = head.positive("t_end");
+  c.h = head.positive("h");
+  c.sample_interval = head.positive("sample_interval");
+  c.only_integrators = head.string_list_or_empty("integrators", catalogue.integrator_names());
+  if (c.h > c.t_end) head.fail("h", "a step no longer than t_end = " + format_g(c.t_end), format_g(c.h));
+  std::optional<TableReader> horizons = head.optional_table("integrator_t_end");
+  if (horizons) {
+    for (const std::string& key : horizons->keys()) {
+      if (!catalogue.find_integrator(key))
+        horizons->fail(key, "a registered integrator (" + join_names(catalogue.integrator_names()) + ")", "'" + key + "'");
+      const double t = horizons->positive(key);
+      if (t > c.t_end) horizons->fail(key, "a horizon no longer than the case's t_end = " + format_g(c.t_end), format_g(t));
+      c.integrator_t_end[key] = t;
+    }
+    horizons->finish();
+  }
+  head.finish();
+
+  TableReader model = root.table("model");
+  TableReader initial = root.table("initial");
+  c.model = catalogue.find_model(c.model_name)->build(model, initial);
+  c.model_inputs = "model=" + c.model_name + ";[model]" + canonical_toml(toml_table(model)) + ";[initial]" +
+                   canonical_toml(toml_table(initial));
+
+  for (const auto& integ : catalogue.integrators) c.settings[integ.name] = IntegratorSettings::defaults(integ.settings, c.h);
+  for (const auto& [entry, origin] : catalogue.origins)
+    if (entry == "model " + c.model_name || entry.rfind("integrator ", 0) == 0) c.origins[entry] = origin;
+  TableReader report = root.table("report");
+  c.report.reference_t_end = report.positive("reference_t_end");
+  c.report.steps = report.positive_list("steps");
+  c.report.tolerances = report.positive_list("tolerances");
+  c.report.gate_t_end = report.positive("gate_t_end");
+  c.report.long_time_steps = report.positive_or("long_time_steps", 0.0);
+  if (c.report.long_time_steps != 0.0 &&
+      (c.report.long_time_steps != std::floor(c.report.long_time_steps) || c.report.long_time_steps < 1e3))
+    report.fail("long_time_steps", "a whole number of steps >= 1000 (the growth-law fit needs two decades)",
+                format_g(c.report.long_time_steps));
+  c.report.trajectory_interval = read_trajectory_interval(report, c.report);
+  c.report.ranking = read_ranking(report, c.report, catalogue);
+  c.report.setting_sweep = read_setting_sweep(report, c, catalogue);
+  if (const auto& sweep = c.report.setting_sweep)
+    c.given_settings[sweep->integrator][sweep->setting] = path + ": key 'report.setting_sweep.setting'";
+  c.report.tolerance_sweep = read_tolerance_sweep(report, c, catalogue);
+  c.report.parameter_map = read_parameter_map(report, c, catalogue, model, initial);
+  c.report.error_spread = read_error_spread(report, c, catalogue, model, initial);
+  report.finish();
+
+  // Settings that could never act are refused: an integrator that runs no formulation of this
+  // model, or a [case] integrators list of which nothing runs.
+  auto runs_model = [&](const IntegratorInfo& info, std::string& why_not) {
+    for (const auto& d : c.model->discretisations())
+      if (c.model->offers(info.consumes, d, why_not)) return true;
+    return false;
+  };
+  for (const auto& [name, t] : c.integrator_t_end)
+    if (std::string why_not; !runs_model(*catalogue.find_integrator(name), why_not))
+      horizons->fail(name, "an integrator that runs model " + c.model_name, "'" + name + "' (" + why_not + ")");
+  if (!c.only_integrators.empty()) {
+    std::string reasons;
+    bool any = false;
+    for (const auto& name : c.only_integrators) {
+      std::string why_not;
+      if (runs_model(*catalogue.find_integrator(name), why_not)) any = true;
+      else reasons += (reasons.empty() ? "" : "; ") + name + ": " + why_not;
+    }
+    if (!any) head.fail("integrators", "at least one integrator that runs model " + c.model_name, "none (" + reasons + ")");
+  }
+
+  if (auto integrators = root.optional_table("integrators")) {
+    for (const std::string& key : integrators->keys()) {
+      const IntegratorInfo* integ = catalogue.find_integrator(key);
+      if (!integ)
+        integrators->fail(key, "a registered integrator (" + join_names(catalogue.integrator_names()) + ")", "'" + key + "'");
+      if (std::string why_not; !runs_model(*integ, why_not))
+        integrators->fail(key, "settings of an integrator that runs model " + c.model_name,
+                          "settings for " + key + ", which cannot run it (" + why_not + ")");
+      TableReader t = integrators->table(key);
+      for (const std::string& setting : t.keys())
+        c.given_settings[key][setting] = path + ": key 'integrators." + key + "." + setting + "'";
+      read_integrator_settings(t, *integ, c.settings[key]);
+    }
+    integrators->finish();
+  }
+  root.finish();
+  check_setting_conflicts(c, catalogue, path);
+  return c;
+}
+
+std::optional<std::string> idle_setting(const Case& c, const IntegratorInfo& info, const std::string& key) {
+  std::optional<std::string> idle;
+  std::string why_not;
+  for (const auto& d : c.model->discretisations()) {
+    if (!c.lists(info.name) || !c.model->offers(info.consumes, d, why_not)) continue;
+    if (!info.idle_setting) return "";
+    const auto form = c.model->make_formulation(info.consumes, d, why_not);
+    if (!form) continue;
+    const std::string why = info.idle_setting(key, *form);
+    if (why.empty()) return "";
+    idle = why;
+  }
+  return idle;
+}
+
+void check_settings_act(const Case& c, const Catalogue& catalogue) {
+  for (const auto& [name, keys] : c.given_settings) {
+    const IntegratorInfo* info = catalogue.find_integrator(name);
+    if (!info) continue;
+    for (const auto& [key, where] : keys)
+      if (const auto why = idle_setting(c, *info, key); why && !why->empty())
+        throw InputError(where + ": expected a setting that acts on model " + c.model_name + "'s " +
+                         to_string(info->consumes) + " form, got " + key + " = " + c.settings.at(name).shown(key) +
+                         ", which has nothing to act on there (" + *why + ")");
+  }
+}
+
+void apply_setting_override(Case& c, const std::string& assignment, const Catalogue& catalogue) {
+  const std::string where = "--set " + assignment;
+  if (assignment.find_first_of("\n\r") != std::string::npos)
+    throw InputError(where + ": expected one NAME.KEY=VALUE on one line (a line break would smuggle in another key)");
+  const auto eq = assignment.find('=');
+  const auto dot = assignment.find('.');
+  if (eq == std::string::npos || dot == std::string::npos || dot > eq || dot == 0 || dot + 1 == eq || eq + 1 == assignment.size())
+    throw InputError(where + ": expected NAME.KEY=VALUE (e.g. NAME.rtol=1e-6)");
+  const std::string name = assignment.substr(0, dot), key = assignment.substr(dot + 1, eq - dot - 1);
+  const IntegratorInfo* integ = catalogue.find_integrator(name);
+  if (!integ)
+    throw InputError(where + ": unknown integrator '" + name + "' (expected one of: " +
+                     join_names(catalogue.integrator_names()) + ")");
+  // VALUE as the right-hand side of a TOML line; parsed under toml11's "unknown file" name so
+  // that the reader's messages carry no meaningless "(line 1)".
+  toml::value parsed;
+  const std::string text = assignment.substr(eq + 1);
+  try {
+    std::istringstream line("value = " + text);
+    const toml::value whole = toml::parse(line, "unknown file");
+    if (whole.as_table().size() != 1) throw std::runtime_error("more than one value");
+    parsed = whole.as_table().at("value");
+  } catch (const std::exception&) {
+    // A word or a text may be given without its quotes (--set NAME.scheme=suzuki), the shell
+    // having taken them; a number setting's value must be a TOML value.
+    const auto spec = std::find_if(integ->settings.begin(), integ->settings.end(),
+                                   [&](const SettingSpec& s) { return s.name == key; });
+    if (spec == integ->settings.end() || spec->is_number())
+      throw InputError(where + ": the value '" + text + "' is not a TOML value (a number such as 1e-6)");
+    parsed = toml::value(text);
+  }
+  TableReader table = table_reader_of(where, "integrators." + name, toml::value(toml::table{{key, parsed}}));
+  read_integrator_settings(table, *integ, c.settings.at(name));
+  check_setting_conflicts(c, catalogue, where + " (with " + c.file + ")");
+}
+
+}  // namespace tb

@@ -1,0 +1,169 @@
+#pragma once
+// A case file (format: cases/README.md): which model, its parameters and initial condition,
+// the step, the end time, the observation interval and per-integrator settings. Everything is
+// validated against the catalogue when the file is loaded, before anything runs or is written.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/input/catalogue.hpp"
+
+namespace tb {
+
+// [report.setting_sweep]: one integrator run over the case once per value of one of its
+// settings, every other setting the case's (e.g. a DAE integrator's Baumgarte rate p: drift against cost).
+struct SettingSweep {
+  std::string integrator;
+  std::string setting;
+  std::vector<double> values;
+  double t_end = 0.0;  // s; the case's t_end unless set
+};
+
+// [report.tolerance_sweep]: an adaptive integrator over the case once per (rtol, max_step), with
+// atol = atol_per_rtol x rtol, beside a fixed-step integrator at the case's h over the same
+// horizon (issue 32 item 3: seed 003's ODE45 at each tolerance, free and capped at its printed
+// 1 ms step, against its fixed-step fourth-order Runge-Kutta at h = 1e-3).
+struct ToleranceSweep {
+  std::string integrator;            // adaptive, declaring max_step
+  std::vector<double> rtol;          // one run per value and per max_step
+  double atol_per_rtol = 1e-3;       // MATLAB's defaults: atol 1e-6 / rtol 1e-3
+  std::vector<double> max_step;      // s; 0: free
+  std::string compare_with;          // fixed-step, run at the case's h ("" for none)
+  double t_end = 0.0;                // s; the case's t_end unless set
+};
+
+// [report.parameter_map]: one integrator run over the case for every (value of one numeric
+// [model] key, step), each until t_end or its first failure: where a method completes and, where
+// it does not, why (e.g. a Lie group method against cable link mass and h). The models are built when the
+// case is loaded, so a value the model refuses is an input error before anything runs.
+struct ParameterMap {
+  std::string integrator;
+  // Optional: a second fixed-step integrator run on the same points, one that solves the same
+  // discrete equations by other means (cases/README.md): where the first fails, the second
+  // failing too makes it the method's limit, completing makes it the first solver's.
+  std::string compare_with;
+  std::string parameter;                               // a numeric key of [model]
+  std::vector<double> values;
+  std::vector<std::shared_ptr<const Model>> models;    // one per value
+  std::vector<double> steps;                           // s
+  double t_end = 0.0;                                  // s; the case's t_end unless set
+};
+
+// [report.ranking]: the work-precision rankings' own sweep, over a horizon of several of the
+// model's slowest periods (issue 32 item 6), when the orders' horizon (reference_t_end) is too
+// short to rank on: its own reference trajectory (reference/<case>/ranking_trajectory*.bin), its
+// own steps and tolerances (coarser and fewer: a ranking needs a curve, not an asymptotic range),
+// timed over more passes than the orders' sweep.
+struct RankingSweep {
+  double t_end = 0.0;                // s
+  std::vector<double> steps;         // fixed-step sweep (s); [report] steps unless set
+  std::vector<double> tolerances;    // adaptive sweep (rtol, atol = 1e-2 rtol); [report] tolerances unless set
+  double interval = 0.0;             // the reference trajectory's grid (s): t_end / n, n <= 50, a whole multiple of every step
+  std::vector<std::string> integrators;  // only these runs (empty: every run of the orders' sweep)
+};
+
+// [report.error_spread]: some of the case's full runs again with one numeric [model] key moved
+// by round-off (e.g. gravity = 9.81 (1 + 1e-15)), every other input the case's. On a case whose
+// motion depends sensitively on its start (Model C's cooperative case, once its threefold
+// symmetry breaks), two correct runs' errors over the horizon differ by what such a change
+// moves them: the recommendation (app/judging/recommendation.hpp) treats errors within that measured
+// factor as alike (studies/error_spread.hpp).
+struct ErrorSpread {
+  std::vector<std::string> runs;  // run labels (integrator, or integrator@discretisation)
+  std::string parameter;          // a numeric key of [model]
+  double case_value = 0.0;        // its value in the case
+  std::vector<double> values;
+  std::vector<std::shared_ptr<const Model>> models;  // the case's model at each value, built when the case is read
+};
+
+// What `tetherbench report`, `reference` and `gate` do with a case ([report] table).
+constexpr int kTrajectorySamples = 50;  // default number of reference-trajectory grid intervals
+
+struct ReportSettings {
+  double reference_t_end = 0.0;     // horizon of the reference solution, work-precision sweep and orders (s)
+  std::vector<double> steps;        // fixed-step sweep (s)
+  std::vector<double> tolerances;   // adaptive sweep: rtol, with atol = 1e-2 rtol
+  double gate_t_end = 0.0;          // the short run the CI gates measure (s)
+  // Steps of the long runs of the long_time study (growth laws) in the report; 0: the study
+  // reads the case's full runs instead.
+  double long_time_steps = 0.0;
+  // Spacing of the reference trajectory's grid (s): [report] trajectory_interval, or by default
+  // reference_t_end / n for the largest n <= kTrajectorySamples that makes it a whole number of
+  // every step of `steps`, so that every fixed-step run of the sweep has a step end on each
+  // grid time. Either way it divides reference_t_end.
+  double trajectory_interval = 0.0;
+  std::optional<RankingSweep> ranking;  // absent: the rankings use the orders' sweep over reference_t_end
+  // The rankings' horizon: [report.ranking] t_end, or reference_t_end without that table.
+  double ranking_t_end() const { return ranking ? ranking->t_end : reference_t_end; }
+  std::optional<SettingSweep> setting_sweep;
+  std::optional<ToleranceSweep> tolerance_sweep;
+  std::optional<ParameterMap> parameter_map;
+  std::optional<ErrorSpread> error_spread;
+};
+
+struct Case {
+  std::string file;
+  std::string name;
+  std::string description;
+  std::string model_name;
+  double t_end = 0.0;            // s
+  double h = 0.0;                // s: fixed step, initial step of adaptive methods
+  double sample_interval = 0.0;  // s: observation grid
+  std::shared_ptr<const Model> model;
+  // The catalogue's reference solver, for the case's energy scale E_s (app/running/energy_scale.hpp);
+  // null in a catalogue without one (E_s is then each run's own, and its verdicts say so).
+  std::shared_ptr<const IntegratorInfo> scale_solver;
+  // Canonical text of the model name and the [model] and [initial] tables (app/common/fingerprint.hpp):
+  // what a stored reference solution of this case was computed from.
+  std::string model_inputs;
+  std::map<std::string, IntegratorSettings> settings;  // one entry per catalogue integrator
+  // The settings the case file gives (its [integrators.NAME] keys, and the one its setting sweep
+  // varies): integrator -> key -> where, the start of a message ("FILE: key 'integrators.NAME.KEY'").
+  // Each must act on the case (check_settings_act).
+  std::map<std::string, std::map<std::string, std::string>> given_settings;
+  // [case] integrators: the integrators this case runs; empty means every applicable one.
+  // (E.g. a long case repeated only to run one adaptive method at MATLAB ode45's default tolerances.)
+  std::vector<std::string> only_integrators;
+  // [case] integrator_t_end: a shorter horizon for some integrators' full runs (s), where the
+  // case's t_end would cost them far more than the rest of the main job; their rows say so
+  // (t_end column, and a note under the case's table).
+  std::map<std::string, double> integrator_t_end;
+  double t_end_for(const std::string& integrator) const {
+    const auto it = integrator_t_end.find(integrator);
+    return it == integrator_t_end.end() ? t_end : it->second;
+  }
+  ReportSettings report;
+  // Where the case's model and integrators come from, when a plugin provides them
+  // (Catalogue::origins, same keys: "model NAME", "integrator NAME"); built-in ones are absent.
+  // Part of the fingerprints of the case's results (app/running/job_result.hpp).
+  std::map<std::string, std::string> origins;
+
+  const IntegratorSettings& settings_for(const std::string& integrator) const { return settings.at(integrator); }
+  bool lists(const std::string& integrator) const;  // allowed by [case] integrators
+};
+
+// Throws InputError (naming the file, key and expectation) on any bad input.
+Case load_case(const std::string& path, const Catalogue& catalogue);
+
+// The command line's `--set NAME.KEY=VALUE`: sets one setting of integrator NAME in the case,
+// over the case file's value, validated exactly like a key of the case's [integrators.NAME]
+// table (VALUE is read as a TOML value). Throws InputError naming the assignment on an unknown
+// integrator, a key that integrator does not declare, or a bad value.
+void apply_setting_override(Case& c, const std::string& assignment, const Catalogue& catalogue);
+
+// Why the setting `key` of integrator `info` has nothing to act on in any form of this case's
+// model that the integrator runs (IntegratorInfo::idle_setting): empty when it acts on one (or the
+// integrator declares no such check), nullopt when the integrator runs no form of the case. Builds
+// the forms: call it after check_limits (app/input/limits.hpp).
+std::optional<std::string> idle_setting(const Case& c, const IntegratorInfo& info, const std::string& key);
+// Throws InputError, naming the file and key, for a setting the case file gives that acts on
+// nothing in the case (Case::given_settings). Builds the forms: call it after check_limits.
+void check_settings_act(const Case& c, const Catalogue& catalogue);
+
+// Reads one declared setting from a table (used for [integrators.NAME] and --set).
+void read_integrator_settings(TableReader& table, const IntegratorInfo& info, IntegratorSettings& s);
+
+}  // namespace tb

@@ -1,0 +1,74 @@
+#pragma once
+// What the suite is made of, handed to core by whoever assembles it (the executable, the
+// tests, a user's own driver): the models, the integrators, the studies, and which integrator
+// computes the reference solutions. Core never names a model, an integrator or a study; it
+// looks them up here. validate() checks the whole catalogue once, at start-up.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/integrator.hpp"
+#include "core/model.hpp"
+#include "app/input/study.hpp"
+
+namespace tb {
+
+struct Catalogue {
+  std::vector<ModelInfo> models;            // sorted by name
+  std::vector<IntegratorInfo> integrators;  // sorted by name
+  std::vector<StudyInfo> studies;           // sorted by name; `report` runs them in this order
+  // Methods that only compute reference solutions and are never compared (sorted by name).
+  std::vector<IntegratorInfo> reference_solvers;
+  // The reference solver (one of reference_solvers: a method not under test) and the
+  // cross-check solver (one of the compared integrators, or another reference solver): both
+  // adaptive ODE integrators, run at kReferenceRtol/kReferenceAtol on the model's ODE form of
+  // each discretisation (app/running/reference.hpp). Their agreement is the resolution of the errors
+  // measured against the reference.
+  std::string reference_integrator;
+  std::string crosscheck_integrator;
+  // Integrators a command was told to leave out (`--integrator` named the others:
+  // app/input/integrator_selection.hpp): known by name -- a case's sweep or a paper claim naming one is
+  // no error -- but never run. Empty: the catalogue compares every integrator it has.
+  std::vector<std::string> left_out;
+  // An integrator of the catalogue, compared or left out.
+  bool knows_integrator(const std::string& name) const;
+
+  // Plugins loaded into this catalogue (app/running/plugins.hpp), in the order given, and where each of
+  // their entries comes from: "plugin NAME VERSION, file hash H", keyed by kind and name
+  // ("integrator rk3"). Built-in entries have no origin. A run's fingerprint includes the
+  // origins of its integrator and model, a study job's the origin of its study.
+  struct Plugin {
+    std::string file, name, version, hash;
+    std::vector<std::string> entries;  // "integrator rk3", "model spring_chain", ...
+    // How it was compiled, as its TETHERBENCH_PLUGIN recorded it (core/plugin.hpp): a plugin
+    // built without optimisation has runtimes not comparable with the suite's.
+    bool optimised = true, asserts = false;
+    std::string build_type, cxx_flags, compiler;  // "" unknown (not built with the CMake package)
+  };
+  std::vector<Plugin> plugins;
+  std::map<std::string, std::string> origins;
+  // "" for a built-in entry.
+  std::string origin(const std::string& kind, const std::string& name) const;
+
+  const ModelInfo* find_model(const std::string& name) const;
+  const IntegratorInfo* find_integrator(const std::string& name) const;
+  const StudyInfo* find_study(const std::string& name) const;
+  const IntegratorInfo& reference() const;   // validate() guarantees both exist
+  const IntegratorInfo& crosscheck() const;
+  std::vector<std::string> model_names() const;
+  std::vector<std::string> integrator_names() const;
+  std::vector<std::string> study_names() const;
+
+  // Throws std::logic_error naming the problem: lists unsorted or with duplicate names, an
+  // integrator without a factory, an adaptive one without rtol and atol, a setting whose
+  // default lies outside its own range, a reference or cross-check solver that is missing, not
+  // adaptive or not an ODE integrator, a reference solver that is also compared, or the two
+  // solvers being the same method.
+  void validate() const;
+};
+
+// "a, b, c" for messages.
+std::string join_names(const std::vector<std::string>& names);
+
+}  // namespace tb

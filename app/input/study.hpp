@@ -1,0 +1,86 @@
+#pragma once
+// A study is an analysis over cases rather than one run: work-precision sweeps and orders,
+// the papers' comparison, the catenary check, a sweep of an integrator's setting, ... Each is
+// registered with a name, what it applies to and what it writes; `tetherbench report` runs
+// every study of the catalogue, `tetherbench study NAME CASE_FILE...` one of them. A study
+// plans independent jobs (run in parallel with every other job of the report, each through
+// the one measurement path of app/running/runner.hpp) and writes its files once they are done.
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/common/reference_search.hpp"
+
+namespace tb {
+
+struct Case;
+struct Catalogue;
+struct SummaryRow;
+
+// One job of a report: computed anywhere (a thread, another MPI rank, an earlier report whose
+// result was stored), applied where the tables are written. run() returns the job's result as
+// bytes and touches nothing shared; apply() reads such bytes into the study's results, on the
+// gathering process only, after every job ran. app/running/job_result.hpp has result_job(), which
+// builds both from a computation returning a serialisable value and the slot it goes to.
+struct StudyJob {
+  std::string label;  // for the progress line: "case | integrator | h = 1e-3"; unique within a report
+  double expected_cost = 1.0;  // rough relative cost, for ordering (longest first)
+  // Canonical text of everything the result depends on besides the suite's version (the case's
+  // inputs: app/running/job_result.hpp case_inputs / run_inputs, the study's parameters, reference data):
+  // with the label, the job's fingerprint; a stored result with another fingerprint is recomputed.
+  std::string inputs;
+  std::function<std::string()> run;  // must not throw for a failed run (that is a result)
+  std::function<void(const std::string&)> apply;
+};
+
+struct StudyContext {
+  const Catalogue* catalogue = nullptr;
+  const std::vector<Case>* cases = nullptr;  // the cases the study applies to
+  std::string out_dir;
+  std::string reference_dir;       // the suite's reference data (paper claims, job costs)
+  // Where the cases' reference solutions (<case>/final_state*.csv, trajectories) are looked for
+  // (app/common/reference_search.hpp): a researcher's own folders (--reference-dir), then the bundled
+  // one -- reference_dir when `references.bundled` is empty.
+  ReferenceSearch references;
+  ReferenceSearch case_references() const {
+    ReferenceSearch search = references;
+    if (search.bundled.empty()) search.bundled = reference_dir;
+    return search;
+  }
+  unsigned workers = 1;
+  std::map<std::string, std::string> parameters;     // --param NAME=VALUE, checked against StudyInfo::parameters
+  const std::vector<SummaryRow>* full_runs = nullptr;  // the table of full runs, for studies that need it
+};
+
+class Study {
+ public:
+  virtual ~Study() = default;
+  // Reads everything it needs (InputError before anything runs) and returns its jobs. The same
+  // inputs must give the same jobs in the same order: under MPI every rank plans, and the jobs
+  // are matched by label and fingerprint.
+  virtual std::vector<StudyJob> plan(const StudyContext& context) = 0;
+  // After every job has run: writes its files under context.out_dir, returns their paths.
+  virtual std::vector<std::string> write(const StudyContext& context) = 0;
+};
+
+struct StudyParameter {
+  std::string name, meaning, default_value;
+};
+
+struct StudyInfo {
+  std::string name;     // lower case; `tetherbench study NAME`
+  std::string summary;  // one line for `tetherbench list`
+  std::string writes;   // the files it writes, for `list` and the README
+  bool needs_full_runs = false;  // reads the table of full runs (run alone, the study runs them first)
+  std::vector<StudyParameter> parameters;
+  // Why the study has nothing to do for a case ("" when it applies): `tetherbench study` refuses
+  // such a case file, `report` leaves the case out of the study.
+  std::function<std::string(const Case&)> why_not;
+  std::function<std::unique_ptr<Study>()> make;
+};
+
+}  // namespace tb

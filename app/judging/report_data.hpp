@@ -1,0 +1,159 @@
+#pragma once
+// A written report read back as typed records, for the pages that summarise it (app/writing/report_index.hpp).
+// Every figure on the front page is read from the tables the report wrote (summary.csv,
+// stability_map.csv, long_time.csv, work_precision_rankings.csv, paper_comparison.csv, error_spread.csv,
+// figures.csv), never recomputed and never typed by hand, so the page cannot say what its own
+// tables do not.
+//
+// A table that is absent reads as empty (a report cut short, or written with --no-plots); a
+// table whose columns are not the ones read here is an InputError naming the file and column.
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace tb {
+
+// One row of summary.csv: a full run of a case.
+struct RunRecord {
+  std::string case_name, label, integrator, discretisation;  // label: "<integrator>" or "<integrator>@<discretisation>"
+  double h = 0.0, t_end = 0.0;
+  double rtol = 0.0;  // 0: a fixed-step run
+  double atol = 0.0;
+  // An adaptive run's step cap (summary.csv max_step): absent where its integrator has none, 0 free.
+  std::optional<double> max_step;
+  // E at the first and last samples and the external work W(t_end), where the model does external
+  // work (summary.csv energy_first, energy_last, external_work_last); absent otherwise.
+  std::optional<double> energy_first, energy_last, external_work_last;
+  std::string status;  // "ok", "unstable from t = ...", "failed at ...", "n/a: ..."
+  bool ok = false, not_applicable = false;
+  // Reached its end: ok, or past the instability criterion ("unstable from t = ..."), whose
+  // metrics measure the whole run and are printed beside its status.
+  bool completed = false;
+  double runtime_s = 0.0;
+  int timing_passes = 0;  // summary.csv's runtime_passes (0: an older report without the column)
+  // Metrics by summary.csv column; absent when the cell is empty (not integrated, or no result).
+  std::map<std::string, double> metric;
+  std::set<std::string> not_integrated;  // the metrics the run's formulation cannot violate
+  std::string energy_law, momentum_law;  // growth laws (core/growth.hpp names); "" when none
+  // What theory predicts of them for this method on this model (predicted_growth): "bounded"
+  // (symplectic, conservative), "round_off" (a conserved momentum map), "linear" (at most), "".
+  std::string energy_theory, momentum_theory;
+  // The law contradicts the prediction: the summary's verdict reads "investigate".
+  bool energy_investigate = false, momentum_investigate = false;
+  std::optional<double> value(const std::string& column) const;
+  // The status without its explanation: "unstable from t = 349.9 s", "failed at t = 0.2 s".
+  std::string short_status() const;
+};
+
+// The stability map's row for a run at the case's own parameters (stability_map.csv, swept empty).
+struct StepLimit {
+  double h_case = 0.0, h_max = 0.0;
+  double t_horizon = 0.0;  // s: the horizon each probe ran (10^4 steps or the case's t_end)
+  std::string bound;  // "bracketed", or why h_max is only a bound
+  std::string limit;  // "instability" or "solver" (what stops the method above h_max)
+  // A method without a stability interval on the imaginary axis gains energy at every h, so its
+  // h_max falls with the horizon (stability_map.csv horizon_dependent).
+  bool horizon_dependent = false;
+
+  // h/h_max for a run of step h: the map's own.
+  double margin(double h) const { return h_max > 0.0 ? h / h_max : 0.0; }
+  // The run is longer than the probes of a method whose h_max falls with the horizon: the map's
+  // h/h_max is then a lower bound of the run's. Not carried by a law: T^(-1/3) holds only where
+  // the fast modes' energy and frequency stay put, and the fifth referee read measured exponents
+  // from -0.05 (the reel deploying: its limit is set in the first second) to -1.0 (the locked
+  // reel, whose motion pumps the axial modes) between the map's horizons.
+  bool margin_is_lower_bound(double t_end) const {
+    return horizon_dependent && t_horizon > 0.0 && t_end > t_horizon * (1.0 + 1e-9);
+  }
+  // "h/h_max = 0.52" or "h/h_max >= 0.52 (h_max over the map's 1.92 s; it falls with the horizon
+  // for this method, so over the run's 5 s the margin is larger)".
+  std::string margin_words(double h, double t_end) const;
+};
+
+// A growth law fitted by the long-time study (long_time.csv).
+struct LawRecord {
+  std::string law, source;  // source: "full run" or "long run" (the study's own, longer run)
+  double t_end = 0.0, err_max = 0.0;
+  // regime_change: the envelope rose jump_ratio-fold between jump_from and jump_to (s), and
+  // after_law is the law of the span after it
+  double jump_from = 0.0, jump_to = 0.0, jump_ratio = 0.0;
+  std::string after_law;
+  std::string theory;  // what theory predicts (as RunRecord::energy_theory)
+  // The envelope steepened over the span judged (core/growth.hpp, GrowthFit::accelerating): an
+  // observation beside the law (false in a report of an older version, without the column).
+  bool accelerating = false;
+  // A fixed-step long run's twin at 2h: its max |error| over this run's (0: no twin, or a report
+  // of an older version). Round-off does not grow when the step doubles; a method's error of
+  // order p grows 2^p-fold (studies/long_time.cpp).
+  double at_2h_ratio = 0.0;
+};
+
+struct RankingRecord {
+  std::string case_name, discretisation, work, measure, ranking, note;
+  double horizon_s = 0.0, matched_error = 0.0;
+  std::vector<double> work_of_each;  // in the ranking's order (s of runtime, or evaluations)
+  // The relative spread of each entry's work over the passes that timed it (max/min - 1), in the
+  // same order: this machine's run-to-run timing noise, measured (empty: not in the table).
+  std::vector<double> spread_of_each;
+  // The model's slowest period (s) the ranking's horizon is counted in (0: not in the table):
+  // why a ranking may run longer than its case (issue 44 point 19).
+  double slowest_period_s = 0.0;
+  std::vector<int> passes_of_each;  // timing passes per entry (empty: not in the table)
+  // 1 where the entry's work is only an upper bound (its sweep does not bracket the matched
+  // error; "?" joins it to the entry before it), in the same order (empty: not in the table).
+  std::vector<int> bound_of_each;
+  bool bound(size_t k) const { return k < bound_of_each.size() && bound_of_each[k] != 0; }
+  // Whether the first entry is known to take the least work: no later entry is a bound.
+  bool first_is_least() const {
+    for (size_t k = 1; k < bound_of_each.size(); ++k)
+      if (bound_of_each[k]) return false;
+    return true;
+  }
+};
+
+struct PaperRecord {
+  std::string id, source, case_name, integrator, claim, metric, paper, ours, verdict;
+  std::string judges;  // "" (an older report) or paper_comparison.csv's judges column
+};
+
+// A figure of figures.csv (app/writing/figure_plan.hpp) whose file the plots wrote.
+struct FigureRecord {
+  std::string file, case_name, section, caption;
+};
+struct OmittedFigure {
+  std::string case_name, section, reason;
+};
+
+// A full run made again with one [model] key moved by round-off (error_spread.csv,
+// studies/error_spread.hpp).
+struct SpreadRecord {
+  RunRecord run;
+  std::string parameter;
+  double value = 0.0, case_value = 0.0;
+};
+
+struct ReportData {
+  std::string dir;
+  std::vector<RunRecord> runs;
+  std::vector<SpreadRecord> spread_runs;
+  std::map<std::pair<std::string, std::string>, StepLimit> step_limits;  // (case, run label)
+  // (case, run label, quantity "energy"/"momentum") -> the law over the longest horizon measured
+  std::map<std::tuple<std::string, std::string, std::string>, LawRecord> laws;
+  std::vector<RankingRecord> rankings;
+  std::vector<PaperRecord> paper;
+  std::vector<FigureRecord> figures;  // only those whose file exists
+  std::vector<OmittedFigure> omitted_figures;
+  std::vector<std::pair<std::string, std::string>> build;  // build_info.csv, in order
+
+  std::vector<const RunRecord*> runs_of(const std::string& case_name) const;
+  const StepLimit* step_limit(const std::string& case_name, const std::string& label) const;
+  const LawRecord* law(const std::string& case_name, const std::string& label, const std::string& quantity) const;
+};
+
+ReportData read_report_data(const std::string& dir);
+
+}  // namespace tb
