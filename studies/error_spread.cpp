@@ -8,16 +8,46 @@
 #include "app/running/runner.hpp"
 #include "app/writing/summary.hpp"
 #include "core/format.hpp"
+#include "core/model_variant.hpp"
+#include "core/table_reader.hpp"
+#include "core/table_reader_toml.hpp"
+#include "studies/model_variants.hpp"
 
 namespace tb {
 
+std::shared_ptr<const StudySection> ErrorSpread::restricted(const std::function<bool(const std::string&)>&) const {
+  return std::make_shared<ErrorSpread>(*this);
+}
+
 namespace {
+
+// [report.error_spread], read when the case is loaded (StudyInfo::read_section).
+std::shared_ptr<const StudySection> read_error_spread(TableReader& table, const SectionInputs& in) {
+  const Case& c = in.c;
+  const Catalogue& catalogue = in.catalogue;
+  ErrorSpread spread;
+  std::vector<std::string> labels;
+  for (const auto& i : catalogue.integrators) {
+    labels.push_back(i.name);
+    for (const auto& d : c.model->discretisations())  // as run_label names them (app/running/runner.hpp)
+      if (d != c.model->default_discretisation()) labels.push_back(i.name + "@" + d);
+  }
+  spread.runs = table.string_list_or_empty("runs", labels);
+  if (spread.runs.empty()) table.fail("runs", "a non-empty array of the case's runs (integrator or integrator@discretisation)", "none");
+  spread.parameter = table.one_of("parameter", numeric_model_keys(toml_table(in.model)));
+  const bool integer = integer_model_key(toml_table(in.model), spread.parameter);
+  if (!integer) spread.case_value = toml_table(in.model).at(spread.parameter).as_floating();
+  if (integer) table.fail("parameter", "a real-valued [model] key (a round-off change of an integer is none)", spread.parameter);
+  spread.values = table.positive_list("values");
+  spread.models = model_variants(table, in, spread.parameter, spread.values);
+  return std::make_shared<ErrorSpread>(std::move(spread));
+}
 
 class ErrorSpreadStudy final : public Study {
  public:
   std::vector<StudyJob> plan(const StudyContext& context) override {
     for (const auto& c : *context.cases) {
-      const ErrorSpread& spread = *c.report.error_spread;
+      const ErrorSpread& spread = *c.section<ErrorSpread>();
       const std::vector<RunKey> keys = runs_of(c, context.catalogue->integrators);
       for (const std::string& label : spread.runs) {
         const RunKey* key = nullptr;
@@ -41,7 +71,7 @@ class ErrorSpreadStudy final : public Study {
     std::vector<StudyJob> jobs;
     for (auto& p : points_) {
       const Case& c = *p.key.c;
-      const ErrorSpread& spread = *c.report.error_spread;
+      const ErrorSpread& spread = *c.section<ErrorSpread>();
       const std::string name = p.key.integrator->name;
       jobs.push_back(result_job<SummaryRow>(
           c.name + " | " + p.key.label() + " | model." + spread.parameter + " = " + format_g(p.value, 17) + " (error spread)",
@@ -60,7 +90,7 @@ class ErrorSpreadStudy final : public Study {
     std::vector<SummaryRow> rows;
     std::vector<std::vector<std::string>> extra;
     for (const auto& p : points_) {
-      const ErrorSpread& spread = *p.key.c->report.error_spread;
+      const ErrorSpread& spread = *p.key.c->section<ErrorSpread>();
       rows.push_back(p.row);
       extra.push_back({spread.parameter, format_g(p.value, 17), format_g(spread.case_value, 17)});
     }
@@ -88,8 +118,9 @@ StudyInfo error_spread_study() {
           "error_spread.csv",
           true,
           {},
-          [](const Case& c) { return c.report.error_spread ? std::string() : std::string("the case has no [report.error_spread]"); },
-          [] { return std::make_unique<ErrorSpreadStudy>(); }};
+          [](const Case& c) { return c.section<ErrorSpread>() ? std::string() : std::string("the case has no [report.error_spread]"); },
+          [] { return std::make_unique<ErrorSpreadStudy>(); },
+          read_error_spread};
 }
 
 }  // namespace tb

@@ -1,6 +1,29 @@
 #pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
 #include "app/input/study.hpp"
+#include "core/model.hpp"
 namespace tb {
+
+// [report.error_spread]: some of the case's full runs again with one numeric [model] key moved
+// by round-off (e.g. gravity = 9.81 (1 + 1e-15)), every other input the case's. On a case whose
+// motion depends sensitively on its start (Model C's cooperative case, once its threefold
+// symmetry breaks), two correct runs' errors over the horizon differ by what such a change
+// moves them: the recommendation (app/judging/recommendation.hpp) treats errors within that measured
+// factor as alike (studies/error_spread.hpp).
+struct ErrorSpread final : StudySection {
+  static constexpr const char* kStudy = "error_spread";
+  std::vector<std::string> runs;  // run labels (integrator, or integrator@discretisation)
+  std::string parameter;          // a numeric key of [model]
+  double case_value = 0.0;        // its value in the case
+  std::vector<double> values;
+  std::vector<std::shared_ptr<const Model>> models;  // the case's model at each value, built when the case is read
+  // Kept whole: its runs are the case's full runs, which a selection already narrows.
+  std::shared_ptr<const StudySection> restricted(const std::function<bool(const std::string&)>& runs) const override;
+};
+
 // Cases with a [report.error_spread] (app/input/case.hpp, ErrorSpread): the named full runs again, once
 // per value of one [model] key moved by round-off, measured exactly as the full runs are
 // (run_case, app/running/runner.hpp). Why: where the motion depends sensitively on where it starts

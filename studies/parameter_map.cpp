@@ -7,18 +7,76 @@
 
 #include "app/input/catalogue.hpp"
 #include "core/format.hpp"
+#include "core/model_variant.hpp"
+#include "core/table_reader.hpp"
+#include "core/table_reader_toml.hpp"
+#include "studies/model_variants.hpp"
 #include "app/running/job_result.hpp"
 #include "app/running/runner.hpp"
 
 namespace tb {
 
+std::shared_ptr<const StudySection> ParameterMap::restricted(const std::function<bool(const std::string&)>& runs) const {
+  if (!runs(integrator)) return nullptr;
+  auto kept = std::make_shared<ParameterMap>(*this);
+  if (!kept->compare_with.empty() && !runs(kept->compare_with)) kept->compare_with.clear();
+  return kept;
+}
+
 namespace {
+
+// [report.parameter_map], read when the case is loaded (StudyInfo::read_section).
+std::shared_ptr<const StudySection> read_parameter_map(TableReader& table, const SectionInputs& in) {
+  const Case& c = in.c;
+  const Catalogue& catalogue = in.catalogue;
+  ParameterMap map;
+  map.integrator = table.one_of("integrator", catalogue.integrator_names());
+  const IntegratorInfo& info = *catalogue.find_integrator(map.integrator);
+  std::string why_not;
+  if (!c.model->offers(info.consumes, c.model->default_discretisation(), why_not))
+    table.fail("integrator", "an integrator that runs model " + c.model_name, "'" + map.integrator + "' (" + why_not + ")");
+  if (info.adaptive) table.fail("integrator", "a fixed-step integrator (the map is over h)", "'" + map.integrator + "'");
+  if (table.has("compare_with")) {
+    map.compare_with = table.one_of("compare_with", catalogue.integrator_names());
+    const IntegratorInfo& other = *catalogue.find_integrator(map.compare_with);
+    if (!c.model->offers(other.consumes, c.model->default_discretisation(), why_not))
+      table.fail("compare_with", "an integrator that runs model " + c.model_name, "'" + map.compare_with + "' (" + why_not + ")");
+    if (other.adaptive)
+      table.fail("compare_with", "a fixed-step integrator (the map is over h)", "'" + map.compare_with + "'");
+    if (map.compare_with == map.integrator)
+      table.fail("compare_with", "an integrator other than 'integrator'", "'" + map.compare_with + "'");
+    // Its failures are read as the method's limit only if it solves the same discrete equations by
+    // other means. That is the case's premise (the suite cannot prove it: a variational Lie group
+    // integrator and a SHAKE-type one consume different forms and may still share them), but two methods
+    // of different declared order, symmetry or symplecticity provably do not.
+    auto shape = [](const IntegratorInfo& i) {
+      return "order " + std::to_string(i.order) + (i.traits.symmetric ? ", symmetric" : ", not symmetric") +
+             (i.traits.symplectic ? ", symplectic" : ", not symplectic");
+    };
+    if (shape(other) != shape(info))
+      table.fail("compare_with",
+                  "an integrator that can solve the same discrete equations as '" + map.integrator + "' (" + shape(info) +
+                      ")",
+                  "'" + map.compare_with + "' (" + shape(other) + ")");
+  }
+  map.parameter = table.one_of("parameter", numeric_model_keys(toml_table(in.model)));
+  map.values = table.positive_list("values");
+  map.steps = table.positive_list("steps");
+  map.t_end = table.positive_or("t_end", c.t_end);
+  for (double h : map.steps)
+    if (h > map.t_end) table.fail("steps", "steps no longer than t_end = " + format_g(map.t_end), format_g(h));
+  const bool integer = integer_model_key(toml_table(in.model), map.parameter);
+  for (double v : map.values)
+    if (integer && v != std::floor(v)) table.fail("values", "integers, like [model] " + map.parameter, format_g(v));
+  map.models = model_variants(table, in, map.parameter, map.values);
+  return std::make_shared<ParameterMap>(std::move(map));
+}
 
 class ParameterMapStudy final : public Study {
  public:
   std::vector<StudyJob> plan(const StudyContext& context) override {
     for (const auto& c : *context.cases) {
-      const ParameterMap& map = *c.report.parameter_map;
+      const ParameterMap& map = *c.section<ParameterMap>();
       std::vector<const IntegratorInfo*> integrators = {context.catalogue->find_integrator(map.integrator)};
       if (!map.compare_with.empty()) integrators.push_back(context.catalogue->find_integrator(map.compare_with));
       for (const IntegratorInfo* info : integrators) {
@@ -36,7 +94,7 @@ class ParameterMapStudy final : public Study {
     }
     std::vector<StudyJob> jobs;
     for (auto& p : points_) {
-      const ParameterMap& map = *p.original->report.parameter_map;
+      const ParameterMap& map = *p.original->section<ParameterMap>();
       // The variant differs from the case only in the mapped parameter and h, both in the label.
       jobs.push_back(result_job<Measurement>(p.original->name + " | " + p.integrator->name + " | " + map.parameter + " = " +
                                                  format_g(p.value, 3) + ", h = " + format_g(p.h, 3),
@@ -56,7 +114,7 @@ class ParameterMapStudy final : public Study {
     csv << "case,integrator,parameter,value,h,t_end,completes,t_reached,steps,newton_iters_per_step,energy_err_max,"
            "runtime_s,status,host\n";
     for (const auto& p : points_) {
-      const ParameterMap& map = *p.original->report.parameter_map;
+      const ParameterMap& map = *p.original->section<ParameterMap>();
       const bool ok = p.measured.outcome.ok();
       const auto& n = p.measured.counters;
       const double t_reached = ok ? map.t_end : p.measured.outcome.t;
@@ -79,7 +137,7 @@ class ParameterMapStudy final : public Study {
           "the suite checks only that their declared order, symmetry and symplecticity agree.\n";
     for (std::size_t i = 0; i < points_.size(); ++i) {
       const Point& p = points_[i];
-      const ParameterMap& map = *p.original->report.parameter_map;
+      const ParameterMap& map = *p.original->section<ParameterMap>();
       if (i == 0 || p.original != points_[i - 1].original || p.integrator != points_[i - 1].integrator) {
         md << "\n## " << p.original->name << ": " << p.integrator->name << " over " << format_g(map.t_end) << " s\n\n| "
            << map.parameter << " |";
@@ -114,7 +172,7 @@ class ParameterMapStudy final : public Study {
   // The same (case, value, h) run by the map's compare_with integrator, for a point of its
   // first integrator; nullptr otherwise.
   const Point* comparison_of(const Point& p) const {
-    const ParameterMap& map = *p.original->report.parameter_map;
+    const ParameterMap& map = *p.original->section<ParameterMap>();
     if (map.compare_with.empty() || p.integrator->name != map.integrator) return nullptr;
     for (const Point& q : points_)
       if (q.original == p.original && q.integrator->name == map.compare_with && q.value == p.value && q.h == p.h)
@@ -155,7 +213,7 @@ class ParameterMapStudy final : public Study {
   }
 
   static Measurement run(const Point& p) {
-    const ParameterMap& map = *p.original->report.parameter_map;
+    const ParameterMap& map = *p.original->section<ParameterMap>();
     IntegratorSettings s = p.variant->settings_for(p.integrator->name);
     s.h = p.h;
     MeasureOptions m;
@@ -178,9 +236,10 @@ StudyInfo parameter_map_study() {
           false,
           {},
           [](const Case& c) {
-            return c.report.parameter_map ? std::string() : std::string("the case has no [report.parameter_map]");
+            return c.section<ParameterMap>() ? std::string() : std::string("the case has no [report.parameter_map]");
           },
-          [] { return std::make_unique<ParameterMapStudy>(); }};
+          [] { return std::make_unique<ParameterMapStudy>(); },
+          read_parameter_map};
 }
 
 }  // namespace tb

@@ -5,19 +5,51 @@
 
 #include "app/input/catalogue.hpp"
 #include "core/format.hpp"
+#include "core/table_reader.hpp"
 #include "app/running/job_result.hpp"
 #include "app/running/runner.hpp"
-#include "core/table_reader.hpp"
 
 namespace tb {
 
+std::shared_ptr<const StudySection> SettingSweep::restricted(const std::function<bool(const std::string&)>& runs) const {
+  return runs(integrator) ? std::make_shared<SettingSweep>(*this) : nullptr;
+}
+
 namespace {
+
+// [report.setting_sweep], read when the case is loaded (StudyInfo::read_section).
+std::shared_ptr<const StudySection> read_setting_sweep(TableReader& table, const SectionInputs& in) {
+  const Case& c = in.c;
+  const Catalogue& catalogue = in.catalogue;
+  SettingSweep sweep;
+  sweep.integrator = table.one_of("integrator", catalogue.integrator_names());
+  const IntegratorInfo& info = *catalogue.find_integrator(sweep.integrator);
+  // Number settings only: the sweep's values, its CSV and its fit are numbers (a word setting's
+  // few values are compared by running the case once per value with --set).
+  std::vector<std::string> keys;
+  for (const auto& spec : info.settings)
+    if (spec.is_number()) keys.push_back(spec.name);
+  if (keys.empty())
+    table.fail("integrator", "an integrator with number settings to sweep", "'" + sweep.integrator + "', which declares none");
+  sweep.setting = table.one_of("setting", keys);
+  const SettingSpec& spec = *std::find_if(info.settings.begin(), info.settings.end(),
+                                          [&](const SettingSpec& s) { return s.name == sweep.setting; });
+  sweep.values = table.non_negative_list_or("values", {});
+  if (sweep.values.empty()) table.fail("values", "a non-empty array of values of " + sweep.setting, "none");
+  for (double v : sweep.values)
+    if (!spec.accepts(v)) table.fail("values", "values of " + sweep.setting + ", each " + spec.expectation(), format_g(v));
+  sweep.t_end = table.positive_or("t_end", c.t_end);
+  std::string why_not;
+  if (!c.model->offers(info.consumes, c.model->default_discretisation(), why_not))
+    table.fail("integrator", "an integrator that runs model " + c.model_name, "'" + sweep.integrator + "' (" + why_not + ")");
+  return std::make_shared<SettingSweep>(std::move(sweep));
+}
 
 class SettingSweepStudy final : public Study {
  public:
   std::vector<StudyJob> plan(const StudyContext& context) override {
     for (const auto& c : *context.cases) {
-      const SettingSweep& sweep = *c.report.setting_sweep;
+      const SettingSweep& sweep = *c.section<SettingSweep>();
       const IntegratorInfo* info = context.catalogue->find_integrator(sweep.integrator);
       for (double v : sweep.values) {
         // A value that cannot run with the case's other settings is refused before anything runs.
@@ -34,7 +66,7 @@ class SettingSweepStudy final : public Study {
     }
     std::vector<StudyJob> jobs;
     for (auto& p : points_) {
-      const SettingSweep& sweep = *p.key.c->report.setting_sweep;
+      const SettingSweep& sweep = *p.key.c->section<SettingSweep>();
       jobs.push_back(result_job<Measurement>(
           p.key.c->name + " | " + sweep.integrator + " | " + sweep.setting + " = " + format_g(p.value, 3),
           sweep.t_end / p.key.c->h,
@@ -57,7 +89,7 @@ class SettingSweepStudy final : public Study {
     for (const char* name : kMetrics) csv << ',' << name;
     csv << ",steps,rhs_evals,newton_iters,error_test_failures,runtime_s,status,host\n";
     for (const auto& p : points_) {
-      const SettingSweep& sweep = *p.key.c->report.setting_sweep;
+      const SettingSweep& sweep = *p.key.c->section<SettingSweep>();
       const auto& n = p.measured.counters;
       // Drift and runtime are results of a complete run only; a failed point keeps its counts and status.
       const bool ok = p.measured.outcome.ok();
@@ -85,7 +117,7 @@ class SettingSweepStudy final : public Study {
 
   static Measurement run(const Point& p) {
     const Case& c = *p.key.c;
-    const SettingSweep& sweep = *c.report.setting_sweep;
+    const SettingSweep& sweep = *c.section<SettingSweep>();
     IntegratorSettings s = c.settings_for(sweep.integrator);
     s.set(sweep.setting, p.value);
     MeasureOptions m;
@@ -106,8 +138,9 @@ StudyInfo setting_sweep_study() {
           "setting_sweep.csv",
           false,
           {},
-          [](const Case& c) { return c.report.setting_sweep ? std::string() : std::string("the case has no [report.setting_sweep]"); },
-          [] { return std::make_unique<SettingSweepStudy>(); }};
+          [](const Case& c) { return c.section<SettingSweep>() ? std::string() : std::string("the case has no [report.setting_sweep]"); },
+          [] { return std::make_unique<SettingSweepStudy>(); },
+          read_setting_sweep};
 }
 
 }  // namespace tb

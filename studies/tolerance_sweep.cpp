@@ -27,16 +27,53 @@
 #include "app/running/job_result.hpp"
 #include "app/running/runner.hpp"
 #include "core/format.hpp"
+#include "core/table_reader.hpp"
 
 namespace tb {
 
+std::shared_ptr<const StudySection> ToleranceSweep::restricted(const std::function<bool(const std::string&)>& runs) const {
+  if (!runs(integrator)) return nullptr;
+  auto kept = std::make_shared<ToleranceSweep>(*this);
+  if (!kept->compare_with.empty() && !runs(kept->compare_with)) kept->compare_with.clear();
+  return kept;
+}
+
 namespace {
+
+// [report.tolerance_sweep], read when the case is loaded (StudyInfo::read_section).
+std::shared_ptr<const StudySection> read_tolerance_sweep(TableReader& table, const SectionInputs& in) {
+  const Case& c = in.c;
+  const Catalogue& catalogue = in.catalogue;
+  ToleranceSweep sweep;
+  std::string why_not;
+  sweep.integrator = table.one_of("integrator", catalogue.integrator_names());
+  const IntegratorInfo& info = *catalogue.find_integrator(sweep.integrator);
+  if (!info.adaptive || !IntegratorSettings::defaults(info.settings, c.h).declares(kMaxStepKey))
+    table.fail("integrator", "an adaptive integrator with the setting max_step", "'" + sweep.integrator + "'");
+  if (!c.model->offers(info.consumes, c.model->default_discretisation(), why_not))
+    table.fail("integrator", "an integrator that runs model " + c.model_name, "'" + sweep.integrator + "' (" + why_not + ")");
+  sweep.rtol = table.positive_list("rtol");
+  sweep.atol_per_rtol = table.positive_or("atol_per_rtol", sweep.atol_per_rtol);
+  sweep.max_step = table.non_negative_list_or("max_step", {0.0});
+  if (sweep.max_step.empty()) table.fail("max_step", "a non-empty array of steps >= 0 (0: free)", "[]");
+  sweep.t_end = table.positive_or("t_end", c.t_end);
+  if (sweep.t_end > c.t_end) table.fail("t_end", "a horizon no longer than the case's t_end = " + format_g(c.t_end), format_g(sweep.t_end));
+  if (table.has("compare_with")) {
+    sweep.compare_with = table.one_of("compare_with", catalogue.integrator_names());
+    const IntegratorInfo& other = *catalogue.find_integrator(sweep.compare_with);
+    if (other.adaptive)
+      table.fail("compare_with", "a fixed-step integrator (run at the case's h)", "'" + sweep.compare_with + "'");
+    if (!c.model->offers(other.consumes, c.model->default_discretisation(), why_not))
+      table.fail("compare_with", "an integrator that runs model " + c.model_name, "'" + sweep.compare_with + "' (" + why_not + ")");
+  }
+  return std::make_shared<ToleranceSweep>(std::move(sweep));
+}
 
 class ToleranceSweepStudy final : public Study {
  public:
   std::vector<StudyJob> plan(const StudyContext& context) override {
     for (const auto& c : *context.cases) {
-      const ToleranceSweep& sweep = *c.report.tolerance_sweep;
+      const ToleranceSweep& sweep = *c.section<ToleranceSweep>();
       // The case as the sweep runs it: every integrator allowed (the comparison may be absent
       // from [case] integrators), everything else the case's.
       Case& open = cases_.emplace_back(c);
@@ -51,7 +88,7 @@ class ToleranceSweepStudy final : public Study {
     }
     std::vector<StudyJob> jobs;
     for (auto& p : points_) {
-      const ToleranceSweep& sweep = *p.key.c->report.tolerance_sweep;
+      const ToleranceSweep& sweep = *p.key.c->section<ToleranceSweep>();
       const IntegratorSettings s = settings_of(p);
       // Cost: the steps the run will take at most (a capped step or the case's h bounds them from below).
       const double step = p.adaptive() ? (p.max_step > 0.0 ? p.max_step : p.key.c->h) : p.key.c->h;
@@ -82,7 +119,7 @@ class ToleranceSweepStudy final : public Study {
       const bool has_onset = m.outcome.unstable() || m.outcome.failed() || !m.outcome.note.empty();
       csv << p.key.c->name << ',' << p.key.integrator->name << ',' << (p.adaptive() ? format_g(p.rtol, 6) : "") << ','
           << (p.adaptive() ? format_g(s.tolerances().atol, 6) : "") << ',' << (p.adaptive() ? format_g(p.max_step, 6) : "")
-          << ',' << format_g(s.h, 6) << ',' << format_g(p.key.c->report.tolerance_sweep->t_end, 6) << ','
+          << ',' << format_g(s.h, 6) << ',' << format_g(p.key.c->section<ToleranceSweep>()->t_end, 6) << ','
           << (completed ? "yes" : "no") << ",\"" << m.outcome.describe() << "\"," << (has_onset ? format_g(m.outcome.t, 6) : "")
           << ',' << (has_onset ? std::to_string(m.outcome.step) : "") << ',' << number(m.metrics.energy_err_max) << ','
           << number(m.metrics.energy_gain_max) << ',' << number(m.metrics.linear_momentum_err_max) << ','
@@ -106,7 +143,7 @@ class ToleranceSweepStudy final : public Study {
     const Case& c = *p.key.c;
     IntegratorSettings s = c.settings_for(p.key.integrator->name);
     if (p.adaptive()) {
-      s.set_tolerances({p.rtol, p.rtol * c.report.tolerance_sweep->atol_per_rtol});
+      s.set_tolerances({p.rtol, p.rtol * c.section<ToleranceSweep>()->atol_per_rtol});
       s.set(kMaxStepKey, p.max_step);
     }
     return s;
@@ -121,7 +158,7 @@ class ToleranceSweepStudy final : public Study {
 
   static Measurement run(const Point& p) {
     MeasureOptions m;
-    m.t_end = p.key.c->report.tolerance_sweep->t_end;
+    m.t_end = p.key.c->section<ToleranceSweep>()->t_end;
     m.sample_interval = p.key.c->sample_interval;
     m.repeats = 1;        // runs of 10^5..10^7 steps: one pass times them well
     m.min_timed_s = 0.0;
@@ -169,7 +206,7 @@ class ToleranceSweepStudy final : public Study {
       std::vector<const Point*> pts;
       for (const auto& p : points_)
         if (p.key.c->name == name) pts.push_back(&p);
-      const ToleranceSweep& sweep = *pts.front()->key.c->report.tolerance_sweep;
+      const ToleranceSweep& sweep = *pts.front()->key.c->section<ToleranceSweep>();
       const Point* fixed = nullptr;
       for (const Point* p : pts)
         if (!p->adaptive()) fixed = p;
@@ -288,9 +325,10 @@ StudyInfo tolerance_sweep_study() {
           false,
           {},
           [](const Case& c) {
-            return c.report.tolerance_sweep ? std::string() : std::string("the case has no [report.tolerance_sweep]");
+            return c.section<ToleranceSweep>() ? std::string() : std::string("the case has no [report.tolerance_sweep]");
           },
-          [] { return std::make_unique<ToleranceSweepStudy>(); }};
+          [] { return std::make_unique<ToleranceSweepStudy>(); },
+          read_tolerance_sweep};
 }
 
 }  // namespace tb

@@ -14,6 +14,8 @@
 #include "app/common/csv_table.hpp"
 #include "app/input/integrator_selection.hpp"
 #include "app/running/reference.hpp"
+#include "studies/setting_sweep.hpp"
+#include "studies/tolerance_sweep.hpp"
 #include "tests/temp_file.hpp"
 #include "tests/test_support.hpp"
 
@@ -106,8 +108,8 @@ TEST_CASE("selecting integrators narrows the catalogue to the named integrators,
 TEST_CASE("selecting integrators drops the cases' own sweeps of an integrator left out and refuses a selection with nothing to run",
           "[selection]") {
   const Case c = tb::testing::load_case(kPendulum);
-  REQUIRE(c.report.setting_sweep);
-  const std::string swept = c.report.setting_sweep->integrator;
+  REQUIRE(c.section<tb::SettingSweep>());
+  const std::string swept = c.section<tb::SettingSweep>()->integrator;
   const auto applicable = runs_case(c);
   std::string other;
   for (const auto& name : applicable)
@@ -115,23 +117,23 @@ TEST_CASE("selecting integrators drops the cases' own sweeps of an integrator le
   REQUIRE(!other.empty());
 
   const auto kept = selected_cases({c}, selected_catalogue(catalogue(), {swept, other}), {});
-  REQUIRE(kept.front().report.setting_sweep);
-  CHECK(kept.front().report.setting_sweep->values == c.report.setting_sweep->values);
+  REQUIRE(kept.front().section<tb::SettingSweep>());
+  CHECK(kept.front().section<tb::SettingSweep>()->values == c.section<tb::SettingSweep>()->values);
   const auto dropped = selected_cases({c}, selected_catalogue(catalogue(), {other}), {});
-  CHECK_FALSE(dropped.front().report.setting_sweep);
+  CHECK_FALSE(dropped.front().section<tb::SettingSweep>());
   CHECK(dropped.front().settings.size() == c.settings.size());  // every setting kept: the fingerprints do not move
 
   SECTION("a comparison run by an integrator left out is dropped from its sweep") {
     // The bundled cases whose tolerance sweep compares with another integrator.
     int seen = 0;
     for (const Case& t : tb::testing::bundled_cases()) {
-      if (!t.report.tolerance_sweep || t.report.tolerance_sweep->compare_with.empty()) continue;
+      if (!t.section<tb::ToleranceSweep>() || t.section<tb::ToleranceSweep>()->compare_with.empty()) continue;
       ++seen;
-      const std::string adaptive = t.report.tolerance_sweep->integrator;
+      const std::string adaptive = t.section<tb::ToleranceSweep>()->integrator;
       const auto narrowed = selected_cases({t}, selected_catalogue(catalogue(), {adaptive}), {});
-      REQUIRE(narrowed.front().report.tolerance_sweep);
-      CHECK(narrowed.front().report.tolerance_sweep->compare_with.empty());
-      CHECK(narrowed.front().report.tolerance_sweep->rtol == t.report.tolerance_sweep->rtol);
+      REQUIRE(narrowed.front().section<tb::ToleranceSweep>());
+      CHECK(narrowed.front().section<tb::ToleranceSweep>()->compare_with.empty());
+      CHECK(narrowed.front().section<tb::ToleranceSweep>()->rtol == t.section<tb::ToleranceSweep>()->rtol);
     }
     CHECK(seen > 0);
   }

@@ -9,7 +9,6 @@
 
 #include "app/common/fingerprint.hpp"
 #include "core/format.hpp"
-#include "core/model_variant.hpp"
 #include "core/table_reader_toml.hpp"
 
 namespace tb {
@@ -111,154 +110,6 @@ bool Case::lists(const std::string& integrator) const {
          std::find(only_integrators.begin(), only_integrators.end(), integrator) != only_integrators.end();
 }
 
-namespace {
-
-std::optional<SettingSweep> read_setting_sweep(TableReader& report, const Case& c, const Catalogue& catalogue) {
-  auto table = report.optional_table("setting_sweep");
-  if (!table) return std::nullopt;
-  SettingSweep sweep;
-  sweep.integrator = table->one_of("integrator", catalogue.integrator_names());
-  const IntegratorInfo& info = *catalogue.find_integrator(sweep.integrator);
-  // Number settings only: the sweep's values, its CSV and its fit are numbers (a word setting's
-  // few values are compared by running the case once per value with --set).
-  std::vector<std::string> keys;
-  for (const auto& spec : info.settings)
-    if (spec.is_number()) keys.push_back(spec.name);
-  if (keys.empty())
-    table->fail("integrator", "an integrator with number settings to sweep", "'" + sweep.integrator + "', which declares none");
-  sweep.setting = table->one_of("setting", keys);
-  const SettingSpec& spec = *std::find_if(info.settings.begin(), info.settings.end(),
-                                          [&](const SettingSpec& s) { return s.name == sweep.setting; });
-  sweep.values = table->non_negative_list_or("values", {});
-  if (sweep.values.empty()) table->fail("values", "a non-empty array of values of " + sweep.setting, "none");
-  for (double v : sweep.values)
-    if (!spec.accepts(v)) table->fail("values", "values of " + sweep.setting + ", each " + spec.expectation(), format_g(v));
-  sweep.t_end = table->positive_or("t_end", c.t_end);
-  std::string why_not;
-  if (!c.model->offers(info.consumes, c.model->default_discretisation(), why_not))
-    table->fail("integrator", "an integrator that runs model " + c.model_name, "'" + sweep.integrator + "' (" + why_not + ")");
-  table->finish();
-  return sweep;
-}
-
-std::optional<ToleranceSweep> read_tolerance_sweep(TableReader& report, const Case& c, const Catalogue& catalogue) {
-  auto table = report.optional_table("tolerance_sweep");
-  if (!table) return std::nullopt;
-  ToleranceSweep sweep;
-  std::string why_not;
-  sweep.integrator = table->one_of("integrator", catalogue.integrator_names());
-  const IntegratorInfo& info = *catalogue.find_integrator(sweep.integrator);
-  if (!info.adaptive || !IntegratorSettings::defaults(info.settings, c.h).declares(kMaxStepKey))
-    table->fail("integrator", "an adaptive integrator with the setting max_step", "'" + sweep.integrator + "'");
-  if (!c.model->offers(info.consumes, c.model->default_discretisation(), why_not))
-    table->fail("integrator", "an integrator that runs model " + c.model_name, "'" + sweep.integrator + "' (" + why_not + ")");
-  sweep.rtol = table->positive_list("rtol");
-  sweep.atol_per_rtol = table->positive_or("atol_per_rtol", sweep.atol_per_rtol);
-  sweep.max_step = table->non_negative_list_or("max_step", {0.0});
-  if (sweep.max_step.empty()) table->fail("max_step", "a non-empty array of steps >= 0 (0: free)", "[]");
-  sweep.t_end = table->positive_or("t_end", c.t_end);
-  if (sweep.t_end > c.t_end) table->fail("t_end", "a horizon no longer than the case's t_end = " + format_g(c.t_end), format_g(sweep.t_end));
-  if (table->has("compare_with")) {
-    sweep.compare_with = table->one_of("compare_with", catalogue.integrator_names());
-    const IntegratorInfo& other = *catalogue.find_integrator(sweep.compare_with);
-    if (other.adaptive)
-      table->fail("compare_with", "a fixed-step integrator (run at the case's h)", "'" + sweep.compare_with + "'");
-    if (!c.model->offers(other.consumes, c.model->default_discretisation(), why_not))
-      table->fail("compare_with", "an integrator that runs model " + c.model_name, "'" + sweep.compare_with + "' (" + why_not + ")");
-  }
-  table->finish();
-  return sweep;
-}
-
-// The case's model at each value of one [model] key; a value the model refuses is the table's
-// key 'values' failing, with the model's reason.
-std::vector<std::shared_ptr<const Model>> model_variants(TableReader& table, const Case& c, const Catalogue& catalogue,
-                                                         const TableReader& model, const TableReader& initial,
-                                                         const std::string& key, const std::vector<double>& values) {
-  std::vector<std::shared_ptr<const Model>> out;
-  for (double v : values) {
-    try {
-      out.push_back(build_model_variant(*catalogue.find_model(c.model_name), c.file, toml_table(model), toml_table(initial), key, v));
-    } catch (const InputError& e) {
-      table.fail("values", "values the model accepts for " + key, format_g(v) + " (" + e.what() + ")");
-    }
-  }
-  return out;
-}
-
-std::optional<ParameterMap> read_parameter_map(TableReader& report, const Case& c, const Catalogue& catalogue,
-                                               const TableReader& model, const TableReader& initial) {
-  auto table = report.optional_table("parameter_map");
-  if (!table) return std::nullopt;
-  ParameterMap map;
-  map.integrator = table->one_of("integrator", catalogue.integrator_names());
-  const IntegratorInfo& info = *catalogue.find_integrator(map.integrator);
-  std::string why_not;
-  if (!c.model->offers(info.consumes, c.model->default_discretisation(), why_not))
-    table->fail("integrator", "an integrator that runs model " + c.model_name, "'" + map.integrator + "' (" + why_not + ")");
-  if (info.adaptive) table->fail("integrator", "a fixed-step integrator (the map is over h)", "'" + map.integrator + "'");
-  if (table->has("compare_with")) {
-    map.compare_with = table->one_of("compare_with", catalogue.integrator_names());
-    const IntegratorInfo& other = *catalogue.find_integrator(map.compare_with);
-    if (!c.model->offers(other.consumes, c.model->default_discretisation(), why_not))
-      table->fail("compare_with", "an integrator that runs model " + c.model_name, "'" + map.compare_with + "' (" + why_not + ")");
-    if (other.adaptive)
-      table->fail("compare_with", "a fixed-step integrator (the map is over h)", "'" + map.compare_with + "'");
-    if (map.compare_with == map.integrator)
-      table->fail("compare_with", "an integrator other than 'integrator'", "'" + map.compare_with + "'");
-    // Its failures are read as the method's limit only if it solves the same discrete equations by
-    // other means. That is the case's premise (the suite cannot prove it: a variational Lie group
-    // integrator and a SHAKE-type one consume different forms and may still share them), but two methods
-    // of different declared order, symmetry or symplecticity provably do not.
-    auto shape = [](const IntegratorInfo& i) {
-      return "order " + std::to_string(i.order) + (i.traits.symmetric ? ", symmetric" : ", not symmetric") +
-             (i.traits.symplectic ? ", symplectic" : ", not symplectic");
-    };
-    if (shape(other) != shape(info))
-      table->fail("compare_with",
-                  "an integrator that can solve the same discrete equations as '" + map.integrator + "' (" + shape(info) +
-                      ")",
-                  "'" + map.compare_with + "' (" + shape(other) + ")");
-  }
-  map.parameter = table->one_of("parameter", numeric_model_keys(toml_table(model)));
-  map.values = table->positive_list("values");
-  map.steps = table->positive_list("steps");
-  map.t_end = table->positive_or("t_end", c.t_end);
-  for (double h : map.steps)
-    if (h > map.t_end) table->fail("steps", "steps no longer than t_end = " + format_g(map.t_end), format_g(h));
-  const bool integer = integer_model_key(toml_table(model), map.parameter);
-  for (double v : map.values)
-    if (integer && v != std::floor(v)) table->fail("values", "integers, like [model] " + map.parameter, format_g(v));
-  map.models = model_variants(*table, c, catalogue, model, initial, map.parameter, map.values);
-  table->finish();
-  return map;
-}
-
-std::optional<ErrorSpread> read_error_spread(TableReader& report, const Case& c, const Catalogue& catalogue,
-                                            const TableReader& model, const TableReader& initial) {
-  auto table = report.optional_table("error_spread");
-  if (!table) return std::nullopt;
-  ErrorSpread spread;
-  std::vector<std::string> labels;
-  for (const auto& i : catalogue.integrators) {
-    labels.push_back(i.name);
-    for (const auto& d : c.model->discretisations())  // as run_label names them (app/running/runner.hpp)
-      if (d != c.model->default_discretisation()) labels.push_back(i.name + "@" + d);
-  }
-  spread.runs = table->string_list_or_empty("runs", labels);
-  if (spread.runs.empty()) table->fail("runs", "a non-empty array of the case's runs (integrator or integrator@discretisation)", "none");
-  spread.parameter = table->one_of("parameter", numeric_model_keys(toml_table(model)));
-  const bool integer = integer_model_key(toml_table(model), spread.parameter);
-  if (!integer) spread.case_value = toml_table(model).at(spread.parameter).as_floating();
-  if (integer) table->fail("parameter", "a real-valued [model] key (a round-off change of an integer is none)", spread.parameter);
-  spread.values = table->positive_list("values");
-  spread.models = model_variants(*table, c, catalogue, model, initial, spread.parameter, spread.values);
-  table->finish();
-  return spread;
-}
-
-}  // namespace
-
 Case load_case(const std::string& path, const Catalogue& catalogue) {
   TableReader root = TableReader::parse_file(path);
   Case c;
@@ -323,12 +174,18 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
                 format_g(c.report.long_time_steps));
   c.report.trajectory_interval = read_trajectory_interval(report, c.report);
   c.report.ranking = read_ranking(report, c.report, catalogue);
-  c.report.setting_sweep = read_setting_sweep(report, c, catalogue);
-  if (const auto& sweep = c.report.setting_sweep)
-    c.given_settings[sweep->integrator][sweep->setting] = path + ": key 'report.setting_sweep.setting'";
-  c.report.tolerance_sweep = read_tolerance_sweep(report, c, catalogue);
-  c.report.parameter_map = read_parameter_map(report, c, catalogue, model, initial);
-  c.report.error_spread = read_error_spread(report, c, catalogue, model, initial);
+  // The studies' own tables, each read and checked by its study (the catalogue's order).
+  for (const StudyInfo& study : catalogue.studies) {
+    if (!study.read_section) continue;
+    auto table = report.optional_table(study.name);
+    if (!table) continue;
+    auto section = study.read_section(*table, SectionInputs{c, catalogue, model, initial});
+    table->finish();
+    if (!section) continue;
+    for (const auto& varied : section->settings_varied())
+      c.given_settings[varied.integrator][varied.setting] = path + ": key 'report." + study.name + "." + varied.key + "'";
+    c.sections[study.name] = std::move(section);
+  }
   report.finish();
 
   // Settings that could never act are refused: an integrator that runs no formulation of this

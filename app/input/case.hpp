@@ -13,45 +13,6 @@
 
 namespace tb {
 
-// [report.setting_sweep]: one integrator run over the case once per value of one of its
-// settings, every other setting the case's (e.g. a DAE integrator's Baumgarte rate p: drift against cost).
-struct SettingSweep {
-  std::string integrator;
-  std::string setting;
-  std::vector<double> values;
-  double t_end = 0.0;  // s; the case's t_end unless set
-};
-
-// [report.tolerance_sweep]: an adaptive integrator over the case once per (rtol, max_step), with
-// atol = atol_per_rtol x rtol, beside a fixed-step integrator at the case's h over the same
-// horizon (issue 32 item 3: seed 003's ODE45 at each tolerance, free and capped at its printed
-// 1 ms step, against its fixed-step fourth-order Runge-Kutta at h = 1e-3).
-struct ToleranceSweep {
-  std::string integrator;            // adaptive, declaring max_step
-  std::vector<double> rtol;          // one run per value and per max_step
-  double atol_per_rtol = 1e-3;       // MATLAB's defaults: atol 1e-6 / rtol 1e-3
-  std::vector<double> max_step;      // s; 0: free
-  std::string compare_with;          // fixed-step, run at the case's h ("" for none)
-  double t_end = 0.0;                // s; the case's t_end unless set
-};
-
-// [report.parameter_map]: one integrator run over the case for every (value of one numeric
-// [model] key, step), each until t_end or its first failure: where a method completes and, where
-// it does not, why (e.g. a Lie group method against cable link mass and h). The models are built when the
-// case is loaded, so a value the model refuses is an input error before anything runs.
-struct ParameterMap {
-  std::string integrator;
-  // Optional: a second fixed-step integrator run on the same points, one that solves the same
-  // discrete equations by other means (cases/README.md): where the first fails, the second
-  // failing too makes it the method's limit, completing makes it the first solver's.
-  std::string compare_with;
-  std::string parameter;                               // a numeric key of [model]
-  std::vector<double> values;
-  std::vector<std::shared_ptr<const Model>> models;    // one per value
-  std::vector<double> steps;                           // s
-  double t_end = 0.0;                                  // s; the case's t_end unless set
-};
-
 // [report.ranking]: the work-precision rankings' own sweep, over a horizon of several of the
 // model's slowest periods (issue 32 item 6), when the orders' horizon (reference_t_end) is too
 // short to rank on: its own reference trajectory (reference/<case>/ranking_trajectory*.bin), its
@@ -63,20 +24,6 @@ struct RankingSweep {
   std::vector<double> tolerances;    // adaptive sweep (rtol, atol = 1e-2 rtol); [report] tolerances unless set
   double interval = 0.0;             // the reference trajectory's grid (s): t_end / n, n <= 50, a whole multiple of every step
   std::vector<std::string> integrators;  // only these runs (empty: every run of the orders' sweep)
-};
-
-// [report.error_spread]: some of the case's full runs again with one numeric [model] key moved
-// by round-off (e.g. gravity = 9.81 (1 + 1e-15)), every other input the case's. On a case whose
-// motion depends sensitively on its start (Model C's cooperative case, once its threefold
-// symmetry breaks), two correct runs' errors over the horizon differ by what such a change
-// moves them: the recommendation (app/judging/recommendation.hpp) treats errors within that measured
-// factor as alike (studies/error_spread.hpp).
-struct ErrorSpread {
-  std::vector<std::string> runs;  // run labels (integrator, or integrator@discretisation)
-  std::string parameter;          // a numeric key of [model]
-  double case_value = 0.0;        // its value in the case
-  std::vector<double> values;
-  std::vector<std::shared_ptr<const Model>> models;  // the case's model at each value, built when the case is read
 };
 
 // What `tetherbench report`, `reference` and `gate` do with a case ([report] table).
@@ -98,10 +45,6 @@ struct ReportSettings {
   std::optional<RankingSweep> ranking;  // absent: the rankings use the orders' sweep over reference_t_end
   // The rankings' horizon: [report.ranking] t_end, or reference_t_end without that table.
   double ranking_t_end() const { return ranking ? ranking->t_end : reference_t_end; }
-  std::optional<SettingSweep> setting_sweep;
-  std::optional<ToleranceSweep> tolerance_sweep;
-  std::optional<ParameterMap> parameter_map;
-  std::optional<ErrorSpread> error_spread;
 };
 
 struct Case {
@@ -136,6 +79,15 @@ struct Case {
     return it == integrator_t_end.end() ? t_end : it->second;
   }
   ReportSettings report;
+  // The studies' own tables, [report.<study>], each as its study read it (StudyInfo::read_section),
+  // keyed by the study's name.
+  std::map<std::string, std::shared_ptr<const StudySection>> sections;
+  // The section of study Section::kStudy, or null when the case has none.
+  template <class Section>
+  const Section* section() const {
+    const auto it = sections.find(Section::kStudy);
+    return it == sections.end() ? nullptr : dynamic_cast<const Section*>(it->second.get());
+  }
   // Where the case's model and integrators come from, when a plugin provides them
   // (Catalogue::origins, same keys: "model NAME", "integrator NAME"); built-in ones are absent.
   // Part of the fingerprints of the case's results (app/running/job_result.hpp).

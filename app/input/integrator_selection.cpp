@@ -53,14 +53,14 @@ std::vector<Case> selected_cases(const std::vector<Case>& cases, const Catalogue
   std::string reasons;
   bool any = false;
   for (auto& c : out) {
-    ReportSettings& r = c.report;
-    if (r.setting_sweep && !runs(r.setting_sweep->integrator)) r.setting_sweep.reset();
-    if (r.tolerance_sweep && !runs(r.tolerance_sweep->integrator)) r.tolerance_sweep.reset();
-    if (r.tolerance_sweep && !r.tolerance_sweep->compare_with.empty() && !runs(r.tolerance_sweep->compare_with))
-      r.tolerance_sweep->compare_with.clear();
-    if (r.parameter_map && !runs(r.parameter_map->integrator)) r.parameter_map.reset();
-    if (r.parameter_map && !r.parameter_map->compare_with.empty() && !runs(r.parameter_map->compare_with))
-      r.parameter_map->compare_with.clear();
+    // Each study's own table, as its study narrows it (StudySection::restricted).
+    for (auto it = c.sections.begin(); it != c.sections.end();)
+      if (auto kept = it->second->restricted(runs)) {
+        it->second = std::move(kept);
+        ++it;
+      } else {
+        it = c.sections.erase(it);
+      }
     // [report.ranking] integrators keeps its names: a name left out simply matches no run.
     for (const auto& key : runs_of(c, selected.integrators)) {
       if (const auto why = why_not_applicable(c, *key.integrator, key.discretisation))

@@ -44,10 +44,12 @@ void check_limits(const Case& c, const RunLimits& limits) {
     check_steps(c, "report.long_time_steps", c.report.long_time_steps * c.h, c.h, limits);
     check_samples(c, "report.long_time_steps", c.report.long_time_steps * c.h, limits);
   }
-  if (c.report.setting_sweep) {
-    check_steps(c, "report.setting_sweep.t_end", c.report.setting_sweep->t_end, c.h, limits);
-    check_samples(c, "report.setting_sweep.t_end", c.report.setting_sweep->t_end, limits);
-  }
+  for (const auto& [study, section] : c.sections)
+    for (const auto& [key, t_end] : section->horizons_at_case_step()) {
+      const std::string where = "report." + study + "." + key;
+      check_steps(c, where, t_end, c.h, limits);
+      check_samples(c, where, t_end, limits);
+    }
 }
 
 }  // namespace tb

@@ -20,6 +20,38 @@ namespace tb {
 struct Case;
 struct Catalogue;
 struct SummaryRow;
+class TableReader;
+
+// A study's own table of a case file, [report.<study>], as the study read and checked it when the
+// case was loaded (StudyInfo::read_section), before anything runs. The case keeps it
+// (Case::sections) and the study reads it back (Case::section<T>()): the table's keys, their
+// checks and their meaning live with the study, not in the case reader.
+struct StudySection {
+  virtual ~StudySection() = default;
+  // This section in a report that runs only the integrators `runs` accepts (--integrator):
+  // itself, a copy without an optional integrator that is left out, or null when an integrator
+  // it cannot do without is left out (the study then has nothing to do for the case).
+  virtual std::shared_ptr<const StudySection> restricted(const std::function<bool(const std::string&)>& runs) const = 0;
+  // An integrator setting the section varies: the case file gives it (Case::given_settings), so
+  // it must act on the case like any [integrators.NAME] key; `key` is the section's key naming it.
+  struct VariedSetting {
+    std::string integrator, setting, key;
+  };
+  virtual std::vector<VariedSetting> settings_varied() const { return {}; }
+  // The horizons it runs at the case's h, each (its key, t_end): checked against the run limits
+  // (--max-steps, --max-samples) like the case's own t_end.
+  virtual std::vector<std::pair<std::string, double>> horizons_at_case_step() const { return {}; }
+};
+
+// What a study's read_section may read besides its table: the case as loaded so far (its model,
+// t_end, h and integrator settings), the catalogue, and the case's [model] and [initial] tables
+// (to build the model at other values of one of its keys: core/model_variant.hpp).
+struct SectionInputs {
+  const Case& c;
+  const Catalogue& catalogue;
+  const TableReader& model;
+  const TableReader& initial;
+};
 
 // One job of a report: computed anywhere (a thread, another MPI rank, an earlier report whose
 // result was stored), applied where the tables are written. run() returns the job's result as
@@ -81,6 +113,10 @@ struct StudyInfo {
   // such a case file, `report` leaves the case out of the study.
   std::function<std::string(const Case&)> why_not;
   std::function<std::unique_ptr<Study>()> make;
+  // Reads and checks the study's own [report.<name>] table (InputError naming the file and key);
+  // the case reader calls it when the table is present and refuses unread keys after it. Null: the
+  // study takes no table of its own, and a case file with one is refused as an unknown key.
+  std::function<std::shared_ptr<const StudySection>(TableReader& table, const SectionInputs& inputs)> read_section;
 };
 
 }  // namespace tb

@@ -1,8 +1,13 @@
-// A study from a plugin: every fixed-step integrator that runs a case, at the coarsest step h of
-// the case's [report] steps (the work-precision sweep's, chosen in every method's asymptotic
-// range and above its round-off) and at h/2 and h/4, over the case's [report] reference_t_end, and the order the three final states
-// show by self-convergence (no reference solution needed), beside the order the integrator
-// declares. Writes observed_order.csv.
+// A study from a plugin: every fixed-step integrator that runs a case, at a step h and at h/2 and
+// h/4, and the order the three final states show by self-convergence (no reference solution
+// needed), beside the order the integrator declares. Writes observed_order.csv.
+//
+// Its own table of a case file, [report.observed_order] (optional; read and checked when the case
+// is loaded, before anything runs: StudyInfo::read_section):
+//   h      the coarsest of the three steps (s); default the largest of the case's [report] steps
+//          (the work-precision sweep's, chosen in every method's asymptotic range and above its
+//          round-off); at most t_end / 4, so that the coarsest run takes at least 4 steps
+//   t_end  the horizon (s); default the case's [report] reference_t_end; at most the case's t_end
 //
 // What a study does (app/input/study.hpp): plan() returns independent jobs, each computing one value
 // through the one measurement path (measure(), app/running/runner.hpp) and touching nothing shared;
@@ -23,6 +28,7 @@
 #include "app/running/job_result.hpp"
 #include "app/running/runner.hpp"
 #include "core/format.hpp"
+#include "core/table_reader.hpp"
 
 namespace my_studies {
 namespace {
@@ -30,6 +36,37 @@ namespace {
 using namespace tb;
 
 constexpr double kRefinements[] = {1.0, 0.5, 0.25};  // h, h/2, h/4
+
+// [report.observed_order], as read_section checked it.
+struct OwnTable final : StudySection {
+  static constexpr const char* kStudy = "observed_order";
+  double h = 0.0, t_end = 0.0;
+  // Every integrator's row uses the same h and t_end: a narrower selection keeps the table whole.
+  std::shared_ptr<const StudySection> restricted(const std::function<bool(const std::string&)>&) const override {
+    return std::make_shared<OwnTable>(*this);
+  }
+};
+
+// The step and horizon of a case: its [report.observed_order], else the defaults above.
+OwnTable steps_of(const Case& c) {
+  if (const OwnTable* own = c.section<OwnTable>()) return *own;
+  OwnTable defaults;
+  defaults.h = *std::max_element(c.report.steps.begin(), c.report.steps.end());
+  defaults.t_end = c.report.reference_t_end;
+  return defaults;
+}
+
+std::shared_ptr<const StudySection> read_own_table(TableReader& table, const SectionInputs& in) {
+  OwnTable own = steps_of(in.c);
+  own.t_end = table.positive_or("t_end", own.t_end);
+  if (own.t_end > in.c.t_end)
+    table.fail("t_end", "a horizon no longer than the case's t_end = " + format_g(in.c.t_end), format_g(own.t_end));
+  own.h = table.positive_or("h", own.h);
+  if (4.0 * own.h > own.t_end)
+    table.fail("h", "a step of at most t_end / 4 = " + format_g(own.t_end / 4.0) + " (the coarsest run takes at least 4 steps)",
+               format_g(own.h));
+  return std::make_shared<OwnTable>(own);
+}
 
 class ObservedOrder final : public Study {
  public:
@@ -40,12 +77,12 @@ class ObservedOrder final : public Study {
         // Fixed-step methods only (an adaptive one's h is only its first step), and only where
         // the suite's one applicability rule says the integrator runs the case.
         if (info.adaptive || why_not_applicable(c, info, c.model->default_discretisation())) continue;
-        const double h = *std::max_element(c.report.steps.begin(), c.report.steps.end());
-        for (double r : kRefinements) points_.push_back({&c, &info, h * r, {}});
+        const OwnTable own = steps_of(c);
+        for (double r : kRefinements) points_.push_back({&c, &info, own.h * r, own.t_end, {}});
       }
     std::vector<StudyJob> jobs;
     for (Point& p : points_) {
-      const double t_end = p.c->report.reference_t_end;
+      const double t_end = p.t_end;
       jobs.push_back(result_job<Measurement>(
           p.c->name + " | " + p.info->name + " | observed order, h = " + format_g(p.h, 6), t_end / p.h,
           job_inputs(run_inputs(*p.c, p.info->name), {{"h", exact(p.h)}, {"t_end", exact(t_end)}}),
@@ -83,7 +120,7 @@ class ObservedOrder final : public Study {
   struct Point {
     const Case* c;
     const IntegratorInfo* info;
-    double h;
+    double h, t_end;
     Measurement measured;
   };
   std::vector<Point> points_;  // three per (case, integrator), in kRefinements' order
@@ -98,11 +135,12 @@ double observed_order(const Eigen::VectorXd& y_h, const Eigen::VectorXd& y_h2, c
 StudyInfo observed_order_info() {
   StudyInfo info;
   info.name = "observed_order";
-  info.summary = "every fixed-step integrator at the case's h, h/2 and h/4: the order its final states show, "
-                 "beside the declared one (a study from a plugin)";
+  info.summary = "every fixed-step integrator at h, h/2 and h/4 ([report.observed_order] h, or the coarsest of [report] steps): "
+                 "the order its final states show, beside the declared one (a study from a plugin)";
   info.writes = "observed_order.csv";
   info.why_not = [](const Case&) { return std::string(); };  // every case
   info.make = [] { return std::make_unique<ObservedOrder>(); };
+  info.read_section = read_own_table;
   return info;
 }
 

@@ -25,6 +25,7 @@
 #include "examples/study_observed_order/observed_order.hpp"
 #include "numerics/convergence.hpp"
 #include "suite/catalogue.hpp"
+#include "tests/temp_file.hpp"
 
 using namespace tb;
 
@@ -246,4 +247,44 @@ TEST_CASE("example: the observed_order study - self-convergence of three final s
   CHECK(rows == expected);
   CHECK(rows >= 3);
   std::filesystem::remove_all(context.out_dir);
+}
+
+TEST_CASE("example: the observed_order study reads its own [report.observed_order] table when the case is loaded",
+          "[examples]") {
+  // A plugin study's table of the case file: read and checked by the study, kept by the case,
+  // and refused as an unknown key by a catalogue without the study.
+  std::ifstream in(kCases + "/T_planar_pendulum_60deg.toml");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto with_table = [&](const std::string& table) {
+    return std::make_unique<tb::testing::TempFile>("observed_order_table", text.str() + "\n[report.observed_order]\n" + table);
+  };
+  const Catalogue& c = extended_catalogue();
+  {
+    const auto file = with_table("h = 0.02\nt_end = 0.5\n");
+    const std::vector<Case> cases = {load_case(file->path.string(), c)};
+    REQUIRE(cases.front().sections.count("observed_order") == 1);
+    auto study = c.find_study("observed_order")->make();
+    StudyContext context;
+    context.catalogue = &c;
+    context.cases = &cases;
+    const auto jobs = study->plan(context);
+    REQUIRE(jobs.size() >= 3);
+    // Three steps per integrator, from the table's h, over its t_end (the job's expected cost: t_end / h).
+    CHECK(jobs[0].label.find("h = 0.02") != std::string::npos);
+    CHECK(jobs[1].label.find("h = 0.01") != std::string::npos);
+    CHECK(jobs[2].label.find("h = 0.005") != std::string::npos);
+    CHECK(jobs[0].expected_cost == Approx(0.5 / 0.02));
+  }
+  CHECK_THROWS_WITH(load_case(with_table("h = 0.2\nt_end = 0.5\n")->path.string(), c),
+                    Catch::Matchers::Contains("'report.observed_order.h'") && Catch::Matchers::Contains("t_end / 4 = 0.125"));
+  CHECK_THROWS_WITH(load_case(with_table("h = -1\n")->path.string(), c),
+                    Catch::Matchers::Contains("'report.observed_order.h'"));
+  CHECK_THROWS_WITH(load_case(with_table("t_end = 1e6\n")->path.string(), c),
+                    Catch::Matchers::Contains("'report.observed_order.t_end'") && Catch::Matchers::Contains("the case's t_end"));
+  CHECK_THROWS_WITH(load_case(with_table("steps = 3\n")->path.string(), c),
+                    Catch::Matchers::Contains("report.observed_order.steps"));
+  // Without the plugin's study, the table is an unknown key of [report].
+  CHECK_THROWS_WITH(load_case(with_table("h = 0.02\n")->path.string(), suite_catalogue()),
+                    Catch::Matchers::Contains("observed_order"));
 }
