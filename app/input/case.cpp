@@ -110,23 +110,27 @@ bool Case::lists(const std::string& integrator) const {
          std::find(only_integrators.begin(), only_integrators.end(), integrator) != only_integrators.end();
 }
 
-Case load_case(const std::string& path, const Catalogue& catalogue) {
-  TableReader root = TableReader::parse_file(path);
-  Case c;
-  c.file = path;
-  TableReader head = root.table("case");
-  c.name = head.string("name");
-  // The name becomes a folder under --out: an identifier, never a path.
-  if (c.name.empty() || c.name.size() > 100 || c.name == "." || c.name == ".." ||
-      c.name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") != std::string::npos)
+namespace {
+
+// The name becomes a folder under --out: an identifier, never a path, nor a name the commands
+// write beside the case folders.
+void check_case_name(TableReader& head, const std::string& name) {
+  if (name.empty() || name.size() > 100 || name == "." || name == ".." ||
+      name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") != std::string::npos)
     head.fail("name", "an identifier of 1 to 100 letters, digits, '_', '-' and '.' (it names the output folder)",
-              "\"" + c.name + "\"");
-  // Nor may it be mistaken for one of the files the commands write beside the case folders.
+              "\"" + name + "\"");
   for (const std::string_view reserved : {".csv", ".md", ".json", ".log", ".png"})
-    if (std::string_view(c.name).ends_with(reserved))
+    if (std::string_view(name).ends_with(reserved))
       head.fail("name", "a name that is not a file name the commands write (no .csv, .md, .json, .log or .png ending)",
-                "\"" + c.name + "\"");
-  if (c.name == "figures") head.fail("name", "a name other than 'figures' (the report's figure folder)", "\"figures\"");
+                "\"" + name + "\"");
+  if (name == "figures") head.fail("name", "a name other than 'figures' (the report's figure folder)", "\"figures\"");
+}
+
+// [case]: name, model, horizon, step, sampling, the integrators it runs and their own horizons
+// (returned: a later check names its keys).
+std::optional<TableReader> read_case_table(TableReader& head, Case& c, const Catalogue& catalogue) {
+  c.name = head.string("name");
+  check_case_name(head, c.name);
   c.description = head.string("description");
   if (!catalogue.reference_solvers.empty()) {
     try {
@@ -152,17 +156,14 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
     horizons->finish();
   }
   head.finish();
+  return horizons;
+}
 
-  TableReader model = root.table("model");
-  TableReader initial = root.table("initial");
-  c.model = catalogue.find_model(c.model_name)->build(model, initial);
-  c.model_inputs = "model=" + c.model_name + ";[model]" + canonical_toml(toml_table(model)) + ";[initial]" +
-                   canonical_toml(toml_table(initial));
-
-  for (const auto& integ : catalogue.integrators) c.settings[integ.name] = IntegratorSettings::defaults(integ.settings, c.h);
-  for (const auto& [entry, origin] : catalogue.origins)
-    if (entry == "model " + c.model_name || entry.rfind("integrator ", 0) == 0) c.origins[entry] = origin;
-  TableReader report = root.table("report");
+// [report]: the sweeps' horizon, steps and tolerances, the gates' horizon, the long runs'
+// steps, the reference grid, the rankings' sweep and each study's own table, read and checked
+// by its study (the catalogue's order).
+void read_report_table(TableReader& report, Case& c, const Catalogue& catalogue, const TableReader& model,
+                       const TableReader& initial) {
   c.report.reference_t_end = report.positive("reference_t_end");
   c.report.steps = report.positive_list("steps");
   c.report.tolerances = report.positive_list("tolerances");
@@ -174,7 +175,6 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
                 format_g(c.report.long_time_steps));
   c.report.trajectory_interval = read_trajectory_interval(report, c.report);
   c.report.ranking = read_ranking(report, c.report, catalogue);
-  // The studies' own tables, each read and checked by its study (the catalogue's order).
   for (const StudyInfo& study : catalogue.studies) {
     if (!study.read_section) continue;
     auto table = report.optional_table(study.name);
@@ -183,47 +183,78 @@ Case load_case(const std::string& path, const Catalogue& catalogue) {
     table->finish();
     if (!section) continue;
     for (const auto& varied : section->settings_varied())
-      c.given_settings[varied.integrator][varied.setting] = path + ": key 'report." + study.name + "." + varied.key + "'";
+      c.given_settings[varied.integrator][varied.setting] = c.file + ": key 'report." + study.name + "." + varied.key + "'";
     c.sections[study.name] = std::move(section);
   }
   report.finish();
+}
 
-  // Settings that could never act are refused: an integrator that runs no formulation of this
-  // model, or a [case] integrators list of which nothing runs.
-  auto runs_model = [&](const IntegratorInfo& info, std::string& why_not) {
-    for (const auto& d : c.model->discretisations())
-      if (c.model->offers(info.consumes, d, why_not)) return true;
-    return false;
-  };
+// Whether the integrator runs some formulation of the case's model (why_not: the last refusal).
+bool runs_model(const Case& c, const IntegratorInfo& info, std::string& why_not) {
+  for (const auto& d : c.model->discretisations())
+    if (c.model->offers(info.consumes, d, why_not)) return true;
+  return false;
+}
+
+// Settings that could never act are refused: a horizon for an integrator that runs no
+// formulation of this model, or a [case] integrators list of which nothing runs.
+void refuse_idle_integrators(const Case& c, const Catalogue& catalogue, TableReader& head,
+                             std::optional<TableReader>& horizons) {
   for (const auto& [name, t] : c.integrator_t_end)
-    if (std::string why_not; !runs_model(*catalogue.find_integrator(name), why_not))
+    if (std::string why_not; !runs_model(c, *catalogue.find_integrator(name), why_not))
       horizons->fail(name, "an integrator that runs model " + c.model_name, "'" + name + "' (" + why_not + ")");
-  if (!c.only_integrators.empty()) {
-    std::string reasons;
-    bool any = false;
-    for (const auto& name : c.only_integrators) {
-      std::string why_not;
-      if (runs_model(*catalogue.find_integrator(name), why_not)) any = true;
-      else reasons += (reasons.empty() ? "" : "; ") + name + ": " + why_not;
-    }
-    if (!any) head.fail("integrators", "at least one integrator that runs model " + c.model_name, "none (" + reasons + ")");
+  if (c.only_integrators.empty()) return;
+  std::string reasons;
+  bool any = false;
+  for (const auto& name : c.only_integrators) {
+    std::string why_not;
+    if (runs_model(c, *catalogue.find_integrator(name), why_not)) any = true;
+    else reasons += (reasons.empty() ? "" : "; ") + name + ": " + why_not;
   }
+  if (!any) head.fail("integrators", "at least one integrator that runs model " + c.model_name, "none (" + reasons + ")");
+}
 
-  if (auto integrators = root.optional_table("integrators")) {
-    for (const std::string& key : integrators->keys()) {
-      const IntegratorInfo* integ = catalogue.find_integrator(key);
-      if (!integ)
-        integrators->fail(key, "a registered integrator (" + join_names(catalogue.integrator_names()) + ")", "'" + key + "'");
-      if (std::string why_not; !runs_model(*integ, why_not))
-        integrators->fail(key, "settings of an integrator that runs model " + c.model_name,
-                          "settings for " + key + ", which cannot run it (" + why_not + ")");
-      TableReader t = integrators->table(key);
-      for (const std::string& setting : t.keys())
-        c.given_settings[key][setting] = path + ": key 'integrators." + key + "." + setting + "'";
-      read_integrator_settings(t, *integ, c.settings[key]);
-    }
-    integrators->finish();
+// [integrators.NAME]: each integrator's declared settings, for integrators that run the model.
+void read_integrators_table(TableReader& root, Case& c, const Catalogue& catalogue) {
+  auto integrators = root.optional_table("integrators");
+  if (!integrators) return;
+  for (const std::string& key : integrators->keys()) {
+    const IntegratorInfo* integ = catalogue.find_integrator(key);
+    if (!integ)
+      integrators->fail(key, "a registered integrator (" + join_names(catalogue.integrator_names()) + ")", "'" + key + "'");
+    if (std::string why_not; !runs_model(c, *integ, why_not))
+      integrators->fail(key, "settings of an integrator that runs model " + c.model_name,
+                        "settings for " + key + ", which cannot run it (" + why_not + ")");
+    TableReader t = integrators->table(key);
+    for (const std::string& setting : t.keys())
+      c.given_settings[key][setting] = c.file + ": key 'integrators." + key + "." + setting + "'";
+    read_integrator_settings(t, *integ, c.settings[key]);
   }
+  integrators->finish();
+}
+
+}  // namespace
+
+Case load_case(const std::string& path, const Catalogue& catalogue) {
+  TableReader root = TableReader::parse_file(path);
+  Case c;
+  c.file = path;
+  TableReader head = root.table("case");
+  std::optional<TableReader> horizons = read_case_table(head, c, catalogue);
+
+  TableReader model = root.table("model");
+  TableReader initial = root.table("initial");
+  c.model = catalogue.find_model(c.model_name)->build(model, initial);
+  c.model_inputs = "model=" + c.model_name + ";[model]" + canonical_toml(toml_table(model)) + ";[initial]" +
+                   canonical_toml(toml_table(initial));
+  for (const auto& integ : catalogue.integrators) c.settings[integ.name] = IntegratorSettings::defaults(integ.settings, c.h);
+  for (const auto& [entry, origin] : catalogue.origins)
+    if (entry == "model " + c.model_name || entry.rfind("integrator ", 0) == 0) c.origins[entry] = origin;
+
+  TableReader report = root.table("report");
+  read_report_table(report, c, catalogue, model, initial);
+  refuse_idle_integrators(c, catalogue, head, horizons);
+  read_integrators_table(root, c, catalogue);
   root.finish();
   check_setting_conflicts(c, catalogue, path);
   return c;

@@ -117,6 +117,77 @@ bool runs_plugin_code(const RunKey& key) {
   return key.c->origins.count("integrator " + key.integrator->name) > 0 || key.c->origins.count("model " + key.c->model_name) > 0;
 }
 
+// The run's formulation, or null with m.outcome saying why it could not be built; also the
+// columns and invariants the run will report.
+std::unique_ptr<Formulation> build_formulation(const RunKey& key, Measurement& m) {
+  try {
+    std::string why_not;
+    auto form = key.c->model->make_formulation(key.integrator->consumes, key.discretisation, why_not);
+    if (!form) throw std::logic_error("offered but not built: " + why_not);
+    m.extra_columns = form->extra_column_names();
+    m.violable = violable_invariants(*key.c->model, *form);
+    return form;
+  } catch (const std::exception& e) {
+    m.outcome = RunOutcome::failed_at(std::string("building the formulation failed: ") + e.what(), 0.0, 1);
+  } catch (...) {
+    m.outcome = RunOutcome::failed_at("building the formulation failed: " + std::string(kNonStandardException), 0.0, 1);
+  }
+  return nullptr;
+}
+
+// A completed run judged by the instability criterion (its metrics stay, for diagnosis):
+// unstable from its onset, or ok with a note where it drifts within the physical scale.
+void judge_completed_run(RunOutcome& outcome, const StabilityVerdict& verdict) {
+  if (verdict.unstable) {
+    outcome.kind = RunOutcome::Kind::Unstable;
+    outcome.reason = verdict.unstable->describe();
+    outcome.t = verdict.unstable->t;
+    outcome.step = verdict.unstable->step;
+    return;
+  }
+  if (verdict.drift) {
+    outcome.note = verdict.drift->describe();
+    outcome.t = verdict.drift->t;
+    outcome.step = verdict.drift->step;
+  }
+  if (verdict.momentum_drift) outcome.momentum_drift = verdict.momentum_drift->describe();
+  if (verdict.episode) outcome.episode = verdict.episode->describe(), outcome.episode_t = verdict.episode->t_start;
+}
+
+// The final state in physical coordinates; a run without one is no result.
+void record_final_state(Measurement& m, const Formulation& form, const Eigen::VectorXd& final_state) {
+  try {
+    m.final_physical = form.physical_state(final_state);
+  } catch (const std::exception& e) {
+    if (m.outcome.ok()) m.outcome = RunOutcome::failed_at(std::string("physical state: ") + e.what(), m.t_final, m.counters.steps);
+  } catch (...) {
+    if (m.outcome.ok())
+      m.outcome = RunOutcome::failed_at("physical state: " + std::string(kNonStandardException), m.t_final, m.counters.steps);
+  }
+}
+
+// Timing passes with observation off (SPEC: runtime is the minimum over repeats), and more of
+// them while the passes so far total under min_timed_s; the spread as the median pass over the
+// fastest: robust to the odd preempted pass, which the slowest of hundreds of sub-millisecond
+// passes always is.
+void time_again(Measurement& m, const Formulation& form, const RunKey& key, const IntegratorSettings& settings,
+                const MeasureOptions& options) {
+  double timed = m.runtime_s;
+  std::vector<double> passes = {m.runtime_s};
+  for (int r = 1; m.outcome.ok() && (r < options.repeats || (timed < options.min_timed_s && r < 1000)); ++r) {
+    const IntegrationOutcome again = integrate(form, *key.integrator, settings, options.t_end, options.t_end, {});
+    if (!again.ok()) break;  // interrupted: only complete passes count
+    m.runtime_s = std::min(m.runtime_s, again.runtime_s);
+    passes.push_back(again.runtime_s);
+    timed += again.runtime_s;
+  }
+  std::sort(passes.begin(), passes.end());
+  const size_t n = passes.size();
+  const double median = n % 2 ? passes[n / 2] : 0.5 * (passes[n / 2 - 1] + passes[n / 2]);
+  m.runtime_spread = m.runtime_s > 0.0 ? median / m.runtime_s - 1.0 : 0.0;
+  m.timing_passes = int(n);
+}
+
 }  // namespace
 
 Measurement measure(const RunKey& key, const IntegratorSettings& settings, const MeasureOptions& options) {
@@ -141,19 +212,8 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
     m.outcome = RunOutcome::interrupted_at(0.0, 0);
     return m;
   }
-  std::unique_ptr<Formulation> form;
-  try {
-    std::string why_not;
-    form = key.c->model->make_formulation(key.integrator->consumes, key.discretisation, why_not);
-    if (!form) throw std::logic_error("offered but not built: " + why_not);
-    m.extra_columns = form->extra_column_names();
-    m.violable = violable_invariants(*key.c->model, *form);
-  } catch (const std::exception& e) {
-    m.outcome = RunOutcome::failed_at(std::string("building the formulation failed: ") + e.what(), 0.0, 1);
-    m.outcome.h = settings.h;
-    return m;
-  } catch (...) {
-    m.outcome = RunOutcome::failed_at("building the formulation failed: " + std::string(kNonStandardException), 0.0, 1);
+  const std::unique_ptr<Formulation> form = build_formulation(key, m);
+  if (!form) {
     m.outcome.h = settings.h;
     return m;
   }
@@ -193,51 +253,9 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
   if (window_end > 0.0) m.window_metrics = window.result();
   m.runtime_s = first.runtime_s;
   m.t_final = first.t_final;
-  // Completed: judged by the instability criterion (its metrics stay, for diagnosis); unstable
-  // from its onset, or ok with a note where it drifts within the physical scale.
-  if (m.outcome.ok() && options.observe) {
-    const StabilityVerdict verdict = stability.result();
-    if (verdict.unstable) {
-      m.outcome.kind = RunOutcome::Kind::Unstable;
-      m.outcome.reason = verdict.unstable->describe();
-      m.outcome.t = verdict.unstable->t;
-      m.outcome.step = verdict.unstable->step;
-    } else {
-      if (verdict.drift) {
-        m.outcome.note = verdict.drift->describe();
-        m.outcome.t = verdict.drift->t;
-        m.outcome.step = verdict.drift->step;
-      }
-      if (verdict.momentum_drift) m.outcome.momentum_drift = verdict.momentum_drift->describe();
-      if (verdict.episode) m.outcome.episode = verdict.episode->describe(), m.outcome.episode_t = verdict.episode->t_start;
-    }
-  }
-  try {
-    m.final_physical = form->physical_state(first.final_state);
-  } catch (const std::exception& e) {  // no final state to compare: not a result
-    if (m.outcome.ok()) m.outcome = RunOutcome::failed_at(std::string("physical state: ") + e.what(), m.t_final, m.counters.steps);
-  } catch (...) {
-    if (m.outcome.ok())
-      m.outcome = RunOutcome::failed_at("physical state: " + std::string(kNonStandardException), m.t_final, m.counters.steps);
-  }
-  // Timing passes with observation off (SPEC: runtime is the minimum over repeats), and more
-  // of them while the passes so far total under min_timed_s.
-  double timed = m.runtime_s;
-  std::vector<double> passes = {m.runtime_s};
-  for (int r = 1; m.outcome.ok() && (r < options.repeats || (timed < options.min_timed_s && r < 1000)); ++r) {
-    const IntegrationOutcome again = integrate(*form, *key.integrator, settings, options.t_end, options.t_end, {});
-    if (!again.ok()) break;  // interrupted: only complete passes count
-    m.runtime_s = std::min(m.runtime_s, again.runtime_s);
-    passes.push_back(again.runtime_s);
-    timed += again.runtime_s;
-  }
-  // The spread as the median pass over the fastest: robust to the odd preempted pass, which the
-  // slowest of hundreds of sub-millisecond passes always is.
-  std::sort(passes.begin(), passes.end());
-  const size_t n = passes.size();
-  const double median = n % 2 ? passes[n / 2] : 0.5 * (passes[n / 2 - 1] + passes[n / 2]);
-  m.runtime_spread = m.runtime_s > 0.0 ? median / m.runtime_s - 1.0 : 0.0;
-  m.timing_passes = int(n);
+  if (m.outcome.ok() && options.observe) judge_completed_run(m.outcome, stability.result());
+  record_final_state(m, *form, first.final_state);
+  time_again(m, *form, key, settings, options);
   return m;
 }
 
