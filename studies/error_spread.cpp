@@ -11,7 +11,7 @@
 #include "core/model_variant.hpp"
 #include "core/table_reader.hpp"
 #include "core/table_reader_toml.hpp"
-#include "studies/model_variants.hpp"
+#include "studies/section_readers.hpp"
 
 namespace tb {
 

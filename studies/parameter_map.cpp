@@ -10,7 +10,7 @@
 #include "core/model_variant.hpp"
 #include "core/table_reader.hpp"
 #include "core/table_reader_toml.hpp"
-#include "studies/model_variants.hpp"
+#include "studies/section_readers.hpp"
 #include "app/running/job_result.hpp"
 #include "app/running/runner.hpp"
 
@@ -28,19 +28,15 @@ namespace {
 // [report.parameter_map], read when the case is loaded (StudyInfo::read_section).
 std::shared_ptr<const StudySection> read_parameter_map(TableReader& table, const SectionInputs& in) {
   const Case& c = in.c;
-  const Catalogue& catalogue = in.catalogue;
   ParameterMap map;
-  map.integrator = table.one_of("integrator", catalogue.integrator_names());
-  const IntegratorInfo& info = *catalogue.find_integrator(map.integrator);
-  std::string why_not;
-  if (!c.model->offers(info.consumes, c.model->default_discretisation(), why_not))
-    table.fail("integrator", "an integrator that runs model " + c.model_name, "'" + map.integrator + "' (" + why_not + ")");
+  const IntegratorInfo& info = read_integrator(table, "integrator", in);
+  map.integrator = info.name;
+  refuse_unless_it_runs_the_case(table, "integrator", in, info);
   if (info.adaptive) table.fail("integrator", "a fixed-step integrator (the map is over h)", "'" + map.integrator + "'");
   if (table.has("compare_with")) {
-    map.compare_with = table.one_of("compare_with", catalogue.integrator_names());
-    const IntegratorInfo& other = *catalogue.find_integrator(map.compare_with);
-    if (!c.model->offers(other.consumes, c.model->default_discretisation(), why_not))
-      table.fail("compare_with", "an integrator that runs model " + c.model_name, "'" + map.compare_with + "' (" + why_not + ")");
+    const IntegratorInfo& other = read_integrator(table, "compare_with", in);
+    map.compare_with = other.name;
+    refuse_unless_it_runs_the_case(table, "compare_with", in, other);
     if (other.adaptive)
       table.fail("compare_with", "a fixed-step integrator (the map is over h)", "'" + map.compare_with + "'");
     if (map.compare_with == map.integrator)

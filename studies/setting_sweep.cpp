@@ -6,6 +6,7 @@
 #include "app/input/catalogue.hpp"
 #include "core/format.hpp"
 #include "core/table_reader.hpp"
+#include "studies/section_readers.hpp"
 #include "app/running/job_result.hpp"
 #include "app/running/runner.hpp"
 
@@ -20,10 +21,9 @@ namespace {
 // [report.setting_sweep], read when the case is loaded (StudyInfo::read_section).
 std::shared_ptr<const StudySection> read_setting_sweep(TableReader& table, const SectionInputs& in) {
   const Case& c = in.c;
-  const Catalogue& catalogue = in.catalogue;
   SettingSweep sweep;
-  sweep.integrator = table.one_of("integrator", catalogue.integrator_names());
-  const IntegratorInfo& info = *catalogue.find_integrator(sweep.integrator);
+  const IntegratorInfo& info = read_integrator(table, "integrator", in);
+  sweep.integrator = info.name;
   // Number settings only: the sweep's values, its CSV and its fit are numbers (a word setting's
   // few values are compared by running the case once per value with --set).
   std::vector<std::string> keys;
@@ -39,9 +39,7 @@ std::shared_ptr<const StudySection> read_setting_sweep(TableReader& table, const
   for (double v : sweep.values)
     if (!spec.accepts(v)) table.fail("values", "values of " + sweep.setting + ", each " + spec.expectation(), format_g(v));
   sweep.t_end = table.positive_or("t_end", c.t_end);
-  std::string why_not;
-  if (!c.model->offers(info.consumes, c.model->default_discretisation(), why_not))
-    table.fail("integrator", "an integrator that runs model " + c.model_name, "'" + sweep.integrator + "' (" + why_not + ")");
+  refuse_unless_it_runs_the_case(table, "integrator", in, info);
   return std::make_shared<SettingSweep>(std::move(sweep));
 }
 

@@ -28,6 +28,7 @@
 #include "app/running/runner.hpp"
 #include "core/format.hpp"
 #include "core/table_reader.hpp"
+#include "studies/section_readers.hpp"
 
 namespace tb {
 
@@ -43,15 +44,12 @@ namespace {
 // [report.tolerance_sweep], read when the case is loaded (StudyInfo::read_section).
 std::shared_ptr<const StudySection> read_tolerance_sweep(TableReader& table, const SectionInputs& in) {
   const Case& c = in.c;
-  const Catalogue& catalogue = in.catalogue;
   ToleranceSweep sweep;
-  std::string why_not;
-  sweep.integrator = table.one_of("integrator", catalogue.integrator_names());
-  const IntegratorInfo& info = *catalogue.find_integrator(sweep.integrator);
+  const IntegratorInfo& info = read_integrator(table, "integrator", in);
+  sweep.integrator = info.name;
   if (!info.adaptive || !IntegratorSettings::defaults(info.settings, c.h).declares(kMaxStepKey))
     table.fail("integrator", "an adaptive integrator with the setting max_step", "'" + sweep.integrator + "'");
-  if (!c.model->offers(info.consumes, c.model->default_discretisation(), why_not))
-    table.fail("integrator", "an integrator that runs model " + c.model_name, "'" + sweep.integrator + "' (" + why_not + ")");
+  refuse_unless_it_runs_the_case(table, "integrator", in, info);
   sweep.rtol = table.positive_list("rtol");
   sweep.atol_per_rtol = table.positive_or("atol_per_rtol", sweep.atol_per_rtol);
   sweep.max_step = table.non_negative_list_or("max_step", {0.0});
@@ -59,12 +57,11 @@ std::shared_ptr<const StudySection> read_tolerance_sweep(TableReader& table, con
   sweep.t_end = table.positive_or("t_end", c.t_end);
   if (sweep.t_end > c.t_end) table.fail("t_end", "a horizon no longer than the case's t_end = " + format_g(c.t_end), format_g(sweep.t_end));
   if (table.has("compare_with")) {
-    sweep.compare_with = table.one_of("compare_with", catalogue.integrator_names());
-    const IntegratorInfo& other = *catalogue.find_integrator(sweep.compare_with);
+    const IntegratorInfo& other = read_integrator(table, "compare_with", in);
+    sweep.compare_with = other.name;
     if (other.adaptive)
       table.fail("compare_with", "a fixed-step integrator (run at the case's h)", "'" + sweep.compare_with + "'");
-    if (!c.model->offers(other.consumes, c.model->default_discretisation(), why_not))
-      table.fail("compare_with", "an integrator that runs model " + c.model_name, "'" + sweep.compare_with + "' (" + why_not + ")");
+    refuse_unless_it_runs_the_case(table, "compare_with", in, other);
   }
   return std::make_shared<ToleranceSweep>(std::move(sweep));
 }
