@@ -258,6 +258,68 @@ inline constexpr double kStepBackNoSlope = 1e-13;
 inline constexpr double kStepBackH0 = 1e-3;
 inline constexpr int kStepBackSteps = 4;
 
+namespace {
+
+// One step of h from the initial state and one of -h back from its end, against the start as
+// fractions of the state's scale (the steppers end with the trip: the judgement reads only this).
+struct StepBackTrip {
+  bool stepped;         // the step back succeeded
+  double moved;         // |Φ_h(y0) - y0| / scale
+  double returned;      // |Φ_{-h}(Φ_h(y0)) - y0| / scale; HUGE_VAL where the step back failed
+  double back_time;     // where the step back ended
+  StepFailure failure;  // why the step back failed, where it did
+};
+
+// The trip at step h, on a fresh formulation of the model: every h starts from the initial state.
+StepBackTrip step_there_and_back(Check& c, const IntegratorInfo& info, const Model& model, double h) {
+  auto form = formulation_for(model, info);
+  const Eigen::VectorXd y0 = form->initial_state();
+  auto forward = info.make(*form, settings_of(info, h), 0.0);
+  StepFailure failure;
+  const bool ok = forward->step(h, failure);
+  c.require(ok, step_text(ok, 0.0, failure));
+  bool armed = false;  // never: the wrapper only starts where the step ended
+  auto from_end = make_faulty(formulation_for(model, info), armed, forward->state());
+  c.require(from_end != nullptr, "conformance/fault_injection.hpp has no wrapper for the " + to_string(info.consumes) + " form");
+  auto back = info.make(*from_end, settings_of(info, -h), h);
+  const bool stepped = back->step(0.0, failure);
+  const double scale = std::max(1.0, form->physical_state(y0).lpNorm<Eigen::Infinity>());
+  const double moved = state_error(form->physical_state(forward->state()), form->physical_state(y0)) / scale;
+  const double returned =
+      stepped ? state_error(form->physical_state(back->state()), form->physical_state(y0)) / scale : HUGE_VAL;
+  return {stepped, moved, returned, back->time(), failure};
+}
+
+// The texts printed of the defects and their fall, and what the judgement reads of the fall.
+struct DefectFall {
+  std::string defects_text, orders_text;
+  bool falls;              // every judged halving at local order >= kStepBackFallOrder
+  int judged;              // the halvings judged
+  double lowest, highest;  // the local orders between defects above kStepBackNoSlope
+};
+
+// The defect's fall over each halving, as a local order (NaN: both at round-off, no slope).
+DefectFall defect_fall(const std::vector<double>& defects) {
+  std::string defects_text, orders_text;
+  bool falls = true;
+  int judged = 0;
+  double lowest = HUGE_VAL, highest = -HUGE_VAL;
+  for (size_t k = 0; k < defects.size(); ++k) {
+    defects_text += (k ? ", " : "") + g(defects[k]);
+    if (k == 0) continue;
+    const double a = defects[k - 1], b = defects[k];
+    if (a < kStepBackNoSlope) continue;  // nothing left to fall from
+    const double q = b < kStepBackNoSlope ? std::log2(a / kStepBackNoSlope) : std::log2(a / b);
+    orders_text += std::string(orders_text.empty() ? "" : ", ") + (b < kStepBackNoSlope ? ">= " : "") + g(q, 3);
+    falls = falls && q >= kStepBackFallOrder;
+    if (b >= kStepBackNoSlope) lowest = std::min(lowest, q), highest = std::max(highest, q);
+    ++judged;
+  }
+  return {defects_text, orders_text, falls, judged, lowest, highest};
+}
+
+}  // namespace
+
 Check check_step_back(const IntegratorInfo& info, const IntegratorBench& bench) {
   // Symmetric: Φ_{-h} ∘ Φ_h = id (Hairer, Lubich & Wanner II.3, Def. 3.1). The step back starts
   // a second stepper from the first one's end with step -h. Adaptive methods are not compared:
@@ -295,21 +357,7 @@ Check check_step_back(const IntegratorInfo& info, const IntegratorBench& bench) 
     double moved0 = 0.0;
     for (int k = 0; k < kStepBackSteps; ++k) {
       const double h = kStepBackH0 / std::pow(2.0, k);
-      auto form = formulation_for(*model, info);
-      const Eigen::VectorXd y0 = form->initial_state();
-      auto forward = info.make(*form, settings_of(info, h), 0.0);
-      StepFailure failure;
-      const bool ok = forward->step(h, failure);
-      c.require(ok, step_text(ok, 0.0, failure));
-      bool armed = false;  // never: the wrapper only starts where the step ended
-      auto from_end = make_faulty(formulation_for(*model, info), armed, forward->state());
-      c.require(from_end != nullptr, "conformance/fault_injection.hpp has no wrapper for the " + to_string(info.consumes) + " form");
-      auto back = info.make(*from_end, settings_of(info, -h), h);
-      const bool stepped = back->step(0.0, failure);
-      const double scale = std::max(1.0, form->physical_state(y0).lpNorm<Eigen::Infinity>());
-      const double moved = state_error(form->physical_state(forward->state()), form->physical_state(y0)) / scale;
-      const double returned =
-          stepped ? state_error(form->physical_state(back->state()), form->physical_state(y0)) / scale : HUGE_VAL;
+      const auto [stepped, moved, returned, back_time, failure] = step_there_and_back(c, info, *model, h);
       if (k == 0) {
         moved0 = moved;
         const std::string numbers = "moved " + g(moved) + ", returned to " + g(returned) + " of the start" +
@@ -317,7 +365,7 @@ Check check_step_back(const IntegratorInfo& info, const IntegratorBench& bench) 
         c.require(moved > 1e-6, "the step did nothing: " + numbers);
         if (info.traits.symmetric) {
           c.require(stepped, "declared symmetric, but the step back failed: " + failure.reason);
-          c.expect(back->time() == 0.0, "the step back ended at t = " + format_g(back->time(), 17) + " s, not 0");
+          c.expect(back_time == 0.0, "the step back ended at t = " + format_g(back_time, 17) + " s, not 0");
         } else {
           c.measured(numbers + " (declared symmetric: no)");
           c.expect(returned > 1e-10, "declared not symmetric, but the step back undoes the step: " + numbers);
@@ -328,22 +376,7 @@ Check check_step_back(const IntegratorInfo& info, const IntegratorBench& bench) 
       hs.push_back(h);
       defects.push_back(returned);
     }
-    // The defect's fall over each halving, as a local order (NaN: both at round-off, no slope).
-    std::string defects_text, orders_text;
-    bool falls = true;
-    int judged = 0;
-    double lowest = HUGE_VAL, highest = -HUGE_VAL;
-    for (size_t k = 0; k < defects.size(); ++k) {
-      defects_text += (k ? ", " : "") + g(defects[k]);
-      if (k == 0) continue;
-      const double a = defects[k - 1], b = defects[k];
-      if (a < kStepBackNoSlope) continue;  // nothing left to fall from
-      const double q = b < kStepBackNoSlope ? std::log2(a / kStepBackNoSlope) : std::log2(a / b);
-      orders_text += std::string(orders_text.empty() ? "" : ", ") + (b < kStepBackNoSlope ? ">= " : "") + g(q, 3);
-      falls = falls && q >= kStepBackFallOrder;
-      if (b >= kStepBackNoSlope) lowest = std::min(lowest, q), highest = std::max(highest, q);
-      ++judged;
-    }
+    auto [defects_text, orders_text, falls, judged, lowest, highest] = defect_fall(defects);
     const std::string numbers = "moved " + g(moved0) + "; returned to " + defects_text + " of the start at h = " +
                                 g(hs.front()) + " s and " + std::to_string(hs.size() - 1) + " halvings" +
                                 (orders_text.empty() ? std::string() : " (local orders of the defect " + orders_text + ")");

@@ -475,6 +475,111 @@ Check check_invariants_under_reference(const ModelFixture& fixture, const Catalo
   });
 }
 
+namespace {
+
+// The initial state on the constraints: its positions by g, its velocities by G.
+void check_initial_state_on_constraints(Check& c, const ConstrainedMechanicalFormulation* cm, const Eigen::VectorXd& y0,
+                                        const Eigen::VectorXd& scale, int n, int m) {
+  Eigen::VectorXd g0, Gv0;
+  cm->constraint(y0.head(n), g0);
+  cm->constraint_jacobian_times(y0.head(n), y0.segment(n, n), Gv0);
+  c.require(g0.size() == m, "constraint() is not of constraints()' size");
+  c.require(Gv0.size() == m, "constraint_jacobian_times() is not of constraints()' size");
+  std::vector<Eigen::Triplet<double>> entries;
+  cm->constraint_jacobian(y0.head(n), entries);
+  const Eigen::MatrixXd G0 = dense_of(c, entries, m, n);
+  const double g_rel = m > 0 ? g0.cwiseQuotient(scale).lpNorm<Eigen::Infinity>() : 0.0;
+  const double Gv_rel =
+      m > 0 ? Gv0.lpNorm<Eigen::Infinity>() / std::max(1e-300, G0.norm() * y0.segment(n, n).norm()) : 0.0;
+  c.note("constrained form: initial |g|/scale " + g(g_rel));
+  c.note("constrained form: initial |G v| / (|G| |v|) " + g(Gv_rel));
+  c.expect(g_rel <= 1e-13, "the initial state is off the constraints: |g|/scale = " + g(g_rel) + " (bound 1e-13)");
+  c.expect(Gv_rel <= 1e-13, "the initial velocity is off the constraints: |G v| / (|G| |v|) = " + g(Gv_rel) + " (bound 1e-13)");
+}
+
+// The work terms' power against the work rate of the velocity-dependent forces, where the mass
+// matrix is constant (with M(q) the model's own tests check it).
+void check_work_terms_power(Check& c, const ConstrainedMechanicalFormulation* cm, const Eigen::VectorXd& q, int n, int w,
+                            std::mt19937& gen) {
+  if (w > 0 && cm->mass_depends_on_configuration()) {
+    // With M(q), f(q, v) - f(q, 0) holds M's velocity-quadratic terms as well, and the
+    // identity below does not isolate the non-conservative power: the model's own tests
+    // check the work terms against the energy rate.
+    c.note("constrained form: M(q): the work terms' power is checked by the model's tests");
+  } else if (w > 0) {
+    // The work terms are the work of the velocity-dependent forces: their power is
+    // -(f(q, v) - f(q, 0)) . v, for the dissipation a form carries.
+    const Eigen::VectorXd v = uniform_vector(n, gen);
+    Eigen::VectorXd f_v, f_0, P;
+    cm->force(0.0, q, v, f_v);
+    cm->force(0.0, q, Eigen::VectorXd::Zero(n), f_0);
+    cm->power(0.0, q, v, P);
+    c.require(P.size() == w, "power() is not of work_terms()' size");
+    const double work_rate = -(f_v - f_0).dot(v);
+    const double rel = std::abs(P.sum() - work_rate) / std::abs(work_rate);
+    c.note("constrained form: power against -(f(v) - f(0)).v (relative) " + g(rel));
+    c.expect(cm->force_depends_on_velocity(), "work terms, but force_depends_on_velocity() is false");
+    c.expect(std::abs(P.sum() - work_rate) <= 1e-12 * std::abs(work_rate),
+             "power " + g(P.sum(), 17) + " against -(f(v) - f(0)).v = " + g(work_rate, 17));
+  }
+}
+
+// G's largest row-relative error against central differences of g at q (returned, not reported:
+// the caller keeps the worst over every form before it notes this one).
+double constraint_jacobian_row_error(const ConstrainedMechanicalFormulation* cm, const Eigen::VectorXd& q,
+                                     const Eigen::MatrixXd& G, int n, int m) {
+  Eigen::MatrixXd Gfd(m, n);
+  for (int k = 0; k < n; ++k) {
+    const double e = 1e-6 * (1.0 + std::abs(q(k)));
+    Eigen::VectorXd qp = q, qm = q, gp, gm;
+    qp(k) += e;
+    qm(k) -= e;
+    cm->constraint(qp, gp);
+    cm->constraint(qm, gm);
+    Gfd.col(k) = (gp - gm) / (2.0 * e);
+  }
+  double worst = 0.0;
+  for (int i = 0; i < m; ++i) {
+    const double row_scale = std::max(G.row(i).cwiseAbs().maxCoeff(), 1e-300);
+    worst = std::max(worst, (G.row(i) - Gfd.row(i)).cwiseAbs().maxCoeff() / row_scale);
+  }
+  return worst;
+}
+
+// G v, G^T lambda and M v against the dense products of their entries; M symmetric and positive
+// semi-definite.
+void check_structured_products(Check& c, const ConstrainedMechanicalFormulation* cm, const Eigen::VectorXd& q,
+                               const Eigen::MatrixXd& G, int n, int m, std::mt19937& gen) {
+  // Structured products against the entries.
+  const Eigen::VectorXd v = uniform_vector(n, gen), lambda = uniform_vector(m, gen);
+  Eigen::VectorXd Gv, GTl, Mv;
+  cm->constraint_jacobian_times(q, v, Gv);
+  cm->constraint_jacobian_transpose_times(q, lambda, GTl);
+  cm->mass_times(v, Mv);
+  c.require(Gv.size() == m, "constraint_jacobian_times() is not of constraints()' size");
+  c.require(GTl.size() == n, "constraint_jacobian_transpose_times() is not of positions()' size");
+  c.require(Mv.size() == n, "mass_times() is not of positions()' size");
+  std::vector<Eigen::Triplet<double>> mass;
+  cm->mass_entries(mass);
+  const Eigen::MatrixXd M = dense_of(c, mass, n, n);
+  const double G_scale = m > 0 ? std::max(1.0, G.cwiseAbs().maxCoeff()) : 1.0;  // maxCoeff of an empty matrix is undefined
+  if (m > 0) {
+    const double e1 = (Gv - G * v).lpNorm<Eigen::Infinity>(), e2 = (GTl - G.transpose() * lambda).lpNorm<Eigen::Infinity>();
+    c.expect(e1 <= 1e-13 * G_scale * n, "G v differs from the entries' product by " + g(e1));
+    c.expect(e2 <= 1e-13 * G_scale * m, "G^T lambda differs from the entries' product by " + g(e2));
+  }
+  const double e3 = (Mv - M * v).lpNorm<Eigen::Infinity>();
+  c.expect(e3 <= 1e-13 * M.cwiseAbs().maxCoeff() * n, "M v differs from the mass entries' product by " + g(e3));
+  c.expect((M - M.transpose()).cwiseAbs().maxCoeff() == 0.0, "the mass matrix is not symmetric");
+  // Positive semi-definite (a flat body's inertia is singular; the saddle-point check
+  // sees that M is definite where it must be, on the constraints' tangent space).
+  const Eigen::VectorXd eig = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(M).eigenvalues();
+  c.expect(eig.minCoeff() >= -1e-14 * eig.maxCoeff(), "the mass matrix has the eigenvalue " + g(eig.minCoeff()));
+  c.expect(eig.maxCoeff() > 0.0, "the mass matrix is zero");
+}
+
+}  // namespace
+
 Check check_constrained_pieces(const ModelFixture& fixture, const Catalogue& catalogue) {
   // At the initial configuration plus a deterministic perturbation of 1e-3 (1 + |q_i|) (off the
   // constraints, so that the checks are not special to g = 0):
@@ -498,93 +603,18 @@ Check check_constrained_pieces(const ModelFixture& fixture, const Catalogue& cat
           const Eigen::VectorXd scale = cm->constraint_scale();
           c.require(scale.size() == m, "constraint_scale() is not of constraints()' size");
           if (m > 0) c.require(scale.minCoeff() > 0.0, "a constraint scale is not > 0");
-          {
-            Eigen::VectorXd g0, Gv0;
-            cm->constraint(y0.head(n), g0);
-            cm->constraint_jacobian_times(y0.head(n), y0.segment(n, n), Gv0);
-            c.require(g0.size() == m, "constraint() is not of constraints()' size");
-            c.require(Gv0.size() == m, "constraint_jacobian_times() is not of constraints()' size");
-            std::vector<Eigen::Triplet<double>> entries;
-            cm->constraint_jacobian(y0.head(n), entries);
-            const Eigen::MatrixXd G0 = dense_of(c, entries, m, n);
-            const double g_rel = m > 0 ? g0.cwiseQuotient(scale).lpNorm<Eigen::Infinity>() : 0.0;
-            const double Gv_rel =
-                m > 0 ? Gv0.lpNorm<Eigen::Infinity>() / std::max(1e-300, G0.norm() * y0.segment(n, n).norm()) : 0.0;
-            c.note("constrained form: initial |g|/scale " + g(g_rel));
-            c.note("constrained form: initial |G v| / (|G| |v|) " + g(Gv_rel));
-            c.expect(g_rel <= 1e-13, "the initial state is off the constraints: |g|/scale = " + g(g_rel) + " (bound 1e-13)");
-            c.expect(Gv_rel <= 1e-13, "the initial velocity is off the constraints: |G v| / (|G| |v|) = " + g(Gv_rel) + " (bound 1e-13)");
-          }
+          check_initial_state_on_constraints(c, cm, y0, scale, n, m);
           std::mt19937 gen(4242u);
           const Eigen::VectorXd q = near_configuration(y0.head(n), 1e-3, gen);
-          if (w > 0 && cm->mass_depends_on_configuration()) {
-            // With M(q), f(q, v) - f(q, 0) holds M's velocity-quadratic terms as well, and the
-            // identity below does not isolate the non-conservative power: the model's own tests
-            // check the work terms against the energy rate.
-            c.note("constrained form: M(q): the work terms' power is checked by the model's tests");
-          } else if (w > 0) {
-            // The work terms are the work of the velocity-dependent forces: their power is
-            // -(f(q, v) - f(q, 0)) . v, for the dissipation a form carries.
-            const Eigen::VectorXd v = uniform_vector(n, gen);
-            Eigen::VectorXd f_v, f_0, P;
-            cm->force(0.0, q, v, f_v);
-            cm->force(0.0, q, Eigen::VectorXd::Zero(n), f_0);
-            cm->power(0.0, q, v, P);
-            c.require(P.size() == w, "power() is not of work_terms()' size");
-            const double work_rate = -(f_v - f_0).dot(v);
-            const double rel = std::abs(P.sum() - work_rate) / std::abs(work_rate);
-            c.note("constrained form: power against -(f(v) - f(0)).v (relative) " + g(rel));
-            c.expect(cm->force_depends_on_velocity(), "work terms, but force_depends_on_velocity() is false");
-            c.expect(std::abs(P.sum() - work_rate) <= 1e-12 * std::abs(work_rate),
-                     "power " + g(P.sum(), 17) + " against -(f(v) - f(0)).v = " + g(work_rate, 17));
-          }
+          check_work_terms_power(c, cm, q, n, w, gen);
           std::vector<Eigen::Triplet<double>> entries;
           cm->constraint_jacobian(q, entries);
           const Eigen::MatrixXd G = dense_of(c, entries, m, n);
-          Eigen::MatrixXd Gfd(m, n);
-          for (int k = 0; k < n; ++k) {
-            const double e = 1e-6 * (1.0 + std::abs(q(k)));
-            Eigen::VectorXd qp = q, qm = q, gp, gm;
-            qp(k) += e;
-            qm(k) -= e;
-            cm->constraint(qp, gp);
-            cm->constraint(qm, gm);
-            Gfd.col(k) = (gp - gm) / (2.0 * e);
-          }
-          double worst = 0.0;
-          for (int i = 0; i < m; ++i) {
-            const double row_scale = std::max(G.row(i).cwiseAbs().maxCoeff(), 1e-300);
-            worst = std::max(worst, (G.row(i) - Gfd.row(i)).cwiseAbs().maxCoeff() / row_scale);
-          }
+          const double worst = constraint_jacobian_row_error(cm, q, G, n, m);
           worst_G = std::max(worst_G, worst);
           c.note("constrained form: G against central differences of g (row-relative) " + g(worst));
           c.expect(worst < 1e-7, "G row-relative error " + g(worst) + " against central differences of g (bound 1e-7)");
-          // Structured products against the entries.
-          const Eigen::VectorXd v = uniform_vector(n, gen), lambda = uniform_vector(m, gen);
-          Eigen::VectorXd Gv, GTl, Mv;
-          cm->constraint_jacobian_times(q, v, Gv);
-          cm->constraint_jacobian_transpose_times(q, lambda, GTl);
-          cm->mass_times(v, Mv);
-          c.require(Gv.size() == m, "constraint_jacobian_times() is not of constraints()' size");
-          c.require(GTl.size() == n, "constraint_jacobian_transpose_times() is not of positions()' size");
-          c.require(Mv.size() == n, "mass_times() is not of positions()' size");
-          std::vector<Eigen::Triplet<double>> mass;
-          cm->mass_entries(mass);
-          const Eigen::MatrixXd M = dense_of(c, mass, n, n);
-          const double G_scale = m > 0 ? std::max(1.0, G.cwiseAbs().maxCoeff()) : 1.0;  // maxCoeff of an empty matrix is undefined
-          if (m > 0) {
-            const double e1 = (Gv - G * v).lpNorm<Eigen::Infinity>(), e2 = (GTl - G.transpose() * lambda).lpNorm<Eigen::Infinity>();
-            c.expect(e1 <= 1e-13 * G_scale * n, "G v differs from the entries' product by " + g(e1));
-            c.expect(e2 <= 1e-13 * G_scale * m, "G^T lambda differs from the entries' product by " + g(e2));
-          }
-          const double e3 = (Mv - M * v).lpNorm<Eigen::Infinity>();
-          c.expect(e3 <= 1e-13 * M.cwiseAbs().maxCoeff() * n, "M v differs from the mass entries' product by " + g(e3));
-          c.expect((M - M.transpose()).cwiseAbs().maxCoeff() == 0.0, "the mass matrix is not symmetric");
-          // Positive semi-definite (a flat body's inertia is singular; the saddle-point check
-          // sees that M is definite where it must be, on the constraints' tangent space).
-          const Eigen::VectorXd eig = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(M).eigenvalues();
-          c.expect(eig.minCoeff() >= -1e-14 * eig.maxCoeff(), "the mass matrix has the eigenvalue " + g(eig.minCoeff()));
-          c.expect(eig.maxCoeff() > 0.0, "the mass matrix is zero");
+          check_structured_products(c, cm, q, G, n, m, gen);
         });
     c.measured("G against differences of g: " + g(worst_G) + " (bound 1e-7)");
   });
@@ -639,6 +669,93 @@ Check check_constrained_saddle_point(const ModelFixture& fixture, const Catalogu
   });
 }
 
+namespace {
+
+// The largest entry of A - B relative to A's largest entry, or to size_floor where that is larger.
+double tangent_relative_error(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B, double size_floor) {
+  if (A.size() == 0) return 0.0;
+  const double size = std::max({A.cwiseAbs().maxCoeff(), size_floor, 1e-300});
+  return (A - B).cwiseAbs().maxCoeff() / size;
+}
+
+// Central differences, column by column, of f in q (K_f) and in v (C_f) and of G(q)^T lambda in q (K_g).
+void force_tangent_differences(const ConstrainedMechanicalFormulation* cm, double t, const Eigen::VectorXd& q,
+                               const Eigen::VectorXd& v, const Eigen::VectorXd& lambda, int n, Eigen::MatrixXd& Kf_fd,
+                               Eigen::MatrixXd& Cf_fd, Eigen::MatrixXd& Kg_fd) {
+  for (int k = 0; k < n; ++k) {
+    Eigen::VectorXd fp, fm, gp, gm;
+    const double eq = 1e-6 * (1.0 + std::abs(q(k)));
+    Eigen::VectorXd qp = q, qm = q;
+    qp(k) += eq;
+    qm(k) -= eq;
+    cm->force(t, qp, v, fp);
+    cm->force(t, qm, v, fm);
+    Kf_fd.col(k) = (fp - fm) / (2.0 * eq);
+    cm->constraint_jacobian_transpose_times(qp, lambda, gp);
+    cm->constraint_jacobian_transpose_times(qm, lambda, gm);
+    Kg_fd.col(k) = (gp - gm) / (2.0 * eq);
+    const double ev = 1e-6 * (1.0 + std::abs(v(k)));
+    Eigen::VectorXd vp = v, vm = v;
+    vp(k) += ev;
+    vm(k) -= ev;
+    cm->force(t, q, vp, fp);
+    cm->force(t, q, vm, fm);
+    Cf_fd.col(k) = (fp - fm) / (2.0 * ev);
+  }
+}
+
+// M(q): d(M(q) a)/dq against central differences of mass_times_at; dT/dq against those
+// of 1/2 v^T M(q) v; mass_change_times(q, dq, v) against M(q + dq) v - M(q) v (dq small:
+// exact for an M affine in q, O(|dq|^2) otherwise); and the split of f:
+// f = applied_force + dT/dq - (dM/dq v) v.
+void check_mass_tangents(Check& c, const ConstrainedMechanicalFormulation* cm, double t, const Eigen::VectorXd& q,
+                         const Eigen::VectorXd& v, const Eigen::VectorXd& f, int n, std::mt19937& gen, double& worst_all) {
+  const Eigen::VectorXd a = uniform_vector(n, gen), dq = 1e-4 * uniform_vector(n, gen);
+  std::vector<Eigen::Triplet<double>> dMa;
+  cm->mass_times_jacobian_entries(q, a, dMa);
+  const Eigen::MatrixXd Km = dense_of(c, dMa, n, n);
+  Eigen::MatrixXd Km_fd(n, n);
+  Eigen::VectorXd dT_fd(n);
+  for (int k = 0; k < n; ++k) {
+    const double e = 1e-6 * (1.0 + std::abs(q(k)));
+    Eigen::VectorXd qp = q, qm = q, Mp, Mm, Vp, Vm;
+    qp(k) += e;
+    qm(k) -= e;
+    cm->mass_times_at(qp, a, Mp);
+    cm->mass_times_at(qm, a, Mm);
+    Km_fd.col(k) = (Mp - Mm) / (2.0 * e);
+    cm->mass_times_at(qp, v, Vp);
+    cm->mass_times_at(qm, v, Vm);
+    dT_fd(k) = 0.5 * v.dot(Vp - Vm) / (2.0 * e);
+  }
+  Eigen::VectorXd dT, Ma0, Ma1, change, fa;
+  cm->kinetic_gradient(q, v, dT);
+  cm->mass_times_at(q, a, Ma0);
+  cm->mass_times_at(q + dq, a, Ma1);
+  cm->mass_change_times(q, dq, a, change);
+  cm->applied_force(t, q, v, fa);
+  std::vector<Eigen::Triplet<double>> dMv;
+  cm->mass_times_jacobian_entries(q, v, dMv);
+  const Eigen::VectorXd split = fa + dT - dense_of(c, dMv, n, n) * v;
+  const double e_km = tangent_relative_error(Km, Km_fd, 0.0);
+  const double e_dt = (dT - dT_fd).lpNorm<Eigen::Infinity>() / std::max(dT.lpNorm<Eigen::Infinity>(), 1e-300);
+  const double e_ch = (change - (Ma1 - Ma0)).lpNorm<Eigen::Infinity>() /
+                      std::max((Ma1 - Ma0).lpNorm<Eigen::Infinity>(), 1e-300);
+  const double e_split = (split - f).lpNorm<Eigen::Infinity>() / std::max(f.lpNorm<Eigen::Infinity>(), 1e-300);
+  c.note("constrained form: d(M(q) a)/dq against central differences " + g(e_km));
+  c.note("constrained form: dT/dq against central differences " + g(e_dt));
+  c.note("constrained form: mass_change_times against M(q + dq) a - M(q) a " + g(e_ch));
+  c.note("constrained form: f against applied + dT/dq - (dM/dq v) v " + g(e_split));
+  c.expect(Km_fd.cwiseAbs().maxCoeff() > 0.0, "mass_depends_on_configuration(), but M(q) a does not change with q");
+  c.expect(e_km < 1e-6, "d(M(q) a)/dq: relative error " + g(e_km) + " against central differences (bound 1e-6)");
+  c.expect(e_dt < 1e-6, "dT/dq: relative error " + g(e_dt) + " against central differences (bound 1e-6)");
+  c.expect(e_ch < 1e-3, "mass_change_times: relative error " + g(e_ch) + " against M(q + dq) a - M(q) a (bound 1e-3)");
+  c.expect(e_split < 1e-12, "f differs from applied + dT/dq - (dM/dq v) v by " + g(e_split) + " of |f| (bound 1e-12)");
+  worst_all = std::max({worst_all, e_km, e_dt});
+}
+
+}  // namespace
+
 Check check_constrained_tangents(const ModelFixture& fixture, const Catalogue& catalogue) {
   // The tangents an index-3 alpha method's Newton needs: K_f = df/dq, C_f = df/dv and
   // K_g = d(G(q)^T lambda)/dq, as entries, against central differences (step 1e-6 (1 + |x_k|))
@@ -665,36 +782,12 @@ Check check_constrained_tangents(const ModelFixture& fixture, const Catalogue& c
           cm->constraint_force_jacobian_entries(q, lambda, kg);
           const Eigen::MatrixXd Kf = dense_of(c, dfdq, n, n), Cf = dense_of(c, dfdv, n, n), Kg = dense_of(c, kg, n, n);
           Eigen::MatrixXd Kf_fd(n, n), Cf_fd(n, n), Kg_fd(n, n);
-          for (int k = 0; k < n; ++k) {
-            Eigen::VectorXd fp, fm, gp, gm;
-            const double eq = 1e-6 * (1.0 + std::abs(q(k)));
-            Eigen::VectorXd qp = q, qm = q;
-            qp(k) += eq;
-            qm(k) -= eq;
-            cm->force(t, qp, v, fp);
-            cm->force(t, qm, v, fm);
-            Kf_fd.col(k) = (fp - fm) / (2.0 * eq);
-            cm->constraint_jacobian_transpose_times(qp, lambda, gp);
-            cm->constraint_jacobian_transpose_times(qm, lambda, gm);
-            Kg_fd.col(k) = (gp - gm) / (2.0 * eq);
-            const double ev = 1e-6 * (1.0 + std::abs(v(k)));
-            Eigen::VectorXd vp = v, vm = v;
-            vp(k) += ev;
-            vm(k) -= ev;
-            cm->force(t, q, vp, fp);
-            cm->force(t, q, vm, fm);
-            Cf_fd.col(k) = (fp - fm) / (2.0 * ev);
-          }
+          force_tangent_differences(cm, t, q, v, lambda, n, Kf_fd, Cf_fd, Kg_fd);
           Eigen::VectorXd f;
           cm->force(t, q, v, f);
           const double floor = f.lpNorm<Eigen::Infinity>() / (1.0 + q.lpNorm<Eigen::Infinity>());
-          auto relative = [&](const Eigen::MatrixXd& A, const Eigen::MatrixXd& B, double size_floor) {
-            if (A.size() == 0) return 0.0;
-            const double size = std::max({A.cwiseAbs().maxCoeff(), size_floor, 1e-300});
-            return (A - B).cwiseAbs().maxCoeff() / size;
-          };
-          const double e_kf = relative(Kf, Kf_fd, floor), e_cf = relative(Cf, Cf_fd, floor),
-                       e_kg = relative(Kg, Kg_fd, lambda.size() > 0 ? 0.0 : 1.0);
+          const double e_kf = tangent_relative_error(Kf, Kf_fd, floor), e_cf = tangent_relative_error(Cf, Cf_fd, floor),
+                       e_kg = tangent_relative_error(Kg, Kg_fd, lambda.size() > 0 ? 0.0 : 1.0);
           c.note("constrained form: df/dq against central differences " + g(e_kf));
           c.note("constrained form: df/dv against central differences " + g(e_cf));
           c.note("constrained form: d(G^T lambda)/dq against central differences " + g(e_kg));
@@ -705,52 +798,7 @@ Check check_constrained_tangents(const ModelFixture& fixture, const Catalogue& c
             c.expect(Kg_fd.cwiseAbs().maxCoeff() > 0.0, "d(G^T lambda)/dq vanishes: linear constraints, K_g untested");
           worst_all = std::max({worst_all, e_kf, e_cf, e_kg});
           if (!cm->mass_depends_on_configuration()) return;
-          // M(q): d(M(q) a)/dq against central differences of mass_times_at; dT/dq against those
-          // of 1/2 v^T M(q) v; mass_change_times(q, dq, v) against M(q + dq) v - M(q) v (dq small:
-          // exact for an M affine in q, O(|dq|^2) otherwise); and the split of f:
-          // f = applied_force + dT/dq - (dM/dq v) v.
-          const Eigen::VectorXd a = uniform_vector(n, gen), dq = 1e-4 * uniform_vector(n, gen);
-          std::vector<Eigen::Triplet<double>> dMa;
-          cm->mass_times_jacobian_entries(q, a, dMa);
-          const Eigen::MatrixXd Km = dense_of(c, dMa, n, n);
-          Eigen::MatrixXd Km_fd(n, n);
-          Eigen::VectorXd dT_fd(n);
-          for (int k = 0; k < n; ++k) {
-            const double e = 1e-6 * (1.0 + std::abs(q(k)));
-            Eigen::VectorXd qp = q, qm = q, Mp, Mm, Vp, Vm;
-            qp(k) += e;
-            qm(k) -= e;
-            cm->mass_times_at(qp, a, Mp);
-            cm->mass_times_at(qm, a, Mm);
-            Km_fd.col(k) = (Mp - Mm) / (2.0 * e);
-            cm->mass_times_at(qp, v, Vp);
-            cm->mass_times_at(qm, v, Vm);
-            dT_fd(k) = 0.5 * v.dot(Vp - Vm) / (2.0 * e);
-          }
-          Eigen::VectorXd dT, Ma0, Ma1, change, fa;
-          cm->kinetic_gradient(q, v, dT);
-          cm->mass_times_at(q, a, Ma0);
-          cm->mass_times_at(q + dq, a, Ma1);
-          cm->mass_change_times(q, dq, a, change);
-          cm->applied_force(t, q, v, fa);
-          std::vector<Eigen::Triplet<double>> dMv;
-          cm->mass_times_jacobian_entries(q, v, dMv);
-          const Eigen::VectorXd split = fa + dT - dense_of(c, dMv, n, n) * v;
-          const double e_km = relative(Km, Km_fd, 0.0);
-          const double e_dt = (dT - dT_fd).lpNorm<Eigen::Infinity>() / std::max(dT.lpNorm<Eigen::Infinity>(), 1e-300);
-          const double e_ch = (change - (Ma1 - Ma0)).lpNorm<Eigen::Infinity>() /
-                              std::max((Ma1 - Ma0).lpNorm<Eigen::Infinity>(), 1e-300);
-          const double e_split = (split - f).lpNorm<Eigen::Infinity>() / std::max(f.lpNorm<Eigen::Infinity>(), 1e-300);
-          c.note("constrained form: d(M(q) a)/dq against central differences " + g(e_km));
-          c.note("constrained form: dT/dq against central differences " + g(e_dt));
-          c.note("constrained form: mass_change_times against M(q + dq) a - M(q) a " + g(e_ch));
-          c.note("constrained form: f against applied + dT/dq - (dM/dq v) v " + g(e_split));
-          c.expect(Km_fd.cwiseAbs().maxCoeff() > 0.0, "mass_depends_on_configuration(), but M(q) a does not change with q");
-          c.expect(e_km < 1e-6, "d(M(q) a)/dq: relative error " + g(e_km) + " against central differences (bound 1e-6)");
-          c.expect(e_dt < 1e-6, "dT/dq: relative error " + g(e_dt) + " against central differences (bound 1e-6)");
-          c.expect(e_ch < 1e-3, "mass_change_times: relative error " + g(e_ch) + " against M(q + dq) a - M(q) a (bound 1e-3)");
-          c.expect(e_split < 1e-12, "f differs from applied + dT/dq - (dM/dq v) v by " + g(e_split) + " of |f| (bound 1e-12)");
-          worst_all = std::max({worst_all, e_km, e_dt});
+          check_mass_tangents(c, cm, t, q, v, f, n, gen, worst_all);
         });
     c.measured("worst relative error " + g(worst_all) + " (bound 1e-6)");
   });

@@ -117,21 +117,30 @@ double RattleStep::constraint_error(const Eigen::VectorXd& q) {
   return g_.cwiseProduct(scale_inverse_).lpNorm<Eigen::Infinity>();
 }
 
+// Books the force evaluation just made into f_; false (the step diverged) if it is non-finite.
+bool RattleStep::book_force_evaluation(Result& out) const {
+  ++out.force_evals;
+  if (!f_.allFinite()) return fail(out, StepFailure::Kind::Diverged, "force is non-finite (NaN/Inf)");
+  return true;
+}
+
 RattleStep::Result RattleStep::step(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_next) {
   if (form_.mass_depends_on_configuration()) return step_configuration_dependent_mass(t, h, y, y_next);
   Result out;
-  auto fail = [&](StepFailure::Kind kind, std::string why) {
-    out.ok = false;
-    out.failure = {kind, std::move(why)};
-    return out;
-  };
   q0_ = y.head(n_);
   v0_ = y.segment(n_, n_);
   s_.setZero(m_);
   form_.force(t, q0_, v0_, f_);
-  ++out.force_evals;
-  if (!f_.allFinite()) return fail(StepFailure::Kind::Diverged, "force is non-finite (NaN/Inf)");
+  if (!book_force_evaluation(out)) return out;
+  if (!solve_position_multipliers(h, out)) return out;
+  vhalf_ = v0_ + X_ / h;
+  if (!second_half_kick(t, h, out)) return out;
+  write_next_state(t, h, y, y_next, out);
+  return out;
+}
 
+// q_{k+1} and the position multipliers by Newton (the file's header: "Position multipliers").
+bool RattleStep::solve_position_multipliers(double h, Result& out) {
   // Positions: Newton on the multipliers from q^0 = q_k + h v_k.
   q_ = q0_ + h * v0_;
   X_.setZero(n_);
@@ -140,15 +149,16 @@ RattleStep::Result RattleStep::step(double t, double h, const Eigen::VectorXd& y
   const double predictor_err = err;  // how far the free flight q_k + h v_k leaves the constraints
   bool converged = false;
   for (int it = 0; it < max_newton_iters_; ++it) {
-    if (!std::isfinite(err)) return fail(StepFailure::Kind::Diverged, "constraint residual is non-finite (NaN/Inf)");
+    if (!std::isfinite(err))
+      return fail(out, StepFailure::Kind::Diverged, "constraint residual is non-finite (NaN/Inf)");
     if (!solver_->factor(q_, q0_))
-      return fail(StepFailure::Kind::SolverFailed,
+      return fail(out, StepFailure::Kind::SolverFailed,
                   "singular constraint matrix G(q) M^-1 G(q_k)^T (a constraint gradient turned perpendicular to its "
                   "previous direction within the step)");
     if (m_ > 0) s_ = -g_;
     solver_->solve(r_, s_, x_, lambda_);
     ++out.newton_iters;
-    if (!x_.allFinite()) return fail(StepFailure::Kind::Diverged, "Newton correction is non-finite (NaN/Inf)");
+    if (!x_.allFinite()) return fail(out, StepFailure::Kind::Diverged, "Newton correction is non-finite (NaN/Inf)");
     q_ += x_;
     X_ += x_;
     r_.setZero();
@@ -160,30 +170,36 @@ RattleStep::Result RattleStep::step(double t, double h, const Eigen::VectorXd& y
       break;
     }
   }
-  if (!converged) {
-    if (!std::isfinite(err)) return fail(StepFailure::Kind::Diverged, "constraint residual is non-finite (NaN/Inf)");
-    // A free flight that already breaks the constraints by a tenth of their size means the
-    // velocities have outgrown the step (Stoermer-Verlet is stable only for h w < 2): a stability
-    // result at this h, not a limit of the solver.
-    if (predictor_err > 0.1)
-      return fail(StepFailure::Kind::Diverged,
-                  "the free flight q_k + h v_k violates the constraints by " + format_g(predictor_err, 3) +
-                      " of their size and Newton on the multipliers finds no solution near it (the motion has "
-                      "outgrown the step: h w > 2 for some mode)");
-    return fail(StepFailure::Kind::SolverFailed,
-                "Newton on the position multipliers did not reach newton_tol in " + std::to_string(max_newton_iters_) +
-                    " iterations (relative constraint residual " + format_g(err, 3) + ", from " +
-                    format_g(predictor_err, 3) + " at the free flight q_k + h v_k): no solution of the step's "
-                    "position equations found near it at this h");
-  }
-  vhalf_ = v0_ + X_ / h;
+  if (!converged) return position_multipliers_failed(err, predictor_err, out);
+  return true;
+}
 
+// Why Newton on the position multipliers found no solution: the step's failure, and false.
+bool RattleStep::position_multipliers_failed(double err, double predictor_err, Result& out) const {
+  if (!std::isfinite(err)) return fail(out, StepFailure::Kind::Diverged, "constraint residual is non-finite (NaN/Inf)");
+  // A free flight that already breaks the constraints by a tenth of their size means the
+  // velocities have outgrown the step (Stoermer-Verlet is stable only for h w < 2): a stability
+  // result at this h, not a limit of the solver.
+  if (predictor_err > 0.1)
+    return fail(out, StepFailure::Kind::Diverged,
+                "the free flight q_k + h v_k violates the constraints by " + format_g(predictor_err, 3) +
+                    " of their size and Newton on the multipliers finds no solution near it (the motion has "
+                    "outgrown the step: h w > 2 for some mode)");
+  return fail(out, StepFailure::Kind::SolverFailed,
+              "Newton on the position multipliers did not reach newton_tol in " + std::to_string(max_newton_iters_) +
+                  " iterations (relative constraint residual " + format_g(err, 3) + ", from " +
+                  format_g(predictor_err, 3) + " at the free flight q_k + h v_k): no solution of the step's "
+                  "position equations found near it at this h");
+}
+
+// v_{k+1} from v_{k+1/2} (the file's header: "Velocity multipliers", "Velocity-dependent forces").
+bool RattleStep::second_half_kick(double t, double h, Result& out) {
   // Velocities: the second half kick and the projection onto G(q_{k+1}) v = 0. A force that
   // depends on v is taken at v_{k+1}, the mirror image of the first kick's v_k, by fixed-point
   // iteration from v_{k+1/2} (each pass one structured solve; it contracts by h/2 |M^-1 df/dv|,
   // 2e-3 per pass for the tether's damping at its case step); see the header for why.
   if (!solver_->factor(q_, q_))
-    return fail(StepFailure::Kind::SolverFailed, "singular constraint matrix G M^-1 G^T at q_{k+1}");
+    return fail(out, StepFailure::Kind::SolverFailed, "singular constraint matrix G M^-1 G^T at q_{k+1}");
   if (m_ > 0) {
     form_.constraint_jacobian_times(q_, vhalf_, Gv_);
     s_ = -Gv_;
@@ -193,8 +209,7 @@ RattleStep::Result RattleStep::step(double t, double h, const Eigen::VectorXd& y
   double change = 0.0;
   for (int it = 0;; ++it) {
     form_.force(t + h, q_, v1_, f_);
-    ++out.force_evals;
-    if (!f_.allFinite()) return fail(StepFailure::Kind::Diverged, "force is non-finite (NaN/Inf)");
+    if (!book_force_evaluation(out)) return false;
     r_ = 0.5 * h * f_;
     solver_->solve(r_, s_, x_, lambda_);
     const double previous_change = change;
@@ -204,37 +219,45 @@ RattleStep::Result RattleStep::step(double t, double h, const Eigen::VectorXd& y
     const double size = v1_.lpNorm<Eigen::Infinity>();
     // Converged at round-off, or no longer shrinking there.
     if (change <= 1e-15 * size || (it > 0 && change >= 0.5 * previous_change && change <= 1e-12 * size)) break;
-    if (!std::isfinite(change)) return fail(StepFailure::Kind::Diverged, "velocity iterate is non-finite (NaN/Inf)");
+    if (!std::isfinite(change))
+      return fail(out, StepFailure::Kind::Diverged, "velocity iterate is non-finite (NaN/Inf)");
     if (it + 1 >= max_newton_iters_)
-      return fail(StepFailure::Kind::SolverFailed,
+      return fail(out, StepFailure::Kind::SolverFailed,
                   "the second half kick's velocity-dependent force did not converge in " +
                       std::to_string(max_newton_iters_) + " fixed-point passes (last change " + format_g(change, 3) +
                       " of |v| " + format_g(size, 3) + "): h/2 |M^-1 df/dv| is not below 1 at this h");
   }
+  return true;
+}
+
+// y_{k+1} = [q_{k+1}, v_{k+1}, W_{k+1}] (both forms of the step); the step fails if it is non-finite.
+void RattleStep::write_next_state(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_next,
+                                  Result& out) {
   y_next.resize(2 * n_ + w_);
   y_next.head(n_) = q_;
   y_next.segment(n_, n_) = v1_;
   work_.advance(t, h, q0_, v0_, q_, v1_, y, y_next);  // W' = P(t, q, v), trapezoidal (work_terms.hpp)
-  if (!y_next.allFinite()) return fail(StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)");
-  return out;
+  if (!y_next.allFinite()) fail(out, StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)");
 }
 
 RattleStep::Result RattleStep::step_configuration_dependent_mass(double t, double h, const Eigen::VectorXd& y,
                                                                  Eigen::VectorXd& y_next) {
   Result out;
-  auto fail = [&](StepFailure::Kind kind, std::string why) {
-    out.ok = false;
-    out.failure = {kind, std::move(why)};
-    return out;
-  };
-  constexpr double eps = std::numeric_limits<double>::epsilon();
   q0_ = y.head(n_);
   v0_ = y.segment(n_, n_);
   s_.setZero(m_);
   form_.applied_force(t, q0_, v0_, f_);
-  ++out.force_evals;
-  if (!f_.allFinite()) return fail(StepFailure::Kind::Diverged, "force is non-finite (NaN/Inf)");
+  if (!book_force_evaluation(out)) return out;
+  if (!solve_positions_configuration_dependent_mass(h, out)) return out;
+  dq_ = h * v0_ + X_;
+  vbar_ = dq_ / h;
+  if (!second_half_kick_configuration_dependent_mass(t, h, out)) return out;
+  write_next_state(t, h, y, y_next, out);
+  return out;
+}
 
+// q_{k+1} and Lambda by simplified Newton on (r, g) (the file's header: "Positions: unknowns X").
+bool RattleStep::solve_positions_configuration_dependent_mass(double h, Result& out) {
   // |M(q_k) 1|: times eps |X|_inf, the residual that the solves' norm-wise round-off in X makes
   // (part of each row's floor, so that rows whose terms all vanish, a body at rest, are judged
   // converged at the accuracy of the solution, not at 0).
@@ -249,25 +272,15 @@ RattleStep::Result RattleStep::step_configuration_dependent_mass(double t, doubl
   bool converged = false;
   for (int it = 0; it < max_newton_iters_; ++it) {
     if (const std::string why = form_.why_not_admissible(q_); !why.empty())
-      return fail(StepFailure::Kind::SolverFailed, "the step's configuration left the form's domain: " + why);
-    // r and its terms' magnitudes at the iterate.
-    dq_ = h * v0_ + X_;
-    vbar_ = dq_ / h;
-    form_.mass_times_at(q0_, X_, MX_);
-    form_.mass_change_times(q0_, dq_, dq_, dMdq_);
-    form_.kinetic_gradient(q0_, vbar_, Tq_);
-    if (m_ > 0) form_.constraint_jacobian_transpose_times(q0_, lambda_sum_, GTl_);
-    else GTl_.setZero(n_);
-    r_ = MX_ + 0.5 * dMdq_ - 0.5 * h * h * (Tq_ + f_) + GTl_;
-    S_ = MX_.cwiseAbs() + 0.5 * dMdq_.cwiseAbs() + 0.5 * h * h * (Tq_.cwiseAbs() + f_.cwiseAbs()) + GTl_.cwiseAbs() +
-         mass_row_sums_ * X_.lpNorm<Eigen::Infinity>();
-    if (!r_.allFinite()) return fail(StepFailure::Kind::Diverged, "momentum residual is non-finite (NaN/Inf)");
+      return fail(out, StepFailure::Kind::SolverFailed, "the step's configuration left the form's domain: " + why);
+    momentum_residual(h);
+    if (!r_.allFinite()) return fail(out, StepFailure::Kind::Diverged, "momentum residual is non-finite (NaN/Inf)");
     previous_r = r_err;
-    r_err = 0.0;
-    for (int i = 0; i < n_; ++i) r_err = std::max(r_err, std::abs(r_(i)) / (8.0 * eps * S_(i) + 1e-300));
+    r_err = momentum_residual_over_floor();
     previous_g = g_err;
     g_err = constraint_error(q_);
-    if (!std::isfinite(g_err)) return fail(StepFailure::Kind::Diverged, "constraint residual is non-finite (NaN/Inf)");
+    if (!std::isfinite(g_err))
+      return fail(out, StepFailure::Kind::Diverged, "constraint residual is non-finite (NaN/Inf)");
     // Converged: the constraints at the tolerance and the momentum rows at their floor, or both
     // no longer falling near there (round-off).
     if ((g_err <= newton_tol_ && r_err <= 1.0) ||
@@ -276,35 +289,69 @@ RattleStep::Result RattleStep::step_configuration_dependent_mass(double t, doubl
       converged = true;
       break;
     }
-    if (!solver_->factor(q_, q0_))
-      return fail(StepFailure::Kind::SolverFailed,
-                  "singular Newton matrix [M(q), G(q_k)^T; G(q), 0] (the mass matrix at the iterate, or a constraint "
-                  "gradient turned perpendicular to its previous direction within the step)");
-    if (m_ > 0) s_ = -g_;
-    solver_->solve(-r_, s_, x_, lambda_);
-    ++out.newton_iters;
-    if (!x_.allFinite()) return fail(StepFailure::Kind::Diverged, "Newton correction is non-finite (NaN/Inf)");
-    X_ += x_;
-    q_ = q0_ + h * v0_ + X_;
-    if (m_ > 0) lambda_sum_ += lambda_;
+    if (!correct_positions(h, out)) return false;
   }
-  if (!converged) {
-    if (predictor_err > 0.1)
-      return fail(StepFailure::Kind::Diverged,
-                  "the free flight q_k + h v_k violates the constraints by " + format_g(predictor_err, 3) +
-                      " of their size and Newton finds no solution near it (the motion has outgrown the step: h w > 2 "
-                      "for some mode)");
-    return fail(StepFailure::Kind::SolverFailed,
-                "Newton on the positions and multipliers did not converge in " + std::to_string(max_newton_iters_) +
-                    " iterations (relative constraint residual " + format_g(g_err, 3) +
-                    ", momentum residual " + format_g(r_err, 3) + " x its round-off floor)");
-  }
+  if (!converged) return positions_and_multipliers_failed(g_err, r_err, predictor_err, out);
+  return true;
+}
+
+// Why Newton on the positions and multipliers found no solution: the step's failure, and false.
+bool RattleStep::positions_and_multipliers_failed(double g_err, double r_err, double predictor_err,
+                                                  Result& out) const {
+  if (predictor_err > 0.1)
+    return fail(out, StepFailure::Kind::Diverged,
+                "the free flight q_k + h v_k violates the constraints by " + format_g(predictor_err, 3) +
+                    " of their size and Newton finds no solution near it (the motion has outgrown the step: h w > 2 "
+                    "for some mode)");
+  return fail(out, StepFailure::Kind::SolverFailed,
+              "Newton on the positions and multipliers did not converge in " + std::to_string(max_newton_iters_) +
+                  " iterations (relative constraint residual " + format_g(g_err, 3) +
+                  ", momentum residual " + format_g(r_err, 3) + " x its round-off floor)");
+}
+
+// r and its terms' magnitudes at the iterate (X_, lambda_sum_), into r_ and S_.
+void RattleStep::momentum_residual(double h) {
   dq_ = h * v0_ + X_;
   vbar_ = dq_ / h;
+  form_.mass_times_at(q0_, X_, MX_);
+  form_.mass_change_times(q0_, dq_, dq_, dMdq_);
+  form_.kinetic_gradient(q0_, vbar_, Tq_);
+  if (m_ > 0) form_.constraint_jacobian_transpose_times(q0_, lambda_sum_, GTl_);
+  else GTl_.setZero(n_);
+  r_ = MX_ + 0.5 * dMdq_ - 0.5 * h * h * (Tq_ + f_) + GTl_;
+  S_ = MX_.cwiseAbs() + 0.5 * dMdq_.cwiseAbs() + 0.5 * h * h * (Tq_.cwiseAbs() + f_.cwiseAbs()) + GTl_.cwiseAbs() +
+       mass_row_sums_ * X_.lpNorm<Eigen::Infinity>();
+}
 
+// max_i |r_i| over its round-off floor 8 eps S_i: at most 1 when every row is at its floor.
+double RattleStep::momentum_residual_over_floor() const {
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  double r_err = 0.0;
+  for (int i = 0; i < n_; ++i) r_err = std::max(r_err, std::abs(r_(i)) / (8.0 * eps * S_(i) + 1e-300));
+  return r_err;
+}
+
+// One simplified Newton correction of X and Lambda, with the matrix at (q^i, q_k).
+bool RattleStep::correct_positions(double h, Result& out) {
+  if (!solver_->factor(q_, q0_))
+    return fail(out, StepFailure::Kind::SolverFailed,
+                "singular Newton matrix [M(q), G(q_k)^T; G(q), 0] (the mass matrix at the iterate, or a constraint "
+                "gradient turned perpendicular to its previous direction within the step)");
+  if (m_ > 0) s_ = -g_;
+  solver_->solve(-r_, s_, x_, lambda_);
+  ++out.newton_iters;
+  if (!x_.allFinite()) return fail(out, StepFailure::Kind::Diverged, "Newton correction is non-finite (NaN/Inf)");
+  X_ += x_;
+  q_ = q0_ + h * v0_ + X_;
+  if (m_ > 0) lambda_sum_ += lambda_;
+  return true;
+}
+
+// v_{k+1} = vbar + x with M(q_{k+1}) (the file's header: "Velocities: v_{k+1} = vbar + x").
+bool RattleStep::second_half_kick_configuration_dependent_mass(double t, double h, Result& out) {
   // Velocities.
   if (!solver_->factor(q_, q_))
-    return fail(StepFailure::Kind::SolverFailed, "singular matrix [M, G^T; G, 0] at q_{k+1}");
+    return fail(out, StepFailure::Kind::SolverFailed, "singular matrix [M, G^T; G, 0] at q_{k+1}");
   if (m_ > 0) {
     form_.constraint_jacobian_times(q_, vbar_, Gv_);
     s_ = -Gv_;
@@ -316,8 +363,7 @@ RattleStep::Result RattleStep::step_configuration_dependent_mass(double t, doubl
   double change = 0.0;
   for (int it = 0;; ++it) {
     form_.applied_force(t + h, q_, v1_, f_);
-    ++out.force_evals;
-    if (!f_.allFinite()) return fail(StepFailure::Kind::Diverged, "force is non-finite (NaN/Inf)");
+    if (!book_force_evaluation(out)) return false;
     r_ = base_ + 0.5 * h * f_;
     solver_->solve(r_, s_, x_, lambda_);
     const double previous_change = change;
@@ -326,19 +372,15 @@ RattleStep::Result RattleStep::step_configuration_dependent_mass(double t, doubl
     if (!form_.force_depends_on_velocity()) break;
     const double size = v1_.lpNorm<Eigen::Infinity>();
     if (change <= 1e-15 * size || (it > 0 && change >= 0.5 * previous_change && change <= 1e-12 * size)) break;
-    if (!std::isfinite(change)) return fail(StepFailure::Kind::Diverged, "velocity iterate is non-finite (NaN/Inf)");
+    if (!std::isfinite(change))
+      return fail(out, StepFailure::Kind::Diverged, "velocity iterate is non-finite (NaN/Inf)");
     if (it + 1 >= max_newton_iters_)
-      return fail(StepFailure::Kind::SolverFailed,
+      return fail(out, StepFailure::Kind::SolverFailed,
                   "the second half kick's velocity-dependent force did not converge in " +
                       std::to_string(max_newton_iters_) + " fixed-point passes (last change " + format_g(change, 3) +
                       " of |v| " + format_g(size, 3) + ")");
   }
-  y_next.resize(2 * n_ + w_);
-  y_next.head(n_) = q_;
-  y_next.segment(n_, n_) = v1_;
-  work_.advance(t, h, q0_, v0_, q_, v1_, y, y_next);
-  if (!y_next.allFinite()) return fail(StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)");
-  return out;
+  return true;
 }
 
 }  // namespace tb

@@ -29,6 +29,19 @@ class RattleStep {
   // The step for a configuration-dependent mass matrix (rattle_step.cpp: the trapezoidal discrete
   // Lagrangian's constrained, forced discrete Euler-Lagrange equations).
   Result step_configuration_dependent_mass(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_next);
+  // The stages of the two steps (rattle_step.cpp), members so that they work in the workspace
+  // below without copying it; those returning bool return false when the step failed (out says why).
+  bool book_force_evaluation(Result& out) const;
+  bool solve_position_multipliers(double h, Result& out);
+  bool position_multipliers_failed(double err, double predictor_err, Result& out) const;
+  bool second_half_kick(double t, double h, Result& out);
+  void write_next_state(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_next, Result& out);
+  bool solve_positions_configuration_dependent_mass(double h, Result& out);
+  void momentum_residual(double h);
+  double momentum_residual_over_floor() const;
+  bool correct_positions(double h, Result& out);
+  bool positions_and_multipliers_failed(double g_err, double r_err, double predictor_err, Result& out) const;
+  bool second_half_kick_configuration_dependent_mass(double t, double h, Result& out);
   const ConstrainedMechanicalFormulation& form_;
   std::unique_ptr<ConstrainedMechanicalSolver> solver_;
   double newton_tol_;

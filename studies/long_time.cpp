@@ -94,10 +94,52 @@ class LongTimeStudy final : public Study {
   }
 
   std::vector<std::string> write(const StudyContext& context) override {
-    // Rows in the cases' order, each case from its long runs or from the report's full runs.
     std::vector<const SummaryRow*> rows;
     std::set<const SummaryRow*> long_rows;
     std::map<const SummaryRow*, const LongRun*> long_run_of;
+    gather_rows(context, rows, long_rows, long_run_of);
+    std::map<std::string, double> work;
+    std::vector<std::string> order;
+    external_work_by_case(rows, work, order);
+
+    const std::filesystem::path dir(context.out_dir);
+    std::filesystem::create_directories(dir);
+    std::ofstream csv(dir / "long_time.csv"), env(dir / "long_time_envelope.csv"), md(dir / "long_time.md");
+    if (!csv || !env || !md) throw std::runtime_error("cannot write " + (dir / "long_time.csv").string());
+    csv << "case,integrator,discretisation,quantity,law,exponent,ci95_low,ci95_high,std_err,r2,coefficient,fit_from,fit_to,"
+           "points,err_max,round_off_floor,slowest_period,jump_from,jump_to,jump_ratio,after_law,theory,verdict,words,h,"
+           "t_end,steps,source,status,accelerating,at_2h_ratio\n";
+    env << "case,integrator,quantity,t,envelope\n";
+    write_introduction(md);
+    std::string excluded;
+    for (const auto& name : order) {
+      if (work[name] > 0.0) {
+        excluded += (excluded.empty() ? "" : ", ") + name + " (|W| up to " + format_g(work[name], 3) + " J)";
+        continue;
+      }
+      write_case(csv, env, md, name, rows, long_rows, long_run_of);
+    }
+    if (!excluded.empty())
+      md << "\nNot conservative (external work in the energy balance, so no long-time law of E is claimed): " << excluded
+         << ".\n";
+    return {(dir / "long_time.csv").string(), (dir / "long_time_envelope.csv").string(), (dir / "long_time.md").string()};
+  }
+
+ private:
+  struct LongRun {
+    RunKey key;
+    LongRunResult result;  // the job's result (applied on the gathering process)
+    double t_end = 0.0;
+    double step_factor = 1.0;  // the run's step in units of the case's h (2: a fixed-step run's twin)
+    // Its twin's max |error| at 2h over its own, per quantity ("energy", "momentum"): set where
+    // both completed with an error (long_time.csv at_2h_ratio; the index reads it beside any
+    // round_off it prints for the same run over a shorter horizon).
+    std::map<std::string, double> at_2h_ratio;
+  };
+
+  // Rows in the cases' order, each case from its long runs or from the report's full runs.
+  void gather_rows(const StudyContext& context, std::vector<const SummaryRow*>& rows,
+                   std::set<const SummaryRow*>& long_rows, std::map<const SummaryRow*, const LongRun*>& long_run_of) {
     for (const auto& c : *context.cases) {
       if (from_full_runs_.count(c.name)) {
         for (const auto& r : *context.full_runs)
@@ -110,9 +152,12 @@ class LongTimeStudy final : public Study {
           }
       }
     }
+  }
+
+  // Each case's largest external work over its runs and probes, the cases in the rows' order.
+  void external_work_by_case(const std::vector<const SummaryRow*>& rows, std::map<std::string, double>& work,
+                             std::vector<std::string>& order) const {
     // A case is conservative when none of its runs saw external work (W = 0: energy, not energy balance).
-    std::map<std::string, double> work;
-    std::vector<std::string> order;
     for (const SummaryRow* r : rows) {
       if (!work.count(r->case_name)) order.push_back(r->case_name), work[r->case_name] = 0.0;
       if (!r->outcome.not_applicable()) work[r->case_name] = std::max(work[r->case_name], r->metrics.external_work_max);
@@ -120,15 +165,10 @@ class LongTimeStudy final : public Study {
     for (const auto& r : runs_)
       if (r.result.probed_work && r.step_factor == 1.0)
         work[r.result.row.case_name] = std::max(work[r.result.row.case_name], r.result.row.metrics.external_work_max);
+  }
 
-    const std::filesystem::path dir(context.out_dir);
-    std::filesystem::create_directories(dir);
-    std::ofstream csv(dir / "long_time.csv"), env(dir / "long_time_envelope.csv"), md(dir / "long_time.md");
-    if (!csv || !env || !md) throw std::runtime_error("cannot write " + (dir / "long_time.csv").string());
-    csv << "case,integrator,discretisation,quantity,law,exponent,ci95_low,ci95_high,std_err,r2,coefficient,fit_from,fit_to,"
-           "points,err_max,round_off_floor,slowest_period,jump_from,jump_to,jump_ratio,after_law,theory,verdict,words,h,"
-           "t_end,steps,source,status,accelerating,at_2h_ratio\n";
-    env << "case,integrator,quantity,t,envelope\n";
+  // long_time.md's opening: what is fitted, and the rule that names a law.
+  static void write_introduction(std::ofstream& md) {
     md << "# Long-time growth laws\n\n"
        << "Energy error |E(t) - E(0)| and momentum error |pi(t) - pi(0)| of every run of every conservative case, "
        << "over the long runs of the case ([report] long_time_steps or --param steps, at the case's h) or, where "
@@ -160,75 +200,71 @@ class LongTimeStudy final : public Study {
           "after it judged on its own. Theory's prediction for each run (symplectic on a conservative model: bounded; "
           "otherwise at most linear; a momentum map the scheme conserves: round-off) is in the 'theory' column; a law "
           "that contradicts it reads \"investigate: ...\" with the evidence.\n";
-    std::string excluded;
-    for (const auto& name : order) {
-      if (work[name] > 0.0) {
-        excluded += (excluded.empty() ? "" : ", ") + name + " (|W| up to " + format_g(work[name], 3) + " J)";
-        continue;
-      }
-      md << "\n## " << name << "\n\n"
-         << (from_full_runs_.count(name)
-                 ? "From the full runs (`summary.csv`)."
-                 : "From the study's own runs (over [report] long_time_steps, --param steps, or the case's full horizon).")
-         << "\n\n| run | energy: law | theory | energy: what the data say | momentum: law | theory | momentum: what the "
-            "data say | t_end | periods | steps | status |\n|---|---|---|---|---|---|---|---:|---:|---:|---|\n";
-      for (const SummaryRow* r : rows) {
-        if (r->case_name != name || r->outcome.not_applicable()) continue;
-        md << "| " << r->integrator;
-        for (const auto* q : {&r->metrics.energy_growth, &r->metrics.momentum_growth}) {
-          const bool energy = q == &r->metrics.energy_growth;
-          const std::string quantity = energy ? "energy" : "momentum";
-          const GrowthFit& g = *q;
-          // A model without a momentum map has no momentum error to fit: the row's cells are
-          // empty in the CSV and say so in the table, never a law fitted to a 0.
-          if (!r->violable.covers(quantity + "_err_max")) {
-            const std::string na = not_applicable_cell(r->violable, metric_spec(quantity + "_err_max"));
-            csv << r->case_name << ',' << r->integrator << ',' << r->discretisation << ',' << quantity
-                << std::string(18, ',') << ",\"\",\"" << na << "\"," << format_g(r->h, 6) << ','
-                << format_g(r->t_end, 6) << ',' << r->counters.steps << ','
-                << (long_rows.count(r) ? "long run" : "full run") << ",\"" << r->status() << "\",,\n";
-            md << " | " << na << " | " << na << " | " << na;
-            continue;
-          }
-          const bool ok = r->outcome.ok();
-          csv << r->case_name << ',' << r->integrator << ',' << r->discretisation << ',' << quantity << ','
-              << (ok ? to_string(g.law) : "") << ',' << cell(ok, g.exponent) << ',' << cell(ok, g.ci95_low) << ','
-              << cell(ok, g.ci95_high) << ',' << cell(ok, g.std_err) << ',' << cell(ok, g.r2) << ','
-              << cell(ok, g.coefficient) << ',' << cell(ok, g.t_from) << ',' << cell(ok, g.t_to) << ',' << g.points << ','
-              << cell(ok, g.err_max) << ',' << cell(ok, g.round_off_floor) << ',' << cell(ok, g.slowest_period) << ','
-              << cell(ok, g.jump_from) << ',' << cell(ok, g.jump_to) << ',' << cell(ok, g.jump_ratio) << ','
-              << (ok ? to_string(g.after_law) : "") << ',' << (ok ? to_string(g.prediction.law) : "") << ",\"" << (ok ? g.verdict : "")
-              << "\",\"" << (ok ? describe_growth(g) : "") << "\"," << format_g(r->h, 6) << ',' << format_g(r->t_end, 6)
-              << ',' << r->counters.steps << ',' << (long_rows.count(r) ? "long run" : "full run") << ",\"" << r->status()
-              << "\"," << (ok && g.accelerating ? "yes" : ok ? "no" : "") << ',' << at_2h_cell(long_run_of, r, quantity) << "\n";
-          if (ok)
-            for (const auto& p : g.envelope)
-              env << r->case_name << ',' << r->integrator << ',' << quantity << ',' << format_g(p.t, 6) << ','
-                  << format_g(p.value, 6) << '\n';
-          md << " | " << (ok ? to_string(g.law) : "") << " | " << (ok ? to_string(g.prediction.law) : "") << " | " << (ok ? describe_growth(g) : "");
-        }
-        const double period = r->metrics.energy_growth.slowest_period;
-        md << " | " << format_g(r->t_end, 6) << " | " << (std::isfinite(period) ? format_g(r->t_end / period, 3) : "")
-           << " | " << r->counters.steps << " | " << r->status() << " |\n";
-      }
-    }
-    if (!excluded.empty())
-      md << "\nNot conservative (external work in the energy balance, so no long-time law of E is claimed): " << excluded
-         << ".\n";
-    return {(dir / "long_time.csv").string(), (dir / "long_time_envelope.csv").string(), (dir / "long_time.md").string()};
   }
 
- private:
-  struct LongRun {
-    RunKey key;
-    LongRunResult result;  // the job's result (applied on the gathering process)
-    double t_end = 0.0;
-    double step_factor = 1.0;  // the run's step in units of the case's h (2: a fixed-step run's twin)
-    // Its twin's max |error| at 2h over its own, per quantity ("energy", "momentum"): set where
-    // both completed with an error (long_time.csv at_2h_ratio; the index reads it beside any
-    // round_off it prints for the same run over a shorter horizon).
-    std::map<std::string, double> at_2h_ratio;
-  };
+  // One conservative case's table in long_time.md, and its runs' rows of the two CSVs.
+  void write_case(std::ofstream& csv, std::ofstream& env, std::ofstream& md, const std::string& name,
+                  const std::vector<const SummaryRow*>& rows, const std::set<const SummaryRow*>& long_rows,
+                  const std::map<const SummaryRow*, const LongRun*>& long_run_of) const {
+    md << "\n## " << name << "\n\n"
+       << (from_full_runs_.count(name)
+               ? "From the full runs (`summary.csv`)."
+               : "From the study's own runs (over [report] long_time_steps, --param steps, or the case's full horizon).")
+       << "\n\n| run | energy: law | theory | energy: what the data say | momentum: law | theory | momentum: what the "
+          "data say | t_end | periods | steps | status |\n|---|---|---|---|---|---|---|---:|---:|---:|---|\n";
+    for (const SummaryRow* r : rows) {
+      if (r->case_name != name || r->outcome.not_applicable()) continue;
+      write_run(csv, env, md, r, long_rows, long_run_of);
+    }
+  }
+
+  // One run's row of the case's table, its quantities' rows of the CSVs.
+  static void write_run(std::ofstream& csv, std::ofstream& env, std::ofstream& md, const SummaryRow* r,
+                        const std::set<const SummaryRow*>& long_rows,
+                        const std::map<const SummaryRow*, const LongRun*>& long_run_of) {
+    md << "| " << r->integrator;
+    for (const auto* q : {&r->metrics.energy_growth, &r->metrics.momentum_growth})
+      write_quantity(csv, env, md, r, q, long_rows, long_run_of);
+    const double period = r->metrics.energy_growth.slowest_period;
+    md << " | " << format_g(r->t_end, 6) << " | " << (std::isfinite(period) ? format_g(r->t_end / period, 3) : "")
+       << " | " << r->counters.steps << " | " << r->status() << " |\n";
+  }
+
+  // One quantity's growth fit of a run: its row of long_time.csv, its envelope, its three table cells.
+  static void write_quantity(std::ofstream& csv, std::ofstream& env, std::ofstream& md, const SummaryRow* r,
+                             const GrowthFit* q, const std::set<const SummaryRow*>& long_rows,
+                             const std::map<const SummaryRow*, const LongRun*>& long_run_of) {
+    const bool energy = q == &r->metrics.energy_growth;
+    const std::string quantity = energy ? "energy" : "momentum";
+    const GrowthFit& g = *q;
+    // A model without a momentum map has no momentum error to fit: the row's cells are
+    // empty in the CSV and say so in the table, never a law fitted to a 0.
+    if (!r->violable.covers(quantity + "_err_max")) {
+      const std::string na = not_applicable_cell(r->violable, metric_spec(quantity + "_err_max"));
+      csv << r->case_name << ',' << r->integrator << ',' << r->discretisation << ',' << quantity
+          << std::string(18, ',') << ",\"\",\"" << na << "\"," << format_g(r->h, 6) << ','
+          << format_g(r->t_end, 6) << ',' << r->counters.steps << ','
+          << (long_rows.count(r) ? "long run" : "full run") << ",\"" << r->status() << "\",,\n";
+      md << " | " << na << " | " << na << " | " << na;
+      return;
+    }
+    const bool ok = r->outcome.ok();
+    csv << r->case_name << ',' << r->integrator << ',' << r->discretisation << ',' << quantity << ','
+        << (ok ? to_string(g.law) : "") << ',' << cell(ok, g.exponent) << ',' << cell(ok, g.ci95_low) << ','
+        << cell(ok, g.ci95_high) << ',' << cell(ok, g.std_err) << ',' << cell(ok, g.r2) << ','
+        << cell(ok, g.coefficient) << ',' << cell(ok, g.t_from) << ',' << cell(ok, g.t_to) << ',' << g.points << ','
+        << cell(ok, g.err_max) << ',' << cell(ok, g.round_off_floor) << ',' << cell(ok, g.slowest_period) << ','
+        << cell(ok, g.jump_from) << ',' << cell(ok, g.jump_to) << ',' << cell(ok, g.jump_ratio) << ','
+        << (ok ? to_string(g.after_law) : "") << ',' << (ok ? to_string(g.prediction.law) : "") << ",\"" << (ok ? g.verdict : "")
+        << "\",\"" << (ok ? describe_growth(g) : "") << "\"," << format_g(r->h, 6) << ',' << format_g(r->t_end, 6)
+        << ',' << r->counters.steps << ',' << (long_rows.count(r) ? "long run" : "full run") << ",\"" << r->status()
+        << "\"," << (ok && g.accelerating ? "yes" : ok ? "no" : "") << ',' << at_2h_cell(long_run_of, r, quantity) << "\n";
+    if (ok)
+      for (const auto& p : g.envelope)
+        env << r->case_name << ',' << r->integrator << ',' << quantity << ',' << format_g(p.t, 6) << ','
+            << format_g(p.value, 6) << '\n';
+    md << " | " << (ok ? to_string(g.law) : "") << " | " << (ok ? to_string(g.prediction.law) : "") << " | " << (ok ? describe_growth(g) : "");
+  }
 
   // Round-off or truncation (issue 44, referee point 11). An error within kGrowthSignalOverFloor
   // Brouwer floors reads as round_off, but a method's own error can be that small: rk4 on

@@ -70,34 +70,8 @@ class PaperComparison final : public Study {
   std::vector<StudyJob> plan(const StudyContext& context) override {
     path_ = (std::filesystem::path(context.reference_dir) / "paper_claims.csv").string();
     claims_ = read_paper_claims(path_);
-    // Names that do not exist are errors of the file (exit status 2), whether or not the case runs here.
-    auto bad = [&](const PaperClaim& c, const std::string& column, const std::string& expected, const std::string& got) {
-      return InputError(path_ + ": claim '" + c.id + "', column '" + column + "': expected " + expected + ", got '" + got + "'");
-    };
-    const auto& metrics = metric_names();
-    for (const auto& c : claims_) {
-      if (c.kind == ClaimKind::Converges) continue;  // a static shape: no run (reference_data.cpp checked it)
-      for (const auto& run : {c.run, split_other(c.other_run).run})
-        if (!run.empty() && !context.catalogue->knows_integrator(split_run(run).first))
-          throw bad(c, run == c.run ? "run" : "other_run", "an integrator of the catalogue (tetherbench list)", run);
-      if (c.series.empty() && std::find(metrics.begin(), metrics.end(), c.metric) == metrics.end())
-        throw bad(c, "metric", "a metric name (summary.csv columns) or series:<spec>", c.metric);
-      if (const OtherRun o = split_other(c.other_run); !o.setting.empty()) {
-        const Case* oc = find_case(context, c.other_case);
-        if (o.setting == "?" || (oc && !oc->settings_for(split_run(o.run).first).declares(o.setting)))
-          throw bad(c, "other_run", "<run>+<setting>=<number> with a setting of " + split_run(o.run).first, c.other_run);
-      }
-    }
-    // One comparison is one row: two rows judging the same quantity of the same runs the same way
-    // would count one piece of evidence twice in the verdict counts.
-    for (size_t i = 0; i < claims_.size(); ++i)
-      for (size_t j = 0; j < i; ++j) {
-        const PaperClaim &a = claims_[i], &b = claims_[j];
-        if (a.case_name == b.case_name && a.run == b.run && a.kind == b.kind && a.metric == b.metric &&
-            a.other_case == b.other_case && a.other_run == b.other_run && a.horizon == b.horizon &&
-            a.paper_value == b.paper_value)
-          throw bad(a, "id", "one row per comparison (claim '" + b.id + "' judges the same runs, metric and kind)", a.id);
-      }
+    check_claim_names(context);
+    check_one_row_per_comparison();
     // A claim about an integrator the command leaves out (`--integrator`) is not judged here, as a
     // claim about a case the report does not run.
     std::erase_if(claims_, [&](const PaperClaim& c) {
@@ -106,75 +80,8 @@ class PaperComparison final : public Study {
         if (!run.empty() && !context.catalogue->find_integrator(split_run(run).first)) return true;
       return false;
     });
-    // A run a case of this report does not have (a mistyped discretisation) would never be judged.
-    for (const auto& claim : claims_)
-      for (const auto& [case_name, run, column] : {std::tuple{claim.case_name, claim.run, "run"},
-                                                   std::tuple{claim.other_case, split_other(claim.other_run).run, "other_run"}}) {
-        if (claim.kind == ClaimKind::Converges) break;
-        const Case* c = find_case(context, case_name);
-        if (!c) continue;
-        bool found = false;
-        for (const auto& key : runs_of(*c, context.catalogue->integrators)) found = found || key.label() == run;
-        if (!found) throw bad(claim, column, "a run of " + case_name + " (tetherbench list)", run);
-      }
-    // The extra runs the claims ask for: each sensitivity value, each longer horizon; once each.
-    std::vector<StudyJob> jobs;
-    for (const auto& claim : claims_) {
-      const Case* c = find_case(context, claim.case_name);
-      if (!c || claim.kind == ClaimKind::Converges) continue;
-      // The run compared with, at a changed setting: run here, with its time series.
-      if (const OtherRun o = split_other(claim.other_run); !o.setting.empty()) {
-        const Case* oc = find_case(context, claim.other_case);
-        if (oc) {
-          const auto [oname, odisc] = split_run(o.run);
-          const std::string label = oc->name + " | " + claim.other_run + " (paper claims)";
-          if (!extra_.count(label)) {
-            ExtraRun& e = extra_[label];
-            e.key = RunKey{oc, context.catalogue->find_integrator(oname), odisc.empty() ? oc->model->default_discretisation() : odisc};
-            e.setting = o.setting;
-            e.value = o.value;
-            e.t_end = oc->t_end_for(oname);
-            e.timeseries = (std::filesystem::path(context.out_dir) / "paper_comparison_runs" / oc->name / claim.other_run / "timeseries.csv").string();
-            jobs.push_back(extra_job(label, e));
-          }
-          other_of_[claim.id] = &extra_.at(label);
-        }
-      }
-      const auto [name, discretisation] = split_run(claim.run);
-      const IntegratorInfo* info = context.catalogue->find_integrator(name);
-      const std::string d = discretisation.empty() ? c->model->default_discretisation() : discretisation;
-      for (double value : claim.sensitivity_values) {
-        const std::string label = c->name + " | " + claim.run + " | " + claim.sensitivity_setting + " = " +
-                                  format_g(value, 16) + " (paper claims)";
-        if (!extra_.count(label)) {
-          ExtraRun& e = extra_[label];
-          e.key = RunKey{c, info, d};
-          e.setting = claim.sensitivity_setting;
-          e.value = value;
-          e.t_end = c->t_end_for(info->name);
-          e.case_value = sensitivity_variant(context, claim, e);
-          jobs.push_back(extra_job(label, e));
-        }
-        sensitivity_of_[claim.id].push_back(&extra_.at(label));
-      }
-      if (claim.horizon > 0.0) {
-        const std::string label = c->name + " | " + claim.run + " | over " + format_g(claim.horizon, 6) + " s (paper claims)";
-        if (!extra_.count(label)) {
-          ExtraRun& e = extra_[label];
-          e.key = RunKey{c, info, d};
-          e.t_end = claim.horizon;
-          jobs.push_back(extra_job(label, e));
-        }
-        // Its time series only for a claim judged on one (written by the process that runs the
-        // job): a claim on a summary metric is judged by the run's growth law, fitted on an
-        // envelope in O(log n) memory, and 10^7 steps of seed 000's string at its sample interval
-        // would write 310 MB (000-energy-no-drift over 1000 s, issue 44 referee point N10).
-        if (!claim.series.empty())
-          extra_.at(label).timeseries = longer_run_series(context, c->name, claim.run, claim.horizon);
-        horizon_of_[claim.id] = &extra_.at(label);
-      }
-    }
-    return jobs;
+    check_claim_runs_exist(context);
+    return plan_extra_runs(context);
   }
 
   std::vector<std::string> write(const StudyContext& context) override {
@@ -184,89 +91,258 @@ class PaperComparison final : public Study {
     std::ofstream md(dir / "paper_comparison.md");
     csv << "id,source,case,integrator,kind,claim,metric,paper,ours,ratio,tolerance,tolerance_why,verdict,direction_size,"
            "cause,cause_status,deviation,status,evidence,spread_low,spread_high,spread_runs,judges\n";
-    std::map<std::string, std::vector<std::string>> by_seed;  // "seed 000" -> its verdict lines
+    VerdictsBySeed by_seed;  // "seed 000" -> its verdict lines
     std::string table;
-    // One row of both tables: the claim, its verdict, the run's status and the evidence file.
-    auto emit = [&](const PaperClaim& claim, const ClaimVerdict& v, const std::string& status, const std::string& evidence_file,
-                    const std::optional<MeasuredSpread>& spread) {
-      const std::string tolerance = "x" + format_g(claim.tolerance, 6);  // "x1000", not "x1e+03"
-      for (const auto& field : {claim.id, claim.source, claim.case_name, claim.run, std::string(enum_text(claim.kind)), claim.claim,
-                                claim.metric, v.paper, v.ours, v.ratio, tolerance, claim.tolerance_why, v.verdict, v.size, v.cause,
-                                v.cause_status, claim.deviation})
-        csv << csv_field(field) << ',';
-      csv << csv_field(status) << ',' << csv_field(evidence_file) << ',' << (spread ? format_g(spread->low, 6) : "") << ','
-          << (spread ? format_g(spread->high, 6) : "") << ',' << (spread ? std::to_string(spread->runs) : "") << ','
-          << csv_field(v.judges) << '\n';
-      table += "| " + md_cell(claim.id) + " | " + md_cell(claim.source) + " | " + claim.case_name + " | " + md_cell(claim.run) +
-               " | " + md_cell(claim.metric) + " | " + md_cell(v.paper) + " | " + (v.ours.empty() ? "–" : md_cell(v.ours)) + " | " +
-               md_cell(v.ratio) + " | " + tolerance + " | **" + v.verdict + "**" +
-               (v.judges == kJudgesClaim ? std::string() : " (" + v.judges + ")") + " " + md_cell(v.size) + " | " +
-               md_cell((v.cause.empty() ? "" : v.cause + " (" + v.cause_status + ")") +
-                       (claim.deviation.empty() ? "" : std::string(v.cause.empty() ? "" : "; ") + "deviation from the paper: " + claim.deviation)) +
-               " |\n";
-      // Sources start "seed NNN" (reference/paper_claims.csv).
-      by_seed[claim.source.substr(5, 3)].push_back(v.judges == kJudgesClaim ? v.verdict : v.verdict + " " + v.judges);
-    };
     for (const auto& claim : claims_) {
       if (claim.kind == ClaimKind::Converges) {  // a static shape, from the catenary study's table
         if (!find_case(context, claim.case_name)) continue;
         const ClaimVerdict v = judge_convergence(claim, dir / "catenary.csv");
-        emit(claim, v, "", "catenary.csv", std::nullopt);
+        write_claim_row(csv, table, by_seed, claim, v, "", "catenary.csv", std::nullopt);
         continue;
       }
       const SummaryRow* row = find_row(context, claim.case_name, claim.run);
       if (!row) continue;  // that case or run is not part of this report
-      const auto changed = other_of_.find(claim.id);
-      SummaryRow other_changed;
-      if (changed != other_of_.end()) other_changed = row_of(*changed->second);
-      const SummaryRow* other = !paper_claim_has_other(claim.kind) ? nullptr
-                                : changed != other_of_.end()      ? &other_changed
-                                                                   : find_row(context, claim.other_case, claim.other_run);
-      // A claim judged on a longer run says so; the full run's status still heads its row.
-      const auto horizon = horizon_of_.find(claim.id);
-      const SummaryRow judged = horizon == horizon_of_.end() ? *row : row_of(*horizon->second);
-      // The time series the claim is about: the longer run's where it has one, else the full run's.
-      ClaimEvidence evidence;
       std::string evidence_file;
-      Series series, other_series;
-      std::list<Series> others_series;  // the other runs' series (stable addresses for the evidence)
-      if (!claim.series.empty()) {
-        const std::string path = horizon == horizon_of_.end() ? full_run_series(context, claim.case_name, claim.run)
-                                                              : horizon->second->timeseries;
-        evidence_file = std::filesystem::relative(path, context.out_dir).string();
-        if (load_series(path, claim.series, series, evidence.missing)) evidence.series = &series;
-        if (paper_claim_has_other(claim.kind) &&
-            load_series(changed != other_of_.end() ? changed->second->timeseries : full_run_series(context, claim.other_case, claim.other_run),
-                        claim.series, other_series, evidence.missing))
-          evidence.other_series = &other_series;
-        const Case* c = find_case(context, claim.case_name);
-        evidence.slowest_period = c ? c->model->slowest_period_s() : std::nan("");
-        // A drift claim on a series over the full run: the same series on the case's other ok
-        // runs, to tell a quantity that reads the method's error from one that reads the motion
-        // (judge_claim; issue 44 point 14).
-        // A conserved claim on a series (seed 003's payload on the symmetry axis): the same series
-        // on every ok run, whose rate and onset the row prints per method (issue 44 point 18).
-        if ((paper_claim_is_about_drift(claim.kind) || claim.kind == ClaimKind::Conserved) &&
-            horizon == horizon_of_.end())
-          for (const auto& r : *context.full_runs) {
-            if (r.case_name != claim.case_name || r.integrator == claim.run || !r.outcome.ok()) continue;
-            Series& theirs = others_series.emplace_back();
-            std::string ignored;
-            if (load_series(full_run_series(context, r.case_name, r.integrator), claim.series, theirs, ignored))
-              evidence.other_runs.push_back({r.integrator, max_abs_over(theirs, theirs.t.front(), theirs.t.back()), r.metrics.energy_err_max,
-                                             &theirs, &r});
-          }
-      }
-      evidence.source_inconsistency = source_inconsistency(claim, claims_);
-      const std::optional<MeasuredSpread> spread = spread_of(claim, *row);
-      ClaimVerdict v = judge_claim(claim, judged, other, spread, evidence);
-      if (horizon != horizon_of_.end()) v.size = "over " + format_g(judged.t_end, 6) + " s (this study's longer run): " + v.size;
-      // A run past the instability criterion has metrics, but summary.csv shows none for it: its
-      // evidence is its time series.
-      if (evidence_file.empty() && !row->outcome.ok())
-        evidence_file = std::filesystem::relative(full_run_series(context, claim.case_name, claim.run), context.out_dir).string();
-      emit(claim, v, row->status(), evidence_file.empty() ? "summary.csv" : evidence_file, spread);
+      std::optional<MeasuredSpread> spread;
+      const ClaimVerdict v = judge_on_runs(context, claim, row, evidence_file, spread);
+      write_claim_row(csv, table, by_seed, claim, v, row->status(), evidence_file.empty() ? "summary.csv" : evidence_file, spread);
     }
+    write_comparison_markdown(md, by_seed, table);
+    write_extra_runs(dir / "paper_comparison_runs.csv");
+    return {(dir / "paper_comparison.csv").string(), (dir / "paper_comparison.md").string(),
+            (dir / "paper_comparison_runs.csv").string()};
+  }
+
+ private:
+  // A run a claim asks for besides the full run: a sensitivity value (an integrator setting, or a
+  // [model] number on a variant of the case) or a longer horizon.
+  struct ExtraRun {
+    RunKey key;
+    std::string setting;      // "" for a longer horizon
+    double value = 0.0;
+    double case_value = 0.0;  // the setting's value in the case's own run
+    double t_end = 0.0;
+    std::string timeseries;  // where the run writes its time series ("" none)
+    Measurement measured;
+  };
+
+  // Each seed's verdict lines, by seed number ("000").
+  using VerdictsBySeed = std::map<std::string, std::vector<std::string>>;
+
+  // An error of the claims file in one claim's column (exit status 2).
+  InputError claim_error(const PaperClaim& c, const std::string& column, const std::string& expected, const std::string& got) const {
+    return InputError(path_ + ": claim '" + c.id + "', column '" + column + "': expected " + expected + ", got '" + got + "'");
+  }
+
+  // Names that do not exist are errors of the file (exit status 2), whether or not the case runs here.
+  void check_claim_names(const StudyContext& context) const {
+    const auto& metrics = metric_names();
+    for (const auto& c : claims_) {
+      if (c.kind == ClaimKind::Converges) continue;  // a static shape: no run (reference_data.cpp checked it)
+      for (const auto& run : {c.run, split_other(c.other_run).run})
+        if (!run.empty() && !context.catalogue->knows_integrator(split_run(run).first))
+          throw claim_error(c, run == c.run ? "run" : "other_run", "an integrator of the catalogue (tetherbench list)", run);
+      if (c.series.empty() && std::find(metrics.begin(), metrics.end(), c.metric) == metrics.end())
+        throw claim_error(c, "metric", "a metric name (summary.csv columns) or series:<spec>", c.metric);
+      if (const OtherRun o = split_other(c.other_run); !o.setting.empty()) {
+        const Case* oc = find_case(context, c.other_case);
+        if (o.setting == "?" || (oc && !oc->settings_for(split_run(o.run).first).declares(o.setting)))
+          throw claim_error(c, "other_run", "<run>+<setting>=<number> with a setting of " + split_run(o.run).first, c.other_run);
+      }
+    }
+  }
+
+  // One comparison is one row: two rows judging the same quantity of the same runs the same way
+  // would count one piece of evidence twice in the verdict counts.
+  void check_one_row_per_comparison() const {
+    for (size_t i = 0; i < claims_.size(); ++i)
+      for (size_t j = 0; j < i; ++j) {
+        const PaperClaim &a = claims_[i], &b = claims_[j];
+        if (a.case_name == b.case_name && a.run == b.run && a.kind == b.kind && a.metric == b.metric &&
+            a.other_case == b.other_case && a.other_run == b.other_run && a.horizon == b.horizon &&
+            a.paper_value == b.paper_value)
+          throw claim_error(a, "id", "one row per comparison (claim '" + b.id + "' judges the same runs, metric and kind)", a.id);
+      }
+  }
+
+  // A run a case of this report does not have (a mistyped discretisation) would never be judged.
+  void check_claim_runs_exist(const StudyContext& context) const {
+    for (const auto& claim : claims_)
+      for (const auto& [case_name, run, column] : {std::tuple{claim.case_name, claim.run, "run"},
+                                                   std::tuple{claim.other_case, split_other(claim.other_run).run, "other_run"}}) {
+        if (claim.kind == ClaimKind::Converges) break;
+        const Case* c = find_case(context, case_name);
+        if (!c) continue;
+        bool found = false;
+        for (const auto& key : runs_of(*c, context.catalogue->integrators)) found = found || key.label() == run;
+        if (!found) throw claim_error(claim, column, "a run of " + case_name + " (tetherbench list)", run);
+      }
+  }
+
+  // The extra runs the claims ask for: each sensitivity value, each longer horizon; once each.
+  std::vector<StudyJob> plan_extra_runs(const StudyContext& context) {
+    std::vector<StudyJob> jobs;
+    for (const auto& claim : claims_) {
+      const Case* c = find_case(context, claim.case_name);
+      if (!c || claim.kind == ClaimKind::Converges) continue;
+      plan_other_run_at_setting(context, claim, jobs);
+      const auto [name, discretisation] = split_run(claim.run);
+      const IntegratorInfo* info = context.catalogue->find_integrator(name);
+      const std::string d = discretisation.empty() ? c->model->default_discretisation() : discretisation;
+      plan_sensitivity_runs(context, claim, c, info, d, jobs);
+      plan_longer_run(context, claim, c, info, d, jobs);
+    }
+    return jobs;
+  }
+
+    // The run compared with, at a changed setting: run here, with its time series.
+  void plan_other_run_at_setting(const StudyContext& context, const PaperClaim& claim, std::vector<StudyJob>& jobs) {
+    if (const OtherRun o = split_other(claim.other_run); !o.setting.empty()) {
+      const Case* oc = find_case(context, claim.other_case);
+      if (oc) {
+        const auto [oname, odisc] = split_run(o.run);
+        const std::string label = oc->name + " | " + claim.other_run + " (paper claims)";
+        if (!extra_.count(label)) {
+          ExtraRun& e = extra_[label];
+          e.key = RunKey{oc, context.catalogue->find_integrator(oname), odisc.empty() ? oc->model->default_discretisation() : odisc};
+          e.setting = o.setting;
+          e.value = o.value;
+          e.t_end = oc->t_end_for(oname);
+          e.timeseries = (std::filesystem::path(context.out_dir) / "paper_comparison_runs" / oc->name / claim.other_run / "timeseries.csv").string();
+          jobs.push_back(extra_job(label, e));
+        }
+        other_of_[claim.id] = &extra_.at(label);
+      }
+    }
+  }
+
+  // One run per sensitivity value of the claim, shared by every claim that asks for the same.
+  void plan_sensitivity_runs(const StudyContext& context, const PaperClaim& claim, const Case* c, const IntegratorInfo* info,
+                             const std::string& d, std::vector<StudyJob>& jobs) {
+    for (double value : claim.sensitivity_values) {
+      const std::string label = c->name + " | " + claim.run + " | " + claim.sensitivity_setting + " = " +
+                                format_g(value, 16) + " (paper claims)";
+      if (!extra_.count(label)) {
+        ExtraRun& e = extra_[label];
+        e.key = RunKey{c, info, d};
+        e.setting = claim.sensitivity_setting;
+        e.value = value;
+        e.t_end = c->t_end_for(info->name);
+        e.case_value = sensitivity_variant(context, claim, e);
+        jobs.push_back(extra_job(label, e));
+      }
+      sensitivity_of_[claim.id].push_back(&extra_.at(label));
+    }
+  }
+
+  // The claim's longer horizon as a run of its own, shared by every claim that asks for the same.
+  void plan_longer_run(const StudyContext& context, const PaperClaim& claim, const Case* c, const IntegratorInfo* info,
+                       const std::string& d, std::vector<StudyJob>& jobs) {
+    if (claim.horizon > 0.0) {
+      const std::string label = c->name + " | " + claim.run + " | over " + format_g(claim.horizon, 6) + " s (paper claims)";
+      if (!extra_.count(label)) {
+        ExtraRun& e = extra_[label];
+        e.key = RunKey{c, info, d};
+        e.t_end = claim.horizon;
+        jobs.push_back(extra_job(label, e));
+      }
+      // Its time series only for a claim judged on one (written by the process that runs the
+      // job): a claim on a summary metric is judged by the run's growth law, fitted on an
+      // envelope in O(log n) memory, and 10^7 steps of seed 000's string at its sample interval
+      // would write 310 MB (000-energy-no-drift over 1000 s, issue 44 referee point N10).
+      if (!claim.series.empty())
+        extra_.at(label).timeseries = longer_run_series(context, c->name, claim.run, claim.horizon);
+      horizon_of_[claim.id] = &extra_.at(label);
+    }
+  }
+
+  // One row of both tables: the claim, its verdict, the run's status and the evidence file.
+  static void write_claim_row(std::ostream& csv, std::string& table, VerdictsBySeed& by_seed, const PaperClaim& claim,
+                              const ClaimVerdict& v, const std::string& status, const std::string& evidence_file,
+                              const std::optional<MeasuredSpread>& spread) {
+    const std::string tolerance = "x" + format_g(claim.tolerance, 6);  // "x1000", not "x1e+03"
+    for (const auto& field : {claim.id, claim.source, claim.case_name, claim.run, std::string(enum_text(claim.kind)), claim.claim,
+                              claim.metric, v.paper, v.ours, v.ratio, tolerance, claim.tolerance_why, v.verdict, v.size, v.cause,
+                              v.cause_status, claim.deviation})
+      csv << csv_field(field) << ',';
+    csv << csv_field(status) << ',' << csv_field(evidence_file) << ',' << (spread ? format_g(spread->low, 6) : "") << ','
+        << (spread ? format_g(spread->high, 6) : "") << ',' << (spread ? std::to_string(spread->runs) : "") << ','
+        << csv_field(v.judges) << '\n';
+    table += "| " + md_cell(claim.id) + " | " + md_cell(claim.source) + " | " + claim.case_name + " | " + md_cell(claim.run) +
+             " | " + md_cell(claim.metric) + " | " + md_cell(v.paper) + " | " + (v.ours.empty() ? "–" : md_cell(v.ours)) + " | " +
+             md_cell(v.ratio) + " | " + tolerance + " | **" + v.verdict + "**" +
+             (v.judges == kJudgesClaim ? std::string() : " (" + v.judges + ")") + " " + md_cell(v.size) + " | " +
+             md_cell((v.cause.empty() ? "" : v.cause + " (" + v.cause_status + ")") +
+                     (claim.deviation.empty() ? "" : std::string(v.cause.empty() ? "" : "; ") + "deviation from the paper: " + claim.deviation)) +
+             " |\n";
+    // Sources start "seed NNN" (reference/paper_claims.csv).
+    by_seed[claim.source.substr(5, 3)].push_back(v.judges == kJudgesClaim ? v.verdict : v.verdict + " " + v.judges);
+  }
+
+  // A claim on a full run judged on all it asks for: the run compared with (at its changed setting
+  // where it names one), the longer run, the time series and the measured spread.
+  ClaimVerdict judge_on_runs(const StudyContext& context, const PaperClaim& claim, const SummaryRow* row, std::string& evidence_file,
+                             std::optional<MeasuredSpread>& spread) {
+    const auto changed = other_of_.find(claim.id);
+    SummaryRow other_changed;
+    if (changed != other_of_.end()) other_changed = row_of(*changed->second);
+    const SummaryRow* other = !paper_claim_has_other(claim.kind) ? nullptr
+                              : changed != other_of_.end()      ? &other_changed
+                                                                 : find_row(context, claim.other_case, claim.other_run);
+    // A claim judged on a longer run says so; the full run's status still heads its row.
+    const auto horizon = horizon_of_.find(claim.id);
+    const SummaryRow judged = horizon == horizon_of_.end() ? *row : row_of(*horizon->second);
+    // The time series the claim is about: the longer run's where it has one, else the full run's.
+    ClaimEvidence evidence;
+    Series series, other_series;
+    std::list<Series> others_series;  // the other runs' series (stable addresses for the evidence)
+    if (!claim.series.empty()) {
+      const std::string path = horizon == horizon_of_.end() ? full_run_series(context, claim.case_name, claim.run)
+                                                            : horizon->second->timeseries;
+      evidence_file = std::filesystem::relative(path, context.out_dir).string();
+      if (load_series(path, claim.series, series, evidence.missing)) evidence.series = &series;
+      if (paper_claim_has_other(claim.kind) &&
+          load_series(changed != other_of_.end() ? changed->second->timeseries : full_run_series(context, claim.other_case, claim.other_run),
+                      claim.series, other_series, evidence.missing))
+        evidence.other_series = &other_series;
+      const Case* c = find_case(context, claim.case_name);
+      evidence.slowest_period = c ? c->model->slowest_period_s() : std::nan("");
+      // A drift claim on a series over the full run: the same series on the case's other ok
+      // runs, to tell a quantity that reads the method's error from one that reads the motion
+      // (judge_claim; issue 44 point 14).
+      // A conserved claim on a series (seed 003's payload on the symmetry axis): the same series
+      // on every ok run, whose rate and onset the row prints per method (issue 44 point 18).
+      if ((paper_claim_is_about_drift(claim.kind) || claim.kind == ClaimKind::Conserved) &&
+          horizon == horizon_of_.end())
+        load_other_runs_series(context, claim, evidence, others_series);
+    }
+    evidence.source_inconsistency = source_inconsistency(claim, claims_);
+    spread = spread_of(claim, *row);
+    ClaimVerdict v = judge_claim(claim, judged, other, spread, evidence);
+    if (horizon != horizon_of_.end()) v.size = "over " + format_g(judged.t_end, 6) + " s (this study's longer run): " + v.size;
+    // A run past the instability criterion has metrics, but summary.csv shows none for it: its
+    // evidence is its time series.
+    if (evidence_file.empty() && !row->outcome.ok())
+      evidence_file = std::filesystem::relative(full_run_series(context, claim.case_name, claim.run), context.out_dir).string();
+    return v;
+  }
+
+  // The claim's series on each other ok full run of its case, kept in `others_series`, which the
+  // evidence points into.
+  void load_other_runs_series(const StudyContext& context, const PaperClaim& claim, ClaimEvidence& evidence,
+                              std::list<Series>& others_series) {
+    for (const auto& r : *context.full_runs) {
+      if (r.case_name != claim.case_name || r.integrator == claim.run || !r.outcome.ok()) continue;
+      Series& theirs = others_series.emplace_back();
+      std::string ignored;
+      if (load_series(full_run_series(context, r.case_name, r.integrator), claim.series, theirs, ignored))
+        evidence.other_runs.push_back({r.integrator, max_abs_over(theirs, theirs.t.front(), theirs.t.back()), r.metrics.energy_err_max,
+                                       &theirs, &r});
+    }
+  }
+
+  // paper_comparison.md: what a verdict rests on, each seed's counts of verdicts, then the table.
+  static void write_comparison_markdown(std::ostream& md, const VerdictsBySeed& by_seed, const std::string& table) {
     md << "# The papers' claims beside ours\n\n"
           "Every claim of seeds 000-004 about a bundled case (`reference/paper_claims.csv`: source, the paper's words, "
           "the quantity it maps to and the tolerance its source allows, with why), judged on the evidence it is about: a "
@@ -287,23 +363,7 @@ class PaperComparison final : public Study {
     md << "\n| id | source | case | run | metric | paper | ours | ratio | tolerance | verdict | cause |\n"
           "|---|---|---|---|---|---|---:|---:|---|---|---|\n"
        << table;
-    write_extra_runs(dir / "paper_comparison_runs.csv");
-    return {(dir / "paper_comparison.csv").string(), (dir / "paper_comparison.md").string(),
-            (dir / "paper_comparison_runs.csv").string()};
   }
-
- private:
-  // A run a claim asks for besides the full run: a sensitivity value (an integrator setting, or a
-  // [model] number on a variant of the case) or a longer horizon.
-  struct ExtraRun {
-    RunKey key;
-    std::string setting;      // "" for a longer horizon
-    double value = 0.0;
-    double case_value = 0.0;  // the setting's value in the case's own run
-    double t_end = 0.0;
-    std::string timeseries;  // where the run writes its time series ("" none)
-    Measurement measured;
-  };
 
   // <out>/paper_comparison_runs/<case>/<run>_over_<T>s/timeseries.csv: a longer run's series.
   static std::string longer_run_series(const StudyContext& context, const std::string& case_name, const std::string& run, double t) {

@@ -317,65 +317,116 @@ class StabilityMap final : public Study {
     const std::vector<Sweep> sweeps = p.sweeps.read(context);
 
     const Catalogue& catalogue = *context.catalogue;
-    for (const auto& c : *context.cases) {
-      const size_t before = searches_.size();
-      for (const auto& key : runs_of(c, catalogue.integrators))
-        if (!key.integrator->adaptive && !why_not_applicable(c, *key.integrator, key.discretisation)) {
-          add(key, c, "", kNaN);
-          // No stability interval on the imaginary axis: h_max depends on the horizon; measured
-          // at two fixed horizons T and T/8 (T: the map's horizon at the case's h).
-          if (!key.integrator->traits.imaginary_axis_stable) {
-            const double T = searches_.back().horizon.at(c.h);
-            add(key, c, "", kNaN, Role::HorizonLong, ProbeHorizon::fixed(T));
-            add(key, c, "", kNaN, Role::HorizonShort, ProbeHorizon::fixed(T / kHorizonRatio));
-          }
+    for (const auto& c : *context.cases) plan_case(c, catalogue);
+    for (const auto& sweep : sweeps) plan_sweep(sweep, context, catalogue, sweeps_given, sweeps_text);
+    return search_jobs();
+  }
+
+  std::vector<std::string> write(const StudyContext& context) override {
+    if (context.cases->empty()) return {};
+    for (auto& [point, map] : reused_) point->search = map->search;
+    const std::filesystem::path dir(context.out_dir);
+    std::filesystem::create_directories(dir);
+    write_search_csvs(dir);
+    const std::vector<std::string> md_fits = write_exponents(dir);
+    write_markdown(dir / "stability_map.md", md_fits);
+    return {(dir / "stability_map.csv").string(), (dir / "stability_probes.csv").string(),
+            (dir / "stability_exponents.csv").string(), (dir / "stability_map.md").string()};
+  }
+
+ private:
+  // Map: the map's search (the case's, or a sweep point's); HorizonLong / HorizonShort: the
+  // horizon check of a method without an imaginary-axis interval, at fixed horizons T and T/8.
+  enum class Role { Map, HorizonLong, HorizonShort };
+  static constexpr double kHorizonRatio = 8.0;
+
+  struct Entry {
+    RunKey key;
+    std::string case_name;  // the case (a sweep's variant keeps its name)
+    std::string swept;      // "" for the case's own model
+    double value = kNaN;
+    ProbeHorizon horizon;
+    Role role = Role::Map;
+    StabilitySearch search;
+    bool map() const { return role == Role::Map; }
+  };
+
+  void add(const RunKey& key, const Case& c, const std::string& swept, double value, Role role = Role::Map,
+           std::optional<ProbeHorizon> fixed = std::nullopt) {
+    const double t_end = c.t_end_for(key.integrator->name);
+    const ProbeHorizon horizon =
+        fixed ? *fixed : ProbeHorizon{horizon_steps_ > 0 ? std::min(t_end, horizon_steps_ * c.h) : t_end, min_steps_, t_end};
+    searches_.push_back({key, c.name, swept, value, horizon, role, {}});
+  }
+
+  // One case's map searches: every fixed-step integrator that runs it, and for a method without an
+  // imaginary-axis interval the same search again at two fixed horizons.
+  void plan_case(const Case& c, const Catalogue& catalogue) {
+    const size_t before = searches_.size();
+    for (const auto& key : runs_of(c, catalogue.integrators))
+      if (!key.integrator->adaptive && !why_not_applicable(c, *key.integrator, key.discretisation)) {
+        add(key, c, "", kNaN);
+        // No stability interval on the imaginary axis: h_max depends on the horizon; measured
+        // at two fixed horizons T and T/8 (T: the map's horizon at the case's h).
+        if (!key.integrator->traits.imaginary_axis_stable) {
+          const double T = searches_.back().horizon.at(c.h);
+          add(key, c, "", kNaN, Role::HorizonLong, ProbeHorizon::fixed(T));
+          add(key, c, "", kNaN, Role::HorizonShort, ProbeHorizon::fixed(T / kHorizonRatio));
         }
-      if (searches_.size() == before) notes_.push_back("Case " + c.name + ": no fixed-step integrator runs it.");
-    }
-    for (const auto& sweep : sweeps) {
-      const Case* c = nullptr;
-      for (const auto& candidate : *context.cases)
-        if (candidate.name == sweep.case_name) c = &candidate;
-      if (!c) {
-        if (sweeps_given) bad_param("sweeps", sweeps_text, kSweepsExpected + std::string(" (no case ") + sweep.case_name + ")");
-        notes_.push_back("sweep " + sweep.case_name + ":" + sweep.key + " not run: the case is not among the study's cases");
-        continue;
       }
-      const TableReader root = TableReader::parse_file(c->file);
-      const toml::value& model = toml_table(root).at("model");
-      const toml::value& initial = toml_table(root).at("initial");
-      const auto keys = numeric_model_keys(model);
-      if (std::find(keys.begin(), keys.end(), sweep.key) == keys.end())
-        bad_param("sweeps", sweeps_text, "a numeric key of " + c->name + "'s [model] (" + join_names(keys) + "), not '" + sweep.key + "'");
-      sweeps_.push_back({c->name, sweep.key});
-      // The case's own value of the key: at it the sweep's search is the case's map search (same
-      // model, step, horizon and settings, and a deterministic bisection), so that point reuses it
-      // instead of running the same probes twice.
-      const toml::value& own = model.at(sweep.key);
-      const double own_value = own.is_integer() ? double(own.as_integer()) : own.as_floating();
-      for (double v : sweep.values) {
-        if (v == own_value) {
-          std::vector<const Entry*> maps;
-          for (const auto& e : searches_)
-            if (e.map() && e.swept.empty() && e.case_name == c->name &&
-                e.key.discretisation == e.key.c->model->default_discretisation())
-              maps.push_back(&e);
-          for (const Entry* e : maps)
-            reused_.push_back({&searches_.emplace_back(Entry{e->key, c->name, sweep.key, v, e->horizon, Role::Map, {}}), e});
-          if (!maps.empty()) continue;  // else the case has no map searches of its own: search the variant
-        }
-        Case& variant = variants_.emplace_back(*c);
-        try {
-          variant.model = build_model_variant(*catalogue.find_model(c->model_name), c->file, model, initial, sweep.key, v);
-        } catch (const std::exception& e) {
-          bad_param("sweeps", sweeps_text,
-                    "values " + c->name + "'s model accepts for " + sweep.key + ", not " + format_g(v) + " (" + e.what() + ")");
-        }
-        const std::string d = variant.model->default_discretisation();
-        for (const auto& info : catalogue.integrators)
-          if (!info.adaptive && !why_not_applicable(variant, info, d)) add(RunKey{&variant, &info, d}, *c, sweep.key, v);
-      }
+    if (searches_.size() == before) notes_.push_back("Case " + c.name + ": no fixed-step integrator runs it.");
+  }
+
+  // One sweep's searches: each value of the key on a variant of the case's model, except the
+  // case's own value, which reuses the case's map searches.
+  void plan_sweep(const Sweep& sweep, const StudyContext& context, const Catalogue& catalogue, bool sweeps_given,
+                  const std::string& sweeps_text) {
+    const Case* c = nullptr;
+    for (const auto& candidate : *context.cases)
+      if (candidate.name == sweep.case_name) c = &candidate;
+    if (!c) {
+      if (sweeps_given) bad_param("sweeps", sweeps_text, kSweepsExpected + std::string(" (no case ") + sweep.case_name + ")");
+      notes_.push_back("sweep " + sweep.case_name + ":" + sweep.key + " not run: the case is not among the study's cases");
+      return;
     }
+    const TableReader root = TableReader::parse_file(c->file);
+    const toml::value& model = toml_table(root).at("model");
+    const toml::value& initial = toml_table(root).at("initial");
+    const auto keys = numeric_model_keys(model);
+    if (std::find(keys.begin(), keys.end(), sweep.key) == keys.end())
+      bad_param("sweeps", sweeps_text, "a numeric key of " + c->name + "'s [model] (" + join_names(keys) + "), not '" + sweep.key + "'");
+    sweeps_.push_back({c->name, sweep.key});
+    // The case's own value of the key: at it the sweep's search is the case's map search (same
+    // model, step, horizon and settings, and a deterministic bisection), so that point reuses it
+    // instead of running the same probes twice.
+    const toml::value& own = model.at(sweep.key);
+    const double own_value = own.is_integer() ? double(own.as_integer()) : own.as_floating();
+    for (double v : sweep.values) {
+      if (v == own_value) {
+        std::vector<const Entry*> maps;
+        for (const auto& e : searches_)
+          if (e.map() && e.swept.empty() && e.case_name == c->name &&
+              e.key.discretisation == e.key.c->model->default_discretisation())
+            maps.push_back(&e);
+        for (const Entry* e : maps)
+          reused_.push_back({&searches_.emplace_back(Entry{e->key, c->name, sweep.key, v, e->horizon, Role::Map, {}}), e});
+        if (!maps.empty()) continue;  // else the case has no map searches of its own: search the variant
+      }
+      Case& variant = variants_.emplace_back(*c);
+      try {
+        variant.model = build_model_variant(*catalogue.find_model(c->model_name), c->file, model, initial, sweep.key, v);
+      } catch (const std::exception& e) {
+        bad_param("sweeps", sweeps_text,
+                  "values " + c->name + "'s model accepts for " + sweep.key + ", not " + format_g(v) + " (" + e.what() + ")");
+      }
+      const std::string d = variant.model->default_discretisation();
+      for (const auto& info : catalogue.integrators)
+        if (!info.adaptive && !why_not_applicable(variant, info, d)) add(RunKey{&variant, &info, d}, *c, sweep.key, v);
+    }
+  }
+
+  // One job per search to run (a sweep point that reuses the case's map search runs none).
+  std::vector<StudyJob> search_jobs() {
     std::vector<StudyJob> jobs;
     for (auto& s : searches_) {
       if (reused(s)) continue;
@@ -402,11 +453,8 @@ class StabilityMap final : public Study {
     return jobs;
   }
 
-  std::vector<std::string> write(const StudyContext& context) override {
-    if (context.cases->empty()) return {};
-    for (auto& [point, map] : reused_) point->search = map->search;
-    const std::filesystem::path dir(context.out_dir);
-    std::filesystem::create_directories(dir);
+  // stability_map.csv, one row per search, and stability_probes.csv, one row per probe it ran.
+  void write_search_csvs(const std::filesystem::path& dir) const {
     std::ofstream csv(dir / "stability_map.csv");
     csv << "case,run,swept,value,search,h_case,t_horizon,horizon_steps,h_max,bound,limit,h_max_instability,"
            "h_max_solver,omega_max,h_max_omega_max,horizon_dependent,h_fail,precision,fail_reason,probes,"
@@ -447,6 +495,10 @@ class StabilityMap final : public Study {
                << integrated(p.constraint_err_max) << ',' << integrated(p.orthogonality_err_max) << ',' << p.host
                << '\n';
     }
+  }
+
+  // stability_exponents.csv, one row per swept run; returns the same rows for stability_map.md.
+  std::vector<std::string> write_exponents(const std::filesystem::path& dir) const {
     // One fit per limit: instability (non-finite state, criterion) and solver failure, each over
     // the sweep points whose search ended on that kind of failure.
     std::ofstream fits(dir / "stability_exponents.csv");
@@ -458,72 +510,50 @@ class StabilityMap final : public Study {
       for (const auto& s : searches_)
         if (s.case_name == case_name && s.swept == key && std::find(runs.begin(), runs.end(), s.key.label()) == runs.end())
           runs.push_back(s.key.label());
-      for (const auto& run : runs) {
-        std::vector<double> x[2], y[2];  // [0]: instability, [1]: solver failure
-        std::string left_out;
-        for (const auto& s : searches_) {
-          if (s.case_name != case_name || s.swept != key || s.key.label() != run) continue;
-          if (s.search.bound == StabilitySearch::Bound::Bracketed) {
-            const int k = s.search.limited_by_solver() ? 1 : 0;
-            x[k].push_back(s.value), y[k].push_back(s.search.h_max);
-          } else {
-            left_out += (left_out.empty() ? "" : "; ") + key + " = " + format_g(s.value, 4) + ": h_max " +
-                        bound_name(s.search.bound);
-          }
-        }
-        const std::string note = left_out.empty() ? "" : "left out (not bracketed): " + left_out;
-        fits << case_name << ',' << key << ',' << run;
-        std::string md_row = "| " + case_name + " | " + key + " | " + run + " | ";
-        for (int k = 0; k < 2; ++k) {
-          fits << ',' << x[k].size() << ',';
-          md_row += std::to_string(x[k].size()) + " | ";
-          if (x[k].size() >= 2) {
-            const PowerLawFit f = fit_power_law(x[k], y[k]);
-            const bool ci = std::isfinite(f.ci95);
-            fits << format_g(f.p, 4) << ',' << (ci ? format_g(f.se, 3) : "") << ','
-                 << (ci ? format_g(f.p - f.ci95, 4) : "") << ',' << (ci ? format_g(f.p + f.ci95, 4) : "");
-            md_row += format_g(f.p, 3) + " | " +
-                      (ci ? format_g(f.se, 2) + " | [" + format_g(f.p - f.ci95, 3) + ", " + format_g(f.p + f.ci95, 3) + "]"
-                          : "— | — (two points)") + " | ";
-          } else {
-            fits << ",,,";
-            md_row += "— | — | — | ";
-          }
-        }
-        const std::string why_no_fit = x[0].size() < 2 && x[1].size() < 2 ? "no fit: fewer than two bracketed points of either limit" : "";
-        const std::string all = why_no_fit + (why_no_fit.empty() || note.empty() ? "" : "; ") + note;
-        fits << ',' << csv_text(all) << '\n';
-        md_fits.push_back(md_row + md_text(all) + " |");
-      }
+      for (const auto& run : runs) md_fits.push_back(write_exponent_row(fits, case_name, key, run));
     }
-    write_markdown(dir / "stability_map.md", md_fits);
-    return {(dir / "stability_map.csv").string(), (dir / "stability_probes.csv").string(),
-            (dir / "stability_exponents.csv").string(), (dir / "stability_map.md").string()};
+    return md_fits;
   }
 
- private:
-  // Map: the map's search (the case's, or a sweep point's); HorizonLong / HorizonShort: the
-  // horizon check of a method without an imaginary-axis interval, at fixed horizons T and T/8.
-  enum class Role { Map, HorizonLong, HorizonShort };
-  static constexpr double kHorizonRatio = 8.0;
-
-  struct Entry {
-    RunKey key;
-    std::string case_name;  // the case (a sweep's variant keeps its name)
-    std::string swept;      // "" for the case's own model
-    double value = kNaN;
-    ProbeHorizon horizon;
-    Role role = Role::Map;
-    StabilitySearch search;
-    bool map() const { return role == Role::Map; }
-  };
-
-  void add(const RunKey& key, const Case& c, const std::string& swept, double value, Role role = Role::Map,
-           std::optional<ProbeHorizon> fixed = std::nullopt) {
-    const double t_end = c.t_end_for(key.integrator->name);
-    const ProbeHorizon horizon =
-        fixed ? *fixed : ProbeHorizon{horizon_steps_ > 0 ? std::min(t_end, horizon_steps_ * c.h) : t_end, min_steps_, t_end};
-    searches_.push_back({key, c.name, swept, value, horizon, role, {}});
+  // One swept run's two fits (instability, solver failure): its CSV row written to `fits`, its
+  // Markdown row returned.
+  std::string write_exponent_row(std::ostream& fits, const std::string& case_name, const std::string& key,
+                                 const std::string& run) const {
+    std::vector<double> x[2], y[2];  // [0]: instability, [1]: solver failure
+    std::string left_out;
+    for (const auto& s : searches_) {
+      if (s.case_name != case_name || s.swept != key || s.key.label() != run) continue;
+      if (s.search.bound == StabilitySearch::Bound::Bracketed) {
+        const int k = s.search.limited_by_solver() ? 1 : 0;
+        x[k].push_back(s.value), y[k].push_back(s.search.h_max);
+      } else {
+        left_out += (left_out.empty() ? "" : "; ") + key + " = " + format_g(s.value, 4) + ": h_max " +
+                    bound_name(s.search.bound);
+      }
+    }
+    const std::string note = left_out.empty() ? "" : "left out (not bracketed): " + left_out;
+    fits << case_name << ',' << key << ',' << run;
+    std::string md_row = "| " + case_name + " | " + key + " | " + run + " | ";
+    for (int k = 0; k < 2; ++k) {
+      fits << ',' << x[k].size() << ',';
+      md_row += std::to_string(x[k].size()) + " | ";
+      if (x[k].size() >= 2) {
+        const PowerLawFit f = fit_power_law(x[k], y[k]);
+        const bool ci = std::isfinite(f.ci95);
+        fits << format_g(f.p, 4) << ',' << (ci ? format_g(f.se, 3) : "") << ','
+             << (ci ? format_g(f.p - f.ci95, 4) : "") << ',' << (ci ? format_g(f.p + f.ci95, 4) : "");
+        md_row += format_g(f.p, 3) + " | " +
+                  (ci ? format_g(f.se, 2) + " | [" + format_g(f.p - f.ci95, 3) + ", " + format_g(f.p + f.ci95, 3) + "]"
+                      : "— | — (two points)") + " | ";
+      } else {
+        fits << ",,,";
+        md_row += "— | — | — | ";
+      }
+    }
+    const std::string why_no_fit = x[0].size() < 2 && x[1].size() < 2 ? "no fit: fewer than two bracketed points of either limit" : "";
+    const std::string all = why_no_fit + (why_no_fit.empty() || note.empty() ? "" : "; ") + note;
+    fits << ',' << csv_text(all) << '\n';
+    return md_row + md_text(all) + " |";
   }
 
   // The case's other unswept runs whose search ended on the same bracket [h_max, h_fail] (the
@@ -542,6 +572,15 @@ class StabilityMap final : public Study {
 
   void write_markdown(const std::filesystem::path& path, const std::vector<std::string>& fits) const {
     std::ofstream md(path);
+    write_markdown_method(md);
+    write_map_tables(md);
+    write_horizon_checks(md);
+    if (!sweeps_.empty()) write_sweep_sections(md, fits);
+    for (const auto& n : notes_) md << "\n" << n << '\n';
+  }
+
+  // The page's head: the criterion, the horizon rule, the two limits and how the search runs.
+  void write_markdown_method(std::ostream& md) const {
     md << "# Stability map\n\n"
        << "For every case and every fixed-step integrator, the largest step h_max that is stable over the horizon, by "
           "one criterion for all — the one that decides every run's status in the tables (core/stability_criterion.hpp):"
@@ -587,6 +626,10 @@ class StabilityMap final : public Study {
           "\"Same bracket as\": the case's other runs whose search ended on the same [h_max, h_fail]; where they "
           "solve the same discrete equations by other means (the LGVI and RATTLE on Model C: in joint coordinates "
           "the LGVI's position equations are SHAKE's), a common limit is the method's, not one solver's.\n";
+  }
+
+  // One table per case of its own map searches (no sweep point, no horizon check).
+  void write_map_tables(std::ostream& md) const {
     std::string current;
     for (const auto& s : searches_) {
       if (!s.swept.empty() || !s.map()) continue;
@@ -612,6 +655,10 @@ class StabilityMap final : public Study {
       md << " | " << (at_case && at_case->stable() ? format_g(at_case->runtime_s, 3) : "—") << " | "
          << horizon_dependence(s) << " | " << same_bracket(s) << " |\n";
     }
+  }
+
+  // The horizon-dependent methods' h_max at T and T/8 side by side, with the ratio expected.
+  void write_horizon_checks(std::ostream& md) const {
     bool checks = false;
     for (const auto& s : searches_) {
       if (s.role != Role::HorizonLong) continue;
@@ -633,45 +680,49 @@ class StabilityMap final : public Study {
          << h_max_cell(s) << " | " << h_max_cell(*shorter) << " | " << horizon_ratio_cell(s, *shorter) << " | "
          << format_g(std::cbrt(1.0 / kHorizonRatio), 3) << " |\n";
     }
-    if (!sweeps_.empty()) {
-      md << "\n## h_max against a [model] key\n\nThe same search on the case with one [model] key changed (the same "
-            "horizon rule as the case; at the case's own value, the case's map search itself, not run twice). Each cell: h_max and the kind of failure above it (i: instability, s: solver "
-            "failure). Figure: figures/stability_map_sweeps.png (written by `tetherbench report`).\n";
-      for (const auto& [case_name, key] : sweeps_) {
-        std::vector<std::string> runs;
-        std::vector<double> values;
-        for (const auto& s : searches_)
-          if (s.case_name == case_name && s.swept == key) {
-            if (std::find(runs.begin(), runs.end(), s.key.label()) == runs.end()) runs.push_back(s.key.label());
-            if (std::find(values.begin(), values.end(), s.value) == values.end()) values.push_back(s.value);
-          }
-        md << "\n### " << case_name << ": h_max (s) against " << key << "\n\n| " << key << " |";
-        for (const auto& r : runs) md << ' ' << r << " |";
-        md << "\n|---|";
-        for (size_t i = 0; i < runs.size(); ++i) md << "---|";
-        md << '\n';
-        for (double v : values) {
-          md << "| " << format_g(v, 4) << " |";
-          for (const auto& r : runs) {
-            const Entry* e = nullptr;
-            for (const auto& s : searches_)
-              if (s.case_name == case_name && s.swept == key && s.value == v && s.key.label() == r) e = &s;
-            md << ' '
-               << (e ? h_max_cell(*e) + (e->search.h_fail > 0 ? (e->search.limited_by_solver() ? " (s)" : " (i)") : "")
-                     : "n/a")
-               << " |";
-          }
-          md << '\n';
-        }
+  }
+
+  // h_max against each swept [model] key, one table per sweep, then the fitted exponents (`fits`).
+  void write_sweep_sections(std::ostream& md, const std::vector<std::string>& fits) const {
+    md << "\n## h_max against a [model] key\n\nThe same search on the case with one [model] key changed (the same "
+          "horizon rule as the case; at the case's own value, the case's map search itself, not run twice). Each cell: h_max and the kind of failure above it (i: instability, s: solver "
+          "failure). Figure: figures/stability_map_sweeps.png (written by `tetherbench report`).\n";
+    for (const auto& [case_name, key] : sweeps_) write_sweep_table(md, case_name, key);
+    md << "\n## Fitted exponents: log h_max = a + p log value\n\nLeast squares over the bracketed points of each "
+          "limit (instability; solver failure); se: standard error of p; 95% interval p +- t(0.975, n-2) se. A "
+          "CFL-limited explicit method on a string has p = -1 against N.\n\n| case | swept | run | instability: "
+          "points | p | se | 95% interval | solver failure: points | p | se | 95% interval | note |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    for (const auto& row : fits) md << row << '\n';
+  }
+
+  // One sweep's table: a row per value of the key, a column per run.
+  void write_sweep_table(std::ostream& md, const std::string& case_name, const std::string& key) const {
+    std::vector<std::string> runs;
+    std::vector<double> values;
+    for (const auto& s : searches_)
+      if (s.case_name == case_name && s.swept == key) {
+        if (std::find(runs.begin(), runs.end(), s.key.label()) == runs.end()) runs.push_back(s.key.label());
+        if (std::find(values.begin(), values.end(), s.value) == values.end()) values.push_back(s.value);
       }
-      md << "\n## Fitted exponents: log h_max = a + p log value\n\nLeast squares over the bracketed points of each "
-            "limit (instability; solver failure); se: standard error of p; 95% interval p +- t(0.975, n-2) se. A "
-            "CFL-limited explicit method on a string has p = -1 against N.\n\n| case | swept | run | instability: "
-            "points | p | se | 95% interval | solver failure: points | p | se | 95% interval | note |\n"
-            "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
-      for (const auto& row : fits) md << row << '\n';
+    md << "\n### " << case_name << ": h_max (s) against " << key << "\n\n| " << key << " |";
+    for (const auto& r : runs) md << ' ' << r << " |";
+    md << "\n|---|";
+    for (size_t i = 0; i < runs.size(); ++i) md << "---|";
+    md << '\n';
+    for (double v : values) {
+      md << "| " << format_g(v, 4) << " |";
+      for (const auto& r : runs) {
+        const Entry* e = nullptr;
+        for (const auto& s : searches_)
+          if (s.case_name == case_name && s.swept == key && s.value == v && s.key.label() == r) e = &s;
+        md << ' '
+           << (e ? h_max_cell(*e) + (e->search.h_fail > 0 ? (e->search.limited_by_solver() ? " (s)" : " (i)") : "")
+                 : "n/a")
+           << " |";
+      }
+      md << '\n';
     }
-    for (const auto& n : notes_) md << "\n" << n << '\n';
   }
 
   static const char* role_name(Role r) {

@@ -175,6 +175,129 @@ std::string read_reference_fingerprint(const std::string& path) {
   return "";
 }
 
+namespace {
+// The error of one cell of the claims file, naming its line and column (one object, so that each
+// part of a row's reading below reports its errors alike).
+struct ClaimCellError {
+  const std::string& path;
+  unsigned line;
+  InputError operator()(const std::string& column, const std::string& expected, const std::string& got) const {
+    return InputError(path + ": line " + std::to_string(line) + ", column '" + column + "': expected " + expected +
+                      ", got '" + got + "'");
+  }
+};
+
+// A unique, non-empty id and the texts every claim gives.
+void check_claim_id_and_texts(const PaperClaim& c, std::set<std::string>& ids, const ClaimCellError& bad) {
+  if (c.id.empty() || !ids.insert(c.id).second) throw bad("id", "a unique, non-empty id", c.id);
+  for (const auto& [column, text] : {std::pair<std::string, std::string>{"source", c.source}, {"case", c.case_name},
+                                     {"run", c.run}, {"metric", c.metric}, {"claim", c.claim},
+                                     {"tolerance_why", c.tolerance_why}})
+    if (text.empty()) throw bad(column, "a non-empty text", text);
+}
+
+// The kind and the qualifier from their lists, and a cause with its status or neither.
+void read_claim_kind_and_cause(const std::string& path, const std::string& kind, PaperClaim& c, const ClaimCellError& bad) {
+  check_one_of(path, "kind", kind, paper_claim_kinds());
+  check_one_of(path, "qualifier", c.qualifier, {"", "proxy", "undefined", "unprinted", "unstable_set", "other_model", "outside_derivation"});
+  c.kind = enum_from_text<ClaimKind>(kind);
+  if (c.cause.empty() != c.cause_status.empty() ||
+      !(c.cause_status.empty() || c.cause_status == "hypothesis" || c.cause_status.rfind("measured: ", 0) == 0))
+    throw bad("cause_status",
+              "'hypothesis' or 'measured: <by what>' with a cause, nothing without one (cause '" + c.cause + "')",
+              c.cause_status);
+}
+
+// The paper's number where the kind has one, and the tolerance factor.
+void read_claim_value_and_tolerance(const std::string& path, unsigned line, const std::string& kind, const std::string& value,
+                                    const std::string& tolerance, PaperClaim& c, const ClaimCellError& bad) {
+  c.has_paper_value = paper_claim_has_value(c.kind);
+  if (c.has_paper_value) {
+    c.paper_value = to_number(path, "paper_value", line, value);
+    if (!(c.paper_value > 0.0)) throw bad("paper_value", "a number > 0 for kind " + kind, value);
+  } else if (!value.empty()) {
+    throw bad("paper_value", "nothing for kind " + kind + " (a qualitative claim)", value);
+  }
+  c.tolerance = to_number(path, "tolerance", line, tolerance);
+  if (!(c.tolerance >= 1.0)) throw bad("tolerance", "a factor >= 1", tolerance);
+  // "Conserved" and "not conserved" have one meaning in the whole report (core/growth.hpp
+  // judge_conservation, issue 44 point 15): a row may not choose its own factor.
+  if (c.kind == ClaimKind::Conserved && c.tolerance != kGrowthSignalOverFloor)
+    throw bad("tolerance", format_g(kGrowthSignalOverFloor) + " for kind conserved (the report's one rule, core/growth.hpp)", tolerance);
+  if (c.kind == ClaimKind::NotConserved && c.tolerance != kNotConservedOverFloor)
+    throw bad("tolerance", format_g(kNotConservedOverFloor) + " for kind not_conserved (the report's one rule, core/growth.hpp)", tolerance);
+}
+
+// The metric: a summary metric, a series (with its level for an onset), or the static shape for a
+// convergence claim.
+void read_claim_metric(const std::string& path, unsigned line, const std::string& kind, PaperClaim& c,
+                       const ClaimCellError& bad) {
+  c.series.clear();
+  c.series_level = std::numeric_limits<double>::quiet_NaN();
+  if ((c.kind == ClaimKind::Converges) != (c.metric == "catenary:max_error_m" && c.run == "static"))
+    throw bad("metric", "catenary:max_error_m with run 'static' for kind converges, and only for it", c.metric + " / " + c.run);
+  if (c.kind == ClaimKind::Converges) {
+  } else if (c.metric.rfind("series:", 0) == 0) {
+    c.series = c.metric.substr(7);
+    if (const size_t gt = c.series.find('>'); gt != std::string::npos) {
+      if (c.kind != ClaimKind::Onset) throw bad("metric", "series:<spec> without a level ('>' goes with kind onset)", c.metric);
+      c.series_level = to_number(path, "metric", line, c.series.substr(gt + 1));
+      c.series = c.series.substr(0, gt);
+    } else if (c.kind == ClaimKind::Onset) {
+      throw bad("metric", "series:<spec>><level> for kind onset", c.metric);
+    }
+    std::string why;
+    if (!valid_series_spec(c.series, why)) throw bad("metric", "series:<spec> with " + why, c.metric);
+    if (c.kind == ClaimKind::Value)
+      throw bad("metric", "a summary metric for kind value (a series goes with the other kinds)", c.metric);
+  } else if (paper_claim_needs_series(c.kind)) {
+    throw bad("metric", "series:<spec> for kind " + kind + " (a claim about a time is judged on the time series)", c.metric);
+  }
+}
+
+// The other run, where the kind compares two runs, and only there.
+void check_claim_other_run(const std::string& kind, const PaperClaim& c, const ClaimCellError& bad) {
+  const bool has_other = !c.other_case.empty() || !c.other_run.empty();
+  if (paper_claim_has_other(c.kind) ? c.other_case.empty() || c.other_run.empty() : has_other)
+    throw bad("other_case", paper_claim_has_other(c.kind) ? "other_case and other_run (kind " + kind + ")"
+                                                          : "nothing (other_case and other_run go with kinds smaller_than and parts_after)",
+              c.other_case + " / " + c.other_run);
+}
+
+// The horizon, where a drift or a series claim gives one.
+void read_claim_horizon(const std::string& path, unsigned line, const std::string& kind, const std::string& horizon,
+                        PaperClaim& c, const ClaimCellError& bad) {
+  c.horizon = 0.0;
+  if (!horizon.empty()) {
+    if (!paper_claim_is_about_drift(c.kind) && c.series.empty())
+      throw bad("horizon", "nothing for kind " + kind + " on a summary metric (a horizon goes with no_drift, no_secular_drift, drifts and series)", horizon);
+    c.horizon = to_number(path, "horizon", line, horizon);
+    if (!(c.horizon > 0.0)) throw bad("horizon", "a time > 0 (s)", horizon);
+  }
+}
+
+// The sensitivity runs: a setting and the values it takes.
+void read_claim_sensitivity(const std::string& sensitivity, PaperClaim& c, const ClaimCellError& bad) {
+  c.sensitivity_setting.clear();
+  c.sensitivity_values.clear();
+  if (!sensitivity.empty()) {
+    const std::string expected = "'<setting>=<v1>;<v2>;...' with numbers > 0 (<setting>: an integrator setting or model.<key>)";
+    const size_t eq = sensitivity.find('=');
+    if (eq == 0 || eq == std::string::npos || eq + 1 == sensitivity.size()) throw bad("sensitivity", expected, sensitivity);
+    c.sensitivity_setting = sensitivity.substr(0, eq);
+    for (size_t at = eq + 1; at <= sensitivity.size();) {
+      const size_t end = std::min(sensitivity.find(';', at), sensitivity.size());
+      const std::string text = sensitivity.substr(at, end - at);
+      char* stop = nullptr;
+      const double v = std::strtod(text.c_str(), &stop);
+      if (text.empty() || *stop != '\0' || !(v > 0.0) || !std::isfinite(v)) throw bad("sensitivity", expected, sensitivity);
+      c.sensitivity_values.push_back(v);
+      at = end + 1;
+    }
+  }
+}
+}  // namespace
+
 std::vector<PaperClaim> read_paper_claims(const std::string& path) {
   return reading(path, [&] {
     Reader<18> in(path);
@@ -188,88 +311,14 @@ std::vector<PaperClaim> read_paper_claims(const std::string& path) {
     while (in.read_row(c.id, c.source, c.case_name, c.run, kind, c.metric, value, tolerance, c.other_case, c.other_run,
                        sensitivity, horizon, c.claim, c.tolerance_why, c.cause, c.cause_status, c.deviation, c.qualifier)) {
       const unsigned line = in.get_file_line();
-      auto bad = [&](const std::string& column, const std::string& expected, const std::string& got) {
-        return InputError(path + ": line " + std::to_string(line) + ", column '" + column + "': expected " + expected +
-                          ", got '" + got + "'");
-      };
-      if (c.id.empty() || !ids.insert(c.id).second) throw bad("id", "a unique, non-empty id", c.id);
-      for (const auto& [column, text] : {std::pair<std::string, std::string>{"source", c.source}, {"case", c.case_name},
-                                         {"run", c.run}, {"metric", c.metric}, {"claim", c.claim},
-                                         {"tolerance_why", c.tolerance_why}})
-        if (text.empty()) throw bad(column, "a non-empty text", text);
-      check_one_of(path, "kind", kind, paper_claim_kinds());
-      check_one_of(path, "qualifier", c.qualifier, {"", "proxy", "undefined", "unprinted", "unstable_set", "other_model", "outside_derivation"});
-      c.kind = enum_from_text<ClaimKind>(kind);
-      if (c.cause.empty() != c.cause_status.empty() ||
-          !(c.cause_status.empty() || c.cause_status == "hypothesis" || c.cause_status.rfind("measured: ", 0) == 0))
-        throw bad("cause_status",
-                  "'hypothesis' or 'measured: <by what>' with a cause, nothing without one (cause '" + c.cause + "')",
-                  c.cause_status);
-      c.has_paper_value = paper_claim_has_value(c.kind);
-      if (c.has_paper_value) {
-        c.paper_value = to_number(path, "paper_value", line, value);
-        if (!(c.paper_value > 0.0)) throw bad("paper_value", "a number > 0 for kind " + kind, value);
-      } else if (!value.empty()) {
-        throw bad("paper_value", "nothing for kind " + kind + " (a qualitative claim)", value);
-      }
-      c.tolerance = to_number(path, "tolerance", line, tolerance);
-      if (!(c.tolerance >= 1.0)) throw bad("tolerance", "a factor >= 1", tolerance);
-      // "Conserved" and "not conserved" have one meaning in the whole report (core/growth.hpp
-      // judge_conservation, issue 44 point 15): a row may not choose its own factor.
-      if (c.kind == ClaimKind::Conserved && c.tolerance != kGrowthSignalOverFloor)
-        throw bad("tolerance", format_g(kGrowthSignalOverFloor) + " for kind conserved (the report's one rule, core/growth.hpp)", tolerance);
-      if (c.kind == ClaimKind::NotConserved && c.tolerance != kNotConservedOverFloor)
-        throw bad("tolerance", format_g(kNotConservedOverFloor) + " for kind not_conserved (the report's one rule, core/growth.hpp)", tolerance);
-      c.series.clear();
-      c.series_level = std::numeric_limits<double>::quiet_NaN();
-      if ((c.kind == ClaimKind::Converges) != (c.metric == "catenary:max_error_m" && c.run == "static"))
-        throw bad("metric", "catenary:max_error_m with run 'static' for kind converges, and only for it", c.metric + " / " + c.run);
-      if (c.kind == ClaimKind::Converges) {
-      } else if (c.metric.rfind("series:", 0) == 0) {
-        c.series = c.metric.substr(7);
-        if (const size_t gt = c.series.find('>'); gt != std::string::npos) {
-          if (c.kind != ClaimKind::Onset) throw bad("metric", "series:<spec> without a level ('>' goes with kind onset)", c.metric);
-          c.series_level = to_number(path, "metric", line, c.series.substr(gt + 1));
-          c.series = c.series.substr(0, gt);
-        } else if (c.kind == ClaimKind::Onset) {
-          throw bad("metric", "series:<spec>><level> for kind onset", c.metric);
-        }
-        std::string why;
-        if (!valid_series_spec(c.series, why)) throw bad("metric", "series:<spec> with " + why, c.metric);
-        if (c.kind == ClaimKind::Value)
-          throw bad("metric", "a summary metric for kind value (a series goes with the other kinds)", c.metric);
-      } else if (paper_claim_needs_series(c.kind)) {
-        throw bad("metric", "series:<spec> for kind " + kind + " (a claim about a time is judged on the time series)", c.metric);
-      }
-      const bool has_other = !c.other_case.empty() || !c.other_run.empty();
-      if (paper_claim_has_other(c.kind) ? c.other_case.empty() || c.other_run.empty() : has_other)
-        throw bad("other_case", paper_claim_has_other(c.kind) ? "other_case and other_run (kind " + kind + ")"
-                                                              : "nothing (other_case and other_run go with kinds smaller_than and parts_after)",
-                  c.other_case + " / " + c.other_run);
-      c.horizon = 0.0;
-      if (!horizon.empty()) {
-        if (!paper_claim_is_about_drift(c.kind) && c.series.empty())
-          throw bad("horizon", "nothing for kind " + kind + " on a summary metric (a horizon goes with no_drift, no_secular_drift, drifts and series)", horizon);
-        c.horizon = to_number(path, "horizon", line, horizon);
-        if (!(c.horizon > 0.0)) throw bad("horizon", "a time > 0 (s)", horizon);
-      }
-      c.sensitivity_setting.clear();
-      c.sensitivity_values.clear();
-      if (!sensitivity.empty()) {
-        const std::string expected = "'<setting>=<v1>;<v2>;...' with numbers > 0 (<setting>: an integrator setting or model.<key>)";
-        const size_t eq = sensitivity.find('=');
-        if (eq == 0 || eq == std::string::npos || eq + 1 == sensitivity.size()) throw bad("sensitivity", expected, sensitivity);
-        c.sensitivity_setting = sensitivity.substr(0, eq);
-        for (size_t at = eq + 1; at <= sensitivity.size();) {
-          const size_t end = std::min(sensitivity.find(';', at), sensitivity.size());
-          const std::string text = sensitivity.substr(at, end - at);
-          char* stop = nullptr;
-          const double v = std::strtod(text.c_str(), &stop);
-          if (text.empty() || *stop != '\0' || !(v > 0.0) || !std::isfinite(v)) throw bad("sensitivity", expected, sensitivity);
-          c.sensitivity_values.push_back(v);
-          at = end + 1;
-        }
-      }
+      const ClaimCellError bad{path, line};
+      check_claim_id_and_texts(c, ids, bad);
+      read_claim_kind_and_cause(path, kind, c, bad);
+      read_claim_value_and_tolerance(path, line, kind, value, tolerance, c, bad);
+      read_claim_metric(path, line, kind, c, bad);
+      check_claim_other_run(kind, c, bad);
+      read_claim_horizon(path, line, kind, horizon, c, bad);
+      read_claim_sensitivity(sensitivity, c, bad);
       rows.push_back(c);
     }
     return rows;

@@ -101,6 +101,87 @@ void tally(const std::vector<std::optional<FinishedJob>>& results, const std::ve
   }
 }
 
+// Every per-job column sized for `n` jobs and the per-rank counts for `ranks`, before any job ran.
+JobsDone empty_jobs_done(size_t n, int rank, int ranks) {
+  JobsDone done;
+  done.gathering = rank == 0;
+  done.seconds.assign(n, 0.0);
+  done.hosts.assign(n, "");
+  done.builds.assign(n, "");
+  done.finished_at.assign(n, "");
+  done.reused_flags.assign(n, false);
+  done.by_rank.assign(size_t(ranks), 0);
+  return done;
+}
+
+// Another MPI rank's whole part: `workers` threads ask rank 0 for jobs and send back their results.
+void work_for_rank_zero_on_threads(std::vector<StudyJob>& jobs, unsigned workers, int rank, const JobIdentity& identity) {
+  run_parallel(workers, workers, [&](size_t) {
+    work_for_rank_zero(rank, identity, [&](size_t i) { return run_one(jobs[i], rank); });
+  });
+}
+
+// The stored results whose fingerprint still matches, each counted in `reused`.
+void load_stored_results(const JobStore& store, const std::vector<StudyJob>& jobs, const std::vector<std::string>& keys,
+                         const std::vector<std::string>& fingerprints, std::vector<std::optional<FinishedJob>>& results,
+                         size_t& reused) {
+  for (size_t i = 0; i < results.size(); ++i)
+    if ((results[i] = store.load(keys[i], jobs[i].label, fingerprints[i]))) ++reused;
+}
+
+// The progress display over the jobs that run now, in `order`; `position` maps a job to its row.
+// Returned as a prvalue: the display holds a mutex and is neither copied nor moved.
+JobProgress progress_over(const std::vector<StudyJob>& jobs, const std::vector<double>& estimate,
+                          const std::vector<size_t>& order, bool in_seconds, unsigned threads, std::vector<size_t>& position) {
+  std::vector<std::string> shown_labels;
+  std::vector<double> shown_estimate;
+  for (size_t k = 0; k < order.size(); ++k) {
+    position[order[k]] = k;
+    shown_labels.push_back(jobs[order[k]].label);
+    shown_estimate.push_back(estimate[order[k]]);
+  }
+  return JobProgress(shown_labels, shown_estimate, in_seconds, threads);
+}
+
+// A job's failure, sorted under the queue's lock (held by the caller): a crashed worker is kept
+// aside so that the other jobs go on, any other failure stops the queue.
+void record_failure(const std::exception_ptr& e, std::exception_ptr& crashed, std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const JobCrashed&) {  // a plugin's fault: the other jobs go on and are stored
+    if (!crashed) crashed = e;
+    return;
+  } catch (...) {
+  }
+  if (!error) error = e;
+}
+
+// Rank 0's service to the other ranks' threads (run on a thread of its own): hands out jobs and
+// takes in their results and failures.
+template <class Take, class Finish, class Fail>
+void serve_other_ranks(size_t remote_threads, const JobIdentity& identity, Take& take, JobProgress& progress,
+                       const std::vector<size_t>& position, Finish& finish, Fail& fail) {
+  serve_remote_ranks(
+      remote_threads, identity, take, [&](size_t i) { progress.started(position[i]); }, finish,
+      [&](size_t i, const std::string& failure) { fail(i, std::make_exception_ptr(std::runtime_error(failure))); });
+}
+
+// This rank's own `workers` threads: each takes the next job until none is left or one failed.
+template <class Take, class Finish, class Fail>
+void run_own_jobs(std::vector<StudyJob>& jobs, unsigned workers, int rank, Take& take, JobProgress& progress,
+                  const std::vector<size_t>& position, Finish& finish, Fail& fail) {
+  run_parallel(workers, workers, [&](size_t) {
+    while (const auto i = take()) {
+      progress.started(position[*i]);
+      try {
+        finish(*i, run_one(jobs[*i], rank));
+      } catch (...) {
+        fail(*i, std::current_exception());
+      }
+    }
+  });
+}
+
 }  // namespace
 
 JobsDone run_jobs(std::vector<StudyJob> jobs, const JobOptions& options) {
@@ -110,27 +191,16 @@ JobsDone run_jobs(std::vector<StudyJob> jobs, const JobOptions& options) {
   identify(jobs, options.version, keys, fingerprints);
   const JobIdentity identity{&keys, &fingerprints};
   const int rank = process_rank(), ranks = process_count();
-  JobsDone done;
-  done.gathering = rank == 0;
-  done.seconds.assign(n, 0.0);
-  done.hosts.assign(n, "");
-  done.builds.assign(n, "");
-  done.finished_at.assign(n, "");
-  done.reused_flags.assign(n, false);
-  done.by_rank.assign(size_t(ranks), 0);
+  JobsDone done = empty_jobs_done(n, rank, ranks);
 
   if (rank != 0) {  // another MPI rank: `workers` threads ask rank 0 for jobs
-    run_parallel(workers, workers, [&](size_t) {
-      work_for_rank_zero(rank, identity, [&](size_t i) { return run_one(jobs[i], rank); });
-    });
+    work_for_rank_zero_on_threads(jobs, workers, rank, identity);
     return done;
   }
 
   std::vector<std::optional<FinishedJob>> results(n);
   JobStore store(options.store_dir);
-  if (options.resume)
-    for (size_t i = 0; i < n; ++i)
-      if ((results[i] = store.load(keys[i], jobs[i].label, fingerprints[i]))) ++done.reused;
+  if (options.resume) load_stored_results(store, jobs, keys, fingerprints, results, done.reused);
 
   bool in_seconds = false;
   const std::vector<double> estimate = estimated_job_costs(jobs, options.stored, in_seconds);
@@ -141,15 +211,8 @@ JobsDone run_jobs(std::vector<StudyJob> jobs, const JobOptions& options) {
                  order.size());
 
   // The progress display over the jobs that run now (index into `order`).
-  std::vector<std::string> shown_labels;
-  std::vector<double> shown_estimate;
   std::vector<size_t> position(n, 0);
-  for (size_t k = 0; k < order.size(); ++k) {
-    position[order[k]] = k;
-    shown_labels.push_back(jobs[order[k]].label);
-    shown_estimate.push_back(estimate[order[k]]);
-  }
-  JobProgress progress(shown_labels, shown_estimate, in_seconds, workers * unsigned(ranks));
+  JobProgress progress = progress_over(jobs, estimate, order, in_seconds, workers * unsigned(ranks), position);
   std::thread display;
   if (!options.quiet) display = std::thread([&] { progress.show_until_stopped(); });
 
@@ -175,34 +238,15 @@ JobsDone run_jobs(std::vector<StudyJob> jobs, const JobOptions& options) {
   auto fail = [&](size_t i, std::exception_ptr e) {
     progress.finished(position[i], 0.0);
     std::lock_guard<std::mutex> lock(queue_mutex);
-    try {
-      std::rethrow_exception(e);
-    } catch (const JobCrashed&) {  // a plugin's fault: the other jobs go on and are stored
-      if (!crashed) crashed = e;
-      return;
-    } catch (...) {
-    }
-    if (!error) error = e;
+    record_failure(e, crashed, error);
   };
   // The other ranks' threads are served by one thread here while this rank's own run jobs too.
   std::thread server;
   if (ranks > 1)
-    server = std::thread([&] {
-      serve_remote_ranks(
-          size_t(ranks - 1) * workers, identity, take, [&](size_t i) { progress.started(position[i]); }, finish,
-          [&](size_t i, const std::string& failure) { fail(i, std::make_exception_ptr(std::runtime_error(failure))); });
-    });
+    server = std::thread(
+        [&] { serve_other_ranks(size_t(ranks - 1) * workers, identity, take, progress, position, finish, fail); });
   try {
-    run_parallel(workers, workers, [&](size_t) {
-      while (const auto i = take()) {
-        progress.started(position[*i]);
-        try {
-          finish(*i, run_one(jobs[*i], rank));
-        } catch (...) {
-          fail(*i, std::current_exception());
-        }
-      }
-    });
+    run_own_jobs(jobs, workers, rank, take, progress, position, finish, fail);
   } catch (...) {
     std::lock_guard<std::mutex> lock(queue_mutex);
     if (!error) error = std::current_exception();

@@ -254,6 +254,117 @@ bool located_in_time(const std::string& words) {
   return false;
 }
 
+// The verdict against the row's evidence and its run: a claim placed in time needs the time
+// series, and a run's status stands in neither for a completed run's numbers nor for a run not ok.
+void check_paper_evidence(const std::string& file, const std::string& where, const std::map<std::string, std::string>& row,
+                          const std::string& verdict, const std::string& kind, const std::string& size,
+                          const std::string& status, const std::string& claim, std::vector<ClaimViolation>& out) {
+  // A claim placed in time is judged on the recorded time series, never on a summary number or a status.
+  if (located_in_time(claim) && !contains(text(row, "evidence"), "timeseries.csv"))
+    out.push_back({file, where, "a claim placed in time ('" + claim.substr(0, 60) + "') judged without the run's time series"});
+  if (kind == "diverges" && contains(size, "without diverging") && !contains(text(row, "evidence"), "timeseries.csv"))
+    out.push_back({file, where, "'diverges' judged by the run's status (" + size.substr(0, 60) + "), not by its time series"});
+  // A run that completed has metrics: its status may not stand in for them. Failed runs say
+  // "at t = ... s, step ...", n/a rows "n/a"; a completed run past the criterion names no step.
+  const bool completed = !status.empty() && !contains(status, "failed") && !contains(status, "n/a") &&
+                         !contains(status, "interrupted") && !contains(status, ", step ");
+  if (completed && text(row, "ours").empty() && (verdict == "contradicts" || verdict == "agrees" || verdict == "disagrees"))
+    out.push_back({file, where, "verdict '" + verdict + "' from the status of a run that completed (" + status.substr(0, 60) +
+                                    ") with no number of its own"});
+  // A run that is not ok (past the instability criterion, failed) carries no verdict but on a
+  // claim that it diverges: its errors measure its instability (issue 44 class 7). A static
+  // shape has no run (empty status).
+  const bool run_ok = status.empty() || status == "ok" || status.rfind("ok;", 0) == 0 || contains(status, "n/a");
+  if (!run_ok && kind != "diverges" && verdict != "inconclusive")
+    out.push_back({file, where, "verdict '" + verdict + "' on a run that is not ok (" + status.substr(0, 60) + ")"});
+  // The verdict counted is the verdict the row's words give: words that say ours contradicts,
+  // disagrees or exceeds under another verdict make the counts say what the rows do not.
+  for (const std::string said : {"contradicts", "disagrees", "exceeds"})
+    if (verdict != said && contains(size, "ours " + said))
+      out.push_back({file, where, "verdict '" + verdict + "' while its words say 'ours " + said + "'"});
+}
+
+// The sensitivity runs' spread against the paper's number: a verdict the spread contradicts, or a
+// cause of chaos the spread does not show.
+void check_paper_sensitivity(const std::string& file, const std::string& where, const std::map<std::string, std::string>& row,
+                             const std::string& verdict, const std::string& kind, const std::string& size,
+                             const std::string& paper, std::vector<ClaimViolation>& out) {
+  // The sensitivity runs: the spread's columns, or an older report's "between A and B".
+  double low = number(row, "spread_low"), high = number(row, "spread_high");
+  if (!std::isfinite(low)) std::tie(low, high) = between(text(row, "cause") + " " + size);
+  const double tolerance = leading_number(text(row, "tolerance")), reference = leading_number(paper);
+  if (std::isfinite(low) && std::isfinite(reference) && std::isfinite(tolerance)) {
+    if (kind == "upper_bound" && low > reference * tolerance && verdict != "exceeds")
+      out.push_back({file, where, "every sensitivity run (" + format_g(low, 3) + " to " + format_g(high, 3) + ") exceeds the bound " +
+                                      format_g(reference, 3) + ", yet the verdict is '" + verdict + "'"});
+    if (kind == "value" && (low > reference * tolerance || high < reference / tolerance) && verdict == "inconclusive" &&
+        !contains(size, "source inconsistent") && !contains(size, "no verdict either way"))
+      out.push_back({file, where, "every sensitivity run (" + format_g(low, 3) + " to " + format_g(high, 3) +
+                                      ") lies outside x" + format_g(tolerance) + " of the paper's " + format_g(reference, 5) +
+                                      " on one side: a systematic offset, yet 'inconclusive'"});
+    if (contains(text(row, "cause"), "chaotic") && high / low - 1.0 < 1e-4)
+      out.push_back({file, where, "a cause of chaos printed while the sensitivity runs agree to " +
+                                      format_g(-std::log10(high / low - 1.0 + 1e-17), 2) + " digits (" + format_g(low, 6) + " to " +
+                                      format_g(high, 6) + ")"});
+  }
+}
+
+// A growth law that cannot see a smooth monotone rise of its own envelope: an 'inconclusive'
+// on a rise of 10x or more. Not where the row gives its reason for no verdict by the judge's
+// stated rules: a claim turning on a setting or word the paper does not print, a stand-in that
+// cannot fail, a jump (regime change) with no law after it (issue 44 class 7), or a rise of
+// round-off (the max within 10 floors: judge_conservation's 'conserved').
+void check_paper_rising_envelope(const std::string& file, const std::string& where, const std::string& verdict,
+                                 const std::string& kind, const std::string& size, std::vector<ClaimViolation>& out) {
+  if ((kind == "drifts" || kind == "no_drift" || kind == "no_secular_drift") && verdict == "inconclusive" && contains(size, "rises monotonically")) {
+    const double rise = std::strtod(size.c_str() + size.find("rises monotonically") + 20, nullptr);
+    const size_t interval = size.find("p in [");
+    const double p_low = interval == std::string::npos ? std::nan("") : std::strtod(size.c_str() + interval + 6, nullptr);
+    const size_t floors_at = size.find("x the round-off floor");
+    double floors = std::nan("");
+    if (floors_at != std::string::npos) {
+      const size_t eq = size.rfind("= ", floors_at);
+      if (eq != std::string::npos) floors = std::strtod(size.c_str() + eq + 2, nullptr);
+    }
+    const bool reasoned = contains(size, "no verdict either way") || contains(size, "cannot fail") ||
+                          contains(size, "regime change") || (std::isfinite(floors) && floors <= 10.0);
+    if (rise >= 10.0 && !reasoned)
+      out.push_back({file, where, "'inconclusive' on a drift claim whose envelope rises monotonically " + format_g(rise, 3) + "x" +
+                                      (std::isfinite(p_low) ? " (its 95% interval of p from " + format_g(p_low, 3) + ")" : "")});
+  }
+}
+
+// A step cap the source prints for its own runs, held against the steps the run compared took
+// (separate: the only check of a comparison that reads the summary).
+void check_paper_step_cap(const std::string& file, const std::string& where, const std::map<std::string, std::string>& row,
+                          const std::string& claim, const CsvTable& summary, std::vector<ClaimViolation>& out) {
+  // Seed 003 Sect. 5.2: ODE45 ran at the step of 0.001 s "for both continuous-time ... solvers".
+  // (Sect. 5.1 prints the 1 ms step for the fixed-step method and the VI only, ODE45 "variable-step".)
+  if (contains(text(row, "source"), "seed 003, Sect. 5.2") && (contains(claim, "ODE45") || contains(text(row, "case"), "_ode45")))
+    for (const auto& s : summary.rows)
+      if (text(s, "case") == text(row, "case") && text(s, "integrator") == text(row, "integrator")) {
+        const double steps = number(s, "steps"), t_end = number(s, "t_end");
+        if (std::isfinite(steps) && std::isfinite(t_end) && steps < 0.999 * t_end / 1e-3)
+          out.push_back({file, where, "seed 003's ODE45 ran with its step capped at 1e-3 s (Sect. 5.2); this run took " +
+                                          format_g(steps, 6) + " steps over " + format_g(t_end, 6) + " s (a mean step above 1e-3 s)"});
+      }
+}
+
+// A source that contradicts itself: a printed mean above the same paper's bound on the maximum.
+void check_self_contradicting_sources(const std::string& file, const CsvTable& t, std::vector<ClaimViolation>& out) {
+  for (const auto& row : t.rows) {
+    const std::string metric = text(row, "metric");
+    if (text(row, "kind") != "value" || metric.size() < 5 || metric.compare(metric.size() - 5, 5, "_mean") != 0) continue;
+    for (const auto& b : t.rows)
+      if (text(b, "kind") == "upper_bound" && text(b, "case") == text(row, "case") && text(b, "integrator") == text(row, "integrator") &&
+          text(b, "metric") == metric.substr(0, metric.size() - 5) + "_max" &&
+          leading_number(text(row, "paper")) > leading_number(text(b, "paper")) && text(row, "verdict") != "inconclusive")
+        out.push_back({file, text(row, "case") + " / " + text(row, "integrator") + " (" + text(row, "id") + ")",
+                       "the paper's mean " + text(row, "paper") + " exceeds its own bound " + text(b, "paper") +
+                           " on the maximum: a source inconsistent with itself, yet '" + text(row, "verdict") + "'"});
+  }
+}
+
 void check_papers(const std::string& dir, std::vector<ClaimViolation>& out) {
   const CsvTable t = read_csv_table(dir + "/paper_comparison.csv");
   const CsvTable summary = read_csv_table(dir + "/summary.csv");
@@ -272,94 +383,15 @@ void check_papers(const std::string& dir, std::vector<ClaimViolation>& out) {
       if (seen.count(key)) out.push_back({file, where, "the same comparison as " + seen[key] + ", counted twice"});
       else seen[key] = text(row, "id");
     }
-    // A claim placed in time is judged on the recorded time series, never on a summary number or a status.
-    if (located_in_time(claim) && !contains(text(row, "evidence"), "timeseries.csv"))
-      out.push_back({file, where, "a claim placed in time ('" + claim.substr(0, 60) + "') judged without the run's time series"});
-    if (kind == "diverges" && contains(size, "without diverging") && !contains(text(row, "evidence"), "timeseries.csv"))
-      out.push_back({file, where, "'diverges' judged by the run's status (" + size.substr(0, 60) + "), not by its time series"});
-    // A run that completed has metrics: its status may not stand in for them. Failed runs say
-    // "at t = ... s, step ...", n/a rows "n/a"; a completed run past the criterion names no step.
-    const bool completed = !status.empty() && !contains(status, "failed") && !contains(status, "n/a") &&
-                           !contains(status, "interrupted") && !contains(status, ", step ");
-    if (completed && text(row, "ours").empty() && (verdict == "contradicts" || verdict == "agrees" || verdict == "disagrees"))
-      out.push_back({file, where, "verdict '" + verdict + "' from the status of a run that completed (" + status.substr(0, 60) +
-                                      ") with no number of its own"});
-    // A run that is not ok (past the instability criterion, failed) carries no verdict but on a
-    // claim that it diverges: its errors measure its instability (issue 44 class 7). A static
-    // shape has no run (empty status).
-    const bool run_ok = status.empty() || status == "ok" || status.rfind("ok;", 0) == 0 || contains(status, "n/a");
-    if (!run_ok && kind != "diverges" && verdict != "inconclusive")
-      out.push_back({file, where, "verdict '" + verdict + "' on a run that is not ok (" + status.substr(0, 60) + ")"});
-    // The verdict counted is the verdict the row's words give: words that say ours contradicts,
-    // disagrees or exceeds under another verdict make the counts say what the rows do not.
-    for (const std::string said : {"contradicts", "disagrees", "exceeds"})
-      if (verdict != said && contains(size, "ours " + said))
-        out.push_back({file, where, "verdict '" + verdict + "' while its words say 'ours " + said + "'"});
-    // The sensitivity runs: the spread's columns, or an older report's "between A and B".
-    double low = number(row, "spread_low"), high = number(row, "spread_high");
-    if (!std::isfinite(low)) std::tie(low, high) = between(text(row, "cause") + " " + size);
-    const double tolerance = leading_number(text(row, "tolerance")), reference = leading_number(paper);
-    if (std::isfinite(low) && std::isfinite(reference) && std::isfinite(tolerance)) {
-      if (kind == "upper_bound" && low > reference * tolerance && verdict != "exceeds")
-        out.push_back({file, where, "every sensitivity run (" + format_g(low, 3) + " to " + format_g(high, 3) + ") exceeds the bound " +
-                                        format_g(reference, 3) + ", yet the verdict is '" + verdict + "'"});
-      if (kind == "value" && (low > reference * tolerance || high < reference / tolerance) && verdict == "inconclusive" &&
-          !contains(size, "source inconsistent") && !contains(size, "no verdict either way"))
-        out.push_back({file, where, "every sensitivity run (" + format_g(low, 3) + " to " + format_g(high, 3) +
-                                        ") lies outside x" + format_g(tolerance) + " of the paper's " + format_g(reference, 5) +
-                                        " on one side: a systematic offset, yet 'inconclusive'"});
-      if (contains(text(row, "cause"), "chaotic") && high / low - 1.0 < 1e-4)
-        out.push_back({file, where, "a cause of chaos printed while the sensitivity runs agree to " +
-                                        format_g(-std::log10(high / low - 1.0 + 1e-17), 2) + " digits (" + format_g(low, 6) + " to " +
-                                        format_g(high, 6) + ")"});
-    }
-    // A growth law that cannot see a smooth monotone rise of its own envelope: an 'inconclusive'
-    // on a rise of 10x or more. Not where the row gives its reason for no verdict by the judge's
-    // stated rules: a claim turning on a setting or word the paper does not print, a stand-in that
-    // cannot fail, a jump (regime change) with no law after it (issue 44 class 7), or a rise of
-    // round-off (the max within 10 floors: judge_conservation's 'conserved').
-    if ((kind == "drifts" || kind == "no_drift" || kind == "no_secular_drift") && verdict == "inconclusive" && contains(size, "rises monotonically")) {
-      const double rise = std::strtod(size.c_str() + size.find("rises monotonically") + 20, nullptr);
-      const size_t interval = size.find("p in [");
-      const double p_low = interval == std::string::npos ? std::nan("") : std::strtod(size.c_str() + interval + 6, nullptr);
-      const size_t floors_at = size.find("x the round-off floor");
-      double floors = std::nan("");
-      if (floors_at != std::string::npos) {
-        const size_t eq = size.rfind("= ", floors_at);
-        if (eq != std::string::npos) floors = std::strtod(size.c_str() + eq + 2, nullptr);
-      }
-      const bool reasoned = contains(size, "no verdict either way") || contains(size, "cannot fail") ||
-                            contains(size, "regime change") || (std::isfinite(floors) && floors <= 10.0);
-      if (rise >= 10.0 && !reasoned)
-        out.push_back({file, where, "'inconclusive' on a drift claim whose envelope rises monotonically " + format_g(rise, 3) + "x" +
-                                        (std::isfinite(p_low) ? " (its 95% interval of p from " + format_g(p_low, 3) + ")" : "")});
-    }
+    check_paper_evidence(file, where, row, verdict, kind, size, status, claim, out);
+    check_paper_sensitivity(file, where, row, verdict, kind, size, paper, out);
+    check_paper_rising_envelope(file, where, verdict, kind, size, out);
     // An oscillation claim is not a drift claim.
     if ((kind == "drifts" || kind == "no_drift" || kind == "no_secular_drift") && contains(claim, "oscillation"))
       out.push_back({file, where, "a claim about oscillations judged as a drift ('" + claim.substr(0, 50) + "')"});
-    // Seed 003 Sect. 5.2: ODE45 ran at the step of 0.001 s "for both continuous-time ... solvers".
-    // (Sect. 5.1 prints the 1 ms step for the fixed-step method and the VI only, ODE45 "variable-step".)
-    if (contains(text(row, "source"), "seed 003, Sect. 5.2") && (contains(claim, "ODE45") || contains(text(row, "case"), "_ode45")))
-      for (const auto& s : summary.rows)
-        if (text(s, "case") == text(row, "case") && text(s, "integrator") == text(row, "integrator")) {
-          const double steps = number(s, "steps"), t_end = number(s, "t_end");
-          if (std::isfinite(steps) && std::isfinite(t_end) && steps < 0.999 * t_end / 1e-3)
-            out.push_back({file, where, "seed 003's ODE45 ran with its step capped at 1e-3 s (Sect. 5.2); this run took " +
-                                            format_g(steps, 6) + " steps over " + format_g(t_end, 6) + " s (a mean step above 1e-3 s)"});
-        }
+    check_paper_step_cap(file, where, row, claim, summary, out);
   }
-  // A source that contradicts itself: a printed mean above the same paper's bound on the maximum.
-  for (const auto& row : t.rows) {
-    const std::string metric = text(row, "metric");
-    if (text(row, "kind") != "value" || metric.size() < 5 || metric.compare(metric.size() - 5, 5, "_mean") != 0) continue;
-    for (const auto& b : t.rows)
-      if (text(b, "kind") == "upper_bound" && text(b, "case") == text(row, "case") && text(b, "integrator") == text(row, "integrator") &&
-          text(b, "metric") == metric.substr(0, metric.size() - 5) + "_max" &&
-          leading_number(text(row, "paper")) > leading_number(text(b, "paper")) && text(row, "verdict") != "inconclusive")
-        out.push_back({file, text(row, "case") + " / " + text(row, "integrator") + " (" + text(row, "id") + ")",
-                       "the paper's mean " + text(row, "paper") + " exceeds its own bound " + text(b, "paper") +
-                           " on the maximum: a source inconsistent with itself, yet '" + text(row, "verdict") + "'"});
-  }
+  check_self_contradicting_sources(file, t, out);
 }
 
 // A completed run's instability, where the table gives one, is dated by its onset: a time equal
@@ -402,51 +434,49 @@ void check_laws_alike(const std::string& dir, std::vector<ClaimViolation>& out) 
     }
 }
 
-// The front page's advice (index.md, "Which integrator?"): an integrator advised for long
-// simulations ("  - **label**: ..." under "### model — case, case") completed every one of
-// those cases, no growth law of its energy or momentum error there grows (summary.csv, or the
-// long-time study's longer run, long_time.csv), and a step within 2x of its h_max at the case's
-// parameters (stability_map.csv) is printed as a caveat.
-void check_advice(const std::string& dir, std::vector<ClaimViolation>& out) {
-  std::ifstream in(dir + "/index.md");
-  if (!in) return;
-  const CsvTable summary = read_csv_table(dir + "/summary.csv");
-  const CsvTable long_time = read_csv_table(dir + "/long_time.csv");
-  const CsvTable map = read_csv_table(dir + "/stability_map.csv");
-  const CsvTable rankings = read_csv_table(dir + "/work_precision_rankings.csv");
-  auto grows = [](const std::string& law) { return law == "sqrt_t" || law == "linear" || law == "faster" || law == "power_law"; };
-  auto run_of = [&](const std::string& c, const std::string& label) -> const std::map<std::string, std::string>* {
-    for (const auto& row : summary.rows)
-      if (text(row, "case") == c && text(row, "integrator") == label) return &row;
-    return nullptr;
-  };
-  // The energy error and law over the longest horizon measured.
-  auto energy = [&](const std::map<std::string, std::string>& run) {
-    double value = number(run, "energy_err_max"), longest = number(run, "t_end");
-    std::string law = text(run, "energy_growth_law");
-    for (const auto& row : long_time.rows)
-      if (text(row, "case") == text(run, "case") && text(row, "integrator") == text(run, "integrator") && text(row, "quantity") == "energy" &&
-          text(row, "status") == "ok" && number(row, "t_end") > longest && std::isfinite(number(row, "err_max")))
-        value = number(row, "err_max"), law = text(row, "law"), longest = number(row, "t_end");
-    return std::pair{value, law};
-  };
-  // The timing noise: the largest spread of the case's work-precision timings, else the report's.
-  auto noise_of = [&](const std::string& c) {
-    double own = 0.0, any = 0.0;
-    for (const auto& row : rankings.rows) {
-      if (text(row, "work") != "runtime") continue;
-      for (const auto& w : words(text(row, "spread_of_each"))) {
-        const double x = std::strtod(w.c_str(), nullptr);
-        any = std::max(any, x);
-        if (text(row, "case") == c) own = std::max(own, x);
-      }
+// A law under which the error grows: the advice may not rest on it without a word.
+bool is_growing_law(const std::string& law) { return law == "sqrt_t" || law == "linear" || law == "faster" || law == "power_law"; }
+
+// The summary's run of one integrator on one case, or none.
+const std::map<std::string, std::string>* run_of(const CsvTable& summary, const std::string& c, const std::string& label) {
+  for (const auto& row : summary.rows)
+    if (text(row, "case") == c && text(row, "integrator") == label) return &row;
+  return nullptr;
+}
+
+// The energy error and law over the longest horizon measured.
+std::pair<double, std::string> energy_over_longest_horizon(const CsvTable& long_time,
+                                                          const std::map<std::string, std::string>& run) {
+  double value = number(run, "energy_err_max"), longest = number(run, "t_end");
+  std::string law = text(run, "energy_growth_law");
+  for (const auto& row : long_time.rows)
+    if (text(row, "case") == text(run, "case") && text(row, "integrator") == text(run, "integrator") && text(row, "quantity") == "energy" &&
+        text(row, "status") == "ok" && number(row, "t_end") > longest && std::isfinite(number(row, "err_max")))
+      value = number(row, "err_max"), law = text(row, "law"), longest = number(row, "t_end");
+  return std::pair{value, law};
+}
+
+// The timing noise: the largest spread of the case's work-precision timings, else the report's.
+double case_timing_noise(const CsvTable& rankings, const std::string& c) {
+  double own = 0.0, any = 0.0;
+  for (const auto& row : rankings.rows) {
+    if (text(row, "work") != "runtime") continue;
+    for (const auto& w : words(text(row, "spread_of_each"))) {
+      const double x = std::strtod(w.c_str(), nullptr);
+      any = std::max(any, x);
+      if (text(row, "case") == c) own = std::max(own, x);
     }
-    return own > 0.0 ? own : any;
-  };
-  // Each case's front as the page lists it: "  - **case**, ..." then "    - [= ]**a** = **b**: ...",
-  // and the runs off it with the run named as beating each: "    - not on the front: x (a is ...); ...".
-  std::map<std::string, std::vector<std::pair<std::string, std::string>>> front;  // case -> (label, its line)
-  std::map<std::string, std::map<std::string, std::string>> beaten_by;            // case -> label -> the run named
+  }
+  return own > 0.0 ? own : any;
+}
+
+using FrontRuns = std::vector<std::pair<std::string, std::string>>;         // (label, its line)
+using AdviceFront = std::map<std::string, FrontRuns>;                        // case -> its front
+using BeatenBy = std::map<std::string, std::map<std::string, std::string>>;  // case -> label -> the run named
+
+// Each case's front as the page lists it: "  - **case**, ..." then "    - [= ]**a** = **b**: ...",
+// and the runs off it with the run named as beating each: "    - not on the front: x (a is ...); ...".
+void read_advice_fronts(std::istream& in, AdviceFront& front, BeatenBy& beaten_by) {
   std::string line, current;
   bool in_advice = false;
   const std::string off_prefix = "    - not on the front: ";
@@ -484,51 +514,80 @@ void check_advice(const std::string& dir, std::vector<ClaimViolation>& out) {
       at = head.find("**", end + 2);
     }
   }
+}
+
+// Each run on a case's front completed, its place is not advised past a growing energy law, and a
+// step near its stability limit carries a caveat.
+void check_front_runs(const std::string& c, const FrontRuns& listed, const CsvTable& summary, const CsvTable& long_time,
+                      const CsvTable& map, std::vector<ClaimViolation>& out) {
+  for (const auto& [label, text_line] : listed) {
+    const std::string where = "index.md advice / " + c + " / " + label;
+    const auto* run = run_of(summary, c, label);
+    if (!run || !is_ok(text(*run, "status"))) {
+      out.push_back({"index.md", where, "on the front for long simulations, but the run " +
+                                            (run ? "is '" + text(*run, "status").substr(0, 60) + "'" : std::string("is absent"))});
+      continue;
+    }
+    const auto [e, law] = energy_over_longest_horizon(long_time, *run);
+    if (is_growing_law(law) && !contains(text_line, "does not extrapolate"))
+      out.push_back({"index.md", where, "on the front with a growing energy law (" + law + ") and no word that its place does not extrapolate"});
+    if (text(*run, "rtol").empty())
+      for (const auto& row : map.rows)
+        if (text(row, "case") == c && text(row, "run") == label && text(row, "swept").empty()) {
+          const double margin = number(*run, "h") / number(row, "h_max");
+          if (std::isfinite(margin) && margin > 0.5 && !contains(text_line, "Caveat"))
+            out.push_back({"index.md", where, "on the front at h/h_max = " + format_g(margin, 2) + " without a caveat"});
+        }
+  }
+}
+
+// A completed run left off the front is named with the run that beats it, and that run is
+// at once as fast (within the noise) and no less accurate in energy (within x2, or both at
+// round-off): else the page prefers a bounded error to a small one, or a slow run to a fast one.
+void check_runs_off_front(const std::string& c, const FrontRuns& listed, double noise, BeatenBy& beaten_by,
+                          const CsvTable& summary, const CsvTable& long_time, std::vector<ClaimViolation>& out) {
+  for (const auto& row : summary.rows) {
+    if (text(row, "case") != c || !is_ok(text(row, "status"))) continue;
+    const std::string label = text(row, "integrator");
+    if (std::any_of(listed.begin(), listed.end(), [&](const auto& l) { return l.first == label; })) continue;
+    const std::string where = "index.md advice / " + c + " / " + label;
+    const auto by = beaten_by[c].find(label);
+    if (by == beaten_by[c].end()) {
+      out.push_back({"index.md", where, "a completed run neither on the front nor off it with the run that beats it"});
+      continue;
+    }
+    const auto [ey, law_y] = energy_over_longest_horizon(long_time, row);
+    const double ty = number(row, "runtime_s");
+    const auto* rx = run_of(summary, c, by->second);
+    if (!rx || !std::isfinite(ey) || !std::isfinite(ty)) continue;
+    const auto [ex, law_x] = energy_over_longest_horizon(long_time, *rx);
+    const bool alike = (law_x == "round_off" || law_x == "zero") && (law_y == "round_off" || law_y == "zero");
+    if (!(number(*rx, "runtime_s") <= ty * (1.0 + noise) && (ex <= 2.0 * ey || alike)))
+      out.push_back({"index.md", where, "off the front as beaten by " + by->second + ", but " + by->second + " is not as fast (" +
+                                            format_g(number(*rx, "runtime_s"), 3) + " s against " + format_g(ty, 3) +
+                                            " s) and as accurate in energy (" + format_g(ex, 3) + " against " + format_g(ey, 3) + ")"});
+  }
+}
+
+// The front page's advice (index.md, "Which integrator?"): an integrator advised for long
+// simulations ("  - **label**: ..." under "### model — case, case") completed every one of
+// those cases, no growth law of its energy or momentum error there grows (summary.csv, or the
+// long-time study's longer run, long_time.csv), and a step within 2x of its h_max at the case's
+// parameters (stability_map.csv) is printed as a caveat.
+void check_advice(const std::string& dir, std::vector<ClaimViolation>& out) {
+  std::ifstream in(dir + "/index.md");
+  if (!in) return;
+  const CsvTable summary = read_csv_table(dir + "/summary.csv");
+  const CsvTable long_time = read_csv_table(dir + "/long_time.csv");
+  const CsvTable map = read_csv_table(dir + "/stability_map.csv");
+  const CsvTable rankings = read_csv_table(dir + "/work_precision_rankings.csv");
+  AdviceFront front;
+  BeatenBy beaten_by;
+  read_advice_fronts(in, front, beaten_by);
   for (const auto& [c, listed] : front) {
-    const double noise = noise_of(c);
-    for (const auto& [label, text_line] : listed) {
-      const std::string where = "index.md advice / " + c + " / " + label;
-      const auto* run = run_of(c, label);
-      if (!run || !is_ok(text(*run, "status"))) {
-        out.push_back({"index.md", where, "on the front for long simulations, but the run " +
-                                              (run ? "is '" + text(*run, "status").substr(0, 60) + "'" : std::string("is absent"))});
-        continue;
-      }
-      const auto [e, law] = energy(*run);
-      if (grows(law) && !contains(text_line, "does not extrapolate"))
-        out.push_back({"index.md", where, "on the front with a growing energy law (" + law + ") and no word that its place does not extrapolate"});
-      if (text(*run, "rtol").empty())
-        for (const auto& row : map.rows)
-          if (text(row, "case") == c && text(row, "run") == label && text(row, "swept").empty()) {
-            const double margin = number(*run, "h") / number(row, "h_max");
-            if (std::isfinite(margin) && margin > 0.5 && !contains(text_line, "Caveat"))
-              out.push_back({"index.md", where, "on the front at h/h_max = " + format_g(margin, 2) + " without a caveat"});
-          }
-    }
-    // A completed run left off the front is named with the run that beats it, and that run is
-    // at once as fast (within the noise) and no less accurate in energy (within x2, or both at
-    // round-off): else the page prefers a bounded error to a small one, or a slow run to a fast one.
-    for (const auto& row : summary.rows) {
-      if (text(row, "case") != c || !is_ok(text(row, "status"))) continue;
-      const std::string label = text(row, "integrator");
-      if (std::any_of(listed.begin(), listed.end(), [&](const auto& l) { return l.first == label; })) continue;
-      const std::string where = "index.md advice / " + c + " / " + label;
-      const auto by = beaten_by[c].find(label);
-      if (by == beaten_by[c].end()) {
-        out.push_back({"index.md", where, "a completed run neither on the front nor off it with the run that beats it"});
-        continue;
-      }
-      const auto [ey, law_y] = energy(row);
-      const double ty = number(row, "runtime_s");
-      const auto* rx = run_of(c, by->second);
-      if (!rx || !std::isfinite(ey) || !std::isfinite(ty)) continue;
-      const auto [ex, law_x] = energy(*rx);
-      const bool alike = (law_x == "round_off" || law_x == "zero") && (law_y == "round_off" || law_y == "zero");
-      if (!(number(*rx, "runtime_s") <= ty * (1.0 + noise) && (ex <= 2.0 * ey || alike)))
-        out.push_back({"index.md", where, "off the front as beaten by " + by->second + ", but " + by->second + " is not as fast (" +
-                                              format_g(number(*rx, "runtime_s"), 3) + " s against " + format_g(ty, 3) +
-                                              " s) and as accurate in energy (" + format_g(ex, 3) + " against " + format_g(ey, 3) + ")"});
-    }
+    const double noise = case_timing_noise(rankings, c);
+    check_front_runs(c, listed, summary, long_time, map, out);
+    check_runs_off_front(c, listed, noise, beaten_by, summary, long_time, out);
   }
 }
 

@@ -260,17 +260,13 @@ struct RunValues {
   bool no_samples = false;
 };
 
-// The figure of one quantity, or the reason it is not drawn.
-void timeseries_figure(const std::string& case_name, const std::vector<Run>& runs, Quantity q,
-                       const std::function<bool(const Run&, std::vector<std::string>&, std::string&)>& pick,
-                       std::vector<Figure>& figures, std::vector<Omitted>& omitted) {
-  // A metric's unit is the registry's, so that a figure and the tables say it alike.
-  if (!q.metric.empty()) {
-    const std::string_view unit = metric_spec(q.metric).unit;
-    q.unit = unit == "1" ? "dimensionless" : std::string(unit);
-  }
+// The runs' values of one quantity (those whose formulation integrates it); any_with_columns:
+// whether any run reports the quantity at all.
+std::vector<RunValues> values_of(const std::vector<Run>& runs, const Quantity& q,
+                                 const std::function<bool(const Run&, std::vector<std::string>&, std::string&)>& pick,
+                                 bool& any_with_columns) {
   std::vector<RunValues> values;
-  bool any_with_columns = false;
+  any_with_columns = false;
   for (const auto& run : runs) {
     if (!run.style || !run.has("t")) continue;
     RunValues v{&run, {}, "", {}, 0.0, true, false};
@@ -287,98 +283,98 @@ void timeseries_figure(const std::string& case_name, const std::vector<Run>& run
     if (finite_after_start == 0) v.all_zero = false, v.no_samples = true;
     values.push_back(std::move(v));
   }
-  if (!any_with_columns) return;  // the model reports no such quantity: nothing to omit
-  if (values.empty()) {
-    omitted.push_back({case_name, q.section,
-                       q.meaning + ": no run's formulation can violate it (summary.csv's not_integrated names " +
-                           q.metric + " for every run)"});
-    return;
-  }
+  return values;
+}
+
+// Why a quantity some run reports is not drawn, or "" when it is.
+std::string why_not_drawn(const Quantity& q, const std::vector<RunValues>& values) {
+  if (values.empty())
+    return q.meaning + ": no run's formulation can violate it (summary.csv's not_integrated names " + q.metric +
+           " for every run)";
   // (a run that measured nothing after t = 0 neither breaks nor makes "exactly 0 at every sample")
   if (std::all_of(values.begin(), values.end(), [](const RunValues& v) { return v.all_zero || v.no_samples; }) &&
-      std::any_of(values.begin(), values.end(), [](const RunValues& v) { return v.all_zero; })) {
-    omitted.push_back({case_name, q.section,
-                       q.meaning + " is exactly 0 at every sample of every run (" + std::to_string(values.size()) +
-                           " runs): the runs conserve it exactly or the model holds it fixed"});
-    return;
-  }
-  std::vector<const Style*> styles;
-  std::vector<std::string> discs;
-  for (const auto& v : values) styles.push_back(v.run->style), discs.push_back(v.run->discretisation);
-  std::vector<std::string> titles;
-  const auto groups = group(styles, discs, titles);
+      std::any_of(values.begin(), values.end(), [](const RunValues& v) { return v.all_zero; }))
+    return q.meaning + " is exactly 0 at every sample of every run (" + std::to_string(values.size()) +
+           " runs): the runs conserve it exactly or the model holds it fixed";
+  return "";
+}
 
-  Figure fig;
-  fig.case_name = case_name;
-  fig.section = q.section;
-  fig.file = "figures/" + safe_name(case_name) + "_" + q.section + ".png";
+// What the panels of one figure leave for its caption to say.
+struct PanelNotes {
   std::vector<std::string> log_panels, lin_panels, exact_zero, unsampled, not_results;
-  for (size_t g = 0; g < groups.size(); ++g) {
-    Panel p;
-    p.title = titles[g];
-    p.xlabel = "t [s]";
-    // Log where the completed runs' non-zero values span decades (their 1st percentile to max).
-    // A panel without a completed run is scaled by its runs up to where they went unstable.
-    std::vector<double> positive;
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    const bool any_result = std::any_of(groups[g].begin(), groups[g].end(), [&](size_t i) { return values[i].run->result; });
-    for (size_t i : groups[g])
-      if (values[i].run->result || !any_result) {
-        const double stop = values[i].run->stop_t();
-        const auto& t = values[i].run->col.at("t");
-        for (size_t k = 0; k < values[i].y.size(); ++k) {
-          const double y = values[i].y[k];
-          if (!std::isfinite(y) || (std::isfinite(stop) && k < t.size() && t[k] > stop)) continue;
-          if (std::fabs(y) > 0) positive.push_back(std::fabs(y));
-          lo = std::min(lo, y), hi = std::max(hi, y);
-        }
+};
+
+// A panel's axis: log where the completed runs' non-zero values span decades (their 1st
+// percentile to max), else linear, signed where the quantity has a sign. A panel without a
+// completed run is scaled by its runs up to where they went unstable. Returns whether it is log.
+bool scale_panel(Panel& p, const std::vector<size_t>& members, const std::vector<RunValues>& values, const Quantity& q) {
+  std::vector<double> positive;
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  const bool any_result = std::any_of(members.begin(), members.end(), [&](size_t i) { return values[i].run->result; });
+  for (size_t i : members)
+    if (values[i].run->result || !any_result) {
+      const double stop = values[i].run->stop_t();
+      const auto& t = values[i].run->col.at("t");
+      for (size_t k = 0; k < values[i].y.size(); ++k) {
+        const double y = values[i].y[k];
+        if (!std::isfinite(y) || (std::isfinite(stop) && k < t.size() && t[k] > stop)) continue;
+        if (std::fabs(y) > 0) positive.push_back(std::fabs(y));
+        lo = std::min(lo, y), hi = std::max(hi, y);
       }
-    double p01 = kNaN, pmax = kNaN;
-    if (!positive.empty()) {
-      std::sort(positive.begin(), positive.end());
-      p01 = positive[positive.size() / 100], pmax = positive.back();
     }
-    const bool log = std::isfinite(p01) && pmax / p01 >= std::pow(10.0, kLogDecades);
-    const bool as_signed = !log && q.signed_when_linear;
-    p.yscale = log ? "log" : "linear";
-    p.ylabel = (as_signed ? q.symbol.substr(1, q.symbol.size() - 2) : q.symbol) + " [" + q.unit + "]";
-    if (log && std::isfinite(p01)) p.ymin = p01 / 2, p.ymax = pmax * 2;
-    if (!log && std::isfinite(lo)) {
-      if (!as_signed) lo = 0.0, hi = std::max(hi, std::fabs(lo));
-      const double pad = 0.05 * std::max(hi - lo, std::max(std::fabs(hi), std::fabs(lo)) * 1e-3);
-      p.ymin = lo - pad, p.ymax = hi + pad;
-      if (hi == lo && hi == 0.0) p.ymin = -1, p.ymax = 1;  // only zeros among the completed runs
-    }
-    (log ? log_panels : lin_panels).push_back(p.title);
-    for (size_t i : groups[g]) {
-      const auto& v = values[i];
-      Series s;
-      s.label = v.run->legend();
-      s.colour = v.run->style->colour;
-      s.line = v.run->style->line;
-      s.data = v.run->data;
-      s.x = "t";
-      s.y = join(v.columns, ";");
-      s.transform = as_signed ? (starts_with(v.transform, "abs_") ? v.transform.substr(4) : v.transform)
-                              : (starts_with(v.transform, "abs") || v.transform == "norm_deviation" ? v.transform
-                                                                                                     : "abs_" + v.transform);
-      s.result = v.run->result;
-      if (const double stop = v.run->stop_t(); std::isfinite(stop)) s.params = "stop=" + format_g(stop, 17);
-      if (log && v.all_zero) {
-        s.kind = "zero";  // nothing to draw on a log axis: the legend says so
-        s.label += ": exactly 0";
-        exact_zero.push_back(v.run->label);
-      } else if (v.no_samples) {
-        s.kind = "zero";  // nothing to draw: the legend says why
-        s.label += ": no sample after t = 0";
-        unsampled.push_back(v.run->label);
-      }
-      if (!v.run->result) not_results.push_back(s.label);
-      p.series.push_back(s);
-    }
-    fig.panels.push_back(std::move(p));
+  double p01 = kNaN, pmax = kNaN;
+  if (!positive.empty()) {
+    std::sort(positive.begin(), positive.end());
+    p01 = positive[positive.size() / 100], pmax = positive.back();
   }
-  // The caption: what is drawn, how to read it, the extremes among completed runs.
+  const bool log = std::isfinite(p01) && pmax / p01 >= std::pow(10.0, kLogDecades);
+  const bool as_signed = !log && q.signed_when_linear;
+  p.yscale = log ? "log" : "linear";
+  p.ylabel = (as_signed ? q.symbol.substr(1, q.symbol.size() - 2) : q.symbol) + " [" + q.unit + "]";
+  if (log && std::isfinite(p01)) p.ymin = p01 / 2, p.ymax = pmax * 2;
+  if (!log && std::isfinite(lo)) {
+    if (!as_signed) lo = 0.0, hi = std::max(hi, std::fabs(lo));
+    const double pad = 0.05 * std::max(hi - lo, std::max(std::fabs(hi), std::fabs(lo)) * 1e-3);
+    p.ymin = lo - pad, p.ymax = hi + pad;
+    if (hi == lo && hi == 0.0) p.ymin = -1, p.ymax = 1;  // only zeros among the completed runs
+  }
+  return log;
+}
+
+// One run's series in a panel (log or signed linear as the panel decided), noting in `notes`
+// what the caption must say of it.
+Series timeseries_series(const RunValues& v, bool log, bool as_signed, PanelNotes& notes) {
+  Series s;
+  s.label = v.run->legend();
+  s.colour = v.run->style->colour;
+  s.line = v.run->style->line;
+  s.data = v.run->data;
+  s.x = "t";
+  s.y = join(v.columns, ";");
+  s.transform = as_signed ? (starts_with(v.transform, "abs_") ? v.transform.substr(4) : v.transform)
+                          : (starts_with(v.transform, "abs") || v.transform == "norm_deviation" ? v.transform
+                                                                                                 : "abs_" + v.transform);
+  s.result = v.run->result;
+  if (const double stop = v.run->stop_t(); std::isfinite(stop)) s.params = "stop=" + format_g(stop, 17);
+  if (log && v.all_zero) {
+    s.kind = "zero";  // nothing to draw on a log axis: the legend says so
+    s.label += ": exactly 0";
+    notes.exact_zero.push_back(v.run->label);
+  } else if (v.no_samples) {
+    s.kind = "zero";  // nothing to draw: the legend says why
+    s.label += ": no sample after t = 0";
+    notes.unsampled.push_back(v.run->label);
+  }
+  if (!v.run->result) notes.not_results.push_back(s.label);
+  return s;
+}
+
+// The caption: what is drawn, how to read it, the extremes among completed runs. What every
+// figure shares (panels per family, log axes where the data span decades, zeros not drawn, runs
+// that are no result drawn to where they stopped) is said once on the page that shows them
+// (app/writing/report_index.cpp, "How to read this page"); the caption says what is this figure's.
+std::string timeseries_caption(const Quantity& q, const std::vector<RunValues>& values, size_t panels,
+                               const PanelNotes& notes) {
   const RunValues* best = nullptr;
   const RunValues* worst = nullptr;
   for (const auto& v : values)
@@ -386,14 +382,11 @@ void timeseries_figure(const std::string& case_name, const std::vector<Run>& run
       if (!best || v.max_abs < best->max_abs) best = &v;
       if (!worst || v.max_abs > worst->max_abs) worst = &v;
     }
-  // What every figure shares (panels per family, log axes where the data span decades, zeros not
-  // drawn, runs that are no result drawn to where they stopped) is said once on the page that
-  // shows them (app/writing/report_index.cpp, "How to read this page"); the caption says what is this figure's.
   std::string cap = q.meaning + " against t";
   // A linear panel draws the quantity signed where it has a sign (E − E0 − W, not its modulus).
   const std::string signed_note = q.signed_when_linear ? ", drawn signed" : "";
-  if (lin_panels.size() == fig.panels.size()) cap += " (linear axes" + signed_note + ": the values span under 2 decades)";
-  else if (!lin_panels.empty()) cap += " (linear axes" + signed_note + " where a panel's values span under 2 decades)";
+  if (notes.lin_panels.size() == panels) cap += " (linear axes" + signed_note + ": the values span under 2 decades)";
+  else if (!notes.lin_panels.empty()) cap += " (linear axes" + signed_note + " where a panel's values span under 2 decades)";
   cap += ".";
   // The extremes where the case's headline table does not print them already (a quantity that is
   // no metric of the registry, such as the payload's position).
@@ -414,11 +407,51 @@ void timeseries_figure(const std::string& case_name, const std::vector<Run>& run
   for (const auto& [_, labels] : same)
     if (labels.size() > 1) coinciding.push_back(join(labels, " = "));
   if (!coinciding.empty()) cap += " Curves on one another (the same maximum to 4 digits): " + join(coinciding, "; ") + ".";
-  if (!exact_zero.empty()) cap += " Exactly 0 throughout: " + join(exact_zero, ", ") + ".";
-  if (!unsampled.empty()) cap += " No sample after t = 0 (stopped before the first): " + join(unsampled, ", ") + ".";
-  if (!not_results.empty())
-    cap += " Not results (drawn to where they stopped, ×): " + join(not_results, ", ") + ".";
-  fig.caption = cap;
+  if (!notes.exact_zero.empty()) cap += " Exactly 0 throughout: " + join(notes.exact_zero, ", ") + ".";
+  if (!notes.unsampled.empty()) cap += " No sample after t = 0 (stopped before the first): " + join(notes.unsampled, ", ") + ".";
+  if (!notes.not_results.empty())
+    cap += " Not results (drawn to where they stopped, ×): " + join(notes.not_results, ", ") + ".";
+  return cap;
+}
+
+// The figure of one quantity, or the reason it is not drawn.
+void timeseries_figure(const std::string& case_name, const std::vector<Run>& runs, Quantity q,
+                       const std::function<bool(const Run&, std::vector<std::string>&, std::string&)>& pick,
+                       std::vector<Figure>& figures, std::vector<Omitted>& omitted) {
+  // A metric's unit is the registry's, so that a figure and the tables say it alike.
+  if (!q.metric.empty()) {
+    const std::string_view unit = metric_spec(q.metric).unit;
+    q.unit = unit == "1" ? "dimensionless" : std::string(unit);
+  }
+  bool any_with_columns = false;
+  const std::vector<RunValues> values = values_of(runs, q, pick, any_with_columns);
+  if (!any_with_columns) return;  // the model reports no such quantity: nothing to omit
+  if (const std::string why = why_not_drawn(q, values); !why.empty()) {
+    omitted.push_back({case_name, q.section, why});
+    return;
+  }
+  std::vector<const Style*> styles;
+  std::vector<std::string> discs;
+  for (const auto& v : values) styles.push_back(v.run->style), discs.push_back(v.run->discretisation);
+  std::vector<std::string> titles;
+  const auto groups = group(styles, discs, titles);
+
+  Figure fig;
+  fig.case_name = case_name;
+  fig.section = q.section;
+  fig.file = "figures/" + safe_name(case_name) + "_" + q.section + ".png";
+  PanelNotes notes;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    Panel p;
+    p.title = titles[g];
+    p.xlabel = "t [s]";
+    const bool log = scale_panel(p, groups[g], values, q);
+    const bool as_signed = !log && q.signed_when_linear;
+    (log ? notes.log_panels : notes.lin_panels).push_back(p.title);
+    for (size_t i : groups[g]) p.series.push_back(timeseries_series(values[i], log, as_signed, notes));
+    fig.panels.push_back(std::move(p));
+  }
+  fig.caption = timeseries_caption(q, values, fig.panels.size(), notes);
   figures.push_back(std::move(fig));
 }
 
@@ -436,6 +469,111 @@ std::string cell(const std::map<std::string, std::string>& row, const std::strin
   return it == row.end() ? "" : it->second;
 }
 
+// The sweeps of one case's work-precision rows, (integrator, parameter) in first-seen order,
+// with their styles grouped into panels.
+struct WorkPrecisionSweeps {
+  std::vector<std::pair<std::string, std::string>> sweeps;  // (integrator, parameter)
+  std::vector<const Style*> styles;
+  std::vector<std::vector<size_t>> groups;
+  std::vector<std::string> titles;
+};
+WorkPrecisionSweeps work_precision_sweeps(const std::vector<std::map<std::string, std::string>>& rows,
+                                          const Styles& styles, const std::map<std::string, std::string>& disc_of) {
+  WorkPrecisionSweeps out;
+  for (const auto& r : rows) {
+    const std::pair<std::string, std::string> k{cell(r, "integrator"), cell(r, "parameter")};
+    if (styles.of(k.first) && std::find(out.sweeps.begin(), out.sweeps.end(), k) == out.sweeps.end()) out.sweeps.push_back(k);
+  }
+  std::vector<std::string> discs;
+  for (const auto& [integ, _] : out.sweeps) {
+    out.styles.push_back(styles.of(integ));
+    const auto d = disc_of.find(integ);
+    discs.push_back(d == disc_of.end() ? "" : d->second);
+  }
+  out.groups = group(out.styles, discs, out.titles);
+  return out;
+}
+
+// An error measure of work_precision.csv (its columns) and a work measure to plot it against.
+struct ErrorMeasure {
+  std::string error, resolved, agreement, ylabel, title;
+};
+struct WorkMeasure {
+  std::string column, label, tag;
+};
+const ErrorMeasure kFinalStateError{"error", "resolved", "agreement", "final-state error, max norm [mixed SI units]", ""};
+const ErrorMeasure kTrajectoryErrors[] = {
+    {"l2_configuration", "resolved_l2_configuration", "agreement_l2_configuration", "configuration error, L2 [m, rad]",
+     "configuration, L2 over time"},
+    {"l2_rate", "resolved_l2_rate", "agreement_l2_rate", "rate error, L2 [m/s, rad/s]", "rates, L2 over time"}};
+const WorkMeasure kRuntimeWork{"runtime_s", "runtime of the integration [s]", "runtime"};
+const WorkMeasure kRhsWork{"rhs_evals", "right-hand-side / residual evaluations [dimensionless count]", "rhs"};
+
+// One panel of work-precision curves: each sweep of `items` error against work, and the
+// references' agreement as a dotted line where the case's default reference has one.
+Panel work_precision_panel(const std::string& case_name, const WorkPrecisionSweeps& w, const std::vector<size_t>& items,
+                           const std::string& title, const ErrorMeasure& m, const WorkMeasure& work,
+                           const std::map<std::string, std::string>& default_ref) {
+  Panel p;
+  p.title = title;
+  p.xlabel = work.label;
+  p.ylabel = m.ylabel;
+  p.xscale = p.yscale = "log";
+  for (size_t i : items) {
+    const auto& [integrator, parameter] = w.sweeps[i];
+    Series s;
+    s.label = integrator + (parameter == "h" || parameter.empty() ? "" : " (" + parameter + " sweep)");
+    s.colour = w.styles[i]->colour;
+    s.line = w.styles[i]->line;
+    s.marker = parameter == "h" ? "o" : "s";
+    s.kind = "line+markers";
+    s.data = "work_precision.csv";
+    s.filter = "case=" + case_name + ";integrator=" + integrator + ";parameter=" + parameter + ";status^=ok";
+    s.x = work.column;
+    s.y = m.error;
+    s.hollow_where = m.resolved + "=no";
+    p.series.push_back(s);
+  }
+  const double a = to_double(cell(default_ref, m.agreement));
+  if (std::isfinite(a) && a > 0) {
+    Series s;
+    s.label = "references' agreement " + number_or_na(a, 2) + " (hollow points: not above it)";
+    s.kind = "hline";
+    s.colour = kGuideColour;
+    s.line = "dotted";
+    s.params = "y=" + format_g(a, 17);
+    p.series.push_back(s);
+  }
+  return p;
+}
+
+// The final-state figure's caption: the lowest resolved error, and the points not drawn.
+std::string final_state_caption(const std::vector<std::map<std::string, std::string>>& rows) {
+  double lowest = kNaN;
+  std::string who;
+  int failed = 0, unresolved = 0;
+  for (const auto& r : rows) {
+    const double e = to_double(cell(r, "error"));
+    if (!starts_with(cell(r, "status"), "ok") || !(e > 0)) {
+      ++failed;
+      continue;
+    }
+    if (cell(r, "resolved") == "no") {
+      ++unresolved;
+      continue;
+    }
+    if (!(e >= lowest)) lowest = e, who = cell(r, "integrator");
+  }
+  std::string horizon = rows.empty() ? "" : cell(rows.front(), "horizon_s");
+  std::string caption = "Final-state error against the reference (max norm of the state's components in their SI units) "
+                        "against runtime; each line one integrator's sweep (o: step h, s: tolerance)" +
+                        (horizon.empty() ? std::string() : ", over [0, " + number_or_na(to_double(horizon)) + "] s") + ".";
+  if (std::isfinite(lowest)) caption += " Lowest resolved error: " + number_or_na(lowest) + " (" + who + ").";
+  if (unresolved) caption += " " + std::to_string(unresolved) + " points not above the references' agreement (hollow).";
+  if (failed) caption += " " + std::to_string(failed) + " failed or zero-error points not drawn.";
+  return caption;
+}
+
 // Work-precision (final-state error, and the trajectory errors) of one case: one panel per
 // family (and discretisation), points of each integrator's sweep joined coarse to fine.
 void work_precision_figures(const std::string& case_name, const CsvTable& wp, const CsvTable& refs,
@@ -443,73 +581,10 @@ void work_precision_figures(const std::string& case_name, const CsvTable& wp, co
                             std::vector<Figure>& figures) {
   const auto rows = rows_of(wp, "case", case_name);
   if (rows.empty()) return;
-  std::vector<std::pair<std::string, std::string>> sweeps;  // (integrator, parameter)
-  for (const auto& r : rows) {
-    const std::pair<std::string, std::string> k{cell(r, "integrator"), cell(r, "parameter")};
-    if (styles.of(k.first) && std::find(sweeps.begin(), sweeps.end(), k) == sweeps.end()) sweeps.push_back(k);
-  }
-  std::vector<const Style*> st;
-  std::vector<std::string> discs;
-  for (const auto& [integ, _] : sweeps) {
-    st.push_back(styles.of(integ));
-    const auto d = disc_of.find(integ);
-    discs.push_back(d == disc_of.end() ? "" : d->second);
-  }
-  std::vector<std::string> titles;
-  const auto groups = group(st, discs, titles);
+  const WorkPrecisionSweeps w = work_precision_sweeps(rows, styles, disc_of);
   std::map<std::string, std::string> default_ref;
   for (const auto& r : rows_of(refs, "case", case_name))
     if (cell(r, "default") == "yes") default_ref = r;
-
-  struct Measure {
-    std::string error, resolved, agreement, ylabel, title;
-  };
-  const Measure final_state{"error", "resolved", "agreement",
-                            "final-state error, max norm [mixed SI units]", ""};
-  const std::vector<Measure> trajectory = {
-      {"l2_configuration", "resolved_l2_configuration", "agreement_l2_configuration",
-       "configuration error, L2 [m, rad]", "configuration, L2 over time"},
-      {"l2_rate", "resolved_l2_rate", "agreement_l2_rate", "rate error, L2 [m/s, rad/s]",
-       "rates, L2 over time"}};
-  struct Work {
-    std::string column, label, tag;
-  };
-  const Work runtime{"runtime_s", "runtime of the integration [s]", "runtime"};
-  const Work rhs{"rhs_evals", "right-hand-side / residual evaluations [dimensionless count]", "rhs"};
-
-  // Count the resolved points, and the lowest resolved error, for the caption.
-  auto panel_for = [&](const std::vector<size_t>& items, const std::string& title, const Measure& m, const Work& w) {
-    Panel p;
-    p.title = title;
-    p.xlabel = w.label;
-    p.ylabel = m.ylabel;
-    p.xscale = p.yscale = "log";
-    for (size_t i : items) {
-      Series s;
-      s.label = sweeps[i].first + (sweeps[i].second == "h" || sweeps[i].second.empty() ? "" : " (" + sweeps[i].second + " sweep)");
-      s.colour = st[i]->colour;
-      s.line = st[i]->line;
-      s.marker = sweeps[i].second == "h" ? "o" : "s";
-      s.kind = "line+markers";
-      s.data = "work_precision.csv";
-      s.filter = "case=" + case_name + ";integrator=" + sweeps[i].first + ";parameter=" + sweeps[i].second + ";status^=ok";
-      s.x = w.column;
-      s.y = m.error;
-      s.hollow_where = m.resolved + "=no";
-      p.series.push_back(s);
-    }
-    const double a = to_double(cell(default_ref, m.agreement));
-    if (std::isfinite(a) && a > 0) {
-      Series s;
-      s.label = "references' agreement " + number_or_na(a, 2) + " (hollow points: not above it)";
-      s.kind = "hline";
-      s.colour = kGuideColour;
-      s.line = "dotted";
-      s.params = "y=" + format_g(a, 17);
-      p.series.push_back(s);
-    }
-    return p;
-  };
 
   // the final-state figure
   {
@@ -517,47 +592,28 @@ void work_precision_figures(const std::string& case_name, const CsvTable& wp, co
     fig.case_name = case_name;
     fig.section = "work_precision";
     fig.file = "figures/" + safe_name(case_name) + "_work_precision.png";
-    for (size_t g = 0; g < groups.size(); ++g) fig.panels.push_back(panel_for(groups[g], titles[g], final_state, runtime));
-    double lowest = kNaN;
-    std::string who;
-    int failed = 0, unresolved = 0;
-    for (const auto& r : rows) {
-      const double e = to_double(cell(r, "error"));
-      if (!starts_with(cell(r, "status"), "ok") || !(e > 0)) {
-        ++failed;
-        continue;
-      }
-      if (cell(r, "resolved") == "no") {
-        ++unresolved;
-        continue;
-      }
-      if (!(e >= lowest)) lowest = e, who = cell(r, "integrator");
-    }
-    std::string horizon = rows.empty() ? "" : cell(rows.front(), "horizon_s");
-    fig.caption = "Final-state error against the reference (max norm of the state's components in their SI units) "
-                  "against runtime; each line one integrator's sweep (o: step h, s: tolerance)" +
-                  (horizon.empty() ? std::string() : ", over [0, " + number_or_na(to_double(horizon)) + "] s") + ".";
-    if (std::isfinite(lowest)) fig.caption += " Lowest resolved error: " + number_or_na(lowest) + " (" + who + ").";
-    if (unresolved) fig.caption += " " + std::to_string(unresolved) + " points not above the references' agreement (hollow).";
-    if (failed) fig.caption += " " + std::to_string(failed) + " failed or zero-error points not drawn.";
+    for (size_t g = 0; g < w.groups.size(); ++g)
+      fig.panels.push_back(work_precision_panel(case_name, w, w.groups[g], w.titles[g], kFinalStateError, kRuntimeWork, default_ref));
+    fig.caption = final_state_caption(rows);
     figures.push_back(std::move(fig));
   }
   // the trajectory figures, where the study measured them
   bool any_traj = false;
   for (const auto& r : rows) any_traj = any_traj || std::isfinite(to_double(cell(r, "l2_configuration")));
   if (!any_traj) return;
-  for (const auto& w : {runtime, rhs}) {
+  for (const auto& work : {kRuntimeWork, kRhsWork}) {
     Figure fig;
     fig.case_name = case_name;
     fig.section = "work_precision";
-    fig.file = "figures/" + safe_name(case_name) + "_work_precision_trajectory_" + w.tag + ".png";
+    fig.file = "figures/" + safe_name(case_name) + "_work_precision_trajectory_" + work.tag + ".png";
     fig.cols = 2;
-    for (size_t g = 0; g < groups.size(); ++g)
-      for (const auto& m : trajectory) fig.panels.push_back(panel_for(groups[g], titles[g] + ": " + m.title, m, w));
+    for (size_t g = 0; g < w.groups.size(); ++g)
+      for (const auto& m : kTrajectoryErrors)
+        fig.panels.push_back(work_precision_panel(case_name, w, w.groups[g], w.titles[g] + ": " + m.title, m, work, default_ref));
     const std::string horizon = rows.empty() ? "" : cell(rows.front(), "horizon_s");
     fig.caption = "Trajectory errors on the reference grid (L2 over time, configuration left, rates right" +
                   (horizon.empty() ? std::string() : ", over [0, " + number_or_na(to_double(horizon)) + "] s") + ") against " +
-                  std::string(w.tag == "runtime" ? "runtime" : "right-hand-side or residual evaluations") +
+                  std::string(work.tag == "runtime" ? "runtime" : "right-hand-side or residual evaluations") +
                   "; hollow points are not above the references' agreement (dotted line).";
     figures.push_back(std::move(fig));
   }
@@ -874,6 +930,84 @@ void write_files(const fs::path& dir, const std::vector<Figure>& figures, const 
 
 }  // namespace
 
+namespace {
+
+// A case's runs as summary.csv lists them (n/a rows left out), each with its time series where
+// one was written; disc_of: each run label's discretisation.
+std::vector<Run> runs_of_case(const CsvTable& summary, const std::string& case_name, const fs::path& dir,
+                              const Styles& styles, std::map<std::string, std::string>& disc_of) {
+  std::vector<Run> runs;
+  for (const auto& r : rows_of(summary, "case", case_name)) {
+    Run run;
+    run.label = cell(r, "integrator");
+    run.discretisation = cell(r, "discretisation");
+    disc_of[run.label] = run.discretisation;
+    run.status = cell(r, "status");
+    run.not_integrated = cell(r, "not_integrated");
+    run.style = styles.of(run.label);
+    run.result = starts_with(run.status, "ok");
+    if (starts_with(run.status, "n/a")) continue;
+    run.data = case_name + "/" + run.label + "/timeseries.csv";
+    if (fs::exists(dir / run.data)) read_timeseries(dir / run.data, run);
+    runs.push_back(std::move(run));
+  }
+  return runs;
+}
+
+// The time-series figures of one case, one per quantity its runs report.
+void timeseries_figures(const std::string& case_name, const std::vector<Run>& runs, std::vector<Figure>& figures,
+                        std::vector<Omitted>& omitted) {
+  // One column of the time series: its deviation from t = 0 (a conserved quantity), or its
+  // absolute value (an error the run records itself).
+  auto column_as = [](std::string column, std::string how) {
+    return [column, how](const Run& r, std::vector<std::string>& cols, std::string& transform) {
+      if (!r.has(column)) return false;
+      cols = {column};
+      transform = how;
+      return true;
+    };
+  };
+  auto single = [&](std::string column) { return column_as(column, "deviation"); };
+  // The energy-balance residual wherever the model does external work (damping, control): the
+  // physical dissipation itself is no error.
+  auto energy = [](const Run& r, std::vector<std::string>& cols, std::string& transform) {
+    if (r.has("energy_balance")) cols = {"energy_balance"}, transform = "deviation";
+    else if (r.has("energy") && r.has("external_work") &&
+             std::any_of(r.col.at("external_work").begin(), r.col.at("external_work").end(),
+                         [](double w) { return std::isfinite(w) && w != 0.0; }))
+      cols = {"energy", "external_work"}, transform = "difference_deviation";
+    else if (r.has("energy")) cols = {"energy"}, transform = "deviation";
+    else return false;
+    return true;
+  };
+  auto vector = [](std::vector<std::string> columns) {
+    return [columns](const Run& r, std::vector<std::string>& cols, std::string& transform) {
+      for (const auto& c : columns)
+        if (!r.has(c)) return false;
+      cols = columns;
+      transform = "norm_deviation";
+      return true;
+    };
+  };
+  auto error = [&](std::string column) { return column_as(column, "abs"); };
+  timeseries_figure(case_name, runs, {"energy", "|ΔE|", "J", "Energy error |E − E0 − W| (W: work of external forces, 0 for a conservative model)", "energy_err_max"},
+                    energy, figures, omitted);
+  timeseries_figure(case_name, runs, {"momentum", "|Δπ|", "kg m²/s", "Momentum-map error |π − π0|", "momentum_err_max"},
+                    single("momentum"), figures, omitted);
+  timeseries_figure(case_name, runs, {"linear_momentum", "|ΔP|", "kg m/s", "Linear-momentum error ‖P − P0‖", "linear_momentum_err_max", false},
+                    vector({"P_x", "P_y", "P_z"}), figures, omitted);
+  timeseries_figure(case_name, runs, {"payload_position", "|Δz|", "m", "Payload's vertical displacement z − z0", ""},
+                    single("payload_z"), figures, omitted);
+  timeseries_figure(case_name, runs, {"payload_horizontal", "|Δx_h|", "m", "Payload's horizontal displacement ‖(x, y) − (x0, y0)‖", "", false},
+                    vector({"payload_x", "payload_y"}), figures, omitted);
+  timeseries_figure(case_name, runs, {"constraint", "|g(q)|", "m, or dimensionless", "Constraint residual max |g(q)| (m for lengths, dimensionless for unit vectors)", "constraint_err_max", false},
+                    error("constraint_err"), figures, omitted);
+  timeseries_figure(case_name, runs, {"orthogonality", "‖I − RᵀR‖_F", "dimensionless", "Orthogonality error ‖I − RᵀR‖_F", "orthogonality_err_max", false},
+                    error("orthogonality_err"), figures, omitted);
+}
+
+}  // namespace
+
 void write_figure_plan(const std::string& report_dir, const Catalogue& catalogue) {
   const fs::path dir(report_dir);
   const Styles styles(catalogue);
@@ -892,69 +1026,9 @@ void write_figure_plan(const std::string& report_dir, const Catalogue& catalogue
   std::vector<Figure> figures;
   std::vector<Omitted> omitted;
   for (const auto& case_name : cases) {
-    std::vector<Run> runs;
     std::map<std::string, std::string> disc_of;
-    for (const auto& r : rows_of(summary, "case", case_name)) {
-      Run run;
-      run.label = cell(r, "integrator");
-      run.discretisation = cell(r, "discretisation");
-      disc_of[run.label] = run.discretisation;
-      run.status = cell(r, "status");
-      run.not_integrated = cell(r, "not_integrated");
-      run.style = styles.of(run.label);
-      run.result = starts_with(run.status, "ok");
-      if (starts_with(run.status, "n/a")) continue;
-      run.data = case_name + "/" + run.label + "/timeseries.csv";
-      if (fs::exists(dir / run.data)) read_timeseries(dir / run.data, run);
-      runs.push_back(std::move(run));
-    }
-    // One column of the time series: its deviation from t = 0 (a conserved quantity), or its
-    // absolute value (an error the run records itself).
-    auto column_as = [](std::string column, std::string how) {
-      return [column, how](const Run& r, std::vector<std::string>& cols, std::string& transform) {
-        if (!r.has(column)) return false;
-        cols = {column};
-        transform = how;
-        return true;
-      };
-    };
-    auto single = [&](std::string column) { return column_as(column, "deviation"); };
-    // The energy-balance residual wherever the model does external work (damping, control): the
-    // physical dissipation itself is no error.
-    auto energy = [](const Run& r, std::vector<std::string>& cols, std::string& transform) {
-      if (r.has("energy_balance")) cols = {"energy_balance"}, transform = "deviation";
-      else if (r.has("energy") && r.has("external_work") &&
-               std::any_of(r.col.at("external_work").begin(), r.col.at("external_work").end(),
-                           [](double w) { return std::isfinite(w) && w != 0.0; }))
-        cols = {"energy", "external_work"}, transform = "difference_deviation";
-      else if (r.has("energy")) cols = {"energy"}, transform = "deviation";
-      else return false;
-      return true;
-    };
-    auto vector = [](std::vector<std::string> columns) {
-      return [columns](const Run& r, std::vector<std::string>& cols, std::string& transform) {
-        for (const auto& c : columns)
-          if (!r.has(c)) return false;
-        cols = columns;
-        transform = "norm_deviation";
-        return true;
-      };
-    };
-    auto error = [&](std::string column) { return column_as(column, "abs"); };
-    timeseries_figure(case_name, runs, {"energy", "|ΔE|", "J", "Energy error |E − E0 − W| (W: work of external forces, 0 for a conservative model)", "energy_err_max"},
-                      energy, figures, omitted);
-    timeseries_figure(case_name, runs, {"momentum", "|Δπ|", "kg m²/s", "Momentum-map error |π − π0|", "momentum_err_max"},
-                      single("momentum"), figures, omitted);
-    timeseries_figure(case_name, runs, {"linear_momentum", "|ΔP|", "kg m/s", "Linear-momentum error ‖P − P0‖", "linear_momentum_err_max", false},
-                      vector({"P_x", "P_y", "P_z"}), figures, omitted);
-    timeseries_figure(case_name, runs, {"payload_position", "|Δz|", "m", "Payload's vertical displacement z − z0", ""},
-                      single("payload_z"), figures, omitted);
-    timeseries_figure(case_name, runs, {"payload_horizontal", "|Δx_h|", "m", "Payload's horizontal displacement ‖(x, y) − (x0, y0)‖", "", false},
-                      vector({"payload_x", "payload_y"}), figures, omitted);
-    timeseries_figure(case_name, runs, {"constraint", "|g(q)|", "m, or dimensionless", "Constraint residual max |g(q)| (m for lengths, dimensionless for unit vectors)", "constraint_err_max", false},
-                      error("constraint_err"), figures, omitted);
-    timeseries_figure(case_name, runs, {"orthogonality", "‖I − RᵀR‖_F", "dimensionless", "Orthogonality error ‖I − RᵀR‖_F", "orthogonality_err_max", false},
-                      error("orthogonality_err"), figures, omitted);
+    const std::vector<Run> runs = runs_of_case(summary, case_name, dir, styles, disc_of);
+    timeseries_figures(case_name, runs, figures, omitted);
     work_precision_figures(case_name, wp, refs, styles, disc_of, figures);
     long_time_figure(case_name, laws, envelopes, styles, disc_of, figures);
     setting_sweep_figure(case_name, sweeps, catalogue, styles, figures);

@@ -350,24 +350,14 @@ std::string run_settings_and_energy(const std::vector<const RunRecord*>& runs) {
   return out;
 }
 
-void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
-  md << "### " << c.name << "\n\n" << c.description << ".";
-  std::vector<const RunRecord*> runs, declined;
-  for (const RunRecord* r : data.runs_of(c.name)) (r->not_applicable ? declined : runs).push_back(r);
-  std::set<double> horizons;
-  for (const RunRecord* r : runs) horizons.insert(r->t_end);
-  if (horizons.size() == 1) md << " Every run covers " << format_g(*horizons.begin(), 6) << " s.";
-  md << " Step h = " << num(c.h) << " s." << run_settings_and_energy(runs) << "\n\n";
-  if (runs.empty()) {
-    md << "_No run of this case in this report._\n\n";
-    return;
-  }
+// The case table's columns: the registry's headline metrics, less those no run integrates
+// (`never`, with the reason) and those exactly 0 in every run with a result (`zero`).
+void choose_case_columns(const std::vector<const RunRecord*>& runs, std::vector<const MetricSpec*>& shown,
+                         std::vector<std::string>& never, std::vector<std::string>& zero) {
   // Columns: a metric no run of the case integrates is dropped and said once.
   // Columns: the registry's headline metrics. One no run of the case integrates, or one exactly
   // 0 in every run that has a result (a structural zero of the case, not a score), is dropped
   // and said once.
-  std::vector<const MetricSpec*> shown;
-  std::vector<std::string> never, zero;
   for (const MetricSpec* m : headline_metrics()) {
     const std::string column(m->name);
     const bool any = std::any_of(runs.begin(), runs.end(), [&](const RunRecord* r) { return !r->not_integrated.count(column); });
@@ -378,6 +368,60 @@ void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
     else if (any_value && all_zero) zero.push_back(std::string(m->label));
     else shown.push_back(m);
   }
+}
+
+// A run's cell of each shown metric: n/a with the reason, its value, and for a growth-law
+// owner the law beside the quantity it was fitted to.
+void append_metric_cells(std::vector<std::string>& row, const ReportData& data, const RunRecord* r,
+                         const std::vector<const MetricSpec*>& shown) {
+  for (const auto* m : shown) {
+    const std::string column(m->name);
+    if (r->not_integrated.count(column)) {
+      row.push_back("n/a (" + not_integrated_reason(*m) + ")");
+      continue;
+    }
+    const auto x = r->completed ? r->value(column) : std::nullopt;
+    std::string v = x ? num(*x) : "–";
+    if (x && m->growth_owner) {
+      const bool energy = m->growth == GrowthOf::Energy;
+      // Where the centre of mass is free the energy law is of the motion's own error, not of the
+      // whole (core/metrics.hpp): the law is printed beside the quantity it was fitted to.
+      const auto internal = energy ? r->value("energy_err_internal_max") : std::nullopt;
+      const std::string& law = energy ? r->energy_law : r->momentum_law;
+      v += " (" + (internal ? "ΔE_int " + num(*internal) + ": " : std::string()) + law +
+           ((energy ? r->energy_investigate : r->momentum_investigate) ? "!" : "") +
+           round_off_by_size_only(data, *r, law, energy ? "energy" : "momentum") + ")";
+    }
+    row.push_back(v);
+  }
+}
+
+// A run's h/h_max cell: its step against the stability map's limit for the method on this case,
+// with what bounds that comparison.
+void append_step_margin_cell(std::vector<std::string>& row, const ReportData& data, const Case& c, const RunRecord* r) {
+  const StepLimit* limit = data.step_limit(c.name, r->label);
+  if (r->rtol > 0.0) row.push_back("adaptive");
+  else if (!limit) row.push_back("–");
+  else {
+    const double margin = limit->margin(r->h);
+    std::string v = (limit->bound == "bracketed" ? "" : "≤ ") + format_g(margin, 2);
+    if (limit->margin_is_lower_bound(r->t_end))  // a horizon-dependent h_max over a shorter horizon than the run's
+      v = limit->bound == "bracketed" ? "≥ " + v + " (h_max over " + format_g(limit->t_horizon, 3) + " s; larger over " +
+                                            format_g(r->t_end, 4) + " s)"
+                                      : "– (h_max bounded over " + format_g(limit->t_horizon, 3) + " s only)";
+    if (margin > kStepMarginNote) v += " (" + limit->limit + ")";
+    // The map probes a shorter horizon than the case's: a run that fails below its h_max says
+    // the limit over the probe's horizon does not hold over the run's.
+    if (!r->ok && margin < 1.0 && limit->t_horizon < r->t_end && !limit->margin_is_lower_bound(r->t_end))
+      v += " (h_max over " + format_g(limit->t_horizon, 3) + " s; not over " + format_g(r->t_end, 6) + " s)";
+    row.push_back(v);
+  }
+}
+
+// The headline table of the case's runs: status, horizon where they differ, runtime, the shown
+// metrics, and h/h_max where the stability map covers any of them.
+void write_case_table(std::ostringstream& md, const ReportData& data, const Case& c, const std::vector<const RunRecord*>& runs,
+                      const std::set<double>& horizons, const std::vector<const MetricSpec*>& shown) {
   const bool any_map = std::any_of(runs.begin(), runs.end(), [&](const RunRecord* r) { return data.step_limit(c.name, r->label); });
   std::vector<std::string> header = {"run", "status"};
   if (horizons.size() > 1) header.push_back("T s");
@@ -389,51 +433,16 @@ void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
     std::vector<std::string> row = {r->label, r->short_status()};
     if (horizons.size() > 1) row.push_back(format_g(r->t_end, 6));
     row.push_back(r->completed ? num(r->runtime_s) : "–");
-    for (const auto* m : shown) {
-      const std::string column(m->name);
-      if (r->not_integrated.count(column)) {
-        row.push_back("n/a (" + not_integrated_reason(*m) + ")");
-        continue;
-      }
-      const auto x = r->completed ? r->value(column) : std::nullopt;
-      std::string v = x ? num(*x) : "–";
-      if (x && m->growth_owner) {
-        const bool energy = m->growth == GrowthOf::Energy;
-        // Where the centre of mass is free the energy law is of the motion's own error, not of the
-        // whole (core/metrics.hpp): the law is printed beside the quantity it was fitted to.
-        const auto internal = energy ? r->value("energy_err_internal_max") : std::nullopt;
-        const std::string& law = energy ? r->energy_law : r->momentum_law;
-        v += " (" + (internal ? "ΔE_int " + num(*internal) + ": " : std::string()) + law +
-             ((energy ? r->energy_investigate : r->momentum_investigate) ? "!" : "") +
-             round_off_by_size_only(data, *r, law, energy ? "energy" : "momentum") + ")";
-      }
-      row.push_back(v);
-    }
-    if (any_map) {
-      const StepLimit* limit = data.step_limit(c.name, r->label);
-      if (r->rtol > 0.0) row.push_back("adaptive");
-      else if (!limit) row.push_back("–");
-      else {
-        const double margin = limit->margin(r->h);
-        std::string v = (limit->bound == "bracketed" ? "" : "≤ ") + format_g(margin, 2);
-        if (limit->margin_is_lower_bound(r->t_end))  // a horizon-dependent h_max over a shorter horizon than the run's
-          v = limit->bound == "bracketed" ? "≥ " + v + " (h_max over " + format_g(limit->t_horizon, 3) + " s; larger over " +
-                                                format_g(r->t_end, 4) + " s)"
-                                          : "– (h_max bounded over " + format_g(limit->t_horizon, 3) + " s only)";
-        if (margin > kStepMarginNote) v += " (" + limit->limit + ")";
-        // The map probes a shorter horizon than the case's: a run that fails below its h_max says
-        // the limit over the probe's horizon does not hold over the run's.
-        if (!r->ok && margin < 1.0 && limit->t_horizon < r->t_end && !limit->margin_is_lower_bound(r->t_end))
-          v += " (h_max over " + format_g(limit->t_horizon, 3) + " s; not over " + format_g(r->t_end, 6) + " s)";
-        row.push_back(v);
-      }
-    }
+    append_metric_cells(row, data, r, shown);
+    if (any_map) append_step_margin_cell(row, data, c, r);
     rows.push_back(row);
   }
   table(md, header, rows);
   md << "\n";
-  if (!never.empty()) md << "Not shown, no run of this case integrates them: " << join(never) << ".\n";
-  if (!zero.empty()) md << "Not shown: " << join(zero) << " — exactly 0 in every run that completed (a property of the case, not of the methods).\n";
+}
+
+// The integrators the case declined, one line per reason.
+void write_declined(std::ostringstream& md, const Case& c, const std::vector<const RunRecord*>& declined) {
   // Declined integrators, grouped by reason; runs a [case] list leaves out are not named one by one.
   std::map<std::string, std::vector<std::string>> why_not;
   for (const RunRecord* r : declined) {
@@ -446,9 +455,10 @@ void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
   for (const auto& [why, labels] : why_not)
     if (why.rfind("not among this case's", 0) == 0) md << "This case runs only " << join(c.only_integrators) << ".\n";
     else md << "Not run: " << join(labels) << " — " << why.substr(0, why.find(": ")) << ".\n";
-  const fs::path detail = fs::path(c.name) / "summary.md";
-  md << "Every column of every run: [" << detail.string() << "](" << detail.string() << ").\n\n";
+}
 
+// The case's figures, then the ones left out and why (figures_omitted.csv).
+void write_case_figures(std::ostringstream& md, const ReportData& data, const Case& c) {
   // Each figure with its caption; a second view of the same data (the trajectory errors against
   // evaluations beside the one against runtime) is linked, not repeated.
   for (const auto& f : data.figures) {
@@ -465,6 +475,31 @@ void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
       omitted.push_back(o.section + " (" + why.substr(0, why.find(" (")) + ")");
     }
   if (!omitted.empty()) md << "No figure of " << join(omitted, "; ") << " (figures_omitted.csv).\n\n";
+}
+
+void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
+  md << "### " << c.name << "\n\n" << c.description << ".";
+  std::vector<const RunRecord*> runs, declined;
+  for (const RunRecord* r : data.runs_of(c.name)) (r->not_applicable ? declined : runs).push_back(r);
+  std::set<double> horizons;
+  for (const RunRecord* r : runs) horizons.insert(r->t_end);
+  if (horizons.size() == 1) md << " Every run covers " << format_g(*horizons.begin(), 6) << " s.";
+  md << " Step h = " << num(c.h) << " s." << run_settings_and_energy(runs) << "\n\n";
+  if (runs.empty()) {
+    md << "_No run of this case in this report._\n\n";
+    return;
+  }
+  std::vector<const MetricSpec*> shown;
+  std::vector<std::string> never, zero;
+  choose_case_columns(runs, shown, never, zero);
+  write_case_table(md, data, c, runs, horizons, shown);
+  if (!never.empty()) md << "Not shown, no run of this case integrates them: " << join(never) << ".\n";
+  if (!zero.empty()) md << "Not shown: " << join(zero) << " — exactly 0 in every run that completed (a property of the case, not of the methods).\n";
+  write_declined(md, c, declined);
+  const fs::path detail = fs::path(c.name) / "summary.md";
+  md << "Every column of every run: [" << detail.string() << "](" << detail.string() << ").\n\n";
+
+  write_case_figures(md, data, c);
 }
 
 void write_rules(std::ostringstream& md) {

@@ -193,30 +193,42 @@ bool GeneralizedAlphaStep::factor_iteration_matrix(double t, const Eigen::Vector
   return lu_.factor(S_);
 }
 
+// a, v and qdd at t_{n+1} as functions of q = q_{n+1} by (2)-(4) (the file's header: a(q), qdd(q), v(q)).
+void GeneralizedAlphaStep::kinematics(double h, const Eigen::VectorXd& q, Eigen::VectorXd& a, Eigen::VectorXd& v,
+                                      Eigen::VectorXd& qdd) const {
+  const GeneralizedAlphaParameters& p = p_;
+  a = (q - base_) / (p.beta * h * h);
+  v = vn_ + h * (1.0 - p.gamma) * a_ + h * p.gamma * a;
+  qdd = ((1.0 - p.alpha_m) * a + p.alpha_m * a_ - p.alpha_f * qdd_) / (1.0 - p.alpha_f);
+}
+
 GeneralizedAlphaStep::Result GeneralizedAlphaStep::step(double t, double h, const Eigen::VectorXd& y,
                                                         Eigen::VectorXd& y_next) {
   Result out;
-  auto fail = [&](StepFailure::Kind kind, std::string why) {
-    out.ok = false;
-    out.failure = {kind, std::move(why)};
-    return out;
-  };
   const GeneralizedAlphaParameters& p = p_;
-  const double t1 = t + h;
   const double beta_p = (1.0 - p.alpha_m) / (p.beta * h * h * (1.0 - p.alpha_f)), gamma_p = p.gamma / (p.beta * h);
   qn_ = y.head(n_);
   vn_ = y.segment(n_, n_);
   // q = base_ + beta h^2 a: the known part of (2).
   base_ = qn_ + h * vn_ + h * h * (0.5 - p.beta) * a_;
-  auto kinematics = [&](const Eigen::VectorXd& q, Eigen::VectorXd& a, Eigen::VectorXd& v, Eigen::VectorXd& qdd) {
-    a = (q - base_) / (p.beta * h * h);
-    v = vn_ + h * (1.0 - p.gamma) * a_ + h * p.gamma * a;
-    qdd = ((1.0 - p.alpha_m) * a + p.alpha_m * a_ - p.alpha_f * qdd_) / (1.0 - p.alpha_f);
-  };
   // Predictor: qdd_{n+1} = qdd_n.
   Eigen::VectorXd a1 = (qdd_ - p.alpha_m * a_) / (1.0 - p.alpha_m), qdd1;
   q_ = base_ + p.beta * h * h * a1;
   Eigen::VectorXd lt = lambda_ / beta_p;  // lambda~
+  if (!newton(t, h, beta_p, gamma_p, a1, qdd1, lt, out)) return out;
+  kinematics(h, q_, a1, v_, qdd1);
+  if (!write_next_state(t, h, y, y_next, out)) return out;
+  a_ = a1;
+  qdd_ = qdd1;
+  lambda_ = beta_p * lt;
+  return out;
+}
+
+// (q_{n+1}, lambda~) by modified Newton from the predictor in q_ and lt (the file's header: "Newton");
+// a1 and qdd1 follow the iterate.
+bool GeneralizedAlphaStep::newton(double t, double h, double beta_p, double gamma_p, Eigen::VectorXd& a1,
+                                  Eigen::VectorXd& qdd1, Eigen::VectorXd& lt, Result& out) {
+  const double t1 = t + h;
   const double q_size = std::max(1.0, qn_.lpNorm<Eigen::Infinity>());
   // The iteration matrix is kept across iterations and steps (modified Newton) while it
   // contracts fast, and refactored at the current iterate when h changed, when the last step
@@ -229,32 +241,12 @@ GeneralizedAlphaStep::Result GeneralizedAlphaStep::step(double t, double h, cons
   bool converged = false;
   int iters = 0;
   for (int it = 0; it < max_newton_iters_; ++it) {
-    kinematics(q_, a1, v_, qdd1);
-    if (variable_mass_)
-      if (const std::string why = form_.why_not_admissible(q_); !why.empty())
-        return fail(StepFailure::Kind::SolverFailed, "the step's configuration left the form's domain: " + why);
-    form_.force(t1, q_, v_, f_);
-    ++out.force_evals;
-    if (!f_.allFinite()) return fail(StepFailure::Kind::Diverged, "force is non-finite (NaN/Inf)");
-    if (variable_mass_) {
-      form_.mass_times_at(q_, qdd1, Mq_);
-    } else {
-      form_.mass_times(qdd1, Mq_);
-    }
-    rhs_.resize(n_ + m_);
-    if (m_ > 0) {
-      form_.constraint_jacobian_transpose_times(q_, lt, GTl_);
-      form_.constraint(q_, g_);
-      rhs_.head(n_) = -((Mq_ - f_) / beta_p + GTl_);
-      rhs_.tail(m_) = -g_;
-    } else {
-      rhs_ = -(Mq_ - f_) / beta_p;
-    }
-    if (!rhs_.allFinite()) return fail(StepFailure::Kind::Diverged, "Newton residual is non-finite (NaN/Inf)");
+    kinematics(h, q_, a1, v_, qdd1);
+    if (!newton_residual(t1, beta_p, qdd1, lt, out)) return false;
     if (refactor_) {
       factored_ = false;
       if (!factor_iteration_matrix(t1, q_, v_, qdd1, beta_p * lt, beta_p, gamma_p))
-        return fail(StepFailure::Kind::SolverFailed,
+        return fail(out, StepFailure::Kind::SolverFailed,
                     "singular iteration matrix [M + gamma'/beta' C_t + K_t/beta', G^T; G, 0] (" +
                         lu_.last_error() + ")");
       factored_ = true;
@@ -265,7 +257,7 @@ GeneralizedAlphaStep::Result GeneralizedAlphaStep::step(double t, double h, cons
     sol_ = lu_.solve(rhs_);
     ++out.newton_iters;
     ++iters;
-    if (!sol_.allFinite()) return fail(StepFailure::Kind::Diverged, "Newton correction is non-finite (NaN/Inf)");
+    if (!sol_.allFinite()) return fail(out, StepFailure::Kind::Diverged, "Newton correction is non-finite (NaN/Inf)");
     q_ += sol_.head(n_);
     if (m_ > 0) lt += sol_.tail(m_);
     correction = sol_.head(n_).lpNorm<Eigen::Infinity>() / q_size;
@@ -281,26 +273,61 @@ GeneralizedAlphaStep::Result GeneralizedAlphaStep::step(double t, double h, cons
     last = correction;
   }
   if (iters > 4) refactor_ = true;
-  if (!converged)
-    return fail(StepFailure::Kind::SolverFailed,
-                "Newton on (q_{n+1}, lambda_{n+1}) did not reach newton_tol in " + std::to_string(max_newton_iters_) +
-                    " iterations (last correction " + format_g(correction, 3) +
-                    " of |q|): no solution of the step's equations found near the predictor at this h" +
-                    (m_ > 0 && p.alpha_m >= 0.5
-                         ? " (alpha_m >= 1/2, i.e. rho_inf = 1, on a constrained form: the multipliers' alternating "
-                           "mode, root -alpha_m/(1 - alpha_m) of the alpha recursion, is not damped and grows "
-                           "(Arnold-Bruels 2007, Sect. 4); use rho_inf < 1)"
-                         : ""));
-  kinematics(q_, a1, v_, qdd1);
+  if (!converged) return newton_failed(correction, out);
+  return true;
+}
+
+// The Newton right-hand side -[(M qdd - f)/beta' + G^T lambda~; g] at the iterate (q_, v_, qdd1, lt)
+// into rhs_; false if the step failed there.
+bool GeneralizedAlphaStep::newton_residual(double t1, double beta_p, const Eigen::VectorXd& qdd1,
+                                           const Eigen::VectorXd& lt, Result& out) {
+  if (variable_mass_)
+    if (const std::string why = form_.why_not_admissible(q_); !why.empty())
+      return fail(out, StepFailure::Kind::SolverFailed, "the step's configuration left the form's domain: " + why);
+  form_.force(t1, q_, v_, f_);
+  ++out.force_evals;
+  if (!f_.allFinite()) return fail(out, StepFailure::Kind::Diverged, "force is non-finite (NaN/Inf)");
+  if (variable_mass_) {
+    form_.mass_times_at(q_, qdd1, Mq_);
+  } else {
+    form_.mass_times(qdd1, Mq_);
+  }
+  rhs_.resize(n_ + m_);
+  if (m_ > 0) {
+    form_.constraint_jacobian_transpose_times(q_, lt, GTl_);
+    form_.constraint(q_, g_);
+    rhs_.head(n_) = -((Mq_ - f_) / beta_p + GTl_);
+    rhs_.tail(m_) = -g_;
+  } else {
+    rhs_ = -(Mq_ - f_) / beta_p;
+  }
+  if (!rhs_.allFinite()) return fail(out, StepFailure::Kind::Diverged, "Newton residual is non-finite (NaN/Inf)");
+  return true;
+}
+
+// Why Newton found no (q_{n+1}, lambda_{n+1}): the step's failure, and false.
+bool GeneralizedAlphaStep::newton_failed(double correction, Result& out) const {
+  return fail(out, StepFailure::Kind::SolverFailed,
+              "Newton on (q_{n+1}, lambda_{n+1}) did not reach newton_tol in " + std::to_string(max_newton_iters_) +
+                  " iterations (last correction " + format_g(correction, 3) +
+                  " of |q|): no solution of the step's equations found near the predictor at this h" +
+                  (m_ > 0 && p_.alpha_m >= 0.5
+                       ? " (alpha_m >= 1/2, i.e. rho_inf = 1, on a constrained form: the multipliers' alternating "
+                         "mode, root -alpha_m/(1 - alpha_m) of the alpha recursion, is not damped and grows "
+                         "(Arnold-Bruels 2007, Sect. 4); use rho_inf < 1)"
+                       : ""));
+}
+
+// y_{n+1} = [q, v, W] at the converged iterate, W by the trapezoidal rule; false (the step
+// diverged) if it is non-finite.
+bool GeneralizedAlphaStep::write_next_state(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_next,
+                                            Result& out) {
   y_next.resize(2 * n_ + work_terms_.terms());
   y_next.head(n_) = q_;
   y_next.segment(n_, n_) = v_;
   work_terms_.advance(t, h, qn_, vn_, q_, v_, y, y_next);
-  if (!y_next.allFinite()) return fail(StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)");
-  a_ = a1;
-  qdd_ = qdd1;
-  lambda_ = beta_p * lt;
-  return out;
+  if (!y_next.allFinite()) return fail(out, StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)");
+  return true;
 }
 
 namespace {

@@ -40,6 +40,16 @@ class GeneralizedAlphaStep {
   bool factor_iteration_matrix(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                const Eigen::VectorXd& qdd, const Eigen::VectorXd& lambda, double beta_p,
                                double gamma_p);
+  // The stages of step() (generalized_alpha.cpp), members so that they work in the workspace
+  // below without copying it; those returning bool return false when the step failed (out says why).
+  void kinematics(double h, const Eigen::VectorXd& q, Eigen::VectorXd& a, Eigen::VectorXd& v,
+                  Eigen::VectorXd& qdd) const;
+  bool newton(double t, double h, double beta_p, double gamma_p, Eigen::VectorXd& a1, Eigen::VectorXd& qdd1,
+              Eigen::VectorXd& lt, Result& out);
+  bool newton_residual(double t1, double beta_p, const Eigen::VectorXd& qdd1, const Eigen::VectorXd& lt,
+                       Result& out);
+  bool newton_failed(double correction, Result& out) const;
+  bool write_next_state(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_next, Result& out);
   const ConstrainedMechanicalFormulation& form_;
   GeneralizedAlphaParameters p_;
   double newton_tol_;

@@ -226,11 +226,6 @@ LieGeneralizedAlphaStep::Result LieGeneralizedAlphaStep::start(double t0, const 
 LieGeneralizedAlphaStep::Result LieGeneralizedAlphaStep::step(double t, double h, const Eigen::VectorXd& y,
                                                               Eigen::VectorXd& y_next) {
   Result out;
-  auto fail = [&](StepFailure::Kind kind, std::string why) {
-    out.ok = false;
-    out.failure = {kind, std::move(why)};
-    return out;
-  };
   const GeneralizedAlphaParameters& p = p_;
   const double t1 = t + h;
   vn_.resize(k_);
@@ -238,6 +233,18 @@ LieGeneralizedAlphaStep::Result LieGeneralizedAlphaStep::step(double t, double h
   base_u_ = h * vn_ + h * h * (0.5 - p.beta) * a_;
   base_dv_ = h * (1.0 - p.gamma) * a_;
   vd1_ = vd_;  // predictor
+  if (!newton(t1, h, y, out)) return out;
+  Eigen::VectorXd zd1;
+  if (!write_next_state(t1, h, y_next, zd1, out)) return out;
+  a_ = a1_;
+  vd_ = vd1_;
+  if (!extra_y_.empty()) zd_ = zd1;
+  return out;
+}
+
+// vdot_{n+1} (and the rate rows' multipliers) by modified Newton from the predictor in vd1_
+// (the file's header: "Newton"); y1_ follows the iterate.
+bool LieGeneralizedAlphaStep::newton(double t1, double h, const Eigen::VectorXd& y, Result& out) {
   const double v_scale = vn_.lpNorm<Eigen::Infinity>() / std::abs(h);
   // The iteration matrix is kept across iterations and steps (modified Newton, as
   // generalized_alpha) while it contracts fast; refactored at the current iterate when h
@@ -251,7 +258,7 @@ LieGeneralizedAlphaStep::Result LieGeneralizedAlphaStep::step(double t, double h
     form_.rate_residual(t1, y1_, vd1_, r_, S_);
     ++out.force_evals;
     if (!r_.allFinite() || !y1_.allFinite())
-      return fail(StepFailure::Kind::Diverged, "Newton residual M vdot - F is non-finite (NaN/Inf)");
+      return fail(out, StepFailure::Kind::Diverged, "Newton residual M vdot - F is non-finite (NaN/Inf)");
     excess = residual_excess(r_, S_);
     if (excess <= 1.0) {  // every row at its round-off floor
       converged = true;
@@ -261,8 +268,8 @@ LieGeneralizedAlphaStep::Result LieGeneralizedAlphaStep::step(double t, double h
     if (refactor) {
       factored_ = false;
       if (!factor(t1, h))
-        return fail(StepFailure::Kind::SolverFailed, "singular iteration matrix M + h^2 beta c K T + h gamma c C (" +
-                                                         lu_.last_error() + ")");
+        return fail(out, StepFailure::Kind::SolverFailed,
+                    "singular iteration matrix M + h^2 beta c K T + h gamma c C (" + lu_.last_error() + ")");
       factored_ = true;
       factored_h_ = h;
       refactor = false;
@@ -271,7 +278,7 @@ LieGeneralizedAlphaStep::Result LieGeneralizedAlphaStep::step(double t, double h
     dv_ = lu_.solve(r_);
     ++out.newton_iters;
     ++iters;
-    if (!dv_.allFinite()) return fail(StepFailure::Kind::Diverged, "Newton correction is non-finite (NaN/Inf)");
+    if (!dv_.allFinite()) return fail(out, StepFailure::Kind::Diverged, "Newton correction is non-finite (NaN/Inf)");
     vd1_ -= dv_;
     const double scale =
         std::max({vd1_.head(k_).lpNorm<Eigen::Infinity>(), v_scale, std::numeric_limits<double>::min()});
@@ -287,12 +294,18 @@ LieGeneralizedAlphaStep::Result LieGeneralizedAlphaStep::step(double t, double h
   }
   refactor_next_ = iters > 4;
   if (!converged)
-    return fail(StepFailure::Kind::SolverFailed,
+    return fail(out, StepFailure::Kind::SolverFailed,
                 "Newton on vdot_{n+1} did not converge in " + std::to_string(max_newton_iters_) +
                     " iterations (last correction " + format_g(correction, 3) + " of |vdot|, residual " +
                     format_g(excess, 3) + " times its round-off floor)");
+  return true;
+}
+
+// y_{n+1} from the converged iterate y1_, its work integrals by the trapezoidal rule (their rates
+// at t_{n+1} into zd1); false (the step diverged) if it is non-finite.
+bool LieGeneralizedAlphaStep::write_next_state(double t1, double h, Eigen::VectorXd& y_next, Eigen::VectorXd& zd1,
+                                               Result& out) {
   y_next = y1_;
-  Eigen::VectorXd zd1;
   if (!extra_y_.empty()) {  // work integrals by the trapezoidal rule
     form_.field(t1, y_next, xi_);
     ++out.force_evals;
@@ -302,11 +315,8 @@ LieGeneralizedAlphaStep::Result LieGeneralizedAlphaStep::step(double t, double h
       y_next(extra_y_[j]) += 0.5 * h * (zd_(Eigen::Index(j)) + zd1(Eigen::Index(j)));
     }
   }
-  if (!y_next.allFinite()) return fail(StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)");
-  a_ = a1_;
-  vd_ = vd1_;
-  if (!extra_y_.empty()) zd_ = zd1;
-  return out;
+  if (!y_next.allFinite()) return fail(out, StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)");
+  return true;
 }
 
 namespace {

@@ -47,6 +47,10 @@ class LieGeneralizedAlphaStep {
   // a1 from vd1 by the alpha relation; u the configuration's algebra increment.
   void kinematics(double h, const Eigen::VectorXd& y, const Eigen::VectorXd& vd1);
   bool factor(double t1, double h);
+  // The stages of step() (lie_generalized_alpha.cpp), members so that they work in the workspace
+  // below without copying it; they return false when the step failed (out says why).
+  bool newton(double t1, double h, const Eigen::VectorXd& y, Result& out);
+  bool write_next_state(double t1, double h, Eigen::VectorXd& y_next, Eigen::VectorXd& zd1, Result& out);
   const LieGroupOdeFormulation& form_;
   const lie::HomogeneousProduct& mf_;
   GeneralizedAlphaParameters p_;

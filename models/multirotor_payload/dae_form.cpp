@@ -171,70 +171,103 @@ Observation DaeForm::observe(double, const Eigen::VectorXd& y) const {
   return o;
 }
 
-Eigen::VectorXd DaeForm::solve_index_one(Eigen::VectorXd& y, const BaumgarteParameters& b) const {
-  const double l = mech_.params().link_length();
+namespace {
+
+// The index-1 system at one state y, for DaeForm::solve_index_one: what it reads of the state,
+// the KKT factorisation and its two solutions (accelerations and multipliers, then their rates
+// along the motion). An object so that the stages share these and the accessors J, V (of y) and
+// A, lambda (of the first solution) without passing them.
+struct IndexOneSystem {
+  IndexOneSystem(const DaeForm& form, Eigen::VectorXd& y, const BaumgarteParameters& b, int m, int n);
+  void solve_accelerations();
+  void solve_rates();
+  Eigen::VectorXd write_multipliers_and_derivative();
+  Vec3 J(int a, int j) const { return y.segment<3>(form.joint_index(a, j)); }
+  Vec3 V(int a, int j) const { return y.segment<3>(form.velocity_index(a, j)); }
+  Vec3 A(int a, int j) const {
+    return j == 0 ? Vec3(sol.head<3>()) : Vec3(sol.segment<3>(CableTreeKkt::offset(n, a, j) + 1));
+  }
+  double lambda(int a, int j) const { return -sol(CableTreeKkt::offset(n, a, j)) / l; }
+
+  const DaeForm& form;
+  const Mechanics& mech;
+  Eigen::VectorXd& y;
+  const BaumgarteParameters& b;
+  const int m, n;
+  const double l = mech.params().link_length();
   const double p = b.p, p2 = b.p * b.p;
-  auto J = [&](int a, int j) -> Vec3 { return y.segment<3>(joint_index(a, j)); };
-  auto V = [&](int a, int j) -> Vec3 { return y.segment<3>(velocity_index(a, j)); };
   // CableTreeKkt with u_j = t_j = d_j/l: its joint rows (M_J A)_j - tau_j u_j + tau_{j+1} u_{j+1}
   // = phi_j are ours with lambda_j = -tau_j/l, its link rows u_j . (A_j - A_{j-1}) = r_j ours
   // divided by l.
-  std::vector<std::vector<Vec3>> u(m_, std::vector<Vec3>(n_));
-  for (int a = 0; a < m_; ++a)
-    for (int j = 1; j <= n_; ++j) u[a][j - 1] = (J(a, j) - J(a, j - 1)) / l;
+  std::vector<std::vector<Vec3>> u;
   // With the offset, Omega' is eliminated into joint n's row (header; Mechanics::top_block).
-  const bool offset = mech_.attachment_offset();
-  const double mQ = mech_.params().multirotor_mass;
-  const Vec3& rho_c = mech_.centre_offset();
-  const Vec3 body_force = mech_.body_force() * Vec3::UnitZ();
-  const Mat3& JA = mech_.attachment_inertia();
-  std::vector<Mat3> top(m_), Rs(m_);
-  std::vector<Vec3> Omegas(m_), torque(m_);
-  for (int a = 0; a < m_; ++a) {
-    Rs[a] = read_rotation(y, rotation_index(a));
-    Omegas[a] = y.segment<3>(angular_velocity_index(a));
+  const bool offset = mech.attachment_offset();
+  const double mQ = mech.params().multirotor_mass;
+  const Vec3& rho_c = mech.centre_offset();
+  const Vec3 body_force = mech.body_force() * Vec3::UnitZ();
+  const Mat3& JA = mech.attachment_inertia();
+  std::vector<Mat3> top, Rs;
+  std::vector<Vec3> Omegas, torque;
+  CableTreeKkt kkt{mech};
+  Eigen::VectorXd sol, rate;     // the two solutions, in CableTreeKkt's layout
+  std::vector<Vec3> Omega_dots;  // with the offset: each multirotor's Omega', from the first solution
+};
+
+// Reads the links' directions u and each multirotor's R and Omega (with the offset, its top
+// block and torque too).
+IndexOneSystem::IndexOneSystem(const DaeForm& form, Eigen::VectorXd& y, const BaumgarteParameters& b, int m, int n)
+    : form(form), mech(form.mechanics()), y(y), b(b), m(m), n(n), u(m, std::vector<Vec3>(n)), top(m), Rs(m),
+      Omegas(m), torque(m), Omega_dots(m) {
+  for (int a = 0; a < m; ++a)
+    for (int j = 1; j <= n; ++j) u[a][j - 1] = (J(a, j) - J(a, j - 1)) / l;
+  for (int a = 0; a < m; ++a) {
+    Rs[a] = read_rotation(y, form.rotation_index(a));
+    Omegas[a] = y.segment<3>(form.angular_velocity_index(a));
     if (offset) {
-      top[a] = mech_.top_block(Rs[a]);
+      top[a] = mech.top_block(Rs[a]);
       torque[a] = (JA * Omegas[a]).cross(Omegas[a]) + rho_c.cross(Rs[a].transpose() * body_force);
     }
   }
-  CableTreeKkt kkt(mech_);
+}
+
+// The accelerations A and multipliers lambda: the KKT matrix factored (kept for the rates) and solved.
+void IndexOneSystem::solve_accelerations() {
   if (!kkt.factor(1.0, u, u, offset ? &top : nullptr))
     throw std::runtime_error("Model C DAE: singular index-1 system (a link of zero length?)");
-  Eigen::VectorXd rhs = Eigen::VectorXd::Zero(kkt.size()), sol;
-  rhs.head<3>() = mech_.payload_joint_force();
-  for (int a = 0; a < m_; ++a)
-    for (int j = 1; j <= n_; ++j) {
+  Eigen::VectorXd rhs = Eigen::VectorXd::Zero(kkt.size());
+  rhs.head<3>() = mech.payload_joint_force();
+  for (int a = 0; a < m; ++a)
+    for (int j = 1; j <= n; ++j) {
       const Vec3 d = l * u[a][j - 1], dv = V(a, j) - V(a, j - 1);
       const double C = link_constraint(d, l);
-      const int o = CableTreeKkt::offset(n_, a, j);
+      const int o = CableTreeKkt::offset(n, a, j);
       rhs(o) = -(dv.squaredNorm() + 2.0 * p * d.dot(dv) + p2 * C) / l;
-      rhs.segment<3>(o + 1) = mech_.joint_force(j);
+      rhs.segment<3>(o + 1) = mech.joint_force(j);
     }
   if (offset)
-    for (int a = 0; a < m_; ++a)
-      rhs.segment<3>(CableTreeKkt::offset(n_, a, n_) + 1) +=
-          -mQ * (Rs[a] * Omegas[a].cross(Omegas[a].cross(rho_c))) + mech_.top_rhs(Rs[a], torque[a]);
+    for (int a = 0; a < m; ++a)
+      rhs.segment<3>(CableTreeKkt::offset(n, a, n) + 1) +=
+          -mQ * (Rs[a] * Omegas[a].cross(Omegas[a].cross(rho_c))) + mech.top_rhs(Rs[a], torque[a]);
   kkt.solve(rhs, sol);
-  auto A = [&](int a, int j) -> Vec3 {
-    return j == 0 ? Vec3(sol.head<3>()) : Vec3(sol.segment<3>(CableTreeKkt::offset(n_, a, j) + 1));
-  };
-  auto lambda = [&](int a, int j) { return -sol(CableTreeKkt::offset(n_, a, j)) / l; };
+}
 
+// The second solve, with the factorisation of solve_accelerations(): the multipliers' rates make
+// IDA's first predictor exact to first order in them too (forms.hpp).
+void IndexOneSystem::solve_rates() {
   // The rates (A', lambda') along the motion: the time derivative of the same system,
   //   M_J A' + G^T lambda' = -G'^T lambda,   G A' = r' - G' A,
   // with G' the constraint gradient with d_j replaced by DV_j, and r_j = -|DV|^2 - 2p d.DV - p^2 C:
   //   r_j' - DV_j . DA_j = -3 DV.DA - 2p (|DV|^2 + d.DA) - p^2 d.DV.
   // Same matrix, so one more solve with the factorisation above.
-  Eigen::VectorXd rate_rhs = Eigen::VectorXd::Zero(kkt.size()), rate;
-  for (int a = 0; a < m_; ++a)
-    for (int j = 1; j <= n_; ++j) {
+  Eigen::VectorXd rate_rhs = Eigen::VectorXd::Zero(kkt.size());
+  for (int a = 0; a < m; ++a)
+    for (int j = 1; j <= n; ++j) {
       const Vec3 d = l * u[a][j - 1], dv = V(a, j) - V(a, j - 1), da = A(a, j) - A(a, j - 1);
-      const int o = CableTreeKkt::offset(n_, a, j);
+      const int o = CableTreeKkt::offset(n, a, j);
       rate_rhs(o) = (-3.0 * dv.dot(da) - 2.0 * p * (dv.squaredNorm() + d.dot(da)) - p2 * d.dot(dv)) / l;
       // -(G'^T lambda): joint j gets -(lambda_j DV_j - lambda_{j+1} DV_{j+1}), the payload +lambda_1 DV_1.
       rate_rhs.segment<3>(o + 1) -= lambda(a, j) * dv;
-      if (j > 1) rate_rhs.segment<3>(CableTreeKkt::offset(n_, a, j - 1) + 1) += lambda(a, j) * dv;
+      if (j > 1) rate_rhs.segment<3>(CableTreeKkt::offset(n, a, j - 1) + 1) += lambda(a, j) * dv;
       else rate_rhs.head<3>() += lambda(a, j) * dv;
     }
   // With the offset, the time derivative of joint n's and the attitude's rows (header), with
@@ -243,41 +276,54 @@ Eigen::VectorXd DaeForm::solve_index_one(Eigen::VectorXd& y, const BaumgartePara
   //   attitude: J_A Omega'' + m_Q rho_c x R^T A_n' = b' - m_Q rho_c x R'^T A_n,
   //   b' = (J_A Omega') x Omega + (J_A Omega) x Omega' + rho_c x R'^T F_Q e3,
   // the same matrix: Omega'' eliminated as in the first solve.
-  std::vector<Vec3> Omega_dots(m_);
-  for (int a = 0; a < m_; ++a) {
+  for (int a = 0; a < m; ++a) {
     if (!offset) break;
     const Mat3& R = Rs[a];
     const Vec3& W = Omegas[a];
-    const Vec3 Wd = mech_.rotational_solution(R, torque[a], A(a, n_));
+    const Vec3 Wd = mech.rotational_solution(R, torque[a], A(a, n));
     Omega_dots[a] = Wd;
     const Mat3 Rdot = R * (so3::hat(W) + orthonormality_correction(R, b.gamma));
     const Vec3 g = W.cross(W.cross(rho_c));
     const Vec3 g_rate = W.dot(rho_c) * Wd + W * rho_c.dot(Wd) - 2.0 * rho_c * W.dot(Wd);
     const Vec3 b_rate = (JA * Wd).cross(W) + (JA * W).cross(Wd) + rho_c.cross(Rdot.transpose() * body_force) -
-                        mQ * rho_c.cross(Rdot.transpose() * A(a, n_));
-    rate_rhs.segment<3>(CableTreeKkt::offset(n_, a, n_) + 1) +=
-        -mQ * (Rdot * (Wd.cross(rho_c) + g)) - mQ * (R * g_rate) + mech_.top_rhs(R, b_rate);
+                        mQ * rho_c.cross(Rdot.transpose() * A(a, n));
+    rate_rhs.segment<3>(CableTreeKkt::offset(n, a, n) + 1) +=
+        -mQ * (Rdot * (Wd.cross(rho_c) + g)) - mQ * (R * g_rate) + mech.top_rhs(R, b_rate);
   }
   kkt.solve(rate_rhs, rate);
+}
 
-  Eigen::VectorXd yp = Eigen::VectorXd::Zero(state_size());
+// The multipliers into y, and y' (velocities, accelerations, the multipliers' rates, Omega', R').
+Eigen::VectorXd IndexOneSystem::write_multipliers_and_derivative() {
+  Eigen::VectorXd yp = Eigen::VectorXd::Zero(form.state_size());
   yp.segment<3>(0) = V(0, 0);
   yp.segment<3>(3) = A(0, 0);
-  for (int a = 0; a < m_; ++a) {
-    for (int j = 1; j <= n_; ++j) {
-      const int o = CableTreeKkt::offset(n_, a, j);
-      y(multiplier_index(a, j)) = lambda(a, j);
-      yp(multiplier_index(a, j)) = -rate(o) / l;
-      yp.segment<3>(joint_index(a, j)) = V(a, j);
-      yp.segment<3>(velocity_index(a, j)) = A(a, j);
+  for (int a = 0; a < m; ++a) {
+    for (int j = 1; j <= n; ++j) {
+      const int o = CableTreeKkt::offset(n, a, j);
+      y(form.multiplier_index(a, j)) = lambda(a, j);
+      yp(form.multiplier_index(a, j)) = -rate(o) / l;
+      yp.segment<3>(form.joint_index(a, j)) = V(a, j);
+      yp.segment<3>(form.velocity_index(a, j)) = A(a, j);
     }
-    const Mat3 R = read_rotation(y, rotation_index(a));
-    const Vec3 Omega = y.segment<3>(angular_velocity_index(a));
-    const Mat3& JQ = mech_.params().J_Q;
-    yp.segment<3>(angular_velocity_index(a)) = offset ? Omega_dots[a] : Vec3(JQ.ldlt().solve((JQ * Omega).cross(Omega)));
-    Eigen::Map<RowMajor3>(yp.data() + rotation_index(a)) = R * (so3::hat(Omega) + orthonormality_correction(R, b.gamma));
+    const Mat3 R = read_rotation(y, form.rotation_index(a));
+    const Vec3 Omega = y.segment<3>(form.angular_velocity_index(a));
+    const Mat3& JQ = mech.params().J_Q;
+    yp.segment<3>(form.angular_velocity_index(a)) =
+        offset ? Omega_dots[a] : Vec3(JQ.ldlt().solve((JQ * Omega).cross(Omega)));
+    Eigen::Map<RowMajor3>(yp.data() + form.rotation_index(a)) =
+        R * (so3::hat(Omega) + orthonormality_correction(R, b.gamma));
   }
   return yp;
+}
+
+}  // namespace
+
+Eigen::VectorXd DaeForm::solve_index_one(Eigen::VectorXd& y, const BaumgarteParameters& b) const {
+  IndexOneSystem system(*this, y, b, m_, n_);
+  system.solve_accelerations();
+  system.solve_rates();
+  return system.write_multipliers_and_derivative();
 }
 
 Eigen::VectorXd DaeForm::consistent_initial_state(const BaumgarteParameters& b) const {
