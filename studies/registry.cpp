@@ -1,5 +1,6 @@
 // The studies of the suite. Keep the list sorted by name.
-// Adding a study: its files under studies/ and one line here.
+// Adding a study: its files under studies/ (its plan and write, and its own case table through
+// StudyInfo::read_section) and one line here.
 
 #include "studies/registry.hpp"
 
