@@ -15,9 +15,6 @@
 
 namespace tb {
 
-std::shared_ptr<const StudySection> ErrorSpread::restricted(const std::function<bool(const std::string&)>&) const {
-  return std::make_shared<ErrorSpread>(*this);
-}
 
 namespace {
 

@@ -20,8 +20,8 @@ struct ErrorSpread final : StudySection {
   double case_value = 0.0;        // its value in the case
   std::vector<double> values;
   std::vector<std::shared_ptr<const Model>> models;  // the case's model at each value, built when the case is read
-  // Kept whole: its runs are the case's full runs, which a selection already narrows.
-  std::shared_ptr<const StudySection> restricted(const std::function<bool(const std::string&)>& runs) const override;
+  // restricted(): kept whole (the default), since its runs are the case's full runs, which a
+  // selection already narrows.
 };
 
 // Cases with a [report.error_spread] (app/input/case.hpp, ErrorSpread): the named full runs again, once

@@ -13,7 +13,7 @@
 namespace tb {
 
 std::shared_ptr<const StudySection> SettingSweep::restricted(const std::function<bool(const std::string&)>& runs) const {
-  return runs(integrator) ? std::make_shared<SettingSweep>(*this) : nullptr;
+  return runs(integrator) ? shared_from_this() : nullptr;
 }
 
 namespace {

@@ -17,7 +17,7 @@ struct SettingSweep final : StudySection {
   // Dropped when its integrator is not run.
   std::shared_ptr<const StudySection> restricted(const std::function<bool(const std::string&)>& runs) const override;
   std::vector<VariedSetting> settings_varied() const override { return {{integrator, setting, "setting"}}; }
-  std::vector<std::pair<std::string, double>> horizons_at_case_step() const override { return {{"t_end", t_end}}; }
+  std::vector<Span> fixed_step_spans() const override { return {{"t_end", t_end, 0.0}}; }
 };
 
 // Cases with a [report.setting_sweep]: one integrator over the case once per value of one of

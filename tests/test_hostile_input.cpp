@@ -495,6 +495,11 @@ TEST_CASE("hostile case files are refused with exit 2, the file, the key and wha
                {"'integrators.rattle4.scheme'", "write it as a TOML string, e.g. \"suzuki\""}),
       bad_case("number setting given a word", kPendulum, "rtol = 1.0e-10", "rtol = \"tight\"",
                {"'integrators.rk45.rtol'", "a finite number > 0"}),
+      // A study's table varies a setting the case file thereby gives (StudySection::settings_varied):
+      // on an unconstrained model the Baumgarte rate has nothing to act on.
+      bad_case("setting_sweep of a setting that acts on nothing in the case", kElastic, "[report]\n",
+               "[report.setting_sweep]\nintegrator = \"ida\"\nsetting = \"baumgarte_p\"\nvalues = [1.0, 10.0]\n\n[report]\n",
+               {"'report.setting_sweep.setting'", "nothing to act on"}),
       bad_case("setting_sweep of a word setting", kPendulum, "integrator = \"ida\"\nsetting = \"baumgarte_p\"",
                "integrator = \"rattle4\"\nsetting = \"scheme\"", {"'report.setting_sweep.setting'", "newton_tol"}),
       bad_case("[case] integrators of which nothing runs", kPendulum, "sample_interval = 1.0e-2",

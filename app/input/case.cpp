@@ -159,6 +159,29 @@ std::optional<TableReader> read_case_table(TableReader& head, Case& c, const Cat
   return horizons;
 }
 
+// A study's own table as the study reads it. Its input errors pass as they are (they name the
+// file and key); anything else it throws, or no section, is the study's fault, said with the
+// file, the table and where the study comes from (a plugin's file, or the suite).
+std::shared_ptr<const StudySection> read_study_section(const StudyInfo& study, TableReader& table,
+                                                       const SectionInputs& in) {
+  const auto origin = in.catalogue.origins.find("study " + study.name);
+  const std::string whose = "the study '" + study.name + "' (" +
+                            (origin == in.catalogue.origins.end() ? std::string("built in") : origin->second) + ")";
+  const std::string where = in.c.file + ": [report." + study.name + "]: ";
+  std::shared_ptr<const StudySection> section;
+  try {
+    section = study.read_section(table, in);
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw std::runtime_error(where + whose + " failed to read its table: " + e.what());
+  } catch (...) {
+    throw std::runtime_error(where + whose + " failed to read its table: a non-standard exception");
+  }
+  if (!section) throw std::logic_error(where + whose + " read its table but returned no section");
+  return section;
+}
+
 // [report]: the sweeps' horizon, steps and tolerances, the gates' horizon, the long runs'
 // steps, the reference grid, the rankings' sweep and each study's own table, read and checked
 // by its study (the catalogue's order).
@@ -179,9 +202,8 @@ void read_report_table(TableReader& report, Case& c, const Catalogue& catalogue,
     if (!study.read_section) continue;
     auto table = report.optional_table(study.name);
     if (!table) continue;
-    auto section = study.read_section(*table, SectionInputs{c, catalogue, model, initial});
+    auto section = read_study_section(study, *table, SectionInputs{c, catalogue, model, initial});
     table->finish();
-    if (!section) continue;
     for (const auto& varied : section->settings_varied())
       c.given_settings[varied.integrator][varied.setting] = c.file + ": key 'report." + study.name + "." + varied.key + "'";
     c.sections[study.name] = std::move(section);

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -63,8 +64,8 @@ struct Case {
   // what a stored reference solution of this case was computed from.
   std::string model_inputs;
   std::map<std::string, IntegratorSettings> settings;  // one entry per catalogue integrator
-  // The settings the case file gives (its [integrators.NAME] keys, and the one its setting sweep
-  // varies): integrator -> key -> where, the start of a message ("FILE: key 'integrators.NAME.KEY'").
+  // The settings the case file gives (its [integrators.NAME] keys, and those its studies' own
+  // tables vary: StudySection::settings_varied): integrator -> key -> where, the start of a message ("FILE: key 'integrators.NAME.KEY'").
   // Each must act on the case (check_settings_act).
   std::map<std::string, std::map<std::string, std::string>> given_settings;
   // [case] integrators: the integrators this case runs; empty means every applicable one.
@@ -82,11 +83,15 @@ struct Case {
   // The studies' own tables, [report.<study>], each as its study read it (StudyInfo::read_section),
   // keyed by the study's name.
   std::map<std::string, std::shared_ptr<const StudySection>> sections;
-  // The section of study Section::kStudy, or null when the case has none.
+  // The section of study Section::kStudy, or null when the case has none; a section of another
+  // type under that name is the study's error (its kStudy is not its StudyInfo::name).
   template <class Section>
   const Section* section() const {
     const auto it = sections.find(Section::kStudy);
-    return it == sections.end() ? nullptr : dynamic_cast<const Section*>(it->second.get());
+    if (it == sections.end()) return nullptr;
+    const auto* typed = dynamic_cast<const Section*>(it->second.get());
+    if (!typed) throw std::logic_error(std::string("the section of study '") + Section::kStudy + "' is not of the type asked for");
+    return typed;
   }
   // Where the case's model and integrators come from, when a plugin provides them
   // (Catalogue::origins, same keys: "model NAME", "integrator NAME"); built-in ones are absent.

@@ -64,8 +64,12 @@ void Catalogue::validate() const {
   check_sorted_unique(study_names(), "study");
   for (const auto& m : models)
     if (!m.build) throw std::logic_error("catalogue: model '" + m.name + "' has no factory");
-  for (const auto& s : studies)
+  for (const auto& s : studies) {
     if (!s.make) throw std::logic_error("catalogue: study '" + s.name + "' has no factory");
+    const auto& taken = report_own_keys();
+    if (std::find(taken.begin(), taken.end(), s.name) != taken.end())
+      throw std::logic_error("catalogue: study '" + s.name + "' is named like a key of [report]; expected another name");
+  }
   check_sorted_unique(names_of(reference_solvers), "reference solver");
   std::vector<IntegratorInfo> every = integrators;
   every.insert(every.end(), reference_solvers.begin(), reference_solvers.end());

@@ -45,10 +45,10 @@ void check_limits(const Case& c, const RunLimits& limits) {
     check_samples(c, "report.long_time_steps", c.report.long_time_steps * c.h, limits);
   }
   for (const auto& [study, section] : c.sections)
-    for (const auto& [key, t_end] : section->horizons_at_case_step()) {
-      const std::string where = "report." + study + "." + key;
-      check_steps(c, where, t_end, c.h, limits);
-      check_samples(c, where, t_end, limits);
+    for (const auto& span : section->fixed_step_spans()) {
+      const std::string where = "report." + study + "." + span.key;
+      check_steps(c, where, span.t_end, span.h > 0.0 ? span.h : c.h, limits);
+      check_samples(c, where, span.t_end, limits);
     }
 }
 

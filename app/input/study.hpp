@@ -26,26 +26,37 @@ class TableReader;
 // case was loaded (StudyInfo::read_section), before anything runs. The case keeps it
 // (Case::sections) and the study reads it back (Case::section<T>()): the table's keys, their
 // checks and their meaning live with the study, not in the case reader.
-struct StudySection {
+struct StudySection : std::enable_shared_from_this<StudySection> {
   virtual ~StudySection() = default;
   // This section in a report that runs only the integrators `runs` accepts (--integrator):
-  // itself, a copy without an optional integrator that is left out, or null when an integrator
-  // it cannot do without is left out (the study then has nothing to do for the case).
-  virtual std::shared_ptr<const StudySection> restricted(const std::function<bool(const std::string&)>& runs) const = 0;
+  // itself (the default: nothing in it names an integrator the selection can leave out), a copy
+  // without an optional integrator that is left out, or null when an integrator it cannot do
+  // without is left out (the case then has no such section, and the study's why_not says so).
+  virtual std::shared_ptr<const StudySection> restricted(const std::function<bool(const std::string&)>& runs) const {
+    (void)runs;
+    return shared_from_this();
+  }
   // An integrator setting the section varies: the case file gives it (Case::given_settings), so
   // it must act on the case like any [integrators.NAME] key; `key` is the section's key naming it.
   struct VariedSetting {
     std::string integrator, setting, key;
   };
   virtual std::vector<VariedSetting> settings_varied() const { return {}; }
-  // The horizons it runs at the case's h, each (its key, t_end): checked against the run limits
-  // (--max-steps, --max-samples) like the case's own t_end.
-  virtual std::vector<std::pair<std::string, double>> horizons_at_case_step() const { return {}; }
+  // The fixed-step runs it makes, each by the section's key that sets it, its horizon and its
+  // smallest step (0: the case's h): checked against the run limits (--max-steps: t_end / h;
+  // --max-samples: t_end over the case's sample interval) like the case's own t_end.
+  struct Span {
+    std::string key;
+    double t_end = 0.0, h = 0.0;
+  };
+  virtual std::vector<Span> fixed_step_spans() const { return {}; }
 };
 
-// What a study's read_section may read besides its table: the case as loaded so far (its model,
-// t_end, h and integrator settings), the catalogue, and the case's [model] and [initial] tables
-// (to build the model at other values of one of its keys: core/model_variant.hpp).
+// What a study's read_section may read besides its table: the case as loaded so far (its [case]
+// keys and its model; its integrator settings are still the defaults, since [integrators.NAME]
+// and --set are applied after [report]), the catalogue, and the case's [model] and [initial]
+// tables (to build the model at other values of one of its keys: core/model_variant.hpp). The
+// references are valid only during the call: a section keeps copies, never them.
 struct SectionInputs {
   const Case& c;
   const Catalogue& catalogue;
@@ -99,6 +110,14 @@ class Study {
   virtual std::vector<std::string> write(const StudyContext& context) = 0;
 };
 
+// The keys and tables of [report] that the case reader reads itself (app/input/case.cpp): no
+// study may take one as its name, since its own table [report.<name>] would be read as that key.
+inline const std::vector<std::string>& report_own_keys() {
+  static const std::vector<std::string> keys = {"gate_t_end", "long_time_steps", "ranking", "reference_t_end",
+                                                "steps", "tolerances", "trajectory_interval"};
+  return keys;
+}
+
 struct StudyParameter {
   std::string name, meaning, default_value;
 };
@@ -113,9 +132,12 @@ struct StudyInfo {
   // such a case file, `report` leaves the case out of the study.
   std::function<std::string(const Case&)> why_not;
   std::function<std::unique_ptr<Study>()> make;
-  // Reads and checks the study's own [report.<name>] table (InputError naming the file and key);
-  // the case reader calls it when the table is present and refuses unread keys after it. Null: the
-  // study takes no table of its own, and a case file with one is refused as an unknown key.
+  // Reads and checks the study's own [report.<name>] table (table.fail(): InputError naming the
+  // file and key, exit status 2) and returns it, never null; the case reader calls it when the
+  // table is present and refuses unread keys after it. Any other exception is the study's fault:
+  // the case reader names the file, the table and the study's origin. Null function: the study
+  // takes no table of its own, and a case file with one is refused as an unknown key. A study's
+  // name must not be a key of [report] itself (Catalogue::validate).
   std::function<std::shared_ptr<const StudySection>(TableReader& table, const SectionInputs& inputs)> read_section;
 };
 

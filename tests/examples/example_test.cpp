@@ -15,6 +15,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/input/integrator_selection.hpp"
+#include "app/input/limits.hpp"
 #include "app/running/reference.hpp"
 #include "app/running/runner.hpp"
 #include "app/running/job_result.hpp"
@@ -283,8 +285,63 @@ TEST_CASE("example: the observed_order study reads its own [report.observed_orde
   CHECK_THROWS_WITH(load_case(with_table("t_end = 1e6\n")->path.string(), c),
                     Catch::Matchers::Contains("'report.observed_order.t_end'") && Catch::Matchers::Contains("the case's t_end"));
   CHECK_THROWS_WITH(load_case(with_table("steps = 3\n")->path.string(), c),
-                    Catch::Matchers::Contains("report.observed_order.steps"));
+                    Catch::Matchers::Contains("unknown key 'report.observed_order.steps'"));
   // Without the plugin's study, the table is an unknown key of [report].
   CHECK_THROWS_WITH(load_case(with_table("h = 0.02\n")->path.string(), suite_catalogue()),
-                    Catch::Matchers::Contains("observed_order"));
+                    Catch::Matchers::Contains("unknown key 'report.observed_order'"));
+  // Its finest runs (h/4 over t_end) are held to --max-steps: 10 s at 4e-6/4 is 1e7 steps, ten
+  // times the case's longest other run (its long-time study's 1e6 steps).
+  {
+    const Case small_steps = load_case(with_table("h = 4.0e-6\nt_end = 10.0\n")->path.string(), c);
+    RunLimits limits;
+    limits.max_steps = 5e6;
+    CHECK_THROWS_WITH(check_limits(small_steps, limits), Catch::Matchers::Contains("report.observed_order.h"));
+    limits.max_steps = 1e9;
+    CHECK_NOTHROW(check_limits(small_steps, limits));
+  }
+  // A narrower --integrator selection keeps the table whole (its h and t_end serve every run).
+  {
+    const std::vector<Case> cases = {load_case(with_table("h = 0.02\n")->path.string(), c)};
+    std::string one;  // the first integrator of the catalogue that runs the case
+    for (const auto& i : c.integrators)
+      if (one.empty() && !why_not_applicable(cases.front(), i, "")) one = i.name;
+    REQUIRE_FALSE(one.empty());
+    const auto kept = selected_cases(cases, selected_catalogue(c, {one}), {});
+    REQUIRE(kept.front().sections.count("observed_order") == 1);
+    CHECK(kept.front().sections.at("observed_order") == cases.front().sections.at("observed_order"));
+  }
+}
+
+TEST_CASE("example: a study whose table reader throws, or returns nothing, is named with the case file and table",
+          "[examples]") {
+  std::ifstream in(kCases + "/T_planar_pendulum_60deg.toml");
+  std::stringstream text;
+  text << in.rdbuf();
+  const tb::testing::TempFile file("observed_order_faulty", text.str() + "\n[report.observed_order]\nh = 0.02\n");
+  auto with_reader = [](auto reader) {
+    Catalogue c = extended_catalogue();
+    for (auto& s : c.studies)
+      if (s.name == "observed_order") s.read_section = reader;
+    return c;
+  };
+  const Catalogue throwing = with_reader([](TableReader&, const SectionInputs&) -> std::shared_ptr<const StudySection> {
+    throw std::runtime_error("the study's own fault");
+  });
+  CHECK_THROWS_WITH(load_case(file.path.string(), throwing),
+                    Catch::Matchers::Contains(file.path.string() + ": [report.observed_order]: the study 'observed_order'") &&
+                        Catch::Matchers::Contains("failed to read its table: the study's own fault"));
+  const Catalogue empty = with_reader([](TableReader&, const SectionInputs&) { return std::shared_ptr<const StudySection>(); });
+  CHECK_THROWS_WITH(load_case(file.path.string(), empty), Catch::Matchers::Contains("returned no section"));
+}
+
+TEST_CASE("example: a study may not take a key of [report] as its name", "[examples]") {
+  for (const std::string& key : report_own_keys()) {
+    Catalogue c = extended_catalogue();
+    StudyInfo renamed = *c.find_study("observed_order");
+    renamed.name = key;
+    c.studies.push_back(renamed);
+    std::sort(c.studies.begin(), c.studies.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    INFO(key);
+    CHECK_THROWS_WITH(c.validate(), Catch::Matchers::Contains("named like a key of [report]"));
+  }
 }
