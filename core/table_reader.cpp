@@ -49,7 +49,6 @@ std::string line_suffix(const toml::value* v) {
   return " (line " + std::to_string(loc.line()) + ")";
 }
 
-
 }  // namespace
 
 namespace {

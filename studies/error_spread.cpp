@@ -15,7 +15,6 @@
 
 namespace tb {
 
-
 namespace {
 
 // [report.error_spread], read when the case is loaded (StudyInfo::read_section).

@@ -240,7 +240,6 @@ std::vector<double> transformed(const Run& run, const std::vector<std::string>& 
   return y;
 }
 
-
 // One quantity of the time series drawn against t, one panel per family (and discretisation).
 struct Quantity {
   std::string section, symbol, unit, meaning;  // "|ΔE|", "J", "energy error E(t) − E(0)"

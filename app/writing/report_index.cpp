@@ -52,7 +52,6 @@ std::string anchor(const std::string& heading) {
   return a;
 }
 
-
 // The n/a reason of a metric no run of a formulation of that kind can violate: what its
 // registry row's declaration says ("no constraint", "no rotation integrated", ...).
 std::string not_integrated_reason(const MetricSpec& metric) {
@@ -660,7 +659,6 @@ void write_build(std::ostringstream& md, const ReportData& data) {
   table(md, {"key", "value"}, rows);
   md << "\n";
 }
-
 
 }  // namespace
 
