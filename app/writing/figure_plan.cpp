@@ -303,10 +303,16 @@ struct PanelNotes {
   std::vector<std::string> log_panels, lin_panels, exact_zero, unsampled, not_results;
 };
 
+// How a panel draws its quantity (scale_panel).
+struct PanelAxis {
+  bool log = false;        // log y axis
+  bool as_signed = false;  // linear, with the quantity drawn signed
+};
+
 // A panel's axis: log where the completed runs' non-zero values span decades (their 1st
 // percentile to max), else linear, signed where the quantity has a sign. A panel without a
-// completed run is scaled by its runs up to where they went unstable. Returns whether it is log.
-bool scale_panel(Panel& p, const std::vector<size_t>& members, const std::vector<RunValues>& values, const Quantity& q) {
+// completed run is scaled by its runs up to where they went unstable.
+PanelAxis scale_panel(Panel& p, const std::vector<size_t>& members, const std::vector<RunValues>& values, const Quantity& q) {
   std::vector<double> positive;
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   const bool any_result = std::any_of(members.begin(), members.end(), [&](size_t i) { return values[i].run->result; });
@@ -337,7 +343,7 @@ bool scale_panel(Panel& p, const std::vector<size_t>& members, const std::vector
     p.ymin = lo - pad, p.ymax = hi + pad;
     if (hi == lo && hi == 0.0) p.ymin = -1, p.ymax = 1;  // only zeros among the completed runs
   }
-  return log;
+  return {log, as_signed};
 }
 
 // One run's series in a panel (log or signed linear as the panel decided), noting in `notes`
@@ -444,10 +450,9 @@ void timeseries_figure(const std::string& case_name, const std::vector<Run>& run
     Panel p;
     p.title = titles[g];
     p.xlabel = "t [s]";
-    const bool log = scale_panel(p, groups[g], values, q);
-    const bool as_signed = !log && q.signed_when_linear;
-    (log ? notes.log_panels : notes.lin_panels).push_back(p.title);
-    for (size_t i : groups[g]) p.series.push_back(timeseries_series(values[i], log, as_signed, notes));
+    const PanelAxis axis = scale_panel(p, groups[g], values, q);
+    (axis.log ? notes.log_panels : notes.lin_panels).push_back(p.title);
+    for (size_t i : groups[g]) p.series.push_back(timeseries_series(values[i], axis.log, axis.as_signed, notes));
     fig.panels.push_back(std::move(p));
   }
   fig.caption = timeseries_caption(q, values, fig.panels.size(), notes);
