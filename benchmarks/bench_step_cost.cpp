@@ -18,7 +18,9 @@
 // Counters (per accepted step): rhs_evals, newton_iters; plus N and the mean step h_mean (s).
 //
 //   benchmarks [--plugin FILE]... [--integrator NAME]... --benchmark_min_time=0.05 --benchmark_out=b.json --benchmark_out_format=json
-//   /usr/bin/python3 scripts/summarise_benchmarks.py b.json OUT_DIR
+//
+// `tetherbench report` runs it one integrator at a time and writes benchmarks.csv and benchmarks.md
+// from its output (app/writing/step_cost_page.hpp); run alone, its JSON is the result.
 //
 // The integrators are the catalogue's as `tetherbench` has it: the suite's, and those of the
 // plugins named by --plugin FILE (repeatable) and TETHERBENCH_PLUGINS=A.so:B.so, loaded and
@@ -194,12 +196,12 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("fixed_step_rule", "h = 0.3 / omega_max(N)");
   benchmark::AddCustomContext("adaptive_tolerances", "rtol 1e-6, atol 1e-9; per accepted step");
   benchmark::AddCustomContext("time_measure", "cpu_time per iteration = per step");
-  // What N counts in each model (summarise_benchmarks.py: benchmarks.csv's size column).
+  // What N counts in each model (benchmarks.csv's size column, the x axis of its figure).
   for (const BenchmarkModel& model : tb::bench::benchmark_models())
     benchmark::AddCustomContext("size_of_" + model.name, model.size_label);
   benchmark::AddCustomContext("size_of_mass_solve", "string elements N [dimensionless count]");
   // Each plugin measured, with how it was compiled (a plugin built without optimisation is not
-  // comparable: summarise_benchmarks.py shows these rows).
+  // comparable: benchmarks.md shows these rows).
   for (const auto& p : measured_catalogue().plugins)
     benchmark::AddCustomContext("plugin " + p.name, p.version + ", file hash " + p.hash + ", " + tb::plugin_build(p) + ", " + p.file);
   register_benchmarks();

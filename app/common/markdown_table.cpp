@@ -12,11 +12,12 @@ std::string cell(const std::string& s) {
   return out;
 }
 
-void table(std::ostringstream& md, const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
+void table(std::ostringstream& md, const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
+           const std::vector<bool>& numeric) {
   md << "|";
   for (const auto& h : header) md << " " << cell(h) << " |";
   md << "\n|";
-  for (size_t i = 0; i < header.size(); ++i) md << "---|";
+  for (size_t i = 0; i < header.size(); ++i) md << (i < numeric.size() && numeric[i] ? "---:|" : "---|");
   md << "\n";
   for (const auto& row : rows) {
     md << "|";

@@ -10,7 +10,9 @@ namespace tb::markdown {
 
 // A Markdown cell: no line breaks, no bare '|'.
 std::string cell(const std::string& s);
-void table(std::ostringstream& md, const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows);
+// `numeric`: which columns are right-aligned (numbers); none when empty.
+void table(std::ostringstream& md, const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
+           const std::vector<bool>& numeric = {});
 
 // `text` with the one block between the lines `begin_marker` and `end_marker` (markers included)
 // replaced by `block`; InputError naming `where` when the markers are missing, repeated or out of order.

@@ -58,6 +58,14 @@ const IntegratorInfo& Catalogue::crosscheck() const {
   return *info;
 }
 
+std::vector<std::string> StepCostComparisons::named() const {
+  std::vector<std::string> names = step_rates;
+  for (const auto& r : ratios) names.insert(names.end(), {r.method, r.baseline});
+  for (const auto& same : same_equations)
+    for (const auto& p : same.pairs) names.insert(names.end(), {p.method, p.twin});
+  return names;
+}
+
 void Catalogue::validate() const {
   check_sorted_unique(model_names(), "model");
   check_sorted_unique(integrator_names(), "integrator");
@@ -92,6 +100,13 @@ void Catalogue::validate() const {
     if (i.adaptive && !IntegratorSettings::defaults(i.settings, 0.0).declares_tolerances())
       throw std::logic_error("catalogue: adaptive integrator '" + i.name + "' must declare its error tolerances rtol and atol (error_tolerance_settings)");
   }
+  for (const auto& name : step_cost.named())
+    if (!knows_integrator(name))
+      throw std::logic_error("catalogue: the step-cost comparisons name '" + name + "', which is no integrator of the catalogue");
+  for (const auto& same : step_cost.same_equations)
+    if (same.max_iterations <= 0.0 || same.max_cost_ratio <= 0.0 || same.why.empty())
+      throw std::logic_error("catalogue: the step-cost comparison of the same discrete equations on '" + same.model +
+                             "' must declare both bounds and why");
   for (const auto& r : reference_solvers)
     if (find_integrator(r.name))
       throw std::logic_error("catalogue: reference solver '" + r.name +

@@ -14,6 +14,37 @@
 
 namespace tb {
 
+// The comparisons the step-cost page (benchmarks.md, app/writing/step_cost_page.hpp) makes beyond
+// its tables of every method, declared by the suite with their reasons (suite/catalogue.cpp), so
+// that the page's writer names no integrator.
+struct StepCostComparisons {
+  // A method's cost per step against a baseline's at the same step, and per evaluation.
+  struct Ratio {
+    std::string method, baseline;
+  };
+  // A method and its twin: the same discrete equations solved on a benchmark model, `substeps`
+  // of them per step (a composition's stages).
+  struct Twins {
+    std::string method, twin;
+    int substeps = 1;
+  };
+  // Methods that solve the same discrete equations on one benchmark model: their Newton
+  // iterations and costs per step should be alike at every N, so a difference measures how the
+  // equations are evaluated and solved. A method is flagged above max_iterations per substep,
+  // or above max_cost_ratio times its twin's cost per step.
+  struct SameEquations {
+    std::string model;  // a benchmark model's name (benchmarks/benchmark_models.hpp)
+    std::vector<Twins> pairs;
+    double max_iterations = 0.0, max_cost_ratio = 0.0;
+    std::string why;  // the reason for both bounds, printed above the table
+  };
+  std::vector<Ratio> ratios;
+  std::vector<SameEquations> same_equations;
+  // Adaptive methods whose steps per simulated second over the report's full runs are shown.
+  std::vector<std::string> step_rates;
+  std::vector<std::string> named() const;  // every integrator named above
+};
+
 struct Catalogue {
   std::vector<ModelInfo> models;            // sorted by name
   std::vector<IntegratorInfo> integrators;  // sorted by name
@@ -27,6 +58,7 @@ struct Catalogue {
   // measured against the reference.
   std::string reference_integrator;
   std::string crosscheck_integrator;
+  StepCostComparisons step_cost;
   // Integrators a command was told to leave out (`--integrator` named the others:
   // app/input/integrator_selection.hpp): known by name -- a case's sweep or a paper claim naming one is
   // no error -- but never run. Empty: the catalogue compares every integrator it has.

@@ -125,12 +125,8 @@ BenchmarksDone run_benchmarks(const BenchmarkRun& run) {
   }
   std::fprintf(stderr, "  benchmarks: %zu parts measured now, %zu reused from %s\n", done.measured, done.reused,
                run.store_dir.c_str());
-  const std::string script = "/usr/bin/python3 " + shell_quote(run.scripts_dir + "/summarise_benchmarks.py") + " ";
-  const std::string json = (fs::path(run.dir) / "benchmarks.json").string();
-  std::string merge = script + "--merge " + shell_quote(json);
-  for (const auto& p : parts) merge += " " + shell_quote(p);
-  done.ok = done.ok && !parts.empty() && std::system(merge.c_str()) == 0 &&
-            std::system((script + shell_quote(json) + " " + shell_quote(run.dir)).c_str()) == 0;
+  done.parts = parts;
+  done.ok = done.ok && !parts.empty();
   return done;
 }
 

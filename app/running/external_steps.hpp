@@ -1,6 +1,6 @@
 #pragma once
-// The report's steps that run other programs: the Google Benchmark binary and its summary, and
-// the matplotlib figures with index.md (scripts/*.py under /usr/bin/python3, where Debian's
+// The report's steps that run other programs: the Google Benchmark binary, and the matplotlib
+// figures (scripts/*.py under /usr/bin/python3, where Debian's
 // python3-* packages import). Kept apart from the report's own logic so that the one place
 // that builds shell commands quotes every path.
 
@@ -14,7 +14,7 @@ std::string shell_quote(const std::string& text);
 
 // What the report asks of the benchmark binary (benchmarks/bench_step_cost.cpp).
 struct BenchmarkRun {
-  std::string binary, scripts_dir, dir;
+  std::string binary, dir;
   // The plugins the report loaded: passed on as --plugin FILE each (and TETHERBENCH_PLUGINS
   // emptied for it, so that none is loaded twice), their integrators measured like the suite's.
   std::vector<std::string> plugins;
@@ -30,13 +30,14 @@ struct BenchmarkRun {
 };
 
 struct BenchmarksDone {
-  bool ok = true;            // every built-in part, the merge and the summary ran
+  bool ok = true;            // every built-in part was measured or reused
   std::string plugin_fault;  // "" or which part failed with the plugins loaded and how ("rk3: crashed (SIGSEGV)")
   size_t measured = 0, reused = 0;  // parts measured now, or taken from the store
+  std::vector<std::string> parts;    // the parts' files (Google Benchmark JSON), in order
 };
 
-// Measures the parts (skipped with a message when the binary is absent), merges them into
-// run.dir/benchmarks.json and runs summarise_benchmarks.py into run.dir. A part that fails with
+// Measures the parts (skipped with a message when the binary is absent), or takes them from the
+// store; the report writes its page from them (app/writing/step_cost_page.hpp). A part that fails with
 // plugins loaded is the plugins' fault (plugin_fault, stderr, benchmarks.log): a built-in
 // integrator's part is then measured again without them, a plugin's is left out.
 BenchmarksDone run_benchmarks(const BenchmarkRun& run);

@@ -18,6 +18,7 @@
 #include "app/running/plugins.hpp"
 #include "app/input/reference_data.hpp"
 #include "app/writing/report_index.hpp"
+#include "app/writing/step_cost_page.hpp"
 #include "app/writing/summary.hpp"
 
 namespace fs = std::filesystem;
@@ -304,7 +305,6 @@ ReportStatus write_report(const std::vector<Case>& cases, const Catalogue& catal
     // those the command selected with --integrator).
     BenchmarkRun bench;
     bench.binary = options.benchmarks_binary;
-    bench.scripts_dir = options.scripts_dir;
     bench.dir = dir.string();
     for (const auto& p : catalogue.plugins) bench.plugins.push_back(p.file);
     for (const auto& i : catalogue.integrators) bench.measured.emplace_back(i.name, catalogue.origin("integrator", i.name));
@@ -319,7 +319,9 @@ ReportStatus write_report(const std::vector<Case>& cases, const Catalogue& catal
                                             std::to_string(benchmarks.reused) +
                                             " reused from this folder's store (the same build and plugins)");
     write_manifest(dir.string(), manifest);
-    scripts_ok = benchmarks.ok;
+    // The page only of a complete measurement: a built-in part that failed leaves it unwritten
+    // and the report's status says so.
+    scripts_ok = benchmarks.ok && write_step_cost_page(benchmarks.parts, dir.string(), catalogue.step_cost);
     // A plugin's fault in the benchmarks is a failed measurement of the plugin (status 1), as in a run.
     if (!benchmarks.plugin_fault.empty()) status.all_runs_ok = false;
   }
