@@ -178,16 +178,23 @@ TEST_CASE("cost exponents: exact on exact power laws, and judged O(N) yes, no or
   CHECK(growth.at("two").per_step.p == Approx(1.5).margin(1e-12));
   CHECK(growth.at("two").verdict == "inconclusive: 2 points, no interval to tell noise from growth");
 
-  // The band's edges: 1 +- linear_band is yes; beyond it with a tight interval is no.
+  // The band's edges, judged on the interval alike on both sides: inside 1 +- linear_band, yes;
+  // wholly outside, no; across an edge, inconclusive (also when the exponent itself is 1).
   PowerLawFit fit;
-  fit.points = 7, fit.ci95 = 0.01;
+  fit.points = 7, fit.ci95 = 0.005;
+  fit.p = 1.144;
+  CHECK(linear_verdict(fit) == "yes");
+  fit.p = 0.856;
+  CHECK(linear_verdict(fit) == "yes");
   fit.p = 1.149;
-  CHECK(linear_verdict(fit) == "yes");
-  fit.p = 0.851;
-  CHECK(linear_verdict(fit) == "yes");
-  fit.p = 1.17;
+  CHECK(linear_verdict(fit) == "inconclusive: the 95% interval [1.14, 1.15] crosses the band's edge");
+  fit.p = 1.17, fit.ci95 = 0.01;
+  CHECK(linear_verdict(fit) == "**no — check**");
+  fit.p = 0.83;
   CHECK(linear_verdict(fit) == "**no — check**");
   fit.ci95 = 0.03;
+  CHECK(linear_verdict(fit).rfind("inconclusive", 0) == 0);
+  fit.p = 1.0, fit.ci95 = 0.2;
   CHECK(linear_verdict(fit).rfind("inconclusive", 0) == 0);
 }
 
@@ -211,7 +218,10 @@ TEST_CASE("the page's comparisons: the catalogue's declared pairs, their ratios 
   entries.push_back(entry(same.model, pair.method, 100, 100.0, at_bound, at_bound));
   entries.push_back(entry(same.model, pair.twin, 100, 100.0 / (same.max_cost_ratio * 0.99), 2, 2));
   entries.push_back(entry(same.model, pair.method, 200, 1000.0, at_bound * 1.01, at_bound * 1.01));
-  entries.push_back(entry(same.model, pair.twin, 200, 1000.0 / (same.max_cost_ratio * 1.01), 2, 2));
+  entries.push_back(entry(same.model, pair.twin, 200, 1000.0 / (same.max_cost_ratio * 1.01), at_bound * 1.01, at_bound * 1.01));
+  // The twin stopping after one evaluation: dearer per step, cheaper per evaluation, no flag.
+  entries.push_back(entry(same.model, pair.method, 300, 150.0, 2, 2));
+  entries.push_back(entry(same.model, pair.twin, 300, 100.0, 1, 1));
   const StepCosts costs = read_step_costs(parse_json(document(entries), "doc"));
 
   CsvTable summary;
@@ -238,7 +248,10 @@ TEST_CASE("the page's comparisons: the catalogue's declared pairs, their ratios 
   CHECK(line200.find(pair.method + ": " + format_g(at_bound * 1.01, 3) + " iterations") != std::string::npos);
   char above[32];
   std::snprintf(above, sizeof above, "%.2f", same.max_cost_ratio * 1.01);
-  CHECK(line200.find(pair.method + ": " + above + "× " + pair.twin) != std::string::npos);
+  CHECK(line200.find(pair.method + ": " + above + "× " + pair.twin + " per evaluation") != std::string::npos);
+  const size_t at300 = md.find("| 300 | 2 | 1 | 1.5 | 0.75 |");
+  REQUIRE(at300 != std::string::npos);
+  CHECK(md.substr(at300, md.find('\n', at300) - at300).find("**") == std::string::npos);
   // Whole runs: iterations per step 3; the runtime ratio 1.5 at the same h (A), none across steps (B).
   CHECK(md.find("| A | 3 | 3 | 2 | 1.5 |") != std::string::npos);
   CHECK(md.find("| B | 2 | 3 | 2 | — |") != std::string::npos);

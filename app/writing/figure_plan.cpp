@@ -242,7 +242,9 @@ std::vector<double> transformed(const Run& run, const std::vector<std::string>& 
 
 // One quantity of the time series drawn against t, one panel per family (and discretisation).
 struct Quantity {
-  std::string section, symbol, unit, meaning;  // "|ΔE|", "J", "energy error E(t) − E(0)"
+  // "|ΔE|", "J", "energy error E(t) − E(0)"; the unit of a quantity with a metric is the
+  // registry's (timeseries_figure), so it is given only for quantities without one.
+  std::string section, symbol, unit, meaning;
   std::string metric;                          // summary.csv's metric whose not_integrated entry excludes a run
   bool signed_when_linear = true;              // drawn signed on a linear axis (else as the transform gives)
 };
@@ -994,19 +996,19 @@ void timeseries_figures(const std::string& case_name, const std::vector<Run>& ru
     };
   };
   auto error = [&](std::string column) { return column_as(column, "abs"); };
-  timeseries_figure(case_name, runs, {"energy", "|ΔE|", "J", "Energy error |E − E0 − W| (W: work of external forces, 0 for a conservative model)", "energy_err_max"},
+  timeseries_figure(case_name, runs, {"energy", "|ΔE|", "", "Energy error |E − E0 − W| (W: work of external forces, 0 for a conservative model)", "energy_err_max"},
                     energy, figures, omitted);
-  timeseries_figure(case_name, runs, {"momentum", "|Δπ|", "kg m²/s", "Momentum-map error |π − π0|", "momentum_err_max"},
+  timeseries_figure(case_name, runs, {"momentum", "|Δπ|", "", "Momentum-map error |π − π0|", "momentum_err_max"},
                     single("momentum"), figures, omitted);
-  timeseries_figure(case_name, runs, {"linear_momentum", "|ΔP|", "kg m/s", "Linear-momentum error ‖P − P0‖", "linear_momentum_err_max", false},
+  timeseries_figure(case_name, runs, {"linear_momentum", "|ΔP|", "", "Linear-momentum error ‖P − P0‖", "linear_momentum_err_max", false},
                     vector({"P_x", "P_y", "P_z"}), figures, omitted);
   timeseries_figure(case_name, runs, {"payload_position", "|Δz|", "m", "Payload's vertical displacement z − z0", ""},
                     single("payload_z"), figures, omitted);
   timeseries_figure(case_name, runs, {"payload_horizontal", "|Δx_h|", "m", "Payload's horizontal displacement ‖(x, y) − (x0, y0)‖", "", false},
                     vector({"payload_x", "payload_y"}), figures, omitted);
-  timeseries_figure(case_name, runs, {"constraint", "|g(q)|", "m, or dimensionless", "Constraint residual max |g(q)| (m for lengths, dimensionless for unit vectors)", "constraint_err_max", false},
+  timeseries_figure(case_name, runs, {"constraint", "|g(q)|", "", "Constraint residual max |g(q)| (m for lengths, dimensionless for unit vectors)", "constraint_err_max", false},
                     error("constraint_err"), figures, omitted);
-  timeseries_figure(case_name, runs, {"orthogonality", "‖I − RᵀR‖_F", "dimensionless", "Orthogonality error ‖I − RᵀR‖_F", "orthogonality_err_max", false},
+  timeseries_figure(case_name, runs, {"orthogonality", "‖I − RᵀR‖_F", "", "Orthogonality error ‖I − RᵀR‖_F", "orthogonality_err_max", false},
                     error("orthogonality_err"), figures, omitted);
 }
 

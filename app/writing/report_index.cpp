@@ -174,7 +174,7 @@ std::string front_horizon(const CaseFront& f) {
 
 std::string energy_of(const FrontEntry& e) {
   for (const auto& x : e.errors)
-    if (x.quantity == "energy") return "ΔE " + num(x.value) + " J";
+    if (x.quantity == "energy") return "ΔE " + num(x.value) + " " + unit_of(metric_spec(column_of(x.quantity)));
   return "";
 }
 
@@ -191,7 +191,8 @@ std::vector<std::string> glance_row(const ModelAdvice& a) {
       // centre of mass is free it is ΔE_int's, not the whole ΔE printed before it.
       if (e.energy_law == "sqrt_t" || e.energy_law == "linear" || e.energy_law == "faster" || e.energy_law == "power_law") {
         const auto internal = e.runs.front()->value("energy_err_internal_max");
-        line += " (" + (internal ? "ΔE_int " + num(*internal) + " J " : std::string()) + growth_law_words(e.energy_law) + ")";
+        line += " (" + (internal ? "ΔE_int " + num(*internal) + " " + unit_of(metric_spec("energy_err_internal_max")) + " " : std::string()) +
+                growth_law_words(e.energy_law) + ")";
       }
       if (const std::string c = step_caveat(e); !c.empty()) caveats.push_back(e.label() + (a.fronts.size() > 1 ? " on " + f.case_name : "") + ": " + c);
     }
