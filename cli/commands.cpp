@@ -94,26 +94,6 @@ void print_row(const SummaryRow& r) {
               r.runtime_s);
 }
 
-// The top-level files a report or study folder receives, checked before anything runs.
-std::vector<std::string> report_files(const std::vector<const StudyInfo*>& studies, bool full_runs) {
-  std::vector<std::string> files = {"build_info.csv", "job_costs.csv", "jobs.csv", "index.md", "benchmarks.json", "benchmarks.log",
-                                    "benchmarks.md"};
-  if (full_runs) files.insert(files.end(), {"summary.csv", "summary.md"});
-  for (const auto* s : studies)
-    for (const auto& f : files_named_in(s->writes)) files.push_back(f);
-  return files;
-}
-
-ReportOptions report_options(const Session& session) {
-  ReportOptions options;
-  options.reference_dir = session.data.reference;
-  options.data_root = session.data.root;
-  options.scripts_dir = session.data.scripts;
-  options.benchmarks_binary = session.data.benchmarks;
-  options.command = session.command_line;
-  return options;
-}
-
 // `tetherbench list [--settings-table]`
 class ListCommand : public Command {
  public:
@@ -226,28 +206,27 @@ class TableCommand : public Command {
   }
   bool distributes() const override { return true; }
   int execute(Session& session) override {
-    ReportOptions options = report_options(session);
-    options.resume = reuse_.reuse();  // a contradiction is refused before anything is written
-    options.out_dir = output_folder("--out", out_, {"summary.csv", "summary.md", "job_costs.csv", "jobs.csv"});
-    const int repeats = count("--repeats", repeats_, 1000);
-    options.workers = unsigned(count("--jobs", jobs_, 1024));
-    const Catalogue selected = selected_catalogue(session.catalogue, integrator_names_);
-    const auto cases =
-        selected_cases(inputs_.load(session.catalogue, session.case_files_or_bundled(cases_)), selected, inputs_.sets);
-    const TableOutcome table = run_table(cases, selected, options, repeats);
-    if (!table.gathering) return 0;  // another MPI rank: rank 0 prints and writes
+    TableRequest request;
+    request.resume = reuse_.reuse();  // a contradiction is refused before anything is written
+    request.progress = true;
+    request.out_dir = out_;
+    request.repeats = count("--repeats", repeats_, 1000);
+    request.workers = unsigned(count("--jobs", jobs_, 1024));
+    request.cases = inputs_.choice(cases_, integrator_names_);
+    const TableRun run = table(session, request);
+    if (!run.outcome.gathering) return 0;  // another MPI rank: rank 0 prints and writes
     bool all_ok = true;
     std::string current;
-    for (const auto& row : table.rows) {
+    for (const auto& row : run.outcome.rows) {
       if (row.case_name != current) {
         current = row.case_name;
-        for (const auto& c : cases)
+        for (const auto& c : run.cases)
           if (c.name == current) std::printf("%s (%s)\n", c.name.c_str(), c.file.c_str());
       }
       print_row(row);
       all_ok = all_ok && !row.outcome.no_result();
     }
-    const auto dir = fs::path(options.out_dir);
+    const auto dir = fs::path(run.out_dir);
     std::printf("wrote %s and %s\n", (dir / "summary.csv").c_str(), (dir / "summary.md").c_str());
     return finish(all_ok);
   }
@@ -284,10 +263,9 @@ class ReportCommand : public Command {
   }
   bool distributes() const override { return true; }
   int execute(Session& session) override {
-    ReportOptions options = report_options(session);
+    ReportOptions options = session.report_options();
     options.resume = reuse_.reuse();  // a contradiction is refused before anything is written
     options.study_parameters = study_parameters(session.catalogue);
-    const Catalogue selected = selected_catalogue(session.catalogue, integrator_names_);
     std::vector<const StudyInfo*> studies;
     for (const auto& s : session.catalogue.studies) studies.push_back(&s);
     options.out_dir = output_folder("--out", out_, report_files(studies, true));
@@ -295,10 +273,9 @@ class ReportCommand : public Command {
     options.benchmarks = !no_benchmarks_;
     options.plots = !no_plots_;
     options.references = reference_search(reference_dirs_, session.data, session.catalogue);
-    const auto cases =
-        selected_cases(inputs_.load(session.catalogue, session.case_files_or_bundled(cases_)), selected, inputs_.sets);
+    const ChosenRuns chosen = choose_runs(session, inputs_.choice(cases_, integrator_names_));
     const auto start = std::chrono::steady_clock::now();
-    const ReportStatus status = write_report(cases, selected, options);
+    const ReportStatus status = write_report(chosen.cases, chosen.catalogue, options);
     if (!status.gathering) return 0;  // another MPI rank: rank 0 writes the report
     std::printf("report written to %s (%.1f s)%s\n", options.out_dir.c_str(),
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
@@ -354,13 +331,14 @@ class StudyCommand : public Command {
   }
   bool distributes() const override { return true; }
   int execute(Session& session) override {
-    std::map<std::string, std::string> parameters;
+    StudyRequest request;
+    std::map<std::string, std::string>& parameters = request.parameters;
     if (alias_) {
       name_ = "catenary";
       if (elements_opt_->count()) parameters["elements"] = elements_;
     }
-    const StudyInfo* info = session.catalogue.find_study(name_);
-    if (!info)
+    request.name = name_;
+    if (!session.catalogue.find_study(name_))  // named before the parameters are read
       throw InputError("study: unknown study '" + name_ + "' (expected one of: " + join_names(session.catalogue.study_names()) + ")");
     for (const auto& p : params_) {
       const auto eq = p.find('=');
@@ -369,14 +347,13 @@ class StudyCommand : public Command {
       if (!parameters.emplace(p.substr(0, eq), p.substr(eq + 1)).second)
         throw InputError("--param " + p + ": '" + p.substr(0, eq) + "' is given twice");
     }
-    ReportOptions options = report_options(session);
-    options.resume = reuse_.reuse();  // a contradiction is refused before anything is written
-    options.out_dir = output_folder("--out", out_, report_files({info}, info->needs_full_runs));
-    options.workers = unsigned(count("--jobs", jobs_, 1024));
-    options.references = reference_search(reference_dirs_, session.data, session.catalogue);
-    auto cases = inputs_.load(session.catalogue, session.case_files_or_bundled(cases_));
-    if (cases_.empty()) cases = cases_for_study(*info, cases);
-    const StudyOutcome outcome = run_study(*info, cases, session.catalogue, options, parameters);
+    request.resume = reuse_.reuse();  // a contradiction is refused before anything is written
+    request.progress = true;
+    request.out_dir = out_;
+    request.workers = unsigned(count("--jobs", jobs_, 1024));
+    request.reference_dirs = reference_dirs_;
+    request.cases = inputs_.choice(cases_, {});
+    const StudyOutcome outcome = study(session, request);
     if (!outcome.gathering) return 0;
     for (const auto& path : outcome.written) std::printf("wrote %s\n", path.c_str());
     return finish(outcome.all_runs_ok);
@@ -409,7 +386,7 @@ class ReferenceCommand : public Command {
     const std::string out = out_opt_->count() ? out_ : session.data.reference;
     output_folder("--out", out);
     const auto cases = load_cases(session.catalogue, session.case_files_or_bundled(cases_), {}, RunLimits{});
-    for (const auto& path : write_references(cases, session.catalogue, out, session.command_line))
+    for (const auto& path : write_references(cases, session.catalogue, out, session.command))
       std::printf("wrote %s\n", path.c_str());
     return finish(true);
   }
@@ -606,7 +583,7 @@ class IndexCommand : public Command {
     bool drawn = true;
     if (plots_) {
       write_figure_plan(dir_, session.catalogue);
-      drawn = run_plots(report_options(session).scripts_dir, dir_);
+      drawn = run_plots(session.report_options().scripts_dir, dir_);
     }
     write_index(dir_, cases);
     std::printf("wrote %s%s\n", (fs::path(dir_) / "index.md").string().c_str(), drawn ? "" : " -- the plots failed, see above");
@@ -697,12 +674,6 @@ class CoverageCommand : public Command {
 
 }  // namespace
 
-std::vector<std::string> Session::bundled_case_files() const { return tb::bundled_case_files(data); }
-
-std::vector<std::string> Session::case_files_or_bundled(const std::vector<std::string>& given) const {
-  return given.empty() ? bundled_case_files() : given;
-}
-
 void CaseRunOptions::add_to(CLI::App* command) {
   command->add_option("--set", sets, kSetHelp)->allow_extra_args(false);
   steps_opt = command->add_option("--max-steps", max_steps, "refuse runs of more fixed steps than this (default 1e9)");
@@ -715,6 +686,16 @@ void CaseRunOptions::add_to(CLI::App* command) {
 
 RunLimits CaseRunOptions::limits() const {
   return cli::limits(given(steps_opt, max_steps), given(samples_opt, max_samples), given(state_opt, max_state));
+}
+
+CaseChoice CaseRunOptions::choice(const std::vector<std::string>& files, const std::vector<std::string>& integrators) const {
+  CaseChoice c;
+  c.files = files;
+  c.integrators = integrators;
+  c.sets = sets;
+  c.limits = limits();
+  c.full_horizon = full_horizon;
+  return c;
 }
 
 std::vector<Case> CaseRunOptions::load(const Catalogue& catalogue, const std::vector<std::string>& files) const {

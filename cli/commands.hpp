@@ -13,6 +13,7 @@
 #include "app/input/catalogue.hpp"
 #include "app/common/data_paths.hpp"
 #include "app/input/limits.hpp"
+#include "suite/session.hpp"  // Session: what every command runs with
 
 namespace tb::cli {
 
@@ -20,16 +21,6 @@ namespace tb::cli {
 // (its row is in the summary); 2 a usage or input error, before anything is written; 3 an I/O or
 // internal error.
 constexpr int kRunFailed = 1, kUsageError = 2, kInternalError = 3;
-
-// What every command runs with.
-struct Session {
-  Catalogue catalogue;   // the suite's, with the plugins' entries
-  DataPaths data;        // bundled cases, reference data, scripts
-  std::string command_line;
-  std::vector<std::string> bundled_case_files() const;
-  // The files given, or every bundled case when none is.
-  std::vector<std::string> case_files_or_bundled(const std::vector<std::string>& given) const;
-};
 
 // The options of the commands that run cases: --set, resource limits, --full-horizon.
 struct CaseRunOptions {
@@ -40,6 +31,8 @@ struct CaseRunOptions {
   void add_to(CLI::App* command);
   RunLimits limits() const;
   std::vector<Case> load(const Catalogue& catalogue, const std::vector<std::string>& files) const;
+  // The files (none: the bundled cases) with these options, run by `integrators` (none: all).
+  CaseChoice choice(const std::vector<std::string>& files, const std::vector<std::string>& integrators) const;
 };
 
 class Command {

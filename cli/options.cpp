@@ -32,21 +32,6 @@ int count(const std::string& option, const std::string& text, int max) {
   return int(x);
 }
 
-std::vector<std::string> files_named_in(const std::string& list) {
-  std::vector<std::string> names;
-  std::string name;
-  for (char c : list + ",") {
-    if (c == ',' || c == ' ' || c == ';') {
-      if (name.find('.') != std::string::npos && name.find('/') == std::string::npos && name.find('*') == std::string::npos)
-        names.push_back(name);
-      name.clear();
-    } else {
-      name += c;
-    }
-  }
-  return names;
-}
-
 void refuse_repeats(const std::string& option, const std::vector<std::string>& names) {
   std::set<std::string> seen;
   for (const auto& n : names)

@@ -16,8 +16,6 @@ namespace tb::cli {
 double positive_number(const std::string& option, const std::string& text, const std::string& unit = "");
 // An integer in [1, max].
 int count(const std::string& option, const std::string& text, int max);
-// The file names in a list such as StudyInfo::writes ("work_precision.csv, orders.csv, ...").
-std::vector<std::string> files_named_in(const std::string& list);
 // Names given at most once each.
 void refuse_repeats(const std::string& option, const std::vector<std::string>& names);
 

@@ -124,7 +124,7 @@ int main(int argc, char** argv) {
     if (c->subcommand->parsed()) command = c.get();
   try {
     Session session;
-    for (int i = 0; i < argc; ++i) session.command_line += std::string(i ? " " : "") + (i ? argv[i] : "tetherbench");
+    for (int i = 0; i < argc; ++i) session.command += std::string(i ? " " : "") + (i ? argv[i] : "tetherbench");
     session.data = find_data_paths(data_dir_opt->count() ? std::optional<std::string>(data_dir) : std::nullopt);
     session.catalogue = suite_catalogue();
     IsolationSettings isolation;

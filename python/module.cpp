@@ -1,7 +1,7 @@
 // tetherbench._core: the compiled part of the Python package `tetherbench` (tetherbench/ at the
 // repository's root holds the Python part, which turns these results into pandas DataFrames).
-// Every function here calls what the command line calls -- load_cases, CaseRun (`run`),
-// run_study (`study`), load_plugins (`--plugin`) -- on the session's catalogue: nothing is
+// Every function here calls what the command line calls -- load_cases, CaseRun (`run`), the
+// session's table and study (suite/session.hpp), load_plugins (`--plugin`) -- on the session's catalogue: nothing is
 // measured, checked or written by a second implementation. Input errors raise ValueError with the
 // command line's message (the text after "tetherbench: "). C++ runs with the interpreter's lock
 // released, and with the suite's interrupt handlers in place: Ctrl-C ends the runs as the command
@@ -39,7 +39,7 @@
 namespace py = pybind11;
 using namespace tb;
 using tb::python::session;
-using tb::python::Session;
+using PythonSession = tb::python::Session;
 
 namespace {
 
@@ -51,8 +51,6 @@ struct CaseSummary {
   // (label, integrator, discretisation, why not: "" when it runs)
   std::vector<std::tuple<std::string, std::string, std::string, std::string>> runs;
 };
-
-std::vector<std::string> bundled_case_files() { return tb::bundled_case_files(session().data); }
 
 // --max-steps, --max-samples, --max-state: the defaults where not given, else a number > 0.
 RunLimits limits_from(const std::optional<double>& steps, const std::optional<double>& samples,
@@ -133,33 +131,24 @@ py::dict run(const std::string& file, const std::vector<std::string>& integrator
   return result;
 }
 
-py::list study(const std::string& name, const std::vector<std::string>& files, const std::vector<std::string>& integrators,
+py::list study_binding(const std::string& name, const std::vector<std::string>& files, const std::vector<std::string>& integrators,
                const std::string& out_dir, const std::map<std::string, std::string>& parameters,
                const std::vector<std::string>& overrides, int jobs, bool progress) {
-  const Session& s = session();
-  const StudyInfo* info = s.catalogue.find_study(name);
-  if (!info)
-    throw InputError("study: unknown study '" + name + "' (expected one of: " + join_names(s.catalogue.study_names()) + ")");
-  const Catalogue selected = selected_catalogue(s.catalogue, integrators);
-  auto cases = selected_cases(load_cases(s.catalogue, files.empty() ? bundled_case_files() : files, overrides, RunLimits{}),
-                              selected, overrides);
-  if (files.empty()) cases = cases_for_study(*info, cases);
-  ReportOptions options;
-  options.out_dir = output_folder("--out", out_dir, {});
-  options.reference_dir = s.data.reference;
-  options.references = reference_search({}, s.data, s.catalogue);
-  options.workers = unsigned(std::max(1, jobs));
-  options.benchmarks = false;
-  options.plots = false;
-  options.command = "tetherbench.study('" + name + "')";
-  options.progress = progress;
-  options.data_root = s.data.root;
-  options.scripts_dir = s.data.scripts;
+  StudyRequest request;
+  request.name = name;
+  request.cases.files = files;
+  request.cases.integrators = integrators;
+  request.cases.sets = overrides;
+  request.parameters = parameters;
+  request.out_dir = out_dir;
+  request.workers = unsigned(std::max(1, jobs));
+  request.progress = progress;
+  request.command = "tetherbench.study('" + name + "')";
   StudyOutcome outcome;
   {
     py::gil_scoped_release unlocked;
     InterruptScope scope;
-    outcome = run_study(*info, cases, selected, options, parameters);
+    outcome = tb::study(session(), request);
   }
   py::list written;
   for (const auto& path : outcome.written) written.append(path);
@@ -168,27 +157,25 @@ py::list study(const std::string& name, const std::vector<std::string>& files, c
 
 // `tetherbench table`: every case's full runs through the job list, summary.csv and summary.md in
 // out_dir. Returns the files written.
-py::list table(const std::vector<std::string>& files, const std::vector<std::string>& integrators, const std::string& out_dir,
+py::list table_binding(const std::vector<std::string>& files, const std::vector<std::string>& integrators, const std::string& out_dir,
                const std::vector<std::string>& overrides, int repeats, int jobs, bool progress) {
-  const Session& s = session();
-  ReportOptions options;
-  options.out_dir = output_folder("--out", out_dir, {"summary.csv", "summary.md", "job_costs.csv"});
-  options.reference_dir = s.data.reference;
-  options.workers = unsigned(std::max(1, jobs));
-  options.command = "tetherbench.table()";
-  options.progress = progress;
-  options.data_root = s.data.root;
-  options.scripts_dir = s.data.scripts;
-  const Catalogue selected = selected_catalogue(s.catalogue, integrators);
-  const auto cases = selected_cases(load_cases(s.catalogue, files.empty() ? bundled_case_files() : files, overrides, RunLimits{}),
-                                    selected, overrides);
+  TableRequest request;
+  request.cases.files = files;
+  request.cases.integrators = integrators;
+  request.cases.sets = overrides;
+  request.out_dir = out_dir;
+  request.repeats = repeats;
+  request.workers = unsigned(std::max(1, jobs));
+  request.progress = progress;
+  request.command = "tetherbench.table()";
+  TableRun run;
   {
     py::gil_scoped_release unlocked;
     InterruptScope scope;
-    run_table(cases, selected, options, repeats);
+    run = tb::table(session(), request);
   }
   py::list written;
-  for (const char* name : {"summary.csv", "summary.md"}) written.append((std::filesystem::path(out_dir) / name).string());
+  for (const char* name : {"summary.csv", "summary.md"}) written.append((std::filesystem::path(run.out_dir) / name).string());
   return written;
 }
 
@@ -196,14 +183,14 @@ py::list table(const std::vector<std::string>& files, const std::vector<std::str
 // what was recorded.
 py::dict gate(const std::vector<std::string>& files, const std::vector<std::string>& integrators,
               const std::optional<std::string>& envelopes, bool record, bool accept_failures) {
-  const Session& s = session();
+  const PythonSession& s = session();
   GateRequest request;
   request.integrators = integrators;
   request.envelopes = envelopes;
   request.record = record;
   request.accept_failures = accept_failures;
   request.record_command = "tetherbench.gate(..., record=True)";
-  const auto cases = load_cases(s.catalogue, files.empty() ? bundled_case_files() : files, {}, RunLimits{});
+  const auto cases = load_cases(s.catalogue, s.case_files_or_bundled(files), {}, RunLimits{});
   GateOutcome outcome;
   {
     py::gil_scoped_release unlocked;
@@ -344,7 +331,7 @@ void register_integrator(const std::string& name, py::object step, const std::st
 // integrator of the session: its declared order measured, the end time, the failed-step contract,
 // and each declared trait against what it does. One row per check: (check, result, measured, reason).
 py::list check_integrator(const std::string& name) {
-  const Session& s = session();
+  const PythonSession& s = session();
   const IntegratorInfo* info = s.catalogue.find_integrator(name);
   if (!info)
     throw InputError("--integrator: unknown integrator '" + name + "' (expected one of: " +
@@ -402,7 +389,7 @@ py::dict integrator_info(const std::string& name) {
 }
 
 py::list load_plugin(const std::string& path) {
-  Session& s = session();
+  PythonSession& s = session();
   Catalogue next = s.catalogue;
   load_plugins({{path, "--plugin"}}, next);  // named as the command line names it: its message, word for word
   py::list entries;
@@ -448,9 +435,9 @@ PYBIND11_MODULE(_core, m) {
   m.def("run", &run, py::arg("case_file"), py::arg("integrators"), py::arg("t_end"), py::arg("h"), py::arg("overrides"),
         py::arg("repeats"), py::arg("out_dir"), py::arg("progress"), py::arg("max_steps"), py::arg("max_samples"),
         py::arg("max_state"));
-  m.def("study", &study, py::arg("name"), py::arg("case_files"), py::arg("integrators"), py::arg("out_dir"),
+  m.def("study", &study_binding, py::arg("name"), py::arg("case_files"), py::arg("integrators"), py::arg("out_dir"),
         py::arg("parameters"), py::arg("overrides"), py::arg("jobs"), py::arg("progress"));
-  m.def("table", &table, py::arg("case_files"), py::arg("integrators"), py::arg("out_dir"), py::arg("overrides"),
+  m.def("table", &table_binding, py::arg("case_files"), py::arg("integrators"), py::arg("out_dir"), py::arg("overrides"),
         py::arg("repeats"), py::arg("jobs"), py::arg("progress"));
   m.def("gate", &gate, py::arg("case_files"), py::arg("integrators"), py::arg("envelopes"), py::arg("record"),
         py::arg("accept_failures"));

@@ -6,14 +6,12 @@
 #include <set>
 #include <string>
 
-#include "app/input/catalogue.hpp"
-#include "app/common/data_paths.hpp"
+#include "suite/session.hpp"
 
 namespace tb::python {
 
-struct Session {
-  Catalogue catalogue;
-  DataPaths data;
+// The command line's session (suite/session.hpp), with what only Python adds to it.
+struct Session : tb::Session {
   std::set<std::string> python_integrators;  // registered from Python (may be registered anew)
 };
 
