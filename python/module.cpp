@@ -33,6 +33,7 @@
 #include "core/table_reader.hpp"  // InputError
 #include "python/form_views.hpp"
 #include "python/python_integrator.hpp"
+#include "python/record_dict.hpp"
 #include "python/session.hpp"
 #include "suite/conformance_bench.hpp"
 
@@ -43,14 +44,28 @@ using PythonSession = tb::python::Session;
 
 namespace {
 
-// What tetherbench.load_case returns: the case as loaded, and the runs `run` would make of it.
+// One run `run` would make of a case: "" why_not when it runs, else the model's or the integrator's reason.
+struct CaseRunSummary {
+  std::string label, integrator, discretisation, why_not;
+};
+template <class V>
+void describe(V& v, CaseRunSummary& r) {
+  v("label", r.label), v("integrator", r.integrator), v("discretisation", r.discretisation), v("why_not", r.why_not);
+}
+
+// What tetherbench.load_case returns: the case as loaded (times in s: t_end, the fixed step h and
+// the first step of adaptive methods, the observation grid's sample_interval), and its runs.
 struct CaseSummary {
   std::string file, name, description, model;
   double t_end = 0, h = 0, sample_interval = 0;
   std::vector<std::string> discretisations;
-  // (label, integrator, discretisation, why not: "" when it runs)
-  std::vector<std::tuple<std::string, std::string, std::string, std::string>> runs;
+  std::vector<CaseRunSummary> runs;
 };
+template <class V>
+void describe(V& v, CaseSummary& s) {
+  v("file", s.file), v("name", s.name), v("description", s.description), v("model", s.model), v("t_end", s.t_end);
+  v("h", s.h), v("sample_interval", s.sample_interval), v("discretisations", s.discretisations), v("runs", s.runs);
+}
 
 // --max-steps, --max-samples, --max-state: the defaults where not given, else a number > 0.
 RunLimits limits_from(const std::optional<double>& steps, const std::optional<double>& samples,
@@ -72,15 +87,15 @@ Case load_one(const std::string& file, const std::vector<std::string>& overrides
   return load_cases(session().catalogue, {file}, overrides, limits).front();
 }
 
-CaseSummary load_case_summary(const std::string& file, std::optional<double> max_steps, std::optional<double> max_samples,
+py::dict load_case_summary(const std::string& file, std::optional<double> max_steps, std::optional<double> max_samples,
                               std::optional<double> max_state) {
   const Case c = load_one(file, {}, limits_from(max_steps, max_samples, max_state));
   CaseSummary s{c.file, c.name, c.description, c.model_name, c.t_end, c.h, c.sample_interval, c.model->discretisations(), {}};
   for (const auto& key : runs_of(c, session().catalogue.integrators)) {
     const auto why = why_not_applicable(c, *key.integrator, key.discretisation);
-    s.runs.emplace_back(key.label(), key.integrator->name, key.discretisation, why ? *why : std::string());
+    s.runs.push_back({key.label(), key.integrator->name, key.discretisation, why ? *why : std::string()});
   }
-  return s;
+  return tb::python::record_dict(s);
 }
 
 // A time or step as the command line's --t-end and --h check them.
@@ -421,16 +436,6 @@ PYBIND11_MODULE(_core, m) {
   m.def("integrator_info", &integrator_info, py::arg("name"));
   m.def("check_integrator", &check_integrator, py::arg("name"));
   m.def("load_plugin", &load_plugin, py::arg("path"));
-  py::class_<CaseSummary>(m, "CaseSummary")
-      .def_readonly("file", &CaseSummary::file)
-      .def_readonly("name", &CaseSummary::name)
-      .def_readonly("description", &CaseSummary::description)
-      .def_readonly("model", &CaseSummary::model)
-      .def_readonly("t_end", &CaseSummary::t_end)
-      .def_readonly("h", &CaseSummary::h)
-      .def_readonly("sample_interval", &CaseSummary::sample_interval)
-      .def_readonly("discretisations", &CaseSummary::discretisations)
-      .def_readonly("runs", &CaseSummary::runs);
   m.def("load_case", &load_case_summary, py::arg("path"), py::arg("max_steps"), py::arg("max_samples"), py::arg("max_state"));
   m.def("run", &run, py::arg("case_file"), py::arg("integrators"), py::arg("t_end"), py::arg("h"), py::arg("overrides"),
         py::arg("repeats"), py::arg("out_dir"), py::arg("progress"), py::arg("max_steps"), py::arg("max_samples"),

@@ -87,25 +87,26 @@ def load_plugin(path):
 
 
 class Case:
-    """A case file as loaded and checked (tetherbench.load_case)."""
+    """A case file as loaded and checked (tetherbench.load_case). Its attributes are the fields of
+    the compiled CaseSummary, as its C++ record describes them once (python/module.cpp): file, name,
+    description, model, t_end, h and sample_interval (s), discretisations, and runs, the runs `run`
+    makes of the case with every integrator as a DataFrame (label, integrator, discretisation and
+    why_not: empty where it runs, the model's or the integrator's reason where it does not)."""
 
     def __init__(self, summary):
         self._summary = summary
 
-    file = property(lambda self: self._summary.file)
-    name = property(lambda self: self._summary.name)
-    description = property(lambda self: self._summary.description)
-    model = property(lambda self: self._summary.model)
-    t_end = property(lambda self: self._summary.t_end, doc="s")
-    h = property(lambda self: self._summary.h, doc="s: the fixed step, the first step of adaptive methods")
-    sample_interval = property(lambda self: self._summary.sample_interval, doc="s: the observation grid")
-    discretisations = property(lambda self: list(self._summary.discretisations))
+    def __getattr__(self, name):
+        summary = self.__dict__.get("_summary", {})
+        if name not in summary:
+            raise AttributeError("Case has no attribute '%s' (it has: %s)" % (name, ", ".join(summary)))
+        value = summary[name]
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            return pd.DataFrame(value)  # a list of records: one row each, the columns in their described order
+        return list(value) if isinstance(value, list) else value
 
-    @property
-    def runs(self):
-        """The runs `run` makes of the case with every integrator: label, integrator, discretisation,
-        and why_not (empty where it runs; the model's or the integrator's reason where it does not)."""
-        return pd.DataFrame(self._summary.runs, columns=["label", "integrator", "discretisation", "why_not"])
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._summary))
 
     def __repr__(self):
         return "Case(%r, model=%r, t_end=%g, h=%g)" % (self.name, self.model, self.t_end, self.h)
