@@ -222,6 +222,8 @@ TEST_CASE("the page's comparisons: the catalogue's declared pairs, their ratios 
   // The twin stopping after one evaluation: different Newton work, the cost not judged.
   entries.push_back(entry(same.model, pair.method, 300, 150.0, 2, 2));
   entries.push_back(entry(same.model, pair.twin, 300, 100.0, 1, 1));
+  entries.push_back(entry(same.model, pair.method, 400, 100.0, 2, 2));
+  entries.push_back(entry(same.model, pair.twin, 400, 100.0 * same.max_cost_ratio * 1.1, 2, 2));
   const StepCosts costs = read_step_costs(parse_json(document(entries), "doc"));
 
   CsvTable summary;
@@ -249,7 +251,12 @@ TEST_CASE("the page's comparisons: the catalogue's declared pairs, their ratios 
   char above[32];
   std::snprintf(above, sizeof above, "%.2f", same.max_cost_ratio * 1.01);
   CHECK(line200.find(pair.method + ": " + above + "× " + pair.twin + " at the same iterations") != std::string::npos);
-  CHECK(md.find("| 300 | 2 | 1 | 1.5 | " + pair.method + "'s cost not judged (2 against 1 iterations) |") != std::string::npos);
+  CHECK(md.find("| 300 | 2 | 1 | 1.5 | cost not judged: 2 against 1 iterations (the stopping rules differ) |") !=
+        std::string::npos);
+  // Judged both ways: the twin's step dearer at the same iterations is flagged too.
+  std::snprintf(above, sizeof above, "%.2f", same.max_cost_ratio * 1.1);
+  CHECK(md.find("| 400 | 2 | 2 | " + format_g(1 / (same.max_cost_ratio * 1.1), 3) + " | **" + pair.twin + ": " + above + "× " +
+                pair.method + " at the same iterations** |") != std::string::npos);
   // Whole runs: iterations per step 3; the runtime ratio 1.5 at the same h (A), none across steps (B).
   CHECK(md.find("| A | 3 | 3 | 2 | 1.5 |") != std::string::npos);
   CHECK(md.find("| B | 2 | 3 | 2 | — |") != std::string::npos);
