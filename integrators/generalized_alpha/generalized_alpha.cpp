@@ -305,12 +305,19 @@ bool GeneralizedAlphaStep::newton_residual(double t1, double beta_p, const Eigen
   return true;
 }
 
-// Why Newton found no (q_{n+1}, lambda_{n+1}): the step's failure, and false.
+// Why Newton found no (q_{n+1}, lambda_{n+1}): the step's failure, and false. A last correction
+// far below the predictor's distance but above newton_tol is an iteration that stagnated at its
+// round-off (the unscaled index-3 iteration matrix loses digits as h falls), not evidence that
+// no solution exists; a large one is an iteration that did not converge near the predictor.
 bool GeneralizedAlphaStep::newton_failed(double correction, Result& out) const {
+  constexpr double kStagnated = 1e-8;  // of |q|: far below any predictor's distance at the steps used
+  const std::string why = correction < kStagnated
+                              ? ": Newton stagnated above newton_tol, at the round-off of this step's iteration "
+                                "matrix (an unscaled index-3 matrix loses digits at small h)"
+                              : ": no solution of the step's equations found near the predictor at this h";
   return fail(out, StepFailure::Kind::SolverFailed,
               "Newton on (q_{n+1}, lambda_{n+1}) did not reach newton_tol in " + std::to_string(max_newton_iters_) +
-                  " iterations (last correction " + format_g(correction, 3) +
-                  " of |q|): no solution of the step's equations found near the predictor at this h" +
+                  " iterations (last correction " + format_g(correction, 3) + " of |q|)" + why +
                   (m_ > 0 && p_.alpha_m >= 0.5
                        ? " (alpha_m >= 1/2, i.e. rho_inf = 1, on a constrained form: the multipliers' alternating "
                          "mode, root -alpha_m/(1 - alpha_m) of the alpha recursion, is not damped and grows "
