@@ -261,3 +261,26 @@ TEST_CASE("generalized_alpha: at rho_inf = 1 the multipliers' alternating mode g
     }
   }
 }
+
+TEST_CASE("generalized_alpha: a Newton failure names what its corrections show", "[generalized_alpha]") {
+  // On the elastic pendulum at h = 0.8246 s (past the stability map's h_max 0.79) the modified
+  // Newton iteration contracts linearly, each correction about 0.23 of the one before, and reaches
+  // 2.5e-14 of |q| when its 25 iterations run out at step 4: a cap met by a converging iteration,
+  // which the message says with the iterations it still needed, not "no solution".
+  const Case c = testing::load_case(TETHERBENCH_CASES_DIR "/T_elastic_pendulum.toml");
+  const IntegratorInfo& info = integrator("generalized_alpha");
+  auto form = formulation_for(*c.model, info);
+  const IntegrationOutcome out = integrate(*form, info, settings_of(info, 0.8246), 5.0, 5.0, {});
+  REQUIRE_FALSE(out.ok());
+  const std::string why = out.outcome.describe();
+  INFO(why);
+  CHECK(why.find("converging linearly (each correction 0.23 of the one before)") != std::string::npos);
+  CHECK(why.find("it needed about 2 more iterations to reach newton_tol") != std::string::npos);
+  CHECK(why.find("no solution") == std::string::npos);
+  // With room for them, the same step converges and the run goes on past it.
+  IntegratorSettings more = settings_of(info, 0.8246);
+  more.set("max_newton_iters", 40);
+  const IntegrationOutcome longer = integrate(*form, info, more, 5.0, 5.0, {});
+  INFO(longer.outcome.describe());
+  CHECK((longer.ok() || longer.outcome.describe().find("step 4") == std::string::npos));
+}

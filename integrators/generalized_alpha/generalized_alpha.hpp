@@ -48,7 +48,7 @@ class GeneralizedAlphaStep {
               Eigen::VectorXd& lt, Result& out);
   bool newton_residual(double t1, double beta_p, const Eigen::VectorXd& qdd1, const Eigen::VectorXd& lt,
                        Result& out);
-  bool newton_failed(double correction, Result& out) const;
+  bool newton_failed(double correction, double contraction, Result& out) const;
   bool write_next_state(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_next, Result& out);
   const ConstrainedMechanicalFormulation& form_;
   GeneralizedAlphaParameters p_;
