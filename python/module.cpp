@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 
 #include "app/input/case_loading.hpp"
@@ -21,6 +22,7 @@
 #include "app/judging/gate_session.hpp"
 #include "app/input/integrator_selection.hpp"
 #include "app/running/interrupt.hpp"
+#include "app/running/job_result.hpp"
 #include "app/writing/manifest.hpp"
 #include "app/common/output_folder.hpp"
 #include "app/running/plugins.hpp"
@@ -105,6 +107,35 @@ std::optional<double> positive(const char* option, const std::optional<double>& 
   return x;
 }
 
+// The rows of one tetherbench.run, kept compiled: RunResult.write appends them to summary.csv with
+// the command line's own writer (append_summary_csv), so Python writes no summary of its own.
+struct RunRows {
+  std::string case_name;
+  std::vector<SummaryRow> rows;
+};
+template <class V>
+void describe(V& v, RunRows& r) {
+  v("case", r.case_name), v("rows", r.rows);
+}
+
+// What `run --out DIR` writes, for runs made without it: the rows appended to DIR/summary.csv (its
+// header first in a new file; a file with another header is refused before anything is written)
+// and each run's DIR/<case>/<label>/timeseries.csv from the texts the runs wrote.
+void write_run(const RunRows& run, const std::string& out_dir, const std::map<std::string, std::string>& timeseries) {
+  const std::filesystem::path dir = output_folder("--out", out_dir, {"summary.csv"});
+  const std::string summary = (dir / "summary.csv").string();
+  check_summary_appendable(summary);
+  std::filesystem::create_directories(dir);
+  for (const auto& row : run.rows) append_summary_csv(summary, row);
+  for (const auto& [label, text] : timeseries) {
+    const std::filesystem::path folder = dir / run.case_name / label;
+    std::filesystem::create_directories(folder);
+    std::ofstream out(folder / "timeseries.csv", std::ios::binary);
+    out << text;
+    if (!out) throw std::runtime_error((folder / "timeseries.csv").string() + ": cannot be written");
+  }
+}
+
 py::dict run(const std::string& file, const std::vector<std::string>& integrators, std::optional<double> t_end,
              std::optional<double> h, const std::vector<std::string>& overrides, int repeats, const std::string& out_dir,
              bool progress, std::optional<double> max_steps, std::optional<double> max_samples,
@@ -141,9 +172,29 @@ py::dict run(const std::string& file, const std::vector<std::string>& integrator
   py::dict result;
   result["case"] = case_run.the_case().name;
   result["summary_csv"] = summary_csv_text(rows);
+  result["rows"] = RunRows{case_run.the_case().name, rows};
   result["runs"] = runs;
   result["interrupted"] = was_interrupted;
   return result;
+}
+
+// The cases a table or study runs: the files (none: the bundled ones), the integrators (none: all)
+// and the --set overrides, as the command line's options give them.
+CaseChoice choice_of(const std::vector<std::string>& files, const std::vector<std::string>& integrators,
+                     const std::vector<std::string>& overrides) {
+  CaseChoice choice;
+  choice.files = files;
+  choice.integrators = integrators;
+  choice.sets = overrides;
+  return choice;
+}
+
+// The suite's work `f` with the interpreter's lock released and the suite's interrupt handlers in place.
+template <class F>
+auto unlocked_and_interruptible(F&& f) {
+  py::gil_scoped_release unlocked;  // a Python step takes the lock back for its call
+  InterruptScope scope;
+  return f();
 }
 
 py::list study_binding(const std::string& name, const std::vector<std::string>& files, const std::vector<std::string>& integrators,
@@ -151,20 +202,14 @@ py::list study_binding(const std::string& name, const std::vector<std::string>& 
                const std::vector<std::string>& overrides, int jobs, bool progress) {
   StudyRequest request;
   request.name = name;
-  request.cases.files = files;
-  request.cases.integrators = integrators;
-  request.cases.sets = overrides;
+  request.cases = choice_of(files, integrators, overrides);
   request.parameters = parameters;
   request.out_dir = out_dir;
   request.workers = unsigned(std::max(1, jobs));
   request.progress = progress;
   request.command = "tetherbench.study('" + name + "')";
-  StudyOutcome outcome;
-  {
-    py::gil_scoped_release unlocked;
-    InterruptScope scope;
-    outcome = tb::study(session(), request);
-  }
+  const tb::Session snapshot = session();  // taken under the lock: a Python thread may register an integrator meanwhile
+  const StudyOutcome outcome = unlocked_and_interruptible([&] { return tb::study(snapshot, request); });
   py::list written;
   for (const auto& path : outcome.written) written.append(path);
   return written;
@@ -175,20 +220,14 @@ py::list study_binding(const std::string& name, const std::vector<std::string>& 
 py::list table_binding(const std::vector<std::string>& files, const std::vector<std::string>& integrators, const std::string& out_dir,
                const std::vector<std::string>& overrides, int repeats, int jobs, bool progress) {
   TableRequest request;
-  request.cases.files = files;
-  request.cases.integrators = integrators;
-  request.cases.sets = overrides;
+  request.cases = choice_of(files, integrators, overrides);
   request.out_dir = out_dir;
   request.repeats = repeats;
   request.workers = unsigned(std::max(1, jobs));
   request.progress = progress;
   request.command = "tetherbench.table()";
-  TableRun run;
-  {
-    py::gil_scoped_release unlocked;
-    InterruptScope scope;
-    run = tb::table(session(), request);
-  }
+  const tb::Session snapshot = session();  // taken under the lock, as for study
+  const TableRun run = unlocked_and_interruptible([&] { return tb::table(snapshot, request); });
   py::list written;
   for (const char* name : {"summary.csv", "summary.md"}) written.append((std::filesystem::path(run.out_dir) / name).string());
   return written;
@@ -449,7 +488,23 @@ PYBIND11_MODULE(_core, m) {
   m.def("register_integrator", &register_integrator, py::arg("name"), py::arg("step"), py::arg("consumes"), py::arg("order"),
         py::arg("traits"), py::arg("settings"), py::arg("summary"), py::arg("origin"));
   m.def("summary_columns", &summary_columns);
-  m.def("check_summary_appendable", &check_summary_appendable, py::arg("path"));
+  // Opaque to Python (written by write_run), pickled as the job store's bytes of the same rows.
+  py::class_<RunRows>(m, "RunRows")
+      .def(py::pickle(
+          [](const RunRows& r) {
+            ResultWriter w;
+            write(w, r);
+            return py::bytes(w.bytes());
+          },
+          [](const py::bytes& bytes) {
+            const std::string text = bytes;
+            ResultReader in(text);
+            RunRows r;
+            read(in, r);
+            in.expect_end();
+            return r;
+          }));
+  m.def("write_run", &write_run, py::arg("rows"), py::arg("out_dir"), py::arg("timeseries"));
   m.def("output_folder", [](const std::string& option, const std::string& path) { return output_folder(option, path, {}); },
         py::arg("option"), py::arg("path"), "the command line's check of a folder to write into (ValueError with its message)");
 }

@@ -2,8 +2,8 @@
 // A described record (app/common/record.hpp) as a Python dict, field by field in the order its
 // describe() names them: the Python package binds records by describing them, so a field added to
 // a record reaches Python without a second list of its fields (issue 45 item 4). Fields that are
-// records themselves, or vectors of records, become dicts and lists of dicts; other fields go
-// through pybind11's own conversions (numbers, text, vectors, maps).
+// records themselves, or vectors of records, become dicts and lists of dicts; a named enumeration
+// its text; other fields go through pybind11's own conversions (numbers, text, vectors, maps).
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -29,6 +29,8 @@ template <class F>
 pybind11::object value_of(const F& field) {
   if constexpr (Record<F>) {
     return record_dict(field);
+  } else if constexpr (NamedEnum<F>) {
+    return pybind11::str(std::string(enum_text(field)));
   } else if constexpr (is_record_vector<F>::value) {
     pybind11::list items;
     for (const auto& item : field) items.append(record_dict(item));

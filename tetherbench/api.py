@@ -179,6 +179,7 @@ class RunResult:
     def __init__(self, raw, timeseries_text):
         self.case = raw["case"]
         self._summary_csv = raw["summary_csv"]
+        self._rows = raw["rows"]  # the compiled rows, which write() hands back to the command line's writer
         self._runs = raw["runs"]
         self._timeseries = timeseries_text
         self.interrupted = raw["interrupted"]
@@ -210,19 +211,7 @@ class RunResult:
         """Writes what `tetherbench run --out out_dir` writes: the rows appended to summary.csv (its
         header first in a new file; a file with another header is refused) and each run's
         <case>/<label>/timeseries.csv."""
-        out_dir = _core.output_folder("--out", os.fspath(out_dir))  # the command line's check and message
-        summary = os.path.join(out_dir, "summary.csv")
-        _core.check_summary_appendable(summary)
-        os.makedirs(out_dir, exist_ok=True)
-        header, _, rows = self._summary_csv.partition("\n")
-        fresh = not os.path.exists(summary) or os.path.getsize(summary) == 0
-        with open(summary, "a", encoding="utf-8") as f:
-            f.write(self._summary_csv if fresh else rows)
-        for label, text in self._timeseries.items():
-            folder = os.path.join(out_dir, self.case, label)
-            os.makedirs(folder, exist_ok=True)
-            with open(os.path.join(folder, "timeseries.csv"), "w", encoding="utf-8") as f:
-                f.write(text)
+        _core.write_run(self._rows, os.fspath(out_dir), self._timeseries)
 
     def __repr__(self):
         return "RunResult(%r: %s)" % (self.case, "; ".join("%s %s" % (r["label"], r["status"]) for r in self._runs))

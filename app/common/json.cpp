@@ -203,6 +203,7 @@ class Parser {
         case 't': out += '\t'; break;
         case 'u': {
           unsigned code = hex4();
+          if (code >= 0xDC00 && code <= 0xDFFF) i_ -= 6, fail("a high surrogate (\\uD800-\\uDBFF) before a low one");
           if (code >= 0xD800 && code < 0xDC00) {  // a surrogate pair: the second half must follow
             if (!take("\\u")) fail("the low half of a surrogate pair (\\uDC00-\\uDFFF)");
             const unsigned low = hex4();

@@ -75,6 +75,7 @@ BenchmarksDone run_benchmarks(const BenchmarkRun& run) {
   BenchmarksDone done;
   if (!fs::exists(run.binary)) {
     std::fprintf(stderr, "tetherbench: benchmark binary %s not built; skipping benchmarks\n", run.binary.c_str());
+    done.skipped = true;
     return done;
   }
   std::fprintf(stderr, "  running benchmarks (Google Benchmark, min time 0.05 s each%s)\n",

@@ -31,6 +31,7 @@ struct BenchmarkRun {
 
 struct BenchmarksDone {
   bool ok = true;            // every built-in part was measured or reused
+  bool skipped = false;      // no benchmark binary: nothing measured, no page written
   std::string plugin_fault;  // "" or which part failed with the plugins loaded and how ("rk3: crashed (SIGSEGV)")
   size_t measured = 0, reused = 0;  // parts measured now, or taken from the store
   std::vector<std::string> parts;    // the parts' files (Google Benchmark JSON), in order

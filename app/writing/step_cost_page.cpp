@@ -210,8 +210,7 @@ std::vector<StepCostGrowth> step_cost_growth(const StepCosts& costs, const StepC
   return out;
 }
 
-void write_step_cost_csv(const std::vector<StepCostRow>& rows, const std::string& path) {
-  std::ofstream out(path);
+void write_step_cost_csv(const std::vector<StepCostRow>& rows, std::ostream& out) {
   out << "benchmark,model,integrator,N,size,ns_per_step,rhs_evals_per_step,newton_iters_per_step\n";
   auto optional = [](std::optional<double> x) { return x ? format_g(*x, 6) : std::string(); };
   for (const auto& r : rows)
@@ -396,9 +395,9 @@ std::pair<std::vector<std::string>, std::string> twin_verdict(const StepCostRow*
                                                               const StepCostComparisons::SameEquations& same) {
   std::vector<std::string> flags;
   if (!a) return {b ? std::vector<std::string>{pair.method + " skipped"} : flags, ""};  // missing beside its twin
+  if (!b) return {{pair.twin + " skipped"}, ""};
   if (a->newton_iters_per_step && *a->newton_iters_per_step > same.max_iterations * pair.substeps)
     flags.push_back(pair.method + ": " + format_g(*a->newton_iters_per_step, 3) + " iterations");
-  if (!b) return {flags, ""};
   if (!same_iterations(*a, *b))
     return {flags, "cost not judged: " + number_text(a->newton_iters_per_step) + " against " +
                        number_text(b->newton_iters_per_step) + " iterations (the stopping rules differ)"};
@@ -455,9 +454,8 @@ void same_equation_tables(std::ostringstream& md, const StepCosts& costs, const 
        << " iterations per substep; at the same iterations (within 5%), either twin's step costing more than "
        << format_g(same.max_cost_ratio, 3)
        << "× the other's. Where the iterations differ the two stopped Newton by their own rules and did different "
-          "work: the cost ratio printed then measures the stopping rules (the LGVI's confirming evaluation at the "
-          "round-off floor against RATTLE's stop at newton_tol), and is not judged. A method missing where its twin "
-          "was measured is a skipped benchmark, listed below.\n\n";
+          "work: the cost ratio printed then measures their stopping rules (above), and is not judged. A method or "
+          "twin missing where the other was measured is a skipped benchmark, listed below.\n\n";
     std::vector<bool> numeric = numeric_after(0, header.size());
     numeric.back() = false;
     markdown::table(md, header, rows, numeric);
@@ -555,18 +553,25 @@ bool write_step_cost_page(const std::vector<std::string>& part_paths, const std:
     const JsonValue merged = merge_benchmark_parts(part_paths);
     const StepCosts costs = read_step_costs(merged);
     const fs::path out(dir);
-    {
-      const fs::path json = out / "benchmarks.json", temporary = out / "benchmarks.json.tmp";
-      std::ofstream(temporary) << to_json(merged);
-      fs::rename(temporary, json);
-    }
+    // Each file whole or not at all: written beside, checked, then renamed over the old one.
+    auto write_whole = [&](const std::string& name, const std::string& text) {
+      const fs::path temporary = out / (name + ".tmp");
+      {
+        std::ofstream file(temporary, std::ios::binary);
+        file << text;
+        if (!file.flush()) throw std::runtime_error((out / name).string() + ": cannot be written");
+      }
+      fs::rename(temporary, out / name);
+    };
+    write_whole("benchmarks.json", to_json(merged));
     if (costs.rows.empty()) {
       std::fprintf(stderr, "tetherbench: no step/ or mass_solve/ benchmarks in %s\n", (out / "benchmarks.json").c_str());
       return false;
     }
-    write_step_cost_csv(costs.rows, (out / "benchmarks.csv").string());
-    std::ofstream(out / "benchmarks.md") << step_cost_markdown(costs, comparisons,
-                                                               read_csv_table((out / "summary.csv").string()));
+    std::ostringstream csv;
+    write_step_cost_csv(costs.rows, csv);
+    write_whole("benchmarks.csv", csv.str());
+    write_whole("benchmarks.md", step_cost_markdown(costs, comparisons, read_csv_table((out / "summary.csv").string())));
     return true;
   } catch (const std::exception& e) {  // InputError, or the filesystem's
     std::fprintf(stderr, "tetherbench: the benchmarks' page: %s\n", e.what());

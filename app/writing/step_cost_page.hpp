@@ -6,6 +6,7 @@
 // run by app/running/external_steps.hpp); every word on the page is written here.
 
 #include <map>
+#include <ostream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,7 +60,7 @@ std::vector<StepCostGrowth> step_cost_growth(const StepCosts& costs, const StepC
 // Whether a fitted cost exponent is O(N), by the page's rule (step_cost_page.cpp).
 std::string linear_verdict(const PowerLawFit& fit, const StepCostRules& rules = {});
 
-void write_step_cost_csv(const std::vector<StepCostRow>& rows, const std::string& path);
+void write_step_cost_csv(const std::vector<StepCostRow>& rows, std::ostream& out);
 // benchmarks.md's text. `summary`: the report's summary.csv (its whole runs; empty: no such section).
 std::string step_cost_markdown(const StepCosts& costs, const StepCostComparisons& comparisons, const CsvTable& summary,
                                const StepCostRules& rules = {});

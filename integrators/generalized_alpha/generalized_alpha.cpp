@@ -238,7 +238,7 @@ bool GeneralizedAlphaStep::newton(double t, double h, double beta_p, double gamm
   if (!factored_ || std::abs(h - factored_h_) > 1e-8 * std::abs(h)) refactor_ = true;
   double previous = -1.0, correction = 0.0;  // previous < 0: no earlier correction with this matrix
   double last = -1.0;                         // the last correction, whatever the matrix (round-off floor)
-  double contraction = -1.0;                  // the last correction over the one before (< 0: none yet)
+  double contraction = -1.0;                  // the last correction over the one before with the same matrix (< 0: none)
   bool converged = false;
   int iters = 0;
   for (int it = 0; it < max_newton_iters_; ++it) {
@@ -262,7 +262,7 @@ bool GeneralizedAlphaStep::newton(double t, double h, double beta_p, double gamm
     q_ += sol_.head(n_);
     if (m_ > 0) lt += sol_.tail(m_);
     correction = sol_.head(n_).lpNorm<Eigen::Infinity>() / q_size;
-    if (last > 0.0) contraction = correction / last;
+    contraction = previous > 0.0 ? correction / previous : -1.0;  // with the same matrix only
     if (correction <= newton_tol_ || (last > 0.0 && correction >= 0.25 * last && correction <= 1e-12)) {
       converged = true;  // at the tolerance, or at the round-off floor (no longer falling fourfold, and tiny)
       break;
@@ -308,20 +308,18 @@ bool GeneralizedAlphaStep::newton_residual(double t1, double beta_p, const Eigen
 }
 
 // Why Newton found no (q_{n+1}, lambda_{n+1}): the step's failure, and false, with the mechanism
-// its last two corrections show. Still contracting (ratio below 1): the modified Newton iteration
-// converges linearly, its matrix approximate at this h, and max_newton_iters ran out before
-// newton_tol; the iterations it would still need follow from the ratio (the remaining error of a
-// linear contraction theta is theta/(1 - theta) times the last correction, Hairer & Wanner II,
-// IV.8). Not contracting at a correction far below the predictor's distance: stagnation at the
+// its last two corrections with one matrix show. Contracting (ratio theta below 1): the iteration
+// converges linearly, its matrix approximate at this h, and max_newton_iters ran out before a
+// correction reached newton_tol, which at that rate takes log(newton_tol / c) / log(theta) more.
+// Not contracting at a correction far below the predictor's distance: stagnation at the
 // residual's round-off. Otherwise no solution was found near the predictor.
 bool GeneralizedAlphaStep::newton_failed(double correction, double contraction, Result& out) const {
   constexpr double kStagnated = 1e-8;  // of |q|: far below any predictor's distance at the steps used
   std::string why;
-  if (contraction > 0.0 && contraction < 0.9) {
-    const double remaining = contraction / (1.0 - contraction) * correction;
-    const double more = std::ceil(std::log(newton_tol_ / remaining) / std::log(contraction));
+  if (contraction > 0.0 && contraction < 1.0) {
+    const double more = std::ceil(std::log(newton_tol_ / correction) / std::log(contraction));
     why = ": converging linearly (each correction " + format_g(contraction, 2) + " of the one before), it needed about " +
-          format_g(std::max(1.0, more), 2) + " more iterations to reach newton_tol";
+          std::to_string(long(std::max(1.0, more))) + " more iterations to reach newton_tol";
   } else if (correction < kStagnated) {
     why = ": stagnated above newton_tol at the round-off of the step's residual";
   } else {

@@ -65,6 +65,21 @@ def test_write_appends_as_run_out_does_and_refuses_a_foreign_summary(tmp_path):
         res.write(foreign)
 
 
+def test_a_pickled_result_writes_the_same_files(tmp_path):
+    # A notebook keeps results across sessions by pickling them: the compiled rows go with them,
+    # and write() from the copy gives the original's bytes (the command line's writer both times).
+    import pickle
+    res = tb.run(tb.bundled_case("T_planar_pendulum_60deg"), integrators=["rk4", "rattle"], t_end=0.1)
+    copy = pickle.loads(pickle.dumps(res))
+    res.write(tmp_path / "a")
+    copy.write(tmp_path / "b")
+    assert (tmp_path / "a" / "summary.csv").read_bytes() == (tmp_path / "b" / "summary.csv").read_bytes()
+    for label in ("rk4", "rattle"):
+        a = (tmp_path / "a" / res.case / label / "timeseries.csv").read_bytes()
+        assert a == (tmp_path / "b" / res.case / label / "timeseries.csv").read_bytes()
+    assert copy.summary.equals(res.summary)
+
+
 def test_run_with_out_writes_where_told_and_nothing_else(tmp_path):
     path = tb.bundled_case("T_planar_pendulum_60deg")
     before = set(os.listdir(tmp_path))
