@@ -15,6 +15,15 @@
 
 namespace tb {
 
+std::shared_ptr<const StudySection> ErrorSpread::restricted(const std::function<bool(const std::string&)>& runs) const {
+  auto kept = std::make_shared<ErrorSpread>(*this);
+  kept->runs.clear();
+  for (const auto& label : this->runs)
+    if (runs(label.substr(0, label.find('@')))) kept->runs.push_back(label);
+  if (kept->runs.empty()) return nullptr;
+  return kept;
+}
+
 namespace {
 
 // [report.error_spread], read when the case is loaded (StudyInfo::read_section).

@@ -20,8 +20,9 @@ struct ErrorSpread final : StudySection {
   double case_value = 0.0;        // its value in the case
   std::vector<double> values;
   std::vector<std::shared_ptr<const Model>> models;  // the case's model at each value, built when the case is read
-  // restricted(): kept whole (the default), since its runs are the case's full runs, which a
-  // selection already narrows.
+  // Only the runs whose integrator the selection keeps (a label's integrator: before any '@');
+  // none left, no section (the study then does not apply to the case).
+  std::shared_ptr<const StudySection> restricted(const std::function<bool(const std::string&)>& runs) const override;
 };
 
 // Cases with a [report.error_spread] (app/input/case.hpp, ErrorSpread): the named full runs again, once

@@ -14,6 +14,7 @@
 #include "app/common/csv_table.hpp"
 #include "app/input/integrator_selection.hpp"
 #include "app/running/reference.hpp"
+#include "studies/error_spread.hpp"
 #include "studies/setting_sweep.hpp"
 #include "studies/tolerance_sweep.hpp"
 #include "tests/temp_file.hpp"
@@ -134,6 +135,31 @@ TEST_CASE("selecting integrators drops the cases' own sweeps of an integrator le
       REQUIRE(narrowed.front().section<tb::ToleranceSweep>());
       CHECK(narrowed.front().section<tb::ToleranceSweep>()->compare_with.empty());
       CHECK(narrowed.front().section<tb::ToleranceSweep>()->rtol == t.section<tb::ToleranceSweep>()->rtol);
+    }
+    CHECK(seen > 0);
+  }
+  SECTION("an error spread keeps the runs of the integrators selected, and is dropped with none left") {
+    // The bundled cases with a [report.error_spread]: `report --integrator X` on them once
+    // refused the case because the spread named a run of an integrator left out.
+    int seen = 0;
+    for (const Case& t : tb::testing::bundled_cases()) {
+      const auto* spread = t.section<tb::ErrorSpread>();
+      if (!spread || spread->runs.empty()) continue;
+      ++seen;
+      const std::string label = spread->runs.front(), name = label.substr(0, label.find('@'));
+      const auto narrowed = selected_cases({t}, selected_catalogue(catalogue(), {name}), {});
+      REQUIRE(narrowed.front().section<tb::ErrorSpread>());
+      for (const auto& kept : narrowed.front().section<tb::ErrorSpread>()->runs) CHECK(kept.substr(0, kept.find('@')) == name);
+      CHECK(narrowed.front().section<tb::ErrorSpread>()->values == spread->values);
+      // An integrator the spread does not name, which runs the case: the spread is dropped.
+      std::string other;
+      for (const auto& candidate : runs_case(t)) {
+        bool named = false;
+        for (const auto& l : spread->runs) named = named || l.substr(0, l.find('@')) == candidate;
+        if (!named && other.empty()) other = candidate;
+      }
+      REQUIRE(!other.empty());
+      CHECK_FALSE(selected_cases({t}, selected_catalogue(catalogue(), {other}), {}).front().section<tb::ErrorSpread>());
     }
     CHECK(seen > 0);
   }

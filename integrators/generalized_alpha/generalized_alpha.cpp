@@ -238,7 +238,9 @@ bool GeneralizedAlphaStep::newton(double t, double h, double beta_p, double gamm
   if (!factored_ || std::abs(h - factored_h_) > 1e-8 * std::abs(h)) refactor_ = true;
   double previous = -1.0, correction = 0.0;  // previous < 0: no earlier correction with this matrix
   double last = -1.0;                         // the last correction, whatever the matrix (round-off floor)
-  double contraction = -1.0;                  // the last correction over the one before with the same matrix (< 0: none)
+  // The last two ratios of successive corrections with the same matrix (< 0: none), the latest second.
+  double earlier = -1.0;                      // the correction before `previous`, with the same matrix
+  std::pair<double, double> contractions{-1.0, -1.0};
   bool converged = false;
   int iters = 0;
   for (int it = 0; it < max_newton_iters_; ++it) {
@@ -253,7 +255,7 @@ bool GeneralizedAlphaStep::newton(double t, double h, double beta_p, double gamm
       factored_ = true;
       factored_h_ = h;
       refactor_ = false;
-      previous = -1.0;
+      previous = earlier = -1.0;
     }
     sol_ = lu_.solve(rhs_);
     ++out.newton_iters;
@@ -262,7 +264,8 @@ bool GeneralizedAlphaStep::newton(double t, double h, double beta_p, double gamm
     q_ += sol_.head(n_);
     if (m_ > 0) lt += sol_.tail(m_);
     correction = sol_.head(n_).lpNorm<Eigen::Infinity>() / q_size;
-    contraction = previous > 0.0 ? correction / previous : -1.0;  // with the same matrix only
+    contractions = {previous > 0.0 && earlier > 0.0 ? previous / earlier : -1.0,
+                    previous > 0.0 ? correction / previous : -1.0};
     if (correction <= newton_tol_ || (last > 0.0 && correction >= 0.25 * last && correction <= 1e-12)) {
       converged = true;  // at the tolerance, or at the round-off floor (no longer falling fourfold, and tiny)
       break;
@@ -271,11 +274,12 @@ bool GeneralizedAlphaStep::newton(double t, double h, double beta_p, double gamm
     // |q| the residual's round-off limits it and a new factorisation cannot help (on Model C
     // with N = 1000 links that test alone refactored every 2-3 steps: cost O(N^1.5) per step).
     if (previous > 0.0 && correction > 0.25 * previous && correction > 1e-12) refactor_ = true;
+    earlier = previous;
     previous = correction;
     last = correction;
   }
   if (iters > 4) refactor_ = true;
-  if (!converged) return newton_failed(correction, contraction, out);
+  if (!converged) return newton_failed(correction, contractions, out);
   return true;
 }
 
@@ -308,18 +312,27 @@ bool GeneralizedAlphaStep::newton_residual(double t1, double beta_p, const Eigen
 }
 
 // Why Newton found no (q_{n+1}, lambda_{n+1}): the step's failure, and false, with the mechanism
-// its last two corrections with one matrix show. Contracting (ratio theta below 1): the iteration
-// converges linearly, its matrix approximate at this h, and max_newton_iters ran out before a
-// correction reached newton_tol, which at that rate takes log(newton_tol / c) / log(theta) more.
-// Not contracting at a correction far below the predictor's distance: stagnation at the
-// residual's round-off. Otherwise no solution was found near the predictor.
-bool GeneralizedAlphaStep::newton_failed(double correction, double contraction, Result& out) const {
+// its last corrections with one matrix show. Two successive ratios below 1 and within a factor 2
+// of each other: the iteration converges linearly (its matrix approximate at this h) and
+// max_newton_iters ran out before a correction reached newton_tol, which at that rate takes
+// log(newton_tol / c) / log(theta) more. Falling at the last, but without a steady rate: still
+// contracting, with no rate to extrapolate. Not falling at a correction far below the predictor's
+// distance: stagnation at the residual's round-off. Otherwise no solution was found near the predictor.
+bool GeneralizedAlphaStep::newton_failed(double correction, std::pair<double, double> contractions, Result& out) const {
   constexpr double kStagnated = 1e-8;  // of |q|: far below any predictor's distance at the steps used
+  const auto [before, last] = contractions;
+  const bool falling = last > 0.0 && last < 1.0;
+  const bool steady = falling && before > 0.0 && before < 1.0 && std::max(before, last) <= 2.0 * std::min(before, last);
   std::string why;
-  if (contraction > 0.0 && contraction < 1.0) {
-    const double more = std::ceil(std::log(newton_tol_ / correction) / std::log(contraction));
-    why = ": converging linearly (each correction " + format_g(contraction, 2) + " of the one before), it needed about " +
-          std::to_string(long(std::max(1.0, more))) + " more iterations to reach newton_tol";
+  if (steady) {
+    const double more = std::ceil(std::log(newton_tol_ / correction) / std::log(last));
+    const long needed = long(std::max(1.0, more));
+    why = ": converging linearly (each correction " + format_g(last, 2) + " of the one before), it needed about " +
+          std::to_string(needed) + (needed == 1 ? " more iteration" : " more iterations") + " to reach newton_tol";
+  } else if (falling) {
+    why = ": still contracting but without a steady rate (the last corrections with one matrix fell " +
+          (before > 0.0 ? "by " + format_g(before, 2) + ", then " : std::string()) + "by " + format_g(last, 2) +
+          "), so no count of the iterations it needed";
   } else if (correction < kStagnated) {
     why = ": stagnated above newton_tol at the round-off of the step's residual";
   } else {

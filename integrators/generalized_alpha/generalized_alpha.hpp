@@ -6,6 +6,7 @@
 #include <Eigen/SparseLU>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/integrator.hpp"
@@ -48,7 +49,7 @@ class GeneralizedAlphaStep {
               Eigen::VectorXd& lt, Result& out);
   bool newton_residual(double t1, double beta_p, const Eigen::VectorXd& qdd1, const Eigen::VectorXd& lt,
                        Result& out);
-  bool newton_failed(double correction, double contraction, Result& out) const;
+  bool newton_failed(double correction, std::pair<double, double> contractions, Result& out) const;
   bool write_next_state(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_next, Result& out);
   const ConstrainedMechanicalFormulation& form_;
   GeneralizedAlphaParameters p_;
