@@ -262,27 +262,28 @@ TEST_CASE("generalized_alpha: at rho_inf = 1 the multipliers' alternating mode g
   }
 }
 
-TEST_CASE("generalized_alpha: a Newton failure names what its corrections show", "[generalized_alpha]") {
-  // On the elastic pendulum at h = 0.8246 s (past the stability map's h_max 0.79) the modified
-  // Newton iteration contracts linearly, each correction about 0.23 of the one before, and reaches
-  // 2.5e-14 of |q| when its 25 iterations run out at step 4, 3 short of newton_tol = 1e-15: a cap
-  // met by a converging iteration, which the message says with the iterations it still needed,
-  // not "no solution".
+TEST_CASE("generalized_alpha: Newton refactors when its rate cannot reach newton_tol, and a failure says what its corrections show",
+          "[generalized_alpha]") {
+  // On the elastic pendulum at h = 0.8246 s the modified Newton iteration once ran at 0.22-0.23 per
+  // iteration with a matrix factored at a correction of 0.08, and its 25 iterations ended 3 short
+  // of newton_tol at step 4 (the stability map's "solver failure" there); a matrix factored at
+  // every iteration converges quadratically in 7. Refactoring when the rate cannot reach
+  // newton_tol in the iterations left, the run completes.
   const Case c = testing::load_case(TETHERBENCH_CASES_DIR "/T_elastic_pendulum.toml");
   const IntegratorInfo& info = integrator("generalized_alpha");
   auto form = formulation_for(*c.model, info);
   const IntegrationOutcome out = integrate(*form, info, settings_of(info, 0.8246), 5.0, 5.0, {});
-  REQUIRE_FALSE(out.ok());
-  const std::string why = out.outcome.describe();
+  INFO(out.outcome.describe());
+  CHECK(out.ok());
+  // Cut short (4 iterations) the first step is still falling, with one ratio of one matrix: no
+  // rate, and no claim that no solution exists.
+  IntegratorSettings few = settings_of(info, 0.8246);
+  few.set("max_newton_iters", 4);
+  const IntegrationOutcome cut = integrate(*form, info, few, 5.0, 5.0, {});
+  REQUIRE_FALSE(cut.ok());
+  const std::string why = cut.outcome.describe();
   INFO(why);
-  CHECK(why.find("converging linearly (each correction 0.23 of the one before)") != std::string::npos);
-  // log(1e-15 / 2.51e-14) / log(0.225) = 2.2: 3 more corrections to fall below newton_tol.
-  CHECK(why.find("it needed about 3 more iterations to reach newton_tol") != std::string::npos);
+  CHECK(why.find("still falling (last ratio 0.27), with too few corrections of one iteration matrix for a rate") !=
+        std::string::npos);
   CHECK(why.find("no solution") == std::string::npos);
-  // With room for them, the same step converges and the run goes on past it.
-  IntegratorSettings more = settings_of(info, 0.8246);
-  more.set("max_newton_iters", 40);
-  const IntegrationOutcome longer = integrate(*form, info, more, 5.0, 5.0, {});
-  INFO(longer.outcome.describe());
-  CHECK((longer.ok() || longer.outcome.describe().find("step 4") == std::string::npos));
 }

@@ -48,8 +48,8 @@
 // kept across iterations and steps while each correction is at most 1/4 of the one before
 // (modified Newton: S changes by O(h) per step; a slower contraction counts only above
 // 1e-12 of |q|, below which round-off limits it) and refactored at the current iterate
-// otherwise, when h changes or after a step that needed more than 4 iterations (so where
-// convergence is slow this is full Newton). It stops when |dq|_inf <= newton_tol max(1, |q_n|_inf)
+// otherwise, when its rate cannot reach newton_tol in the iterations left, when h changes or
+// after a step that needed more than 4 iterations (so where convergence is slow this is full Newton). It stops when |dq|_inf <= newton_tol max(1, |q_n|_inf)
 // (with contraction <= 1/4 the remaining error is below newton_tol/3), or at the round-off floor
 // (below 1e-12 of |q| the correction no longer falls fourfold: what is left is round-off), and fails with SolverFailed after
 // max_newton_iters; a non-finite residual or correction is Diverged. The default newton_tol is
@@ -94,6 +94,7 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "core/fixed_step.hpp"
@@ -274,6 +275,15 @@ bool GeneralizedAlphaStep::newton(double t, double h, double beta_p, double gamm
     // |q| the residual's round-off limits it and a new factorisation cannot help (on Model C
     // with N = 1000 links that test alone refactored every 2-3 steps: cost O(N^1.5) per step).
     if (previous > 0.0 && correction > 0.25 * previous && correction > 1e-12) refactor_ = true;
+    // A rate that cannot bring the correction to newton_tol in the iterations left is a matrix
+    // frozen too far from the solution: refactor now (Hairer & Wanner II, IV.8, which predicts the
+    // last correction from the rate). Measured on T_elastic_pendulum at h = 0.82: 0.22 per
+    // iteration with a matrix factored at a correction of 0.08, 25 iterations ending 3 short of
+    // newton_tol, where a matrix factored at every iteration converges quadratically in 7. A
+    // step converging fast never meets it (its rate is small and iterations are left).
+    const double rate = contractions.second;
+    const int left = max_newton_iters_ - 1 - it;
+    if (rate > 0.0 && rate < 1.0 && correction > 1e-12 && correction * std::pow(rate, left) > newton_tol_) refactor_ = true;
     earlier = previous;
     previous = correction;
     last = correction;
@@ -311,36 +321,44 @@ bool GeneralizedAlphaStep::newton_residual(double t1, double beta_p, const Eigen
   return true;
 }
 
-// Why Newton found no (q_{n+1}, lambda_{n+1}): the step's failure, and false, with the mechanism
-// its last corrections with one matrix show. Two successive ratios below 1 and within a factor 2
-// of each other: the iteration converges linearly (its matrix approximate at this h) and
-// max_newton_iters ran out before a correction reached newton_tol, which at that rate takes
-// log(newton_tol / c) / log(theta) more. Falling at the last, but without a steady rate: still
-// contracting, with no rate to extrapolate. Not falling at a correction far below the predictor's
-// distance: stagnation at the residual's round-off. Otherwise no solution was found near the predictor.
+// Why Newton found no (q_{n+1}, lambda_{n+1}): the step's failure, and false, with what its last
+// corrections with one iteration matrix show (a failed iteration says nothing of whether a
+// solution exists, so no message claims that):
+// - within 100 machine epsilons of max(1, |q|): the correction is round-off, and newton_tol lies
+//   below what the step's equations resolve;
+// - two ratios of successive corrections below 1 and within a factor 2 of each other: a steady
+//   linear rate (modified Newton's matrix, frozen), with the iterations that rate would still
+//   have needed, log(newton_tol / c) / log(theta);
+// - one ratio below 1 only: still falling, too few corrections with this matrix for a rate;
+// - no ratio (the matrix refactored for the last iteration): no rate to judge;
+// - otherwise: not converging from the predictor with this matrix, the corrections growing or oscillating.
 bool GeneralizedAlphaStep::newton_failed(double correction, std::pair<double, double> contractions, Result& out) const {
-  constexpr double kStagnated = 1e-8;  // of |q|: far below any predictor's distance at the steps used
+  constexpr double kRoundOff = 100.0 * std::numeric_limits<double>::epsilon();
   const auto [before, last] = contractions;
   const bool falling = last > 0.0 && last < 1.0;
   const bool steady = falling && before > 0.0 && before < 1.0 && std::max(before, last) <= 2.0 * std::min(before, last);
+  auto ratios = [&] {
+    return before > 0.0 ? format_g(before, 3) + " then " + format_g(last, 3) : last > 0.0 ? format_g(last, 3) : std::string("none");
+  };
   std::string why;
-  if (steady) {
-    const double more = std::ceil(std::log(newton_tol_ / correction) / std::log(last));
-    const long needed = long(std::max(1.0, more));
-    why = ": converging linearly (each correction " + format_g(last, 2) + " of the one before), it needed about " +
-          std::to_string(needed) + (needed == 1 ? " more iteration" : " more iterations") + " to reach newton_tol";
+  if (correction <= kRoundOff) {
+    why = ": at round-off (within 100 machine epsilons): newton_tol lies below what the step's equations resolve";
+  } else if (steady) {
+    const long needed = long(std::max(1.0, std::ceil(std::log(newton_tol_ / correction) / std::log(last))));
+    why = ": falling at a steady rate with one iteration matrix (the last two ratios " + ratios() +
+          "); at that rate about " + std::to_string(needed) + (needed == 1 ? " more iteration" : " more iterations") +
+          " would have reached newton_tol";
   } else if (falling) {
-    why = ": still contracting but without a steady rate (the last corrections with one matrix fell " +
-          (before > 0.0 ? "by " + format_g(before, 2) + ", then " : std::string()) + "by " + format_g(last, 2) +
-          "), so no count of the iterations it needed";
-  } else if (correction < kStagnated) {
-    why = ": stagnated above newton_tol at the round-off of the step's residual";
+    why = ": still falling (last ratio " + format_g(last, 3) + "), with too few corrections of one iteration matrix for a rate";
+  } else if (last < 0.0) {
+    why = ": no rate to judge: its matrix was refactored for the last iteration, after a slow or growing correction";
   } else {
-    why = ": no solution of the step's equations found near the predictor at this h";
+    why = ": not converging from the predictor with this matrix (the last ratios of its corrections " + ratios() +
+          ": growing or oscillating)";
   }
   return fail(out, StepFailure::Kind::SolverFailed,
               "Newton on (q_{n+1}, lambda_{n+1}) did not reach newton_tol in " + std::to_string(max_newton_iters_) +
-                  " iterations (last correction " + format_g(correction, 3) + " of |q|)" + why +
+                  " iterations (last correction " + format_g(correction, 3) + " of max(1, |q|))" + why +
                   (m_ > 0 && p_.alpha_m >= 0.5
                        ? " (alpha_m >= 1/2, i.e. rho_inf = 1, on a constrained form: the multipliers' alternating "
                          "mode, root -alpha_m/(1 - alpha_m) of the alpha recursion, is not damped and grows "
