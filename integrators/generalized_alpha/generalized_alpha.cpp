@@ -239,9 +239,9 @@ bool GeneralizedAlphaStep::newton(double t, double h, double beta_p, double gamm
   if (!factored_ || std::abs(h - factored_h_) > 1e-8 * std::abs(h)) refactor_ = true;
   double previous = -1.0, correction = 0.0;  // previous < 0: no earlier correction with this matrix
   double last = -1.0;                         // the last correction, whatever the matrix (round-off floor)
-  // The last two ratios of successive corrections with the same matrix (< 0: none), the latest second.
   double earlier = -1.0;                      // the correction before `previous`, with the same matrix
-  std::pair<double, double> contractions{-1.0, -1.0};
+  NewtonHistory history;                      // what a failure reports (newton_failed)
+  history.smallest = HUGE_VAL;
   bool converged = false;
   int iters = 0;
   for (int it = 0; it < max_newton_iters_; ++it) {
@@ -257,6 +257,7 @@ bool GeneralizedAlphaStep::newton(double t, double h, double beta_p, double gamm
       factored_h_ = h;
       refactor_ = false;
       previous = earlier = -1.0;
+      ++history.factorizations;
     }
     sol_ = lu_.solve(rhs_);
     ++out.newton_iters;
@@ -265,8 +266,10 @@ bool GeneralizedAlphaStep::newton(double t, double h, double beta_p, double gamm
     q_ += sol_.head(n_);
     if (m_ > 0) lt += sol_.tail(m_);
     correction = sol_.head(n_).lpNorm<Eigen::Infinity>() / q_size;
-    contractions = {previous > 0.0 && earlier > 0.0 ? previous / earlier : -1.0,
-                    previous > 0.0 ? correction / previous : -1.0};
+    history.correction = correction;
+    history.smallest = std::min(history.smallest, correction);
+    history.contractions = {previous > 0.0 && earlier > 0.0 ? previous / earlier : -1.0,
+                            previous > 0.0 ? correction / previous : -1.0};
     if (correction <= newton_tol_ || (last > 0.0 && correction >= 0.25 * last && correction <= 1e-12)) {
       converged = true;  // at the tolerance, or at the round-off floor (no longer falling fourfold, and tiny)
       break;
@@ -274,22 +277,24 @@ bool GeneralizedAlphaStep::newton(double t, double h, double beta_p, double gamm
     // Slow contraction means a stale matrix only above the round-off region: below 1e-12 of
     // |q| the residual's round-off limits it and a new factorisation cannot help (on Model C
     // with N = 1000 links that test alone refactored every 2-3 steps: cost O(N^1.5) per step).
-    if (previous > 0.0 && correction > 0.25 * previous && correction > 1e-12) refactor_ = true;
+    if (previous > 0.0 && correction > 0.25 * previous && correction > 1e-12)
+      refactor_ = true, history.refactor_ratio = correction / previous;
     // A rate that cannot bring the correction to newton_tol in the iterations left is a matrix
     // frozen too far from the solution: refactor now (Hairer & Wanner II, IV.8, which predicts the
     // last correction from the rate). Measured on T_elastic_pendulum at h = 0.82: 0.22 per
     // iteration with a matrix factored at a correction of 0.08, 25 iterations ending 3 short of
     // newton_tol, where a matrix factored at every iteration converges quadratically in 7. A
     // step converging fast never meets it (its rate is small and iterations are left).
-    const double rate = contractions.second;
+    const double rate = history.contractions.second;
     const int left = max_newton_iters_ - 1 - it;
-    if (rate > 0.0 && rate < 1.0 && correction > 1e-12 && correction * std::pow(rate, left) > newton_tol_) refactor_ = true;
+    if (!refactor_ && rate > 0.0 && rate < 1.0 && correction > 1e-12 && correction * std::pow(rate, left) > newton_tol_)
+      refactor_ = true, history.refactor_ratio = -2.0;
     earlier = previous;
     previous = correction;
     last = correction;
   }
   if (iters > 4) refactor_ = true;
-  if (!converged) return newton_failed(correction, contractions, out);
+  if (!converged) return newton_failed(history, out);
   return true;
 }
 
@@ -332,9 +337,10 @@ bool GeneralizedAlphaStep::newton_residual(double t1, double beta_p, const Eigen
 // - one ratio below 1 only: still falling, too few corrections with this matrix for a rate;
 // - no ratio (the matrix refactored for the last iteration): no rate to judge;
 // - otherwise: not converging from the predictor with this matrix, the corrections growing or oscillating.
-bool GeneralizedAlphaStep::newton_failed(double correction, std::pair<double, double> contractions, Result& out) const {
+bool GeneralizedAlphaStep::newton_failed(const NewtonHistory& history, Result& out) const {
   constexpr double kRoundOff = 100.0 * std::numeric_limits<double>::epsilon();
-  const auto [before, last] = contractions;
+  const double correction = history.correction;
+  const auto [before, last] = history.contractions;
   const bool falling = last > 0.0 && last < 1.0;
   const bool steady = falling && before > 0.0 && before < 1.0 && std::max(before, last) <= 2.0 * std::min(before, last);
   auto ratios = [&] {
@@ -345,19 +351,24 @@ bool GeneralizedAlphaStep::newton_failed(double correction, std::pair<double, do
     why = ": at round-off (within 100 machine epsilons): newton_tol lies below what the step's equations resolve";
   } else if (steady) {
     const long needed = long(std::max(1.0, std::ceil(std::log(newton_tol_ / correction) / std::log(last))));
-    why = ": falling at a steady rate with one iteration matrix (the last two ratios " + ratios() +
-          "); at that rate about " + std::to_string(needed) + (needed == 1 ? " more iteration" : " more iterations") +
-          " would have reached newton_tol";
+    why = ": falling at a steady rate with one iteration matrix (the last two ratios " + ratios() + "); at that rate about " +
+          std::to_string(needed) + (needed == 1 ? " more iteration" : " more iterations") + " would have reached newton_tol";
   } else if (falling) {
     why = ": still falling (last ratio " + format_g(last, 3) + "), with too few corrections of one iteration matrix for a rate";
   } else if (last < 0.0) {
-    why = ": no rate to judge: its matrix was refactored for the last iteration, after a slow or growing correction";
+    const double r = history.refactor_ratio;
+    why = ": no rate with its last matrix, factored for the last iteration " +
+          (r > 1.0   ? "after a growing correction (" + format_g(r, 3) + " times the one before)"
+           : r > 0.0 ? "after a slow one (" + format_g(r, 3) + " times the one before)"
+           : r < -1.5 ? std::string("because its rate could not reach newton_tol in the iterations left")
+                      : std::string("at the step's start"));
   } else {
-    why = ": not converging from the predictor with this matrix (the last ratios of its corrections " + ratios() +
-          ": growing or oscillating)";
+    why = ": not converging with this matrix (the last ratios of its corrections " + ratios() + ": growing or oscillating)";
   }
+  why += "; " + std::to_string(history.factorizations) + " factorizations, smallest correction " +
+         format_g(history.smallest, 3);
   return fail(out, StepFailure::Kind::SolverFailed,
-              "Newton on (q_{n+1}, lambda_{n+1}) did not reach newton_tol in " + std::to_string(max_newton_iters_) +
+              "modified Newton on (q_{n+1}, lambda_{n+1}) did not reach newton_tol in " + std::to_string(max_newton_iters_) +
                   " iterations (last correction " + format_g(correction, 3) + " of max(1, |q|))" + why +
                   (m_ > 0 && p_.alpha_m >= 0.5
                        ? " (alpha_m >= 1/2, i.e. rho_inf = 1, on a constrained form: the multipliers' alternating "

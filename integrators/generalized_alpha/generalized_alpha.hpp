@@ -49,7 +49,14 @@ class GeneralizedAlphaStep {
               Eigen::VectorXd& lt, Result& out);
   bool newton_residual(double t1, double beta_p, const Eigen::VectorXd& qdd1, const Eigen::VectorXd& lt,
                        Result& out);
-  bool newton_failed(double correction, std::pair<double, double> contractions, Result& out) const;
+  // What a failed Newton iteration's corrections showed (newton_failed's words).
+  struct NewtonHistory {
+    double correction = 0.0, smallest = 0.0;             // the last correction, and the smallest of the step
+    std::pair<double, double> contractions{-1.0, -1.0};  // the last two ratios with one matrix (< 0: none)
+    int factorizations = 0;
+    double refactor_ratio = -1.0;  // the ratio that called the last factorization (-2: the rate rule; -1: the step's start)
+  };
+  bool newton_failed(const NewtonHistory& history, Result& out) const;
   bool write_next_state(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_next, Result& out);
   const ConstrainedMechanicalFormulation& form_;
   GeneralizedAlphaParameters p_;
