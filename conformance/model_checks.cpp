@@ -682,25 +682,21 @@ double tangent_relative_error(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B
 void force_tangent_differences(const ConstrainedMechanicalFormulation* cm, double t, const Eigen::VectorXd& q,
                                const Eigen::VectorXd& v, const Eigen::VectorXd& lambda, int n, Eigen::MatrixXd& Kf_fd,
                                Eigen::MatrixXd& Cf_fd, Eigen::MatrixXd& Kg_fd) {
+  // (g(x + e u_k) - g(x - e u_k)) / 2e, e = 1e-6 (1 + |x_k|).
+  auto central = [](Eigen::VectorXd x, int k, const auto& g) {
+    const double xk = x(k), e = 1e-6 * (1.0 + std::abs(xk));
+    Eigen::VectorXd plus, minus;
+    x(k) = xk + e;
+    g(x, plus);
+    x(k) = xk - e;
+    g(x, minus);
+    return Eigen::VectorXd((plus - minus) / (2.0 * e));
+  };
   for (int k = 0; k < n; ++k) {
-    Eigen::VectorXd fp, fm, gp, gm;
-    const double eq = 1e-6 * (1.0 + std::abs(q(k)));
-    Eigen::VectorXd qp = q, qm = q;
-    qp(k) += eq;
-    qm(k) -= eq;
-    cm->force(t, qp, v, fp);
-    cm->force(t, qm, v, fm);
-    Kf_fd.col(k) = (fp - fm) / (2.0 * eq);
-    cm->constraint_jacobian_transpose_times(qp, lambda, gp);
-    cm->constraint_jacobian_transpose_times(qm, lambda, gm);
-    Kg_fd.col(k) = (gp - gm) / (2.0 * eq);
-    const double ev = 1e-6 * (1.0 + std::abs(v(k)));
-    Eigen::VectorXd vp = v, vm = v;
-    vp(k) += ev;
-    vm(k) -= ev;
-    cm->force(t, q, vp, fp);
-    cm->force(t, q, vm, fm);
-    Cf_fd.col(k) = (fp - fm) / (2.0 * ev);
+    Kf_fd.col(k) = central(q, k, [&](const Eigen::VectorXd& x, Eigen::VectorXd& f) { cm->force(t, x, v, f); });
+    Kg_fd.col(k) = central(
+        q, k, [&](const Eigen::VectorXd& x, Eigen::VectorXd& g) { cm->constraint_jacobian_transpose_times(x, lambda, g); });
+    Cf_fd.col(k) = central(v, k, [&](const Eigen::VectorXd& x, Eigen::VectorXd& f) { cm->force(t, q, x, f); });
   }
 }
 

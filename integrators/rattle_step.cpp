@@ -177,14 +177,7 @@ bool RattleStep::solve_position_multipliers(double h, Result& out) {
 // Why Newton on the position multipliers found no solution: the step's failure, and false.
 bool RattleStep::position_multipliers_failed(double err, double predictor_err, Result& out) const {
   if (!std::isfinite(err)) return fail(out, StepFailure::Kind::Diverged, "constraint residual is non-finite (NaN/Inf)");
-  // A free flight that already breaks the constraints by a tenth of their size means the
-  // velocities have outgrown the step (Stoermer-Verlet is stable only for h w < 2): a stability
-  // result at this h, not a limit of the solver.
-  if (predictor_err > 0.1)
-    return fail(out, StepFailure::Kind::Diverged,
-                "the free flight q_k + h v_k violates the constraints by " + format_g(predictor_err, 3) +
-                    " of their size and Newton on the multipliers finds no solution near it (the motion has "
-                    "outgrown the step: h w > 2 for some mode)");
+  if (predictor_err > 0.1) return outgrown_step(predictor_err, "Newton on the multipliers", out);
   return fail(out, StepFailure::Kind::SolverFailed,
               "Newton on the position multipliers did not reach newton_tol in " + std::to_string(max_newton_iters_) +
                   " iterations (relative constraint residual " + format_g(err, 3) + ", from " +
@@ -295,14 +288,19 @@ bool RattleStep::solve_positions_configuration_dependent_mass(double h, Result& 
   return true;
 }
 
+// A free flight that already breaks the constraints by a tenth of their size means the velocities
+// have outgrown the step (Stoermer-Verlet is stable only for h w < 2): a stability result at this
+// h, not a limit of the solver (`solver` names the Newton iteration that found nothing near it).
+bool RattleStep::outgrown_step(double predictor_err, const std::string& solver, Result& out) const {
+  return fail(out, StepFailure::Kind::Diverged,
+              "the free flight q_k + h v_k violates the constraints by " + format_g(predictor_err, 3) + " of their size and " +
+                  solver + " finds no solution near it (the motion has outgrown the step: h w > 2 for some mode)");
+}
+
 // Why Newton on the positions and multipliers found no solution: the step's failure, and false.
 bool RattleStep::positions_and_multipliers_failed(double g_err, double r_err, double predictor_err,
                                                   Result& out) const {
-  if (predictor_err > 0.1)
-    return fail(out, StepFailure::Kind::Diverged,
-                "the free flight q_k + h v_k violates the constraints by " + format_g(predictor_err, 3) +
-                    " of their size and Newton finds no solution near it (the motion has outgrown the step: h w > 2 "
-                    "for some mode)");
+  if (predictor_err > 0.1) return outgrown_step(predictor_err, "Newton", out);
   return fail(out, StepFailure::Kind::SolverFailed,
               "Newton on the positions and multipliers did not converge in " + std::to_string(max_newton_iters_) +
                   " iterations (relative constraint residual " + format_g(g_err, 3) +

@@ -41,6 +41,8 @@ class RattleStep {
   double momentum_residual_over_floor() const;
   bool correct_positions(double h, Result& out);
   bool positions_and_multipliers_failed(double g_err, double r_err, double predictor_err, Result& out) const;
+  // The step's failure when the free flight already breaks the constraints by a tenth of their size.
+  bool outgrown_step(double predictor_err, const std::string& solver, Result& out) const;
   bool second_half_kick_configuration_dependent_mass(double t, double h, Result& out);
   const ConstrainedMechanicalFormulation& form_;
   std::unique_ptr<ConstrainedMechanicalSolver> solver_;
