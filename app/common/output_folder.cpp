@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <stdexcept>
 
 #include "core/table_reader.hpp"  // InputError
 
@@ -35,6 +37,17 @@ std::string output_folder(const std::string& option, const std::string& text, co
                        " exists and is not a regular file (a folder?)");
   }
   return text;
+}
+
+void write_file_whole(const std::string& path, const std::string& bytes) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << bytes;
+    out.flush();
+    if (!out) throw std::runtime_error("cannot write " + temporary);
+  }
+  std::filesystem::rename(temporary, path);
 }
 
 }  // namespace tb

@@ -12,4 +12,8 @@ namespace tb {
 // (top-level names) exists as anything but a regular file. Checked before anything runs.
 std::string output_folder(const std::string& option, const std::string& text, const std::vector<std::string>& writes = {});
 
+// `bytes` into `path` whole or not at all: written beside it as PATH.tmp, checked, then renamed
+// over it (a reader never sees half a file); std::runtime_error naming the file it could not write.
+void write_file_whole(const std::string& path, const std::string& bytes);
+
 }  // namespace tb

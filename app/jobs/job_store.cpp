@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "app/common/fingerprint.hpp"
+#include "app/common/output_folder.hpp"  // write_file_whole
 #include "app/running/job_result.hpp"
 
 namespace tb {
@@ -44,14 +45,7 @@ void JobStore::save(const std::string& key, const std::string& label, const std:
   std::filesystem::create_directories(dir_);
   ResultWriter w;
   w << std::string(kMagic) << label << fingerprint << f.seconds << f.host << f.type << f.build << f.finished_at << f.bytes;
-  const std::string final_path = path(key), temporary = final_path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << w.bytes();
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write " + temporary);
-  }
-  std::filesystem::rename(temporary, final_path);
+  write_file_whole(path(key), w.bytes());
 }
 
 }  // namespace tb

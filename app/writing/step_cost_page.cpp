@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "app/common/markdown_table.hpp"
+#include "app/common/output_folder.hpp"  // write_file_whole
 #include "core/format.hpp"
 #include "core/table_reader.hpp"  // InputError
 
@@ -553,16 +554,8 @@ bool write_step_cost_page(const std::vector<std::string>& part_paths, const std:
     const JsonValue merged = merge_benchmark_parts(part_paths);
     const StepCosts costs = read_step_costs(merged);
     const fs::path out(dir);
-    // Each file whole or not at all: written beside, checked, then renamed over the old one.
-    auto write_whole = [&](const std::string& name, const std::string& text) {
-      const fs::path temporary = out / (name + ".tmp");
-      {
-        std::ofstream file(temporary, std::ios::binary);
-        file << text;
-        if (!file.flush()) throw std::runtime_error((out / name).string() + ": cannot be written");
-      }
-      fs::rename(temporary, out / name);
-    };
+    // Each file whole or not at all (a report read while it is written sees the old page or the new).
+    auto write_whole = [&](const std::string& name, const std::string& text) { write_file_whole((out / name).string(), text); };
     write_whole("benchmarks.json", to_json(merged));
     if (costs.rows.empty()) {
       std::fprintf(stderr, "tetherbench: no step/ or mass_solve/ benchmarks in %s\n", (out / "benchmarks.json").c_str());
