@@ -585,7 +585,7 @@ class IndexCommand : public Command {
       write_figure_plan(dir_, session.catalogue);
       drawn = run_plots(session.report_options().scripts_dir, dir_);
     }
-    write_index(dir_, cases);
+    write_index(dir_, cases, session.catalogue);
     std::printf("wrote %s%s\n", (fs::path(dir_) / "index.md").string().c_str(), drawn ? "" : " -- the plots failed, see above");
     return drawn ? 0 : kInternalError;
   }

@@ -77,7 +77,7 @@ inline constexpr double kGrowthJumpRatio = 10.0;        // a rise within one oct
 inline constexpr double kGrowthRoundOffWalk = 100.0;
 // A fixed-step run's error at round-off level is the method's when its twin at 2h has at least
 // this many times it (an error of order p >= 1 grows 2^p-fold; round-off does not grow) and is
-// itself above its floor (the long-time study's test, studies/long_time.cpp).
+// itself above its floor (the long-time study's test, studies/long_time/long_time.cpp).
 inline constexpr double kGrowthTruncationRatio = 2.0;
 // The offset-plus-drift law (above): its largest relative misfit of the envelope, how many times
 // smaller than the power law's its rms relative misfit must be, and the least rise of the

@@ -8,7 +8,7 @@
 // not_integrated(), a job result's bytes (app/running/job_result.hpp: every stored field of a row), the
 // summary's columns and Markdown tables (app/writing/summary.cpp, app/writing/summary_markdown.cpp), the cells the
 // report's index prints (app/judging/metric_cells.hpp), the round-off floors (app/running/round_off.hpp), the gates'
-// default envelopes (app/judging/gates.cpp) and the papers' verdicts (studies/paper_verdict.cpp).
+// default envelopes (app/judging/gates.cpp) and the papers' verdicts (studies/paper_comparison/paper_verdict.cpp).
 //
 // Adding a metric: one row here; for a model's own conserved scalar (a Casimir), also one row of
 // invariant_specs() and the model's Observation::invariants[invariant_slot(name)] (NaN where the

@@ -1,7 +1,7 @@
 #pragma once
 // The one instability criterion (issue 24 item 2; drift against instability, issue 32 item 4):
 // it decides the status of every run that reaches its end (measure(), app/running/runner.hpp) and every
-// probe of the stability map (studies/stability_map.hpp), through the same StabilityMonitor fed
+// probe of the stability map (studies/stability_map/stability_map.hpp), through the same StabilityMonitor fed
 // sample by sample.
 //
 // The energy scale E_s is A PROPERTY OF THE CASE, fixed before the run: the largest kinetic energy

@@ -1,18 +1,20 @@
-// The studies of the suite. Keep the list sorted by name.
-// Adding a study: its files under studies/ (its plan and write, and its own case table through
-// StudyInfo::read_section) and one line here.
+// The studies of the suite. Keep the list sorted by name (the report shows their figures and
+// pages in the catalogue's order, which is by name once plugins are added).
+// Adding a study: its folder studies/<name>/ holding all of it (its plan and write; its own case
+// table, read and checked through StudyInfo::read_section; its figures, StudyInfo::figures; its
+// pages in index.md, StudyInfo::pages) and one line here.
 
 #include "studies/registry.hpp"
 
-#include "studies/catenary.hpp"
-#include "studies/error_spread.hpp"
-#include "studies/long_time.hpp"
-#include "studies/paper_comparison.hpp"
-#include "studies/parameter_map.hpp"
-#include "studies/setting_sweep.hpp"
-#include "studies/stability_map.hpp"
-#include "studies/tolerance_sweep.hpp"
-#include "studies/work_precision.hpp"
+#include "studies/catenary/catenary.hpp"
+#include "studies/error_spread/error_spread.hpp"
+#include "studies/long_time/long_time.hpp"
+#include "studies/paper_comparison/paper_comparison.hpp"
+#include "studies/parameter_map/parameter_map.hpp"
+#include "studies/setting_sweep/setting_sweep.hpp"
+#include "studies/stability_map/stability_map.hpp"
+#include "studies/tolerance_sweep/tolerance_sweep.hpp"
+#include "studies/work_precision/work_precision.hpp"
 
 namespace tb {
 

@@ -1,5 +1,5 @@
 // Claims about a time judged on the run's time series (app/input/claim_series.hpp,
-// studies/paper_verdict.cpp): the analyses on synthetic series with known answers, and the
+// studies/paper_comparison/paper_verdict.cpp): the analyses on synthetic series with known answers, and the
 // verdicts a350e29's report got wrong (issue 32 item 1) as regression cases.
 #include <catch2/catch.hpp>
 
@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "app/input/claim_series.hpp"
-#include "studies/paper_verdict.hpp"
+#include "studies/paper_comparison/paper_verdict.hpp"
 #include "tests/temp_file.hpp"
 
 namespace {

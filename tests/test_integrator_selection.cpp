@@ -14,9 +14,9 @@
 #include "app/common/csv_table.hpp"
 #include "app/input/integrator_selection.hpp"
 #include "app/running/reference.hpp"
-#include "studies/error_spread.hpp"
-#include "studies/setting_sweep.hpp"
-#include "studies/tolerance_sweep.hpp"
+#include "studies/error_spread/error_spread.hpp"
+#include "studies/setting_sweep/setting_sweep.hpp"
+#include "studies/tolerance_sweep/tolerance_sweep.hpp"
 #include "tests/temp_file.hpp"
 #include "tests/test_support.hpp"
 

@@ -16,9 +16,9 @@
 #include "app/jobs/jobs.hpp"
 #include "app/writing/manifest.hpp"
 #include "tests/test_support.hpp"
-#include "studies/long_time.hpp"
-#include "studies/stability_map.hpp"
-#include "studies/work_precision.hpp"
+#include "studies/long_time/long_time.hpp"
+#include "studies/stability_map/stability_map.hpp"
+#include "studies/work_precision/work_precision.hpp"
 
 namespace fs = std::filesystem;
 

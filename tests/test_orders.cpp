@@ -11,7 +11,7 @@
 
 #include "app/judging/order_fit.hpp"
 #include "numerics/statistics.hpp"
-#include "studies/work_precision.hpp"
+#include "studies/work_precision/work_precision.hpp"
 
 using namespace tb;
 

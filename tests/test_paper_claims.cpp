@@ -1,5 +1,5 @@
 // The papers' claims (reference/paper_claims.csv, app/input/reference_data.cpp) and their verdicts
-// (studies/paper_verdict.cpp): the rules of cases/README.md "The papers' claims" on synthetic
+// (studies/paper_comparison/paper_verdict.cpp): the rules of cases/README.md "The papers' claims" on synthetic
 // rows, and every claim naming a case, run, metric and setting that exist.
 #include <catch2/catch.hpp>
 
@@ -12,7 +12,7 @@
 #include "app/input/reference_data.hpp"
 #include "integrators/registry.hpp"
 #include "core/integrator.hpp"
-#include "studies/paper_verdict.hpp"
+#include "studies/paper_comparison/paper_verdict.hpp"
 #include "tests/temp_file.hpp"
 #include "tests/test_support.hpp"
 

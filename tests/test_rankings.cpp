@@ -1,8 +1,8 @@
-// The work-precision rankings' order words (studies/work_precision_ranking.hpp): "<" only where the
+// The work-precision rankings' order words (studies/work_precision/work_precision_ranking.hpp): "<" only where the
 // printed works differ beyond the timing spread.
 #include <catch2/catch.hpp>
 
-#include "studies/work_precision_ranking.hpp"
+#include "studies/work_precision/work_precision_ranking.hpp"
 
 using namespace tb;
 

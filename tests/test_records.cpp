@@ -9,10 +9,10 @@
 
 #include "app/running/job_result.hpp"
 #include "app/common/record.hpp"
-#include "studies/catenary.hpp"
-#include "studies/long_time.hpp"
-#include "studies/stability_map.hpp"
-#include "studies/work_precision.hpp"
+#include "studies/catenary/catenary.hpp"
+#include "studies/long_time/long_time.hpp"
+#include "studies/stability_map/stability_map.hpp"
+#include "studies/work_precision/work_precision.hpp"
 
 namespace {
 

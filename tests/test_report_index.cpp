@@ -11,6 +11,7 @@
 #include "app/judging/recommendation.hpp"
 #include "app/writing/report_index.hpp"
 #include "tests/temp_file.hpp"
+#include "tests/test_support.hpp"
 
 using namespace tb;
 
@@ -263,7 +264,7 @@ TEST_CASE("errors within the measured spread of a sensitive case are alike", "[r
   // The words beside the case's front say what was measured.
   data.spread_runs = {twin(data.runs[0], 2.07e-4), twin(data.runs[1], 1.57e-4)};
   const Case c = case_named("coop");
-  CHECK_THAT(index_markdown(data, {c}),
+  CHECK_THAT(index_markdown(data, {c}, {}),
              Catch::Contains("errors alike within 3.4x: gravity changed by 8.9e-16 (relative) moved the errors of a, b by up "
                              "to 3.4x (b's energy error; error_spread.csv; one changed run each: a lower bound on the "
                              "spread, which more draws could only widen)"));
@@ -309,7 +310,7 @@ TEST_CASE("a horizon-dependent h_max probed over a shorter horizon than the run'
   CHECK(f.front[0].step_margin_words ==
         "h/h_max >= 0.52 (h_max over the map's 1.92 s; it falls with the horizon for this method, so over the run's 5 s the "
         "margin is larger)");
-  CHECK_THAT(index_markdown(data, {case_named("c")}), Catch::Contains("| ≥ 0.52 (h_max over 1.92 s; larger over 5 s) (instability) |"));
+  CHECK_THAT(index_markdown(data, {case_named("c")}, {}), Catch::Contains("| ≥ 0.52 (h_max over 1.92 s; larger over 5 s) (instability) |"));
   // A method with an interval on the imaginary axis: the map's h_max holds at any horizon.
   data.step_limits[{"c", "rk2"}].horizon_dependent = false;
   CHECK(case_front(data, "c").front[0].step_margin_words == "h/h_max = 0.52");
@@ -327,12 +328,12 @@ TEST_CASE("an energy envelope that accelerates towards the horizon is a caveat o
   data.runs[0].t_end = 100.0;
   const Case c = case_named("c", "a case");
   data.laws[{"c", "cf4", "energy"}] = {"inconclusive", "full run", 100.0, 7.1e-6, 0, 0, 0, "", "linear"};
-  CHECK(index_markdown(data, {c}).find("accelerates towards the horizon") == std::string::npos);
+  CHECK(index_markdown(data, {c}, {}).find("accelerates towards the horizon") == std::string::npos);
   data.laws[{"c", "cf4", "energy"}].accelerating = true;
   const CaseFront f = case_front(data, "c");
   REQUIRE(f.front.size() == 1);
   CHECK(f.front[0].energy_accelerating);
-  CHECK(index_markdown(data, {c}).find("its energy error's envelope accelerates towards the horizon") != std::string::npos);
+  CHECK(index_markdown(data, {c}, {}).find("its energy error's envelope accelerates towards the horizon") != std::string::npos);
 }
 
 TEST_CASE("the page answers first, lists only the runs a case runs, and drops columns that hold no result",
@@ -345,7 +346,7 @@ TEST_CASE("the page answers first, lists only the runs a case runs, and drops co
   declined.not_applicable = true;
   data.runs.push_back(declined);
   const Case c = case_named("c", "a case");
-  const std::string page = index_markdown(data, {c});
+  const std::string page = index_markdown(data, {c}, {});
   // The answer within the first lines: the table of advice opens the page.
   const size_t advice = page.find("## Which integrator?");
   REQUIRE(advice != std::string::npos);
@@ -377,7 +378,7 @@ TEST_CASE("the page answers first, lists only the runs a case runs, and drops co
   CHECK(page.find("| rk2 | unstable from t = 349.9 s | – | – |") != std::string::npos);
   // With a stability map over a shorter horizon than the run's, the failed run's h/h_max says so.
   data.step_limits[{"c", "rk2"}] = {1e-3, 1.2e-2, 123.4, "bracketed", "instability"};
-  const std::string mapped = index_markdown(data, {c});
+  const std::string mapped = index_markdown(data, {c}, {});
   CHECK(mapped.find("| 0.083 (h_max over 123 s; not over 1000 s) |") != std::string::npos);
 }
 
@@ -393,7 +394,7 @@ TEST_CASE("the fastest at matched accuracy is shown over its own horizon, agains
   ranking.work_of_each = {0.026, 0.041};
   data.rankings = {ranking};
   const Case c = case_named("c");
-  const std::string page = index_markdown(data, {c});
+  const std::string page = index_markdown(data, {c}, {});
   // A ranking over 10 s of a 1000 s case is no advice for the 1000 s: its horizon is said beside it.
   CHECK(page.find("rk4 (c, over 10 s of its 1000 s at error 0.0265)") != std::string::npos);
   CHECK(page.find("c, over 10 s of the case's 1000 s at matched error 0.0265: rk4 0.026 s < vi 0.041 s") != std::string::npos);
@@ -415,12 +416,31 @@ TEST_CASE("the index links only figures that were drawn, and states the omitted 
   std::filesystem::create_directories(dir.path() / "figures");
   std::ofstream(dir.path() / "figures/c_energy.png") << "png";
   const Case c = case_named("c");
-  write_index(dir.path().string(), {c});
+  write_index(dir.path().string(), {c}, tb::testing::catalogue());
   std::ifstream in(dir.path() / "index.md");
   const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   CHECK(page.find("](figures/c_energy.png)") != std::string::npos);
   CHECK(page.find("c_missing.png") == std::string::npos);
   CHECK(page.find("No figure of orthogonality (identically zero for every run) (figures_omitted.csv).") != std::string::npos);
+  // The studies' pages come from the catalogue (StudyInfo::pages), listed where the report holds them.
+  CHECK(page.find("- [long_time.md](long_time.md)") == std::string::npos);
+  std::ofstream(dir.path() / "long_time.md") << "# long time\n";
+  write_index(dir.path().string(), {c}, tb::testing::catalogue());
+  std::ifstream again(dir.path() / "index.md");
+  const std::string with_page((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>());
+  CHECK(with_page.find("- [long_time.md](long_time.md) — growth laws over long runs\n") != std::string::npos);
+}
+
+TEST_CASE("a study's pages are listed under the report's other results, in the order given", "[report_index][page]") {
+  ScratchDir dir;
+  for (const char* file : {"summary.md", "mine.csv", "theirs.md"}) std::ofstream(dir.path() / file) << "x\n";
+  ReportData data;
+  data.dir = dir.path().string();
+  const std::string page = index_markdown(
+      data, {}, {{"theirs.md", "their study's page"}, {"absent_is_not_listed.csv", "never written"}, {"mine.csv", "my study's table"}});
+  CHECK(page.find("- [summary.md](summary.md) — every run, every column\n- [theirs.md](theirs.md) — their study's page\n"
+                  "- [mine.csv](mine.csv) — my study's table\n") != std::string::npos);
+  CHECK(page.find("absent_is_not_listed") == std::string::npos);
 }
 
 TEST_CASE("a report table of another layout is refused with its file and column", "[report_index][input]") {
@@ -447,7 +467,7 @@ TEST_CASE("a ranking longer than its case says so and why", "[report_index][page
   ranking.work_of_each = {4.8e-5, 8.3e-4};
   data.rankings = {ranking};
   const Case c = case_named("c");
-  const std::string page = index_markdown(data, {c});
+  const std::string page = index_markdown(data, {c}, {});
   CHECK(page.find("c, over 50 s, longer than the case's 20 s (3.05 of the model's slowest period 16.37 s, where the case's "
                   "horizon holds 1.2, and a ranking of trajectory errors needs 3: its own sweep and reference, not the case's "
                   "runs) at matched error 0.00197: rk45 4.8e-05 s < vi 0.00083 s") != std::string::npos);
@@ -462,7 +482,7 @@ TEST_CASE("a verdict on the paper's model outside its derivation is counted apar
                  "the paper's own model applied by the paper outside the case it was derived for"},
                 {"b", "seed 002, Sect. 4", "c", "vi", "words", "energy_err_max", "no drift", "1", "contradicts", "the paper's claim"},
                 {"d", "seed 002, Table 1", "c", "vi", "words", "energy_err_mean", "1e-3", "1e-3", "agrees", ""}};
-  const std::string page = index_markdown(data, {});
+  const std::string page = index_markdown(data, {}, {});
   CHECK(page.find("| source | claims | agrees | disagrees | contradicts | exceeds | inconclusive | contradicts: the paper's own "
                   "model applied by the paper outside the case it was derived for |") != std::string::npos);
   CHECK(page.find("| seed 002 | 3 | 1 | 0 | 1 | 0 | 0 | 1 |") != std::string::npos);
@@ -481,13 +501,13 @@ TEST_CASE("each front says what its runtimes are and where their noise was measu
   c.name = "c", d.name = "d";
   c.model_name = d.model_name = "m";
   c.h = d.h = 1e-3;
-  std::string page = index_markdown(data, {c, d});
+  std::string page = index_markdown(data, {c, d}, {});
   CHECK(page.find("**c**, over 1000 s (runtimes: summary.csv's runtime_s, each one timed pass (no spread measured on them); timing "
                   "noise not measured: runtimes are single measurements, and their order may lie within the noise; \"=\" within it)") !=
         std::string::npos);
   data.rankings = {timing("c", 0.05)};
   data.rankings[0].passes_of_each = {3, 7};
-  page = index_markdown(data, {c, d});
+  page = index_markdown(data, {c, d}, {});
   CHECK(page.find("**c**, over 1000 s (runtimes: summary.csv's runtime_s, each one timed pass (no spread measured on them); timing "
                   "noise 5 %, the largest run-to-run spread of this case's work-precision timings (each the minimum of 3+ passes)") !=
         std::string::npos);
@@ -515,12 +535,12 @@ TEST_CASE("a round_off label is a size: where the run's long twin at 2h grew at 
   data.laws[{"c", "rk4", "energy"}] = rk4_long;
   data.laws[{"c", "vi", "energy"}] = vi_long;
   const Case c = case_named("c", "a case");
-  const std::string page = index_markdown(data, {c});
+  const std::string page = index_markdown(data, {c}, {});
   INFO(page);
   CHECK(page.find("| rk4 | ok | 1 | 1.4e-12 (round_off by size only: its 1000 s long run's twin at 2h is x31.8 (order ~5), "
                   "the method's own error, long_time.csv) |") != std::string::npos);
   CHECK(page.find("| vi | ok | 1 | 2.5e-14 (round_off) |") != std::string::npos);
   // A twin that grew only 1.5-fold is no order: the label stands.
   data.laws[{"c", "rk4", "energy"}].at_2h_ratio = 1.5;
-  CHECK(index_markdown(data, {c}).find("by size only") == std::string::npos);
+  CHECK(index_markdown(data, {c}, {}).find("by size only") == std::string::npos);
 }

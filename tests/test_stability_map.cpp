@@ -1,4 +1,4 @@
-// The stability map (studies/stability_map.hpp): the search finds known stability limits to
+// The stability map (studies/stability_map/stability_map.hpp): the search finds known stability limits to
 // its stated precision, the criterion counts growth and not damping, the exponent fit
 // recovers a known exponent and its standard error, and bad --param values exit 2 naming the key.
 #include <catch2/catch.hpp>
@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 
 #include "app/writing/summary.hpp"
-#include "studies/stability_map.hpp"
+#include "studies/stability_map/stability_map.hpp"
 #include "tests/test_support.hpp"
 
 namespace fs = std::filesystem;

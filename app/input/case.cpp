@@ -39,7 +39,7 @@ void read_integrator_settings(TableReader& table, const IntegratorInfo& info, In
 
 // Every integrator's settings checked against the integrator's declared conflicts; `where`
 // starts the message (the case file, or the --set assignment that made the combination). The
-// setting sweep's values are checked by the study that runs them (studies/setting_sweep.cpp),
+// setting sweep's values are checked by the study that runs them (studies/setting_sweep/setting_sweep.cpp),
 // so that `run` is not refused for a sweep it does not run.
 void check_setting_conflicts(const Case& c, const Catalogue& catalogue, const std::string& where) {
   for (const auto& info : catalogue.integrators) {

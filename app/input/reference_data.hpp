@@ -43,7 +43,7 @@ StateTrajectory read_reference_trajectory(const std::string& path);
 // than"; Diverges, the quantity's rise turns faster than any power law after about paper_value
 // (s); NoDrift / Drifts, the error's growth law; Conserved / NotConserved, the error against the
 // run's round-off floor; SmallerThan, below other_case / other_run's. The kinds about a time
-// (issue 32 item 1) are judged on the run's recorded time series (studies/claim_series.hpp):
+// (issue 32 item 1) are judged on the run's recorded time series (app/input/claim_series.hpp):
 // RisesAfter, the quantity's max after paper_value (s) is tolerance x its max before; PeakNear,
 // its largest value near paper_value (s); Period, its dominant period is paper_value (s);
 // Increases, it ends above where it started; PartsAfter, it and other_run's part (differ by more
@@ -61,7 +61,7 @@ constexpr std::array<std::string_view, 16> enum_texts(ClaimKind) {
   return {"value",        "upper_bound", "diverges",  "no_drift", "drifts",    "conserved",   "not_conserved", "smaller_than",
           "rises_after",  "peak_near",   "period",    "increases", "parts_after", "onset",     "converges",     "no_secular_drift"};
 }
-// The kinds judged by a growth law (studies/paper_verdict.cpp judge_growth).
+// The kinds judged by a growth law (studies/paper_comparison/paper_verdict.cpp judge_growth).
 inline bool paper_claim_is_about_drift(ClaimKind kind) {
   return kind == ClaimKind::NoDrift || kind == ClaimKind::NoSecularDrift || kind == ClaimKind::Drifts;
 }
@@ -72,7 +72,7 @@ struct PaperClaim {
   std::string run;         // the run label (integrator, "@discretisation" where not the default)
   ClaimKind kind = ClaimKind::Value;
   // A summary metric name (core/metrics.hpp), or "series:<spec>": the quantity of the run's time
-  // series (studies/claim_series.hpp); the kinds about a time take only a series.
+  // series (app/input/claim_series.hpp); the kinds about a time take only a series.
   std::string metric;
   std::string series;            // the spec of a "series:<spec>" metric; "" for a summary metric
   double series_level = std::numeric_limits<double>::quiet_NaN();  // onset: the level of "series:<spec>><level>"
@@ -100,7 +100,7 @@ struct PaperClaim {
   // "" ; "proxy": the quantity is the suite's stand-in for one the paper defines (the body's
   // height for its gravitational energy, the total momentum about e3 for the links' momenta),
   // related to it as tolerance_why states: judged on it both ways, agreement and difference
-  // alike, with the proxy named, unless the data show it cannot fail (studies/paper_verdict.cpp);
+  // alike, with the proxy named, unless the data show it cannot fail (studies/paper_comparison/paper_verdict.cpp);
   // "undefined": the paper's word has no definition (seed 002's "tumbles", read off an
   // animation), so a level of ours would judge the suite's definition: no verdict either way,
   // the proxy's measurement printed (issue 44 point 16); "unprinted": the verdict turns on a setting the

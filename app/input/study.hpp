@@ -19,8 +19,13 @@ namespace tb {
 
 struct Case;
 struct Catalogue;
+struct CsvTable;  // app/common/csv_table.hpp
+struct Figure;    // app/common/figure_kit.hpp
 struct SummaryRow;
 class TableReader;
+namespace figure_kit {
+class Styles;
+}
 
 // A study's own table of a case file, [report.<study>], as the study read and checked it when the
 // case was loaded (StudyInfo::read_section), before anything runs. The case keeps it
@@ -118,6 +123,26 @@ inline const std::vector<std::string>& report_own_keys() {
   return keys;
 }
 
+// What a study's figures are drawn from (StudyInfo::figures), handed over by the figure plan
+// (app/writing/figure_plan.hpp) once the report's tables are written.
+struct FigureRequest {
+  std::string case_name;  // the case whose figures are asked for; "" for the report-wide ones
+  const Catalogue* catalogue = nullptr;
+  const figure_kit::Styles* styles = nullptr;  // each integrator's colour and dash, the same in every figure
+  // The case's run labels (summary.csv's integrator column) -> their discretisation ("" for the
+  // model's default); empty for the report-wide request.
+  const std::map<std::string, std::string>* discretisation_of = nullptr;
+  // A CSV file of the report by its name ("work_precision.csv"), read once for every request;
+  // an empty table (no columns) where the report has no such file.
+  std::function<const CsvTable&(const std::string& file)> table;
+};
+
+// A page of the study's that index.md lists under "Other results", linked where the report holds it.
+struct StudyPage {
+  std::string file;  // relative to the report: "long_time.md"
+  std::string what;  // "growth laws over long runs"
+};
+
 struct StudyParameter {
   std::string name, meaning, default_value;
 };
@@ -138,7 +163,15 @@ struct StudyInfo {
   // the case reader names the file, the table and the study's origin. Null function: the study
   // takes no table of its own, and a case file with one is refused as an unknown key. A study's
   // name must not be a key of [report] itself (Catalogue::validate).
-  std::function<std::shared_ptr<const StudySection>(TableReader& table, const SectionInputs& inputs)> read_section;
+  std::function<std::shared_ptr<const StudySection>(TableReader& table, const SectionInputs& inputs)> read_section = nullptr;
+  // The figures it draws from its files (null: none): called once per case of the report
+  // (request.case_name set) and once for the report-wide figures (case_name empty), in the
+  // catalogue's order of studies, after the report's own time-series figures of each case. Each
+  // figure it appends is listed in figures.csv, drawn by scripts/plot_report.py and shown in
+  // index.md, in the report's styles (app/common/figure_kit.hpp).
+  std::function<void(const FigureRequest& request, std::vector<Figure>& figures)> figures = nullptr;
+  // Its pages in index.md's list of other results, in this order.
+  std::vector<StudyPage> pages = {};
 };
 
 }  // namespace tb

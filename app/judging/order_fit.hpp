@@ -28,7 +28,7 @@ struct OrderRules {
 };
 
 // THE rule for a measured order against the declared one (issue 44 class 5), called by every
-// place that judges one: orders.csv and the report's words (studies/work_precision.cpp via
+// place that judges one: orders.csv and the report's words (studies/work_precision/work_precision.cpp via
 // measure_order), the gate's order check (app/judging/order_gate.cpp), check-plugin and Python's
 // tb.check_integrator (conformance/integrator_checks.cpp), and check-claims on orders.csv
 // (app/judging/claims_check.cpp). Its reasons: order_fit.cpp.

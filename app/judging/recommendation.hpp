@@ -79,7 +79,7 @@ struct OffFront {
 };
 
 // How far a round-off change of the case's inputs moves its runs' errors over the horizon
-// (error_spread.csv, studies/error_spread.hpp): on a case whose motion depends sensitively on its
+// (error_spread.csv, studies/error_spread/error_spread.hpp): on a case whose motion depends sensitively on its
 // start, two errors closer than that are not told apart by the runs. Measured per run and error
 // as max(e'/e, e/e') over the errors above round-off; the case's factor is the largest.
 struct ErrorSpreadMeasure {

@@ -88,7 +88,7 @@ struct LawRecord {
   bool accelerating = false;
   // A fixed-step long run's twin at 2h: its max |error| over this run's (0: no twin, or a report
   // of an older version). Round-off does not grow when the step doubles; a method's error of
-  // order p grows 2^p-fold (studies/long_time.cpp).
+  // order p grows 2^p-fold (studies/long_time/long_time.cpp).
   double at_2h_ratio = 0.0;
 };
 
@@ -129,7 +129,7 @@ struct OmittedFigure {
 };
 
 // A full run made again with one [model] key moved by round-off (error_spread.csv,
-// studies/error_spread.hpp).
+// studies/error_spread/error_spread.hpp).
 struct SpreadRecord {
   RunRecord run;
   std::string parameter;

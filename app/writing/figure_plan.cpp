@@ -20,143 +20,26 @@
 #include <tuple>
 
 #include "app/common/csv_table.hpp"
+#include "app/common/figure_kit.hpp"
 #include "core/format.hpp"
 
 namespace fs = std::filesystem;
 
 namespace tb {
 
-namespace {
+// Named, not anonymous: app compiles in unity batches, where an anonymous namespace and its
+// using-directive would reach the other files of the batch.
+namespace figure_plan_parts {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-// A panel is drawn on a log axis when its positive values span at least this many decades.
-constexpr double kLogDecades = 2.0;
+using namespace figure_kit;
 
-// ---------------------------------------------------------------- families and styles
-
-// The three families a reader compares within (issue 33): what theory predicts of a method's
-// conservation errors depends on these traits, not on its name.
-enum class Family { Symplectic = 0, Explicit = 1, Implicit = 2 };
-Family family_of(const MethodTraits& t) {
-  if (t.symplectic) return Family::Symplectic;
-  return t.implicit ? Family::Implicit : Family::Explicit;
-}
-const char* family_title(Family f) {
-  switch (f) {
-    case Family::Symplectic: return "symplectic";
-    case Family::Explicit: return "explicit, not symplectic";
-    case Family::Implicit: return "implicit, not symplectic";
-  }
-  return "";
-}
-
-// Eight colours told apart in print and by most colour-blind readers (Okabe-Ito without its
-// yellow, plus a brown), and eight dash patterns, so a panel's series differ in both.
-const std::array<const char*, kMaxSeriesPerPanel> kColours = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
-                                                              "#E69F00", "#56B4E9", "#000000", "#8C564B"};
-const std::array<const char*, kMaxSeriesPerPanel> kLines = {"solid",        "dashed",    "dashdot",          "dotted",
-                                                            "dash:8,2,2,2", "dash:12,3", "dash:2,2,6,2,2,2", "dash:4,1,1,1,1,1"};
-// Reference lines (agreement of the references, slope guides): grey, never an integrator's colour.
-constexpr const char* kGuideColour = "#777777";
-
-struct Style {
-  Family family = Family::Explicit;
-  int rank = 0;  // among its family's integrators, by name: its colour and dash, and its panel chunk
-  std::string colour, line;
-};
-
-// One style per integrator of the catalogue, the same in every figure; a label
-// "integrator@discretisation" has its integrator's.
-class Styles {
- public:
-  explicit Styles(const Catalogue& catalogue) {
-    std::map<Family, int> next;
-    for (const auto& info : catalogue.integrators) {
-      Style s;
-      s.family = family_of(info.traits);
-      s.rank = next[s.family]++;
-      s.colour = kColours[s.rank % kMaxSeriesPerPanel];
-      s.line = kLines[s.rank % kMaxSeriesPerPanel];
-      by_name_[info.name] = s;
-    }
-  }
-  // nullptr for a label whose integrator the catalogue does not hold (a plugin not loaded now).
-  const Style* of(const std::string& label) const {
-    const auto it = by_name_.find(label.substr(0, label.find('@')));
-    return it == by_name_.end() ? nullptr : &it->second;
-  }
-
- private:
-  std::map<std::string, Style> by_name_;
-};
-
-// ---------------------------------------------------------------- the plan
-
-struct Series {
-  std::string label;  // legend text; empty: not in the legend (a fitted law over its data)
-  std::string colour, line, marker;
-  std::string kind = "line";  // line | markers | line+markers | fit | hline | slope | zero
-  std::string data, filter, x, y, transform = "value";
-  std::string hollow_where;  // points drawn hollow where this filter holds (unresolved)
-  std::string params;        // key=value;... for fit (c, p, from, to), hline (y)
-  bool result = true;        // false: a run that is no result (failed, unstable, interrupted)
-};
-struct Panel {
-  std::string title, xlabel, ylabel, xscale = "linear", yscale = "linear";
-  double ymin = kNaN, ymax = kNaN;  // set from the completed runs: a failed run never scales it
-  std::vector<Series> series;
-};
-struct Figure {
-  std::string file, case_name, section, caption;
-  int cols = 1;
-  std::vector<Panel> panels;
-};
+// A figure deliberately not drawn (figures_omitted.csv).
 struct Omitted {
   std::string case_name, section, reason;
 };
 
-// A number for a caption, or "n/a" where there is none (NaN, or a run that diverged).
-std::string number_or_na(double x, int digits = 3) { return std::isfinite(x) ? format_g(x, digits) : "n/a"; }
-double to_double(const std::string& s) {
-  if (s.empty()) return kNaN;
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  return end == s.c_str() ? kNaN : v;
-}
-bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
-std::string safe_name(std::string s) {
-  for (auto& c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') c = '_';
-  return s;
-}
-
-// Groups items into panels: by family, then discretisation (in first-seen order), then chunks of
-// kMaxSeriesPerPanel by rank, so every panel's styles differ. Returns the items' indices per panel
-// and each panel's title.
-std::vector<std::vector<size_t>> group(const std::vector<const Style*>& styles, const std::vector<std::string>& discs,
-                                       std::vector<std::string>& titles) {
-  std::vector<std::string> disc_order;
-  for (const auto& d : discs)
-    if (std::find(disc_order.begin(), disc_order.end(), d) == disc_order.end()) disc_order.push_back(d);
-  std::map<std::tuple<int, size_t, int>, std::vector<size_t>> groups;
-  for (size_t i = 0; i < styles.size(); ++i) {
-    const size_t d = std::find(disc_order.begin(), disc_order.end(), discs[i]) - disc_order.begin();
-    groups[{static_cast<int>(styles[i]->family), d, styles[i]->rank / kMaxSeriesPerPanel}].push_back(i);
-  }
-  std::map<std::pair<int, size_t>, int> chunks;
-  for (const auto& [key, _] : groups) ++chunks[{std::get<0>(key), std::get<1>(key)}];
-  std::vector<std::vector<size_t>> out;
-  titles.clear();
-  for (const auto& [key, items] : groups) {
-    const auto [family, d, chunk] = key;
-    std::string title = family_title(static_cast<Family>(family));
-    if (disc_order.size() > 1) title += ", " + (disc_order[d].empty() ? std::string("default") : disc_order[d]) + " discretisation";
-    if (chunks[{family, d}] > 1) title += " (" + std::to_string(chunk + 1) + ")";
-    titles.push_back(title);
-    out.push_back(items);
-  }
-  return out;
-}
+// A panel is drawn on a log axis when its positive values span at least this many decades.
+constexpr double kLogDecades = 2.0;
 
 // ---------------------------------------------------------------- runs and their time series
 
@@ -461,308 +344,6 @@ void timeseries_figure(const std::string& case_name, const std::vector<Run>& run
   figures.push_back(std::move(fig));
 }
 
-// ---------------------------------------------------------------- studies' figures
-
-std::vector<std::map<std::string, std::string>> rows_of(const CsvTable& t, const std::string& column,
-                                                        const std::string& value) {
-  std::vector<std::map<std::string, std::string>> out;
-  for (const auto& r : t.rows)
-    if (r.count(column) && r.at(column) == value) out.push_back(r);
-  return out;
-}
-std::string cell(const std::map<std::string, std::string>& row, const std::string& column) {
-  const auto it = row.find(column);
-  return it == row.end() ? "" : it->second;
-}
-
-// The sweeps of one case's work-precision rows, (integrator, parameter) in first-seen order,
-// with their styles grouped into panels.
-struct WorkPrecisionSweeps {
-  std::vector<std::pair<std::string, std::string>> sweeps;  // (integrator, parameter)
-  std::vector<const Style*> styles;
-  std::vector<std::vector<size_t>> groups;
-  std::vector<std::string> titles;
-};
-WorkPrecisionSweeps work_precision_sweeps(const std::vector<std::map<std::string, std::string>>& rows,
-                                          const Styles& styles, const std::map<std::string, std::string>& disc_of) {
-  WorkPrecisionSweeps out;
-  for (const auto& r : rows) {
-    const std::pair<std::string, std::string> k{cell(r, "integrator"), cell(r, "parameter")};
-    if (styles.of(k.first) && std::find(out.sweeps.begin(), out.sweeps.end(), k) == out.sweeps.end()) out.sweeps.push_back(k);
-  }
-  std::vector<std::string> discs;
-  for (const auto& [integ, _] : out.sweeps) {
-    out.styles.push_back(styles.of(integ));
-    const auto d = disc_of.find(integ);
-    discs.push_back(d == disc_of.end() ? "" : d->second);
-  }
-  out.groups = group(out.styles, discs, out.titles);
-  return out;
-}
-
-// An error measure of work_precision.csv (its columns) and a work measure to plot it against.
-struct ErrorMeasure {
-  std::string error, resolved, agreement, ylabel, title;
-};
-struct WorkMeasure {
-  std::string column, label, tag;
-};
-const ErrorMeasure kFinalStateError{"error", "resolved", "agreement", "final-state error, max norm [mixed SI units]", ""};
-const ErrorMeasure kTrajectoryErrors[] = {
-    {"l2_configuration", "resolved_l2_configuration", "agreement_l2_configuration", "configuration error, L2 [m, rad]",
-     "configuration, L2 over time"},
-    {"l2_rate", "resolved_l2_rate", "agreement_l2_rate", "rate error, L2 [m/s, rad/s]", "rates, L2 over time"}};
-const WorkMeasure kRuntimeWork{"runtime_s", "runtime of the integration [s]", "runtime"};
-const WorkMeasure kRhsWork{"rhs_evals", "right-hand-side / residual evaluations [dimensionless count]", "rhs"};
-
-// One panel of work-precision curves: each sweep of `items` error against work, and the
-// references' agreement as a dotted line where the case's default reference has one.
-Panel work_precision_panel(const std::string& case_name, const WorkPrecisionSweeps& w, const std::vector<size_t>& items,
-                           const std::string& title, const ErrorMeasure& m, const WorkMeasure& work,
-                           const std::map<std::string, std::string>& default_ref) {
-  Panel p;
-  p.title = title;
-  p.xlabel = work.label;
-  p.ylabel = m.ylabel;
-  p.xscale = p.yscale = "log";
-  for (size_t i : items) {
-    const auto& [integrator, parameter] = w.sweeps[i];
-    Series s;
-    s.label = integrator + (parameter == "h" || parameter.empty() ? "" : " (" + parameter + " sweep)");
-    s.colour = w.styles[i]->colour;
-    s.line = w.styles[i]->line;
-    s.marker = parameter == "h" ? "o" : "s";
-    s.kind = "line+markers";
-    s.data = "work_precision.csv";
-    s.filter = "case=" + case_name + ";integrator=" + integrator + ";parameter=" + parameter + ";status^=ok";
-    s.x = work.column;
-    s.y = m.error;
-    s.hollow_where = m.resolved + "=no";
-    p.series.push_back(s);
-  }
-  const double a = to_double(cell(default_ref, m.agreement));
-  if (std::isfinite(a) && a > 0) {
-    Series s;
-    s.label = "references' agreement " + number_or_na(a, 2) + " (hollow points: not above it)";
-    s.kind = "hline";
-    s.colour = kGuideColour;
-    s.line = "dotted";
-    s.params = "y=" + format_g(a, 17);
-    p.series.push_back(s);
-  }
-  return p;
-}
-
-// The final-state figure's caption: the lowest resolved error, and the points not drawn.
-std::string final_state_caption(const std::vector<std::map<std::string, std::string>>& rows) {
-  double lowest = kNaN;
-  std::string who;
-  int failed = 0, unresolved = 0;
-  for (const auto& r : rows) {
-    const double e = to_double(cell(r, "error"));
-    if (!starts_with(cell(r, "status"), "ok") || !(e > 0)) {
-      ++failed;
-      continue;
-    }
-    if (cell(r, "resolved") == "no") {
-      ++unresolved;
-      continue;
-    }
-    if (!(e >= lowest)) lowest = e, who = cell(r, "integrator");
-  }
-  std::string horizon = rows.empty() ? "" : cell(rows.front(), "horizon_s");
-  std::string caption = "Final-state error against the reference (max norm of the state's components in their SI units) "
-                        "against runtime; each line one integrator's sweep (o: step h, s: tolerance)" +
-                        (horizon.empty() ? std::string() : ", over [0, " + number_or_na(to_double(horizon)) + "] s") + ".";
-  if (std::isfinite(lowest)) caption += " Lowest resolved error: " + number_or_na(lowest) + " (" + who + ").";
-  if (unresolved) caption += " " + std::to_string(unresolved) + " points not above the references' agreement (hollow).";
-  if (failed) caption += " " + std::to_string(failed) + " failed or zero-error points not drawn.";
-  return caption;
-}
-
-// Work-precision (final-state error, and the trajectory errors) of one case: one panel per
-// family (and discretisation), points of each integrator's sweep joined coarse to fine.
-void work_precision_figures(const std::string& case_name, const CsvTable& wp, const CsvTable& refs,
-                            const Styles& styles, const std::map<std::string, std::string>& disc_of,
-                            std::vector<Figure>& figures) {
-  const auto rows = rows_of(wp, "case", case_name);
-  if (rows.empty()) return;
-  const WorkPrecisionSweeps w = work_precision_sweeps(rows, styles, disc_of);
-  std::map<std::string, std::string> default_ref;
-  for (const auto& r : rows_of(refs, "case", case_name))
-    if (cell(r, "default") == "yes") default_ref = r;
-
-  // the final-state figure
-  {
-    Figure fig;
-    fig.case_name = case_name;
-    fig.section = "work_precision";
-    fig.file = "figures/" + safe_name(case_name) + "_work_precision.png";
-    for (size_t g = 0; g < w.groups.size(); ++g)
-      fig.panels.push_back(work_precision_panel(case_name, w, w.groups[g], w.titles[g], kFinalStateError, kRuntimeWork, default_ref));
-    fig.caption = final_state_caption(rows);
-    figures.push_back(std::move(fig));
-  }
-  // the trajectory figures, where the study measured them
-  bool any_traj = false;
-  for (const auto& r : rows) any_traj = any_traj || std::isfinite(to_double(cell(r, "l2_configuration")));
-  if (!any_traj) return;
-  for (const auto& work : {kRuntimeWork, kRhsWork}) {
-    Figure fig;
-    fig.case_name = case_name;
-    fig.section = "work_precision";
-    fig.file = "figures/" + safe_name(case_name) + "_work_precision_trajectory_" + work.tag + ".png";
-    fig.cols = 2;
-    for (size_t g = 0; g < w.groups.size(); ++g)
-      for (const auto& m : kTrajectoryErrors)
-        fig.panels.push_back(work_precision_panel(case_name, w, w.groups[g], w.titles[g] + ": " + m.title, m, work, default_ref));
-    const std::string horizon = rows.empty() ? "" : cell(rows.front(), "horizon_s");
-    fig.caption = "Trajectory errors on the reference grid (L2 over time, configuration left, rates right" +
-                  (horizon.empty() ? std::string() : ", over [0, " + number_or_na(to_double(horizon)) + "] s") + ") against " +
-                  std::string(work.tag == "runtime" ? "runtime" : "right-hand-side or residual evaluations") +
-                  "; hollow points are not above the references' agreement (dotted line).";
-    figures.push_back(std::move(fig));
-  }
-}
-
-// |ΔE| envelopes (max over [t/2, t]) of the long-time study with their fitted laws c t^p.
-void long_time_figure(const std::string& case_name, const CsvTable& laws, const CsvTable& envelopes,
-                      const Styles& styles, const std::map<std::string, std::string>& disc_of,
-                      std::vector<Figure>& figures) {
-  std::vector<std::map<std::string, std::string>> rows;
-  for (const auto& r : rows_of(laws, "case", case_name))
-    if (cell(r, "quantity") == "energy" && !cell(r, "law").empty() && styles.of(cell(r, "integrator"))) rows.push_back(r);
-  std::set<std::string> with_envelope;
-  for (const auto& e : rows_of(envelopes, "case", case_name))
-    if (cell(e, "quantity") == "energy" && to_double(cell(e, "envelope")) > 0) with_envelope.insert(cell(e, "integrator"));
-  rows.erase(std::remove_if(rows.begin(), rows.end(),
-                            [&](const auto& r) { return !with_envelope.count(cell(r, "integrator")); }),
-             rows.end());
-  if (rows.empty()) return;
-  std::vector<const Style*> st;
-  std::vector<std::string> discs;
-  for (const auto& r : rows) {
-    st.push_back(styles.of(cell(r, "integrator")));
-    const auto d = disc_of.find(cell(r, "integrator"));
-    discs.push_back(d == disc_of.end() ? "" : d->second);
-  }
-  std::vector<std::string> titles;
-  const auto groups = group(st, discs, titles);
-  Figure fig;
-  fig.case_name = case_name;
-  fig.section = "long_time";
-  fig.file = "figures/" + safe_name(case_name) + "_long_time.png";
-  std::map<std::string, int> laws_count;
-  for (size_t g = 0; g < groups.size(); ++g) {
-    Panel p;
-    p.title = titles[g];
-    p.xlabel = "t − t0 [s]";
-    p.ylabel = "max |ΔE| over [t/2, t] [J]";
-    p.xscale = p.yscale = "log";
-    for (size_t i : groups[g]) {
-      const auto& r = rows[i];
-      const std::string integ = cell(r, "integrator"), law = cell(r, "law");
-      ++laws_count[law];
-      Series s;
-      s.label = integ + ": " + law;
-      s.colour = st[i]->colour;
-      s.line = st[i]->line;
-      s.marker = ".";
-      s.kind = "line+markers";
-      s.data = "long_time_envelope.csv";
-      s.filter = "case=" + case_name + ";integrator=" + integ + ";quantity=energy";
-      s.x = "t";
-      s.y = "envelope";
-      p.series.push_back(s);
-      const double c = to_double(cell(r, "coefficient")), e = to_double(cell(r, "exponent"));
-      const double t0 = to_double(cell(r, "fit_from")), t1 = to_double(cell(r, "fit_to"));
-      if (std::isfinite(c) && std::isfinite(e) && t0 > 0 && t1 > t0) {
-        Series f = s;
-        f.label.clear();  // the law is in the data series' label
-        f.kind = "fit";
-        f.data.clear(), f.filter.clear(), f.x.clear(), f.y.clear();
-        f.params = "c=" + format_g(c, 17) + ";p=" + format_g(e, 17) + ";from=" + format_g(t0, 17) + ";to=" + format_g(t1, 17);
-        p.series.push_back(f);
-      }
-    }
-    fig.panels.push_back(std::move(p));
-  }
-  std::vector<std::string> counts;
-  for (const auto& [law, n] : laws_count) counts.push_back(std::to_string(n) + " " + law);
-  fig.caption = "Running envelope max |ΔE| over [t/2, t] of each run, with its fitted law c t^p (thick, faint). Laws: " +
-                join(counts, ", ") + " (long_time.csv).";
-  figures.push_back(std::move(fig));
-}
-
-// "(1/s)" at the start of a setting's meaning, "p (1/s): ..." -> "1/s"; "" when it has none.
-std::string unit_of_meaning(const std::string& meaning) {
-  const auto open = meaning.find('('), close = meaning.find(')');
-  if (open == std::string::npos || close == std::string::npos || close < open || open > 8) return "";
-  return meaning.substr(open + 1, close - open - 1);
-}
-
-// Constraint drift and runtime against one integrator setting ([report.setting_sweep]).
-void setting_sweep_figure(const std::string& case_name, const CsvTable& sweeps, const Catalogue& catalogue,
-                          const Styles& styles, std::vector<Figure>& figures) {
-  const auto rows = rows_of(sweeps, "case", case_name);
-  if (rows.empty()) return;
-  const std::string integ = cell(rows.front(), "integrator"), setting = cell(rows.front(), "setting");
-  const Style* st = styles.of(integ);
-  if (!st) return;
-  std::string unit;
-  if (const auto* info = catalogue.find_integrator(integ.substr(0, integ.find('@'))))
-    for (const auto& s : info->settings)
-      if (s.name == setting) unit = unit_of_meaning(s.meaning);
-  Figure fig;
-  fig.case_name = case_name;
-  fig.section = "setting_sweep";
-  fig.file = "figures/" + safe_name(case_name) + "_setting_sweep.png";
-  fig.cols = 2;
-  bool has_zero = false;
-  double best = kNaN, best_at = kNaN, at_zero = kNaN;
-  for (const auto& r : rows) {
-    if (!starts_with(cell(r, "status"), "ok")) continue;
-    const double v = to_double(cell(r, "value")), c = to_double(cell(r, "constraint_err_max"));
-    if (v == 0) has_zero = true, at_zero = c;
-    if (std::isfinite(c) && !(c >= best)) best = c, best_at = v;
-  }
-  const std::string xlabel = setting + " [" + (unit.empty() ? "as declared by " + integ : unit) + "]";
-  // No constraint panel where no run of the sweep has a constraint to drift from (a model in
-  // minimal coordinates): an empty panel says nothing.
-  std::vector<std::array<std::string, 3>> panels;
-  bool any_constraint = false;
-  for (const auto& r : rows) any_constraint = any_constraint || std::isfinite(to_double(cell(r, "constraint_err_max")));
-  if (any_constraint) panels.push_back({"constraint_err_max", "max |g(q)| [m, or dimensionless]", "constraint drift"});
-  panels.push_back({"runtime_s", "runtime of the integration [s]", "cost"});
-  fig.cols = int(panels.size());
-  for (const auto& [column, ylabel, what] : panels) {
-    Panel p;
-    p.title = what;
-    p.xlabel = xlabel;
-    p.ylabel = ylabel;
-    p.xscale = has_zero ? "symlog" : "log";
-    p.yscale = "log";
-    Series s;
-    s.label = integ;
-    s.colour = st->colour;
-    s.line = st->line;
-    s.marker = "o";
-    s.kind = "line+markers";
-    s.data = "setting_sweep.csv";
-    s.filter = "case=" + case_name + ";integrator=" + integ + ";status^=ok";
-    s.x = "value";
-    s.y = column;
-    p.series.push_back(s);
-    fig.panels.push_back(std::move(p));
-  }
-  fig.caption = integ + (any_constraint ? "'s constraint drift (left) and runtime (right)" : "'s runtime (no run has a constraint to drift from)") +
-                " against its setting " + setting +
-                (has_zero ? " (symmetric-log x axis: it includes 0)" : "") + ".";
-  if (std::isfinite(at_zero)) fig.caption += " At " + setting + " = 0 max |g| = " + number_or_na(at_zero) + ";";
-  if (std::isfinite(best)) fig.caption += " smallest max |g| " + number_or_na(best) + " at " + setting + " = " + number_or_na(best_at) + ".";
-  figures.push_back(std::move(fig));
-}
-
 // Per-step cost against the size parameter of each benchmark model (benchmarks.csv), one panel per
 // model and family: each panel's x axis is what its series vary.
 void benchmark_figure(const CsvTable& bench, const Styles& styles, std::vector<Figure>& figures) {
@@ -778,7 +359,7 @@ void benchmark_figure(const CsvTable& bench, const Styles& styles, std::vector<F
   for (const auto& model : models) {
     std::vector<std::string> integs;
     std::string size;
-    for (const auto& r : rows_of(bench, "model", model)) {
+    for (const auto& r : rows_where(bench.rows, "model", model)) {
       if (std::find(integs.begin(), integs.end(), cell(r, "integrator")) == integs.end()) integs.push_back(cell(r, "integrator"));
       if (size.empty()) size = cell(r, "size");
     }
@@ -831,75 +412,6 @@ void benchmark_figure(const CsvTable& bench, const Styles& styles, std::vector<F
   figures.push_back(std::move(fig));
 }
 
-// The largest stable step h_max against each swept [model] key (stability_map.csv rows with a
-// `swept` key), log-log, one panel per (case, key) and family; hollow where the implicit solver
-// fails before the method goes unstable. The fitted exponents p of h_max ~ value^p
-// (stability_exponents.csv) are the caption's.
-void stability_figure(const CsvTable& map, const CsvTable& exponents, const Styles& styles, std::vector<Figure>& figures) {
-  std::vector<std::pair<std::string, std::string>> sweeps;  // (case, key) in first-seen order
-  for (const auto& r : map.rows)
-    if (!cell(r, "swept").empty() && std::find(sweeps.begin(), sweeps.end(), std::pair{cell(r, "case"), cell(r, "swept")}) == sweeps.end())
-      sweeps.emplace_back(cell(r, "case"), cell(r, "swept"));
-  if (sweeps.empty()) return;
-  Figure fig;
-  fig.section = "stability";
-  fig.file = "figures/stability_map_sweeps.png";
-  fig.cols = 2;
-  for (const auto& [case_name, key] : sweeps) {
-    std::vector<std::string> runs;
-    for (const auto& r : map.rows)
-      if (cell(r, "case") == case_name && cell(r, "swept") == key && std::find(runs.begin(), runs.end(), cell(r, "run")) == runs.end())
-        runs.push_back(cell(r, "run"));
-    std::vector<const Style*> st;
-    std::vector<std::string> names, discs;
-    for (const auto& run : runs)
-      if (const Style* s = styles.of(run)) st.push_back(s), names.push_back(run), discs.push_back("");
-    std::vector<std::string> titles;
-    const auto groups = group(st, discs, titles);
-    for (size_t g = 0; g < groups.size(); ++g) {
-      Panel p;
-      p.title = case_name + ": " + titles[g];
-      p.xlabel = key + " [the case's [model] unit]";
-      p.ylabel = "largest stable step h_max [s]";
-      p.xscale = p.yscale = "log";
-      for (size_t i : groups[g]) {
-        Series s;
-        s.label = names[i];
-        s.colour = st[i]->colour;
-        s.line = st[i]->line;
-        s.marker = "o";
-        s.kind = "line+markers";
-        s.data = "stability_map.csv";
-        s.filter = "case=" + case_name + ";swept=" + key + ";run=" + names[i] + ";bound=bracketed";
-        s.x = "value";
-        s.y = "h_max";
-        s.hollow_where = "limit=solver failure";
-        p.series.push_back(s);
-      }
-      fig.panels.push_back(std::move(p));
-    }
-  }
-  // The fitted exponents p of h_max ∝ value^p per (case, key): their range in the caption, every
-  // one in stability_exponents.csv.
-  std::map<std::string, std::pair<double, double>> range;
-  std::vector<std::string> order;
-  for (const auto& r : exponents.rows)
-    for (const char* column : {"p", "p_solver"}) {
-      const double p = to_double(cell(r, column));
-      if (!std::isfinite(p)) continue;
-      const std::string key = cell(r, "case") + " " + cell(r, "swept");
-      if (!range.count(key)) range[key] = {p, p}, order.push_back(key);
-      range[key] = {std::min(range[key].first, p), std::max(range[key].second, p)};
-    }
-  std::vector<std::string> fits;
-  for (const auto& key : order) fits.push_back(key + ": " + number_or_na(range[key].first) + " to " + number_or_na(range[key].second));
-  fig.caption = "Largest stable step h_max against each swept model parameter (each probe at least 10^4 steps or the "
-                "case's t_end); hollow: the implicit solver fails before the method goes unstable. Fitted exponents p of "
-                "h_max ∝ value^p over the methods (each in stability_exponents.csv): " +
-                (fits.empty() ? std::string("none") : join(fits, "; ")) + ".";
-  figures.push_back(std::move(fig));
-}
-
 // ---------------------------------------------------------------- writing
 
 std::string csv_text(const std::string& s) {
@@ -934,16 +446,12 @@ void write_files(const fs::path& dir, const std::vector<Figure>& figures, const 
     o << csv_text(m.case_name) << ',' << csv_text(m.section) << ',' << csv_text(m.reason) << '\n';
 }
 
-}  // namespace
-
-namespace {
-
 // A case's runs as summary.csv lists them (n/a rows left out), each with its time series where
 // one was written; disc_of: each run label's discretisation.
 std::vector<Run> runs_of_case(const CsvTable& summary, const std::string& case_name, const fs::path& dir,
                               const Styles& styles, std::map<std::string, std::string>& disc_of) {
   std::vector<Run> runs;
-  for (const auto& r : rows_of(summary, "case", case_name)) {
+  for (const auto& r : rows_where(summary.rows, "case", case_name)) {
     Run run;
     run.label = cell(r, "integrator");
     run.discretisation = cell(r, "discretisation");
@@ -1012,18 +520,20 @@ void timeseries_figures(const std::string& case_name, const std::vector<Run>& ru
                     error("orthogonality_err"), figures, omitted);
 }
 
-}  // namespace
+}  // namespace figure_plan_parts
 
 void write_figure_plan(const std::string& report_dir, const Catalogue& catalogue) {
+  using namespace figure_plan_parts;
   const fs::path dir(report_dir);
-  const Styles styles(catalogue);
-  const CsvTable summary = read_csv_table((dir / "summary.csv").string());
-  const CsvTable wp = read_csv_table((dir / "work_precision.csv").string());
-  const CsvTable refs = read_csv_table((dir / "references.csv").string());
-  const CsvTable laws = read_csv_table((dir / "long_time.csv").string());
-  const CsvTable envelopes = read_csv_table((dir / "long_time_envelope.csv").string());
-  const CsvTable sweeps = read_csv_table((dir / "setting_sweep.csv").string());
-  const CsvTable bench = read_csv_table((dir / "benchmarks.csv").string());
+  const Styles styles(catalogue.integrators);
+  // The report's CSVs, each read once whichever study asks for it.
+  std::map<std::string, CsvTable> tables;
+  auto table = [&](const std::string& file) -> const CsvTable& {
+    auto it = tables.find(file);
+    if (it == tables.end()) it = tables.emplace(file, read_csv_table((dir / file).string())).first;
+    return it->second;
+  };
+  const CsvTable& summary = table("summary.csv");
 
   std::vector<std::string> cases;
   for (const auto& r : summary.rows)
@@ -1031,17 +541,25 @@ void write_figure_plan(const std::string& report_dir, const Catalogue& catalogue
 
   std::vector<Figure> figures;
   std::vector<Omitted> omitted;
+  FigureRequest request;
+  request.catalogue = &catalogue;
+  request.styles = &styles;
+  request.table = table;
   for (const auto& case_name : cases) {
     std::map<std::string, std::string> disc_of;
     const std::vector<Run> runs = runs_of_case(summary, case_name, dir, styles, disc_of);
     timeseries_figures(case_name, runs, figures, omitted);
-    work_precision_figures(case_name, wp, refs, styles, disc_of, figures);
-    long_time_figure(case_name, laws, envelopes, styles, disc_of, figures);
-    setting_sweep_figure(case_name, sweeps, catalogue, styles, figures);
+    request.case_name = case_name;
+    request.discretisation_of = &disc_of;
+    for (const StudyInfo& study : catalogue.studies)
+      if (study.figures) study.figures(request, figures);
   }
-  stability_figure(read_csv_table((dir / "stability_map.csv").string()),
-                   read_csv_table((dir / "stability_exponents.csv").string()), styles, figures);
-  benchmark_figure(bench, styles, figures);
+  const std::map<std::string, std::string> no_runs;
+  request.case_name.clear();
+  request.discretisation_of = &no_runs;
+  for (const StudyInfo& study : catalogue.studies)
+    if (study.figures) study.figures(request, figures);
+  benchmark_figure(table("benchmarks.csv"), styles, figures);
   write_files(dir, figures, omitted);
 }
 

@@ -21,14 +21,15 @@
 
 #include <string>
 
+#include "app/common/figure_kit.hpp"
 #include "app/input/catalogue.hpp"
 
 namespace tb {
 
-inline constexpr int kMaxSeriesPerPanel = 8;
-
-// Reads <report_dir>/summary.csv (the runs, their status and what each integrates), the runs'
-// time series and the studies' CSVs present in the report; writes the three files above.
+// Reads <report_dir>/summary.csv (the runs, their status and what each integrates) and the runs'
+// time series for the report's own figures, asks each study of the catalogue for its figures
+// (StudyInfo::figures: per case after the time series, then the report-wide ones), adds the
+// benchmarks' figure, and writes the three files above.
 // Throws std::runtime_error when it cannot write them.
 void write_figure_plan(const std::string& report_dir, const Catalogue& catalogue);
 

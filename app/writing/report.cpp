@@ -328,7 +328,7 @@ ReportStatus write_report(const std::vector<Case>& cases, const Catalogue& catal
   }
   write_figure_plan(dir.string(), catalogue);  // after the benchmarks (their figure), before the plots that draw it
   if (options.plots) scripts_ok = run_plots(options.scripts_dir, dir.string(), options.resume) && scripts_ok;
-  write_index(dir.string(), cases);  // after the plots: it links the figures they drew
+  write_index(dir.string(), cases, catalogue);  // after the plots: it links the figures they drew
   status.scripts_ok = scripts_ok;
   return status;
 }

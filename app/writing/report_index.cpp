@@ -567,21 +567,15 @@ void write_rules(std::ostringstream& md) {
      << "- **n/a**: the run's formulation cannot violate that quantity, so there is no error to report (never a 0).\n\n";
 }
 
-void write_other_results(std::ostringstream& md, const std::string& dir) {
-  const std::vector<std::pair<std::string, std::string>> files = {
-      {"summary.md", "every run, every column"},
-      {"coverage.md", "which integrator runs which case, and why not (coverage.csv: the same as rows)"},
-      {"paper_comparison.md", "every claim of the papers with its evidence"},
-      {"long_time.md", "growth laws over long runs"},
-      {"stability_map.md", "largest stable step per method and case"},
-      {"tolerance_sweep.md", "adaptive methods against their tolerance"},
-      {"parameter_map.md", "where the variational integrator completes"},
-      {"benchmarks.md", "cost per step against problem size"},
-      {"orders.csv", "measured convergence orders"},
-      {"work_precision_rankings.csv", "work–precision rankings"},
-      {"build_info.csv", "the full build and machine record"}};
+// The report's own pages, then each study's (StudyInfo::pages), each listed where the report holds it.
+void write_other_results(std::ostringstream& md, const std::string& dir, const std::vector<StudyPage>& study_pages) {
+  std::vector<StudyPage> pages = {{"summary.md", "every run, every column"},
+                                  {"coverage.md", "which integrator runs which case, and why not (coverage.csv: the same as rows)"}};
+  pages.insert(pages.end(), study_pages.begin(), study_pages.end());
+  pages.push_back({"benchmarks.md", "cost per step against problem size"});
+  pages.push_back({"build_info.csv", "the full build and machine record"});
   std::vector<std::string> links;
-  for (const auto& [file, what] : files)
+  for (const auto& [file, what] : pages)
     if (fs::exists(fs::path(dir) / file)) links.push_back("[" + file + "](" + file + ") — " + what);
   if (links.empty()) return;
   md << "## Other results\n\n";
@@ -663,7 +657,7 @@ void write_build(std::ostringstream& md, const ReportData& data) {
 
 }  // namespace
 
-std::string index_markdown(const ReportData& data, const std::vector<Case>& cases) {
+std::string index_markdown(const ReportData& data, const std::vector<Case>& cases, const std::vector<StudyPage>& study_pages) {
   std::ostringstream md;
   md << "# tetherbench report\n\n";
   const std::string version = build_value(data, "version"), date = build_value(data, "date");
@@ -714,7 +708,7 @@ std::string index_markdown(const ReportData& data, const std::vector<Case>& case
     md << "## Across cases\n\n";
     for (const auto& f : report_wide) md << f << "\n";
   }
-  write_other_results(md, data.dir);
+  write_other_results(md, data.dir, study_pages);
   write_rules(md);
   write_build(md, data);
   return md.str();
@@ -728,7 +722,7 @@ void write_text(const fs::path& file, const std::string& text) {
 }
 }  // namespace
 
-void write_index(const std::string& dir, const std::vector<Case>& cases) {
+void write_index(const std::string& dir, const std::vector<Case>& cases, const Catalogue& catalogue) {
   const ReportData data = read_report_data(dir);
   const auto coverage = coverage_of_runs(data, cases);
   write_text(fs::path(dir) / "coverage.md",
@@ -736,7 +730,9 @@ void write_index(const std::string& dir, const std::vector<Case>& cases) {
              "and n/a with the reason of the form or integrator that declined.\n\n" +
                  coverage_by_case_markdown(coverage));
   write_text(fs::path(dir) / "coverage.csv", coverage_csv(coverage));
-  write_text(fs::path(dir) / "index.md", index_markdown(data, cases));
+  std::vector<StudyPage> study_pages;
+  for (const StudyInfo& study : catalogue.studies) study_pages.insert(study_pages.end(), study.pages.begin(), study.pages.end());
+  write_text(fs::path(dir) / "index.md", index_markdown(data, cases, study_pages));
 }
 
 }  // namespace tb

@@ -10,14 +10,16 @@
 #include <vector>
 
 #include "app/input/case.hpp"
+#include "app/input/catalogue.hpp"
 #include "app/judging/report_data.hpp"
 
 namespace tb {
 
-// The page's text, from a report's tables and its cases (for their models, descriptions and
-// [case] restrictions).
-std::string index_markdown(const ReportData& data, const std::vector<Case>& cases);
+// The page's text, from a report's tables, its cases (for their models, descriptions and [case]
+// restrictions) and the studies' pages (StudyInfo::pages, in the catalogue's order of studies),
+// listed under "Other results" where the report holds them.
+std::string index_markdown(const ReportData& data, const std::vector<Case>& cases, const std::vector<StudyPage>& study_pages);
 // Writes <dir>/index.md, and the coverage matrix as coverage.md and coverage.csv (app/writing/coverage.hpp).
-void write_index(const std::string& dir, const std::vector<Case>& cases);
+void write_index(const std::string& dir, const std::vector<Case>& cases, const Catalogue& catalogue);
 
 }  // namespace tb

@@ -1,6 +1,9 @@
 // A study from a plugin: every fixed-step integrator that runs a case, at a step h and at h/2 and
 // h/4, and the order the three final states show by self-convergence (no reference solution
-// needed), beside the order the integrator declares. Writes observed_order.csv.
+// needed), beside the order the integrator declares. Writes observed_order.csv, and draws per case
+// the observed order against the declared one (StudyInfo::figures: the report lists it in
+// figures.csv, draws it and shows it in index.md, in the report's colours; index.md links the CSV
+// under "Other results", StudyInfo::pages).
 //
 // Its own table of a case file, [report.observed_order] (optional; read and checked when the case
 // is loaded, before anything runs: StudyInfo::read_section):
@@ -23,6 +26,8 @@
 #include <fstream>
 #include <memory>
 
+#include "app/common/csv_table.hpp"
+#include "app/common/figure_kit.hpp"
 #include "app/input/case.hpp"
 #include "app/input/catalogue.hpp"
 #include "app/running/job_result.hpp"
@@ -125,6 +130,56 @@ class ObservedOrder final : public Study {
   std::vector<Point> points_;  // three per (case, integrator), in kRefinements' order
 };
 
+// The figure of one case (request.case_name; none report-wide): each integrator's observed order
+// against its declared one, the diagonal "observed = declared" beside them. Drawn from
+// observed_order.csv by the report's plotting script; the series say where their points are.
+void draw_figure(const FigureRequest& request, std::vector<Figure>& figures) {
+  if (request.case_name.empty()) return;
+  const CsvTable& table = request.table("observed_order.csv");
+  Figure fig;
+  fig.case_name = request.case_name;
+  fig.section = "observed_order";
+  fig.file = "figures/" + figure_kit::safe_name(request.case_name) + "_observed_order.png";
+  figure_kit::Panel panel;
+  panel.title = "self-convergence at h, h/2, h/4";
+  panel.xlabel = "declared order";
+  panel.ylabel = "observed order log2(|y_h - y_h/2| / |y_h/2 - y_h/4|)";
+  double lowest = 0.0, highest = 0.0;
+  int points = 0;
+  for (const auto& row : figure_kit::rows_where(table.rows, "case", request.case_name)) {
+    const std::string integrator = figure_kit::cell(row, "integrator");
+    const figure_kit::Style* style = request.styles->of(integrator);
+    if (!style || figure_kit::cell(row, "status") != "ok") continue;
+    const double declared = figure_kit::to_double(figure_kit::cell(row, "declared_order"));
+    lowest = points == 0 ? declared : std::min(lowest, declared);
+    highest = points == 0 ? declared : std::max(highest, declared);
+    ++points;
+    figure_kit::Series s;
+    s.label = integrator;
+    s.colour = style->colour;
+    s.line = style->line;
+    s.marker = "o";
+    s.kind = "markers";
+    s.data = "observed_order.csv";
+    s.filter = "case=" + request.case_name + ";integrator=" + integrator + ";status=ok";
+    s.x = "declared_order";
+    s.y = "observed_order";
+    panel.series.push_back(s);
+  }
+  if (points == 0) return;  // no integrator's three runs completed: nothing to draw
+  if (highest > lowest) {
+    figure_kit::Series diagonal;  // c t^p with c = 1, p = 1: observed = declared
+    diagonal.kind = "fit";
+    diagonal.colour = figure_kit::kGuideColour;
+    diagonal.params = "c=1;p=1;from=" + format_g(lowest, 17) + ";to=" + format_g(highest, 17);
+    panel.series.push_back(diagonal);
+  }
+  fig.panels.push_back(std::move(panel));
+  fig.caption = "Observed order of each fixed-step integrator from its final states at h, h/2 and h/4 against the order it "
+                "declares (grey: observed = declared), " + std::to_string(points) + " integrators (observed_order.csv).";
+  figures.push_back(std::move(fig));
+}
+
 }  // namespace
 
 double observed_order(const Eigen::VectorXd& y_h, const Eigen::VectorXd& y_h2, const Eigen::VectorXd& y_h4) {
@@ -140,6 +195,8 @@ StudyInfo observed_order_info() {
   info.why_not = [](const Case&) { return std::string(); };  // every case
   info.make = [] { return std::make_unique<ObservedOrder>(); };
   info.read_section = read_own_table;
+  info.figures = draw_figure;
+  info.pages = {{"observed_order.csv", "observed against declared orders by self-convergence (a study from a plugin)"}};
   return info;
 }
 

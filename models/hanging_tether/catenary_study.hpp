@@ -3,7 +3,7 @@
 // analytic catenary as N grows): for each N, the static equilibrium of the case's
 // discretisation against Irvine's elastic catenary for the same L, mu, EA and anchors, with
 // the error max_j |r_j - catenary(j L/N)| and the observed rate between successive N.
-// The computation behind the catenary study (studies/catenary.cpp).
+// The computation behind the catenary study (studies/catenary/catenary.cpp).
 
 #include <string>
 #include <vector>

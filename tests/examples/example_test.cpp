@@ -25,6 +25,8 @@
 #include "examples/integrator_symplectic_euler/symplectic_euler.hpp"
 #include "examples/model_spring_chain/model.hpp"
 #include "examples/study_observed_order/observed_order.hpp"
+#include "app/common/csv_table.hpp"
+#include "app/writing/figure_plan.hpp"
 #include "numerics/convergence.hpp"
 #include "suite/catalogue.hpp"
 #include "tests/temp_file.hpp"
@@ -248,6 +250,32 @@ TEST_CASE("example: the observed_order study - self-convergence of three final s
     if (!i.adaptive && !why_not_applicable(cases.front(), i, "")) ++expected;
   CHECK(rows == expected);
   CHECK(rows >= 3);
+  // Its own figure, planned by the report's figure plan from the study's StudyInfo::figures: the
+  // case's one figure, a series per integrator in the report's colours, and the diagonal.
+  std::ofstream(std::filesystem::path(context.out_dir) / "summary.csv")
+      << "case,integrator,discretisation,status,not_integrated\nT_planar_pendulum_60deg,rk4,,ok,\n";
+  write_figure_plan(context.out_dir, c);
+  const std::string figure_file = "figures/T_planar_pendulum_60deg_observed_order.png";
+  int figures = 0, series = 0, diagonals = 0;
+  for (const auto& row : read_csv_table(context.out_dir + "/figures.csv").rows)
+    if (row.at("file") == figure_file) {
+      ++figures;
+      CHECK(row.at("section") == "observed_order");
+      CHECK(row.at("case") == "T_planar_pendulum_60deg");
+      CHECK_THAT(row.at("caption"), Catch::Matchers::Contains(std::to_string(rows) + " integrators"));
+    }
+  for (const auto& row : read_csv_table(context.out_dir + "/figure_series.csv").rows) {
+    if (row.at("file") != figure_file) continue;
+    if (row.at("kind") == "fit") ++diagonals;
+    else {
+      ++series;
+      CHECK(row.at("data") == "observed_order.csv");
+      CHECK(row.at("colour").size() == 7);  // "#rrggbb": the integrator's style, as in every figure
+    }
+  }
+  CHECK(figures == 1);
+  CHECK(series == rows);
+  CHECK(diagonals == 1);
   std::filesystem::remove_all(context.out_dir);
 }
 

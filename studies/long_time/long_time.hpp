@@ -11,6 +11,8 @@ namespace tb {
 // long_time.csv, long_time_envelope.csv (the fitted envelopes, for the log-log figures) and
 // long_time.md.
 StudyInfo long_time_study();
+// Its figures in a report (StudyInfo::figures; studies/long_time/figures.cpp).
+void long_time_figures(const FigureRequest& request, std::vector<Figure>& figures);
 
 // One long run's result, as its job returns it (bytes between processes and in the resume
 // store): the run's row (with its growth fits) and whether its probe saw external work (then

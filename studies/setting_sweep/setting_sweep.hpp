@@ -24,4 +24,6 @@ struct SettingSweep final : StudySection {
 // its settings, every other setting the case's (e.g. ida's Baumgarte rate p: drift against
 // cost). Measured like a summary row. Writes setting_sweep.csv.
 StudyInfo setting_sweep_study();
+// Its figures in a report (StudyInfo::figures; studies/setting_sweep/figures.cpp).
+void setting_sweep_figures(const FigureRequest& request, std::vector<Figure>& figures);
 }  // namespace tb

@@ -16,7 +16,7 @@
 // with its error (what was measured) but `resolved = no`, left out of the order fits, and
 // drawn hollow, never counted as a win (references.csv lists the agreement per case).
 
-#include "studies/work_precision.hpp"
+#include "studies/work_precision/work_precision.hpp"
 
 #include <algorithm>
 #include <array>
@@ -37,7 +37,7 @@
 #include "numerics/convergence.hpp"
 #include "numerics/statistics.hpp"
 #include "core/trajectory_separation.hpp"
-#include "studies/work_precision_ranking.hpp"
+#include "studies/work_precision/work_precision_ranking.hpp"
 
 namespace tb {
 
@@ -177,7 +177,7 @@ class WorkPrecision final : public Study {
             (dir / "work_precision_rankings.csv").string(), (dir / "ranking_sweep.csv").string()};
   }
 
-  // The rankings at matched error (studies/work_precision_ranking.hpp): per case, per
+  // The rankings at matched error (studies/work_precision/work_precision_ranking.hpp): per case, per
   // discretisation (each against its own reference), per work measure, in scaled_l2 over the
   // case's ranking horizon (its [report.ranking] sweep, else the orders' sweep over
   // reference_t_end), over the resolved points only. A horizon shorter than kRankingPeriods of
@@ -817,7 +817,7 @@ class WorkPrecision final : public Study {
 }  // namespace
 
 StudyInfo work_precision_study() {
-  return {"work_precision",
+  StudyInfo info{"work_precision",
           "error of the final state, and L2 / L-infinity over time of the configuration and of the rates on the "
           "reference trajectory's grid, against the stored references over a sweep of steps / tolerances; measured "
           "orders; the references' agreement with their cross-checks, below which a point is unresolved",
@@ -826,6 +826,9 @@ StudyInfo work_precision_study() {
           {},
           {},
           [] { return std::make_unique<WorkPrecision>(); }};
+  info.figures = work_precision_figures;
+  info.pages = {{"orders.csv", "measured convergence orders"}, {"work_precision_rankings.csv", "work–precision rankings"}};
+  return info;
 }
 
 }  // namespace tb

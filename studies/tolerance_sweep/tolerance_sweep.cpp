@@ -13,7 +13,7 @@
 // and the case's settings; it is run whether or not the case's [case] integrators lists it (the
 // `_ode45` cases list only the adaptive pair, so that the main table does not repeat RK4).
 
-#include "studies/tolerance_sweep.hpp"
+#include "studies/tolerance_sweep/tolerance_sweep.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -315,7 +315,7 @@ class ToleranceSweepStudy final : public Study {
 }  // namespace
 
 StudyInfo tolerance_sweep_study() {
-  return {"tolerance_sweep",
+  StudyInfo info{"tolerance_sweep",
           "an adaptive integrator per rtol, free and with max_step, against a fixed-step one at the case's h "
           "([report.tolerance_sweep]): max |dE|, max |dP|, onset, runtime, steps",
           "tolerance_sweep.csv, tolerance_sweep.md",
@@ -326,6 +326,8 @@ StudyInfo tolerance_sweep_study() {
           },
           [] { return std::make_unique<ToleranceSweepStudy>(); },
           read_tolerance_sweep};
+  info.pages = {{"tolerance_sweep.md", "adaptive methods against their tolerance"}};
+  return info;
 }
 
 }  // namespace tb

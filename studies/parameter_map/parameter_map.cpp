@@ -1,4 +1,4 @@
-#include "studies/parameter_map.hpp"
+#include "studies/parameter_map/parameter_map.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -225,7 +225,7 @@ class ParameterMapStudy final : public Study {
 }  // namespace
 
 StudyInfo parameter_map_study() {
-  return {"parameter_map",
+  StudyInfo info{"parameter_map",
           "one fixed-step integrator (and the one it is compared with) over the case for every (model parameter "
           "value, h) of [report.parameter_map]: completes, or fails with when and why",
           "parameter_map.csv, parameter_map.md",
@@ -236,6 +236,8 @@ StudyInfo parameter_map_study() {
           },
           [] { return std::make_unique<ParameterMapStudy>(); },
           read_parameter_map};
+  info.pages = {{"parameter_map.md", "where the variational integrator completes"}};
+  return info;
 }
 
 }  // namespace tb

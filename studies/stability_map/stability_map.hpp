@@ -100,6 +100,8 @@ StabilitySearch find_h_max(const RunKey& key, const IntegratorSettings& settings
 // fit_power_law (numerics/statistics.hpp) fits h_max against a [model] key.
 
 StudyInfo stability_map_study();
+// Its figures in a report (StudyInfo::figures; studies/stability_map/figures.cpp).
+void stability_map_figures(const FigureRequest& request, std::vector<Figure>& figures);
 
 // A search is a stability job's result (bytes between processes and in the resume store),
 // described once (app/common/record.hpp).

@@ -12,7 +12,7 @@ namespace tb {
 // motion depends sensitively on its start (Model C's cooperative case, once its threefold
 // symmetry breaks), two correct runs' errors over the horizon differ by what such a change
 // moves them: the recommendation (app/judging/recommendation.hpp) treats errors within that measured
-// factor as alike (studies/error_spread.hpp).
+// factor as alike (studies/error_spread/error_spread.hpp).
 struct ErrorSpread final : StudySection {
   static constexpr const char* kStudy = "error_spread";
   std::vector<std::string> runs;  // run labels (integrator, or integrator@discretisation)

@@ -1,4 +1,4 @@
-#include "studies/catenary.hpp"
+#include "studies/catenary/catenary.hpp"
 
 #include <cstdio>
 #include <filesystem>

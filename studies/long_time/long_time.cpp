@@ -1,4 +1,4 @@
-#include "studies/long_time.hpp"
+#include "studies/long_time/long_time.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -351,7 +351,7 @@ class LongTimeStudy final : public Study {
 }  // namespace
 
 StudyInfo long_time_study() {
-  return {"long_time",
+  StudyInfo info{"long_time",
           "long-time growth laws (bounded / sqrt t / linear, exponent with 95% CI) of the energy and momentum errors of "
           "every run of every conservative case",
           "long_time.csv, long_time_envelope.csv, long_time.md",
@@ -359,6 +359,9 @@ StudyInfo long_time_study() {
           {steps_parameter().info()},
           {},
           [] { return std::make_unique<LongTimeStudy>(); }};
+  info.figures = long_time_figures;
+  info.pages = {{"long_time.md", "growth laws over long runs"}};
+  return info;
 }
 
 }  // namespace tb

@@ -1,4 +1,4 @@
-#include "studies/paper_verdict.hpp"
+#include "studies/paper_comparison/paper_verdict.hpp"
 
 #include <algorithm>
 #include <cmath>

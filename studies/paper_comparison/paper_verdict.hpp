@@ -2,7 +2,7 @@
 // The verdict on one of the papers' claims (reference/paper_claims.csv) from our runs: whether
 // ours agrees, in which direction and by how much it differs, and what is known of the cause.
 // The rules, one per kind of claim, are in cases/README.md ("The papers' claims"); the study
-// (studies/paper_comparison.cpp) gathers the runs, this file only judges, so that the rules can
+// (studies/paper_comparison/paper_comparison.cpp) gathers the runs, this file only judges, so that the rules can
 // be tested on synthetic rows.
 
 #include <limits>

@@ -1,4 +1,4 @@
-#include "studies/work_precision_ranking.hpp"
+#include "studies/work_precision/work_precision_ranking.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "studies/setting_sweep.hpp"
+#include "studies/setting_sweep/setting_sweep.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -131,7 +131,7 @@ class SettingSweepStudy final : public Study {
 }  // namespace
 
 StudyInfo setting_sweep_study() {
-  return {"setting_sweep",
+  StudyInfo info{"setting_sweep",
           "one integrator over the case once per value of one of its settings ([report.setting_sweep]): drift and cost",
           "setting_sweep.csv",
           false,
@@ -139,6 +139,8 @@ StudyInfo setting_sweep_study() {
           [](const Case& c) { return c.section<SettingSweep>() ? std::string() : std::string("the case has no [report.setting_sweep]"); },
           [] { return std::make_unique<SettingSweepStudy>(); },
           read_setting_sweep};
+  info.figures = setting_sweep_figures;
+  return info;
 }
 
 }  // namespace tb

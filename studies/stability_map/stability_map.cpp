@@ -5,7 +5,7 @@
 // app/running/runner.hpp, core/metrics.hpp); every run is written out (stability_probes.csv) so that
 // each h_max can be audited.
 
-#include "studies/stability_map.hpp"
+#include "studies/stability_map/stability_map.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -26,7 +26,7 @@
 namespace tb {
 
 // A solver failure within this fraction of the method's y* (after the motion factor kappa) is
-// read as the method's stability limit (studies/stability_map.cpp, stability_limit_words).
+// read as the method's stability limit (studies/stability_map/stability_map.cpp, stability_limit_words).
 constexpr double kStabilityLimitBand = 0.15;
 
 namespace {
@@ -846,7 +846,7 @@ class StabilityMap final : public Study {
 }  // namespace
 
 StudyInfo stability_map_study() {
-  return {"stability_map",
+  StudyInfo info{"stability_map",
           "every fixed-step integrator on every case: the largest stable step h_max over a horizon of at least 10^4 "
           "steps (bracketing and bisection, the criterion of every run's status), instability and solver failure "
           "apart, h_max x omega_max, horizon-dependent methods measured at two horizons, its cost, and h_max against "
@@ -856,6 +856,9 @@ StudyInfo stability_map_study() {
           parameters().info(),
           {},
           [] { return std::make_unique<StabilityMap>(); }};
+  info.figures = stability_map_figures;
+  info.pages = {{"stability_map.md", "largest stable step per method and case"}};
+  return info;
 }
 
 }  // namespace tb

@@ -1,4 +1,4 @@
-#include "studies/error_spread.hpp"
+#include "studies/error_spread/error_spread.hpp"
 
 #include <filesystem>
 #include <list>

@@ -15,6 +15,8 @@ namespace tb {
 // solution of the run's discretisation, and the measured orders of the fixed-step methods.
 // Writes work_precision.csv and orders.csv.
 StudyInfo work_precision_study();
+// Its figures in a report (StudyInfo::figures; studies/work_precision/figures.cpp).
+void work_precision_figures(const FigureRequest& request, std::vector<Figure>& figures);
 
 
 // One point's result, as its job returns it (bytes between processes and in the resume store).

@@ -1,4 +1,4 @@
-#include "studies/paper_comparison.hpp"
+#include "studies/paper_comparison/paper_comparison.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -17,7 +17,7 @@
 #include "app/input/reference_data.hpp"
 #include "app/running/runner.hpp"
 #include "core/table_reader_toml.hpp"
-#include "studies/paper_verdict.hpp"
+#include "studies/paper_comparison/paper_verdict.hpp"
 #include "app/input/claim_series.hpp"
 
 namespace tb {
@@ -570,7 +570,7 @@ class PaperComparison final : public Study {
 }  // namespace
 
 StudyInfo paper_comparison_study() {
-  return {"paper_comparison",
+  StudyInfo info{"paper_comparison",
           "every claim of the source papers about a bundled case (reference/paper_claims.csv) judged against the full "
           "runs, with direction, size and cause",
           "paper_comparison.csv, paper_comparison.md",
@@ -578,6 +578,8 @@ StudyInfo paper_comparison_study() {
           {},
           {},
           [] { return std::make_unique<PaperComparison>(); }};
+  info.pages = {{"paper_comparison.md", "every claim of the papers with its evidence"}};
+  return info;
 }
 
 }  // namespace tb
