@@ -12,6 +12,7 @@
 #include "core/table_reader.hpp"
 #include "core/table_reader_toml.hpp"
 #include "studies/section_readers.hpp"
+#include "studies/sweep_study.hpp"
 
 namespace tb {
 
@@ -48,53 +49,58 @@ std::shared_ptr<const StudySection> read_error_spread(TableReader& table, const 
   return std::make_shared<ErrorSpread>(std::move(spread));
 }
 
-class ErrorSpreadStudy final : public Study {
- public:
-  std::vector<StudyJob> plan(const StudyContext& context) override {
-    for (const auto& c : *context.cases) {
-      const ErrorSpread& spread = *c.section<ErrorSpread>();
-      const std::vector<RunKey> keys = runs_of(c, context.catalogue->integrators);
-      for (const std::string& label : spread.runs) {
-        const RunKey* key = nullptr;
-        for (const auto& k : keys)
-          if (k.label() == label) key = &k;
-        // Refused before anything runs: a run the case does not make has no full run to compare.
-        if (!key)
-          throw InputError(c.file + ": key 'report.error_spread.runs': expected runs of case " + c.name + ", got '" + label + "'");
-        if (const auto why = why_not_applicable(c, *key->integrator, key->discretisation))
-          throw InputError(c.file + ": key 'report.error_spread.runs': expected runs of case " + c.name + ", got '" + label +
-                           "' (" + *why + ")");
-        for (size_t v = 0; v < spread.values.size(); ++v) {
-          Case& variant = variants_.emplace_back(c);
-          variant.model = spread.models[v];
-          Point& point = points_.emplace_back();
-          point.key = RunKey{&variant, key->integrator, key->discretisation};
-          point.value = spread.values[v];
-        }
+// One run again: a named full run of the case, with the [model] key at one nearby value.
+struct SpreadPoint {
+  RunKey key;
+  double value = 0.0;
+  SummaryRow row;
+};
+
+class ErrorSpreadStudy final : public SweepStudy<SpreadPoint, SummaryRow, &SpreadPoint::row> {
+  using Point = SpreadPoint;
+
+ protected:
+  void add_points(const Case& c, const StudyContext& context, std::vector<Point>& points) override {
+    const ErrorSpread& spread = *c.section<ErrorSpread>();
+    const std::vector<RunKey> keys = runs_of(c, context.catalogue->integrators);
+    for (const std::string& label : spread.runs) {
+      const RunKey* key = nullptr;
+      for (const auto& k : keys)
+        if (k.label() == label) key = &k;
+      // Refused before anything runs: a run the case does not make has no full run to compare.
+      if (!key)
+        throw InputError(c.file + ": key 'report.error_spread.runs': expected runs of case " + c.name + ", got '" + label + "'");
+      if (const auto why = why_not_applicable(c, *key->integrator, key->discretisation))
+        throw InputError(c.file + ": key 'report.error_spread.runs': expected runs of case " + c.name + ", got '" + label +
+                         "' (" + *why + ")");
+      for (size_t v = 0; v < spread.values.size(); ++v) {
+        Case& variant = variants_.emplace_back(c);
+        variant.model = spread.models[v];
+        Point& point = points.emplace_back();
+        point.key = RunKey{&variant, key->integrator, key->discretisation};
+        point.value = spread.values[v];
       }
     }
-    std::vector<StudyJob> jobs;
-    for (auto& p : points_) {
-      const Case& c = *p.key.c;
-      const ErrorSpread& spread = *c.section<ErrorSpread>();
-      const std::string name = p.key.integrator->name;
-      jobs.push_back(result_job<SummaryRow>(
-          c.name + " | " + p.key.label() + " | model." + spread.parameter + " = " + format_g(p.value, 17) + " (error spread)",
-          c.t_end_for(name) / c.h,
-          job_inputs(run_inputs(c, name), {{"discretisation", p.key.discretisation},
-                                           {"model." + spread.parameter, exact(p.value)}}),
-          [&p] { return run_case(p.key, RunOptions::untimed()); }, p.row));  // no time series: the full run has it
-    }
-    return jobs;
   }
 
-  std::vector<std::string> write(const StudyContext& context) override {
-    if (points_.empty()) return {};
-    const std::filesystem::path dir(context.out_dir);
-    std::filesystem::create_directories(dir);
+  Job job_of(const Point& p) const override {
+    const Case& c = *p.key.c;
+    const ErrorSpread& spread = *c.section<ErrorSpread>();
+    const std::string name = p.key.integrator->name;
+    return {c.name + " | " + p.key.label() + " | model." + spread.parameter + " = " + format_g(p.value, 17) + " (error spread)",
+            c.t_end_for(name) / c.h,
+            job_inputs(run_inputs(c, name),
+                       {{"discretisation", p.key.discretisation}, {"model." + spread.parameter, exact(p.value)}})};
+  }
+
+  SummaryRow run(const Point& p) const override {
+    return run_case(p.key, RunOptions::untimed());  // no time series: the full run has it
+  }
+
+  std::vector<std::string> write_files(const std::filesystem::path& dir, const std::vector<Point>& points) const override {
     std::vector<SummaryRow> rows;
     std::vector<std::vector<std::string>> extra;
-    for (const auto& p : points_) {
+    for (const auto& p : points) {
       const ErrorSpread& spread = *p.key.c->section<ErrorSpread>();
       rows.push_back(p.row);
       extra.push_back({spread.parameter, format_g(p.value, 17), format_g(spread.case_value, 17)});
@@ -105,13 +111,7 @@ class ErrorSpreadStudy final : public Study {
   }
 
  private:
-  struct Point {
-    RunKey key;
-    double value = 0.0;
-    SummaryRow row;
-  };
   std::list<Case> variants_;  // the runs' cases (stable addresses)
-  std::vector<Point> points_;
 };
 
 }  // namespace
@@ -123,7 +123,7 @@ StudyInfo error_spread_study() {
           "error_spread.csv",
           true,
           {},
-          [](const Case& c) { return c.section<ErrorSpread>() ? std::string() : std::string("the case has no [report.error_spread]"); },
+          why_not_without_table<ErrorSpread>,
           [] { return std::make_unique<ErrorSpreadStudy>(); },
           read_error_spread};
 }

@@ -11,8 +11,7 @@
 #include "core/table_reader.hpp"
 #include "core/table_reader_toml.hpp"
 #include "studies/section_readers.hpp"
-#include "app/running/job_result.hpp"
-#include "app/running/runner.hpp"
+#include "studies/sweep_study.hpp"
 
 namespace tb {
 
@@ -68,48 +67,51 @@ std::shared_ptr<const StudySection> read_parameter_map(TableReader& table, const
   return std::make_shared<ParameterMap>(std::move(map));
 }
 
-class ParameterMapStudy final : public Study {
- public:
-  std::vector<StudyJob> plan(const StudyContext& context) override {
-    for (const auto& c : *context.cases) {
-      const ParameterMap& map = *c.section<ParameterMap>();
-      std::vector<const IntegratorInfo*> integrators = {context.catalogue->find_integrator(map.integrator)};
-      if (!map.compare_with.empty()) integrators.push_back(context.catalogue->find_integrator(map.compare_with));
-      for (const IntegratorInfo* info : integrators) {
-        for (std::size_t i = 0; i < map.values.size(); ++i) {
-          // The case with the one [model] value changed: everything else (initial condition,
-          // settings, sampling) is the case's.
-          for (double h : map.steps) {
-            Case& variant = variants_.emplace_back(c);
-            variant.model = map.models[i];
-            variant.h = h;
-            points_.push_back({&c, &variant, info, map.values[i], h, {}});
-          }
+// One run of the map: an integrator on the case's variant at one value of the parameter, at one h.
+struct MapPoint {
+  const Case* original;
+  const Case* variant;
+  const IntegratorInfo* integrator;
+  double value, h;
+  Measurement measured;
+};
+
+class ParameterMapStudy final : public SweepStudy<MapPoint> {
+  using Point = MapPoint;
+
+ protected:
+  void add_points(const Case& c, const StudyContext& context, std::vector<Point>& points) override {
+    const ParameterMap& map = *c.section<ParameterMap>();
+    std::vector<const IntegratorInfo*> integrators = {context.catalogue->find_integrator(map.integrator)};
+    if (!map.compare_with.empty()) integrators.push_back(context.catalogue->find_integrator(map.compare_with));
+    for (const IntegratorInfo* info : integrators) {
+      for (std::size_t i = 0; i < map.values.size(); ++i) {
+        // The case with the one [model] value changed: everything else (initial condition,
+        // settings, sampling) is the case's.
+        for (double h : map.steps) {
+          Case& variant = variants_.emplace_back(c);
+          variant.model = map.models[i];
+          variant.h = h;
+          points.push_back({&c, &variant, info, map.values[i], h, {}});
         }
       }
     }
-    std::vector<StudyJob> jobs;
-    for (auto& p : points_) {
-      const ParameterMap& map = *p.original->section<ParameterMap>();
-      // The variant differs from the case only in the mapped parameter and h, both in the label.
-      jobs.push_back(result_job<Measurement>(p.original->name + " | " + p.integrator->name + " | " + map.parameter + " = " +
-                                                 format_g(p.value, 3) + ", h = " + format_g(p.h, 3),
-                                             map.t_end / p.h,
-                                             job_inputs(run_inputs(*p.original, p.integrator->name),
-                                                        {{map.parameter, exact(p.value)}, {"h", exact(p.h)}}),
-                                             [&p] { return run(p); }, p.measured));
-    }
-    return jobs;
   }
 
-  std::vector<std::string> write(const StudyContext& context) override {
-    if (points_.empty()) return {};
-    const std::filesystem::path dir(context.out_dir);
-    std::filesystem::create_directories(dir);
+  Job job_of(const Point& p) const override {
+    const ParameterMap& map = *p.original->section<ParameterMap>();
+    // The variant differs from the case only in the mapped parameter and h, both in the label.
+    return {p.original->name + " | " + p.integrator->name + " | " + map.parameter + " = " + format_g(p.value, 3) +
+                ", h = " + format_g(p.h, 3),
+            map.t_end / p.h,
+            job_inputs(run_inputs(*p.original, p.integrator->name), {{map.parameter, exact(p.value)}, {"h", exact(p.h)}})};
+  }
+
+  std::vector<std::string> write_files(const std::filesystem::path& dir, const std::vector<Point>& points) const override {
     std::ofstream csv(dir / "parameter_map.csv");
     csv << "case,integrator,parameter,value,h,t_end,completes,t_reached,steps,newton_iters_per_step,energy_err_max,"
            "runtime_s,status,host\n";
-    for (const auto& p : points_) {
+    for (const auto& p : points) {
       const ParameterMap& map = *p.original->section<ParameterMap>();
       const bool ok = p.measured.outcome.ok();
       const auto& n = p.measured.counters;
@@ -131,10 +133,10 @@ class ParameterMapStudy final : public Study {
           "unstable step, or a conditioning that both solvers' Newton iterations share, which neither measures) or completes (the first solver's limit, not the method's), "
           "and the second's own map follows. That the two share their discrete equations is the case's premise: "
           "the suite checks only that their declared order, symmetry and symplecticity agree.\n";
-    for (std::size_t i = 0; i < points_.size(); ++i) {
-      const Point& p = points_[i];
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const Point& p = points[i];
       const ParameterMap& map = *p.original->section<ParameterMap>();
-      if (i == 0 || p.original != points_[i - 1].original || p.integrator != points_[i - 1].integrator) {
+      if (i == 0 || p.original != points[i - 1].original || p.integrator != points[i - 1].integrator) {
         md << "\n## " << p.original->name << ": " << p.integrator->name << " over " << format_g(map.t_end) << " s\n\n| "
            << map.parameter << " |";
         for (double h : map.steps) md << " h = " << format_g(h, 3) << " |";
@@ -144,7 +146,7 @@ class ParameterMapStudy final : public Study {
       }
       if (p.h == map.steps.front()) md << "| " << format_g(p.value, 3) << " |";
       md << ' ' << cell(p);
-      const Point* other = comparison_of(p);
+      const Point* other = comparison_of(p, points);
       if (other && !p.measured.outcome.ok())
         md << (other->measured.outcome.ok()
                    ? " — **" + other->integrator->name + " completes here: this solver's limit, not the method's**"
@@ -157,20 +159,12 @@ class ParameterMapStudy final : public Study {
   }
 
  private:
-  struct Point {
-    const Case* original;
-    const Case* variant;
-    const IntegratorInfo* integrator;
-    double value, h;
-    Measurement measured;
-  };
-
   // The same (case, value, h) run by the map's compare_with integrator, for a point of its
   // first integrator; nullptr otherwise.
-  const Point* comparison_of(const Point& p) const {
+  static const Point* comparison_of(const Point& p, const std::vector<Point>& points) {
     const ParameterMap& map = *p.original->section<ParameterMap>();
     if (map.compare_with.empty() || p.integrator->name != map.integrator) return nullptr;
-    for (const Point& q : points_)
+    for (const Point& q : points)
       if (q.original == p.original && q.integrator->name == map.compare_with && q.value == p.value && q.h == p.h)
         return &q;
     return nullptr;
@@ -208,7 +202,7 @@ class ParameterMapStudy final : public Study {
     return out + "]";
   }
 
-  static Measurement run(const Point& p) {
+  Measurement run(const Point& p) const override {
     const ParameterMap& map = *p.original->section<ParameterMap>();
     IntegratorSettings s = p.variant->settings_for(p.integrator->name);
     s.h = p.h;
@@ -219,7 +213,6 @@ class ParameterMapStudy final : public Study {
   }
 
   std::list<Case> variants_;  // stable addresses: the points refer to them
-  std::vector<Point> points_;
 };
 
 }  // namespace
@@ -231,9 +224,7 @@ StudyInfo parameter_map_study() {
           "parameter_map.csv, parameter_map.md",
           false,
           {},
-          [](const Case& c) {
-            return c.section<ParameterMap>() ? std::string() : std::string("the case has no [report.parameter_map]");
-          },
+          why_not_without_table<ParameterMap>,
           [] { return std::make_unique<ParameterMapStudy>(); },
           read_parameter_map};
   info.pages = {{"parameter_map.md", "where the variational integrator completes"}};

@@ -7,8 +7,7 @@
 #include "core/format.hpp"
 #include "core/table_reader.hpp"
 #include "studies/section_readers.hpp"
-#include "app/running/job_result.hpp"
-#include "app/running/runner.hpp"
+#include "studies/sweep_study.hpp"
 
 namespace tb {
 
@@ -43,41 +42,51 @@ std::shared_ptr<const StudySection> read_setting_sweep(TableReader& table, const
   return std::make_shared<SettingSweep>(std::move(sweep));
 }
 
-class SettingSweepStudy final : public Study {
- public:
-  std::vector<StudyJob> plan(const StudyContext& context) override {
-    for (const auto& c : *context.cases) {
-      const SettingSweep& sweep = *c.section<SettingSweep>();
-      const IntegratorInfo* info = context.catalogue->find_integrator(sweep.integrator);
-      for (double v : sweep.values) {
-        // A value that cannot run with the case's other settings is refused before anything runs.
-        if (info->conflict) {
-          IntegratorSettings swept = c.settings_for(info->name);
-          swept.set(sweep.setting, v);
-          if (const auto clash = info->conflict(swept); !clash.key.empty())
-            throw InputError(c.file + ": key 'report.setting_sweep.values': expected values that run with the case's " +
-                             info->name + " settings (" + clash.key + ": " + clash.expected + "), got " + sweep.setting +
-                             " = " + format_g(v));
-        }
-        points_.push_back({RunKey{&c, info, c.model->default_discretisation()}, v, {}});
+// One point per value of the setting.
+struct SettingPoint {
+  RunKey key;
+  double value = 0.0;
+  Measurement measured;
+};
+
+class SettingSweepStudy final : public SweepStudy<SettingPoint> {
+ protected:
+  void add_points(const Case& c, const StudyContext& context, std::vector<SettingPoint>& points) override {
+    const SettingSweep& sweep = *c.section<SettingSweep>();
+    const IntegratorInfo* info = context.catalogue->find_integrator(sweep.integrator);
+    for (double v : sweep.values) {
+      // A value that cannot run with the case's other settings is refused before anything runs.
+      if (info->conflict) {
+        IntegratorSettings swept = c.settings_for(info->name);
+        swept.set(sweep.setting, v);
+        if (const auto clash = info->conflict(swept); !clash.key.empty())
+          throw InputError(c.file + ": key 'report.setting_sweep.values': expected values that run with the case's " +
+                           info->name + " settings (" + clash.key + ": " + clash.expected + "), got " + sweep.setting +
+                           " = " + format_g(v));
       }
+      points.push_back({RunKey{&c, info, c.model->default_discretisation()}, v, {}});
     }
-    std::vector<StudyJob> jobs;
-    for (auto& p : points_) {
-      const SettingSweep& sweep = *p.key.c->section<SettingSweep>();
-      jobs.push_back(result_job<Measurement>(
-          p.key.c->name + " | " + sweep.integrator + " | " + sweep.setting + " = " + format_g(p.value, 3),
-          sweep.t_end / p.key.c->h,
-          job_inputs(run_inputs(*p.key.c, sweep.integrator), {{sweep.setting, exact(p.value)}}),
-          [&p] { return run(p); }, p.measured));
-    }
-    return jobs;
   }
 
-  std::vector<std::string> write(const StudyContext& context) override {
-    if (points_.empty()) return {};
-    const std::filesystem::path dir(context.out_dir);
-    std::filesystem::create_directories(dir);
+  Job job_of(const SettingPoint& p) const override {
+    const SettingSweep& sweep = *p.key.c->section<SettingSweep>();
+    return {p.key.c->name + " | " + sweep.integrator + " | " + sweep.setting + " = " + format_g(p.value, 3),
+            sweep.t_end / p.key.c->h, job_inputs(run_inputs(*p.key.c, sweep.integrator), {{sweep.setting, exact(p.value)}})};
+  }
+
+  Measurement run(const SettingPoint& p) const override {
+    const Case& c = *p.key.c;
+    const SettingSweep& sweep = *c.section<SettingSweep>();
+    IntegratorSettings s = c.settings_for(sweep.integrator);
+    s.set(sweep.setting, p.value);
+    MeasureOptions m;
+    m.t_end = sweep.t_end;
+    m.sample_interval = c.sample_interval;
+    m.repeats = 2;  // runtime: the minimum of the observed pass and one without observation
+    return measure(p.key, s, m);
+  }
+
+  std::vector<std::string> write_files(const std::filesystem::path& dir, const std::vector<SettingPoint>& points) const override {
     std::ofstream csv(dir / "setting_sweep.csv");
     // The metrics a setting sweep shows (the constraint's drift first: what Baumgarte's p and
     // CVODE's projection act on), read through their registry rows (core/metric_registry.hpp).
@@ -86,7 +95,7 @@ class SettingSweepStudy final : public Study {
     csv << "case,integrator,setting,value,t_end";
     for (const char* name : kMetrics) csv << ',' << name;
     csv << ",steps,rhs_evals,newton_iters,error_test_failures,runtime_s,status,host\n";
-    for (const auto& p : points_) {
+    for (const auto& p : points) {
       const SettingSweep& sweep = *p.key.c->section<SettingSweep>();
       const auto& n = p.measured.counters;
       // Drift and runtime are results of a complete run only; a failed point keeps its counts and status.
@@ -105,27 +114,6 @@ class SettingSweepStudy final : public Study {
     }
     return {(dir / "setting_sweep.csv").string()};
   }
-
- private:
-  struct Point {
-    RunKey key;
-    double value = 0.0;
-    Measurement measured;
-  };
-
-  static Measurement run(const Point& p) {
-    const Case& c = *p.key.c;
-    const SettingSweep& sweep = *c.section<SettingSweep>();
-    IntegratorSettings s = c.settings_for(sweep.integrator);
-    s.set(sweep.setting, p.value);
-    MeasureOptions m;
-    m.t_end = sweep.t_end;
-    m.sample_interval = c.sample_interval;
-    m.repeats = 2;  // runtime: the minimum of the observed pass and one without observation
-    return measure(p.key, s, m);
-  }
-
-  std::vector<Point> points_;
 };
 
 }  // namespace
@@ -136,7 +124,7 @@ StudyInfo setting_sweep_study() {
           "setting_sweep.csv",
           false,
           {},
-          [](const Case& c) { return c.section<SettingSweep>() ? std::string() : std::string("the case has no [report.setting_sweep]"); },
+          why_not_without_table<SettingSweep>,
           [] { return std::make_unique<SettingSweepStudy>(); },
           read_setting_sweep};
   info.figures = setting_sweep_figures;

@@ -24,11 +24,10 @@
 #include <sstream>
 
 #include "app/input/catalogue.hpp"
-#include "app/running/job_result.hpp"
-#include "app/running/runner.hpp"
 #include "core/format.hpp"
 #include "core/table_reader.hpp"
 #include "studies/section_readers.hpp"
+#include "studies/sweep_study.hpp"
 
 namespace tb {
 
@@ -66,49 +65,49 @@ std::shared_ptr<const StudySection> read_tolerance_sweep(TableReader& table, con
   return std::make_shared<ToleranceSweep>(std::move(sweep));
 }
 
-class ToleranceSweepStudy final : public Study {
- public:
-  std::vector<StudyJob> plan(const StudyContext& context) override {
-    for (const auto& c : *context.cases) {
-      const ToleranceSweep& sweep = *c.section<ToleranceSweep>();
-      // The case as the sweep runs it: every integrator allowed (the comparison may be absent
-      // from [case] integrators), everything else the case's.
-      Case& open = cases_.emplace_back(c);
-      open.only_integrators.clear();
-      const IntegratorInfo* info = context.catalogue->find_integrator(sweep.integrator);
-      for (double max_step : sweep.max_step)
-        for (double rtol : sweep.rtol) points_.push_back({RunKey{&open, info, c.model->default_discretisation()}, rtol, max_step, {}});
-      if (!sweep.compare_with.empty())
-        points_.push_back({RunKey{&open, context.catalogue->find_integrator(sweep.compare_with),
-                                  c.model->default_discretisation()},
-                           0.0, 0.0, {}});
-    }
-    std::vector<StudyJob> jobs;
-    for (auto& p : points_) {
-      const ToleranceSweep& sweep = *p.key.c->section<ToleranceSweep>();
-      const IntegratorSettings s = settings_of(p);
-      // Cost: the steps the run will take at most (a capped step or the case's h bounds them from below).
-      const double step = p.adaptive() ? (p.max_step > 0.0 ? p.max_step : p.key.c->h) : p.key.c->h;
-      std::vector<JobParameter> parameters = {{"t_end", exact(sweep.t_end)}, {"h", exact(s.h)}};
-      if (p.adaptive())
-        parameters.insert(parameters.end(), {{"rtol", exact(p.rtol)},
-                                             {"atol", exact(s.tolerances().atol)},
-                                             {"max_step", exact(p.max_step)}});
-      jobs.push_back(result_job<Measurement>(label_of(p), sweep.t_end / step,
-                                             job_inputs(run_inputs(*p.key.c, p.key.integrator->name), parameters),
-                                             [&p] { return run(p); }, p.measured));
-    }
-    return jobs;
+// One run of the sweep: the adaptive integrator at one (rtol, max_step), or the fixed-step one.
+struct TolerancePoint {
+  RunKey key;
+  double rtol = 0.0, max_step = 0.0;  // the adaptive runs'
+  Measurement measured;
+  bool adaptive() const { return key.integrator->adaptive; }
+};
+
+class ToleranceSweepStudy final : public SweepStudy<TolerancePoint> {
+  using Point = TolerancePoint;
+
+ protected:
+  void add_points(const Case& c, const StudyContext& context, std::vector<Point>& points) override {
+    const ToleranceSweep& sweep = *c.section<ToleranceSweep>();
+    // The case as the sweep runs it: every integrator allowed (the comparison may be absent
+    // from [case] integrators), everything else the case's.
+    Case& open = cases_.emplace_back(c);
+    open.only_integrators.clear();
+    const IntegratorInfo* info = context.catalogue->find_integrator(sweep.integrator);
+    for (double max_step : sweep.max_step)
+      for (double rtol : sweep.rtol) points.push_back({RunKey{&open, info, c.model->default_discretisation()}, rtol, max_step, {}});
+    if (!sweep.compare_with.empty())
+      points.push_back({RunKey{&open, context.catalogue->find_integrator(sweep.compare_with), c.model->default_discretisation()},
+                        0.0, 0.0, {}});
   }
 
-  std::vector<std::string> write(const StudyContext& context) override {
-    if (points_.empty()) return {};
-    const std::filesystem::path dir(context.out_dir);
-    std::filesystem::create_directories(dir);
+  Job job_of(const Point& p) const override {
+    const ToleranceSweep& sweep = *p.key.c->section<ToleranceSweep>();
+    const IntegratorSettings s = settings_of(p);
+    // Cost: the steps the run will take at most (a capped step or the case's h bounds them from below).
+    const double step = p.adaptive() ? (p.max_step > 0.0 ? p.max_step : p.key.c->h) : p.key.c->h;
+    std::vector<JobParameter> parameters = {{"t_end", exact(sweep.t_end)}, {"h", exact(s.h)}};
+    if (p.adaptive())
+      parameters.insert(parameters.end(),
+                        {{"rtol", exact(p.rtol)}, {"atol", exact(s.tolerances().atol)}, {"max_step", exact(p.max_step)}});
+    return {label_of(p), sweep.t_end / step, job_inputs(run_inputs(*p.key.c, p.key.integrator->name), parameters)};
+  }
+
+  std::vector<std::string> write_files(const std::filesystem::path& dir, const std::vector<Point>& points) const override {
     std::ofstream csv(dir / "tolerance_sweep.csv");
     csv << "case,integrator,rtol,atol,max_step,h,t_end,completed,status,onset_t,onset_step,energy_err_max,"
            "energy_gain_max,linear_momentum_err_max,constraint_err_max,steps,rhs_evals,error_test_failures,runtime_s,host\n";
-    for (const auto& p : points_) {
+    for (const auto& p : points) {
       const Measurement& m = p.measured;
       const IntegratorSettings s = settings_of(p);
       const bool completed = m.outcome.ok() || m.outcome.unstable();
@@ -124,18 +123,11 @@ class ToleranceSweepStudy final : public Study {
           << m.counters.error_test_failures << ',' << number(m.runtime_s) << ',' << (completed ? m.host : "") << '\n';
     }
     std::ofstream md(dir / "tolerance_sweep.md");
-    md << markdown();
+    md << markdown(points);
     return {(dir / "tolerance_sweep.csv").string(), (dir / "tolerance_sweep.md").string()};
   }
 
  private:
-  struct Point {
-    RunKey key;
-    double rtol = 0.0, max_step = 0.0;  // the adaptive runs'
-    Measurement measured;
-    bool adaptive() const { return key.integrator->adaptive; }
-  };
-
   static IntegratorSettings settings_of(const Point& p) {
     const Case& c = *p.key.c;
     IntegratorSettings s = c.settings_for(p.key.integrator->name);
@@ -153,7 +145,7 @@ class ToleranceSweepStudy final : public Study {
     return label;
   }
 
-  static Measurement run(const Point& p) {
+  Measurement run(const Point& p) const override {
     MeasureOptions m;
     m.t_end = p.key.c->section<ToleranceSweep>()->t_end;
     m.sample_interval = p.key.c->sample_interval;
@@ -187,7 +179,7 @@ class ToleranceSweepStudy final : public Study {
            !(a.metrics.linear_momentum_err_max > b.metrics.linear_momentum_err_max);
   }
 
-  std::string markdown() const {
+  static std::string markdown(const std::vector<Point>& points) {
     std::ostringstream md;
     md << "# Tolerance sweep (issue 32 item 3)\n\n"
           "Seed 003's ODE45 at each tolerance, free and with its step capped (`max_step`, MATLAB's MaxStep; the "
@@ -197,11 +189,11 @@ class ToleranceSweepStudy final : public Study {
           "within the physical scale passes 0.01 E_s (ok). A completed unstable run's numbers are shown beside its "
           "status; a run that stopped shows none. Runtime: the step loops of one pass (s).\n";
     std::vector<std::string> names;
-    for (const auto& p : points_)
+    for (const auto& p : points)
       if (names.empty() || names.back() != p.key.c->name) names.push_back(p.key.c->name);
     for (const std::string& name : names) {
       std::vector<const Point*> pts;
-      for (const auto& p : points_)
+      for (const auto& p : points)
         if (p.key.c->name == name) pts.push_back(&p);
       const ToleranceSweep& sweep = *pts.front()->key.c->section<ToleranceSweep>();
       const Point* fixed = nullptr;
@@ -309,7 +301,6 @@ class ToleranceSweepStudy final : public Study {
   }
 
   std::list<Case> cases_;  // the sweep's copies of the cases (RunKey points into them)
-  std::vector<Point> points_;
 };
 
 }  // namespace
@@ -321,9 +312,7 @@ StudyInfo tolerance_sweep_study() {
           "tolerance_sweep.csv, tolerance_sweep.md",
           false,
           {},
-          [](const Case& c) {
-            return c.section<ToleranceSweep>() ? std::string() : std::string("the case has no [report.tolerance_sweep]");
-          },
+          why_not_without_table<ToleranceSweep>,
           [] { return std::make_unique<ToleranceSweepStudy>(); },
           read_tolerance_sweep};
   info.pages = {{"tolerance_sweep.md", "adaptive methods against their tolerance"}};

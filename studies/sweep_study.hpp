@@ -1,0 +1,68 @@
+#pragma once
+// What the sweep studies share (setting_sweep, tolerance_sweep, parameter_map): a case's own
+// table [report.<study>] names one run and what to vary; the study makes one point per value (a
+// complete run through the one measurement path, app/running/runner.hpp), one job per point, and
+// writes its files from the points once every job is done. A sweep says only what differs: its
+// points, each point's job (label, cost, inputs), how a point runs and what it writes.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "app/input/case.hpp"
+#include "app/input/study.hpp"
+#include "app/running/job_result.hpp"
+#include "app/running/runner.hpp"
+
+namespace tb {
+
+// Point: the sweep's own record of one run, holding its result in the member `slot` (a
+// Measurement `measured`, unless the sweep says otherwise).
+template <class Point, class Result = Measurement, Result Point::*slot = &Point::measured>
+class SweepStudy : public Study {
+ public:
+  std::vector<StudyJob> plan(const StudyContext& context) final {
+    points_.clear();
+    for (const Case& c : *context.cases) add_points(c, context, points_);
+    // The jobs refer to the points: points_ is not touched again until write().
+    std::vector<StudyJob> jobs;
+    for (Point& p : points_) {
+      const Job job = job_of(p);
+      jobs.push_back(result_job<Result>(job.label, job.expected_cost, job.inputs, [this, &p] { return run(p); }, p.*slot));
+    }
+    return jobs;
+  }
+
+  std::vector<std::string> write(const StudyContext& context) final {
+    if (points_.empty()) return {};
+    const std::filesystem::path dir(context.out_dir);
+    std::filesystem::create_directories(dir);
+    return write_files(dir, points_);
+  }
+
+ protected:
+  struct Job {
+    std::string label;           // "case | integrator | what varies = value"
+    double expected_cost = 1.0;  // steps, for ordering the jobs
+    std::string inputs;          // job_inputs(run_inputs(case, integrator), the point's own parameters)
+  };
+  // Appends the points of one case that has the study's table (the study's why_not left the others
+  // out); an InputError for a point that cannot run, before anything runs.
+  virtual void add_points(const Case& c, const StudyContext& context, std::vector<Point>& points) = 0;
+  virtual Job job_of(const Point& p) const = 0;
+  // Runs the point (in a worker: touches nothing shared).
+  virtual Result run(const Point& p) const = 0;
+  // Writes the study's files under dir from every point (each with its result); returns their paths.
+  virtual std::vector<std::string> write_files(const std::filesystem::path& dir, const std::vector<Point>& points) const = 0;
+
+ private:
+  std::vector<Point> points_;
+};
+
+// The why_not of a study that runs only where the case has its table: "" where it has one.
+template <class Section>
+std::string why_not_without_table(const Case& c) {
+  return c.section<Section>() ? std::string() : "the case has no [report." + std::string(Section::kStudy) + "]";
+}
+
+}  // namespace tb
