@@ -118,4 +118,23 @@ MeasuredOrder measure_order(const std::vector<OrderSweepPoint>& sweep, double de
   return out;
 }
 
+std::string asymptotic_range_words(const OrderRules& rules, const std::string& floor_name) {
+  return "asymptotic range: the finest >= " + std::to_string(rules.min_points) + " successive points with errors >= " +
+         format_g(rules.resolution) + "x " + floor_name + " and <= " + format_g(rules.ceiling) +
+         " of the quantity's scale, still falling (local order > " + format_g(rules.floor) + "), local orders within " +
+         format_g(rules.agreement) + " of each other";
+}
+
+std::string excluded_points_words(const MeasuredOrder& m, const OrderRules& rules) {
+  std::string excluded;
+  if (m.above_ceiling > 0)
+    excluded += "; " + std::to_string(m.above_ceiling) + " point(s) with errors above " + format_g(rules.ceiling) +
+                " of the quantity's scale (not asymptotic)";
+  if (!m.fit.floor_steps.empty()) {
+    excluded += "; on a floor (errors no longer falling): h =";
+    for (double h : m.fit.floor_steps) excluded += " " + format_g(h, 3);
+  }
+  return excluded;
+}
+
 }  // namespace tb

@@ -71,4 +71,12 @@ struct MeasuredOrder {
 };
 MeasuredOrder measure_order(const std::vector<OrderSweepPoint>& sweep, double declared, const OrderRules& rules = {});
 
+// The rule of the asymptotic range, in the words printed beside every order; `floor_name` is what
+// the errors must stand above (OrderSweepPoint::agreement): the references' agreement of a
+// final-state error, a round-off floor of a quantity the run measures itself.
+std::string asymptotic_range_words(const OrderRules& rules, const std::string& floor_name = "the references' agreement");
+// The points the order's fit leaves out and why ("; ..." for each kind, "" when none): above the
+// ceiling, or on a floor.
+std::string excluded_points_words(const MeasuredOrder& m, const OrderRules& rules);
+
 }  // namespace tb

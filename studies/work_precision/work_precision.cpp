@@ -452,8 +452,8 @@ class WorkPrecision final : public Study {
     std::string local;
     for (double q : a.local_orders) local += (local.empty() ? "" : " ") + (std::isfinite(q) ? format_g(q, 3) : "-");
     const std::string counted = std::to_string(a.steps.size()) + " of " + std::to_string(sweep.size());
-    const std::string rule = asymptotic_range_rule(rules);
-    const std::string excluded = excluded_points(m, rules);
+    const std::string rule = asymptotic_range_words(rules);
+    const std::string excluded = excluded_points_words(m, rules);
     const std::string failed = first_failure.empty() ? "" : "; first failed point: " + first_failure;
     orders << c.name << ',' << key.label() << ',' << key.integrator->order << ',';
     if (!a.fitted) {
@@ -489,29 +489,6 @@ class WorkPrecision final : public Study {
       if (!ok && first_failure.empty()) first_failure = "h = " + format_g(p.value, 3) + ": " + p.measured.outcome.describe();
     }
     return sweep;
-  }
-
-  // The rule of the asymptotic range, in the words printed beside every order.
-  static std::string asymptotic_range_rule(const OrderRules& rules) {
-    return "asymptotic range: the finest >= " + std::to_string(rules.min_points) +
-           " successive points with errors >= " + format_g(rules.resolution) +
-           "x the references' agreement and <= " + format_g(rules.ceiling) +
-           " of the quantity's scale, still falling (local order > " + format_g(rules.floor) +
-           "), local orders within " + format_g(rules.agreement) + " of each other";
-  }
-
-  // The points the order's fit leaves out and why: above the ceiling, or on a floor.
-  static std::string excluded_points(const MeasuredOrder& m, const OrderRules& rules) {
-    const AsymptoticOrder& a = m.fit;
-    std::string excluded;
-    if (m.above_ceiling > 0)
-      excluded += "; " + std::to_string(m.above_ceiling) + " point(s) with errors above " + format_g(rules.ceiling) +
-                  " of the quantity's scale (not asymptotic)";
-    if (!a.floor_steps.empty()) {
-      excluded += "; on a floor (errors no longer falling): h =";
-      for (double h : a.floor_steps) excluded += " " + format_g(h, 3);
-    }
-    return excluded;
   }
 
   // One run's trajectory-order cells of orders.csv, the last its measures' notes.
