@@ -7,6 +7,7 @@
 #include "studies/registry.hpp"
 
 #include "studies/catenary/catenary.hpp"
+#include "studies/energy_balance/energy_balance.hpp"
 #include "studies/error_spread/error_spread.hpp"
 #include "studies/long_time/long_time.hpp"
 #include "studies/paper_comparison/paper_comparison.hpp"
@@ -21,6 +22,7 @@ namespace tb {
 std::vector<StudyInfo> study_registry() {
   return {
       catenary_study(),
+      energy_balance_study(),
       error_spread_study(),
       long_time_study(),
       paper_comparison_study(),

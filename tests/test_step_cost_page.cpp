@@ -24,7 +24,7 @@ using namespace tb;
 
 namespace {
 
-std::string slurp(const fs::path& p) {
+std::string page_file_text(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream s;
   s << in.rdbuf();
@@ -275,11 +275,11 @@ TEST_CASE("the page from the benchmark binary's parts: merged JSON, CSV and Mark
   const JsonValue merged = read_json_file((dir / "benchmarks.json").string());
   CHECK(merged.find("benchmarks")->items.size() == kSizes.size() + 1);
   CHECK(merged.find("context")->find("plugin p") == nullptr);  // the first part's context
-  const std::string csv = slurp(dir / "benchmarks.csv");
+  const std::string csv = page_file_text(dir / "benchmarks.csv");
   CHECK(csv.rfind("benchmark,model,integrator,N,size,ns_per_step,rhs_evals_per_step,newton_iters_per_step\n", 0) == 0);
   CHECK(csv.find("step/chain/m/N:200,chain,m,200,links n [dimensionless count],600,2,0\n") != std::string::npos);
   CHECK(csv.find("mass_solve/N:50,,mass_solve,50,,25,,\n") != std::string::npos);
-  const std::string md = slurp(dir / "benchmarks.md");
+  const std::string md = page_file_text(dir / "benchmarks.md");
   CHECK(md.find("| chain | m | 60 ns | 600 ns | 6 µs | 2/2/2 | 0/0/0 |") != std::string::npos);
   CHECK(md.find("| chain | m | 1.5 | 1.5 | 1.5 |") != std::string::npos);  // ns per element per evaluation
   CHECK(md.find("| chain | m | 1 ± ") != std::string::npos);  // an exact law: the interval is round-off
