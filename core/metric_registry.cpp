@@ -34,7 +34,7 @@ using M = ConservationMetrics;
 
 // clang-format off
 const std::vector<MetricSpec> kRegistry = {
-    {.name = "energy_err_max", .unit = "J", .label = "max ΔE",
+    {.name = "energy_err_max", .unit = "J", .label = "max ΔE", .symbol = "|ΔE|",
      .meaning = "max over t of |E(t) − E(0) − W(t)|, the energy-balance residual (W: work of non-conservative forces)",
      .scale = RoundOffScale::Energy, .growth = GrowthOf::Energy, .growth_owner = true, .default_gate = true,
      .role = TableRole::Headline, .shared_window = true, .field = &M::energy_err_max,
@@ -56,7 +56,7 @@ const std::vector<MetricSpec> kRegistry = {
     {.name = "energy_drift_rate_abs", .unit = "J/s", .label = "|ΔE drift rate|",
      .meaning = "|energy_drift_rate|, what a gate bounds", .scale = RoundOffScale::EnergyPerSecond,
      .default_gate = true, .role = TableRole::None, .value = [](const M& m) { return std::abs(m.energy_drift_rate); }},
-    {.name = "momentum_err_max", .unit = "N m s", .label = "max Δπ",
+    {.name = "momentum_err_max", .unit = "N m s", .label = "max Δπ", .symbol = "|Δπ|",
      .meaning = "max over t of |π(t) − π(0)| of the model's momentum map (the angular momentum about the symmetry axis)",
      .scale = RoundOffScale::Momentum, .violable = Violable::Momentum, .growth = GrowthOf::Momentum,
      .growth_owner = true, .default_gate = true, .role = TableRole::Headline, .shared_window = true,
@@ -64,7 +64,7 @@ const std::vector<MetricSpec> kRegistry = {
     {.name = "momentum_err_mean", .unit = "N m s", .label = "mean Δπ", .meaning = "mean over t of |π(t) − π(0)|",
      .scale = RoundOffScale::Momentum, .violable = Violable::Momentum, .growth = GrowthOf::Momentum,
      .field = &M::momentum_err_mean, .value = [](const M& m) { return m.momentum_err_mean; }},
-    {.name = "constraint_err_max", .unit = "m or 1", .label = "max constraint err",
+    {.name = "constraint_err_max", .unit = "m or 1", .label = "max constraint err", .symbol = "|g(q)|",
      .meaning = "max over t of |g(q)| of the holonomic constraints the form does not satisfy by construction",
      .violable = Violable::Constraints, .default_gate = true, .role = TableRole::Headline, .shared_window = true,
      .field = &M::constraint_err_max, .value = [](const M& m) { return m.constraint_err_max; }},
@@ -72,7 +72,7 @@ const std::vector<MetricSpec> kRegistry = {
      .meaning = "max over t of |G(q) v|, the rate of the same constraints (index-1 DAEs drift in both)",
      .violable = Violable::ConstraintRates, .default_gate = true, .field = &M::constraint_rate_err_max,
      .value = [](const M& m) { return m.constraint_rate_err_max; }},
-    {.name = "linear_momentum_err_max", .unit = "N s", .label = "max ΔP",
+    {.name = "linear_momentum_err_max", .unit = "N s", .label = "max ΔP", .symbol = "|ΔP|",
      .meaning = "max over t of |P(t) − P(0)| of the total linear momentum, where no net external force acts",
      .scale = RoundOffScale::LinearMomentum, .violable = Violable::LinearMomentum, .default_gate = true,
      .role = TableRole::Headline, .shared_window = true, .field = &M::linear_momentum_err_max,
@@ -91,7 +91,7 @@ const std::vector<MetricSpec> kRegistry = {
      .meaning = "max over t of |x_cm(t) − x_cm(0) − P(0) t/M|: how far the centre of mass moved from where the "
                 "conserved momentum keeps it",
      .violable = Violable::LinearMomentum, .field = &M::com_drift_max, .value = [](const M& m) { return m.com_drift_max; }},
-    {.name = "orthogonality_err_max", .unit = "1", .label = "max ‖I − RᵀR‖",
+    {.name = "orthogonality_err_max", .unit = "1", .label = "max ‖I − RᵀR‖", .symbol = "‖I − RᵀR‖_F",
      .meaning = "max over t and rigid bodies of ‖I − RᵀR‖_F", .violable = Violable::Rotations, .default_gate = true,
      .role = TableRole::Headline, .field = &M::orthogonality_err_max,
      .value = [](const M& m) { return m.orthogonality_err_max; }},

@@ -58,6 +58,9 @@ struct MetricSpec {
   std::string_view name;     // the summary column and the name data files use (envelopes, claims)
   std::string_view unit;     // "J", "N m s", "1" (dimensionless)
   std::string_view label;    // the table header: "max ΔE"
+  // The quantity at one time, as a figure's axis names it ("|ΔE|" of "max ΔE"); empty where no
+  // figure draws the metric's quantity against time.
+  std::string_view symbol;
   std::string_view meaning;  // one line: what it measures
   RoundOffScale scale = RoundOffScale::Unit;
   Violable violable = Violable::Always;

@@ -252,3 +252,19 @@ TEST_CASE("summary.md: a headline and a detail table per case, no all-n/a column
   for (const auto& r : rows)
     if (!r.outcome.ok() && !r.outcome.reason.empty()) CHECK(md.find(r.outcome.reason) == std::string::npos);
 }
+
+TEST_CASE("a metric drawn against time names its quantity by the registry's symbol, the max of it by its label",
+          "[metric_registry]") {
+  // The time-series figures take their axis symbols from here (app/writing/figure_plan.cpp): a
+  // symbol is the quantity at one time, the label "max " and the quantity (the tables' header).
+  int with_symbol = 0;
+  for (const auto& m : metric_registry()) {
+    if (m.symbol.empty()) continue;
+    ++with_symbol;
+    INFO(m.name);
+    CHECK(m.label.substr(0, 4) == "max ");
+    CHECK(m.name.substr(m.name.size() - 8) == "_err_max");
+  }
+  CHECK(with_symbol == 5);
+  CHECK(metric_spec("energy_err_max").symbol == "|ΔE|");
+}

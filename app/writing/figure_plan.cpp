@@ -125,8 +125,9 @@ std::vector<double> transformed(const Run& run, const std::vector<std::string>& 
 
 // One quantity of the time series drawn against t, one panel per family (and discretisation).
 struct Quantity {
-  // "|ΔE|", "J", "energy error E(t) − E(0)"; the unit of a quantity with a metric is the
-  // registry's (timeseries_figure), so it is given only for quantities without one.
+  // "|Δz|", "m", "payload's vertical displacement"; the symbol and unit of a quantity with a
+  // metric are the registry's (MetricSpec::symbol and ::unit; timeseries_figure), so they are given
+  // only for quantities without one.
   std::string section, symbol, unit, meaning;
   std::string metric;                          // summary.csv's metric whose not_integrated entry excludes a run
   bool signed_when_linear = true;              // drawn signed on a linear axis (else as the transform gives)
@@ -308,10 +309,11 @@ std::string timeseries_caption(const Quantity& q, const std::vector<RunValues>& 
 void timeseries_figure(const std::string& case_name, const std::vector<Run>& runs, Quantity q,
                        const std::function<bool(const Run&, std::vector<std::string>&, std::string&)>& pick,
                        std::vector<Figure>& figures, std::vector<Omitted>& omitted) {
-  // A metric's unit is the registry's, so that a figure and the tables say it alike.
+  // A metric's symbol and unit are the registry's, so that a figure and the tables say it alike.
   if (!q.metric.empty()) {
-    const std::string_view unit = metric_spec(q.metric).unit;
-    q.unit = unit == "1" ? "dimensionless" : std::string(unit);
+    const MetricSpec& spec = metric_spec(q.metric);
+    q.symbol = spec.symbol;
+    q.unit = spec.unit == "1" ? "dimensionless" : std::string(spec.unit);
   }
   bool any_with_columns = false;
   const std::vector<RunValues> values = values_of(runs, q, pick, any_with_columns);
@@ -504,19 +506,19 @@ void timeseries_figures(const std::string& case_name, const std::vector<Run>& ru
     };
   };
   auto error = [&](std::string column) { return column_as(column, "abs"); };
-  timeseries_figure(case_name, runs, {"energy", "|ΔE|", "", "Energy error |E − E0 − W| (W: work of external forces, 0 for a conservative model)", "energy_err_max"},
+  timeseries_figure(case_name, runs, {"energy", "", "", "Energy error |E − E0 − W| (W: work of external forces, 0 for a conservative model)", "energy_err_max"},
                     energy, figures, omitted);
-  timeseries_figure(case_name, runs, {"momentum", "|Δπ|", "", "Momentum-map error |π − π0|", "momentum_err_max"},
+  timeseries_figure(case_name, runs, {"momentum", "", "", "Momentum-map error |π − π0|", "momentum_err_max"},
                     single("momentum"), figures, omitted);
-  timeseries_figure(case_name, runs, {"linear_momentum", "|ΔP|", "", "Linear-momentum error ‖P − P0‖", "linear_momentum_err_max", false},
+  timeseries_figure(case_name, runs, {"linear_momentum", "", "", "Linear-momentum error ‖P − P0‖", "linear_momentum_err_max", false},
                     vector({"P_x", "P_y", "P_z"}), figures, omitted);
   timeseries_figure(case_name, runs, {"payload_position", "|Δz|", "m", "Payload's vertical displacement z − z0", ""},
                     single("payload_z"), figures, omitted);
   timeseries_figure(case_name, runs, {"payload_horizontal", "|Δx_h|", "m", "Payload's horizontal displacement ‖(x, y) − (x0, y0)‖", "", false},
                     vector({"payload_x", "payload_y"}), figures, omitted);
-  timeseries_figure(case_name, runs, {"constraint", "|g(q)|", "", "Constraint residual max |g(q)| (m for lengths, dimensionless for unit vectors)", "constraint_err_max", false},
+  timeseries_figure(case_name, runs, {"constraint", "", "", "Constraint residual max |g(q)| (m for lengths, dimensionless for unit vectors)", "constraint_err_max", false},
                     error("constraint_err"), figures, omitted);
-  timeseries_figure(case_name, runs, {"orthogonality", "‖I − RᵀR‖_F", "", "Orthogonality error ‖I − RᵀR‖_F", "orthogonality_err_max", false},
+  timeseries_figure(case_name, runs, {"orthogonality", "", "", "Orthogonality error ‖I − RᵀR‖_F", "orthogonality_err_max", false},
                     error("orthogonality_err"), figures, omitted);
 }
 
