@@ -73,13 +73,13 @@ Check check_order(const IntegratorInfo& info, const IntegratorBench& bench) {
       }
       const double order = fitted_order(hs, errs);
       const MeasuredOrder fit = measure_order(sweep, info.order);
-      const std::string fitted = fit.fit.fitted ? g(fit.p, 4) + " ± " + g(fit.ci95, 2) : "inconclusive";
+      const std::string fitted = fit.fit.fitted ? g(fit.p, fit.p_digits) + " ± " + g(fit.ci95, 2) : "inconclusive";
       c.measured("slope " + g(order, 4) + " (h " + g(hs.front()) + ".." + g(hs.back()) + " s, errors " + g(errs.front()) +
                  ".." + g(errs.back()) + "), orders.csv fit " + fitted + ", declared " + std::to_string(info.order));
       if (!fit.note.empty()) c.measured(fit.note);
       // A pre-asymptotic sweep (judge_order's inconclusive) measures no order: no pass either.
       c.expect(fit.fit.fitted && fit.flag.empty() && fit.inconclusive.empty(),
-               fit.fit.fitted ? "measured order " + g(fit.p, 4) + " against the declared " + std::to_string(info.order) +
+               fit.fit.fitted ? "measured order " + g(fit.p, fit.p_digits) + " against the declared " + std::to_string(info.order) +
                                     " (95% interval [" + g(fit.p - fit.ci95, 4) + ", " + g(fit.p + fit.ci95, 4) +
                                     "], errors " + g(errs.front()) + " at h = " + g(hs.front()) + " s to " + g(errs.back()) +
                                     " at h = " + g(hs.back()) + " s): " + fit.flag + fit.inconclusive

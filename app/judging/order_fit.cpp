@@ -1,11 +1,22 @@
 #include "app/judging/order_fit.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "core/format.hpp"
 
 namespace tb {
+
+namespace {
+// The significant digits that print x so that its rounding moves it by at most a tenth of `half_width`
+// (an interval's half-width): decimals d with 0.5 10^-d <= half_width / 10; at least 4, at most 12.
+int digits_resolving(double x, double half_width) {
+  if (!(half_width > 0.0) || !std::isfinite(half_width) || x == 0.0 || !std::isfinite(x)) return 4;
+  const int decimals = int(std::ceil(std::log10(5.0 / half_width)));
+  return std::clamp(int(std::floor(std::log10(std::abs(x)))) + 1 + decimals, 4, 12);
+}
+}  // namespace
 
 // The rules' reasons (OrderRules' defaults):
 //   resolution 10: an error measured against a reference uncertain by `a` is uncertain by a/e, at
@@ -69,7 +80,8 @@ OrderJudgement judge_order(double p, double ci95, double declared, const std::ve
   // approach that puts it there ("1.9993 -> 1.9997", not "2 -> 2", which a reader would take to
   // contradict the words), and by how much: the reader judges the size.
   for (double q : window_local_orders) local += (local.empty() ? "" : " -> ") + format_g(q, 5);
-  const std::string interval = "interval [" + format_g(p - ci95, 5) + ", " + format_g(p + ci95, 5) + "]";
+  const int digits = std::max(5, digits_resolving(p, ci95));
+  const std::string interval = "interval [" + format_g(p - ci95, digits) + ", " + format_g(p + ci95, digits) + "]";
   const std::string locals = local.empty() ? std::string() : " (local orders " + local + ")";
   if (j.excluded > rules.exclusion_margin && approaching && last_change > rules.exclusion_margin)
     j.inconclusive = "inconclusive (pre-asymptotic: local orders " + local + " still move towards the declared " + format_g(declared) +
@@ -81,7 +93,8 @@ OrderJudgement judge_order(double p, double ci95, double declared, const std::ve
   else
     j.note = interval + " misses the declared " + format_g(declared) + " by " + format_g(j.excluded, 2) + ", within the " +
              format_g(rules.exclusion_margin) + " margin" + locals +
-             ": the O(h) correction of a sweep still approaching its asymptotic range, not a wrong order";
+             ": a miss within the margin kept for the remaining curvature of a sweep not yet at its asymptotic order, not "
+             "a wrong order";
   return j;
 }
 
@@ -109,8 +122,9 @@ MeasuredOrder measure_order(const std::vector<OrderSweepPoint>& sweep, double de
       }
   // Judged on the numbers as printed, so that the flag and the interval beside it never disagree
   // for a reader (or for check-claims).
-  out.p = std::stod(format_g(out.fit.fit.p, 4));
   out.ci95 = std::stod(format_g(out.fit.fit.ci95 + out.reference_bound, 2));
+  out.p_digits = digits_resolving(out.fit.fit.p, out.ci95);
+  out.p = std::stod(format_g(out.fit.fit.p, out.p_digits));
   const OrderJudgement j = judge_order(out.p, out.ci95, declared, out.fit.window_local_orders, rules);
   out.flag = j.flag;
   out.note = j.note;

@@ -56,12 +56,16 @@ struct OrderSweepPoint {
 };
 struct MeasuredOrder {
   AsymptoticOrder fit;
-  // As printed, 4 and 2 significant digits (the flag is judged on these). ci95 is the fit's 95%
+  // As printed, p to p_digits and ci95 to 2 significant digits (the flag is judged on these). p
+  // gets at least 4 digits, and as many as keep its rounding within a tenth of its interval: at 4
+  // digits 2.00064 printed as 2.001 moved an interval of 0.00092 off the declared 2, a miss that
+  // was the rounding's (a referee's recomputation of the energy balance's orders). ci95 is the fit's 95%
   // half-width plus reference_bound: the most the references' uncertainty can move the slope
   // (each fitted error may be off by up to agreement / error, relative; the slope is a weighted
   // sum of the log errors, sum_i w_i log e_i, so by up to sum_i |w_i| agreement_i / e_i). The
   // least-squares interval alone treats the errors as exact.
   double p = 0.0, ci95 = 0.0;
+  int p_digits = 4;
   double reference_bound = 0.0;
   std::string flag;            // "" when consistent with the declared order (judge_order)
   std::string note;            // judge_order's note: an immaterial miss of the interval, in words

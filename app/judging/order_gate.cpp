@@ -107,15 +107,15 @@ GateCheck check_order(const Case& c, const RunKey& key) {
   // pre-asymptotic sweep is inconclusive there and here (issue 44 point 21), as an unfitted one.
   if (!m.inconclusive.empty()) {
     g.inconclusive = true;
-    g.message = who + m.inconclusive + ": measured " + format_g(m.p, 4) + " ± " + format_g(m.ci95, 2) + ", declared " +
+    g.message = who + m.inconclusive + ": measured " + format_g(m.p, m.p_digits) + " ± " + format_g(m.ci95, 2) + ", declared " +
                 format_g(declared) + " (" + over + ")";
     return g;
   }
   g.pass = m.flag.empty();
   const std::string rule = "off by more than " + format_g(rules.flag_band) + ", or an interval that excludes it by more than " +
                            format_g(rules.exclusion_margin);
-  g.message = who + "measured " + format_g(m.p, 4) + " ± " + format_g(m.ci95, 2) + " (95%: [" + format_g(m.p - m.ci95, 4) +
-              ", " + format_g(m.p + m.ci95, 4) + "], " + std::to_string(m.fit.steps.size()) + " of " +
+  g.message = who + "measured " + format_g(m.p, m.p_digits) + " ± " + format_g(m.ci95, 2) + " (95%: [" + format_g(m.p - m.ci95, m.p_digits) +
+              ", " + format_g(m.p + m.ci95, m.p_digits) + "], " + std::to_string(m.fit.steps.size()) + " of " +
               std::to_string(sweep.size()) + " points), declared " + format_g(declared) +
               (g.pass ? (m.note.empty() ? std::string() : "; " + m.note) : ": " + m.flag + " (the gate fails when " + rule + ")") +
               " (" + over + ")";

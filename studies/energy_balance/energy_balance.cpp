@@ -9,6 +9,7 @@
 #include "app/input/applicability.hpp"
 #include "app/input/catalogue.hpp"
 #include "app/judging/order_fit.hpp"
+#include "app/running/reference.hpp"
 #include "app/running/round_off.hpp"
 #include "core/format.hpp"
 #include "core/table_reader.hpp"
@@ -39,11 +40,14 @@ std::shared_ptr<const StudySection> read_energy_balance(TableReader& table, cons
   return std::make_shared<EnergyBalance>(std::move(balance));
 }
 
-// One run of the sweep: a fixed-step integrator (in one of the case's discretisations) at one h.
+// One run of the sweep: a fixed-step integrator (in one of the case's discretisations) at one h,
+// or the reference solver on that discretisation (h = 0), whose E and W at t_end the runs' are
+// compared with: the residual split into the energy's error and the work's.
 struct BalancePoint {
   RunKey key;
   double h = 0.0;
   Measurement measured;
+  bool reference() const { return h == 0.0; }
 };
 
 // What the order of a run's balance is judged against: its round-off floor (app/running/round_off.hpp,
@@ -64,14 +68,24 @@ class EnergyBalanceStudy final : public SweepStudy<BalancePoint> {
     const EnergyBalance& balance = *c.section<EnergyBalance>();
     // Every fixed-step integrator the suite runs on the case, in each discretisation it runs it
     // (the registries' one applicability rule): the sweep is over h.
+    std::vector<std::string> discretisations;
     for (const RunKey& key : runs_of(c, context.catalogue->integrators)) {
       if (key.integrator->adaptive || why_not_applicable(c, *key.integrator, key.discretisation)) continue;
+      if (std::find(discretisations.begin(), discretisations.end(), key.discretisation) == discretisations.end()) {
+        discretisations.push_back(key.discretisation);
+        points.push_back({RunKey{&c, &context.catalogue->reference(), key.discretisation}, 0.0, {}});
+      }
       for (double h : balance.steps) points.push_back({key, h, {}});
     }
   }
 
   Job job_of(const Point& p) const override {
     const EnergyBalance& balance = *p.key.c->section<EnergyBalance>();
+    if (p.reference())
+      return {p.key.c->name + " | " + p.key.label() + " | energy balance reference", 1e3 * balance.t_end / balance.steps.back(),
+              job_inputs(case_inputs(*p.key.c),
+                         {{"solver", p.key.integrator->name}, {"discretisation", p.key.discretisation}, {"rtol", exact(kReferenceRtol)},
+                          {"atol", exact(kReferenceAtol)}, {"t_end", exact(balance.t_end)}})};
     return {p.key.c->name + " | " + p.key.label() + " | energy balance, h = " + format_g(p.h, 6), balance.t_end / p.h,
             job_inputs(run_inputs(*p.key.c, p.key.integrator->name),
                        {{"discretisation", p.key.discretisation}, {"h", exact(p.h)}, {"t_end", exact(balance.t_end)}})};
@@ -80,28 +94,43 @@ class EnergyBalanceStudy final : public SweepStudy<BalancePoint> {
   Measurement run(const Point& p) const override {
     const Case& c = *p.key.c;
     const EnergyBalance& balance = *c.section<EnergyBalance>();
-    IntegratorSettings s = c.settings_for(p.key.integrator->name);
-    s.h = p.h;
+    IntegratorSettings s;
+    if (p.reference()) {
+      // The reference solutions' solver and tolerances (app/running/reference.hpp), its first step the sweep's finest.
+      s = IntegratorSettings::defaults(p.key.integrator->settings, *std::min_element(balance.steps.begin(), balance.steps.end()));
+      s.set_tolerances({kReferenceRtol, kReferenceAtol});
+    } else {
+      s = c.settings_for(p.key.integrator->name);
+      s.h = p.h;
+    }
     MeasureOptions m;
     m.t_end = balance.t_end;
-    m.sample_interval = std::min(c.sample_interval, balance.t_end);  // the balance is measured on the case's grid
+    // The balance is measured on the case's grid; the reference is observed at t_end only, where its
+    // last step lands, not through its dense output (whose interpolation error, 5e-8 J on the
+    // tether, is far above the solver's: its E(T) and W(T) are the comparison's).
+    m.sample_interval = p.reference() ? balance.t_end : std::min(c.sample_interval, balance.t_end);
     return measure(p.key, s, m);
   }
 
   std::vector<std::string> write_files(const std::filesystem::path& dir, const std::vector<Point>& points) const override {
     const OrderRules rules;
     std::ofstream csv(dir / "energy_balance.csv");
-    csv << "case,integrator,declared_order,h,t_end,status,balance_err_max,round_off_floor,resolved,external_work_max,"
-           "energy_magnitude,steps\n";
+    csv << "case,integrator,role,declared_order,h,t_end,status,balance_err_max,energy_err_end,work_err_end,"
+           "round_off_floor,resolved,external_work_max,energy_magnitude,steps\n";
     for (const auto& p : points) {
       const bool ok = p.measured.outcome.ok();
       const BalanceScales s = scales_of(p.measured);
+      const Point* ref = reference_of(p, points);
+      const bool compared = ok && !p.reference() && ref && ref->measured.outcome.ok();
       auto result = [&](double x) { return ok ? format_g(x, 6) : std::string(); };
-      csv << p.key.c->name << ',' << p.key.label() << ',' << p.key.integrator->order << ',' << format_g(p.h, 6) << ','
-          << format_g(p.key.c->section<EnergyBalance>()->t_end, 6) << ",\"" << p.measured.outcome.describe() << "\","
-          << result(p.measured.metrics.energy_err_max) << ',' << result(s.floor) << ','
-          << (ok ? (p.measured.metrics.energy_err_max >= rules.resolution * s.floor ? "yes" : "no") : "") << ','
-          << result(p.measured.metrics.external_work_max) << ',' << result(p.measured.metrics.energy_magnitude) << ','
+      csv << p.key.c->name << ',' << p.key.label() << ',' << (p.reference() ? "reference" : "run") << ','
+          << (p.reference() ? "" : std::to_string(p.key.integrator->order)) << ',' << (p.reference() ? "" : format_g(p.h, 6))
+          << ',' << format_g(p.key.c->section<EnergyBalance>()->t_end, 6) << ",\"" << p.measured.outcome.describe() << "\","
+          << result(p.measured.metrics.energy_err_max) << ','
+          << (compared ? format_g(energy_error_end(p, *ref), 12) : "") << ','
+          << (compared ? format_g(work_error_end(p, *ref), 12) : "") << ',' << result(s.floor) << ','
+          << (ok && !p.reference() ? (p.measured.metrics.energy_err_max >= rules.resolution * s.floor ? "yes" : "no") : "")
+          << ',' << result(p.measured.metrics.external_work_max) << ',' << result(p.measured.metrics.energy_magnitude) << ','
           << p.measured.counters.steps << '\n';
     }
     std::ofstream md(dir / "energy_balance.md");
@@ -110,25 +139,48 @@ class EnergyBalanceStudy final : public SweepStudy<BalancePoint> {
   }
 
  private:
-  // The page: per case, each run's order of the balance residual against its declared order.
+  // The reference solver's point of p's case and discretisation (nullptr if none).
+  static const Point* reference_of(const Point& p, const std::vector<Point>& points) {
+    for (const Point& q : points)
+      if (q.reference() && q.key.c == p.key.c && q.key.discretisation == p.key.discretisation) return &q;
+    return nullptr;
+  }
+  // The run's energy and work at t_end against the reference's: E_n - E_ref(T) and W_n - W_ref(T).
+  // Both are differences of O(|E|) numbers each exact to a few eps |E|: the round-off floor
+  // (scales_of) bounds what such a difference can resolve.
+  static double energy_error_end(const Point& p, const Point& ref) {
+    return p.measured.metrics.energy_last - ref.measured.metrics.energy_last;
+  }
+  static double work_error_end(const Point& p, const Point& ref) {
+    return p.measured.metrics.external_work_last - ref.measured.metrics.external_work_last;
+  }
+
+  // The page: per case, each run's orders of the balance residual and of its two parts.
   static std::string markdown(const std::vector<Point>& points, const OrderRules& rules) {
     std::ostringstream md;
     md << "# Energy balance: does it close at the method's order?\n\n"
           "Where a model does external work W (damping, control), every energy column of the report is the balance "
           "residual max |E(t) − E(0) − W(t)|, W the work the run accumulated itself. The exact motion has residual 0, "
-          "and the residual of a run is [E(y_n) − E(y(t_n))] − [W_n − W(t_n)]: the energy's error, of order at least "
-          "the state's q over a fixed horizon, minus the work's, of the order r of the stepper's work quadrature. So it "
-          "converges at least as h^min(q, r). Below, each fixed-step run's order of the residual, measured over the "
-          "case's step sweep by the rule of orders.csv ("
-       << asymptotic_range_words(rules, "the run's round-off floor of E and W")
-       << "; flagged when off the declared order by more than " << format_g(rules.flag_band)
-       << " or when its 95% interval misses it by more than " << format_g(rules.exclusion_margin)
-       << "). A measured order below the declared one says the work is accounted for at a lower order than the "
-          "motion. One above it says the energy's error is of higher order than the state's, or that the leading errors "
-          "of E and W cancel: an explicit Runge–Kutta method of even order q changes an undamped oscillation's energy "
-          "by O(h^(q+2)) a step (|R(iy)|² = 1 + y^4/4 for rk2, 1 − y^6/72 + y^8/576 for rk4), so its energy error "
-          "converges as h^(q+1) where the state's error, a phase error along the level set, converges as h^q (the "
-          "state's own orders: orders.csv). Every run: energy_balance.csv.\n";
+          "and a run's residual at t_n is [E(y_n) − E(y(t_n))] − [W_n − W(t_n)]: the energy's error minus the work's. "
+          "Over a fixed horizon the energy's error is of the state's order q or higher, and the work's of order "
+          "min(q, r), r the order of the stepper's work quadrature (the power is integrated along the numerical "
+          "trajectory), so the residual converges at least as h^min(q, r). Below, for each fixed-step run, the order "
+          "of the residual over the horizon, and of its two parts at the horizon's end against the case's reference "
+          "solver (E(T) and W(T) errors), each measured over the step sweep by the rule of orders.csv ("
+       << asymptotic_range_words(rules, "the floor (the run's round-off floor of E and W, or for the two parts the "
+                                        "reference's own balance residual where larger)")
+       << "; the quantity's scale is max over t of |T| + |E − T| + |W|; flagged when off the declared order by more than "
+       << format_g(rules.flag_band) << " or when its 95% interval, the least-squares one plus the floor's bound, misses "
+          "it by more than "
+       << format_g(rules.exclusion_margin)
+       << "). An order of the residual below the declared one comes from the work's part (r < q) or the energy's, "
+          "which the two part columns tell apart. One above it needs both parts above it, or their cancellation. (On "
+          "an undamped linear oscillation an explicit Runge–Kutta method of even order q changes the energy by "
+          "O(h^(q+2)) a step, |R(iy)|² = 1 + y⁴/4 for 2 stages of order 2 and 1 − y⁶/72 + y⁸/576 for the classical "
+          "4th-order method, so its energy error converges as h^(q+1); damping adds a term of order h^q, and a "
+          "nonlinear force another, so on a damped, nonlinear case q is what theory expects.) The horizon is a finite "
+          "one: its orders say nothing of the energy's long-time behaviour (long_time.md). Every run: "
+          "energy_balance.csv; the residuals against h: the case's figure (index.md).\n";
     std::vector<std::string> cases;
     for (const auto& p : points)
       if (cases.empty() || cases.back() != p.key.c->name) cases.push_back(p.key.c->name);
@@ -137,45 +189,78 @@ class EnergyBalanceStudy final : public SweepStudy<BalancePoint> {
       for (const auto& p : points)
         if (p.key.c->name == name) of_case.push_back(&p);
       const EnergyBalance& balance = *of_case.front()->key.c->section<EnergyBalance>();
-      md << "\n## " << name << " (over " << format_g(balance.t_end, 6) << " s)\n\n"
-         << "| run | declared order | order of the balance residual | max residual over the sweep (J) | max \\|W\\| (J) |\n"
-            "|---|---:|---|---:|---:|\n";
+      md << "\n## " << name << " (over " << format_g(balance.t_end, 6) << " s)\n\n";
+      for (const Point* p : of_case)
+        if (p->reference())
+          md << "Reference" << (p->key.discretisation.empty() ? "" : " (" + p->key.discretisation + ")") << ": "
+             << p->key.integrator->name << " at rtol " << format_g(kReferenceRtol) << ", "
+             << (p->measured.outcome.ok() ? "its own residual max |E − E0 − W| = " + format_e(p->measured.metrics.energy_err_max) +
+                                                " J, max |W| = " + format_e(p->measured.metrics.external_work_max) + " J"
+                                          : "failed: " + escaped(p->measured.outcome.describe()) +
+                                                " (the E(T) and W(T) columns are empty)")
+             << ".\n\n";
+      md << "| run | declared order | residual max over t: order | E(T) error: order | W(T) error: order | finest h: "
+            "residual (J), over max \\|W\\| |\n|---|---:|---|---|---|---|\n";
       std::vector<std::string> labels;
       for (const Point* p : of_case)
-        if (std::find(labels.begin(), labels.end(), p->key.label()) == labels.end()) labels.push_back(p->key.label());
+        if (!p->reference() && std::find(labels.begin(), labels.end(), p->key.label()) == labels.end())
+          labels.push_back(p->key.label());
       for (const std::string& label : labels) {
-        std::vector<OrderSweepPoint> sweep;
-        const Point* first = nullptr;
-        double residual_max = 0.0, work_max = 0.0;
+        std::vector<const Point*> run;
+        for (const Point* p : of_case)
+          if (p->key.label() == label) run.push_back(p);
+        const Point* ref = reference_of(*run.front(), points);
+        const bool compared = ref && ref->measured.outcome.ok();
+        const double ref_floor = compared ? ref->measured.metrics.energy_err_max : 0.0;
+        const int declared = run.front()->key.integrator->order;
         std::string failure;
-        for (const Point* p : of_case) {
-          if (p->key.label() != label) continue;
-          if (!first) first = p;
-          const bool ok = p->measured.outcome.ok();
-          const BalanceScales s = scales_of(p->measured);
-          const double e = p->measured.metrics.energy_err_max;
-          sweep.push_back({p->h, ok, ok ? e : 0.0, ok && s.scale > 0.0 ? e / s.scale : 0.0, s.floor});
-          if (ok) residual_max = std::max(residual_max, e), work_max = std::max(work_max, p->measured.metrics.external_work_max);
-          else if (failure.empty()) failure = "h = " + format_g(p->h, 3) + ": " + p->measured.outcome.describe();
+        const Point* finest = nullptr;
+        for (const Point* p : run) {
+          if (!p->measured.outcome.ok()) {
+            if (failure.empty()) failure = "h = " + format_g(p->h, 3) + ": " + p->measured.outcome.describe();
+          } else if (!finest || p->h < finest->h) {
+            finest = p;
+          }
         }
-        const MeasuredOrder m = measure_order(sweep, first->key.integrator->order, rules);
-        md << "| " << label << " | " << first->key.integrator->order << " | " << order_words(m, rules)
-           << (failure.empty() ? "" : "; first failed point " + escaped(failure)) << " | " << format_e(residual_max)
-           << " | " << format_e(work_max) << " |\n";
+        auto sweep_of = [&](auto error, bool against_reference) {
+          std::vector<OrderSweepPoint> sweep;
+          for (const Point* p : run) {
+            const bool ok = p->measured.outcome.ok() && (!against_reference || compared);
+            const BalanceScales s = scales_of(p->measured);
+            const double e = ok ? std::abs(error(*p)) : 0.0;
+            sweep.push_back({p->h, ok, e, ok && s.scale > 0.0 ? e / s.scale : 0.0,
+                             against_reference ? std::max(s.floor, ref_floor) : s.floor});
+          }
+          return order_words(measure_order(sweep, declared, rules), rules);
+        };
+        const std::string residual = sweep_of([](const Point& p) { return p.measured.metrics.energy_err_max; }, false);
+        const std::string energy =
+            compared ? sweep_of([&](const Point& p) { return energy_error_end(p, *ref); }, true) : std::string("—");
+        const std::string work =
+            compared ? sweep_of([&](const Point& p) { return work_error_end(p, *ref); }, true) : std::string("—");
+        md << "| " << label << " | " << declared << " | " << residual
+           << (failure.empty() ? "" : "; first failed point " + escaped(failure)) << " | " << energy << " | " << work << " | ";
+        if (finest) {
+          const double w = finest->measured.metrics.external_work_max;
+          md << "h = " << format_g(finest->h, 3) << ": " << format_e(finest->measured.metrics.energy_err_max)
+             << (w > 0.0 ? ", " + format_e(finest->measured.metrics.energy_err_max / w) : std::string());
+        } else {
+          md << "—";
+        }
+        md << " |\n";
       }
     }
     return md.str();
   }
 
-  // The measured order in the words of orders.csv's rule: "p ± ci", its flag or note, or why none.
+  // A measured order in the words of orders.csv's rule: "p ± ci", its local orders, and its flag,
+  // note or why it is inconclusive.
   static std::string order_words(const MeasuredOrder& m, const OrderRules& rules) {
     std::string local;
     for (double q : m.fit.local_orders) local += (local.empty() ? "" : " → ") + (std::isfinite(q) ? format_g(q, 3) : "-");
-    if (!m.fit.fitted)
-      return "inconclusive: " + escaped(m.fit.why_not + excluded_points_words(m, rules)) +
-             (local.empty() ? "" : " (local orders " + local + ")");
-    std::string words = format_g(m.p, 3) + " ± " + format_g(m.ci95, 2) + " (h " + format_g(m.fit.steps.back(), 3) +
-                        " to " + format_g(m.fit.steps.front(), 3) + ")";
+    const std::string locals = local.empty() ? "" : " (local orders " + local + ")";
+    if (!m.fit.fitted) return "inconclusive: " + escaped(m.fit.why_not + excluded_points_words(m, rules)) + locals;
+    std::string words = format_g(m.p, m.p_digits) + " ± " + format_g(m.ci95, 2) + locals;
     if (!m.inconclusive.empty()) return words + ": " + escaped(m.inconclusive);
     if (!m.flag.empty()) return words + ": **" + escaped(m.flag) + "**";
     words += m.note.empty() ? ": at the declared order" : ": at the declared order (" + escaped(m.note) + ")";

@@ -59,8 +59,9 @@ void energy_balance_figures(const FigureRequest& request, std::vector<Figure>& f
     fig.panels.push_back(std::move(p));
   }
   fig.caption = "Energy-balance residual max |E − E0 − W| of each fixed-step run against its step h, over the study's "
-                "horizon; hollow points are not 10× above the run's round-off floor of E and W. Its orders against the "
-                "declared ones: energy_balance.md.";
+                "horizon; hollow points are not 10× above the run's round-off floor of E and W; a run that failed at a "
+                "step is not drawn there (energy_balance.csv says why). Its orders, and those of the energy's and the "
+                "work's errors at the horizon's end, against the declared ones: energy_balance.md.";
   figures.push_back(std::move(fig));
 }
 

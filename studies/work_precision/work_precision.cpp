@@ -468,7 +468,7 @@ class WorkPrecision final : public Study {
         if (q.h == h) fitted_errors.push_back(q.error);
     if (!m.flag.empty()) order_flags[c.name + "|" + key.label()] = m.flag;
     if (!m.inconclusive.empty()) order_flags[c.name + "|" + key.label()] = "order inconclusive (pre-asymptotic)";
-    orders << format_g(m.p, 4) << ',' << format_g(m.ci95, 2) << ',' << format_g(m.reference_bound, 2) << ','
+    orders << format_g(m.p, m.p_digits) << ',' << format_g(m.ci95, 2) << ',' << format_g(m.reference_bound, 2) << ','
            << format_g(a.steps.back(), 4) << ','
            << format_g(a.steps.front(), 4) << ','
            << format_g(*std::min_element(fitted_errors.begin(), fitted_errors.end()), 4) << ','
@@ -536,7 +536,7 @@ class WorkPrecision final : public Study {
     double floor_max = 0.0, agreement_max = 0.0;
     const std::vector<OrderSweepPoint> measure_sweep = trajectory_sweep(key, m, scale, floor_max, agreement_max);
     const MeasuredOrder t = measure_order(measure_sweep, key.integrator->order, rules);
-    trajectory_orders += "," + (t.fit.fitted ? format_g(t.p, 4) : std::string());
+    trajectory_orders += "," + (t.fit.fitted ? format_g(t.p, t.p_digits) : std::string());
     std::string note;
     if (!t.fit.fitted) note = "inconclusive (" + t.fit.why_not + ")";
     else if (!t.flag.empty()) note = t.flag;
