@@ -208,6 +208,19 @@ struct MethodTraits {
   // Newton tolerance (constrained schemes) or a stabilisation (Baumgarte).
   bool on_manifold = false;
 };
+// The traits field by field (a described record, app/common/record.hpp): how they are printed and
+// how the Python package reads and writes them, from this one list.
+template <class V>
+void describe(V& v, MethodTraits& t) {
+  v("implicit", t.implicit);
+  v("symmetric", t.symmetric);
+  v("symplectic", t.symplectic);
+  v("dissipative", t.dissipative);
+  v("conserves_momentum_map", t.conserves_momentum_map);
+  v("imaginary_axis_stable", t.imaginary_axis_stable);
+  v("imaginary_axis_bound", t.imaginary_axis_bound);
+  v("on_manifold", t.on_manifold);
+}
 
 // Builds a stepper on one formulation type (after GeometricIntegrators.jl, whose methods are
 // typed on the problem they accept). The equation type an integrator consumes is the type its

@@ -265,28 +265,7 @@ py::dict gate(const std::vector<std::string>& files, const std::vector<std::stri
   return d;
 }
 
-MethodTraits traits_from(const py::dict& given) {
-  MethodTraits t;
-  const std::map<std::string, bool*> fields = {{"implicit", &t.implicit},
-                                               {"symmetric", &t.symmetric},
-                                               {"symplectic", &t.symplectic},
-                                               {"dissipative", &t.dissipative},
-                                               {"conserves_momentum_map", &t.conserves_momentum_map},
-                                               {"imaginary_axis_stable", &t.imaginary_axis_stable},
-                                               {"on_manifold", &t.on_manifold}};
-  for (const auto& [key, value] : given) {
-    const std::string k = py::str(key);
-    const auto it = fields.find(k);
-    if (it == fields.end()) {
-      std::string names;
-      for (const auto& [n, _] : fields) names += (names.empty() ? "" : ", ") + n;
-      throw InputError("traits: unknown trait '" + k + "' (expected some of: " + names + ")");
-    }
-    if (!py::isinstance<py::bool_>(value)) throw InputError("traits: '" + k + "': expected True or False");
-    *it->second = value.cast<bool>();
-  }
-  return t;
-}
+MethodTraits traits_from(const py::dict& given) { return python::record_from_dict(given, MethodTraits{}, "traits", "trait"); }
 
 // settings={"theta": {"default": 0.5, "meaning": "...", "lower": 0, "upper": 1, "lower_inclusive": True,
 // "integer": False}} or, for a word, {"scheme": {"words": ["a", "b"], "default": "a", "meaning": "..."}}.
@@ -420,15 +399,7 @@ py::dict integrator_info(const std::string& name) {
   d["summary"] = info->summary;
   d["interpreter"] = info->interpreter;
   d["origin"] = session().catalogue.origin("integrator", name);
-  py::dict traits;
-  traits["implicit"] = info->traits.implicit;
-  traits["symmetric"] = info->traits.symmetric;
-  traits["symplectic"] = info->traits.symplectic;
-  traits["dissipative"] = info->traits.dissipative;
-  traits["conserves_momentum_map"] = info->traits.conserves_momentum_map;
-  traits["imaginary_axis_stable"] = info->traits.imaginary_axis_stable;
-  traits["on_manifold"] = info->traits.on_manifold;
-  d["traits"] = traits;
+  d["traits"] = python::record_dict(info->traits);
   py::dict settings;
   for (const auto& spec : info->settings) {
     py::dict sd;

@@ -34,6 +34,11 @@ def test_integrator_info_declares_what_the_catalogue_does():
     rk45 = tb.integrator_info("rk45")
     assert rk45["adaptive"] and "rtol" in rk45["settings"] and "atol" in rk45["settings"]
     assert tb.integrator_info("lgvi")["traits"]["symplectic"]
+    # The traits are the described record: every field, the stability interval's end among them.
+    assert abs(tb.integrator_info("rk4")["traits"]["imaginary_axis_bound"] - 2 * 2 ** 0.5) < 1e-12
+    assert set(tb.integrator_info("lgvi")["traits"]) == {
+        "implicit", "symmetric", "symplectic", "dissipative", "conserves_momentum_map", "imaginary_axis_stable",
+        "imaginary_axis_bound", "on_manifold"}
 
 
 def test_load_case_reads_the_case_and_its_runs():

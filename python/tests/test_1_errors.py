@@ -73,8 +73,12 @@ def test_bad_input_raises_the_command_lines_message(cli, tmp_path, what):
 def test_unknown_traits_and_settings_fields_name_what_was_expected():
     step = lambda form, t, y, h: y  # noqa: E731
     step5 = lambda form, t, y, h, settings: y  # noqa: E731
-    with pytest.raises(ValueError, match="unknown trait 'symplectc'"):
+    with pytest.raises(ValueError, match="unknown trait 'symplectc' \\(expected some of: implicit, symmetric"):
         tb.register_integrator("py_bad_trait", step, traits={"symplectc": True})
+    with pytest.raises(ValueError, match="traits: 'imaginary_axis_bound': expected a number"):
+        tb.register_integrator("py_bad_trait", step, traits={"imaginary_axis_bound": True})
+    with pytest.raises(ValueError, match="traits: 'symplectic': expected True or False"):
+        tb.register_integrator("py_bad_trait", step, traits={"symplectic": 1})
     with pytest.raises(ValueError, match="'theta': expected both 'default' and 'meaning'"):
         tb.register_integrator("py_bad_setting", step5, settings={"theta": {"default": 1.0}})
     with pytest.raises(ValueError, match="default 2 is not a finite number in"):
