@@ -103,7 +103,7 @@ TEST_CASE("energy_balance: every fixed-step run of the damped tether at every st
       }
   }
   CHECK(runs >= 4);
-  CHECK(rows.size() == runs * table.steps.size() + 1);
+  CHECK(rows.size() == runs * table.steps.size() + 1);  // and the reference
 }
 
 TEST_CASE("energy_balance: its table is checked when the case is loaded, naming the key", "[energy_balance][input]") {

@@ -93,8 +93,7 @@ OrderJudgement judge_order(double p, double ci95, double declared, const std::ve
   else
     j.note = interval + " misses the declared " + format_g(declared) + " by " + format_g(j.excluded, 2) + ", within the " +
              format_g(rules.exclusion_margin) + " margin" + locals +
-             ": a miss within the margin kept for the remaining curvature of a sweep not yet at its asymptotic order, not "
-             "a wrong order";
+             ": not a wrong order by the rule";
   return j;
 }
 
@@ -146,7 +145,7 @@ std::string excluded_points_words(const MeasuredOrder& m, const OrderRules& rule
                 " of the quantity's scale (not asymptotic)";
   if (!m.fit.floor_steps.empty()) {
     excluded += "; on a floor (errors no longer falling): h =";
-    for (double h : m.fit.floor_steps) excluded += " " + format_g(h, 3);
+    for (std::size_t i = 0; i < m.fit.floor_steps.size(); ++i) excluded += (i ? ", " : " ") + format_g(m.fit.floor_steps[i], 3);
   }
   return excluded;
 }

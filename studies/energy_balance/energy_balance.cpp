@@ -115,7 +115,7 @@ class EnergyBalanceStudy final : public SweepStudy<BalancePoint> {
   std::vector<std::string> write_files(const std::filesystem::path& dir, const std::vector<Point>& points) const override {
     const OrderRules rules;
     std::ofstream csv(dir / "energy_balance.csv");
-    csv << "case,integrator,role,declared_order,h,t_end,status,balance_err_max,energy_err_end,work_err_end,"
+    csv << "case,integrator,role,declared_order,h,t_end,status,balance_err_max,balance_err_end,energy_err_end,work_err_end,"
            "round_off_floor,resolved,external_work_max,energy_magnitude,steps\n";
     for (const auto& p : points) {
       const bool ok = p.measured.outcome.ok();
@@ -127,6 +127,7 @@ class EnergyBalanceStudy final : public SweepStudy<BalancePoint> {
           << (p.reference() ? "" : std::to_string(p.key.integrator->order)) << ',' << (p.reference() ? "" : format_g(p.h, 6))
           << ',' << format_g(p.key.c->section<EnergyBalance>()->t_end, 6) << ",\"" << p.measured.outcome.describe() << "\","
           << result(p.measured.metrics.energy_err_max) << ','
+          << (compared ? format_g(energy_error_end(p, *ref) - work_error_end(p, *ref), 12) : "") << ','
           << (compared ? format_g(energy_error_end(p, *ref), 12) : "") << ','
           << (compared ? format_g(work_error_end(p, *ref), 12) : "") << ',' << result(s.floor) << ','
           << (ok && !p.reference() ? (p.measured.metrics.energy_err_max >= rules.resolution * s.floor ? "yes" : "no") : "")
@@ -173,13 +174,16 @@ class EnergyBalanceStudy final : public SweepStudy<BalancePoint> {
        << format_g(rules.flag_band) << " or when its 95% interval, the least-squares one plus the floor's bound, misses "
           "it by more than "
        << format_g(rules.exclusion_margin)
-       << "). An order of the residual below the declared one comes from the work's part (r < q) or the energy's, "
-          "which the two part columns tell apart. One above it needs both parts above it, or their cancellation. (On "
-          "an undamped linear oscillation an explicit Runge–Kutta method of even order q changes the energy by "
-          "O(h^(q+2)) a step, |R(iy)|² = 1 + y⁴/4 for 2 stages of order 2 and 1 − y⁶/72 + y⁸/576 for the classical "
-          "4th-order method, so its energy error converges as h^(q+1); damping adds a term of order h^q, and a "
-          "nonlinear force another, so on a damped, nonlinear case q is what theory expects.) The horizon is a finite "
-          "one: its orders say nothing of the energy's long-time behaviour (long_time.md). Every run: "
+       << "). The residual is a maximum over t; its two parts are taken at t_end, where their difference is the "
+          "residual at t_end (balance_err_end in energy_balance.csv). Where the residual's order is below the declared "
+          "one, a part whose order is also below it is the part that lags; where both parts are inconclusive, the data "
+          "do not say which. A part's signed error can change sign between two steps of the sweep, where its size "
+          "passes through 0 and its local order means nothing (said in its cell). (On an undamped linear oscillation an "
+          "explicit Runge–Kutta method of even order q changes the energy by O(h^(q+2)) a step, |R(iy)|² = 1 + y⁴/4 for "
+          "2 stages of order 2 and 1 − y⁶/72 + y⁸/576 for the classical 4th-order method, so its energy error "
+          "converges as h^(q+1); damping adds a term of global order h^q, and a nonlinear force another, so on a damped, "
+          "nonlinear case q is what theory expects, and terms of opposite sign can cancel over part of a sweep.) The "
+          "horizon is a finite one: its orders say nothing of the energy's long-time behaviour (long_time.md). Every run: "
           "energy_balance.csv; the residuals against h: the case's figure (index.md).\n";
     std::vector<std::string> cases;
     for (const auto& p : points)
@@ -200,7 +204,7 @@ class EnergyBalanceStudy final : public SweepStudy<BalancePoint> {
                                                 " (the E(T) and W(T) columns are empty)")
              << ".\n\n";
       md << "| run | declared order | residual max over t: order | E(T) error: order | W(T) error: order | finest h: "
-            "residual (J), over max \\|W\\| |\n|---|---:|---|---|---|---|\n";
+            "residual (J), over max \\|W\\|; E(T) and W(T) errors (J) |\n|---|---:|---|---|---|---|\n";
       std::vector<std::string> labels;
       for (const Point* p : of_case)
         if (!p->reference() && std::find(labels.begin(), labels.end(), p->key.label()) == labels.end())
@@ -224,14 +228,28 @@ class EnergyBalanceStudy final : public SweepStudy<BalancePoint> {
         }
         auto sweep_of = [&](auto error, bool against_reference) {
           std::vector<OrderSweepPoint> sweep;
+          std::string sign_changes;
+          const Point* previous = nullptr;  // the last completed point, coarse to fine
           for (const Point* p : run) {
             const bool ok = p->measured.outcome.ok() && (!against_reference || compared);
             const BalanceScales s = scales_of(p->measured);
             const double e = ok ? std::abs(error(*p)) : 0.0;
             sweep.push_back({p->h, ok, e, ok && s.scale > 0.0 ? e / s.scale : 0.0,
                              against_reference ? std::max(s.floor, ref_floor) : s.floor});
+            if (!ok) continue;
+            if (against_reference && previous && (error(*previous) < 0.0) != (error(*p) < 0.0))
+              sign_changes += (sign_changes.empty() ? "" : ", ") + format_g(previous->h, 3) + " → " + format_g(p->h, 3);
+            previous = p;
           }
-          return order_words(measure_order(sweep, declared, rules), rules);
+          std::string words = order_words(measure_order(sweep, declared, rules), rules);
+          if (!sign_changes.empty()) {
+            // Where the signed error crosses 0 its size does not fall: no floor, a crossing.
+            const std::string floor_words = "on a floor (errors no longer falling)";
+            if (const auto at = words.find(floor_words); at != std::string::npos)
+              words.replace(at, floor_words.size(), "not falling");
+            words += "; the signed error changes sign between h = " + sign_changes;
+          }
+          return words;
         };
         const std::string residual = sweep_of([](const Point& p) { return p.measured.metrics.energy_err_max; }, false);
         const std::string energy =
@@ -244,6 +262,8 @@ class EnergyBalanceStudy final : public SweepStudy<BalancePoint> {
           const double w = finest->measured.metrics.external_work_max;
           md << "h = " << format_g(finest->h, 3) << ": " << format_e(finest->measured.metrics.energy_err_max)
              << (w > 0.0 ? ", " + format_e(finest->measured.metrics.energy_err_max / w) : std::string());
+          if (compared)
+            md << "; " << format_e(energy_error_end(*finest, *ref)) << ", " << format_e(work_error_end(*finest, *ref));
         } else {
           md << "—";
         }
