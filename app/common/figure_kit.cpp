@@ -41,6 +41,21 @@ const Style* Styles::of(const std::string& label) const {
   return it == by_name_.end() ? nullptr : &it->second;
 }
 
+Series table_series(const std::string& label, const Style& style, const std::string& data, const std::string& filter,
+                    const std::string& x, const std::string& y) {
+  Series s;
+  s.label = label;
+  s.colour = style.colour;
+  s.line = style.line;
+  s.marker = "o";
+  s.kind = "line+markers";
+  s.data = data;
+  s.filter = filter;
+  s.x = x;
+  s.y = y;
+  return s;
+}
+
 std::vector<std::vector<std::size_t>> group(const std::vector<const Style*>& styles, const std::vector<std::string>& discs,
                                             std::vector<std::string>& titles) {
   std::vector<std::string> disc_order;

@@ -73,6 +73,12 @@ struct Panel {
   std::vector<Series> series;
 };
 
+// An integrator's series of points read from a table of the report: `label` in the integrator's
+// style, the (x, y) of the rows of `data` that pass `filter` (plot_report.py's "column=value;
+// column^=prefix"), joined by lines and marked "o" (change kind and marker after where not).
+Series table_series(const std::string& label, const Style& style, const std::string& data, const std::string& filter,
+                    const std::string& x, const std::string& y);
+
 }  // namespace figure_kit
 
 // One figure: its file (relative to the report), its case (empty for a report-wide figure), the

@@ -154,16 +154,10 @@ void draw_figure(const FigureRequest& request, std::vector<Figure>& figures) {
     lowest = points == 0 ? declared : std::min(lowest, declared);
     highest = points == 0 ? declared : std::max(highest, declared);
     ++points;
-    figure_kit::Series s;
-    s.label = integrator;
-    s.colour = style->colour;
-    s.line = style->line;
-    s.marker = "o";
+    figure_kit::Series s = figure_kit::table_series(integrator, *style, "observed_order.csv",
+                                                    "case=" + request.case_name + ";integrator=" + integrator + ";status=ok",
+                                                    "declared_order", "observed_order");
     s.kind = "markers";
-    s.data = "observed_order.csv";
-    s.filter = "case=" + request.case_name + ";integrator=" + integrator + ";status=ok";
-    s.x = "declared_order";
-    s.y = "observed_order";
     panel.series.push_back(s);
   }
   if (points == 0) return;  // no integrator's three runs completed: nothing to draw

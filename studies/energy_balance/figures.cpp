@@ -43,16 +43,9 @@ void energy_balance_figures(const FigureRequest& request, std::vector<Figure>& f
     p.ylabel = "max |E − E0 − W| over the horizon [J]";
     p.xscale = p.yscale = "log";
     for (std::size_t i : groups[g]) {
-      fk::Series s;
-      s.label = labels[i];
-      s.colour = styles[i]->colour;
-      s.line = styles[i]->line;
-      s.marker = "o";
-      s.kind = "line+markers";
-      s.data = "energy_balance.csv";
-      s.filter = "case=" + request.case_name + ";integrator=" + labels[i] + ";status^=ok";
-      s.x = "h";
-      s.y = "balance_err_max";
+      fk::Series s = fk::table_series(labels[i], *styles[i], "energy_balance.csv",
+                                      "case=" + request.case_name + ";integrator=" + labels[i] + ";role=run;status^=ok", "h",
+                                      "balance_err_max");
       s.hollow_where = "resolved=no";
       p.series.push_back(s);
     }

@@ -60,16 +60,9 @@ void case_figure(const std::string& case_name, const CsvTable& laws, const CsvTa
       const auto& r = rows[i];
       const std::string integ = cell(r, "integrator"), law = cell(r, "law");
       ++laws_count[law];
-      Series s;
-      s.label = integ + ": " + law;
-      s.colour = st[i]->colour;
-      s.line = st[i]->line;
+      Series s = table_series(integ + ": " + law, *st[i], "long_time_envelope.csv",
+                              "case=" + case_name + ";integrator=" + integ + ";quantity=energy", "t", "envelope");
       s.marker = ".";
-      s.kind = "line+markers";
-      s.data = "long_time_envelope.csv";
-      s.filter = "case=" + case_name + ";integrator=" + integ + ";quantity=energy";
-      s.x = "t";
-      s.y = "envelope";
       p.series.push_back(s);
       const double c = to_double(cell(r, "coefficient")), e = to_double(cell(r, "exponent"));
       const double t0 = to_double(cell(r, "fit_from")), t1 = to_double(cell(r, "fit_to"));

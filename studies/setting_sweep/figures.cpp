@@ -69,17 +69,8 @@ void case_figure(const std::string& case_name, const CsvTable& sweeps, const Cat
     p.ylabel = ylabel;
     p.xscale = has_zero ? "symlog" : "log";
     p.yscale = "log";
-    Series s;
-    s.label = integ;
-    s.colour = st->colour;
-    s.line = st->line;
-    s.marker = "o";
-    s.kind = "line+markers";
-    s.data = "setting_sweep.csv";
-    s.filter = "case=" + case_name + ";integrator=" + integ + ";status^=ok";
-    s.x = "value";
-    s.y = column;
-    p.series.push_back(s);
+    p.series.push_back(
+        table_series(integ, *st, "setting_sweep.csv", "case=" + case_name + ";integrator=" + integ + ";status^=ok", "value", column));
     fig.panels.push_back(std::move(p));
   }
   fig.caption = integ + (any_constraint ? "'s constraint drift (left) and runtime (right)" : "'s runtime (no run has a constraint to drift from)") +

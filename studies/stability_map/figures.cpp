@@ -54,16 +54,8 @@ void report_figure(const CsvTable& map, const CsvTable& exponents, const Styles&
       p.ylabel = "largest stable step h_max [s]";
       p.xscale = p.yscale = "log";
       for (size_t i : groups[g]) {
-        Series s;
-        s.label = names[i];
-        s.colour = st[i]->colour;
-        s.line = st[i]->line;
-        s.marker = "o";
-        s.kind = "line+markers";
-        s.data = "stability_map.csv";
-        s.filter = "case=" + case_name + ";swept=" + key + ";run=" + names[i] + ";bound=bracketed";
-        s.x = "value";
-        s.y = "h_max";
+        Series s = table_series(names[i], *st[i], "stability_map.csv",
+                                "case=" + case_name + ";swept=" + key + ";run=" + names[i] + ";bound=bracketed", "value", "h_max");
         s.hollow_where = "limit=solver failure";
         p.series.push_back(s);
       }

@@ -75,16 +75,11 @@ Panel work_precision_panel(const std::string& case_name, const WorkPrecisionSwee
   p.xscale = p.yscale = "log";
   for (size_t i : items) {
     const auto& [integrator, parameter] = w.sweeps[i];
-    Series s;
-    s.label = integrator + (parameter == "h" || parameter.empty() ? "" : " (" + parameter + " sweep)");
-    s.colour = w.styles[i]->colour;
-    s.line = w.styles[i]->line;
+    Series s = table_series(integrator + (parameter == "h" || parameter.empty() ? "" : " (" + parameter + " sweep)"),
+                            *w.styles[i], "work_precision.csv",
+                            "case=" + case_name + ";integrator=" + integrator + ";parameter=" + parameter + ";status^=ok",
+                            work.column, m.error);
     s.marker = parameter == "h" ? "o" : "s";
-    s.kind = "line+markers";
-    s.data = "work_precision.csv";
-    s.filter = "case=" + case_name + ";integrator=" + integrator + ";parameter=" + parameter + ";status^=ok";
-    s.x = work.column;
-    s.y = m.error;
     s.hollow_where = m.resolved + "=no";
     p.series.push_back(s);
   }
