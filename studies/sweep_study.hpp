@@ -59,6 +59,18 @@ class SweepStudy : public Study {
   std::vector<Point> points_;
 };
 
+// A sweep's points case by case, in their order (a case's points are consecutive: add_points
+// appends them per case), for the pages that have a section per case.
+template <class Point>
+std::vector<std::vector<const Point*>> points_by_case(const std::vector<Point>& points) {
+  std::vector<std::vector<const Point*>> out;
+  for (const Point& p : points) {
+    if (out.empty() || out.back().front()->key.c != p.key.c) out.emplace_back();
+    out.back().push_back(&p);
+  }
+  return out;
+}
+
 // The why_not of a study that runs only where the case has its table: "" where it has one.
 template <class Section>
 std::string why_not_without_table(const Case& c) {

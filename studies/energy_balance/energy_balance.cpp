@@ -185,13 +185,8 @@ class EnergyBalanceStudy final : public SweepStudy<BalancePoint> {
           "nonlinear case q is what theory expects, and terms of opposite sign can cancel over part of a sweep.) The "
           "horizon is a finite one: its orders say nothing of the energy's long-time behaviour (long_time.md). Every run: "
           "energy_balance.csv; the residuals against h: the case's figure (index.md).\n";
-    std::vector<std::string> cases;
-    for (const auto& p : points)
-      if (cases.empty() || cases.back() != p.key.c->name) cases.push_back(p.key.c->name);
-    for (const std::string& name : cases) {
-      std::vector<const Point*> of_case;
-      for (const auto& p : points)
-        if (p.key.c->name == name) of_case.push_back(&p);
+    for (const std::vector<const Point*>& of_case : points_by_case(points)) {
+      const std::string& name = of_case.front()->key.c->name;
       const EnergyBalance& balance = *of_case.front()->key.c->section<EnergyBalance>();
       md << "\n## " << name << " (over " << format_g(balance.t_end, 6) << " s)\n\n";
       for (const Point* p : of_case)

@@ -188,13 +188,8 @@ class ToleranceSweepStudy final : public SweepStudy<TolerancePoint> {
           "onset: where the instability criterion (core/stability_criterion.hpp) is first passed, or where a drift "
           "within the physical scale passes 0.01 E_s (ok). A completed unstable run's numbers are shown beside its "
           "status; a run that stopped shows none. Runtime: the step loops of one pass (s).\n";
-    std::vector<std::string> names;
-    for (const auto& p : points)
-      if (names.empty() || names.back() != p.key.c->name) names.push_back(p.key.c->name);
-    for (const std::string& name : names) {
-      std::vector<const Point*> pts;
-      for (const auto& p : points)
-        if (p.key.c->name == name) pts.push_back(&p);
+    for (const std::vector<const Point*>& pts : points_by_case(points)) {
+      const std::string& name = pts.front()->key.c->name;
       const ToleranceSweep& sweep = *pts.front()->key.c->section<ToleranceSweep>();
       const Point* fixed = nullptr;
       for (const Point* p : pts)
