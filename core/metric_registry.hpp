@@ -60,7 +60,7 @@ struct MetricSpec {
   std::string_view label;    // the table header: "max ΔE"
   // The quantity at one time, as a figure's axis names it ("|ΔE|" of "max ΔE"); empty where no
   // figure draws the metric's quantity against time.
-  std::string_view symbol;
+  std::string_view symbol = {};
   std::string_view meaning;  // one line: what it measures
   RoundOffScale scale = RoundOffScale::Unit;
   Violable violable = Violable::Always;

@@ -170,7 +170,7 @@ class EnergyBalanceStudy final : public SweepStudy<BalancePoint> {
           "solver (E(T) and W(T) errors), each measured over the step sweep by the rule of orders.csv ("
        << asymptotic_range_words(rules, "the floor (the run's round-off floor of E and W, or for the two parts the "
                                         "reference's own balance residual where larger)")
-       << "; the quantity's scale is max over t of |T| + |E − T| + |W|; flagged when off the declared order by more than "
+       << "; the quantity's scale is max over t of |T| + |E − T|, plus max over t of |W|; flagged when off the declared order by more than "
        << format_g(rules.flag_band) << " or when its 95% interval, the least-squares one plus the floor's bound, misses "
           "it by more than "
        << format_g(rules.exclusion_margin)
