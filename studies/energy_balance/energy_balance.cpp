@@ -156,9 +156,16 @@ class EnergyBalanceStudy final : public SweepStudy<BalancePoint> {
     return p.measured.metrics.external_work_last - ref.measured.metrics.external_work_last;
   }
 
-  // The page: per case, each run's orders of the balance residual and of its two parts.
+  // The page: the rule and what it can show, then per case each run's orders of the balance
+  // residual and of its two parts.
   static std::string markdown(const std::vector<Point>& points, const OrderRules& rules) {
     std::ostringstream md;
+    write_introduction(md, rules);
+    for (const std::vector<const Point*>& of_case : points_by_case(points)) write_case(md, of_case, points, rules);
+    return md.str();
+  }
+
+  static void write_introduction(std::ostringstream& md, const OrderRules& rules) {
     md << "# Energy balance: does it close at the method's order?\n\n"
           "Where a model does external work W (damping, control), every energy column of the report is the balance "
           "residual max |E(t) − E(0) − W(t)|, W the work the run accumulated itself. The exact motion has residual 0, "
@@ -185,87 +192,97 @@ class EnergyBalanceStudy final : public SweepStudy<BalancePoint> {
           "nonlinear case q is what theory expects, and terms of opposite sign can cancel over part of a sweep.) The "
           "horizon is a finite one: its orders say nothing of the energy's long-time behaviour (long_time.md). Every run: "
           "energy_balance.csv; the residuals against h: the case's figure (index.md).\n";
-    for (const std::vector<const Point*>& of_case : points_by_case(points)) {
-      const std::string& name = of_case.front()->key.c->name;
-      const EnergyBalance& balance = *of_case.front()->key.c->section<EnergyBalance>();
-      md << "\n## " << name << " (over " << format_g(balance.t_end, 6) << " s)\n\n";
+  }
+
+  // One case's section: its reference, then a row per run.
+  static void write_case(std::ostringstream& md, const std::vector<const Point*>& of_case, const std::vector<Point>& points,
+                         const OrderRules& rules) {
+    const EnergyBalance& balance = *of_case.front()->key.c->section<EnergyBalance>();
+    md << "\n## " << of_case.front()->key.c->name << " (over " << format_g(balance.t_end, 6) << " s)\n\n";
+    for (const Point* p : of_case)
+      if (p->reference())
+        md << "Reference" << (p->key.discretisation.empty() ? "" : " (" + p->key.discretisation + ")") << ": "
+           << p->key.integrator->name << " at rtol " << format_g(kReferenceRtol) << ", "
+           << (p->measured.outcome.ok() ? "its own residual max |E − E0 − W| = " + format_e(p->measured.metrics.energy_err_max) +
+                                              " J, max |W| = " + format_e(p->measured.metrics.external_work_max) + " J"
+                                        : "failed: " + escaped(p->measured.outcome.describe()) +
+                                              " (the E(T) and W(T) columns are empty)")
+           << ".\n\n";
+    md << "| run | declared order | residual max over t: order | E(T) error: order | W(T) error: order | finest h: "
+          "residual (J), over max \\|W\\|; E(T) and W(T) errors (J) |\n|---|---:|---|---|---|---|\n";
+    std::vector<std::string> labels;
+    for (const Point* p : of_case)
+      if (!p->reference() && std::find(labels.begin(), labels.end(), p->key.label()) == labels.end())
+        labels.push_back(p->key.label());
+    for (const std::string& label : labels) {
+      std::vector<const Point*> run;
       for (const Point* p : of_case)
-        if (p->reference())
-          md << "Reference" << (p->key.discretisation.empty() ? "" : " (" + p->key.discretisation + ")") << ": "
-             << p->key.integrator->name << " at rtol " << format_g(kReferenceRtol) << ", "
-             << (p->measured.outcome.ok() ? "its own residual max |E − E0 − W| = " + format_e(p->measured.metrics.energy_err_max) +
-                                                " J, max |W| = " + format_e(p->measured.metrics.external_work_max) + " J"
-                                          : "failed: " + escaped(p->measured.outcome.describe()) +
-                                                " (the E(T) and W(T) columns are empty)")
-             << ".\n\n";
-      md << "| run | declared order | residual max over t: order | E(T) error: order | W(T) error: order | finest h: "
-            "residual (J), over max \\|W\\|; E(T) and W(T) errors (J) |\n|---|---:|---|---|---|---|\n";
-      std::vector<std::string> labels;
-      for (const Point* p : of_case)
-        if (!p->reference() && std::find(labels.begin(), labels.end(), p->key.label()) == labels.end())
-          labels.push_back(p->key.label());
-      for (const std::string& label : labels) {
-        std::vector<const Point*> run;
-        for (const Point* p : of_case)
-          if (p->key.label() == label) run.push_back(p);
-        const Point* ref = reference_of(*run.front(), points);
-        const bool compared = ref && ref->measured.outcome.ok();
-        const double ref_floor = compared ? ref->measured.metrics.energy_err_max : 0.0;
-        const int declared = run.front()->key.integrator->order;
-        std::string failure;
-        const Point* finest = nullptr;
-        for (const Point* p : run) {
-          if (!p->measured.outcome.ok()) {
-            if (failure.empty()) failure = "h = " + format_g(p->h, 3) + ": " + p->measured.outcome.describe();
-          } else if (!finest || p->h < finest->h) {
-            finest = p;
-          }
-        }
-        auto sweep_of = [&](auto error, bool against_reference) {
-          std::vector<OrderSweepPoint> sweep;
-          std::string sign_changes;
-          const Point* previous = nullptr;  // the last completed point, coarse to fine
-          for (const Point* p : run) {
-            const bool ok = p->measured.outcome.ok() && (!against_reference || compared);
-            const BalanceScales s = scales_of(p->measured);
-            const double e = ok ? std::abs(error(*p)) : 0.0;
-            sweep.push_back({p->h, ok, e, ok && s.scale > 0.0 ? e / s.scale : 0.0,
-                             against_reference ? std::max(s.floor, ref_floor) : s.floor});
-            if (!ok) continue;
-            if (against_reference && previous && (error(*previous) < 0.0) != (error(*p) < 0.0))
-              sign_changes += (sign_changes.empty() ? "" : ", ") + format_g(previous->h, 3) + " → " + format_g(p->h, 3);
-            previous = p;
-          }
-          std::string words = order_words(measure_order(sweep, declared, rules), rules);
-          if (!sign_changes.empty()) {
-            // Where the signed error crosses 0 its size does not fall: no floor, a crossing.
-            const std::string floor_words = "on a floor (errors no longer falling)";
-            if (const auto at = words.find(floor_words); at != std::string::npos)
-              words.replace(at, floor_words.size(), "not falling");
-            words += "; the signed error changes sign between h = " + sign_changes;
-          }
-          return words;
-        };
-        const std::string residual = sweep_of([](const Point& p) { return p.measured.metrics.energy_err_max; }, false);
-        const std::string energy =
-            compared ? sweep_of([&](const Point& p) { return energy_error_end(p, *ref); }, true) : std::string("—");
-        const std::string work =
-            compared ? sweep_of([&](const Point& p) { return work_error_end(p, *ref); }, true) : std::string("—");
-        md << "| " << label << " | " << declared << " | " << residual
-           << (failure.empty() ? "" : "; first failed point " + escaped(failure)) << " | " << energy << " | " << work << " | ";
-        if (finest) {
-          const double w = finest->measured.metrics.external_work_max;
-          md << "h = " << format_g(finest->h, 3) << ": " << format_e(finest->measured.metrics.energy_err_max)
-             << (w > 0.0 ? ", " + format_e(finest->measured.metrics.energy_err_max / w) : std::string());
-          if (compared)
-            md << "; " << format_e(energy_error_end(*finest, *ref)) << ", " << format_e(work_error_end(*finest, *ref));
-        } else {
-          md << "—";
-        }
-        md << " |\n";
+        if (p->key.label() == label) run.push_back(p);
+      write_run_row(md, run, reference_of(*run.front(), points), rules);
+    }
+  }
+
+  // One run's row: the orders of its residual and of its two parts against the reference (when
+  // the reference completed), its first failed step, and the finest step's numbers.
+  static void write_run_row(std::ostringstream& md, const std::vector<const Point*>& run, const Point* ref,
+                            const OrderRules& rules) {
+    const bool compared = ref && ref->measured.outcome.ok();
+    std::string failure;
+    const Point* finest = nullptr;
+    for (const Point* p : run) {
+      if (!p->measured.outcome.ok()) {
+        if (failure.empty()) failure = "h = " + format_g(p->h, 3) + ": " + p->measured.outcome.describe();
+      } else if (!finest || p->h < finest->h) {
+        finest = p;
       }
     }
-    return md.str();
+    const std::string residual =
+        order_cell(run, [](const Point& p) { return p.measured.metrics.energy_err_max; }, nullptr, rules);
+    const std::string energy =
+        compared ? order_cell(run, [&](const Point& p) { return energy_error_end(p, *ref); }, ref, rules) : "—";
+    const std::string work =
+        compared ? order_cell(run, [&](const Point& p) { return work_error_end(p, *ref); }, ref, rules) : "—";
+    md << "| " << run.front()->key.label() << " | " << run.front()->key.integrator->order << " | " << residual
+       << (failure.empty() ? "" : "; first failed point " + escaped(failure)) << " | " << energy << " | " << work << " | ";
+    if (finest) {
+      const double w = finest->measured.metrics.external_work_max;
+      md << "h = " << format_g(finest->h, 3) << ": " << format_e(finest->measured.metrics.energy_err_max)
+         << (w > 0.0 ? ", " + format_e(finest->measured.metrics.energy_err_max / w) : std::string());
+      if (compared) md << "; " << format_e(energy_error_end(*finest, *ref)) << ", " << format_e(work_error_end(*finest, *ref));
+    } else {
+      md << "—";
+    }
+    md << " |\n";
+  }
+
+  // The order of one measure over a run's sweep, in words: the residual (ref null: its errors
+  // judged against the run's round-off floor) or a signed part against the reference (judged
+  // against that floor or the reference's own residual, whichever is larger), with the steps
+  // between which the signed part changes sign.
+  template <class Error>
+  static std::string order_cell(const std::vector<const Point*>& run, Error error, const Point* ref, const OrderRules& rules) {
+    const double ref_floor = ref ? ref->measured.metrics.energy_err_max : 0.0;
+    std::vector<OrderSweepPoint> sweep;
+    std::string sign_changes;
+    const Point* previous = nullptr;  // the last completed point, coarse to fine
+    for (const Point* p : run) {
+      const bool ok = p->measured.outcome.ok();
+      const BalanceScales s = scales_of(p->measured);
+      const double e = ok ? std::abs(error(*p)) : 0.0;
+      sweep.push_back({p->h, ok, e, ok && s.scale > 0.0 ? e / s.scale : 0.0, ref ? std::max(s.floor, ref_floor) : s.floor});
+      if (!ok) continue;
+      if (ref && previous && (error(*previous) < 0.0) != (error(*p) < 0.0))
+        sign_changes += (sign_changes.empty() ? "" : ", ") + format_g(previous->h, 3) + " → " + format_g(p->h, 3);
+      previous = p;
+    }
+    std::string words = order_words(measure_order(sweep, run.front()->key.integrator->order, rules), rules);
+    if (!sign_changes.empty()) {
+      // Where the signed error crosses 0 its size does not fall: no floor, a crossing.
+      const std::string floor_words = "on a floor (errors no longer falling)";
+      if (const auto at = words.find(floor_words); at != std::string::npos) words.replace(at, floor_words.size(), "not falling");
+      words += "; the signed error changes sign between h = " + sign_changes;
+    }
+    return words;
   }
 
   // A measured order in the words of orders.csv's rule: "p ± ci", its local orders, and its flag,
