@@ -82,7 +82,9 @@ class EnergyBalanceStudy final : public SweepStudy<BalancePoint> {
   Job job_of(const Point& p) const override {
     const EnergyBalance& balance = *p.key.c->section<EnergyBalance>();
     if (p.reference())
-      return {p.key.c->name + " | " + p.key.label() + " | energy balance reference", 1e3 * balance.t_end / balance.steps.back(),
+      // Cost, for ordering the jobs only: that of the sweep's finest run (the same span as its limits check).
+      return {p.key.c->name + " | " + p.key.label() + " | energy balance reference", balance.fixed_step_spans().front().t_end /
+                                                                                         balance.fixed_step_spans().front().h,
               job_inputs(case_inputs(*p.key.c),
                          {{"solver", p.key.integrator->name}, {"discretisation", p.key.discretisation}, {"rtol", exact(kReferenceRtol)},
                           {"atol", exact(kReferenceAtol)}, {"t_end", exact(balance.t_end)}})};
