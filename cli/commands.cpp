@@ -166,21 +166,24 @@ class RunCommand : public Command {
   }
   int execute(Session& session) override {
     CaseRunRequest request;
-    request.out_dir = output_folder("--out", out_, {"summary.csv"});
-    if (h_opt_->count()) request.h = positive_number("--h", h_text_, "s");
-    if (t_opt_->count()) request.t_end = positive_number("--t-end", t_end_text_, "s");
-    request.repeats = count("--repeats", repeats_, 1000);
-    request.progress = true;
+    request.run.out_dir = output_folder("--out", out_, {"summary.csv"});
+    if (h_opt_->count()) request.run.h = positive_number("--h", h_text_, "s");
+    if (t_opt_->count()) request.run.t_end = positive_number("--t-end", t_end_text_, "s");
+    request.run.repeats = count("--repeats", repeats_, 1000);
+    request.run.progress = true;
     request.limits = inputs_.limits();
     request.integrators = integrator_names_;
     request.sets = inputs_.sets;
     const CaseRun run(inputs_.load(session.catalogue, {case_file_}).front(), session.catalogue, request);
     std::printf("%s (%s)\n", run.the_case().name.c_str(), run.the_case().file.c_str());
     bool all_ok = true;
-    run.run([&](const SummaryRow& row) {
-      print_row(row);
-      all_ok = all_ok && !row.outcome.no_result();
-    });
+    run.run(
+        [&](const SummaryRow& row) {
+          print_row(row);
+          all_ok = all_ok && !row.outcome.no_result();
+        },
+        // What runs, from the request the runner takes: the step and horizon printed are those that ran.
+        [](const RunRequest& r) { std::printf("  %-14s %s\n", r.key.label().c_str(), request_words(r).c_str()); });
     return finish(all_ok);
   }
 

@@ -144,13 +144,13 @@ py::dict run(const std::string& file, const std::vector<std::string>& integrator
   request.limits = limits_from(max_steps, max_samples, max_state);
   request.integrators = integrators;
   request.sets = overrides;
-  request.t_end = positive("--t-end", t_end);
-  request.h = positive("--h", h);
+  request.run.t_end = positive("--t-end", t_end);
+  request.run.h = positive("--h", h);
   if (repeats < 1 || repeats > 1000)
     throw InputError("--repeats: expected an integer from 1 to 1000, got '" + std::to_string(repeats) + "'");
-  request.repeats = repeats;
-  request.out_dir = output_folder("--out", out_dir, {"summary.csv"});  // as `run --out` checks it
-  request.progress = progress;
+  request.run.repeats = repeats;
+  request.run.out_dir = output_folder("--out", out_dir, {"summary.csv"});  // as `run --out` checks it
+  request.run.progress = progress;
   const CaseRun case_run(load_one(file, overrides, request.limits), session().catalogue, request);
   std::vector<SummaryRow> rows;
   bool was_interrupted = false;
@@ -166,7 +166,9 @@ py::dict run(const std::string& file, const std::vector<std::string>& integrator
     r["label"] = rows[i].integrator;
     r["status"] = rows[i].status();
     r["ok"] = rows[i].outcome.ok();
-    r["timeseries"] = case_run.timeseries_file(case_run.keys()[i]);
+    r["timeseries"] = case_run.requests()[i].measure.timeseries_path;
+    // What ran, as the runner took it (app/running/run_request.hpp), bound by its description.
+    r["request"] = python::record_dict(record_of(case_run.requests()[i]));
     runs.append(r);
   }
   py::dict result;

@@ -205,7 +205,7 @@ TEST_CASE("lie_generalized_alpha: forms without analytic tangents are declined w
     MeasureOptions options;
     options.t_end = 0.01;
     options.sample_interval = 0.01;
-    const Measurement m = measure(key, settings_of(info, 1e-3), options);
+    const Measurement m = measure({key, settings_of(info, 1e-3), options});
     CHECK(m.outcome.not_applicable());
     CHECK(m.outcome.describe().rfind("n/a: ", 0) == 0);
     break;

@@ -95,7 +95,7 @@ void check_series_columns(const tb::Case& c, const std::string& run, const std::
   m.sample_interval = c.h;
   m.timeseries_path = (dir / "timeseries.csv").string();
   const std::string d = at == std::string::npos ? c.model->default_discretisation() : run.substr(at + 1);
-  const tb::Measurement measured = tb::measure(tb::RunKey{&c, &*info, d}, c.settings_for(info->name), m);
+  const tb::Measurement measured = tb::measure({tb::RunKey{&c, &*info, d}, c.settings_for(info->name), m});
   REQUIRE(measured.outcome.ok());
   CHECK_NOTHROW(tb::derive_series(tb::read_time_series(m.timeseries_path), spec));
   fs::remove_all(dir);
@@ -663,7 +663,7 @@ TEST_CASE("seed 003's links' momenta read the motion on the real case", "[paper-
     m.t_end = 20.0;
     m.sample_interval = 0.1;
     m.timeseries_path = (dir / (info.name + ".csv")).string();
-    const tb::Measurement measured = tb::measure(tb::RunKey{&c, &info, d}, c.settings_for(info.name), m);
+    const tb::Measurement measured = tb::measure({tb::RunKey{&c, &info, d}, c.settings_for(info.name), m});
     if (!measured.outcome.ok()) continue;  // rk2 diverges at this step
     tb::SummaryRow r;
     r.case_name = c.name, r.integrator = info.name, r.t_end = m.t_end, r.outcome = measured.outcome;

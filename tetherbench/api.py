@@ -200,6 +200,13 @@ class RunResult:
                 return r
         raise KeyError("no run '%s' in this result (runs: %s)" % (label, ", ".join(self.labels)))
 
+    def request(self, label):
+        """What the run ran, as the runner took it: the one record built from the case, h=, t_end=
+        and settings= (its step integrator["h"], every effective setting, its horizon t_end, its
+        observation grid), as a dict of the record's fields ("timeseries" names the folder the
+        run wrote into, a scratch one when out=None)."""
+        return self._run(label)["request"]
+
     def timeseries(self, label):
         """The run's samples: the columns of its timeseries.csv (t, energy, ..., the model's own columns)."""
         run = self._run(label)

@@ -27,7 +27,7 @@ class SweepRuns {
     MeasureOptions options;
     options.t_end = options.sample_interval = T;
     options.observe = false;  // only the final state: no metrics, no stability verdict
-    const Measurement m = measure(key_, s, options);
+    const Measurement m = measure({key_, s, options});
     steps_ += m.counters.steps;
     if (!m.outcome.ok() && last_failure_.empty()) last_failure_ = "h = " + format_g(h, 3) + ": " + m.outcome.describe();
     return runs_[at] = m.outcome.ok() ? std::optional<Eigen::VectorXd>(m.final_physical) : std::nullopt;

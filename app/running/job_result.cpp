@@ -142,6 +142,14 @@ std::string file_hash(const std::string& path) {
   return hashes[path] = in ? fingerprint_of(s.str()) : "unreadable";
 }
 
+CaseIdentity identity_of(const Case& c) {
+  CaseIdentity id{c.name, file_hash(c.file), fingerprint_of(c.model_inputs), ""};
+  if (const auto it = c.origins.find("model " + c.model_name); it != c.origins.end()) id.model_origin = it->second;
+  return id;
+}
+
+}  // namespace
+
 IntegratorInputs integrator_inputs(const Case& c, const std::string& integrator, const IntegratorSettings& s) {
   IntegratorInputs out{integrator, s.h, {}, ""};
   for (const auto& [key, value] : s.values()) out.settings.push_back({key, value, ""});
@@ -152,14 +160,6 @@ IntegratorInputs integrator_inputs(const Case& c, const std::string& integrator,
   if (const auto it = c.origins.find("integrator " + integrator); it != c.origins.end()) out.origin = it->second;
   return out;
 }
-
-CaseIdentity identity_of(const Case& c) {
-  CaseIdentity id{c.name, file_hash(c.file), fingerprint_of(c.model_inputs), ""};
-  if (const auto it = c.origins.find("model " + c.model_name); it != c.origins.end()) id.model_origin = it->second;
-  return id;
-}
-
-}  // namespace
 
 CaseInputs case_inputs_of(const Case& c) {
   CaseInputs out{identity_of(c), {}};

@@ -190,7 +190,10 @@ void time_again(Measurement& m, const Formulation& form, const RunKey& key, cons
 
 }  // namespace
 
-Measurement measure(const RunKey& key, const IntegratorSettings& settings, const MeasureOptions& options) {
+Measurement measure(const RunRequest& request) {
+  const RunKey& key = request.key;
+  const IntegratorSettings& settings = request.settings;
+  const MeasureOptions& options = request.measure;
   Measurement m;
   m.host = host_name();
   // In a worker process (app/running/isolation.hpp), the run reports itself; replayed after it crashed,
@@ -259,10 +262,6 @@ Measurement measure(const RunKey& key, const IntegratorSettings& settings, const
   return m;
 }
 
-std::string timeseries_path(const std::string& out_dir, const std::string& case_name, const std::string& label) {
-  return (std::filesystem::path(out_dir) / case_name / label / "timeseries.csv").string();
-}
-
 void judge_growth_laws(SummaryRow& row, const RunKey& key) {
   const bool conservative = row.metrics.external_work_max == 0.0;
   for (const bool energy : {true, false}) {
@@ -277,36 +276,23 @@ void judge_growth_laws(SummaryRow& row, const RunKey& key) {
 
 namespace {
 
-SummaryRow run_case_here(const RunKey& key, const RunOptions& options) {
-  const Case& c = *key.c;
+SummaryRow run_case_here(const RunRequest& request) {
+  const RunKey& key = request.key;
   const IntegratorInfo& info = *key.integrator;
+  const IntegratorSettings& settings = request.settings;
+  const MeasureOptions& m = request.measure;
   SummaryRow row;
-  row.case_name = c.name;
+  row.case_name = key.c->name;
   row.integrator = key.label();
   row.discretisation = key.discretisation;
-  IntegratorSettings settings = c.settings_for(info.name);
-  if (options.h) settings.h = *options.h;
   row.h = settings.h;
   row.rtol = info.adaptive ? settings.tolerances().rtol : 0.0;
   row.atol = info.adaptive ? settings.tolerances().atol : 0.0;
   row.declares_max_step = info.adaptive && settings.declares(kMaxStepKey);
   row.max_step = row.declares_max_step ? settings.max_step() : 0.0;
-  row.t_end = options.t_end.value_or(c.t_end_for(info.name));
-
-  MeasureOptions m;
-  m.t_end = row.t_end;
-  // The shared window: the shortest horizon among the case's full runs (or this run's own).
-  row.shared_t_end = row.t_end;
-  if (!options.t_end)
-    for (const auto& [name, t] : c.integrator_t_end) row.shared_t_end = std::min(row.shared_t_end, t);
-  m.window_end = row.shared_t_end < row.t_end ? row.shared_t_end : 0.0;
-  m.sample_interval = c.sample_interval;
-  m.repeats = options.repeats;
-  m.min_timed_s = options.min_timed_s;
-  m.progress = options.progress;
-  if (!options.out_dir.empty())
-    m.timeseries_path = timeseries_path(options.out_dir, c.name, row.integrator);
-  const Measurement measured = measure(key, settings, m);
+  row.t_end = m.t_end;
+  row.shared_t_end = m.window_end > 0.0 ? m.window_end : m.t_end;
+  const Measurement measured = measure(request);
   row.outcome = measured.outcome;
   row.counters = measured.counters;
   row.metrics = measured.metrics;
@@ -323,12 +309,13 @@ SummaryRow run_case_here(const RunKey& key, const RunOptions& options) {
 
 }  // namespace
 
-SummaryRow run_case(const RunKey& key, const RunOptions& options) {
+SummaryRow run_case(const RunRequest& request) {
+  const RunKey& key = request.key;
   // A plugin's run in a worker process of its own (app/running/isolation.hpp): its fault is its row.
-  if (!isolates(runs_plugin_code(key))) return run_case_here(key, options);
+  if (!isolates(runs_plugin_code(key))) return run_case_here(request);
   const std::string bytes = run_maybe_isolated(runs_plugin_code(key), "run '" + key.c->name + " | " + key.label() + "'", [&] {
     ResultWriter w;
-    write(w, run_case_here(key, options));
+    write(w, run_case_here(request));
     return w.bytes();
   });
   SummaryRow row;
@@ -337,6 +324,8 @@ SummaryRow run_case(const RunKey& key, const RunOptions& options) {
   r.expect_end();
   return row;
 }
+
+SummaryRow run_case(const RunKey& key, const RunOptions& options) { return run_case(full_run_request(key, options)); }
 
 SummaryRow run_case(const Case& c, const IntegratorInfo& info, const RunOptions& options) {
   return run_case(RunKey{&c, &info, c.model->default_discretisation()}, options);

@@ -14,14 +14,13 @@
 #include "app/input/applicability.hpp"  // runs_of(): the keys measure() takes
 #include "app/running/integrate.hpp"
 #include "app/input/run_records.hpp"
+#include "app/running/run_request.hpp"
 
 namespace tb {
 
-// The one measurement path (above): the formulation and stepper built, stepped and observed.
-Measurement measure(const RunKey& key, const IntegratorSettings& settings, const MeasureOptions& options);
-
-// Where a full run writes its time series: OUT/<case>/<label>/timeseries.csv.
-std::string timeseries_path(const std::string& out_dir, const std::string& case_name, const std::string& label);
+// The one measurement path (above): the request's formulation and stepper built, stepped with
+// its settings to its horizon and observed as it says (app/running/run_request.hpp).
+Measurement measure(const RunRequest& request);
 
 // This machine's name (gethostname), as the runtime rows record it.
 const std::string& host_name();
@@ -31,8 +30,10 @@ const std::string& host_name();
 // predicts for its integrator on a model that does or does not do external work. run_case does
 // it; a study that measures rows of its own calls it.
 void judge_growth_laws(SummaryRow& row, const RunKey& key);
-// A full run of a case as the tables show it: the case's settings for the integrator,
-// measured on the case's observation grid.
+// A full run of a case as the tables show it: its row, with the step, tolerances and horizon of
+// the request it ran.
+SummaryRow run_case(const RunRequest& request);
+// The same from its key and options: run_case(full_run_request(key, options)).
 SummaryRow run_case(const RunKey& key, const RunOptions& options);
 // The default discretisation.
 SummaryRow run_case(const Case& c, const IntegratorInfo& info, const RunOptions& options);

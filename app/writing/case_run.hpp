@@ -13,6 +13,7 @@
 
 #include "app/input/limits.hpp"
 #include "app/input/run_records.hpp"
+#include "app/running/run_request.hpp"
 
 namespace tb {
 
@@ -21,12 +22,10 @@ struct CaseRunRequest {
   // The --set assignments already applied to the case: one for an integrator the run leaves out is
   // refused (it could never act).
   std::vector<std::string> sets;
-  std::optional<double> h;               // --h: over the case's step
-  std::optional<double> t_end;           // --t-end: over the case's end time
-  int repeats = 1;                       // --repeats
+  // --h and --t-end over the case's step and horizon, --repeats, --out (empty: nothing written) and a
+  // progress line on a terminal: applied once, into each run's request (full_run_request).
+  RunOptions run;
   RunLimits limits;                      // --max-steps, --max-samples (as the options change the run)
-  std::string out_dir;                   // --out; empty: nothing written
-  bool progress = false;                 // a progress line on a terminal
 };
 
 class CaseRun {
@@ -36,21 +35,24 @@ class CaseRun {
   CaseRun(const CaseRun&) = delete;  // the run keys point into it
   CaseRun& operator=(const CaseRun&) = delete;
 
-  const Case& the_case() const { return case_; }
+  const Case& the_case() const { return case_; }  // as its file (and --set) says: the overrides live in the requests
   const std::vector<RunKey>& keys() const { return keys_; }
+  // Each run as it will run, built once from the key and the request's --h, --t-end, --repeats
+  // and --out (app/running/run_request.hpp), in the order of keys(); a run's time series goes to
+  // its measure.timeseries_path ("" when nothing is written).
+  const std::vector<RunRequest>& requests() const { return requests_; }
   const std::string& summary_file() const { return summary_; }  // "" when nothing is written
-  // The time series a run writes ("" when nothing is written).
-  std::string timeseries_file(const RunKey& key) const;
 
-  // Every run in order (n/a ones too, as rows); each row, once measured, is appended to the
-  // summary file and handed to `after_each`.
-  std::vector<SummaryRow> run(const std::function<void(const SummaryRow&)>& after_each = {}) const;
+  // Every run in order (n/a ones too, as rows); `before_each` is handed its request before it
+  // runs, and each row, once measured, is appended to the summary file and handed to `after_each`.
+  std::vector<SummaryRow> run(const std::function<void(const SummaryRow&)>& after_each = {},
+                              const std::function<void(const RunRequest&)>& before_each = {}) const;
 
  private:
   Case case_;
   std::vector<IntegratorInfo> integrators_;
   std::vector<RunKey> keys_;
-  RunOptions options_;
+  std::vector<RunRequest> requests_;
   std::string summary_;
 };
 

@@ -96,7 +96,7 @@ class ObservedOrder final : public Study {
             MeasureOptions m;
             m.t_end = m.sample_interval = t_end;
             m.observe = false;  // only the final state is needed
-            return measure(RunKey{c, info, c->model->default_discretisation()}, s, m);
+            return measure({RunKey{c, info, c->model->default_discretisation()}, s, m});
           },
           p.measured));
     }

@@ -88,3 +88,24 @@ def test_run_with_out_writes_where_told_and_nothing_else(tmp_path):
     assert sorted(os.listdir(tmp_path / "out")) == ["T_planar_pendulum_60deg", "summary.csv"]
     assert sorted(os.listdir(tmp_path / "out" / "T_planar_pendulum_60deg")) == ["rattle", "rk4"]
     assert list(res.summary.integrator) == ["rk4", "rattle"]  # in the order named, as --integrator
+
+
+def test_an_override_of_h_is_what_each_run_ran_and_what_both_print(cli, tmp_path):
+    """One run request (issue 45 item 3): h= (--h) is applied once, into each run's request; the
+    request bound to Python, the summary's h and the command line's printed line all say it."""
+    path = tb.bundled_case("T_planar_pendulum_60deg")
+    case = tb.load_case(path)
+    h, t_end = case.h / 2, 0.1
+    res = tb.run(path, h=h, t_end=t_end)  # every integrator that runs the case (the registry's)
+    status, out, err = cli("run", path, "--h", h, "--t-end", t_end, "--out", tmp_path / "cli")
+    assert status == 0, err
+    measured = [label for label in res.labels if not res.status(label).startswith("n/a")]
+    assert len(measured) >= 10
+    for label in measured:
+        request = res.request(label)
+        assert request["run"] == label
+        assert request["integrator"]["h"] == h
+        assert request["t_end"] == t_end
+        assert res.summary.loc[res.summary.integrator == label, "h"].item() == h
+        assert any(line.split()[:4] == [label, "h", "=", "%g" % h] for line in out.splitlines()), out
+    assert case.h == tb.load_case(path).h  # the case is as its file says

@@ -111,7 +111,7 @@ class EnergyBalanceStudy final : public SweepStudy<BalancePoint> {
     // last step lands, not through its dense output (whose interpolation error, 5e-8 J on the
     // tether, is far above the solver's: its E(T) and W(T) are the comparison's).
     m.sample_interval = p.reference() ? balance.t_end : std::min(c.sample_interval, balance.t_end);
-    return measure(p.key, s, m);
+    return measure({p.key, s, m});
   }
 
   std::vector<std::string> write_files(const std::filesystem::path& dir, const std::vector<Point>& points) const override {

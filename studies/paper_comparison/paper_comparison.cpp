@@ -384,7 +384,7 @@ class PaperComparison final : public Study {
     m.t_end = e.t_end;
     m.sample_interval = c.sample_interval;
     m.timeseries_path = e.timeseries;
-    return measure(e.key, settings, m);
+    return measure({e.key, settings, m});
   }
 
   StudyJob extra_job(const std::string& label, ExtraRun& e) const {

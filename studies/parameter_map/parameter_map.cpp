@@ -209,7 +209,7 @@ class ParameterMapStudy final : public SweepStudy<MapPoint> {
     MeasureOptions m;
     m.t_end = map.t_end;
     m.sample_interval = std::min(p.variant->sample_interval, map.t_end);
-    return measure(RunKey{p.variant, p.integrator, p.variant->model->default_discretisation()}, s, m);
+    return measure({RunKey{p.variant, p.integrator, p.variant->model->default_discretisation()}, s, m});
   }
 
   std::list<Case> variants_;  // stable addresses: the points refer to them

@@ -83,7 +83,7 @@ class SettingSweepStudy final : public SweepStudy<SettingPoint> {
     m.t_end = sweep.t_end;
     m.sample_interval = c.sample_interval;
     m.repeats = 2;  // runtime: the minimum of the observed pass and one without observation
-    return measure(p.key, s, m);
+    return measure({p.key, s, m});
   }
 
   std::vector<std::string> write_files(const std::filesystem::path& dir, const std::vector<SettingPoint>& points) const override {

@@ -151,7 +151,7 @@ class ToleranceSweepStudy final : public SweepStudy<TolerancePoint> {
     m.sample_interval = p.key.c->sample_interval;
     m.repeats = 1;        // runs of 10^5..10^7 steps: one pass times them well
     m.min_timed_s = 0.0;
-    return measure(p.key, settings_of(p), m);
+    return measure({p.key, settings_of(p), m});
   }
 
   // A cell of the Markdown table: the numbers of a completed run (an unstable one's too, its

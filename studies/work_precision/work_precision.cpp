@@ -757,7 +757,7 @@ class WorkPrecision final : public Study {
         off_grid = "sample at t = " + format_g(t, 17) + " s off the trajectory grid (every " + format_g(interval) + " s)";
     };
     WorkPrecisionResult out;
-    out.measured = measure(p.key, s, m);
+    out.measured = measure({p.key, s, m});
     if (!out.measured.outcome.ok()) return out;
     // The ranking's reference trajectory ends at its horizon: its last state is the final reference.
     const Eigen::VectorXd final_error =

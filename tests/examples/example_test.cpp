@@ -70,7 +70,7 @@ Measurement run(const Case& c, const IntegratorInfo& info, IntegratorSettings s,
   m.t_end = t_end;
   m.sample_interval = observe ? c.sample_interval : t_end;
   m.observe = observe;
-  return measure(RunKey{&c, &info, c.model->default_discretisation()}, s, m);
+  return measure({RunKey{&c, &info, c.model->default_discretisation()}, s, m});
 }
 
 }  // namespace
@@ -103,7 +103,7 @@ TEST_CASE("example: rk3 converges at order 3 on the spring chain and keeps its l
     s.h = h;
     MeasureOptions m;
     m.t_end = m.sample_interval = T;
-    const Measurement run = measure(RunKey{&chain, &rk3, ""}, s, m);
+    const Measurement run = measure({RunKey{&chain, &rk3, ""}, s, m});
     REQUIRE(run.outcome.ok());
     hs.push_back(h);
     errors.push_back((run.final_physical - reference).lpNorm<Eigen::Infinity>());
@@ -153,7 +153,7 @@ TEST_CASE("example: bs23, an adaptive method - its error follows the tolerance a
   MeasureOptions fine;
   fine.t_end = T;
   fine.sample_interval = T / 400;
-  const Measurement sampled = measure(RunKey{&chain, &bs23, ""}, s, fine);
+  const Measurement sampled = measure({RunKey{&chain, &bs23, ""}, s, fine});
   REQUIRE(sampled.outcome.ok());
   CHECK(sampled.counters.steps == run(chain, bs23, s, T).counters.steps);
   CHECK(sampled.counters.steps < 400);  // so the grid is served by interpolation
