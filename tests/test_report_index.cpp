@@ -544,3 +544,15 @@ TEST_CASE("a round_off label is a size: where the run's long twin at 2h grew at 
   data.laws[{"c", "rk4", "energy"}].at_2h_ratio = 1.5;
   CHECK(index_markdown(data, {c}, {}).find("by size only") == std::string::npos);
 }
+
+TEST_CASE("a case's step on the page is the step its runs ran, not the case file's", "[report_index][page][run_request]") {
+  ReportData data;
+  data.runs = {run("c", "vi", 3.0, "bounded"), run("c", "rk4", 2.9, "bounded")};
+  for (RunRecord& r : data.runs) r.h = 5e-4;  // run with --h over the file's 1 ms
+  const Case c = case_named("c", "a case");
+  CHECK_THAT(index_markdown(data, {c}, {}), Catch::Contains("Step h = 0.0005 s."));
+  data.runs[1].h = 2.5e-4;  // two steps: both named
+  CHECK_THAT(index_markdown(data, {c}, {}), Catch::Contains("Steps h = 0.00025, 0.0005 s."));
+  data.runs.clear();  // no run of the case here: the file's step
+  CHECK_THAT(index_markdown(data, {c}, {}), Catch::Contains("Step h = 0.001 s."));
+}

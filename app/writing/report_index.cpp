@@ -481,10 +481,15 @@ void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
   md << "### " << c.name << "\n\n" << c.description << ".";
   std::vector<const RunRecord*> runs, declined;
   for (const RunRecord* r : data.runs_of(c.name)) (r->not_applicable ? declined : runs).push_back(r);
-  std::set<double> horizons;
-  for (const RunRecord* r : runs) horizons.insert(r->t_end);
+  std::set<double> horizons, steps;
+  for (const RunRecord* r : runs) horizons.insert(r->t_end), steps.insert(r->h);
   if (horizons.size() == 1) md << " Every run covers " << format_g(*horizons.begin(), 6) << " s.";
-  md << " Step h = " << num(c.h) << " s." << run_settings_and_energy(runs) << "\n\n";
+  // The steps the runs ran (summary.csv's h: an adaptive run's first step), not the case file's
+  // (issue 45 item 3: what is printed is what ran); the file's when no run of the case is here.
+  if (steps.empty()) steps.insert(c.h);
+  std::vector<std::string> step_texts;
+  for (const double h : steps) step_texts.push_back(num(h));
+  md << (steps.size() == 1 ? " Step h = " : " Steps h = ") << join(step_texts) << " s." << run_settings_and_energy(runs) << "\n\n";
   if (runs.empty()) {
     md << "_No run of this case in this report._\n\n";
     return;
