@@ -3,10 +3,15 @@
 // table [report.<study>] names one run and what to vary; the study makes one point per value (a
 // complete run through the one measurement path, app/running/runner.hpp), one job per point, and
 // writes its files from the points once every job is done. A sweep says only what differs: its
-// points, each point's job (label, cost, inputs), how a point runs and what it writes.
+// points, each point's run request (app/running/run_request.hpp: built once, when the study is
+// planned), each point's job (label, cost) and what it writes. The job runs the request as it is
+// and is fingerprinted by it, so what a point runs and what its stored result is matched by are
+// one record.
 
 #include <filesystem>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "app/input/case.hpp"
@@ -27,8 +32,11 @@ class SweepStudy : public Study {
     // The jobs refer to the points: points_ is not touched again until write().
     std::vector<StudyJob> jobs;
     for (Point& p : points_) {
-      const Job job = job_of(p);
-      jobs.push_back(result_job<Result>(job.label, job.expected_cost, job.inputs, [this, &p] { return run(p); }, p.*slot));
+      RunRequest request = request_of(p);
+      const Job job = job_of(p, request);
+      const std::string inputs = request_inputs(request, job.own_inputs);
+      jobs.push_back(result_job<Result>(job.label, job.expected_cost, inputs,
+                                        [this, &p, request = std::move(request)] { return run(p, request); }, p.*slot));
     }
     return jobs;
   }
@@ -44,14 +52,23 @@ class SweepStudy : public Study {
   struct Job {
     std::string label;           // "case | integrator | what varies = value"
     double expected_cost = 1.0;  // steps, for ordering the jobs
-    std::string inputs;          // job_inputs(run_inputs(case, integrator), the point's own parameters)
+    // What the result depends on beyond the request (request_inputs' `own`): a case variant's
+    // [model] value, which the case's identity does not show.
+    std::vector<JobParameter> own_inputs = {};
   };
   // Appends the points of one case that has the study's table (the study's why_not left the others
   // out); an InputError for a point that cannot run, before anything runs.
   virtual void add_points(const Case& c, const StudyContext& context, std::vector<Point>& points) = 0;
-  virtual Job job_of(const Point& p) const = 0;
-  // Runs the point (in a worker: touches nothing shared).
-  virtual Result run(const Point& p) const = 0;
+  // The point's run: case, integrator, settings (its step among them) and horizon, said once.
+  virtual RunRequest request_of(const Point& p) const = 0;
+  virtual Job job_of(const Point& p, const RunRequest& request) const = 0;
+  // Runs the point's request (in a worker: touches nothing shared): measured, or as a table's
+  // full run when the sweep keeps summary rows.
+  virtual Result run(const Point&, const RunRequest& request) const {
+    if constexpr (std::is_same_v<Result, SummaryRow>) return run_case(request);
+    else if constexpr (std::is_same_v<Result, Measurement>) return measure(request);
+    else throw std::logic_error("a sweep of results other than Measurement and SummaryRow overrides run()");
+  }
   // Writes the study's files under dir from every point (each with its result); returns their paths.
   virtual std::vector<std::string> write_files(const std::filesystem::path& dir, const std::vector<Point>& points) const = 0;
 

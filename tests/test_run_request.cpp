@@ -4,8 +4,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include "app/running/runner.hpp"
 #include "app/writing/case_run.hpp"
+#include "app/input/catalogue.hpp"
 #include "core/format.hpp"
 #include "tests/test_support.hpp"
 
@@ -85,4 +88,61 @@ TEST_CASE("tetherbench run's request: the case stays as its file says, each run'
     CHECK_THAT(printed[i], Catch::StartsWith("h = " + format_g(*request.run.h, 6) + " s"));
     CHECK_THAT(printed[i], Catch::EndsWith("t_end = " + format_g(*request.run.t_end, 6) + " s"));
   }
+}
+
+TEST_CASE("a job is fingerprinted by the request it runs: its step, settings, horizon and case, not where it writes",
+          "[run_request][fingerprint]") {
+  const Case c = testing::load_case(TETHERBENCH_CASES_DIR "/T_planar_pendulum_60deg.toml");
+  const Case other = testing::load_case(TETHERBENCH_CASES_DIR "/T_elastic_pendulum.toml");
+  const auto keys = run_request_tests::applicable_runs(c);
+  REQUIRE(!keys.empty());
+  const RunRequest request = full_run_request(keys.front(), RunOptions{});
+  const std::string inputs = request_inputs(request);
+  RunRequest elsewhere = request;
+  elsewhere.measure.timeseries_path = "/somewhere/else/timeseries.csv";
+  CHECK(request_inputs(elsewhere) == inputs);  // where it writes is not what it computes
+  RunRequest finer = request;
+  finer.settings.h /= 2.0;
+  CHECK(request_inputs(finer) != inputs);
+  CHECK_THAT(request_inputs(finer), Catch::Contains("h=" + format_g(finer.h(), 17)));
+  RunRequest longer = request;
+  longer.measure.t_end *= 2.0;
+  CHECK(request_inputs(longer) != inputs);
+  RunRequest set = request;
+  REQUIRE((!set.settings.values().empty() || !set.settings.words().empty()));
+  if (!set.settings.values().empty()) {
+    const auto& [key, value] = *set.settings.values().begin();
+    set.settings.set(key, value * 2.0 + 1.0);
+    CHECK(request_inputs(set) != inputs);
+  }
+  CHECK(request_inputs(request, {{"model.gravity", "9.82"}}) != inputs);  // what the request does not say
+  for (const auto& key : runs_of(other, testing::catalogue().integrators))
+    if (key.integrator == keys.front().integrator && !why_not_applicable(other, *key.integrator, key.discretisation))
+      CHECK(request_inputs(full_run_request(key, RunOptions{})) != inputs);
+}
+
+TEST_CASE("a sweep's jobs carry their own request's step in their fingerprint, one fingerprint a point",
+          "[run_request][fingerprint][study]") {
+  // The energy balance sweeps h over every fixed-step run of the damped tether (its bundled table).
+  const Catalogue& catalogue = testing::catalogue();
+  const std::vector<Case> cases = {testing::load_case(TETHERBENCH_CASES_DIR "/T_hanging_tether_lumped.toml")};
+  auto study = catalogue.find_study("energy_balance")->make();
+  StudyContext context;
+  context.catalogue = &catalogue;
+  context.cases = &cases;
+  const std::vector<StudyJob> jobs = study->plan(context);
+  REQUIRE(jobs.size() >= 10);
+  std::set<std::string> fingerprints;
+  int swept = 0;
+  for (const StudyJob& job : jobs) {
+    INFO(job.label);
+    fingerprints.insert(job.inputs);
+    const size_t at = job.label.find("h = ");
+    if (at == std::string::npos) continue;  // the reference
+    const double h = std::stod(job.label.substr(at + 4));
+    CHECK_THAT(job.inputs, Catch::Contains("h=" + format_g(h, 17)));
+    ++swept;
+  }
+  CHECK(swept + 1 == int(jobs.size()));
+  CHECK(fingerprints.size() == jobs.size());
 }

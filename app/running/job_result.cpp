@@ -142,13 +142,13 @@ std::string file_hash(const std::string& path) {
   return hashes[path] = in ? fingerprint_of(s.str()) : "unreadable";
 }
 
+}  // namespace
+
 CaseIdentity identity_of(const Case& c) {
   CaseIdentity id{c.name, file_hash(c.file), fingerprint_of(c.model_inputs), ""};
   if (const auto it = c.origins.find("model " + c.model_name); it != c.origins.end()) id.model_origin = it->second;
   return id;
 }
-
-}  // namespace
 
 IntegratorInputs integrator_inputs(const Case& c, const std::string& integrator, const IntegratorSettings& s) {
   IntegratorInputs out{integrator, s.h, {}, ""};

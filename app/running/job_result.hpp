@@ -382,6 +382,8 @@ void describe(V& v, JobInputs& x) {
 }
 
 CaseInputs case_inputs_of(const Case& c);
+// A case's identity: its name, its file's hash, its model inputs' hash and the model's origin.
+CaseIdentity identity_of(const Case& c);
 // One integrator's step and effective settings, sorted by key, with its origin.
 IntegratorInputs integrator_inputs(const Case& c, const std::string& integrator, const IntegratorSettings& s);
 RunInputs run_inputs_of(const Case& c, const std::string& integrator);

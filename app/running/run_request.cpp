@@ -39,6 +39,25 @@ RunRequestRecord record_of(const RunRequest& request) {
           m.t_end,       m.sample_interval, m.window_end, m.repeats, m.min_timed_s, m.observe, m.timeseries_path};
 }
 
+namespace run_request_detail {
+// The fingerprinted text of a request: the case's identity beside the request's record.
+struct RequestInputs {
+  CaseIdentity identity;
+  RunRequestRecord run;
+};
+template <class V>
+void describe(V& v, RequestInputs& x) {
+  v("case", x.identity);
+  v("request", x.run);
+}
+}  // namespace run_request_detail
+
+std::string request_inputs(const RunRequest& request, std::vector<JobParameter> own) {
+  run_request_detail::RequestInputs inputs{identity_of(*request.key.c), record_of(request)};
+  inputs.run.timeseries.clear();
+  return job_inputs(record_text(inputs), std::move(own));
+}
+
 std::string request_words(const RunRequest& request) {
   const IntegratorSettings& s = request.settings;
   std::string words = "h = " + format_g(s.h, 6) + " s";

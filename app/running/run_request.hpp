@@ -64,6 +64,14 @@ void describe(V& v, RunRequestRecord& x) {
 }
 RunRequestRecord record_of(const RunRequest& request);
 
+// What a job that runs this request computes from (StudyJob::inputs, its stored result's
+// fingerprint): the case's identity and the request's record -- the step, every effective
+// setting, the horizon, the grid -- taken from the request the job runs, so that a job is
+// fingerprinted by what it runs, listed once. `own`: what else the job's result depends on that
+// the request does not say (a [model] value of a case variant, whose identity is the file's).
+// Where the time series is written is no input of what is computed and is left out.
+std::string request_inputs(const RunRequest& request, std::vector<JobParameter> own = {});
+
 // "h = 0.002 s, t_end = 2 s": the step and horizon a request runs, as `tetherbench run` prints
 // them before each run's row; an adaptive run adds its tolerances (its h is the first step) and
 // its step cap when it has one.

@@ -16,8 +16,9 @@
 // through the one measurement path (measure(), app/running/runner.hpp) and touching nothing shared;
 // tetherbench runs them in its parallel pool (threads, MPI ranks), stores them for --resume under
 // a fingerprint of their inputs, and hands each result back into its slot; write() then writes
-// the study's files from the slots. A job's inputs are run_inputs(case, integrator) (the case
-// file, model, the integrator's effective settings and origin) plus the study's own parameters.
+// the study's files from the slots. A job's inputs are request_inputs(request): the case file and
+// model, and the request it runs (the integrator's effective settings with its step, its origin,
+// the horizon and grid), so that the fingerprint is taken from what runs.
 #include "observed_order.hpp"
 
 #include <algorithm>
@@ -86,19 +87,15 @@ class ObservedOrder final : public Study {
       }
     std::vector<StudyJob> jobs;
     for (Point& p : points_) {
-      const double t_end = p.t_end;
-      jobs.push_back(result_job<Measurement>(
-          p.c->name + " | " + p.info->name + " | observed order, h = " + format_g(p.h, 6), t_end / p.h,
-          job_inputs(run_inputs(*p.c, p.info->name), {{"h", exact(p.h)}, {"t_end", exact(t_end)}}),
-          [c = p.c, info = p.info, h = p.h, t_end] {
-            IntegratorSettings s = c->settings_for(info->name);
-            s.h = h;
-            MeasureOptions m;
-            m.t_end = m.sample_interval = t_end;
-            m.observe = false;  // only the final state is needed
-            return measure({RunKey{c, info, c->model->default_discretisation()}, s, m});
-          },
-          p.measured));
+      // The point's run said once (app/running/run_request.hpp): what the job runs and what its
+      // stored result is fingerprinted by are the same record.
+      RunRequest request{RunKey{p.c, p.info, p.c->model->default_discretisation()}, p.c->settings_for(p.info->name), {}};
+      request.settings.h = p.h;
+      request.measure.t_end = request.measure.sample_interval = p.t_end;
+      request.measure.observe = false;  // only the final state is needed
+      const std::string inputs = request_inputs(request);
+      jobs.push_back(result_job<Measurement>(p.c->name + " | " + p.info->name + " | observed order, h = " + format_g(p.h, 6),
+                                             p.t_end / p.h, inputs, [request] { return measure(request); }, p.measured));
     }
     return jobs;
   }

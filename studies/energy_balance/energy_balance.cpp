@@ -79,39 +79,34 @@ class EnergyBalanceStudy final : public SweepStudy<BalancePoint> {
     }
   }
 
-  Job job_of(const Point& p) const override {
-    const EnergyBalance& balance = *p.key.c->section<EnergyBalance>();
-    if (p.reference())
-      // Cost, for ordering the jobs only: that of the sweep's finest run (the same span as its limits check).
-      return {p.key.c->name + " | " + p.key.label() + " | energy balance reference", balance.fixed_step_spans().front().t_end /
-                                                                                         balance.fixed_step_spans().front().h,
-              job_inputs(case_inputs(*p.key.c),
-                         {{"solver", p.key.integrator->name}, {"discretisation", p.key.discretisation}, {"rtol", exact(kReferenceRtol)},
-                          {"atol", exact(kReferenceAtol)}, {"t_end", exact(balance.t_end)}})};
-    return {p.key.c->name + " | " + p.key.label() + " | energy balance, h = " + format_g(p.h, 6), balance.t_end / p.h,
-            job_inputs(run_inputs(*p.key.c, p.key.integrator->name),
-                       {{"discretisation", p.key.discretisation}, {"h", exact(p.h)}, {"t_end", exact(balance.t_end)}})};
-  }
-
-  Measurement run(const Point& p) const override {
+  RunRequest request_of(const Point& p) const override {
     const Case& c = *p.key.c;
     const EnergyBalance& balance = *c.section<EnergyBalance>();
-    IntegratorSettings s;
+    RunRequest request{p.key, {}, {}};
     if (p.reference()) {
       // The reference solutions' solver and tolerances (app/running/reference.hpp), its first step the sweep's finest.
-      s = IntegratorSettings::defaults(p.key.integrator->settings, *std::min_element(balance.steps.begin(), balance.steps.end()));
-      s.set_tolerances({kReferenceRtol, kReferenceAtol});
+      request.settings =
+          IntegratorSettings::defaults(p.key.integrator->settings, *std::min_element(balance.steps.begin(), balance.steps.end()));
+      request.settings.set_tolerances({kReferenceRtol, kReferenceAtol});
     } else {
-      s = c.settings_for(p.key.integrator->name);
-      s.h = p.h;
+      request.settings = c.settings_for(p.key.integrator->name);
+      request.settings.h = p.h;
     }
-    MeasureOptions m;
-    m.t_end = balance.t_end;
+    request.measure.t_end = balance.t_end;
     // The balance is measured on the case's grid; the reference is observed at t_end only, where its
     // last step lands, not through its dense output (whose interpolation error, 5e-8 J on the
     // tether, is far above the solver's: its E(T) and W(T) are the comparison's).
-    m.sample_interval = p.reference() ? balance.t_end : std::min(c.sample_interval, balance.t_end);
-    return measure({p.key, s, m});
+    request.measure.sample_interval = p.reference() ? balance.t_end : std::min(c.sample_interval, balance.t_end);
+    return request;
+  }
+
+  Job job_of(const Point& p, const RunRequest&) const override {
+    const EnergyBalance& balance = *p.key.c->section<EnergyBalance>();
+    if (p.reference())
+      // Cost, for ordering the jobs only: that of the sweep's finest run (the same span as its limits check).
+      return {p.key.c->name + " | " + p.key.label() + " | energy balance reference",
+              balance.fixed_step_spans().front().t_end / balance.fixed_step_spans().front().h};
+    return {p.key.c->name + " | " + p.key.label() + " | energy balance, h = " + format_g(p.h, 6), balance.t_end / p.h};
   }
 
   std::vector<std::string> write_files(const std::filesystem::path& dir, const std::vector<Point>& points) const override {

@@ -83,18 +83,16 @@ class ErrorSpreadStudy final : public SweepStudy<SpreadPoint, SummaryRow, &Sprea
     }
   }
 
-  Job job_of(const Point& p) const override {
-    const Case& c = *p.key.c;
-    const ErrorSpread& spread = *c.section<ErrorSpread>();
-    const std::string name = p.key.integrator->name;
-    return {c.name + " | " + p.key.label() + " | model." + spread.parameter + " = " + format_g(p.value, 17) + " (error spread)",
-            c.t_end_for(name) / c.h,
-            job_inputs(run_inputs(c, name),
-                       {{"discretisation", p.key.discretisation}, {"model." + spread.parameter, exact(p.value)}})};
+  RunRequest request_of(const Point& p) const override {
+    return full_run_request(p.key, RunOptions::untimed());  // no time series: the full run has it
   }
 
-  SummaryRow run(const Point& p) const override {
-    return run_case(p.key, RunOptions::untimed());  // no time series: the full run has it
+  Job job_of(const Point& p, const RunRequest& request) const override {
+    const Case& c = *p.key.c;
+    const ErrorSpread& spread = *c.section<ErrorSpread>();
+    // The [model] value beside the request: the variant's identity is the case file's.
+    return {c.name + " | " + p.key.label() + " | model." + spread.parameter + " = " + format_g(p.value, 17) + " (error spread)",
+            request.t_end() / request.h(), {{"model." + spread.parameter, exact(p.value)}}};
   }
 
   std::vector<std::string> write_files(const std::filesystem::path& dir, const std::vector<Point>& points) const override {

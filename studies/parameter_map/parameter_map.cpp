@@ -98,13 +98,23 @@ class ParameterMapStudy final : public SweepStudy<MapPoint> {
     }
   }
 
-  Job job_of(const Point& p) const override {
+  RunRequest request_of(const Point& p) const override {
     const ParameterMap& map = *p.original->section<ParameterMap>();
-    // The variant differs from the case only in the mapped parameter and h, both in the label.
+    RunRequest request{RunKey{p.variant, p.integrator, p.variant->model->default_discretisation()},
+                       p.variant->settings_for(p.integrator->name), {}};
+    request.settings.h = p.h;
+    request.measure.t_end = map.t_end;
+    request.measure.sample_interval = std::min(p.variant->sample_interval, map.t_end);
+    return request;
+  }
+
+  Job job_of(const Point& p, const RunRequest& request) const override {
+    const ParameterMap& map = *p.original->section<ParameterMap>();
+    // The variant differs from the case only in the mapped parameter and h, both in the label; the
+    // parameter's value beside the request (the variant's identity is the case file's).
     return {p.original->name + " | " + p.integrator->name + " | " + map.parameter + " = " + format_g(p.value, 3) +
                 ", h = " + format_g(p.h, 3),
-            map.t_end / p.h,
-            job_inputs(run_inputs(*p.original, p.integrator->name), {{map.parameter, exact(p.value)}, {"h", exact(p.h)}})};
+            request.t_end() / request.h(), {{map.parameter, exact(p.value)}}};
   }
 
   std::vector<std::string> write_files(const std::filesystem::path& dir, const std::vector<Point>& points) const override {
@@ -200,16 +210,6 @@ class ParameterMapStudy final : public SweepStudy<MapPoint> {
     if (std::isfinite(y_star) && y > y_star)
       out += ", above the method's y* = " + format_g(y_star, 3) + " already about rest: outside its stability interval";
     return out + "]";
-  }
-
-  Measurement run(const Point& p) const override {
-    const ParameterMap& map = *p.original->section<ParameterMap>();
-    IntegratorSettings s = p.variant->settings_for(p.integrator->name);
-    s.h = p.h;
-    MeasureOptions m;
-    m.t_end = map.t_end;
-    m.sample_interval = std::min(p.variant->sample_interval, map.t_end);
-    return measure({RunKey{p.variant, p.integrator, p.variant->model->default_discretisation()}, s, m});
   }
 
   std::list<Case> variants_;  // stable addresses: the points refer to them

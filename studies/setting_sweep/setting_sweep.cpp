@@ -68,22 +68,21 @@ class SettingSweepStudy final : public SweepStudy<SettingPoint> {
     }
   }
 
-  Job job_of(const SettingPoint& p) const override {
-    const SettingSweep& sweep = *p.key.c->section<SettingSweep>();
-    return {p.key.c->name + " | " + sweep.integrator + " | " + sweep.setting + " = " + format_g(p.value, 3),
-            sweep.t_end / p.key.c->h, job_inputs(run_inputs(*p.key.c, sweep.integrator), {{sweep.setting, exact(p.value)}})};
-  }
-
-  Measurement run(const SettingPoint& p) const override {
+  RunRequest request_of(const SettingPoint& p) const override {
     const Case& c = *p.key.c;
     const SettingSweep& sweep = *c.section<SettingSweep>();
-    IntegratorSettings s = c.settings_for(sweep.integrator);
-    s.set(sweep.setting, p.value);
-    MeasureOptions m;
-    m.t_end = sweep.t_end;
-    m.sample_interval = c.sample_interval;
-    m.repeats = 2;  // runtime: the minimum of the observed pass and one without observation
-    return measure({p.key, s, m});
+    RunRequest request{p.key, c.settings_for(sweep.integrator), {}};
+    request.settings.set(sweep.setting, p.value);
+    request.measure.t_end = sweep.t_end;
+    request.measure.sample_interval = c.sample_interval;
+    request.measure.repeats = 2;  // runtime: the minimum of the observed pass and one without observation
+    return request;
+  }
+
+  Job job_of(const SettingPoint& p, const RunRequest& request) const override {
+    const SettingSweep& sweep = *p.key.c->section<SettingSweep>();
+    return {p.key.c->name + " | " + sweep.integrator + " | " + sweep.setting + " = " + format_g(p.value, 3),
+            request.t_end() / request.h()};
   }
 
   std::vector<std::string> write_files(const std::filesystem::path& dir, const std::vector<SettingPoint>& points) const override {

@@ -91,16 +91,19 @@ class ToleranceSweepStudy final : public SweepStudy<TolerancePoint> {
                         0.0, 0.0, {}});
   }
 
-  Job job_of(const Point& p) const override {
-    const ToleranceSweep& sweep = *p.key.c->section<ToleranceSweep>();
-    const IntegratorSettings s = settings_of(p);
+  RunRequest request_of(const Point& p) const override {
+    RunRequest request{p.key, settings_of(p), {}};
+    request.measure.t_end = p.key.c->section<ToleranceSweep>()->t_end;
+    request.measure.sample_interval = p.key.c->sample_interval;
+    request.measure.repeats = 1;  // runs of 10^5..10^7 steps: one pass times them well
+    request.measure.min_timed_s = 0.0;
+    return request;
+  }
+
+  Job job_of(const Point& p, const RunRequest& request) const override {
     // Cost: the steps the run will take at most (a capped step or the case's h bounds them from below).
-    const double step = p.adaptive() ? (p.max_step > 0.0 ? p.max_step : p.key.c->h) : p.key.c->h;
-    std::vector<JobParameter> parameters = {{"t_end", exact(sweep.t_end)}, {"h", exact(s.h)}};
-    if (p.adaptive())
-      parameters.insert(parameters.end(),
-                        {{"rtol", exact(p.rtol)}, {"atol", exact(s.tolerances().atol)}, {"max_step", exact(p.max_step)}});
-    return {label_of(p), sweep.t_end / step, job_inputs(run_inputs(*p.key.c, p.key.integrator->name), parameters)};
+    const double step = p.adaptive() && p.max_step > 0.0 ? p.max_step : request.h();
+    return {label_of(p), request.t_end() / step};
   }
 
   std::vector<std::string> write_files(const std::filesystem::path& dir, const std::vector<Point>& points) const override {
@@ -143,15 +146,6 @@ class ToleranceSweepStudy final : public SweepStudy<TolerancePoint> {
     if (p.adaptive())
       label += " | rtol = " + format_g(p.rtol, 3) + (p.max_step > 0.0 ? ", max_step = " + format_g(p.max_step, 3) : ", free");
     return label;
-  }
-
-  Measurement run(const Point& p) const override {
-    MeasureOptions m;
-    m.t_end = p.key.c->section<ToleranceSweep>()->t_end;
-    m.sample_interval = p.key.c->sample_interval;
-    m.repeats = 1;        // runs of 10^5..10^7 steps: one pass times them well
-    m.min_timed_s = 0.0;
-    return measure({p.key, settings_of(p), m});
   }
 
   // A cell of the Markdown table: the numbers of a completed run (an unstable one's too, its
