@@ -85,15 +85,14 @@ struct FullRuns {
     options.out_dir = out_dir;
     options.repeats = repeats;
     for (size_t i = 0; i < keys.size(); ++i) {
-      const RunKey key = keys[i];
-      const double cost = key.c->t_end_for(key.integrator->name) / key.c->h;  // steps at the case's step: the long runs first
+      // The run said once: what the job runs and what its stored result is fingerprinted by.
+      RunRequest request = full_run_request(keys[i], options);
+      const RunKey& key = request.key;
+      const double cost = request.t_end() / request.h();  // steps at the run's step: the long runs first
+      const std::string label = key.c->name + " | " + key.label() + " | full run", inputs = request_inputs(request);
       // The time series is written by the process that runs the job (a shared folder on a cluster).
-      jobs.push_back(result_job<SummaryRow>(key.c->name + " | " + key.label() + " | full run", cost,
-                                            job_inputs(run_inputs(*key.c, key.integrator->name),
-                                                       {{"discretisation", key.discretisation},
-                                                        {"repeats", std::to_string(repeats)},
-                                                        {"min_timed_s", exact(options.min_timed_s)}}),
-                                            [key, options] { return run_case(key, options); }, rows[i]));
+      jobs.push_back(result_job<SummaryRow>(label, cost, inputs, [request = std::move(request)] { return run_case(request); },
+                                            rows[i]));
     }
     return jobs;
   }

@@ -80,16 +80,19 @@ class LongTimeStudy final : public Study {
         }
     }
     std::vector<StudyJob> jobs;
-    for (auto& r : runs_)
+    for (auto& r : runs_) {
+      // The run said once (app/running/run_request.hpp): its step (a twin's 2h) and horizon, untimed
+      // (long_time.csv shows no runtime); the job runs it, after its probe, and is fingerprinted by it.
+      RunOptions options = RunOptions::untimed();
+      if (r.step_factor != 1.0) options.h = r.step_factor * r.key.c->h;
+      options.t_end = r.t_end;
+      RunRequest request = full_run_request(r.key, options);
       jobs.push_back(result_job<LongRunResult>(
           r.key.c->name + " | " + r.key.label() + " | long_time t_end = " + format_g(r.t_end, 3) +
               (r.step_factor != 1.0 ? " at " + format_g(r.step_factor) + "h" : ""),
-          r.t_end / (r.step_factor * r.key.c->h),
-          job_inputs(run_inputs(*r.key.c, r.key.integrator->name), {{"discretisation", r.key.discretisation},
-                                                                    {"t_end", exact(r.t_end)},
-                                                                    {"step_factor", exact(r.step_factor)},
-                                                                    {"probe_steps", exact(kProbeSteps)}}),
-          [&r] { return run(r); }, r.result));
+          request.t_end() / request.h(), request_inputs(request, {{"probe_steps", exact(kProbeSteps)}}),
+          [request = std::move(request)] { return run(request); }, r.result));
+    }
     return jobs;
   }
 
@@ -325,22 +328,21 @@ class LongTimeStudy final : public Study {
 
   static std::string cell(bool ok, double x, int digits = 6) { return ok && std::isfinite(x) ? format_g(x, digits) : ""; }
 
-  static LongRunResult run(const LongRun& r) {
-    const double t_end = r.t_end;
+  // A probe of kProbeSteps case steps first: a run that does external work within it is no case for
+  // a growth law (probed_work), and is not run to the end.
+  static LongRunResult run(const RunRequest& request) {
     LongRunResult out;
-    RunOptions options = RunOptions::untimed();  // long_time.csv shows no runtime
-    if (r.step_factor != 1.0) options.h = r.step_factor * r.key.c->h;
-    const double probe = std::min(t_end, kProbeSteps * r.key.c->h);
-    if (probe < t_end) {
-      options.t_end = probe;
-      out.row = run_case(r.key, options);
+    const double probe = std::min(request.t_end(), kProbeSteps * request.key.c->h);
+    if (probe < request.t_end()) {
+      RunRequest probing = request;
+      probing.measure.t_end = probe;
+      out.row = run_case(probing);
       if (out.row.outcome.ok() && out.row.metrics.external_work_max > 0.0) {
         out.probed_work = true;
         return out;
       }
     }
-    options.t_end = t_end;
-    out.row = run_case(r.key, options);
+    out.row = run_case(request);
     return out;
   }
 

@@ -181,22 +181,26 @@ class PaperComparison final : public Study {
 
   // The extra runs the claims ask for: each sensitivity value, each longer horizon; once each.
   std::vector<StudyJob> plan_extra_runs(const StudyContext& context) {
-    std::vector<StudyJob> jobs;
+    std::vector<std::string> planned;  // the labels of the extra runs, in the order first asked for
     for (const auto& claim : claims_) {
       const Case* c = find_case(context, claim.case_name);
       if (!c || claim.kind == ClaimKind::Converges) continue;
-      plan_other_run_at_setting(context, claim, jobs);
+      plan_other_run_at_setting(context, claim, planned);
       const auto [name, discretisation] = split_run(claim.run);
       const IntegratorInfo* info = context.catalogue->find_integrator(name);
       const std::string d = discretisation.empty() ? c->model->default_discretisation() : discretisation;
-      plan_sensitivity_runs(context, claim, c, info, d, jobs);
-      plan_longer_run(context, claim, c, info, d, jobs);
+      plan_sensitivity_runs(context, claim, c, info, d, planned);
+      plan_longer_run(context, claim, c, info, d, planned);
     }
+    // Each run's request once every claim has said what it needs of it (a later claim on the same
+    // longer run may ask for its time series).
+    std::vector<StudyJob> jobs;
+    for (const auto& label : planned) jobs.push_back(extra_job(label, extra_.at(label)));
     return jobs;
   }
 
     // The run compared with, at a changed setting: run here, with its time series.
-  void plan_other_run_at_setting(const StudyContext& context, const PaperClaim& claim, std::vector<StudyJob>& jobs) {
+  void plan_other_run_at_setting(const StudyContext& context, const PaperClaim& claim, std::vector<std::string>& planned) {
     if (const OtherRun o = split_other(claim.other_run); !o.setting.empty()) {
       const Case* oc = find_case(context, claim.other_case);
       if (oc) {
@@ -209,7 +213,7 @@ class PaperComparison final : public Study {
           e.value = o.value;
           e.t_end = oc->t_end_for(oname);
           e.timeseries = (std::filesystem::path(context.out_dir) / "paper_comparison_runs" / oc->name / claim.other_run / "timeseries.csv").string();
-          jobs.push_back(extra_job(label, e));
+          planned.push_back(label);
         }
         other_of_[claim.id] = &extra_.at(label);
       }
@@ -218,7 +222,7 @@ class PaperComparison final : public Study {
 
   // One run per sensitivity value of the claim, shared by every claim that asks for the same.
   void plan_sensitivity_runs(const StudyContext& context, const PaperClaim& claim, const Case* c, const IntegratorInfo* info,
-                             const std::string& d, std::vector<StudyJob>& jobs) {
+                             const std::string& d, std::vector<std::string>& planned) {
     for (double value : claim.sensitivity_values) {
       const std::string label = c->name + " | " + claim.run + " | " + claim.sensitivity_setting + " = " +
                                 format_g(value, 16) + " (paper claims)";
@@ -229,7 +233,7 @@ class PaperComparison final : public Study {
         e.value = value;
         e.t_end = c->t_end_for(info->name);
         e.case_value = sensitivity_variant(context, claim, e);
-        jobs.push_back(extra_job(label, e));
+        planned.push_back(label);
       }
       sensitivity_of_[claim.id].push_back(&extra_.at(label));
     }
@@ -237,14 +241,14 @@ class PaperComparison final : public Study {
 
   // The claim's longer horizon as a run of its own, shared by every claim that asks for the same.
   void plan_longer_run(const StudyContext& context, const PaperClaim& claim, const Case* c, const IntegratorInfo* info,
-                       const std::string& d, std::vector<StudyJob>& jobs) {
+                       const std::string& d, std::vector<std::string>& planned) {
     if (claim.horizon > 0.0) {
       const std::string label = c->name + " | " + claim.run + " | over " + format_g(claim.horizon, 6) + " s (paper claims)";
       if (!extra_.count(label)) {
         ExtraRun& e = extra_[label];
         e.key = RunKey{c, info, d};
         e.t_end = claim.horizon;
-        jobs.push_back(extra_job(label, e));
+        planned.push_back(label);
       }
       // Its time series only for a claim judged on one (written by the process that runs the
       // job): a claim on a summary metric is judged by the run's growth law, fitted on an
@@ -376,22 +380,26 @@ class PaperComparison final : public Study {
     return (std::filesystem::path(context.out_dir) / case_name / run / "timeseries.csv").string();
   }
 
-  static Measurement run(const ExtraRun& e) {
+  // The extra run said once (app/running/run_request.hpp): the case's settings for the run with
+  // the claim's integrator setting (a [model] one is the variant case's, e.key's), over its horizon.
+  static RunRequest request_of(const ExtraRun& e) {
     const Case& c = *e.key.c;
-    IntegratorSettings settings = c.settings_for(e.key.integrator->name);
-    if (!e.setting.empty() && e.setting.rfind("model.", 0) != 0) settings.set(e.setting, e.value);
-    MeasureOptions m;
-    m.t_end = e.t_end;
-    m.sample_interval = c.sample_interval;
-    m.timeseries_path = e.timeseries;
-    return measure({e.key, settings, m});
+    RunRequest request{e.key, c.settings_for(e.key.integrator->name), {}};
+    if (!e.setting.empty() && e.setting.rfind("model.", 0) != 0) request.settings.set(e.setting, e.value);
+    request.measure.t_end = e.t_end;
+    request.measure.sample_interval = c.sample_interval;
+    request.measure.timeseries_path = e.timeseries;
+    return request;
   }
 
   StudyJob extra_job(const std::string& label, ExtraRun& e) const {
-    const std::string name = e.key.integrator->name;
-    return result_job<Measurement>(label, e.t_end / e.key.c->h,
-                                   job_inputs(run_inputs(*e.key.c, name), {{e.setting, exact(e.value)}, {"t_end", exact(e.t_end)}}),
-                                   [&e] { return run(e); }, e.measured);
+    RunRequest request = request_of(e);
+    // The setting beside the request: a [model] value of a variant case, which its identity (the
+    // case file's) does not show.
+    const std::string inputs =
+        request_inputs(request, e.setting.empty() ? std::vector<JobParameter>{} : std::vector<JobParameter>{{e.setting, exact(e.value)}});
+    const double cost = request.t_end() / request.h();
+    return result_job<Measurement>(label, cost, inputs, [request = std::move(request)] { return measure(request); }, e.measured);
   }
 
   // Checks the claim's sensitivity key and, for a [model] key, points the run at a variant of the

@@ -322,16 +322,15 @@ class WorkPrecision final : public Study {
     for (auto& p : points_) {
       const double cost = p.parameter == Swept::H ? horizon(p) / p.value : 1.0;
       const auto& prints = p.ranking ? ranking_prints : reference_prints;
+      // The point's run said once (app/running/run_request.hpp): the job runs it and is
+      // fingerprinted by it, with the reference its errors are measured against beside it.
+      RunRequest request = request_of(p);
+      const std::string inputs = request_inputs(
+          request, {{"sweep", p.ranking ? "ranking" : "orders"}, {"reference", prints.at(p.key.c->name).at(p.key.discretisation)}});
       jobs.push_back(result_job<WorkPrecisionResult>(
           p.key.c->name + " | " + p.key.label() + " | " + (p.ranking ? "ranking " : "") +
               std::string(enum_text(p.parameter)) + " = " + format_g(p.value, 3),
-          cost,
-          job_inputs(run_inputs(*p.key.c, p.key.integrator->name),
-                     {{"discretisation", p.key.discretisation}, {std::string(enum_text(p.parameter)), exact(p.value)},
-                      {"sweep", p.ranking ? "ranking" : "orders"}, {"horizon", exact(horizon(p))},
-                      {"repeats", std::to_string(p.repeats)}, {"min_timed_s", exact(p.min_timed_s)},
-                      {"reference", prints.at(p.key.c->name).at(p.key.discretisation)}}),
-          [this, &p] { return run(p); }, p.result));
+          cost, inputs, [this, &p, request = std::move(request)] { return run(p, request); }, p.result));
     }
     return jobs;
   }
@@ -726,27 +725,36 @@ class WorkPrecision final : public Study {
   }
 
   // Reads the references only (read-only once planned): a job's computation, on any thread or rank.
-  WorkPrecisionResult run(const Point& p) const {
+  // The point's run: the case's settings at the swept step or tolerance, over the sweep's horizon,
+  // observed on its reference trajectory's grid.
+  RunRequest request_of(const Point& p) const {
     const Case& c = *p.key.c;
-    IntegratorSettings s = c.settings_for(p.key.integrator->name);
+    RunRequest request{p.key, c.settings_for(p.key.integrator->name), {}};
     if (p.parameter == Swept::H) {
-      s.h = p.value;
+      request.settings.h = p.value;
     } else {
-      s.set_tolerances({p.value, 1e-2 * p.value});
+      request.settings.set_tolerances({p.value, 1e-2 * p.value});
     }
-    const StateTrajectory& reference =
-        (p.ranking ? ranking_trajectories_ : trajectories_).at(c.name).at(p.key.discretisation);
-    const double interval = reference.interval;
-    std::vector<Eigen::VectorXd> samples(reference.states.size());
-    std::string off_grid;
-    MeasureOptions m;
+    MeasureOptions& m = request.measure;
     m.t_end = horizon(p);
-    m.sample_interval = interval;
+    m.sample_interval = (p.ranking ? ranking_trajectories_ : trajectories_).at(c.name).at(p.key.discretisation).interval;
     // Observed, for the instability criterion alone (core/stability_criterion.hpp): a point that
     // completes with its energy growing is unstable at its step, not a point of the diagram.
     m.observe = true;
     m.repeats = p.repeats;          // the runtime is the fastest pass, the spread median / fastest - 1
     m.min_timed_s = p.min_timed_s;  // sub-millisecond points: the minimum of enough passes
+    return request;
+  }
+
+  // Reads the references only (read-only once planned): a job's computation, on any thread or rank.
+  WorkPrecisionResult run(const Point& p, RunRequest request) const {
+    const Case& c = *p.key.c;
+    const StateTrajectory& reference =
+        (p.ranking ? ranking_trajectories_ : trajectories_).at(c.name).at(p.key.discretisation);
+    const double interval = reference.interval;
+    std::vector<Eigen::VectorXd> samples(reference.states.size());
+    std::string off_grid;
+    MeasureOptions& m = request.measure;
     // Each sample on its grid time (a fixed step's end lands there to round-off; adaptive runs
     // interpolate onto it): anything else is recorded, not compared.
     m.physical_samples = [&](double t, const Eigen::VectorXd& x) {
@@ -757,7 +765,7 @@ class WorkPrecision final : public Study {
         off_grid = "sample at t = " + format_g(t, 17) + " s off the trajectory grid (every " + format_g(interval) + " s)";
     };
     WorkPrecisionResult out;
-    out.measured = measure({p.key, s, m});
+    out.measured = measure(request);
     if (!out.measured.outcome.ok()) return out;
     // The ranking's reference trajectory ends at its horizon: its last state is the final reference.
     const Eigen::VectorXd final_error =
