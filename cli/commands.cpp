@@ -468,8 +468,8 @@ class GateCommand : public Command {
     int failed = 0, checked = 0, inconclusive = 0;
     for (const GateCheck& g : gates.checks) {
       ++checked;
-      if (g.inconclusive) ++inconclusive, std::printf("gate inconclusive: %s\n", g.message.c_str());
-      else if (g.pass) std::printf("gate ok:     %s\n", g.message.c_str());
+      if (g.inconclusive()) ++inconclusive, std::printf("gate inconclusive: %s\n", g.message.c_str());
+      else if (g.pass()) std::printf("gate ok:     %s\n", g.message.c_str());
       else ++failed, std::printf("GATE FAILED: %s\n", g.message.c_str());
     }
     std::printf("%d passed, %d failed, %d inconclusive\n", checked - failed - inconclusive, failed, inconclusive);

@@ -235,7 +235,7 @@ py::list table_binding(const std::vector<std::string>& files, const std::vector<
   return written;
 }
 
-// `tetherbench gate`: the checks as (case, integrator, metric, outcome, message) rows, or, recording,
+// `tetherbench gate`: the checks as described records (GateCheck), or, recording,
 // what was recorded.
 py::dict gate(const std::vector<std::string>& files, const std::vector<std::string>& integrators,
               const std::optional<std::string>& envelopes, bool record, bool accept_failures) {
@@ -253,10 +253,8 @@ py::dict gate(const std::vector<std::string>& files, const std::vector<std::stri
     InterruptScope scope;
     outcome = run_gates(s.catalogue, s.data, cases, request);
   }
-  py::list checks;
-  for (const auto& g : outcome.checks)
-    checks.append(py::make_tuple(g.case_name, g.integrator, g.metric,
-                                 g.inconclusive ? "inconclusive" : g.pass ? "ok" : "failed", g.message));
+  py::list checks;  // each check bound by its description (case, integrator, metric, outcome, message)
+  for (const auto& g : outcome.checks) checks.append(python::record_dict(g));
   py::dict d;
   d["file"] = outcome.file;
   d["checks"] = checks;

@@ -51,22 +51,22 @@ TEST_CASE("gates pass within the envelope and fail outside it, naming case, inte
   };
   const auto checks = check_gates(c, catalogue(), envelopes, kHint);
   REQUIRE(find(checks, "lgvi", "orthogonality_err_max"));
-  CHECK(find(checks, "lgvi", "orthogonality_err_max")->pass);
+  CHECK(find(checks, "lgvi", "orthogonality_err_max")->pass());
   const GateCheck* energy = find(checks, "rk4", "energy_err_max");
   REQUIRE(energy);
-  CHECK_FALSE(energy->pass);
+  CHECK_FALSE(energy->pass());
   CHECK(energy->message.find("case A_string_pendulum_paper, integrator rk4, metric energy_err_max = ") == 0);
   // The bound checked is the run's round-off floor (the stored 1e-20 is below round-off).
   CHECK(energy->message.find("round-off floor of this run; stored bound 1e-20") != std::string::npos);
-  CHECK(find(checks, "rk4", "orthogonality_err_max")->pass);
+  CHECK(find(checks, "rk4", "orthogonality_err_max")->pass());
   const GateCheck* drift = find(checks, "rk4", "energy_drift_rate_abs");
   REQUIRE(drift);
-  CHECK_FALSE(drift->pass);
+  CHECK_FALSE(drift->pass());
   CHECK(drift->message.find("bound >= 1") != std::string::npos);
   // rk45 has no envelope here: that is a failure too, so new pairs cannot slip through.
   const GateCheck* missing = find(checks, "rk45", "");
   REQUIRE(missing);
-  CHECK_FALSE(missing->pass);
+  CHECK_FALSE(missing->pass());
   // Against the file in use, with the command that records into it.
   CHECK(missing->message.find("no envelope in test_envelopes.csv (record one with `tetherbench gate --record --envelopes "
                               "test_envelopes.csv`)") != std::string::npos);
@@ -95,7 +95,7 @@ TEST_CASE("recording re-measures recorded bounds, keeps fixed ones, and covers n
   CHECK(saw_fixed);
   CHECK(saw_new_pair);
   // The recorded envelopes hold for the run they were recorded from.
-  for (const auto& g : check_gates(c, catalogue(), out, kHint)) CHECK(g.pass);
+  for (const auto& g : check_gates(c, catalogue(), out, kHint)) CHECK(g.pass());
 }
 
 TEST_CASE("a run that fails at the case's step is refused by --record, or recorded with its kind and time when accepted, and gated as such",
@@ -136,7 +136,7 @@ TEST_CASE("a run that fails at the case's step is refused by --record, or record
   CHECK(fails->bound == Approx(std::max(0.0, fails->recorded_value - std::max(0.1 * fails->recorded_value, 5 * 3e-3))));
   for (const auto& g : check_gates(c, catalogue(), recorded, kHint)) {
     INFO(g.message);
-    CHECK(g.pass);
+    CHECK(g.pass());
   }
   // Once recorded, re-recording the same failure needs no --accept-failures (the file expects it).
   CHECK(record_envelopes(c, catalogue(), recorded, false).refused.empty());
@@ -148,7 +148,7 @@ TEST_CASE("a run that fails at the case's step is refused by --record, or record
   for (const auto& g : check_gates(c, catalogue(), later, kHint))
     if (g.integrator == "rk4") {
       saw_earlier = true;
-      CHECK_FALSE(g.pass);
+      CHECK_FALSE(g.pass());
       CHECK(g.message.find("fails earlier than recorded") != std::string::npos);
       CHECK(g.message.find("10% of the recorded time or 5 steps, whichever is more") != std::string::npos);
     }
@@ -161,7 +161,7 @@ TEST_CASE("a run that fails at the case's step is refused by --record, or record
   for (const auto& g : check_gates(c, catalogue(), recorded, kHint))
     if (g.integrator == "rk4") {
       saw = true;
-      CHECK_FALSE(g.pass);
+      CHECK_FALSE(g.pass());
       CHECK(g.message.find("changed outcome: expected to fail (diverged at t = ") != std::string::npos);
       CHECK(g.message.find("re-record with `tetherbench gate --record --envelopes test_envelopes.csv`") != std::string::npos);
     }
@@ -188,19 +188,19 @@ TEST_CASE("a fails row passes the same kind no earlier than its bound, and fails
     return o;
   };
   row.outcome = diverging_at(261);
-  CHECK(judge_failure(e, row, kHint).pass);
+  CHECK(judge_failure(e, row, kHint).pass());
   row.outcome = diverging_at(236);  // 0.1175 s: within the tolerance
-  CHECK(judge_failure(e, row, kHint).pass);
+  CHECK(judge_failure(e, row, kHint).pass());
   row.outcome = diverging_at(2);  // the issue's regression: step 260 to step 1
   GateCheck g = judge_failure(e, row, kHint);
-  CHECK_FALSE(g.pass);
+  CHECK_FALSE(g.pass());
   CHECK(g.message.find("fails earlier than recorded: now diverged at t = 0.0005 s, step 2, recorded diverged at t = 0.13 s, step 261") !=
         std::string::npos);
   row.outcome = diverging_at(2000);  // later: no regression
-  CHECK(judge_failure(e, row, kHint).pass);
+  CHECK(judge_failure(e, row, kHint).pass());
   row.outcome = RunOutcome::failed_at("Newton did not converge", 0.2, 401);
   g = judge_failure(e, row, kHint);
-  CHECK_FALSE(g.pass);
+  CHECK_FALSE(g.pass());
   CHECK(g.message.find("fails another way: now solver at t = 0.2 s, step 401") != std::string::npos);
 }
 
@@ -262,7 +262,7 @@ TEST_CASE("the bundled envelopes hold and cover every case x integrator", "[gate
   const auto envelopes = read_envelopes(std::string(TETHERBENCH_REFERENCE_DIR) + "/envelopes.csv");
   for (const auto& g : check_gates(c, catalogue(), envelopes, kHint)) {
     INFO(g.message);
-    CHECK(g.pass);
+    CHECK(g.pass());
   }
 }
 
@@ -320,7 +320,7 @@ TEST_CASE("upper bounds are never below the run's round-off floor, which grows l
   const GateCheck* momentum = find(checks, "lgvi", "momentum_err_max");
   REQUIRE(momentum);
   INFO(momentum->message);
-  CHECK(momentum->pass);
+  CHECK(momentum->pass());
   CHECK(momentum->message.find("round-off floor of this run; stored bound 1e-20") != std::string::npos);
 }
 
@@ -391,11 +391,11 @@ TEST_CASE("gates: an envelope on a metric the run's form cannot violate fails, a
   const auto checks = check_gates(c, catalogue(), envelopes, kHint);
   const GateCheck* none = find(checks, "rk4", "constraint_err_max");
   REQUIRE(none);
-  CHECK_FALSE(none->pass);
+  CHECK_FALSE(none->pass());
   CHECK(none->message.find("is not integrated by this run's formulation") != std::string::npos);
   const GateCheck* ida = find(checks, "ida", "constraint_err_max");  // the DAE integrates the attachment
   REQUIRE(ida);
-  CHECK(ida->pass);
+  CHECK(ida->pass());
   for (const auto& e : record_envelopes(c, catalogue(), envelopes, false).rows) {
     INFO(e.integrator << " " << e.metric);
     CHECK_FALSE((e.integrator == "rk4" && e.metric.rfind("constraint", 0) == 0));
@@ -415,8 +415,8 @@ TEST_CASE("the order gate passes every fixed-step integrator at its declared ord
   for (const auto& g : checks) {
     INFO(g.message);
     CHECK(g.metric == "order");
-    CHECK(g.pass);
-    CHECK_FALSE(g.inconclusive);
+    CHECK(g.pass());
+    CHECK_FALSE(g.inconclusive());
     CHECK(g.message.find(", order: measured ") != std::string::npos);
   }
   // The same methods declaring one order more, and one less: each is a wrong declaration by a
@@ -426,8 +426,8 @@ TEST_CASE("the order gate passes every fixed-step integrator at its declared ord
     for (auto& info : mislabelled.integrators) info.order += shift;
     for (const auto& g : check_orders(c, mislabelled)) {
       INFO(g.message);
-      CHECK_FALSE(g.pass);
-      CHECK_FALSE(g.inconclusive);
+      CHECK_FALSE(g.pass());
+      CHECK_FALSE(g.inconclusive());
       const IntegratorInfo* info = mislabelled.find_integrator(g.integrator);
       REQUIRE(info);
       CHECK(g.message.find("declared " + std::to_string(info->order) + ": " + (shift > 0 ? "order reduction" : "above the declared order")) !=

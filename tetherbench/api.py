@@ -316,7 +316,9 @@ def gate(cases=None, integrators=None, envelopes=None, record=False, accept_fail
     if record:
         return {"file": raw["file"], "recorded": raw["recorded"], "refused": list(raw["refused"]),
                 "expected_failures": raw["expected_failures"]}
-    return pd.DataFrame(raw["checks"], columns=["case", "integrator", "metric", "outcome", "message"])
+    # The rows are GateCheck's described fields, in its order (one list, in C++).
+    return pd.DataFrame.from_records(raw["checks"]) if raw["checks"] else pd.DataFrame(
+        columns=["case", "integrator", "metric", "outcome", "message"])
 
 
 def _origin(step):

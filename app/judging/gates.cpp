@@ -93,7 +93,7 @@ std::string failure_tolerance_text() {
 }
 
 GateCheck judge_failure(const Envelope& e, const SummaryRow& row, const EnvelopeFileHint& hint) {
-  GateCheck g{e.case_name, row.integrator, e.metric, false, false, ""};
+  GateCheck g{e.case_name, row.integrator, e.metric, GateResult::Failed, ""};
   const std::string who = "case " + e.case_name + ", integrator " + row.integrator + ": ";
   const std::string recorded = std::string(enum_text(e.failure_kind)) + " at t = " + format_g(e.recorded_value, 4) +
                                " s, step " + std::to_string(e.failure_step);
@@ -112,7 +112,7 @@ GateCheck judge_failure(const Envelope& e, const SummaryRow& row, const Envelope
     g.message = who + "fails earlier than recorded: now " + measured + ", recorded " + recorded + "; the gate allows no earlier than t = " +
                 format_g(e.bound, 4) + " s (" + failure_tolerance_text() + ": " + row.status() + ")";
   } else {
-    g.pass = true;
+    g.result = GateResult::Ok;
     g.message = who + "expected to fail (" + recorded + "); it does: " + measured + ", no earlier than t = " +
                 format_g(e.bound, 4) + " s (" + row.status() + ")";
   }
@@ -142,7 +142,7 @@ std::vector<GateCheck> check_gates(const Case& c, const Catalogue& catalogue, co
     for (const auto& e : envelopes) {
       if (e.case_name != c.name || e.integrator != name) continue;
       has_envelope = true;
-      GateCheck g{c.name, name, e.metric, false, false, ""};
+      GateCheck g{c.name, name, e.metric, GateResult::Failed, ""};
       if (expects_failure(e)) {
         g = judge_failure(e, row, hint);
       } else if (!row.violable.covers(e.metric)) {
@@ -154,13 +154,13 @@ std::vector<GateCheck> check_gates(const Case& c, const Catalogue& catalogue, co
         g.message = "case " + c.name + ", integrator " + name + ": gate run " + row.status();
       } else {
         const double value = metric_value(row.metrics, e.metric), bound = effective_bound(e, row);
-        g.pass = e.bound_type == BoundType::Max ? value <= bound : value >= bound;
+        g.result = (e.bound_type == BoundType::Max ? value <= bound : value >= bound) ? GateResult::Ok : GateResult::Failed;
         g.message = gate_message(e, value, bound);
       }
       checks.push_back(g);
     }
     if (!has_envelope)
-      checks.push_back({c.name, name, "", false, false,
+      checks.push_back({c.name, name, "", GateResult::Failed,
                         "case " + c.name + ", integrator " + name + " (" + row.status() + "): no envelope in " + hint.file +
                             " (record one with `" + hint.record_command + "`)"});
   }
@@ -182,7 +182,7 @@ RecordedEnvelopes record_envelopes(const Case& c, const Catalogue& catalogue, co
       if (e.case_name == c.name && e.integrator == name && expects_failure(e)) {
         // A row of the format before kinds: its kind from the status it recorded.
         if (e.failure_kind == FailureKind::None) e.failure_kind = failure_kind_of_status(e.note);
-        expected = expected || judge_failure(e, row, {}).pass;
+        expected = expected || judge_failure(e, row, {}).pass();
       }
     if (!expected) result.refused.push_back("case " + c.name + ", run " + name + ": " + row.status());
   }

@@ -15,18 +15,34 @@
 #include "app/input/case.hpp"
 #include "app/input/reference_data.hpp"
 #include "app/running/round_off.hpp"
+#include <array>
+#include <string_view>
+
 #include "app/input/run_records.hpp"
 
 namespace tb {
 
+// How a check ended. Inconclusive: neither passed nor failed, what was to be measured could not
+// be (an order on a round-off floor, too few points); counted apart, it does not fail the gate.
+enum class GateResult { Failed, Ok, Inconclusive };
+constexpr std::array<std::string_view, 3> enum_texts(GateResult) { return {"failed", "ok", "inconclusive"}; }
+
 struct GateCheck {
   std::string case_name, integrator, metric;
-  bool pass = false;
-  // Neither passed nor failed: what was to be measured could not be (an order on a round-off
-  // floor, too few points). Counted apart; it does not fail the gate.
-  bool inconclusive = false;
+  GateResult result = GateResult::Failed;
   std::string message;  // one line: case, integrator, metric, value and bound
+  bool pass() const { return result == GateResult::Ok; }
+  bool inconclusive() const { return result == GateResult::Inconclusive; }
 };
+// Described once (app/common/record.hpp): `tetherbench.gate` binds its rows by this list.
+template <class V>
+void describe(V& v, GateCheck& g) {
+  v("case", g.case_name);
+  v("integrator", g.integrator);
+  v("metric", g.metric);
+  v("outcome", g.result);
+  v("message", g.message);
+}
 
 // The envelope file a gate reads, as its messages name it, and the command that records a run
 // into it (a hint never points into an installation: there it names the user's own file).

@@ -46,7 +46,7 @@ class SweepRuns {
 double max_abs(const Eigen::VectorXd& v) { return v.lpNorm<Eigen::Infinity>(); }
 
 GateCheck check_order(const Case& c, const RunKey& key) {
-  GateCheck g{c.name, key.label(), "order", false, false, ""};
+  GateCheck g{c.name, key.label(), "order", GateResult::Failed, ""};
   const IntegratorInfo& info = *key.integrator;
   const double declared = info.order;
   const IntegratorSettings& settings = c.settings_for(info.name);
@@ -65,7 +65,7 @@ GateCheck check_order(const Case& c, const RunKey& key) {
     if (max_abs(*coarse - *fine) >= kOrderGateStartError * scale) break;
   }
   if (!h0) {
-    g.inconclusive = true;
+    g.result = GateResult::Inconclusive;
     g.message = who + "inconclusive: declared " + format_g(declared) + ", but no sweep runs at the case's step over " +
                 std::to_string(kOrderGateSteps) + " steps (" + runs.first_failure() + ")";
     return g;
@@ -97,7 +97,7 @@ GateCheck check_order(const Case& c, const RunKey& key) {
   const std::string over = "self-convergence |y_h - y_h/2| at T = " + format_g(T, 4) + " s, h = " + format_g(*h0, 4) +
                            " ... " + format_g(*h0 / std::pow(2.0, kOrderGateHalvings - 1), 4) + ": " + errors;
   if (!m.fit.fitted) {
-    g.inconclusive = true;
+    g.result = GateResult::Inconclusive;
     g.message = who + "inconclusive: declared " + format_g(declared) + ", no order measured: " + m.fit.why_not + " (" +
                 over + (runs.first_failure().empty() ? "" : "; " + runs.first_failure()) + ")";
     return g;
@@ -106,18 +106,18 @@ GateCheck check_order(const Case& c, const RunKey& key) {
   // where orders.csv flags; an immaterial miss of the interval is quoted as its note; a
   // pre-asymptotic sweep is inconclusive there and here (issue 44 point 21), as an unfitted one.
   if (!m.inconclusive.empty()) {
-    g.inconclusive = true;
+    g.result = GateResult::Inconclusive;
     g.message = who + m.inconclusive + ": measured " + format_g(m.p, m.p_digits) + " ± " + format_g(m.ci95, 2) + ", declared " +
                 format_g(declared) + " (" + over + ")";
     return g;
   }
-  g.pass = m.flag.empty();
+  g.result = m.flag.empty() ? GateResult::Ok : GateResult::Failed;
   const std::string rule = "off by more than " + format_g(rules.flag_band) + ", or an interval that excludes it by more than " +
                            format_g(rules.exclusion_margin);
   g.message = who + "measured " + format_g(m.p, m.p_digits) + " ± " + format_g(m.ci95, 2) + " (95%: [" + format_g(m.p - m.ci95, m.p_digits) +
               ", " + format_g(m.p + m.ci95, m.p_digits) + "], " + std::to_string(m.fit.steps.size()) + " of " +
               std::to_string(sweep.size()) + " points), declared " + format_g(declared) +
-              (g.pass ? (m.note.empty() ? std::string() : "; " + m.note) : ": " + m.flag + " (the gate fails when " + rule + ")") +
+              (g.pass() ? (m.note.empty() ? std::string() : "; " + m.note) : ": " + m.flag + " (the gate fails when " + rule + ")") +
               " (" + over + ")";
   return g;
 }

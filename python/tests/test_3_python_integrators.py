@@ -166,6 +166,7 @@ def test_a_python_method_is_gated_like_a_compiled_one(tmp_path):
     assert recorded["recorded"] and recorded["refused"] == []
     assert "T_planar_pendulum_60deg,py_gated,energy_err_max,max," in envelopes.read_text()
     checks = tb.gate(PLANAR, integrators=["py_gated"], envelopes=envelopes)
+    assert list(checks.columns) == ["case", "integrator", "metric", "outcome", "message"]  # GateCheck's described fields
     assert len(checks) >= 2 and set(checks.outcome) == {"ok"}, checks.message.tolist()
     assert (checks.metric == "order").any()
     tb.register_integrator("py_gated", euler, order=2, traits={"imaginary_axis_stable": False})  # degraded
