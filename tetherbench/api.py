@@ -317,8 +317,7 @@ def gate(cases=None, integrators=None, envelopes=None, record=False, accept_fail
         return {"file": raw["file"], "recorded": raw["recorded"], "refused": list(raw["refused"]),
                 "expected_failures": raw["expected_failures"]}
     # The rows are GateCheck's described fields, in its order (one list, in C++).
-    return pd.DataFrame.from_records(raw["checks"]) if raw["checks"] else pd.DataFrame(
-        columns=["case", "integrator", "metric", "outcome", "message"])
+    return pd.DataFrame.from_records(raw["checks"], columns=list(raw["check_fields"]))
 
 
 def _origin(step):
