@@ -24,6 +24,15 @@ double positive_number(const std::string& option, const std::string& text, const
   return x;
 }
 
+double non_negative_number(const std::string& option, const std::string& text, const std::string& unit) {
+  char* end = nullptr;
+  const double x = text.empty() ? NAN : std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(x) || !(x >= 0.0))
+    throw InputError(option + ": expected a finite number >= 0" + (unit.empty() ? "" : " (" + unit + ")") + ", got " +
+                     shown(text));
+  return x;
+}
+
 int count(const std::string& option, const std::string& text, int max) {
   char* end = nullptr;
   const long x = text.empty() ? 0 : std::strtol(text.c_str(), &end, 10);

@@ -14,6 +14,7 @@ namespace tb::cli {
 
 // A finite number > 0 (the whole text: "1e-3", not "1e-3s").
 double positive_number(const std::string& option, const std::string& text, const std::string& unit = "");
+double non_negative_number(const std::string& option, const std::string& text, const std::string& unit = "");
 // An integer in [1, max].
 int count(const std::string& option, const std::string& text, int max);
 // Names given at most once each.

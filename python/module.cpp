@@ -137,9 +137,9 @@ void write_run(const RunRows& run, const std::string& out_dir, const std::map<st
 }
 
 py::dict run(const std::string& file, const std::vector<std::string>& integrators, std::optional<double> t_end,
-             std::optional<double> h, const std::vector<std::string>& overrides, int repeats, const std::string& out_dir,
-             bool progress, std::optional<double> max_steps, std::optional<double> max_samples,
-             std::optional<double> max_state) {
+             std::optional<double> h, const std::vector<std::string>& overrides, int repeats,
+             std::optional<double> min_timed_s, const std::string& out_dir, bool progress, std::optional<double> max_steps,
+             std::optional<double> max_samples, std::optional<double> max_state) {
   CaseRunRequest request;
   request.limits = limits_from(max_steps, max_samples, max_state);
   request.integrators = integrators;
@@ -149,6 +149,11 @@ py::dict run(const std::string& file, const std::vector<std::string>& integrator
   if (repeats < 1 || repeats > 1000)
     throw InputError("--repeats: expected an integer from 1 to 1000, got '" + std::to_string(repeats) + "'");
   request.run.repeats = repeats;
+  if (min_timed_s) {
+    if (!(std::isfinite(*min_timed_s) && *min_timed_s >= 0.0))
+      throw InputError("--min-timed-s: expected a finite number >= 0 (s), got '" + format_g(*min_timed_s) + "'");
+    request.run.min_timed_s = *min_timed_s;
+  }
   request.run.out_dir = output_folder("--out", out_dir, {"summary.csv"});  // as `run --out` checks it
   request.run.progress = progress;
   const CaseRun case_run(load_one(file, overrides, request.limits), session().catalogue, request);
@@ -266,7 +271,14 @@ py::dict gate(const std::vector<std::string>& files, const std::vector<std::stri
   return d;
 }
 
-MethodTraits traits_from(const py::dict& given) { return python::record_from_dict(given, MethodTraits{}, "traits", "trait"); }
+// A Python method claims no trait its author did not declare: MethodTraits' defaults but for
+// imaginary_axis_stable, whose default (true, for the compiled schemes that mostly have it) would
+// have a Heun step claim an interval of the imaginary axis it lacks (issue 46).
+MethodTraits traits_from(const py::dict& given) {
+  MethodTraits undeclared;
+  undeclared.imaginary_axis_stable = false;
+  return python::record_from_dict(given, undeclared, "traits", "trait");
+}
 
 // settings={"theta": {"default": 0.5, "meaning": "...", "lower": 0, "upper": 1, "lower_inclusive": True,
 // "integer": False}} or, for a word, {"scheme": {"words": ["a", "b"], "default": "a", "meaning": "..."}}.
@@ -387,6 +399,14 @@ py::list check_integrator(const std::string& name) {
   return rows;
 }
 
+// A study's summary, files and parameters (params= of tetherbench.study), bound by its description.
+py::dict study_info(const std::string& name) {
+  const StudyInfo* info = session().catalogue.find_study(name);
+  if (!info)
+    throw InputError("study: unknown study '" + name + "' (expected one of: " + join_names(session().catalogue.study_names()) + ")");
+  return python::record_dict(*info);
+}
+
 py::dict integrator_info(const std::string& name) {
   const IntegratorInfo* info = session().catalogue.find_integrator(name);
   if (!info)
@@ -444,13 +464,14 @@ PYBIND11_MODULE(_core, m) {
   m.def("integrators", [] { return session().catalogue.integrator_names(); });
   m.def("models", [] { return session().catalogue.model_names(); });
   m.def("studies", [] { return session().catalogue.study_names(); });
+  m.def("study_info", &study_info, py::arg("name"));
   m.def("integrator_info", &integrator_info, py::arg("name"));
   m.def("check_integrator", &check_integrator, py::arg("name"));
   m.def("load_plugin", &load_plugin, py::arg("path"));
   m.def("load_case", &load_case_summary, py::arg("path"), py::arg("max_steps"), py::arg("max_samples"), py::arg("max_state"));
   m.def("run", &run, py::arg("case_file"), py::arg("integrators"), py::arg("t_end"), py::arg("h"), py::arg("overrides"),
-        py::arg("repeats"), py::arg("out_dir"), py::arg("progress"), py::arg("max_steps"), py::arg("max_samples"),
-        py::arg("max_state"));
+        py::arg("repeats"), py::arg("min_timed_s"), py::arg("out_dir"), py::arg("progress"), py::arg("max_steps"),
+        py::arg("max_samples"), py::arg("max_state"));
   m.def("study", &study_binding, py::arg("name"), py::arg("case_files"), py::arg("integrators"), py::arg("out_dir"),
         py::arg("parameters"), py::arg("overrides"), py::arg("jobs"), py::arg("progress"));
   m.def("table", &table_binding, py::arg("case_files"), py::arg("integrators"), py::arg("out_dir"), py::arg("overrides"),

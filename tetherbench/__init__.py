@@ -32,6 +32,7 @@ from .api import (
     run,
     studies,
     study,
+    study_info,
     table,
 )
 
@@ -56,5 +57,6 @@ __all__ = [
     "run",
     "studies",
     "study",
+    "study_info",
     "table",
 ]

@@ -52,6 +52,13 @@ def studies():
     return list(_core.studies())
 
 
+def study_info(name):
+    """What a study does and writes, and its parameters -- params= of tetherbench.study, --param
+    of `tetherbench study` -- each with its meaning and default: {"name", "summary", "writes",
+    "needs_full_runs", "parameters": [{"name", "meaning", "default"}, ...]}."""
+    return dict(_core.study_info(name))
+
+
 def integrator_info(name):
     """What the catalogue declares of an integrator: order, traits, settings, the form it consumes."""
     return _core.integrator_info(name)
@@ -225,7 +232,7 @@ class RunResult:
 
 
 def run(case, integrators=None, t_end=None, h=None, settings=None, repeats=1, out=None, progress=False,
-        max_steps=None, max_samples=None, max_state=None):
+        max_steps=None, max_samples=None, max_state=None, min_timed_s=None):
     """Runs a case as `tetherbench run` does: the named integrators (every applicable one when None),
     over t_end with step h (the case's when None), with settings over the case file's
     ({"rattle": {"newton_tol": 1e-12}}, as --set). Returns a RunResult.
@@ -234,20 +241,23 @@ def run(case, integrators=None, t_end=None, h=None, settings=None, repeats=1, ou
     removed (RunResult.write writes the files later). With out=DIR they write there as
     `run --out DIR` does. Input errors raise ValueError with the command line's messages, which
     name its options: --h is h=, --t-end t_end=, --integrator integrators=, --set NAME.KEY=VALUE
-    settings={NAME: {KEY: VALUE}}, --repeats repeats=, --out out=, --max-steps max_steps= (and
+    settings={NAME: {KEY: VALUE}}, --repeats repeats=, --min-timed-s min_timed_s=, --out out=, --max-steps max_steps= (and
     --max-samples, --max-state). Ctrl-C ends the runs cleanly: the runs cut short say "interrupted"
     in their rows (RunResult.interrupted). progress=True shows the command line's progress line on
     a terminal.
 
-    A run's steps are taken more than once: like every full run of the suite, a run shorter than
-    0.05 s is repeated unobserved until its timing passes total 0.05 s (at most 1000 passes;
-    runtime_s is the fastest), and `repeats` asks for at least that many passes. A Python step's
-    side effects (prints, appends to a list) happen once per pass; form.store is fresh each pass.
+    Timing passes (the summary's runtime_passes says how many a run took): a compiled run shorter
+    than min_timed_s (None: the suite's 0.05 s, as every full run of the command line) is repeated
+    unobserved until its passes total that much (at most 1000; runtime_s is the fastest), and
+    `repeats` asks for at least that many passes; min_timed_s=0 leaves the `repeats` passes alone
+    (one by default). A method written in Python takes the `repeats` passes and no more: its
+    step's side effects (prints, appends to a list) happen once per pass, so once by default.
     """
     path = case.file if isinstance(case, Case) else os.fspath(case)
     with _output_folder(out, "tetherbench-run-") as folder:
         raw = _core.run(path, _names(integrators), t_end, h, _overrides(settings), _count("--repeats", repeats, 1, 1000),
-                        folder, bool(progress), **_limits(max_steps, max_samples, max_state))
+                        None if min_timed_s is None else float(min_timed_s), folder, bool(progress),
+                        **_limits(max_steps, max_samples, max_state))
         texts = {r["label"]: _read(r["timeseries"]) for r in raw["runs"] if r["timeseries"] and os.path.exists(r["timeseries"])}
     result = RunResult(raw, texts)
     if result.interrupted:
@@ -351,8 +361,9 @@ def register_integrator(name, step, consumes="ode", order=1, traits=None, settin
     the previous step returned as (y_next, yp_next) (None after one that returned y_next alone).
 
     traits: what theory says of the method (MethodTraits: implicit, symmetric, symplectic,
-    dissipative, conserves_momentum_map, imaginary_axis_stable, on_manifold), judged against
-    what the suite measures. settings: {"key": {"default": 0.5, "meaning": "...", "lower": 0,
+    dissipative, conserves_momentum_map, imaginary_axis_stable, imaginary_axis_bound, on_manifold),
+    judged against what the suite measures; a trait not given is not claimed (all False, the
+    bound NaN). settings: {"key": {"default": 0.5, "meaning": "...", "lower": 0,
     "upper": 1}} -- set per case ([integrators.NAME]) or with run(settings=...).
     Registering a name again (a notebook cell run again) replaces the Python integrator."""
     order = _count("register_integrator('%s'): order" % name, order, 1, 100)

@@ -110,7 +110,9 @@ struct MeasureOptions {
   int repeats = 1;               // timing passes (the first observes); runtime is their minimum
   // A run whose passes so far took less than this in total gets further unobserved passes
   // until they reach it (at most 1000 in all): a sub-millisecond run timed once measures the
-  // clock and the cache, not the method (Google Benchmark's min_time, for whole runs).
+  // clock and the cache, not the method (Google Benchmark's min_time, for whole runs). Compiled
+  // code only: an interpreted method's passes would repeat its step's side effects (a print, an
+  // append) unasked, so it takes `repeats` passes and no more (issue 46).
   double min_timed_s = 0.0;
   std::string timeseries_path;   // "" writes none
   bool progress = false;         // progress line on a terminal

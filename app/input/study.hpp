@@ -77,8 +77,9 @@ struct SectionInputs {
 struct StudyJob {
   std::string label;  // for the progress line: "case | integrator | h = 1e-3"; unique within a report
   double expected_cost = 1.0;  // rough relative cost, for ordering (longest first)
-  // Canonical text of everything the result depends on besides the suite's version (the case's
-  // inputs: app/running/job_result.hpp case_inputs / run_inputs, the study's parameters, reference data):
+  // Canonical text of everything the result depends on besides the suite's version (a job that
+  // runs one request: app/running/run_request.hpp request_inputs, taken from that request; else the
+  // case's inputs, app/running/job_result.hpp case_inputs / run_inputs; the study's parameters, reference data):
   // with the label, the job's fingerprint; a stored result with another fingerprint is recomputed.
   std::string inputs;
   std::function<std::string()> run;  // must not throw for a failed run (that is a result)
@@ -146,6 +147,12 @@ struct StudyPage {
 struct StudyParameter {
   std::string name, meaning, default_value;
 };
+template <class V>
+void describe(V& v, StudyParameter& p) {
+  v("name", p.name);
+  v("meaning", p.meaning);
+  v("default", p.default_value);
+}
 
 struct StudyInfo {
   std::string name;     // lower case; `tetherbench study NAME`
@@ -173,5 +180,15 @@ struct StudyInfo {
   // Its pages in index.md's list of other results, in this order.
   std::vector<StudyPage> pages = {};
 };
+// What `tetherbench list` and tetherbench.study_info say of a study, described once (the
+// functions it runs with are not data).
+template <class V>
+void describe(V& v, StudyInfo& s) {
+  v("name", s.name);
+  v("summary", s.summary);
+  v("writes", s.writes);
+  v("needs_full_runs", s.needs_full_runs);
+  v("parameters", s.parameters);
+}
 
 }  // namespace tb

@@ -174,7 +174,8 @@ void time_again(Measurement& m, const Formulation& form, const RunKey& key, cons
                 const MeasureOptions& options) {
   double timed = m.runtime_s;
   std::vector<double> passes = {m.runtime_s};
-  for (int r = 1; m.outcome.ok() && (r < options.repeats || (timed < options.min_timed_s && r < 1000)); ++r) {
+  const double floor = key.integrator->interpreter.empty() ? options.min_timed_s : 0.0;  // see MeasureOptions
+  for (int r = 1; m.outcome.ok() && (r < options.repeats || (timed < floor && r < 1000)); ++r) {
     const IntegrationOutcome again = integrate(form, *key.integrator, settings, options.t_end, options.t_end, {});
     if (!again.ok()) break;  // interrupted: only complete passes count
     m.runtime_s = std::min(m.runtime_s, again.runtime_s);

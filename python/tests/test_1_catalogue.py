@@ -1,5 +1,7 @@
 """The package's session: the version, the registries, the bundled data -- the command line's."""
 
+import pytest
+
 import tetherbench as tb
 
 
@@ -39,6 +41,24 @@ def test_integrator_info_declares_what_the_catalogue_does():
     assert set(tb.integrator_info("lgvi")["traits"]) == {
         "implicit", "symmetric", "symplectic", "dissipative", "conserves_momentum_map", "imaginary_axis_stable",
         "imaginary_axis_bound", "on_manifold"}
+
+
+def test_study_info_says_what_list_says_with_each_parameter(cli):
+    """Issue 46: tb.studies() gave names only. study_info gives each study's summary, files and
+    parameters, from its described record, as `tetherbench list` prints them."""
+    status, out, _ = cli("list")
+    assert status == 0
+    for name in tb.studies():
+        info = tb.study_info(name)
+        assert info["name"] == name and info["summary"] and info["writes"]
+        assert "  %s " % name in out and info["summary"][:40] in out
+        for parameter in info["parameters"]:
+            assert set(parameter) == {"name", "meaning", "default"}
+            assert "--param %s=..." % parameter["name"] in out
+            assert "(default %s)" % parameter["default"] in out
+    assert {"horizon_steps", "min_steps"} <= {p["name"] for p in tb.study_info("stability_map")["parameters"]}
+    with pytest.raises(ValueError, match="unknown study 'no_such'"):
+        tb.study_info("no_such")
 
 
 def test_load_case_reads_the_case_and_its_runs():

@@ -198,3 +198,47 @@ def test_the_conformance_checks_judge_a_python_methods_declarations():
     assert {"trait: conserves the momentum map", "trait: energy (symplectic / dissipative / drift)"} <= failed, \
         boastful.reason.tolist()
     assert boastful.loc["declared order", "result"] == "pass"
+
+
+def test_a_python_step_runs_once_per_pass_and_the_passes_are_in_the_results():
+    """Issue 46: no timing floor for an interpreted method. Its step runs once per step of the run,
+    `repeats` passes and no more, and the summary says how many passes each runtime is the fastest of;
+    a compiled run keeps the floor unless min_timed_s=0."""
+    calls = []
+
+    def counted(form, t, y, h):
+        calls.append(t)
+        return midpoint(form, t, y, h)
+
+    tb.register_integrator("py_counted", counted, order=2, traits={"imaginary_axis_stable": False})
+    steps = 100
+    t_end = steps * tb.load_case(PLANAR).h
+    res = tb.run(PLANAR, integrators=["py_counted"], t_end=t_end)
+    assert len(calls) == steps  # one pass: the run's 100 steps, once
+    assert res.summary.runtime_passes.tolist() == [1]
+    calls.clear()
+    res = tb.run(PLANAR, integrators=["py_counted"], t_end=t_end, repeats=3)
+    assert len(calls) == 3 * steps
+    assert res.summary.runtime_passes.tolist() == [3]
+    # Every compiled run of the case (the registry's): one pass with the floor off, and the
+    # sub-millisecond runs repeated under the default floor.
+    compiled = [name for name in tb.integrators() if tb.integrator_info(name)["interpreter"] == ""]
+    one = tb.run(PLANAR, integrators=compiled, t_end=t_end, min_timed_s=0)
+    measured = one.summary[~one.summary.status.str.startswith("n/a")]
+    assert len(measured) >= 10 and set(measured.runtime_passes) == {1}
+    floored = tb.run(PLANAR, integrators=compiled, t_end=t_end)
+    assert floored.summary[~floored.summary.status.str.startswith("n/a")].runtime_passes.max() > 1
+    with pytest.raises(ValueError, match="--min-timed-s: expected a finite number >= 0"):
+        tb.run(PLANAR, integrators=["py_counted"], t_end=t_end, min_timed_s=-1.0)
+
+
+def test_a_python_method_claims_no_trait_it_does_not_declare():
+    """Issue 46: a Heun step registered without traits claimed an interval of the imaginary axis
+    (the compiled default) and then failed the stability map's reading on Model C."""
+    tb.register_integrator("py_plain", midpoint, order=2)
+    traits = tb.integrator_info("py_plain")["traits"]
+    claimed = [name for name, value in traits.items() if isinstance(value, bool) and value]
+    assert claimed == [], claimed
+    assert np.isnan(traits["imaginary_axis_bound"])
+    tb.register_integrator("py_plain", midpoint, order=2, traits={"imaginary_axis_stable": True})
+    assert tb.integrator_info("py_plain")["traits"]["imaginary_axis_stable"] is True
