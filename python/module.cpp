@@ -481,6 +481,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("register_integrator", &register_integrator, py::arg("name"), py::arg("step"), py::arg("consumes"), py::arg("order"),
         py::arg("traits"), py::arg("settings"), py::arg("summary"), py::arg("origin"));
   m.def("summary_columns", &summary_columns);
+  m.def("summary_count_columns", &summary_count_columns);
   // Opaque to Python (written by write_run), pickled as the job store's bytes of the same rows.
   py::class_<RunRows>(m, "RunRows")
       .def(py::pickle(

@@ -174,6 +174,29 @@ def _output_folder(out, prefix):
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def _summary_frame(source):
+    """summary.csv as a DataFrame typed as its cells mean: the whole-count columns (steps,
+    evaluations, timing passes: the summary's own list) stay integer, <NA> where a run has none (an
+    n/a run), not float64; not_integrated is a list of metric names, not one space-separated text;
+    discretisation is "" where the model has one unnamed discretisation, not NaN; `status` is the
+    state in one word and `status_detail` the status cell. The CSV itself is the command line's."""
+    # Only an empty cell is missing: "n/a" (an n/a run's state and counts) is the table's word, which
+    # pandas would otherwise read as NaN.
+    frame = pd.read_csv(source, keep_default_na=False, na_values=[""])
+    for column in _core.summary_count_columns():
+        if column in frame:
+            frame[column] = pd.to_numeric(frame[column], errors="coerce").astype("Int64")
+    if "not_integrated" in frame:
+        frame["not_integrated"] = [str(x).split() if isinstance(x, str) else [] for x in frame["not_integrated"]]
+    if "discretisation" in frame:
+        frame["discretisation"] = frame["discretisation"].fillna("").astype(str)
+    # `status` the state in one word (the CSV's `state`: ok, drift, unstable, diverged, failed,
+    # interrupted, n/a), `status_detail` the CSV's status cell that says why.
+    if "state" in frame and "status" in frame:
+        frame = frame.rename(columns={"status": "status_detail"}).rename(columns={"state": "status"})
+    return frame
+
+
 def _read(path):
     with open(path, encoding="utf-8") as f:
         return f.read()
@@ -190,7 +213,7 @@ class RunResult:
         self._runs = raw["runs"]
         self._timeseries = timeseries_text
         self.interrupted = raw["interrupted"]
-        self.summary = pd.read_csv(io.StringIO(self._summary_csv))
+        self.summary = _summary_frame(io.StringIO(self._summary_csv))
 
     @property
     def labels(self):
@@ -214,8 +237,18 @@ class RunResult:
         run wrote into, a scratch one when out=None)."""
         return self._run(label)["request"]
 
-    def timeseries(self, label):
-        """The run's samples: the columns of its timeseries.csv (t, energy, ..., the model's own columns)."""
+    def timeseries(self, label=None):
+        """The run's samples: the columns of its timeseries.csv (t, energy, ..., the model's own
+        columns). Without a label, every run's in one long frame with an `integrator` column (the
+        run's label) first; a column some runs lack (a model's own, or another discretisation's)
+        is NaN in their rows."""
+        if label is None:
+            frames = [self.timeseries(name).assign(integrator=name) for name in self.labels if name in self._timeseries]
+            if not frames:
+                raise KeyError("no run of this result has a time series: %s" % "; ".join(
+                    "%s %s" % (r["label"], r["status"]) for r in self._runs))
+            frame = pd.concat(frames, ignore_index=True, sort=False)
+            return frame[["integrator"] + [c for c in frame.columns if c != "integrator"]]
         run = self._run(label)
         if label not in self._timeseries:
             raise KeyError("run '%s' has no time series: %s" % (label, run["status"]))
@@ -306,7 +339,7 @@ def table(cases=None, integrators=None, out=None, settings=None, repeats=1, jobs
     with _output_folder(out, "tetherbench-table-") as folder:
         csv, md = _core.table(_case_files(cases), _names(integrators), folder, _overrides(settings),
                               _count("--repeats", repeats, 1, 1000), _count("--jobs", jobs, 1, 1024), bool(progress))
-        return Table(pd.read_csv(csv), _read(md))
+        return Table(_summary_frame(csv), _read(md))
 
 
 def gate(cases=None, integrators=None, envelopes=None, record=False, accept_failures=False):

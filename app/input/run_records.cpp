@@ -31,6 +31,17 @@ std::string RunOutcome::describe() const {
   return "failed: " + reason + where;
 }
 
+std::string_view RunOutcome::word() const {
+  switch (kind) {
+    case Kind::Ok: return note.empty() && momentum_drift.empty() ? "ok" : "drift";
+    case Kind::NotApplicable: return "n/a";
+    case Kind::Unstable: return "unstable";
+    case Kind::Interrupted: return "interrupted";
+    case Kind::Failed: return diverged ? "diverged" : "failed";
+  }
+  return "failed";
+}
+
 RunOutcome RunOutcome::interrupted_at(double t, long step) {
   RunOutcome o;
   o.kind = Kind::Interrupted;

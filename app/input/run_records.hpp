@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/input/case.hpp"
@@ -76,6 +77,10 @@ struct RunOutcome {
   // (non-finite state inside a step), "unstable from t = ... s (step ...): <what the criterion
   // found>, at h = <h>" (at rtol = <rtol> for an adaptive run) or "failed: <reason> at t = ... s, step ...".
   std::string describe() const;
+  // The state in one word, for a reader that filters runs (the status cell says why): "ok",
+  // "drift" (ok, with a drift of the energy balance or of the linear momentum noted), "unstable",
+  // "diverged" (failed with a non-finite state), "failed", "interrupted" or "n/a" (issue 46).
+  std::string_view word() const;
 
   static RunOutcome not_applicable_because(std::string why);
   static RunOutcome failed_at(std::string reason, double t, long step, bool diverged = false);

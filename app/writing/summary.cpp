@@ -40,12 +40,16 @@ void write_csv_line(std::ostream& out, const std::vector<std::string>& fields) {
 namespace {
 
 // The summary's columns, described once: each column's name beside the cell it holds, so the
-// header and the rows cannot drift apart. `cell(name, value, structural)` is called once per
-// column, in order; `structural` marks the "n/a (<why>)" of a metric the run's formulation cannot
-// violate (summary.csv leaves it empty and names the metric in not_integrated). The metric columns
-// are the registry's (core/metric_registry.hpp), in its order.
-template <class Cell>
-void summary_cells(const SummaryRow& r, Cell&& cell) {
+// header and the rows cannot drift apart. `emit(name, value, structural, whole)` is called once
+// per column, in order; `structural` marks the "n/a (<why>)" of a metric the run's formulation
+// cannot violate (summary.csv leaves it empty and names the metric in not_integrated); `whole`
+// marks a column of whole counts (steps, evaluations, passes), which a reader keeps integer. The
+// metric columns are the registry's (core/metric_registry.hpp), in its order.
+template <class Emit>
+void summary_cells(const SummaryRow& r, Emit&& emit) {
+  auto cell = [&](const std::string& column, std::string value, bool structural, bool whole = false) {
+    emit(column, std::move(value), structural, whole);
+  };
   // Metrics and runtime are results of a run that reached t_end (RunOutcome::completed): an ok
   // one, or one past the instability criterion (core/stability_criterion.hpp), whose status says
   // so beside them. A failed or interrupted run shows its status, the steps and evaluations it
@@ -85,6 +89,7 @@ void summary_cells(const SummaryRow& r, Cell&& cell) {
     cell(quantity + "_growth_verdict", ok ? describe_growth(g) : result(0.0), false);
   };
   auto plain = [&](const std::string& column, const std::string& value) { cell(column, value, false); };
+  auto counted = [&](const std::string& column, const std::string& value) { cell(column, value, false, true); };
   plain("case", r.case_name);
   plain("integrator", r.integrator);
   plain("discretisation", r.discretisation);
@@ -92,7 +97,7 @@ void summary_cells(const SummaryRow& r, Cell&& cell) {
   plain("rtol", r.rtol > 0 ? number(r.rtol) : "");
   plain("atol", r.atol > 0 ? number(r.atol) : "");
   plain("t_end", number(r.t_end));
-  plain("steps", count(r.counters.steps));
+  counted("steps", count(r.counters.steps));
   // The step cap of an adaptive run whose integrator declares one: empty without (issue 44).
   plain("max_step", r.declares_max_step ? number(r.max_step) : "");
   const auto& registry = metric_registry();
@@ -112,11 +117,13 @@ void summary_cells(const SummaryRow& r, Cell&& cell) {
   plain("runtime_s", result(r.runtime_s));
   plain("runtime_code", measured ? r.runtime_code : std::string());  // what ran (or would have run) the steps
   // The passes runtime_s is the minimum of and their spread: the timing's noise (issue 44 point 23).
-  plain("runtime_passes", r.outcome.ok() ? count(r.timing_passes) : std::string());
+  counted("runtime_passes", r.outcome.ok() ? count(r.timing_passes) : std::string());
   plain("runtime_spread", r.outcome.ok() && r.timing_passes > 1 ? number(r.runtime_spread) : std::string());
-  plain("rhs_evals", count(r.counters.rhs_evals));
-  plain("newton_iters", count(r.counters.newton_iters));
-  plain("error_test_failures", count(r.counters.error_test_failures));
+  counted("rhs_evals", count(r.counters.rhs_evals));
+  counted("newton_iters", count(r.counters.newton_iters));
+  counted("error_test_failures", count(r.counters.error_test_failures));
+  // The state in one word beside the status cell that says why (issue 46: `state == "ok"` filters).
+  plain("state", std::string(r.outcome.word()));
   plain("status", r.status());
   plain("host", r.outcome.completed() ? r.host : std::string());  // where runtime_s was measured
   // Last: the metrics this run's formulation cannot violate, by name, what an empty metric cell
@@ -129,7 +136,18 @@ void summary_cells(const SummaryRow& r, Cell&& cell) {
 const std::vector<std::string>& summary_columns() {
   static const std::vector<std::string> columns = [] {
     std::vector<std::string> names;
-    summary_cells(SummaryRow{}, [&](const std::string& name, const std::string&, bool) { names.push_back(name); });
+    summary_cells(SummaryRow{}, [&](const std::string& name, const std::string&, bool, bool) { names.push_back(name); });
+    return names;
+  }();
+  return columns;
+}
+
+const std::vector<std::string>& summary_count_columns() {
+  static const std::vector<std::string> columns = [] {
+    std::vector<std::string> names;
+    summary_cells(SummaryRow{}, [&](const std::string& name, const std::string&, bool, bool whole) {
+      if (whole) names.push_back(name);
+    });
     return names;
   }();
   return columns;
@@ -137,7 +155,7 @@ const std::vector<std::string>& summary_columns() {
 
 std::vector<std::string> summary_values(const SummaryRow& r) {
   std::vector<std::string> values;
-  summary_cells(r, [&](const std::string&, std::string value, bool) { values.push_back(std::move(value)); });
+  summary_cells(r, [&](const std::string&, std::string value, bool, bool) { values.push_back(std::move(value)); });
   return values;
 }
 
@@ -146,7 +164,7 @@ namespace {
 // the row's not_integrated column says why), never the words the Markdown table prints.
 std::vector<std::string> csv_values(const SummaryRow& r) {
   std::vector<std::string> values;
-  summary_cells(r, [&](const std::string&, std::string value, bool structural) {
+  summary_cells(r, [&](const std::string&, std::string value, bool structural, bool) {
     values.push_back(structural ? std::string() : std::move(value));
   });
   return values;

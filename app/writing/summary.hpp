@@ -12,6 +12,8 @@
 namespace tb {
 
 const std::vector<std::string>& summary_columns();
+// The columns of whole counts (steps, evaluations, timing passes): integer where a reader types them.
+const std::vector<std::string>& summary_count_columns();
 // The cells with "n/a (<why>)" where a metric was not integrated (app/judging/metric_cells.hpp:
 // not_applicable_cell); summary.csv leaves those empty.
 std::vector<std::string> summary_values(const SummaryRow& row);

@@ -31,10 +31,14 @@ def test_summary_and_timeseries_equal_the_command_lines(cli, tmp_path, case, int
     status, _, err = cli(*args)
     assert status == 0, err
     res = tb.run(path, integrators=integrators, t_end=t_end)
-    by_cli = pd.read_csv(tmp_path / "cli" / "summary.csv")
-    assert list(by_cli.columns) == list(res.summary.columns)
+    by_cli = pd.read_csv(tmp_path / "cli" / "summary.csv", keep_default_na=False)  # the file's text, "n/a" as written
     assert list(by_cli.integrator) == res.labels
-    pd.testing.assert_frame_equal(by_cli.drop(columns=TIMED), res.summary.drop(columns=TIMED), check_exact=True)
+    # The same cells, as res.summary types them (counts integer, not_integrated a list, discretisation
+    # text, status the state's word beside status_detail): the command line's file read as tetherbench reads it.
+    by_cli_typed = tb.api._summary_frame(tmp_path / "cli" / "summary.csv")
+    assert list(by_cli_typed.columns) == list(res.summary.columns)
+    assert list(by_cli.state) == list(res.summary.status) and list(by_cli.status) == list(res.summary.status_detail)
+    pd.testing.assert_frame_equal(by_cli_typed.drop(columns=TIMED), res.summary.drop(columns=TIMED), check_exact=True)
     measured = [label for label in res.labels if not res.status(label).startswith("n/a")]
     assert measured and set(res._timeseries) == set(measured)  # n/a runs write none, as on the command line
     for label in measured:
@@ -44,8 +48,8 @@ def test_summary_and_timeseries_equal_the_command_lines(cli, tmp_path, case, int
         pd.testing.assert_frame_equal(res.timeseries(label), pd.read_csv(tmp_path / "cli" / res.case / label / "timeseries.csv"))
     # write() gives the files `run --out` gives.
     res.write(tmp_path / "py")
-    written = pd.read_csv(tmp_path / "py" / "summary.csv")
-    pd.testing.assert_frame_equal(by_cli.drop(columns=TIMED), written.drop(columns=TIMED), check_exact=True)
+    written = tb.api._summary_frame(tmp_path / "py" / "summary.csv")
+    pd.testing.assert_frame_equal(by_cli_typed.drop(columns=TIMED), written.drop(columns=TIMED), check_exact=True)
     for label in measured:
         a = (tmp_path / "py" / res.case / label / "timeseries.csv").read_bytes()
         b = (tmp_path / "cli" / res.case / label / "timeseries.csv").read_bytes()
@@ -109,3 +113,29 @@ def test_an_override_of_h_is_what_each_run_ran_and_what_both_print(cli, tmp_path
         assert res.summary.loc[res.summary.integrator == label, "h"].item() == h
         assert any(line.split()[:4] == [label, "h", "=", "%g" % h] for line in out.splitlines()), out
     assert case.h == tb.load_case(path).h  # the case is as its file says
+
+
+def test_counts_stay_integer_and_every_time_series_in_one_long_frame():
+    """Issue 46 item 4: `steps` and the other counts stay integer when an n/a row is present, and
+    res.timeseries() without a label is every run's samples in one long frame."""
+    res = tb.run(tb.bundled_case("T_elastic_pendulum"), t_end=0.2)  # every integrator, the n/a ones too
+    na = res.summary.status == "n/a"  # the state's word, read as text, not as pandas' NaN marker
+    assert na.any() and (~na).sum() >= 5
+    assert res.summary.loc[na, "steps"].isna().all()
+    ok = res.summary.status.str.startswith("ok")
+    assert ok.sum() >= 5
+    for column in ["steps", "rhs_evals", "newton_iters", "error_test_failures", "runtime_passes"]:
+        assert str(res.summary[column].dtype) == "Int64", column
+        assert res.summary.loc[ok, column].notna().all()
+    assert all(isinstance(x, list) for x in res.summary.not_integrated)
+    assert any("constraint_err_max" in x for x in res.summary.not_integrated)  # a spring pendulum: no constraint
+    assert res.summary.discretisation.notna().all()
+    measured = [label for label in res.labels if not res.status(label).startswith("n/a")]
+    long = res.timeseries()
+    assert long.columns[0] == "integrator" and list(long.integrator.unique()) == measured
+    frames = {label: res.timeseries(label) for label in measured}
+    assert len(long) == sum(len(f) for f in frames.values())
+    assert set(long.columns) == {"integrator"}.union(*[set(f.columns) for f in frames.values()])
+    for label, frame in frames.items():  # each run's rows are its own samples, in order
+        mine = long[long.integrator == label][list(frame.columns)].reset_index(drop=True)
+        pd.testing.assert_frame_equal(mine, frame, check_dtype=False)

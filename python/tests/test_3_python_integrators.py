@@ -82,7 +82,8 @@ def test_a_step_that_raises_is_that_runs_failure():
 
     tb.register_integrator("py_fragile", fragile, order=1, traits={"imaginary_axis_stable": False})
     res = tb.run(PLANAR, integrators=["py_fragile", "rk4"], t_end=1.0)
-    status = dict(zip(res.summary.integrator, res.summary.status))
+    status = dict(zip(res.summary.integrator, res.summary.status_detail))
+    assert dict(zip(res.summary.integrator, res.summary.status)) == {"py_fragile": "failed", "rk4": "ok"}
     assert status["py_fragile"].startswith("failed: the Python step raised ZeroDivisionError: the step broke at t = 0.5")
     assert "at t = 0.5 s, step 501" in status["py_fragile"]
     assert "(in fragile, " + __file__ in status["py_fragile"]  # where it was raised: function, file, line
@@ -97,7 +98,9 @@ def test_a_step_returning_nonsense_fails_its_run_saying_how():
     tb.register_integrator("py_nan", lambda form, t, y, h: y * np.nan, order=1)
     tb.register_integrator("py_column", lambda form, t, y, h: y.reshape(1, -1), order=1)
     res = tb.run(PLANAR, integrators=["py_short", "py_none", "py_nan", "py_column"], t_end=0.1)
-    status = dict(zip(res.summary.integrator, res.summary.status))
+    status = dict(zip(res.summary.integrator, res.summary.status_detail))
+    assert dict(zip(res.summary.integrator, res.summary.status)) == {
+        "py_short": "failed", "py_none": "failed", "py_nan": "diverged", "py_column": "failed"}
     assert status["py_short"].startswith("failed: the Python step returned 1 numbers, expected 2 (the state's size)")
     assert status["py_none"].startswith("failed: the Python step returned NoneType, expected a 1-D array of 2 numbers")
     assert status["py_column"].startswith("failed: the Python step returned a ndarray of shape (1, 2), expected a 1-D array")

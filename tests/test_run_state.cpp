@@ -1,0 +1,65 @@
+// A run's state in one word (RunOutcome::word, issue 46): what a reader filters on, beside the
+// status cell that says why; summary.csv carries it as `state`, just before `status`.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "app/common/csv_table.hpp"
+#include "app/writing/summary.hpp"
+#include "tests/temp_file.hpp"
+
+using namespace tb;
+
+namespace run_state_tests {
+
+RunOutcome ok_with(std::string RunOutcome::*part, const std::string& text) {
+  RunOutcome o;
+  o.*part = text;
+  return o;
+}
+
+}  // namespace run_state_tests
+
+TEST_CASE("each way a run ends is one word, and a drift noted on an ok run is its own word", "[summary][state]") {
+  using run_state_tests::ok_with;
+  CHECK(RunOutcome{}.word() == "ok");
+  CHECK(ok_with(&RunOutcome::note, "drift from t = 3.05 s (step 3050): ...").word() == "drift");
+  CHECK(ok_with(&RunOutcome::momentum_drift, "drifts in P: max |dP| 0.148 N s").word() == "drift");
+  // An episode is the motion's (every method's error rose with it), not the method's: still ok.
+  CHECK(ok_with(&RunOutcome::episode, "a x119 rise of max |dE| that stopped").word() == "ok");
+  CHECK(RunOutcome::not_applicable_because("the model offers no constrained form").word() == "n/a");
+  CHECK(RunOutcome::failed_at("Newton did not converge", 0.5, 501).word() == "failed");
+  CHECK(RunOutcome::failed_at("non-finite state", 0.5, 501, true).word() == "diverged");
+  CHECK(RunOutcome::interrupted_at(0.1, 100).word() == "interrupted");
+  RunOutcome unstable;
+  unstable.kind = RunOutcome::Kind::Unstable;
+  CHECK(unstable.word() == "unstable");
+  // The word is the status cell's first word wherever that cell starts with one of them.
+  for (const RunOutcome& o : {RunOutcome{}, RunOutcome::failed_at("x", 1.0, 2), RunOutcome::interrupted_at(0.1, 100)})
+    CHECK(o.describe().rfind(std::string(o.word()), 0) == 0);
+}
+
+TEST_CASE("summary.csv has the state beside the status cell, one word a row", "[summary][state]") {
+  SummaryRow ok, failed;
+  ok.case_name = failed.case_name = "c";
+  ok.integrator = "a";
+  failed.integrator = "b";
+  failed.outcome = RunOutcome::failed_at("the step broke", 0.5, 501, true);
+  const auto& columns = summary_columns();
+  const auto state = std::find(columns.begin(), columns.end(), "state");
+  REQUIRE(state != columns.end());
+  REQUIRE(state + 1 != columns.end());
+  CHECK(*(state + 1) == "status");
+  const std::filesystem::path dir = testing::scratch_dir("run_state");
+  const std::string path = (dir / "summary.csv").string();
+  write_summary_csv(path, {ok, failed});
+  const CsvTable t = read_csv_table(path);
+  std::filesystem::remove_all(dir);
+  REQUIRE(t.rows.size() == 2);
+  CHECK(t.rows[0].at("state") == "ok");
+  CHECK(t.rows[0].at("status") == "ok");
+  CHECK(t.rows[1].at("state") == "diverged");
+  CHECK(t.rows[1].at("status").rfind("unstable at h = ", 0) == 0);  // a fixed-step run's non-finite state
+}
