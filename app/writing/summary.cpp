@@ -39,6 +39,33 @@ void write_csv_line(std::ostream& out, const std::vector<std::string>& fields) {
 
 namespace {
 
+// The growth law (core/growth.hpp), its exponent and 95% interval (of the span after a regime
+// change), the law theory predicts, and the words the report prints (describe_growth): the
+// law, why there is none, or "investigate: ..." where the law contradicts the prediction. No
+// exponent where the law needs none (round_off, zero) or has none (too_short). A run that did not
+// complete has `no_result` in each (empty, or "n/a" for a run that does not apply).
+template <class Emit>
+void growth_cells(const SummaryRow& r, const MetricSpec& owner, const GrowthFit& g, bool integrated,
+                  const std::string& no_result, Emit& emit) {
+  std::string quantity(owner.name);
+  quantity.resize(quantity.size() - std::string_view("_err_max").size());  // energy_err_max -> energy
+  if (!integrated) {
+    for (const char* part : {"law", "exponent", "ci95_low", "ci95_high", "theory", "verdict"})
+      emit(quantity + "_growth_" + part, not_applicable_cell(r.violable, owner), true, false);
+    return;
+  }
+  const bool ok = r.outcome.completed();
+  const bool fitted = std::isfinite(g.exponent) && g.law != GrowthLaw::RoundOff && g.law != GrowthLaw::Zero &&
+                      g.law != GrowthLaw::TooShort;
+  auto fit = [&](double x) { return !ok ? no_result : fitted ? format_g(x, 3) : std::string(); };
+  emit(quantity + "_growth_law", ok ? to_string(g.law) : no_result, false, false);
+  emit(quantity + "_growth_exponent", fit(g.exponent), false, false);
+  emit(quantity + "_growth_ci95_low", fit(g.ci95_low), false, false);
+  emit(quantity + "_growth_ci95_high", fit(g.ci95_high), false, false);
+  emit(quantity + "_growth_theory", ok ? to_string(g.prediction.law) : no_result, false, false);
+  emit(quantity + "_growth_verdict", ok ? describe_growth(g) : no_result, false, false);
+}
+
 // The summary's columns, described once: each column's name beside the cell it holds, so the
 // header and the rows cannot drift apart. `emit(name, value, structural, whole)` is called once
 // per column, in order; `structural` marks the "n/a (<why>)" of a metric the run's formulation
@@ -47,9 +74,6 @@ namespace {
 // metric columns are the registry's (core/metric_registry.hpp), in its order.
 template <class Emit>
 void summary_cells(const SummaryRow& r, Emit&& emit) {
-  auto cell = [&](const std::string& column, std::string value, bool structural, bool whole = false) {
-    emit(column, std::move(value), structural, whole);
-  };
   // Metrics and runtime are results of a run that reached t_end (RunOutcome::completed): an ok
   // one, or one past the instability criterion (core/stability_criterion.hpp), whose status says
   // so beside them. A failed or interrupted run shows its status, the steps and evaluations it
@@ -62,34 +86,14 @@ void summary_cells(const SummaryRow& r, Emit&& emit) {
   // result of any run, ok or not: "n/a (<why>)", never a 0 that would read as a perfect score.
   auto integrated = [&](const MetricSpec& metric) { return !measured || r.violable.covers(metric); };
   auto metric = [&](const std::string& column, const MetricSpec& spec, const ConservationMetrics& m) {
-    if (integrated(spec)) cell(column, result(spec.value(m)), false);
-    else cell(column, not_applicable_cell(r.violable, spec), true);
+    if (integrated(spec)) emit(column, result(spec.value(m)), false, false);
+    else emit(column, not_applicable_cell(r.violable, spec), true, false);
   };
-  // The growth law (core/growth.hpp), its exponent and 95% interval (of the span after a regime
-  // change), the law theory predicts, and the words the report prints (describe_growth): the
-  // law, why there is none, or "investigate: ..." where the law contradicts the prediction. No
-  // exponent where the law needs none (round_off, zero) or has none (too_short).
   auto growth = [&](const MetricSpec& owner, const GrowthFit& g) {
-    std::string quantity(owner.name);
-    quantity.resize(quantity.size() - std::string_view("_err_max").size());  // energy_err_max -> energy
-    if (!integrated(owner)) {
-      for (const char* part : {"law", "exponent", "ci95_low", "ci95_high", "theory", "verdict"})
-        cell(quantity + "_growth_" + part, not_applicable_cell(r.violable, owner), true);
-      return;
-    }
-    const bool ok = r.outcome.completed();
-    const bool fitted = std::isfinite(g.exponent) && g.law != GrowthLaw::RoundOff && g.law != GrowthLaw::Zero &&
-                        g.law != GrowthLaw::TooShort;
-    auto fit = [&](double x) { return !ok ? result(0.0) : fitted ? format_g(x, 3) : std::string(); };
-    cell(quantity + "_growth_law", ok ? to_string(g.law) : result(0.0), false);
-    cell(quantity + "_growth_exponent", fit(g.exponent), false);
-    cell(quantity + "_growth_ci95_low", fit(g.ci95_low), false);
-    cell(quantity + "_growth_ci95_high", fit(g.ci95_high), false);
-    cell(quantity + "_growth_theory", ok ? to_string(g.prediction.law) : result(0.0), false);
-    cell(quantity + "_growth_verdict", ok ? describe_growth(g) : result(0.0), false);
+    growth_cells(r, owner, g, integrated(owner), measured ? "" : "n/a", emit);
   };
-  auto plain = [&](const std::string& column, const std::string& value) { cell(column, value, false); };
-  auto counted = [&](const std::string& column, const std::string& value) { cell(column, value, false, true); };
+  auto plain = [&](const std::string& column, const std::string& value) { emit(column, value, false, false); };
+  auto counted = [&](const std::string& column, const std::string& value) { emit(column, value, false, true); };
   plain("case", r.case_name);
   plain("integrator", r.integrator);
   plain("discretisation", r.discretisation);
