@@ -163,7 +163,7 @@ class RunCommand : public Command {
     subcommand->add_option("--out", out_, "output folder")->capture_default_str();
     subcommand->add_option("--repeats", repeats_, "timing passes; runtime is their minimum")->capture_default_str();
     subcommand->add_option("--min-timed-s", min_timed_text_,
-                           "seconds (default 0.05): a run whose passes total less is timed over further unobserved passes "
+                           "seconds (default " + format_g(kMinTimedSeconds) + "): a run whose passes total less is timed over further unobserved passes "
                            "until they reach it; 0: the --repeats passes alone. Never for an interpreted (Python) method, "
                            "whose passes would repeat its step's side effects");
     inputs_.add_to(subcommand);

@@ -180,9 +180,10 @@ def _summary_frame(source):
     n/a run), not float64; not_integrated is a list of metric names, not one space-separated text;
     discretisation is "" where the model has one unnamed discretisation, not NaN; `status` is the
     state in one word and `status_detail` the status cell. The CSV itself is the command line's."""
-    # Only an empty cell is missing: "n/a" (an n/a run's state and counts) is the table's word, which
-    # pandas would otherwise read as NaN.
-    frame = pd.read_csv(source, keep_default_na=False, na_values=[""])
+    text = source.getvalue() if isinstance(source, io.StringIO) else _read(source)
+    frame = pd.read_csv(io.StringIO(text))  # an empty or "n/a" cell is missing, as pandas reads a table
+    if "state" in frame:  # ... but the state "n/a" is a word, not a missing value
+        frame["state"] = pd.read_csv(io.StringIO(text), usecols=["state"], keep_default_na=False)["state"]
     for column in _core.summary_count_columns():
         if column in frame:
             frame[column] = pd.to_numeric(frame[column], errors="coerce").astype("Int64")
@@ -233,8 +234,8 @@ class RunResult:
     def request(self, label):
         """What the run ran, as the runner took it: the one record built from the case, h=, t_end=
         and settings= (its step integrator["h"], every effective setting, its horizon t_end, its
-        observation grid), as a dict of the record's fields ("timeseries" names the folder the
-        run wrote into, a scratch one when out=None)."""
+        observation grid), as a dict of the record's fields ("timeseries" is the file the run
+        wrote, in a scratch folder already removed when out=None)."""
         return self._run(label)["request"]
 
     def timeseries(self, label=None):

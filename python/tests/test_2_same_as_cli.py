@@ -122,6 +122,7 @@ def test_counts_stay_integer_and_every_time_series_in_one_long_frame():
     na = res.summary.status == "n/a"  # the state's word, read as text, not as pandas' NaN marker
     assert na.any() and (~na).sum() >= 5
     assert res.summary.loc[na, "steps"].isna().all()
+    assert str(res.summary.energy_err_max.dtype) == "float64"  # an n/a run's metric is missing, not the text "n/a"
     ok = res.summary.status.str.startswith("ok")
     assert ok.sum() >= 5
     for column in ["steps", "rhs_evals", "newton_iters", "error_test_failures", "runtime_passes"]:

@@ -724,7 +724,6 @@ class WorkPrecision final : public Study {
                                                      "interpreter (not comparable with compiled ones): ") + names;
   }
 
-  // Reads the references only (read-only once planned): a job's computation, on any thread or rank.
   // The point's run: the case's settings at the swept step or tolerance, over the sweep's horizon,
   // observed on its reference trajectory's grid.
   RunRequest request_of(const Point& p) const {
