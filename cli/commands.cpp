@@ -560,10 +560,10 @@ class CheckClaimsCommand : public Command {
     subcommand->add_option("REPORT_DIR", dir_, "a report folder (tetherbench report --out)")->required()->check(CLI::ExistingDirectory);
   }
   bool runs_cases() const override { return false; }
-  int execute(Session&) override {
+  int execute(Session& session) override {
     if (!fs::exists(fs::path(dir_) / "summary.csv"))
       throw InputError("REPORT_DIR " + dir_ + ": expected a report folder holding summary.csv");
-    const auto violations = check_claims(dir_);
+    const auto violations = check_claims(dir_, session.catalogue);
     for (const auto& v : violations) std::printf("CONTRADICTED: %s\n", v.line().c_str());
     std::printf("%zu verdict(s) contradicted by the report's own data\n", violations.size());
     return violations.empty() ? 0 : kRunFailed;

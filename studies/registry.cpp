@@ -2,7 +2,8 @@
 // pages in the catalogue's order, which is by name once plugins are added).
 // Adding a study: its folder studies/<name>/ holding all of it (its plan and write; its own case
 // table, read and checked through StudyInfo::read_section; its figures, StudyInfo::figures; its
-// pages in index.md, StudyInfo::pages) and one line here.
+// pages in index.md, StudyInfo::pages; its tables read back into the front page's records,
+// StudyInfo::read_back; the referee's rules for its tables, StudyInfo::check_claims) and one line here.
 
 #include "studies/registry.hpp"
 

@@ -8,7 +8,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "app/input/catalogue.hpp"
 #include "app/judging/claims_check.hpp"
+#include "app/judging/report_data.hpp"
+#include "tests/test_support.hpp"
 #include "tests/temp_file.hpp"
 
 using namespace tb;
@@ -52,7 +55,7 @@ TEST_CASE("the claims check catches every contradicted verdict of the 3ea2631 re
   write(dir / "paper_comparison.csv",
         "source,case,integrator,metric,statistic,paper_value,ours,ratio,verdict,note\n"
         "seed 002,B_reel_fixed_length,rk2@lumped,energy_err_mean,value,0.0027677,0.009082,3.28,same order of magnitude,\n");
-  const auto v = check_claims(dir.string());
+  const auto v = check_claims(dir.string(), tb::testing::catalogue());
   for (const auto& x : v) std::printf("claims regression: %s\n", x.line().c_str());
   CHECK(caught(v, "A_string_pendulum_paper / ida energy", "wider than"));
   CHECK(caught(v, "C_single_multirotor / rattle4 energy", "wider than"));
@@ -138,7 +141,7 @@ TEST_CASE("the claims check catches every verdict of the a350e29 report its own 
         "C_single_multirotor_spinning,rk4,1000,1000000,1.2e-05,bounded,-0.1,0.2,ok\n"
         // this suite's status: dated at its onset, with the maximum's time after it
         "A_string_pendulum_paper,rk2,5,50000,120,,,,unstable from t = 2.018 s (step 20180): energy gain 0.101 x E_s (max 1.38 x E_s at t = 5 s)\n");
-  const auto v = check_claims(dir.string());
+  const auto v = check_claims(dir.string(), tb::testing::catalogue());
   for (const auto& x : v) std::printf("claims a350e29: %s\n", x.line().c_str());
   CHECK(caught(v, "003-fig7-rk4-diverges", "placed in time"));
   CHECK(caught(v, "003-fig7-rk4-diverges", "by the run's status"));
@@ -180,7 +183,7 @@ TEST_CASE("the claims check catches the orders and rankings the issue 32 referee
         "C_single_multirotor,,runtime,scaled_l2,0.2,2.15,0.093,1e-6,ida < rk45 < cvode < rk4\n"
         "C_cooperative_multirotors,,runtime,scaled_l2,10,2.15,4.65,1e-6,rk4 < lgvi = rattle\n"
         "A_string_pendulum_paper,,runtime,scaled_l2,1,2.4,0.42,1e-6,short-time accuracy only\n");
-  const auto v = check_claims(dir.string());
+  const auto v = check_claims(dir.string(), tb::testing::catalogue());
   for (const auto& x : v) std::printf("claims issue 32: %s\n", x.line().c_str());
   CHECK(caught(v, "T_hanging_tether_full / rk4", "[4.16, 4.56] excludes the declared 4 without a flag"));
   CHECK(caught(v, "T_hanging_tether_full / generalized_alpha", "fitted over errors 0.064 ... 3.18"));
@@ -197,7 +200,7 @@ TEST_CASE("the claims check catches the orders and rankings the issue 32 referee
         "X,a,2,2.0,0.1,0.064,3.18,0.0318,4 of 4,\n"
         "X,b,2,2.0,0.1,1e-4,1e-2,0.15,4 of 4,\n");
   write(dir / "work_precision_rankings.csv", "case,discretisation,work,measure,horizon_s,slowest_period_s,ranking\n");
-  const auto w = check_claims(dir.string());
+  const auto w = check_claims(dir.string(), tb::testing::catalogue());
   for (const auto& x : w) std::printf("claims issue 32 relative: %s\n", x.line().c_str());
   CHECK_FALSE(caught(w, "X / a", ""));
   CHECK(caught(w, "X / b", "errors up to 0.15 of the quantity's scale"));
@@ -212,7 +215,7 @@ TEST_CASE("the claims check catches the orders and rankings the issue 32 referee
         "A_string_pendulum_paper,lumped,runtime,scaled_l2,7.2,2.397,3,0.119,0.245,inconclusive\n"
         "C_single_multirotor,,runtime,scaled_l2,10,2.153,4.64,1.59e-10,0.0265,rk4 < cf4\n");
   write(dir / "orders.csv", "case,integrator,declared_order,measured_order\n");
-  const auto r = check_claims(dir.string());
+  const auto r = check_claims(dir.string(), tb::testing::catalogue());
   for (const auto& x : r) std::printf("claims issue 32 resolution: %s\n", x.line().c_str());
   CHECK(caught(r, "A_string_pendulum_paper / runtime", "not 10x above the references' agreement 0.242"));
   CHECK(r.size() == 1);
@@ -232,7 +235,7 @@ TEST_CASE("the claims check catches a growth law its own interval does not carry
         "C_cooperative_multirotors,ida,1000,1000000,faster,0.39,1.43,linear,faster (accelerating),ok\n"
         "C_single_multirotor,generalized_alpha,1000,1000000,bounded,0.02,0.19,linear,bounded,ok\n"
         "C_single_multirotor_spinning,rk4,1000,1000000,inconclusive,0.15,2.02,linear,inconclusive,ok\n");
-  const auto v = check_claims(dir.string());
+  const auto v = check_claims(dir.string(), tb::testing::catalogue());
   for (const auto& x : v) std::printf("claims issue 44: %s\n", x.line().c_str());
   CHECK(caught(v, "C_single_multirotor / rk4", "carries no law: p in [-0.10, 2.23]: the 95% interval is wider than"));
   CHECK(caught(v, "C_single_multirotor_spinning / cf4", "carries no law"));
@@ -269,7 +272,7 @@ TEST_CASE("the claims check passes the verdicts the rules allow", "[claims]") {
         "case,discretisation,work,measure,horizon_s,slowest_period_s,matched_error,ranking\n"
         "X,lumped,runtime,scaled_l2,10,2,1e-6,a@lumped < b@lumped = c@lumped\n"
         "Y,,runtime,scaled_l2,1,2,1e-6,short-time accuracy only\n");
-  const auto v = check_claims(dir.string());
+  const auto v = check_claims(dir.string(), tb::testing::catalogue());
   for (const auto& x : v) std::printf("claims allowed: %s\n", x.line().c_str());
   CHECK(v.empty());
   fs::remove_all(dir);
@@ -288,9 +291,14 @@ TEST_CASE("the claims check catches advice the front page's own tables refute", 
         "S,lost,0.001,,1000,1e-5,9,bounded,round_off,ok\n"
         "C,vi,0.001,,1000,2e-4,4.3,regime_change,round_off,ok\n"
         "C,rk4,0.001,,1000,,,,,unstable from t = 349.9 s (step 349900): energy gain\n");
-  // The long-time study's longer run decides "small"'s energy error over 1000 s.
-  write(dir / "long_time.csv", "case,integrator,quantity,law,t_end,err_max,status\nS,small,energy,round_off,1000,4.7e-11,ok\n");
-  write(dir / "stability_map.csv", "case,run,swept,h_max\nS,vi,,0.001044\nC,vi,,0.0077\n");
+  // The long-time study's longer run decides "small"'s energy error over 1000 s. Both study tables
+  // carry the columns their studies read back (StudyInfo::read_back), as a report writes them.
+  write(dir / "long_time.csv",
+        "case,integrator,quantity,law,t_end,err_max,source,status,jump_from,jump_to,jump_ratio,after_law,theory\n"
+        "S,small,energy,round_off,1000,4.7e-11,long run,ok,,,,,\n");
+  write(dir / "stability_map.csv",
+        "case,run,swept,h_case,h_max,bound,limit,t_horizon\nS,vi,,0.001,0.001044,bracketed,instability,10\n"
+        "C,vi,,0.001,0.0077,bracketed,instability,10\n");
   write(dir / "index.md",
         "# tetherbench report\n\n## Which integrator?\n\n### m — S, C\n\n"
         "- **Long simulations** — per case, the runs no other is at once as fast and as accurate:\n"
@@ -305,7 +313,7 @@ TEST_CASE("the claims check catches advice the front page's own tables refute", 
         "- **Accuracy at a given cost over a short horizon**:\n"
         "  - S, over 10 s: rk4 < vi\n"
         "\n## Cases\n\n  - **ignored**: outside the advice\n    - **ignored2**: no\n");
-  const auto v = check_claims(dir.string());
+  const auto v = check_claims(dir.string(), tb::testing::catalogue());
   for (const auto& x : v) std::printf("claims advice: %s\n", x.line().c_str());
   CHECK(caught(v, "S / vi", "h/h_max = 0.96 without a caveat"));
   CHECK(caught(v, "S / rk4", "growing energy law (faster)"));
@@ -336,7 +344,7 @@ TEST_CASE("the claims check catches the papers' verdicts of main d3414c9 that it
         "\"unstable from t = 349.9 s (step 349900): grows\"\n"
         "003-fig7a-rk4-energy,\"seed 003, Sect. 5.2\",C_cooperative_multirotors,rk4,drifts,words,energy_err_max,drifts,0.115,,"
         "x1,why,inconclusive,no verdict on a run that is not ok,,,\"unstable from t = 349.9 s (step 349900): grows\"\n");
-  const auto v = check_claims(dir.string());
+  const auto v = check_claims(dir.string(), tb::testing::catalogue());
   for (const auto& x : v) std::printf("claims d3414c9: %s\n", x.line().c_str());
   CHECK(caught(v, "003-fig4e-ode45-smaller-than-rk4", "while its words say 'ours contradicts'"));
   CHECK(caught(v, "003-fig4b-ode45-energy", "verdict 'agrees' on a run that is not ok"));
@@ -357,11 +365,41 @@ TEST_CASE("a small report of this build prints no verdict its own data contradic
   const std::string report = std::string(TETHERBENCH_BINARY) + " report " + cases + " --no-benchmarks --no-plots --jobs 2 --param long_time.steps=200000 --out " +
                              (dir / "report").string() + " > " + (dir / "log.txt").string() + " 2>&1";
   REQUIRE(std::system(report.c_str()) == 0);
-  const auto v = check_claims((dir / "report").string());
+  const auto v = check_claims((dir / "report").string(), tb::testing::catalogue());
   for (const auto& x : v) std::printf("claims report: %s\n", x.line().c_str());
   CHECK(v.empty());
   const std::string check = std::string(TETHERBENCH_BINARY) + " check-claims " + (dir / "report").string() + " > " +
                             (dir / "check.txt").string();
   CHECK(std::system(check.c_str()) == 0);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a study's claims rules and records come with the study (issue 45 item 1)", "[claims][report_index]") {
+  // The ranking of the test above that rests on the references' own uncertainty: the work-precision
+  // study's rule catches it; a catalogue without that study has no rule for its table, and the
+  // report's own rules do not read it by name.
+  const fs::path dir = testing::scratch_dir("claims_study_slice");
+  write(dir / "summary.csv", "case,integrator,t_end,steps,status\n");
+  write(dir / "work_precision_rankings.csv",
+        "case,discretisation,work,measure,horizon_s,slowest_period_s,horizon_periods,reference_agreement,matched_error,"
+        "ranking,note,work_of_each,spread_of_each\n"
+        "A_string_pendulum_paper,consistent,runtime,scaled_l2,7.2,2.397,3,0.242,0.263,rk4 < lgvi,,1.5 2.5,0.25 0.5\n");
+  const Catalogue& full = tb::testing::catalogue();
+  CHECK(caught(check_claims(dir.string(), full), "A_string_pendulum_paper / runtime", "not 10x above the references' agreement"));
+  Catalogue without = full;
+  std::erase_if(without.studies, [](const StudyInfo& s) { return s.name == "work_precision"; });
+  REQUIRE(without.studies.size() + 1 == full.studies.size());
+  CHECK(check_claims(dir.string(), without).empty());
+  // The front page's records likewise: the ranking, its work and its timing spread, read back by the
+  // study (StudyInfo::read_back), and nothing without it.
+  ReportData with_study;
+  read_study_records(dir.string(), full, with_study);
+  REQUIRE(with_study.rankings.size() == 1);
+  CHECK(with_study.rankings[0].ranking == "rk4 < lgvi");
+  CHECK(with_study.rankings[0].work_of_each == std::vector<double>{1.5, 2.5});
+  CHECK(with_study.rankings[0].spread_of_each == std::vector<double>{0.25, 0.5});
+  ReportData without_study;
+  read_study_records(dir.string(), without, without_study);
+  CHECK(without_study.rankings.empty());
   fs::remove_all(dir);
 }

@@ -446,7 +446,7 @@ TEST_CASE("a study's pages are listed under the report's other results, in the o
 TEST_CASE("a report table of another layout is refused with its file and column", "[report_index][input]") {
   ScratchDir dir;
   std::ofstream(dir.path() / "summary.csv") << "case,integrator\nc,vi\n";
-  CHECK_THROWS_WITH(read_report_data(dir.path().string()),
+  CHECK_THROWS_WITH(read_report_data(dir.path().string(), tb::testing::catalogue()),
                     Catch::Contains("summary.csv: no column 'discretisation'"));
 }
 

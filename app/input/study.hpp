@@ -19,6 +19,8 @@ namespace tb {
 
 struct Case;
 struct Catalogue;
+struct ClaimViolation;  // app/judging/claims_check.hpp
+struct ReportData;      // app/judging/report_data.hpp
 struct CsvTable;  // app/common/csv_table.hpp
 struct Figure;    // app/common/figure_kit.hpp
 struct SummaryRow;
@@ -179,6 +181,15 @@ struct StudyInfo {
   std::function<void(const FigureRequest& request, std::vector<Figure>& figures)> figures = nullptr;
   // Its pages in index.md's list of other results, in this order.
   std::vector<StudyPage> pages = {};
+  // Reads its written tables of the report at `dir` back into the typed records the front page and
+  // the claims check's advice rule read (app/judging/report_data.hpp: step limits, laws, rankings,
+  // ...), with report_table's checks (null: it gives the page nothing). The study names its own
+  // files; nothing outside its folder does.
+  std::function<void(const std::string& dir, ReportData& data)> read_back = nullptr;
+  // The referee's rules for its own tables (app/judging/claims_check.hpp): appends every verdict in
+  // them that their own data contradict (null: none of its own). Written apart from the code that
+  // wrote the verdicts, so that a bug does not pass both.
+  std::function<void(const std::string& dir, std::vector<ClaimViolation>& out)> check_claims = nullptr;
 };
 // What `tetherbench list` and tetherbench.study_info say of a study, described once (the
 // functions it runs with are not data).

@@ -37,21 +37,25 @@
 //              step above 0.5 h_max is printed as a caveat;
 //   n/a        a metric a run's not_integrated column names (its formulation cannot violate it)
 //              has no number in that row.
+// Where each rule lives: the report-wide ones (status, horizons, onsets, alike, advice, n/a and
+// the growth rule on summary.csv) here; a study's rules for its own tables with the study
+// (StudyInfo::check_claims: orders and rankings in studies/work_precision/claims.cpp, growth on
+// long_time.csv in studies/long_time/claims.cpp, papers in studies/paper_comparison/claims.cpp),
+// sharing the cell reading and growth rule of app/judging/claim_rules.hpp. The advice rule reads
+// the studies' numbers as their records (StudyInfo::read_back).
 // `tetherbench check-claims DIR` prints them; the test suite runs it on a small report and on
 // regression rows taken from the reports of main 3ea2631 and a350e29 (tests/test_claims_check.cpp).
 
 #include <string>
 #include <vector>
 
+#include "app/judging/claim_rules.hpp"  // ClaimViolation
+
 namespace tb {
 
-struct ClaimViolation {
-  std::string file;    // the table, relative to the report folder
-  std::string where;   // case / run / row
-  std::string why;     // the rule broken, with the numbers
-  std::string line() const { return file + ": " + where + ": " + why; }
-};
+struct Catalogue;
 
-std::vector<ClaimViolation> check_claims(const std::string& report_dir);
+// Every rule above on the report at report_dir, the studies' own from the catalogue's studies.
+std::vector<ClaimViolation> check_claims(const std::string& report_dir, const Catalogue& catalogue);
 
 }  // namespace tb

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "app/common/csv_table.hpp"
+#include "app/input/catalogue.hpp"
 #include "core/metric_registry.hpp"
 #include "core/table_reader.hpp"
 
@@ -17,27 +18,6 @@ namespace fs = std::filesystem;
 namespace tb {
 
 namespace {
-
-// The table at dir/name; InputError naming the file and the column when a present table lacks
-// one of `columns` (a report of another version: the page would otherwise read blanks as results).
-CsvTable table(const std::string& dir, const std::string& name, const std::vector<std::string>& columns) {
-  CsvTable t = read_csv_table((fs::path(dir) / name).string());
-  if (t.columns.empty()) return t;
-  for (const auto& c : columns)
-    if (!t.has(c)) throw InputError(t.path + ": no column '" + c + "' (expected a table written by this tetherbench)");
-  return t;
-}
-
-// A number cell; nullopt when empty or not a finite number (a cell left empty means no result).
-std::optional<double> number(const std::string& cell) {
-  if (cell.empty()) return std::nullopt;
-  char* end = nullptr;
-  const double x = std::strtod(cell.c_str(), &end);
-  if (*end != '\0' || !std::isfinite(x)) return std::nullopt;
-  return x;
-}
-
-double number_or_zero(const std::string& cell) { return number(cell).value_or(0.0); }
 
 std::set<std::string> words(const std::string& text) {
   std::set<std::string> out;
@@ -65,14 +45,50 @@ const std::vector<std::string>& metric_columns() {
   return columns;
 }
 
-// The rows of a table in summary.csv's columns (summary.csv itself, error_spread.csv), with each
-// row's cells.
+void read_runs(ReportData& data) {
+  for (auto& [run, row] : read_run_rows(data.dir, "summary.csv")) data.runs.push_back(std::move(run));
+}
+
+void read_figures(ReportData& data) {
+  const CsvTable t = report_table(data.dir, "figures.csv", {"file", "case", "section", "caption"});
+  for (const auto& row : t.rows)
+    if (fs::exists(fs::path(data.dir) / row.at("file")))
+      data.figures.push_back({row.at("file"), row.at("case"), row.at("section"), row.at("caption")});
+  const CsvTable omitted = report_table(data.dir, "figures_omitted.csv", {"case", "section", "reason"});
+  for (const auto& row : omitted.rows) data.omitted_figures.push_back({row.at("case"), row.at("section"), row.at("reason")});
+}
+
+void read_build(ReportData& data) {
+  const CsvTable t = report_table(data.dir, "build_info.csv", {"key", "value"});
+  for (const auto& row : t.rows) data.build.emplace_back(row.at("key"), row.at("value"));
+}
+
+}  // namespace
+
+CsvTable report_table(const std::string& dir, const std::string& name, const std::vector<std::string>& columns) {
+  CsvTable t = read_csv_table((fs::path(dir) / name).string());
+  if (t.columns.empty()) return t;
+  for (const auto& c : columns)
+    if (!t.has(c)) throw InputError(t.path + ": no column '" + c + "' (expected a table written by this tetherbench)");
+  return t;
+}
+
+std::optional<double> cell_number(const std::string& cell) {
+  if (cell.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double x = std::strtod(cell.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(x)) return std::nullopt;
+  return x;
+}
+
+double cell_number_or_zero(const std::string& cell) { return cell_number(cell).value_or(0.0); }
+
 std::vector<std::pair<RunRecord, std::map<std::string, std::string>>> read_run_rows(const std::string& dir,
                                                                                    const std::string& file) {
   std::vector<std::pair<RunRecord, std::map<std::string, std::string>>> out;
   // The columns the page cannot do without; a metric column a report of an older version lacks
   // reads as no result.
-  const CsvTable t = table(dir, file,
+  const CsvTable t = report_table(dir, file,
                            {"case", "integrator", "discretisation", "h", "rtol", "t_end", "status", "runtime_s",
                             "not_integrated", "energy_growth_law", "momentum_growth_law", "energy_growth_theory",
                             "momentum_growth_theory", "energy_err_max"});
@@ -82,28 +98,28 @@ std::vector<std::pair<RunRecord, std::map<std::string, std::string>>> read_run_r
     r.label = row.at("integrator");
     r.integrator = r.label.substr(0, r.label.find('@'));
     r.discretisation = row.at("discretisation");
-    r.h = number_or_zero(row.at("h"));
-    r.rtol = number_or_zero(row.at("rtol"));
+    r.h = cell_number_or_zero(row.at("h"));
+    r.rtol = cell_number_or_zero(row.at("rtol"));
     // Columns a report of an older version lacks read as absent.
     auto optional_column = [&](const char* column) -> std::optional<double> {
       const auto it = row.find(column);
-      return it == row.end() ? std::nullopt : number(it->second);
+      return it == row.end() ? std::nullopt : cell_number(it->second);
     };
     r.atol = optional_column("atol").value_or(0.0);
     r.max_step = optional_column("max_step");
     r.energy_first = optional_column("energy_first");
     r.energy_last = optional_column("energy_last");
     r.external_work_last = optional_column("external_work_last");
-    r.t_end = number_or_zero(row.at("t_end"));
+    r.t_end = cell_number_or_zero(row.at("t_end"));
     r.status = row.at("status");
     r.ok = r.status == "ok" || r.status.rfind("ok;", 0) == 0;
     r.completed = r.ok || r.status.rfind("unstable from", 0) == 0;
     r.not_applicable = r.status.rfind("n/a", 0) == 0;
-    r.runtime_s = number_or_zero(row.at("runtime_s"));
-    if (const auto it = row.find("runtime_passes"); it != row.end()) r.timing_passes = int(number_or_zero(it->second));
+    r.runtime_s = cell_number_or_zero(row.at("runtime_s"));
+    if (const auto it = row.find("runtime_passes"); it != row.end()) r.timing_passes = int(cell_number_or_zero(it->second));
     for (const auto& c : metric_columns())
       if (const auto it = row.find(c); it != row.end())
-        if (const auto x = number(it->second)) r.metric[c] = *x;
+        if (const auto x = cell_number(it->second)) r.metric[c] = *x;
     r.not_integrated = words(row.at("not_integrated"));
     r.energy_law = row.at("energy_growth_law");
     r.momentum_law = row.at("momentum_growth_law");
@@ -116,115 +132,6 @@ std::vector<std::pair<RunRecord, std::map<std::string, std::string>>> read_run_r
   }
   return out;
 }
-
-void read_runs(ReportData& data) {
-  for (auto& [run, row] : read_run_rows(data.dir, "summary.csv")) data.runs.push_back(std::move(run));
-}
-
-void read_error_spread(ReportData& data) {
-  for (auto& [run, row] : read_run_rows(data.dir, "error_spread.csv")) {
-    const auto value = number(row["value"]), case_value = number(row["case_value"]);
-    if (!value || !case_value) continue;
-    data.spread_runs.push_back({std::move(run), row["parameter"], *value, *case_value});
-  }
-}
-
-void read_step_limits(ReportData& data) {
-  const CsvTable t = table(data.dir, "stability_map.csv", {"case", "run", "swept", "h_case", "h_max", "bound", "limit", "t_horizon"});
-  // (horizon_dependent: optional, absent from a report of an older version)
-  std::map<std::pair<std::string, std::string>, double> horizon;
-  for (const auto& row : t.rows) {
-    if (!row.at("swept").empty()) continue;  // a sweep of a model parameter, not the case itself
-    const auto h_max = number(row.at("h_max"));
-    if (!h_max) continue;
-    // A method whose h_max depends on the horizon is mapped at several: the longest is the
-    // one closest to the case's run.
-    const std::pair<std::string, std::string> key{row.at("case"), row.at("run")};
-    const double t = number_or_zero(row.at("t_horizon"));
-    if (horizon.count(key) && horizon[key] >= t) continue;
-    horizon[key] = t;
-    StepLimit& limit = data.step_limits[key] = {number_or_zero(row.at("h_case")), *h_max, t, row.at("bound"), row.at("limit")};
-    if (const auto it = row.find("horizon_dependent"); it != row.end()) limit.horizon_dependent = it->second == "yes";
-  }
-}
-
-void read_laws(ReportData& data) {
-  const CsvTable t = table(data.dir, "long_time.csv", {"case", "integrator", "quantity", "law", "t_end", "err_max", "source", "status", "jump_from",
-                                                       "jump_to", "jump_ratio", "after_law", "theory"});
-  for (const auto& row : t.rows) {
-    if (row.at("status") != "ok") continue;
-    LawRecord law{row.at("law"),
-                  row.at("source"),
-                  number_or_zero(row.at("t_end")),
-                  number_or_zero(row.at("err_max")),
-                  number_or_zero(row.at("jump_from")),
-                  number_or_zero(row.at("jump_to")),
-                  number_or_zero(row.at("jump_ratio")),
-                  row.at("after_law"),
-                  row.at("theory")};
-    if (const auto it = row.find("accelerating"); it != row.end()) law.accelerating = it->second == "yes";
-    if (const auto it = row.find("at_2h_ratio"); it != row.end()) law.at_2h_ratio = number_or_zero(it->second);
-    auto& slot = data.laws[{row.at("case"), row.at("integrator"), row.at("quantity")}];
-    if (law.t_end >= slot.t_end) slot = law;  // the longest horizon measured decides the law
-  }
-}
-
-void read_rankings(ReportData& data) {
-  const CsvTable t = table(data.dir, "work_precision_rankings.csv",
-                           {"case", "discretisation", "work", "measure", "horizon_s", "matched_error", "ranking", "note",
-                            "work_of_each"});
-  for (const auto& row : t.rows) {
-    RankingRecord r{row.at("case"), row.at("discretisation"), row.at("work"), row.at("measure"), row.at("ranking"),
-                    row.at("note"), number_or_zero(row.at("horizon_s")), number_or_zero(row.at("matched_error")), {}, {}, 0.0, {}, {}};
-    auto numbers = [&](const std::string& cell, std::vector<double>& out) {
-      for (size_t at = 0; at < cell.size();) {
-        const size_t end = std::min(cell.find(' ', at), cell.size());
-        if (const auto x = number(cell.substr(at, end - at))) out.push_back(*x);
-        at = end + 1;
-      }
-    };
-    numbers(row.at("work_of_each"), r.work_of_each);
-    // The timing spread over the passes (a report of an older version has none: no spread known).
-    if (const auto it = row.find("spread_of_each"); it != row.end()) numbers(it->second, r.spread_of_each);
-    if (const auto it = row.find("slowest_period_s"); it != row.end()) r.slowest_period_s = number_or_zero(it->second);
-    if (const auto it = row.find("passes_of_each"); it != row.end()) {
-      std::vector<double> passes;
-      numbers(it->second, passes);
-      for (double p : passes) r.passes_of_each.push_back(int(p));
-    }
-    if (const auto it = row.find("bound_of_each"); it != row.end()) {
-      std::vector<double> bounds;
-      numbers(it->second, bounds);
-      for (double b : bounds) r.bound_of_each.push_back(int(b));
-    }
-    data.rankings.push_back(std::move(r));
-  }
-}
-
-void read_paper(ReportData& data) {
-  const CsvTable t =
-      table(data.dir, "paper_comparison.csv", {"id", "source", "case", "integrator", "claim", "metric", "paper", "ours", "verdict"});
-  for (const auto& row : t.rows)
-    data.paper.push_back({row.at("id"), row.at("source"), row.at("case"), row.at("integrator"), row.at("claim"),
-                          row.at("metric"), row.at("paper"), row.at("ours"), row.at("verdict"),
-                          row.count("judges") ? row.at("judges") : std::string()});
-}
-
-void read_figures(ReportData& data) {
-  const CsvTable t = table(data.dir, "figures.csv", {"file", "case", "section", "caption"});
-  for (const auto& row : t.rows)
-    if (fs::exists(fs::path(data.dir) / row.at("file")))
-      data.figures.push_back({row.at("file"), row.at("case"), row.at("section"), row.at("caption")});
-  const CsvTable omitted = table(data.dir, "figures_omitted.csv", {"case", "section", "reason"});
-  for (const auto& row : omitted.rows) data.omitted_figures.push_back({row.at("case"), row.at("section"), row.at("reason")});
-}
-
-void read_build(ReportData& data) {
-  const CsvTable t = table(data.dir, "build_info.csv", {"key", "value"});
-  for (const auto& row : t.rows) data.build.emplace_back(row.at("key"), row.at("value"));
-}
-
-}  // namespace
 
 std::optional<double> RunRecord::value(const std::string& column) const {
   const auto it = metric.find(column);
@@ -295,15 +202,17 @@ const LawRecord* ReportData::law(const std::string& case_name, const std::string
   return it == laws.end() ? nullptr : &it->second;
 }
 
-ReportData read_report_data(const std::string& dir) {
+void read_study_records(const std::string& dir, const Catalogue& catalogue, ReportData& data) {
+  data.dir = dir;
+  for (const StudyInfo& study : catalogue.studies)
+    if (study.read_back) study.read_back(dir, data);
+}
+
+ReportData read_report_data(const std::string& dir, const Catalogue& catalogue) {
   ReportData data;
   data.dir = dir;
   read_runs(data);
-  read_error_spread(data);
-  read_step_limits(data);
-  read_laws(data);
-  read_rankings(data);
-  read_paper(data);
+  read_study_records(dir, catalogue, data);
   read_figures(data);
   read_build(data);
   return data;

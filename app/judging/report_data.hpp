@@ -1,12 +1,16 @@
 #pragma once
-// A written report read back as typed records, for the pages that summarise it (app/writing/report_index.hpp).
-// Every figure on the front page is read from the tables the report wrote (summary.csv,
-// stability_map.csv, long_time.csv, work_precision_rankings.csv, paper_comparison.csv, error_spread.csv,
-// figures.csv), never recomputed and never typed by hand, so the page cannot say what its own
-// tables do not.
+// A written report read back as typed records, for the pages that summarise it (app/writing/report_index.hpp)
+// and the claims check's advice rule (app/judging/claims_check.hpp). Every figure on the front page
+// is read from the tables the report wrote, never recomputed and never typed by hand, so the page
+// cannot say what its own tables do not.
+//
+// Who reads what: this file reads the report's own tables (summary.csv, figures.csv,
+// figures_omitted.csv, build_info.csv); each study reads its own tables into its records
+// (StudyInfo::read_back, app/input/study.hpp: the stability map its step limits, the long-time study
+// its laws, ...), so that no file name ties a study to this room.
 //
 // A table that is absent reads as empty (a report cut short, or written with --no-plots); a
-// table whose columns are not the ones read here is an InputError naming the file and column.
+// table whose columns are not the ones read is an InputError naming the file and column.
 
 #include <map>
 #include <optional>
@@ -15,7 +19,11 @@
 #include <tuple>
 #include <vector>
 
+#include "app/common/csv_table.hpp"
+
 namespace tb {
+
+struct Catalogue;
 
 // One row of summary.csv: a full run of a case.
 struct RunRecord {
@@ -154,6 +162,21 @@ struct ReportData {
   const LawRecord* law(const std::string& case_name, const std::string& label, const std::string& quantity) const;
 };
 
-ReportData read_report_data(const std::string& dir);
+// The report at dir: its own tables and every study's records (StudyInfo::read_back) of the catalogue.
+ReportData read_report_data(const std::string& dir, const Catalogue& catalogue);
+// Only the studies' records (step limits, laws, rankings, paper rows, spread runs), into data.
+void read_study_records(const std::string& dir, const Catalogue& catalogue, ReportData& data);
+
+// The reading kit the studies' read_back use.
+// The table `name` of the report at dir: empty (no columns) when absent; an InputError naming the
+// file and the column when a present table lacks one of `columns` (a report of another version:
+// the page would otherwise read blanks as results).
+CsvTable report_table(const std::string& dir, const std::string& name, const std::vector<std::string>& columns);
+// A number cell; nullopt when empty or not a finite number (a cell left empty means no result).
+std::optional<double> cell_number(const std::string& cell);
+double cell_number_or_zero(const std::string& cell);
+// The rows of a table in summary.csv's columns (summary.csv itself, error_spread.csv), each with its cells.
+std::vector<std::pair<RunRecord, std::map<std::string, std::string>>> read_run_rows(const std::string& dir,
+                                                                                   const std::string& file);
 
 }  // namespace tb

@@ -728,7 +728,7 @@ void write_text(const fs::path& file, const std::string& text) {
 }  // namespace
 
 void write_index(const std::string& dir, const std::vector<Case>& cases, const Catalogue& catalogue) {
-  const ReportData data = read_report_data(dir);
+  const ReportData data = read_report_data(dir, catalogue);
   const auto coverage = coverage_of_runs(data, cases);
   write_text(fs::path(dir) / "coverage.md",
              "# Which integrator runs which case\n\nRead from summary.csv: what each run did over its case's horizon, "

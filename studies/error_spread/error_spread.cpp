@@ -115,7 +115,7 @@ class ErrorSpreadStudy final : public SweepStudy<SpreadPoint, SummaryRow, &Sprea
 }  // namespace
 
 StudyInfo error_spread_study() {
-  return {"error_spread",
+  StudyInfo info{"error_spread",
           "named full runs again with one [model] key moved by round-off ([report.error_spread]): how far such a change moves "
           "their errors over the horizon, the resolution of the recommendation's error comparisons",
           "error_spread.csv",
@@ -124,6 +124,8 @@ StudyInfo error_spread_study() {
           why_not_without_table<ErrorSpread>,
           [] { return std::make_unique<ErrorSpreadStudy>(); },
           read_error_spread};
+  info.read_back = read_error_spread_back;
+  return info;
 }
 
 }  // namespace tb

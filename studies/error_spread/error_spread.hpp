@@ -35,4 +35,6 @@ struct ErrorSpread final : StudySection {
 // resolution of its errors. Writes error_spread.csv: the summary's columns (app/writing/summary.hpp)
 // and parameter, value, case_value.
 StudyInfo error_spread_study();
+// Reads its runs (error_spread.csv) into ReportData::spread_runs (StudyInfo::read_back; read_back.cpp).
+void read_error_spread_back(const std::string& dir, ReportData& data);
 }  // namespace tb

@@ -363,6 +363,8 @@ StudyInfo long_time_study() {
           [] { return std::make_unique<LongTimeStudy>(); }};
   info.figures = long_time_figures;
   info.pages = {{"long_time.md", "growth laws over long runs"}};
+  info.read_back = read_long_time_back;
+  info.check_claims = check_long_time_claims;
   return info;
 }
 

@@ -11,6 +11,10 @@ namespace tb {
 // long_time.csv, long_time_envelope.csv (the fitted envelopes, for the log-log figures) and
 // long_time.md.
 StudyInfo long_time_study();
+// Reads its growth laws (long_time.csv) into ReportData::laws (StudyInfo::read_back; read_back.cpp).
+void read_long_time_back(const std::string& dir, ReportData& data);
+// The referee's rules for its own tables (StudyInfo::check_claims; claims.cpp).
+void check_long_time_claims(const std::string& dir, std::vector<ClaimViolation>& out);
 // Its figures in a report (StudyInfo::figures; studies/long_time/figures.cpp).
 void long_time_figures(const FigureRequest& request, std::vector<Figure>& figures);
 

@@ -587,6 +587,8 @@ StudyInfo paper_comparison_study() {
           {},
           [] { return std::make_unique<PaperComparison>(); }};
   info.pages = {{"paper_comparison.md", "every claim of the papers with its evidence"}};
+  info.read_back = read_paper_comparison_back;
+  info.check_claims = check_paper_comparison_claims;
   return info;
 }
 

@@ -858,6 +858,7 @@ StudyInfo stability_map_study() {
           [] { return std::make_unique<StabilityMap>(); }};
   info.figures = stability_map_figures;
   info.pages = {{"stability_map.md", "largest stable step per method and case"}};
+  info.read_back = read_stability_map_back;
   return info;
 }
 

@@ -100,6 +100,8 @@ StabilitySearch find_h_max(const RunKey& key, const IntegratorSettings& settings
 // fit_power_law (numerics/statistics.hpp) fits h_max against a [model] key.
 
 StudyInfo stability_map_study();
+// Reads its step limits (stability_map.csv) into ReportData::step_limits (StudyInfo::read_back; read_back.cpp).
+void read_stability_map_back(const std::string& dir, ReportData& data);
 // Its figures in a report (StudyInfo::figures; studies/stability_map/figures.cpp).
 void stability_map_figures(const FigureRequest& request, std::vector<Figure>& figures);
 

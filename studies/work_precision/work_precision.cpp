@@ -812,6 +812,8 @@ StudyInfo work_precision_study() {
           [] { return std::make_unique<WorkPrecision>(); }};
   info.figures = work_precision_figures;
   info.pages = {{"orders.csv", "measured convergence orders"}, {"work_precision_rankings.csv", "work–precision rankings"}};
+  info.read_back = read_work_precision_back;
+  info.check_claims = check_work_precision_claims;
   return info;
 }
 

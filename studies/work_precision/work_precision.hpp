@@ -15,6 +15,10 @@ namespace tb {
 // solution of the run's discretisation, and the measured orders of the fixed-step methods.
 // Writes work_precision.csv and orders.csv.
 StudyInfo work_precision_study();
+// Reads its rankings (work_precision_rankings.csv) into ReportData::rankings (StudyInfo::read_back; read_back.cpp).
+void read_work_precision_back(const std::string& dir, ReportData& data);
+// The referee's rules for its own tables (StudyInfo::check_claims; claims.cpp).
+void check_work_precision_claims(const std::string& dir, std::vector<ClaimViolation>& out);
 // Its figures in a report (StudyInfo::figures; studies/work_precision/figures.cpp).
 void work_precision_figures(const FigureRequest& request, std::vector<Figure>& figures);
 
