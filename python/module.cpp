@@ -5,7 +5,8 @@
 // measured, checked or written by a second implementation. Input errors raise ValueError with the
 // command line's message (the text after "tetherbench: "). C++ runs with the interpreter's lock
 // released, and with the suite's interrupt handlers in place: Ctrl-C ends the runs as the command
-// line's does (their rows say "interrupted"), and Python's handler is back when the call returns.
+// line's does (their rows say "interrupted"), and Python's handler is back when the call returns;
+// Python's own interrupts (interrupt_main, a handler that raises) do the same (python_interrupts below).
 
 #include <pybind11/eigen.h>
 #include <pybind11/pybind11.h>
@@ -136,6 +137,56 @@ void write_run(const RunRows& run, const std::string& out_dir, const std::map<st
   }
 }
 
+// Interrupts while the suite works (issue 46 item 1). A terminal's SIGINT reaches the suite's own
+// handler (InterruptScope). Python's other ways of interrupting reach only the interpreter, which
+// acts on them when it next runs: _thread.interrupt_main (a notebook's "interrupt"), and a signal
+// handler of the user's that raises (SIGALRM). Left there, the exception would be raised as the
+// call returns, or inside the next Python step, and the result lost. So the suite's step loop asks
+// the interpreter (InterruptPoll: after a sample, every 50 ms at most, on this thread) and once
+// more when the work is done; what a handler raised ends the runs as interrupted, and the call
+// returns what ran with `interrupted` set and the exception's name for the warning.
+namespace python_interrupts {
+std::string g_heard;  // the name of what the interpreter raised, "" if nothing; read on the main thread only
+
+void hear_pending_exception() {
+  py::error_already_set raised;  // fetched and cleared: the call returns its result instead
+  g_heard = py::str(raised.type().attr("__name__"));
+}
+
+bool python_signal_raised() {
+  py::gil_scoped_acquire gil;
+  if (PyErr_CheckSignals() == 0) return false;
+  hear_pending_exception();
+  return true;
+}
+}  // namespace python_interrupts
+
+struct CallInterrupts {
+  bool interrupted = false;
+  std::string heard;  // what Python raised ("KeyboardInterrupt"); "" for a terminal's SIGINT or none
+};
+
+// The suite's work `f` with the interpreter's lock released, the suite's interrupt handlers in
+// place and Python's signals polled (above).
+template <class F>
+auto unlocked_and_interruptible(CallInterrupts& status, F&& f) {
+  python_interrupts::g_heard.clear();
+  auto result = [&] {
+    py::gil_scoped_release unlocked;  // a Python step takes the lock back for its call
+    InterruptScope scope;
+    InterruptPoll poll(python_interrupts::python_signal_raised);
+    auto r = f();
+    status.interrupted = scope.was_interrupted();
+    return r;
+  }();
+  if (PyErr_CheckSignals() != 0) {  // came as the work ended: marks the result rather than losing it
+    python_interrupts::hear_pending_exception();
+    status.interrupted = true;
+  }
+  status.heard = python_interrupts::g_heard;
+  return result;
+}
+
 py::dict run(const std::string& file, const std::vector<std::string>& integrators, std::optional<double> t_end,
              std::optional<double> h, const std::vector<std::string>& overrides, int repeats,
              std::optional<double> min_timed_s, const std::string& out_dir, bool progress, std::optional<double> max_steps,
@@ -157,14 +208,8 @@ py::dict run(const std::string& file, const std::vector<std::string>& integrator
   request.run.out_dir = output_folder("--out", out_dir, {"summary.csv"});  // as `run --out` checks it
   request.run.progress = progress;
   const CaseRun case_run(load_one(file, overrides, request.limits), session().catalogue, request);
-  std::vector<SummaryRow> rows;
-  bool was_interrupted = false;
-  {
-    py::gil_scoped_release unlocked;  // a Python step takes the lock back for its call
-    InterruptScope scope;
-    rows = case_run.run();
-    was_interrupted = scope.was_interrupted();
-  }
+  CallInterrupts interrupts;
+  const std::vector<SummaryRow> rows = unlocked_and_interruptible(interrupts, [&] { return case_run.run(); });
   py::list runs;
   for (size_t i = 0; i < rows.size(); ++i) {
     py::dict r;
@@ -181,7 +226,8 @@ py::dict run(const std::string& file, const std::vector<std::string>& integrator
   result["summary_csv"] = summary_csv_text(rows);
   result["rows"] = RunRows{case_run.the_case().name, rows};
   result["runs"] = runs;
-  result["interrupted"] = was_interrupted;
+  result["interrupted"] = interrupts.interrupted;
+  result["heard"] = interrupts.heard;
   return result;
 }
 
@@ -196,15 +242,8 @@ CaseChoice choice_of(const std::vector<std::string>& files, const std::vector<st
   return choice;
 }
 
-// The suite's work `f` with the interpreter's lock released and the suite's interrupt handlers in place.
-template <class F>
-auto unlocked_and_interruptible(F&& f) {
-  py::gil_scoped_release unlocked;  // a Python step takes the lock back for its call
-  InterruptScope scope;
-  return f();
-}
 
-py::list study_binding(const std::string& name, const std::vector<std::string>& files, const std::vector<std::string>& integrators,
+py::dict study_binding(const std::string& name, const std::vector<std::string>& files, const std::vector<std::string>& integrators,
                const std::string& out_dir, const std::map<std::string, std::string>& parameters,
                const std::vector<std::string>& overrides, int jobs, bool progress) {
   StudyRequest request;
@@ -216,15 +255,20 @@ py::list study_binding(const std::string& name, const std::vector<std::string>& 
   request.progress = progress;
   request.command = "tetherbench.study('" + name + "')";
   const tb::Session snapshot = session();  // taken under the lock: a Python thread may register an integrator meanwhile
-  const StudyOutcome outcome = unlocked_and_interruptible([&] { return tb::study(snapshot, request); });
+  CallInterrupts interrupts;
+  const StudyOutcome outcome = unlocked_and_interruptible(interrupts, [&] { return tb::study(snapshot, request); });
   py::list written;
   for (const auto& path : outcome.written) written.append(path);
-  return written;
+  py::dict d;
+  d["written"] = written;
+  d["interrupted"] = interrupts.interrupted;
+  d["heard"] = interrupts.heard;
+  return d;
 }
 
 // `tetherbench table`: every case's full runs through the job list, summary.csv and summary.md in
 // out_dir. Returns the files written.
-py::list table_binding(const std::vector<std::string>& files, const std::vector<std::string>& integrators, const std::string& out_dir,
+py::dict table_binding(const std::vector<std::string>& files, const std::vector<std::string>& integrators, const std::string& out_dir,
                const std::vector<std::string>& overrides, int repeats, int jobs, bool progress) {
   TableRequest request;
   request.cases = choice_of(files, integrators, overrides);
@@ -234,10 +278,15 @@ py::list table_binding(const std::vector<std::string>& files, const std::vector<
   request.progress = progress;
   request.command = "tetherbench.table()";
   const tb::Session snapshot = session();  // taken under the lock, as for study
-  const TableRun run = unlocked_and_interruptible([&] { return tb::table(snapshot, request); });
+  CallInterrupts interrupts;
+  const TableRun run = unlocked_and_interruptible(interrupts, [&] { return tb::table(snapshot, request); });
   py::list written;
   for (const char* name : {"summary.csv", "summary.md"}) written.append((std::filesystem::path(run.out_dir) / name).string());
-  return written;
+  py::dict d;
+  d["written"] = written;
+  d["interrupted"] = interrupts.interrupted;
+  d["heard"] = interrupts.heard;
+  return d;
 }
 
 // `tetherbench gate`: the checks as described records (GateCheck), or, recording,
@@ -252,12 +301,8 @@ py::dict gate(const std::vector<std::string>& files, const std::vector<std::stri
   request.accept_failures = accept_failures;
   request.record_command = "tetherbench.gate(..., record=True)";
   const auto cases = load_cases(s.catalogue, s.case_files_or_bundled(files), {}, RunLimits{});
-  GateOutcome outcome;
-  {
-    py::gil_scoped_release unlocked;
-    InterruptScope scope;
-    outcome = run_gates(s.catalogue, s.data, cases, request);
-  }
+  CallInterrupts interrupts;
+  const GateOutcome outcome = unlocked_and_interruptible(interrupts, [&] { return run_gates(s.catalogue, s.data, cases, request); });
   py::list checks;  // each check bound by its description (case, integrator, metric, outcome, message)
   for (const auto& g : outcome.checks) checks.append(python::record_dict(g));
   py::dict d;
@@ -267,7 +312,8 @@ py::dict gate(const std::vector<std::string>& files, const std::vector<std::stri
   d["recorded"] = outcome.recorded;
   d["refused"] = outcome.refused;
   d["expected_failures"] = outcome.expected_failures;
-  d["interrupted"] = outcome.interrupted;
+  d["interrupted"] = outcome.interrupted || interrupts.interrupted;
+  d["heard"] = interrupts.heard;
   return d;
 }
 

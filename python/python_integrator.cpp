@@ -1,5 +1,7 @@
 #include "python/python_integrator.hpp"
 
+#include "app/running/interrupt.hpp"
+
 #include <pybind11/eigen.h>
 
 #include <memory>
@@ -91,6 +93,9 @@ class PythonStepper final : public FixedStepStepper {
     try {
       result = settings_ ? (**step_)(view_object_, t_, y_, dt, settings_) : (**step_)(view_object_, t_, y_, dt);
     } catch (py::error_already_set& e) {
+      // Ctrl-C in a notebook (interrupt_main, or SIGINT under Python's own handler) lands in the
+      // step's Python code: the user's stop, not the method's failure (issue 46 item 1).
+      if (e.matches(PyExc_KeyboardInterrupt)) throw RunInterrupted();
       failure = {StepFailure::Kind::SolverFailed, "the Python step raised " + exception_text(e)};
       return false;
     }

@@ -59,6 +59,15 @@ def study_info(name):
     return dict(_core.study_info(name))
 
 
+def _warn_interrupted(call, raw, what):
+    """The warning of a call that an interrupt ended early (issue 46 item 1): by a terminal's Ctrl-C,
+    or by what Python raised meanwhile (KeyboardInterrupt from interrupt_main, a signal handler's
+    exception), which the call took as the interrupt instead of losing its result."""
+    if raw["interrupted"]:
+        how = " (%s)" % raw["heard"] if raw.get("heard") else ""
+        warnings.warn("%s was interrupted%s: %s" % (call, how, what), RuntimeWarning, stacklevel=3)
+
+
 def integrator_info(name):
     """What the catalogue declares of an integrator: order, traits, settings, the form it consumes."""
     return _core.integrator_info(name)
@@ -294,23 +303,34 @@ def run(case, integrators=None, t_end=None, h=None, settings=None, repeats=1, ou
                         **_limits(max_steps, max_samples, max_state))
         texts = {r["label"]: _read(r["timeseries"]) for r in raw["runs"] if r["timeseries"] and os.path.exists(r["timeseries"])}
     result = RunResult(raw, texts)
-    if result.interrupted:
-        warnings.warn("tetherbench.run was interrupted: the runs cut short say so in their rows", RuntimeWarning, stacklevel=2)
+    _warn_interrupted("tetherbench.run", raw, "the runs cut short say so in their rows, and no later run started")
     return result
+
+
+class StudyResult(dict):
+    """What tetherbench.study returns: {file name: DataFrame} for every CSV the study wrote, and
+    `interrupted`: True when an interrupt ended it early (its tables then hold the jobs that ran,
+    each cut-short run saying so in its row)."""
+
+    def __init__(self, frames, interrupted):
+        super().__init__(frames)
+        self.interrupted = interrupted
 
 
 def study(name, cases=None, integrators=None, out=None, params=None, settings=None, jobs=1, progress=False):
     """Runs one study (tetherbench.studies(): work_precision gives orders.csv, ...) as
     `tetherbench study NAME` does, on case files (Case objects or paths; None: the bundled cases it
-    applies to), with only the named integrators (as --integrator). Returns {file name: DataFrame}
-    for every CSV it wrote. With out=None it writes into a scratch folder that is removed."""
+    applies to), with only the named integrators (as --integrator). Returns a StudyResult,
+    {file name: DataFrame} for every CSV it wrote. With out=None it writes into a scratch folder that is removed."""
     files = _case_files(cases)
     params = {str(k): str(v) for k, v in (params or {}).items()}
     with _output_folder(out, "tetherbench-study-") as folder:
-        written = _core.study(name, files, _names(integrators), folder, params, _overrides(settings),
-                              _count("--jobs", jobs, 1, 1024), bool(progress))
-        return {os.path.relpath(path, folder): pd.read_csv(path)
-                for path in written if path.endswith(".csv") and os.path.exists(path)}
+        raw = _core.study(name, files, _names(integrators), folder, params, _overrides(settings),
+                          _count("--jobs", jobs, 1, 1024), bool(progress))
+        _warn_interrupted("tetherbench.study", raw, "its tables hold the jobs that ran; the runs cut short say so")
+        return StudyResult({os.path.relpath(path, folder): pd.read_csv(path)
+                            for path in raw["written"] if path.endswith(".csv") and os.path.exists(path)},
+                           raw["interrupted"])
 
 
 def _case_files(cases):
@@ -325,12 +345,13 @@ class Table:
     """What `tetherbench table` writes: the summary rows of every case's full runs (summary.csv)
     and the report's per-case tables (summary.md), where an interpreted method's runtime says so."""
 
-    def __init__(self, summary, markdown):
+    def __init__(self, summary, markdown, interrupted=False):
         self.summary = summary
         self.markdown = markdown
+        self.interrupted = interrupted  # an interrupt ended it early: the runs cut short say so in their rows
 
     def __repr__(self):
-        return "Table(%d rows)" % len(self.summary)
+        return "Table(%d rows%s)" % (len(self.summary), ", interrupted" if self.interrupted else "")
 
 
 def table(cases=None, integrators=None, out=None, settings=None, repeats=1, jobs=1, progress=False):
@@ -338,9 +359,11 @@ def table(cases=None, integrators=None, out=None, settings=None, repeats=1, jobs
     the named integrators when given) and returns a Table. With out=None the files are written
     into a scratch folder that is removed."""
     with _output_folder(out, "tetherbench-table-") as folder:
-        csv, md = _core.table(_case_files(cases), _names(integrators), folder, _overrides(settings),
-                              _count("--repeats", repeats, 1, 1000), _count("--jobs", jobs, 1, 1024), bool(progress))
-        return Table(_summary_frame(csv), _read(md))
+        raw = _core.table(_case_files(cases), _names(integrators), folder, _overrides(settings),
+                          _count("--repeats", repeats, 1, 1000), _count("--jobs", jobs, 1, 1024), bool(progress))
+        _warn_interrupted("tetherbench.table", raw, "the runs cut short say so in their rows, and no later run started")
+        csv, md = raw["written"]
+        return Table(_summary_frame(csv), _read(md), raw["interrupted"])
 
 
 def gate(cases=None, integrators=None, envelopes=None, record=False, accept_failures=False):
@@ -355,13 +378,15 @@ def gate(cases=None, integrators=None, envelopes=None, record=False, accept_fail
     "refused"), unless accept_failures=True records such runs as expected to fail."""
     raw = _core.gate(_case_files(cases), _names(integrators), None if envelopes is None else os.fspath(envelopes),
                      bool(record), bool(accept_failures))
-    if raw["interrupted"]:
-        warnings.warn("tetherbench.gate was interrupted: nothing was recorded", RuntimeWarning, stacklevel=2)
+    _warn_interrupted("tetherbench.gate", raw, "the checks so far are returned, and nothing was recorded")
     if record:
         return {"file": raw["file"], "recorded": raw["recorded"], "refused": list(raw["refused"]),
-                "expected_failures": raw["expected_failures"]}
-    # The rows are GateCheck's described fields, in its order (one list, in C++).
-    return pd.DataFrame.from_records(raw["checks"], columns=list(raw["check_fields"]))
+                "expected_failures": raw["expected_failures"], "interrupted": raw["interrupted"]}
+    # The rows are GateCheck's described fields, in its order (one list, in C++). An interrupt ends
+    # it with the checks so far: frame.attrs["interrupted"] says so.
+    frame = pd.DataFrame.from_records(raw["checks"], columns=list(raw["check_fields"]))
+    frame.attrs["interrupted"] = raw["interrupted"]
+    return frame
 
 
 def _origin(step):

@@ -183,8 +183,14 @@ IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info
       }
       steps_now = stepper->counters().steps;
       loop.sample();
+      poll_interrupt();  // a host program's interrupt (InterruptPoll), outside the timed stretch
       if (progress) progress(stepper->time());
     }
+  } catch (const RunInterrupted&) {  // within a step (a Python method's KeyboardInterrupt)
+    set_interrupted(true);
+    out.outcome = RunOutcome::interrupted_at(stepper->time(), stepper->counters().steps);
+    steps_now = stepper->counters().steps;
+    if (observer) observer(stepper->time(), stepper->state());  // keep where it stopped
   } catch (const std::exception& e) {
     out.outcome = RunOutcome::failed_at(std::string("exception: ") + e.what(), stepper->time(),
                                         stepper->counters().steps + 1);

@@ -1,7 +1,9 @@
 #include "app/running/interrupt.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
+#include <thread>
 #include <signal.h>
 #include <cstdlib>
 
@@ -44,6 +46,31 @@ InterruptScope::~InterruptScope() {
 
 bool interrupted() { return g_interrupted.load(std::memory_order_relaxed); }
 void set_interrupted(bool value) { g_interrupted.store(value, std::memory_order_relaxed); }
+
+namespace {
+// The installed poll, the thread that installed it and when it last looked (InterruptPoll). Set and
+// cleared by that thread only, before and after the runs it calls; read by the runs' threads.
+std::atomic<bool (*)()> g_poll{nullptr};
+std::thread::id g_poll_thread;
+std::chrono::steady_clock::time_point g_last_poll;
+}  // namespace
+
+InterruptPoll::InterruptPoll(bool (*poll)()) {
+  g_poll_thread = std::this_thread::get_id();
+  g_last_poll = std::chrono::steady_clock::now();
+  g_poll.store(poll);
+}
+
+InterruptPoll::~InterruptPoll() { g_poll.store(nullptr); }
+
+void poll_interrupt() {
+  bool (*poll)() = g_poll.load(std::memory_order_relaxed);
+  if (!poll || std::this_thread::get_id() != g_poll_thread) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (std::chrono::duration<double>(now - g_last_poll).count() < InterruptPoll::kPollSeconds) return;
+  g_last_poll = now;
+  if (poll()) set_interrupted(true);
+}
 
 namespace {
 // Read when the library loads, not on a worker thread's first call (see kHostName in app/running/runner.cpp:
