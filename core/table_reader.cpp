@@ -102,21 +102,25 @@ TableReader TableReader::parse_file(const std::string& path) {
     text.resize(std::size_t(in.gcount()));
     if (text.size() > kMaxBytes) throw InputError(path + ": cannot read case file: expected at most 1 MiB of TOML");
   }
+  return parse_text(text, path);
+}
+
+TableReader TableReader::parse_text(const std::string& text, const std::string& name) {
   // toml11 parses nested arrays and inline tables recursively: refuse a depth no case file
   // needs before it can exhaust the stack.
   if (const int depth = bracket_depth(text); depth > kMaxNesting)
-    throw InputError(path + ": cannot read case file: arrays or inline tables nested " + std::to_string(depth) +
+    throw InputError(name + ": cannot read case file: arrays or inline tables nested " + std::to_string(depth) +
                      " deep, expected at most " + std::to_string(kMaxNesting));
   try {
     std::istringstream stream(text);
-    return table_reader_of(path, "", toml::parse(stream, path));
+    return table_reader_of(name, "", toml::parse(stream, name));
   } catch (const toml::syntax_error& e) {
-    throw InputError(path + ": TOML syntax error (line " + std::to_string(e.location().line()) +
+    throw InputError(name + ": TOML syntax error (line " + std::to_string(e.location().line()) +
                      "):\n" + e.what());
   } catch (const InputError&) {
     throw;
   } catch (const std::exception& e) {
-    throw InputError(path + ": cannot read case file: " + e.what());
+    throw InputError(name + ": cannot read case file: " + e.what());
   }
 }
 

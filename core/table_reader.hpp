@@ -47,6 +47,9 @@ class TableReader {
  public:
   // Missing/unreadable file or TOML syntax error -> InputError naming the file.
   static TableReader parse_file(const std::string& path);
+  // The same from TOML text already read (a case file changed from Python); `name` stands for the
+  // file in every message.
+  static TableReader parse_text(const std::string& text, const std::string& name);
   // The TOML value read (a toml::value; defined in core/table_reader_toml.hpp).
   struct Table;
   // prefix "" for the root, "model" for [model]; `table` must hold a TOML table.

@@ -13,11 +13,13 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
 
+#include "app/input/case_edits.hpp"
 #include "app/input/case_loading.hpp"
 #include "app/writing/case_run.hpp"
 #include "app/judging/gate_session.hpp"
@@ -90,15 +92,46 @@ Case load_one(const std::string& file, const std::vector<std::string>& overrides
   return load_cases(session().catalogue, {file}, overrides, limits).front();
 }
 
-py::dict load_case_summary(const std::string& file, std::optional<double> max_steps, std::optional<double> max_samples,
-                              std::optional<double> max_state) {
-  const Case c = load_one(file, {}, limits_from(max_steps, max_samples, max_state));
-  CaseSummary s{c.file, c.name, c.description, c.model_name, c.t_end, c.h, c.sample_interval, c.model->discretisations(), {}};
+// The case as Python shows it: its CaseSummary, described once, and under "settings" every
+// integrator's settings as the case runs them (the defaults, the case file's, Python's changes).
+py::dict summary_of(const Case& c, const std::string& file) {
+  CaseSummary s{file, c.name, c.description, c.model_name, c.t_end, c.h, c.sample_interval, c.model->discretisations(), {}};
   for (const auto& key : runs_of(c, session().catalogue.integrators)) {
     const auto why = why_not_applicable(c, *key.integrator, key.discretisation);
     s.runs.push_back({key.label(), key.integrator->name, key.discretisation, why ? *why : std::string()});
   }
-  return tb::python::record_dict(s);
+  py::dict d = tb::python::record_dict(s);
+  py::dict settings;
+  for (const auto& [name, values] : c.settings) {
+    py::dict one;
+    for (const auto& [key, value] : values.values()) one[py::str(key)] = value;
+    for (const auto& [key, word] : values.words()) one[py::str(key)] = word;
+    settings[py::str(name)] = one;
+  }
+  d["settings"] = settings;
+  return d;
+}
+
+py::dict load_case_summary(const std::string& file, std::optional<double> max_steps, std::optional<double> max_samples,
+                              std::optional<double> max_state) {
+  return summary_of(load_one(file, {}, limits_from(max_steps, max_samples, max_state)), file);
+}
+
+// A case file with keys changed from Python (app/input/case_edits.hpp): each edit (table, key, TOML
+// value, the Python words that made it) set in the file's TOML, which is read and checked as a case
+// file. Returns the text (which the runs read from a file in their output folder) and the summary.
+py::dict edited_case(const std::string& file, const std::vector<std::array<std::string, 4>>& changes,
+                     std::optional<double> max_steps, std::optional<double> max_samples, std::optional<double> max_state) {
+  std::vector<CaseEdit> edits;
+  for (const auto& [table, key, value, said] : changes) edits.push_back({table, key, value, said});
+  const std::string text = edited_case_text(file, edits);
+  // The earlier changes were checked when they were made: a message is about the last.
+  const std::string described = file + (edits.empty() ? "" : ", changed from Python by " + edits.back().words);
+  const Case c = load_edited_case(text, described, session().catalogue, limits_from(max_steps, max_samples, max_state));
+  py::dict d;
+  d["text"] = text;
+  d["summary"] = summary_of(c, file);
+  return d;
 }
 
 // A time or step as the command line's --t-end and --h check them.
@@ -515,6 +548,8 @@ PYBIND11_MODULE(_core, m) {
   m.def("check_integrator", &check_integrator, py::arg("name"));
   m.def("load_plugin", &load_plugin, py::arg("path"));
   m.def("load_case", &load_case_summary, py::arg("path"), py::arg("max_steps"), py::arg("max_samples"), py::arg("max_state"));
+  m.def("edited_case", &edited_case, py::arg("path"), py::arg("changes"), py::arg("max_steps"), py::arg("max_samples"),
+        py::arg("max_state"));
   m.def("run", &run, py::arg("case_file"), py::arg("integrators"), py::arg("t_end"), py::arg("h"), py::arg("overrides"),
         py::arg("repeats"), py::arg("min_timed_s"), py::arg("out_dir"), py::arg("progress"), py::arg("max_steps"),
         py::arg("max_samples"), py::arg("max_state"));

@@ -1,6 +1,7 @@
 """The package's functions: each calls the command line's own code in the compiled part
 (tetherbench._core) and turns its CSV text into pandas DataFrames."""
 
+import collections.abc
 import contextlib
 import hashlib
 import inspect
@@ -9,7 +10,9 @@ import json
 import marshal
 import numbers
 import os
+import re
 import shutil
+import sys
 import tempfile
 import warnings
 
@@ -102,37 +105,159 @@ def load_plugin(path):
     return list(_core.load_plugin(os.fspath(path)))
 
 
+class _CaseTable(collections.abc.MutableMapping):
+    """One table of a case file, read and set from Python: Case.parameters is [model] (the tables
+    inside it, such as [model.body], are nested _CaseTables), Case.settings[NAME] the settings
+    integrator NAME runs with. Setting a key changes the case (Case._change): checked at once, as
+    the case file's key is, with its message; a key cannot be removed."""
+
+    def __init__(self, case, table, values, words):
+        self._case, self._table, self._values, self._words = case, table, values, words
+
+    def __getitem__(self, key):
+        value = self._values[key]
+        if isinstance(value, dict):
+            return _CaseTable(self._case, "%s.%s" % (self._table, key), value, "%s[%r]" % (self._words, key))
+        return value
+
+    def __setitem__(self, key, value):
+        self._case._change(self._table, str(key), value, "%s[%r] = %r" % (self._words, key, value))
+
+    def __delitem__(self, key):
+        raise TypeError("%s: a case's keys can be changed, not removed" % self._words)
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self):
+        return len(self._values)
+
+    def __repr__(self):
+        return repr(dict(self._values))
+
+
 class Case:
     """A case file as loaded and checked (tetherbench.load_case). Its attributes are the fields of
     the compiled CaseSummary, as its C++ record describes them once (python/module.cpp): file, name,
     description, model, t_end, h and sample_interval (s), discretisations, and runs, the runs `run`
     makes of the case with every integrator as a DataFrame (label, integrator, discretisation and
-    why_not: empty where it runs, the model's or the integrator's reason where it does not)."""
+    why_not: empty where it runs, the model's or the integrator's reason where it does not).
 
-    def __init__(self, summary):
-        self._summary = summary
+    A case can be changed from Python, each change checked at once as the case file's key is (a bad
+    value raises ValueError naming the change, the key and what was expected):
+        C.t_end = 10.0; C.h = 5e-4; C.sample_interval = 0.01          # [case]
+        C.parameters["cable_length"] = 2.0                             # [model] (nested: ["body"]["height"])
+        C.settings["rk45"]["rtol"] = 1e-8                              # [integrators.rk45]
+    C.changes lists them; run, study, table and gate run the changed case (from a copy of the file with
+    the changes, written into their output folder's cases/), and C.write(path) saves that file."""
+
+    _SETTABLE = ("t_end", "h", "sample_interval")
+
+    def __init__(self, summary, limits=None, text=None, changes=()):
+        object.__setattr__(self, "_summary", summary)
+        object.__setattr__(self, "_limits", dict(limits or {}))
+        object.__setattr__(self, "_text", text)  # the changed file's TOML; None while unchanged
+        object.__setattr__(self, "_changes", list(changes))
 
     def __getattr__(self, name):
         summary = self.__dict__.get("_summary", {})
-        if name not in summary:
-            raise AttributeError("Case has no attribute '%s' (it has: %s)" % (name, ", ".join(summary)))
+        if name not in summary or name == "settings":
+            raise AttributeError("Case has no attribute '%s' (it has: %s)" % (name, ", ".join(sorted(self.__dir__()))))
         value = summary[name]
         if isinstance(value, list) and value and isinstance(value[0], dict):
             return pd.DataFrame(value)  # a list of records: one row each, the columns in their described order
         return list(value) if isinstance(value, list) else value
 
+    def __setattr__(self, name, value):
+        if name in self._SETTABLE:
+            self._change("case", name, value, "Case.%s = %r" % (name, value))
+            return
+        raise AttributeError("Case.%s cannot be set: set t_end, h or sample_interval (Case.t_end = 10.0), a model "
+                             "parameter through Case.parameters[KEY] and an integrator setting through "
+                             "Case.settings[NAME][KEY]" % name)
+
     def __dir__(self):
-        return sorted(set(super().__dir__()) | set(self._summary))
+        return sorted((set(super().__dir__()) | set(self._summary)) - {"settings"} | {"settings", "parameters", "changes"})
 
     def __repr__(self):
-        return "Case(%r, model=%r, t_end=%g, h=%g)" % (self.name, self.model, self.t_end, self.h)
+        changed = ", changed: " + "; ".join(self.changes) if self._changes else ""
+        return "Case(%r, model=%r, t_end=%g, h=%g%s)" % (self.name, self.model, self.t_end, self.h, changed)
+
+    @property
+    def parameters(self):
+        """The [model] table as the case gives it (the model's parameters), each key settable."""
+        return _CaseTable(self, "model", self._tables().get("model", {}), "Case.parameters")
+
+    @property
+    def settings(self):
+        """{integrator: its settings as the case runs them (the defaults, the case file's, the
+        changes)}; Case.settings[NAME][KEY] = VALUE changes one."""
+        return {name: _CaseTable(self, "integrators." + name, values, "Case.settings[%r]" % name)
+                for name, values in self._summary["settings"].items()}
+
+    @property
+    def changes(self):
+        """The changes made from Python, in order, as they were written."""
+        return [words for _, _, _, words in self._changes]
+
+    def write(self, path):
+        """Writes the case file as it now stands (the original's keys with the changes; the
+        original's comments are not kept) to `path`."""
+        with open(os.fspath(path), "w", encoding="utf-8") as out:
+            out.write(self._text if self._text is not None else _read(self.file))
+
+    def _tables(self):
+        import tomllib
+
+        return tomllib.loads(self._text if self._text is not None else _read(self.file))
+
+    def _change(self, table, key, value, words):
+        changes = self._changes + [(table, key, _toml_literal(value, words), words)]
+        try:
+            raw = _core.edited_case(self.file, changes, **self._limits)
+        except ValueError as bad:
+            # The key's message, as the case file's; its line numbers would point into the changed
+            # copy, which the user never sees.
+            raise ValueError(re.sub(r" \(line \d+\)", "", str(bad))) from None
+        object.__setattr__(self, "_changes", changes)
+        object.__setattr__(self, "_summary", raw["summary"])
+        object.__setattr__(self, "_text", raw["text"])
+
+    def _file_in(self, folder):
+        """The file a run reads: the case file, or, changed, its copy in folder/cases/."""
+        if self._text is None:
+            return self.file
+        copies = os.path.join(folder, "cases")
+        os.makedirs(copies, exist_ok=True)
+        path = os.path.join(copies, os.path.basename(self.file))
+        self.write(path)
+        return path
+
+
+def _toml_literal(value, words):
+    """A Python value as the TOML text a case file would hold: a boolean, a number, a text, or a
+    list (a numpy array too) of them."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        return repr(float(value))
+    if isinstance(value, str):
+        return json.dumps(value)  # a TOML basic string
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_literal(v, words) for v in value) + "]"
+    raise ValueError("%s: expected a number, a text, a boolean or a list of them, got %s" % (words, type(value).__name__))
 
 
 def load_case(path, max_steps=None, max_samples=None, max_state=None):
     """Loads a case file (cases/README.md), checked against the catalogue as the command line checks it:
     a bad file raises ValueError with the command line's message (file, key, what was expected).
     max_steps, max_samples, max_state raise the resource guards (--max-steps, ...: README "Resource guards")."""
-    return Case(_core.load_case(os.fspath(path), **_limits(max_steps, max_samples, max_state)))
+    limits = _limits(max_steps, max_samples, max_state)
+    return Case(_core.load_case(os.fspath(path), **limits), limits)
 
 
 def _toml_value(value):
@@ -296,8 +421,10 @@ def run(case, integrators=None, t_end=None, h=None, settings=None, repeats=1, ou
     (one by default). A method written in Python takes the `repeats` passes and no more: its
     step's side effects (prints, appends to a list) happen once per pass, so once by default.
     """
-    path = case.file if isinstance(case, Case) else os.fspath(case)
+    if t_end is None:
+        _say_horizon(case if isinstance(case, Case) else load_case(case), h)
     with _output_folder(out, "tetherbench-run-") as folder:
+        path = _case_files(case, folder)[0]
         raw = _core.run(path, _names(integrators), t_end, h, _overrides(settings), _count("--repeats", repeats, 1, 1000),
                         None if min_timed_s is None else float(min_timed_s), folder, bool(progress),
                         **_limits(max_steps, max_samples, max_state))
@@ -322,10 +449,9 @@ def study(name, cases=None, integrators=None, out=None, params=None, settings=No
     `tetherbench study NAME` does, on case files (Case objects or paths; None: the bundled cases it
     applies to), with only the named integrators (as --integrator). Returns a StudyResult,
     {file name: DataFrame} for every CSV it wrote. With out=None it writes into a scratch folder that is removed."""
-    files = _case_files(cases)
     params = {str(k): str(v) for k, v in (params or {}).items()}
     with _output_folder(out, "tetherbench-study-") as folder:
-        raw = _core.study(name, files, _names(integrators), folder, params, _overrides(settings),
+        raw = _core.study(name, _case_files(cases, folder), _names(integrators), folder, params, _overrides(settings),
                           _count("--jobs", jobs, 1, 1024), bool(progress))
         _warn_interrupted("tetherbench.study", raw, "its tables hold the jobs that ran; the runs cut short say so")
         return StudyResult({os.path.relpath(path, folder): pd.read_csv(path)
@@ -333,12 +459,25 @@ def study(name, cases=None, integrators=None, out=None, params=None, settings=No
                            raw["interrupted"])
 
 
-def _case_files(cases):
+def _case_files(cases, folder):
+    """The files the command line's code reads for `cases` (Case objects or paths; None: none, the
+    bundled ones): a changed Case's copy with its changes, in folder/cases/ (Case._file_in), once
+    `folder` is known to be one the call may write into."""
     if cases is None:
         return []
     if isinstance(cases, (Case, str, os.PathLike)):
         cases = [cases]
-    return [c.file if isinstance(c, Case) else os.fspath(c) for c in cases]
+    if any(isinstance(c, Case) and c.changes for c in cases):
+        _core.output_folder("out", folder)  # refused before anything is written
+    return [c._file_in(folder) if isinstance(c, Case) else os.fspath(c) for c in cases]
+
+
+def _say_horizon(case, h):
+    """No run without a horizon the user sees: run() without t_end= runs the case's own, printed
+    first with the steps it takes (Model C's 1000 s at 1 ms are 10^6 steps a run)."""
+    step = case.h if h is None else float(h)
+    print("tetherbench.run: %s over its case's t_end = %g s at h = %g s (%.3g steps for a fixed-step method); "
+          "t_end= runs another horizon" % (case.name, case.t_end, step, case.t_end / step), file=sys.stderr)
 
 
 class Table:
@@ -359,7 +498,7 @@ def table(cases=None, integrators=None, out=None, settings=None, repeats=1, jobs
     the named integrators when given) and returns a Table. With out=None the files are written
     into a scratch folder that is removed."""
     with _output_folder(out, "tetherbench-table-") as folder:
-        raw = _core.table(_case_files(cases), _names(integrators), folder, _overrides(settings),
+        raw = _core.table(_case_files(cases, folder), _names(integrators), folder, _overrides(settings),
                           _count("--repeats", repeats, 1, 1000), _count("--jobs", jobs, 1, 1024), bool(progress))
         _warn_interrupted("tetherbench.table", raw, "the runs cut short say so in their rows, and no later run started")
         csv, md = raw["written"]
@@ -376,8 +515,9 @@ def gate(cases=None, integrators=None, envelopes=None, record=False, accept_fail
     of your own, created if missing) and returns {"recorded": True, ...}; it is refused, nothing
     written, while a run fails that the file does not expect to fail that way (returned under
     "refused"), unless accept_failures=True records such runs as expected to fail."""
-    raw = _core.gate(_case_files(cases), _names(integrators), None if envelopes is None else os.fspath(envelopes),
-                     bool(record), bool(accept_failures))
+    with _output_folder(None, "tetherbench-gate-") as folder:  # a changed case's copy, removed after
+        raw = _core.gate(_case_files(cases, folder), _names(integrators), None if envelopes is None else os.fspath(envelopes),
+                         bool(record), bool(accept_failures))
     _warn_interrupted("tetherbench.gate", raw, "the checks so far are returned, and nothing was recorded")
     if record:
         return {"file": raw["file"], "recorded": raw["recorded"], "refused": list(raw["refused"]),

@@ -258,7 +258,10 @@ void read_integrators_table(TableReader& root, Case& c, const Catalogue& catalog
 }  // namespace
 
 Case load_case(const std::string& path, const Catalogue& catalogue) {
-  TableReader root = TableReader::parse_file(path);
+  return load_case(TableReader::parse_file(path), path, catalogue);
+}
+
+Case load_case(TableReader root, const std::string& path, const Catalogue& catalogue) {
   Case c;
   c.file = path;
   TableReader head = root.table("case");

@@ -104,6 +104,8 @@ struct Case {
 
 // Throws InputError (naming the file, key and expectation) on any bad input.
 Case load_case(const std::string& path, const Catalogue& catalogue);
+// The same from a parsed case file (root: its whole table); `path` is the case's file in messages.
+Case load_case(TableReader root, const std::string& path, const Catalogue& catalogue);
 
 // The command line's `--set NAME.KEY=VALUE`: sets one setting of integrator NAME in the case,
 // over the case file's value, validated exactly like a key of the case's [integrators.NAME]
