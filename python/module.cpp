@@ -28,6 +28,7 @@
 #include "app/running/job_result.hpp"
 #include "app/writing/manifest.hpp"
 #include "app/common/output_folder.hpp"
+#include "app/common/progress_sink.hpp"
 #include "app/running/plugins.hpp"
 #include "app/common/reference_search.hpp"
 #include "app/writing/report.hpp"
@@ -199,15 +200,43 @@ struct CallInterrupts {
   std::string heard;  // what Python raised ("KeyboardInterrupt"); "" for a terminal's SIGINT or none
 };
 
+// progress= of run, study and table: False, True (the command line's progress on stderr, shown on a
+// terminal), or a function taking each progress line whole (the package passes print to
+// sys.stderr where that is not a terminal: a notebook, which never shows the process's stderr).
+struct ProgressChoice {
+  bool on = false;
+  PyObject* sink = nullptr;  // borrowed: the call's argument outlives the work
+};
+ProgressChoice progress_choice(const py::object& progress) {
+  if (PyCallable_Check(progress.ptr())) return {true, progress.ptr()};
+  return {progress.cast<bool>(), nullptr};
+}
+
+// The sink the suite's progress reports call (app/common/progress_sink.hpp), on whatever thread
+// reports: each call takes the interpreter's lock. A sink that raises loses its line, not the run.
+ProgressSink python_progress_sink(PyObject* sink) {
+  if (!sink) return {};
+  return [sink](const std::string& line) {
+    py::gil_scoped_acquire gil;
+    try {
+      const py::handle print_line(sink);
+      print_line(line);
+    } catch (py::error_already_set&) {
+      // dropped with the lock held (this scope): progress is not worth ending the work for
+    }
+  };
+}
+
 // The suite's work `f` with the interpreter's lock released, the suite's interrupt handlers in
-// place and Python's signals polled (above).
+// place, Python's signals polled (above) and progress lines to `sink` when given.
 template <class F>
-auto unlocked_and_interruptible(CallInterrupts& status, F&& f) {
+auto unlocked_and_interruptible(CallInterrupts& status, PyObject* sink, F&& f) {
   python_interrupts::g_heard.clear();
   auto result = [&] {
     py::gil_scoped_release unlocked;  // a Python step takes the lock back for its call
     InterruptScope scope;
     InterruptPoll poll(python_interrupts::python_signal_raised);
+    ProgressSinkScope lines(python_progress_sink(sink));
     auto r = f();
     status.interrupted = scope.was_interrupted();
     return r;
@@ -222,7 +251,7 @@ auto unlocked_and_interruptible(CallInterrupts& status, F&& f) {
 
 py::dict run(const std::string& file, const std::vector<std::string>& integrators, std::optional<double> t_end,
              std::optional<double> h, const std::vector<std::string>& overrides, int repeats,
-             std::optional<double> min_timed_s, const std::string& out_dir, bool progress, std::optional<double> max_steps,
+             std::optional<double> min_timed_s, const std::string& out_dir, const py::object& progress, std::optional<double> max_steps,
              std::optional<double> max_samples, std::optional<double> max_state) {
   CaseRunRequest request;
   request.limits = limits_from(max_steps, max_samples, max_state);
@@ -239,10 +268,11 @@ py::dict run(const std::string& file, const std::vector<std::string>& integrator
     request.run.min_timed_s = *min_timed_s;
   }
   request.run.out_dir = output_folder("--out", out_dir, {"summary.csv"});  // as `run --out` checks it
-  request.run.progress = progress;
+  const ProgressChoice shown = progress_choice(progress);
+  request.run.progress = shown.on;
   const CaseRun case_run(load_one(file, overrides, request.limits), session().catalogue, request);
   CallInterrupts interrupts;
-  const std::vector<SummaryRow> rows = unlocked_and_interruptible(interrupts, [&] { return case_run.run(); });
+  const std::vector<SummaryRow> rows = unlocked_and_interruptible(interrupts, shown.sink, [&] { return case_run.run(); });
   py::list runs;
   for (size_t i = 0; i < rows.size(); ++i) {
     py::dict r;
@@ -278,18 +308,19 @@ CaseChoice choice_of(const std::vector<std::string>& files, const std::vector<st
 
 py::dict study_binding(const std::string& name, const std::vector<std::string>& files, const std::vector<std::string>& integrators,
                const std::string& out_dir, const std::map<std::string, std::string>& parameters,
-               const std::vector<std::string>& overrides, int jobs, bool progress) {
+               const std::vector<std::string>& overrides, int jobs, const py::object& progress) {
   StudyRequest request;
   request.name = name;
   request.cases = choice_of(files, integrators, overrides);
   request.parameters = parameters;
   request.out_dir = out_dir;
   request.workers = unsigned(std::max(1, jobs));
-  request.progress = progress;
+  const ProgressChoice shown = progress_choice(progress);
+  request.progress = shown.on;
   request.command = "tetherbench.study('" + name + "')";
   const tb::Session snapshot = session();  // taken under the lock: a Python thread may register an integrator meanwhile
   CallInterrupts interrupts;
-  const StudyOutcome outcome = unlocked_and_interruptible(interrupts, [&] { return tb::study(snapshot, request); });
+  const StudyOutcome outcome = unlocked_and_interruptible(interrupts, shown.sink, [&] { return tb::study(snapshot, request); });
   py::list written;
   for (const auto& path : outcome.written) written.append(path);
   py::dict d;
@@ -302,17 +333,18 @@ py::dict study_binding(const std::string& name, const std::vector<std::string>& 
 // `tetherbench table`: every case's full runs through the job list, summary.csv and summary.md in
 // out_dir. Returns the files written.
 py::dict table_binding(const std::vector<std::string>& files, const std::vector<std::string>& integrators, const std::string& out_dir,
-               const std::vector<std::string>& overrides, int repeats, int jobs, bool progress) {
+               const std::vector<std::string>& overrides, int repeats, int jobs, const py::object& progress) {
   TableRequest request;
   request.cases = choice_of(files, integrators, overrides);
   request.out_dir = out_dir;
   request.repeats = repeats;
   request.workers = unsigned(std::max(1, jobs));
-  request.progress = progress;
+  const ProgressChoice shown = progress_choice(progress);
+  request.progress = shown.on;
   request.command = "tetherbench.table()";
   const tb::Session snapshot = session();  // taken under the lock, as for study
   CallInterrupts interrupts;
-  const TableRun run = unlocked_and_interruptible(interrupts, [&] { return tb::table(snapshot, request); });
+  const TableRun run = unlocked_and_interruptible(interrupts, shown.sink, [&] { return tb::table(snapshot, request); });
   py::list written;
   for (const char* name : {"summary.csv", "summary.md"}) written.append((std::filesystem::path(run.out_dir) / name).string());
   py::dict d;
@@ -335,7 +367,7 @@ py::dict gate(const std::vector<std::string>& files, const std::vector<std::stri
   request.record_command = "tetherbench.gate(..., record=True)";
   const auto cases = load_cases(s.catalogue, s.case_files_or_bundled(files), {}, RunLimits{});
   CallInterrupts interrupts;
-  const GateOutcome outcome = unlocked_and_interruptible(interrupts, [&] { return run_gates(s.catalogue, s.data, cases, request); });
+  const GateOutcome outcome = unlocked_and_interruptible(interrupts, nullptr, [&] { return run_gates(s.catalogue, s.data, cases, request); });
   py::list checks;  // each check bound by its description (case, integrator, metric, outcome, message)
   for (const auto& g : outcome.checks) checks.append(python::record_dict(g));
   py::dict d;

@@ -26,13 +26,88 @@ except ImportError as missing:  # pragma: no cover - depends on the interpreter
         "scripts/setup-deps.sh) import under /usr/bin/python3, and this is " + sys.executable + " (" + str(missing) + ")"
     ) from missing
 
-from ._compiled import core as _core
+from ._compiled import core as _compiled_core
+
+# The command line's options as a Python call names them: its messages, shared by both (the text the
+# command line prints after "tetherbench: "), are worded for the caller here (issue 46 item 5).
+_PARAMETER_OF_OPTION = {
+    "--integrator": "integrators", "--t-end": "t_end", "--h": "h", "--set": "settings", "--repeats": "repeats",
+    "--min-timed-s": "min_timed_s", "--out": "out", "--max-steps": "max_steps", "--max-samples": "max_samples",
+    "--max-state": "max_state", "--jobs": "jobs", "--param": "params", "--envelopes": "envelopes",
+    "--plugin": "load_plugin",
+}
+_OPTION = re.compile(r"(?<![\w-])(%s)(?![\w-])" % "|".join(sorted(map(re.escape, _PARAMETER_OF_OPTION), key=len, reverse=True)))
+
+
+def _python_words(message):
+    """A command line message with its options named as the Python parameters: "--set rk45.rtl=1e-08: ..."
+    reads "settings: rk45.rtl=1e-08: ...", "--integrator: unknown integrator" "integrators: unknown integrator"."""
+    return _OPTION.sub(lambda m: _PARAMETER_OF_OPTION[m.group(1)], message)
+
+
+class _PythonWorded:
+    """The compiled part, each function's ValueError worded for Python (_python_words)."""
+
+    def __init__(self, core):
+        self._core = core
+
+    def __getattr__(self, name):
+        member = getattr(self._core, name)
+        if not callable(member) or isinstance(member, type):
+            return member
+
+        def call(*args, **kwargs):
+            try:
+                return member(*args, **kwargs)
+            except ValueError as bad:
+                raise ValueError(_python_words(str(bad))) from None
+
+        call.__name__ = name
+        setattr(self, name, call)  # looked up once
+        return call
+
+
+_core = _PythonWorded(_compiled_core)
+
+
+def _array_errors_as_value_errors(cls):
+    """A form's methods (the objects a Python step receives) raise ValueError for an array of the wrong
+    shape, as python/README.md documents, instead of pybind11's TypeError about its overloads."""
+    for name, method in list(vars(cls).items()):
+        if name.startswith("_") or not callable(method):
+            continue
+
+        def checked(self, *args, _method=method, _name="%s.%s" % (cls.__name__, name), **kwargs):
+            try:
+                return _method(self, *args, **kwargs)
+            except TypeError as bad:
+                if "incompatible function arguments" not in str(bad):
+                    raise
+                shapes = ", ".join(_shape_words(a) for a in args)
+                raise ValueError("%s: expected 1-D arrays of numbers (and numbers where the signature has them), got (%s)"
+                                 % (_name, shapes)) from None
+
+        checked.__doc__ = getattr(method, "__doc__", None)
+        setattr(cls, name, checked)
+
+
+def _shape_words(value):
+    if hasattr(value, "shape"):
+        return "an array of shape %s" % (tuple(value.shape),)
+    return type(value).__name__
+
+
+for _form_class in ("Form", "OdeForm", "DaeForm", "ConstrainedForm", "ConstrainedSolver", "LieGroupOdeForm",
+                    "DiscreteLieGroupForm", "DiscreteLieGroupStep"):
+    if hasattr(_compiled_core, _form_class):
+        _array_errors_as_value_errors(getattr(_compiled_core, _form_class))
 
 
 def _count(option, value, low, high):
-    """An integer in [low, high] (not 2.5, not True), or ValueError with the command line's words."""
+    """An integer in [low, high] (not 2.5, not True), or ValueError with the command line's words,
+    the option named as the Python parameter."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= value <= high:
-        raise ValueError("%s: expected an integer from %d to %d, got '%s'" % (option, low, high, value))
+        raise ValueError(_python_words("%s: expected an integer from %d to %d, got '%s'" % (option, low, high, value)))
     return int(value)
 
 
@@ -286,6 +361,17 @@ def _overrides(settings):
     return out
 
 
+def _progress(progress):
+    """progress= as the compiled part takes it: on a terminal the command line's own progress line
+    (redrawn in place on stderr); elsewhere (a notebook, which never shows the process's stderr) each
+    line printed to Python's sys.stderr, which the notebook shows under the cell."""
+    if not progress:
+        return False
+    if sys.stderr is not None and hasattr(sys.stderr, "isatty") and sys.stderr.isatty():
+        return True
+    return lambda line: print(line.rstrip(), file=sys.stderr, flush=True)
+
+
 def _names(integrators):
     if integrators is None:
         return []
@@ -426,7 +512,7 @@ def run(case, integrators=None, t_end=None, h=None, settings=None, repeats=1, ou
     with _output_folder(out, "tetherbench-run-") as folder:
         path = _case_files(case, folder)[0]
         raw = _core.run(path, _names(integrators), t_end, h, _overrides(settings), _count("--repeats", repeats, 1, 1000),
-                        None if min_timed_s is None else float(min_timed_s), folder, bool(progress),
+                        None if min_timed_s is None else float(min_timed_s), folder, _progress(progress),
                         **_limits(max_steps, max_samples, max_state))
         texts = {r["label"]: _read(r["timeseries"]) for r in raw["runs"] if r["timeseries"] and os.path.exists(r["timeseries"])}
     result = RunResult(raw, texts)
@@ -452,7 +538,7 @@ def study(name, cases=None, integrators=None, out=None, params=None, settings=No
     params = {str(k): str(v) for k, v in (params or {}).items()}
     with _output_folder(out, "tetherbench-study-") as folder:
         raw = _core.study(name, _case_files(cases, folder), _names(integrators), folder, params, _overrides(settings),
-                          _count("--jobs", jobs, 1, 1024), bool(progress))
+                          _count("--jobs", jobs, 1, 1024), _progress(progress))
         _warn_interrupted("tetherbench.study", raw, "its tables hold the jobs that ran; the runs cut short say so")
         return StudyResult({os.path.relpath(path, folder): pd.read_csv(path)
                             for path in raw["written"] if path.endswith(".csv") and os.path.exists(path)},
@@ -499,7 +585,7 @@ def table(cases=None, integrators=None, out=None, settings=None, repeats=1, jobs
     into a scratch folder that is removed."""
     with _output_folder(out, "tetherbench-table-") as folder:
         raw = _core.table(_case_files(cases, folder), _names(integrators), folder, _overrides(settings),
-                          _count("--repeats", repeats, 1, 1000), _count("--jobs", jobs, 1, 1024), bool(progress))
+                          _count("--repeats", repeats, 1, 1000), _count("--jobs", jobs, 1, 1024), _progress(progress))
         _warn_interrupted("tetherbench.table", raw, "the runs cut short say so in their rows, and no later run started")
         csv, md = raw["written"]
         return Table(_summary_frame(csv), _read(md), raw["interrupted"])

@@ -1,5 +1,7 @@
 #include "app/jobs/job_progress.hpp"
 
+#include "app/common/progress_sink.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -35,7 +37,8 @@ void JobProgress::finished(size_t i, double seconds) {
 }
 
 void JobProgress::show_until_stopped() {
-  const auto interval = terminal_ ? std::chrono::seconds(1) : std::chrono::seconds(30);
+  // A host's sink (a notebook: app/common/progress_sink.hpp) every 5 s; a log file every 30 s.
+  const auto interval = terminal_ ? std::chrono::seconds(1) : progress_sink() ? std::chrono::seconds(5) : std::chrono::seconds(30);
   std::unique_lock<std::mutex> lock(mutex_);
   while (!stopped_) {
     if (stop_signal_.wait_for(lock, interval, [&] { return stopped_; })) break;
@@ -95,6 +98,10 @@ void JobProgress::print_locked(bool final_line) {
     const int bar = int(24 * std::clamp(share, 0.0, 1.0));
     std::snprintf(line, sizeof line, "  [%-24.*s] %zu/%zu jobs, %.0f s, ETA %s | running: %s", bar,
                   "########################", done_, labels_.size(), elapsed, eta, running.c_str());
+  }
+  if (const ProgressSink* sink = progress_sink()) {
+    (*sink)(line);
+    return;
   }
   if (terminal_) std::fprintf(stderr, "\r%-160.160s%s", line, final_line ? "\n" : "");
   else std::fprintf(stderr, "%s\n", line);

@@ -159,8 +159,10 @@ std::vector<GateCheck> check_gates(const Case& c, const Catalogue& catalogue, co
       }
       checks.push_back(g);
     }
+    // Nothing recorded to check against: a failure (a gate that passed an unguarded run would let CI
+    // pass a change it never checked), named by what is missing, the envelope, rather than left blank.
     if (!has_envelope)
-      checks.push_back({c.name, name, "", GateResult::Failed,
+      checks.push_back({c.name, name, "envelope", GateResult::Failed,
                         "case " + c.name + ", integrator " + name + " (" + row.status() + "): no envelope in " + hint.file +
                             " (record one with `" + hint.record_command + "`)"});
   }

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "core/format.hpp"
+#include "app/common/progress_sink.hpp"
 #include "app/running/energy_scale.hpp"
 #include "app/running/interrupt.hpp"
 #include "app/running/isolation.hpp"
@@ -65,16 +66,27 @@ class TimeSeriesWriter {
   Clock::time_point last_flush_;
 };
 
+// A run's progress line: redrawn in place on a terminal's stderr, or handed whole to a host
+// program's sink (app/common/progress_sink.hpp: a notebook) every few seconds. Never from an
+// isolated worker process, whose copy of a host's sink would call into a forked interpreter.
 class TerminalProgress {
  public:
   TerminalProgress(std::string label, double t_end, bool enabled)
-      : label_(std::move(label)), t_end_(t_end), enabled_(enabled && isatty(STDERR_FILENO)) {}
+      : label_(std::move(label)), t_end_(t_end),
+        sink_(enabled && !in_isolated_worker() ? progress_sink() : nullptr),
+        enabled_(enabled && (sink_ || isatty(STDERR_FILENO))) {}
   void operator()(double t) {
     if (!enabled_) return;
     const auto now = Clock::now();
-    if (now - last_ < std::chrono::milliseconds(250) && t < t_end_) return;
+    if (now - last_ < (sink_ ? std::chrono::milliseconds(2000) : std::chrono::milliseconds(250)) && t < t_end_) return;
     last_ = now;
-    std::fprintf(stderr, "\r  %-48s %5.1f%%  t = %.4g s ", label_.c_str(), 100.0 * t / t_end_, t);
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-48s %5.1f%%  t = %.4g s ", label_.c_str(), 100.0 * t / t_end_, t);
+    if (sink_) {
+      (*sink_)(line);
+      return;
+    }
+    std::fprintf(stderr, "\r%s", line);
     std::fflush(stderr);
     shown_ = true;
   }
@@ -85,6 +97,7 @@ class TerminalProgress {
  private:
   std::string label_;
   double t_end_;
+  const ProgressSink* sink_;
   bool enabled_;
   bool shown_ = false;
   Clock::time_point last_{};

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 
+#include "app/common/progress_sink.hpp"
 #include "app/jobs/distributed.hpp"
 #include "app/running/external_steps.hpp"
 #include "app/writing/figure_plan.hpp"
@@ -196,7 +197,7 @@ StudyOutcome run_planned(std::vector<PlannedStudy>& planned, bool full_runs_want
     outcome.gathering = false;
     return outcome;
   }
-  if (options.progress) std::fprintf(stderr, "%s\n", jobs_line(done).c_str());
+  if (options.progress) progress_line(jobs_line(done));
   const std::string note = host_types_note(done);
   if (!note.empty()) std::fprintf(stderr, "  note: %s\n", note.c_str());
   if (!interrupted()) {  // a cut-short job's time is not its cost
@@ -257,12 +258,13 @@ TableOutcome run_table(const std::vector<Case>& cases, const Catalogue& catalogu
   std::vector<std::string> labels;
   for (const auto& job : jobs) labels.push_back(job.label);
   JobOptions j = job_options(options, {});
-  j.quiet = j.quiet || !isatty(STDERR_FILENO);  // the progress bar on a terminal; the table prints its rows after
+  // The progress bar on a terminal or a host's sink (a notebook); the table prints its rows after.
+  j.quiet = j.quiet || (!isatty(STDERR_FILENO) && !progress_sink());
   const JobsDone done = run_jobs(std::move(jobs), j);
   TableOutcome outcome;
   outcome.gathering = done.gathering;
   if (!done.gathering) return outcome;
-  if (options.progress) std::fprintf(stderr, "%s\n", jobs_line(done).c_str());
+  if (options.progress) progress_line(jobs_line(done));
   const std::string note = host_types_note(done);
   fs::create_directories(options.out_dir);
   write_job_provenance(options.out_dir, labels, done);

@@ -231,7 +231,7 @@ def test_a_python_step_runs_once_per_pass_and_the_passes_are_in_the_results():
     assert len(measured) >= 10 and set(measured.runtime_passes) == {1}
     floored = tb.run(PLANAR, integrators=compiled, t_end=t_end)
     assert floored.summary[~floored.summary.status.str.startswith("n/a")].runtime_passes.max() > 1
-    with pytest.raises(ValueError, match="--min-timed-s: expected a finite number >= 0"):
+    with pytest.raises(ValueError, match="min_timed_s: expected a finite number >= 0"):
         tb.run(PLANAR, integrators=["py_counted"], t_end=t_end, min_timed_s=-1.0)
 
 

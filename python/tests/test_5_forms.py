@@ -570,5 +570,6 @@ def test_baumgarte_settings_given_where_they_act_on_nothing_are_refused_as_for_i
     status, _, err = cli("run", elastic, "--integrator", "ida", "--t-end", "0.01", "--set", "ida.baumgarte_p=5.0",
                          "--out", tmp_path)
     assert status == 2
-    assert str(python_dae.value) == err.strip()[len("tetherbench: "):].replace("ida", "py_dae_idle")
+    # The same message, with --set named as Python's settings (issue 46 item 5).
+    assert str(python_dae.value) == err.strip()[len("tetherbench: "):].replace("ida", "py_dae_idle").replace("--set ", "settings ")
     assert "nothing to act on" in str(python_dae.value)
