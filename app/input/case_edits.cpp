@@ -58,9 +58,9 @@ std::string edited_case_text(const std::string& path, const std::vector<CaseEdit
       throw InputError(edit.words + ": expected a bare key name, got '" + edit.key + "'");
     table_of(root, edit, path).as_table()[edit.key] = value_of(edit);
   }
-  std::ostringstream text;
-  text << root;
-  return text.str();
+  // Every number to max_digits10 (toml::format's default), so that each one, changed or not, reads
+  // back as the same double; a stream's default precision (6 digits) would have rounded them all.
+  return toml::format(root);
 }
 
 Case load_edited_case(const std::string& text, const std::string& described, const Catalogue& catalogue,

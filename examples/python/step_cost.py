@@ -11,9 +11,7 @@ runtime_s (the step loops only, the minimum over the timing passes).
 
 import argparse
 import os
-import re
 import sys
-import tempfile
 
 try:
     import tetherbench as tb
@@ -30,42 +28,38 @@ def rk4_python(form, t, y, h):
     return y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
 
 
-def case_with_links(folder, links, h, steps):
-    """C_single_multirotor with N links, at step h over `steps` steps (the cable's mass and length kept)."""
-    text = open(tb.bundled_case("C_single_multirotor")).read()
-    text, n = re.subn(r"(?m)^links_per_cable = \d+", "links_per_cable = %d" % links, text)
-    assert n == 1, "no links_per_cable key"
-    text = re.sub(r"(?m)^link_mass = .*$", "link_mass = %r" % (0.05 / links), text)  # 0.05 kg of cable in all
-    text = re.sub(r"(?m)^h = .*$", "h = %r" % h, text, count=1)  # [case] comes first
-    text = re.sub(r"(?m)^t_end = .*$", "t_end = %r" % (h * steps), text, count=1)
-    text = re.sub(r"(?m)^sample_interval = .*$", "sample_interval = %r" % (h * steps / 10), text, count=1)
-    path = os.path.join(folder, "C_links_%d.toml" % links)
-    with open(path, "w") as f:
-        f.write(text)
-    return path
+def case_with_links(links, h, steps):
+    """C_single_multirotor with N links, at step h over `steps` steps (the cable's mass and length
+    kept), changed from Python: each change is checked as the case file's key is."""
+    case = tb.load_case(tb.bundled_case("C_single_multirotor"))
+    case.parameters["links_per_cable"] = links
+    case.parameters["link_mass"] = 0.05 / links  # 0.05 kg of cable in all
+    case.h = h
+    case.t_end = h * steps
+    case.sample_interval = h * steps / 10
+    return case
 
 
 def measure(links_list, steps, repeats):
     tb.register_integrator("py_rk4", rk4_python, consumes="ode", order=4, summary="classical RK4 written in Python")
     rows = []
-    with tempfile.TemporaryDirectory() as folder:
-        for links in links_list:
-            # The cable's fastest (zigzag) mode grows like N^2 (14 N^2 rad/s with 0.05 kg of cable,
-            # benchmarks/benchmark_models.cpp): h w_max = 0.3, never above the case's own 1 ms.
-            h = min(1e-3, 0.3 / (14.0 * links**2))
-            res = tb.run(case_with_links(folder, links, h, steps), integrators=["rk4", "py_rk4"], repeats=repeats)
-            s = res.summary.set_index("integrator")
-            for name in ("rk4", "py_rk4"):
-                assert s.loc[name, "status"] == "ok", s.loc[name, "status"]
-            per_step = {name: s.loc[name, "runtime_s"] / s.loc[name, "steps"] for name in ("rk4", "py_rk4")}
-            state = tb.load_case(case_with_links(folder, links, h, steps))
-            rows.append({
-                "links": links, "h": h, "steps": int(s.loc["rk4", "steps"]),
-                "compiled_us": 1e6 * per_step["rk4"], "python_us": 1e6 * per_step["py_rk4"],
-                "ratio": per_step["py_rk4"] / per_step["rk4"],
-                "energy_err_compiled": s.loc["rk4", "energy_err_max"], "energy_err_python": s.loc["py_rk4", "energy_err_max"],
-                "case": state.name,
-            })
+    for links in links_list:
+        # The cable's fastest (zigzag) mode grows like N^2 (14 N^2 rad/s with 0.05 kg of cable,
+        # benchmarks/benchmark_models.cpp): h w_max = 0.3, never above the case's own 1 ms.
+        h = min(1e-3, 0.3 / (14.0 * links**2))
+        case = case_with_links(links, h, steps)
+        res = tb.run(case, integrators=["rk4", "py_rk4"], t_end=case.t_end, repeats=repeats)
+        s = res.summary.set_index("integrator")
+        for name in ("rk4", "py_rk4"):
+            assert s.loc[name, "status"] == "ok", s.loc[name, "status"]
+        per_step = {name: s.loc[name, "runtime_s"] / s.loc[name, "steps"] for name in ("rk4", "py_rk4")}
+        rows.append({
+            "links": links, "h": h, "steps": int(s.loc["rk4", "steps"]),
+            "compiled_us": 1e6 * per_step["rk4"], "python_us": 1e6 * per_step["py_rk4"],
+            "ratio": per_step["py_rk4"] / per_step["rk4"],
+            "energy_err_compiled": s.loc["rk4", "energy_err_max"], "energy_err_python": s.loc["py_rk4", "energy_err_max"],
+            "case": case.name,
+        })
     return rows
 
 

@@ -53,3 +53,9 @@ def test_the_notebook_runs_under_debians_jupyter_kernel(tmp_path):
     table = [o for o in outputs if o.output_type == "execute_result" and "text/html" in o.data and "py_rk4_projected" in o.data["text/html"]]
     assert table and "python" in table[0].data["text/html"]
     assert any(o.output_type == "display_data" and "image/png" in o.data for o in outputs)  # the figure
+    # The case changed from Python: the changes listed, the run over the changed horizon, a bad value
+    # refused with the key's message.
+    printed = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    assert "Case.parameters['links_per_cable'] = 5" in printed and "Case.t_end = 5.0" in printed
+    assert "changed from Python by Case.parameters['link_mass'] = -1.0: key 'model.link_mass': expected" in printed
+    assert "C_single_multirotor | lgvi" in printed  # progress=True, shown under the cell

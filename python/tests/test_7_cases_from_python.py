@@ -35,6 +35,25 @@ def test_changed_case_runs_as_changed():
     assert tb.load_case(PLANAR).parameters["length"] == 1.0
 
 
+def test_a_change_keeps_every_other_number_of_the_file_to_the_last_bit(tmp_path):
+    # The copy the runs read is the file's TOML written again: a number rounded on the way (a stream's
+    # 6 digits) would change the case unseen. A step of 0.3/1400 s has no short decimal form.
+    import tomllib
+
+    path = tb.bundled_case("C_single_multirotor")
+    C = tb.load_case(path)
+    h = 0.3 / (14.0 * 100)
+    C.h = h
+    assert C.h == h
+    C.write(tmp_path / "copy.toml")
+    with open(path, "rb") as f:
+        original = tomllib.load(f)
+    with open(tmp_path / "copy.toml", "rb") as f:
+        copy = tomllib.load(f)
+    original["case"]["h"] = h
+    assert copy == original
+
+
 def test_changed_case_is_kept_with_the_output_and_can_be_written(tmp_path):
     C = tb.load_case(PLANAR)
     C.t_end = 0.2
