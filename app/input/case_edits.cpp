@@ -15,8 +15,8 @@ bool editable_table(const std::string& table) {
   return first == "case" || first == "model" || first == "initial";
 }
 
-// The table an edit goes into, made where the file has none ([integrators.rk45] of a file that sets
-// nothing of rk45's).
+// The table an edit goes into, made where the file has none ([integrators.NAME] of a file that sets
+// none of NAME's settings).
 toml::value& table_of(toml::value& root, const CaseEdit& edit, const std::string& path) {
   toml::value* at = &root;
   std::string walked;

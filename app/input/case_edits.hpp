@@ -1,6 +1,6 @@
 #pragma once
 // A case file changed from Python (tetherbench.Case: Case.t_end = 10.0, Case.parameters["cable_length"]
-// = 2.0, Case.settings["rk45"]["rtol"] = 1e-8; issue 46 item 2): the file's TOML with the changed
+// = 2.0, Case.settings[NAME][KEY] = VALUE; issue 46 item 2): the file's TOML with the changed
 // keys set in it, read and checked exactly as the command line reads a case file, so that every
 // value has the checks and the messages of the file's own keys.
 
@@ -13,7 +13,7 @@
 namespace tb {
 
 struct CaseEdit {
-  std::string table;  // "case", "model", "model.body", "initial", "integrators.rk45"
+  std::string table;  // "case", "model", "model.body", "initial", "integrators.NAME"
   std::string key;    // "t_end", "cable_length", "rtol"
   std::string value;  // TOML text of the value: 2.0, "cube", [1.0, 0.0, 0.0], true
   std::string words;  // the change as the user made it, for messages: "Case.t_end = -1.0"
