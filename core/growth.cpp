@@ -368,6 +368,8 @@ std::string judge(const GrowthFit& f, GrowthLaw law) {
   if (law == GrowthLaw::RoundOff) consistent = true;
   else if (p.law == GrowthLaw::Bounded) consistent = law == GrowthLaw::Bounded || law == GrowthLaw::Decays || round_off_walk;
   else if (p.law == GrowthLaw::Linear) consistent = law != GrowthLaw::Faster && !(law == GrowthLaw::PowerLaw && f.ci95_low > 1.0);
+  // Any growth, or none seen where lambda T is below what the envelope resolves; a decay is not it.
+  else if (p.law == GrowthLaw::Exponential) consistent = law != GrowthLaw::Decays;
   else if (p.law == GrowthLaw::RoundOff) consistent = round_off_walk;
   if (consistent) return "consistent";
   return "investigate: theory predicts " + (p.law == GrowthLaw::Linear ? std::string("at most linear growth") : to_string(p.law)) +
@@ -546,6 +548,15 @@ GrowthPrediction predicted_growth(const MethodTraits& traits, bool energy, bool 
   if (traits.symplectic)
     return {GrowthLaw::Linear, "symplectic, but the model does external work: no modified energy bounds the balance; the local "
                       "errors add up, at most linearly"};
+  // No stability interval on the imaginary axis (MethodTraits::imaginary_axis_stable): every undamped
+  // mode of frequency w is amplified by |R(ih w)| > 1 per step at every h (explicit RK2: |R(iy)|^2 =
+  // 1 + y^4/4), so its energy grows like e^(lambda t), lambda = ln |R(ih w)|^2 / h: linear-looking
+  // while lambda t << 1, faster once it is not (HW II, IV.2; the stability map's horizon-dependent h_max).
+  if (conservative && !traits.imaginary_axis_stable)
+    return {GrowthLaw::Exponential, "no stability interval on the imaginary axis: |R(ih w)| > 1 at every h, so each undamped "
+                                    "mode's energy grows like e^(lambda t), lambda = ln|R(ih w)|^2/h (RK2: |R(iy)|^2 = 1 + y^4/4); "
+                                    "it reads linear while lambda t << 1, or where the mode softens as it grows (a "
+                                    "pendulum's swing: lambda ~ w^4 falls)"};
   return {GrowthLaw::Linear, std::string(traits.dissipative ? "numerical dissipation, one-signed; " : "not symplectic: ") +
                         "the local energy errors add up, at most linearly (HLW IX.8)"};
 }

@@ -46,8 +46,10 @@
 //             steepest, rising, the last above 1 + s and kGrowthAccelRise above the first) is an
 //             observation printed beside the law (GrowthFit::observation), not a law.
 //   theory    what the integrator's declared traits predict (predicted_growth): bounded for a
-//             symplectic method on a conservative model, at most linear otherwise, round-off
-//             for a momentum map a scheme conserves exactly; a law that contradicts it is
+//             symplectic method on a conservative model, exponential for a method with no
+//             stability interval on the imaginary axis there (|R(ih w)| > 1 at every h: an
+//             undamped mode's energy grows like e^(lambda t), reading linear while lambda t << 1),
+//             at most linear otherwise, round-off for a momentum map a scheme conserves exactly; a law that contradicts it is
 //             printed as "investigate: ..." with the evidence, never as a finding.
 
 #include <array>
@@ -122,17 +124,19 @@ class GrowthEnvelope {
 };
 
 // The laws (the rule above). None: not fitted (no run), or no prediction.
-enum class GrowthLaw { None, Zero, RoundOff, TooShort, RegimeChange, Inconclusive, Decays, Bounded, SqrtT, Linear, Faster, PowerLaw };
+// Exponential is a prediction only (predicted_growth: a method unstable on the imaginary axis on an
+// undamped model), never a fitted law: its e^(lambda t) reads linear while lambda t << 1.
+enum class GrowthLaw { None, Zero, RoundOff, TooShort, RegimeChange, Inconclusive, Decays, Bounded, SqrtT, Linear, Faster, PowerLaw, Exponential };
 // Each law's name as the tables print it ("" for None); the order of the enumeration.
-constexpr std::array<std::string_view, 12> enum_texts(GrowthLaw) {
+constexpr std::array<std::string_view, 13> enum_texts(GrowthLaw) {
   return {"", "zero", "round_off", "too_short", "regime_change", "inconclusive", "decays", "bounded", "sqrt_t",
-          "linear", "faster", "power_law"};
+          "linear", "faster", "power_law", "exponential"};
 }
 std::string to_string(GrowthLaw law);
 
 // What theory predicts of a run's growth law (predicted_growth), and why.
 struct GrowthPrediction {
-  GrowthLaw law = GrowthLaw::None;  // Bounded, Linear (at most linear), RoundOff, or None (no prediction)
+  GrowthLaw law = GrowthLaw::None;  // Bounded, Linear (at most linear), Exponential, RoundOff, or None (no prediction)
   std::string because;  // the theorem or property, in words
 };
 

@@ -137,7 +137,7 @@ struct StepCounters {
 };
 
 // Why a step failed. Diverged (the state or the residual became non-finite) is a stability
-// result of the method at this step; the tables show it as "unstable at h = ...".
+// result of the method at this step; the tables show it as "diverged at h = ...".
 struct StepFailure {
   enum class Kind { SolverFailed, Diverged };
   Kind kind = Kind::SolverFailed;

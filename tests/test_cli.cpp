@@ -232,8 +232,8 @@ TEST_CASE("a diverging run is marked failed with time and step, keeps its output
   std::getline(lines, rk4_row);
   std::getline(lines, rk45_row);
   CHECK(rk4_row.rfind("A_string_pendulum_paper,rk4,consistent,", 0) == 0);
-  // A diverging fixed-step run is a stability result: "unstable at h = ..." with time and step.
-  CHECK(rk4_row.find("unstable at h = 0.003: state became non-finite") != std::string::npos);
+  // A diverging fixed-step run is a stability result: "diverged at h = ..." with time and step.
+  CHECK(rk4_row.find("diverged at h = 0.003: state became non-finite") != std::string::npos);
   CHECK(rk4_row.find("at t = ") != std::string::npos);
   CHECK(rk4_row.find("step ") != std::string::npos);
   CHECK(rk45_row.rfind("A_string_pendulum_paper,rk45,consistent,", 0) == 0);

@@ -115,7 +115,7 @@ TEST_CASE("a run that fails at the case's step is refused by --record, or record
     if (!why_not_applicable(c, *key.integrator, key.discretisation)) ++applicable;
   CHECK(refused.refused.size() == applicable);
   CHECK(std::count_if(refused.refused.begin(), refused.refused.end(), [](const std::string& line) {
-          return line.rfind("case A_string_pendulum_paper, run rk4: unstable at h = 0.003: state became non-finite", 0) == 0;
+          return line.rfind("case A_string_pendulum_paper, run rk4: diverged at h = 0.003: state became non-finite", 0) == 0;
         }) == 1);
   // Accepted: one fails row with the kind, the time and the step, and the bound the tolerance gives.
   const RecordedEnvelopes accepted = record_envelopes(c, catalogue(), {}, true);
@@ -129,7 +129,7 @@ TEST_CASE("a run that fails at the case's step is refused by --record, or record
     }
   REQUIRE(fails);
   CHECK(fails->bound_type == BoundType::Fails);
-  CHECK(fails->note.rfind("unstable at h = 0.003: state became non-finite", 0) == 0);
+  CHECK(fails->note.rfind("diverged at h = 0.003: state became non-finite", 0) == 0);
   CHECK(fails->failure_kind == FailureKind::Diverged);
   REQUIRE(fails->failure_step > 1);
   // The time of the last accepted step: (step - 1) h on a fixed step.
@@ -221,7 +221,7 @@ TEST_CASE("a failure's kind comes from its outcome, one word per way of failing"
   unstable.kind = RunOutcome::Kind::Unstable;
   CHECK(failure_kind(unstable) == FailureKind::Unstable);
   // The same from the status texts that old fails rows recorded as their note.
-  CHECK(failure_kind_of_status("unstable at h = 0.001: state became non-finite (NaN/Inf) at t = 0.216 s, step 217") ==
+  CHECK(failure_kind_of_status("diverged at h = 0.001: state became non-finite (NaN/Inf) at t = 0.216 s, step 217") ==
         FailureKind::Diverged);
   CHECK(failure_kind_of_status("unstable from t = 2 s (step 2000): energy gain ..., at h = 0.001") == FailureKind::Unstable);
   CHECK(failure_kind_of_status("failed: exception: plugin bug in step at t = 0 s, step 1") == FailureKind::Exception);
@@ -232,7 +232,7 @@ TEST_CASE("an envelope file of the old format is refused by the gate, naming the
           "[gates][reference]") {
   const fs::path path = temp_file("tb_old_envelopes_");
   std::ofstream(path) << "# old\ncase,integrator,metric,bound_type,bound,policy,recorded_value,note\n"
-                         "A,rk2,outcome,fails,0,recorded,0.038,\"unstable at h = 0.0005: state became non-finite (NaN/Inf) at t = 0.038 s, step 77\"\n"
+                         "A,rk2,outcome,fails,0,recorded,0.038,\"diverged at h = 0.0005: state became non-finite (NaN/Inf) at t = 0.038 s, step 77\"\n"
                          "A,rk4,energy_err_max,max,1e-08,recorded,5e-09,\"\"\n";
   try {
     read_envelopes(path.string());

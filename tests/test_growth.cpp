@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -13,6 +14,7 @@
 #include <map>
 #include <random>
 
+#include "app/input/case_edits.hpp"
 #include "app/judging/gates.hpp"
 #include "app/judging/metric_cells.hpp"
 #include "core/growth.hpp"
@@ -463,11 +465,19 @@ TEST_CASE("a law that contradicts the declared theory is printed as investigate 
   // Faster than linear contradicts "at most linear".
   CHECK(fit_series(200000, 1e-3, [](long, double t) { return 1e-8 * t * t; }, kPeriod, floor, {GrowthLaw::Linear, "rk"})
             .investigate());
+  // ... but not "exponential" (a method unstable on the imaginary axis), whose e^(lambda t) reads
+  // linear while lambda t << 1 and faster after; a decay contradicts it.
+  const GrowthPrediction exponential{GrowthLaw::Exponential, "unstable on the imaginary axis"};
+  CHECK(fit_series(200000, 1e-3, [](long, double t) { return 1e-8 * t * t; }, kPeriod, floor, exponential).verdict == "consistent");
+  CHECK(fit_series(200000, 1e-3, [](long, double t) { return 1e-8 * t; }, kPeriod, floor, exponential).verdict == "consistent");
+  CHECK(fit_series(200000, 1e-3, [](long, double t) { return 1e-3 / (1.0 + t); }, kPeriod, floor, exponential).investigate());
   // Every registered integrator's prediction follows from its traits.
   for (const auto& info : testing::catalogue().integrators) {
     INFO(info.name);
     const GrowthPrediction energy = predicted_growth(info.traits, true, true);
-    CHECK(energy.law == (info.traits.symplectic ? GrowthLaw::Bounded : GrowthLaw::Linear));
+    CHECK(energy.law == (info.traits.symplectic                ? GrowthLaw::Bounded
+                         : !info.traits.imaginary_axis_stable ? GrowthLaw::Exponential
+                                                              : GrowthLaw::Linear));
     CHECK(predicted_growth(info.traits, true, false).law == GrowthLaw::Linear);
     CHECK(predicted_growth(info.traits, false, true).law ==
           (info.traits.conserves_momentum_map ? GrowthLaw::RoundOff : GrowthLaw::Linear));
@@ -512,6 +522,49 @@ TEST_CASE("real runs: rk4's energy drifts linearly, the variational integrators'
   CHECK(lgvi.metrics.energy_growth.law == GrowthLaw::Bounded);
   CHECK(std::abs(lgvi.metrics.energy_growth.exponent) <= 0.15);
   CHECK(lgvi.metrics.momentum_growth.law == GrowthLaw::RoundOff);
+}
+
+TEST_CASE("real runs: explicit RK2 grows an undamped swing's energy exponentially, as its theory says", "[growth]") {
+  // RK2 has no stability interval on the imaginary axis: on a linear oscillator its step multiplies
+  // the mode's energy by |R(ihw)|^2 = 1 + (hw)^4/4 exactly, so E_osc(t) = E_osc(0) e^(lambda t),
+  // lambda = ln(1 + (hw)^4/4)/h. The bundled planar pendulum released from 5 deg instead of 60 (a
+  // swing that is linear to (5 deg)^2/16 = 0.05 % in w) at h = 0.05 s: hw = 0.157, lambda = 3.0e-3 /s,
+  // lambda T = 3.0 over 1000 s, so the energy error ends near E_osc(0) (e^3 - 1) = 0.71 J, 19x the
+  // swing's own 0.037 J (measured 0.68 J: the swing grows to 22 deg and softens, lambda ~ w^4). (From 60 deg the swing softens as it grows,
+  // lambda ~ w^4 falls, and the law reads near-linear: the bundled case's rows.)
+  const std::string bundled = std::string(TETHERBENCH_CASES_DIR) + "/T_planar_pendulum_60deg.toml";
+  const std::string text = edited_case_text(bundled, {{"initial", "angle_deg", "5.0", "angle_deg = 5"}});
+  const Case swing = load_edited_case(text, bundled + " from 5 deg", testing::catalogue(), RunLimits{});
+  RunOptions o;
+  o.h = 0.05;
+  o.t_end = 1000.0;
+  const SummaryRow rk2 = run_case(swing, testing::integrator("rk2"), o);
+  REQUIRE(rk2.outcome.completed());
+  const GrowthFit& e = rk2.metrics.energy_growth;
+  show("rk2 planar pendulum from 5 deg", e);
+  const double g = 9.81, w = std::sqrt(g / 1.0) * (1.0 - std::pow(5.0 * M_PI / 180.0, 2) / 16.0);
+  const double e_osc = g * (1.0 - std::cos(5.0 * M_PI / 180.0));                     // m = l = 1
+  const double h = *o.h, T = *o.t_end;
+  const double lambda = std::log1p(std::pow(h * w, 4) / 4.0) / h;
+  CHECK(e.prediction.law == GrowthLaw::Exponential);
+  CHECK(rk2.metrics.energy_err_max == Approx(e_osc * std::expm1(lambda * T)).epsilon(0.1));
+  // An exponential is no power law: its local exponent lambda t / (1 - e^(-lambda t)) rises through
+  // the window (1.2 at 100 s, 1.7 at 400 s, 2.4 at 700 s), so the interval of one exponent is wide and
+  // names no law; the rise is the signature (a power law's sub-span exponents are flat). Nothing
+  // contradicts the theory.
+  REQUIRE(e.subspan_exponents.size() >= 4);
+  for (size_t k = 1; k < e.subspan_exponents.size(); ++k) CHECK(e.subspan_exponents[k] >= e.subspan_exponents[k - 1] - 0.05);
+  CHECK(e.subspan_exponents.front() == Approx(1.1).margin(0.15));
+  CHECK(e.subspan_exponents.back() > 2.0);
+  CHECK_FALSE(e.investigate());
+  // At a 10x smaller step lambda falls 1e3-fold (lambda T = 3e-3): the same e^(lambda t) reads linear,
+  // still what the theory says.
+  o.h = 0.005;
+  const SummaryRow fine = run_case(swing, testing::integrator("rk2"), o);
+  REQUIRE(fine.outcome.ok());
+  show("rk2 planar pendulum from 5 deg at h/10", fine.metrics.energy_growth);
+  CHECK(fine.metrics.energy_growth.law == GrowthLaw::Linear);
+  CHECK(fine.metrics.energy_growth.verdict == "consistent");
 }
 
 TEST_CASE("the tables' growth codes: every law, the investigate mark and the acceleration mark have words", "[growth]") {

@@ -553,6 +553,14 @@ TEST_CASE("a case's step on the page is the step its runs ran, not the case file
   CHECK_THAT(index_markdown(data, {c}, {}), Catch::Contains("Step h = 0.0005 s."));
   data.runs[1].h = 2.5e-4;  // two steps: both named
   CHECK_THAT(index_markdown(data, {c}, {}), Catch::Contains("Steps h = 0.00025, 0.0005 s."));
+  // An adaptive run's h is only its first step: named apart, as h0.
+  data.runs[1].h = 5e-4;
+  data.runs.push_back(run("c", "rk45", 3.1, "bounded"));
+  data.runs.back().h = 1e-3, data.runs.back().rtol = 1e-6;
+  CHECK_THAT(index_markdown(data, {c}, {}), Catch::Contains("Step h = 0.0005 s. Adaptive runs' first step h0 = 0.001 s."));
+  data.runs.erase(data.runs.begin(), data.runs.begin() + 2);  // an adaptive-only case (the _ode45 ones)
+  CHECK_THAT(index_markdown(data, {c}, {}), Catch::Contains("Adaptive runs only, their first step h0 = 0.001 s."));
+  CHECK(index_markdown(data, {c}, {}).find("Step h =") == std::string::npos);
   data.runs.clear();  // no run of the case here: the file's step
   CHECK_THAT(index_markdown(data, {c}, {}), Catch::Contains("Step h = 0.001 s."));
 }

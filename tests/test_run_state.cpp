@@ -37,8 +37,41 @@ TEST_CASE("each way a run ends is one word, and a drift noted on an ok run is it
   unstable.kind = RunOutcome::Kind::Unstable;
   CHECK(unstable.word() == "unstable");
   // The word is the status cell's first word wherever that cell starts with one of them.
-  for (const RunOutcome& o : {RunOutcome{}, RunOutcome::failed_at("x", 1.0, 2), RunOutcome::interrupted_at(0.1, 100)})
+  // A fixed-step run's non-finite state included: "diverged at h = ...", the legend's word too.
+  for (const RunOutcome& o : {RunOutcome{}, RunOutcome::failed_at("x", 1.0, 2), RunOutcome::interrupted_at(0.1, 100),
+                              RunOutcome::failed_at("state became non-finite", 1.0, 2, true)})
     CHECK(o.describe().rfind(std::string(o.word()), 0) == 0);
+}
+
+TEST_CASE("a drift says what drifts: the energy balance and the linear momentum are two mechanisms", "[summary][state]") {
+  using run_state_tests::ok_with;
+  CHECK(RunOutcome{}.drifts().empty());
+  CHECK(ok_with(&RunOutcome::note, "drift from t = 3.05 s (step 3050): ...").drifts() == "energy");
+  CHECK(ok_with(&RunOutcome::momentum_drift, "drifts in P: max |dP| 0.148 N s").drifts() == "linear_momentum");
+  RunOutcome both = ok_with(&RunOutcome::note, "drift from t = 3.05 s");
+  both.momentum_drift = "drifts in P: ...";
+  CHECK(both.drifts() == "energy linear_momentum");
+  CHECK(ok_with(&RunOutcome::episode, "a x119 rise of max |dE| that stopped").drifts().empty());
+  // In summary.csv: the drifts and an episode's start beside the state.
+  SummaryRow drifting, episode;
+  drifting.case_name = episode.case_name = "c";
+  drifting.integrator = "a";
+  episode.integrator = "b";
+  drifting.outcome = both;
+  episode.outcome = ok_with(&RunOutcome::episode, "a x119 rise of max |dE| that stopped");
+  episode.outcome.episode_t = 330.5;
+  const std::filesystem::path dir = testing::scratch_dir("run_drifts");
+  const std::string path = (dir / "summary.csv").string();
+  write_summary_csv(path, {drifting, episode});
+  const CsvTable t = read_csv_table(path);
+  std::filesystem::remove_all(dir);
+  REQUIRE(t.rows.size() == 2);
+  CHECK(t.rows[0].at("state") == "drift");
+  CHECK(t.rows[0].at("drifts") == "energy linear_momentum");
+  CHECK(t.rows[0].at("episode_from").empty());
+  CHECK(t.rows[1].at("state") == "ok");
+  CHECK(t.rows[1].at("drifts").empty());
+  CHECK(t.rows[1].at("episode_from") == "330.5");
 }
 
 TEST_CASE("summary.csv has the state beside the status cell, one word a row", "[summary][state]") {
@@ -61,5 +94,5 @@ TEST_CASE("summary.csv has the state beside the status cell, one word a row", "[
   CHECK(t.rows[0].at("state") == "ok");
   CHECK(t.rows[0].at("status") == "ok");
   CHECK(t.rows[1].at("state") == "diverged");
-  CHECK(t.rows[1].at("status").rfind("unstable at h = ", 0) == 0);  // a fixed-step run's non-finite state
+  CHECK(t.rows[1].at("status").rfind("diverged at h = ", 0) == 0);  // a fixed-step run's non-finite state
 }

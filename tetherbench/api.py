@@ -407,8 +407,9 @@ def _summary_frame(source):
     for column in _core.summary_count_columns():
         if column in frame:
             frame[column] = pd.to_numeric(frame[column], errors="coerce").astype("Int64")
-    if "not_integrated" in frame:
-        frame["not_integrated"] = [str(x).split() if isinstance(x, str) else [] for x in frame["not_integrated"]]
+    for listed in ("not_integrated", "drifts"):  # space-separated names: lists
+        if listed in frame:
+            frame[listed] = [str(x).split() if isinstance(x, str) else [] for x in frame[listed]]
     if "discretisation" in frame:
         frame["discretisation"] = frame["discretisation"].fillna("").astype(str)
     # `status` the state in one word (the CSV's `state`: ok, drift, unstable, diverged, failed,

@@ -149,7 +149,7 @@ constexpr std::array<std::string_view, 2> enum_texts(EnvelopePolicy) { return {"
 // How a run failed, in one word (app/judging/gates.hpp failure_kind derives it from the run's outcome):
 // a gate's fails row expects the same kind, so a method that used to diverge and now throws, or
 // that used to fail its solver and now crashes, fails its gate. None: a row that is not a fails row.
-//   diverged   the state became non-finite inside a step ("unstable at h = ...")
+//   diverged   the state became non-finite inside a step ("diverged at h = ...")
 //   unstable   completed, but beyond the instability criterion ("unstable from t = ...")
 //   solver     the step's own solver gave up (a Newton or fixed-point iteration, a step-size floor)
 //   exception  the model or the integrator threw

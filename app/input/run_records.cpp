@@ -27,7 +27,9 @@ std::string RunOutcome::describe() const {
   std::snprintf(where, sizeof where, " at t = %.6g s, step %ld", t, step);
   // A run the signal came before: not started (the job pool starts no more), not "at t = 0".
   if (kind == Kind::Interrupted) return step == 0 ? "interrupted before its first step (not started)" : "interrupted" + std::string(where);
-  if (diverged && !adaptive) return "unstable at h = " + format_g(h, 6) + ": " + reason + where;
+  // A fixed-step run whose state became non-finite: "diverged", the word of its state and of the
+  // index's legend (issue 44: one vocabulary), at the step that did it.
+  if (diverged && !adaptive) return "diverged at h = " + format_g(h, 6) + ": " + reason + where;
   return "failed: " + reason + where;
 }
 
@@ -40,6 +42,13 @@ std::string_view RunOutcome::word() const {
     case Kind::Failed: return diverged ? "diverged" : "failed";
   }
   return "failed";
+}
+
+std::string RunOutcome::drifts() const {
+  if (kind != Kind::Ok) return "";
+  std::string out = note.empty() ? "" : "energy";
+  if (!momentum_drift.empty()) out += out.empty() ? "linear_momentum" : " linear_momentum";
+  return out;
 }
 
 RunOutcome RunOutcome::interrupted_at(double t, long step) {

@@ -42,7 +42,7 @@ struct RunOutcome {
   // Ok with a note: the drift's onset.
   double t = 0.0;
   long step = 0;
-  double h = 0.0;         // the step the run used (for "unstable at h = ...")
+  double h = 0.0;         // the step the run used (for "diverged at h = ...")
   bool adaptive = false;
   double rtol = 0.0;      // adaptive runs: the tolerance (their h is only the first step's)
   // Ok: "" or the drift (Drift::describe(): "drift from t = 70.8 s (step 94200): |E − E0 − W| passed ...").
@@ -73,7 +73,7 @@ struct RunOutcome {
   bool fails() const { return failed() || unstable(); }
   // The status cell of the tables: "ok", "ok; drifts in P: ..." (a conservation drift of the linear
   // momentum), "ok; drift from t = ... s (step ...): ..." (a drift within the physical scale),
-  // "ok; a ×119 rise of ... that stopped ..." (an episode of the motion), these joined by "; ", "n/a: <why>", "unstable at h = <h>: <reason> at t = ... s, step ..."
+  // "ok; a ×119 rise of ... that stopped ..." (an episode of the motion), these joined by "; ", "n/a: <why>", "diverged at h = <h>: <reason> at t = ... s, step ..."
   // (non-finite state inside a step), "unstable from t = ... s (step ...): <what the criterion
   // found>, at h = <h>" (at rtol = <rtol> for an adaptive run) or "failed: <reason> at t = ... s, step ...".
   std::string describe() const;
@@ -81,6 +81,10 @@ struct RunOutcome {
   // "drift" (ok, with a drift of the energy balance or of the linear momentum noted), "unstable",
   // "diverged" (failed with a non-finite state), "failed", "interrupted" or "n/a" (issue 46).
   std::string_view word() const;
+  // What a "drift" is a drift of, the two mechanisms apart (issue 44 class 1): "energy" (the energy
+  // balance, judged on the motion's own energy where the centre of mass is free), "linear_momentum"
+  // (the centre of mass drifts: a conservation drift, not an instability), both space-separated, or "".
+  std::string drifts() const;
 
   static RunOutcome not_applicable_because(std::string why);
   static RunOutcome failed_at(std::string reason, double t, long step, bool diverged = false);

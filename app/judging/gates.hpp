@@ -55,7 +55,7 @@ struct EnvelopeFileHint {
 // for a run that does not fail (RunOutcome::fails() false). The one place the kind is derived:
 // a new way of failing gets its word here and in FailureKind.
 FailureKind failure_kind(const RunOutcome& outcome);
-// The same from a status text (RunOutcome::describe(): "unstable at h = ...", "unstable from
+// The same from a status text (RunOutcome::describe(): "diverged at h = ...", "unstable from
 // ...", "failed: <reason> at t = ..."): the note of a fails row written before rows had a kind.
 FailureKind failure_kind_of_status(const std::string& status);
 

@@ -108,6 +108,9 @@ std::string growth_code_meaning(const std::string& code) {
   if (code == "linear") return "grows linearly in t, a secular drift: the interval holds 1 (or lies within +-" + s + " of it), clear of 0 and 1/2";
   if (code == "faster") return "grows faster than linearly: the exponent's whole 95% interval lies above 1 + " + s;
   if (code == "power_law") return "grows like t^p with p none of 0, 1/2 and 1: the interval lies between their bands";
+  if (code == "exponential")
+    return "a prediction, never a fitted law (*_growth_theory): a method unstable on the whole imaginary axis grows an "
+           "undamped mode's energy like e^(lambda t), which reads linear while lambda t << 1";
   if (code == "^")
     return "the envelope accelerates (its local exponent rises over the window, the last octave's above 1 + " + s +
            "): an observation beside the law, not a law (each run's exponents: summary.csv)";

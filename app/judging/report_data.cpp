@@ -164,11 +164,12 @@ std::string RunRecord::short_status() const {
     }
     return out;
   }
-  if (status.rfind("unstable at h", 0) == 0 || status.rfind("failed", 0) == 0 || status.rfind("interrupted", 0) == 0) {
+  const bool diverged = status.rfind("diverged at h", 0) == 0 || status.rfind("unstable at h", 0) == 0;  // (older reports)
+  if (diverged || status.rfind("failed", 0) == 0 || status.rfind("interrupted", 0) == 0) {
     // "... at t = T s, step N": the time, without the reason (the CSVs keep it)
     const size_t at = status.rfind(" at t = ");
     // A failed run in the tables' words: "failed", "crashed", "hung", "threw", "broke the integrator contract".
-    const std::string what = status.rfind("unstable", 0) == 0 ? "diverged"
+    const std::string what = diverged ? "diverged"
                              : status.rfind("failed", 0) == 0 ? failure_words(failure_kind_of_status(status))
                                                               : "interrupted";
     if (at == std::string::npos) return what;

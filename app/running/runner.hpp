@@ -2,7 +2,7 @@
 // The one measurement path: every run of the suite (run, table, report, studies, gates)
 // goes through measure(), which builds the formulation and the stepper, steps to t_end,
 // hands samples on the observation grid to the metrics (and a time series file), times the
-// step loops, and returns a typed outcome: ok, failed (reason, time, step; "unstable at h"
+// step loops, and returns a typed outcome: ok, failed (reason, time, step; "diverged at h"
 // when the state diverged), unstable (completed, but beyond the instability criterion of
 // core/stability_criterion.hpp) or not applicable (reason). Anything a model or an integrator
 // throws inside a run makes that run a failed run; the caller's other runs go on.

@@ -70,7 +70,7 @@ struct Run {
     if (result) return label;
     const std::string t = status_time();
     if (starts_with(status, "unstable from t = ")) return label + " (unstable from t = " + t + " s, × there; drawn to its end)";
-    if (starts_with(status, "unstable")) return label + " (diverged at t = " + t + " s)";
+    if (starts_with(status, "diverged at h") || starts_with(status, "unstable")) return label + " (diverged at t = " + t + " s)";
     if (starts_with(status, "interrupted")) return label + " (interrupted at t = " + t + " s)";
     // A failed run in the tables' words (app/judging/metric_cells.hpp failure_words): "crashed", "threw", ...
     return label + " (" + failure_words(failure_kind_of_status(status)) + " at t = " + t + " s)";

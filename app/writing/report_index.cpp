@@ -481,15 +481,23 @@ void write_case(std::ostringstream& md, const ReportData& data, const Case& c) {
   md << "### " << c.name << "\n\n" << c.description << ".";
   std::vector<const RunRecord*> runs, declined;
   for (const RunRecord* r : data.runs_of(c.name)) (r->not_applicable ? declined : runs).push_back(r);
-  std::set<double> horizons, steps;
-  for (const RunRecord* r : runs) horizons.insert(r->t_end), steps.insert(r->h);
+  std::set<double> horizons, steps, first_steps;
+  for (const RunRecord* r : runs) horizons.insert(r->t_end), (r->rtol > 0.0 ? first_steps : steps).insert(r->h);
   if (horizons.size() == 1) md << " Every run covers " << format_g(*horizons.begin(), 6) << " s.";
-  // The steps the runs ran (summary.csv's h: an adaptive run's first step), not the case file's
-  // (issue 45 item 3: what is printed is what ran); the file's when no run of the case is here.
-  if (steps.empty()) steps.insert(c.h);
-  std::vector<std::string> step_texts;
-  for (const double h : steps) step_texts.push_back(num(h));
-  md << (steps.size() == 1 ? " Step h = " : " Steps h = ") << join(step_texts) << " s." << run_settings_and_energy(runs) << "\n\n";
+  // The steps the runs ran (summary.csv's h), not the case file's (issue 45 item 3: what is printed
+  // is what ran); the file's when no run of the case is here. A fixed-step run's h is its step; an
+  // adaptive run's only its first, h0 (its tolerances decide the rest): the two are kept apart.
+  if (steps.empty() && first_steps.empty()) steps.insert(c.h);
+  auto texts = [](const std::set<double>& hs) {
+    std::vector<std::string> out;
+    for (const double h : hs) out.push_back(num(h));
+    return join(out);
+  };
+  if (!steps.empty()) md << (steps.size() == 1 ? " Step h = " : " Steps h = ") << texts(steps) << " s.";
+  if (!first_steps.empty())
+    md << (steps.empty() ? " Adaptive runs only, their first step h0 = " : " Adaptive runs' first step h0 = ") << texts(first_steps)
+       << " s.";
+  md << run_settings_and_energy(runs) << "\n\n";
   if (runs.empty()) {
     md << "_No run of this case in this report._\n\n";
     return;
@@ -562,8 +570,8 @@ void write_rules(std::ostringstream& md) {
         "time that did not advance) — the reason in summary.csv. A run that did not reach its end has no metrics: its "
         "cells are –. On a model with a free centre of mass the energy law is fitted to the energy error of the motion "
         "relative to the centre of mass (max ΔE_int); max ΔE is the whole error.\n"
-     << "- **Step h** of a case: the fixed step of fixed-step methods, the first step of adaptive ones (their "
-        "tolerances: each case's summary.md).\n"
+     << "- **Step h** of a case: the fixed step of its fixed-step runs; **h0** the first step of its adaptive runs, "
+        "whose tolerances decide every later step (each case's summary.md).\n"
      << "- **Figures**: one panel per integrator family (symplectic; explicit, not symplectic; implicit, not "
         "symplectic: from the integrators' declared traits), at most 8 series a panel, each integrator in the same "
         "colour and dash in every figure; log axes where a panel's values span 2 decades or more (samples exactly 0 "

@@ -129,6 +129,10 @@ void summary_cells(const SummaryRow& r, Emit&& emit) {
   // The state in one word beside the status cell that says why (issue 46: `state == "ok"` filters).
   plain("state", std::string(r.outcome.word()));
   plain("status", r.status());
+  // Beside a "drift": of what (the energy balance, the linear momentum); beside an ok run whose
+  // error rose with a change of the motion (an episode, not the method's): when it began (s).
+  plain("drifts", r.outcome.drifts());
+  plain("episode_from", r.outcome.ok() && !r.outcome.episode.empty() ? number(r.outcome.episode_t) : std::string());
   plain("host", r.outcome.completed() ? r.host : std::string());  // where runtime_s was measured
   // Last: the metrics this run's formulation cannot violate, by name, what an empty metric cell
   // of summary.csv means.

@@ -105,7 +105,7 @@ def test_a_step_returning_nonsense_fails_its_run_saying_how():
     assert status["py_none"].startswith("failed: the Python step returned NoneType, expected a 1-D array of 2 numbers")
     assert status["py_column"].startswith("failed: the Python step returned a ndarray of shape (1, 2), expected a 1-D array")
     assert set(res.summary.runtime_code) == {"python"}  # a failed run still says what ran its steps
-    assert status["py_nan"].startswith("unstable at h = 0.001: the Python step returned a non-finite state")
+    assert status["py_nan"].startswith("diverged at h = 0.001: the Python step returned a non-finite state")
 
 
 def test_a_form_kept_after_its_run_raises():

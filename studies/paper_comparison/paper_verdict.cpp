@@ -111,7 +111,8 @@ std::string drift_said_by_law(GrowthLaw law, const GrowthFit* g, double above) {
     case GrowthLaw::Bounded:
     case GrowthLaw::Decays: says = "none"; break;
     case GrowthLaw::Linear:
-    case GrowthLaw::Faster: says = "drift"; break;
+    case GrowthLaw::Faster:
+    case GrowthLaw::Exponential: says = "drift"; break;
     case GrowthLaw::SqrtT: says = above > kFarAboveRoundOff ? "drift" : "none"; break;  // round-off adding up is no drift
     case GrowthLaw::PowerLaw: says = g->exponent > 0.0 ? "drift" : "none"; break;
     case GrowthLaw::RegimeChange:
