@@ -29,6 +29,21 @@ def test_a_plugin_loads_and_its_integrator_runs_measured_like_the_others(cli, te
         tb.load_plugin(plugin)  # its names are taken now
 
 
+def _assert_stopped_in_step(name, step, stopped_at):
+    """Registers `step` as `name` and runs it before rk4 on the planar pendulum: the interrupt that
+    lands in it ends its run at the next step and rk4 never starts; the call returns both rows."""
+    tb.register_integrator(name, step, order=1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = tb.run(PLANAR, integrators=[name, "rk4"], t_end=1.0)
+    assert res.interrupted
+    assert any("interrupted" in str(w.message) for w in caught)
+    detail = dict(zip(res.summary.integrator, res.summary.status_detail))
+    assert list(res.summary.status) == ["interrupted", "interrupted"]  # the state in one word
+    assert detail[name].startswith(stopped_at)
+    assert detail["rk4"] == "interrupted before its first step (not started)"
+
+
 def test_ctrl_c_interrupts_a_run_cleanly_and_python_gets_its_handler_back():
     calls = []
 
@@ -38,17 +53,8 @@ def test_ctrl_c_interrupts_a_run_cleanly_and_python_gets_its_handler_back():
             os.kill(os.getpid(), signal.SIGINT)  # what Ctrl-C in a terminal or a notebook sends
         return y + h * form.rhs(t, y)
 
-    tb.register_integrator("py_interrupting", interrupting, order=1)
     before = signal.getsignal(signal.SIGINT)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        res = tb.run(PLANAR, integrators=["py_interrupting", "rk4"], t_end=1.0)
-    assert res.interrupted
-    assert any("interrupted" in str(w.message) for w in caught)
-    status = dict(zip(res.summary.integrator, res.summary.status_detail))
-    assert list(res.summary.status) == ["interrupted", "interrupted"]  # the state in one word
-    assert status["py_interrupting"].startswith("interrupted at t = 0.1")  # stopped at the next step
-    assert status["rk4"] == "interrupted before its first step (not started)"
+    _assert_stopped_in_step("py_interrupting", interrupting, "interrupted at t = 0.1")  # stopped at the next step
     assert len(calls) == 100
     assert signal.getsignal(signal.SIGINT) is before  # Python's own handler again
     # ... and the flag is down: the next run runs.
@@ -124,16 +130,7 @@ def _stopping_step(after):
 
 def test_keyboard_interrupt_raised_in_a_python_step_interrupts_not_fails():
     step, calls = _stopping_step(50)
-    tb.register_integrator("py_stopped", step, order=1)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        res = tb.run(PLANAR, integrators=["py_stopped", "rk4"], t_end=1.0)
-    assert res.interrupted
-    assert any("interrupted" in str(w.message) for w in caught)
-    detail = dict(zip(res.summary.integrator, res.summary.status_detail))
-    assert list(res.summary.status) == ["interrupted", "interrupted"]
-    assert detail["py_stopped"].startswith("interrupted at t = 0.049")  # after its 49 steps of 1 ms
-    assert detail["rk4"] == "interrupted before its first step (not started)"
+    _assert_stopped_in_step("py_stopped", step, "interrupted at t = 0.049")  # after its 49 steps of 1 ms
     assert len(calls) == 50
 
 
