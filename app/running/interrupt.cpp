@@ -64,7 +64,7 @@ InterruptPoll::InterruptPoll(bool (*poll)()) {
 InterruptPoll::~InterruptPoll() { g_poll.store(nullptr); }
 
 void poll_interrupt() {
-  bool (*poll)() = g_poll.load(std::memory_order_relaxed);
+  bool (*poll)() = g_poll.load(std::memory_order_acquire);  // and with it g_poll_thread, written before
   if (!poll || std::this_thread::get_id() != g_poll_thread) return;
   const auto now = std::chrono::steady_clock::now();
   if (std::chrono::duration<double>(now - g_last_poll).count() < InterruptPoll::kPollSeconds) return;
