@@ -204,6 +204,6 @@ std::string describe_growth(const GrowthFit& fit);
 struct MethodTraits;
 // What theory predicts for the energy (`energy` true: the energy-balance residual) or the
 // momentum-map error of a method with these traits, on a model that does (`conservative`) or
-// does not do external work.
-GrowthPrediction predicted_growth(const MethodTraits& traits, bool energy, bool conservative);
+// does not do external work, and whose oscillations are (`damped`, Model::damped) or are not damped.
+GrowthPrediction predicted_growth(const MethodTraits& traits, bool energy, bool conservative, bool damped = false);
 }  // namespace tb

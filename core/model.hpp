@@ -84,6 +84,12 @@ class Model {
   // error is not applicable rather than "identically 0", which would test nothing.
   bool integrates_rotations() const { return integrates_rotations_; }
   void declare_no_rotations() { integrates_rotations_ = false; }
+  // Whether the model damps its own oscillations (a viscous -zeta M v): then a method without a
+  // stability interval on the imaginary axis need not grow them (the damping can outrun its
+  // |R(ih w)| > 1), and the growth theory says so (core/growth.hpp predicted_growth). Forcing or
+  // external work alone (a reel paying out string) leaves the modes undamped: undamped by default.
+  bool damped() const { return damped_; }
+  void declare_damped() { damped_ = true; }
   // Whether the model has a momentum map (a symmetry whose Noether momentum Observation::momentum
   // reports, e.g. pi3 for rotations about the vertical): where it has none (a pendulum in a plane
   // under gravity, a tether between fixed anchors) the momentum error is not defined rather
@@ -137,6 +143,7 @@ class Model {
   mutable double slowest_period_s_ = std::numeric_limits<double>::quiet_NaN();
   mutable std::string slowest_period_basis_;
   bool integrates_rotations_ = true;
+  bool damped_ = false;
   bool has_momentum_map_ = true;
   bool conserves_linear_momentum_ = false;
 };

@@ -57,6 +57,11 @@ std::string Instability::describe_with_onset() const {
 }
 
 std::string EnergyDrift::describe() const {
+  if (!growing())
+    return "an energy-balance error accrued by t = " + format_g(t, 4) + " s (step " + std::to_string(step) +
+           "), constant after: |E − E0 − W| passed " + format_g(fraction, 3) + " × E_s = " + joules(fraction * scale) +
+           " and reached " + joules(err_max) + ", ×" + format_g(rise_last_octave, 3) +
+           " over the run's last octave: an accuracy error the method made once, not a drift";
   return "drift from t = " + format_g(t, 4) + " s (step " + std::to_string(step) + "): |E − E0 − W| passed " +
          format_g(fraction, 3) + " × E_s = " + joules(fraction * scale) + " (max " + joules(err_max) + ")";
 }
@@ -238,6 +243,10 @@ StabilityVerdict StabilityMonitor::result() const {
     if (closed.drift_) {
       v.drift = closed.drift_;
       v.drift->err_max = closed.err_max_;
+      const double half = 0.5 * closed.last_s_;  // its rise over the run's last octave: still growing?
+      double m_half = 0.0;
+      for (size_t k = 0; k < closed.check_s_.size() && closed.check_s_[k] <= half; ++k) m_half = closed.check_m_[k];
+      if (m_half > 0.0 && closed.drift_->t <= half) v.drift->rise_last_octave = closed.err_max_ / m_half;
     }
     v.episode = closed.episode_;
     if (v.episode && !closed.check_s_.empty()) {

@@ -103,7 +103,16 @@ struct EnergyDrift {
   double scale = 0.0;      // E_s (J)
   double fraction = 0.0;   // the bound, x E_s
   double err_max = 0.0;    // max |E - E0 - W| over the run (J)
+  // How the error went on: its running max over the run's last octave, M(end) / M(end/2) (0:
+  // unknown). A drift keeps growing (x2 an octave for a secular drift, x1.4 for a random walk); an
+  // error the method made once, in a transient (a damped model's, whose dissipation's O(h^p) error
+  // accrues while the work rate is high), stays where it reached: x1 (issue 44, referee point R3).
+  double rise_last_octave = 0.0;
+  static constexpr double kStillGrowing = 1.25;  // between a plateau (x1) and the slowest drift (x1.41)
+  bool growing() const { return !(rise_last_octave > 0.0) || rise_last_octave > kStillGrowing; }
   // "drift from t = 70.8 s (step 94200): |E − E0 − W| passed 0.01 × E_s = 0.0257 J (max 0.0811 J)"
+  // or, not growing, "an energy-balance error accrued by t = ...: ..., constant after (×1 over the
+  // run's last octave): an accuracy error of the method, not a drift".
   std::string describe() const;
 };
 

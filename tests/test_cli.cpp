@@ -237,14 +237,14 @@ TEST_CASE("a diverging run is marked failed with time and step, keeps its output
   CHECK(rk4_row.find("at t = ") != std::string::npos);
   CHECK(rk4_row.find("step ") != std::string::npos);
   CHECK(rk45_row.rfind("A_string_pendulum_paper,rk45,consistent,", 0) == 0);
-  // The last cells: the status, the host the runtime was measured on, and the metrics Model A's
+  // The last cells: the status, no drift and no episode, the host the runtime was measured on, and the metrics Model A's
   // ODE form cannot violate (the body rides on the end node; no linear momentum is conserved; no
   // invariant of its own), named by the registry in its order.
   tb::ViolableInvariants ode_form;
   ode_form.constraints = ode_form.constraint_rates = ode_form.linear_momentum = false;
   ode_form.invariants.fill(false);
   CHECK(ode_form.not_integrated().rfind("constraint_err_max constraint_rate_err_max linear_momentum_err_max", 0) == 0);
-  const std::string tail = ",ok," + tb::host_name() + "," + ode_form.not_integrated();
+  const std::string tail = ",ok,,," + tb::host_name() + "," + ode_form.not_integrated();
   CHECK(rk45_row.size() >= tail.size());
   CHECK(rk45_row.rfind(tail) == rk45_row.size() - tail.size());
   // The failed run's samples up to the failure are on disk.

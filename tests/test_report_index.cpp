@@ -308,8 +308,8 @@ TEST_CASE("a horizon-dependent h_max probed over a shorter horizon than the run'
   REQUIRE(f.front.size() == 1);
   CHECK(f.front[0].step_margin == Approx(1e-4 / 1.915e-4));
   CHECK(f.front[0].step_margin_words ==
-        "h/h_max >= 0.52 (h_max over the map's 1.92 s; it falls with the horizon for this method, so over the run's 5 s the "
-        "margin is larger)");
+        "h/h_max >= 0.52 (h_max over the map's 1.92 s; it falls with the horizon for this method, so over the run's 5 s "
+        "h/h_max is larger and the run nearer its limit)");
   CHECK_THAT(index_markdown(data, {case_named("c")}, {}), Catch::Contains("| ≥ 0.52 (h_max over 1.92 s; larger over 5 s) (instability) |"));
   // A method with an interval on the imaginary axis: the map's h_max holds at any horizon.
   data.step_limits[{"c", "rk2"}].horizon_dependent = false;

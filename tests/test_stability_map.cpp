@@ -306,6 +306,31 @@ TEST_CASE("the criterion on synthetic series: a polynomial drift within the phys
   CHECK_FALSE(quiet.drift);
 }
 
+TEST_CASE("the criterion on synthetic series: an error made once in a transient and constant after is no drift",
+          "[stability][criterion]") {
+  // T_hanging_tether_full's rk2 in shape (issue 44, referee point R3): the damped transient's O(h^2)
+  // error in the dissipation accrues while the work rate is high, 0.03 E_s by 1.6 % of the run, then
+  // the balance error stays there. Past the drift bound, but its running max rises x1 over the last
+  // octave, where a drift doubles (linear) or rises x1.41 (a random walk): an accuracy error, ok.
+  Series x;
+  x.error = [](double t) { return 0.03 * kScale * (1.0 - std::exp(-t / 4.0)); };
+  const StabilityVerdict v = feed(x);
+  CHECK_FALSE(v.unstable);
+  REQUIRE(v.drift);
+  CHECK(v.drift->rise_last_octave == Approx(1.0).margin(1e-6));
+  CHECK_FALSE(v.drift->growing());
+  CHECK(v.drift->describe().starts_with("an energy-balance error accrued by t = "));
+  CHECK(v.drift->describe().find("not a drift") != std::string::npos);
+  // A linear drift past the bound still grows: x2 over the last octave.
+  Series linear;
+  linear.error = [](double t) { return 0.05 * kScale * t / 1000.0; };
+  const StabilityVerdict drifting = feed(linear);
+  REQUIRE(drifting.drift);
+  CHECK(drifting.drift->rise_last_octave == Approx(2.0).epsilon(0.05));  // M(end/2) at the checkpoint just before it
+  CHECK(drifting.drift->growing());
+  CHECK(drifting.drift->describe().starts_with("drift from t = "));
+}
+
 TEST_CASE("the criterion on synthetic series: a drift whose kinetic energy passes 0.1 E_s is unstable from the crossing",
           "[stability][criterion]") {
   // C_single_multirotor_ode45's free-step rk45 in shape: the gain is the drift's own kinetic

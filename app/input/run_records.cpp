@@ -10,7 +10,7 @@ std::string RunOutcome::describe() const {
   switch (kind) {
     case Kind::Ok: {
       std::string out = "ok";
-      for (const std::string* part : {&momentum_drift, &note, &episode})
+      for (const std::string* part : {&momentum_drift, &note, &accrued, &episode})
         if (!part->empty()) out += "; " + *part;
       return out;
     }

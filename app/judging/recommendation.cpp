@@ -82,9 +82,14 @@ Extrapolation extrapolation(const ReportData& data, const RunRecord& run) {
   const auto whole = run.value("energy_err_max"), internal = run.value("energy_err_internal_max"),
              centre = run.value("energy_err_com_max");
   if (whole && internal && centre && *centre > 0.5 * *whole && (!longer || rec->t_end == run.t_end)) {
+    // The two maxima are taken at their own times and the parts can have either sign, so the centre of
+    // mass's share can exceed the whole (the internal part then partly cancels it): said as such.
+    const std::string share = *centre <= *whole ? " J of the ranked ΔE " + format_g(*whole, 3) + " J is"
+                                                : " J, more than the whole ranked ΔE " + format_g(*whole, 3) +
+                                                      " J (the motion's own part partly cancels it), is";
     words += "; that law is of the motion's own ΔE_int (" + format_g(*internal, 3) + " J), while " + format_g(*centre, 3) +
-             " J of the ranked ΔE " + format_g(*whole, 3) + " J is the centre of mass's |ΔP|²/2M, the drift in P, which no law "
-             "here covers: its place on the front does not extrapolate";
+             share + " the centre of mass's |ΔP|²/2M, the drift in P, which no law here covers: its place on the front "
+             "does not extrapolate";
     return {law, words, false, accelerating};
   }
   return {law, words, holds, accelerating};

@@ -112,6 +112,7 @@ std::vector<std::pair<RunRecord, std::map<std::string, std::string>>> read_run_r
     r.external_work_last = optional_column("external_work_last");
     r.t_end = cell_number_or_zero(row.at("t_end"));
     r.status = row.at("status");
+    if (const auto it = row.find("state"); it != row.end()) r.state = it->second;
     r.ok = r.status == "ok" || r.status.rfind("ok;", 0) == 0;
     r.completed = r.ok || r.status.rfind("unstable from", 0) == 0;
     r.not_applicable = r.status.rfind("n/a", 0) == 0;
@@ -190,7 +191,8 @@ std::vector<const RunRecord*> ReportData::runs_of(const std::string& case_name) 
 std::string StepLimit::margin_words(double h, double t_end) const {
   if (!margin_is_lower_bound(t_end)) return "h/h_max = " + format_g(margin(h), 2);
   return "h/h_max >= " + format_g(margin(h), 2) + " (h_max over the map's " + format_g(t_horizon, 3) +
-         " s; it falls with the horizon for this method, so over the run's " + format_g(t_end, 4) + " s the margin is larger)";
+         " s; it falls with the horizon for this method, so over the run's " + format_g(t_end, 4) +
+         " s h/h_max is larger and the run nearer its limit)";
 }
 
 const StepLimit* ReportData::step_limit(const std::string& case_name, const std::string& label) const {

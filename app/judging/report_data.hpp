@@ -37,6 +37,7 @@ struct RunRecord {
   // work (summary.csv energy_first, energy_last, external_work_last); absent otherwise.
   std::optional<double> energy_first, energy_last, external_work_last;
   std::string status;  // "ok", "unstable from t = ...", "failed at ...", "n/a: ..."
+  std::string state;   // summary.csv's one word (ok, drift, unstable, diverged, ...); "" in an older report
   bool ok = false, not_applicable = false;
   // Reached its end: ok, or past the instability criterion ("unstable from t = ..."), whose
   // metrics measure the whole run and are printed beside its status.
@@ -78,7 +79,7 @@ struct StepLimit {
     return horizon_dependent && t_horizon > 0.0 && t_end > t_horizon * (1.0 + 1e-9);
   }
   // "h/h_max = 0.52" or "h/h_max >= 0.52 (h_max over the map's 1.92 s; it falls with the horizon
-  // for this method, so over the run's 5 s the margin is larger)".
+  // for this method, so over the run's 5 s h/h_max is larger and the run nearer its limit)".
   std::string margin_words(double h, double t_end) const;
 };
 

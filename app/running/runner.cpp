@@ -158,10 +158,12 @@ void judge_completed_run(RunOutcome& outcome, const StabilityVerdict& verdict) {
     outcome.step = verdict.unstable->step;
     return;
   }
-  if (verdict.drift) {
+  if (verdict.drift && verdict.drift->growing()) {
     outcome.note = verdict.drift->describe();
     outcome.t = verdict.drift->t;
     outcome.step = verdict.drift->step;
+  } else if (verdict.drift) {
+    outcome.accrued = verdict.drift->describe();  // ok: an error made once, not a drift
   }
   if (verdict.momentum_drift) outcome.momentum_drift = verdict.momentum_drift->describe();
   if (verdict.episode) outcome.episode = verdict.episode->describe(), outcome.episode_t = verdict.episode->t_start;
@@ -283,7 +285,7 @@ void judge_growth_laws(SummaryRow& row, const RunKey& key) {
     GrowthContext context;
     context.round_off_floor = round_off_floor(energy ? RoundOffScale::Energy : RoundOffScale::Momentum, row);
     context.slowest_period = key.c->model->slowest_period_s();
-    context.prediction = predicted_growth(key.integrator->traits, energy, conservative);
+    context.prediction = predicted_growth(key.integrator->traits, energy, conservative, key.c->model->damped());
     g = fit_growth(g.envelope, g.err_max, context);
   }
 }

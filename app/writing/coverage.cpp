@@ -63,8 +63,10 @@ std::string row_name(const CoverageEntry& e) {
   return e.default_discretisation ? e.case_name : e.case_name + " @ " + e.discretisation;
 }
 
-// A report's status as one word for the matrix ("diverged at t = 2 s" -> "diverged").
+// A report's status as one word for the matrix: summary.csv's own `state` (ok, drift, diverged, ...),
+// so that the two never disagree; an older report's, from its status ("diverged at t = 2 s" -> "diverged").
 std::string status_word(const RunRecord& r) {
+  if (!r.state.empty()) return r.state;
   if (r.ok) return "ok";
   const std::string s = r.short_status();
   const size_t at = s.find(" at ");

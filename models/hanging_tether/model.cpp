@@ -50,6 +50,7 @@ std::shared_ptr<const HangingTetherModel> make_model(const Parameters& p, Initia
   auto model = std::make_shared<HangingTetherModel>(p, shape);
   model->declare_no_rotations();  // point masses only: no R to keep orthogonal
   model->declare_no_momentum_map();  // fixed anchors and gravity: no symmetry, no Noether momentum
+  if (p.damping_rate > 0.0) model->declare_damped();  // -zeta M v on every node
   // The slowest period from the linearisation about the hanging equilibrium (core/linear_modes.hpp):
   // the discretisation's static shape, which the model solves itself (static_equilibrium.hpp:
   // Newton with a line search from a pre-stretched parabola; a plain Newton from the unstretched

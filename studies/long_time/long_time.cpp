@@ -201,6 +201,9 @@ class LongTimeStudy final : public Study {
           "the last octave, not a law; a rise of the envelope by more than "
        << format_g(kGrowthJumpRatio) << "x within one octave is a regime_change, reported where it happens, the span "
           "after it judged on its own. Theory's prediction for each run (symplectic on a conservative model: bounded; "
+          "a method with no stability interval on the imaginary axis on an undamped model: exponential, each mode's "
+          "energy growing like e^(lambda t) with lambda = ln|R(ih w)|^2/h (= h^3 w^4/4 for a 2-stage explicit "
+          "Runge-Kutta method), which reads linear while lambda t << 1 and whose twin at 2h grows 8-fold (h^3); "
           "otherwise at most linear; a momentum map the scheme conserves: round-off) is in the 'theory' column; a law "
           "that contradicts it reads \"investigate: ...\" with the evidence.\n";
   }

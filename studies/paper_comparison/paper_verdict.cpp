@@ -515,6 +515,9 @@ void judge_drift_on_metric(ClaimVerdict& v, const PaperClaim& c, const SummaryRo
   const bool of_internal = g == &row.metrics.energy_growth && std::isfinite(internal);
   v = judge_growth(c, g, of_internal ? internal : x, g ? round_off_floor(c.metric, row) : 0.0, magnitude);
   if (c.kind == ClaimKind::NoSecularDrift && g == &row.metrics.energy_growth) secular_drift_check(v, row, x);
+  // The number printed is the quantity judged, named: the claim's column says energy_err_max, the
+  // whole error, which is printed beside it (issue 44, referee point R4).
+  if (of_internal && !v.ours.empty()) v.ours = "ΔE_int " + v.ours + " (whole ΔE " + fmt(x) + ")";
   if (of_internal)
     v.size = "the law is of the motion's own energy error ΔE_int (max " + fmt(internal) +
              "); the centre of mass's share |ΔP|²/2M (max " + fmt(row.metrics.energy_err_com_max) +
