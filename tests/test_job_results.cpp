@@ -114,6 +114,22 @@ T round_trip(const T& value) {
 
 }  // namespace
 
+TEST_CASE("an ok run's every note survives bytes: the drifts, an error accrued once, an episode", "[jobs][resume][state]") {
+  // A stored or remote job's row is the row the table prints: a note the bytes dropped would print
+  // "ok" where the run said more (the accrued error was lost so, before it was described).
+  tb::SummaryRow row;
+  row.outcome.note = "drift from t = 3 s (step 3000): ...";
+  row.outcome.accrued = "an energy-balance error accrued by t = 0.46 s (step 460), constant after: ...";
+  row.outcome.momentum_drift = "drifts in P: ...";
+  row.outcome.episode = "a rise that slowed: ...";
+  row.outcome.episode_t = 349.9;
+  const tb::SummaryRow back = round_trip(row);
+  CHECK(back.outcome.describe() == row.outcome.describe());
+  CHECK(back.outcome.accrued == row.outcome.accrued);
+  CHECK(back.outcome.drifts() == "energy linear_momentum");
+  CHECK(back.outcome.episode_t == 349.9);
+}
+
 TEST_CASE("a summary row survives bytes exactly: every double bit for bit, NaN, infinities, any string", "[jobs][resume]") {
   const tb::SummaryRow row = awkward_row();
   tb::ResultWriter w;

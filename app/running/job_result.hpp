@@ -141,6 +141,7 @@ void describe(V& v, RunOutcome& o) {
   v("adaptive", o.adaptive);
   v("rtol", o.rtol);
   v("note", o.note);
+  v("accrued", o.accrued);
   v("momentum_drift", o.momentum_drift);
   v("episode", o.episode);
   v("episode_t", o.episode_t);
