@@ -58,10 +58,11 @@ std::string Instability::describe_with_onset() const {
 
 std::string EnergyDrift::describe() const {
   if (!growing())
-    return "an energy-balance error accrued by t = " + format_g(t, 4) + " s (step " + std::to_string(step) +
-           "), constant after: |E − E0 − W| passed " + format_g(fraction, 3) + " × E_s = " + joules(fraction * scale) +
-           " and reached " + joules(err_max) + ", ×" + format_g(rise_last_octave, 3) +
-           " over the run's last octave: an accuracy error the method made once, not a drift";
+    return "an energy-balance error that stopped growing: |E − E0 − W| passed " + format_g(fraction, 3) + " × E_s = " +
+           joules(fraction * scale) + " at t = " + format_g(t, 4) + " s (step " + std::to_string(step) + "), reached " +
+           joules(err_max) + " while the motion went on, and rose only ×" + format_g(rise_last_octave, 3) +
+           " over the run's last octave (a drift rises more than ×" + format_g(kStillGrowing, 3) +
+           "): an accuracy error of the method over the transient, not a drift";
   return "drift from t = " + format_g(t, 4) + " s (step " + std::to_string(step) + "): |E − E0 − W| passed " +
          format_g(fraction, 3) + " × E_s = " + joules(fraction * scale) + " (max " + joules(err_max) + ")";
 }

@@ -111,8 +111,8 @@ struct EnergyDrift {
   static constexpr double kStillGrowing = 1.25;  // between a plateau (x1) and the slowest drift (x1.41)
   bool growing() const { return !(rise_last_octave > 0.0) || rise_last_octave > kStillGrowing; }
   // "drift from t = 70.8 s (step 94200): |E − E0 − W| passed 0.01 × E_s = 0.0257 J (max 0.0811 J)"
-  // or, not growing, "an energy-balance error accrued by t = ...: ..., constant after (×1 over the
-  // run's last octave): an accuracy error of the method, not a drift".
+  // or, not growing, "an energy-balance error that stopped growing: ... passed ... at t = ..., reached
+  // ... while the motion went on, and rose only ×1 over the run's last octave ...: not a drift".
   std::string describe() const;
 };
 

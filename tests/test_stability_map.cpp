@@ -319,7 +319,7 @@ TEST_CASE("the criterion on synthetic series: an error made once in a transient 
   REQUIRE(v.drift);
   CHECK(v.drift->rise_last_octave == Approx(1.0).margin(1e-6));
   CHECK_FALSE(v.drift->growing());
-  CHECK(v.drift->describe().starts_with("an energy-balance error accrued by t = "));
+  CHECK(v.drift->describe().starts_with("an energy-balance error that stopped growing: "));
   CHECK(v.drift->describe().find("not a drift") != std::string::npos);
   // A linear drift past the bound still grows: x2 over the last octave.
   Series linear;

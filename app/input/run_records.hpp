@@ -48,7 +48,7 @@ struct RunOutcome {
   // Ok: "" or the drift (Drift::describe(): "drift from t = 70.8 s (step 94200): |E − E0 − W| passed ...").
   std::string note;
   // Ok: "" or an energy-balance error past the drift bound that stopped growing (EnergyDrift::growing():
-  // "an energy-balance error accrued by t = ..., constant after: ..."): an accuracy error, not a drift.
+  // "an energy-balance error that stopped growing: ..."): an accuracy error, not a drift.
   std::string accrued;
   // Ok: "" or the conservation drift of the linear momentum (MomentumDrift::describe(): "drifts in
   // P: max |ΔP| 0.148 N s (...), centre of mass moved 34.5 m; ..."), a different mechanism from
