@@ -509,7 +509,7 @@ def run(case, integrators=None, t_end=None, h=None, settings=None, repeats=1, ou
     step's side effects (prints, appends to a list) happen once per pass, so once by default.
     """
     if t_end is None:
-        _say_horizon(case if isinstance(case, Case) else load_case(case), h)
+        _say_horizon(case if isinstance(case, Case) else load_case(case, max_steps, max_samples, max_state), h)
     with _output_folder(out, "tetherbench-run-") as folder:
         path = _case_files(case, folder)[0]
         raw = _core.run(path, _names(integrators), t_end, h, _overrides(settings), _count("--repeats", repeats, 1, 1000),
