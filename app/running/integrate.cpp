@@ -169,16 +169,18 @@ IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info
   long no_steps = 0;
   long& steps_now = step_at_sample ? *step_at_sample : no_steps;
   steps_now = 0;
+  // An interrupted run, between steps or within one, keeps where it stopped: its steps and a last sample.
+  auto keep_where_it_stopped = [&] {
+    steps_now = stepper->counters().steps;
+    if (observer) observer(stepper->time(), stepper->state());
+  };
   try {
     if (observer) observer(t0, stepper->state());
     while (stepper->time() < t_end) {
       const Stretch stretch = loop.run_to(loop.next_target());
       if (const auto ended = end_of_run(stretch, *stepper)) {
         out.outcome = *ended;
-        if (stretch.breach.empty() && stretch.interrupted) {
-          steps_now = stepper->counters().steps;
-          if (observer) observer(stepper->time(), stepper->state());  // keep where it stopped
-        }
+        if (stretch.breach.empty() && stretch.interrupted) keep_where_it_stopped();
         break;
       }
       steps_now = stepper->counters().steps;
@@ -189,8 +191,7 @@ IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info
   } catch (const RunInterrupted&) {  // within a step (a Python method's KeyboardInterrupt)
     set_interrupted(true);
     out.outcome = RunOutcome::interrupted_at(stepper->time(), stepper->counters().steps);
-    steps_now = stepper->counters().steps;
-    if (observer) observer(stepper->time(), stepper->state());  // keep where it stopped
+    keep_where_it_stopped();
   } catch (const std::exception& e) {
     out.outcome = RunOutcome::failed_at(std::string("exception: ") + e.what(), stepper->time(),
                                         stepper->counters().steps + 1);
