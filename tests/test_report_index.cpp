@@ -336,6 +336,56 @@ TEST_CASE("an energy envelope that accelerates towards the horizon is a caveat o
   CHECK(index_markdown(data, {c}, {}).find("its energy error's envelope accelerates towards the horizon") != std::string::npos);
 }
 
+TEST_CASE("the step's limit is worded by its mechanism: a solver failure where the stability interval ends says so",
+          "[report_index][advice]") {
+  // Referee point R12: lgvi and rattle on C_single_multirotor at h/h_max = 0.96 read "the implicit
+  // solver fails to converge above h_max" on the front while the map found h_max w_max kappa = 1.83
+  // against Stoermer-Verlet's y* = 2: the step leaves the stability interval there.
+  ReportData data;
+  data.runs = {run("c", "vi", 3.0, "bounded")};
+  data.step_limits[{"c", "vi"}] = {1e-3, 1.044e-3, 10.0, "bracketed", "solver failure"};
+  const Case c = case_named("c", "a case");
+  CHECK_THAT(index_markdown(data, {c}, {}), Catch::Contains("(the implicit solver fails to converge above h_max)"));
+  data.step_limits[{"c", "vi"}].solver_at_stability_limit = true;
+  CHECK(case_front(data, "c").front[0].step_limit == "solver at the stability limit");
+  CHECK_THAT(index_markdown(data, {c}, {}),
+             Catch::Contains("above h_max the step leaves the method's stability interval") &&
+                 !Catch::Contains("the implicit solver fails to converge above h_max"));
+}
+
+TEST_CASE("a method whose theory predicts exponential growth carries it as a caveat, whatever its run could fit",
+          "[report_index][advice]") {
+  // Referee point N3: rk2 on the retrieving reel, "too short for a law" over 10 s, with no word that
+  // every undamped mode grows by |R(ihw)|^2 = 1 + (hw)^4/4 a step.
+  ReportData data;
+  data.runs = {run("c", "rk2", 0.1, "too_short", "too_short", 0.018)};
+  data.runs[0].t_end = 10.0;
+  data.runs[0].energy_theory = "linear";
+  const Case c = case_named("c", "a case");
+  CHECK_FALSE(case_front(data, "c").front[0].energy_exponential);
+  CHECK(index_markdown(data, {c}, {}).find("theory predicts exponential growth") == std::string::npos);
+  data.runs[0].energy_theory = "exponential";
+  const CaseFront f = case_front(data, "c");
+  REQUIRE(f.front.size() == 1);
+  CHECK(f.front[0].energy_exponential);
+  CHECK_FALSE(f.front[0].extrapolates);
+  CHECK_THAT(f.front[0].extrapolation, Catch::Contains("the error accelerates beyond the horizon"));
+  CHECK_THAT(index_markdown(data, {c}, {}), Catch::Contains("theory predicts exponential growth of its energy error"));
+}
+
+TEST_CASE("a drift in P leads the short status with the whole energy error it carries", "[report_index][advice]") {
+  // Referee point N2: 137 J of total energy under "ok, drifts in P" read as fine at first sight.
+  RunRecord r = run("c", "rk45", 1.0, "linear");
+  r.status = "ok; drifts in P: max |ΔE| 137 J, of which the centre of mass's kinetic energy change |ΔP|²/2M reaches "
+             "137 J and the motion's own, max |ΔE_int|, 0.025 J (the part the state \"ok\" judges); max |ΔP| 21.9 N s "
+             "(round-off bound n ε p_s = 8.8e-10 N s), centre of mass moved 4.5e+03 m";
+  CHECK(r.short_status() ==
+        "drifts in P (max |ΔE| 137 J, the centre of mass's 137 J; centre of mass moved 4.5e+03 m), the motion's own energy ok");
+  r.status += "; drift from t = 70.8 s (step 70800): |E − E0 − W| passed 0.01 × E_s";
+  CHECK(r.short_status() ==
+        "drifts in P (max |ΔE| 137 J, the centre of mass's 137 J; centre of mass moved 4.5e+03 m), drift from t = 70.8 s");
+}
+
 TEST_CASE("the page answers first, lists only the runs a case runs, and drops columns that hold no result",
           "[report_index][page]") {
   ReportData data;

@@ -47,6 +47,7 @@ struct Extrapolation {
   std::string law, words;
   bool holds = false;
   bool accelerating = false;  // the law's envelope steepens (an observation beside it)
+  bool exponential = false;   // theory predicts exponential growth for this method on this model
 };
 Extrapolation extrapolation(const ReportData& data, const RunRecord& run) {
   const LawRecord* rec = data.law(run.case_name, run.label, "energy");
@@ -62,7 +63,12 @@ Extrapolation extrapolation(const ReportData& data, const RunRecord& run) {
     law = rec->after_law;
   }
   const bool accelerating = longer && rec->accelerating;
-  if (law.empty()) return {law, "energy: " + prefix + "no growth law" + over, false, accelerating};
+  // A method whose stability region holds no interval of the imaginary axis amplifies every
+  // undamped mode by |R(ihω)| > 1 a step (predicted_growth): whatever law its run reads over the
+  // horizon, the error accelerates beyond it (second referee read of issue 44, N3: the explicit midpoint
+  // method on the retrieving reel read "too short for a law" with no word of it).
+  const bool exponential = theory == "exponential";
+  if (law.empty()) return {law, "energy: " + prefix + "no growth law" + over, false, accelerating, exponential};
   std::string words = (prefix.empty() ? "energy " : "energy: " + prefix) + growth_law_words(law) + over;
   const bool holds = law == "zero" || (no_growth(law) && (theory == "bounded" || theory == "round_off"));
   if (holds)
@@ -74,6 +80,9 @@ Extrapolation extrapolation(const ReportData& data, const RunRecord& run) {
     words += ": larger beyond, and its place on the front does not extrapolate";
   else
     words += ": no law to extrapolate";
+  if (exponential && !holds)
+    words += "; theory predicts exponential growth for this method on this undamped model (its stability region "
+             "holds no interval of the imaginary axis): the error accelerates beyond the horizon";
   // Where the centre of mass is free the law is of the motion's own error ΔE_int (core/metrics.hpp),
   // while the front ranks the whole ΔE. When the centre of mass's share |ΔP|^2/2M (the drift in P)
   // is most of that whole, no law printed covers what is ranked (the fifth referee read: the
@@ -90,9 +99,9 @@ Extrapolation extrapolation(const ReportData& data, const RunRecord& run) {
     words += "; that law is of the motion's own ΔE_int (" + format_g(*internal, 3) + " J), while " + format_g(*centre, 3) +
              share + " the centre of mass's |ΔP|²/2M, the drift in P, which no law here covers: its place on the front "
              "does not extrapolate";
-    return {law, words, false, accelerating};
+    return {law, words, false, accelerating, exponential};
   }
-  return {law, words, holds, accelerating};
+  return {law, words, holds, accelerating, exponential};
 }
 
 bool same_to_4_digits(double a, double b) { return format_g(a, 4) == format_g(b, 4); }
@@ -306,14 +315,18 @@ CaseFront case_front(const ReportData& data, const std::string& case_name) {
     e.runtime_s = e.runtime_max_s = r->runtime_s;
     e.errors = errors;
     const Extrapolation x = extrapolation(data, *r);
-    e.energy_law = x.law, e.extrapolation = x.words, e.extrapolates = x.holds, e.energy_accelerating = x.accelerating;
+    e.energy_law = x.law, e.extrapolation = x.words, e.extrapolates = x.holds, e.energy_accelerating = x.accelerating,
+      e.energy_exponential = x.exponential;
     entries.push_back(std::move(e));
   }
   for (auto& e : entries)
     for (const RunRecord* r : e.runs)
       if (const StepLimit* limit = data.step_limit(case_name, r->label); limit && r->rtol == 0.0 && limit->h_max > 0.0 &&
                                                                             limit->margin(r->h) > e.step_margin)
-        e.step_margin = limit->margin(r->h), e.step_limit = limit->limit,
+        e.step_margin = limit->margin(r->h),
+        e.step_limit = limit->limit == "instability" ? "instability"
+                       : limit->solver_at_stability_limit ? "solver at the stability limit"
+                                                          : limit->limit,
         e.step_margin_words = limit->margin_words(r->h, r->t_end);
   for (const auto& b : entries) {
     const FrontEntry* by = nullptr;

@@ -61,6 +61,7 @@ struct FrontEntry {
   std::vector<HorizonError> errors;
   std::string energy_law;    // over the longest horizon measured (a regime change: the law after it)
   bool energy_accelerating = false;  // its envelope steepens over the span judged (long_time.csv)
+  bool energy_exponential = false;   // theory predicts exponential growth of its error (predicted_growth)
   std::string extrapolation;  // what the law says beyond the horizon, in words
   // The law holds beyond the horizon: no growth measured where theory predicts none. A run whose
   // errors are alike another's at the horizon is not beaten by it when only it extrapolates.

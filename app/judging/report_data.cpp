@@ -148,12 +148,21 @@ std::string RunRecord::short_status() const {
   if (status.rfind("ok; ", 0) == 0) {
     // The parts of an ok status (RunOutcome::describe), each in a few words: the drift in P with the
     // distance the centre of mass moved, the energy drift's onset, the rise that slowed.
+    // A drift in P leads with the whole energy error it carries (N2): "ok" judges only the motion's
+    // own part, which follows.
     std::string out = "ok";
     if (const size_t at = status.find("drifts in P: "); at != std::string::npos) {
-      out += ", drifts in P";
-      const std::string moved = "centre of mass moved ";
-      if (const size_t m = status.find(moved, at); m != std::string::npos)
-        out += " (centre of mass moved " + status.substr(m + moved.size(), status.find(';', m) - m - moved.size()) + ")";
+      const auto after = [&](const std::string& key, char end) {
+        const size_t k = status.find(key, at);
+        return k == std::string::npos ? std::string() : status.substr(k + key.size(), status.find(end, k + key.size()) - k - key.size());
+      };
+      const std::string whole = after("drifts in P: max |ΔE| ", ','), com = after("|ΔP|²/2M reaches ", ' ');
+      const std::string moved = after("centre of mass moved ", ';');
+      out = "drifts in P (";
+      if (!whole.empty()) out += "max |ΔE| " + whole + (com.empty() ? std::string() : ", the centre of mass's " + com + " J") + "; ";
+      out += "centre of mass moved " + moved + ")";
+      // "ok" judged the motion's own energy: said where nothing else of it is noted.
+      if (status.find("drift from t = ") == std::string::npos) out += ", the motion's own energy ok";
     }
     if (const size_t at = status.find("drift from t = "); at != std::string::npos)
       out += ", " + status.substr(at, status.find(" (step", at) - at);

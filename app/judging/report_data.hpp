@@ -67,6 +67,10 @@ struct StepLimit {
   // A method without a stability interval on the imaginary axis gains energy at every h, so its
   // h_max falls with the horizon (stability_map.csv horizon_dependent).
   bool horizon_dependent = false;
+  // limit "solver failure" where the step reaches the method's stability interval's end (h w kappa
+  // at y*): the solver's failure is how leaving it shows (stability_map.csv
+  // solver_at_stability_limit; false in an older report).
+  bool solver_at_stability_limit = false;
 
   // h/h_max for a run of step h: the map's own.
   double margin(double h) const { return h_max > 0.0 ? h / h_max : 0.0; }

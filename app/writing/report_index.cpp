@@ -137,7 +137,8 @@ std::string error_words(const HorizonError& e, double case_horizon) {
          (e.t_end != case_horizon ? " over " + format_g(e.t_end, 6) + " s" : "");
 }
 
-// "status ok, drifts in P (centre of mass moved 2.03 m); h/h_max = 0.96 (the implicit solver fails
+// "status drifts in P (max |ΔE| 3.55e-05 J, the centre of mass's 2.78e-05 J; centre of mass moved 2.03 m),
+// the motion's own energy ok; h/h_max = 0.96 (the implicit solver fails
 // to converge above h_max)": what the run's status saw beside ok (a drift in P, an energy drift, a
 // rise that slowed: the front ranks errors at the horizon, which such a run's need not keep beyond
 // it) and how close its step is to its limit.
@@ -151,10 +152,16 @@ std::string step_caveat(const FrontEntry& e) {
   if (e.energy_accelerating)
     parts.push_back("its energy error's envelope accelerates towards the horizon (long_time.csv): beyond it the "
                     "error may grow faster than any law printed");
+  else if (e.energy_exponential)
+    parts.push_back("theory predicts exponential growth of its energy error on this undamped model: beyond the "
+                    "horizon it accelerates");
   if (e.step_margin > kStepMarginNote)
     parts.push_back((e.step_margin_words.empty() ? "h/h_max = " + format_g(e.step_margin, 2) : e.step_margin_words) + " (" +
                     (e.step_limit == "instability" ? "the method goes unstable above h_max"
-                                                   : "the implicit solver fails to converge above h_max") +
+                     : e.step_limit == "solver at the stability limit"
+                         ? "above h_max the step leaves the method's stability interval (stability_map.md: h ω_max κ "
+                           "at its y*), where the implicit solver finds no solution"
+                         : "the implicit solver fails to converge above h_max") +
                     ")");
   return join(parts, "; ");
 }
@@ -567,7 +574,8 @@ void write_rules(std::ostringstream& md) {
         "the motion gaining more than 0.1 E_s or growing exponentially to the end of the run, or a constraint or rotation "
         "leaving its manifold (the onset; the run went on and its metrics are shown). E_s is the case's: the maximum "
         "kinetic energy over its first slowest period on the case's reference solution, the same for every run and "
-        "every stability probe. *diverged at t = …* (the state became non-finite); "
+        "every stability probe. *diverged at t = …* (the state became non-finite, or the step found it had left its "
+        "method's stability region, its reason says which); "
         "*failed at t = …* (its solver gave up); *threw at t = …* (the model or integrator threw); a plugin's faults: "
         "*crashed at t = …* (its process died of a signal or exit()), *hung at t = …* (no progress past --time-limit), "
         "*broke the integrator contract at t = …* (a step returned success with a non-finite or wrong-size state, or a "
