@@ -136,8 +136,10 @@ struct StepCounters {
   long error_test_failures = 0;  // adaptive methods: steps rejected by the local error test
 };
 
-// Why a step failed. Diverged (the state or the residual became non-finite) is a stability
-// result of the method at this step; the tables show it as "diverged at h = ...".
+// Why a step failed. Diverged (the state or the residual became non-finite, or the step found
+// that it has left its method's stability region, as a constrained Stoermer-Verlet step whose
+// free flight lands far off the constraints) is a stability result of the method at this step; the tables show it as
+// "diverged at h = ...". SolverFailed: no solution of the step's equations found, the solver's limit.
 struct StepFailure {
   enum class Kind { SolverFailed, Diverged };
   Kind kind = Kind::SolverFailed;

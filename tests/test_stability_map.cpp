@@ -529,7 +529,11 @@ TEST_CASE("the criterion on a free centre of mass: a momentum drift is a conserv
     CHECK(v.momentum_drift->energy_com_max == Approx(21.9 * 21.9 / 3.5));
     CHECK(v.momentum_drift->energy_err_max == Approx(21.9 * 21.9 / 3.5));
     CHECK(v.momentum_drift->com_moved == Approx(kRate * 1e6 / (2.0 * kMass)));
-    CHECK(v.momentum_drift->describe().starts_with("drifts in P: max |ΔP| 21.9 N s"));
+    // The whole energy error leads (N2), then the part "ok" judges, then ΔP and the distance.
+    const std::string words = v.momentum_drift->describe();
+    CHECK(words.starts_with("drifts in P: max |ΔE| 137 J, of which the centre of mass's kinetic energy change |ΔP|²/2M reaches 137 J"));
+    CHECK(words.find("max |ΔP| 21.9 N s") != std::string::npos);
+    CHECK(words.find("max |ΔP|") > words.find("max |ΔE_int|"));
   }
   // A P that moves only by round-off (n eps p_s, n = 1e6 steps) is no drift.
   StabilityMonitor quiet(StabilityCriterion{}, kPeriod, EnergyScale{kScale, "the case's"});
@@ -754,7 +758,7 @@ TEST_CASE("C_single_multirotor_ode45's rk45 drifts in P, free and capped at 1 ms
     const SummaryRow row = run_case(*k, rk45, options);
     INFO(row.status());
     REQUIRE(row.outcome.ok());
-    CHECK(row.status().starts_with("ok; drifts in P: max |ΔP| "));
+    CHECK(row.status().starts_with("ok; drifts in P: max |ΔE| "));
     const ConservationMetrics& m = row.metrics;
     // The split: the centre of mass's share is the energy error to 1 %, the rest about 1 % of it or less.
     CHECK(m.energy_err_com_max == Approx(m.energy_err_max).epsilon(0.01));
@@ -768,4 +772,41 @@ TEST_CASE("C_single_multirotor_ode45's rk45 drifts in P, free and capped at 1 ms
     for (size_t i = 0; i < columns.size(); ++i)
       if (columns[i] == "energy_err_com_max" || columns[i] == "com_drift_max") CHECK_FALSE(values[i].empty());
   }
+}
+
+TEST_CASE("a probe that leaves its stability region before any number overflows reads diverged, not non-finite",
+          "[stability][cli]") {
+  // Referee point R6: RATTLE on the free rigid body above h_max stops because its free flight
+  // q_k + h v_k breaks the constraints by 1.6 of their size and Newton finds nothing near it, a
+  // stability result (StepFailure::Kind::Diverged) whose state is finite: the probe said
+  // "non-finite state". The map's CSV also says where a solver failure is the stability limit's.
+  Dir dir;
+  const fs::path out = dir.path / "out";
+  const std::string cmd = std::string(TETHERBENCH_BINARY) + " study stability_map " + TETHERBENCH_CASES_DIR +
+                          "/T_free_rigid_body.toml " + TETHERBENCH_CASES_DIR + "/T_hanging_tether_full.toml --out " + out.string() +
+                          " >" + (dir.path / "log").string() + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  INFO(slurp(dir.path / "log"));
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  const std::string probes = slurp(out / "stability_probes.csv");
+  const size_t at = probes.find("T_free_rigid_body,rattle,,,map,");
+  REQUIRE(at != std::string::npos);
+  CHECK(probes.find(",\"diverged: the free flight q_k + h v_k violates the constraints by ", at) != std::string::npos);
+  CHECK(probes.find("non-finite state: the free flight") == std::string::npos);
+  CHECK(slurp(out / "stability_map.csv").find(",energy_gain_rel_at_h_max,solver_at_stability_limit,host\n") != std::string::npos);
+  const std::string md = slurp(out / "stability_map.md");
+  CHECK(md.find("no divergence (a non-finite state, or a step that finds it has left") != std::string::npos);
+  // Referee point N1: on the damped tether rk2's h_max moves little with the horizon (0.805 between
+  // T and T/8): damping offsets the amplification below a step no horizon moves. The expectation
+  // printed is the damped one, and the measured ratio lies in it.
+  const size_t row = md.find("| T_hanging_tether_full | rk2 | 4 | ");
+  REQUIRE(row != std::string::npos);
+  const std::string line = md.substr(row, md.find('\n', row) - row);
+  INFO(line);
+  CHECK(line.ends_with("| 0.5-1, damped |"));
+  const std::string before = line.substr(0, line.size() - std::string(" | 0.5-1, damped |").size());
+  const double ratio = std::stod(before.substr(before.rfind(" | ") + 3));
+  CHECK(ratio > 0.5);
+  CHECK(ratio < 1.0);
 }

@@ -27,6 +27,7 @@ void read_stability_map_back(const std::string& dir, ReportData& data) {
     horizon[key] = t;
     StepLimit& limit = data.step_limits[key] = {cell_number_or_zero(row.at("h_case")), *h_max, t, row.at("bound"), row.at("limit")};
     if (const auto it = row.find("horizon_dependent"); it != row.end()) limit.horizon_dependent = it->second == "yes";
+    if (const auto it = row.find("solver_at_stability_limit"); it != row.end()) limit.solver_at_stability_limit = it->second == "yes";
   }
 }
 
