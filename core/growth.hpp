@@ -81,6 +81,13 @@ inline constexpr double kGrowthRoundOffWalk = 100.0;
 // this many times it (an error of order p >= 1 grows 2^p-fold; round-off does not grow) and is
 // itself above its floor (the long-time study's test, studies/long_time/long_time.cpp).
 inline constexpr double kGrowthTruncationRatio = 2.0;
+// A ratio at 2h that no two samples of round-off give, whatever their floors: round-off at 2h has
+// half the steps, so its expected ratio is at most 1, and two samples scatter by a few-fold (the
+// constrained Stoermer-Verlet step on the free rigid body: x2.8, both under their floors), not by
+// 2^3. At least this, the error is the method's even with its twin under the conservative Brouwer
+// floor (referee point R11: the classical Runge-Kutta method's momentum error on the elastic
+// pendulum, 1.8e-14 and x28.3 at 2h, an order-5 local error, read round-off).
+inline constexpr double kGrowthTruncationBeyondRoundOff = 8.0;
 // The offset-plus-drift law (above): its largest relative misfit of the envelope, how many times
 // smaller than the power law's its rms relative misfit must be, and the least rise of the
 // sub-span exponents from the first to the last (a + b t's local exponent rises; a power law's,

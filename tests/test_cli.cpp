@@ -18,6 +18,7 @@
 #include "app/common/csv_table.hpp"
 #include "app/running/runner.hpp"
 #include "app/writing/summary.hpp"
+#include "core/growth.hpp"
 #include "tests/test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -604,6 +605,34 @@ TEST_CASE("study long_time: round-off that does not grow with the step stays rou
   CHECK(std::stod(row.substr(x + 8)) < 2.0);
   CHECK(row.find("does not grow with the step (round-off)") != std::string::npos);
   CHECK(std::stod(row.substr(row.rfind(',') + 1)) < 2.0);  // at_2h_ratio
+}
+
+TEST_CASE("study long_time: an error under the floor whose twin at 2h grows at the method's order is the method's",
+          "[cli][study][growth]") {
+  // Referee point R11: rk4's momentum on the elastic pendulum (1.8e-14 over 1000 s, floor 1.8e-12)
+  // read round_off beside a twin at 2h x28, itself under its floor. Round-off at 2h has half the
+  // steps and scatters a few-fold (the LGVI's and RATTLE's here: x1.1-1.2); a local error of order
+  // 5 grows 32-fold. Over 2e5 steps: x34 for rk4, under x2 for the conserving methods.
+  Sandbox box;
+  const fs::path out = box.dir() / "study";
+  const Result r = box.run("study long_time " + std::string(TETHERBENCH_CASES_DIR) +
+                           "/T_elastic_pendulum.toml --param steps=200000 --jobs 2 --out " + out.string());
+  INFO(r.out + r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string csv = read_file(out / "long_time.csv");
+  const size_t at = csv.find("T_elastic_pendulum,rk4,,momentum,");
+  REQUIRE(at != std::string::npos);
+  const std::string row = csv.substr(at, csv.find('\n', at) - at);
+  INFO(row);
+  CHECK(row.find(",round_off,") == std::string::npos);
+  CHECK(row.find("the method's own error") != std::string::npos);
+  CHECK(std::stod(row.substr(row.rfind(',') + 1)) >= kGrowthTruncationBeyondRoundOff);
+  for (const char* conserving : {"lgvi", "rattle"}) {
+    const size_t c = csv.find(std::string("T_elastic_pendulum,") + conserving + ",,momentum,round_off,");
+    REQUIRE(c != std::string::npos);
+    const std::string crow = csv.substr(c, csv.find('\n', c) - c);
+    CHECK(std::stod(crow.substr(crow.rfind(',') + 1)) < 2.0);
+  }
 }
 
 TEST_CASE("study long_time: growth laws of every run of a conservative case, a case with external work left out",

@@ -186,7 +186,9 @@ class LongTimeStudy final : public Study {
        << format_g(kGrowthMinOctaves) << " octaves (else too_short), the error is at least "
        << format_g(kGrowthSignalOverFloor) << " x the run's Brouwer floor 8 eps scale sqrt(steps) (else round_off; a "
           "fixed-step run's round_off is kept only where its twin at 2h has an error under " << format_g(kGrowthTruncationRatio)
-       << " x its own, since a method's error of order p >= 1 grows 2^p-fold at 2h and round-off does not: else the "
+       << " x its own, or whose twin is under its own floor with a ratio under " << format_g(kGrowthTruncationBeyondRoundOff)
+       << ", since a method's error of order p >= 1 grows 2^p-fold at 2h and round-off does not (two samples of "
+          "round-off scatter a few-fold, not 2^3-fold): else the "
           "error is the method's and the law is fitted as if above the floor, with the ratio printed), the "
        << "law is the one its 95% interval [lo, hi] of p carries, by one rule for every law (s = "
        << format_g(kGrowthLawSlack) << ", the negligible band about a law's exponent): decays: hi < -s; faster: "
@@ -303,7 +305,7 @@ class LongTimeStudy final : public Study {
       // own floor (the referee's second read: rattle on T_free_rigid_body, 1.1e-13 J, 20x under
       // the floor, and 3.2e-13 J at 2h, x2.8, had read as truncation, where the discrete
       // Moser-Veselov flow conserves the energy exactly).
-      if (!(other->err_max > other->round_off_floor)) {
+      if (!(other->err_max > other->round_off_floor) && !(ratio >= kGrowthTruncationBeyondRoundOff)) {
         fit->observation += (fit->observation.empty() ? "" : "; ") + at_2h + ", still under its own floor " +
                             format_g(other->round_off_floor, 2) + ": round-off at both steps";
         continue;
