@@ -284,3 +284,36 @@ TEST_CASE("measure_order: p is printed and judged to the digits its interval res
                                               {0.0125, true, 1.6e-4, 1e-4, 1e-12}};
   CHECK(measure_order(noisy, 2.0).p_digits == 4);
 }
+
+TEST_CASE("an instability the same method does not show at a larger step is the motion's, not the step's",
+          "[work_precision][stability]") {
+  // Referee point R5: rk4 on A_string_pendulum_paper's ranking sweep over 7.2 s read "unstable" at
+  // h = 2e-4 (0.0163 J, growing x245 in an octave as the string whips) beside "ok" at 4e-4 (0.0474 J):
+  // a step's instability is monotone in h, so the larger step's completing refutes it.
+  auto unstable_at = [](double t) {
+    RunOutcome o;
+    o.kind = RunOutcome::Kind::Unstable;
+    o.reason = "|E − E0 − W| grows exponentially to the end of the run: ×245 within one octave of t (> ×100)";
+    o.t = t;
+    return o;
+  };
+  RunOutcome coarse, middle = unstable_at(6.336), fine;
+  std::vector<SweptStep> sweep = {{4e-4, 7.2, &coarse}, {2e-4, 7.2, &middle}, {1e-4, 7.2, &fine}};
+  refute_instabilities_by_larger_steps(sweep);
+  CHECK(middle.ok());
+  CHECK(middle.reason.empty());
+  CHECK(middle.episode_t == 6.336);
+  CHECK_THAT(middle.episode, Catch::Contains("completed ok at h = 0.0004") && Catch::Contains("×245 within one octave"));
+  CHECK(middle.word() == "ok");
+  CHECK_THAT(middle.describe(), Catch::StartsWith("ok; the instability criterion's finding ("));
+
+  // A genuine instability: every larger step fails too, or the larger one ran a shorter horizon.
+  RunOutcome big = RunOutcome::failed_at("state became non-finite", 0.5, 10, true), unstable = unstable_at(3.0);
+  RunOutcome shorter, at_h = unstable_at(2.0);
+  std::vector<SweptStep> genuine = {{2e-3, 7.2, &big}, {1e-3, 7.2, &unstable}};
+  refute_instabilities_by_larger_steps(genuine);
+  CHECK(unstable.unstable());
+  std::vector<SweptStep> over_less = {{2e-3, 1.0, &shorter}, {1e-3, 7.2, &at_h}};
+  refute_instabilities_by_larger_steps(over_less);
+  CHECK(at_h.unstable());
+}

@@ -26,6 +26,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "app/input/catalogue.hpp"
 #include "app/judging/order_fit.hpp"
@@ -343,6 +344,15 @@ class WorkPrecision final : public Study {
       p.trajectory = p.result.trajectory;
       p.trajectory_note = p.result.trajectory_note;
     }
+    not_instabilities();
+  }
+
+  // Each sweep's points of one method over one horizon, handed to refute_instabilities_by_larger_steps.
+  void not_instabilities() {
+    std::map<std::tuple<const Case*, std::string, bool>, std::vector<SweptStep>> sweeps;
+    for (auto& p : points_)
+      if (p.parameter == Swept::H) sweeps[{p.key.c, p.key.label(), p.ranking}].push_back({p.value, horizon(p), &p.measured.outcome});
+    for (auto& [key, steps] : sweeps) refute_instabilities_by_larger_steps(steps);
   }
 
   // Every point's row, in the CSV of its sweep.
@@ -765,7 +775,9 @@ class WorkPrecision final : public Study {
     };
     WorkPrecisionResult out;
     out.measured = measure(request);
-    if (!out.measured.outcome.ok()) return out;
+    // Past the criterion the run still reached its horizon: its errors are measured, for a point
+    // that unpack_results() finds to be no instability (the same method stable at a larger step).
+    if (!out.measured.outcome.completed()) return out;
     // The ranking's reference trajectory ends at its horizon: its last state is the final reference.
     const Eigen::VectorXd final_error =
         out.measured.final_physical -
@@ -799,6 +811,24 @@ class WorkPrecision final : public Study {
 };
 
 }  // namespace
+
+void refute_instabilities_by_larger_steps(std::vector<SweptStep>& steps) {
+  for (SweptStep& p : steps) {
+    if (!p.outcome->unstable()) continue;
+    const SweptStep* stable = nullptr;
+    for (const SweptStep& q : steps)
+      if (q.h > p.h && q.horizon >= p.horizon && q.outcome->ok() && (!stable || q.h > stable->h)) stable = &q;
+    if (!stable) continue;
+    RunOutcome& o = *p.outcome;
+    o.kind = RunOutcome::Kind::Ok;
+    o.episode = "the instability criterion's finding (" + o.reason + ", from t = " + format_g(o.t, 4) +
+                " s) is no instability of this step: the same method completed ok at h = " + format_g(stable->h, 3) +
+                " over the same horizon, and an instability at h is one at every larger step; the error rose with the "
+                "motion, as a fixed step's local error follows it";
+    o.episode_t = o.t;
+    o.reason.clear();
+  }
+}
 
 StudyInfo work_precision_study() {
   StudyInfo info{"work_precision",

@@ -2,6 +2,7 @@
 #include <array>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "app/running/runner.hpp"
 #include "app/judging/order_fit.hpp"
@@ -21,6 +22,21 @@ void read_work_precision_back(const std::string& dir, ReportData& data);
 void check_work_precision_claims(const std::string& dir, std::vector<ClaimViolation>& out);
 // Its figures in a report (StudyInfo::figures; studies/work_precision/figures.cpp).
 void work_precision_figures(const FigureRequest& request, std::vector<Figure>& figures);
+
+// One point of a step sweep: its step, its horizon and its run's outcome (changed in place below).
+struct SweptStep {
+  double h = 0.0, horizon = 0.0;
+  RunOutcome* outcome = nullptr;
+};
+// A numerical instability of a fixed step is monotone in h: a step that amplifies some mode, and
+// every larger one, lies beyond the method's stability bound. A point the criterion calls unstable
+// while the same method over at least its horizon completed ok at a larger step is therefore no
+// instability of its step: its error rose with the motion (a fixed step's local error follows the
+// motion's derivatives, and a chaotic string whips), which the exponential-growth test cannot tell
+// apart (referee point R5: rk4 on A_string_pendulum_paper "unstable" at h = 2e-4, 0.2 h_max, with
+// 0.0163 J, beside "ok" at 4e-4 with 0.0474 J). Such a point becomes ok, with the criterion's finding
+// and the larger step that refutes it as an episode of the motion. `steps`: one method's sweep.
+void refute_instabilities_by_larger_steps(std::vector<SweptStep>& steps);
 
 
 // One point's result, as its job returns it (bytes between processes and in the resume store).
