@@ -311,6 +311,34 @@ TEST_CASE("no-drift and drift claims against every growth law", "[paper-claims]"
         "inconclusive");
 }
 
+TEST_CASE("a claim on the total energy is judged on it: a drift in P drifts the total through |dP|^2/2M", "[paper-claims]") {
+  // Referee point R4: seed 003 plots the total energy; where the linear momentum drifts, the
+  // total's centre-of-mass part |dP|^2/2M grows with dP^2 whatever the motion's own part does
+  // (ODE45 on the cooperative case: 0.0146 of the whole 0.0161, its dE_int a regime change).
+  const tb::PaperClaim drifts = claim("drifts", "energy_err_max"), no_drift = claim("no_drift", "energy_err_max");
+  tb::SummaryRow r = with_energy_law("regime_change", 0.00281, 0.4);
+  r.metrics.energy_err_max = 0.0161;
+  r.metrics.energy_err_internal_max = 0.00281;
+  r.metrics.energy_err_com_max = 0.0146;
+  r.metrics.linear_momentum_err_max = 0.352;
+  // No drift in P named by the run's status: the law of dE_int decides, and it cannot.
+  CHECK(tb::judge_claim(drifts, r).verdict == "inconclusive");
+  CHECK(tb::judge_claim(no_drift, r).verdict == "inconclusive");
+  r.outcome.momentum_drift = "drifts in P: max |ΔE| 0.0161 J, ...";
+  const tb::ClaimVerdict v = tb::judge_claim(drifts, r);
+  CHECK(v.verdict == "agrees");
+  CHECK(v.ours == "whole ΔE 0.0161 (ΔE_int 0.00281)");
+  CHECK_THAT(v.size, Contains("|ΔP|²/2M reaches 0.0146 of the whole max ΔE 0.0161") && Contains("regime change"));
+  CHECK(tb::judge_claim(no_drift, r).verdict == "contradicts");
+  // A motion's own drift the law establishes stays agreed, with both mechanisms said.
+  tb::SummaryRow both = with_energy_law("linear", 7.77e-6, 1.0);
+  both.metrics.energy_err_max = 3.55e-5, both.metrics.energy_err_internal_max = 7.77e-6, both.metrics.energy_err_com_max = 2.78e-5;
+  both.outcome.momentum_drift = "drifts in P: ...";
+  const tb::ClaimVerdict b = tb::judge_claim(drifts, both);
+  CHECK(b.verdict == "agrees");
+  CHECK_THAT(b.size, Contains("centre of mass's part") && Contains("grows linearly"));
+}
+
 TEST_CASE("a claim of no secular drift is carried by an interval wholly below a linear drift's band", "[paper-claims]") {
   // Seed 000's "oscillates near the initial value, but there is no systematic drift" (the fourth
   // referee read, point 7): over 1000 s the LGVI's p in [-0.28, 0.43] excludes the linear drift a

@@ -518,10 +518,27 @@ void judge_drift_on_metric(ClaimVerdict& v, const PaperClaim& c, const SummaryRo
   // The number printed is the quantity judged, named: the claim's column says energy_err_max, the
   // whole error, which is printed beside it (issue 44, referee point R4).
   if (of_internal && !v.ours.empty()) v.ours = "ΔE_int " + v.ours + " (whole ΔE " + fmt(x) + ")";
-  if (of_internal)
-    v.size = "the law is of the motion's own energy error ΔE_int (max " + fmt(internal) +
-             "); the centre of mass's share |ΔP|²/2M (max " + fmt(row.metrics.energy_err_com_max) +
-             ") is the linear momentum's drift, judged by the P claims; whole max ΔE " + fmt(x) + ": " + v.size;
+  if (!of_internal) return;
+  // The paper plots the total energy (referee point R4): where the run's linear momentum drifts
+  // (its status: drifts in P), the total's centre-of-mass part |ΔP|²/2M grows with ΔP² whatever
+  // the motion's own part does, so the total drifts by that mechanism. A drift claim on the total
+  // then agrees, and a no-drift claim is contradicted, on that part; the law of ΔE_int says the rest.
+  const double com = row.metrics.energy_err_com_max;
+  const bool p_drifts = !row.outcome.momentum_drift.empty() && com > 0.0;
+  const std::string law_words = "the law is of the motion's own energy error ΔE_int (max " + fmt(internal) + "): " + v.size;
+  if (p_drifts && (c.kind == ClaimKind::Drifts || c.kind == ClaimKind::NoDrift || c.kind == ClaimKind::NoSecularDrift)) {
+    const bool drift_claim = c.kind == ClaimKind::Drifts;
+    if (!drift_claim || v.verdict != "agrees") v.verdict = drift_claim ? "agrees" : "contradicts";
+    if (!v.ours.empty()) v.ours = "whole ΔE " + fmt(x) + " (ΔE_int " + fmt(internal) + ")";  // the quantity judged first
+    v.size = "the total energy the paper plots drifts through its centre of mass's part: |ΔP|²/2M reaches " + fmt(com) +
+             " of the whole max ΔE " + fmt(x) + ", the kinetic energy of the linear momentum's drift (the run's status: "
+             "drifts in P, max |ΔP| " + fmt(row.metrics.linear_momentum_err_max) + "), which grows as ΔP² while P drifts; " +
+             law_words;
+    return;
+  }
+  v.size = "the law is of the motion's own energy error ΔE_int (max " + fmt(internal) +
+           "); the centre of mass's share |ΔP|²/2M (max " + fmt(com) +
+           ") is the linear momentum's drift, judged by the P claims; whole max ΔE " + fmt(x) + ": " + v.size;
 }
 
 // A claim of a printed value: ours within the tolerance factor, and where the sensitivity runs lie.
