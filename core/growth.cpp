@@ -549,8 +549,11 @@ GrowthPrediction predicted_growth(const MethodTraits& traits, bool energy, bool 
   // mode of frequency w is amplified by |R(ih w)| > 1 per step at every h (an explicit 2-stage Runge-Kutta method: |R(iy)|^2 =
   // 1 + y^4/4), so its energy grows like e^(lambda t), lambda = ln |R(ih w)|^2 / h: linear-looking
   // while lambda t << 1, faster once it is not (HW II, IV.2; the stability map's horizon-dependent h_max).
-  // External work does not damp the modes (a reel paying string out or in: the retrieval stiffens them
-  // and lambda ~ w^4 rises); only the model's own damping can outrun the amplification.
+  // External work does not damp the modes: a reel paying string out or in changes their number and
+  // stiffness (retrieval stiffens them and lambda ~ w^4 rises). Retrieval's Carnot term does take
+  // energy out (0.83 J over B_reel_retrieval's 10 s), but as the strain energy of the string that
+  // enters the reel, not as a force on any mode's velocity, so no mode's amplitude decays by it;
+  // only the model's own damping (a force opposing the strain rate) can outrun the amplification.
   if (!damped && !traits.imaginary_axis_stable)
     return {GrowthLaw::Exponential, "no stability interval on the imaginary axis: |R(ih w)| > 1 at every h, so each undamped "
                                     "mode's energy grows like e^(lambda t), lambda = ln|R(ih w)|^2/h (2-stage explicit Runge-Kutta: |R(iy)|^2 = 1 + y^4/4); "
