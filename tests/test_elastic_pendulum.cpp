@@ -172,3 +172,12 @@ TEST_CASE("elastic pendulum: a case starting at the pivot is refused, naming the
   CHECK(message.find("initial.position") != std::string::npos);
   CHECK(message.find("other than the pivot") != std::string::npos);
 }
+
+TEST_CASE("elastic pendulum: the cable key takes bilateral or tension_only and refuses anything else, naming it",
+          "[elastic-pendulum][input][tension-only]") {
+  const std::string message = input_error_of_variant(TETHERBENCH_CASES_DIR "/T_elastic_pendulum.toml", "gravity = 9.81",
+                                                     "gravity = 9.81\ncable = \"slack\"");
+  CHECK(message.find("model.cable") != std::string::npos);
+  CHECK(message.find("tension_only") != std::string::npos);
+  CHECK(message.find("slack") != std::string::npos);
+}

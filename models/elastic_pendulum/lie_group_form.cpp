@@ -41,6 +41,10 @@ class PointMassLagrangian final : public VectorSpaceLagrangian {
     grad = mech_.potential_gradient(position);
     // The spring's k (|x| - l0)/|x| x counted by the operands of |x| - l0, i.e. k (1 + l0/|x|) |x|, and gravity.
     const Parameters& p = mech_.params();
+    if (mech_.slack(position)) {  // a slack tension-only spring: gravity alone
+      magnitude = p.m * p.g * Vec3::UnitZ();
+      return;
+    }
     magnitude = (p.k * (1.0 + p.l0 / position.norm())) * position.cwiseAbs() + p.m * p.g * Vec3::UnitZ();
   }
 

@@ -2,24 +2,33 @@
 
 #include "models/elastic_pendulum/mechanics.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace tb::elastic_pendulum {
 
-double Mechanics::potential_energy(const Vec3& x) const {
+double Mechanics::tension(const Vec3& x) const {
   const double stretch = x.norm() - p_.l0;
+  return p_.k * (p_.tension_only ? std::max(0.0, stretch) : stretch);
+}
+
+double Mechanics::potential_energy(const Vec3& x) const {
+  const double stretch = tension(x) / p_.k;
   return 0.5 * p_.k * stretch * stretch - p_.m * p_.g * x.z();
 }
 
 Vec3 Mechanics::potential_gradient(const Vec3& x) const {
+  const Vec3 weight = p_.m * p_.g * Vec3::UnitZ();
+  if (slack(x)) return -weight;  // a slack spring: no force, whatever its direction
   const double r = x.norm();
   // At the pivot the spring force has no direction: report NaN so integrators fail the step.
   if (!(r > 0.0)) return Vec3::Constant(std::numeric_limits<double>::quiet_NaN());
-  return (p_.k * (r - p_.l0) / r) * x - p_.m * p_.g * Vec3::UnitZ();
+  return (tension(x) / r) * x - weight;
 }
 
 Mat3 Mechanics::potential_hessian(const Vec3& x) const {
+  if (slack(x)) return Mat3::Zero();
   const double r = x.norm();
   if (!(r > 0.0)) return Mat3::Constant(std::numeric_limits<double>::quiet_NaN());
   return p_.k * ((1.0 - p_.l0 / r) * Mat3::Identity() + (p_.l0 / (r * r * r)) * x * x.transpose());
@@ -31,10 +40,10 @@ Observation Mechanics::observe(const Vec3& x, const Vec3& v) const {
   o.energy = o.kinetic + potential_energy(x);
   // Gravity and the central spring force exert no moment about the vertical through the pivot.
   o.momentum = p_.m * x.cross(v).z();
-  o.extra = {x.x(), x.y(), x.z(), v.x(), v.y(), v.z(), x.norm()};
+  o.extra = {x.x(), x.y(), x.z(), v.x(), v.y(), v.z(), x.norm(), tension(x)};
   return o;
 }
 
-std::vector<std::string> Mechanics::extra_column_names() { return {"x", "y", "z", "vx", "vy", "vz", "spring_length"}; }
+std::vector<std::string> Mechanics::extra_column_names() { return {"x", "y", "z", "vx", "vy", "vz", "spring_length", "tension"}; }
 
 }  // namespace tb::elastic_pendulum

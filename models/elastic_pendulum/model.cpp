@@ -19,12 +19,14 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
   p.k = model.positive("stiffness");
   p.l0 = model.positive("rest_length");
   p.g = model.non_negative("gravity");
+  // The seed's spring pushes when shorter than its rest length; a cable cannot (issue 47).
+  if (model.has("cable")) p.tension_only = model.one_of("cable", {"bilateral", "tension_only"}) == "tension_only";
   model.finish();
 
   InitialCondition ic;
   ic.position = initial.vec3("position");
-  // The spring force has no direction at the pivot.
-  if (!(ic.position.norm() > 0.0)) initial.fail("position", "a point other than the pivot (the origin)", "[0, 0, 0]");
+  // The spring force has no direction at the pivot (a slack tension-only spring has none to give).
+  if (!(ic.position.norm() > 0.0) && !(p.tension_only && p.l0 > 0.0)) initial.fail("position", "a point other than the pivot (the origin)", "[0, 0, 0]");
   ic.velocity = initial.vec3("velocity");
   initial.finish();
   return make_model(p, ic);
