@@ -82,9 +82,11 @@ std::string GrowthEpisode::describe() const {
 std::string MomentumDrift::describe() const {
   // The whole energy error leads (second referee read of issue 44, N2): a run whose total energy
   // moved by 137 J is not "ok" at first sight; "ok" judges only the motion's own part.
-  return "drifts in P: max |ΔE| " + joules(energy_err_max) + ", of which the centre of mass's kinetic energy change " +
-         "|ΔP|²/2M reaches " + joules(energy_com_max) + " and the motion's own, max |ΔE_int|, " + joules(energy_internal_max) +
-         " (the part the state \"ok\" judges); max |ΔP| " + format_g(dP_max, 3) + " N s (round-off bound n ε p_s = " +
+  // The parts' maxima are taken at their own times and the parts can have either sign, so the
+  // centre of mass's may exceed the whole (the motion's own part then cancels some of it).
+  return "drifts in P: max |ΔE| " + joules(energy_err_max) + "; the maxima of its parts, each at its own time: the "
+         "centre of mass's kinetic energy change |ΔP|²/2M " + joules(energy_com_max) + ", the motion's own |ΔE_int| " +
+         joules(energy_internal_max) + " (the part the state \"ok\" judges); max |ΔP| " + format_g(dP_max, 3) + " N s (round-off bound n ε p_s = " +
          format_g(round_off, 2) + " N s), centre of mass moved " + format_g(com_moved, 3) + " m";
 }
 

@@ -376,9 +376,9 @@ TEST_CASE("a method whose theory predicts exponential growth carries it as a cav
 TEST_CASE("a drift in P leads the short status with the whole energy error it carries", "[report_index][advice]") {
   // Referee point N2: 137 J of total energy under "ok, drifts in P" read as fine at first sight.
   RunRecord r = run("c", "rk45", 1.0, "linear");
-  r.status = "ok; drifts in P: max |ΔE| 137 J, of which the centre of mass's kinetic energy change |ΔP|²/2M reaches "
-             "137 J and the motion's own, max |ΔE_int|, 0.025 J (the part the state \"ok\" judges); max |ΔP| 21.9 N s "
-             "(round-off bound n ε p_s = 8.8e-10 N s), centre of mass moved 4.5e+03 m";
+  r.status = "ok; drifts in P: max |ΔE| 137 J; the maxima of its parts, each at its own time: the centre of mass's "
+             "kinetic energy change |ΔP|²/2M 137 J, the motion's own |ΔE_int| 0.025 J (the part the state \"ok\" "
+             "judges); max |ΔP| 21.9 N s (round-off bound n ε p_s = 8.8e-10 N s), centre of mass moved 4.5e+03 m";
   CHECK(r.short_status() ==
         "drifts in P (max |ΔE| 137 J, the centre of mass's 137 J; centre of mass moved 4.5e+03 m), the motion's own energy ok");
   r.status += "; drift from t = 70.8 s (step 70800): |E − E0 − W| passed 0.01 × E_s";

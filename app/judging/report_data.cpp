@@ -156,7 +156,7 @@ std::string RunRecord::short_status() const {
         const size_t k = status.find(key, at);
         return k == std::string::npos ? std::string() : status.substr(k + key.size(), status.find(end, k + key.size()) - k - key.size());
       };
-      const std::string whole = after("drifts in P: max |ΔE| ", ','), com = after("|ΔP|²/2M reaches ", ' ');
+      const std::string whole = after("drifts in P: max |ΔE| ", ';'), com = after("|ΔP|²/2M ", ' ');
       const std::string moved = after("centre of mass moved ", ';');
       out = "drifts in P (";
       if (!whole.empty()) out += "max |ΔE| " + whole + (com.empty() ? std::string() : ", the centre of mass's " + com + " J") + "; ";

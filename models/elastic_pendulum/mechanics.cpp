@@ -8,13 +8,16 @@
 
 namespace tb::elastic_pendulum {
 
-double Mechanics::tension(const Vec3& x) const {
+// The spring's stretch |x| - l0, or none while a tension-only spring is slack.
+double Mechanics::acting_stretch(const Vec3& x) const {
   const double stretch = x.norm() - p_.l0;
-  return p_.k * (p_.tension_only ? std::max(0.0, stretch) : stretch);
+  return p_.tension_only ? std::max(0.0, stretch) : stretch;
 }
 
+double Mechanics::tension(const Vec3& x) const { return p_.k * acting_stretch(x); }
+
 double Mechanics::potential_energy(const Vec3& x) const {
-  const double stretch = tension(x) / p_.k;
+  const double stretch = acting_stretch(x);
   return 0.5 * p_.k * stretch * stretch - p_.m * p_.g * x.z();
 }
 
@@ -24,7 +27,7 @@ Vec3 Mechanics::potential_gradient(const Vec3& x) const {
   const double r = x.norm();
   // At the pivot the spring force has no direction: report NaN so integrators fail the step.
   if (!(r > 0.0)) return Vec3::Constant(std::numeric_limits<double>::quiet_NaN());
-  return (tension(x) / r) * x - weight;
+  return (p_.k * acting_stretch(x) / r) * x - weight;  // as the seed's k (r - l0) / r, bit for bit
 }
 
 Mat3 Mechanics::potential_hessian(const Vec3& x) const {

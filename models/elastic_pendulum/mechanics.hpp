@@ -70,6 +70,7 @@ class Mechanics {
   static std::vector<std::string> extra_column_names();
 
  private:
+  double acting_stretch(const Vec3& x) const;
   Parameters p_;
 };
 
