@@ -17,6 +17,21 @@ inline Eigen::Vector3d linear_element_force(double kappa, double u, const Eigen:
   return kappa * (len - u) / len * x;
 }
 
+// The same element as a cable that cannot push (issue 47, [model] cable = "tension_only"): slack
+// while shorter than u, with no force and no stiffness; taut, the linear law above. Its strain
+// energy 1/2 kappa max(0, |x| - u)^2 is C^1 at |x| = u (the force is continuous, 0 on both sides),
+// not C^2 (the stiffness jumps from 0 to kappa xhat xhat^T). Exactly |x| = u counts as taut: the
+// one-sided stiffness a Newton iteration landing on the kink needs.
+inline bool element_slack(double u, const Eigen::Vector3d& x, bool tension_only) { return tension_only && x.norm() < u; }
+inline Eigen::Vector3d element_force(double kappa, double u, const Eigen::Vector3d& x, bool tension_only) {
+  return element_slack(u, x, tension_only) ? Eigen::Vector3d::Zero() : linear_element_force(kappa, u, x);
+}
+inline double element_strain_energy(double kappa, double u, const Eigen::Vector3d& x, bool tension_only) {
+  if (element_slack(u, x, tension_only)) return 0.0;
+  const double stretch = x.norm() - u;
+  return 0.5 * kappa * stretch * stretch;
+}
+
 // The fastest axial mode of a string of such elements, each of mass mu u (Model::max_frequency):
 // with the consistent mass matrix (mu u / 6)(2 1; 1 2) one element's largest stiffness/mass
 // eigenvalue is 12 kappa / (mu u), with a diagonal (lumped) mass 4 kappa / (mu u) (neighbouring

@@ -16,10 +16,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include "models/elastic_pendulum/forms.hpp"
 #include "models/elastic_pendulum/model.hpp"
+#include "models/hanging_tether/mechanics.hpp"
+#include "models/hanging_tether/shapes.hpp"
 #include "tests/test_support.hpp"
 
 using namespace tb;
@@ -159,4 +162,103 @@ TEST_CASE("the bungee drop against its closed form: entry speed, peak tension, t
   for (size_t i = 0; i < t.size(); ++i)
     if (t[i] > leave[0]) highest = std::min(highest, stretch[i]);
   CHECK(highest == Approx(-d).margin(1e-7));
+}
+
+namespace {
+
+namespace ht = tb::hanging_tether;
+
+// The bundled cases' tether (L = 10 m, mu = 0.5 kg/m, EA = 500 N, anchors 8 m apart, B 1 m lower).
+ht::Parameters cable_tether(int N, ht::Discretisation d, bool tension_only) {
+  ht::Parameters p;
+  p.N = N;
+  p.mu = 0.5;
+  p.length = 10.0;
+  p.EA = 500.0;
+  p.g = 9.81;
+  p.A = Vec3(0.3, -0.2, 0.1);
+  p.B = p.A + Vec3(8.0 * std::cos(0.4), 8.0 * std::sin(0.4), 1.0);
+  p.discretisation = d;
+  p.tension_only = tension_only;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("tension-only tether: forces and tangent stiffness against finite differences with slack and taut elements",
+          "[hanging-tether][tension-only][derivatives]") {
+  for (const auto d : {ht::Discretisation::Full, ht::Discretisation::Lumped}) {
+    const ht::Parameters p = cable_tether(8, d, true);
+    const ht::Mechanics mech(p);
+    // The parabola of length L, every free node moved by up to 8 % of an element: some elements
+    // shorter than u (slack), some longer (taut), none within 1e-4 u of the kink.
+    std::mt19937 gen(7);
+    std::uniform_real_distribution<double> U(-1.0, 1.0);
+    ht::State s;
+    s.r = ht::parabola_shape(p, p.length);
+    s.v.assign(p.N + 1, Vec3::Zero());
+    for (int j = 1; j < p.N; ++j) s.r[j] += 0.08 * p.u() * Vec3(U(gen), U(gen), U(gen));
+    int slack = 0;
+    for (int e = 0; e < p.N; ++e) {
+      const double len = (s.r[e + 1] - s.r[e]).norm();
+      REQUIRE(std::abs(len - p.u()) > 1e-4 * p.u());
+      slack += len < p.u() ? 1 : 0;
+    }
+    INFO("slack elements: " << slack);
+    REQUIRE(slack >= 2);
+    REQUIRE(slack <= p.N - 2);
+    const int n = mech.free_nodes();
+    Eigen::VectorXd f;
+    mech.static_forces(s.r, f);
+    BlockTridiagonal3 S;
+    mech.assemble_tangent_stiffness(s.r, S);
+    Eigen::VectorXd dir(3 * n);
+    for (int c = 0; c < 3 * n; ++c) dir(c) = U(gen);
+    const double eps = 1e-6;
+    double worst_force = 0.0;
+    for (int c = 0; c < 3 * n; ++c) {
+      ht::State plus = s, minus = s;
+      plus.r[1 + c / 3](c % 3) += eps;
+      minus.r[1 + c / 3](c % 3) -= eps;
+      worst_force = std::max(worst_force, std::abs(f(c) + (mech.potential_energy(plus) - mech.potential_energy(minus)) / (2.0 * eps)));
+    }
+    CHECK(worst_force < 1e-6 * f.cwiseAbs().maxCoeff());
+    ht::State plus = s, minus = s;
+    for (int j = 1; j < p.N; ++j) plus.r[j] += eps * dir.segment<3>(3 * (j - 1)), minus.r[j] -= eps * dir.segment<3>(3 * (j - 1));
+    Eigen::VectorXd fp, fm;
+    mech.static_forces(plus.r, fp);
+    mech.static_forces(minus.r, fm);
+    const Eigen::VectorXd fd = -(fp - fm) / (2.0 * eps);
+    CHECK((S.multiply(dir) - fd).norm() < 1e-6 * fd.norm());
+  }
+}
+
+TEST_CASE("tension-only tether: with every element slack the lumped nodes fall freely; the seed's elements push",
+          "[hanging-tether][tension-only]") {
+  // Nodes on the chord |B - A| = 8.06 m < L = 10 m, every other one moved along it by 0.04 m:
+  // the elements alternate between 0.76 and 0.85 of their rest length, all compressed.
+  for (const bool tension_only : {true, false}) {
+    const ht::Parameters p = cable_tether(10, ht::Discretisation::Lumped, tension_only);
+    const ht::Mechanics mech(p);
+    ht::State s;
+    const Vec3 along = (p.B - p.A).normalized();
+    for (int j = 0; j <= p.N; ++j) s.r.push_back(p.A + (double(j) / p.N) * (p.B - p.A) + (j % 2 ? 0.04 : 0.0) * along);
+    s.v.assign(p.N + 1, Vec3::Zero());
+    Eigen::VectorXd a;
+    mech.accelerations(s, a);
+    double off_gravity = 0.0;
+    for (int j = 0; j < mech.free_nodes(); ++j) off_gravity = std::max(off_gravity, (a.segment<3>(3 * j) - p.g * Vec3::UnitZ()).norm());
+    const double even = (p.B - p.A).norm() / p.N, a_len = even + 0.04, b_len = even - 0.04;
+    if (tension_only) {
+      CHECK(mech.elastic_energy(s) == 0.0);
+      CHECK(off_gravity == 0.0);  // no force at all but gravity: a = g exactly
+    } else {
+      const double stretch_a = a_len - p.u(), stretch_b = b_len - p.u();
+      CHECK(mech.elastic_energy(s) ==
+            Approx(0.25 * p.kappa() * (stretch_a * stretch_a + stretch_b * stretch_b) * p.N).epsilon(1e-12));
+      // Each moved node sits between a longer and a shorter compressed element: the pushes differ
+      // by kappa 0.08 m = 4 N, on a lumped mass of 0.45 kg.
+      CHECK(off_gravity == Approx(p.kappa() * 0.08 / p.lumped_node_mass()).epsilon(1e-9));
+    }
+  }
 }

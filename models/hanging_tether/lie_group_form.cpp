@@ -47,6 +47,7 @@ class TetherLagrangian final : public VectorSpaceLagrangian {
     magnitude = (mech_.free_node_gravity_mass() * p.g * Vec3::UnitZ()).replicate(mech_.free_nodes(), 1);
     for (int e = 0; e < p.N; ++e) {
       const Vec3 x = nodes_[e + 1] - nodes_[e];
+      if (element_slack(p.u(), x, p.tension_only)) continue;  // a slack element adds no force and no round-off
       const Vec3 element = (p.kappa() * (1.0 + p.u() / x.norm())) * x.cwiseAbs();
       if (e >= 1) magnitude.segment<3>(3 * (e - 1)) += element;
       if (e + 1 <= p.N - 1) magnitude.segment<3>(3 * e) += element;

@@ -30,7 +30,8 @@ std::string parameter_problem(const Parameters& p) {
   return "";
 }
 
-Mat3 element_stiffness(double kappa, double u, const Vec3& x) {
+Mat3 element_stiffness(double kappa, double u, const Vec3& x, bool tension_only) {
+  if (element_slack(u, x, tension_only)) return Mat3::Zero();
   const double len = x.norm();
   const Vec3 xhat = x / len;
   return kappa * ((1.0 - u / len) * Mat3::Identity() + (u / len) * xhat * xhat.transpose());
@@ -68,9 +69,10 @@ void Mechanics::static_forces(const std::vector<Vec3>& r, Eigen::VectorXd& f) co
   const double kappa = p_.kappa(), u = p_.u();
   const Vec3 weight = free_node_gravity_mass() * p_.g * e3;
   f.resize(3 * (N - 1));
-  Vec3 force_prev = linear_element_force(kappa, u, r[1] - r[0]);  // element 0
+  const bool tension_only = p_.tension_only;
+  Vec3 force_prev = element_force(kappa, u, r[1] - r[0], tension_only);  // element 0
   for (int j = 1; j < N; ++j) {
-    const Vec3 force_next = linear_element_force(kappa, u, r[j + 1] - r[j]);  // element j
+    const Vec3 force_next = element_force(kappa, u, r[j + 1] - r[j], tension_only);  // element j
     f.segment<3>(3 * (j - 1)) = force_next - force_prev + weight;
     force_prev = force_next;
   }
@@ -82,7 +84,7 @@ void Mechanics::assemble_tangent_stiffness(const std::vector<Vec3>& r, BlockTrid
   S.resize(N - 1);
   for (int e = 0; e < N; ++e) {
     // Element e joins nodes e and e+1 (free node j sits in block j-1).
-    const Mat3 K = element_stiffness(kappa, u, r[e + 1] - r[e]);
+    const Mat3 K = element_stiffness(kappa, u, r[e + 1] - r[e], p_.tension_only);
     if (e >= 1) S.diag(e - 1) += K;
     if (e + 1 <= N - 1) S.diag(e) += K;
     if (e >= 1 && e + 1 <= N - 1) {
@@ -114,10 +116,7 @@ double Mechanics::kinetic_energy(const State& s) const {
 
 double Mechanics::elastic_energy(const State& s) const {
   double V = 0.0;
-  for (int e = 0; e < p_.N; ++e) {
-    const double stretch = (s.r[e + 1] - s.r[e]).norm() - p_.u();
-    V += 0.5 * p_.kappa() * stretch * stretch;
-  }
+  for (int e = 0; e < p_.N; ++e) V += element_strain_energy(p_.kappa(), p_.u(), s.r[e + 1] - s.r[e], p_.tension_only);
   return V;
 }
 
@@ -149,12 +148,14 @@ Observation Mechanics::observe(const State& s) const {
     lowest = std::max(lowest, s.r[j].dot(e3));
     fastest = std::max(fastest, s.v[j].norm());
   }
-  o.extra = {stretched_length(s), lowest, fastest, s.dissipated_work};
+  int slack = 0;  // elements shorter than their rest length: slack where tension-only, pushing otherwise
+  for (int e = 0; e < p_.N; ++e) slack += (s.r[e + 1] - s.r[e]).norm() < p_.u() ? 1 : 0;
+  o.extra = {stretched_length(s), lowest, fastest, s.dissipated_work, double(slack)};
   return o;
 }
 
 std::vector<std::string> Mechanics::extra_column_names() {
-  return {"stretched_length", "lowest_z", "max_node_speed", "dissipated_work"};
+  return {"stretched_length", "lowest_z", "max_node_speed", "dissipated_work", "short_elements"};
 }
 
 Eigen::VectorXd Mechanics::pack(const State& s) const {

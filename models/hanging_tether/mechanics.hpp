@@ -50,6 +50,12 @@ struct Parameters {
   Vec3 A = Vec3::Zero();      // fixed end r_0 (m)
   Vec3 B = Vec3::Zero();      // fixed end r_N (m)
   double damping_rate = 0.0;  // zeta (1/s), see above
+  // Elements that cannot push ([model] cable = "tension_only", issue 47; mechanics/
+  // elastic_element.hpp): a slack element has no force and no stiffness. The damping above is a
+  // viscous force on the nodes' velocities (drag-like, -zeta mu rdot per length), not an axial
+  // dashpot on the strain rate, so it acts on a slack element's mass as on a taut one's: a slack
+  // rope has no axial force, but it still moves through the damping medium.
+  bool tension_only = false;
   Discretisation discretisation = Discretisation::Full;
 
   double u() const { return length / N; }                       // unstretched element length
@@ -71,8 +77,9 @@ struct State {
 };
 
 // dF/dx of linear_element_force: kappa ((1 - u/|x|) I + (u/|x|) xhat xhat^T), from
-// d(x/|x|)/dx = (I - xhat xhat^T)/|x|. Positive definite when the element is stretched.
-Mat3 element_stiffness(double kappa, double u, const Vec3& x);
+// d(x/|x|)/dx = (I - xhat xhat^T)/|x|. Positive definite when the element is stretched; 0 for a
+// slack tension-only element (element_slack).
+Mat3 element_stiffness(double kappa, double u, const Vec3& x, bool tension_only = false);
 
 class Mechanics {
  public:

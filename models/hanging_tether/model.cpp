@@ -83,6 +83,8 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
   p.B = model.vec3("anchor_B");
   // Documented default 0 (undamped) in cases/README.md; the bundled cases write it out.
   p.damping_rate = model.non_negative_or("damping_rate", 0.0);
+  // The seed's elements push when compressed; a cable's cannot (issue 47).
+  if (model.has("cable")) p.tension_only = model.one_of("cable", {"bilateral", "tension_only"}) == "tension_only";
   if (p.N < 2) model.fail("elements", "an integer >= 2 (at least one free node)", std::to_string(p.N));
   {
     const Vec3 chord = p.B - p.A;
