@@ -86,7 +86,7 @@ std::string MomentumDrift::describe() const {
   // centre of mass's may exceed the whole (the motion's own part then cancels some of it).
   return "drifts in P: max |ΔE| " + joules(energy_err_max) + "; the maxima of its parts, each at its own time: the "
          "centre of mass's kinetic energy change |ΔP|²/2M " + joules(energy_com_max) + ", the motion's own |ΔE_int| " +
-         joules(energy_internal_max) + " (the part the state \"ok\" judges); max |ΔP| " + format_g(dP_max, 3) + " N s (round-off bound n ε p_s = " +
+         joules(energy_internal_max) + " (the part the state judges); max |ΔP| " + format_g(dP_max, 3) + " N s (round-off bound n ε p_s = " +
          format_g(round_off, 2) + " N s), centre of mass moved " + format_g(com_moved, 3) + " m";
 }
 

@@ -377,7 +377,7 @@ TEST_CASE("a drift in P leads the short status with the whole energy error it ca
   // Referee point N2: 137 J of total energy under "ok, drifts in P" read as fine at first sight.
   RunRecord r = run("c", "rk45", 1.0, "linear");
   r.status = "ok; drifts in P: max |ΔE| 137 J; the maxima of its parts, each at its own time: the centre of mass's "
-             "kinetic energy change |ΔP|²/2M 137 J, the motion's own |ΔE_int| 0.025 J (the part the state \"ok\" "
+             "kinetic energy change |ΔP|²/2M 137 J, the motion's own |ΔE_int| 0.025 J (the part the state "
              "judges); max |ΔP| 21.9 N s (round-off bound n ε p_s = 8.8e-10 N s), centre of mass moved 4.5e+03 m";
   CHECK(r.short_status() ==
         "drifts in P (max |ΔE| 137 J, the centre of mass's 137 J; centre of mass moved 4.5e+03 m), the motion's own energy ok");

@@ -52,11 +52,15 @@ CsvTable read_csv_table(const std::string& path) {
   return t;
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+std::string csv_quoted(const std::string& s) {
   std::string q = "\"";
   for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
   return q + "\"";
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  return csv_quoted(s);
 }
 
 }  // namespace tb

@@ -22,5 +22,8 @@ CsvTable read_csv_table(const std::string& path);
 std::vector<std::string> split_csv_record(const std::string& line);
 // One field as a CSV record holds it: quoted (with "" for ") when it has a comma, a quote or a line break.
 std::string csv_field(const std::string& s);
+// A text field always quoted (with "" for "): the free-text columns (statuses, verdicts), whose
+// words may hold commas or quotes at any time.
+std::string csv_quoted(const std::string& s);
 
 }  // namespace tb

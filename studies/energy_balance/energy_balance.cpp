@@ -1,3 +1,4 @@
+#include "app/common/csv_table.hpp"
 #include "studies/energy_balance/energy_balance.hpp"
 
 #include <algorithm>
@@ -122,7 +123,7 @@ class EnergyBalanceStudy final : public SweepStudy<BalancePoint> {
       auto result = [&](double x) { return ok ? format_g(x, 6) : std::string(); };
       csv << p.key.c->name << ',' << p.key.label() << ',' << (p.reference() ? "reference" : "run") << ','
           << (p.reference() ? "" : std::to_string(p.key.integrator->order)) << ',' << (p.reference() ? "" : format_g(p.h, 6))
-          << ',' << format_g(p.key.c->section<EnergyBalance>()->t_end, 6) << ",\"" << p.measured.outcome.describe() << "\","
+          << ',' << format_g(p.key.c->section<EnergyBalance>()->t_end, 6) << ',' << csv_quoted(p.measured.outcome.describe()) << ','
           << result(p.measured.metrics.energy_err_max) << ','
           << (compared ? format_g(energy_error_end(p, *ref) - work_error_end(p, *ref), 12) : "") << ','
           << (compared ? format_g(energy_error_end(p, *ref), 12) : "") << ','

@@ -1,3 +1,4 @@
+#include "app/common/csv_table.hpp"
 #include "studies/long_time/long_time.hpp"
 
 #include <cmath>
@@ -250,9 +251,9 @@ class LongTimeStudy final : public Study {
     if (!r->violable.covers(quantity + "_err_max")) {
       const std::string na = not_applicable_cell(r->violable, metric_spec(quantity + "_err_max"));
       csv << r->case_name << ',' << r->integrator << ',' << r->discretisation << ',' << quantity
-          << std::string(18, ',') << ",\"\",\"" << na << "\"," << format_g(r->h, 6) << ','
+          << std::string(18, ',') << ",\"\"," << csv_quoted(na) << ',' << format_g(r->h, 6) << ','
           << format_g(r->t_end, 6) << ',' << r->counters.steps << ','
-          << (long_rows.count(r) ? "long run" : "full run") << ",\"" << r->status() << "\",,\n";
+          << (long_rows.count(r) ? "long run" : "full run") << ',' << csv_quoted(r->status()) << ",,\n";
       md << " | " << na << " | " << na << " | " << na;
       return;
     }
@@ -263,10 +264,10 @@ class LongTimeStudy final : public Study {
         << cell(ok, g.coefficient) << ',' << cell(ok, g.t_from) << ',' << cell(ok, g.t_to) << ',' << g.points << ','
         << cell(ok, g.err_max) << ',' << cell(ok, g.round_off_floor) << ',' << cell(ok, g.slowest_period) << ','
         << cell(ok, g.jump_from) << ',' << cell(ok, g.jump_to) << ',' << cell(ok, g.jump_ratio) << ','
-        << (ok ? to_string(g.after_law) : "") << ',' << (ok ? to_string(g.prediction.law) : "") << ",\"" << (ok ? g.verdict : "")
-        << "\",\"" << (ok ? describe_growth(g) : "") << "\"," << format_g(r->h, 6) << ',' << format_g(r->t_end, 6)
-        << ',' << r->counters.steps << ',' << (long_rows.count(r) ? "long run" : "full run") << ",\"" << r->status()
-        << "\"," << (ok && g.accelerating ? "yes" : ok ? "no" : "") << ',' << at_2h_cell(long_run_of, r, quantity) << "\n";
+        << (ok ? to_string(g.after_law) : "") << ',' << (ok ? to_string(g.prediction.law) : "") << ',' << csv_quoted(ok ? g.verdict : "")
+        << ',' << csv_quoted(ok ? describe_growth(g) : "") << ',' << format_g(r->h, 6) << ',' << format_g(r->t_end, 6)
+        << ',' << r->counters.steps << ',' << (long_rows.count(r) ? "long run" : "full run") << ',' << csv_quoted(r->status())
+        << ',' << (ok && g.accelerating ? "yes" : ok ? "no" : "") << ',' << at_2h_cell(long_run_of, r, quantity) << "\n";
     if (ok)
       for (const auto& p : g.envelope)
         env << r->case_name << ',' << r->integrator << ',' << quantity << ',' << format_g(p.t, 6) << ','

@@ -1,3 +1,4 @@
+#include "app/common/csv_table.hpp"
 #include "studies/parameter_map/parameter_map.hpp"
 
 #include <cmath>
@@ -131,7 +132,7 @@ class ParameterMapStudy final : public SweepStudy<MapPoint> {
       csv << p.original->name << ',' << p.integrator->name << ',' << map.parameter << ',' << format_g(p.value, 6) << ','
           << format_g(p.h, 6) << ',' << format_g(map.t_end, 6) << ',' << (ok ? "yes" : "no") << ','
           << format_g(t_reached, 6) << ',' << n.steps << ',' << its << ',' << result(p.measured.metrics.energy_err_max)
-          << ',' << result(p.measured.runtime_s) << ",\"" << (p.measured.outcome.describe()) << "\","
+          << ',' << result(p.measured.runtime_s) << ',' << csv_quoted(p.measured.outcome.describe()) << ','
           << (ok ? p.measured.host : "") << '\n';
     }
     std::ofstream md(dir / "parameter_map.md");

@@ -1,3 +1,4 @@
+#include "app/common/csv_table.hpp"
 #include "studies/setting_sweep/setting_sweep.hpp"
 
 #include <filesystem>
@@ -108,7 +109,7 @@ class SettingSweepStudy final : public SweepStudy<SettingPoint> {
         csv << ',' << (p.measured.violable.covers(metric) ? result(metric.value(p.measured.metrics)) : std::string());
       }
       csv << ',' << n.steps << ',' << n.rhs_evals << ',' << n.newton_iters << ',' << n.error_test_failures << ','
-          << result(p.measured.runtime_s) << ",\"" << p.measured.outcome.describe() << "\"," << (ok ? p.measured.host : "")
+          << result(p.measured.runtime_s) << ',' << csv_quoted(p.measured.outcome.describe()) << ',' << (ok ? p.measured.host : "")
           << '\n';
     }
     return {(dir / "setting_sweep.csv").string()};

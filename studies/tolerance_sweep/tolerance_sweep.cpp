@@ -13,6 +13,7 @@
 // and the case's settings; it is run whether or not the case's [case] integrators lists it (the
 // `_ode45` cases list only the adaptive pair, so that the main table does not repeat RK4).
 
+#include "app/common/csv_table.hpp"
 #include "studies/tolerance_sweep/tolerance_sweep.hpp"
 
 #include <algorithm>
@@ -119,7 +120,7 @@ class ToleranceSweepStudy final : public SweepStudy<TolerancePoint> {
       csv << p.key.c->name << ',' << p.key.integrator->name << ',' << (p.adaptive() ? format_g(p.rtol, 6) : "") << ','
           << (p.adaptive() ? format_g(s.tolerances().atol, 6) : "") << ',' << (p.adaptive() ? format_g(p.max_step, 6) : "")
           << ',' << format_g(s.h, 6) << ',' << format_g(p.key.c->section<ToleranceSweep>()->t_end, 6) << ','
-          << (completed ? "yes" : "no") << ",\"" << m.outcome.describe() << "\"," << (has_onset ? format_g(m.outcome.t, 6) : "")
+          << (completed ? "yes" : "no") << ',' << csv_quoted(m.outcome.describe()) << ',' << (has_onset ? format_g(m.outcome.t, 6) : "")
           << ',' << (has_onset ? std::to_string(m.outcome.step) : "") << ',' << number(m.metrics.energy_err_max) << ','
           << number(m.metrics.energy_gain_max) << ',' << number(m.metrics.linear_momentum_err_max) << ','
           << number(m.metrics.constraint_err_max) << ',' << m.counters.steps << ',' << m.counters.rhs_evals << ','

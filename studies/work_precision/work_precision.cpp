@@ -16,6 +16,7 @@
 // with its error (what was measured) but `resolved = no`, left out of the order fits, and
 // drawn hollow, never counted as a win (references.csv lists the agreement per case).
 
+#include "app/common/csv_table.hpp"
 #include "studies/work_precision/work_precision.hpp"
 
 #include <algorithm>
@@ -389,8 +390,8 @@ class WorkPrecision final : public Study {
        << (has_scaled ? (p.scaled_resolved() ? "yes" : "no") : "") << ','
        << (ok ? format_g(p.measured.runtime_spread, 3) : "") << ',' << (ok ? std::to_string(p.measured.timing_passes) : "")
        << ',' << format_g(horizon(p), 6);
-    wp << ",\"" << p.measured.outcome.describe() << (p.trajectory_note.empty() ? "" : "; " + p.trajectory_note)
-       << "\"," << (ok ? p.measured.host : "") << '\n';
+    wp << ',' << csv_quoted(p.measured.outcome.describe() + (p.trajectory_note.empty() ? "" : "; " + p.trajectory_note))
+       << ',' << (ok ? p.measured.host : "") << '\n';
   }
 
   // references.csv: per case and discretisation, the references' agreement in every measure and
@@ -482,8 +483,8 @@ class WorkPrecision final : public Study {
            << format_g(a.steps.front(), 4) << ','
            << format_g(*std::min_element(fitted_errors.begin(), fitted_errors.end()), 4) << ','
            << format_g(*std::max_element(fitted_errors.begin(), fitted_errors.end()), 4) << ','
-           << format_g(m.relative_error_max, 3) << ',' << counted << ',' << local << ",\"" << m.flag << m.inconclusive << "\",\""
-           << (m.note.empty() ? "" : m.note + "; ") << rule << excluded << failed << "\"" << trajectory_orders << '\n';
+           << format_g(m.relative_error_max, 3) << ',' << counted << ',' << local << ',' << csv_quoted(m.flag + m.inconclusive) << ','
+           << csv_quoted((m.note.empty() ? "" : m.note + "; ") + rule + excluded + failed) << trajectory_orders << '\n';
   }
 
   // One run's orders' sweep of final-state errors, and its first failed point in words.
@@ -651,7 +652,7 @@ class WorkPrecision final : public Study {
     if (!interpreted.empty()) append_interpreted_note(note, interpreted);
     out << c.name << ',' << d << ',' << (runtime ? "runtime" : "rhs_evals") << ",scaled_l2," << format_g(horizon_s, 6)
         << ',' << format_g(period, 4) << ',' << format_g(periods, 3) << ',' << format_g(agreement, 3) << ','
-        << format_g(r.matched_error, 3) << ',' << ranking << ',' << works << ',' << spreads << ',' << counts << ",\"" << flags << "\",\"" << note << "\"," << bounds << "\n";
+        << format_g(r.matched_error, 3) << ',' << ranking << ',' << works << ',' << spreads << ',' << counts << ',' << csv_quoted(flags) << ',' << csv_quoted(note) << ',' << bounds << "\n";
   }
 
   // Each run's curve of the group's resolved points (error, work, spread) and its fewest timing
