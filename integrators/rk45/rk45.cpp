@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "core/format.hpp"
 #include "integrators/odeint_system.hpp"
 
 namespace tb {
@@ -42,6 +43,7 @@ class Rk45Stepper final : public TimeStepper {
       return false;
     }
     if (stepper_.current_time() < t_stop) {
+      const double before = stepper_.current_time();
       try {
         stepper_.do_step(OdeintSystem{&ode_, &counters_.rhs_evals});
       } catch (const std::exception& e) {
@@ -52,6 +54,17 @@ class Rk45Stepper final : public TimeStepper {
       if (!all_finite(stepper_.current_state())) {
         broken_ = true;
         failure = {StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)"};
+        return false;
+      }
+      // The error control can shrink the step until t + dt rounds to t: odeint then "accepts" a step
+      // that does not move (the report's referee read: 'a step returned success without advancing
+      // time', filed against the integrator contract). That is the step size collapsing, a failure
+      // of this method at its tolerance, and said so.
+      if (!(stepper_.current_time() > before)) {
+        broken_ = true;
+        failure = {StepFailure::Kind::SolverFailed,
+                   "step size collapsed: the error control shrank the step to " + format_g(stepper_.current_time_step(), 3) +
+                       " s, below the round-off of t = " + format_g(before, 10) + " s, so the step no longer advances time"};
         return false;
       }
       ++counters_.steps;
