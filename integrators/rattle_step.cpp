@@ -289,12 +289,17 @@ bool RattleStep::solve_positions_configuration_dependent_mass(double h, Result& 
 }
 
 // A free flight that already breaks the constraints by a tenth of their size means the velocities
-// have outgrown the step (Stoermer-Verlet is stable only for h w < 2): a stability result at this
-// h, not a limit of the solver (`solver` names the Newton iteration that found nothing near it).
+// have outgrown the step: a rotation at fixed length by h|v| leaves the constraint by (h|v|/l)^2, so
+// the step moves the points by about sqrt(that) of their size (referee point R6: 1.64, 1.16, 1.06 on
+// the free rigid body are (h|Omega|)^2, h|Omega| ~ 1; no claim of h w > 2 is measured there). A
+// stability result at this h, not a limit of the solver (`solver` names the Newton iteration that
+// found nothing near it).
 bool RattleStep::outgrown_step(double predictor_err, const std::string& solver, Result& out) const {
   return fail(out, StepFailure::Kind::Diverged,
               "the free flight q_k + h v_k violates the constraints by " + format_g(predictor_err, 3) + " of their size and " +
-                  solver + " finds no solution near it (the motion has outgrown the step: h w > 2 for some mode)");
+                  solver + " finds no solution near it (the motion has outgrown the step: in one step the free flight "
+                  "moves the constrained points by about " + format_g(std::sqrt(predictor_err), 3) +
+                  " of the constraints' size, whose square a rotation at fixed length leaves them by)");
 }
 
 // Why Newton on the positions and multipliers found no solution: the step's failure, and false.

@@ -81,8 +81,9 @@ Extrapolation extrapolation(const ReportData& data, const RunRecord& run) {
   else
     words += ": no law to extrapolate";
   if (exponential && !holds)
-    words += "; theory predicts exponential growth for this method on this undamped model (its stability region "
-             "holds no interval of the imaginary axis): the error accelerates beyond the horizon";
+    words += "; theory predicts exponential growth for this method on this model, whose own forces damp none of its "
+             "modes (the method's stability region holds no interval of the imaginary axis): the error accelerates "
+             "beyond the horizon";
   // Where the centre of mass is free the law is of the motion's own error ΔE_int (core/metrics.hpp),
   // while the front ranks the whole ΔE. When the centre of mass's share |ΔP|^2/2M (the drift in P)
   // is most of that whole, no law printed covers what is ranked (the fifth referee read: the
@@ -324,7 +325,7 @@ CaseFront case_front(const ReportData& data, const std::string& case_name) {
       if (const StepLimit* limit = data.step_limit(case_name, r->label); limit && r->rtol == 0.0 && limit->h_max > 0.0 &&
                                                                             limit->margin(r->h) > e.step_margin)
         e.step_margin = limit->margin(r->h),
-        e.step_limit = limit->limit == "instability" ? "instability"
+        e.step_limit = limit->limit == "instability" || limit->limit == "energy bound" ? limit->limit
                        : limit->solver_at_stability_limit ? "solver at the stability limit"
                                                           : limit->limit,
         e.step_margin_words = limit->margin_words(r->h, r->t_end);

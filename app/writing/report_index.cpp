@@ -153,11 +153,14 @@ std::string step_caveat(const FrontEntry& e) {
     parts.push_back("its energy error's envelope accelerates towards the horizon (long_time.csv): beyond it the "
                     "error may grow faster than any law printed");
   else if (e.energy_exponential)
-    parts.push_back("theory predicts exponential growth of its energy error on this undamped model: beyond the "
-                    "horizon it accelerates");
+    parts.push_back("theory predicts exponential growth of its energy error on this model, whose own forces damp "
+                    "none of its modes: beyond the horizon it accelerates");
   if (e.step_margin > kStepMarginNote)
     parts.push_back((e.step_margin_words.empty() ? "h/h_max = " + format_g(e.step_margin, 2) : e.step_margin_words) + " (" +
                     (e.step_limit == "instability" ? "the method goes unstable above h_max"
+                     : e.step_limit == "energy bound"
+                         ? "above h_max its energy balance passes 0.1 E_s: on this damped model a bound on the release "
+                           "transient's accuracy error or on an amplification, which the map does not tell apart"
                      : e.step_limit == "solver at the stability limit"
                          ? "above h_max the step leaves the method's stability interval (stability_map.md: h ω_max κ "
                            "at its y*), where the implicit solver finds no solution"

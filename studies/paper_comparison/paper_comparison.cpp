@@ -556,8 +556,9 @@ class PaperComparison final : public Study {
              "(paper_comparison_runs.csv), which says how far round-off moves each run.";
     if (seed == "003")
       return "Model C, figures only (no printed numbers): VI against RK4 and ODE45 over 1000 s, judged on the runs' "
-             "time series; the suite's ODE45 is `rk45` as seed 003 Sect. 5.2 ran it, MATLAB's default tolerances with "
-             "the step capped at 1e-3 s (`max_step`), on the `_ode45` cases; Remark 1 (the rigid-link cable's static shape) has no verdict: the suite's catenary "
+             "time series; the suite's ODE45 is `rk45` at MATLAB's default tolerances on the `_ode45` cases: variable step "
+             "on C_single_multirotor_ode45 (Sect. 5.1 prints no step for it), capped at 1e-3 s (`max_step`) on "
+             "C_cooperative_multirotors_ode45 as Sect. 5.2 ran it; Remark 1 (the rigid-link cable's static shape) has no verdict: the suite's catenary "
              "check is of another model, the hanging tether's elastic string.";
     if (seed == "004")
       return "The tutorial slides: Baumgarte's stabilisation and the orthonormality correction (IDA with and without them), "
