@@ -233,7 +233,7 @@ TEST_CASE("tension-only tether: forces and tangent stiffness against finite diff
   }
 }
 
-TEST_CASE("tension-only tether: with every element slack the lumped nodes fall freely; the seed's elements push",
+TEST_CASE("tension-only tether: with every element slack the lumped nodes fall freely, and the seed's elements push",
           "[hanging-tether][tension-only]") {
   // Nodes on the chord |B - A| = 8.06 m < L = 10 m, every other one moved along it by 0.04 m:
   // the elements alternate between 0.76 and 0.85 of their rest length, all compressed.
