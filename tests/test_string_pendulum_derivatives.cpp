@@ -532,3 +532,74 @@ TEST_CASE("string pendulum: one LGVI step matches the exact flow to third order"
   CHECK(order_Pi > 2.7);
   CHECK(order_Pi < 3.3);
 }
+
+TEST_CASE("string pendulum, tension-only elements: L_d's, the forces' and the stiffness's derivatives with slack and taut "
+          "elements against central differences",
+          "[string_pendulum][derivatives][tension-only]") {
+  // Issue 47: a slack element (shorter than u) contributes nothing. The configuration alternates
+  // taut (+3 % strain) and slack (-3 %) elements, and the step's increments (1e-3 m) keep every
+  // element on its side of the kink at both ends of the step (|strain| >> |dr| / u).
+  sp::Parameters p = paper_parameters(5);
+  p.tension_only = true;
+  Rng rng(4711u);
+  Config c;
+  c.r.assign(p.N + 1, Vec3::Zero());
+  const Vec3 base = Vec3(0.8, 0.3, 0.6).normalized();
+  for (int a = 1; a <= p.N; ++a)
+    c.r[a] = c.r[a - 1] + p.u() * (a % 2 ? 1.03 : 0.97) * (base + rng.vec(0.3)).normalized();
+  c.dr.assign(p.N + 1, Vec3::Zero());
+  for (int a = 1; a <= p.N; ++a) c.dr[a] = rng.vec(1e-3);
+  c.R = so3::exp(rng.vec(1.5));
+  c.F = so3::cayley(rng.vec_with_norm(1e-2));
+  c.h = 1e-3;
+  int slack = 0;
+  for (int a = 1; a <= p.N; ++a) {
+    const double now = (c.r[a] - c.r[a - 1]).norm(), next = (c.r[a] + c.dr[a] - c.r[a - 1] - c.dr[a - 1]).norm();
+    REQUIRE((now < p.u()) == (next < p.u()));  // the same side of the kink over the step
+    slack += now < p.u() ? 1 : 0;
+  }
+  REQUIRE(slack == 2);
+  sp::DiscreteLagrangianDerivatives D;
+  sp::discrete_lagrangian_derivatives(p, sp::StepConfiguration{c.r, c.dr, c.R, c.F, c.h}, D);
+  const auto L = [&](const Config& x) { return Ld(p, x); };
+  CHECK(family_error(node_gradient(c, &Config::dr, 1e-6, L), D.d_dr) < 1e-7);
+  CHECK(family_error(node_gradient(c, &Config::r, 1e-6, L), D.d_r) < 1e-7);
+  // The slack elements' strain terms are gone: L_d differs from the seed's string's by exactly them.
+  sp::Parameters seed = p;
+  seed.tension_only = false;
+  double slack_terms = 0.0;
+  for (int a = 1; a <= p.N; ++a)
+    for (const Vec3& x : {Vec3(c.r[a] - c.r[a - 1]), Vec3(c.r[a] + c.dr[a] - c.r[a - 1] - c.dr[a - 1])})
+      if (x.norm() < p.u()) slack_terms += 0.25 * p.kappa() * std::pow(x.norm() - p.u(), 2);
+  CHECK(Ld(seed, c) + c.h * slack_terms == Approx(Ld(p, c)).epsilon(1e-14));
+
+  // The semi-discrete mechanics: string_forces = -dV/dr (V's strain energy without the slack
+  // elements) and element_stiffness = dF/dx on either side of the kink.
+  const sp::Mechanics mech(p);
+  sp::State s;
+  s.r = c.r;
+  s.v.assign(p.N + 1, Vec3::Zero());
+  s.R = c.R;
+  s.Omega = Vec3::Zero();
+  Eigen::VectorXd f;
+  mech.string_forces(s.r, f);
+  for (int a = 1; a < p.N; ++a)  // the nodes below the pivot, the attachment's body terms aside
+    for (int i = 0; i < 3; ++i) {
+      sp::State plus = s, minus = s;
+      plus.r[a](i) += 1e-6;
+      minus.r[a](i) -= 1e-6;
+      const double dV = (mech.potential_energy(plus) - mech.potential_energy(minus)) / 2e-6;
+      CHECK(f(3 * (a - 1) + i) == Approx(-dV).margin(1e-6 * f.cwiseAbs().maxCoeff()));
+    }
+  for (int a = 1; a <= p.N; ++a) {
+    const Vec3 x = c.r[a] - c.r[a - 1];
+    const Mat3 K = mech.element_stiffness(x);
+    for (int i = 0; i < 3; ++i) {
+      Vec3 e = Vec3::Zero();
+      e(i) = 1e-6;
+      const Vec3 dF = (mech.element_force(x + e) - mech.element_force(x - e)) / 2e-6;
+      CHECK((K.col(i) - dF).norm() <= 1e-6 * p.kappa());
+    }
+    if (x.norm() < p.u()) CHECK(K.norm() == 0.0);
+  }
+}

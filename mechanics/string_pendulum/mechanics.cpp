@@ -28,9 +28,10 @@ State Mechanics::initial_state(const InitialCondition& ic) const {
   return s;
 }
 
-Vec3 Mechanics::element_force(const Vec3& x) const { return linear_element_force(p_.kappa(), p_.u(), x); }
+Vec3 Mechanics::element_force(const Vec3& x) const { return tb::element_force(p_.kappa(), p_.u(), x, p_.tension_only); }
 
 Mat3 Mechanics::element_stiffness(const Vec3& x) const {
+  if (element_slack(p_.u(), x, p_.tension_only)) return Mat3::Zero();  // a slack element: no stiffness
   // d/dx [kappa (1 - u/|x|) x] = kappa (1 - u/|x|) I + kappa u/|x|^3 x x^T.
   const double len = x.norm();
   return p_.kappa() * ((1.0 - p_.u() / len) * Mat3::Identity() + (p_.u() / (len * len * len)) * x * x.transpose());
@@ -164,8 +165,8 @@ double Mechanics::potential_energy(const State& s) const {
   const double m = p_.m();
   double V = 0.0;
   for (int a = 1; a <= p_.N; ++a) {
-    const double stretch = (s.r[a] - s.r[a - 1]).norm() - p_.u();
-    V += 0.5 * p_.kappa() * stretch * stretch - 0.5 * m * p_.g * (s.r[a - 1] + s.r[a]).dot(e3);
+    V += element_strain_energy(p_.kappa(), p_.u(), s.r[a] - s.r[a - 1], p_.tension_only) -
+         0.5 * m * p_.g * (s.r[a - 1] + s.r[a]).dot(e3);
   }
   V -= p_.M * p_.g * (s.r[p_.N] + s.R * p_.rho_c).dot(e3);
   return V;

@@ -32,6 +32,10 @@ struct Parameters {
   Vec3 rho_c = Vec3::Zero();  // attachment point -> centre of mass, body frame (m)
   Mat3 J = Mat3::Zero();   // body inertia about the attachment point, body frame (kg m^2)
   double g = 9.81;         // gravity along +e3 (down)
+  // Elements that cannot push ([model] cable = "tension_only", issue 47; mechanics/
+  // elastic_element.hpp): a slack element has no force, stiffness or strain energy. The seed's
+  // string (false) pushes when shorter than u. Model A has no damper to keep or drop.
+  bool tension_only = false;
 
   double u() const { return length / N; }    // unstretched element length
   double m() const { return mu * u(); }      // element mass

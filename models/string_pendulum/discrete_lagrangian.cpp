@@ -8,7 +8,9 @@ using so3::hat;
 namespace {
 
 // Trapezoidal strain energy of one element: 1/4 h kappa (|x| - u)^2 at each end of the step.
+// A slack tension-only element stores none (mechanics/elastic_element.hpp).
 double strain_term(const Parameters& p, const Vec3& x) {
+  if (element_slack(p.u(), x, p.tension_only)) return 0.0;
   const double s = x.norm() - p.u();
   return 0.25 * p.kappa() * s * s;
 }
@@ -41,9 +43,8 @@ void discrete_lagrangian_derivatives(const Parameters& p, const StepConfiguratio
   const double m = p.m(), h = c.h, kappa = p.kappa(), u = p.u();
   out.d_dr.assign(N + 1, Vec3::Zero());
   out.d_r.assign(N + 1, Vec3::Zero());
-  auto grad = [&](const Vec3& x) -> Vec3 {  // nabla V^e = kappa (|x| - u) x / |x|
-    const double len = x.norm();
-    return kappa * (len - u) / len * x;
+  auto grad = [&](const Vec3& x) -> Vec3 {  // nabla V^e = kappa (|x| - u) x / |x|, 0 while slack
+    return element_force(kappa, u, x, p.tension_only);
   };
   for (int a = 1; a <= N; ++a) {
     const int ia = a - 1, ib = a;

@@ -95,7 +95,8 @@ class StringPendulumStep final : public DiscreteLieGroupStep {
     const Vec3 gravity = (0.75 * ah * p_.m() * p_.g) * kE3;
     for (int a = 1; a <= N_; ++a) {
       const Vec3 x = r_[a] - r_[a - 1];
-      const Vec3 element = gravity + (0.5 * ah * kappa * (1.0 + u / x.norm())) * x.cwiseAbs();
+      const bool slack = element_slack(u, x, p_.tension_only);  // no strain term, no round-off of one
+      const Vec3 element = gravity + (slack ? 0.0 : 0.5 * ah * kappa * (1.0 + u / x.norm())) * x.cwiseAbs();
       if (a >= 2) S_fixed_.segment<3>(3 * (a - 2)) += element;
       S_fixed_.segment<3>(3 * (a - 1)) += element;
     }
@@ -126,7 +127,8 @@ class StringPendulumStep final : public DiscreteLieGroupStep {
       const Vec3 ada = da.cwiseAbs(), adb = db.cwiseAbs();
       const Vec3 x_next = r_[a] + db - r_[a - 1] - da;
       const double len = x_next.norm();
-      const Vec3 strain_next = (ah * kappa * std::abs(len - u) / len) * x_next.cwiseAbs();
+      const Vec3 strain_next =
+          element_slack(u, x_next, p_.tension_only) ? Vec3::Zero() : Vec3((ah * kappa * std::abs(len - u) / len) * x_next.cwiseAbs());
       if (a >= 2) S_.segment<3>(3 * (a - 2)) += inertia * (2.0 * ada + adb) + strain_next;
       S_.segment<3>(3 * (a - 1)) += inertia * (ada + 2.0 * adb) + strain_next;
     }
