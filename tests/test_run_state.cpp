@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "app/common/csv_table.hpp"
+#include "app/judging/metric_cells.hpp"
 #include "app/writing/summary.hpp"
 #include "tests/temp_file.hpp"
 
@@ -95,4 +96,17 @@ TEST_CASE("summary.csv has the state beside the status cell, one word a row", "[
   CHECK(t.rows[0].at("status") == "ok");
   CHECK(t.rows[1].at("state") == "diverged");
   CHECK(t.rows[1].at("status").rfind("diverged at h = ", 0) == 0);  // a fixed-step run's non-finite state
+}
+
+TEST_CASE("the summary's status cell leads a drift in P with the whole energy error it carries", "[summary][state]") {
+  // The referee read of r46: summary.md said "ok, drifts in P" beside 137 J (54 E_s).
+  SummaryRow row;
+  row.outcome = run_state_tests::ok_with(&RunOutcome::momentum_drift, "drifts in P: max |ΔE| 137 J; ...");
+  row.metrics.energy_err_max = 137.227;
+  row.metrics.energy_err_com_max = 137.2;
+  CHECK(status_cell(row) == "drifts in P (max |ΔE| 137 J, the centre of mass's 137 J), the motion's own energy ok");
+  row.outcome.note = "drift from t = 70.8 s (step 70800): ...";
+  row.outcome.t = 70.8;
+  CHECK(status_cell(row) == "drifts in P (max |ΔE| 137 J, the centre of mass's 137 J), drift from t = 70.8 s");
+  CHECK(status_cell(SummaryRow{}) == "ok");
 }

@@ -135,8 +135,15 @@ std::string status_cell(const SummaryRow& row) {
   const std::string at = "t = " + format_g(o.t, 3) + " s";
   switch (o.kind) {
     case RunOutcome::Kind::Ok: {
+      // A drift in P leads with the whole energy error it carries (N2, and the referee read of r46:
+      // the summary's cell said "ok, drifts in P" beside 137 J); "ok" judged the motion's own part.
       std::string out = "ok";
-      if (!o.momentum_drift.empty()) out += ", drifts in P";
+      if (!o.momentum_drift.empty()) {
+        const ConservationMetrics& m = row.metrics;
+        out = "drifts in P (max |ΔE| " + format_g(m.energy_err_max, 3) + " J, the centre of mass's " +
+              format_g(m.energy_err_com_max, 3) + " J)";
+        if (o.note.empty()) out += ", the motion's own energy ok";
+      }
       if (!o.note.empty()) out += ", drift from " + at;
       if (!o.episode.empty()) out += ", a rise that slowed";
       return out;
