@@ -22,6 +22,7 @@
 #include "models/hanging_tether/static_equilibrium.hpp"
 #include "mechanics/string_pendulum/mechanics.hpp"
 #include "tests/test_support.hpp"
+#include "tests/tether_parameters.hpp"
 
 using namespace tb;
 using namespace tb::testing;
@@ -31,22 +32,7 @@ namespace {
 
 const Vec3 kE3 = Vec3::UnitZ();
 
-// The bundled cases' tether: L = 10 m, mu = 0.5 kg/m, EA = 500 N (a few percent of strain at
-// equilibrium, so elasticity matters), anchors 8 m apart with B 1 m lower, off the x axis so
-// that no coordinate is special.
-ht::Parameters tether(int N, ht::Discretisation d, double damping = 0.0) {
-  ht::Parameters p;
-  p.N = N;
-  p.mu = 0.5;
-  p.length = 10.0;
-  p.EA = 500.0;
-  p.g = 9.81;
-  p.A = Vec3(0.3, -0.2, 0.1);
-  p.B = p.A + Vec3(8.0 * std::cos(0.4), 8.0 * std::sin(0.4), 1.0);
-  p.damping_rate = damping;
-  p.discretisation = d;
-  return p;
-}
+ht::Parameters tether(int N, ht::Discretisation d, double damping = 0.0) { return bundled_tether(N, d, damping); }
 
 // A random state near the parabola: every element stretched or compressed by a few percent,
 // random velocities.

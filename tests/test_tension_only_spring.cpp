@@ -24,6 +24,7 @@
 #include "models/hanging_tether/mechanics.hpp"
 #include "models/hanging_tether/shapes.hpp"
 #include "tests/test_support.hpp"
+#include "tests/tether_parameters.hpp"
 
 using namespace tb;
 using namespace tb::testing;
@@ -168,17 +169,9 @@ namespace {
 
 namespace ht = tb::hanging_tether;
 
-// The bundled cases' tether (L = 10 m, mu = 0.5 kg/m, EA = 500 N, anchors 8 m apart, B 1 m lower).
+// The bundled cases' tether (tests/tether_parameters.hpp), its elements tension-only or not.
 ht::Parameters cable_tether(int N, ht::Discretisation d, bool tension_only) {
-  ht::Parameters p;
-  p.N = N;
-  p.mu = 0.5;
-  p.length = 10.0;
-  p.EA = 500.0;
-  p.g = 9.81;
-  p.A = Vec3(0.3, -0.2, 0.1);
-  p.B = p.A + Vec3(8.0 * std::cos(0.4), 8.0 * std::sin(0.4), 1.0);
-  p.discretisation = d;
+  ht::Parameters p = bundled_tether(N, d);
   p.tension_only = tension_only;
   return p;
 }
