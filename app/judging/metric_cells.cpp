@@ -140,7 +140,7 @@ std::string status_cell(const SummaryRow& row) {
       std::string out = "ok";
       if (!o.momentum_drift.empty()) {
         const ConservationMetrics& m = row.metrics;
-        out = "drifts in P (max |ΔE| " + format_g(m.energy_err_max, 3) + " J, the centre of mass's " +
+        out = "drifts in P (max ΔE " + format_g(m.energy_err_max, 3) + " J, the centre of mass's " +
               format_g(m.energy_err_com_max, 3) + " J)";
         if (o.note.empty()) out += ", the motion's own energy ok";
       }

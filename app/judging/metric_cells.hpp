@@ -59,7 +59,7 @@ std::string growth_law_words(const std::string& code);
 std::string growth_code_meaning(const std::string& code);
 
 // The run's status in a few words with its onset: "ok", "ok, drift from t = 70.8 s",
-// "drifts in P (max |ΔE| 137 J, the centre of mass's 137 J), the motion's own energy ok",
+// "drifts in P (max ΔE 137 J, the centre of mass's 137 J), the motion's own energy ok" (no "|": a table cell),
 // "unstable from t = 12 s", "diverged at t = 3.1 s", "failed at t = 3.1 s", "interrupted at
 // t = 3 s", "n/a". The full status (what the criterion found, the reason) is summary.csv's.
 std::string status_cell(const SummaryRow& row);

@@ -159,7 +159,7 @@ std::string RunRecord::short_status() const {
       const std::string whole = after("drifts in P: max |ΔE| ", ';'), com = after("|ΔP|²/2M ", ' ');
       const std::string moved = after("centre of mass moved ", ';');
       out = "drifts in P (";
-      if (!whole.empty()) out += "max |ΔE| " + whole + (com.empty() ? std::string() : ", the centre of mass's " + com + " J") + "; ";
+      if (!whole.empty()) out += "max ΔE " + whole + (com.empty() ? std::string() : ", the centre of mass's " + com + " J") + "; ";
       out += "centre of mass moved " + moved + ")";
       // "ok" judged the motion's own energy: said where nothing else of it is noted.
       if (status.find("drift from t = ") == std::string::npos) out += ", the motion's own energy ok";

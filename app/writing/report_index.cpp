@@ -137,7 +137,7 @@ std::string error_words(const HorizonError& e, double case_horizon) {
          (e.t_end != case_horizon ? " over " + format_g(e.t_end, 6) + " s" : "");
 }
 
-// "status drifts in P (max |ΔE| 3.55e-05 J, the centre of mass's 2.78e-05 J; centre of mass moved 2.03 m),
+// "status drifts in P (max ΔE 3.55e-05 J, the centre of mass's 2.78e-05 J; centre of mass moved 2.03 m),
 // the motion's own energy ok; h/h_max = 0.96 (the implicit solver fails
 // to converge above h_max)": what the run's status saw beside ok (a drift in P, an energy drift, a
 // rise that slowed: the front ranks errors at the horizon, which such a run's need not keep beyond
