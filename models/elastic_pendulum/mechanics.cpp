@@ -23,11 +23,11 @@ double Mechanics::potential_energy(const Vec3& x) const {
 
 Vec3 Mechanics::potential_gradient(const Vec3& x) const {
   const Vec3 weight = p_.m * p_.g * Vec3::UnitZ();
-  if (slack(x)) return -weight;  // a slack spring: no force, whatever its direction
-  const double r = x.norm();
+  const double r = x.norm();  // once: this is every step's force
+  if (p_.tension_only && r < p_.l0) return -weight;  // a slack spring: no force, whatever its direction
   // At the pivot the spring force has no direction: report NaN so integrators fail the step.
   if (!(r > 0.0)) return Vec3::Constant(std::numeric_limits<double>::quiet_NaN());
-  return (p_.k * acting_stretch(x) / r) * x - weight;  // as the seed's k (r - l0) / r, bit for bit
+  return (p_.k * (r - p_.l0) / r) * x - weight;
 }
 
 Mat3 Mechanics::potential_hessian(const Vec3& x) const {
