@@ -13,6 +13,7 @@
 
 #include "numerics/homogeneous_product.hpp"
 #include "core/invariant_values.hpp"
+#include "core/switching.hpp"
 
 namespace tb {
 
@@ -87,6 +88,23 @@ class Formulation {
   // The physical state (positions, velocities, R, Omega) in one layout shared by every
   // formulation of the model, so that runs of different formulations can be compared.
   virtual Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const = 0;
+
+  // The model's switching functions (core/switching.hpp), attached by Model::make_formulation:
+  // none (count 0) for a model whose equations are smooth.
+  int switching_count() const { return switching_ ? switching_->count : 0; }
+  const SwitchingFunctions* switching() const { return switching_.get(); }
+  // s_i (and ds_i/dt) at the form's state y, through physical_state.
+  void switching_values(const Eigen::VectorXd& y, Eigen::VectorXd& s, Eigen::VectorXd& rate) const {
+    switching_->evaluate(physical_state(y), s, rate);
+  }
+  void switching_values(const Eigen::VectorXd& y, Eigen::VectorXd& s) const {
+    Eigen::VectorXd rate;
+    switching_values(y, s, rate);
+  }
+  void attach_switching(std::shared_ptr<const SwitchingFunctions> switching) { switching_ = std::move(switching); }
+
+ private:
+  std::shared_ptr<const SwitchingFunctions> switching_;
 };
 
 // y' = f(t, y). rhs() may leave non-finite values in dydt when the state is unphysical;

@@ -101,6 +101,18 @@ class Model {
   // not defined. Most models are held by a fixed support or pulled by gravity: none by default.
   bool conserves_linear_momentum() const { return conserves_linear_momentum_; }
   void declare_linear_momentum_conserved() { conserves_linear_momentum_ = true; }
+  // The model's switching functions (core/switching.hpp), where its equations have kinks (a
+  // tension-only cable); every formulation it builds carries them. None by default.
+  void declare_switching(SwitchingFunctions switching) {
+    switching_ = std::make_shared<const SwitchingFunctions>(std::move(switching));
+  }
+  int switching_count() const { return switching_ ? switching_->count : 0; }
+  const SwitchingFunctions* switching() const { return switching_.get(); }
+  // Its closed-form switches at the case's parameters, where it knows them (core/switching.hpp).
+  void declare_switching_closed_form(SwitchingClosedForm answers) {
+    switching_closed_form_ = std::make_shared<const SwitchingClosedForm>(std::move(answers));
+  }
+  const SwitchingClosedForm* switching_closed_form() const { return switching_closed_form_.get(); }
   // The fastest frequency of the model's linearised motion in a discretisation (rad/s), where
   // the model knows it (a closed form of its parameters), else nullopt: the stability map
   // prints h_max x omega_max with it, the dimensionless limit a method's stability region sets.
@@ -116,7 +128,9 @@ class Model {
   std::unique_ptr<Formulation> make_formulation(FormulationKind kind, const std::string& discretisation,
                                                 std::string& why_not) const {
     if (!offers(kind, discretisation, why_not)) return nullptr;
-    return build(kind, discretisation);
+    std::unique_ptr<Formulation> form = build(kind, discretisation);
+    if (form && switching_) form->attach_switching(switching_);
+    return form;
   }
   std::unique_ptr<Formulation> make_formulation(FormulationKind kind, std::string& why_not) const {
     return make_formulation(kind, default_discretisation(), why_not);
@@ -140,6 +154,8 @@ class Model {
     });
   }
   std::shared_ptr<LazySlowestPeriod> slowest_period_source_;
+  std::shared_ptr<const SwitchingFunctions> switching_;
+  std::shared_ptr<const SwitchingClosedForm> switching_closed_form_;
   mutable double slowest_period_s_ = std::numeric_limits<double>::quiet_NaN();
   mutable std::string slowest_period_basis_;
   bool integrates_rotations_ = true;

@@ -5,6 +5,9 @@
 
 #include <Eigen/Core>
 #include <cmath>
+#include <string>
+
+#include "core/switching.hpp"
 
 namespace tb {
 
@@ -30,6 +33,25 @@ inline double element_strain_energy(double kappa, double u, const Eigen::Vector3
   if (element_slack(u, x, tension_only)) return 0.0;
   const double stretch = x.norm() - u;
   return 0.5 * kappa * stretch * stretch;
+}
+
+// The switching functions of a chain of such elements (core/switching.hpp): the stretch
+// s_a = |x_a| - u of each element's chord x_a = p_{a+1} - p_a and its rate x_a . (v_{a+1} - v_a) / |x_a|,
+// from the chain's points p_0 .. p_N and their velocities (columns; an anchor's velocity 0).
+inline void chain_stretches(const Eigen::Matrix3Xd& points, const Eigen::Matrix3Xd& velocities, double u,
+                            Eigen::VectorXd& s, Eigen::VectorXd& rate) {
+  const Eigen::Index elements = points.cols() - 1;
+  s.resize(elements);
+  rate.resize(elements);
+  for (Eigen::Index a = 0; a < elements; ++a) {
+    const Eigen::Vector3d x = points.col(a + 1) - points.col(a);
+    const double len = x.norm();
+    s[a] = len - u;
+    rate[a] = x.dot(velocities.col(a + 1) - velocities.col(a)) / len;
+  }
+}
+inline std::string chain_stretch_meaning() {
+  return "the stretch |x| - u of each element (m): taut >= 0, slack < 0";
 }
 
 // The fastest axial mode of a string of such elements, each of mass mu u (Model::max_frequency):

@@ -7,7 +7,9 @@
 #include <cmath>
 
 #include "models/elastic_pendulum/forms.hpp"
+#include "models/elastic_pendulum/slack_closed_forms.hpp"
 #include "core/linear_modes.hpp"
+#include "mechanics/elastic_element.hpp"
 #include "mechanics/unconstrained_dae.hpp"
 
 namespace tb::elastic_pendulum {
@@ -28,6 +30,21 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
   // The spring force has no direction at the pivot (a slack tension-only spring has none to give).
   if (!(ic.position.norm() > 0.0) && !(p.tension_only && p.l0 > 0.0)) initial.fail("position", "a point other than the pivot (the origin)", "[0, 0, 0]");
   ic.velocity = initial.vec3("velocity");
+  // A taut start without a radial oscillation (issue 47's whirling string, whose limit table varies
+  // k): |x0| replaced by the radius r at which the spring's tension k (r - l0) supplies the radial
+  // force m (|v_t|^2 / r + g e3 . x0/|x0|) the motion needs (v_t the velocity's part across x0), by
+  // fixed-point iteration from l0 (a contraction while that force is below k l0 / 2).
+  if (initial.has("radius") && initial.one_of("radius", {"as_given", "balanced"}) == "balanced") {
+    const double r_given = ic.position.norm();
+    if (!(r_given > 0.0)) initial.fail("radius", "\"as_given\" for a start at the pivot (no direction to balance along)", "\"balanced\"");
+    const Vec3 n = ic.position / r_given;
+    const double vt2 = (ic.velocity - ic.velocity.dot(n) * n).squaredNorm();
+    double r = p.l0;
+    for (int i = 0; i < 200; ++i) r = p.l0 + p.m * (vt2 / r + p.g * n.z()) / p.k;
+    if (!(std::abs(r - (p.l0 + p.m * (vt2 / r + p.g * n.z()) / p.k)) <= 1e-14 * r) || !(r > p.l0))
+      initial.fail("radius", "a start whose radial balance has a taut solution r > l0", "no converged balance");
+    ic.position = r * n;
+  }
   initial.finish();
   return make_model(p, ic);
 }
@@ -49,6 +66,16 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
                   "embedded-ode form step for step (a Munthe-Kaas or commutator-free method its Runge-Kutta method)")},
       PhysicalParts().then(PhysicalPart::Configuration, 3).then(PhysicalPart::Rate, 3));  // [x, v]
   model->declare_no_rotations();  // point masses only: no R to keep orthogonal
+  // The tension-only spring's kink at |x| = l0 (core/switching.hpp): one element from the pivot.
+  if (p.tension_only)
+    model->declare_switching({1, chain_stretch_meaning(), [l0 = p.l0](const Eigen::VectorXd& y, Eigen::VectorXd& s,
+                                                                     Eigen::VectorXd& rate) {
+                                Eigen::Matrix3Xd points = Eigen::Matrix3Xd::Zero(3, 2), velocities = points;
+                                points.col(1) = y.head<3>();
+                                velocities.col(1) = y.segment<3>(3);
+                                chain_stretches(points, velocities, l0, s, rate);
+                              }, p.k});
+  declare_slack_closed_forms(*model, p, ic);
   // The slowest period from the linearisation about the hanging rest state (core/linear_modes.hpp;
   // the Newton refinement finds the static length L = l0 + m g / k from the guess l0): the slower of
   // the swing 2 pi sqrt(L / g) (twice, in two planes) and the spring's 2 pi sqrt(m / k).

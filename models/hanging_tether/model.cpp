@@ -7,6 +7,7 @@
 #include "core/format.hpp"
 #include "core/linear_modes.hpp"
 #include "models/hanging_tether/static_equilibrium.hpp"
+#include "mechanics/elastic_element.hpp"
 #include "mechanics/unconstrained_dae.hpp"
 
 namespace tb::hanging_tether {
@@ -51,6 +52,19 @@ std::shared_ptr<const HangingTetherModel> make_model(const Parameters& p, Initia
   model->declare_no_rotations();  // point masses only: no R to keep orthogonal
   model->declare_no_momentum_map();  // fixed anchors and gravity: no symmetry, no Noether momentum
   if (p.damping_rate > 0.0) model->declare_damped();  // -zeta M v on every node
+  // The tension-only elements' kinks (core/switching.hpp): N elements from A through the free
+  // nodes r_1 .. r_{N-1} (the physical state's first 3(N - 1) numbers, their velocities next) to B.
+  if (p.tension_only)
+    model->declare_switching({p.N, chain_stretch_meaning(), [p](const Eigen::VectorXd& y, Eigen::VectorXd& s,
+                                                                Eigen::VectorXd& rate) {
+                                const int free = p.N - 1;
+                                Eigen::Matrix3Xd points(3, p.N + 1), velocities = Eigen::Matrix3Xd::Zero(3, p.N + 1);
+                                points.col(0) = p.A;
+                                points.col(p.N) = p.B;
+                                points.middleCols(1, free) = y.head(3 * free).reshaped(3, free);
+                                velocities.middleCols(1, free) = y.segment(3 * free, 3 * free).reshaped(3, free);
+                                chain_stretches(points, velocities, p.u(), s, rate);
+                              }, p.kappa()});
   // The slowest period from the linearisation about the hanging equilibrium (core/linear_modes.hpp):
   // the discretisation's static shape, which the model solves itself (static_equilibrium.hpp:
   // Newton with a line search from a pre-stretched parabola; a plain Newton from the unstretched

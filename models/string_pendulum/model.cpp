@@ -6,6 +6,7 @@
 #include "models/string_pendulum/model.hpp"
 
 #include "mechanics/case_input.hpp"
+#include "mechanics/elastic_element.hpp"
 #include "mechanics/lazy_parts_model.hpp"
 #include "core/lie_group_ode.hpp"
 #include "models/string_pendulum/forms.hpp"
@@ -48,6 +49,16 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
         .then(PhysicalPart::Configuration, 9)
         .then(PhysicalPart::Rate, 3);
   });
+  // The tension-only elements' kinks (core/switching.hpp): N elements from the pivot r_1 = 0
+  // through r_2 .. r_{N+1} (the physical state's first 3N numbers, their velocities next).
+  if (p.tension_only)
+    model->declare_switching({p.N, chain_stretch_meaning(), [p](const Eigen::VectorXd& y, Eigen::VectorXd& s,
+                                                                Eigen::VectorXd& rate) {
+                                Eigen::Matrix3Xd points = Eigen::Matrix3Xd::Zero(3, p.N + 1), velocities = points;
+                                points.rightCols(p.N) = y.head(3 * p.N).reshaped(3, p.N);
+                                velocities.rightCols(p.N) = y.segment(3 * p.N, 3 * p.N).reshaped(3, p.N);
+                                chain_stretches(points, velocities, p.u(), s, rate);
+                              }, p.kappa()});
   // The slowest period from the linearisation about the hanging equilibrium (core/linear_modes.hpp):
   // the string straight down from the pivot, the body's centre of mass straight below the
   // attachment (R0 turns rho_c onto e3), at rest; the Newton refinement adds the static stretch.

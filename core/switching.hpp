@@ -1,0 +1,63 @@
+#pragma once
+// Switching functions (issue 47): scalar functions of a model's physical state whose sign
+// changes where its equations stop being smooth. A tension-only element's stretch
+// s = |x| - u is one: taut (s >= 0) its force is EA s / u along x, slack (s < 0) it has none,
+// so the force is C^0 and the potential C^1 across s = 0, not C^2. A method that locates the
+// zeros of s (an adaptive method's dense output, a SUNDIALS root finder) can stop a step
+// there and restart on the other side, so that no step's error estimate straddles the kink;
+// a fixed-step method steps through it. The same functions let the measurement count the
+// switches a run makes and time them, for every integrator alike.
+//
+// A model declares them once (Model::declare_switching); every formulation it builds carries
+// them (Formulation::switching), evaluated on the formulation's physical_state, the layout
+// every form of the model shares.
+
+#include <Eigen/Dense>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tb {
+
+struct SwitchingFunctions {
+  int count = 0;
+  // What each function is, for messages and reports ("the stretch |x| - u of each element (m)").
+  std::string meaning;
+  // s_i and ds_i/dt at a physical state (Formulation::physical_state's layout). The rate lets a
+  // measurement interpolate s between samples by cubic Hermite, whose error is O(dt^4).
+  std::function<void(const Eigen::VectorXd& physical, Eigen::VectorXd& s, Eigen::VectorXd& rate)> evaluate;
+  // The elements' axial stiffness EA/u (N/m): a taut element's tension is stiffness * s.
+  double stiffness = 0.0;
+};
+
+// What a model knows in closed form about its switches at a case's parameters (issue 47 item 3:
+// the bungee drop, the whirling string), declared by the model where its case is one
+// (Model::declare_switching_closed_form), so that a study judges every integrator's events
+// against it without naming the model.
+struct SwitchingClosedForm {
+  std::string name;   // "the bungee drop"
+  std::string basis;  // what the answers are and where they hold, one or two sentences
+  // true: the answers are the model's own exact motion. false: a limit the model approaches
+  // (the inextensible string as EA grows), stated beside the runs, which are then judged against
+  // a converged reference solution of the model itself.
+  bool exact = true;
+  // The switch times in (0, t_end] the closed form gives (all of them when exact; the first few
+  // it covers otherwise), and the direction of each (true: slack -> taut).
+  std::function<std::vector<std::pair<double, bool>>(double t_end)> switches;
+  // The peak tension of the first taut phase (N); NaN where the closed form gives none.
+  double peak_tension = std::numeric_limits<double>::quiet_NaN();
+  // The exact physical state at t (false where the closed form gives none): the global error.
+  std::function<bool(double t, Eigen::VectorXd& physical)> state;
+  // Its other named numbers, for the tables: {"entry speed v0 (m/s)", 3.96}, ...
+  std::vector<std::pair<std::string, double>> quantities;
+};
+
+// Which side of its kink a switching function's value is on: s >= 0 is the taut side (an
+// element exactly at its unstretched length counts as taut, the side whose one-sided stiffness
+// a Newton step landing there uses: mechanics/elastic_element.hpp).
+inline bool switching_side(double s) { return s >= 0.0; }
+
+}  // namespace tb
