@@ -101,6 +101,18 @@ SettingSpec max_step_setting() {
                               0.0);
 }
 
+SettingSpec locate_events_setting() {
+  return switch_setting(kLocateEventsKey,
+                        "1: stop a step at the first zero of the model's switching functions (a tension-only element "
+                        "going slack or taut) and restart there; 0: step through the kink. Idle where the model has none",
+                        0);
+}
+
+std::string idle_locate_events(const std::string& key, const Formulation& form) {
+  if (key != kLocateEventsKey || form.switching_count() > 0) return "";
+  return "the model declares no switching functions (its equations have no kink to locate: a cable that can push)";
+}
+
 bool IntegratorSettings::declares_tolerances() const { return declares(kRtolKey) && declares(kAtolKey); }
 
 ErrorTolerances IntegratorSettings::tolerances() const { return {get(kRtolKey), get(kAtolKey)}; }

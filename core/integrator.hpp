@@ -91,6 +91,16 @@ std::vector<SettingSpec> error_tolerance_settings(std::string rtol_meaning, doub
 // MaxStep = 1e-3 (cases/README.md, the `_ode45` cases). Read with IntegratorSettings::max_step().
 inline constexpr const char* kMaxStepKey = "max_step";
 SettingSpec max_step_setting();
+// Event location (issue 47): where the model declares switching functions (core/switching.hpp,
+// a tension-only cable's element stretches), an adaptive method that can locate their zeros
+// stops its step at the first one and restarts there, so that no step (and no error estimate)
+// straddles the kink; 0 (the default) steps through it like a fixed-step method. Idle on a model
+// without switching functions. Read with IntegratorSettings::locate_events().
+inline constexpr const char* kLocateEventsKey = "locate_events";
+SettingSpec locate_events_setting();
+// IntegratorInfo::idle_setting for it: why `locate_events` has nothing to act on in `form` (the
+// model declares no switching functions), "" where it acts or for any other key.
+std::string idle_locate_events(const std::string& key, const Formulation& form);
 
 // Settings of one run: the step h (from the case, or --h) and one value per declared setting.
 class IntegratorSettings {
@@ -120,6 +130,8 @@ class IntegratorSettings {
   void set_tolerances(const ErrorTolerances& tolerances);
   // The step cap of an adaptive method that declares max_step_setting(): 0 means none.
   double max_step() const { return get(kMaxStepKey); }
+  // Whether an adaptive method that declares locate_events_setting() locates switching events.
+  bool locate_events() const { return declares(kLocateEventsKey) && get_int(kLocateEventsKey) == 1; }
 
   // Every declared setting at its default.
   static IntegratorSettings defaults(const std::vector<SettingSpec>& specs, double h);

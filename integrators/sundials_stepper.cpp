@@ -96,10 +96,20 @@ bool Stepper::step(double t_stop, StepFailure& failure) {
   }
   last_error_.clear();
   callback_note_.clear();
+  if (restart_pending_) {
+    restart_pending_ = false;
+    before_restart_ = counters_;
+    if (std::string why = restart_at_event(); !why.empty())
+      return fail(failure, StepFailure::Kind::SolverFailed, "restarting at the event at t = " + format_e(t_) + ": " + why);
+  }
   double t_reached = t_;
   const char* call = "";
   const int flag = solve_one_step(t_stop, t_reached, call);
   read_counters();
+  counters_.steps += before_restart_.steps;
+  counters_.rhs_evals += before_restart_.rhs_evals;
+  counters_.newton_iters += before_restart_.newton_iters;
+  counters_.error_test_failures += before_restart_.error_test_failures;
   const std::string note = callback_note_.empty() ? "" : " (" + callback_note_ + ")";
   if (flag < 0)
     return fail(failure, StepFailure::Kind::SolverFailed,
@@ -117,6 +127,7 @@ bool Stepper::step(double t_stop, StepFailure& failure) {
   t_previous_ = t_;
   t_ = t_new;
   accepted(flag == api_.tstop_return, y_);
+  restart_pending_ = flag == api_.root_return;
   return true;
 }
 

@@ -37,6 +37,7 @@ struct OrderHistogram {
   std::array<long, 13> steps{};
   long last_steps = 0;
   void count(long steps_now, int order) {
+    if (steps_now < last_steps) last_steps = 0;  // a restart at an event zeroed the solver's own count
     if (steps_now > last_steps && order >= 0 && order < int(steps.size())) steps[order] += steps_now - last_steps;
     last_steps = steps_now;
   }
@@ -49,6 +50,7 @@ struct SolverApi {
   const char* dky_call;                 // its dense-output call, named in messages
   char* (*return_flag_name)(long flag);  // CVodeGetReturnFlagName, IDAGetReturnFlagName
   int success, tstop_return, warning;   // its CV_/IDA_ SUCCESS, TSTOP_RETURN, WARNING
+  int root_return;                      // its CV_/IDA_ ROOT_RETURN (a located zero of the root functions)
 };
 
 class Stepper : public TimeStepper {
@@ -86,6 +88,11 @@ class Stepper : public TimeStepper {
   // An accepted state (at_stop: the solver interpolated to t_stop) and a dense one: the place
   // to project them.
   virtual void accepted(bool /*at_stop*/, Eigen::VectorXd& /*y*/) {}
+  // After a step that ended at a located root (issue 47, `locate_events`): restart the solver at
+  // (t_, y_), its next step of order 1 from the kink (CVodeReInit / IDAReInit), so that no BDF
+  // history from the other side of the kink enters a step after it. Called before the next step,
+  // not at the root: until then the dense output still serves the samples inside the step.
+  virtual std::string restart_at_event() { return ""; }
   virtual void interpolated(Eigen::VectorXd& /*y*/) const {}
 
   // The user data the error handlers expect (a Stepper*, whatever the derived type).
@@ -109,6 +116,9 @@ class Stepper : public TimeStepper {
   const SolverApi api_;
   const double h0_;    // the initial step (settings.h)
   double t_previous_;  // start of the last accepted step
+  bool restart_pending_ = false;  // the last step ended at a located root
+  // The counters before the last restart: CVodeReInit and IDAReInit zero the solver's own.
+  StepCounters before_restart_;
   std::string setup_failure_;  // non-empty: the stepper never ran
   bool broken_ = false;
   std::string broken_reason_;

@@ -141,7 +141,7 @@ using sundials::view;
 using CvodeMemory = sundials::Memory<CVodeFree>;
 
 constexpr sundials::SolverApi kCvode{"CVODE", "CVodeGetDky", CVodeGetReturnFlagName, CV_SUCCESS, CV_TSTOP_RETURN,
-                                     CV_WARNING};
+                                     CV_WARNING, CV_ROOT_RETURN};
 
 // The CVODE calls; the step, dense output and failures are the shell's (integrators/sundials_stepper.hpp).
 class CvodeStepper final : public sundials::Stepper {
@@ -212,7 +212,32 @@ class CvodeStepper final : public sundials::Stepper {
     if (why.empty() && newton) why = check(CVodeSetLinearSolver(mem, LS_.get(), A_.get()), "CVodeSetLinearSolver");
     if (why.empty() && projecting_) why = check(CVodeSetProjFn(mem, projection), "CVodeSetProjFn");
     if (why.empty() && projecting_) why = check(CVodeSetProjErrEst(mem, SUNFALSE), "CVodeSetProjErrEst");
+    // Event location (issue 47): CVODE's root finding on the model's switching functions (Illinois
+    // on its interpolant, to within 100 ulps of t; Hindmarsh et al., CVODE user guide, "Rootfinding").
+    if (why.empty() && s.locate_events() && ode_.switching_count() > 0)
+      why = check(CVodeRootInit(mem, ode_.switching_count(), switching), "CVodeRootInit");
     return why;
+  }
+
+  // The step ended at a root: CVODE restarts there at order 1 with a fresh history (its
+  // CVodeReInit keeps the tolerances, solvers and root functions).
+  std::string restart_at_event() override {
+    view(y_out_.get()) = y_;
+    return check(CVodeReInit(mem_.get(), t_, y_out_.get()), "CVodeReInit");
+  }
+
+  // CVRootFn: the switching functions at (t, y).
+  static int switching(double, N_Vector y, double* gout, void* user) {
+    auto& self = *static_cast<CvodeStepper*>(user);
+    try {
+      self.y_work_ = view(y);
+      self.ode_.switching_values(self.y_work_, self.s_work_);
+      for (int i = 0; i < int(self.s_work_.size()); ++i) gout[i] = self.s_work_[i];
+      return 0;
+    } catch (const std::exception& e) {
+      self.callback_note_ = std::string("the switching functions threw: ") + e.what();
+      return -1;
+    }
   }
 
   int solve_one_step(double t_stop, double& t_reached, const char*& call) override {
@@ -334,7 +359,7 @@ class CvodeStepper final : public sundials::Stepper {
   const int n_;
   bool projecting_ = false;
   sundials::OrderHistogram orders_;  // while profiling
-  Eigen::VectorXd y_work_, f_work_;  // callback workspaces (the model takes VectorXd)
+  Eigen::VectorXd y_work_, f_work_, s_work_;  // callback workspaces (the model takes VectorXd)
   // Creation order = declaration order, after the shell's context and dense-output vector;
   // destruction runs backwards (integrators/sundials_handles.hpp).
   sundials::Vector y_out_;
@@ -375,7 +400,8 @@ IntegratorInfo cvode_info() {
                           "1: project each step onto the form's invariants (R onto SO(3) by its polar factor, "
                           "|q_i| = 1 and q_i·ω_i = 0; CVodeSetProjFn), also the samples; BDF only (with adams = 1 it is "
                           "refused as input, exit status 2); no effect on forms without invariants",
-                          0)},
+                          0),
+           locate_events_setting()},
           consuming([](const OdeFormulation& form, const IntegratorSettings& s, double t0) {
             return std::make_unique<CvodeStepper>(form, s, t0);
           })};
@@ -383,6 +409,7 @@ IntegratorInfo cvode_info() {
       "relative tolerance of CVODE's error control ‖LTE_i/(rtol·|y_i| + atol)‖_WRMS ≤ 1", 1e-8,
       "absolute tolerance of the same error control", 1e-10);
   info.settings.insert(info.settings.begin(), tolerances.begin(), tolerances.end());
+  info.idle_setting = idle_locate_events;
   // CVodeSetProjFn projects BDF steps only: refused with the input, before anything runs.
   info.conflict = [](const IntegratorSettings& s) -> IntegratorInfo::SettingConflict {
     if (s.get_int("adams") == 1 && s.get_int("project") == 1)

@@ -91,7 +91,8 @@ namespace {
 using sundials::view;
 using IdaMemory = sundials::Memory<IDAFree>;
 
-constexpr sundials::SolverApi kIda{"IDA", "IDAGetDky", IDAGetReturnFlagName, IDA_SUCCESS, IDA_TSTOP_RETURN, IDA_WARNING};
+constexpr sundials::SolverApi kIda{"IDA", "IDAGetDky", IDAGetReturnFlagName, IDA_SUCCESS, IDA_TSTOP_RETURN, IDA_WARNING,
+                                   IDA_ROOT_RETURN};
 
 // The IDA calls; the step, dense output and failures are the shell's (integrators/sundials_stepper.hpp).
 class IdaStepper final : public sundials::Stepper {
@@ -179,7 +180,35 @@ class IdaStepper final : public sundials::Stepper {
     if (why.empty()) why = check(IDASetJacFn(mem, jacobian), "IDASetJacFn");
     if (why.empty()) why = check(IDASetSuppressAlg(mem, SUNTRUE), "IDASetSuppressAlg");
     if (why.empty()) why = check(IDASetMaxOrd(mem, s.get_int("max_order")), "IDASetMaxOrd");
+    // Event location (issue 47): IDA's root finding on the model's switching functions.
+    if (why.empty() && s.locate_events() && dae_.switching_count() > 0)
+      why = check(IDARootInit(mem, dae_.switching_count(), switching), "IDARootInit");
     return why;
+  }
+
+  // The step ended at a root: IDA restarts there at order 1 (IDAReInit keeps the tolerances,
+  // solvers and root functions) from y and y' of its interpolant at the root. The residual is
+  // continuous across the kink (the force is C^0), so that y' satisfies F(t, y, y') = 0 to the
+  // interpolant's accuracy, the error IDA's own step left there.
+  std::string restart_at_event() override {
+    view(yy_.get()) = y_;
+    std::string why = check(IDAGetDky(mem_.get(), t_, 1, yp_.get()), "IDAGetDky");
+    if (why.empty()) why = check(IDAReInit(mem_.get(), t_, yy_.get(), yp_.get()), "IDAReInit");
+    return why;
+  }
+
+  // IDARootFn: the switching functions at (t, y).
+  static int switching(double, N_Vector yy, N_Vector, double* gout, void* user) {
+    auto& self = *static_cast<IdaStepper*>(user);
+    try {
+      self.y_work_ = view(yy);
+      self.dae_.switching_values(self.y_work_, self.s_work_);
+      for (int i = 0; i < int(self.s_work_.size()); ++i) gout[i] = self.s_work_[i];
+      return 0;
+    } catch (const std::exception& e) {
+      self.callback_note_ = std::string("the switching functions threw: ") + e.what();
+      return -1;
+    }
   }
 
   int solve_one_step(double t_stop, double& t_reached, const char*& call) override {
@@ -420,7 +449,7 @@ class IdaStepper final : public sundials::Stepper {
   Eigen::SparseMatrix<double, Eigen::ColMajor, sunindextype> pattern_, jacobian_;  // KLU's pattern; the last Jacobian
   std::vector<sunindextype> colptr_, rowind_, slot_;  // pattern_'s compressed columns; each triplet's slot in them
   std::vector<int> slot_row_, slot_col_;               // the positions slot_ was located for
-  Eigen::VectorXd y_work_, yp_work_, F_work_;  // callback workspaces (the model takes VectorXd)
+  Eigen::VectorXd y_work_, yp_work_, F_work_, s_work_;  // callback workspaces (the model takes VectorXd)
   std::vector<Eigen::Triplet<double>> entries_;
   sundials::OrderHistogram orders_;  // while profiling
   long klu_setups_ = 0, klu_factors_ = 0, klu_condests_ = 0;  // while profiling (note_klu_setup)
@@ -466,12 +495,16 @@ IntegratorInfo ida_info() {
                           "1: Newton matrix stored sparse (compressed columns) and factored by KLU (SUNLinSol_KLU) with a "
                           "fill-reducing ordering, O(nnz) per solve; 0: SUNDIALS' band LU when the model's bandwidths are narrow, "
                           "else dense LU",
-                          1)},
+                          1),
+           locate_events_setting()},
           consuming([](const DaeFormulation& form, const IntegratorSettings& s, double t0) {
             return std::make_unique<IdaStepper>(form, s, t0);
           })};
   // Its Baumgarte rates, given where they act on nothing, are refused (core/formulation.hpp).
-  info.idle_setting = idle_baumgarte_setting;
+  info.idle_setting = [](const std::string& key, const Formulation& form) {
+    const std::string idle = idle_baumgarte_setting(key, form);
+    return idle.empty() ? idle_locate_events(key, form) : idle;
+  };
   const auto tolerances = error_tolerance_settings(
       "IDA's error control err_i ≤ atol + rtol·|y_i| on the differential components (the multipliers are left out of "
       "the error test)", 1e-8, "absolute tolerance of the same error control", 1e-10);

@@ -5,13 +5,27 @@
 // Boost.Odeint's controller takes it as max_dt (default_step_adjuster, controlled_runge_kutta.hpp:
 // a proposed step above it is cut to it before it is tried, and a step increase never passes it),
 // so no accepted step is longer; the first step h is cut to it too.
+//
+// Event location (`locate_events = 1`, issue 47; Hairer, Norsett & Wanner, Solving ODEs I,
+// II.6 "Dense output, discontinuities"): after each accepted step the model's switching
+// functions (core/switching.hpp) are evaluated at its end; where one changed side, its zero in
+// the step is bracketed on the dense output (a Dormand-Prince interpolant of order 4) by the
+// Illinois variant of regula falsi down to a few ulps of t, the earliest zero among those that
+// changed ends the step there (on the new side of the kink), and the method restarts from that
+// state. A step after the restart starts on one side of the kink and, until the next zero, stays
+// there, so the error estimate never straddles a point where the right-hand side loses its
+// smoothness (there the local error of a 5th-order pair is O(h^3), the estimate's assumption
+// broken). Without it (0) the step control meets the kink as it can, with rejected steps.
 
 #include "integrators/rk45/rk45.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
+#include <limits>
 
 #include "core/format.hpp"
+#include "core/switching.hpp"
 #include "integrators/odeint_system.hpp"
 
 namespace tb {
@@ -27,13 +41,16 @@ class Rk45Stepper final : public TimeStepper {
   Rk45Stepper(const OdeFormulation& ode, const IntegratorSettings& s, double t0)
       : TimeStepper(t0, ode.initial_state()),
         ode_(ode),
-        stepper_(odeint::make_dense_output(s.tolerances().atol, s.tolerances().rtol, s.max_step(), Dopri5())) {
+        stepper_(odeint::make_dense_output(s.tolerances().atol, s.tolerances().rtol, s.max_step(), Dopri5())),
+        locating_(s.locate_events() && ode.switching_count() > 0) {
     stepper_.initialize(y_, t0, s.max_step() > 0.0 ? std::min(s.h, s.max_step()) : s.h);
+    if (locating_) ode_.switching_values(y_, s_start_);
   }
 
   bool has_dense_output() const override { return true; }
   void dense_state(double t, Eigen::VectorXd& y) const override {
-    // calc_state is logically const; odeint declares it non-const for its buffers.
+    // calc_state is logically const; odeint declares it non-const for its buffers. After a
+    // located event the dense output still covers the step that contained it, up to t_.
     const_cast<DenseStepper&>(stepper_).calc_state(t, y);
   }
 
@@ -41,6 +58,12 @@ class Rk45Stepper final : public TimeStepper {
     if (broken_) {
       failure = {StepFailure::Kind::SolverFailed, "stepper already failed"};
       return false;
+    }
+    // The step after a located event starts from the event's state: the restart (its first
+    // step is the last one's size, which the error control then adjusts).
+    if (restart_pending_) {
+      restart_pending_ = false;
+      stepper_.initialize(y_, t_, stepper_.current_time_step());
     }
     if (stepper_.current_time() < t_stop) {
       const double before = stepper_.current_time();
@@ -76,6 +99,7 @@ class Rk45Stepper final : public TimeStepper {
       // showed 1.2 attempts per step on Model C).
       counters_.error_test_failures = (counters_.rhs_evals - 1) / 6 - counters_.steps;
     }
+    if (locating_ && locate_event(std::min(t_stop, stepper_.current_time()))) return true;
     // The dense stepper may overshoot t_stop; report the interpolated state at t_stop then.
     if (stepper_.current_time() >= t_stop) {
       t_ = t_stop;
@@ -88,9 +112,66 @@ class Rk45Stepper final : public TimeStepper {
   }
 
  private:
+  // Whether a switching function changed side between t_ (values s_start_) and t_end on the
+  // dense output; if so, ends the step at the earliest zero (t_, y_ just past it, on the new
+  // side) with a restart pending, and returns true. Else moves s_start_ to t_end, returns false.
+  bool locate_event(double t_end) {
+    Eigen::VectorXd y_end, s_end;
+    dense_state(t_end, y_end);
+    ode_.switching_values(y_end, s_end);
+    double t_event = t_end;
+    Eigen::VectorXd y_event, s_event = s_end;
+    bool found = false;
+    for (Eigen::Index i = 0; i < s_end.size(); ++i) {
+      if (switching_side(s_start_[i]) == switching_side(s_end[i])) continue;
+      // Illinois regula falsi on s_i(t) over [a, b]: a on the old side, b on the new one.
+      double a = t_, b = std::min(t_end, t_event), sa = s_start_[i], sb;
+      {
+        Eigen::VectorXd y, sv;
+        dense_state(b, y);
+        ode_.switching_values(y, sv);
+        sb = sv[i];
+        if (switching_side(sa) == switching_side(sb)) continue;  // this one's zero is after an earlier event
+      }
+      int kept_end = 0;  // which end stayed twice: its value is halved (Illinois)
+      for (int it = 0; it < 200 && b - a > 4.0 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(b));
+           ++it) {
+        double m = b - sb * (b - a) / (sb - sa);
+        if (!(m > a && m < b)) m = 0.5 * (a + b);
+        Eigen::VectorXd y, sv;
+        dense_state(m, y);
+        ode_.switching_values(y, sv);
+        if (switching_side(sv[i]) == switching_side(sa)) {
+          a = m, sa = sv[i];
+          if (kept_end == 1) sb *= 0.5;
+          kept_end = 1;
+        } else {
+          b = m, sb = sv[i];
+          if (kept_end == -1) sa *= 0.5;
+          kept_end = -1;
+        }
+      }
+      t_event = b;
+      found = true;
+    }
+    if (!found || !(t_event < t_end)) {
+      s_start_ = s_end;
+      return false;
+    }
+    dense_state(t_event, y_event);
+    ode_.switching_values(y_event, s_start_);
+    t_ = t_event;
+    y_ = y_event;
+    restart_pending_ = true;
+    return true;
+  }
+
   const OdeFormulation& ode_;
   DenseStepper stepper_;
   bool broken_ = false;
+  const bool locating_;
+  bool restart_pending_ = false;
+  Eigen::VectorXd s_start_;  // the switching functions at t_
 };
 
 }  // namespace
@@ -100,12 +181,15 @@ IntegratorInfo rk45_info() {
       error_tolerance_settings("relative tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-8,
                                "absolute tolerance of the error control err_i ≤ atol + rtol·|y_i|", 1e-10);
   settings.push_back(max_step_setting());
-  return {"rk45", 5, true, MethodTraits{},
-          "adaptive Dormand-Prince 5(4) with dense output (Boost.Odeint), rtol/atol, R as 9 numbers",
-          std::move(settings),
-          consuming([](const OdeFormulation& form, const IntegratorSettings& s, double t0) {
-            return std::make_unique<Rk45Stepper>(form, s, t0);
-          })};
+  settings.push_back(locate_events_setting());
+  IntegratorInfo info{"rk45", 5, true, MethodTraits{},
+                      "adaptive Dormand-Prince 5(4) with dense output (Boost.Odeint), rtol/atol, R as 9 numbers",
+                      std::move(settings),
+                      consuming([](const OdeFormulation& form, const IntegratorSettings& s, double t0) {
+                        return std::make_unique<Rk45Stepper>(form, s, t0);
+                      })};
+  info.idle_setting = idle_locate_events;
+  return info;
 }
 
 }  // namespace tb
