@@ -14,6 +14,7 @@
 #include "studies/paper_comparison/paper_comparison.hpp"
 #include "studies/parameter_map/parameter_map.hpp"
 #include "studies/setting_sweep/setting_sweep.hpp"
+#include "studies/slack_taut/slack_taut.hpp"
 #include "studies/stability_map/stability_map.hpp"
 #include "studies/tolerance_sweep/tolerance_sweep.hpp"
 #include "studies/work_precision/work_precision.hpp"
@@ -29,6 +30,7 @@ std::vector<StudyInfo> study_registry() {
       paper_comparison_study(),
       parameter_map_study(),
       setting_sweep_study(),
+      slack_taut_study(),
       stability_map_study(),
       tolerance_sweep_study(),
       work_precision_study(),
