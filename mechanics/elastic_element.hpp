@@ -24,8 +24,12 @@ inline Eigen::Vector3d linear_element_force(double kappa, double u, const Eigen:
 // while shorter than u, with no force and no stiffness; taut, the linear law above. Its strain
 // energy 1/2 kappa max(0, |x| - u)^2 is C^1 at |x| = u (the force is continuous, 0 on both sides),
 // not C^2 (the stiffness jumps from 0 to kappa xhat xhat^T). Exactly |x| = u counts as taut: the
-// one-sided stiffness a Newton iteration landing on the kink needs.
-inline bool element_slack(double u, const Eigen::Vector3d& x, bool tension_only) { return tension_only && x.norm() < u; }
+// one-sided stiffness a Newton iteration landing on the kink needs. element_slack_length is the same
+// test for a caller that has |x| already (a force loop that needs the norm anyway takes it once).
+inline bool element_slack_length(double u, double length, bool tension_only) { return tension_only && length < u; }
+inline bool element_slack(double u, const Eigen::Vector3d& x, bool tension_only) {
+  return tension_only && element_slack_length(u, x.norm(), tension_only);
+}
 inline Eigen::Vector3d element_force(double kappa, double u, const Eigen::Vector3d& x, bool tension_only) {
   return element_slack(u, x, tension_only) ? Eigen::Vector3d::Zero() : linear_element_force(kappa, u, x);
 }

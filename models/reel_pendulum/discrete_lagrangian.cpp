@@ -112,15 +112,20 @@ DiscreteForcing discrete_forcing(const Mechanics& mech, const StepConfiguration&
   const double l = mech.element_length(c.s + (midpoint ? 0.5 * c.ds : 0.0));
   const Vec3 x = midpoint ? Vec3(c.q[1] + 0.5 * c.dq[1]) : c.q[1];
   const double len = x.norm();
-  const double eps = (len - l) / l;
+  // Tension-only and the guide way's element slack where eps is taken: eps = 0, so Q_dk = 0 and its
+  // derivatives vanish (Mechanics::carnot_force says why), the semi-discrete Q's rule at that point.
+  const bool slack = element_slack_length(l, len, p.tension_only);
+  const double eps = slack ? 0.0 : (len - l) / l;
   const double weight = p.mu * c.ds * c.ds / (h * h) + p.EA;
   DiscreteForcing out;
   out.carnot = -0.5 * h * weight * eps * eps;
   out.f = out.carnot + h * p.u / p.d;
   out.d_ds = -p.mu * c.ds / h * eps * eps;
   if (midpoint) {
-    out.d_ds += -h * weight * eps * len / (2.0 * N * l * l);  // d eps/d(ds) = |x| / (2 N l^2)
-    out.d_dq2 = -h * weight * eps * (0.5 / (l * len)) * x;    // d eps/d(dq_2) = x / (2 l |x|)
+    if (!slack) {
+      out.d_ds += -h * weight * eps * len / (2.0 * N * l * l);  // d eps/d(ds) = |x| / (2 N l^2)
+      out.d_dq2 = -h * weight * eps * (0.5 / (l * len)) * x;    // d eps/d(dq_2) = x / (2 l |x|)
+    }
     out.weight_before = out.weight_after = 0.5;
   }
   return out;

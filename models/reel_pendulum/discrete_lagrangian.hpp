@@ -41,7 +41,8 @@ void discrete_lagrangian_derivatives(const Mechanics& mech, const StepConfigurat
                                      DiscreteLagrangianDerivatives& out);
 
 // The reel forcing of one step, f = Q_dk + u_dk with Q_dk = -h/2 (mu ds^2/h^2 + EA) eps^2 (37)
-// and u_dk = h u/d (38), eps the strain just outside the guide way — at step k (the paper's
+// and u_dk = h u/d (38), eps the strain just outside the guide way (0 while that element is slack,
+// tension-only: Mechanics::guide_way_strain) — at step k (the paper's
 // rule) or at the step's midpoint (|q_2 + dq_2/2|, l at s + ds/2) — and its derivatives in
 // the step unknowns (the rule follows Parameters::discretization). `carnot` is Q_dk alone (for
 // the work bookkeeping).

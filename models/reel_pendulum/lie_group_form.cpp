@@ -104,11 +104,13 @@ class ReelPendulumStep final : public DiscreteLieGroupStep {
       const Vec3 x = q_[a] - q_[a - 1];
       const double len = x.norm();
       edge_[a - 1] = x.cwiseAbs();
-      const Vec3 element = (0.5 * ah) * ((0.5 * mu * g * l) * kE3 + (p_.EA / l * (1.0 + l / len)) * x.cwiseAbs());
+      const bool slack = element_slack_length(l, len, p_.tension_only);  // no strain term, no round-off of one
+      const Vec3 element =
+          (0.5 * ah) * ((0.5 * mu * g * l) * kE3 + (slack ? 0.0 : p_.EA / l * (1.0 + l / len)) * x.cwiseAbs());
       if (a >= 2) S_fixed_.segment<3>(3 * (a - 2)) += element;
       S_fixed_.segment<3>(3 * (a - 1)) += element;
       dVds += (0.5 * mu * g / N_) * (std::abs(q_[a - 1].z()) + std::abs(q_[a].z())) +
-              (p_.EA / (2.0 * N_)) * (len * len / (l * l) + 1.0);
+              (slack ? 0.0 : (p_.EA / (2.0 * N_)) * (len * len / (l * l) + 1.0));
     }
     S_fixed_.segment<3>(3 * (N_ - 1)) += (0.5 * ah * p_.M * g) * kE3;  // the body's weight in V_k
     if (!locked_) S_fixed_(3 * N_ + 3) = std::abs(y(L_.ps())) + 0.5 * ah * dVds;
@@ -274,6 +276,8 @@ class ReelPendulumStep final : public DiscreteLieGroupStep {
     const double ah = std::abs(h_), l = mech_.element_length(s_ + (midpoint ? 0.5 * ds_ : 0.0));
     const Vec3 x = midpoint ? Vec3(q_[1] + 0.5 * dq_[1]) : q_[1];
     const double len = x.norm(), eps = std::abs(len - l) / l;
+    // A slack tension-only element at the guide way: no Carnot term (discrete_forcing), only u_dk.
+    if (element_slack_length(l, len, p_.tension_only)) return ah * std::abs(p_.u / p_.d);
     const double len_operands = midpoint ? (q_[1].cwiseAbs() + 0.5 * dq_[1].cwiseAbs()).norm() : len;
     const double w = p_.mu * ds_ * ds_ / (h_ * h_) + p_.EA;
     return 0.5 * ah * w * eps * (eps + 2.0 * (len_operands + l) / l) + ah * std::abs(p_.u / p_.d);

@@ -23,7 +23,9 @@ Observation LockedLumpedForm::observe(double t, const Eigen::VectorXd& y) const 
   const std::vector<double> a = o.extra;
   const int N = p_.N;
   const double l = (p_.L - s0_) / N;
-  const double strain = (Eigen::Vector3d(y.segment<3>(0)).norm() - l) / l;  // node 2 against the guide way
+  // Node 2 against the guide way; a slack tension-only element carries none (Mechanics::guide_way_strain).
+  const Eigen::Vector3d x2 = y.segment<3>(0);
+  const double strain = element_slack(l, x2, p_.tension_only) ? 0.0 : (x2.norm() - l) / l;
   o.extra = {s0_, 0.0, p_.L - s0_, a[9], p_.EA * strain, 0.0, 0.0, o.energy, a[0], a[1], a[2], a[6], a[7], a[8], a[10]};
   return o;
 }

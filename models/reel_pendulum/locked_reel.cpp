@@ -12,6 +12,7 @@ string_pendulum::Parameters locked_reel_as_model_a(const Parameters& p, double s
   a.rho_c = p.rho_c;
   a.J = p.J;
   a.g = p.g;
+  a.tension_only = p.tension_only;  // the same element law (issue 47), so Model A's forms follow it
   return a;
 }
 

@@ -139,11 +139,16 @@ double Mechanics::string_reel_potential_gradient(double s, const std::vector<Vec
   for (int a = 1; a <= N; ++a) {
     const Vec3 x = q[a] - q[a - 1];
     const double len = x.norm();
-    const Vec3 F = EA / l * (len - l) / len * x;  // tension (42)
+    // A slack tension-only element (mechanics/elastic_element.hpp, u = l) has no strain energy, so
+    // neither its tension nor its d/dl term; |x| is taken once, as the force needs it anyway.
+    const bool slack = element_slack_length(l, len, p_.tension_only);
+    const Vec3 F = slack ? Vec3::Zero() : Vec3(EA / l * (len - l) / len * x);  // tension (42)
     dV_dq[a - 1] += -0.5 * mu * g * l * e3 - F;
     dV_dq[a] += -0.5 * mu * g * l * e3 + F;
-    // dl/ds = -1/N: gravity of the element and d/dl [EA (|x| - l)^2 / (2 l)] = EA/2 (1 - |x|^2/l^2).
-    dV_ds += (0.5 * mu * g / N) * e3.dot(q[a - 1] + q[a]) + (EA / (2.0 * N)) * (len * len / (l * l) - 1.0);
+    // dl/ds = -1/N: gravity of the element and d/dl [EA (|x| - l)^2 / (2 l)] = EA/2 (1 - |x|^2/l^2)
+    // (0 while slack: the kink is C^1 in l as in x, both sides 0 at |x| = l).
+    dV_ds += (0.5 * mu * g / N) * e3.dot(q[a - 1] + q[a]) +
+             (slack ? 0.0 : (EA / (2.0 * N)) * (len * len / (l * l) - 1.0));
   }
   return dV_ds;
 }
@@ -157,19 +162,31 @@ double Mechanics::potential_gradient(double s, const std::vector<Vec3>& q, std::
 double Mechanics::potential_energy(const State& s) const {
   const double l = element_length(s.s), mu = p_.mu, g = p_.g;
   double V = -mu * g * ((s.s - p_.b) * (-p_.b) + p_.d * p_.d * (std::cos((s.s - p_.b) / p_.d) - 1.0));
-  for (int a = 1; a <= p_.N; ++a) {  // (33)
-    const double stretch = (s.q[a] - s.q[a - 1]).norm() - l;
-    V += -0.5 * mu * g * l * e3.dot(s.q[a - 1] + s.q[a]) + 0.5 * p_.EA / l * stretch * stretch;
-  }
+  for (int a = 1; a <= p_.N; ++a)  // (33); the strain energy 1/2 (EA/l) (|x| - l)^2, 0 while slack (tension-only)
+    V += -0.5 * mu * g * l * e3.dot(s.q[a - 1] + s.q[a]) +
+         element_strain_energy(p_.EA / l, l, s.q[a] - s.q[a - 1], p_.tension_only);
   V -= p_.M * g * e3.dot(s.q[p_.N] + s.R * p_.rho_c);
   return V;
 }
 
 double Mechanics::guide_way_strain(const State& s) const {
-  const double l = element_length(s.s);
-  return (s.q[1].norm() - l) / l;
+  const double l = element_length(s.s), len = s.q[1].norm();
+  // Tension-only: a slack element at the guide way carries no strain (its strain energy is 0,
+  // mechanics/elastic_element.hpp), so eps+ = 0 there and the string meets the drum with no jump.
+  if (element_slack_length(l, len, p_.tension_only)) return 0.0;
+  return (len - l) / l;
 }
 
+// Tension-only and the element at the guide way slack: Q = 0. The Carnot loss (seed 001 §2.3,
+// (20)-(21); seed 002 (21)) is the energy lost where the strain jumps from eps+ outside the guide
+// way to 0 on the drum: the strain energy EA eps+^2/2 per length and the kinetic energy of the
+// velocity jump sdot eps+, mu sdot^2 eps+^2/2 per length, both passing at the rate sdot. A slack
+// element carries no strain, so the string crossing the guide way carries none in or out and
+// neither jump exists. Q = -1/2 (mu sdot^2 + EA) max(0, eps+)^2 is C^1 in (s, q_2) like the strain
+// energy, its gradient (StringReelTangents::carnot_gradient) 0 on the slack side. The energy
+// balance stays an invariant: every form integrates the work of the same Q(s, q_2, sdot) that acts
+// on s (W_c' = Q sdot; the LGVI's discrete forcing and work take the same eps), so E - E0 - W
+// remains the method's error (tests/test_reel_tension_only.cpp measures it).
 double Mechanics::carnot_force(const State& s) const {
   const double eps = guide_way_strain(s);
   return -0.5 * (p_.mu * s.sdot * s.sdot + p_.EA) * eps * eps;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "numerics/bordered_block_tridiagonal.hpp"
+#include "mechanics/elastic_element.hpp"
 #include "core/formulation.hpp"
 #include "numerics/lie_group.hpp"
 
@@ -34,6 +35,11 @@ struct Parameters {
   double kappa_d = 0.0;       // drum inertia I_d = kappa_d d^2 (kg)
   double u = 0.0;             // control moment on the drum (N m)
   bool reel_locked = false;   // case 1: s_p fixed, the reel equation dropped
+  // Elements that cannot push ([model] cable = "tension_only", issue 47): each element is the
+  // shared law of mechanics/elastic_element.hpp with u = l(s_p) and kappa = EA/l, so a slack
+  // element (|x| < l) has no force, no stiffness and no strain energy, and, l moving with s_p, no
+  // dV/ds either. The seed's string (false) pushes when shorter than l. Model B has no axial damper.
+  bool tension_only = false;
   // The LGVI's discrete Lagrangian and forcing. Paper: seed 002 (34), (37), (38) as printed —
   // kinetic energy with the mass matrix at g_k, forcing evaluated at step k and applied at k
   // (f- = f, f+ = 0). Both are one-sided quadratures, so when the reel moves (the mass matrix
@@ -99,7 +105,11 @@ class Mechanics {
   double string_reel_potential_gradient(double s, const std::vector<Vec3>& q, std::vector<Vec3>& dV_dq) const;
   // Carnot loss term Q = -1/2 (mu sdot^2 + EA) eps+^2, eps+ = (|q_2| - l)/l (paper (21)).
   double carnot_force(const State& s) const;
+  // eps+, the strain the element at the guide way carries: 0 while it is slack (tension-only), so
+  // that Q, its derivatives and the tension_guide column follow the element law (mechanics.cpp).
   double guide_way_strain(const State& s) const;
+  // Element a (joining q_a and q_{a+1}) at element length l is slack: mechanics/elastic_element.hpp.
+  bool element_slack_at(double l, const Vec3& x) const { return element_slack(l, x, p_.tension_only); }
 
   // Accelerations (qddot_2..qddot_{N+1}, Omegadot | sddot): the Euler-Lagrange equations of
   // the semi-discrete Lagrangian with the generalised force Q + u/d on s (sddot = 0 when locked).

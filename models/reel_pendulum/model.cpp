@@ -106,6 +106,8 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
   p.M = model.positive("body_mass");
   p.rho_c = model.vec3("rho_c");
   p.J = read_body_inertia_about_attachment(model, p.M, p.rho_c);
+  // The seeds' string pushes when compressed; a cable's elements cannot (issue 47), as for Model A.
+  if (model.has("cable")) p.tension_only = model.one_of("cable", {"bilateral", "tension_only"}) == "tension_only";
   TableReader reel = model.table("reel");
   p.b = reel.positive("guide_way_length");
   p.d = reel.positive("drum_radius");

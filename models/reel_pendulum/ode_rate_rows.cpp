@@ -65,9 +65,15 @@ void string_reel_force_magnitudes(const Mechanics& mech, const State& s, Eigen::
   for (int a = 1; a <= N; ++a) {  // element a between q_a and q_{a+1}
     const Vec3 x = s.q[a] - s.q[a - 1];
     const double len = x.norm();
+    const Vec3 grav = (0.5 * mu * p.g * l * e3).cwiseAbs();
+    if (element_slack_length(l, len, p.tension_only)) {  // tension-only, slack: no strain term, no round-off of one
+      if (a >= 2) node(a) += grav;
+      node(a + 1) += grav;
+      reel += 0.5 * mu * p.g / N * (std::abs(s.q[a - 1].z()) + std::abs(s.q[a].z()));
+      continue;
+    }
     const Vec3 F = (EA / l * (len - l) / len * x).cwiseAbs();
     const double operands = EA / l * (s.q[a - 1].lpNorm<Eigen::Infinity>() + s.q[a].lpNorm<Eigen::Infinity>());
-    const Vec3 grav = (0.5 * mu * p.g * l * e3).cwiseAbs();
     if (a >= 2) node(a) += grav + F + Vec3::Constant(operands);
     node(a + 1) += grav + F + Vec3::Constant(operands);
     // dV/ds: the element's weight and strain energy EA/(2N) (|x|^2/l^2 - 1).

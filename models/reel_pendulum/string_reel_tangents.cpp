@@ -32,6 +32,8 @@ CarnotGradient StringReelTangents::carnot_gradient(const State& st) const {
   const double q2 = st.q[1].norm();
   const double scale = p.mu * sd * sd + p.EA;
   CarnotGradient g;
+  // A slack tension-only element at the guide way: Q = 0 nearby on that side (Mechanics::carnot_force).
+  if (element_slack_length(l, q2, p.tension_only)) return g;
   g.ds = -scale * eps * q2 / (p.N * l * l);  // d eps/ds = |q_2|/(N l^2)
   g.dq2 = -scale * eps / (q2 * l) * st.q[1];
   g.dsdot = -p.mu * sd * eps * eps;
@@ -76,7 +78,11 @@ void StringReelTangents::force_jacobian(const State& st, std::vector<Triplet>& d
   const Mat3 I = Mat3::Identity();
   // h = -dV/dq on the nodes: minus the element stiffness K_a = EA [(1/l - 1/|x|) I + x x^T/|x|^3],
   // placed as in Model A (-K on (a,a), (a+1,a+1), +K on (a,a+1), (a+1,a); q_1 is fixed).
+  // A slack tension-only element (mechanics/elastic_element.hpp, u = l) has no strain energy: none
+  // of its terms below (stiffness, dF/ds, its part of dV/ds) exist.
+  auto slack = [&](int a) { return mech_.element_slack_at(l, st.q[a] - st.q[a - 1]); };
   for (int a = 1; a <= N; ++a) {
+    if (slack(a)) continue;
     const Vec3 x = st.q[a] - st.q[a - 1];
     const double len = x.norm();
     const Mat3 K = EA * ((1.0 / l - 1.0 / len) * I + x * x.transpose() / (len * len * len));
@@ -112,7 +118,7 @@ void StringReelTangents::force_jacobian(const State& st, std::vector<Triplet>& d
   // d/ds: gravity -1/2 mu g/N e3, dF_a/ds = EA x/(N l^2).
   for (int a = 1; a <= N; ++a) {
     const Vec3 x = st.q[a] - st.q[a - 1];
-    const Vec3 dF = EA * x / (N * l * l);
+    const Vec3 dF = slack(a) ? Vec3::Zero() : Vec3(EA * x / (N * l * l));
     const Vec3 dg = 0.5 * mu * p.g / N * e3;
     if (a >= 2) add_column(dh_dx, node(a), S, dF - dg);
     add_column(dh_dx, node(a + 1), S, -dg - dF);
@@ -125,8 +131,9 @@ void StringReelTangents::force_jacobian(const State& st, std::vector<Triplet>& d
     const Vec3 v_prev = st.v[k - 2], v_cur = st.v[k - 1], v_next = inner ? st.v[k] : Vec3::Zero();
     // -dV/ds contains, per element touching q_k, -mu g/(2N) e3 and -EA/(2N) d|x|^2/dq / l^2:
     // -EA/N x_{k-1}/l^2 (x_{k-1} = q_k - q_{k-1}), +EA/N x_k/l^2.
-    Vec3 dq = -0.5 * mu * p.g / N * (inner ? 2.0 : 1.0) * e3 - EA / (N * l * l) * (st.q[k - 1] - st.q[k - 2]);
-    if (inner) dq += EA / (N * l * l) * (st.q[k] - st.q[k - 1]);
+    Vec3 dq = -0.5 * mu * p.g / N * (inner ? 2.0 : 1.0) * e3;
+    if (!slack(k - 1)) dq -= EA / (N * l * l) * (st.q[k - 1] - st.q[k - 2]);
+    if (inner && !slack(k)) dq += EA / (N * l * l) * (st.q[k] - st.q[k - 1]);
     if (k == 2) dq += dQ.dq2;
     add_row(dh_dx, S, node(k), dq);
     // dh_s/dv_k = d(dT/ds)/dv_k - d(coupling_rate)/dv_k:
@@ -143,7 +150,8 @@ void StringReelTangents::force_jacobian(const State& st, std::vector<Triplet>& d
   // d/ds: dQ/ds - d(dV/ds)/ds, with d(dV/ds)/ds = mu g cos((s - b)/d) (reel) +
   // sum_a EA |x_a|^2/(N^2 l^3) (strain energy EA (|x| - l)^2/(2l)).
   double d_ds = dQ.ds - mu * p.g * std::cos((st.s - p.b) / p.d);
-  for (int a = 1; a <= N; ++a) d_ds -= EA * (st.q[a] - st.q[a - 1]).squaredNorm() / (double(N) * N * l * l * l);
+  for (int a = 1; a <= N; ++a)
+    if (!slack(a)) d_ds -= EA * (st.q[a] - st.q[a - 1]).squaredNorm() / (double(N) * N * l * l * l);
   dh_dx.emplace_back(S, S, d_ds);
   // d/dsdot: dQ/dsdot + d(dT/ds)/dsdot - 2 c' sdot = dQ/dsdot + c' sdot - 2 c' sdot.
   dh_dxdot.emplace_back(S, S, dQ.dsdot - c_prime * sd);

@@ -16,6 +16,8 @@
 // Notation as in Mechanics: l = (L - s)/N (dl/ds = -1/N), element a joins q_a and q_{a+1},
 // x_a = q_{a+1} - q_a, tension F_a = EA (1/l - 1/|x_a|) x_a, e_a = q_a - q_{a+1}, border
 // b_j = mu c23(j-1) e_{j-1} + mu c31(j) e_j, corner c(s) = mu s + kappa_d + mu l sum m3.
+// Tension-only (Parameters::tension_only): a slack element's strain terms (its tension, stiffness,
+// and its part of dV/ds and of their derivatives) are absent, as in Mechanics.
 // tests/test_reel_pendulum_derivatives.cpp checks every entry against central differences of
 // A(s, q) z and of h.
 
@@ -27,7 +29,7 @@
 namespace tb::reel_pendulum {
 
 // Derivatives of the Carnot loss Q(s, q_2, sdot) = -1/2 (mu sdot^2 + EA) eps^2, eps = |q_2|/l - 1
-// (paper (21)).
+// (paper (21)); 0 where the guide way's element is slack and tension-only (Mechanics::carnot_force).
 struct CarnotGradient {
   double ds = 0.0;
   Vec3 dq2 = Vec3::Zero();
