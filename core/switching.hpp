@@ -29,7 +29,8 @@ struct SwitchingFunctions {
   // s_i and ds_i/dt at a physical state (Formulation::physical_state's layout). The rate lets a
   // measurement interpolate s between samples by cubic Hermite, whose error is O(dt^4).
   std::function<void(const Eigen::VectorXd& physical, Eigen::VectorXd& s, Eigen::VectorXd& rate)> evaluate;
-  // The elements' axial stiffness EA/u (N/m): a taut element's tension is stiffness * s.
+  // The elements' axial stiffness EA/u (N/m): a taut element's tension is stiffness * s (where a reel
+  // changes u, the stiffness at the start).
   double stiffness = 0.0;
 };
 

@@ -190,7 +190,7 @@ TEST_CASE("bad --set assignments are refused with the assignment, key and expect
       {"ida.baumgarte_p=-1", {"--set ida.baumgarte_p=-1: key 'integrators.ida.baumgarte_p'", "expected a finite number >= 0, got -1"}},
       {"ida.rtol=0", {"'integrators.ida.rtol'", "> 0"}},
       {"rk5.rtol=1e-6", {"unknown integrator 'rk5'", tb::join_names(tb::testing::catalogue().integrator_names())}},
-      {"rk45.newton_tol=1e-3", {"unknown key 'integrators.rk45.newton_tol'", "atol, max_step, rtol"}},
+      {"rk45.newton_tol=1e-3", {"unknown key 'integrators.rk45.newton_tol'", "atol, locate_events, max_step, rtol"}},
       {"rk4.rtol=1e-6", {"unknown key 'integrators.rk4.rtol'", "this table takes no keys"}},
       {"ida.rtol", {"expected NAME.KEY=VALUE"}},
       {"ida.rtol=fast", {"'fast' is not a TOML value"}},

@@ -81,12 +81,19 @@ GateOutcome run_gates(const Catalogue& catalogue, const DataPaths& data, const s
   }
   for (const auto& c : cases)
     for (auto& g : check_gates(c, gated, envelopes, hint)) out.checks.push_back(std::move(g));
-  // The orders, on one case per model: the first of its cases given (app/judging/order_gate.hpp).
+  // The orders, on one case per model: the first of its cases given whose model has no switching
+  // functions (a smooth case: app/judging/order_gate.hpp), else the first of its cases given.
   std::vector<std::string> models;
   for (const auto& c : cases) {
     if (std::find(models.begin(), models.end(), c.model_name) != models.end()) continue;
+    const Case* chosen = &c;
+    for (const auto& other : cases)
+      if (other.model_name == c.model_name && other.model->switching_count() == 0) {
+        chosen = &other;
+        break;
+      }
     models.push_back(c.model_name);
-    for (auto& g : check_orders(c, gated)) out.checks.push_back(std::move(g));
+    for (auto& g : check_orders(*chosen, gated)) out.checks.push_back(std::move(g));
   }
   out.interrupted = interrupted();
   return out;

@@ -71,6 +71,18 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
         .then(PhysicalPart::Rate, 3)
         .then(PhysicalPart::Other, 2);
   });
+  // The tension-only elements' kinks (core/switching.hpp): N elements from the guide way r_p = 0
+  // through q_2 .. q_{N+1}, each of unstretched length l(s) = (L - s)/N, which the reel changes:
+  // the stretch |x| - l(s) and its rate x.(v_{a+1} - v_a)/|x| + sdot/N.
+  if (p.tension_only)
+    model->declare_switching({p.N, chain_stretch_meaning(), [p](const Eigen::VectorXd& y, Eigen::VectorXd& s,
+                                                                Eigen::VectorXd& rate) {
+                                Eigen::Matrix3Xd points = Eigen::Matrix3Xd::Zero(3, p.N + 1), velocities = points;
+                                points.rightCols(p.N) = y.segment(2, 3 * p.N).reshaped(3, p.N);
+                                velocities.rightCols(p.N) = y.segment(2 + 3 * p.N, 3 * p.N).reshaped(3, p.N);
+                                chain_stretches(points, velocities, (p.L - y(0)) / p.N, s, rate);
+                                rate.array() += y(1) / p.N;
+                              }, p.EA / ((p.L - ic.s0) / p.N)});  // EA/l at the start: the reel changes l
   // The slowest period from the linearisation about the hanging equilibrium at the initial deployed
   // length L - s_p0, the reel held (core/linear_modes.hpp; the string straight down from the guide
   // way, the body's centre of mass below its attachment, at rest, the static stretch by Newton).
