@@ -22,6 +22,7 @@
 #include "app/running/integrate.hpp"
 #include "models/elastic_pendulum/model.hpp"
 #include "models/elastic_pendulum/slack_closed_forms.hpp"
+#include "studies/slack_taut/observation.hpp"
 #include "tests/test_support.hpp"
 
 using namespace tb;
@@ -248,4 +249,51 @@ TEST_CASE("the whirling string's inextensible limit: slack angle, flight and cat
   CHECK(std::abs(switches[0] - w->slack_time) < 5e-5);
   CHECK(std::abs(switches[1] - w->catch_time()) < 5e-5);
   CHECK(std::abs(switches[0] - w->slack_time) > 1e-6);  // the finite k is measurably not the limit
+}
+
+TEST_CASE("stepping through the kink: the classical fourth-order method converges at order 2 on the bungee drop, phase-averaged",
+          "[tension-only][switching][orders]") {
+  // Theory (studies/slack_taut/slack_taut.hpp): the step containing a switch integrates a force
+  // whose time derivative jumps, an O(h^2) velocity error once per switch, so the global error is
+  // O(h^min(p, 2)). Where in the step the kink falls moves it by an O(1) factor: the root mean
+  // square over steps moved by up to 2 % averages that phase.
+  const elastic_pendulum::Parameters p = bungee_parameters();
+  const auto ic = bungee_start(0.8);
+  const auto model = elastic_pendulum::make_model(p, ic);
+  const auto exact = elastic_pendulum::bungee_drop(p, ic);
+  const double t_end = 3.0;  // 4 switches
+  double z_exact = 0.0, vz_exact = 0.0;
+  exact->state(t_end, z_exact, vz_exact);
+  std::vector<double> hs, errs;
+  for (const double h : {4e-3, 2e-3, 1e-3, 5e-4}) {
+    double sq = 0.0;
+    for (int j = 0; j < 8; ++j) {
+      const FinalState f = run_to(*model, "rk4", t_end, h * (1.0 + 0.02 * (2.0 * j / 7.0 - 1.0)));
+      REQUIRE(f.outcome.ok());
+      sq += std::pow(f.physical[2] - z_exact, 2);
+    }
+    hs.push_back(h);
+    errs.push_back(std::sqrt(sq / 8.0));
+  }
+  const double order = std::log(errs.front() / errs.back()) / std::log(hs.front() / hs.back());
+  INFO("rms errors " << errs[0] << " " << errs[1] << " " << errs[2] << " " << errs[3]);
+  CHECK(order > 1.6);
+  CHECK(order < 2.5);  // a smooth problem would show 4
+}
+
+TEST_CASE("switch matching: missed, spurious and chatter counted one to one on a constructed list",
+          "[tension-only][switching]") {
+  using slack_taut::SwitchEvent;
+  const std::vector<SwitchEvent> expected = {{1.0, 0, true, 1.0}, {2.0, 0, false, -1.0}, {3.0, 0, true, 1.0}, {1.5, 1, true, 1.0}};
+  // Element 0: the first two switches found late by 1e-3 and 2e-3, the third missed, and a
+  // spurious pair (slack and back within 0.01 s) at 2.5 s; element 1: found, plus one stray switch.
+  const std::vector<SwitchEvent> run = {{1.001, 0, true, 1.0},  {2.002, 0, false, -1.0}, {2.5, 0, true, 1.0},
+                                        {2.505, 0, false, -1.0}, {1.5, 1, true, 1.0},    {1.9, 1, false, -1.0}};
+  const slack_taut::SwitchMatch m = slack_taut::match_switches(expected, run, 0.2, 0.02);
+  CHECK(m.matched == 3);
+  CHECK(m.missed == 1);
+  CHECK(m.spurious == 3);
+  CHECK(m.chatter == 1);
+  CHECK(m.max_time_error == Approx(2e-3).margin(1e-12));
+  CHECK(m.median_time_error == Approx(1e-3).margin(1e-12));
 }

@@ -91,6 +91,7 @@ std::optional<WhirlingSlack> whirling_slack(const Parameters& p, const InitialCo
   w.catch_angle = std::atan2(cx, -cy);
   if (w.catch_angle < 0.0) w.catch_angle += 2.0 * std::numbers::pi;
   w.catch_radial_speed = (cx * cvx + cy * cvy) / L;
+  w.catch_tangential_speed = std::abs(cx * cvy - cy * cvx) / L;
   return w;
 }
 
@@ -141,7 +142,8 @@ void declare_slack_closed_forms(Model& model, const Parameters& p, const Initial
                     {"flight 4 v_s sin(theta_s)/g (s)", w->flight},
                     {"catch time (s)", w->catch_time()},
                     {"catch angle from the bottom (deg)", w->catch_angle * 180.0 / std::numbers::pi},
-                    {"outward radial speed at the catch (m/s)", w->catch_radial_speed}};
+                    {"outward radial speed at the catch (m/s)", w->catch_radial_speed},
+                    {"tangential speed at the catch (m/s)", w->catch_tangential_speed}};
     model.declare_switching_closed_form(std::move(f));
   }
 }

@@ -64,6 +64,7 @@ struct WhirlingSlack {
   double flight = 0.0;        // tau_c = 4 v_s sin(theta_s) / g (s)
   double catch_angle = 0.0;   // theta_c of the catch point on the circle, from the bottom (rad)
   double catch_radial_speed = 0.0;  // outward radial speed at the catch, v_r = r.v / L (m/s)
+  double catch_tangential_speed = 0.0;  // |r x v| / L (m/s): what the inextensible string keeps at the catch
   double catch_time() const { return slack_time + flight; }
 };
 // The whirling string of these parameters and initial state in the inextensible limit, or

@@ -32,7 +32,8 @@
 //   steps            fixed steps (s, at least 3); default the case's [report] steps
 //   tolerances       rtol of the adaptive methods (at least 3; atol = rtol / 100); default the case's [report] tolerances
 //   sample_interval  the adaptive runs' observation grid (s); default 1e-5
-//   long_t_end       a long run's horizon (s), 0 for none (default); its fixed step long_h (default the case's h)
+//   long_t_end       a long run's horizon (s), 0 for none (default); its fixed steps long_steps
+//                    (default the case's h; a second step can put the period on the step grid)
 //   limit_key, limit_values   a [model] key and its values for the limit table (optional, together)
 // Writes slack_taut.csv (a row per run) and slack_taut.md.
 
@@ -50,7 +51,8 @@ struct SlackTaut final : StudySection {
   double t_end = 0.0;
   std::vector<double> steps, tolerances;
   double sample_interval = 1e-5;
-  double long_t_end = 0.0, long_h = 0.0;
+  double long_t_end = 0.0;
+  std::vector<double> long_steps;
   std::string limit_key;
   std::vector<double> limit_values;
   std::vector<std::shared_ptr<const Model>> limit_models;  // one per limit value

@@ -15,7 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "app/common/csv_table.hpp"
 #include "app/judging/claim_rules.hpp"
+#include "app/judging/claims_check.hpp"
 #include "app/judging/order_fit.hpp"
 #include "core/format.hpp"
 #include "studies/work_precision/work_precision.hpp"
