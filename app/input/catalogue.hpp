@@ -39,7 +39,7 @@ struct StepCostComparisons {
     std::string why;  // the reason for both bounds, printed above the table
   };
   // One benchmark model's cost per step against another's, integrator by integrator at the same N
-  // and h: two variants of one model (a tension-only cable beside its bilateral twin), shown per
+  // (and, for a fixed-step method, the same h): two variants of one model (a tension-only cable beside its bilateral twin), shown per
   // element and step (cost per step / N) with their ratio.
   struct ModelRatio {
     std::string model, baseline;  // benchmark models' names (benchmarks/benchmark_models.hpp)

@@ -416,7 +416,8 @@ void model_ratio_tables(std::ostringstream& md, const StepCosts& costs, const St
     md << "## " << m << " beside " << b << ": cost per element and step\n\n"
        << pair.why << ". Cost per step / N, in ns, for every integrator measured on both at N = "
        << sizes_text(rules.table_n)
-       << " (the same h for both), and their ratio; the evaluations and Newton iterations per step of each (" << m
+       << " (a fixed-step method at the same h on both; an adaptive one chooses its own steps on each, so its ratio "
+          "carries what the model does to its step size too), and their ratio; the evaluations and Newton iterations per step of each (" << m
        << " / " << b << "), which an implicit method's count can change; the share of elements shorter than their rest "
        << "length after the warm-up → after the timed steps (the state measured: a small N's timed steps cover a long "
           "simulated time, in which the motion moves it).\n\n";
