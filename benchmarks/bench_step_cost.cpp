@@ -15,7 +15,9 @@
 //   adaptive methods: rtol 1e-6, atol 1e-9, initial step the same h; one iteration is one
 //     accepted step (its rejected trials included in the time and the counters).
 // The formulation and stepper are built, and a few warm-up steps taken, outside the timed loop.
-// Counters (per accepted step): rhs_evals, newton_iters; plus N and the mean step h_mean (s).
+// Counters (per accepted step): rhs_evals, newton_iters; plus N and the mean step h_mean (s), and
+// for a model that counts its short elements (BenchmarkModel::short_elements_column) their share
+// of N after the warm-up and after the timed steps (short_fraction_start, short_fraction_end).
 //
 //   benchmarks [--plugin FILE]... [--integrator NAME]... --benchmark_min_time=0.05 --benchmark_out=b.json --benchmark_out_format=json
 //
@@ -32,10 +34,12 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,6 +84,21 @@ void step_cost(benchmark::State& state, const BenchmarkModel& model, const tb::I
     }
   }
 
+  // The share of elements shorter than their rest length (slack, for a tension-only cable) as the
+  // timed steps start and as they end: the state the cost was measured in.
+  std::optional<size_t> short_column;
+  if (!model.short_elements_column.empty()) {
+    const auto columns = form->extra_column_names();
+    const auto at = std::find(columns.begin(), columns.end(), model.short_elements_column);
+    if (at == columns.end()) {
+      state.SkipWithError(("no observation column '" + model.short_elements_column + "'").c_str());
+      return;
+    }
+    short_column = size_t(at - columns.begin());
+  }
+  auto short_fraction = [&] { return form->observe(stepper->time(), stepper->state()).extra.at(*short_column) / N; };
+  const double short_at_start = short_column ? short_fraction() : 0.0;
+
   const tb::StepCounters before = stepper->counters();
   const double t_before = stepper->time();
   bool failed = false;
@@ -101,6 +120,10 @@ void step_cost(benchmark::State& state, const BenchmarkModel& model, const tb::I
     state.counters["h_mean"] = (stepper->time() - t_before) / steps;
   }
   state.counters["N"] = N;
+  if (short_column) {
+    state.counters["short_fraction_start"] = short_at_start;
+    state.counters["short_fraction_end"] = short_fraction();
+  }
 }
 
 // The O(N) block-tridiagonal solve alone: factor + solve of Model A's mass matrix (what one
@@ -187,6 +210,13 @@ int main(int argc, char** argv) {
     take_own_options(argc, argv, plugins, integrators);
     tb::load_plugins(tb::plugin_files(plugins), measured_catalogue());
     measured_catalogue() = tb::selected_catalogue(measured_catalogue(), integrators);
+    // The step-cost page's comparisons name benchmark models (suite/catalogue.cpp): each must be
+    // one of ours, or the page would silently leave its table out.
+    for (const std::string& name : measured_catalogue().step_cost.models()) {
+      const auto& models = tb::bench::benchmark_models();
+      if (std::none_of(models.begin(), models.end(), [&](const BenchmarkModel& m) { return m.name == name; }))
+        throw tb::InputError("the catalogue's step-cost comparisons name '" + name + "', which is no benchmark model");
+    }
   } catch (const tb::InputError& e) {
     std::fprintf(stderr, "tetherbench_benchmarks: %s\n", e.what());
     return 2;

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "models/hanging_tether/model.hpp"
 #include "models/multirotor_payload/model.hpp"
 #include "models/string_pendulum/model.hpp"
 
@@ -58,11 +59,61 @@ std::shared_ptr<const Model> multirotor_paper(int N) {
 // (T ~ m_p g) gives omega_max ~ sqrt(8 T N^3 / (pi^2 m_i)) ~ 14 N^2 rad/s for m_i = 0.05/N.
 double multirotor_max_frequency(int N) { return 14.0 * N * N; }
 
+// The hanging tether (seed 004 slides; cases/T_hanging_tether_{lumped,full}.toml's tether: mu 0.5
+// kg/m, L 10 m, EA 500 N, A = 0, B = (8, 0, 1) m) with N elements, bilateral or tension-only
+// (issue 47: a slack element has no force and no stiffness). Two changes from the cases, the same
+// for both cables so that they differ in nothing else:
+// - undamped: the cases' damping (zeta = 4/s) settles the tether to its catenary, where every
+//   element is taut, within a few simulated seconds, and a small N's benchmark runs for minutes
+//   of simulated time, so a tension-only tether would be measured almost only on its taut branch;
+// - the initial shape InitialShape::SlackMiddle (models/hanging_tether/shapes.hpp): the middle half
+//   of the elements 2% short of u, the outer quarters 2% long, at rest. Released straight (the
+//   cases' shape) every element starts slack, and at N = 5000 (h ~ 1e-5 s) the benchmark's few
+//   hundred steps end long before the falling tether's elements go taut (about 0.7 s): only the
+//   slack branch would be measured, and warming up to there costs 10^5 steps per integrator.
+//   From SlackMiddle half the elements take either branch at every N, in two contiguous regions
+//   as in a sagging cable whose middle has gone slack; the share measured is recorded
+//   (short_fraction_start/end), since the undamped motion moves it over a small N's long run.
+// The bilateral tether starts from the same state: its middle elements push.
+std::shared_ptr<const Model> hanging_tether(int N, hanging_tether::Discretisation discretisation, bool tension_only) {
+  hanging_tether::Parameters p;
+  p.N = N;
+  p.mu = 0.5;
+  p.length = 10.0;
+  p.EA = 500.0;
+  p.g = 9.81;
+  p.A = Vec3::Zero();
+  p.B = Vec3(8.0, 0.0, 1.0);
+  p.damping_rate = 0.0;
+  p.tension_only = tension_only;
+  p.discretisation = discretisation;
+  return hanging_tether::make_model(p, hanging_tether::InitialShape::SlackMiddle);
+}
+
+// The fastest mode of the bilateral tether's chain (fixed ends, every element at its full axial
+// stiffness kappa = EA N / L): 2 sqrt(kappa / m) with the lumped node mass m = mu L / (N + 1), and
+// 2 sqrt(3) sqrt(kappa / (mu u)) with the consistent mass (as for Model A's string). A slack
+// tension-only element has no stiffness, so the tension-only tether is no faster: both cables
+// are benchmarked at the same h, and their costs per step compare like for like.
+double hanging_tether_lumped_max_frequency(int N) { return 2.0 * std::sqrt(500.0 * N * (N + 1.0) / (0.5 * 10.0 * 10.0)); }
+double hanging_tether_full_max_frequency(int N) { return 2.0 * std::sqrt(3.0) * (N / 10.0) * std::sqrt(500.0 / 0.5); }
+
 }  // namespace
 
 const std::vector<BenchmarkModel>& benchmark_models() {
-  // A new model adds one line here: {name, factory(N), fastest-mode frequency(N), what N counts}.
+  // A new model adds one entry here: {name, factory(N), fastest-mode frequency(N), what N counts,
+  // and optionally its column counting short elements}.
+  using hanging_tether::Discretisation;
+  const std::string tether_elements = "tether elements N [dimensionless count]";
   static const std::vector<BenchmarkModel> models = {
+      {"hanging_tether_full", [](int N) { return hanging_tether(N, Discretisation::Full, false); },
+       hanging_tether_full_max_frequency, tether_elements, "short_elements"},
+      {"hanging_tether_full_tension_only", [](int N) { return hanging_tether(N, Discretisation::Full, true); },
+       hanging_tether_full_max_frequency, tether_elements, "short_elements"},
+      {"hanging_tether_lumped", [](int N) { return hanging_tether(N, Discretisation::Lumped, false); },
+       hanging_tether_lumped_max_frequency, tether_elements, "short_elements"},
+      {"hanging_tether_lumped_tension_only", [](int N) { return hanging_tether(N, Discretisation::Lumped, true); },
+       hanging_tether_lumped_max_frequency, tether_elements, "short_elements"},
       {"multirotor_payload", multirotor_paper, multirotor_max_frequency, "cable links n [dimensionless count]"},
       {"string_pendulum", string_pendulum_paper, string_pendulum_max_frequency, "string elements N [dimensionless count]"},
   };

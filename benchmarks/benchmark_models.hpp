@@ -1,7 +1,8 @@
 #pragma once
 // The models the benchmarks run, each built in code for a given number of string elements N.
 // A model here is the registry's model at its paper parameters, with only N varied, so the
-// per-step cost can be followed as the discretisation is refined.
+// per-step cost can be followed as the discretisation is refined (the hanging tethers: the bundled
+// cases' tether, undamped and from a state half slack, half taut; benchmark_models.cpp says why).
 
 #include <functional>
 #include <memory>
@@ -22,6 +23,11 @@ struct BenchmarkModel {
   // What N counts in this model, with its unit: the x axis of its cost figure (benchmarks.csv's
   // size column), so a cable's links are never drawn against "string elements".
   std::string size_label;
+  // An observation column (Formulation::extra_column_names) counting the elements shorter than
+  // their rest length, "" when the model has none. The benchmark records its value / N after the
+  // warm-up and after the timed steps (counters short_fraction_start, short_fraction_end): which
+  // share of a tension-only cable's elements took the slack branch while it was measured.
+  std::string short_elements_column;
 };
 
 // Model A's paper parameters with N elements (also used alone by the mass-matrix benchmark).

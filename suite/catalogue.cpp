@@ -46,6 +46,15 @@ StepCostComparisons step_cost_comparisons() {
       "SO(3) (the LGVI) or carried as 9 numbers under RᵀR = I (RATTLE) (tests/test_lgvi_roundoff.cpp: with RATTLE "
       "solved to its round-off floor, their states agree to round-off). " + counting;
   s.same_equations = {multirotor, string};
+  // The tension-only tether beside the bilateral one (issue 47 item 5), lumped and full: the same
+  // state (half of the elements slack, half taut) and the same h, so the ratio is what the
+  // tension-only branch costs or saves per element and step.
+  const std::string cables =
+      "The same tether, state and h; the tension-only elements give no force and no stiffness when slack (shorter "
+      "than their rest length), where the bilateral ones push. Both start with the middle half of the elements 2% "
+      "short and the rest 2% long (benchmarks/benchmark_models.cpp)";
+  s.model_ratios = {{"hanging_tether_lumped_tension_only", "hanging_tether_lumped", cables},
+                    {"hanging_tether_full_tension_only", "hanging_tether_full", cables}};
   // The adaptive index-1 DAE: its steps per simulated second, over its own horizon, say how the
   // case's physics (stiff cables, slack phases) sets its cost.
   s.step_rates = {"ida"};

@@ -168,6 +168,29 @@ TEST_CASE("hanging tether: mass matrices, gravity loads and energies agree with 
   }
 }
 
+TEST_CASE("hanging tether: the benchmarks' SlackMiddle state has its middle half slack and the rest taut, at every N",
+          "[hanging-tether]") {
+  // benchmarks/benchmark_models.cpp measures the tension-only tether from this state so that both
+  // branches of its elements are met: the middle half (N/4 <= e < 3N/4) about 2% short of u, the
+  // others about 2% long, at rest, and the observation's short-element count says so.
+  for (int N : {10, 20, 200, 5000}) {
+    INFO("N = " << N);
+    const ht::Parameters p = testing::bundled_tether(N, ht::Discretisation::Lumped);
+    const auto r = ht::slack_middle_shape(p, 0.02);
+    REQUIRE(r.size() == size_t(N + 1));
+    CHECK((r.front() - p.A).norm() == 0.0);
+    CHECK((r.back() - p.B).norm() == 0.0);
+    for (int e = 0; e < N; ++e) {
+      const double strain = (r[size_t(e + 1)] - r[size_t(e)]).norm() / p.u() - 1.0;
+      const bool middle = e >= N / 4 && e < N / 4 + N / 2;
+      CHECK(std::abs(strain - (middle ? -0.02 : 0.02)) < 0.005);  // the parabola's chords against its arcs
+    }
+    const ht::TetherForm form(p, ht::InitialShape::SlackMiddle);
+    CHECK(form.observe(0.0, form.initial_state()).extra.back() == double(N / 2));  // short_elements
+    CHECK(form.observe(0.0, form.initial_state()).kinetic == 0.0);
+  }
+}
+
 TEST_CASE("hanging tether: the elastic catenary satisfies its own equilibrium and Hooke's law",
           "[hanging-tether][catenary]") {
   const ht::Parameters p = tether(4, ht::Discretisation::Full);

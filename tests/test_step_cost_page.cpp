@@ -262,6 +262,30 @@ TEST_CASE("the page's comparisons: the catalogue's declared pairs, their ratios 
   CHECK(md.find("| B | 2 | 3 | 2 | — |") != std::string::npos);
 }
 
+TEST_CASE("the page's model comparisons: one model beside another per element and step, at the page's sizes", "[step_cost]") {
+  const StepCostComparisons& declared = testing::catalogue().step_cost;
+  REQUIRE_FALSE(declared.model_ratios.empty());
+  for (const auto& pair : declared.model_ratios) CHECK(pair.model != pair.baseline);
+  const auto& pair = declared.model_ratios.front();
+  std::vector<std::string> entries;
+  // At N = 200 the model costs 300 ns per step against the baseline's 400: 1.5 and 2 ns per
+  // element and step, 0.75. The model's short elements counted (0.5 -> 0.25), the baseline's not.
+  const std::string shares = ", \"short_fraction_start\": 0.5, \"short_fraction_end\": 0.25";
+  entries.push_back(entry(pair.model, "m", 200, 300.0, 4, 0, shares));
+  entries.push_back(entry(pair.baseline, "m", 200, 400.0, 4, 1));
+  // Sizes off the page's table, and an integrator measured on one model only: no rows.
+  entries.push_back(entry(pair.model, "m", 300, 300.0, 4, 0));
+  entries.push_back(entry(pair.baseline, "m", 300, 400.0, 4, 0));
+  entries.push_back(entry(pair.model, "alone", 200, 300.0, 4, 0));
+  const StepCosts costs = read_step_costs(parse_json(document(entries), "doc"));
+  const std::string md = step_cost_markdown(costs, declared, CsvTable{});
+  INFO(md);
+  CHECK(md.find("## " + pair.model + " beside " + pair.baseline + ": cost per element and step") != std::string::npos);
+  CHECK(md.find("| m | 200 | 1.5 | 2 | 0.75 | 4 / 4 | 0 / 1 | 0.50 → 0.25 | — |") != std::string::npos);
+  CHECK(md.find("| m | 300 |") == std::string::npos);
+  CHECK(md.find("| alone | 200 |") == std::string::npos);
+}
+
 TEST_CASE("the page from the benchmark binary's parts: merged JSON, CSV and Markdown, and a bad part named", "[step_cost]") {
   const fs::path dir = testing::scratch_dir("step_cost_page");
   std::vector<std::string> first, second;

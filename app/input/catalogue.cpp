@@ -66,6 +66,13 @@ std::vector<std::string> StepCostComparisons::named() const {
   return names;
 }
 
+std::vector<std::string> StepCostComparisons::models() const {
+  std::vector<std::string> names;
+  for (const auto& same : same_equations) names.push_back(same.model);
+  for (const auto& r : model_ratios) names.insert(names.end(), {r.model, r.baseline});
+  return names;
+}
+
 void Catalogue::validate() const {
   check_sorted_unique(model_names(), "model");
   check_sorted_unique(integrator_names(), "integrator");

@@ -38,11 +38,20 @@ struct StepCostComparisons {
     double max_iterations = 0.0, max_cost_ratio = 0.0;
     std::string why;  // the reason for both bounds, printed above the table
   };
+  // One benchmark model's cost per step against another's, integrator by integrator at the same N
+  // (and, for a fixed-step method, the same h): two variants of one model (a tension-only cable beside its bilateral twin), shown per
+  // element and step (cost per step / N) with their ratio.
+  struct ModelRatio {
+    std::string model, baseline;  // benchmark models' names (benchmarks/benchmark_models.hpp)
+    std::string why;              // what differs between the two, printed above the table
+  };
   std::vector<Ratio> ratios;
   std::vector<SameEquations> same_equations;
+  std::vector<ModelRatio> model_ratios;
   // Adaptive methods whose steps per simulated second over the report's full runs are shown.
   std::vector<std::string> step_rates;
   std::vector<std::string> named() const;  // every integrator named above
+  std::vector<std::string> models() const;  // every benchmark model named above
 };
 
 struct Catalogue {

@@ -167,6 +167,8 @@ StepCosts read_step_costs(const JsonValue& output) {
     if (!row.is_mass_solve()) {
       row.rhs_evals_per_step = median_counter(entries, "rhs_evals");
       row.newton_iters_per_step = median_counter(entries, "newton_iters");
+      row.short_fraction_start = median_counter(entries, "short_fraction_start");
+      row.short_fraction_end = median_counter(entries, "short_fraction_end");
     }
     costs.rows.push_back(row);
   }
@@ -379,6 +381,56 @@ void ratio_tables(std::ostringstream& md, const StepCosts& costs, const StepCost
     }
 }
 
+// Two benchmark models side by side (the catalogue's model_ratios), integrator by integrator at the
+// page's sizes: cost per element and step (cost per step / N: the models share N, the integrator
+// and h), the ratio, the evaluations and iterations of each, and the share of short elements.
+void model_ratio_tables(std::ostringstream& md, const StepCosts& costs, const StepCostComparisons& comparisons,
+                        const StepCostRules& rules) {
+  auto share = [](const StepCostRow& r) {
+    if (!r.short_fraction_start || !r.short_fraction_end) return std::string("—");
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.2f → %.2f", *r.short_fraction_start, *r.short_fraction_end);
+    return std::string(buf);
+  };
+  for (const auto& pair : comparisons.model_ratios) {
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> integrators;  // those measured on the model, in the rows' order
+    for (const auto& r : costs.rows)
+      if (r.model == pair.model && std::find(integrators.begin(), integrators.end(), r.integrator) == integrators.end())
+        integrators.push_back(r.integrator);
+    for (const auto& integrator : integrators)
+      for (long n : rules.table_n) {
+        const StepCostRow *a = row_at(costs, pair.model, integrator, n), *b = row_at(costs, pair.baseline, integrator, n);
+        if (!a || !b || n <= 0) continue;
+        char ratio[32];
+        std::snprintf(ratio, sizeof ratio, "%.2f", a->ns_per_step / b->ns_per_step);
+        rows.push_back({integrator, std::to_string(n), format_g(a->ns_per_step / double(n), 3),
+                        format_g(b->ns_per_step / double(n), 3), ratio,
+                        number_text(a->rhs_evals_per_step) + " / " + number_text(b->rhs_evals_per_step),
+                        number_text(a->newton_iters_per_step) + " / " + number_text(b->newton_iters_per_step), share(*a),
+                        share(*b)});
+      }
+    if (rows.empty()) continue;
+    const std::string& m = pair.model;
+    const std::string& b = pair.baseline;
+    md << "## " << m << " beside " << b << ": cost per element and step\n\n"
+       << pair.why << ". Cost per step / N, in ns, for every integrator measured on both at N = "
+       << sizes_text(rules.table_n)
+       << " (a fixed-step method at the same h on both; an adaptive one chooses its own steps on each, so its ratio "
+          "carries what the model does to its step size too), and their ratio; the evaluations and Newton iterations per step of each (" << m
+       << " / " << b << "), which an implicit method's count can change; the share of elements shorter than their rest "
+       << "length after the warm-up → after the timed steps (the state measured: a small N's timed steps cover a long "
+          "simulated time, in which the motion moves it).\n\n";
+    const std::vector<std::string> header = {"integrator", "N", m + " ns / (N · step)", b + " ns / (N · step)",
+                                             m + " / " + b, "RHS evals / step", "Newton iters / step",
+                                             m + " short share", b + " short share"};
+    std::vector<bool> numeric = numeric_after(1, header.size());
+    numeric[5] = numeric[6] = numeric[7] = numeric[8] = false;
+    markdown::table(md, header, rows, numeric);
+    md << "\n";
+  }
+}
+
 // The flags of one method against its twin at one N.
 // Whether two rows did the same Newton work per step: iteration counts within 5% of each other.
 // Twins stop Newton by different rules, so at different counts a cost ratio measures the rules,
@@ -536,6 +588,7 @@ std::string step_cost_markdown(const StepCosts& costs, const StepCostComparisons
   growth_table(md, costs, rules);
   ratio_tables(md, costs, comparisons);
   same_equation_tables(md, costs, comparisons);
+  model_ratio_tables(md, costs, comparisons, rules);
   whole_runs_table(md, summary, comparisons);
   if (!costs.errors.empty()) {
     md << "## Skipped benchmarks\n\n";

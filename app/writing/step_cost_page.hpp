@@ -25,6 +25,9 @@ struct StepCostRow {
   std::string size;  // what N counts in the model, as the benchmark binary declares it ("" when it does not)
   double ns_per_step = 0.0;  // CPU time per iteration, the median over repetitions
   std::optional<double> rhs_evals_per_step, newton_iters_per_step;  // medians; none for mass_solve
+  // The share of the model's elements shorter than their rest length after the warm-up and after
+  // the timed steps (medians), where the benchmark model counts them (a cable's slack elements).
+  std::optional<double> short_fraction_start, short_fraction_end;
   bool is_mass_solve() const { return integrator == "mass_solve"; }
 };
 

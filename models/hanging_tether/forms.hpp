@@ -21,6 +21,10 @@ namespace tb::hanging_tether {
 enum class InitialShape {
   Straight,  // shapes.hpp straight_shape: every element compressed, the tether falls and settles
   Parabola,  // shapes.hpp parabola_shape with polygon length L: elements about unstretched
+  // shapes.hpp slack_middle_shape with strain 2%: the middle half of the elements slack, the
+  // outer quarters taut. The step-cost benchmarks' state (no case file names it): a tension-only
+  // tether's step then meets both its slack and its taut branch.
+  SlackMiddle,
 };
 
 // The state at t = 0: the case's shape, at rest, nothing dissipated yet.

@@ -9,7 +9,11 @@ TetherForm::TetherForm(const Parameters& p, InitialShape shape) : mech_(p), shap
 Eigen::VectorXd initial_tether_state(const Mechanics& mech, InitialShape shape) {
   const Parameters& p = mech.params();
   State s;
-  s.r = shape == InitialShape::Straight ? straight_shape(p) : parabola_shape(p, p.length);
+  switch (shape) {
+    case InitialShape::Straight: s.r = straight_shape(p); break;
+    case InitialShape::Parabola: s.r = parabola_shape(p, p.length); break;
+    case InitialShape::SlackMiddle: s.r = slack_middle_shape(p, 0.02); break;
+  }
   s.v.assign(p.N + 1, Vec3::Zero());
   return mech.pack(s);
 }
