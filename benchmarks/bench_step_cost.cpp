@@ -188,7 +188,7 @@ void register_benchmarks() {
         std::fprintf(stderr, "step/%s/%s: n/a (%s)\n", model.name.c_str(), info.name.c_str(), why_not.c_str());
         continue;
       }
-      for (int N : kElements) {
+      for (int N : model.sizes.empty() ? kElements : model.sizes) {
         const std::string name = "step/" + model.name + "/" + info.name + "/N:" + std::to_string(N);
         benchmark::RegisterBenchmark(name.c_str(), [&model, &info, N](benchmark::State& st) {
           step_cost(st, model, info, N);

@@ -28,6 +28,9 @@ struct BenchmarkModel {
   // warm-up and after the timed steps (counters short_fraction_start, short_fraction_end): which
   // share of a tension-only cable's elements took the slack branch while it was measured.
   std::string short_elements_column;
+  // The sizes it is measured at; empty: the suite's (bench_step_cost.cpp kElements). The first is
+  // the smallest, the one ctest runs every benchmark at.
+  std::vector<int> sizes = {};
 };
 
 // Model A's paper parameters with N elements (also used alone by the mass-matrix benchmark).
