@@ -3,6 +3,7 @@
 // all three paper cases, and the paper's conservation claims.
 
 #include <catch2/catch.hpp>
+#include "tests/reel_support.hpp"
 #include <cstdio>
 
 #include "mechanics/body_shapes.hpp"
@@ -18,18 +19,7 @@ const std::string kCases = TETHERBENCH_CASES_DIR;
 
 // SPEC "Model B" parameters; case 1 (locked), 2 (deployment) or 3 (retrieval).
 reel_pendulum::Parameters reel_parameters(int paper_case) {
-  reel_pendulum::Parameters p;
-  p.N = 20;
-  p.mu = 0.025;
-  p.L = 100.0;
-  p.EA = 40.0;
-  p.M = 0.1;
-  p.rho_c = Vec3(0.3, 0.2, 0.4);
-  p.J = tb::elliptic_cylinder_inertia_about_attachment(p.M, 0.5, 0.4, 0.8, p.rho_c);
-  p.b = p.d = 0.5;
-  p.kappa_d = 1.0;
-  p.reel_locked = paper_case == 1;
-  p.u = paper_case == 3 ? 2.09 : 0.0;
+  reel_pendulum::Parameters p = tb::testing::spec_reel_parameters(20, paper_case == 1, paper_case == 3 ? 2.09 : 0.0);
   return p;
 }
 

@@ -12,6 +12,7 @@
 #include <random>
 
 #include "mechanics/body_shapes.hpp"
+#include "tests/reel_support.hpp"
 #include "numerics/lie_group.hpp"
 #include "models/reel_pendulum/forms.hpp"
 #include "mechanics/string_pendulum/mechanics.hpp"
@@ -31,22 +32,7 @@ void report(const char* what, double value) {
 }
 
 // SPEC "Model B" parameters (seed 002 §4) with N elements; u = 2.09 N m as in case 3.
-rp::Parameters reel_parameters(int N, bool locked) {
-  rp::Parameters p;
-  p.N = N;
-  p.mu = 0.025;
-  p.L = 100.0;
-  p.EA = 40.0;
-  p.M = 0.1;
-  p.rho_c = Vec3(0.3, 0.2, 0.4);
-  p.J = tb::elliptic_cylinder_inertia_about_attachment(p.M, 0.5, 0.4, 0.8, p.rho_c);
-  p.g = 9.81;
-  p.b = p.d = 0.5;
-  p.kappa_d = 1.0;
-  p.u = 2.09;
-  p.reel_locked = locked;
-  return p;
-}
+rp::Parameters reel_parameters(int N, bool locked) { return tb::testing::spec_reel_parameters(N, locked, 2.09); }
 
 // Case 3's initial condition (string at 15 degrees from the vertical), optionally spinning.
 rp::InitialCondition reel_initial(bool spinning) {

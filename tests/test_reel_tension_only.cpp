@@ -39,6 +39,7 @@
 #include "models/reel_pendulum/string_reel_tangents.hpp"
 #include "tests/case_variant.hpp"
 #include "tests/finite_difference.hpp"
+#include "tests/reel_support.hpp"
 #include "tests/test_support.hpp"
 
 using tb::Mat3;
@@ -61,19 +62,7 @@ void report(const std::string& what, double value) {
 
 // SPEC "Model B" parameters (seed 002 §4) with N elements, case 3's moment, tension-only.
 rp::Parameters cable_parameters(int N, bool locked = false, Rule rule = Rule::Midpoint) {
-  rp::Parameters p;
-  p.N = N;
-  p.mu = 0.025;
-  p.L = 100.0;
-  p.EA = 40.0;
-  p.M = 0.1;
-  p.rho_c = Vec3(0.3, 0.2, 0.4);
-  p.J = tb::elliptic_cylinder_inertia_about_attachment(p.M, 0.5, 0.4, 0.8, p.rho_c);
-  p.g = 9.81;
-  p.b = p.d = 0.5;
-  p.kappa_d = 1.0;
-  p.u = 2.09;
-  p.reel_locked = locked;
+  rp::Parameters p = tb::testing::spec_reel_parameters(N, locked, 2.09);
   p.discretization = rule;
   p.tension_only = true;
   return p;
