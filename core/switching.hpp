@@ -50,6 +50,9 @@ struct SwitchingClosedForm {
   std::function<std::vector<std::pair<double, bool>>(double t_end)> switches;
   // The peak tension of the first taut phase (N); NaN where the closed form gives none.
   double peak_tension = std::numeric_limits<double>::quiet_NaN();
+  // The peak tension over the compared horizon (N), where the closed form gives it (a catch's snap
+  // load); NaN where it gives none.
+  double peak_tension_over_run = std::numeric_limits<double>::quiet_NaN();
   // The exact physical state at t (false where the closed form gives none): the global error.
   std::function<bool(double t, Eigen::VectorXd& physical)> state;
   // Its other named numbers, for the tables: {"entry speed v0 (m/s)", 3.96}, ...

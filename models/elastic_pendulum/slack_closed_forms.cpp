@@ -136,6 +136,12 @@ void declare_slack_closed_forms(Model& model, const Parameters& p, const Initial
       if (w.catch_time() <= t_end) out.emplace_back(w.catch_time(), true);
       return out;
     };
+    // The stiff spring's snap at the catch: the preload F0 = m g cos(theta_c) + m v_t^2 / L the
+    // motion needs along the string there, then the radial speed v_r taken up elastically,
+    // 1/2 k d^2 - F0 d = 1/2 m v_r^2: the peak tension F0 + sqrt(F0^2 + k m v_r^2), its error
+    // O(m v^2 / (k L)) against the stiff model (the stretch the limit neglects).
+    const double F0 = p.m * p.g * std::cos(w->catch_angle) + p.m * w->catch_tangential_speed * w->catch_tangential_speed / p.l0;
+    f.peak_tension_over_run = F0 + std::sqrt(F0 * F0 + p.k * p.m * w->catch_radial_speed * w->catch_radial_speed);
     f.quantities = {{"slack angle theta_s from the bottom (deg)", w->slack_angle * 180.0 / std::numbers::pi},
                     {"speed at slack v_s (m/s)", w->slack_speed},
                     {"slack time t_s (s)", w->slack_time},
@@ -143,7 +149,9 @@ void declare_slack_closed_forms(Model& model, const Parameters& p, const Initial
                     {"catch time (s)", w->catch_time()},
                     {"catch angle from the bottom (deg)", w->catch_angle * 180.0 / std::numbers::pi},
                     {"outward radial speed at the catch (m/s)", w->catch_radial_speed},
-                    {"tangential speed at the catch (m/s)", w->catch_tangential_speed}};
+                    {"tangential speed at the catch (m/s)", w->catch_tangential_speed},
+                    {"snap load at the catch, F0 + sqrt(F0^2 + k m v_r^2), F0 = m g cos(theta_c) + m v_t^2/L (N)",
+                     f.peak_tension_over_run}};
     model.declare_switching_closed_form(std::move(f));
   }
 }

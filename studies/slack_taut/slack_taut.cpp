@@ -6,6 +6,7 @@
 #include <fstream>
 #include <list>
 #include <map>
+#include <numbers>
 #include <numeric>
 #include <sstream>
 
@@ -45,6 +46,9 @@ constexpr int kJitters = 8;
 constexpr double kJitterSpread = 0.02;
 // Located over stepped-through event-time errors within this band at some tolerance: no consistent effect.
 constexpr std::pair<double, double> kNoEffectBand{0.8, 1.25};
+// A moved run's event times are fitted only if at most this share of the expected switches is
+// missed or added.
+constexpr double kMismatchShare = 0.05;
 
 std::shared_ptr<const StudySection> read_slack_taut(TableReader& table, const SectionInputs& in) {
   const Case& c = in.c;
@@ -286,13 +290,17 @@ std::string order_words(const std::vector<const SlackPoint*>& sweep, const Expec
   std::vector<double> hs, errs;
   for (const SlackPoint* p : sweep) {
     std::vector<double> e;
+    if (p->h > x.window) continue;  // a step longer than half the shortest phase does not resolve the motion
     for (const JitteredRun& j : p->measured.jittered) {
       if (!j.ok) continue;
       const SwitchMatch m = match_switches(x.switches, j.events, x.window, 0.0);
+      // An event time is fitted only where the run's switches are the motion's: at most 5 % of the
+      // expected switches missed or added (the tether's are hundreds). The position needs no match.
+      if (!position && double(m.missed + m.spurious) > kMismatchShare * double(x.switches.size())) continue;
       e.push_back(position ? max_abs_difference(j.final_configuration, x.configuration)
                            : measure == Measure::EventMedian ? m.median_time_error : m.max_time_error);
     }
-    if (e.size() < size_t(kJitters)) continue;  // a moved run failed or missed every switch: no point
+    if (e.size() < size_t(kJitters)) continue;  // a moved run failed, missed or added a switch: no point
     double sq = 0.0;
     bool finite = true;
     for (double v : e) finite = finite && std::isfinite(v), sq += v * v;
@@ -314,7 +322,7 @@ std::string order_words(const std::vector<const SlackPoint*>& sweep, const Expec
   const double order = sweep.front()->key.integrator->order, expected = std::min(order, 2.0);
   std::string words = format_g(fit.p, 3) + " ± " + format_g(fit.ci95, 2) + " (" + std::to_string(fit.points) + " steps, ×" +
                       format_g(scatter, 2) + " about the line)";
-  if (measure == Measure::EventMax) return words;  // not judged: a grazing switch halves it (the page says why)
+  if (measure == Measure::EventMax) return words;  // printed, not judged (the page says why)
   // The rule of orders.csv (app/judging/order_fit.hpp): an interval that misses the expected order
   // by at most its exclusion margin is a note, not a verdict against it.
   const double miss = std::abs(fit.p - expected) - fit.ci95, miss_p = std::abs(fit.p - order) - fit.ci95;
@@ -353,7 +361,7 @@ void write_case_header(std::ostringstream& md, const Case& c, const SlackTaut& s
   if (x.closed) {
     md << "Closed form (" << x.closed->name << "): " << x.closed->basis << ".\n\n| quantity | closed form |\n|---|---:|\n";
     for (const auto& [name, value] : x.closed->quantities)
-      md << "| " << name << " | " << format_g(std::abs(value) < 1e-9 ? 0.0 : value, 6) << " |\n";
+      md << "| " << name << " | " << format_g(value, 6) << " |\n";
     md << "\n";
   }
   md << "Expected switches over " << format_g(section.t_end, 6) << " s: " << x.switches.size() << ", from the " << x.basis;
@@ -365,7 +373,11 @@ void write_case_header(std::ostringstream& md, const Case& c, const SlackTaut& s
      << "switch of the same element and direction within half the shortest phase (" << cell(x.window)
      << " s): unmatched expected switches are missed, unmatched run switches spurious, and chatter is a spurious switch "
         "followed by its element's switch back within two of the run's steps. A run whose step exceeds half the shortest "
-        "phase does not resolve the motion (marked ¹). Where the model is damped ΔE is the balance residual E − E0 − W.\n\n";
+        "phase does not resolve the motion (marked ¹). Where the model is damped ΔE is the balance residual E − E0 − W. The "
+        "peak tension is the largest over the elements. The energy jump at a switch is mostly the change of the O((ωh)²) "
+        "offset between E and the method's modified energy across it (it scales as h² and is the same for methods that "
+        "share it), not what the kink leaves (the long runs' flight energies measure that). A fixed step that does not divide t_end ends with a shorter last "
+        "step. The step cost of a tension-only tether beside the bilateral one, per segment and step: benchmarks.md.\n\n";
 }
 
 void write_runs_table(std::ostringstream& md, std::ostream& csv, const Case& c, const SlackTaut& section, const Expectation& x,
@@ -374,6 +386,10 @@ void write_runs_table(std::ostringstream& md, std::ostream& csv, const Case& c, 
   md << "| run | settings | status | switches: matched / missed / spurious; chatter | event-time error, median / max (s) | "
         "peak tension, first taut phase / over the run (N)"
      << (x.closed && std::isfinite(x.closed->peak_tension) ? "; closed form " + format_g(x.closed->peak_tension, 6) : std::string())
+     << (x.closed && std::isfinite(x.closed->peak_tension_over_run)
+             ? "; over the run, the closed form's snap " + format_g(x.closed->peak_tension_over_run, 6) +
+                   (x.closed->exact ? std::string() : " (its limit's, to O(m v²/(k L)))")
+             : std::string())
      << " | position error at t_end (m) | max \\|ΔE\\| (J) | energy jump at a switch, max / mean (J) | steps | runtime (s) |\n"
         "|---|---|---|---|---|---|---:|---:|---|---:|---:|\n";
   for (const SlackPoint* p : of_case) {
@@ -405,13 +421,22 @@ void write_runs_table(std::ostringstream& md, std::ostream& csv, const Case& c, 
     else
       csv << ",,,,,,,,,,,,,";
     csv << ",,,,,,,,\n";
+    for (const JitteredRun& j : r.jittered) {  // the moved runs the orders are fitted to
+      const SwitchMatch jm = match_switches(x.switches, j.events, x.window, 2.0 * j.h);
+      csv << c.name << ',' << p->key.label() << ",fixed_moved," << format_g(j.h, 8) << ",,," << format_g(section.t_end, 6) << ','
+          << (j.ok ? "ok" : "failed") << ",,," << j.events.size() << ',' << x.switches.size() << ',' << jm.matched << ','
+          << jm.missed << ',' << jm.spurious << ',' << jm.chatter << ',' << format_g(jm.median_time_error, 6) << ','
+          << format_g(jm.max_time_error, 6) << ',' << format_g(max_abs_difference(j.final_configuration, x.configuration), 6)
+          << ",,,,,,,,,,,,,,,\n";
+    }
   }
   md << "\n";
   const auto same = identical_runs(of_case);
   if (!same.empty()) {
     md << "Identical rows (the same discretisation reached by two integrators, every number equal): ";
     for (size_t i = 0; i < same.size(); ++i) md << (i ? "; " : "") << same[i].first << " and " << same[i].second;
-    md << ".\n\n";
+    md << ". Two integrators that coincide on one case and not on another discretise something differently there (a "
+          "damping force, a constraint).\n\n";
   }
 }
 
@@ -466,15 +491,19 @@ void write_orders(std::ostringstream& md, const SlackTaut& section, const Expect
         "Each step of the sweep is run at "
      << kJitters << " steps moved by up to ±" << format_g(100 * kJitterSpread)
      << " % around it: where in its step a kink falls changes with h and moves a run's error by an O(1) factor (the kink "
-        "term of the step's quadrature is c h² θ(1 − θ)/2, θ the kink's place in the step), so the root mean square over "
+        "term of the step's quadrature is c h² f(θ), θ the kink's place in the step and f the method's: θ(1 − θ)/2 for "
+        "the trapezoidal velocity update of Störmer–Verlet), so the root mean square over "
         "the moved runs is fitted, a least-squares slope of log error against log h ± its 95 % interval, with the points' "
-        "scatter about the line. Theory: min(p, 2) (above); one rule for both columns: the interval holds it (and, for p "
-        "> 2, excludes p), within the 0.1 margin of orders.csv, or the verdict says what it holds. For the second-order "
-        "methods min(p, 2) = p: their rows do not test the kink's effect, only the fourth-order ones do. The event times: "
-        "a switch whose stretch crosses 0 at a rate ds/dt moves by δs/|ds/dt| for an error δs, at the order of the state, "
-        "so the median over the switches is judged; but where a switch is near grazing (ds/dt → 0, the slowest crossing "
-        "above) δt ~ √(2δs/|d²s/dt²|) and the largest event-time error converges at half the order: it is printed, not "
-        "judged.\n\n"
+        "scatter about the line. Theory: min(p, 2) (above); one rule for both judged columns: the interval holds it (and, "
+        "for p > 2, excludes p), within the 0.1 margin the report's order rule allows (work_precision's orders.csv), or the "
+        "verdict says what it holds. For the second-order "
+        "methods min(p, 2) = p: their rows do not test the kink's effect, only the fourth-order ones do (the same methods "
+        "reach their declared orders on the smooth elastic pendulum: the gate's order checks). The event times: a switch "
+        "whose stretch crosses 0 at a rate ds/dt moves by δs/|ds/dt| for an error δs, at the order of the state, so the "
+        "median over the switches is judged; the largest is printed, not judged: it is one switch's, whichever the matching "
+        "window (half the shortest phase) lets through, and near a grazing switch δt ~ √(2δs/|d²s/dt²|). Fitted only: "
+        "steps that resolve the motion (at most half the shortest phase), and for the event times moved runs that miss or "
+        "add at most 5 % of the expected switches; the moved runs are in slack_taut.csv (role fixed_moved).\n\n"
         "| run | theory min(p, 2) | position error at t_end: order | median event-time error: order | largest event-time error: order (not judged) |\n|---|---:|---|---|---|\n";
   std::vector<std::pair<std::string, std::vector<const SlackPoint*>>> sweeps;
   for (const SlackPoint* p : of_case) {
@@ -532,10 +561,11 @@ void write_location_comparison(std::ostringstream& md, const SlackTaut& section,
                                               : "no consistent effect of locating the kinks on event timing")
              << ".\n";
   }
-  md << "\n" << verdicts.str() << "\nThe mechanism: the step control already sees a step that contains a kink (its local error "
-     << "is O(h²) there instead of O(h^(p+1))) and shrinks the step until the estimate meets the tolerance, so at equal "
-        "tolerance the kink is resolved either way; locating it saves the rejected steps and costs the restarts (a BDF "
-        "method restarts at order 1).\n\n";
+  md << "\n" << verdicts.str() << "\nWhy there is little to gain: the step control already sees a step that contains a kink "
+     << "(its local error is O(h²) there instead of O(h^(p+1))) and shrinks the step until its estimate meets the "
+        "tolerance, so at equal tolerance the kink is resolved either way; locating it replaces that shrinking by a root "
+        "search and a restart (a BDF method restarts at order 1), which the step counts above weigh. The located switch "
+        "times are as accurate as the solution at the tolerance (the root is found on the method's own interpolant).\n\n";
   (void)section;
 }
 
@@ -545,21 +575,53 @@ void write_advice(std::ostringstream& md, const SlackTaut& section, const Expect
   std::vector<std::pair<double, const SlackPoint*>> meeting;
   for (const SlackPoint* p : of_case) {
     if ((p->role != Role::Fixed && p->role != Role::Adaptive) || !p->measured.outcome.ok()) continue;
-    const SwitchMatch m = match_switches(x.switches, p->measured.events, x.window, chatter_gap(*p, p->measured, section.t_end));
-    const double pos = max_abs_difference(p->measured.final_configuration, x.configuration);
-    if (m.missed == 0 && m.spurious == 0 && m.max_time_error <= kEventTarget && pos <= kPositionTarget)
-      meeting.emplace_back(p->measured.runtime_s, p);
+    // A fixed-step run meets the targets only if every moved run does too: the kink's phase must not be its luck.
+    auto meets = [&](const std::vector<SwitchEvent>& events, const std::vector<double>& final_configuration) {
+      const SwitchMatch m = match_switches(x.switches, events, x.window, chatter_gap(*p, p->measured, section.t_end));
+      return m.missed == 0 && m.spurious == 0 && m.max_time_error <= kEventTarget &&
+             max_abs_difference(final_configuration, x.configuration) <= kPositionTarget;
+    };
+    bool all = meets(p->measured.events, p->measured.final_configuration);
+    for (const JitteredRun& j : p->measured.jittered) all = all && j.ok && meets(j.events, j.final_configuration);
+    if (all) meeting.emplace_back(p->measured.runtime_s, p);
   }
   std::sort(meeting.begin(), meeting.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  md << "### Which run to use\n\nThe cheapest runs (by runtime, one pass each: within ~30 % of one another they tie) that "
-        "make every expected switch and no other, time each within "
-     << format_g(kEventTarget) << " s and end within " << format_g(kPositionTarget) << " m: ";
+  md << "### Which run to use\n\nThe cheapest runs by runtime (single passes of milliseconds or less: runtimes within a "
+        "factor 2 of one another do not rank them) that make every expected switch and no other, time each within "
+     << format_g(kEventTarget) << " s and end within " << format_g(kPositionTarget)
+     << " m, a fixed-step run at every one of its moved steps too: ";
   if (meeting.empty()) md << "none of the runs above.\n\n";
   for (size_t i = 0; i < meeting.size() && i < 5; ++i) {
     const SlackPoint& p = *meeting[i].second;
     md << (i ? "; " : "") << p.key.label() << " (" << point_words(p) << ", " << cell(meeting[i].first) << " s)";
   }
   if (!meeting.empty()) md << ".\n\n";
+}
+
+// The flight energies' structure function: the root mean square of E_{n+k} - E_n over n, for a
+// lag of k flights. Flat in k: bounded; growing as sqrt(k): a random walk; as k: a drift.
+double flight_increment_rms(const std::vector<double>& f, size_t k) {
+  if (f.size() <= k) return kNoNumber;
+  double sq = 0.0;
+  for (size_t n = 0; n + k < f.size(); ++n) sq += (f[n + k] - f[n]) * (f[n + k] - f[n]);
+  return std::sqrt(sq / double(f.size() - k));
+}
+
+// The kink's place in the step at each slack -> taut switch of a fixed-step run, theta = frac(t/h):
+// the length R of their mean on the circle (1: every switch at the same place; near 0: spread
+// round it) and the mean advance per switch (in turns).
+std::pair<double, double> phase_coherence(const std::vector<SwitchEvent>& events, double h) {
+  double c = 0.0, s = 0.0, dc = 0.0, ds = 0.0, previous = kNoNumber;
+  int n = 0, m = 0;
+  for (const SwitchEvent& e : events) {
+    if (!e.to_taut) continue;
+    const double theta = e.t / h - std::floor(e.t / h);
+    c += std::cos(2 * std::numbers::pi * theta), s += std::sin(2 * std::numbers::pi * theta), ++n;
+    if (std::isfinite(previous)) dc += std::cos(2 * std::numbers::pi * (theta - previous)), ds += std::sin(2 * std::numbers::pi * (theta - previous)), ++m;
+    previous = theta;
+  }
+  if (n == 0) return {kNoNumber, kNoNumber};
+  return {std::hypot(c, s) / n, m ? std::atan2(ds, dc) / (2 * std::numbers::pi) : kNoNumber};
 }
 
 void write_long_runs(std::ostringstream& md, std::ostream& csv, const Case& c, const SlackTaut& section, const Expectation& x,
@@ -574,54 +636,57 @@ void write_long_runs(std::ostringstream& md, std::ostream& csv, const Case& c, c
         "backward error analysis needs the vector field smooth over a step, and a step across the kink leaves the modified "
         "energy by O(h²), by an amount that depends on θ, the kink's place in the step. If the θ of successive switches "
         "were independent the jumps would add like a random walk and the error grow as √t. On a periodic motion they are "
-        "not: θ advances by the fractional part of T/h every period (a rotation of the circle), so the sum of a zero-mean "
-        "jump over θ stays bounded (a Koksma-type bound), while a non-zero mean, or T/h near a simple fraction (the "
-        "phases repeating), makes it drift linearly. The second step of the table puts the period on the step grid "
-        "(T/h an integer: every switch at the same θ). The law is fitted to |E − E0| as long_time.md fits it; the "
-        "flight energies are E − E0 at the start of each flight with every element slack, where a Störmer–Verlet step is "
-        "exact (gravity alone), so they are the run's irreversible record: their trend per flight (least squares ± 95 %) "
-        "and their spread over the first and the last third of the flights (a random walk's would grow by √5 ≈ 2.2).\n\n"
-        "| run | settings | status | switches (closed form); chatter | law of \\|E − E0\\| | max \\|ΔE\\| (J) | jump at a switch, rms (J) "
-        "| net jump of a taut phase, rms (J) | random walk of those: √(phases) × rms (J) | flight energies: trend per flight (J) | "
-        "flight energies: rms, first / last third (J) |\n|---|---|---|---|---|---:|---:|---:|---:|---|---|\n";
-  std::ostringstream answer;
+        "not independent: θ advances by about the fractional part of T/h a period (a rotation of the circle), and the sum "
+        "of a zero-mean jump of bounded variation along such a rotation grows at most like log N (Denjoy–Koksma, "
+        "Ostrowski), while a non-zero mean jump drifts linearly. The measured θ: R, the length of the mean of e^(2πiθ) "
+        "over the slack → taut switches (1: every switch at the same θ, near 0: spread round the circle), and the mean "
+        "advance per switch. The second step was chosen with T/h = 674 for the exact period; the method's own period "
+        "differs by O(h²), so whether its θ lock is what R says. The flight energies are E − E0 at the start of each "
+        "flight with every element slack, where a Störmer–Verlet step is exact (gravity alone): the run's irreversible "
+        "record, free of the O((ωh)²) offset between E and the modified energy that the jump at a single switch mostly "
+        "measures. Their law is read from the rms of E_(n+k) − E_n against the lag k: flat for a bounded record, ∝ √k "
+        "for a random walk, ∝ k for a drift; its exponent between k = 10 and 100 flights is printed, with the trend per "
+        "flight (least squares ± 95 %). The law of |E − E0| fitted as long_time.md fits it stands beside, and the net "
+        "jump of a taut phase (entry + exit).\n\n"
+        "| run | settings | status | switches (closed form); chatter | θ at the switches: R; advance (turns) | flight energies: "
+        "rms of E_(n+k) − E_n at k = 1, 10, 100 (J); exponent | flight energies: trend per flight (J) | law of \\|E − E0\\| | max \\|ΔE\\| (J) | "
+        "net jump of a taut phase, rms (J) |\n|---|---|---|---|---|---|---|---|---:|---:|\n";
+  std::vector<std::string> answers, drifting;
+  std::vector<std::string> seen_runs;
   for (const SlackPoint* p : of_case) {
     if (p->role != Role::Long) continue;
     const SlackRun& r = p->measured;
     const bool ok = r.outcome.ok();
     const SwitchMatch m = ok ? match_switches({}, r.events, x.window, chatter_gap(*p, r, section.long_t_end)) : SwitchMatch{};
-    std::string trend = "—", spread = "—";
+    std::string trend = "—", structure = "—", phases = "—";
+    double exponent = kNoNumber, slope = kNoNumber, slope_ci = kNoNumber;
     const auto& f = r.slack_energies;
-    if (ok && f.size() >= 9) {
+    if (ok && f.size() >= 200) {
       std::vector<double> n(f.size());
       std::iota(n.begin(), n.end(), 1.0);
-      // Least squares of E_n against n, with its 95 % interval.
       const double nm = std::accumulate(n.begin(), n.end(), 0.0) / double(n.size());
       const double fm = std::accumulate(f.begin(), f.end(), 0.0) / double(f.size());
       double sxx = 0.0, sxy = 0.0;
       for (size_t i = 0; i < f.size(); ++i) sxx += (n[i] - nm) * (n[i] - nm), sxy += (n[i] - nm) * (f[i] - fm);
-      const double slope = sxy / sxx;
+      slope = sxy / sxx;
       double sse = 0.0;
-      for (size_t i = 0; i < f.size(); ++i) {
-        const double res = f[i] - fm - slope * (n[i] - nm);
-        sse += res * res;
-      }
-      const double se = std::sqrt(sse / double(f.size() - 2) / sxx);
-      trend = format_g(slope, 3) + " ± " + format_g(student_t975(double(f.size() - 2)) * se, 2);
-      auto rms_of = [&](size_t from, size_t to) {
-        double s = 0.0;
-        for (size_t i = from; i < to; ++i) s += (f[i] - fm) * (f[i] - fm);
-        return std::sqrt(s / double(to - from));
-      };
-      const size_t third = f.size() / 3;
-      spread = cell(rms_of(0, third)) + " / " + cell(rms_of(f.size() - third, f.size()));
+      for (size_t i = 0; i < f.size(); ++i) sse += std::pow(f[i] - fm - slope * (n[i] - nm), 2);
+      slope_ci = student_t975(double(f.size() - 2)) * std::sqrt(sse / double(f.size() - 2) / sxx);
+      trend = format_g(slope, 3) + " ± " + format_g(slope_ci, 2);
+      const double d1 = flight_increment_rms(f, 1), d10 = flight_increment_rms(f, 10), d100 = flight_increment_rms(f, 100);
+      exponent = std::log(d100 / d10) / std::log(10.0);
+      structure = cell(d1) + ", " + cell(d10) + ", " + cell(d100) + "; " + cell(exponent, 2);
+    }
+    if (ok && !p->adaptive()) {
+      const auto [R, advance] = phase_coherence(r.events, p->h);
+      phases = cell(R, 2) + "; " + cell(advance, 3);
     }
     md << "| " << p->key.label() << " | " << point_words(*p) << " | " << (ok ? "ok" : r.outcome.describe()) << " | "
        << (ok ? std::to_string(r.events.size()) : "—") << " (" << (expected ? std::to_string(expected) : "—") << "); "
-       << (ok ? std::to_string(m.chatter) : "—") << " | " << (ok ? describe_growth(r.energy_growth) : "—") << " | "
-       << (ok ? cell(r.energy_err_max) : "—") << " | " << (ok ? cell(r.jump_rms) : "—") << " | " << (ok ? cell(r.phase_net_rms) : "—")
-       << " | " << (ok ? cell(std::sqrt(double(r.taut_phases)) * r.phase_net_rms) : "—") << " | " << trend << " | " << spread << " |\n";
-    csv << c.name << ',' << p->key.label() << ",long," << format_g(p->h, 6) << ',' << (p->adaptive() ? format_g(p->rtol) : "") << ','
+       << (ok ? std::to_string(m.chatter) : "—") << " | " << phases << " | " << structure << " | " << trend << " | "
+       << (ok ? describe_growth(r.energy_growth) : "—") << " | " << (ok ? cell(r.energy_err_max) : "—") << " | "
+       << (ok ? cell(r.phase_net_rms) : "—") << " |\n";
+    csv << c.name << ',' << p->key.label() << ",long," << format_g(p->h, 12) << ',' << (p->adaptive() ? format_g(p->rtol) : "") << ','
         << (p->adaptive() ? (p->locate ? "1" : "0") : "") << ',' << format_g(section.long_t_end, 6) << ','
         << csv_quoted(r.outcome.describe()) << ',' << r.counters.steps << ',' << format_g(r.runtime_s, 4) << ','
         << (ok ? std::to_string(r.events.size()) : "") << ',' << expected << ",,,," << (ok ? std::to_string(m.chatter) : "")
@@ -632,17 +697,41 @@ void write_long_runs(std::ostringstream& md, std::ostream& csv, const Case& c, c
         << (ok ? to_string(r.energy_growth.law) : "") << ',' << (ok ? format_g(r.energy_growth.exponent, 4) : "") << ','
         << (ok ? format_g(r.energy_growth.ci95_low, 4) : "") << ',' << (ok ? format_g(r.energy_growth.ci95_high, 4) : "") << ','
         << (ok ? format_g(r.jump_rms, 6) : "") << ',' << (ok ? format_g(r.phase_net_rms, 6) : "") << ',' << r.taut_phases << ",\n";
-    if (ok && p->key.integrator->traits.symplectic)
-      answer << (answer.tellp() ? "; " : "") << p->key.label() << " at h = " << format_g(p->h, 6) << ": "
-             << to_string(r.energy_growth.law) << " (exponent in [" << format_g(r.energy_growth.ci95_low, 2) << ", "
-             << format_g(r.energy_growth.ci95_high, 2) << "])";
+    // The answer, per discretisation (identical runs once): the flight energies' law.
+    if (!ok || !std::isfinite(exponent)) continue;
+    // (Two integrators of one discretisation agree to round-off, which 700 000 steps accumulate.)
+    const std::string id = format_g(r.energy_err_max, 4) + "|" + format_g(p->h, 12);
+    if (std::find(seen_runs.begin(), seen_runs.end(), id) != seen_runs.end()) continue;
+    seen_runs.push_back(id);
+    // A drift: a trend whose interval excludes 0 and whose sum over the flights exceeds the record's
+    // spread at a lag of 100 flights; otherwise the structure function's exponent says which.
+    const double d100 = flight_increment_rms(f, 100);
+    const bool drifts = std::abs(slope) > slope_ci && std::abs(slope) * double(f.size()) > d100;
+    const std::string law = drifts ? "a drift (∝ k)" : exponent < 0.25 ? "bounded" : exponent < 0.75 ? "a random walk (√k)" : "a drift (∝ k)";
+    const std::string words = p->key.label() + " (" + point_words(*p) + "): " + law + ", exponent " + format_g(exponent, 2);
+    (p->key.integrator->traits.symplectic ? answers : drifting).push_back(words + (drifts ? ", trend " + trend + " J a flight" : ""));
   }
-  md << "\nThe answer, for the symplectic runs: " << (answer.tellp() ? answer.str() : std::string("none ran")) << ". A √t law "
-     << "would read sqrt_t; where the laws read bounded, the flight energies show no trend beyond their interval and the "
-        "same spread in the first and the last third, and the largest error stays far below the random walk's "
-        "√(phases) × rms: the kinks' jumps do not accumulate. Where the step puts the period on the grid, the phases "
-        "repeat and what each switch leaves is the same: compare its row's trend.\n\n"
-        "Settings of the long runs: ";
+  auto list = [](const std::vector<std::string>& items) {
+    std::string out;
+    for (size_t i = 0; i < items.size(); ++i) out += (i ? "; " : "") + items[i];
+    return out;
+  };
+  const bool all_bounded =
+      !answers.empty() && std::all_of(answers.begin(), answers.end(), [](const std::string& a) { return a.find(": bounded,") != std::string::npos; });
+  md << "\n**The answer.** " << (answers.empty() ? std::string() : all_bounded ? "No walk: every symplectic run's irreversible "
+                                                                               "energy record stays bounded over the switches. "
+                                                                             : "Not every symplectic run's record is bounded. ")
+     << "The flight energies of the symplectic runs (each discretisation once): "
+     << (answers.empty() ? std::string("none ran") : list(answers))
+     << ". A √t walk would show an exponent near 0.5 (read between 0.25 and 0.75); a drift, near 1, or a trend whose "
+        "interval excludes 0 and whose sum over the flights exceeds their spread at a lag of 100. The others: " << (drifting.empty() ? "none" : list(drifting))
+     << " (their smooth pieces' errors are as large or larger than the kinks': the explicit midpoint rule gains (hω)⁴/4 "
+        "of the oscillation's energy a taut step, BDF loses energy by design, an adaptive method errs at its tolerance in "
+        "either direction). A switch count one off the closed form's is a switch near the "
+        "horizon that the run's phase error moved across it, not chatter (the chatter column). This is one degree of "
+        "freedom on a periodic orbit; a motion whose switches do not recur (several incommensurate modes) is not tested "
+        "here.\n\n"
+        "Settings of the long runs (the case's; the located runs set locate_events = 1): ";
   bool first = true;
   std::vector<std::string> seen;
   for (const SlackPoint* p : of_case) {
@@ -691,7 +780,7 @@ void write_limit(std::ostringstream& md, std::ostream& csv, const Case& c, const
       csv << c.name << ',' << p->key.label() << ",limit," << format_g(p->h, 6) << ',' << format_g(p->rtol) << ",1,"
           << format_g(section.t_end, 6) << ',' << csv_quoted(r.outcome.describe()) << ',' << r.counters.steps << ','
           << format_g(r.runtime_s, 4) << ',' << r.events.size() << ',' << limit.size() << ",,,,,," << format_g(d, 6)
-          << ",,,,,,,,,,,,,,," << format_g(p->limit_value, 8) << '\n';
+          << ",,,,,,,,,,,,,,,," << format_g(p->limit_value, 8) << '\n';
       previous[k] = d;
     }
     previous_value = p->limit_value;
