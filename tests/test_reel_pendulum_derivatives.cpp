@@ -47,6 +47,7 @@
 #include "models/reel_pendulum/model.hpp"
 #include "mechanics/string_pendulum/mechanics.hpp"
 #include "tests/finite_difference.hpp"
+#include "tests/reel_support.hpp"
 
 using tb::Mat3;
 using tb::Vec3;
@@ -78,20 +79,7 @@ const char* rule_name(Rule r) { return r == Rule::Midpoint ? "Midpoint" : "Paper
 
 // SPEC "Model B" parameters (seed 002 §4) with N elements.
 rp::Parameters reel_parameters(int N, Rule rule = Rule::Midpoint, bool locked = false) {
-  rp::Parameters p;
-  p.N = N;
-  p.mu = 0.025;
-  p.L = 100.0;
-  p.EA = 40.0;
-  p.M = 0.1;
-  p.rho_c = Vec3(0.3, 0.2, 0.4);
-  p.J = tb::elliptic_cylinder_inertia_about_attachment(p.M, 0.5, 0.4, 0.8, p.rho_c);
-  p.g = 9.81;
-  p.b = 0.5;
-  p.d = 0.5;
-  p.kappa_d = 1.0;
-  p.u = 2.09;
-  p.reel_locked = locked;
+  rp::Parameters p = tb::testing::spec_reel_parameters(N, locked, 2.09);
   p.discretization = rule;
   return p;
 }

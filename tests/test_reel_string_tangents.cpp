@@ -20,6 +20,7 @@
 #include "models/reel_pendulum/mechanics.hpp"
 #include "models/reel_pendulum/string_reel_tangents.hpp"
 #include "tests/finite_difference.hpp"
+#include "tests/reel_support.hpp"
 
 using tb::Mat3;
 using tb::Vec3;
@@ -33,22 +34,7 @@ void report(const std::string& what, double value) {
   if (on) std::printf("  %-84s %.3e\n", what.c_str(), value);
 }
 
-rp::Parameters parameters(int N, bool locked) {  // SPEC "Model B" (seed 002 §4)
-  rp::Parameters p;
-  p.N = N;
-  p.mu = 0.025;
-  p.L = 100.0;
-  p.EA = 40.0;
-  p.M = 0.1;
-  p.rho_c = Vec3(0.3, 0.2, 0.4);
-  p.J = tb::elliptic_cylinder_inertia_about_attachment(p.M, 0.5, 0.4, 0.8, p.rho_c);
-  p.b = 0.5;
-  p.d = 0.5;
-  p.kappa_d = 1.0;
-  p.u = 2.09;
-  p.reel_locked = locked;
-  return p;
-}
+rp::Parameters parameters(int N, bool locked) { return tb::testing::spec_reel_parameters(N, locked, 2.09); }  // SPEC "Model B"
 
 // A stretched (strain 2-20 %), bent string with random node velocities and reel rate.
 rp::State random_state(const rp::Parameters& p, unsigned seed) {
