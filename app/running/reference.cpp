@@ -78,13 +78,21 @@ std::string ReferenceSearch::remake_hint(const Case& c) const {
          (point_report ? ", then give the report --reference-dir " + out : "") + ")";
 }
 
+IntegratorSettings reference_settings(const IntegratorInfo& solver, const Formulation& form, double initial_step) {
+  IntegratorSettings s = IntegratorSettings::defaults(solver.settings, initial_step);
+  s.set_tolerances({kReferenceRtol, kReferenceAtol});
+  // A model with kinks (switching functions: a tension-only cable): the reference stops at each
+  // (an error estimate that steps across one passes with an O(h^3) error).
+  if (s.declares(kLocateEventsKey) && form.switching_count() > 0) s.set(kLocateEventsKey, 1.0);
+  return s;
+}
+
 ReferenceRun compute_reference(const IntegratorInfo& solver, const Model& model, const std::string& discretisation,
                                double t_end, double initial_step) {
   std::string why_not;
   auto form = model.make_formulation(FormulationKind::EmbeddedOde, discretisation, why_not);
   if (!form) throw std::runtime_error("no reference solution: " + why_not);
-  IntegratorSettings s = IntegratorSettings::defaults(solver.settings, initial_step);
-  s.set_tolerances({kReferenceRtol, kReferenceAtol});
+  const IntegratorSettings s = reference_settings(solver, *form, initial_step);
   ReferenceRun run;
   run.outcome = integrate(*form, solver, s, t_end, t_end, {});
   if (!run.outcome.ok()) throw std::runtime_error("reference run failed: " + run.outcome.outcome.describe());
@@ -98,8 +106,7 @@ StateTrajectory compute_reference_trajectory(const IntegratorInfo& solver, const
   std::string why_not;
   auto form = model.make_formulation(FormulationKind::EmbeddedOde, discretisation, why_not);
   if (!form) throw std::runtime_error("no reference trajectory: " + why_not);
-  IntegratorSettings s = IntegratorSettings::defaults(solver.settings, initial_step);
-  s.set_tolerances({kReferenceRtol, kReferenceAtol});
+  const IntegratorSettings s = reference_settings(solver, *form, initial_step);
   const long samples = std::lround(t_end / interval);
   if (samples < 1 || std::abs(double(samples) * interval - t_end) > 1e-9 * t_end)
     throw std::logic_error("trajectory interval " + format_g(interval) + " does not divide " + format_g(t_end));

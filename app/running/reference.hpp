@@ -21,6 +21,10 @@ namespace tb {
 constexpr double kReferenceRtol = 1e-13;
 constexpr double kReferenceAtol = 1e-15;
 
+// The settings a reference solver runs at: rtol/atol above, and events located where the
+// solver can and the form has switching functions (core/switching.hpp).
+IntegratorSettings reference_settings(const IntegratorInfo& solver, const Formulation& form, double initial_step);
+
 struct ReferenceRun {
   IntegrationOutcome outcome;
   Eigen::VectorXd physical;  // the model's physical state at t_end

@@ -89,6 +89,7 @@ class EnergyBalanceStudy final : public SweepStudy<BalancePoint> {
       request.settings =
           IntegratorSettings::defaults(p.key.integrator->settings, *std::min_element(balance.steps.begin(), balance.steps.end()));
       request.settings.set_tolerances({kReferenceRtol, kReferenceAtol});
+      if (request.settings.declares(kLocateEventsKey) && c.model->switching_count() > 0) request.settings.set(kLocateEventsKey, 1.0);
     } else {
       request.settings = c.settings_for(p.key.integrator->name);
       request.settings.h = p.h;
