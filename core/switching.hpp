@@ -13,6 +13,8 @@
 // every form of the model shares.
 
 #include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -63,5 +65,31 @@ struct SwitchingClosedForm {
 // element exactly at its unstretched length counts as taut, the side whose one-sided stiffness
 // a Newton step landing there uses: mechanics/elastic_element.hpp).
 inline bool switching_side(double s) { return s >= 0.0; }
+
+// The zero of a switching function g on [a, b], g(a) = ga on one side (switching_side) and g(b) =
+// gb on the other, by the Illinois variant of regula falsi (the end kept twice has its value
+// halved) down to 4 ulps of `time_scale` (the time the bracket stands for, so that a bracket in a
+// step's length and one in absolute time stop alike). Returns the bracket's end on gb's side: a
+// method restarted there is past the kink.
+inline double bracket_switch(double a, double b, double ga, double gb, double time_scale, const std::function<double(double)>& g) {
+  const bool old_side = switching_side(ga);
+  int kept = 0;  // which end stayed last: 1 a, -1 b
+  for (int it = 0; it < 200 && b - a > 4.0 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(time_scale));
+       ++it) {
+    double m = b - gb * (b - a) / (gb - ga);
+    if (!(m > a && m < b)) m = 0.5 * (a + b);
+    const double gm = g(m);
+    if (switching_side(gm) == old_side) {
+      a = m, ga = gm;
+      if (kept == 1) gb *= 0.5;
+      kept = 1;
+    } else {
+      b = m, gb = gm;
+      if (kept == -1) ga *= 0.5;
+      kept = -1;
+    }
+  }
+  return b;
+}
 
 }  // namespace tb

@@ -120,11 +120,11 @@ class Rk45Stepper final : public TimeStepper {
     dense_state(t_end, y_end);
     ode_.switching_values(y_end, s_end);
     double t_event = t_end;
-    Eigen::VectorXd y_event, s_event = s_end;
+    Eigen::VectorXd y_event;
     bool found = false;
     for (Eigen::Index i = 0; i < s_end.size(); ++i) {
       if (switching_side(s_start_[i]) == switching_side(s_end[i])) continue;
-      // Illinois regula falsi on s_i(t) over [a, b]: a on the old side, b on the new one.
+      // The zero of s_i(t) on the dense output over [a, b]: a on the old side, b on the new one.
       double a = t_, b = std::min(t_end, t_event), sa = s_start_[i], sb;
       {
         Eigen::VectorXd y, sv;
@@ -133,25 +133,12 @@ class Rk45Stepper final : public TimeStepper {
         sb = sv[i];
         if (switching_side(sa) == switching_side(sb)) continue;  // this one's zero is after an earlier event
       }
-      int kept_end = 0;  // which end stayed twice: its value is halved (Illinois)
-      for (int it = 0; it < 200 && b - a > 4.0 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(b));
-           ++it) {
-        double m = b - sb * (b - a) / (sb - sa);
-        if (!(m > a && m < b)) m = 0.5 * (a + b);
+      t_event = bracket_switch(a, b, sa, sb, b, [&](double m) {
         Eigen::VectorXd y, sv;
         dense_state(m, y);
         ode_.switching_values(y, sv);
-        if (switching_side(sv[i]) == switching_side(sa)) {
-          a = m, sa = sv[i];
-          if (kept_end == 1) sb *= 0.5;
-          kept_end = 1;
-        } else {
-          b = m, sb = sv[i];
-          if (kept_end == -1) sa *= 0.5;
-          kept_end = -1;
-        }
-      }
-      t_event = b;
+        return sv[i];
+      });
       found = true;
     }
     if (!found || !(t_event < t_end)) {

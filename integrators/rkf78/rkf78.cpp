@@ -136,23 +136,11 @@ class Rkf78Stepper final : public TimeStepper {
       } else {
         sb = s_end[i];
       }
-      int kept = 0;
-      for (int it = 0; it < 200 && b - a > 4.0 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t_ + b)); ++it) {
-        double m = b - sb * (b - a) / (sb - sa);
-        if (!(m > a && m < b)) m = 0.5 * (a + b);
+      tau_event = bracket_switch(a, b, sa, sb, t_ + b, [&](double m) {
         step_of(m, y_trial);
         ode_.switching_values(y_trial, s_trial);
-        if (switching_side(s_trial[i]) == switching_side(sa)) {
-          a = m, sa = s_trial[i];
-          if (kept == 1) sb *= 0.5;
-          kept = 1;
-        } else {
-          b = m, sb = s_trial[i];
-          if (kept == -1) sa *= 0.5;
-          kept = -1;
-        }
-      }
-      tau_event = b;
+        return s_trial[i];
+      });
       found = true;
     }
     if (!found || !(tau_event < dt)) {  // none, or at the step's end: the accepted step already lands there
