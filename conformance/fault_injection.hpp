@@ -56,6 +56,7 @@ class FaultyLieGroup final : public DiscreteLieGroupFormulation {
       Step(std::unique_ptr<DiscreteLieGroupStep> i, const bool& a) : inner(std::move(i)), armed(a) {}
       int unknowns() const override { return inner->unknowns(); }
       void begin(const Eigen::VectorXd& y, double h) override { inner->begin(y, h); }
+      void set_start_time(double t) override { inner->set_start_time(t); }
       void initial_guess(Eigen::VectorXd& x) const override { inner->initial_guess(x); }
       void residual(const Eigen::VectorXd& x, Eigen::VectorXd& G) override {
         inner->residual(x, G);

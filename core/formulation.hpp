@@ -93,13 +93,14 @@ class Formulation {
   // none (count 0) for a model whose equations are smooth.
   int switching_count() const { return switching_ ? switching_->count : 0; }
   const SwitchingFunctions* switching() const { return switching_.get(); }
-  // s_i (and ds_i/dt) at the form's state y, through physical_state.
-  void switching_values(const Eigen::VectorXd& y, Eigen::VectorXd& s, Eigen::VectorXd& rate) const {
-    switching_->evaluate(physical_state(y), s, rate);
+  // s_i (and ds_i/dt) at time t and the form's state y, through physical_state (t matters where
+  // a model drives a point of its own, a moving anchor, whose position the functions read).
+  void switching_values(double t, const Eigen::VectorXd& y, Eigen::VectorXd& s, Eigen::VectorXd& rate) const {
+    switching_->evaluate(t, physical_state(y), s, rate);
   }
-  void switching_values(const Eigen::VectorXd& y, Eigen::VectorXd& s) const {
+  void switching_values(double t, const Eigen::VectorXd& y, Eigen::VectorXd& s) const {
     Eigen::VectorXd rate;
-    switching_values(y, s, rate);
+    switching_values(t, y, s, rate);
   }
   void attach_switching(std::shared_ptr<const SwitchingFunctions> switching) { switching_ = std::move(switching); }
 
@@ -202,6 +203,10 @@ class DiscreteLieGroupStep {
   virtual int unknowns() const = 0;
   // Sets the known state y_k and step h. Anything that does not depend on x is computed here.
   virtual void begin(const Eigen::VectorXd& y, double h) = 0;
+  // The time t_k at which the next begin()'s step starts. Only a model whose discrete Lagrangian
+  // depends on time (a point it drives, a moving anchor) reads it; the integrators set it before
+  // every begin(), and an autonomous model's step ignores it.
+  virtual void set_start_time(double /*t*/) {}
   // A starting guess for x when no previous step's solution is available.
   virtual void initial_guess(Eigen::VectorXd& x) const = 0;
   virtual void residual(const Eigen::VectorXd& x, Eigen::VectorXd& G) = 0;

@@ -28,9 +28,10 @@ struct SwitchingFunctions {
   int count = 0;
   // What each function is, for messages and reports ("the stretch |x| - u of each element (m)").
   std::string meaning;
-  // s_i and ds_i/dt at a physical state (Formulation::physical_state's layout). The rate lets a
+  // s_i and ds_i/dt at time t and a physical state (Formulation::physical_state's layout; t for
+  // a model that drives a point of its own, whose position the stretches read). The rate lets a
   // measurement interpolate s between samples by cubic Hermite, whose error is O(dt^4).
-  std::function<void(const Eigen::VectorXd& physical, Eigen::VectorXd& s, Eigen::VectorXd& rate)> evaluate;
+  std::function<void(double t, const Eigen::VectorXd& physical, Eigen::VectorXd& s, Eigen::VectorXd& rate)> evaluate;
   // The elements' axial stiffness EA/u (N/m): a taut element's tension is stiffness * s (where a reel
   // changes u, the stiffness at the start).
   double stiffness = 0.0;

@@ -65,8 +65,9 @@ LgviStepSolver::LgviStepSolver(const DiscreteLieGroupFormulation& form, const In
     if (groups[j] >= 0) group_members_[groups[j]].push_back(Eigen::Index(j));
 }
 
-bool LgviStepSolver::solve(const Eigen::VectorXd& y, double h, Eigen::VectorXd& y_next, StepFailure& failure) {
+bool LgviStepSolver::solve(double t, const Eigen::VectorXd& y, double h, Eigen::VectorXd& y_next, StepFailure& failure) {
   pending_ = false;
+  step_->set_start_time(t);  // the continuation below changes only h, never the start
   step_->begin(y, h);
   // Starting guess: the unknowns (position increments, Cayley parameters, multiplier
   // impulses) are smooth in time, so at a constant step the parabola through the last three

@@ -30,11 +30,11 @@ class LgviStepSolver {
   // iterations in `counters` (the stepper's).
   LgviStepSolver(const DiscreteLieGroupFormulation& form, const IntegratorSettings& s, StepCounters& counters);
 
-  // Solves the step of size h (h != 0, either sign) from y and writes the new state into
+  // Solves the step of size h (h != 0, either sign) from y at time t and writes the new state into
   // y_next. On failure returns false with the reason (Diverged: the residual or the state became
   // non-finite; SolverFailed: no solution found). The predictor history is not touched until
   // commit(): a caller that takes several substeps commits them once all have succeeded.
-  bool solve(const Eigen::VectorXd& y, double h, Eigen::VectorXd& y_next, StepFailure& failure);
+  bool solve(double t, const Eigen::VectorXd& y, double h, Eigen::VectorXd& y_next, StepFailure& failure);
   // Makes the last successful solve() part of the predictor history.
   void commit();
 

@@ -39,7 +39,24 @@
 // the midpoint rule of the dissipated power zeta v^T M v = 2 zeta T at the chord velocity dq/h
 // (second order, like the step; negative for h < 0, so the round trip restores W too).
 //
-// State layout: y = [q (n), p (n)] and, when the system carries it, the dissipated work W after them.
+// A driven point (a system whose kinetic energy also holds prescribed coordinates a(t), e.g. the
+// tether's moving anchor: T = 1/2 qdot^T M qdot + qdot^T M_qa adot + 1/2 adot^T M_aa adot, and
+// V(q, a(t))): the trapezoidal L_d over q and a, with a_k = a(t_k) given, adds M_qa da / h to the
+// step's M dq / h (da = a(t_{k+1}) - a(t_k)), and the damping's chord velocity likewise, so
+//   G(dq) = (1/h + zeta/2) (M dq + M_qa da) + h/2 grad V(t_k, q_k) - p_k,
+// with p_k = p~_k + M_qa adot(t_k) the conjugate momentum. The state carries p~ = p - M_qa adot
+// (= M qdot, so that the layout does not depend on t), whose update in increment form is
+//   p~_{k+1} = p~_k - h/2 (grad V_k + grad V_{k+1}) - zeta (M dq + M_qa da) - M_qa (adot(t_{k+1}) - adot(t_k)),
+// da and the velocity change from the system in increment form. The change of variables at both
+// ends of a step keeps the step symmetric (the step of -h from t_{k+1} solves the same equations).
+// The dissipated work becomes zeta dq.(M dq + M_qa da) / h, the drag on the free coordinates at
+// the chord velocity; the driver's integrated work W~ (the system's drive_power P~, see e.g.
+// models/hanging_tether/mechanics.hpp) advances by the midpoint rule at the chord velocity,
+//   W~_{k+1} = W~_k + h P~(t_k + h/2, q_k + dq/2, dq/h),
+// second order and odd under the step's reversal, like the step.
+//
+// State layout: y = [q (n), p (n)] and, when the system carries it, the dissipated work W after
+// them, and W~ after W where the system drives a point.
 
 #include <Eigen/Dense>
 #include <memory>
@@ -57,13 +74,27 @@ class VectorSpaceLagrangian {
   // M a, and M^{-1} b in place (a factored, structured M).
   virtual void mass_times(const Eigen::VectorXd& a, Eigen::VectorXd& Ma) const = 0;
   virtual void mass_solve_in_place(Eigen::VectorXd& b) const = 0;
-  // grad V(q), and the magnitudes of the terms that make each of its components (differences
-  // inside a term counted by their operands), for the residual's round-off floor.
-  virtual void potential_gradient(const Eigen::VectorXd& q, Eigen::VectorXd& grad, Eigen::VectorXd& magnitude) const = 0;
+  // grad V(t, q), and the magnitudes of the terms that make each of its components (differences
+  // inside a term counted by their operands), for the residual's round-off floor (t: where a
+  // driven point is).
+  virtual void potential_gradient(double t, const Eigen::VectorXd& q, Eigen::VectorXd& grad,
+                                  Eigen::VectorXd& magnitude) const = 0;
   // zeta >= 0 of the viscous force -zeta M qdot.
   virtual double damping_rate() const { return 0.0; }
   // Whether the state carries the dissipated work W after [q, p] (one trailing entry).
   virtual bool carries_work() const { return false; }
+  // Whether the system drives a point (header); it then carries W and W~ after [q, p].
+  virtual bool driven() const { return false; }
+  // M_qa times the driven point's displacement a(t1) - a(t0), its velocity change
+  // adot(t1) - adot(t0) (both in increment form) and its velocity adot(t0).
+  virtual void driven_inertia(double /*t0*/, double /*t1*/, Eigen::VectorXd& displacement, Eigen::VectorXd& velocity_change,
+                              Eigen::VectorXd& start_velocity) const {
+    displacement.setZero(size());
+    velocity_change.setZero(size());
+    start_velocity.setZero(size());
+  }
+  // P~(t, q, qdot), the driver's power that the state integrates (header).
+  virtual double drive_power(double /*t*/, const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& /*v*/) const { return 0.0; }
 };
 
 class TrapezoidalVectorSpaceStep final : public DiscreteLieGroupStep {
@@ -72,6 +103,7 @@ class TrapezoidalVectorSpaceStep final : public DiscreteLieGroupStep {
   // is then the floor's magnitude of M a.
   explicit TrapezoidalVectorSpaceStep(std::shared_ptr<const VectorSpaceLagrangian> system);
   int unknowns() const override { return n_; }
+  void set_start_time(double t) override { t_ = t; }
   void begin(const Eigen::VectorXd& y, double h) override;
   // The solution of the (linear) step equation: dq = (1/h + zeta/2)^{-1} M^{-1} (p_k - h/2 grad V(q_k)).
   void initial_guess(Eigen::VectorXd& dq) const override;
@@ -90,8 +122,11 @@ class TrapezoidalVectorSpaceStep final : public DiscreteLieGroupStep {
   const VectorSpaceLagrangian& system_;
   const int n_;
   const double zeta_;
-  double h_ = 0.0, work_ = 0.0;
+  double t_ = 0.0, h_ = 0.0, work_ = 0.0, drive_work_ = 0.0;
   Eigen::VectorXd q_, p_, grad_k_, grad_next_, magnitude_, S_fixed_, S_, Mdq_, M_abs_dq_;
+  // A driven point's M_qa da, M_qa (adot_{k+1} - adot_k), M_qa adot_k, and G's constant part
+  // (1/h + zeta/2) M_qa da - M_qa adot_k (zero without one).
+  Eigen::VectorXd Ma_displacement_, Ma_velocity_change_, Ma_start_velocity_, driven_constant_;
 };
 
 }  // namespace tb

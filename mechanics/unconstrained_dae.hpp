@@ -27,6 +27,12 @@
 // which depends only on the nodes that f_d,j depends on (dissipation_node_half_bandwidth()), so
 // the band stays narrow; the observation sums them. (The split is exact: sum_j P_j = -v . f_d.)
 //
+// A driven point (a form that also offers drive_node_powers below, e.g. the tether's moving
+// anchor, when drives_a_point()): the constrained form's second work term, the integrated part of
+// the driver's work, is carried the same way, node by node, in one more component after W_j:
+//   D_j' = P~_j(t, q, v),   D = sum_j D_j,
+// with P~_j's derivatives from the form (drive_node_power_jacobian_entries, rows = node).
+//
 // Baumgarte stabilisation has nothing to act on here (no constraint, no attitude R):
 // why_not_stabilised() says so, and IDA refuses a case file's Baumgarte settings for this form.
 
@@ -63,6 +69,16 @@ concept DissipatesAtNodes = requires(const Form& form, double t, const Eigen::Ve
   { form.dissipation_node_half_bandwidth() } -> std::convertible_to<int>;
 };
 
+// One that may drive a point of its own (decided by its parameters: drives_a_point()), with the
+// driver's power split over the nodes and its derivatives as (node, coordinate) entries.
+template <class Form>
+concept DrivesAtNodes = requires(const Form& form, double t, const Eigen::VectorXd& x, Eigen::VectorXd& out,
+                                 std::vector<Eigen::Triplet<double>>& entries) {
+  { form.drives_a_point() } -> std::convertible_to<bool>;
+  form.drive_node_powers(t, x, x, out);
+  form.drive_node_power_jacobian_entries(t, x, x, entries, entries);
+};
+
 template <NodeBandedMechanicalForm Form>
 class UnconstrainedDaeOf final : public DaeFormulation {
   static constexpr bool kDissipates = DissipatesAtNodes<Form>;
@@ -73,12 +89,15 @@ class UnconstrainedDaeOf final : public DaeFormulation {
     const int n = form_.positions();
     if (form_.constraints() != 0 || n % 3 != 0 || n == 0)
       throw std::logic_error("UnconstrainedDaeOf: the form must have nodes in R^3 and no constraint");
-    if (form_.work_terms() != (kDissipates ? 1 : 0))
-      throw std::logic_error("UnconstrainedDaeOf: the form's work term must be the work of its dissipative_force");
+    if constexpr (DrivesAtNodes<Form>) drives_ = form_.drives_a_point();
+    if (form_.work_terms() != (kDissipates ? 1 : 0) + (drives_ ? 1 : 0))
+      throw std::logic_error(
+          "UnconstrainedDaeOf: the form's work terms must be the work of its dissipative_force and of its driven point");
     if (!form_.why_not_tangents().empty())
       throw std::logic_error("UnconstrainedDaeOf: the form provides no df/dq, df/dv: " + form_.why_not_tangents());
     nodes_ = n / 3;
     form_.mass_entries(mass_);
+    stride_ = 6 + (kDissipates ? 1 : 0) + (drives_ ? 1 : 0);
     measure_bandwidths();
   }
 
@@ -88,7 +107,7 @@ class UnconstrainedDaeOf final : public DaeFormulation {
     return "the system has no constraint and no attitude R: its DAE form is the implicit ODE q' = v, "
            "M v' = f(t, q, v), with nothing for Baumgarte stabilisation to act on";
   }
-  int state_size() const override { return stride() * nodes_; }
+  int state_size() const override { return stride_ * nodes_; }
   Eigen::VectorXd initial_state() const override { return from_form(form_.initial_state()); }
   Observation observe(double t, const Eigen::VectorXd& y) const override { return form_.observe(t, to_form(y)); }
   std::vector<std::string> extra_column_names() const override { return form_.extra_column_names(); }
@@ -105,20 +124,20 @@ class UnconstrainedDaeOf final : public DaeFormulation {
     Eigen::VectorXd a, lambda;
     if (!solver->factor(q_, q_)) throw std::runtime_error("UnconstrainedDaeOf: the mass matrix is singular");
     solver->solve(f_, Eigen::VectorXd(0), a, lambda);
-    Eigen::VectorXd P;
-    node_powers(0.0, P);
-    return join(v_, a, P);
+    Eigen::VectorXd P, D;
+    node_powers(0.0, P, D);
+    return join(v_, a, P, D);
   }
 
   void residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const BaumgarteParameters&,
                 Eigen::VectorXd& F) const override {
     split(y, q_, v_, W_);
-    split(yp, qp_, vp_, Wp_);
+    split(yp, qp_, vp_, Wp_, Dp_);
     form_.force(t, q_, v_, f_);
     form_.mass_times(vp_, Mvp_);
-    Eigen::VectorXd P;
-    node_powers(t, P);
-    F = join(qp_ - v_, Mvp_ - f_, Wp_ - P);
+    Eigen::VectorXd P, D;
+    node_powers(t, P, D);
+    F = join(qp_ - v_, Mvp_ - f_, Wp_ - P, Dp_ - D);
   }
 
   void jacobian(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& /*yp*/, double cj, const BaumgarteParameters&,
@@ -148,6 +167,16 @@ class UnconstrainedDaeOf final : public DaeFormulation {
       for (int i = 0; i < n; ++i) entries.emplace_back(w_index(i / 3), v_index(i), fd_(i));
       for (int j = 0; j < nodes_; ++j) entries.emplace_back(w_index(j), w_index(j), cj);
     }
+    if constexpr (DrivesAtNodes<Form>) {
+      if (drives_) {  // F_D,j = D_j' - P~_j
+        dfdq_.clear();
+        dfdv_.clear();
+        form_.drive_node_power_jacobian_entries(t, q_, v_, dfdq_, dfdv_);
+        for (const auto& e : dfdq_) entries.emplace_back(d_index(e.row()), q_index(e.col()), -e.value());
+        for (const auto& e : dfdv_) entries.emplace_back(d_index(e.row()), v_index(e.col()), -e.value());
+        for (int j = 0; j < nodes_; ++j) entries.emplace_back(d_index(j), d_index(j), cj);
+      }
+    }
   }
 
   // The band of dF/dy + cj dF/dy' (measure_bandwidths): independent of the number of nodes.
@@ -164,17 +193,19 @@ class UnconstrainedDaeOf final : public DaeFormulation {
     out.head(n) = q_;
     out.segment(n, n) = v_;
     if constexpr (kDissipates) out(2 * n) = W_.sum();
+    if (drives_) out(2 * n + (kDissipates ? 1 : 0)) = D_.sum();
     return out;
   }
   Eigen::VectorXd from_form(const Eigen::VectorXd& yc) const {
     const int n = form_.positions();
-    Eigen::VectorXd W = Eigen::VectorXd::Zero(kDissipates ? nodes_ : 0);
+    Eigen::VectorXd W = Eigen::VectorXd::Zero(kDissipates ? nodes_ : 0), D = Eigen::VectorXd::Zero(drives_ ? nodes_ : 0);
     if constexpr (kDissipates) W(0) = yc(2 * n);
-    return join(yc.head(n), yc.segment(n, n), W);
+    if (drives_) D(0) = yc(2 * n + (kDissipates ? 1 : 0));
+    return join(yc.head(n), yc.segment(n, n), W, D);
   }
 
  private:
-  static constexpr int stride() { return kDissipates ? 7 : 6; }
+  int stride() const { return stride_; }
 
   // The half-bandwidths, tight: those of the matrix's pattern at a generic state, the initial one
   // with every entry moved by a different nonzero amount (so that no entry that is not zero by
@@ -188,6 +219,7 @@ class UnconstrainedDaeOf final : public DaeFormulation {
     for (int i = 0; i < y.size(); ++i) y(i) += 1e-2 * (1.0 + std::abs(y(i))) * std::sin(1.0 + i);
     std::vector<Eigen::Triplet<double>> entries;
     jacobian(0.0, y, y, 1.0, BaumgarteParameters{}, entries);
+    // (A driven point's powers sit on the nodes they read, within the form's node coupling.)
     int reach = form_.node_half_bandwidth();
     if constexpr (kDissipates) reach = std::max(reach, int(form_.dissipation_node_half_bandwidth()));
     lower_ = upper_ = 0;
@@ -202,20 +234,29 @@ class UnconstrainedDaeOf final : public DaeFormulation {
   int q_index(int i) const { return stride() * (i / 3) + i % 3; }  // the form's position index i
   int v_index(int i) const { return q_index(i) + 3; }
   int w_index(int node) const { return stride() * node + 6; }
+  int d_index(int node) const { return stride() * node + 6 + (kDissipates ? 1 : 0); }
 
+  // y's parts; the three-part form also fills D_, the driven point's per-node work (empty without one).
   void split(const Eigen::VectorXd& y, Eigen::VectorXd& q, Eigen::VectorXd& v, Eigen::VectorXd& W) const {
+    split(y, q, v, W, D_);
+  }
+  void split(const Eigen::VectorXd& y, Eigen::VectorXd& q, Eigen::VectorXd& v, Eigen::VectorXd& W, Eigen::VectorXd& D) const {
     const int n = form_.positions();
     q.resize(n);
     v.resize(n);
     W.resize(kDissipates ? nodes_ : 0);
+    D.resize(drives_ ? nodes_ : 0);
     for (int i = 0; i < n; ++i) {
       q(i) = y(q_index(i));
       v(i) = y(v_index(i));
     }
     if constexpr (kDissipates)
       for (int j = 0; j < nodes_; ++j) W(j) = y(w_index(j));
+    if (drives_)
+      for (int j = 0; j < nodes_; ++j) D(j) = y(d_index(j));
   }
-  Eigen::VectorXd join(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& W) const {
+  Eigen::VectorXd join(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& W,
+                       const Eigen::VectorXd& D) const {
     Eigen::VectorXd y(state_size());
     for (int i = 0; i < form_.positions(); ++i) {
       y(q_index(i)) = q(i);
@@ -223,23 +264,31 @@ class UnconstrainedDaeOf final : public DaeFormulation {
     }
     if constexpr (kDissipates)
       for (int j = 0; j < nodes_; ++j) y(w_index(j)) = W(j);
+    if (drives_)
+      for (int j = 0; j < nodes_; ++j) y(d_index(j)) = D(j);
     return y;
   }
-  // P_j = -v_j . f_d,j at (t, q_, v_), one per node (none without dissipation).
-  void node_powers(double t, Eigen::VectorXd& P) const {
+  // P_j = -v_j . f_d,j at (t, q_, v_), one per node (none without dissipation), and the driven
+  // point's P~_j (none without one).
+  void node_powers(double t, Eigen::VectorXd& P, Eigen::VectorXd& D) const {
     P.setZero(kDissipates ? nodes_ : 0);
+    D.setZero(drives_ ? nodes_ : 0);
     if constexpr (kDissipates) {
       form_.dissipative_force(t, q_, v_, fd_);
       for (int j = 0; j < nodes_; ++j) P(j) = -v_.template segment<3>(3 * j).dot(fd_.template segment<3>(3 * j));
     }
+    if constexpr (DrivesAtNodes<Form>)
+      if (drives_) form_.drive_node_powers(t, q_, v_, D);
   }
 
   Form form_;
+  bool drives_ = false;  // the form drives a point: one more work component per node
+  int stride_ = 6;       // components per node: q, v, then W_j and D_j where carried
   int nodes_ = 0;
   int lower_ = 0, upper_ = 0;  // half-bandwidths (measure_bandwidths)
   std::vector<Eigen::Triplet<double>> mass_;  // M, constant
   // Workspaces (one formulation object per run).
-  mutable Eigen::VectorXd q_, v_, W_, qp_, vp_, Wp_, f_, fd_, Mvp_;
+  mutable Eigen::VectorXd q_, v_, W_, D_, qp_, vp_, Wp_, Dp_, f_, fd_, Mvp_;
   mutable std::vector<Eigen::Triplet<double>> dfdq_, dfdv_;
 };
 

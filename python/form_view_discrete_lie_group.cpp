@@ -29,10 +29,12 @@ class StepPart final : public FormPart {
     check();
     return unknowns_;
   }
-  void begin(const Eigen::VectorXd& y, double h) {
+  void begin(const Eigen::VectorXd& y, double h, double t) {
     check();
     sized(y, n_, "y");
     if (!(h != 0.0) || !std::isfinite(h)) throw py::value_error("begin: h: expected a finite step other than 0 (either sign)");
+    if (!std::isfinite(t)) throw py::value_error("begin: t: expected a finite start time");
+    step_->set_start_time(t);
     step_->begin(y, h);
     begun_ = true;
     have_residual_ = false;
@@ -116,7 +118,9 @@ void declare_discrete_lie_group_view(py::module_& m) {
       "one step y_k -> y_{k+1} of the model's discrete equations G(x) = 0 (valid while its run lasts): begin(y, h), then "
       "residual / newton_correction until solved, then complete(x)")
       .def_property_readonly("unknowns", &StepPart::unknowns, "the number of unknowns x (and rows of G)")
-      .def("begin", &StepPart::begin, py::arg("y"), py::arg("h"), "sets the known state y_k and the step h (either sign)")
+      .def("begin", &StepPart::begin, py::arg("y"), py::arg("h"), py::arg("t") = 0.0,
+           "sets the known state y_k, the step h (either sign) and its start time t (read only by a model whose discrete "
+           "Lagrangian depends on time, one that drives a point; an autonomous model's step is the same at every t)")
       .def("initial_guess", &StepPart::initial_guess, "the model's starting x (when no previous solution predicts one)")
       .def("residual", &StepPart::residual, py::arg("x"), "G(x); counts one evaluation (rhs_evals)")
       .def("residual_magnitudes", &StepPart::residual_magnitudes,

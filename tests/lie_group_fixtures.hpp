@@ -64,7 +64,7 @@ inline Eigen::VectorXd lgvi_state_after(const DiscreteLieGroupFormulation& form,
   Eigen::VectorXd y = form.initial_state(), next;
   for (int i = 0; i < steps; ++i) {
     INFO(failure.reason);
-    REQUIRE(solver.solve(y, h, next, failure));
+    REQUIRE(solver.solve(i * h, y, h, next, failure));
     solver.commit();
     y = next;
   }

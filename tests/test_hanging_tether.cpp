@@ -335,7 +335,7 @@ TEST_CASE("hanging tether: damped dynamics from the straight chord settle to the
     const auto& tf = dynamic_cast<const ht::TetherForm&>(*form);
     Eigen::VectorXd y;
     const ConservationMetrics m = run_metrics(tf, name, 12.0, 1e-3, 1e-8, 1e-10, &y);
-    const ht::State s = tf.mechanics().unpack(y);
+    const ht::State s = tf.mechanics().unpack(12.0, y);
     const ht::StaticSolution st = ht::solve_static_equilibrium(tf.mechanics());
     double vmax = 0.0;
     for (const auto& v : s.v) vmax = std::max(vmax, v.norm());

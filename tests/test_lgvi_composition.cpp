@@ -44,11 +44,13 @@ SymmetryDefect symmetry_defect(const DiscreteLieGroupFormulation& form, double h
   const IntegratorSettings s = settings_of("lgvi", h);
   LgviStepSolver forward(form, s, counters), backward(form, s, counters);
   StepFailure failure;
-  const Eigen::VectorXd y = lgvi_state_after(form, h);
+  const int steps = 5;
+  const Eigen::VectorXd y = lgvi_state_after(form, h, steps);
+  const double t = steps * h;  // y's time (a model that drives a point reads it)
   Eigen::VectorXd y1, y2;
   INFO(failure.reason);
-  REQUIRE(forward.solve(y, h, y1, failure));
-  REQUIRE(backward.solve(y1, -h, y2, failure));
+  REQUIRE(forward.solve(t, y, h, y1, failure));
+  REQUIRE(backward.solve(t + h, y1, -h, y2, failure));  // back from t + h
   // In the form's canonical coordinates: a state stored as one representative of its momenta
   // (Model C's joint momenta) returns as another representative of the same point.
   const Eigen::VectorXd c = form.canonical_state(y), c1 = form.canonical_state(y1), c2 = form.canonical_state(y2);

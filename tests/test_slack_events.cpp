@@ -69,10 +69,10 @@ TEST_CASE("switching functions: their rates against central differences along th
     REQUIRE(run.ok());
     Eigen::VectorXd f, sv, rate, plus, minus, r_unused;
     ode.rhs(0.3, y, f);
-    ode.switching_values(y, sv, rate);
-    const double e = 1e-6;
-    ode.switching_values(y + e * f, plus, r_unused);
-    ode.switching_values(y - e * f, minus, r_unused);
+    ode.switching_values(0.3, y, sv, rate);
+    const double e = 1e-6;  // along the flow: time and state move together
+    ode.switching_values(0.3 + e, y + e * f, plus, r_unused);
+    ode.switching_values(0.3 - e, y - e * f, minus, r_unused);
     const double scale = rate.cwiseAbs().maxCoeff() + 1.0;
     for (Eigen::Index i = 0; i < sv.size(); ++i) {
       INFO(c.name << " element " << i << " s = " << sv[i]);
@@ -241,13 +241,13 @@ TEST_CASE("the whirling string's inextensible limit: slack angle, flight and cat
   auto form = model->make_formulation(info.consumes, why_not);
   auto stepper = info.make(*form, settings, 0.0);
   Eigen::VectorXd sv;
-  form->switching_values(stepper->state(), sv);
+  form->switching_values(stepper->time(), stepper->state(), sv);
   bool taut = switching_side(sv[0]);
   std::vector<double> switches;
   StepFailure failure;
   while (stepper->time() < 1.5) {
     REQUIRE(stepper->step(1.5, failure));
-    form->switching_values(stepper->state(), sv);
+    form->switching_values(stepper->time(), stepper->state(), sv);
     if (switching_side(sv[0]) != taut) taut = !taut, switches.push_back(stepper->time());
   }
   REQUIRE(switches.size() >= 2);

@@ -227,11 +227,11 @@ class CvodeStepper final : public sundials::Stepper {
   }
 
   // CVRootFn: the switching functions at (t, y).
-  static int switching(double, N_Vector y, double* gout, void* user) {
+  static int switching(double t, N_Vector y, double* gout, void* user) {
     auto& self = *static_cast<CvodeStepper*>(user);
     try {
       self.y_work_ = view(y);
-      self.ode_.switching_values(self.y_work_, self.s_work_);
+      self.ode_.switching_values(t, self.y_work_, self.s_work_);
       for (int i = 0; i < int(self.s_work_.size()); ++i) gout[i] = self.s_work_[i];
       return 0;
     } catch (const std::exception& e) {

@@ -198,11 +198,11 @@ class IdaStepper final : public sundials::Stepper {
   }
 
   // IDARootFn: the switching functions at (t, y).
-  static int switching(double, N_Vector yy, N_Vector, double* gout, void* user) {
+  static int switching(double t, N_Vector yy, N_Vector, double* gout, void* user) {
     auto& self = *static_cast<IdaStepper*>(user);
     try {
       self.y_work_ = view(yy);
-      self.dae_.switching_values(self.y_work_, self.s_work_);
+      self.dae_.switching_values(t, self.y_work_, self.s_work_);
       for (int i = 0; i < int(self.s_work_.size()); ++i) gout[i] = self.s_work_[i];
       return 0;
     } catch (const std::exception& e) {

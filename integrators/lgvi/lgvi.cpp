@@ -20,7 +20,7 @@ class LgviStepper final : public FixedStepStepper {
 
  private:
   bool advance(double h, Eigen::VectorXd& next, StepFailure& failure) override {
-    if (!solver_.solve(y_, h, next, failure)) return false;
+    if (!solver_.solve(t_, y_, h, next, failure)) return false;
     solver_.commit();  // the predictor's history moves on only with an accepted step
     return true;
   }

@@ -33,10 +33,10 @@ class Lgvi4Stepper final : public SymmetricComposition {
   }
 
  private:
-  // The LGVI step is autonomous in the model's forms: t is not needed.
-  bool substep(std::size_t i, double /*t*/, double dt, const Eigen::VectorXd& from, Eigen::VectorXd& to,
+  // t: the substep's own start (a model whose Lagrangian depends on time reads it).
+  bool substep(std::size_t i, double t, double dt, const Eigen::VectorXd& from, Eigen::VectorXd& to,
                StepFailure& failure) override {
-    return stages_[i].solve(from, dt, to, failure);
+    return stages_[i].solve(t, from, dt, to, failure);
   }
   // Predictor histories move on only when the whole step succeeded.
   void accept() override {

@@ -44,7 +44,7 @@ class Rk45Stepper final : public TimeStepper {
         stepper_(odeint::make_dense_output(s.tolerances().atol, s.tolerances().rtol, s.max_step(), Dopri5())),
         locating_(s.locate_events() && ode.switching_count() > 0) {
     stepper_.initialize(y_, t0, s.max_step() > 0.0 ? std::min(s.h, s.max_step()) : s.h);
-    if (locating_) ode_.switching_values(y_, s_start_);
+    if (locating_) ode_.switching_values(t0, y_, s_start_);
   }
 
   bool has_dense_output() const override { return true; }
@@ -118,7 +118,7 @@ class Rk45Stepper final : public TimeStepper {
   bool locate_event(double t_end) {
     Eigen::VectorXd y_end, s_end;
     dense_state(t_end, y_end);
-    ode_.switching_values(y_end, s_end);
+    ode_.switching_values(t_end, y_end, s_end);
     double t_event = t_end;
     Eigen::VectorXd y_event;
     bool found = false;
@@ -129,14 +129,14 @@ class Rk45Stepper final : public TimeStepper {
       {
         Eigen::VectorXd y, sv;
         dense_state(b, y);
-        ode_.switching_values(y, sv);
+        ode_.switching_values(b, y, sv);
         sb = sv[i];
         if (switching_side(sa) == switching_side(sb)) continue;  // this one's zero is after an earlier event
       }
       t_event = bracket_switch(a, b, sa, sb, b, [&](double m) {
         Eigen::VectorXd y, sv;
         dense_state(m, y);
-        ode_.switching_values(y, sv);
+        ode_.switching_values(m, y, sv);
         return sv[i];
       });
       found = true;
@@ -146,7 +146,7 @@ class Rk45Stepper final : public TimeStepper {
       return false;
     }
     dense_state(t_event, y_event);
-    ode_.switching_values(y_event, s_start_);
+    ode_.switching_values(t_event, y_event, s_start_);
     t_ = t_event;
     y_ = y_event;
     restart_pending_ = true;

@@ -47,7 +47,7 @@ class Rkf78Stepper final : public TimeStepper {
         dt_(s.h),
         h0_(s.h),
         locating_(s.locate_events() && ode.switching_count() > 0) {
-    if (locating_) ode_.switching_values(y_, s_start_, rate_start_);
+    if (locating_) ode_.switching_values(t0, y_, s_start_, rate_start_);
   }
 
   bool step(double t_stop, StepFailure& failure) override {
@@ -104,7 +104,7 @@ class Rkf78Stepper final : public TimeStepper {
   // the step to just past the earliest zero instead (y_, t_ there) and returns true.
   bool end_at_event(double dt) {
     Eigen::VectorXd s_end, rate_end, y_trial, s_trial;
-    ode_.switching_values(next_, s_end, rate_end);
+    ode_.switching_values(t_ + dt, next_, s_end, rate_end);
     double tau_event = dt;
     bool found = false;
     for (Eigen::Index i = 0; i < s_end.size(); ++i) {
@@ -124,13 +124,13 @@ class Rkf78Stepper final : public TimeStepper {
         }
         if (probe < 0.0 || !(probe < tau_event)) continue;
         step_of(probe, y_trial);
-        ode_.switching_values(y_trial, s_trial);
+        ode_.switching_values(t_ + probe, y_trial, s_trial);
         if (switching_side(s_trial[i]) == switching_side(sa)) continue;  // no excursion after all
         b = probe;
         sb = s_trial[i];
       } else if (b < dt) {  // an earlier zero already shortened the bracket: does this one change side before it?
         step_of(b, y_trial);
-        ode_.switching_values(y_trial, s_trial);
+        ode_.switching_values(t_ + b, y_trial, s_trial);
         sb = s_trial[i];
         if (switching_side(sa) == switching_side(sb)) continue;
       } else {
@@ -138,7 +138,7 @@ class Rkf78Stepper final : public TimeStepper {
       }
       tau_event = bracket_switch(a, b, sa, sb, t_ + b, [&](double m) {
         step_of(m, y_trial);
-        ode_.switching_values(y_trial, s_trial);
+        ode_.switching_values(t_ + m, y_trial, s_trial);
         return s_trial[i];
       });
       found = true;
@@ -151,7 +151,7 @@ class Rkf78Stepper final : public TimeStepper {
     step_of(tau_event, y_trial);
     y_ = y_trial;
     t_ += tau_event;
-    ode_.switching_values(y_, s_start_, rate_start_);
+    ode_.switching_values(t_, y_, s_start_, rate_start_);
     // The restart's first step is the run's initial one, not the flight's grown step: from the
     // kink the motion changes its time scale (a slack flight to a stiff bounce), and an estimate
     // that sees only the step's ends would pass a step over the whole bounce.

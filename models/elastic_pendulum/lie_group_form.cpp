@@ -36,7 +36,8 @@ class PointMassLagrangian final : public VectorSpaceLagrangian {
   int size() const override { return 3; }
   void mass_times(const Eigen::VectorXd& a, Eigen::VectorXd& Ma) const override { Ma = mech_.params().m * a; }
   void mass_solve_in_place(Eigen::VectorXd& b) const override { b /= mech_.params().m; }
-  void potential_gradient(const Eigen::VectorXd& x, Eigen::VectorXd& grad, Eigen::VectorXd& magnitude) const override {
+  void potential_gradient(double /*t*/, const Eigen::VectorXd& x, Eigen::VectorXd& grad,
+                          Eigen::VectorXd& magnitude) const override {
     const Vec3 position = x.head<3>();
     grad = mech_.potential_gradient(position);
     // The spring's k (|x| - l0)/|x| x counted by the operands of |x| - l0, i.e. k (1 + l0/|x|) |x|, and gravity.

@@ -68,7 +68,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
   model->declare_no_rotations();  // point masses only: no R to keep orthogonal
   // The tension-only spring's kink at |x| = l0 (core/switching.hpp): one element from the pivot.
   if (p.tension_only)
-    model->declare_switching({1, chain_stretch_meaning(), [l0 = p.l0](const Eigen::VectorXd& y, Eigen::VectorXd& s,
+    model->declare_switching({1, chain_stretch_meaning(), [l0 = p.l0](double /*t*/, const Eigen::VectorXd& y, Eigen::VectorXd& s,
                                                                      Eigen::VectorXd& rate) {
                                 Eigen::Matrix3Xd points = Eigen::Matrix3Xd::Zero(3, 2), velocities = points;
                                 points.col(1) = y.head<3>();

@@ -55,10 +55,10 @@ void ConstrainedTetherForm::mass_entries(std::vector<Eigen::Triplet<double>>& en
   append_entries(mech_.mass_matrix(), 1.0, entries);
 }
 
-void ConstrainedTetherForm::force_jacobian_entries(double /*t*/, const Eigen::VectorXd& q, const Eigen::VectorXd& /*v*/,
+void ConstrainedTetherForm::force_jacobian_entries(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& /*v*/,
                                                    std::vector<Eigen::Triplet<double>>& dfdq,
                                                    std::vector<Eigen::Triplet<double>>& dfdv) const {
-  nodes_ = mech_.nodes_from_free(q);
+  nodes_ = mech_.nodes_from_free(t, q);
   BlockTridiagonal3 S;
   mech_.assemble_tangent_stiffness(nodes_, S);
   append_entries(S, -1.0, dfdq);  // static_forces' derivative is -S (mechanics.hpp)
@@ -66,23 +66,67 @@ void ConstrainedTetherForm::force_jacobian_entries(double /*t*/, const Eigen::Ve
   if (zeta > 0.0) append_entries(mech_.mass_matrix(), -zeta, dfdv);
 }
 
-void ConstrainedTetherForm::force(double /*t*/, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+void ConstrainedTetherForm::force(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                   Eigen::VectorXd& f) const {
-  nodes_ = mech_.nodes_from_free(q);
+  nodes_ = mech_.nodes_from_free(t, q);
   mech_.static_forces(nodes_, f);
   const double zeta = mech_.params().damping_rate;
   if (zeta > 0.0) f -= zeta * mech_.mass_matrix().multiply(v);
+  if (mech_.driven()) {
+    const AnchorDrive& d = mech_.params().drive;
+    // -M_10 (a_0 + zeta v_0) on node 1 (mechanics.hpp).
+    f.head<3>() -= mech_.anchor_momentum_on_node1((d.acceleration(t) + zeta * d.velocity(t)) * e3);
+  }
 }
 
-void ConstrainedTetherForm::power(double /*t*/, const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& v,
+void ConstrainedTetherForm::power(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                   Eigen::VectorXd& P) const {
-  P.resize(1);
-  P(0) = mech_.params().damping_rate * v.dot(mech_.mass_matrix().multiply(v));
+  const double zeta = mech_.params().damping_rate;
+  P.resize(work_terms());
+  if (!mech_.driven()) {
+    P(0) = zeta * v.dot(mech_.mass_matrix().multiply(v));
+    return;
+  }
+  // zeta v_f.(M v)_f with the anchor's share M_10 v_0 on node 1, and P~.
+  const Vec3 v0 = mech_.params().drive.velocity(t) * e3;
+  P(0) = zeta * (v.dot(mech_.mass_matrix().multiply(v)) + v.head<3>().dot(mech_.anchor_momentum_on_node1(v0)));
+  Eigen::VectorXd y(mech_.state_size());
+  y.setZero();
+  const int n = 3 * mech_.free_nodes();
+  y.head(n) = q;
+  y.segment(n, n) = v;
+  mech_.unpack_into(t, y, state_);
+  P(1) = mech_.drive_power(state_);
 }
 
-void ConstrainedTetherForm::dissipative_force(double /*t*/, const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& v,
+void ConstrainedTetherForm::dissipative_force(double t, const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& v,
                                               Eigen::VectorXd& fd) const {
   fd = -mech_.params().damping_rate * mech_.mass_matrix().multiply(v);
+  if (mech_.driven())
+    fd.head<3>() -= mech_.params().damping_rate * mech_.anchor_momentum_on_node1(mech_.params().drive.velocity(t) * e3);
+}
+
+void ConstrainedTetherForm::drive_node_powers(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                              Eigen::VectorXd& P) const {
+  Eigen::VectorXd all;
+  power(t, q, v, all);
+  P.setZero(mech_.free_nodes());
+  P(0) = all(1);
+}
+
+void ConstrainedTetherForm::drive_node_power_jacobian_entries(double t, const Eigen::VectorXd& q,
+                                                              const Eigen::VectorXd& /*v*/,
+                                                              std::vector<Eigen::Triplet<double>>& dPdq,
+                                                              std::vector<Eigen::Triplet<double>>& dPdv) const {
+  const Parameters& p = mech_.params();
+  const Vec3 A = mech_.anchor_position(t), v0 = p.drive.velocity(t) * e3, a0 = p.drive.acceleration(t) * e3;
+  const Vec3 x = q.head<3>() - A;
+  const Vec3 dq = -element_stiffness(p.kappa(), p.u(), x, p.tension_only).transpose() * v0;
+  const Vec3 dv = -mech_.anchor_momentum_on_node1(a0);  // M_10 is symmetric (a multiple of I)
+  for (int a = 0; a < 3; ++a) {  // written even where 0, so the pattern is the same at every step
+    dPdq.emplace_back(0, a, dq(a));
+    dPdv.emplace_back(0, a, dv(a));
+  }
 }
 
 void ConstrainedTetherForm::dissipative_force_jacobian_entries(double /*t*/, const Eigen::VectorXd& /*q*/,

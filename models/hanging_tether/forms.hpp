@@ -25,6 +25,9 @@ enum class InitialShape {
   // outer quarters taut. The step-cost benchmarks' state (no case file names it): a tension-only
   // tether's step then meets both its slack and its taut branch.
   SlackMiddle,
+  // The hanging equilibrium of the discretisation (static_equilibrium.hpp), at rest: a driven
+  // anchor's case starts there, so that every motion is the drive's.
+  Equilibrium,
 };
 
 // The state at t = 0: the case's shape, at rest, nothing dissipated yet.
@@ -39,7 +42,7 @@ class TetherForm final : public OdeFormulation {
   Eigen::VectorXd initial_state() const override;
   void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override;
   Observation observe(double t, const Eigen::VectorXd& y) const override;
-  std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
+  std::vector<std::string> extra_column_names() const override { return mech_.extra_column_names(); }
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y; }
   const Mechanics& mechanics() const { return mech_; }
 
@@ -56,19 +59,21 @@ class ConstrainedTetherForm final : public ConstrainedMechanicalFormulation {
   IntegratedConstraints integrated_constraints() const override { return {false, false}; }
   ConstrainedTetherForm(const Parameters& p, InitialShape shape);
   Eigen::VectorXd initial_state() const override { return initial_tether_state(mech_, shape_); }
-  Observation observe(double /*t*/, const Eigen::VectorXd& y) const override { return mech_.observe(mech_.unpack(y)); }
-  std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
+  Observation observe(double t, const Eigen::VectorXd& y) const override { return mech_.observe(mech_.unpack(t, y)); }
+  std::vector<std::string> extra_column_names() const override { return mech_.extra_column_names(); }
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y; }  // TetherForm's layout
 
   int positions() const override { return 3 * mech_.free_nodes(); }
   int constraints() const override { return 0; }
   void mass_times(const Eigen::VectorXd& v, Eigen::VectorXd& Mv) const override;
   void mass_entries(std::vector<Eigen::Triplet<double>>& entries) const override;
-  // f = static_forces(r) - zeta M v: elastic, gravity and the viscous damping.
+  // f = static_forces(r) - zeta M v: elastic, gravity and the viscous damping (with a driven
+  // anchor r_0 = A(t), and its coupling anchor_inertia_force on node 1).
   void force(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& f) const override;
   bool force_depends_on_velocity() const override { return mech_.params().damping_rate > 0.0; }
-  int work_terms() const override { return 1; }
-  // The dissipated power zeta v^T M v = 2 zeta T (mechanics.hpp).
+  // The dissipated work and, with a driven anchor, W~ of the anchor's work (mechanics.hpp).
+  int work_terms() const override { return mech_.driven() ? 2 : 1; }
+  // The dissipated power zeta v_f.(M v)_f (2 zeta T with a fixed anchor) and P~ (mechanics.hpp).
   void power(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& P) const override;
   void constraint(const Eigen::VectorXd& /*q*/, Eigen::VectorXd& g) const override { g.resize(0); }
   Eigen::VectorXd constraint_scale() const override { return Eigen::VectorXd(0); }
@@ -103,16 +108,26 @@ class ConstrainedTetherForm final : public ConstrainedMechanicalFormulation {
   void dissipative_force_jacobian_entries(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                           std::vector<Eigen::Triplet<double>>& dfdq,
                                           std::vector<Eigen::Triplet<double>>& dfdv) const;
+  // The driven anchor's P~ node by node (all of it on free node 1: it reads r_1 and v_1 only), and
+  // its derivatives as (node, coordinate) entries: dP~/dr_1 = -v_0^T K_0 (K_0 = element 0's
+  // stiffness, F_0 = F(r_1 - A) so dF_0/dr_1 = K_0), dP~/dv_1 = -M_10 a_0.
+  bool drives_a_point() const { return mech_.driven(); }
+  void drive_node_powers(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& P) const;
+  void drive_node_power_jacobian_entries(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                         std::vector<Eigen::Triplet<double>>& dPdq,
+                                         std::vector<Eigen::Triplet<double>>& dPdv) const;
 
  private:
   Mechanics mech_;
   InitialShape shape_;
   mutable std::vector<Vec3> nodes_;  // force() workspace (one formulation object per run)
+  mutable State state_;              // power() workspace
 };
 
-// State y = [r_1..r_{N-1}, p_1..p_{N-1}, W_dissipated]: positions, the discrete momenta
-// (p = M v at t0, the continuous Legendre transform) and the work the discrete damping forces
-// dissipated (lie_group_form.cpp).
+// State y = [r_1..r_{N-1}, p_1..p_{N-1}, W_dissipated(, W~)]: positions, the discrete momenta
+// (p = M_ff v at t0, the continuous Legendre transform less the driven anchor's part M_f0 v_0,
+// so that the layout does not depend on t), the work the discrete damping forces dissipated and,
+// with a driven anchor, W~ of its work (lie_group_form.cpp).
 class LieGroupTetherForm final : public DiscreteLieGroupFormulation {
  public:
   // Free nodes between fixed anchors: no holonomic constraint.
@@ -122,7 +137,7 @@ class LieGroupTetherForm final : public DiscreteLieGroupFormulation {
   Eigen::VectorXd initial_state() const override;
   // H(r, p) with v = M^{-1} p, and the dissipated work as TetherForm reports it.
   Observation observe(double t, const Eigen::VectorXd& y) const override;
-  std::vector<std::string> extra_column_names() const override { return Mechanics::extra_column_names(); }
+  std::vector<std::string> extra_column_names() const override { return mech_.extra_column_names(); }
   // [r, M^{-1} p, W]: TetherForm's layout (one O(N) solve with the factored mass matrix).
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override;
   std::unique_ptr<DiscreteLieGroupStep> make_step() const override;

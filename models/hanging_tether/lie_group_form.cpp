@@ -20,6 +20,9 @@
 // vector space: mechanics/trapezoidal_vector_space_step.hpp. With zeta = 0 it is Stoermer-Verlet,
 // i.e. RATTLE on ConstrainedTetherForm; with zeta > 0 the two differ in the damping's quadrature
 // (RATTLE evaluates -zeta M v at v_k and v_{k+1}).
+// A driven anchor (mechanics.hpp): node 0 is the step's driven point, a(t) = A(t), with M_qa the
+// consistent mass's m/6 I between node 0 and free node 1 (0 for the lumped mass), and P~ its
+// integrated work; the shared step takes both (trapezoidal_vector_space_step.hpp).
 
 #include <cmath>
 
@@ -37,9 +40,10 @@ class TetherLagrangian final : public VectorSpaceLagrangian {
   int size() const override { return 3 * mech_.free_nodes(); }
   void mass_times(const Eigen::VectorXd& a, Eigen::VectorXd& Ma) const override { Ma = mech_.mass_matrix().multiply(a); }
   void mass_solve_in_place(Eigen::VectorXd& b) const override { mech_.mass_matrix().solve_in_place(b); }
-  void potential_gradient(const Eigen::VectorXd& q, Eigen::VectorXd& grad, Eigen::VectorXd& magnitude) const override {
+  void potential_gradient(double t, const Eigen::VectorXd& q, Eigen::VectorXd& grad,
+                          Eigen::VectorXd& magnitude) const override {
     const Parameters& p = mech_.params();
-    nodes_ = mech_.nodes_from_free(q);
+    nodes_ = mech_.nodes_from_free(t, q);
     mech_.static_forces(nodes_, grad);
     grad = -grad;
     // Each element's force kappa (|x| - u)/|x| x counted by the operands of |x| - u, i.e.
@@ -55,10 +59,30 @@ class TetherLagrangian final : public VectorSpaceLagrangian {
   }
   double damping_rate() const override { return mech_.params().damping_rate; }
   bool carries_work() const override { return true; }
+  bool driven() const override { return mech_.driven(); }
+  void driven_inertia(double t0, double t1, Eigen::VectorXd& displacement, Eigen::VectorXd& velocity_change,
+                      Eigen::VectorXd& start_velocity) const override {
+    const AnchorDrive& d = mech_.params().drive;
+    displacement.setZero(size());
+    velocity_change.setZero(size());
+    start_velocity.setZero(size());
+    displacement.head<3>() = mech_.anchor_momentum_on_node1(d.displacement_between(t0, t1) * e3);
+    velocity_change.head<3>() = mech_.anchor_momentum_on_node1(d.velocity_change_between(t0, t1) * e3);
+    start_velocity.head<3>() = mech_.anchor_momentum_on_node1(d.velocity(t0) * e3);
+  }
+  double drive_power(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) const override {
+    const int n = size();
+    Eigen::VectorXd y = Eigen::VectorXd::Zero(mech_.state_size());
+    y.head(n) = q;
+    y.segment(n, n) = v;
+    mech_.unpack_into(t, y, state_);
+    return mech_.drive_power(state_);
+  }
 
  private:
   const Mechanics& mech_;
   mutable std::vector<Vec3> nodes_;  // workspace (one system per step object)
+  mutable State state_;              // drive_power's workspace
 };
 
 }  // namespace
@@ -82,8 +106,8 @@ Eigen::VectorXd LieGroupTetherForm::physical_state(const Eigen::VectorXd& y) con
   return s;
 }
 
-Observation LieGroupTetherForm::observe(double /*t*/, const Eigen::VectorXd& y) const {
-  return mech_.observe(mech_.unpack(physical_state(y)));
+Observation LieGroupTetherForm::observe(double t, const Eigen::VectorXd& y) const {
+  return mech_.observe(mech_.unpack(t, physical_state(y)));
 }
 
 std::unique_ptr<DiscreteLieGroupStep> LieGroupTetherForm::make_step() const {

@@ -10,9 +10,6 @@
 
 namespace tb::hanging_tether {
 
-namespace {
-}
-
 std::string to_string(Discretisation d) { return d == Discretisation::Lumped ? "lumped" : "full"; }
 
 std::string parameter_problem(const Parameters& p) {
@@ -27,6 +24,14 @@ std::string parameter_problem(const Parameters& p) {
   if (!(chord.norm() < p.length))
     return "a chord |B - A| = " + format_g(chord.norm(), 6) + " m shorter than the tether length L = " +
            format_g(p.length, 6) + " m (a hanging tether, not a taut one)";
+  if (p.drive.active()) {
+    if (!(p.drive.duration > 0.0) || !std::isfinite(p.drive.drop)) return "a driven anchor with a finite drop and a positive duration";
+    // |B - A(t)| is convex in the drop d, so its largest value is at one end of the drive.
+    const Vec3 end_chord = chord - p.drive.drop * e3;
+    if (!(end_chord.norm() < p.length))
+      return "a chord shorter than the tether at the end of the anchor's drop too: |B - A(T)| = " + format_g(end_chord.norm(), 6) +
+             " m against L = " + format_g(p.length, 6) + " m";
+  }
   return "";
 }
 
@@ -94,8 +99,17 @@ void Mechanics::assemble_tangent_stiffness(const std::vector<Vec3>& r, BlockTrid
   }
 }
 
+Vec3 Mechanics::anchor_momentum_on_node1(const Vec3& v0) const {
+  return p_.discretisation == Discretisation::Full ? Vec3(p_.element_mass() / 6.0 * v0) : Vec3::Zero();
+}
+
+Vec3 Mechanics::anchor_inertia_force(const State& s) const {
+  return -anchor_momentum_on_node1(s.a0 + p_.damping_rate * s.v[0]);
+}
+
 void Mechanics::accelerations(const State& s, Eigen::VectorXd& acc) const {
   static_forces(s.r, acc);
+  if (driven()) acc.head<3>() += anchor_inertia_force(s);
   mass_.solve_in_place(acc);
   for (int j = 1; j < p_.N; ++j) acc.segment<3>(3 * (j - 1)) -= p_.damping_rate * s.v[j];
 }
@@ -112,6 +126,27 @@ double Mechanics::kinetic_energy(const State& s) const {
     for (int j = 0; j <= p_.N; ++j) T += 0.5 * p_.lumped_node_mass() * s.v[j].squaredNorm();
   }
   return T;
+}
+
+double Mechanics::dissipation_power(const State& s) const {
+  const double all = 2.0 * p_.damping_rate * kinetic_energy(s);
+  if (!driven()) return all;
+  // Node 0's row of M v: M_00 v_0 + M_01 v_1.
+  const double m00 = p_.discretisation == Discretisation::Full ? p_.element_mass() / 3.0 : p_.lumped_node_mass();
+  return all - p_.damping_rate * s.v[0].dot(m00 * s.v[0] + anchor_momentum_on_node1(s.v[1]));
+}
+
+double Mechanics::drive_power(const State& s) const {
+  const Vec3 F0 = element_force(p_.kappa(), p_.u(), s.r[1] - s.r[0], p_.tension_only);  // element 0 on node 0
+  return -s.a0.dot(anchor_momentum_on_node1(s.v[1])) - F0.dot(s.v[0]);
+}
+
+double Mechanics::drive_work(const State& s) const {
+  const double m00 = p_.discretisation == Discretisation::Full ? p_.element_mass() / 3.0 : p_.lumped_node_mass();
+  const double m0_weight = p_.discretisation == Discretisation::Full ? 0.5 * p_.element_mass() : p_.lumped_node_mass();
+  const double boundary = s.v[0].dot(anchor_momentum_on_node1(s.v[1])) + 0.5 * m00 * s.v[0].squaredNorm() -
+                          m0_weight * p_.g * p_.drive.displacement(s.t);
+  return boundary + s.drive_work_integral;
 }
 
 double Mechanics::elastic_energy(const State& s) const {
@@ -142,7 +177,7 @@ Observation Mechanics::observe(const State& s) const {
   o.kinetic = kinetic_energy(s);
   o.energy = o.kinetic + potential_energy(s);
   o.momentum = 0.0;  // fixed supports: no conserved momentum
-  o.external_work = -s.dissipated_work;
+  o.external_work = -s.dissipated_work + (driven() ? drive_work(s) : 0.0);
   double lowest = -std::numeric_limits<double>::infinity(), fastest = 0.0;
   for (int j = 0; j <= p_.N; ++j) {
     lowest = std::max(lowest, s.r[j].dot(e3));
@@ -151,11 +186,14 @@ Observation Mechanics::observe(const State& s) const {
   int slack = 0;  // elements shorter than their rest length: slack where tension-only, pushing otherwise
   for (int e = 0; e < p_.N; ++e) slack += (s.r[e + 1] - s.r[e]).norm() < p_.u() ? 1 : 0;
   o.extra = {stretched_length(s), lowest, fastest, s.dissipated_work, double(slack)};
+  if (driven()) o.extra.push_back(drive_work(s));
   return o;
 }
 
-std::vector<std::string> Mechanics::extra_column_names() {
-  return {"stretched_length", "lowest_z", "max_node_speed", "dissipated_work", "short_elements"};
+std::vector<std::string> Mechanics::extra_column_names() const {
+  std::vector<std::string> names{"stretched_length", "lowest_z", "max_node_speed", "dissipated_work", "short_elements"};
+  if (driven()) names.push_back("anchor_work");
+  return names;
 }
 
 Eigen::VectorXd Mechanics::pack(const State& s) const {
@@ -166,33 +204,37 @@ Eigen::VectorXd Mechanics::pack(const State& s) const {
     y.segment<3>(3 * n + 3 * (j - 1)) = s.v[j];
   }
   y(6 * n) = s.dissipated_work;
+  if (driven()) y(6 * n + 1) = s.drive_work_integral;
   return y;
 }
 
-void Mechanics::unpack_into(const Eigen::VectorXd& y, State& s) const {
+void Mechanics::unpack_into(double t, const Eigen::VectorXd& y, State& s) const {
   const int n = free_nodes();
+  s.t = t;
   s.r.resize(p_.N + 1);
   s.v.resize(p_.N + 1);
-  s.r[0] = p_.A;
+  s.r[0] = anchor_position(t);
   s.r[p_.N] = p_.B;
-  s.v[0].setZero();
+  s.v[0] = p_.drive.velocity(t) * e3;
+  s.a0 = p_.drive.acceleration(t) * e3;
   s.v[p_.N].setZero();
   for (int j = 1; j <= n; ++j) {
     s.r[j] = y.segment<3>(3 * (j - 1));
     s.v[j] = y.segment<3>(3 * n + 3 * (j - 1));
   }
   s.dissipated_work = y(6 * n);
+  s.drive_work_integral = driven() ? y(6 * n + 1) : 0.0;
 }
 
-State Mechanics::unpack(const Eigen::VectorXd& y) const {
+State Mechanics::unpack(double t, const Eigen::VectorXd& y) const {
   State s;
-  unpack_into(y, s);
+  unpack_into(t, y, s);
   return s;
 }
 
-std::vector<Vec3> Mechanics::nodes_from_free(const Eigen::VectorXd& free_positions) const {
+std::vector<Vec3> Mechanics::nodes_from_free(double t, const Eigen::VectorXd& free_positions) const {
   std::vector<Vec3> r(p_.N + 1);
-  r[0] = p_.A;
+  r[0] = anchor_position(t);
   r[p_.N] = p_.B;
   for (int j = 1; j < p_.N; ++j) r[j] = free_positions.segment<3>(3 * (j - 1));
   return r;

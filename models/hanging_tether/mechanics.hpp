@@ -27,6 +27,20 @@
 // mass; lumped like the mass, for the lumped one), so it damps every mode at the same rate
 // zeta/2 and dissipates power zeta v^T M v = 2 zeta T. The dissipated work is integrated as one
 // extra state component so the energy balance E(t) - E(0) + W_dissipated(t) stays the metric.
+//
+// A driven top anchor (optional, anchor_drive.hpp; issue 47): r_0 = A(t), v_0 = A'(t), a_0 = A''(t)
+// prescribed. The free nodes then obey (M a)_f = f_f - zeta (M v)_f over the whole tether's mass
+// matrix, i.e. M_ff a_f = f_f - M_f0 (a_0 + zeta v_0) - zeta M_ff v_f, where M_f0 (m/6 I on free
+// node 1 for the consistent mass, 0 for the lumped one) couples node 1 to the anchor's motion.
+// The energy E stays the whole tether's (node 0 moving, its kinetic and potential terms included),
+// and the anchor's work W_drive joins the balance E - E0 = W_drive - W_dissipated. From
+// dE/dt = -zeta v_f.(M v)_f + v_0.((M a)_0 - f_0), with v_0.M_01 a_1 = d/dt(v_0.M_01 v_1) - a_0.M_01 v_1,
+// v_0.M_00 a_0 = d/dt(1/2 M_00 |v_0|^2) and node 0's weight m_0 g e3 . v_0 = d/dt(m_0 g d):
+//   W_drive(t) = B(t) + W~(t),   B = v_0.M_01 v_1 + 1/2 M_00 |v_0|^2 - m_0 g d(t)   (B(0) = 0: A starts at rest),
+//   W~' = P~ = -a_0.M_01 v_1 - F_0.v_0                              (F_0: element 0's force on node 0),
+// so that only P~, a function of t, r_1 and v_1, is integrated (no free node's acceleration is
+// needed) and W~ is one more state component. W_dissipated stays the drag on the free nodes,
+// zeta v_f.(M v)_f; the drag on node 0 is the anchor's to overcome, inside W_drive.
 
 #include <Eigen/Dense>
 #include <string>
@@ -35,6 +49,7 @@
 #include "numerics/block_tridiagonal.hpp"
 #include "core/formulation.hpp"
 #include "numerics/lie_group.hpp"
+#include "models/hanging_tether/anchor_drive.hpp"
 
 namespace tb::hanging_tether {
 
@@ -56,6 +71,7 @@ struct Parameters {
   // dashpot on the strain rate, so it acts on a slack element's mass as on a taut one's: a slack
   // rope has no axial force, but it still moves through the damping medium.
   bool tension_only = false;
+  AnchorDrive drive;  // A driven down along e3 from A at t = 0 (inactive: A fixed)
   Discretisation discretisation = Discretisation::Full;
 
   double u() const { return length / N; }                       // unstretched element length
@@ -69,11 +85,15 @@ struct Parameters {
 // and a chord shorter than the tether.
 std::string parameter_problem(const Parameters& p);
 
-// Node positions and velocities r[0..N], v[0..N] (r[0] = A, r[N] = B, v[0] = v[N] = 0) and the
-// work dissipated by the damping since t = 0.
+// Node positions and velocities r[0..N], v[0..N] at time t (r[0] = A(t), r[N] = B, v[0] = A'(t),
+// v[N] = 0), the anchor's acceleration a0 = A''(t), the work dissipated by the damping since
+// t = 0 and, with a driven anchor, W~ (the integrated part of its work, see above).
 struct State {
+  double t = 0.0;
   std::vector<Vec3> r, v;
+  Vec3 a0 = Vec3::Zero();
   double dissipated_work = 0.0;
+  double drive_work_integral = 0.0;
 };
 
 // dF/dx of linear_element_force: kappa ((1 - u/|x|) I + (u/|x|) xhat xhat^T), from
@@ -102,27 +122,42 @@ class Mechanics {
   // The (constant) mass matrix over the free nodes, factored at construction.
   const BlockTridiagonal3& mass_matrix() const { return mass_; }
   // Accelerations of the free nodes from M a = static_forces - zeta M v, i.e.
-  // a = M^{-1} static_forces - zeta v; one O(N) solve with the factored mass matrix.
+  // a = M^{-1} static_forces - zeta v; one O(N) solve with the factored mass matrix. With a driven
+  // anchor, static_forces gains anchor_inertia_force.
   void accelerations(const State& s, Eigen::VectorXd& acc) const;
+  // -M_10 (a_0 + zeta v_0): the driven anchor's inertial and drag coupling to free node 1 (zero for
+  // the lumped mass, whose M_10 = 0, and for a fixed anchor).
+  Vec3 anchor_inertia_force(const State& s) const;
+  // M_10 v_0, the free nodes' drag -zeta (M v)_f's part from the anchor's velocity, over zeta.
+  Vec3 anchor_momentum_on_node1(const Vec3& v0) const;
+  // The anchor's work (above): P~ = -a_0.M_01 v_1 - F_0.v_0 and W_drive = B + W~.
+  double drive_power(const State& s) const;
+  double drive_work(const State& s) const;
+  bool driven() const { return p_.drive.active(); }
+  Vec3 anchor_position(double t) const { return p_.A + p_.drive.displacement(t) * e3; }
 
   double kinetic_energy(const State& s) const;
   double elastic_energy(const State& s) const;
   double gravity_energy(const State& s) const;  // -sum m g z (slide U_k, e3 down)
   double potential_energy(const State& s) const { return elastic_energy(s) + gravity_energy(s); }
-  double dissipation_power(const State& s) const { return 2.0 * p_.damping_rate * kinetic_energy(s); }
+  // The drag's power on the free nodes, zeta v_f.(M v)_f = 2 zeta T - zeta v_0.(M v)_0 (the
+  // second term 0 for a fixed anchor).
+  double dissipation_power(const State& s) const;
   double stretched_length(const State& s) const;
 
   Observation observe(const State& s) const;
-  static std::vector<std::string> extra_column_names();
+  // With a driven anchor, anchor_work (W_drive) after the columns of a fixed one.
+  std::vector<std::string> extra_column_names() const;
 
   // State vector (shared by the formulation and the physical state):
-  // [r_1..r_{N-1}, v_1..v_{N-1}, dissipated_work], size 6(N-1) + 1.
-  int state_size() const { return 6 * free_nodes() + 1; }
+  // [r_1..r_{N-1}, v_1..v_{N-1}, dissipated_work], size 6(N-1) + 1, and W~ after it where the
+  // anchor is driven.
+  int state_size() const { return 6 * free_nodes() + 1 + (driven() ? 1 : 0); }
   Eigen::VectorXd pack(const State& s) const;
-  void unpack_into(const Eigen::VectorXd& y, State& s) const;  // reuses s's storage
-  State unpack(const Eigen::VectorXd& y) const;
-  // Nodes r[0..N] from given free-node positions, with the fixed ends added.
-  std::vector<Vec3> nodes_from_free(const Eigen::VectorXd& free_positions) const;
+  void unpack_into(double t, const Eigen::VectorXd& y, State& s) const;  // reuses s's storage
+  State unpack(double t, const Eigen::VectorXd& y) const;
+  // Nodes r[0..N] at time t from given free-node positions, with the ends added.
+  std::vector<Vec3> nodes_from_free(double t, const Eigen::VectorXd& free_positions) const;
 
  private:
   Parameters p_;

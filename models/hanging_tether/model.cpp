@@ -55,11 +55,13 @@ std::shared_ptr<const HangingTetherModel> make_model(const Parameters& p, Initia
   // The tension-only elements' kinks (core/switching.hpp): N elements from A through the free
   // nodes r_1 .. r_{N-1} (the physical state's first 3(N - 1) numbers, their velocities next) to B.
   if (p.tension_only)
-    model->declare_switching({p.N, chain_stretch_meaning(), [p](const Eigen::VectorXd& y, Eigen::VectorXd& s,
+    model->declare_switching({p.N, chain_stretch_meaning(), [p](double t, const Eigen::VectorXd& y, Eigen::VectorXd& s,
                                                                 Eigen::VectorXd& rate) {
                                 const int free = p.N - 1;
                                 Eigen::Matrix3Xd points(3, p.N + 1), velocities = Eigen::Matrix3Xd::Zero(3, p.N + 1);
-                                points.col(0) = p.A;
+                                // A(t) and its velocity (a driven anchor moves element 0's end).
+                                points.col(0) = p.A + p.drive.displacement(t) * Vec3::UnitZ();
+                                velocities.col(0) = p.drive.velocity(t) * Vec3::UnitZ();
                                 points.col(p.N) = p.B;
                                 points.middleCols(1, free) = y.head(3 * free).reshaped(3, free);
                                 velocities.middleCols(1, free) = y.segment(3 * free, 3 * free).reshaped(3, free);
@@ -99,6 +101,12 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
   p.damping_rate = model.non_negative_or("damping_rate", 0.0);
   // The seed's elements push when compressed; a cable's cannot (issue 47).
   if (model.has("cable")) p.tension_only = model.one_of("cable", {"bilateral", "tension_only"}) == "tension_only";
+  // The top anchor A driven down by anchor_A_drop (m) over anchor_A_drop_time (s) (anchor_drive.hpp):
+  // both or neither.
+  if (model.has("anchor_A_drop") || model.has("anchor_A_drop_time")) {
+    p.drive.drop = model.positive("anchor_A_drop");
+    p.drive.duration = model.positive("anchor_A_drop_time");
+  }
   if (p.N < 2) model.fail("elements", "an integer >= 2 (at least one free node)", std::to_string(p.N));
   {
     const Vec3 chord = p.B - p.A;
@@ -107,12 +115,17 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
       model.fail("anchor_B", "a hanging tether: B - A with a horizontal span > 0 and |B - A| < string_length",
                  "|B - A| = " + format_g(chord.norm(), 6) + " m, horizontal span " + format_g(span, 6) +
                      " m, string_length " + format_g(p.length, 6) + " m");
+    if (p.drive.active() && !((chord - p.drive.drop * Vec3::UnitZ()).norm() < p.length))
+      model.fail("anchor_A_drop", "a drop after which the chord is still shorter than string_length",
+                 "|B - A(T)| = " + format_g((chord - p.drive.drop * Vec3::UnitZ()).norm(), 6) + " m");
   }
   model.finish();
 
-  const std::string shape = initial.one_of("shape", {"straight", "parabola"});
+  const std::string shape = initial.one_of("shape", {"straight", "parabola", "equilibrium"});
   initial.finish();
-  return make_model(p, shape == "straight" ? InitialShape::Straight : InitialShape::Parabola);
+  return make_model(p, shape == "straight"   ? InitialShape::Straight
+                       : shape == "parabola" ? InitialShape::Parabola
+                                             : InitialShape::Equilibrium);
 }
 
 }  // namespace

@@ -75,7 +75,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
   // through q_2 .. q_{N+1}, each of unstretched length l(s) = (L - s)/N, which the reel changes:
   // the stretch |x| - l(s) and its rate x.(v_{a+1} - v_a)/|x| + sdot/N.
   if (p.tension_only)
-    model->declare_switching({p.N, chain_stretch_meaning(), [p](const Eigen::VectorXd& y, Eigen::VectorXd& s,
+    model->declare_switching({p.N, chain_stretch_meaning(), [p](double /*t*/, const Eigen::VectorXd& y, Eigen::VectorXd& s,
                                                                 Eigen::VectorXd& rate) {
                                 Eigen::Matrix3Xd points = Eigen::Matrix3Xd::Zero(3, p.N + 1), velocities = points;
                                 points.rightCols(p.N) = y.segment(2, 3 * p.N).reshaped(3, p.N);

@@ -52,7 +52,7 @@ std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondit
   // The tension-only elements' kinks (core/switching.hpp): N elements from the pivot r_1 = 0
   // through r_2 .. r_{N+1} (the physical state's first 3N numbers, their velocities next).
   if (p.tension_only)
-    model->declare_switching({p.N, chain_stretch_meaning(), [p](const Eigen::VectorXd& y, Eigen::VectorXd& s,
+    model->declare_switching({p.N, chain_stretch_meaning(), [p](double /*t*/, const Eigen::VectorXd& y, Eigen::VectorXd& s,
                                                                 Eigen::VectorXd& rate) {
                                 Eigen::Matrix3Xd points = Eigen::Matrix3Xd::Zero(3, p.N + 1), velocities = points;
                                 points.rightCols(p.N) = y.head(3 * p.N).reshaped(3, p.N);

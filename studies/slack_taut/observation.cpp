@@ -80,7 +80,7 @@ SlackRun observe_switches(const RunRequest& request, bool fit_growth_law) {
     const Observation o = form->observe(t, y);
     metrics.add(t, o);
     physical = form->physical_state(y);
-    model.switching()->evaluate(physical, s, rate);
+    model.switching()->evaluate(t, physical, s, rate);
     const double e = o.energy - o.external_work;
     if (first) {
       first = false;
