@@ -451,17 +451,91 @@ void write_runs_table(std::ostringstream& md, std::ostream& csv, const Case& c, 
   }
 }
 
+// Each integrator's finest step (fixed-step) or tightest tolerance (adaptive, once stepped through
+// and once located) among the runs that completed, keyed by its label.
+std::map<std::string, const SlackPoint*> finest_runs(const std::vector<const SlackPoint*>& of_case) {
+  std::map<std::string, const SlackPoint*> finest;
+  for (const SlackPoint* p : of_case) {
+    if ((p->role != Role::Fixed && p->role != Role::Adaptive) || !p->measured.outcome.ok()) continue;
+    const std::string id = p->key.label() + (p->adaptive() ? "|" + locate_words(p->locate) : "");
+    auto it = finest.find(id);
+    const double size = p->adaptive() ? p->rtol : p->h;
+    if (it == finest.end() || size < (it->second->adaptive() ? it->second->rtol : it->second->h)) finest[id] = p;
+  }
+  return finest;
+}
+
+// A closed form's named quantity by the start of its name (NaN where it has none).
+double closed_form_quantity(const SwitchingClosedForm& closed, const std::string& start) {
+  for (const auto& [name, value] : closed.quantities)
+    if (name.rfind(start, 0) == 0) return value;
+  return kNoNumber;
+}
+
+// The limit's answers against each run's (closed forms that are a limit of the model, not its
+// exact motion: the whirling string's inextensible limit): the first slack time, the catch (the
+// next slack -> taut switch) and the peak tension over the run (the snap load), each beside the
+// reference's (the model's own converged answer at the case's stiffness), so that a run's error
+// (run - reference) and the model's distance from the limit (reference - limit) are told apart.
+void write_limit_comparison(std::ostringstream& md, const Case& c, const Expectation& x,
+                            const std::vector<const SlackPoint*>& of_case) {
+  if (!x.closed || x.closed->exact) return;
+  const double slack = closed_form_quantity(*x.closed, "slack time"), caught = closed_form_quantity(*x.closed, "catch time");
+  const double snap = x.closed->peak_tension_over_run;
+  if (!std::isfinite(slack) || !std::isfinite(caught)) return;
+  const double stiffness = c.model->switching()->stiffness;
+  struct Answers {
+    double slack = kNoNumber, caught = kNoNumber, snap = kNoNumber;
+  };
+  const auto answers_of = [&](const SlackRun& r) {
+    Answers a;
+    for (size_t k = 0; k < r.events.size(); ++k)
+      if (!r.events[k].to_taut) {
+        a.slack = r.events[k].t;
+        for (size_t j = k + 1; j < r.events.size(); ++j)
+          if (r.events[j].to_taut && r.events[j].element == r.events[k].element) {
+            a.caught = r.events[j].t;
+            break;
+          }
+        break;
+      }
+    a.snap = stiffness * r.peak_stretch;
+    return a;
+  };
+  const SlackPoint* ref = nullptr;
+  for (const SlackPoint* p : of_case)
+    if (p->role == Role::Reference && p->measured.outcome.ok()) ref = p;
+  if (!ref) return;
+  const Answers model = answers_of(ref->measured);
+  md << "### The limit's answers against the measured\n\n" << x.closed->name << ": " << x.closed->basis
+     << ". Its first slack time, its catch (the next slack → taut switch) and the snap load at the catch (the peak tension "
+        "over the run) against the reference's, the model's own converged answers at the case's element stiffness "
+     << format_g(stiffness, 6)
+     << " N/m (their difference is the model's distance from the limit, O(m v²/(k L)): the table below), and for each "
+        "integrator at its finest step or tightest tolerance its answers as errors against the reference (the run's own "
+        "error) and against the limit (what a reader comparing with the closed form sees).\n\n"
+        "| | slack time (s) | catch time (s) | snap load (N) |\n|---|---:|---:|---:|\n"
+     << "| the limit (closed form) | " << format_g(slack, 9) << " | " << format_g(caught, 9) << " | " << cell(snap, 6) << " |\n"
+     << "| the model (" << point_words(*ref) << ") | " << cell(model.slack, 9) << " | " << cell(model.caught, 9)
+     << " | " << cell(model.snap, 6) << " |\n\n"
+     << "| run | settings | slack time − reference (s) | − limit (s) | catch time − reference (s) | − limit (s) | snap load − "
+        "reference (N) | − limit (N) |\n|---|---|---:|---:|---:|---:|---:|---:|\n";
+  for (const auto& [id, p] : finest_runs(of_case)) {
+    const Answers a = answers_of(p->measured);
+    md << "| " << p->key.label() << " | " << point_words(*p) << " | " << cell(a.slack - model.slack) << " | "
+       << cell(a.slack - slack) << " | " << cell(a.caught - model.caught) << " | " << cell(a.caught - caught) << " | "
+       << cell(a.snap - model.snap) << " | " << cell(a.snap - snap) << " |\n";
+  }
+  md << "\n";
+}
+
 // The closed form's durations against each run's (exact closed forms only): entry speed from the
 // crossing rates, taut duration and slack flight from successive switches, the first taut phase's peak tension.
 void write_closed_form_comparison(std::ostringstream& md, const Case& c, const SlackTaut& section, const Expectation& x,
                                   const std::vector<const SlackPoint*>& of_case) {
   if (!x.closed || !x.closed->exact || x.closed->quantities.size() < 4) return;
-  const auto quantity = [&](const std::string& start) {
-    for (const auto& [name, value] : x.closed->quantities)
-      if (name.rfind(start, 0) == 0) return value;
-    return kNoNumber;
-  };
-  const double v0 = quantity("entry speed"), taut = quantity("taut duration"), flight = quantity("slack flight");
+  const double v0 = closed_form_quantity(*x.closed, "entry speed"), taut = closed_form_quantity(*x.closed, "taut duration"),
+               flight = closed_form_quantity(*x.closed, "slack flight");
   if (!std::isfinite(v0) || !std::isfinite(taut) || !std::isfinite(flight)) return;
   const double stiffness = c.model->switching()->stiffness;
   md << "### The closed form against the measured\n\nFor each integrator its finest step (fixed-step) or tightest tolerance "
@@ -471,15 +545,7 @@ void write_closed_form_comparison(std::ostringstream& md, const Case& c, const S
         "| run | settings | entry speed " << format_g(v0, 6) << " m/s: max error | taut duration " << format_g(taut, 6)
      << " s: max error | slack flight " << format_g(flight, 6) << " s: max error | peak tension " << format_g(x.closed->peak_tension, 6)
      << " N: error |\n|---|---|---:|---:|---:|---:|\n";
-  std::map<std::string, const SlackPoint*> finest;
-  for (const SlackPoint* p : of_case) {
-    if ((p->role != Role::Fixed && p->role != Role::Adaptive) || !p->measured.outcome.ok()) continue;
-    const std::string id = p->key.label() + (p->adaptive() ? "|" + locate_words(p->locate) : "");
-    auto it = finest.find(id);
-    const double size = p->adaptive() ? p->rtol : p->h;
-    if (it == finest.end() || size < (it->second->adaptive() ? it->second->rtol : it->second->h)) finest[id] = p;
-  }
-  for (const auto& [id, p] : finest) {
+  for (const auto& [id, p] : finest_runs(of_case)) {
     const auto& ev = p->measured.events;
     double e_v = 0.0, e_taut = 0.0, e_flight = 0.0;
     for (size_t k = 0; k < ev.size(); ++k) {
@@ -834,6 +900,7 @@ std::vector<std::string> SlackTautStudy::write_files(const std::filesystem::path
     write_case_header(md, c, section, x);
     write_runs_table(md, csv, c, section, x, of_case);
     write_closed_form_comparison(md, c, section, x, of_case);
+    write_limit_comparison(md, c, x, of_case);
     write_orders(md, section, x, of_case);
     write_location_comparison(md, section, x, of_case);
     write_advice(md, section, x, of_case);
