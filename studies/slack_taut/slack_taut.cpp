@@ -690,6 +690,25 @@ double flight_increment_rms(const std::vector<double>& f, size_t k) {
   return std::sqrt(sq / double(f.size() - k));
 }
 
+// A record's trend per entry: the mean increment (f_N - f_1)/(N - 1) and its 95 % half-width under
+// independent increments, t * sd(increments) / sqrt(N - 1), the null of a random walk. (A
+// least-squares slope's interval assumes independent residuals, which a walk's are not: on a walk
+// it is far too narrow and calls every long record a drift, Granger & Newbold 1974.)
+struct Trend {
+  double mean = kNoNumber, half_width = kNoNumber;
+  bool excludes_zero() const { return std::abs(mean) > half_width; }
+};
+Trend mean_increment(const std::vector<double>& f) {
+  Trend out;
+  if (f.size() < 3) return out;
+  const double n = double(f.size() - 1);
+  out.mean = (f.back() - f.front()) / n;
+  double sq = 0.0;
+  for (size_t i = 0; i + 1 < f.size(); ++i) sq += std::pow(f[i + 1] - f[i] - out.mean, 2);
+  out.half_width = student_t975(n - 1.0) * std::sqrt(sq / (n - 1.0) / n);
+  return out;
+}
+
 // The kink's place in the step at each slack -> taut switch of a fixed-step run, theta = frac(t/h):
 // the length R of their mean on the circle (1: every switch at the same place; near 0: spread
 // round it) and the mean advance per switch (in turns).
@@ -713,6 +732,8 @@ void write_long_runs(std::ostringstream& md, std::ostream& csv, const Case& c, c
   for (const SlackPoint* p : of_case) any = any || p->role == Role::Long;
   if (!any) return;
   const size_t expected = x.closed && x.closed->exact ? x.closed->switches(section.long_t_end).size() : 0;
+  // An exact closed form here is a periodic orbit (the bungee drop); a limit's is not.
+  const bool periodic = x.closed && x.closed->exact;
   md << "### Over " << format_g(section.long_t_end, 6)
      << " s: does the energy error walk across many switches?\n\n"
         "The question (issue 47): a symplectic method has a modified energy on each smooth piece of the motion, but "
@@ -723,13 +744,19 @@ void write_long_runs(std::ostringstream& md, std::ostream& csv, const Case& c, c
         "of a zero-mean jump of bounded variation along such a rotation grows at most like log N (Denjoy–Koksma, "
         "Ostrowski), while a non-zero mean jump drifts linearly. The measured θ: R, the length of the mean of e^(2πiθ) "
         "over the slack → taut switches (1: every switch at the same θ, near 0: spread round the circle), and the mean "
-        "advance per switch. The second step was chosen with T/h = 674 for the exact period; the method's own period "
-        "differs by O(h²), so whether its θ lock is what R says. The flight energies are E − E0 at the start of each "
+        "advance per switch. "
+     << (periodic ? "The second step was chosen with T/h = 674 for the exact period; the method's own period differs by O(h²), "
+                    "so whether its θ lock is what R says. "
+                  : "This motion has no periodic closed form: its successive switches do not recur (R near 0 says so), no "
+                    "rotation orders their θ, and their jumps, if independent, add like a walk. ")
+     << "The flight energies are E − E0 at the start of each "
         "flight with every element slack, where a Störmer–Verlet step is exact (gravity alone): the run's irreversible "
         "record, free of the O((ωh)²) offset between E and the modified energy that the jump at a single switch mostly "
         "measures. Their law is read from the rms of E_(n+k) − E_n against the lag k: flat for a bounded record, ∝ √k "
         "for a random walk, ∝ k for a drift; its exponent between k = 10 and 100 flights is printed, with the trend per "
-        "flight (least squares ± 95 %). The law of |E − E0| fitted as long_time.md fits it stands beside, and the net "
+        "flight: the mean increment (E_N − E_1)/(N − 1) ± its 95 % interval under independent increments, the null of a "
+        "walk (a least-squares slope's interval assumes independent residuals, which a walk's are not, and calls every long "
+        "walk a drift). The law of |E − E0| fitted as long_time.md fits it stands beside, and the net "
         "jump of a taut phase (entry + exit).\n\n"
         "| run | settings | status | switches (closed form); chatter | θ at the switches: R; advance (turns) | flight energies: "
         "rms of E_(n+k) − E_n at k = 1, 10, 100 (J); exponent | flight energies: trend per flight (J) | law of \\|E − E0\\| | max \\|ΔE\\| (J) | "
@@ -742,20 +769,11 @@ void write_long_runs(std::ostringstream& md, std::ostream& csv, const Case& c, c
     const bool ok = r.outcome.ok();
     const SwitchMatch m = ok ? match_switches({}, r.events, x.window, chatter_gap(*p, r, section.long_t_end)) : SwitchMatch{};
     std::string trend = "—", structure = "—", phases = "—";
-    double exponent = kNoNumber, slope = kNoNumber, slope_ci = kNoNumber;
+    double exponent = kNoNumber;
     const auto& f = r.slack_energies;
+    const Trend per_flight = mean_increment(f);
     if (ok && f.size() >= 200) {
-      std::vector<double> n(f.size());
-      std::iota(n.begin(), n.end(), 1.0);
-      const double nm = std::accumulate(n.begin(), n.end(), 0.0) / double(n.size());
-      const double fm = std::accumulate(f.begin(), f.end(), 0.0) / double(f.size());
-      double sxx = 0.0, sxy = 0.0;
-      for (size_t i = 0; i < f.size(); ++i) sxx += (n[i] - nm) * (n[i] - nm), sxy += (n[i] - nm) * (f[i] - fm);
-      slope = sxy / sxx;
-      double sse = 0.0;
-      for (size_t i = 0; i < f.size(); ++i) sse += std::pow(f[i] - fm - slope * (n[i] - nm), 2);
-      slope_ci = student_t975(double(f.size() - 2)) * std::sqrt(sse / double(f.size() - 2) / sxx);
-      trend = format_g(slope, 3) + " ± " + format_g(slope_ci, 2);
+      trend = format_g(per_flight.mean, 3) + " ± " + format_g(per_flight.half_width, 2);
       const double d1 = flight_increment_rms(f, 1), d10 = flight_increment_rms(f, 10), d100 = flight_increment_rms(f, 100);
       exponent = std::log(d100 / d10) / std::log(10.0);
       structure = cell(d1) + ", " + cell(d10) + ", " + cell(d100) + "; " + cell(exponent, 2);
@@ -786,10 +804,10 @@ void write_long_runs(std::ostringstream& md, std::ostream& csv, const Case& c, c
     const std::string id = format_g(r.energy_err_max, 4) + "|" + format_g(p->h, 12);
     if (std::find(seen_runs.begin(), seen_runs.end(), id) != seen_runs.end()) continue;
     seen_runs.push_back(id);
-    // A drift: a trend whose interval excludes 0 and whose sum over the flights exceeds the record's
-    // spread at a lag of 100 flights; otherwise the structure function's exponent says which.
-    const double d100 = flight_increment_rms(f, 100);
-    const bool drifts = std::abs(slope) > slope_ci && std::abs(slope) * double(f.size()) > d100;
+    // A drift: on a growing record, a mean increment per flight that its interval under a walk's
+    // independent increments excludes (mean_increment); otherwise the structure function's exponent
+    // says which.
+    const bool drifts = exponent >= 0.25 && per_flight.excludes_zero();
     const std::string law = drifts ? "a drift (∝ k)" : exponent < 0.25 ? "bounded" : exponent < 0.75 ? "a random walk (√k)" : "a drift (∝ k)";
     const std::string words = p->key.label() + " (" + point_words(*p) + "): " + law + ", exponent " + format_g(exponent, 2);
     (p->key.integrator->traits.symplectic ? answers : drifting).push_back(words + (drifts ? ", trend " + trend + " J a flight" : ""));
@@ -801,20 +819,29 @@ void write_long_runs(std::ostringstream& md, std::ostream& csv, const Case& c, c
   };
   const bool all_bounded =
       !answers.empty() && std::all_of(answers.begin(), answers.end(), [](const std::string& a) { return a.find(": bounded,") != std::string::npos; });
+  const auto tally = [&](const std::string& law) {
+    return std::count_if(answers.begin(), answers.end(), [&](const std::string& a) { return a.find(": " + law) != std::string::npos; });
+  };
   md << "\n**The answer.** " << (answers.empty() ? std::string() : all_bounded ? "No walk: every symplectic run's irreversible "
                                                                                "energy record stays bounded over the switches. "
-                                                                             : "Not every symplectic run's record is bounded. ")
+                                                                             : "Not every symplectic run's record is bounded: of " +
+                                                                                   std::to_string(answers.size()) + ", " +
+                                                                                   std::to_string(tally("bounded")) + " bounded, " +
+                                                                                   std::to_string(tally("a random walk")) + " a random walk, " +
+                                                                                   std::to_string(tally("a drift")) + " a drift. ")
      << "The flight energies of the symplectic runs (each discretisation once): "
      << (answers.empty() ? std::string("none ran") : list(answers))
-     << ". A √t walk would show an exponent near 0.5 (read between 0.25 and 0.75); a drift, near 1, or a trend whose "
-        "interval excludes 0 and whose sum over the flights exceeds their spread at a lag of 100. The others: " << (drifting.empty() ? "none" : list(drifting))
-     << " (their smooth pieces' errors are as large or larger than the kinks': the explicit midpoint rule gains (hω)⁴/4 "
-        "of the oscillation's energy a taut step, BDF loses energy by design, an adaptive method errs at its tolerance in "
-        "either direction). A switch count one off the closed form's is a switch near the "
-        "horizon that the run's phase error moved across it, not chatter (the chatter column). This is one degree of "
-        "freedom on a periodic orbit; a motion whose switches do not recur (several incommensurate modes) is not tested "
-        "here.\n\n"
-        "Settings of the long runs (the case's; the located runs set locate_events = 1): ";
+     << ". A √t walk would show an exponent near 0.5 (read between 0.25 and 0.75); a drift, near 1, or a growing record "
+        "whose trend's interval excludes 0. The others: " << (drifting.empty() ? "none" : list(drifting))
+     << " (where they drift, their smooth pieces' errors are as large or larger than the kinks': the explicit midpoint rule "
+        "gains (hω)⁴/4 of the oscillation's energy a taut step, BDF loses energy by design, an adaptive method errs at its "
+        "tolerance in either direction). A switch count one off the closed form's is a switch near the "
+        "horizon that the run's phase error moved across it, not chatter (the chatter column). "
+     << (periodic ? "This is one degree of freedom on a periodic orbit; a motion whose switches do not recur is the whirling "
+                    "string's long runs (T_whirling_string)."
+                  : "This is a motion of two degrees of freedom whose switches do not recur; the periodic orbit, where the "
+                    "rotation bounds the sum, is the bungee drop's (T_bungee_drop).")
+     << "\n\nSettings of the long runs (the case's; the located runs set locate_events = 1): ";
   bool first = true;
   std::vector<std::string> seen;
   for (const SlackPoint* p : of_case) {
