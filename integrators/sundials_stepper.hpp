@@ -93,6 +93,10 @@ class Stepper : public TimeStepper {
   // history from the other side of the kink enters a step after it. Called before the next step,
   // not at the root: until then the dense output still serves the samples inside the step.
   virtual std::string restart_at_event() { return ""; }
+  // Whether this stepper locates events (`locate_events` on a form with switching functions), and
+  // those functions at (t, y): for the interior check after a step (end_at_interior_switch).
+  virtual bool locating() const { return false; }
+  virtual void switching_at(double /*t*/, const Eigen::VectorXd& /*y*/, Eigen::VectorXd& s) const { s.resize(0); }
   virtual void interpolated(Eigen::VectorXd& /*y*/) const {}
 
   // The user data the error handlers expect (a Stepper*, whatever the derived type).
@@ -111,6 +115,7 @@ class Stepper : public TimeStepper {
 
  private:
   void record_error(int code, const char* function, const char* msg);
+  bool end_at_interior_switch();
   bool fail(StepFailure& failure, StepFailure::Kind kind, std::string reason);
 
   const SolverApi api_;

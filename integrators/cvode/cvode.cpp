@@ -214,8 +214,8 @@ class CvodeStepper final : public sundials::Stepper {
     if (why.empty() && projecting_) why = check(CVodeSetProjErrEst(mem, SUNFALSE), "CVodeSetProjErrEst");
     // Event location (issue 47): CVODE's root finding on the model's switching functions (Illinois
     // on its interpolant, to within 100 ulps of t; Hindmarsh et al., CVODE user guide, "Rootfinding").
-    if (why.empty() && s.locate_events() && ode_.switching_count() > 0)
-      why = check(CVodeRootInit(mem, ode_.switching_count(), switching), "CVodeRootInit");
+    locating_ = s.locate_events() && ode_.switching_count() > 0;
+    if (why.empty() && locating_) why = check(CVodeRootInit(mem, ode_.switching_count(), switching), "CVodeRootInit");
     return why;
   }
 
@@ -225,6 +225,9 @@ class CvodeStepper final : public sundials::Stepper {
     view(y_out_.get()) = y_;
     return check(CVodeReInit(mem_.get(), t_, y_out_.get()), "CVodeReInit");
   }
+
+  bool locating() const override { return locating_; }
+  void switching_at(double t, const Eigen::VectorXd& y, Eigen::VectorXd& s) const override { ode_.switching_values(t, y, s); }
 
   // CVRootFn: the switching functions at (t, y).
   static int switching(double t, N_Vector y, double* gout, void* user) {
@@ -358,6 +361,7 @@ class CvodeStepper final : public sundials::Stepper {
   const OdeFormulation& ode_;
   const int n_;
   bool projecting_ = false;
+  bool locating_ = false;  // locate_events on a form with switching functions
   sundials::OrderHistogram orders_;  // while profiling
   Eigen::VectorXd y_work_, f_work_, s_work_;  // callback workspaces (the model takes VectorXd)
   // Creation order = declaration order, after the shell's context and dense-output vector;

@@ -181,7 +181,8 @@ class IdaStepper final : public sundials::Stepper {
     if (why.empty()) why = check(IDASetSuppressAlg(mem, SUNTRUE), "IDASetSuppressAlg");
     if (why.empty()) why = check(IDASetMaxOrd(mem, s.get_int("max_order")), "IDASetMaxOrd");
     // Event location (issue 47): IDA's root finding on the model's switching functions.
-    if (why.empty() && s.locate_events() && dae_.switching_count() > 0)
+    locating_ = s.locate_events() && dae_.switching_count() > 0;
+    if (why.empty() && locating_)
       why = check(IDARootInit(mem, dae_.switching_count(), switching), "IDARootInit");
     return why;
   }
@@ -196,6 +197,9 @@ class IdaStepper final : public sundials::Stepper {
     if (why.empty()) why = check(IDAReInit(mem_.get(), t_, yy_.get(), yp_.get()), "IDAReInit");
     return why;
   }
+
+  bool locating() const override { return locating_; }
+  void switching_at(double t, const Eigen::VectorXd& y, Eigen::VectorXd& s) const override { dae_.switching_values(t, y, s); }
 
   // IDARootFn: the switching functions at (t, y).
   static int switching(double t, N_Vector yy, N_Vector, double* gout, void* user) {
@@ -441,6 +445,7 @@ class IdaStepper final : public sundials::Stepper {
   }
 
   const DaeFormulation& dae_;
+  bool locating_ = false;  // locate_events on a form with switching functions
   const BaumgarteParameters b_;
   const int n_;
   int lower_ = 0, upper_ = 0;

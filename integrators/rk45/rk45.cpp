@@ -122,23 +122,36 @@ class Rk45Stepper final : public TimeStepper {
     double t_event = t_end;
     Eigen::VectorXd y_event;
     bool found = false;
+    const auto s_at = [&](double t, Eigen::Index i) {
+      Eigen::VectorXd y, sv;
+      dense_state(t, y);
+      ode_.switching_values(t, y, sv);
+      return sv[i];
+    };
     for (Eigen::Index i = 0; i < s_end.size(); ++i) {
-      if (switching_side(s_start_[i]) == switching_side(s_end[i])) continue;
       // The zero of s_i(t) on the dense output over [a, b]: a on the old side, b on the new one.
       double a = t_, b = std::min(t_end, t_event), sa = s_start_[i], sb;
-      {
-        Eigen::VectorXd y, sv;
-        dense_state(b, y);
-        ode_.switching_values(b, y, sv);
-        sb = sv[i];
+      if (switching_side(s_start_[i]) == switching_side(s_end[i])) {
+        // Both ends on one side, but a pair of switches may lie inside (a whole taut phase passed in
+        // one step: the error estimate, of the step's stages, can miss it): the first of
+        // kInteriorProbes points of the dense output on the other side brackets the first switch.
+        constexpr int kInteriorProbes = 32;
+        bool inside = false;
+        for (int k = 1; k < kInteriorProbes && !inside; ++k) {
+          const double t = t_ + (b - t_) * k / kInteriorProbes, v = s_at(t, i);
+          if (switching_side(v) != switching_side(sa)) {
+            inside = true;
+            b = t, sb = v;
+          } else {
+            a = t, sa = v;
+          }
+        }
+        if (!inside) continue;
+      } else {
+        sb = s_at(b, i);
         if (switching_side(sa) == switching_side(sb)) continue;  // this one's zero is after an earlier event
       }
-      t_event = bracket_switch(a, b, sa, sb, b, [&](double m) {
-        Eigen::VectorXd y, sv;
-        dense_state(m, y);
-        ode_.switching_values(m, y, sv);
-        return sv[i];
-      });
+      t_event = bracket_switch(a, b, sa, sb, b, [&](double m) { return s_at(m, i); });
       found = true;
     }
     if (!found || !(t_event < t_end)) {
