@@ -407,6 +407,9 @@ void write_case_header(std::ostringstream& md, const Case& c, const SlackTaut& s
 void write_runs_table(std::ostringstream& md, std::ostream& csv, const Case& c, const SlackTaut& section, const Expectation& x,
                       const std::vector<const SlackPoint*>& of_case) {
   const double stiffness = c.model->switching()->stiffness;
+  // A motion whose first switch is taut -> slack starts taut: its "first taut phase" is the start's
+  // tension, not a catch's.
+  const bool starts_taut = !x.switches.empty() && !x.switches.front().to_taut;
   md << "| run | settings | status | switches: matched / missed / spurious; chatter | event-time error, median / max (s) | "
         "peak tension, first taut phase / over the run (N)"
      << (x.closed && std::isfinite(x.closed->peak_tension) ? "; closed form " + format_g(x.closed->peak_tension, 6) : std::string())
@@ -424,11 +427,17 @@ void write_runs_table(std::ostringstream& md, std::ostream& csv, const Case& c, 
     const double pos_err = ok ? max_abs_difference(r.final_configuration, x.configuration) : kNoNumber;
     // Fixed steps only: an adaptive method's steps shrink at the switches, whatever its mean step.
     const bool unresolved = ok && !p->adaptive() && p->h > x.window;
+    // The reference check (the catalogue's reference solver) has no dense output: its samples are
+    // its own steps, too far apart to read a peak from.
+    const bool sampled_peaks = p->role != Role::ReferenceCheck;
     md << "| " << p->key.label() << " | " << point_words(*p) << (unresolved ? " ¹" : "") << " | "
        << (ok ? "ok" : r.outcome.describe()) << " | ";
     if (ok)
       md << m.matched << " / " << m.missed << " / " << m.spurious << "; " << m.chatter << " | " << cell(m.median_time_error) << " / "
-         << (m.missed > 0 ? "> " + cell(x.window) : cell(m.max_time_error)) << " | " << cell(stiffness * r.first_peak_stretch, 6) << " / " << cell(stiffness * r.peak_stretch, 6)
+         << (m.missed > 0 ? "> " + cell(x.window) : cell(m.max_time_error)) << " | "
+         << (sampled_peaks ? (starts_taut ? std::string("— (starts taut)") : cell(stiffness * r.first_peak_stretch, 6)) + " / " +
+                                 cell(stiffness * r.peak_stretch, 6)
+                           : std::string("— (samples at its own steps only)"))
          << " | " << cell(pos_err) << " | " << cell(r.energy_err_max) << " | " << cell(r.jump_abs_max) << " / " << cell(r.jump_abs_mean);
     else
       md << "— | — | — | — | — | —";
