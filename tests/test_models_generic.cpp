@@ -268,6 +268,28 @@ TEST_CASE("every model's physical state splits into configuration and rates, and
   on_every_fixture(conformance::check_physical_parts, false);
 }
 
+TEST_CASE("every bundled case's model declares one physical part per number of each form's physical state",
+          "[models-generic][trajectory]") {
+  // The fixtures' check above runs each model at its fixture's parameters; a case's own options
+  // can change the physical state (the driven anchor adds W~ to the tether's), and the report's
+  // reference trajectories are split by physical_parts(): a size that differs stops the report.
+  // Every bundled case, every formulation kind its model offers, at its default discretisation.
+  int checked = 0;
+  for (const Case& c : testing::bundled_cases()) {
+    const std::vector<PhysicalPart> parts = c.model->physical_parts();
+    if (parts.empty()) continue;  // the model does not split its state
+    for (const FormulationKind kind : kAllFormulationKinds) {
+      std::string why_not;
+      auto form = c.model->make_formulation(kind, why_not);
+      if (!form) continue;
+      INFO(c.name << ", " << to_string(kind));
+      CHECK(size_t(form->physical_state(form->initial_state()).size()) == parts.size());
+      ++checked;
+    }
+  }
+  CHECK(checked > 20);
+}
+
 TEST_CASE("every Lie group ODE form's field, acting on its state, is its embedded ODE's right-hand side",
           "[models-generic]") {
   // The Lie group form reads the rates of R, q and the positions from the state and acts with

@@ -1,5 +1,6 @@
 #pragma once
 // The hanging tether (seed 004 tether slides) as the runner sees it.
+#include "core/format.hpp"
 #include "core/model.hpp"
 #include "models/hanging_tether/forms.hpp"
 namespace tb::hanging_tether {
@@ -11,15 +12,16 @@ class HangingTetherModel final : public Model {
   // One discretisation, the one the case chose: "lumped" or "full" (consistent mass).
   std::vector<std::string> discretisations() const override;
   StateSize state_size() const override {
-    return {6.0 * p_.N + 1.0, "6 numbers per node + 1: elements = " + std::to_string(p_.N)};
+    const double works = p_.drive.active() ? 2.0 : 1.0;  // the dissipated work, and W~ of a driven anchor
+    return {6.0 * p_.N + works, "6 numbers per node + " + format_g(works) + ": elements = " + std::to_string(p_.N)};
   }
   bool offers(FormulationKind kind, const std::string& discretisation, std::string& why_not) const override;
-  // [r_1..r_{N-1}, v_1..v_{N-1}, W_dissipated] (Mechanics::pack).
+  // [r_1..r_{N-1}, v_1..v_{N-1}, W_dissipated] and W~ where the anchor is driven (Mechanics::pack).
   std::vector<PhysicalPart> physical_parts() const override {
     return PhysicalParts()
         .then(PhysicalPart::Configuration, 3 * (p_.N - 1))
         .then(PhysicalPart::Rate, 3 * (p_.N - 1))
-        .then(PhysicalPart::Other, 1);
+        .then(PhysicalPart::Other, p_.drive.active() ? 2 : 1);
   }
   const Parameters& params() const { return p_; }
 
