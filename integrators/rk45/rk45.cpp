@@ -23,6 +23,7 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <map>
 
 #include "core/format.hpp"
 #include "core/switching.hpp"
@@ -122,11 +123,18 @@ class Rk45Stepper final : public TimeStepper {
     double t_event = t_end;
     Eigen::VectorXd y_event;
     bool found = false;
+    // Every function's values at a time, computed once: the functions share their probe times (while
+    // no earlier event has shortened the bracket) and a probe costs a dense evaluation and all of them.
+    std::map<double, Eigen::VectorXd> values_at;
     const auto s_at = [&](double t, Eigen::Index i) {
-      Eigen::VectorXd y, sv;
-      dense_state(t, y);
-      ode_.switching_values(t, y, sv);
-      return sv[i];
+      auto it = values_at.find(t);
+      if (it == values_at.end()) {
+        Eigen::VectorXd y;
+        it = values_at.emplace(t, Eigen::VectorXd()).first;
+        dense_state(t, y);
+        ode_.switching_values(t, y, it->second);
+      }
+      return it->second[i];
     };
     for (Eigen::Index i = 0; i < s_end.size(); ++i) {
       // The zero of s_i(t) on the dense output over [a, b]: a on the old side, b on the new one.

@@ -90,13 +90,7 @@ void ConstrainedTetherForm::power(double t, const Eigen::VectorXd& q, const Eige
   // zeta v_f.(M v)_f with the anchor's share M_10 v_0 on node 1, and P~.
   const Vec3 v0 = mech_.params().drive.velocity(t) * e3;
   P(0) = zeta * (v.dot(mech_.mass_matrix().multiply(v)) + v.head<3>().dot(mech_.anchor_momentum_on_node1(v0)));
-  Eigen::VectorXd y(mech_.state_size());
-  y.setZero();
-  const int n = 3 * mech_.free_nodes();
-  y.head(n) = q;
-  y.segment(n, n) = v;
-  mech_.unpack_into(t, y, state_);
-  P(1) = mech_.drive_power(state_);
+  P(1) = mech_.drive_power(t, q.head<3>(), v.head<3>());
 }
 
 void ConstrainedTetherForm::dissipative_force(double t, const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& v,
@@ -108,10 +102,8 @@ void ConstrainedTetherForm::dissipative_force(double t, const Eigen::VectorXd& /
 
 void ConstrainedTetherForm::drive_node_powers(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                               Eigen::VectorXd& P) const {
-  Eigen::VectorXd all;
-  power(t, q, v, all);
   P.setZero(mech_.free_nodes());
-  P(0) = all(1);
+  P(0) = mech_.drive_power(t, q.head<3>(), v.head<3>());
 }
 
 void ConstrainedTetherForm::drive_node_power_jacobian_entries(double t, const Eigen::VectorXd& q,

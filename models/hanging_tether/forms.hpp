@@ -121,7 +121,6 @@ class ConstrainedTetherForm final : public ConstrainedMechanicalFormulation {
   Mechanics mech_;
   InitialShape shape_;
   mutable std::vector<Vec3> nodes_;  // force() workspace (one formulation object per run)
-  mutable State state_;              // power() workspace
 };
 
 // State y = [r_1..r_{N-1}, p_1..p_{N-1}, W_dissipated(, W~)]: positions, the discrete momenta

@@ -71,18 +71,12 @@ class TetherLagrangian final : public VectorSpaceLagrangian {
     start_velocity.head<3>() = mech_.anchor_momentum_on_node1(d.velocity(t0) * e3);
   }
   double drive_power(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) const override {
-    const int n = size();
-    Eigen::VectorXd y = Eigen::VectorXd::Zero(mech_.state_size());
-    y.head(n) = q;
-    y.segment(n, n) = v;
-    mech_.unpack_into(t, y, state_);
-    return mech_.drive_power(state_);
+    return mech_.drive_power(t, q.head<3>(), v.head<3>());
   }
 
  private:
   const Mechanics& mech_;
   mutable std::vector<Vec3> nodes_;  // workspace (one system per step object)
-  mutable State state_;              // drive_power's workspace
 };
 
 }  // namespace

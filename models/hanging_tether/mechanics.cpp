@@ -136,9 +136,10 @@ double Mechanics::dissipation_power(const State& s) const {
   return all - p_.damping_rate * s.v[0].dot(m00 * s.v[0] + anchor_momentum_on_node1(s.v[1]));
 }
 
-double Mechanics::drive_power(const State& s) const {
-  const Vec3 F0 = element_force(p_.kappa(), p_.u(), s.r[1] - s.r[0], p_.tension_only);  // element 0 on node 0
-  return -s.a0.dot(anchor_momentum_on_node1(s.v[1])) - F0.dot(s.v[0]);
+double Mechanics::drive_power(double t, const Vec3& r1, const Vec3& v1) const {
+  const Vec3 F0 = element_force(p_.kappa(), p_.u(), r1 - anchor_position(t), p_.tension_only);  // element 0 on node 0
+  const Vec3 a0 = p_.drive.acceleration(t) * e3, v0 = p_.drive.velocity(t) * e3;
+  return -a0.dot(anchor_momentum_on_node1(v1)) - F0.dot(v0);
 }
 
 double Mechanics::drive_work(const State& s) const {

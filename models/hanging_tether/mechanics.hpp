@@ -130,8 +130,10 @@ class Mechanics {
   Vec3 anchor_inertia_force(const State& s) const;
   // M_10 v_0, the free nodes' drag -zeta (M v)_f's part from the anchor's velocity, over zeta.
   Vec3 anchor_momentum_on_node1(const Vec3& v0) const;
-  // The anchor's work (above): P~ = -a_0.M_01 v_1 - F_0.v_0 and W_drive = B + W~.
-  double drive_power(const State& s) const;
+  // The anchor's work (above): P~ = -a_0.M_01 v_1 - F_0.v_0 and W_drive = B + W~. P~ reads only t and
+  // free node 1 (r_1, v_1): the forms' work terms call it so, without unpacking a state.
+  double drive_power(const State& s) const { return drive_power(s.t, s.r[1], s.v[1]); }
+  double drive_power(double t, const Vec3& r1, const Vec3& v1) const;
   double drive_work(const State& s) const;
   bool driven() const { return p_.drive.active(); }
   Vec3 anchor_position(double t) const { return p_.A + p_.drive.displacement(t) * e3; }
