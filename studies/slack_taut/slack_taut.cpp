@@ -8,7 +8,6 @@
 #include <list>
 #include <map>
 #include <numbers>
-#include <numeric>
 #include <sstream>
 
 #include "app/common/csv_table.hpp"
@@ -556,7 +555,7 @@ void write_limit_comparison(std::ostringstream& md, const Case& c, const Expecta
 
 // The closed form's durations against each run's (exact closed forms only): entry speed from the
 // crossing rates, taut duration and slack flight from successive switches, the first taut phase's peak tension.
-void write_closed_form_comparison(std::ostringstream& md, const Case& c, const SlackTaut& section, const Expectation& x,
+void write_closed_form_comparison(std::ostringstream& md, const Case& c, const Expectation& x,
                                   const std::vector<const SlackPoint*>& of_case) {
   if (!x.closed || !x.closed->exact || x.closed->quantities.size() < 4) return;
   const double v0 = closed_form_quantity(*x.closed, "entry speed"), taut = closed_form_quantity(*x.closed, "taut duration"),
@@ -587,7 +586,6 @@ void write_closed_form_comparison(std::ostringstream& md, const Case& c, const S
     md << "| " << p->key.label() << " | " << point_words(*p) << " | " << cell(e_v) << " | " << cell(e_taut) << " | "
        << cell(e_flight) << " | " << cell(std::abs(stiffness * p->measured.first_peak_stretch - x.closed->peak_tension)) << " |\n";
   }
-  (void)section;
   md << "\n";
 }
 
@@ -625,7 +623,7 @@ void write_orders(std::ostringstream& md, const SlackTaut& section, const Expect
 }
 
 // Located against stepped through, tolerance by tolerance: the ratios, and what they say.
-void write_location_comparison(std::ostringstream& md, const SlackTaut& section, const Expectation& x,
+void write_location_comparison(std::ostringstream& md, const Expectation& x,
                                const std::vector<const SlackPoint*>& of_case) {
   std::map<std::string, std::map<double, std::pair<const SlackPoint*, const SlackPoint*>>> pairs;  // label -> rtol -> (stepped, located)
   for (const SlackPoint* p : of_case) {
@@ -738,7 +736,6 @@ void write_location_comparison(std::ostringstream& md, const SlackTaut& section,
         "own interpolant, and the restart starts from the interpolated state: where the interpolant is of lower order than "
         "the step (Dormand–Prince's is of order 4 for a 5th-order step), a restart can cost accuracy, which ratios above 1 "
         "show where they occur.\n\n";
-  (void)section;
 }
 
 // The cheapest runs that time every switch within 1e-5 s and end within 1e-5 m.
@@ -1084,10 +1081,10 @@ std::vector<std::string> SlackTautStudy::write_files(const std::filesystem::path
     const Expectation x = expectation_of(c, of_case);
     write_case_header(md, c, section, x);
     write_runs_table(md, csv, c, section, x, of_case);
-    write_closed_form_comparison(md, c, section, x, of_case);
+    write_closed_form_comparison(md, c, x, of_case);
     write_limit_comparison(md, c, x, of_case);
     write_orders(md, section, x, of_case);
-    write_location_comparison(md, section, x, of_case);
+    write_location_comparison(md, x, of_case);
     write_advice(md, section, x, of_case);
     write_long_runs(md, csv, c, section, x, of_case);
     write_limit(md, csv, c, section, x, of_case);
