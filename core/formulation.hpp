@@ -95,7 +95,11 @@ class Formulation {
   const SwitchingFunctions* switching() const { return switching_.get(); }
   // s_i (and ds_i/dt) at time t and the form's state y, through physical_state (t matters where
   // a model drives a point of its own, a moving anchor, whose position the functions read).
-  void switching_values(double t, const Eigen::VectorXd& y, Eigen::VectorXd& s, Eigen::VectorXd& rate) const {
+  // A hybrid form (one whose state jumps at its switches, impacts() below) overrides it with the
+  // event functions of its own state, which may read a discrete mode the state keeps (a link
+  // taut: its tension; slack: its gap), so that a locating integrator stops where the form's own
+  // equations change; the model's functions, on the physical state, stay the measurement's.
+  virtual void switching_values(double t, const Eigen::VectorXd& y, Eigen::VectorXd& s, Eigen::VectorXd& rate) const {
     switching_->evaluate(t, physical_state(y), s, rate);
   }
   void switching_values(double t, const Eigen::VectorXd& y, Eigen::VectorXd& s) const {
@@ -103,6 +107,14 @@ class Formulation {
     switching_values(t, y, s, rate);
   }
   void attach_switching(std::shared_ptr<const SwitchingFunctions> switching) { switching_ = std::move(switching); }
+  // Whether the model's motion jumps at its switches (SwitchingFunctions::impacts): then a method
+  // that locates events must locate them, and others do not run the form.
+  bool has_impacts() const { return switching_ && !switching_->impacts.empty(); }
+  // The jump at a located switch (issue 48): a locating integrator that has placed (t, y) just past
+  // a zero of switching_values (bracket_switch: on the new side) hands it here; the form applies
+  // its impact law or changes its mode and returns true when y changed (the integrator restarts
+  // from the new state either way). Nothing by default: a kink needs no jump.
+  virtual bool apply_jump(double /*t*/, Eigen::VectorXd& /*y*/) const { return false; }
 
  private:
   std::shared_ptr<const SwitchingFunctions> switching_;
@@ -326,6 +338,15 @@ class ConstrainedMechanicalSolver {
   // Solves with the last factorisation; r has size n, s the number of constraints.
   virtual void solve(const Eigen::VectorXd& r, const Eigen::VectorXd& s, Eigen::VectorXd& x,
                      Eigen::VectorXd& lambda) = 0;
+  // Factors the system with only the constraints where active[i] among its rows (the others'
+  // multipliers are 0 and their rows of s ignored by the next solve): what a form with unilateral
+  // constraints (ConstrainedMechanicalFormulation::unilateral) needs for its impulse problems
+  // (core/unilateral_impulse.hpp). By default only the full set, through factor(); false otherwise.
+  virtual bool factor_active(const Eigen::VectorXd& q_a, const Eigen::VectorXd& q_b, const std::vector<bool>& active) {
+    for (bool a : active)
+      if (!a) return false;
+    return factor(q_a, q_b);
+  }
 };
 
 class ConstrainedMechanicalFormulation : public Formulation {
@@ -361,6 +382,18 @@ class ConstrainedMechanicalFormulation : public Formulation {
                                                    Eigen::VectorXd& GTlambda) const = 0;
   // A fresh solver (one per stepper: it holds the factorisation).
   virtual std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const = 0;
+
+  // ---- Unilateral constraints (issue 48: inextensible links that go slack and snap) ----
+  // When unilateral(), every constraint is one-sided: g_i(q) <= 0 (a link no longer than its
+  // length), its multiplier lambda_i >= 0 (a tension) and g_i lambda_i = 0, and where a link
+  // closes with G_i v > 0 Newton's impact law (G_i v)+ = -e (G_i v)- holds with e = restitution().
+  // The energy the impacts take is booked in the form's first work term (work_terms() >= 1; the
+  // integrator adds the impact law's loss there at each closing, core/unilateral_impulse.hpp), so
+  // that E - E0 - W stays the invariant the metrics judge. Schemes for equality constraints
+  // (constrained Stoermer-Verlet, the alpha methods) must decline such a form; its solver's
+  // factor_active() serves the impulse problems.
+  virtual bool unilateral() const { return false; }
+  virtual double restitution() const { return 0.0; }
 
   // Tangent matrices for the index-3 alpha methods (generalized-alpha, Arnold-Bruels 2007),
   // whose Newton matrix is [beta' M + gamma' C_t + K_t, G^T; G, 0] with C_t = -df/dv and

@@ -109,8 +109,16 @@ SettingSpec locate_events_setting() {
 }
 
 std::string idle_locate_events(const std::string& key, const Formulation& form) {
-  if (key != kLocateEventsKey || form.switching_count() > 0) return "";
+  if (key != kLocateEventsKey) return "";
+  if (form.has_impacts())
+    return "the model's motion jumps at its switches (" + form.switching()->impacts +
+           "): its events are always located, whatever the setting says";
+  if (form.switching_count() > 0) return "";
   return "the model declares no switching functions (its equations have no kink to locate: a cable that can push)";
+}
+
+bool locates_events(const IntegratorSettings& s, const Formulation& form) {
+  return form.switching_count() > 0 && (form.has_impacts() || s.locate_events());
 }
 
 bool IntegratorSettings::declares_tolerances() const { return declares(kRtolKey) && declares(kAtolKey); }

@@ -101,6 +101,11 @@ SettingSpec locate_events_setting();
 // IntegratorInfo::idle_setting for it: why `locate_events` has nothing to act on in `form` (the
 // model declares no switching functions), "" where it acts or for any other key.
 std::string idle_locate_events(const std::string& key, const Formulation& form);
+class IntegratorSettings;
+// Whether a stepper that declares locate_events_setting() locates the form's switches: where the
+// setting asks and the model has switching functions, and always where its motion jumps at them
+// (Formulation::has_impacts: a step through an impact would integrate another system).
+bool locates_events(const IntegratorSettings& s, const Formulation& form);
 
 // Settings of one run: the step h (from the case, or --h) and one value per declared setting.
 class IntegratorSettings {
@@ -316,6 +321,11 @@ struct IntegratorInfo {
   // (why_not_applicable) treats a non-empty reason as a kind the model does not offer: the run
   // is "n/a: ..." (declined, not failed).
   std::function<std::string(const Formulation&)> why_not = nullptr;  // none: every form of its kind runs
+  // How it treats a model whose motion jumps at its switches (SwitchingFunctions::impacts, issue
+  // 48), in words for the tables ("locates each switch and restarts after the form's impact
+  // law"); empty: it has neither event location nor an impact law, and the runner declines such a
+  // model for it with that reason.
+  std::string impacts_by = {};
   // Optional: why the setting `key` has nothing to act on in this form (e.g. a stabilisation of
   // constraints on a form that has none: DaeFormulation::why_not_stabilised), empty when it acts.
   // A setting given for the integrator in a case file (or swept by its setting sweep) that acts on

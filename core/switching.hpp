@@ -35,6 +35,23 @@ struct SwitchingFunctions {
   // The elements' axial stiffness EA/u (N/m): a taut element's tension is stiffness * s (where a reel
   // changes u, the stiffness at the start).
   double stiffness = 0.0;
+  // Where the state jumps at a switch (issue 48: a unilateral link snapping taut, where Newton's
+  // impact law takes the velocity along it), what jumps, in words; empty where the switches are
+  // kinks only (a tension-only elastic element: the force is continuous, the velocity too). A
+  // model with impacts is run only by integrators that say how they treat them
+  // (IntegratorInfo::impacts_by): a method that steps through a velocity jump as if the motion
+  // were smooth integrates another system.
+  std::string impacts;
+  // A model with impacts declares its links' gaps here (m, <= 0 admissible: |r| - l of a string)
+  // and their rates; `evaluate` is then each link's tension where it holds (over `stiffness`, so in
+  // metres too), the function whose zero is an opening. A link is taut from a closing (its gap
+  // reaching 0) to an opening (its tension falling through 0), slack from an opening to a closing:
+  // an observer that watches the gap only while slack and the tension only while taut is not
+  // misled by a method's drift of the length (a taut string a few ulps short is not slack).
+  std::function<void(double t, const Eigen::VectorXd& physical, Eigen::VectorXd& gap, Eigen::VectorXd& rate)> gap;
+  // The gap within which a link counts as at its length (m): a method's drift of a taut link's length
+  // stays inside it, and a link goes slack only once its gap has passed it.
+  double gap_tolerance = 0.0;
 };
 
 // What a model knows in closed form about its switches at a case's parameters (issue 47 item 3:
@@ -58,6 +75,9 @@ struct SwitchingClosedForm {
   double peak_tension_over_run = std::numeric_limits<double>::quiet_NaN();
   // The exact physical state at t (false where the closed form gives none): the global error.
   std::function<bool(double t, Eigen::VectorXd& physical)> state;
+  // Where the switches are impacts (SwitchingFunctions::impacts): the energy Newton's law takes at
+  // each slack -> taut switch of switches(), in their order (J); empty otherwise.
+  std::vector<double> impact_losses;
   // Its other named numbers, for the tables: {"entry speed v0 (m/s)", 3.96}, ...
   std::vector<std::pair<std::string, double>> quantities;
 };

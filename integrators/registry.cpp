@@ -10,6 +10,7 @@
 #include "integrators/lgvi/lgvi.hpp"
 #include "integrators/lgvi4/lgvi4.hpp"
 #include "integrators/lie_generalized_alpha/lie_generalized_alpha.hpp"
+#include "integrators/moreau_jean/moreau_jean.hpp"
 #include "integrators/rattle/rattle.hpp"
 #include "integrators/rattle4/rattle4.hpp"
 #include "integrators/rk2/rk2.hpp"
@@ -30,6 +31,7 @@ std::vector<IntegratorInfo> integrator_registry() {
       lgvi_info(),
       lgvi4_info(),
       lie_generalized_alpha_info(),
+      moreau_jean_info(),
       rattle_info(),
       rattle4_info(),
       rk2_info(),

@@ -130,6 +130,7 @@ bool Stepper::step(double t_stop, StepFailure& failure) {
   accepted(flag == api_.tstop_return, y_);
   restart_pending_ = flag == api_.root_return;
   if (!restart_pending_ && locating()) restart_pending_ = end_at_interior_switch();
+  if (restart_pending_) jump_at_event(t_, y_);
   return true;
 }
 

@@ -96,6 +96,10 @@ class Stepper : public TimeStepper {
   // Whether this stepper locates events (`locate_events` on a form with switching functions), and
   // those functions at (t, y): for the interior check after a step (end_at_interior_switch).
   virtual bool locating() const { return false; }
+  // At a located event (a root, or an interior switch), before the restart: the form's jump
+  // (Formulation::apply_jump, a hybrid form's impact law; issue 48). None where the stepper's form
+  // has no jumps wired (IDA: its consistent initial values after a jump are not re-solved).
+  virtual void jump_at_event(double /*t*/, Eigen::VectorXd& /*y*/) const {}
   virtual void switching_at(double /*t*/, const Eigen::VectorXd& /*y*/, Eigen::VectorXd& s) const { s.resize(0); }
   virtual void interpolated(Eigen::VectorXd& /*y*/) const {}
 

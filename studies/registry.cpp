@@ -15,6 +15,7 @@
 #include "studies/parameter_map/parameter_map.hpp"
 #include "studies/setting_sweep/setting_sweep.hpp"
 #include "studies/slack_taut/slack_taut.hpp"
+#include "studies/snap/snap.hpp"
 #include "studies/stability_map/stability_map.hpp"
 #include "studies/tolerance_sweep/tolerance_sweep.hpp"
 #include "studies/work_precision/work_precision.hpp"
@@ -31,6 +32,7 @@ std::vector<StudyInfo> study_registry() {
       parameter_map_study(),
       setting_sweep_study(),
       slack_taut_study(),
+      snap_study(),
       stability_map_study(),
       tolerance_sweep_study(),
       work_precision_study(),

@@ -42,6 +42,17 @@ std::shared_ptr<const Model> swinging_pendulum() {
   return planar_pendulum::make_model(planar_pendulum::Parameters{}, swing);
 }
 
+// The same swing on a unilateral link (issue 48): taut throughout (|theta| < 90 degrees keeps its
+// tension positive), so that a method that runs only unilateral links (Moreau-Jean) is checked on a
+// smooth motion like the others.
+std::shared_ptr<const Model> swinging_pendulum_on_a_string() {
+  planar_pendulum::Parameters p;
+  p.unilateral = true;
+  planar_pendulum::InitialCondition swing;
+  swing.theta = M_PI / 3.0;
+  return planar_pendulum::make_model(p, swing);
+}
+
 // The free rigid body tumbling about no principal axis (|Omega| ~ 1.5 rad/s, or x `spin`): for
 // an integrator that declines the forms before it (one needing analytic tangents), and R only.
 std::shared_ptr<const Model> tumbling_body(double spin) {
@@ -71,11 +82,12 @@ conformance::IntegratorBench suite_integrator_bench(const Catalogue& catalogue) 
   bench.catalogue = &catalogue;
   const auto string = spinning_string_pendulum();
   const auto pendulum = swinging_pendulum();
-  bench.general = {string, pendulum, tumbling_body(1.0)};
+  const auto on_a_string = swinging_pendulum_on_a_string();
+  bench.general = {string, pendulum, tumbling_body(1.0), on_a_string};
   bench.momentum_map = string;
   bench.every_kind = {string, pendulum};
   // The body at 3x the spin (|Omega| ~ 4.6 rad/s, h |Omega| ~ 0.09 at h = 0.02 s).
-  bench.one_mode = {pendulum, tumbling_body(3.0)};
+  bench.one_mode = {pendulum, tumbling_body(3.0), on_a_string};
   bench.manifold = {spinning_multirotor(), tumbling_body(3.0)};
   // The classical Runge-Kutta method on the embedded ODE: R and q_i free numbers, it drifts.
   bench.drift_integrator = "rk4";

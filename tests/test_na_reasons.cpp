@@ -102,6 +102,12 @@ TEST_CASE("n/a reasons: every n/a run names what declined, never another integra
           CHECK(why->find(model_why) != std::string::npos);
           CHECK_FALSE(model_why.empty());
           ++model_declines;
+        } else if (const SwitchingFunctions* sw = c.model->switching(); sw && !sw->impacts.empty() && info.impacts_by.empty()) {
+          // Offered, on a model whose motion jumps (issue 48), to a method with no way to take a jump:
+          // declined with the model's impacts in the method's name.
+          CHECK(why->rfind(info.name + " declines " + c.model->name() + "'s " + form, 0) == 0);
+          CHECK(why->find(sw->impacts) != std::string::npos);
+          ++integrator_declines;
         } else {
           // Offered, so only the integrator can have declined the built form, with its reason.
           REQUIRE(info.why_not);

@@ -104,10 +104,14 @@ TEST_CASE("not integrated: the declarations are facts of the forms", "[metrics][
     const ViolableInvariants v = violable_invariants(*r.c->model, *r.form);
     INFO(r.c->name << " | " << r.key.label() << " (" << to_string(r.form->kind()) << ")");
     const Observation o = r.form->observe(0.0, perturbed(r.form->initial_state()));
-    // Declared: a perturbation of the coordinates shows; undeclared: nothing in the form can.
-    if (v.constraints) CHECK(o.constraint_err > 1e-9);
+    // Declared: a perturbation of the coordinates shows; undeclared: nothing in the form can. A
+    // unilateral link (issue 48) is violated only beyond its length, which a perturbation of a start
+    // inside it does not reach: its violations are non-negative here, and the snap study's runs show
+    // them (tests/test_unilateral_links.cpp holds Moreau-Jean's overstretch above 0).
+    const bool one_sided = r.c->model->switching() && !r.c->model->switching()->impacts.empty();
+    if (v.constraints) CHECK((one_sided ? o.constraint_err >= 0.0 : o.constraint_err > 1e-9));
     else CHECK(o.constraint_err <= 1e-12);
-    if (v.constraint_rates) CHECK(o.constraint_rate_err > 1e-9);
+    if (v.constraint_rates) CHECK((one_sided ? o.constraint_rate_err >= 0.0 : o.constraint_rate_err > 1e-9));
     else CHECK(o.constraint_rate_err <= 1e-12);
     if (v.rotations) CHECK(o.orthogonality_err > 1e-9);
     else CHECK(o.orthogonality_err == 0.0);

@@ -12,6 +12,12 @@ std::optional<std::string> why_not_applicable(const Case& c, const IntegratorInf
   std::string why_not;
   if (!c.model->offers(info.consumes, discretisation, why_not))
     return c.model->name() + " offers no " + form + of_discretisation + ": " + why_not;
+  // A model whose motion jumps at its switches (an impact) runs only under methods that say how they
+  // treat a jump (issue 48): the others would integrate the smooth motion through it.
+  if (const SwitchingFunctions* sw = c.model->switching(); sw && !sw->impacts.empty() && info.impacts_by.empty())
+    return info.name + " declines " + c.model->name() + "'s " + form + of_discretisation + ": " + sw->impacts +
+           "; the method has neither event location nor an impact law, so it would step through the velocity jump "
+           "as if the motion were smooth";
   // An integrator that declines some forms of its kind (IntegratorInfo::why_not: e.g. no
   // analytic tangents) is judged on the form itself, built here (only for such integrators).
   if (info.why_not)

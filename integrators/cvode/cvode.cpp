@@ -214,7 +214,7 @@ class CvodeStepper final : public sundials::Stepper {
     if (why.empty() && projecting_) why = check(CVodeSetProjErrEst(mem, SUNFALSE), "CVodeSetProjErrEst");
     // Event location (issue 47): CVODE's root finding on the model's switching functions (Illinois
     // on its interpolant, to within 100 ulps of t; Hindmarsh et al., CVODE user guide, "Rootfinding").
-    locating_ = s.locate_events() && ode_.switching_count() > 0;
+    locating_ = locates_events(s, ode_);
     if (why.empty() && locating_) why = check(CVodeRootInit(mem, ode_.switching_count(), switching), "CVodeRootInit");
     return why;
   }
@@ -227,6 +227,7 @@ class CvodeStepper final : public sundials::Stepper {
   }
 
   bool locating() const override { return locating_; }
+  void jump_at_event(double t, Eigen::VectorXd& y) const override { ode_.apply_jump(t, y); }
   void switching_at(double t, const Eigen::VectorXd& y, Eigen::VectorXd& s) const override { ode_.switching_values(t, y, s); }
 
   // CVRootFn: the switching functions at (t, y).
@@ -414,6 +415,8 @@ IntegratorInfo cvode_info() {
       "absolute tolerance of the same error control", 1e-10);
   info.settings.insert(info.settings.begin(), tolerances.begin(), tolerances.end());
   info.idle_setting = idle_locate_events;
+  info.impacts_by = "event-driven: each switch located by CVODE's root finding (and on its interpolant inside a step), the form's impact law or change of mode applied "
+                    "there, and the method restarted";
   // CVodeSetProjFn projects BDF steps only: refused with the input, before anything runs.
   info.conflict = [](const IntegratorSettings& s) -> IntegratorInfo::SettingConflict {
     if (s.get_int("adams") == 1 && s.get_int("project") == 1)

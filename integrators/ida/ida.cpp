@@ -181,7 +181,7 @@ class IdaStepper final : public sundials::Stepper {
     if (why.empty()) why = check(IDASetSuppressAlg(mem, SUNTRUE), "IDASetSuppressAlg");
     if (why.empty()) why = check(IDASetMaxOrd(mem, s.get_int("max_order")), "IDASetMaxOrd");
     // Event location (issue 47): IDA's root finding on the model's switching functions.
-    locating_ = s.locate_events() && dae_.switching_count() > 0;
+    locating_ = locates_events(s, dae_);
     if (why.empty() && locating_)
       why = check(IDARootInit(mem, dae_.switching_count(), switching), "IDARootInit");
     return why;

@@ -16,6 +16,9 @@
 // there, so the error estimate never straddles a point where the right-hand side loses its
 // smoothness (there the local error of a 5th-order pair is O(h^3), the estimate's assumption
 // broken). Without it (0) the step control meets the kink as it can, with rejected steps.
+// Where the model's motion jumps at its switches (issue 48: a unilateral link's impact), the
+// events are always located and the form's jump (Formulation::apply_jump) is applied at each
+// before the restart: the event-driven method of nonsmooth mechanics.
 
 #include "integrators/rk45/rk45.hpp"
 
@@ -43,7 +46,7 @@ class Rk45Stepper final : public TimeStepper {
       : TimeStepper(t0, ode.initial_state()),
         ode_(ode),
         stepper_(odeint::make_dense_output(s.tolerances().atol, s.tolerances().rtol, s.max_step(), Dopri5())),
-        locating_(s.locate_events() && ode.switching_count() > 0) {
+        locating_(locates_events(s, ode)) {
     stepper_.initialize(y_, t0, s.max_step() > 0.0 ? std::min(s.h, s.max_step()) : s.h);
     if (locating_) ode_.switching_values(t0, y_, s_start_);
   }
@@ -167,6 +170,7 @@ class Rk45Stepper final : public TimeStepper {
       return false;
     }
     dense_state(t_event, y_event);
+    ode_.apply_jump(t_event, y_event);  // a hybrid form's impact or change of mode (issue 48)
     ode_.switching_values(t_event, y_event, s_start_);
     t_ = t_event;
     y_ = y_event;
@@ -197,6 +201,8 @@ IntegratorInfo rk45_info() {
                         return std::make_unique<Rk45Stepper>(form, s, t0);
                       })};
   info.idle_setting = idle_locate_events;
+  info.impacts_by = "event-driven: each switch located on its interpolant, the form's impact law or change of mode applied "
+                    "there, and the method restarted";
   return info;
 }
 

@@ -46,7 +46,7 @@ class Rkf78Stepper final : public TimeStepper {
         stepper_(odeint::make_controlled(s.tolerances().atol, s.tolerances().rtol, Fehlberg78())),
         dt_(s.h),
         h0_(s.h),
-        locating_(s.locate_events() && ode.switching_count() > 0) {
+        locating_(locates_events(s, ode)) {
     if (locating_) ode_.switching_values(t0, y_, s_start_, rate_start_);
   }
 
@@ -151,6 +151,7 @@ class Rkf78Stepper final : public TimeStepper {
     step_of(tau_event, y_trial);
     y_ = y_trial;
     t_ += tau_event;
+    ode_.apply_jump(t_, y_);  // a hybrid form's impact or change of mode (issue 48)
     ode_.switching_values(t_, y_, s_start_, rate_start_);
     // The restart's first step is the run's initial one, not the flight's grown step: from the
     // kink the motion changes its time scale (a slack flight to a stiff bounce), and an estimate
@@ -183,6 +184,8 @@ IntegratorInfo rkf78_info() {
                         return std::make_unique<Rkf78Stepper>(form, s, t0);
                       })};
   info.idle_setting = idle_locate_events;
+  info.impacts_by = "event-driven: each switch located on its interpolant, the form's impact law or change of mode applied "
+                    "there, and the method restarted";
   return info;
 }
 

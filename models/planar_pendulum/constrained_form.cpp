@@ -2,9 +2,11 @@
 // The saddle-point system with M = m I2 and one constraint is solved in closed form:
 //   x = (r - lambda G_b^T) / m,   lambda = (G_a r / m - s) / (G_a G_b^T / m).
 
+#include <algorithm>
 #include <cmath>
 
 #include "models/planar_pendulum/forms.hpp"
+#include "models/planar_pendulum/unilateral.hpp"
 
 namespace tb::planar_pendulum {
 
@@ -15,12 +17,24 @@ class Solver final : public ConstrainedMechanicalSolver {
  public:
   explicit Solver(const NaturalCoordinates& nc) : nc_(nc) {}
   bool factor(const Eigen::VectorXd& q_a, const Eigen::VectorXd& q_b) override {
+    active_ = true;
     Ga_ = nc_.constraint_gradient(q_a.head<2>());
     Gb_ = nc_.constraint_gradient(q_b.head<2>());
     schur_ = Ga_.dot(Gb_) / nc_.mass();
     return std::isfinite(schur_) && schur_ != 0.0;
   }
+  // The one link inactive: M x = r alone.
+  bool factor_active(const Eigen::VectorXd& q_a, const Eigen::VectorXd& q_b, const std::vector<bool>& active) override {
+    if (active.at(0)) return factor(q_a, q_b);
+    active_ = false;
+    return true;
+  }
   void solve(const Eigen::VectorXd& r, const Eigen::VectorXd& s, Eigen::VectorXd& x, Eigen::VectorXd& lambda) override {
+    if (!active_) {
+      lambda = Eigen::VectorXd::Zero(1);
+      x = r.head<2>() / nc_.mass();
+      return;
+    }
     const double l = (Ga_.dot(r.head<2>()) / nc_.mass() - s(0)) / schur_;
     lambda = Eigen::VectorXd::Constant(1, l);
     x = (r.head<2>() - l * Gb_) / nc_.mass();
@@ -30,15 +44,28 @@ class Solver final : public ConstrainedMechanicalSolver {
   const NaturalCoordinates& nc_;
   Vec2 Ga_, Gb_;
   double schur_ = 0.0;
+  bool active_ = true;
 };
 
 }  // namespace
 
+Eigen::VectorXd ConstrainedForm::initial_state() const {
+  Eigen::VectorXd y = Eigen::VectorXd::Zero(4 + work_terms());
+  y.head<4>() = initial_physical(p_, ic_);
+  return y;
+}
+
 Observation ConstrainedForm::observe(double, const Eigen::VectorXd& y) const {
-  const Vec2 r = y.head<2>(), v = y.tail<2>(), G = nc_.constraint_gradient(r);
+  const Eigen::Vector4d s = y.head<4>();
+  if (p_.unilateral) {
+    // The link's tension where it is at its length and pulls; 0 in flight (unilateral.hpp).
+    const bool at_limit = s.head<2>().norm() >= p_.l * (1.0 - kAtLimit);
+    return observe_unilateral(p_, s, at_limit ? std::max(0.0, taut_tension(p_, s)) : 0.0, y[4]);
+  }
+  const Vec2 r = s.head<2>(), v = s.tail<2>(), G = nc_.constraint_gradient(r);
   const double m = nc_.mass();
   const double lambda = (G.dot(nc_.force()) / m + nc_.constraint_curvature(v)) / (G.squaredNorm() / m);
-  return planar_pendulum::observe(p_, y.head<4>(), lambda * r.norm());
+  return planar_pendulum::observe(p_, s, lambda * r.norm());
 }
 
 void ConstrainedForm::mass_entries(std::vector<Eigen::Triplet<double>>& entries) const {

@@ -27,6 +27,40 @@ class PolarForm final : public OdeFormulation {
   InitialCondition ic_;
 };
 
+// The unilateral link's hybrid ODE (issue 48, for the event-driven methods: an adaptive method
+// that locates the switches of this form's own event functions and restarts after the jump).
+// State y = [x, z, vx, vz, W, mode]: W the energy the impacts took (J), mode 1 while the link
+// holds and 0 while it is slack (a constant between events: every Runge-Kutta and BDF method
+// keeps a component with zero derivative exactly). The equations of each mode:
+//   slack: r'' = g e_z                                   (free flight)
+//   taut:  m r'' = m g e_z - lambda r,  lambda from g'' + 2p g' + p^2 g = 0 (seed 004 §3, as
+//          CartesianDaeForm::multiplier), p = 4 sqrt(g / l): the drift of the index-1 reduction
+//          decays four times faster than the swing's own rate, and the explicit methods' stability
+//          needs h p below ~3, far above the steps their tolerances take.
+// Event functions (switching_values): taut, the tension lambda |r| over m g / l (the link opens
+// where it falls through 0); slack, |r| - l (it closes where that reaches 0). apply_jump changes
+// the mode, and at a closing applies Newton's impact law (unilateral.hpp) and adds its loss to W.
+class HybridOdeForm final : public OdeFormulation {
+ public:
+  IntegratedConstraints integrated_constraints() const override { return {true, true}; }
+  HybridOdeForm(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic) {}
+  int state_size() const override { return 6; }
+  Eigen::VectorXd initial_state() const override;
+  void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override;
+  Observation observe(double t, const Eigen::VectorXd& y) const override;
+  std::vector<std::string> extra_column_names() const override { return planar_pendulum::extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y.head<4>(); }
+  void switching_values(double t, const Eigen::VectorXd& y, Eigen::VectorXd& s, Eigen::VectorXd& rate) const override;
+  bool apply_jump(double t, Eigen::VectorXd& y) const override;
+  // The taut mode's rod tension lambda |r| (N), Baumgarte-stabilised as its equations use it.
+  double stabilised_tension(const Eigen::VectorXd& y) const;
+  double baumgarte_rate() const;
+
+ private:
+  Parameters p_;
+  InitialCondition ic_;
+};
+
 // State y = [x, z, vx, vz, lambda] (lambda algebraic). Seed 004 "Pendulum in Cartesian
 // Coordinates" with L = T - V - lambda C, C = (x^2 + z^2 - l^2)/2, and the constraint
 // replaced by its Baumgarte-stabilised second derivative (seed 004 §3):
@@ -77,10 +111,18 @@ class ConstrainedForm final : public ConstrainedMechanicalFormulation {
   // |r| = l and r.v = 0, solved to the scheme's tolerance each step.
   IntegratedConstraints integrated_constraints() const override { return {true, true}; }
   ConstrainedForm(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic), nc_(p) {}
-  Eigen::VectorXd initial_state() const override { return physical_from_polar(p_, ic_.theta, ic_.omega); }
+  Eigen::VectorXd initial_state() const override;
+  // Issue 48: with Parameters::unilateral the rod is a unilateral link (|r| <= l, tension >= 0, the
+  // impact law with e = restitution), and the state carries the impacts' loss W after [q, v].
+  bool unilateral() const override { return p_.unilateral; }
+  double restitution() const override { return p_.restitution; }
+  int work_terms() const override { return p_.unilateral ? 1 : 0; }
+  void power(double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& P) const override {
+    P = Eigen::VectorXd::Zero(work_terms());  // the loss accrues only at impacts, from the integrator
+  }
   Observation observe(double t, const Eigen::VectorXd& y) const override;
   std::vector<std::string> extra_column_names() const override { return planar_pendulum::extra_column_names(); }
-  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y; }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y.head<4>(); }
 
   int positions() const override { return 2; }
   int constraints() const override { return 1; }

@@ -10,6 +10,10 @@ Eigen::Vector4d physical_from_polar(const Parameters& p, double theta, double om
   return {p.l * s, p.l * c, p.l * c * omega, -p.l * s * omega};
 }
 
+Eigen::Vector4d initial_physical(const Parameters& p, const InitialCondition& ic) {
+  return ic.cartesian ? *ic.cartesian : physical_from_polar(p, ic.theta, ic.omega);
+}
+
 Observation observe(const Parameters& p, const Eigen::Vector4d& s, double tension) {
   const Eigen::Vector2d r(s[0], s[1]), v(s[2], s[3]);
   const double r_norm = r.norm();

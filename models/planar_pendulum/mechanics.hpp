@@ -7,6 +7,7 @@
 // What both formulations share: parameters, the physical state [x, z, vx, vz], observables.
 
 #include <Eigen/Core>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,12 +19,22 @@ struct Parameters {
   double m = 1.0;  // kg
   double l = 1.0;  // m
   double g = 9.81; // m/s^2
+  // Issue 48: the rod as a unilateral link, an inextensible string: |r| <= l, its tension >= 0,
+  // and Newton's impact law with restitution e where it snaps taut (unilateral.hpp).
+  bool unilateral = false;
+  double restitution = 0.0;
 };
 
 struct InitialCondition {
   double theta = 0.0;  // rad, from the downward vertical towards +e1
   double omega = 0.0;  // theta' (rad/s)
+  // A unilateral link only: the physical start [x, z, vx, vz] given in Cartesian coordinates,
+  // anywhere in the disc |r| <= l (theta, omega then unused).
+  std::optional<Eigen::Vector4d> cartesian;
 };
+
+// The physical start [x, z, vx, vz] of an initial condition.
+Eigen::Vector4d initial_physical(const Parameters& p, const InitialCondition& ic);
 
 // The pendulum as a constrained mechanical system in natural (Cartesian) coordinates r = (x, z),
 // the one home of the pieces that the Cartesian index-1 DAE and the constrained mechanical

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "models/planar_pendulum/forms.hpp"
+#include "models/planar_pendulum/unilateral_model.hpp"
 #include "core/linear_modes.hpp"
 
 namespace tb::planar_pendulum {
@@ -17,14 +18,32 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
   p.m = model.positive("mass");
   p.l = model.positive("length");
   p.g = model.non_negative("gravity");
+  // Issue 48: the rod as an inextensible string that cannot push, snapping taut by Newton's
+  // impact law; the default stays the rigid rod of seed 004.
+  if (model.has("link")) p.unilateral = model.one_of("link", {"bilateral", "unilateral"}) == "unilateral";
+  if (p.unilateral) {
+    p.restitution = model.non_negative_or("restitution", 0.0);
+    if (!(p.restitution <= 1.0)) model.fail("restitution", "Newton's coefficient of restitution e in [0, 1]", std::to_string(p.restitution));
+  }
   model.finish();
 
   InitialCondition ic;
-  const double angle_deg = initial.number("angle_deg");
-  if (!(std::abs(angle_deg) < 180.0))
-    initial.fail("angle_deg", "an angle from the downward vertical in (-180, 180) degrees", std::to_string(angle_deg));
-  ic.theta = angle_deg * M_PI / 180.0;
-  ic.omega = initial.number("angular_velocity");
+  if (p.unilateral && initial.has("position")) {
+    // Anywhere in the disc |r| <= l, at rest or moving: [x, 0, z] in the e1-e3 plane (e3 down).
+    const Eigen::Vector3d r = initial.vec3("position"), v = initial.vec3_or("velocity", Eigen::Vector3d::Zero());
+    if (r.y() != 0.0 || v.y() != 0.0)
+      initial.fail(r.y() != 0.0 ? "position" : "velocity", "a vector in the e1-e3 plane of motion: [x, 0, z]", "a non-zero e2 entry");
+    if (!(r.norm() <= p.l) || !(r.norm() > 0.0))
+      initial.fail("position", "a point of the disc 0 < |r| <= length = " + std::to_string(p.l) + " m (a string cannot be longer than itself)",
+                   std::to_string(r.norm()) + " m from the pivot");
+    ic.cartesian = Eigen::Vector4d(r.x(), r.z(), v.x(), v.z());
+  } else {
+    const double angle_deg = initial.number("angle_deg");
+    if (!(std::abs(angle_deg) < 180.0))
+      initial.fail("angle_deg", "an angle from the downward vertical in (-180, 180) degrees", std::to_string(angle_deg));
+    ic.theta = angle_deg * M_PI / 180.0;
+    ic.omega = initial.number("angular_velocity");
+  }
   initial.finish();
   return make_model(p, ic);
 }
@@ -32,6 +51,7 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
 }  // namespace
 
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
+  if (p.unilateral) return make_unilateral_model(p, ic);
   auto model = std::make_shared<FormulationMenu>(
       "planar_pendulum", StateSize{5.0, "a planar pendulum: at most 5 numbers"},
       std::vector<FormulationMenu::Item>{

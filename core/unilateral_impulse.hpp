@@ -1,0 +1,45 @@
+#pragma once
+// The impulse problem of unilateral constraints (issue 48; Moreau 1988, "Unilateral contact and
+// dry friction in finite freedom dynamics", §§ 5-7; Acary & Brogliato 2008, Numerical Methods for
+// Nonsmooth Dynamical Systems, § 10.1): at a configuration q, from a velocity v_free that no
+// constraint impulse has touched yet, find the impulses P >= 0 of the candidate constraints with
+//   M v+ = M v_free - G^T P,
+//   0 <= P_i  ⊥  w_i = -(G_i v+ + e G_i v-) >= 0      (i a candidate; P_i = 0 otherwise),
+// the velocity-level complementarity with Newton's impact law (ConstrainedMechanicalFormulation::
+// unilateral: g <= 0 admissible, G_i v > 0 opening a link beyond its length). It is a linear
+// complementarity problem in P whose matrix, the Delassus operator W = G M^-1 G^T on the
+// candidates, is symmetric positive definite where their gradients are independent: Murty's
+// least-index principal pivoting (Murty 1974; Cottle, Pang & Stone, The Linear Complementarity
+// Problem, § 4.2) then ends in finitely many pivots. Each pivot solves the saddle-point system on
+// the current active set with the form's own structured solver (factor_active), never W itself.
+//
+// Used by an event-driven method at a located closing (v_free = v- = the velocity just before)
+// and by a time-stepping scheme every step (v_free = v_k + h M^-1 f, v- = v_k).
+
+#include <Eigen/Dense>
+#include <string>
+#include <vector>
+
+#include "core/formulation.hpp"
+
+namespace tb {
+
+struct ImpulseSolution {
+  bool ok = false;
+  std::string why_not;          // where !ok: what failed (a singular system, pivots that did not settle)
+  Eigen::VectorXd v_plus;       // the velocity after
+  Eigen::VectorXd impulse;      // P, one per constraint (0 off the active set)
+  std::vector<bool> active;     // the constraints that carry an impulse
+  int pivots = 0;
+  // The kinetic energy the impulses took from v_free: 1/2 P^T (G v+ + G v_free) (J), formed from
+  // the constraint rates (never as a difference of two kinetic energies). At an impact
+  // (v_free = v-) it is Newton's law's loss 1/2 (1 - e^2) gdot-^T W_C^-1 gdot- over the links C
+  // that close.
+  double energy_taken = 0.0;
+};
+
+ImpulseSolution solve_impulses(const ConstrainedMechanicalFormulation& form, ConstrainedMechanicalSolver& solver,
+                               const Eigen::VectorXd& q, const Eigen::VectorXd& v_free, const Eigen::VectorXd& v_minus,
+                               double restitution, const std::vector<bool>& candidates);
+
+}  // namespace tb

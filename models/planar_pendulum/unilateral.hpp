@@ -1,0 +1,43 @@
+#pragma once
+// The planar pendulum's rod as a unilateral link (issue 48): an inextensible string of length l
+// that cannot push. With g(r) = (|r|^2 - l^2)/2 (NaturalCoordinates) the link holds
+//   g <= 0,   lambda >= 0,   g lambda = 0,
+// and where it snaps taut with radial velocity v_r = r.v/|r| > 0, Newton's impact law
+// v_r+ = -e v_r- takes (1 + e) v_r- along r-hat: the kinetic energy lost is 1/2 m (1 - e^2) v_r^2,
+// the single-link case of 1/2 (1 - e^2) gdot^T (G M^-1 G^T)^-1 gdot (G M^-1 G^T = |r|^2 / m, gdot = |r| v_r).
+// What the forms (hybrid_ode_form.cpp, constrained_form.cpp) and the measurement share.
+
+#include <Eigen/Core>
+
+#include "models/planar_pendulum/mechanics.hpp"
+
+namespace tb::planar_pendulum {
+
+// The rod's tension where the link holds (N): the index-1 multiplier of the constrained motion,
+// lambda |r| = m (g z + |v|^2) / |r| (seed 004's lambda = m l theta'^2 + m g cos(theta) on the
+// circle), and its rate along that motion (N/s), a = g e_z - T r-hat / m.
+double taut_tension(const Parameters& p, const Eigen::Vector4d& s);
+double taut_tension_rate(const Parameters& p, const Eigen::Vector4d& s);
+
+// The measurement's functions of the link (SwitchingFunctions: the same for every form and
+// integrator), in metres: its tension over k = m g / l (the opening is its zero) and its gap |r| - l
+// (the closing is its zero), each with its rate.
+void link_tension_function(const Parameters& p, const Eigen::Vector4d& s, double& value, double& rate);
+void link_gap_function(const Parameters& p, const Eigen::Vector4d& s, double& value, double& rate);
+// A state the observation treats as at the link's length (its tension column): within this of l
+// (relative), the length drift of a method's taut phase; a flight inside it reads a tension for at most
+// kAtLimit l / v_r before the closing.
+inline constexpr double kAtLimit = 1e-6;
+
+// Newton's impact law on s, where the link is at its length (|r| >= l (1 - tol)) and opening it
+// (v_r > 0): v -= (1 + e) v_r r-hat, r put on the circle, and the kinetic energy lost returned
+// in `lost` (J); false (s untouched) where the link does not close.
+bool apply_impact(const Parameters& p, Eigen::Vector4d& s, double& lost, double tol = 1e-9);
+
+// Observables of a unilateral link: as observe() (mechanics.hpp), but the constraint columns are
+// its violations only: constraint_err = max(0, |r| - l) (the overstretch), constraint_rate_err =
+// max(0, v_r) where |r| >= l (opening beyond the limit); and the energy the impacts took,
+// `impact_loss`, booked as external work -impact_loss (E - E0 - W is then the invariant).
+Observation observe_unilateral(const Parameters& p, const Eigen::Vector4d& s, double tension, double impact_loss);
+
+}  // namespace tb::planar_pendulum

@@ -1,0 +1,165 @@
+#include "models/planar_pendulum/unilateral_closed_forms.hpp"
+
+#include <boost/math/special_functions/ellint_1.hpp>
+#include <boost/math/special_functions/jacobi_elliptic.hpp>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/format.hpp"
+#include "models/planar_pendulum/unilateral.hpp"
+
+namespace tb::planar_pendulum {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+double degrees(double rad) { return rad * 180.0 / M_PI; }
+
+// The amplitude parameter k = sin(theta_max / 2) of the libration through (theta, omega):
+// k^2 = sin^2(theta/2) + omega^2 / (4 g / l), from omega^2 / 2 - (g/l) cos(theta) = -(g/l) cos(theta_max).
+double libration_k(const Parameters& p, double theta, double omega) {
+  const double s = std::sin(0.5 * theta);
+  return std::sqrt(s * s + omega * omega * p.l / (4.0 * p.g));
+}
+
+// One phase of the motion: a flight from (r0, v0) or a swing from (theta0, omega0), from t0.
+struct Phase {
+  double t0 = 0.0;
+  bool flight = false;
+  Eigen::Vector2d r0 = Eigen::Vector2d::Zero(), v0 = Eigen::Vector2d::Zero();
+  double theta0 = 0.0, omega0 = 0.0;
+};
+
+Eigen::Vector4d state_in(const Parameters& p, const Phase& ph, double t) {
+  const double tau = t - ph.t0;
+  if (ph.flight) {
+    Eigen::Vector4d s;
+    s.head<2>() = ph.r0 + tau * ph.v0 + Eigen::Vector2d(0.0, 0.5 * p.g * tau * tau);
+    s.tail<2>() = ph.v0 + Eigen::Vector2d(0.0, p.g * tau);
+    return s;
+  }
+  const auto tw = libration(p, ph.theta0, ph.omega0, tau);
+  return physical_from_polar(p, (*tw)[0], (*tw)[1]);
+}
+
+}  // namespace
+
+std::optional<Eigen::Vector2d> libration(const Parameters& p, double theta_a, double omega_a, double tau) {
+  const double k = libration_k(p, theta_a, omega_a), w0 = std::sqrt(p.g / p.l);
+  if (!(k < 1.0)) return std::nullopt;
+  if (k == 0.0) return Eigen::Vector2d(0.0, 0.0);  // at rest at the bottom
+  // u_a on the branch where cn(u_a) has omega_a's sign (dn > 0, cos(theta/2) > 0):
+  // sn(2K - u) = sn(u), cn(2K - u) = -cn(u).
+  const double phi = std::asin(std::clamp(std::sin(0.5 * theta_a) / k, -1.0, 1.0));
+  const double F = boost::math::ellint_1(k, phi), K = boost::math::ellint_1(k);
+  const double u_a = omega_a >= 0.0 ? F : 2.0 * K - F;
+  double cn = 0.0, dn = 0.0;
+  const double sn = boost::math::jacobi_elliptic(k, u_a + w0 * tau, &cn, &dn);
+  const double half = std::asin(k * sn);
+  // theta' from d/dt sin(theta/2) = k w0 cn dn: theta' = 2 k w0 cn dn / cos(theta/2).
+  return Eigen::Vector2d(2.0 * half, 2.0 * k * w0 * cn * dn / std::cos(half));
+}
+
+std::optional<SwitchingClosedForm> unilateral_closed_form(const Parameters& p, const InitialCondition& ic) {
+  if (!p.unilateral || !(p.g > 0.0)) return std::nullopt;
+  const Eigen::Vector4d s0 = initial_physical(p, ic);
+  const double m = p.m, l = p.l, g = p.g, e = p.restitution;
+  std::vector<Phase> phases;
+  std::vector<std::pair<double, bool>> switches;
+  SwitchingClosedForm answers;
+  answers.exact = true;
+  // The impact at the end of a flight: the swing that follows, its loss and amplitude.
+  const auto snap = [&](const Phase& flight, double t_snap, double& lost, double& theta_s, double& amplitude) {
+    Eigen::Vector4d s = state_in(p, flight, t_snap);
+    s.head<2>() *= l / s.head<2>().norm();  // on the circle (round-off of the root)
+    apply_impact(p, s, lost, 1e-6);
+    theta_s = std::atan2(s[0], s[1]);
+    const double omega_s = (s[2] * std::cos(theta_s) - s[3] * std::sin(theta_s)) / l;
+    Phase swing;
+    swing.t0 = t_snap;
+    swing.theta0 = theta_s;
+    swing.omega0 = omega_s;
+    phases.push_back(swing);
+    switches.push_back({t_snap, true});
+    answers.impact_losses.push_back(lost);
+    amplitude = 2.0 * std::asin(std::min(1.0, libration_k(p, theta_s, omega_s)));
+  };
+  const Eigen::Vector2d r0 = s0.head<2>(), v0 = s0.tail<2>();
+  double amplitude = kNaN;
+  if (r0.norm() < l && v0.isZero()) {
+    // The drop from rest: |r0 + g t^2/2 e_z| = l at z = sqrt(l^2 - x0^2), a fall of h = that - z0.
+    const double h = std::sqrt(l * l - r0.x() * r0.x()) - r0.y(), t_hit = std::sqrt(2.0 * h / g);
+    Phase fall;
+    fall.flight = true;
+    fall.r0 = r0;
+    phases.push_back(fall);
+    double lost = 0.0, theta_s = 0.0;
+    const double v_r = g * t_hit * std::sqrt(l * l - r0.x() * r0.x()) / l;  // g t_hit z_hit / l
+    snap(fall, t_hit, lost, theta_s, amplitude);
+    answers.name = "the pendulum drop";
+    answers.basis = "a mass released at rest inside the circle falls freely for sqrt(2 h / g) until the string is taut; Newton's "
+                    "impact law with e = " + format_g(e) + " takes (1 + e) of its radial velocity, 1/2 m (1 - e^2) v_r^2 "
+                    "of energy, and the exact libration (Jacobi's sn) follows, taut while its amplitude stays below 90 degrees";
+    answers.quantities = {{"hit time (s)", t_hit}, {"fall height h (m)", h}, {"radial speed at the hit (m/s)", v_r},
+                          {"energy lost at the snap (J)", 0.5 * m * (1.0 - e * e) * v_r * v_r},
+                          {"angle at the snap (deg)", degrees(theta_s)}, {"swing amplitude after the snap (deg)", degrees(amplitude)}};
+  } else if (std::abs(r0.x()) <= 1e-12 * l && std::abs(r0.y() - l) <= 1e-12 * l && v0.y() == 0.0) {
+    // The whirl from the bottom with v0^2 in (2 g l, 4 g l): it opens before the top, in a libration.
+    const double V2 = v0.squaredNorm();
+    if (!(V2 > 2.0 * g * l && V2 < 4.0 * g * l)) return std::nullopt;
+    const double sign = v0.x() > 0.0 ? 1.0 : -1.0;
+    const double cos_o = (2.0 * g * l - V2) / (3.0 * g * l), theta_o = sign * std::acos(cos_o);
+    const double k = std::sqrt(V2 / (4.0 * g * l)), w0 = std::sqrt(g / l);
+    const double t_open = boost::math::ellint_1(k, std::asin(std::sin(0.5 * std::abs(theta_o)) / k)) / w0;
+    Phase swing;
+    swing.theta0 = 0.0;
+    swing.omega0 = v0.x() / l;
+    phases.push_back(swing);
+    switches.push_back({t_open, false});
+    const double omega_o = sign * std::sqrt((V2 - 2.0 * g * l * (1.0 - cos_o)) / (l * l));
+    Phase flight;
+    flight.t0 = t_open;
+    flight.flight = true;
+    const Eigen::Vector4d so = physical_from_polar(p, theta_o, omega_o);
+    flight.r0 = so.head<2>();
+    flight.v0 = so.tail<2>();
+    phases.push_back(flight);
+    const double t_flight = -4.0 * flight.v0.y() / g;
+    double lost = 0.0, theta_s = 0.0;
+    snap(flight, t_open + t_flight, lost, theta_s, amplitude);
+    answers.name = "the whirl that goes slack";
+    answers.basis = "launched from the bottom with 2 g l < v0^2 < 4 g l, the string opens where its tension vanishes, "
+                    "cos(theta_o) = (2 g l - v0^2)/(3 g l), at the libration's time F(phi, k)/sqrt(g/l); the mass flies the parabola "
+                    "for t_f = 4 |v_o| sin(theta_o)/g and the string snaps taut where it meets the circle again, the impact law with e = " +
+                    format_g(e) + " taking the radial velocity; then the exact libration, taut while its amplitude stays below 90 degrees";
+    answers.quantities = {{"opening time (s)", t_open}, {"opening angle (deg)", degrees(theta_o)},
+                          {"speed at the opening (m/s)", std::abs(omega_o) * l}, {"flight time (s)", t_flight},
+                          {"snap time (s)", t_open + t_flight}, {"angle at the snap (deg)", degrees(theta_s)},
+                          {"energy lost at the snap (J)", lost}, {"swing amplitude after the snap (deg)", degrees(amplitude)}};
+  } else {
+    return std::nullopt;
+  }
+  // After the snap the string stays taut for ever where the libration stays below 90 degrees
+  // (T = m (l omega^2 + g cos(theta)) > 0 there); otherwise later switches have no closed form here.
+  if (!(amplitude < 0.5 * M_PI)) return std::nullopt;
+  answers.switches = [switches](double t_end) {
+    std::vector<std::pair<double, bool>> in;
+    for (const auto& sw : switches)
+      if (sw.first <= t_end) in.push_back(sw);
+    return in;
+  };
+  answers.state = [p, phases](double t, Eigen::VectorXd& physical) {
+    size_t i = 0;
+    while (i + 1 < phases.size() && t >= phases[i + 1].t0) ++i;
+    physical = state_in(p, phases[i], t);
+    return true;
+  };
+  answers.peak_tension = kNaN;
+  answers.peak_tension_over_run = kNaN;
+  return answers;
+}
+
+}  // namespace tb::planar_pendulum

@@ -1,0 +1,60 @@
+// The planar pendulum on a unilateral link (issue 48): an inextensible string of length l that
+// cannot push. Offered as the hybrid ODE (the event-driven methods: located switches, the
+// impact law at each closing) and as the constrained mechanical form with unilateral
+// constraints (time-stepping schemes with an impact law: Moreau-Jean). Other forms decline.
+
+#include <cmath>
+
+#include "core/format.hpp"
+
+#include "models/planar_pendulum/forms.hpp"
+#include "models/planar_pendulum/unilateral.hpp"
+#include "models/planar_pendulum/unilateral_closed_forms.hpp"
+#include "models/planar_pendulum/unilateral_model.hpp"
+
+namespace tb::planar_pendulum {
+
+std::shared_ptr<const Model> make_unilateral_model(const Parameters& p, const InitialCondition& ic) {
+  auto model = std::make_shared<FormulationMenu>(
+      "planar_pendulum", StateSize{6.0, "a planar pendulum on a unilateral link: at most 6 numbers"},
+      std::vector<FormulationMenu::Item>{
+          offer<HybridOdeForm>(FormulationKind::EmbeddedOde, p, ic),
+          offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic),
+          decline(FormulationKind::IndexOneDae,
+                  "its Baumgarte index-1 DAE holds the rod at its length in every phase: a slack flight and an impact "
+                  "need the hybrid form (the embedded-ode form, with its mode and jumps) or an impact law in the scheme "
+                  "(the constrained mechanical form)"),
+          decline(FormulationKind::DiscreteLieGroup,
+                  "its discrete Lie group form moves the mass on the circle S^1 only; the variational collision integrator on the disc "
+                  "(Fetecau, Marsden, Ortiz & West 2003), which solves the collision time inside the step, is not built yet"),
+          decline(FormulationKind::LieGroupOde,
+                  "its configuration space is the disc |r| <= l, not a Lie group: the slack phase leaves S^1")},
+      PhysicalParts().then(PhysicalPart::Configuration, 2).then(PhysicalPart::Rate, 2));  // [x, z, vx, vz]
+  model->declare_no_rotations();
+  model->declare_no_momentum_map();
+  model->declare_slowest_period(2.0 * M_PI * std::sqrt(p.l / p.g),
+                                "2 pi sqrt(l / g), the small swing of the taut string (its slack flights are shorter)");
+  SwitchingFunctions link;
+  link.count = 1;
+  link.meaning = "the string's tension over m g / l where it holds (m; it opens where this falls through 0), and its gap "
+                 "|r| - l (m; it closes where this reaches 0)";
+  link.evaluate = [p](double, const Eigen::VectorXd& physical, Eigen::VectorXd& s, Eigen::VectorXd& rate) {
+    s.resize(1);
+    rate.resize(1);
+    link_tension_function(p, physical.head<4>(), s[0], rate[0]);
+  };
+  link.gap = [p](double, const Eigen::VectorXd& physical, Eigen::VectorXd& s, Eigen::VectorXd& rate) {
+    s.resize(1);
+    rate.resize(1);
+    link_gap_function(p, physical.head<4>(), s[0], rate[0]);
+  };
+  link.stiffness = p.m * p.g / p.l;  // a value of s is a tension over this
+  link.gap_tolerance = kAtLimit * p.l;
+  link.impacts = "the string is a unilateral link (|r| <= l, a tension only) that snaps taut by Newton's impact law "
+                 "(e = " + format_g(p.restitution) + "), a jump of the radial velocity";
+  model->declare_switching(std::move(link));
+  if (auto answers = unilateral_closed_form(p, ic)) model->declare_switching_closed_form(std::move(*answers));
+  return model;
+}
+
+}  // namespace tb::planar_pendulum

@@ -1,0 +1,161 @@
+#include "studies/snap/observation.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/input/case.hpp"
+#include "app/running/integrate.hpp"
+#include "core/switching.hpp"
+
+namespace tb::snap {
+
+SnapRun observe_snaps(const RunRequest& request) {
+  SnapRun out;
+  const RunKey& key = request.key;
+  const Model& model = *key.c->model;
+  std::string why_not;
+  std::unique_ptr<Formulation> form;
+  try {
+    form = model.make_formulation(key.integrator->consumes, key.discretisation, why_not);
+  } catch (const std::exception& e) {
+    out.outcome = RunOutcome::failed_at(std::string("building the formulation failed: ") + e.what(), 0.0, 0);
+    return out;
+  }
+  if (!form) {
+    out.outcome = RunOutcome::not_applicable_because(why_not);
+    return out;
+  }
+  // Each link is taut from a closing (its gap reaching 0) to an opening (its tension falling through 0)
+  // and slack between (SwitchingFunctions::gap): only the function that can end its present state is
+  // watched, so a method's drift of a taut link's length is never read as a flight.
+  const SwitchingFunctions& functions = *model.switching();
+  bool first = true;
+  double e0 = 0.0, t_prev = 0.0, energy_prev = 0.0, booked_prev = 0.0, phase_lo = 0.0, phase_hi = 0.0, dt_prev = 0.0;
+  out.balance_max = out.phase_drift_max = out.overstretch_max = out.opening_rate_max = 0.0;
+  Eigen::VectorXd tension, tension_rate, gap, gap_rate, physical;
+  Eigen::VectorXd watched_prev, watched_rate_prev, watched_rate_before;
+  std::vector<bool> taut, armed;  // armed: a slack link whose gap has passed the tolerance, so that it can close
+  const double at_length = functions.gap_tolerance;
+  // The energy across a snap is read from the sample before it to kAfter samples after its detection:
+  // a time-stepping scheme's impulse can come a step after its position crossed the length.
+  constexpr int kAfter = 2;
+  struct Pending {
+    size_t index;
+    int left;
+    double energy_before, booked_before;
+  };
+  std::vector<Pending> pending;
+  const SampleObserver observer = [&](double t, const Eigen::VectorXd& y) {
+    const Observation o = form->observe(t, y);
+    physical = form->physical_state(y);
+    functions.evaluate(t, physical, tension, tension_rate);
+    functions.gap(t, physical, gap, gap_rate);
+    const double booked = -o.external_work, balance = o.energy - o.external_work;
+    const Eigen::Index links = tension.size();
+    if (first) {
+      e0 = balance;
+      taut.resize(size_t(links));
+      armed.resize(size_t(links));
+      for (Eigen::Index i = 0; i < links; ++i) {
+        taut[size_t(i)] = gap[i] >= -at_length && tension[i] >= 0.0;
+        armed[size_t(i)] = gap[i] < -at_length;
+      }
+      watched_rate_before = Eigen::VectorXd::Constant(links, kNoNumber);
+    }
+    out.balance_max = std::max(out.balance_max, std::abs(balance - e0));
+    out.overstretch_max = std::max(out.overstretch_max, o.constraint_err);
+    out.opening_rate_max = std::max(out.opening_rate_max, o.constraint_rate_err);
+    bool in_window = false;  // inside a snap's window: its phase starts after it
+    for (Pending& pe : pending)
+      if (pe.left-- > 0) {
+        out.switches[pe.index].energy_drop = pe.energy_before - o.energy;
+        out.switches[pe.index].booked = booked - pe.booked_before;
+        in_window = true;
+      }
+    bool switched = false;
+    const double dt = t - t_prev;
+    Eigen::VectorXd watched(links), watched_rate(links);
+    for (Eigen::Index i = 0; i < links; ++i) {
+      const bool was_taut = taut[size_t(i)];
+      // The function that ends the present state: a taut link's tension, a slack link's gap.
+      watched[i] = was_taut ? tension[i] : gap[i];
+      watched_rate[i] = was_taut ? tension_rate[i] : gap_rate[i];
+      if (first) continue;
+      if (!was_taut && gap[i] < -at_length) armed[size_t(i)] = true;
+      // A taut link opens where its tension falls through 0; a slack one closes where its gap, having
+      // passed the tolerance, comes back within it of 0.
+      const bool ends = was_taut ? tension[i] < 0.0 : armed[size_t(i)] && gap[i] >= -at_length;
+      if (!ends) {
+        watched_rate_before[i] = watched_rate_prev[i];
+        continue;
+      }
+      Switch sw;
+      sw.element = int(i);
+      sw.to_taut = !was_taut;
+      // From the old side: s_prev + rate_prev tau = 0, within the interval.
+      const double s0 = watched_prev[i], r0 = watched_rate_prev[i];
+      // (a closing detected within the tolerance may have its zero just after the sample: up to 2 dt)
+      const double tau = r0 != 0.0 ? std::clamp(-s0 / r0, 0.0, 2.0 * dt) : 0.5 * dt;
+      sw.t = t_prev + tau;
+      // 1/2 |s''| tau^2 / |s'|, s'' from the rate's change over the last old-side interval; the
+      // interval itself where no earlier sample on that side gives one.
+      sw.floor = std::isfinite(watched_rate_before[i]) && dt_prev > 0.0 && r0 != 0.0
+                     ? 0.5 * std::abs(r0 - watched_rate_before[i]) / dt_prev * tau * tau / std::abs(r0)
+                     : dt;
+      sw.energy_drop = energy_prev - o.energy;
+      sw.booked = booked - booked_prev;
+      pending.push_back({out.switches.size(), kAfter, energy_prev, booked_prev});
+      out.switches.push_back(sw);
+      taut[size_t(i)] = !was_taut;
+      armed[size_t(i)] = false;
+      // The other function is watched from here on, with its own rate history.
+      watched[i] = taut[size_t(i)] ? tension[i] : gap[i];
+      watched_rate[i] = taut[size_t(i)] ? tension_rate[i] : gap_rate[i];
+      watched_rate_before[i] = kNoNumber;
+      switched = true;
+    }
+    if (switched || in_window) {
+      // A new switch closes the window of every earlier one.
+      if (switched)
+        for (size_t k = 0; k + 1 < pending.size(); ++k) pending[k].left = 0;
+      phase_lo = phase_hi = balance - e0;
+    } else if (!first) {
+      phase_lo = std::min(phase_lo, balance - e0);
+      phase_hi = std::max(phase_hi, balance - e0);
+      out.phase_drift_max = std::max(out.phase_drift_max, phase_hi - phase_lo);
+    }
+    first = false;
+    dt_prev = dt;
+    t_prev = t;
+    watched_prev = watched;
+    watched_rate_prev = watched_rate;
+    energy_prev = o.energy, booked_prev = booked;
+  };
+  const IntegrationOutcome run =
+      integrate(*form, *key.integrator, request.settings, request.t_end(), request.measure.sample_interval, observer);
+  out.outcome = run.outcome;
+  out.counters = run.counters;
+  out.runtime_s = run.runtime_s;
+  if (run.ok()) {
+    const Eigen::VectorXd end = form->physical_state(run.final_state);
+    out.final_physical.assign(end.data(), end.data() + end.size());
+  }
+  return out;
+}
+
+double time_run(const RunRequest& request) {
+  const RunKey& key = request.key;
+  std::string why_not;
+  const std::unique_ptr<Formulation> form = key.c->model->make_formulation(key.integrator->consumes, key.discretisation, why_not);
+  double fastest = std::numeric_limits<double>::infinity(), total = 0.0;
+  for (int pass = 0; form && (pass < 3 || total < 0.05) && pass < 1000; ++pass) {
+    const IntegrationOutcome run = integrate(*form, *key.integrator, request.settings, request.t_end(), request.t_end(),
+                                             [](double, const Eigen::VectorXd&) {});
+    if (!run.ok()) return kNoNumber;
+    fastest = std::min(fastest, run.runtime_s);
+    total += run.runtime_s;
+  }
+  return std::isfinite(fastest) ? fastest : kNoNumber;
+}
+
+}  // namespace tb::snap

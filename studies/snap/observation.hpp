@@ -1,0 +1,78 @@
+#pragma once
+// What the snap study (studies/snap/snap.hpp) observes of one run on a model whose links go slack
+// and snap taut (issue 48: SwitchingFunctions::impacts): its switches, the energy across each snap,
+// the energy balance between them, the links' violations and the state at the horizon. One
+// observer for every integrator, fed the same samples (every step end of a fixed-step method, a fine
+// grid of an adaptive method's dense output).
+//
+// Each link is taut from a closing (its gap reaching 0) to an opening (its tension falling through
+// 0) and slack between (SwitchingFunctions::gap and evaluate): only the function that can end the
+// link's present state is watched, so a method's drift of a taut link's length is not read as a
+// flight; a slack link closes once its gap, having passed the model's gap_tolerance, is back within
+// it of 0 (a link that has just opened sits at its length until the flight moves it). A switch is timed by the linear extrapolation of that function from the sample before it
+// (the old side: a closing's rate jumps at the impact, so nothing after it extends the flight's
+// gap). Its error is the extrapolation's, 1/2 |s''| tau^2 / |s'|; each switch carries that floor,
+// estimated from the change of s' over the last interval on the old side. The energy across a snap
+// is read from the sample before it to the second sample after it (a time-stepping scheme's impulse
+// can come a step after its position crossed the length), and the phase between switches starts
+// after that window.
+
+#include <Eigen/Dense>
+#include <limits>
+#include <vector>
+
+#include "app/running/run_request.hpp"
+
+namespace tb::snap {
+
+inline constexpr double kNoNumber = std::numeric_limits<double>::quiet_NaN();
+
+struct Switch {
+  double t = 0.0;
+  int element = 0;  // which switching function (which link)
+  bool to_taut = false;
+  double floor = 0.0;  // the extrapolation's error estimate (s)
+  // From the sample before it to the second after it: the drop of the mechanical energy E (J,
+  // positive for a loss) and the increment of the booked impacts' loss W (J, the form's work term).
+  double energy_drop = 0.0, booked = 0.0;
+};
+template <class V>
+void describe(V& v, Switch& s) {
+  v("t", s.t);
+  v("element", s.element);
+  v("to_taut", s.to_taut);
+  v("floor", s.floor);
+  v("energy_drop", s.energy_drop);
+  v("booked", s.booked);
+}
+
+struct SnapRun {
+  RunOutcome outcome;
+  StepCounters counters;
+  double runtime_s = 0.0;
+  std::vector<Switch> switches;
+  double balance_max = kNoNumber;     // max |E - E0 - W| over the run (J)
+  double phase_drift_max = kNoNumber; // max over the phases between switches of the range of E - E0 - W (J)
+  double overstretch_max = kNoNumber; // max |r| - l beyond the length (Observation::constraint_err, m)
+  double opening_rate_max = kNoNumber;  // max outward rate beyond the length (constraint_rate_err, m/s)
+  std::vector<double> final_physical; // the physical state at t_end
+};
+template <class V>
+void describe(V& v, SnapRun& r) {
+  v("outcome", r.outcome);
+  v("counters", r.counters);
+  v("runtime_s", r.runtime_s);
+  v("switches", r.switches);
+  v("balance_max", r.balance_max);
+  v("phase_drift_max", r.phase_drift_max);
+  v("overstretch_max", r.overstretch_max);
+  v("opening_rate_max", r.opening_rate_max);
+  v("final_physical", r.final_physical);
+}
+
+SnapRun observe_snaps(const RunRequest& request);
+// The run's cost without the observation (sampling only its end): the fastest of passes repeated until
+// they total 0.05 s (at least 3), in seconds.
+double time_run(const RunRequest& request);
+
+}  // namespace tb::snap

@@ -1,0 +1,238 @@
+// Issue 48: unilateral links (an inextensible string that cannot push) with Newton's impact law.
+//
+//  - The impulse problem (core/unilateral_impulse.hpp) on the unilateral pendulum's constrained
+//    form: the radial velocity after an impact is -e times before, the tangential one unchanged,
+//    P >= 0, and the energy taken is 1/2 m (1 - e^2) v_r^2 (the single-link case of the law's loss);
+//    an opening link takes no impulse.
+//  - The closed forms against independent checks: the libration's theta' against central
+//    differences of its theta and its energy constant; the drop's and the whirl's snap on the
+//    circle, the whirl's opening where the tension vanishes.
+//  - The taut tension's rate against central differences along the constrained flow.
+//  - Every integrator of the registry that runs a bundled unilateral case (the others decline it:
+//    checked too, with their reason), against the closed form: the event-driven methods at
+//    rtol 1e-10 to the switch times, the energy booked and the state at the horizon; Moreau-Jean
+//    at two steps to its first order.
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <vector>
+
+#include "app/input/applicability.hpp"
+#include "app/running/integrate.hpp"
+#include "core/unilateral_impulse.hpp"
+#include "models/planar_pendulum/forms.hpp"
+#include "models/planar_pendulum/model.hpp"
+#include "models/planar_pendulum/unilateral.hpp"
+#include "models/planar_pendulum/unilateral_closed_forms.hpp"
+#include "studies/snap/observation.hpp"
+#include "tests/test_support.hpp"
+
+using namespace tb;
+using namespace tb::testing;
+namespace pp = tb::planar_pendulum;
+
+namespace {
+
+pp::Parameters unilateral_parameters(double e = 0.0) {
+  pp::Parameters p;
+  p.unilateral = true;
+  p.restitution = e;
+  return p;
+}
+
+// What a run did, by the snap study's observer (studies/snap/observation.hpp): its switches, the
+// energy balance and the state at the end.
+snap::SnapRun observe_run(const Case& c, const IntegratorInfo& info, double h, double rtol, double dt) {
+  RunRequest request{RunKey{&c, &info, c.model->default_discretisation()}, settings_of(info, h), {}};
+  if (info.adaptive) request.settings.set_tolerances({rtol, rtol * 1e-2});
+  request.measure.t_end = c.t_end;
+  request.measure.sample_interval = dt;
+  return snap::observe_snaps(request);
+}
+
+Eigen::Vector2d position_of(const snap::SnapRun& r) { return Eigen::Vector2d(r.final_physical.at(0), r.final_physical.at(1)); }
+
+double quantity(const SwitchingClosedForm& closed, const std::string& prefix) {
+  for (const auto& [name, value] : closed.quantities)
+    if (name.rfind(prefix, 0) == 0) return value;
+  FAIL("the closed form has no quantity " << prefix);
+  return 0.0;
+}
+
+}  // namespace
+
+TEST_CASE("unilateral impulses: Newton's law on the pendulum's link, and its loss", "[unilateral]") {
+  for (double e : {0.0, 0.5, 1.0}) {
+    const pp::Parameters p = unilateral_parameters(e);
+    pp::ConstrainedForm form(p, pp::InitialCondition{});
+    auto solver = form.make_solver();
+    for (double angle : {0.3, 2.0, -1.2}) {
+      const Eigen::Vector2d r_hat(std::sin(angle), std::cos(angle)), t_hat(std::cos(angle), -std::sin(angle));
+      for (double v_r : {2.5, -1.5}) {
+        const Eigen::VectorXd q = p.l * r_hat, v = v_r * r_hat + 0.7 * t_hat;
+        const ImpulseSolution sol = solve_impulses(form, *solver, q, v, v, e, {true});
+        REQUIRE(sol.ok);
+        INFO("e = " << e << ", angle " << angle << ", v_r = " << v_r);
+        if (v_r > 0.0) {
+          CHECK(sol.impulse[0] > 0.0);
+          CHECK(std::abs(sol.v_plus.dot(r_hat) + e * v_r) <= 1e-14 * std::abs(v_r));
+          CHECK(std::abs(sol.energy_taken - 0.5 * p.m * (1 - e * e) * v_r * v_r) <= 1e-13 * v_r * v_r);
+        } else {
+          CHECK(sol.impulse[0] == 0.0);
+          CHECK(sol.energy_taken == 0.0);
+          CHECK((sol.v_plus - v).norm() == 0.0);
+        }
+        CHECK(std::abs(sol.v_plus.dot(t_hat) - 0.7) <= 1e-14);
+      }
+    }
+  }
+}
+
+TEST_CASE("unilateral closed forms: the libration against differences, the snaps on the circle, the opening at zero tension",
+          "[unilateral]") {
+  const pp::Parameters p = unilateral_parameters();
+  for (double omega : {1.3, -2.1}) {
+    const double theta = 0.4, d = 1e-5;
+    const auto a = pp::libration(p, theta, omega, 0.0);
+    REQUIRE(a);
+    CHECK(std::abs((*a)[0] - theta) <= 1e-13);
+    CHECK(std::abs((*a)[1] - omega) <= 1e-12);
+    for (double tau : {0.2, 0.9, 1.7}) {
+      const auto mid = pp::libration(p, theta, omega, tau), plus = pp::libration(p, theta, omega, tau + d),
+                 minus = pp::libration(p, theta, omega, tau - d);
+      CHECK(std::abs(((*plus)[0] - (*minus)[0]) / (2 * d) - (*mid)[1]) <= 1e-8);
+      // omega^2 / 2 - (g/l) cos(theta) is the libration's constant
+      const double e0 = 0.5 * omega * omega - p.g / p.l * std::cos(theta), e1 = 0.5 * (*mid)[1] * (*mid)[1] - p.g / p.l * std::cos((*mid)[0]);
+      CHECK(std::abs(e1 - e0) <= 1e-12 * std::abs(e0) + 1e-12);
+    }
+  }
+  // The drop: from rest at (0.6, 0), the string taut at the hit.
+  pp::InitialCondition drop;
+  drop.cartesian = Eigen::Vector4d(0.6, 0.0, 0.0, 0.0);
+  const auto d = pp::unilateral_closed_form(p, drop);
+  REQUIRE(d);
+  const auto hit = d->switches(10.0);
+  REQUIRE(hit.size() == 1);
+  CHECK(hit[0].second);
+  Eigen::VectorXd before;
+  REQUIRE(d->state(hit[0].first * (1 - 1e-12), before));
+  CHECK(std::abs(before.head<2>().norm() - p.l) <= 1e-11);
+  // The whirl: v0^2 = 3.2 g l from the bottom.
+  pp::InitialCondition whirl;
+  whirl.cartesian = Eigen::Vector4d(0.0, p.l, std::sqrt(3.2 * p.g * p.l), 0.0);
+  const auto w = pp::unilateral_closed_form(p, whirl);
+  REQUIRE(w);
+  const auto sw = w->switches(10.0);
+  REQUIRE(sw.size() == 2);
+  CHECK_FALSE(sw[0].second);
+  CHECK(sw[1].second);
+  Eigen::VectorXd at_open, at_snap;
+  REQUIRE(w->state(sw[0].first, at_open));
+  CHECK(std::abs(pp::taut_tension(p, at_open.head<4>())) <= 1e-10 * p.m * p.g);
+  CHECK(std::abs(std::acos(at_open[1] / p.l) - std::acos((2 - 3.2) / 3.0)) <= 1e-12);
+  REQUIRE(w->state(sw[1].first * (1 - 1e-13), at_snap));
+  CHECK(std::abs(at_snap.head<2>().norm() - p.l) <= 1e-10);
+  // Inside the flight the mass is strictly inside the circle.
+  Eigen::VectorXd inside;
+  REQUIRE(w->state(0.5 * (sw[0].first + sw[1].first), inside));
+  CHECK(inside.head<2>().norm() < p.l - 1e-3);
+}
+
+TEST_CASE("unilateral link: the taut tension's rate against central differences along the constrained flow", "[unilateral]") {
+  const pp::Parameters p = unilateral_parameters();
+  pp::InitialCondition ic;
+  ic.theta = 0.7;
+  ic.omega = 2.3;
+  pp::HybridOdeForm form(p, ic);
+  const Eigen::VectorXd y = form.initial_state();
+  REQUIRE(y[5] == 1.0);  // taut
+  Eigen::VectorXd f;
+  form.rhs(0.0, y, f);
+  const double e = 1e-6;
+  const Eigen::Vector4d plus = (y + e * f).head<4>(), minus = (y - e * f).head<4>();
+  const double fd = (pp::taut_tension(p, plus) - pp::taut_tension(p, minus)) / (2 * e);
+  CHECK(std::abs(pp::taut_tension_rate(p, y.head<4>()) - fd) <= 1e-6 * (std::abs(fd) + p.m * p.g));
+}
+
+TEST_CASE("unilateral cases: every integrator that runs them against the closed form, the others declining with a reason",
+          "[unilateral]") {
+  int cases = 0;
+  for (const Case& c : bundled_cases()) {
+    if (!c.model->switching() || c.model->switching()->impacts.empty()) continue;
+    const SwitchingClosedForm* closed = c.model->switching_closed_form();
+    REQUIRE(closed);
+    ++cases;
+    const auto expected = closed->switches(c.t_end);
+    Eigen::VectorXd exact;
+    REQUIRE(closed->state(c.t_end, exact));
+    const double lost = quantity(*closed, "energy lost");
+    REQUIRE(lost > 0.0);
+    int ran = 0;
+    for (const IntegratorInfo& info : catalogue().integrators) {
+      if (const auto why = why_not_applicable(c, info, c.model->default_discretisation())) {
+        INFO(info.name << " on " << c.name << ": " << *why);
+        CHECK(!why->empty());
+        continue;
+      }
+      ++ran;
+      REQUIRE_FALSE(info.impacts_by.empty());
+      INFO(info.name << " on " << c.name);
+      if (info.adaptive) {
+        // Event-driven at rtol 1e-10, sampled every 1e-6 s: its switches are the closed form's to the
+        // sampling's O(dt^2) and its own tolerance, its energy balance closed by the booked loss.
+        const snap::SnapRun o = observe_run(c, info, c.h, 1e-10, 1e-6);
+        REQUIRE(o.outcome.ok());
+        REQUIRE(o.switches.size() == expected.size());
+        double booked = 0.0;
+        for (size_t i = 0; i < expected.size(); ++i) {
+          CHECK(o.switches[i].to_taut == expected[i].second);
+          CHECK(std::abs(o.switches[i].t - expected[i].first) <= 1e-6);
+          booked += o.switches[i].booked;
+        }
+        CHECK(std::abs(booked - lost) <= 1e-6 * lost);
+        CHECK(o.balance_max <= 1e-6 * lost);
+        CHECK((position_of(o) - exact.head<2>()).norm() <= 1e-5);
+      } else {
+        // Fixed steps through the impact (Moreau-Jean): first order in the state at the horizon and in
+        // the switch time, the loss at the snap the law's to O(h).
+        double errors[2], event_errors[2];
+        const double steps[2] = {1e-3, 5e-4};
+        for (int k = 0; k < 2; ++k) {
+          const snap::SnapRun o = observe_run(c, info, steps[k], 0.0, steps[k]);
+          REQUIRE(o.outcome.ok());
+          REQUIRE(o.switches.size() == expected.size());
+          // Its links are held at the velocity level only: the length drifts outward, a violation the
+          // overstretch column shows (about h^2 |v|^2 / (2 l) a step).
+          CHECK(o.overstretch_max > 1e-4);
+          event_errors[k] = 0.0;
+          for (size_t i = 0; i < expected.size(); ++i) {
+            event_errors[k] = std::max(event_errors[k], std::abs(o.switches[i].t - expected[i].first));
+            if (expected[i].second) CHECK(std::abs(o.switches[i].energy_drop - lost) <= 0.05 * lost);
+          }
+          CHECK(event_errors[k] <= 10 * steps[k]);
+          errors[k] = (position_of(o) - exact.head<2>()).norm();
+        }
+        const double order = std::log2(errors[0] / errors[1]);
+        INFO("position errors " << errors[0] << " -> " << errors[1] << ", switch-time errors " << event_errors[0] << " -> " << event_errors[1]);
+        CHECK(order >= 0.7);
+        CHECK(order <= 1.4);
+        if (expected.front().second) {
+          // A closing after a free flight from the start: the leapfrog flight under gravity is exact, so
+          // the switch time's error is the sampling's, the linear extrapolation's g h^2 / v_r at most,
+          // with g = 2 h / t_hit^2 from the closed form's own fall.
+          const double t_hit = quantity(*closed, "hit time"), fall = quantity(*closed, "fall height"),
+                       v_r = quantity(*closed, "radial speed at the hit");
+          for (int k = 0; k < 2; ++k) CHECK(event_errors[k] <= 2.0 * fall / (t_hit * t_hit) * steps[k] * steps[k] / v_r);
+        } else {
+          // An opening after a taut phase, which the scheme integrates to first order.
+          const double event_order = std::log2(event_errors[0] / event_errors[1]);
+          CHECK(event_order >= 0.7);
+          CHECK(event_order <= 1.4);
+        }
+      }
+    }
+    CHECK(ran >= 2);
+  }
+  CHECK(cases >= 2);
+}
