@@ -194,17 +194,15 @@ TEST_CASE("unilateral cases: every integrator that runs them against the closed 
         CHECK(o.balance_max <= 1e-6 * lost);
         CHECK((position_of(o) - exact.head<2>()).norm() <= 1e-5);
       } else {
-        // Fixed steps through the impact (Moreau-Jean): first order in the state at the horizon and in
-        // the switch time, the loss at the snap the law's to O(h).
-        double errors[2], event_errors[2];
+        // Fixed steps through the impact (Moreau-Jean, nonsmooth RATTLE): at least first order in the state
+        // at the horizon and in the switch time, the loss at the snap the law's to within 5 %.
+        double errors[2], event_errors[2], overstretch[2];
         const double steps[2] = {1e-3, 5e-4};
         for (int k = 0; k < 2; ++k) {
           const snap::SnapRun o = observe_run(c, info, steps[k], 0.0, steps[k]);
           REQUIRE(o.outcome.ok());
           REQUIRE(o.switches.size() == expected.size());
-          // Its links are held at the velocity level only: the length drifts outward, a violation the
-          // overstretch column shows (about h^2 |v|^2 / (2 l) a step).
-          CHECK(o.overstretch_max > 1e-4);
+          overstretch[k] = o.overstretch_max;
           event_errors[k] = 0.0;
           for (size_t i = 0; i < expected.size(); ++i) {
             event_errors[k] = std::max(event_errors[k], std::abs(o.switches[i].t - expected[i].first));
@@ -213,10 +211,16 @@ TEST_CASE("unilateral cases: every integrator that runs them against the closed 
           CHECK(event_errors[k] <= 10 * steps[k]);
           errors[k] = (position_of(o) - exact.head<2>()).norm();
         }
+        // The length: a scheme with a position-level projection (nonsmooth RATTLE) keeps it to its Newton
+        // tolerance; one that holds its links at the velocity level only (Moreau-Jean) lets it drift outward
+        // by about h^2 |v|^2 / (2 l) a step, an overstretch of first order in h over the horizon.
+        INFO("overstretch " << overstretch[0] << " -> " << overstretch[1]);
+        CHECK((overstretch[0] <= 1e-9 || (overstretch[1] > 1e-4 && std::abs(std::log2(overstretch[0] / overstretch[1]) - 1.0) <= 0.3)));
         const double order = std::log2(errors[0] / errors[1]);
         INFO("position errors " << errors[0] << " -> " << errors[1] << ", switch-time errors " << event_errors[0] << " -> " << event_errors[1]);
+        // At least first order (a snap inside a step is resolved to O(h)), at most the method's smooth order.
         CHECK(order >= 0.7);
-        CHECK(order <= 1.4);
+        CHECK(order <= info.order + 0.4);
         if (expected.front().second) {
           // A closing after a free flight from the start: the leapfrog flight under gravity is exact, so
           // the switch time's error is the sampling's, the linear extrapolation's g h^2 / v_r at most,
@@ -228,7 +232,7 @@ TEST_CASE("unilateral cases: every integrator that runs them against the closed 
           // An opening after a taut phase, which the scheme integrates to first order.
           const double event_order = std::log2(event_errors[0] / event_errors[1]);
           CHECK(event_order >= 0.7);
-          CHECK(event_order <= 1.4);
+          CHECK(event_order <= info.order + 0.4);
         }
       }
     }
