@@ -240,3 +240,34 @@ TEST_CASE("unilateral cases: every integrator that runs them against the closed 
   }
   CHECK(cases >= 2);
 }
+
+TEST_CASE("unilateral link with rebounds: the event-driven methods report the Zeno accumulation, the time-stepping ones pass it",
+          "[unilateral]") {
+  // The drop with e = 0.5: each rebound flies e times shorter than the last (2 e v_r / a_r), so the
+  // impacts accumulate at a finite time (about 0.782 s). A method that locates each one cannot pass the
+  // accumulation point and must say so; a time-stepping scheme takes the impulse problem every step and
+  // goes through it with the link held at its length.
+  pp::Parameters p = unilateral_parameters(0.5);
+  pp::InitialCondition drop;
+  drop.cartesian = Eigen::Vector4d(0.6, 0.0, 0.0, 0.0);
+  const Case c = make_case(pp::make_model(p, drop), "drop_rebounds", 1.0, 5e-4, 1e-3);
+  int event_driven = 0, time_stepping = 0;
+  for (const IntegratorInfo& info : catalogue().integrators) {
+    if (why_not_applicable(c, info, c.model->default_discretisation())) continue;
+    INFO(info.name);
+    const snap::SnapRun o = observe_run(c, info, c.h, 1e-8, info.adaptive ? 1e-3 : c.h);
+    if (info.adaptive) {
+      ++event_driven;
+      REQUIRE_FALSE(o.outcome.ok());
+      CHECK(o.outcome.reason.find("Zeno accumulation") != std::string::npos);
+      CHECK(o.outcome.t > 0.75);
+      CHECK(o.outcome.t < 0.79);
+    } else {
+      ++time_stepping;
+      REQUIRE(o.outcome.ok());
+      CHECK(o.overstretch_max < 2e-3);
+    }
+  }
+  CHECK(event_driven >= 2);
+  CHECK(time_stepping >= 2);
+}

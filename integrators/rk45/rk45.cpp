@@ -165,7 +165,9 @@ class Rk45Stepper final : public TimeStepper {
       t_event = bracket_switch(a, b, sa, sb, b, [&](double m) { return s_at(m, i); });
       found = true;
     }
-    if (!found || !(t_event < t_end)) {
+    // A zero at the step's end needs no shorter step, but where the form jumps there (an impact), the
+    // jump and the restart are still due: a closing that the bracket placed on t_end is still a closing.
+    if (!found || (!(t_event < t_end) && !ode_.has_impacts())) {
       s_start_ = s_end;
       return false;
     }

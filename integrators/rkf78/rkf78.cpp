@@ -143,7 +143,9 @@ class Rkf78Stepper final : public TimeStepper {
       });
       found = true;
     }
-    if (!found || !(tau_event < dt)) {  // none, or at the step's end: the accepted step already lands there
+    // None, or at the step's end: the accepted step already lands there (unless the form jumps there,
+    // an impact, whose jump and restart are still due).
+    if (!found || (!(tau_event < dt) && !ode_.has_impacts())) {
       s_start_ = s_end;
       rate_start_ = rate_end;
       return false;
