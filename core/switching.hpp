@@ -52,6 +52,10 @@ struct SwitchingFunctions {
   // The gap within which a link counts as at its length (m): a method's drift of a taut link's length
   // stays inside it, and a link goes slack only once its gap has passed it.
   double gap_tolerance = 0.0;
+  // The energy Newton's law takes from a state if link i closes there with the state's velocity
+  // (1/2 (1 - e^2) gdot^2 / (G M^-1 G^T) for one link; 0 where it is not closing), so that a run's
+  // loss at a snap can be judged against the law on its own pre-impact state.
+  std::function<double(double t, const Eigen::VectorXd& physical, int link)> impact_loss;
 };
 
 // What a model knows in closed form about its switches at a case's parameters (issue 47 item 3:

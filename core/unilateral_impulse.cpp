@@ -61,4 +61,13 @@ ImpulseSolution solve_impulses(const ConstrainedMechanicalFormulation& form, Con
   return out;
 }
 
+double energy_taken_by_impulses(const ConstrainedMechanicalFormulation& form, double t, const Eigen::VectorXd& y_next,
+                                const Eigen::VectorXd& q_free, const Eigen::VectorXd& v_free) {
+  const int n = form.positions();
+  Eigen::VectorXd y_free = y_next;
+  y_free.head(n) = q_free;
+  y_free.segment(n, n) = v_free;
+  return form.observe(t, y_free).energy - form.observe(t, y_next).energy;
+}
+
 }  // namespace tb

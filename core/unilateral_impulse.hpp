@@ -42,4 +42,13 @@ ImpulseSolution solve_impulses(const ConstrainedMechanicalFormulation& form, Con
                                const Eigen::VectorXd& q, const Eigen::VectorXd& v_free, const Eigen::VectorXd& v_minus,
                                double restitution, const std::vector<bool>& candidates);
 
+// The mechanical energy a time-stepping scheme's constraint impulses took over one step: E at the state
+// the step would have reached without them (q_free, v_free) less E at the state it reached (y_next),
+// both through the form's own observation (J). Booked at a step where a link closes, it is the work
+// of the scheme's own impulse there, the snap's loss as the scheme applied it, so that E - E0 - W
+// keeps only the scheme's smooth error (a referee read of the snap study: a loss estimated from a
+// pre-impact velocity the scheme does not know is off by O(h) and dominated the balance).
+double energy_taken_by_impulses(const ConstrainedMechanicalFormulation& form, double t, const Eigen::VectorXd& y_next,
+                                const Eigen::VectorXd& q_free, const Eigen::VectorXd& v_free);
+
 }  // namespace tb

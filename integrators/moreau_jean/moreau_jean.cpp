@@ -17,11 +17,11 @@
 // measures. Order 1 across impacts (the impact's time is resolved to O(h)).
 //
 // The energy balance: at each step where a link closes (in I, opening at the start, G_i v_k > 0,
-// and carrying no impulse the step before), the impact law's loss from the step's incoming
-// velocity, 1/2 P_C^T (G_C v+ + G_C v_k) of the impact problem on those links alone, is added to
-// the form's first work term (ConstrainedMechanicalFormulation::unilateral): the loss Newton's law
-// assigns to the scheme's own pre-impact velocity. What the scheme's impulse takes beyond it, or
-// short of it, stays in E - E0 - W as its error.
+// and carrying no impulse the step before), the energy the step's impulse took is added to the
+// form's first work term (ConstrainedMechanicalFormulation::unilateral): E at the step's end without
+// the impulse (q_m + h/2 v_free, v_free) less E at its end (core/unilateral_impulse.hpp
+// energy_taken_by_impulses), the snap as the scheme applied it. E - E0 - W is then the scheme's
+// smooth error; how far its snap is from Newton's law the snap study measures apart.
 
 #include "integrators/moreau_jean/moreau_jean.hpp"
 
@@ -94,14 +94,7 @@ class MoreauJeanStepper final : public FixedStepStepper {
       return false;
     }
     work_.advance(t_, h, q, v, next.head(n_), step.v_plus, y_, next);
-    if (any_closing) {
-      const ImpulseSolution law = solve_impulses(form_, *solver_, q_m, v, v, form_.restitution(), closing);
-      if (!law.ok) {
-        failure = {StepFailure::Kind::SolverFailed, "the impact law's loss at a closing: " + law.why_not};
-        return false;
-      }
-      next[2 * n_] += law.energy_taken;
-    }
+    if (any_closing) next[2 * n_] += energy_taken_by_impulses(form_, t_ + h, next, q_m + 0.5 * h * v_free, v_free);
     engaged_ = step.active;
     return true;
   }

@@ -21,9 +21,10 @@
 // snap study measures second order on its cases (snap.md), which this file does not derive.
 //
 // The energy balance books, at each step where a link closes (at its length at q_k+1, carrying
-// no multiplier the step before, and approached: G_i(q_k+1) v_k > 0), the impact law's loss on the
-// step's half-kicked velocity v_k + h/2 M^-1 f_k (the velocity at the step's middle, where on average
-// the snap falls); the rest of E - E0 - W is the scheme's error.
+// no multiplier the step before, and approached: G_i(q_k+1) v_k > 0), the energy the step's
+// multipliers took: E at the free Stoermer-Verlet step's end less E at the step's end
+// (core/unilateral_impulse.hpp energy_taken_by_impulses); the rest of E - E0 - W is the scheme's
+// smooth error.
 
 #include "integrators/nonsmooth_rattle/nonsmooth_rattle.hpp"
 
@@ -175,15 +176,14 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
     }
     work_.advance(t_, h, q0_, v0_, q_, vel.v_plus, y_, next);
     if (any_closing) {
-      // The pre-impact velocity: the step's own first half kick, v_k + h/2 M^-1 f_k (the impact lies
-      // somewhere in the step; this is its velocity at the step's middle to O(h^2) in free flight).
-      const Eigen::VectorXd v_minus = v0_ + half_kick0_;
-      const ImpulseSolution law = solve_impulses(form_, *solver_, q_, v_minus, v_minus, form_.restitution(), closing);
-      if (!law.ok) {
-        failure = {StepFailure::Kind::SolverFailed, "the impact law's loss at a closing: " + law.why_not};
-        return false;
-      }
-      next[2 * n_] += law.energy_taken;
+      // The step without its multipliers: the free Stoermer-Verlet step from (q_k, v_k).
+      const Eigen::VectorXd q_free = q0_ + h * v0_ + h * half_kick0_;
+      form_.force(t_ + h, q_free, v0_ + 2.0 * half_kick0_, f1_);
+      ++counters_.rhs_evals;
+      Eigen::VectorXd kick1;
+      solver_->factor_active(q_free, q_free, std::vector<bool>(m_, false));
+      solver_->solve(0.5 * h * f1_, Eigen::VectorXd::Zero(m_), kick1, unused);
+      next[2 * n_] += energy_taken_by_impulses(form_, t_ + h, next, q_free, v0_ + half_kick0_ + kick1);
     }
     for (int i = 0; i < m_; ++i) engaged_[i] = (active[i] && L_[i] > 0.0) || vel.active[i];
     return true;

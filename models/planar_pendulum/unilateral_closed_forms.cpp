@@ -131,7 +131,8 @@ std::optional<SwitchingClosedForm> unilateral_closed_form(const Parameters& p, c
     double lost = 0.0, theta_s = 0.0;
     snap(flight, t_open + t_flight, lost, theta_s, amplitude);
     answers.name = "the whirl that goes slack";
-    answers.basis = "launched from the bottom with 2 g l < v0^2 < 4 g l, the string opens where its tension vanishes, "
+    answers.basis = "launched from the bottom with 2 g l < v0^2 < 4 g l (the string goes slack for any v0^2 in (2 g l, 5 g l); the "
+                    "libration form F(phi, k) used here needs k^2 = v0^2 / (4 g l) < 1), the string opens where its tension vanishes, "
                     "cos(theta_o) = (2 g l - v0^2)/(3 g l), at the libration's time F(phi, k)/sqrt(g/l); the mass flies the parabola "
                     "for t_f = 4 |v_o| sin(theta_o)/g and the string snaps taut where it meets the circle again, the impact law with e = " +
                     format_g(e) + " taking the radial velocity; then the exact libration, taut while its amplitude stays below 90 degrees";

@@ -50,6 +50,11 @@ std::shared_ptr<const Model> make_unilateral_model(const Parameters& p, const In
   };
   link.stiffness = p.m * p.g / p.l;  // a value of s is a tension over this
   link.gap_tolerance = kAtLimit * p.l;
+  link.impact_loss = [p](double, const Eigen::VectorXd& physical, int) {
+    const Eigen::Vector2d r = physical.head<2>(), v = physical.segment<2>(2);
+    const double v_r = r.dot(v) / r.norm();
+    return v_r > 0.0 ? 0.5 * p.m * (1.0 - p.restitution * p.restitution) * v_r * v_r : 0.0;
+  };
   link.impacts = "the string is a unilateral link (|r| <= l, a tension only) that snaps taut by Newton's impact law "
                  "(e = " + format_g(p.restitution) + "), a jump of the radial velocity";
   model->declare_switching(std::move(link));

@@ -30,10 +30,10 @@ SnapRun observe_snaps(const RunRequest& request) {
   // watched, so a method's drift of a taut link's length is never read as a flight.
   const SwitchingFunctions& functions = *model.switching();
   bool first = true;
-  double e0 = 0.0, t_prev = 0.0, energy_prev = 0.0, booked_prev = 0.0, phase_lo = 0.0, phase_hi = 0.0, dt_prev = 0.0;
+  double e0 = 0.0, t_prev = 0.0, energy_prev = 0.0, booked_prev = 0.0, phase_lo = 0.0, phase_hi = 0.0, dt_prev = 0.0, dt_prev2 = 0.0;
   out.balance_max = out.phase_drift_max = out.overstretch_max = out.opening_rate_max = 0.0;
-  Eigen::VectorXd tension, tension_rate, gap, gap_rate, physical;
-  Eigen::VectorXd watched_prev, watched_rate_prev, watched_rate_before;
+  Eigen::VectorXd tension, tension_rate, gap, gap_rate, physical, physical_prev, physical_before;
+  Eigen::VectorXd watched_prev, watched_rate_prev, watched_rate_before, watched_rate_before2;
   std::vector<bool> taut, armed;  // armed: a slack link whose gap has passed the tolerance, so that it can close
   const double at_length = functions.gap_tolerance;
   // The energy across a snap is read from the sample before it to kAfter samples after its detection:
@@ -60,7 +60,7 @@ SnapRun observe_snaps(const RunRequest& request) {
         taut[size_t(i)] = gap[i] >= -at_length && tension[i] >= 0.0;
         armed[size_t(i)] = gap[i] < -at_length;
       }
-      watched_rate_before = Eigen::VectorXd::Constant(links, kNoNumber);
+      watched_rate_before = watched_rate_before2 = Eigen::VectorXd::Constant(links, kNoNumber);
     }
     out.balance_max = std::max(out.balance_max, std::abs(balance - e0));
     out.overstretch_max = std::max(out.overstretch_max, o.constraint_err);
@@ -86,24 +86,40 @@ SnapRun observe_snaps(const RunRequest& request) {
       // passed the tolerance, comes back within it of 0.
       const bool ends = was_taut ? tension[i] < 0.0 : armed[size_t(i)] && gap[i] >= -at_length;
       if (!ends) {
+        watched_rate_before2[i] = watched_rate_before[i];
         watched_rate_before[i] = watched_rate_prev[i];
         continue;
       }
       Switch sw;
       sw.element = int(i);
       sw.to_taut = !was_taut;
-      // From the old side: s_prev + rate_prev tau = 0, within the interval.
+      // From the old side, the quadratic s0 + r0 tau + s2 tau^2 / 2 = 0 (s2 the rate's change over the last
+      // old-side interval), by one correction of the linear root; the linear root where no s2 is known.
+      // (A closing detected within the tolerance may have its zero just after the sample: up to 2 dt.)
       const double s0 = watched_prev[i], r0 = watched_rate_prev[i];
-      // (a closing detected within the tolerance may have its zero just after the sample: up to 2 dt)
-      const double tau = r0 != 0.0 ? std::clamp(-s0 / r0, 0.0, 2.0 * dt) : 0.5 * dt;
+      const double s2 = std::isfinite(watched_rate_before[i]) && dt_prev > 0.0 ? (r0 - watched_rate_before[i]) / dt_prev : kNoNumber;
+      const double s3 = std::isfinite(s2) && std::isfinite(watched_rate_before2[i]) && dt_prev2 > 0.0
+                            ? (s2 - (watched_rate_before[i] - watched_rate_before2[i]) / dt_prev2) / (0.5 * (dt_prev + dt_prev2))
+                            : kNoNumber;
+      double tau = r0 != 0.0 ? -s0 / r0 : 0.5 * dt;
+      if (r0 != 0.0 && std::isfinite(s2) && r0 + 0.5 * s2 * tau != 0.0) tau = -s0 / (r0 + 0.5 * s2 * tau);
+      tau = std::clamp(tau, 0.0, 2.0 * dt);
       sw.t = t_prev + tau;
-      // 1/2 |s''| tau^2 / |s'|, s'' from the rate's change over the last old-side interval; the
-      // interval itself where no earlier sample on that side gives one.
-      sw.floor = std::isfinite(watched_rate_before[i]) && dt_prev > 0.0 && r0 != 0.0
-                     ? 0.5 * std::abs(r0 - watched_rate_before[i]) / dt_prev * tau * tau / std::abs(r0)
-                     : dt;
+      // Its error: the cubic term and s2's own error (s3 dt / 2), |s3| (tau^3 / 6 + dt tau^2 / 4) / |s'|;
+      // where s3 is unknown, the quadratic term 1/2 |s2| tau^2 / |s'|; the interval where neither is.
+      sw.floor = r0 == 0.0 ? dt
+                 : std::isfinite(s3) ? std::abs(s3) * (tau * tau * tau / 6.0 + dt_prev * tau * tau / 4.0) / std::abs(r0)
+                 : std::isfinite(s2) ? 0.5 * std::abs(s2) * tau * tau / std::abs(r0)
+                                     : dt;
       sw.energy_drop = energy_prev - o.energy;
       sw.booked = booked - booked_prev;
+      // The law on the run's own state at the switch: the state before it, extrapolated over tau by its
+      // change over the last interval (exact for a velocity under constant gravity; O(tau dt) otherwise).
+      if (sw.to_taut && functions.impact_loss) {
+        Eigen::VectorXd at_switch = physical_prev;
+        if (physical_before.size() == physical_prev.size() && dt_prev > 0.0) at_switch += (physical_prev - physical_before) * (tau / dt_prev);
+        sw.own_law = functions.impact_loss(sw.t, at_switch, int(i));
+      }
       pending.push_back({out.switches.size(), kAfter, energy_prev, booked_prev});
       out.switches.push_back(sw);
       taut[size_t(i)] = !was_taut;
@@ -111,7 +127,7 @@ SnapRun observe_snaps(const RunRequest& request) {
       // The other function is watched from here on, with its own rate history.
       watched[i] = taut[size_t(i)] ? tension[i] : gap[i];
       watched_rate[i] = taut[size_t(i)] ? tension_rate[i] : gap_rate[i];
-      watched_rate_before[i] = kNoNumber;
+      watched_rate_before[i] = watched_rate_before2[i] = kNoNumber;
       switched = true;
     }
     if (switched || in_window) {
@@ -125,11 +141,14 @@ SnapRun observe_snaps(const RunRequest& request) {
       out.phase_drift_max = std::max(out.phase_drift_max, phase_hi - phase_lo);
     }
     first = false;
+    dt_prev2 = dt_prev;
     dt_prev = dt;
     t_prev = t;
     watched_prev = watched;
     watched_rate_prev = watched_rate;
     energy_prev = o.energy, booked_prev = booked;
+    physical_before = physical_prev;
+    physical_prev = physical;
   };
   const IntegrationOutcome run =
       integrate(*form, *key.integrator, request.settings, request.t_end(), request.measure.sample_interval, observer);

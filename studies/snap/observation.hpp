@@ -9,10 +9,12 @@
 // 0) and slack between (SwitchingFunctions::gap and evaluate): only the function that can end the
 // link's present state is watched, so a method's drift of a taut link's length is not read as a
 // flight; a slack link closes once its gap, having passed the model's gap_tolerance, is back within
-// it of 0 (a link that has just opened sits at its length until the flight moves it). A switch is timed by the linear extrapolation of that function from the sample before it
-// (the old side: a closing's rate jumps at the impact, so nothing after it extends the flight's
-// gap). Its error is the extrapolation's, 1/2 |s''| tau^2 / |s'|; each switch carries that floor,
-// estimated from the change of s' over the last interval on the old side. The energy across a snap
+// it of 0 (a link that has just opened sits at its length until the flight moves it). A switch is timed by
+// the quadratic extrapolation of that function from the sample before it (the old side: a closing's
+// rate jumps at the impact, so nothing after it extends the flight's gap), s'' from the change of s'
+// over the last old-side interval. Its error is the extrapolation's, |s'''| (tau^3 / 6 + dt tau^2 / 4)
+// / |s'| (the cubic term and the error of s''); each switch carries that floor, s''' from the last
+// two intervals. The energy across a snap
 // is read from the sample before it to the second sample after it (a time-stepping scheme's impulse
 // can come a step after its position crossed the length), and the phase between switches starts
 // after that window.
@@ -35,6 +37,9 @@ struct Switch {
   // From the sample before it to the second after it: the drop of the mechanical energy E (J,
   // positive for a loss) and the increment of the booked impacts' loss W (J, the form's work term).
   double energy_drop = 0.0, booked = 0.0;
+  // A closing: the loss Newton's law takes from the run's own state at the switch (the sample before
+  // it, extrapolated over tau by its change over the last interval) (J).
+  double own_law = 0.0;
 };
 template <class V>
 void describe(V& v, Switch& s) {
@@ -44,6 +49,23 @@ void describe(V& v, Switch& s) {
   v("floor", s.floor);
   v("energy_drop", s.energy_drop);
   v("booked", s.booked);
+  v("own_law", s.own_law);
+}
+
+// A fixed-step run at a step moved slightly off the nominal one: where in its step a snap falls moves
+// the error by an O(1) factor, so the orders are fitted to the root mean square over the moved steps.
+struct MovedRun {
+  double h = 0.0;
+  bool ok = false;
+  std::vector<Switch> switches;
+  std::vector<double> final_physical;
+};
+template <class V>
+void describe(V& v, MovedRun& m) {
+  v("h", m.h);
+  v("ok", m.ok);
+  v("switches", m.switches);
+  v("final_physical", m.final_physical);
 }
 
 struct SnapRun {
@@ -56,6 +78,7 @@ struct SnapRun {
   double overstretch_max = kNoNumber; // max |r| - l beyond the length (Observation::constraint_err, m)
   double opening_rate_max = kNoNumber;  // max outward rate beyond the length (constraint_rate_err, m/s)
   std::vector<double> final_physical; // the physical state at t_end
+  std::vector<MovedRun> moved;        // fixed steps: the runs at moved steps (the order's phase average)
 };
 template <class V>
 void describe(V& v, SnapRun& r) {
@@ -68,6 +91,7 @@ void describe(V& v, SnapRun& r) {
   v("overstretch_max", r.overstretch_max);
   v("opening_rate_max", r.opening_rate_max);
   v("final_physical", r.final_physical);
+  v("moved", r.moved);
 }
 
 SnapRun observe_snaps(const RunRequest& request);
