@@ -3,6 +3,7 @@
 #include "app/input/case.hpp"
 #include "core/format.hpp"
 #include "core/model_variant.hpp"
+#include "app/judging/order_fit.hpp"
 #include "core/table_reader_toml.hpp"
 
 namespace tb {
@@ -30,6 +31,23 @@ std::vector<std::shared_ptr<const Model>> model_variants(TableReader& table, con
     }
   }
   return out;
+}
+
+EventSweep read_event_sweep(TableReader& table, const Case& c, double longest_step_factor) {
+  EventSweep s;
+  s.t_end = table.positive_or("t_end", c.t_end);
+  if (s.t_end > c.t_end) table.fail("t_end", "a horizon no longer than the case's t_end = " + format_g(c.t_end), format_g(s.t_end));
+  s.steps = table.has("steps") ? table.positive_list("steps") : c.report.steps;
+  s.tolerances = table.has("tolerances") ? table.positive_list("tolerances") : c.report.tolerances;
+  if (s.steps.size() < OrderRules{}.min_points)
+    table.fail("steps", "at least " + std::to_string(OrderRules{}.min_points) + " steps (an order's asymptotic range)",
+               std::to_string(s.steps.size()));
+  if (s.tolerances.size() < 3) table.fail("tolerances", "at least 3 tolerances", std::to_string(s.tolerances.size()));
+  for (double h : s.steps)
+    if (h * longest_step_factor > s.t_end) table.fail("steps", "steps no longer than t_end = " + format_g(s.t_end), format_g(h));
+  s.sample_interval = table.positive_or("sample_interval", 1e-5);
+  if (s.sample_interval > s.t_end) table.fail("sample_interval", "at most t_end = " + format_g(s.t_end), format_g(s.sample_interval));
+  return s;
 }
 
 }  // namespace tb

@@ -27,4 +27,15 @@ void refuse_unless_it_runs_the_case(TableReader& table, const std::string& key, 
 std::vector<std::shared_ptr<const Model>> model_variants(TableReader& table, const SectionInputs& in,
                                                          const std::string& key, const std::vector<double>& values);
 
+// What the event studies' tables (slack_taut, snap) read alike, each key checked: t_end (default and
+// bound: the case's), steps (at least the order rule's points; default the case's [report] steps; each
+// times `longest_step_factor`, the study's most moved step, no longer than t_end), tolerances (at least
+// 3; default the case's) and sample_interval (default 1e-5, at most t_end).
+struct EventSweep {
+  double t_end = 0.0;
+  std::vector<double> steps, tolerances;
+  double sample_interval = 1e-5;
+};
+EventSweep read_event_sweep(TableReader& table, const Case& c, double longest_step_factor);
+
 }  // namespace tb

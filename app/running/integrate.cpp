@@ -211,4 +211,16 @@ IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info
   return out;
 }
 
+std::unique_ptr<Formulation> formulation_of_run(const RunKey& key, RunOutcome& outcome) {
+  std::string why_not;
+  try {
+    auto form = key.c->model->make_formulation(key.integrator->consumes, key.discretisation, why_not);
+    if (!form) outcome = RunOutcome::not_applicable_because(why_not);
+    return form;
+  } catch (const std::exception& e) {
+    outcome = RunOutcome::failed_at(std::string("building the formulation failed: ") + e.what(), 0.0, 0);
+  }
+  return nullptr;
+}
+
 }  // namespace tb

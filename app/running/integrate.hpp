@@ -14,6 +14,10 @@ namespace tb {
 // step_at_sample, when given, holds the stepper's accepted steps at every call of the observer
 // (for a dense-output sample: the steps up to and including the one that contains it), so that
 // an observer can say at which step something happened.
+// A run's formulation, or null with `outcome` saying why not: n/a with the model's reason where it
+// offers none, failed where building it threw (the observers of the event studies build their own).
+std::unique_ptr<Formulation> formulation_of_run(const RunKey& key, RunOutcome& outcome);
+
 IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info, const IntegratorSettings& settings,
                              double t_end, double sample_interval, const SampleObserver& observer,
                              const ProgressReporter& progress = {}, long* step_at_sample = nullptr);

@@ -56,18 +56,8 @@ SlackRun observe_switches(const RunRequest& request, bool fit_growth_law) {
   SlackRun out;
   const RunKey& key = request.key;
   const Model& model = *key.c->model;
-  std::string why_not;
-  std::unique_ptr<Formulation> form;
-  try {
-    form = model.make_formulation(key.integrator->consumes, key.discretisation, why_not);
-  } catch (const std::exception& e) {
-    out.outcome = RunOutcome::failed_at(std::string("building the formulation failed: ") + e.what(), 0.0, 0);
-    return out;
-  }
-  if (!form) {
-    out.outcome = RunOutcome::not_applicable_because(why_not);
-    return out;
-  }
+  const std::unique_ptr<Formulation> form = formulation_of_run(key, out.outcome);
+  if (!form) return out;
   MetricsAccumulator metrics;
   bool first = true, seen_slack_after_taut = false, in_taut_phase = false;
   double e0 = 0.0, e_prev = 0.0, t_prev = 0.0, phase_lo = 0.0, phase_hi = 0.0;

@@ -58,18 +58,11 @@ std::shared_ptr<const StudySection> read_slack_taut(TableReader& table, const Se
     table.fail("t_end", "a case whose model declares switching functions (a tension-only cable: [model] cable = \"tension_only\")",
                "a model without them");
   SlackTaut s;
-  s.t_end = table.positive_or("t_end", c.t_end);
-  if (s.t_end > c.t_end) table.fail("t_end", "a horizon no longer than the case's t_end = " + format_g(c.t_end), format_g(s.t_end));
-  s.steps = table.has("steps") ? table.positive_list("steps") : c.report.steps;
-  s.tolerances = table.has("tolerances") ? table.positive_list("tolerances") : c.report.tolerances;
-  if (s.steps.size() < OrderRules{}.min_points)
-    table.fail("steps", "at least " + std::to_string(OrderRules{}.min_points) + " steps (an order's asymptotic range)",
-               std::to_string(s.steps.size()));
-  if (s.tolerances.size() < 3) table.fail("tolerances", "at least 3 tolerances", std::to_string(s.tolerances.size()));
-  for (double h : s.steps)
-    if (h * (1.0 + kJitterSpread) > s.t_end) table.fail("steps", "steps no longer than t_end = " + format_g(s.t_end), format_g(h));
-  s.sample_interval = table.positive_or("sample_interval", 1e-5);
-  if (s.sample_interval > s.t_end) table.fail("sample_interval", "at most t_end = " + format_g(s.t_end), format_g(s.sample_interval));
+  const EventSweep sweep = read_event_sweep(table, c, 1.0 + kJitterSpread);
+  s.t_end = sweep.t_end;
+  s.steps = sweep.steps;
+  s.tolerances = sweep.tolerances;
+  s.sample_interval = sweep.sample_interval;
   // The long run is the study's own horizon, longer than the case's full runs need (its limit is
   // --max-steps, through fixed_step_spans).
   s.long_t_end = table.non_negative_or("long_t_end", 0.0);

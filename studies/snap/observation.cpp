@@ -13,18 +13,8 @@ SnapRun observe_snaps(const RunRequest& request) {
   SnapRun out;
   const RunKey& key = request.key;
   const Model& model = *key.c->model;
-  std::string why_not;
-  std::unique_ptr<Formulation> form;
-  try {
-    form = model.make_formulation(key.integrator->consumes, key.discretisation, why_not);
-  } catch (const std::exception& e) {
-    out.outcome = RunOutcome::failed_at(std::string("building the formulation failed: ") + e.what(), 0.0, 0);
-    return out;
-  }
-  if (!form) {
-    out.outcome = RunOutcome::not_applicable_because(why_not);
-    return out;
-  }
+  const std::unique_ptr<Formulation> form = formulation_of_run(key, out.outcome);
+  if (!form) return out;
   // Each link is taut from a closing (its gap reaching 0) to an opening (its tension falling through 0)
   // and slack between (SwitchingFunctions::gap): only the function that can end its present state is
   // watched, so a method's drift of a taut link's length is never read as a flight.

@@ -13,6 +13,7 @@
 #include "app/judging/order_fit.hpp"
 #include "core/format.hpp"
 #include "core/table_reader.hpp"
+#include "studies/section_readers.hpp"
 #include "studies/snap/observation.hpp"
 #include "studies/sweep_study.hpp"
 
@@ -42,18 +43,11 @@ std::shared_ptr<const StudySection> read_snap(TableReader& table, const SectionI
                         "(the planar pendulum with [model] link = \"unilateral\", dropped from rest or whirled from the bottom)",
                "a model without them");
   SnapSection s;
-  s.t_end = table.positive_or("t_end", c.t_end);
-  if (s.t_end > c.t_end) table.fail("t_end", "a horizon no longer than the case's t_end = " + format_g(c.t_end), format_g(s.t_end));
-  s.steps = table.has("steps") ? table.positive_list("steps") : c.report.steps;
-  s.tolerances = table.has("tolerances") ? table.positive_list("tolerances") : c.report.tolerances;
-  if (s.steps.size() < OrderRules{}.min_points)
-    table.fail("steps", "at least " + std::to_string(OrderRules{}.min_points) + " steps (an order's asymptotic range)",
-               std::to_string(s.steps.size()));
-  if (s.tolerances.size() < 3) table.fail("tolerances", "at least 3 tolerances", std::to_string(s.tolerances.size()));
-  for (double h : s.steps)
-    if (h > s.t_end) table.fail("steps", "steps no longer than t_end = " + format_g(s.t_end), format_g(h));
-  s.sample_interval = table.positive_or("sample_interval", 1e-5);
-  if (s.sample_interval > s.t_end) table.fail("sample_interval", "at most t_end = " + format_g(s.t_end), format_g(s.sample_interval));
+  const EventSweep sweep = read_event_sweep(table, c, 1.0 + kMovedSpread);
+  s.t_end = sweep.t_end;
+  s.steps = sweep.steps;
+  s.tolerances = sweep.tolerances;
+  s.sample_interval = sweep.sample_interval;
   return std::make_shared<SnapSection>(std::move(s));
 }
 
