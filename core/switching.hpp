@@ -41,21 +41,21 @@ struct SwitchingFunctions {
   // model with impacts is run only by integrators that say how they treat them
   // (IntegratorInfo::impacts_by): a method that steps through a velocity jump as if the motion
   // were smooth integrates another system.
-  std::string impacts;
+  std::string impacts = {};
   // A model with impacts declares its links' gaps here (m, <= 0 admissible: |r| - l of a string)
   // and their rates; `evaluate` is then each link's tension where it holds (over `stiffness`, so in
   // metres too), the function whose zero is an opening. A link is taut from a closing (its gap
   // reaching 0) to an opening (its tension falling through 0), slack from an opening to a closing:
   // an observer that watches the gap only while slack and the tension only while taut is not
   // misled by a method's drift of the length (a taut string a few ulps short is not slack).
-  std::function<void(double t, const Eigen::VectorXd& physical, Eigen::VectorXd& gap, Eigen::VectorXd& rate)> gap;
+  std::function<void(double t, const Eigen::VectorXd& physical, Eigen::VectorXd& gap, Eigen::VectorXd& rate)> gap = {};
   // The gap within which a link counts as at its length (m): a method's drift of a taut link's length
   // stays inside it, and a link goes slack only once its gap has passed it.
   double gap_tolerance = 0.0;
   // The energy Newton's law takes from a state if link i closes there with the state's velocity
   // (1/2 (1 - e^2) gdot^2 / (G M^-1 G^T) for one link; 0 where it is not closing), so that a run's
   // loss at a snap can be judged against the law on its own pre-impact state.
-  std::function<double(double t, const Eigen::VectorXd& physical, int link)> impact_loss;
+  std::function<double(double t, const Eigen::VectorXd& physical, int link)> impact_loss = {};
 };
 
 // What a model knows in closed form about its switches at a case's parameters (issue 47 item 3:
@@ -81,7 +81,7 @@ struct SwitchingClosedForm {
   std::function<bool(double t, Eigen::VectorXd& physical)> state;
   // Where the switches are impacts (SwitchingFunctions::impacts): the energy Newton's law takes at
   // each slack -> taut switch of switches(), in their order (J); empty otherwise.
-  std::vector<double> impact_losses;
+  std::vector<double> impact_losses = {};
   // Its other named numbers, for the tables: {"entry speed v0 (m/s)", 3.96}, ...
   std::vector<std::pair<std::string, double>> quantities;
 };

@@ -35,6 +35,9 @@ struct BenchmarksDone {
   std::string plugin_fault;  // "" or which part failed with the plugins loaded and how ("rk3: crashed (SIGSEGV)")
   size_t measured = 0, reused = 0;  // parts measured now, or taken from the store
   std::vector<std::string> parts;    // the parts' files (Google Benchmark JSON), in order
+  // Integrators whose part holds no benchmark: no benchmark model offers a form they run (e.g. a method
+  // for unilateral constraints only); the binary's n/a lines in benchmarks.log say why, model by model.
+  std::vector<std::string> without_models;
 };
 
 // Measures the parts (skipped with a message when the binary is absent), or takes them from the

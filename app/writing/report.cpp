@@ -323,7 +323,7 @@ ReportStatus write_report(const std::vector<Case>& cases, const Catalogue& catal
     // The page only of a complete measurement: a built-in part that failed leaves it unwritten
     // and the report's status says so; without the binary there is nothing to write (said above).
     scripts_ok = benchmarks.skipped ||
-                 (benchmarks.ok && write_step_cost_page(benchmarks.parts, dir.string(), catalogue.step_cost));
+                 (benchmarks.ok && write_step_cost_page(benchmarks.parts, dir.string(), catalogue.step_cost, benchmarks.without_models));
     // A plugin's fault in the benchmarks is a failed measurement of the plugin (status 1), as in a run.
     if (!benchmarks.plugin_fault.empty()) status.all_runs_ok = false;
   }

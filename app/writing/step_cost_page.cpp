@@ -602,7 +602,7 @@ std::string step_cost_markdown(const StepCosts& costs, const StepCostComparisons
 }
 
 bool write_step_cost_page(const std::vector<std::string>& part_paths, const std::string& dir,
-                          const StepCostComparisons& comparisons) {
+                          const StepCostComparisons& comparisons, const std::vector<std::string>& without_models) {
   try {
     const JsonValue merged = merge_benchmark_parts(part_paths);
     const StepCosts costs = read_step_costs(merged);
@@ -617,7 +617,14 @@ bool write_step_cost_page(const std::vector<std::string>& part_paths, const std:
     std::ostringstream csv;
     write_step_cost_csv(costs.rows, csv);
     write_whole("benchmarks.csv", csv.str());
-    write_whole("benchmarks.md", step_cost_markdown(costs, comparisons, read_csv_table((out / "summary.csv").string())));
+    std::string md = step_cost_markdown(costs, comparisons, read_csv_table((out / "summary.csv").string()));
+    if (!without_models.empty()) {
+      md += "\nNot measured: ";
+      for (size_t i = 0; i < without_models.size(); ++i) md += (i ? ", " : "") + std::string("`") + without_models[i] + "`";
+      md += ": no benchmark model offers a form they run (each model's reason: the benchmark binary's n/a lines in "
+            "benchmarks.log).\n";
+    }
+    write_whole("benchmarks.md", md);
     return true;
   } catch (const std::exception& e) {  // InputError, or the filesystem's
     std::fprintf(stderr, "tetherbench: the benchmarks' page: %s\n", e.what());

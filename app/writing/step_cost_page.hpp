@@ -70,7 +70,8 @@ std::string step_cost_markdown(const StepCosts& costs, const StepCostComparisons
 
 // The page in `dir` from the parts: benchmarks.json, benchmarks.csv and benchmarks.md; false,
 // with the reason on stderr, when the parts cannot be read or hold no step or mass_solve benchmark.
+// `without_models`: integrators no benchmark model runs, named on the page with that reason.
 bool write_step_cost_page(const std::vector<std::string>& part_paths, const std::string& dir,
-                          const StepCostComparisons& comparisons);
+                          const StepCostComparisons& comparisons, const std::vector<std::string>& without_models = {});
 
 }  // namespace tb
