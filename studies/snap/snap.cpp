@@ -536,7 +536,7 @@ StudyInfo snap_study() {
                  why_not_without_table<SnapSection>,
                  [] { return std::make_unique<SnapStudy>(); },
                  read_snap};
-  info.pages = {{"snap.md", "strings that go slack and snap: every method against the known answers"}};
+  info.pages = {{"snap.md", "strings that go slack and snap: the methods that take an impact, against the known answers"}};
   return info;
 }
 
