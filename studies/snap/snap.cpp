@@ -467,9 +467,9 @@ void write_work_precision(std::ostringstream& md, const SnapSection& section, co
 
 std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir, const std::vector<SnapPoint>& points) const {
   std::ofstream csv(dir / "snap.csv");
-  csv << "case,integrator,h,rtol,status,expected_switches,switches,matched,switch_time_err_max,observer_floor,"
-         "loss_run_minus_law,loss_booked_minus_law,phase_drift_max,energy_balance_err_max,overstretch_max,opening_rate_max,"
-         "position_err_end,steps,runtime_s\n";
+  csv << "case,integrator,h,rtol,status,expected_switches,switches,matched,switch_time_errors,observer_floor,"
+         "lost_minus_closed_form,lost_minus_law_own_state,booked_minus_lost,energy_balance_err_max,"
+         "balance_range_between_switches,overstretch_max,outward_rate_max,position_err_end,steps,runtime_s\n";
   std::ostringstream md;
   md << "# Strings that go slack and snap: the methods that take an impact, against the known answers\n\n"
         "Part one of issue 48: one link (the planar pendulum on a string), two cases with closed forms, the four methods "
