@@ -22,7 +22,7 @@ SnapRun observe_snaps(const RunRequest& request) {
   bool first = true;
   double e0 = 0.0, t_prev = 0.0, energy_prev = 0.0, booked_prev = 0.0, phase_lo = 0.0, phase_hi = 0.0, dt_prev = 0.0, dt_prev2 = 0.0;
   out.balance_max = out.phase_drift_max = out.overstretch_max = out.opening_rate_max = 0.0;
-  Eigen::VectorXd tension, tension_rate, gap, gap_rate, physical, physical_prev, physical_before;
+  Eigen::VectorXd tension, tension_rate, gap, gap_rate, physical, physical_prev, physical_before, physical_before2;
   Eigen::VectorXd watched_prev, watched_rate_prev, watched_rate_before, watched_rate_before2;
   std::vector<bool> taut, armed;  // armed: a slack link whose gap has passed the tolerance, so that it can close
   const double at_length = functions.gap_tolerance;
@@ -92,7 +92,12 @@ SnapRun observe_snaps(const RunRequest& request) {
                             ? (s2 - (watched_rate_before[i] - watched_rate_before2[i]) / dt_prev2) / (0.5 * (dt_prev + dt_prev2))
                             : kNoNumber;
       double tau = r0 != 0.0 ? -s0 / r0 : 0.5 * dt;
-      if (r0 != 0.0 && std::isfinite(s2) && r0 + 0.5 * s2 * tau != 0.0) tau = -s0 / (r0 + 0.5 * s2 * tau);
+      if (r0 != 0.0 && std::isfinite(s2)) {
+        // The root of s0 + r0 tau + s2 tau^2 / 2 nearest the linear one, in the cancellation-free form
+        // -2 s0 / (r0 + sign(r0) sqrt(r0^2 - 2 s2 s0)); the linear root where the quadratic has none.
+        const double disc = r0 * r0 - 2.0 * s2 * s0;
+        if (disc >= 0.0) tau = -2.0 * s0 / (r0 + std::copysign(std::sqrt(disc), r0));
+      }
       tau = std::clamp(tau, 0.0, 2.0 * dt);
       sw.t = t_prev + tau;
       // Its error: the cubic term and s2's own error (s3 dt / 2), |s3| (tau^3 / 6 + dt tau^2 / 4) / |s'|;
@@ -103,11 +108,18 @@ SnapRun observe_snaps(const RunRequest& request) {
                                      : dt;
       sw.energy_drop = energy_prev - o.energy;
       sw.booked = booked - booked_prev;
-      // The law on the run's own state at the switch: the state before it, extrapolated over tau by its
-      // change over the last interval (exact for a velocity under constant gravity; O(tau dt) otherwise).
+      // The law on the run's own state at the switch: the state before it, extrapolated over tau through the
+      // last three samples (exact for a free flight under constant gravity, whose state is quadratic in t).
       if (sw.to_taut && functions.impact_loss) {
         Eigen::VectorXd at_switch = physical_prev;
-        if (physical_before.size() == physical_prev.size() && dt_prev > 0.0) at_switch += (physical_prev - physical_before) * (tau / dt_prev);
+        // Quadratic (Lagrange) through the last three samples where they are known, else linear through two.
+        if (physical_before2.size() == physical_prev.size() && dt_prev > 0.0 && dt_prev2 > 0.0) {
+          const double x0 = -(dt_prev + dt_prev2), x1 = -dt_prev, x = tau;  // the samples at x0, x1, 0
+          at_switch = physical_before2 * (x - x1) * x / ((x0 - x1) * x0) + physical_before * (x - x0) * x / ((x1 - x0) * x1) +
+                      physical_prev * (x - x0) * (x - x1) / (x0 * x1);
+        } else if (physical_before.size() == physical_prev.size() && dt_prev > 0.0) {
+          at_switch += (physical_prev - physical_before) * (tau / dt_prev);
+        }
         sw.own_law = functions.impact_loss(sw.t, at_switch, int(i));
       }
       pending.push_back({out.switches.size(), kAfter, energy_prev, booked_prev});
@@ -137,6 +149,7 @@ SnapRun observe_snaps(const RunRequest& request) {
     watched_prev = watched;
     watched_rate_prev = watched_rate;
     energy_prev = o.energy, booked_prev = booked;
+    physical_before2 = physical_before;
     physical_before = physical_prev;
     physical_prev = physical;
   };

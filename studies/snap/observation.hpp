@@ -10,7 +10,8 @@
 // link's present state is watched, so a method's drift of a taut link's length is not read as a
 // flight; a slack link closes once its gap, having passed the model's gap_tolerance, is back within
 // it of 0 (a link that has just opened sits at its length until the flight moves it). A switch is timed by
-// the quadratic extrapolation of that function from the sample before it (the old side: a closing's
+// the quadratic extrapolation of that function from the sample before it (the root of s0 + s' tau +
+// s'' tau^2 / 2 nearest the linear one) (the old side: a closing's
 // rate jumps at the impact, so nothing after it extends the flight's gap), s'' from the change of s'
 // over the last old-side interval. Its error is the extrapolation's, |s'''| (tau^3 / 6 + dt tau^2 / 4)
 // / |s'| (the cubic term and the error of s''); each switch carries that floor, s''' from the last
@@ -37,8 +38,8 @@ struct Switch {
   // From the sample before it to the second after it: the drop of the mechanical energy E (J,
   // positive for a loss) and the increment of the booked impacts' loss W (J, the form's work term).
   double energy_drop = 0.0, booked = 0.0;
-  // A closing: the loss Newton's law takes from the run's own state at the switch (the sample before
-  // it, extrapolated over tau by its change over the last interval) (J).
+  // A closing: the loss Newton's law takes from the run's own state at the switch (the last three
+  // samples before it, extrapolated over tau by the quadratic through them) (J).
   double own_law = 0.0;
 };
 template <class V>
