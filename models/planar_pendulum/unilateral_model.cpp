@@ -21,14 +21,15 @@ std::shared_ptr<const Model> make_unilateral_model(const Parameters& p, const In
           offer<HybridOdeForm>(FormulationKind::EmbeddedOde, p, ic),
           offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic),
           decline(FormulationKind::IndexOneDae,
-                  "its Baumgarte index-1 DAE holds the rod at its length in every phase: a slack flight and an impact "
-                  "need the hybrid form (the embedded-ode form, with its mode and jumps) or an impact law in the scheme "
-                  "(the constrained mechanical form)"),
+                  "a hybrid DAE (the taut phase's index-1 equations, the slack phase's free flight, switched at located "
+                  "events with IDA's consistent values re-solved after each jump) is not built yet; its Baumgarte DAE "
+                  "holds the rod at its length in every phase"),
           decline(FormulationKind::DiscreteLieGroup,
                   "its discrete Lie group form moves the mass on the circle S^1 only; the variational collision integrator on the disc "
                   "(Fetecau, Marsden, Ortiz & West 2003), which solves the collision time inside the step, is not built yet"),
           decline(FormulationKind::LieGroupOde,
-                  "its configuration space is the disc |r| <= l, not a Lie group: the slack phase leaves S^1")},
+                  "a hybrid Lie group form (SO(2) while taut, R^2 while slack, switched at located events) is not built "
+                  "yet")},
       PhysicalParts().then(PhysicalPart::Configuration, 2).then(PhysicalPart::Rate, 2));  // [x, z, vx, vz]
   model->declare_no_rotations();
   model->declare_no_momentum_map();

@@ -122,8 +122,10 @@ class SnapStudy final : public SweepStudy<SnapPoint, snap::SnapRun> {
 // A run against the closed form.
 struct Judged {
   int expected = 0, made = 0, matched = 0;
-  std::vector<double> switch_errors;  // per expected switch, in order (NaN: not matched)
-  double time_floor = kNoNumber;      // the largest observer floor over the matched switches
+  std::vector<double> switch_errors;   // per expected switch, in order: |run - closed form| (NaN: not matched)
+  std::vector<double> switch_offsets;  // the same signed, run - closed form (s): late > 0, early < 0
+  std::vector<double> switch_floors;   // the observer's floor at each matched switch (s)
+  double time_floor = kNoNumber;       // the largest of them
   // Summed over the matched snaps (J): the energy the run lost there less the closed form's loss (its
   // global error: the state before the snap is the run's), less Newton's law on the run's own state
   // before the snap (the snap itself), and the loss the run booked less the energy it lost (the
@@ -155,6 +157,8 @@ Judged judge(const Case& c, const SnapSection& section, bool ok, const std::vect
   const auto expected = closed.switches(section.t_end);
   j.expected = int(expected.size());
   j.switch_errors.assign(expected.size(), kNoNumber);
+  j.switch_offsets.assign(expected.size(), kNoNumber);
+  j.switch_floors.assign(expected.size(), kNoNumber);
   if (!ok) return j;
   j.made = int(switches.size());
   // Each expected switch takes the run's nearest unmatched switch of its direction within half the
@@ -178,7 +182,9 @@ Judged judge(const Case& c, const SnapSection& section, bool ok, const std::vect
     if (best == switches.size()) continue;
     used[best] = true;
     ++j.matched;
-    j.switch_errors[e] = std::abs(switches[best].t - t);
+    j.switch_offsets[e] = switches[best].t - t;
+    j.switch_errors[e] = std::abs(j.switch_offsets[e]);
+    j.switch_floors[e] = switches[best].floor;
     j.time_floor = std::isfinite(j.time_floor) ? std::max(j.time_floor, switches[best].floor) : switches[best].floor;
     if (is_snap && std::isfinite(law)) {
       any_snap = true;
@@ -244,8 +250,9 @@ void write_runs_table(std::ostringstream& md, std::ofstream& csv, const Case& c,
                       const std::vector<const SnapPoint*>& of_case) {
   const auto expected = c.model->switching_closed_form()->switches(section.t_end);
   md << "\n### Every run against the closed form\n\n"
-        "Switch-time errors: one per expected switch, in order, each matched to the run's nearest switch of its "
-        "direction within half the gap to its neighbours; beside them the observer's floor (the quadratic extrapolation's "
+        "Switch-time errors: one per expected switch, in order, signed (the run's time less the closed form's: + late, − "
+        "early; between an opening and a snap their difference is the flight's error), each matched to the run's nearest "
+        "switch of its direction within half the gap to its neighbours; beside them the observer's floor at each (the quadratic extrapolation's "
         "|s'''|(τ³/6 + dt τ²/4)/|s'|, τ from the last sample before the switch to it, s'' and s''' from the rate's "
         "change over the last old-side intervals): an error at or below the floor is the "
         "observation's, not the method's. \"made\" counts the switches the observer reads (a link's tension falling "
@@ -255,7 +262,9 @@ void write_runs_table(std::ostringstream& md, std::ofstream& csv, const Case& c,
         "scheme's impulse can come a step after its position crossed the length), less the closed form's loss (the "
         "run's global error: its state before the snap is its own), less Newton's law on the run's own state at the "
         "switch (the sample before it, extrapolated by its change over the last interval: the snap itself); and the loss the run booked as work there less the energy it lost (whether "
-        "E − E0 − W stays closed across the snap). Balance: max |E − E0 − W| over the run; its range between switches "
+        "E − E0 − W stays closed across the snap). For an event-driven method the booking is the law on its located "
+        "state, so its two last columns are one number of opposite signs: the smooth phase's energy error over the "
+        "snap's window, not a test of the law. Balance: max |E − E0 − W| over the run; its range between switches "
         "leaves out each snap's window. Overstretch: max(0, |r| − l); outward rate: the radial velocity of a state "
         "beyond the length (a time-stepping scheme's sample between its position crossing the length and its impulse "
         "carries the whole approach speed). Position error: max-norm over the configuration at t_end against the exact "
@@ -267,18 +276,25 @@ void write_runs_table(std::ostringstream& md, std::ofstream& csv, const Case& c,
     const snap::SnapRun& r = p->measured;
     const bool ok = r.outcome.ok();
     std::string errors;
-    for (size_t e = 0; e < j.switch_errors.size(); ++e) errors += (e ? "; " : "") + num(j.switch_errors[e]);
+    std::string floors;
+    for (size_t e = 0; e < j.switch_offsets.size(); ++e) {
+      errors += (e ? "; " : "") + (std::isfinite(j.switch_offsets[e]) && j.switch_offsets[e] > 0.0 ? std::string("+") : std::string()) +
+                num(j.switch_offsets[e]);
+      floors += (e ? "; " : "") + num(j.switch_floors[e]);
+    }
     rows.push_back({p->key.label(), p->setting(), status_of(*p), std::to_string(j.expected) + " / " + (ok ? std::to_string(j.made) : "—"),
-                    errors.empty() ? "—" : errors, num(j.time_floor), num(j.loss_minus_closed), num(j.loss_minus_own_law),
+                    errors.empty() ? "—" : errors, floors.empty() ? "—" : floors, num(j.loss_minus_closed), num(j.loss_minus_own_law),
                     num(j.booked_minus_lost), ok ? num(r.balance_max) : "—", ok ? num(r.phase_drift_max) : "—",
                     ok ? num(r.overstretch_max) : "—", ok ? num(r.opening_rate_max) : "—", num(j.position_error),
                     ok ? std::to_string(r.counters.steps) : "—", ok ? num(r.runtime_s) : "—"});
     csv << c.name << ',' << p->key.label() << ',' << (p->adaptive() ? "" : format_g(p->h, 8)) << ','
         << (p->adaptive() ? format_g(p->rtol) : "") << ',' << r.outcome.word() << ',' << j.expected << ',' << (ok ? std::to_string(j.made) : "")
         << ',' << j.matched << ",\"";
-    for (size_t e = 0; e < j.switch_errors.size(); ++e) csv << (e ? ";" : "") << (std::isfinite(j.switch_errors[e]) ? format_g(j.switch_errors[e], 8) : "");
+    for (size_t e = 0; e < j.switch_offsets.size(); ++e) csv << (e ? ";" : "") << (std::isfinite(j.switch_offsets[e]) ? format_g(j.switch_offsets[e], 8) : "");
+    csv << "\",\"";
+    for (size_t e = 0; e < j.switch_floors.size(); ++e) csv << (e ? ";" : "") << (std::isfinite(j.switch_floors[e]) ? format_g(j.switch_floors[e], 8) : "");
     csv << "\",";
-    for (double x : {j.time_floor, j.loss_minus_closed, j.loss_minus_own_law, j.booked_minus_lost, ok ? r.balance_max : kNoNumber,
+    for (double x : {j.loss_minus_closed, j.loss_minus_own_law, j.booked_minus_lost, ok ? r.balance_max : kNoNumber,
                      ok ? r.phase_drift_max : kNoNumber, ok ? r.overstretch_max : kNoNumber, ok ? r.opening_rate_max : kNoNumber,
                      j.position_error})
       csv << (std::isfinite(x) ? format_g(x, 8) : "") << ',';
@@ -288,7 +304,7 @@ void write_runs_table(std::ostringstream& md, std::ofstream& csv, const Case& c,
   for (size_t e = 0; e < expected.size(); ++e) which += (e ? "; " : "") + switch_words(expected, e);
   markdown::table(md,
                   {"method", "step / tolerance", "status", "switches: expected / made", "switch-time errors (s): " + which,
-                   "observer floor (s)", "lost at the snaps − closed form (J)", "lost − law on its own pre-snap state (J)",
+                   "observer floors (s)", "lost at the snaps − closed form (J)", "lost − law on its own pre-snap state (J)",
                    "booked − lost (J)", "balance max |E − E0 − W| (J)", "its range between switches (J)", "overstretch (m)",
                    "outward rate beyond the length (m/s)", "position error at t_end (m)", "steps", "runtime (s)"},
                   rows);
@@ -297,8 +313,8 @@ void write_runs_table(std::ostringstream& md, std::ofstream& csv, const Case& c,
 // The errors of a fixed-step point for the orders: the root mean square over the run at its step and its
 // moved runs (NaN where any of them failed or missed a switch); an adaptive point's own.
 struct OrderErrors {
-  double position = kNoNumber, loss_own_law = kNoNumber, overstretch = kNoNumber, floor = 0.0;
-  std::vector<double> switches;
+  double position = kNoNumber, loss_own_law = kNoNumber, overstretch = kNoNumber;
+  std::vector<double> switches, floors;  // per expected switch: the RMS error and the largest floor over the runs
 };
 OrderErrors order_errors(const SnapPoint& p, const SnapSection& section) {
   const Case& c = *p.key.c;
@@ -307,6 +323,7 @@ OrderErrors order_errors(const SnapPoint& p, const SnapSection& section) {
   for (const snap::MovedRun& m : p.measured.moved) runs.push_back(judge(c, section, m.ok, m.switches, m.final_physical));
   OrderErrors out;
   out.switches.assign(runs.front().switch_errors.size(), kNoNumber);
+  out.floors.assign(runs.front().switch_errors.size(), 0.0);
   for (const Judged& j : runs)
     if (!j.clean()) return out;
   const auto rms = [&](const std::function<double(const Judged&)>& f) {
@@ -321,7 +338,9 @@ OrderErrors order_errors(const SnapPoint& p, const SnapSection& section) {
   out.position = rms([](const Judged& j) { return j.position_error; });
   out.loss_own_law = rms([](const Judged& j) { return std::abs(j.loss_minus_own_law); });
   for (size_t e = 0; e < out.switches.size(); ++e) out.switches[e] = rms([e](const Judged& j) { return j.switch_errors[e]; });
-  for (const Judged& j : runs) out.floor = std::max(out.floor, std::isfinite(j.time_floor) ? j.time_floor : 0.0);
+  for (const Judged& j : runs)
+    for (size_t e = 0; e < out.floors.size(); ++e)
+      if (std::isfinite(j.switch_floors[e])) out.floors[e] = std::max(out.floors[e], j.switch_floors[e]);
   out.overstretch = p.measured.overstretch_max;  // the nominal step's (the moved runs keep no metrics beyond their switches)
   return out;
 }
@@ -354,17 +373,18 @@ void write_orders(std::ostringstream& md, const Case& c, const SnapSection& sect
   struct Quantity {
     std::string name;
     std::function<double(const OrderErrors&)> error;
-    bool floored;  // the observer's floor applies
+    std::function<double(const OrderErrors&)> floor;  // the observer's floor of the error (0: a closed form's)
     double scale;
     bool judged;
   };
-  std::vector<Quantity> quantities = {{"position error at t_end", [](const OrderErrors& e) { return e.position; }, false, length_scale, true}};
+  const auto none = [](const OrderErrors&) { return 0.0; };
+  std::vector<Quantity> quantities = {{"position error at t_end", [](const OrderErrors& e) { return e.position; }, none, length_scale, true}};
   for (size_t k = 0; k < expected.size(); ++k)
-    quantities.push_back({"time error of the " + switch_words(expected, k), [k](const OrderErrors& e) { return e.switches[k]; }, true,
-                          section.t_end, false});
-  quantities.push_back({"|lost − law on its own pre-snap state|", [](const OrderErrors& e) { return e.loss_own_law; }, false,
+    quantities.push_back({"time error of the " + switch_words(expected, k), [k](const OrderErrors& e) { return e.switches[k]; },
+                          [k](const OrderErrors& e) { return e.floors[k]; }, section.t_end, false});
+  quantities.push_back({"|lost − law on its own pre-snap state|", [](const OrderErrors& e) { return e.loss_own_law; }, none,
                         loss_scale > 0.0 ? loss_scale : 1.0, false});
-  quantities.push_back({"overstretch (nominal step)", [](const OrderErrors& e) { return e.overstretch; }, false, length_scale, false});
+  quantities.push_back({"overstretch (nominal step)", [](const OrderErrors& e) { return e.overstretch; }, none, length_scale, false});
   std::vector<std::vector<std::string>> rows;
   for (const std::string& label : order) {
     const auto& pts = by_method[label];
@@ -377,7 +397,7 @@ void write_orders(std::ostringstream& md, const Case& c, const SnapSection& sect
       std::vector<OrderSweepPoint> sweep;
       std::string values;
       for (size_t i = 0; i < pts.size(); ++i) {
-        const double e = q.error(errs[i]), floor = q.floored ? errs[i].floor : 0.0;
+        const double e = q.error(errs[i]), floor = q.floor(errs[i]);
         values += (values.empty() ? "" : ", ") + num(e);
         if (adaptive) {
           // Up to the first tolerance whose error is on a floor: not 10x above the observer's, or no longer
@@ -480,7 +500,7 @@ void write_work_precision(std::ostringstream& md, const SnapSection& section, co
 
 std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir, const std::vector<SnapPoint>& points) const {
   std::ofstream csv(dir / "snap.csv");
-  csv << "case,integrator,h,rtol,status,expected_switches,switches,matched,switch_time_errors,observer_floor,"
+  csv << "case,integrator,h,rtol,status,expected_switches,switches,matched,switch_time_offsets,observer_floors,"
          "lost_minus_closed_form,lost_minus_law_own_state,booked_minus_lost,energy_balance_err_max,"
          "balance_range_between_switches,overstretch_max,outward_rate_max,position_err_end,steps,runtime_s\n";
   std::ostringstream md;
@@ -510,7 +530,8 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "across the snap: a referee's reading is that the impulse split between the position step (along G(q_k)) and the "
         "velocity step (along G(q_k+1)) cancels the O(h) tangential error, leaving an O(h²) local error at the one impact "
         "step; nothing here tests that with e > 0 or with links closing together, where a rebound applied at the step's end "
-        "instead of at the impact moves the position by e v_r θ h (θ its place in the step). Each fixed-step method books, "
+        "instead of at the impact misses the rebound's motion over the rest of the step, a position error e v_r (1 − θ) h "
+        "(θ the impact's fraction of the step from its start). Each fixed-step method books, "
         "at the step where a link closes, the energy its own impulse took there (E at the step's end without the impulse "
         "less E at its end), an event-driven one Newton's law on the located state; so E − E0 − W is each method's smooth "
         "error, and the snap itself is judged against the law in its own column. Every run is observed by one code: a link "
@@ -523,8 +544,8 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "decline these cases, each with its reason (the report's comparison tables): the bilateral-constraint schemes "
         "(RATTLE, rattle4, generalized-α) and the fixed-step Runge–Kutta methods have neither event location nor an impact "
         "law; the LGVI's form lives on the circle (the variational collision integrator that solves the collision time "
-        "inside the step is not built); IDA's DAE holds the length in every phase; the Lie group ODE methods need a group, "
-        "and the disc is none. Every run: snap.csv.\n";
+        "inside the step is not built); IDA and the Lie group ODE methods would need a hybrid form of their kind (switching between the taut "
+        "phase's equations and the slack phase's at located events), which is not built yet. Every run: snap.csv.\n";
   for (const std::vector<const SnapPoint*>& of_case : points_by_case(points)) {
     const Case& c = *of_case.front()->key.c;
     const SnapSection& section = *c.section<SnapSection>();
