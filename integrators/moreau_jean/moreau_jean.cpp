@@ -70,12 +70,11 @@ class MoreauJeanStepper final : public FixedStepStepper {
     Eigen::VectorXd g, Gv;
     form_.constraint(q_m, g);
     form_.constraint_jacobian_times(q_m, v, Gv);
-    std::vector<bool> at_limit(m_), closing(m_);
+    std::vector<bool> at_limit(m_);
     bool any_closing = false;
     for (int i = 0; i < m_; ++i) {
       at_limit[i] = g[i] >= 0.0;
-      closing[i] = at_limit[i] && Gv[i] > 0.0 && !engaged_[i];
-      any_closing = any_closing || closing[i];
+      any_closing = any_closing || (at_limit[i] && Gv[i] > 0.0 && !engaged_[i]);
     }
     const ImpulseSolution step = solve_impulses(form_, *solver_, q_m, v_free, v, form_.restitution(), at_limit);
     if (!step.ok) {

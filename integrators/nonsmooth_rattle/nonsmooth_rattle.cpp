@@ -153,14 +153,13 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
     const Eigen::VectorXd v_free = v_half + kick;
     // Velocities: Moreau's impact problem on the links at their length at q_k+1.
     form_.constraint(q_, g_);
-    std::vector<bool> at_limit(m_), closing(m_);
+    std::vector<bool> at_limit(m_);
     Eigen::VectorXd Gv0;
     form_.constraint_jacobian_times(q_, v0_, Gv0);
     bool any_closing = false;
     for (int i = 0; i < m_; ++i) {
       at_limit[i] = g_[i] * scale_inverse_[i] >= -newton_tol_;
-      closing[i] = at_limit[i] && Gv0[i] > 0.0 && !engaged_[i];
-      any_closing = any_closing || closing[i];
+      any_closing = any_closing || (at_limit[i] && Gv0[i] > 0.0 && !engaged_[i]);
     }
     const ImpulseSolution vel = solve_impulses(form_, *solver_, q_, v_free, v0_, form_.restitution(), at_limit);
     if (!vel.ok) {

@@ -125,7 +125,6 @@ struct Judged {
   std::vector<double> switch_errors;   // per expected switch, in order: |run - closed form| (NaN: not matched)
   std::vector<double> switch_offsets;  // the same signed, run - closed form (s): late > 0, early < 0
   std::vector<double> switch_floors;   // the observer's floor at each matched switch (s)
-  double time_floor = kNoNumber;       // the largest of them
   // Summed over the matched snaps (J): the energy the run lost there less the closed form's loss (its
   // global error: the state before the snap is the run's), less Newton's law on the run's own state
   // before the snap (the snap itself), and the loss the run booked less the energy it lost (the
@@ -133,12 +132,6 @@ struct Judged {
   double loss_minus_closed = kNoNumber, loss_minus_own_law = kNoNumber, booked_minus_lost = kNoNumber;
   double position_error = kNoNumber;  // at t_end, max over the configuration's entries (m)
   bool clean() const { return matched == expected && made == expected; }
-  double time_error() const {
-    double e = 0.0;
-    for (double x : switch_errors)
-      if (std::isfinite(x)) e = std::max(e, x);
-    return matched ? e : kNoNumber;
-  }
 };
 
 // The configuration entries of a physical state (Model::physical_parts), all of it where the model does not say.
@@ -185,7 +178,6 @@ Judged judge(const Case& c, const SnapSection& section, bool ok, const std::vect
     j.switch_offsets[e] = switches[best].t - t;
     j.switch_errors[e] = std::abs(j.switch_offsets[e]);
     j.switch_floors[e] = switches[best].floor;
-    j.time_floor = std::isfinite(j.time_floor) ? std::max(j.time_floor, switches[best].floor) : switches[best].floor;
     if (is_snap && std::isfinite(law)) {
       any_snap = true;
       lost += switches[best].energy_drop;
