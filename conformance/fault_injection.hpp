@@ -154,6 +154,12 @@ class FaultyConstrained final : public ConstrainedMechanicalFormulation {
     cm_.constraint_jacobian_transpose_times(q, l, out);
   }
   std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const override { return cm_.make_solver(); }
+  bool unilateral() const override { return cm_.unilateral(); }
+  bool one_sided(int row) const override { return cm_.one_sided(row); }
+  double restitution() const override { return cm_.restitution(); }
+  bool constraint_curvature(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& Hvv) const override {
+    return cm_.constraint_curvature(q, v, Hvv);
+  }
   std::string why_not_tangents() const override { return cm_.why_not_tangents(); }
   void force_jacobian_entries(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                               std::vector<Eigen::Triplet<double>>& dfdq,

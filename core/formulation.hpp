@@ -392,8 +392,19 @@ class ConstrainedMechanicalFormulation : public Formulation {
   // that E - E0 - W stays the invariant the metrics judge. Schemes for equality constraints
   // (constrained Stoermer-Verlet, the alpha methods) must decline such a form; its solver's
   // factor_active() serves the impulse problems.
+  // A form may mix them with equalities (a cable's links one-sided, a rigid body's R^T R = I
+  // not): one_sided(i) says which rows are inequalities; the others are always active, their
+  // multipliers of either sign, and their impulse rows ask G_i v+ = 0.
   virtual bool unilateral() const { return false; }
+  virtual bool one_sided(int /*row*/) const { return unilateral(); }
   virtual double restitution() const { return 0.0; }
+  // The constraints' second derivative along the motion, (dG/dt) v = d^2 g/dq^2 [v, v], one entry
+  // per row: what an acceleration-level (index-1) solve of the constraints needs beside G. False
+  // where the form does not provide it (a method that needs it then declines the form).
+  virtual bool constraint_curvature(const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& /*v*/,
+                                    Eigen::VectorXd& /*Hvv*/) const {
+    return false;
+  }
 
   // Tangent matrices for the index-3 alpha methods (generalized-alpha, Arnold-Bruels 2007),
   // whose Newton matrix is [beta' M + gamma' C_t + K_t, G^T; G, 0] with C_t = -df/dv and

@@ -6,6 +6,12 @@
 
 namespace tb {
 
+std::vector<bool> equality_rows(const ConstrainedMechanicalFormulation& form) {
+  std::vector<bool> rows(form.constraints());
+  for (int i = 0; i < form.constraints(); ++i) rows[i] = !form.one_sided(i);
+  return rows;
+}
+
 ImpulseSolution solve_impulses(const ConstrainedMechanicalFormulation& form, ConstrainedMechanicalSolver& solver,
                                const Eigen::VectorXd& q, const Eigen::VectorXd& v_free, const Eigen::VectorXd& v_minus,
                                double restitution, const std::vector<bool>& candidates) {
@@ -16,15 +22,20 @@ ImpulseSolution solve_impulses(const ConstrainedMechanicalFormulation& form, Con
   form.constraint_jacobian_times(q, v_minus, Gv_minus);
   form.mass_times(v_free, Mv_free);
   // The right-hand side's rows: G_A v+ = -e G_A v- on the active set.
-  const Eigen::VectorXd s = -restitution * Gv_minus;
+  // Equality rows: G_i v+ = 0, always active, never pivoted (header).
+  const std::vector<bool> equality = equality_rows(form);
+  Eigen::VectorXd s = -restitution * Gv_minus;
+  for (int i = 0; i < m; ++i)
+    if (equality[i]) s[i] = 0.0;
   // Round-off of a rate w_i: its terms' size, |G_i v_free| + e |G_i v-|, times a few eps.
   double rate_scale = 0.0;
   for (int i = 0; i < m; ++i)
-    if (candidates[i]) rate_scale = std::max(rate_scale, std::abs(Gv_free[i]) + restitution * std::abs(Gv_minus[i]));
+    if (candidates[i] && !equality[i]) rate_scale = std::max(rate_scale, std::abs(Gv_free[i]) + restitution * std::abs(Gv_minus[i]));
   const double rate_tol = 64.0 * std::numeric_limits<double>::epsilon() * rate_scale;
   // Start from the candidates whose free velocity already violates their rate condition.
   std::vector<bool> active(m, false);
-  for (int i = 0; i < m; ++i) active[i] = candidates[i] && -(Gv_free[i] + restitution * Gv_minus[i]) < -rate_tol;
+  for (int i = 0; i < m; ++i)
+    active[i] = equality[i] || (candidates[i] && -(Gv_free[i] + restitution * Gv_minus[i]) < -rate_tol);
   Eigen::VectorXd x, lambda;
   // Murty's bound for a P-matrix is finite but exponential in the worst case; on chains of links
   // the pivots are a few per closing link. 4 m + 8 pivots without settling is reported, not looped on.
@@ -38,11 +49,11 @@ ImpulseSolution solve_impulses(const ConstrainedMechanicalFormulation& form, Con
     form.constraint_jacobian_times(q, x, Gv_plus);
     double impulse_scale = 0.0;
     for (int i = 0; i < m; ++i)
-      if (active[i]) impulse_scale = std::max(impulse_scale, std::abs(lambda[i]));
+      if (active[i] && !equality[i]) impulse_scale = std::max(impulse_scale, std::abs(lambda[i]));
     const double impulse_tol = 64.0 * std::numeric_limits<double>::epsilon() * impulse_scale;
     int flip = -1;
     for (int i = 0; i < m && flip < 0; ++i) {
-      if (!candidates[i]) continue;
+      if (!candidates[i] || equality[i]) continue;
       if (active[i] ? lambda[i] < -impulse_tol : -(Gv_plus[i] + restitution * Gv_minus[i]) < -rate_tol) flip = i;
     }
     if (flip < 0) {

@@ -13,6 +13,11 @@
 // Problem, § 4.2) then ends in finitely many pivots. Each pivot solves the saddle-point system on
 // the current active set with the form's own structured solver (factor_active), never W itself.
 //
+// Equality rows (one_sided(i) false, e.g. a rigid body's R^T R = I beside a cable's links) are in
+// the active set from the start, never pivoted, with G_i v+ = 0: a mixed LCP whose Schur
+// complement on the one-sided rows is again symmetric positive definite, so the pivoting is the
+// same on it.
+//
 // Used by an event-driven method at a located closing (v_free = v- = the velocity just before)
 // and by a time-stepping scheme every step (v_free = v_k + h M^-1 f, v- = v_k).
 
@@ -23,6 +28,10 @@
 #include "core/formulation.hpp"
 
 namespace tb {
+
+// The rows that are equalities (!form.one_sided(i)): always in the active set, so the "free"
+// solves of a scheme (no one-sided constraint acting) still keep them.
+std::vector<bool> equality_rows(const ConstrainedMechanicalFormulation& form);
 
 struct ImpulseSolution {
   bool ok = false;

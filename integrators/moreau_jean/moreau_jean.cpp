@@ -44,7 +44,8 @@ class MoreauJeanStepper final : public FixedStepStepper {
         n_(form.positions()),
         m_(form.constraints()),
         solver_(form.make_solver()),
-        work_(form) {
+        work_(form),
+        equality_(equality_rows(form)) {
     // A link that starts at its length carries its tension from the first step: no closing there.
     Eigen::VectorXd g;
     form_.constraint(y_.head(n_), g);
@@ -59,9 +60,10 @@ class MoreauJeanStepper final : public FixedStepStepper {
     const Eigen::VectorXd q_m = q + 0.5 * h * v;
     form_.force(t_ + 0.5 * h, q_m, v, f_);
     ++counters_.rhs_evals;
-    // v_free = v_k + h M^-1 f: the saddle-point solver with no constraint active.
-    if (!solver_->factor_active(q_m, q_m, std::vector<bool>(m_, false))) {
-      failure = {StepFailure::Kind::SolverFailed, "the form's solver cannot factor the mass matrix without its constraints"};
+    // v_free = v_k + h M^-1 f: the saddle-point solver with no one-sided constraint active (the
+    // equalities, if any, kept at the velocity level: G_i v_free = 0 at q_m).
+    if (!solver_->factor_active(q_m, q_m, equality_)) {
+      failure = {StepFailure::Kind::SolverFailed, "the form's solver cannot factor the mass matrix without its one-sided constraints"};
       return false;
     }
     Eigen::VectorXd dv, unused;
@@ -74,7 +76,7 @@ class MoreauJeanStepper final : public FixedStepStepper {
     bool any_closing = false;
     for (int i = 0; i < m_; ++i) {
       at_limit[i] = g[i] >= 0.0;
-      any_closing = any_closing || (at_limit[i] && Gv[i] > 0.0 && !engaged_[i]);
+      any_closing = any_closing || (at_limit[i] && !equality_[i] && Gv[i] > 0.0 && !engaged_[i]);
     }
     const ImpulseSolution step = solve_impulses(form_, *solver_, q_m, v_free, v, form_.restitution(), at_limit);
     if (!step.ok) {
@@ -102,7 +104,8 @@ class MoreauJeanStepper final : public FixedStepStepper {
   const int n_, m_;
   std::unique_ptr<ConstrainedMechanicalSolver> solver_;
   TrapezoidalWork work_;
-  std::vector<bool> engaged_;  // the links that carried an impulse in the last step
+  std::vector<bool> equality_;  // the form's equality rows (always active)
+  std::vector<bool> engaged_;   // the links that carried an impulse in the last step
   Eigen::VectorXd f_;
 };
 

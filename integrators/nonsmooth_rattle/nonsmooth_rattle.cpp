@@ -51,7 +51,8 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
         newton_tol_(s.get("newton_tol")),
         max_newton_iters_(s.get_int("max_newton_iters")),
         solver_(form.make_solver()),
-        work_(form) {
+        work_(form),
+        equality_(equality_rows(form)) {
     scale_inverse_ = form.constraint_scale().cwiseInverse();
     Eigen::VectorXd g;
     form_.constraint(y_.head(n_), g);
@@ -110,15 +111,15 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
     // multiplier) carries beyond their length.
     std::vector<bool> active(m_, false);
     {
-      if (!solver_->factor_active(q0_, q0_, std::vector<bool>(m_, false))) {
-        failure = {StepFailure::Kind::SolverFailed, "the form's solver cannot factor the mass matrix without its constraints"};
+      if (!solver_->factor_active(q0_, q0_, equality_)) {
+        failure = {StepFailure::Kind::SolverFailed, "the form's solver cannot factor the mass matrix without its one-sided constraints"};
         return false;
       }
       Eigen::VectorXd a, unused;
       solver_->solve(f_, Eigen::VectorXd::Zero(m_), a, unused);
       half_kick0_ = 0.5 * h * a;
       form_.constraint(q0_ + h * v0_ + 0.5 * h * h * a, g_);
-      for (int i = 0; i < m_; ++i) active[i] = g_[i] > 0.0;
+      for (int i = 0; i < m_; ++i) active[i] = equality_[i] || g_[i] > 0.0;
     }
     bool settled = false;
     for (int pivot = 0; pivot <= 4 * m_ + 8 && !settled; ++pivot) {
@@ -128,7 +129,7 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
       form_.constraint(q_, g_);
       int flip = -1;
       for (int i = 0; i < m_ && flip < 0; ++i)
-        if (active[i] ? L_[i] < -push_tol : g_[i] * scale_inverse_[i] > newton_tol_) flip = i;
+        if (!equality_[i] && (active[i] ? L_[i] < -push_tol : g_[i] * scale_inverse_[i] > newton_tol_)) flip = i;
       if (flip < 0) settled = true;
       else active[flip] = !active[flip];
     }
@@ -144,8 +145,8 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
     const Eigen::VectorXd v_half = v0_ + X_ / h;
     form_.force(t_ + h, q_, v_half, f1_);
     ++counters_.rhs_evals;
-    if (!solver_->factor_active(q_, q_, std::vector<bool>(m_, false))) {
-      failure = {StepFailure::Kind::SolverFailed, "the form's solver cannot factor the mass matrix without its constraints"};
+    if (!solver_->factor_active(q_, q_, equality_)) {
+      failure = {StepFailure::Kind::SolverFailed, "the form's solver cannot factor the mass matrix without its one-sided constraints"};
       return false;
     }
     Eigen::VectorXd kick, unused;
@@ -159,7 +160,7 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
     bool any_closing = false;
     for (int i = 0; i < m_; ++i) {
       at_limit[i] = g_[i] * scale_inverse_[i] >= -newton_tol_;
-      any_closing = any_closing || (at_limit[i] && Gv0[i] > 0.0 && !engaged_[i]);
+      any_closing = any_closing || (at_limit[i] && !equality_[i] && Gv0[i] > 0.0 && !engaged_[i]);
     }
     const ImpulseSolution vel = solve_impulses(form_, *solver_, q_, v_free, v0_, form_.restitution(), at_limit);
     if (!vel.ok) {
@@ -180,7 +181,7 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
       form_.force(t_ + h, q_free, v0_ + 2.0 * half_kick0_, f1_);
       ++counters_.rhs_evals;
       Eigen::VectorXd kick1;
-      solver_->factor_active(q_free, q_free, std::vector<bool>(m_, false));
+      solver_->factor_active(q_free, q_free, equality_);
       solver_->solve(0.5 * h * f1_, Eigen::VectorXd::Zero(m_), kick1, unused);
       next[2 * n_] += energy_taken_by_impulses(form_, t_ + h, next, q_free, v0_ + half_kick0_ + kick1);
     }
@@ -195,7 +196,8 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
   std::unique_ptr<ConstrainedMechanicalSolver> solver_;
   TrapezoidalWork work_;
   Eigen::VectorXd scale_inverse_, q0_, v0_, f_, f1_, q_, X_, L_, g_, half_kick0_;
-  std::vector<bool> engaged_;  // the links that carried a multiplier or an impulse in the last step
+  std::vector<bool> equality_;  // the form's equality rows (always active)
+  std::vector<bool> engaged_;   // the links that carried a multiplier or an impulse in the last step
 };
 
 }  // namespace

@@ -135,6 +135,10 @@ class ConstrainedForm final : public ConstrainedMechanicalFormulation {
   Eigen::VectorXd constraint_scale() const override { return Eigen::VectorXd::Constant(1, nc_.constraint_scale()); }
   void constraint_jacobian(const Eigen::VectorXd& q, std::vector<Eigen::Triplet<double>>& entries) const override;
   void constraint_jacobian_times(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& Gv) const override;
+  bool constraint_curvature(const Eigen::VectorXd&, const Eigen::VectorXd& v, Eigen::VectorXd& Hvv) const override {
+    Hvv = Eigen::VectorXd::Constant(1, nc_.constraint_curvature(v.head<2>()));  // |v|^2
+    return true;
+  }
   void constraint_jacobian_transpose_times(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda,
                                            Eigen::VectorXd& GTlambda) const override;
   std::unique_ptr<ConstrainedMechanicalSolver> make_solver() const override;
