@@ -26,6 +26,7 @@
 #include "models/planar_pendulum/unilateral.hpp"
 #include "models/planar_pendulum/unilateral_closed_forms.hpp"
 #include "studies/snap/observation.hpp"
+#include "tests/snap_run.hpp"
 #include "tests/test_support.hpp"
 
 using namespace tb;
@@ -39,16 +40,6 @@ pp::Parameters unilateral_parameters(double e = 0.0) {
   p.unilateral = true;
   p.restitution = e;
   return p;
-}
-
-// What a run did, by the snap study's observer (studies/snap/observation.hpp): its switches, the
-// energy balance and the state at the end.
-snap::SnapRun observe_run(const Case& c, const IntegratorInfo& info, double h, double rtol, double dt) {
-  RunRequest request{RunKey{&c, &info, c.model->default_discretisation()}, settings_of(info, h), {}};
-  if (info.adaptive) request.settings.set_tolerances({rtol, rtol * 1e-2});
-  request.measure.t_end = c.t_end;
-  request.measure.sample_interval = dt;
-  return snap::observe_snaps(request);
 }
 
 Eigen::Vector2d position_of(const snap::SnapRun& r) { return Eigen::Vector2d(r.final_physical.at(0), r.final_physical.at(1)); }

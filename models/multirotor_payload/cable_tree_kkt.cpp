@@ -8,7 +8,7 @@ CableTreeKkt::CableTreeKkt(const Mechanics& mech)
     : mech_(mech), m_(mech.params().multirotors), n_(mech.params().links), pivots_(m_ * n_), reduced_rhs_(m_ * n_) {}
 
 bool CableTreeKkt::factor(double s, const std::vector<std::vector<Vec3>>& u, const std::vector<std::vector<Vec3>>& t,
-                          const std::vector<Mat3>* top) {
+                          const std::vector<Mat3>* top, const std::vector<std::vector<bool>>* released) {
   const Mat3 I = Mat3::Identity();
   // Blocks of cable a at joint j (1-based): D (diagonal), L (to joint j-1), U (to joint j+1).
   auto D = [&](int a, int j) {
@@ -16,6 +16,7 @@ bool CableTreeKkt::factor(double s, const std::vector<std::vector<Vec3>>& u, con
     d.block<1, 3>(0, 1) = t[a][j - 1].transpose();
     d.block<3, 1>(1, 0) = -u[a][j - 1];
     d.block<3, 3>(1, 1) = s * mech_.joint_mass(j) * I;
+    if (released && (*released)[a][j - 1]) d(0, 0) = 1.0;  // tau_j = r_j' (header)
     return d;
   };
   auto L = [&](int a, int j) {  // j >= 2: 4x4 acting on (tau_{j-1}, x_{j-1})

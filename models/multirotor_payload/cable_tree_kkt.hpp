@@ -23,6 +23,10 @@
 // attitude's unknowns; each form eliminates them (a 3x3 solve per multirotor) into an extra 3x3
 // block K_a added to joint n's diagonal s m_n I (`top`, optional; absent, nothing is added).
 //
+// A link may be released (issue 48: a unilateral link gone slack): its row becomes tau_j = r_j'
+// and its multiplier leaves the joint rows (u_j = t_j = 0 for it, which the caller passes), so
+// the pivot [[1, 0], [0, s M_jj I]] stays invertible and the rest of the elimination is unchanged.
+//
 // Vector layout (unknowns and right-hand side alike): [x_0 (3), then for cable a = 0..m-1
 // and link j = 1..n: (tau_j or link row, x_j (3))] at offset 3 + 4 (a n + j - 1).
 
@@ -39,9 +43,10 @@ class CableTreeKkt {
   int size() const { return 3 + 4 * m_ * n_; }
   static int offset(int n, int cable, int joint) { return 3 + 4 * (cable * n + joint - 1); }
   // Factors the matrix for u, t ([cable][link-1]) and scale s, with top[a] added to joint n's
-  // 3x3 mass block of cable a if given. Returns false if a pivot block is singular.
+  // 3x3 mass block of cable a if given, and the links where (*released)[a][j-1] released (their
+  // u and t zero; header). Returns false if a pivot block is singular.
   bool factor(double s, const std::vector<std::vector<Vec3>>& u, const std::vector<std::vector<Vec3>>& t,
-              const std::vector<Mat3>* top = nullptr);
+              const std::vector<Mat3>* top = nullptr, const std::vector<std::vector<bool>>* released = nullptr);
   // Solves with the last factorisation (any number of right-hand sides).
   void solve(const Eigen::VectorXd& rhs, Eigen::VectorXd& sol);
   // factor() then solve().

@@ -50,6 +50,33 @@ class Solver final : public ConstrainedMechanicalSolver {
         responses_(m_) {}
 
   bool factor(const Eigen::VectorXd& q_a, const Eigen::VectorXd& q_b) override {
+    released_.clear();
+    return prepare(q_a, q_b) && kkt_.factor(1.0, u_, t_, offset_ ? &top_ : nullptr);
+  }
+
+  // Issue 48: the links whose row is not active are released in the cable tree (u = t = 0, their
+  // multiplier 0); the bodies' rows are equalities and must all stay active (a body's R^T R = I
+  // is never dropped: false otherwise).
+  bool factor_active(const Eigen::VectorXd& q_a, const Eigen::VectorXd& q_b, const std::vector<bool>& active) override {
+    for (int a = 0; a < m_; ++a)
+      for (int k = 0; k < 6; ++k)
+        if (!active[form_.rotation_row(a) + k]) return false;
+    if (!prepare(q_a, q_b)) return false;
+    released_.assign(m_, std::vector<bool>(n_, false));
+    for (int a = 0; a < m_; ++a)
+      for (int j = 1; j <= n_; ++j)
+        if (!active[form_.link_row(a, j)]) {
+          released_[a][j - 1] = true;
+          u_[a][j - 1].setZero();
+          t_[a][j - 1].setZero();
+        }
+    return kkt_.factor(1.0, u_, t_, offset_ ? &top_ : nullptr, &released_);
+  }
+
+ private:
+  // u, t of every link at (q_a, q_b) (header), each body factored and, with the offset, its
+  // responses and top block. False if a body's system is singular.
+  bool prepare(const Eigen::VectorXd& q_a, const Eigen::VectorXd& q_b) {
     for (int a = 0; a < m_; ++a) {
       for (int j = 1; j <= n_; ++j) {
         const int i = form_.joint_index(a, j), k = form_.joint_index(a, j - 1);
@@ -65,16 +92,17 @@ class Solver final : public ConstrainedMechanicalSolver {
           top_[a].col(i) = -mQ_ * (z.X * rho_c_);
         }
     }
-    return kkt_.factor(1.0, u_, t_, offset_ ? &top_ : nullptr);
+    return true;
   }
 
+ public:
   void solve(const Eigen::VectorXd& r, const Eigen::VectorXd& s, Eigen::VectorXd& x, Eigen::VectorXd& lambda) override {
     rhs_.resize(kkt_.size());
     rhs_.head<3>() = r.head<3>();
     for (int a = 0; a < m_; ++a)
       for (int j = 1; j <= n_; ++j) {
         const int o = CableTreeKkt::offset(n_, a, j);
-        rhs_(o) = s(form_.link_row(a, j)) / l_;
+        rhs_(o) = released_.empty() || !released_[a][j - 1] ? s(form_.link_row(a, j)) / l_ : 0.0;
         rhs_.segment<3>(o + 1) = r.segment<3>(form_.joint_index(a, j));
       }
     if (offset_)  // each body's own part first, its coupling into joint n's row (header)
@@ -133,6 +161,7 @@ class Solver final : public ConstrainedMechanicalSolver {
   std::vector<std::array<Response, 3>> responses_;
   std::vector<Response> own_ = std::vector<Response>(m_);
   Eigen::VectorXd rhs_, sol_;
+  std::vector<std::vector<bool>> released_;  // the links the last factor_active released (empty after factor())
 };
 
 }  // namespace
@@ -140,11 +169,12 @@ class Solver final : public ConstrainedMechanicalSolver {
 ConstrainedForm::ConstrainedForm(const Parameters& p, const InitialCondition& ic)
     : mech_(p), ic_(ic), m_(p.multirotors), n_(p.links), body_(mech_.attachment_inertia()) {}  // J_Q without the offset
 
-Eigen::VectorXd ConstrainedForm::initial_state() const {
-  const State s = mech_.initial_state(ic_);
+Eigen::VectorXd ConstrainedForm::initial_state() const { return natural_state(mech_.initial_state(ic_)); }
+
+Eigen::VectorXd ConstrainedForm::natural_state(const State& s) const {
   const Joints joints = joints_of(mech_, s);
   const int nq = positions();
-  Eigen::VectorXd y = Eigen::VectorXd::Zero(2 * nq);
+  Eigen::VectorXd y = Eigen::VectorXd::Zero(2 * nq + work_terms());
   for (int a = 0; a < m_; ++a) {
     for (int j = 0; j <= n_; ++j) {
       y.segment<3>(joint_index(a, j)) = joints.J[a][j];
@@ -194,7 +224,38 @@ Observation ConstrainedForm::observe(double, const Eigen::VectorXd& y) const {
   // physical state's (1/2 Omega.J_Q Omega, equal to 1/2 tr(R' J_d R'^T) on the constraints).
   Observation o = mech_.observe(to_physical(y));
   o.constraint_rate_err = link_length_rate_error(mech_, joints(y));
+  if (unilateral()) o.external_work = 0.0 - y[2 * positions()];  // the impacts' loss W, taken from the system
   return o;
+}
+
+std::vector<double> ConstrainedForm::link_tensions(const Eigen::VectorXd& y, Eigen::VectorXd* acceleration) const {
+  const int nq = positions(), nc = constraints();
+  const Eigen::VectorXd q = y.head(nq), v = y.segment(nq, nq);
+  const double l = mech_.params().link_length();
+  Eigen::VectorXd f, Hvv, x, held_lambda, all_lambda;
+  force(0.0, q, v, f);
+  constraint_curvature(q, v, Hvv);
+  auto solver = make_solver();
+  // M a + G^T lambda = f, G a = -(dG/dt) v on the active rows: lambda_j d_j pulls joint j towards
+  // j - 1, a tension lambda_j |d_j|.
+  std::vector<bool> active(nc, true);
+  for (int a = 0; a < m_; ++a)
+    for (int j = 1; j <= n_; ++j)
+      active[link_row(a, j)] =
+          (q.segment<3>(joint_index(a, j)) - q.segment<3>(joint_index(a, j - 1))).norm() >= l * (1.0 - kLinkAtLength);
+  if (!solver->factor_active(q, q, active)) return {};
+  solver->solve(f, -Hvv, x, held_lambda);
+  if (acceleration) *acceleration = x;
+  if (!solver->factor(q, q)) return {};
+  solver->solve(f, -Hvv, x, all_lambda);
+  std::vector<double> T(m_ * n_);
+  for (int a = 0; a < m_; ++a)
+    for (int j = 1; j <= n_; ++j) {
+      const int r = link_row(a, j);
+      const double length = (q.segment<3>(joint_index(a, j)) - q.segment<3>(joint_index(a, j - 1))).norm();
+      T[r] = (active[r] ? held_lambda[r] : all_lambda[r]) * length;
+    }
+  return T;
 }
 
 void ConstrainedForm::mass_times(const Eigen::VectorXd& v, Eigen::VectorXd& Mv) const {
@@ -296,6 +357,11 @@ void ConstrainedForm::constraint_jacobian_times(const Eigen::VectorXd& q, const 
     const int r = rotation_index(a);
     Gv.segment<6>(rotation_row(a)) = NaturalRigidBody::jacobian_times(NaturalRigidBody::read(q, r), NaturalRigidBody::read(v, r));
   }
+}
+
+bool ConstrainedForm::constraint_curvature(const Eigen::VectorXd&, const Eigen::VectorXd& v, Eigen::VectorXd& Hvv) const {
+  constraint_jacobian_times(v, v, Hvv);  // G(v) v (forms.hpp)
+  return true;
 }
 
 void ConstrainedForm::constraint_jacobian_transpose_times(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda,

@@ -186,8 +186,30 @@ class ConstrainedForm final : public ConstrainedMechanicalFormulation {
   std::string why_not_tangents() const override { return ""; }
   void constraint_force_jacobian_entries(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda,
                                          std::vector<Eigen::Triplet<double>>& entries) const override;
+  // Every constraint is a homogeneous quadratic in q (|d_j|^2 / 2 - const, R^T R - I), so
+  // d^2 g/dq^2 [v, v] = G(v) v: |DV_j|^2 on a link, the rate terms of R'^T R' on a body.
+  bool constraint_curvature(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& Hvv) const override;
+
+  // Issue 48, with Parameters::unilateral: the links are one-sided (|d_j| <= l, a tension only),
+  // the bodies' R^T R = I rows stay equalities; the impacts' loss W rides after [q, v]. The solver's
+  // factor_active releases links (CableTreeKkt) and keeps every body row.
+  bool unilateral() const override { return mech_.params().unilateral; }
+  bool one_sided(int row) const override { return mech_.params().unilateral && row < m_ * n_; }
+  double restitution() const override { return mech_.params().restitution; }
+  int work_terms() const override { return mech_.params().unilateral ? 1 : 0; }
+  void power(double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& P) const override {
+    P = Eigen::VectorXd::Zero(work_terms());  // the loss accrues only at impacts, from the integrator
+  }
 
   const Mechanics& mechanics() const { return mech_; }
+  // [q, v] (and W = 0 where unilateral) of a physical state.
+  Eigen::VectorXd natural_state(const State& s) const;
+  // Each link's tension (N) at the natural state y, from the acceleration-level saddle point with
+  // the links at their length (within kLinkAtLength) held and the others slack; a slack link's
+  // entry is what it would carry if it held too (every link held), so that its sign says which way
+  // it goes. [a n + j - 1]. Empty where the system is singular.
+  // With `acceleration`, the held solve's accelerations v' there too.
+  std::vector<double> link_tensions(const Eigen::VectorXd& y, Eigen::VectorXd* acceleration = nullptr) const;
   int joint_index(int a, int j) const { return j == 0 ? 0 : 3 + 3 * (a * n_ + j - 1); }
   int rotation_index(int a) const { return 3 + 3 * m_ * n_ + 9 * a; }
   int link_row(int a, int j) const { return a * n_ + j - 1; }

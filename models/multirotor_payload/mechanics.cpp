@@ -77,7 +77,7 @@ State Mechanics::initial_state(const InitialCondition& ic) const {
     const double psi = 2.0 * M_PI * a / M;
     const Vec3 dir(std::cos(ic.cable_elevation) * std::cos(psi), std::cos(ic.cable_elevation) * std::sin(psi),
                    -std::sin(ic.cable_elevation));
-    for (auto& q : s.q[a]) q = dir;
+    for (auto& q : s.q[a]) q = ic.cable_span * dir;
   }
   return s;
 }
@@ -147,7 +147,7 @@ void for_each_point_mass(const Mechanics& mech, const State& s, Visit&& visit) {
   for (int a = 0; a < p.multirotors; ++a) {
     Vec3 J = s.Xp, Jdot = s.Vp;
     for (int i = 0; i < p.links; ++i) {
-      const Vec3 qdot = s.omega[a][i].cross(s.q[a][i]);
+      const Vec3 qdot = mech.link_rate(s.q[a][i], s.omega[a][i]);
       visit(p.link_mass, J + 0.5 * l * s.q[a][i], Jdot + 0.5 * l * qdot);
       J += l * s.q[a][i];
       Jdot += l * qdot;
@@ -228,7 +228,9 @@ Observation Mechanics::observe(const State& s) const {
   std::vector<Vec3> J;
   for (int a = 0; a < p_.multirotors; ++a) {
     o.orthogonality_err = std::max(o.orthogonality_err, so3::orthogonality_error(s.R[a]));
-    for (const Vec3& q : s.q[a]) o.constraint_err = std::max(o.constraint_err, s2::unit_length_error(q));
+    // A unilateral link may be shorter than l: only its overstretch |q_i| - 1 > 0 violates it.
+    for (const Vec3& q : s.q[a])
+      o.constraint_err = std::max(o.constraint_err, p_.unilateral ? q.norm() - 1.0 : s2::unit_length_error(q));
     joints(s.Xp, s.q[a], J);
     const Vec3 XQ = centre_of_mass(J[p_.links], s.R[a]);
     for (int k = 0; k < 3; ++k) o.extra.push_back(XQ(k));
@@ -237,7 +239,7 @@ Observation Mechanics::observe(const State& s) const {
     // with the offset joint n's momentum gains m_Q R (Omega x rho_c) (mechanics.hpp).
     std::vector<Vec3> Jdot(p_.links + 1);
     Jdot[0] = s.Vp;
-    for (int j = 1; j <= p_.links; ++j) Jdot[j] = Jdot[j - 1] + l * s.omega[a][j - 1].cross(s.q[a][j - 1]);
+    for (int j = 1; j <= p_.links; ++j) Jdot[j] = Jdot[j - 1] + l * link_rate(s.q[a][j - 1], s.omega[a][j - 1]);
     Vec3 suffix = Vec3::Zero();
     std::vector<double> norms(p_.links);
     for (int j = p_.links; j >= 1; --j) {

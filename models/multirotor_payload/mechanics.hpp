@@ -44,6 +44,11 @@ struct Parameters {
   Mat3 J_Q = Mat3::Identity();  // multirotor inertia about its centre of mass, body frame (kg m^2)
   Vec3 attachment_offset = Vec3::Zero();  // cable attachment point from the multirotor's centre of mass, body frame (m)
   double g = 9.81;
+  // Issue 48: each link a unilateral constraint |J_j - J_{j-1}| <= l (an inextensible cable that
+  // goes slack and snaps taut), with Newton's impact law of restitution e at a link that closes.
+  // The physical state then carries each link's stretching rate too (State below).
+  bool unilateral = false;
+  double restitution = 0.0;
   double link_length() const { return cable_length / links; }
   // Constant inertial thrust of multirotor a (SPEC): its share of the total weight, its own
   // mass and cable plus 1/m of the payload, upward: f = -(m_Q + n m_i + m_p/m) g e3.
@@ -61,12 +66,19 @@ struct InitialCondition {
   Vec3 payload_velocity = Vec3::Zero();
   Mat3 R0 = Mat3::Identity();       // every multirotor
   Vec3 Omega0 = Vec3::Zero();       // every multirotor, body frame (rad/s)
+  // Each cable's chord over its length n l: 1 straight and taut; below 1 (unilateral links only)
+  // every link shortened alike along the chord, a slack cable (|q_i| = cable_span).
+  double cable_span = 1.0;
 };
 
 // The physical state, shared by every formulation: payload, then per multirotor its attitude
 // and body angular velocity and per link the unit direction q_i (payload -> multirotor) and
 // the link angular velocity omega_i (qdot_i = omega_i x q_i, omega_i . q_i = 0).
 // Packed as [X_p, V_p, {R (9, row-major), Omega, {q_i, omega_i}_{i=1..n}}_{a=1..m}].
+// With unilateral links q_i = d_i / l is no longer a unit vector, and its rate has a part along
+// itself (the link's stretching rate) that q_i' = omega_i x q_i cannot carry: omega_i's component
+// along q_i carries it, q_i' = omega_i x q_i + (omega_i . q_i / |q_i|^2) q_i (Mechanics::link_rate),
+// a one-to-one map for q_i != 0 that is the usual one where omega_i . q_i = 0.
 struct State {
   Vec3 Xp = Vec3::Zero(), Vp = Vec3::Zero();
   std::vector<Mat3> R;
@@ -99,6 +111,14 @@ class Mechanics {
 
   // Joints J_j^a (j = 1..n) of cable a from X_p and its directions.
   void joints(const Vec3& Xp, const std::vector<Vec3>& q, std::vector<Vec3>& J) const;
+  // q_i' from (q_i, omega_i), and omega_i from (q_i, q_i') (State): omega x q and q x q' with
+  // bilateral links, and with unilateral ones the stretching rate along q_i as well.
+  Vec3 link_rate(const Vec3& q, const Vec3& omega) const {
+    return p_.unilateral ? Vec3(omega.cross(q) + (omega.dot(q) / q.squaredNorm()) * q) : Vec3(omega.cross(q));
+  }
+  Vec3 link_angular_velocity(const Vec3& q, const Vec3& qdot) const {
+    return p_.unilateral ? Vec3((q.cross(qdot) + q.dot(qdot) * q) / q.squaredNorm()) : Vec3(q.cross(qdot));
+  }
 
   // The attachment offset (header): whether rho != 0, and the pieces of the coupling.
   bool attachment_offset() const { return offset_; }

@@ -16,6 +16,7 @@
 #include "mechanics/lazy_parts_model.hpp"
 #include "core/lie_group_ode.hpp"
 #include "models/multirotor_payload/forms.hpp"
+#include "models/multirotor_payload/unilateral_model.hpp"
 #include "core/linear_modes.hpp"
 
 namespace tb::multirotor_payload {
@@ -35,6 +36,16 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
   p.g = model.non_negative("gravity");
   // Optional: the cable's attachment point from the multirotor's centre of mass, body frame (m).
   p.attachment_offset = model.vec3_or("attachment_offset", Vec3::Zero());
+  // Optional (issue 48): links that go slack and snap taut, with Newton's restitution e.
+  if (model.has("link")) p.unilateral = model.one_of("link", {"bilateral", "unilateral"}) == "unilateral";
+  if (p.unilateral) {
+    p.restitution = model.non_negative_or("restitution", 0.0);
+    if (!(p.restitution <= 1.0))
+      model.fail("restitution", "Newton's coefficient of restitution e in [0, 1]", format_g(p.restitution));
+    if (!p.attachment_offset.isZero(0.0))
+      model.fail("attachment_offset", "[0, 0, 0] with link = \"unilateral\" (a slack cable on an offset attachment is not built)",
+                 "a non-zero offset");
+  }
   model.finish();
 
   InitialCondition ic;
@@ -45,9 +56,18 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
   ic.payload_velocity = initial.vec3("payload_velocity");
   ic.R0 = read_rotation(initial, "R0");
   ic.Omega0 = initial.vec3("Omega0");
+  if (initial.has("cable_span")) {
+    ic.cable_span = initial.number("cable_span");
+    if (!p.unilateral && ic.cable_span != 1.0)
+      initial.fail("cable_span", "1 (a chord shorter than the cable needs [model] link = \"unilateral\")", format_g(ic.cable_span));
+    if (!(ic.cable_span > 0.0 && ic.cable_span <= 1.0))
+      initial.fail("cable_span", "the cable's chord over its length in (0, 1]", format_g(ic.cable_span));
+  }
   initial.finish();
   return make_model(p, ic);
 }
+
+}  // namespace
 
 // The rest state the model is linearised about: every cable hanging straight down from its
 // multirotor (the multirotor straight above the payload), at rest, R = I.
@@ -60,10 +80,8 @@ InitialCondition hanging_rest() {
   return rest;
 }
 
-}  // namespace
-
 // [X_p, V_p, {R, Omega, {q_i, omega_i}_{i=1..n}}_{a=1..m}] (Mechanics::pack).
-static std::vector<PhysicalPart> physical_parts(const Parameters& p) {
+std::vector<PhysicalPart> physical_parts(const Parameters& p) {
   PhysicalParts parts;
   parts.then(PhysicalPart::Configuration, 3).then(PhysicalPart::Rate, 3);
   for (int a = 0; a < p.multirotors; ++a) {
@@ -74,6 +92,7 @@ static std::vector<PhysicalPart> physical_parts(const Parameters& p) {
 }
 
 std::shared_ptr<const Model> make_model(const Parameters& p, const InitialCondition& ic) {
+  if (p.unilateral) return make_unilateral_model(p, ic);
   const std::string why_not_natural = NaturalRigidBody::why_not(p.J_Q);
   auto menu = std::make_shared<FormulationMenu>(
       "multirotor_payload",

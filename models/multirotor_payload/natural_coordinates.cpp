@@ -18,7 +18,7 @@ Joints joints_of(const Mechanics& mech, const State& s) {
     out.V[a][0] = s.Vp;
     for (int j = 1; j <= n; ++j) {
       out.J[a][j] = out.J[a][j - 1] + l * s.q[a][j - 1];
-      out.V[a][j] = out.V[a][j - 1] + l * s.omega[a][j - 1].cross(s.q[a][j - 1]);
+      out.V[a][j] = out.V[a][j - 1] + l * mech.link_rate(s.q[a][j - 1], s.omega[a][j - 1]);
     }
   }
   return out;
@@ -36,7 +36,7 @@ void cable_state_from_joints(const Mechanics& mech, const Joints& joints, State&
       const Vec3 q = (joints.J[a][j] - joints.J[a][j - 1]) / l;
       const Vec3 qdot = (joints.V[a][j] - joints.V[a][j - 1]) / l;
       s.q[a][j - 1] = q;
-      s.omega[a][j - 1] = q.cross(qdot);
+      s.omega[a][j - 1] = mech.link_angular_velocity(q, qdot);
     }
 }
 
@@ -46,7 +46,9 @@ double link_length_rate_error(const Mechanics& mech, const Joints& joints) {
   for (std::size_t a = 0; a < joints.J.size(); ++a)
     for (std::size_t j = 1; j < joints.J[a].size(); ++j) {
       const Vec3 d = joints.J[a][j] - joints.J[a][j - 1], dv = joints.V[a][j] - joints.V[a][j - 1];
-      worst = std::max(worst, std::abs(d.dot(dv)) / (d.norm() * l));
+      const double rate = d.dot(dv) / (d.norm() * l);
+      if (!mech.params().unilateral) worst = std::max(worst, std::abs(rate));
+      else if (d.norm() >= l * (1.0 - kLinkAtLength)) worst = std::max(worst, rate);
     }
   return worst;
 }

@@ -27,11 +27,17 @@ inline double link_constraint(const Vec3& d, double l) { return 0.5 * (d.squared
 // The joints of a physical state: J_j = X_p + l (q_1 + ... + q_j), V_j = V_p + l sum omega_i x q_i.
 Joints joints_of(const Mechanics& mech, const State& s);
 // The physical state's cable part from joints: q_i = d_i / l, NOT normalised (so that the
-// link-length drift shows in |q_i| - 1), omega_i = q_i x qdot_i with qdot_i = DV_i / l; X_p,
+// link-length drift shows in |q_i| - 1), omega_i from q_i and qdot_i = DV_i / l
+// (Mechanics::link_angular_velocity: q_i x qdot_i, with unilateral links its stretching rate too); X_p,
 // V_p from joint 0. R and Omega are left to the caller (s.R, s.Omega sized m).
 void cable_state_from_joints(const Mechanics& mech, const Joints& joints, State& s);
 // max over links of |d/dt |d_i|| / l = |d_i . DV_i| / (|d_i| l) (1/s): the rate of the relative
-// link-length error, the forms' constraint_rate_err.
+// link-length error, the forms' constraint_rate_err. With unilateral links only a link at its
+// length (within kLinkAtLength) that opens beyond it violates the constraint: the outward rate
+// there, max(0, d_i . DV_i) / (|d_i| l) (a slack link moves either way freely).
 double link_length_rate_error(const Mechanics& mech, const Joints& joints);
+// A unilateral link within this fraction of its length counts as at it (a method's drift of a taut
+// link stays inside; the observer's and the hybrid form's tolerance).
+inline constexpr double kLinkAtLength = 1e-6;
 
 }  // namespace tb::multirotor_payload

@@ -1,0 +1,222 @@
+#include "core/hybrid_constrained_ode.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "core/format.hpp"
+#include "core/unilateral_impulse.hpp"
+
+namespace tb {
+
+namespace {
+// A free row's event function is its gap less this (relative to the row's scale): a row released at
+// its length (gap 0 to round-off) starts on the slack side, so its next closing is a sign change.
+constexpr double kGapOffset = 64.0 * std::numeric_limits<double>::epsilon();
+// A held row whose tension over the force scale is this small at a located event is at its zero (the
+// locator's bracket is a few ulps of t): it opens there.
+constexpr double kOpeningTension = 1e-8;
+// A row within this of its length (relative, g / s) is at it for the impulse problem and the modes.
+constexpr double kAtLength = 1e-10;
+// More jumps than this, each within 1e-9 time scales of the last, are a Zeno accumulation.
+constexpr int kZenoJumps = 1000;
+}  // namespace
+
+HybridConstrainedOde::HybridConstrainedOde(std::unique_ptr<const ConstrainedMechanicalFormulation> form,
+                                           HybridTimeScales scales)
+    : form_(std::move(form)),
+      scales_(scales),
+      n_(form_->positions()),
+      rows_(form_->constraints()),
+      base_(2 * form_->positions() + form_->work_terms()),
+      equality_(equality_rows(*form_)),
+      scale_(form_->constraint_scale()),
+      solver_(form_->make_solver()) {
+  for (int i = 0; i < rows_; ++i)
+    if (form_->one_sided(i)) one_sided_.push_back(i);
+  if (one_sided_.empty() || form_->work_terms() < 1)
+    throw std::invalid_argument("the hybrid ODE needs a constrained form with one-sided rows and a work term for the impacts' loss");
+  // The force scale: the applied forces at the start (a tension over it is O(1) where a link carries
+  // the weights it holds).
+  const Eigen::VectorXd y0 = form_->initial_state();
+  Eigen::VectorXd f;
+  form_->force(0.0, y0.head(n_), y0.segment(n_, n_), f);
+  force_scale_ = f.cwiseAbs().maxCoeff() > 0.0 ? f.cwiseAbs().maxCoeff() : 1.0;
+}
+
+bool HybridConstrainedOde::accelerations(double t, const Eigen::VectorXd& y, Eigen::VectorXd& a,
+                                         Eigen::VectorXd& lambda) const {
+  const Eigen::VectorXd q = y.head(n_), v = y.segment(n_, n_);
+  std::vector<bool> active(rows_);
+  for (int i = 0; i < rows_; ++i) active[i] = equality_[i] || held(y, i);
+  if (!solver_->factor_active(q, q, active)) return false;
+  Eigen::VectorXd f, g, Gv, Hvv;
+  form_->force(t, q, v, f);
+  form_->constraint(q, g);
+  form_->constraint_jacobian_times(q, v, Gv);
+  if (!form_->constraint_curvature(q, v, Hvv)) return false;
+  const double p = scales_.baumgarte_rate;
+  // g'' + 2 p g' + p^2 g = 0 on the held rows (seed 004 §3).
+  const Eigen::VectorXd s = -Hvv - 2.0 * p * Gv - p * p * g;
+  solver_->solve(f, s, a, lambda);
+  for (int i = 0; i < rows_; ++i)
+    if (!active[i]) lambda[i] = 0.0;
+  return a.allFinite() && lambda.allFinite();
+}
+
+bool HybridConstrainedOde::multipliers(double t, const Eigen::VectorXd& y, Eigen::VectorXd& lambda) const {
+  Eigen::VectorXd a;
+  return accelerations(t, y, a, lambda);
+}
+
+double HybridConstrainedOde::tension_value(const Eigen::VectorXd& lambda, int row) const {
+  return lambda[row] * std::sqrt(scale_[row]) / force_scale_;
+}
+
+void HybridConstrainedOde::rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const {
+  dydt = Eigen::VectorXd::Zero(state_size());
+  dydt.head(n_) = y.segment(n_, n_);
+  Eigen::VectorXd a, lambda;
+  if (!accelerations(t, y, a, lambda)) {
+    dydt.setConstant(std::numeric_limits<double>::quiet_NaN());  // the integrator fails the step
+    return;
+  }
+  dydt.segment(n_, n_) = a;
+  Eigen::VectorXd P;
+  form_->power(t, y.head(n_), y.segment(n_, n_), P);
+  if (P.size()) dydt.segment(2 * n_, P.size()) = P;
+}
+
+void HybridConstrainedOde::switching_values(double t, const Eigen::VectorXd& y, Eigen::VectorXd& s,
+                                            Eigen::VectorXd& rate) const {
+  const int k = static_cast<int>(one_sided_.size());
+  s.resize(k);
+  rate.resize(k);
+  const Eigen::VectorXd q = y.head(n_), v = y.segment(n_, n_);
+  Eigen::VectorXd g, Gv, a, lambda;
+  form_->constraint(q, g);
+  form_->constraint_jacobian_times(q, v, Gv);
+  bool any_held = false;
+  for (int i : one_sided_) any_held = any_held || held(y, i);
+  const bool solved = any_held && accelerations(t, y, a, lambda);
+  // A held row's rate, a guide for an interior probe only: the tension's central difference along the
+  // flow over 1e-7 time scales.
+  Eigen::VectorXd lambda_up, lambda_down;
+  if (solved) {
+    Eigen::VectorXd dydt, y_probe;
+    rhs(t, y, dydt);
+    const double dt = 1e-7 * scales_.time_scale;
+    y_probe = y + dt * dydt;
+    multipliers(t + dt, y_probe, lambda_up);
+    y_probe = y - dt * dydt;
+    multipliers(t - dt, y_probe, lambda_down);
+  }
+  for (int e = 0; e < k; ++e) {
+    const int i = one_sided_[e];
+    if (held(y, i)) {
+      s[e] = solved ? tension_value(lambda, i) : std::numeric_limits<double>::quiet_NaN();
+      rate[e] = solved && lambda_up.size() && lambda_down.size()
+                    ? (tension_value(lambda_up, i) - tension_value(lambda_down, i)) / (2e-7 * scales_.time_scale)
+                    : 0.0;
+    } else {
+      s[e] = g[i] / scale_[i] - kGapOffset;
+      rate[e] = Gv[i] / scale_[i];
+    }
+  }
+}
+
+bool HybridConstrainedOde::settle_modes(double t, Eigen::VectorXd& y) const {
+  bool changed = false;
+  const Eigen::VectorXd q = y.head(n_);
+  Eigen::VectorXd g, Gv, Hvv, Ga, a, lambda;
+  form_->constraint(q, g);
+  const int k = static_cast<int>(one_sided_.size());
+  for (int pivot = 0; pivot <= 4 * k + 8; ++pivot) {
+    if (!accelerations(t, y, a, lambda)) return changed;
+    const Eigen::VectorXd v = y.segment(n_, n_);
+    form_->constraint_jacobian_times(q, v, Gv);
+    form_->constraint_jacobian_times(q, a, Ga);
+    form_->constraint_curvature(q, v, Hvv);
+    const double rate_tol = 1e-9 * (Gv.cwiseAbs().maxCoeff() + v.cwiseAbs().maxCoeff() * scale_.cwiseSqrt().maxCoeff());
+    int flip = -1;
+    for (int i : one_sided_) {
+      if (held(y, i)) {
+        if (tension_value(lambda, i) < -kOpeningTension) flip = i;  // it would push
+      } else if (g[i] / scale_[i] >= -kAtLength && std::abs(Gv[i]) <= rate_tol && Hvv[i] + Ga[i] > 0.0) {
+        flip = i;  // at its length, at rest along itself, and the free motion would stretch it
+      }
+      if (flip >= 0) break;
+    }
+    if (flip < 0) return changed;
+    y[base_ + flip] = held(y, flip) ? 0.0 : 1.0;
+    changed = true;
+  }
+  return changed;
+}
+
+Eigen::VectorXd HybridConstrainedOde::initial_state() const {
+  const Eigen::VectorXd y0 = form_->initial_state();
+  Eigen::VectorXd y = Eigen::VectorXd::Zero(state_size());
+  y.head(base_) = y0;
+  Eigen::VectorXd g, Gv;
+  form_->constraint(y0.head(n_), g);
+  form_->constraint_jacobian_times(y0.head(n_), y0.segment(n_, n_), Gv);
+  // Held where at the length and not opening; then the acceleration-level modes.
+  for (int i = 0; i < rows_; ++i)
+    y[base_ + i] = equality_[i] || (g[i] / scale_[i] >= -kAtLength && Gv[i] <= 0.0) ? 1.0 : 0.0;
+  settle_modes(0.0, y);
+  return y;
+}
+
+bool HybridConstrainedOde::apply_jump(double t, Eigen::VectorXd& y) const {
+  // Zeno: jumps that do not advance time.
+  if (t - last_jump_t_ < 1e-9 * scales_.time_scale) {
+    if (++jumps_in_place_ > kZenoJumps)
+      throw std::runtime_error("Zeno accumulation of impacts at t = " + format_g(t, 10) + " s: " + std::to_string(kZenoJumps) +
+                               " jumps within " + format_g(1e-9 * scales_.time_scale, 3) +
+                               " s of each other; an event-driven method cannot pass an accumulation point");
+  } else {
+    jumps_in_place_ = 0;
+  }
+  last_jump_t_ = t;
+  bool changed = false;
+  const Eigen::VectorXd q = y.head(n_), v = y.segment(n_, n_);
+  Eigen::VectorXd g, Gv, a, lambda;
+  form_->constraint(q, g);
+  form_->constraint_jacobian_times(q, v, Gv);
+  // Openings: held rows whose tension is at its zero.
+  if (accelerations(t, y, a, lambda))
+    for (int i : one_sided_)
+      if (held(y, i) && tension_value(lambda, i) <= kOpeningTension) {
+        y[base_ + i] = 0.0;
+        changed = true;
+      }
+  // Closings: free rows at their length moving beyond it. The impulse problem runs over them and
+  // every held row (a snap pulls through the taut links).
+  std::vector<bool> candidates(rows_, false);
+  bool closing = false;
+  for (int i : one_sided_) {
+    const bool at_length = g[i] / scale_[i] >= -kAtLength;
+    if (!held(y, i) && at_length && Gv[i] > 0.0) closing = candidates[i] = true;
+    else if (held(y, i)) candidates[i] = true;
+  }
+  if (closing) {
+    const ImpulseSolution impact = solve_impulses(*form_, *solver_, q, v, v, form_->restitution(), candidates);
+    if (!impact.ok) throw std::runtime_error("the impulse problem at t = " + format_g(t, 10) + " s failed: " + impact.why_not);
+    y.segment(n_, n_) = impact.v_plus;
+    y[2 * n_] += impact.energy_taken;
+    Eigen::VectorXd Gv_plus;
+    form_->constraint_jacobian_times(q, impact.v_plus, Gv_plus);
+    const double rate_tol = 1e-9 * (Gv.cwiseAbs().maxCoeff() + v.cwiseAbs().maxCoeff() * scale_.cwiseSqrt().maxCoeff());
+    // Held: the rows that carry an impulse and end at rest along themselves (e = 0); a rebound
+    // (G_i v+ = -e G_i v- < 0) flies.
+    // A held row the impulses left moving inwards goes slack too.
+    for (int i : one_sided_)
+      if (impact.active[i]) y[base_ + i] = std::abs(Gv_plus[i]) <= rate_tol ? 1.0 : 0.0;
+      else if (held(y, i) && Gv_plus[i] < -rate_tol) y[base_ + i] = 0.0;
+    changed = true;
+  }
+  return settle_modes(t, y) || changed;
+}
+
+}  // namespace tb

@@ -1,0 +1,80 @@
+#pragma once
+// The hybrid ODE of any constrained form with one-sided constraints (issue 48: links that go slack
+// and snap taut), for event-driven methods: between events an ODE, at each located event a jump.
+//
+// State y = [q (n), v (n), W (the form's work terms), mode (one per constraint row: 1 held, 0 not)].
+// Between events the held rows (every equality row, and the one-sided rows in mode 1) are
+// Baumgarte-stabilised at the acceleration level (seed 004 §3, the index-1 equations the DAE forms
+// use), the others free:
+//   q' = v,   [M  G_A^T] [v'    ]   [f(t, q, v)                           ]
+//             [G_A  0  ] [lambda] = [-(dG/dt) v - 2 p G v - p^2 g, rows A]
+// with the form's own structured solver on the held rows (factor_active) and its curvature
+// (dG/dt) v = d^2 g/dq^2 [v, v] (ConstrainedMechanicalFormulation::constraint_curvature).
+//
+// Event functions, one per one-sided row, read the mode: a held row its tension lambda_i sqrt(s_i)
+// over the form's force scale (it opens where that falls through 0), a free row its gap
+// g_i / s_i (it closes where that reaches 0; s_i = constraint_scale, so g_i / s_i ~ (|d| - l) / l
+// on a link). At a located event apply_jump:
+//   - releases the held rows whose tension is at its zero;
+//   - at rows that close (at their length, G_i v > 0) solves the impulse problem over them and the
+//     held rows (core/unilateral_impulse.hpp: an LCP by principal pivoting with Newton's impact
+//     law; a snap propagates through taut links), books its loss in W, and holds the rows that
+//     end at rest along themselves;
+//   - settles the modes at the acceleration level (a held row that would push is released, a free
+//     row at its length that would stretch is held: least-index pivoting, as the impulse problem).
+// A run of jumps that do not advance time (a Zeno accumulation) is reported, never looped on.
+
+#include <memory>
+#include <vector>
+
+#include "core/formulation.hpp"
+
+namespace tb {
+
+struct HybridTimeScales {
+  double baumgarte_rate = 0.0;  // p (1/s): the held rows' drift decays like exp(-p t)
+  double time_scale = 0.0;      // the fastest motion's time (s): Zeno's and the rate probes' unit
+};
+
+class HybridConstrainedOde final : public OdeFormulation {
+ public:
+  // The form must have one-sided rows and a work term (it throws std::invalid_argument otherwise).
+  HybridConstrainedOde(std::unique_ptr<const ConstrainedMechanicalFormulation> form, HybridTimeScales scales);
+  IntegratedConstraints integrated_constraints() const override { return {true, true}; }
+  int state_size() const override { return base_ + rows_; }
+  Eigen::VectorXd initial_state() const override;
+  void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override;
+  Observation observe(double t, const Eigen::VectorXd& y) const override { return form_->observe(t, y.head(base_)); }
+  std::vector<std::string> extra_column_names() const override { return form_->extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return form_->physical_state(y.head(base_)); }
+  void switching_values(double t, const Eigen::VectorXd& y, Eigen::VectorXd& s, Eigen::VectorXd& rate) const override;
+  bool apply_jump(double t, Eigen::VectorXd& y) const override;
+
+  const ConstrainedMechanicalFormulation& constrained() const { return *form_; }
+  // The one-sided rows, in the order of the event functions.
+  const std::vector<int>& one_sided_rows() const { return one_sided_; }
+  // The held rows' multipliers at y (the stabilised equations'), all rows; false where singular.
+  bool multipliers(double t, const Eigen::VectorXd& y, Eigen::VectorXd& lambda) const;
+
+ private:
+  bool held(const Eigen::VectorXd& y, int row) const { return y[base_ + row] > 0.5; }
+  // v' and lambda on the held rows of y.
+  bool accelerations(double t, const Eigen::VectorXd& y, Eigen::VectorXd& a, Eigen::VectorXd& lambda) const;
+  // A held row's tension over the force scale.
+  double tension_value(const Eigen::VectorXd& lambda, int row) const;
+  // The acceleration-level modes (header). Returns whether a mode changed.
+  bool settle_modes(double t, Eigen::VectorXd& y) const;
+
+  std::unique_ptr<const ConstrainedMechanicalFormulation> form_;
+  HybridTimeScales scales_;
+  int n_, rows_, base_;
+  std::vector<int> one_sided_;
+  std::vector<bool> equality_;
+  Eigen::VectorXd scale_;  // constraint_scale()
+  double force_scale_ = 1.0;
+  mutable std::unique_ptr<ConstrainedMechanicalSolver> solver_;  // one formulation object per run
+  mutable double last_jump_t_ = -1.0;
+  mutable int jumps_in_place_ = 0;
+};
+
+}  // namespace tb

@@ -1,0 +1,104 @@
+// Model C on unilateral links (issue 48). Offered as the constrained mechanical form with one-sided
+// link rows (time-stepping schemes with an impact law) and as the hybrid ODE built on it
+// (core/hybrid_constrained_ode.hpp: event-driven methods). The other forms decline: each keeps the
+// links at their length by construction (q_i on S^2) or by stabilisation in every phase.
+
+#include <cmath>
+
+#include "core/format.hpp"
+#include "core/hybrid_constrained_ode.hpp"
+#include "core/linear_modes.hpp"
+#include "models/multirotor_payload/forms.hpp"
+#include "models/multirotor_payload/model.hpp"
+#include "models/multirotor_payload/unilateral_model.hpp"
+
+namespace tb::multirotor_payload {
+
+std::shared_ptr<const Model> make_unilateral_model(const Parameters& p, const InitialCondition& ic) {
+  const double l = p.link_length();
+  // The held links' Baumgarte rate and the hybrid form's time unit: a link's fall time sqrt(l / g),
+  // as the unilateral pendulum's 4 sqrt(g / l).
+  const HybridTimeScales scales{4.0 * std::sqrt(p.g / l), std::sqrt(l / p.g)};
+  FormulationMenu::Item hybrid{FormulationKind::EmbeddedOde,
+                               [p, ic, scales]() -> std::unique_ptr<Formulation> {
+                                 return std::make_unique<HybridConstrainedOde>(std::make_unique<ConstrainedForm>(p, ic), scales);
+                               },
+                               "", ""};
+  auto model = std::make_shared<FormulationMenu>(
+      "multirotor_payload",
+      StateSize{2.0 * (3.0 + 3.0 * p.multirotors * p.links + 9.0 * p.multirotors) + 1.0 + 7.0 * p.multirotors * p.links +
+                    6.0 * p.multirotors,
+                "natural coordinates and a mode per link: multirotors = " + std::to_string(p.multirotors) +
+                    ", links_per_cable = " + std::to_string(p.links)},
+      std::vector<FormulationMenu::Item>{
+          hybrid, offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic),
+          decline(FormulationKind::IndexOneDae,
+                  "a hybrid DAE (the held links' index-1 equations, the slack links free, switched at located events with "
+                  "IDA's consistent values re-solved after each jump) is not built yet; its Baumgarte DAE holds every link at "
+                  "its length in every phase"),
+          decline(FormulationKind::DiscreteLieGroup,
+                  "its discrete Lie group form moves each link on S^2 (fixed length); the variational collision integrator "
+                  "on the links' balls (Fetecau, Marsden, Ortiz & West 2003) is not built yet"),
+          decline(FormulationKind::LieGroupOde,
+                  "its Lie group form moves each link on S^2 (fixed length); a hybrid one, switched at located events, is not "
+                  "built yet")},
+      physical_parts(p));
+  // Impulses are internal and thrust equals the total weight: no net external force, P is conserved
+  // across every snap.
+  model->declare_linear_momentum_conserved();
+  model->declare_slowest_period_source([p]() -> std::pair<double, std::string> {
+    Parameters rigid = p;
+    rigid.unilateral = false;
+    const ConstrainedForm form(rigid, hanging_rest());
+    return linearised_slowest_period(form, initial_configuration(form), "the hanging equilibrium of the taut cables");
+  });
+
+  SwitchingFunctions links;
+  links.count = p.multirotors * p.links;
+  const double stiffness = p.payload_mass * p.g / l;
+  links.meaning = "each link's tension over m_p g / l where it holds (m; it opens where this falls through 0), and its gap "
+                  "|J_j - J_{j-1}| - l (m; it closes where this reaches 0), cable by cable from the payload";
+  links.stiffness = stiffness;
+  links.gap_tolerance = kLinkAtLength * l;
+  auto form = std::make_shared<const ConstrainedForm>(p, ic);
+  // The tension and its rate along the motion (a central difference over 1e-7 fall times, for the
+  // observer's interpolation only).
+  links.evaluate = [form, stiffness, p](double, const Eigen::VectorXd& physical, Eigen::VectorXd& s, Eigen::VectorXd& rate) {
+    const Mechanics& mech = form->mechanics();
+    const Eigen::VectorXd y = form->natural_state(mech.unpack(physical));
+    const int nq = form->positions(), count = p.multirotors * p.links;
+    Eigen::VectorXd a;
+    const std::vector<double> T = form->link_tensions(y, &a);
+    s = Eigen::VectorXd::Constant(count, std::nan(""));
+    rate = Eigen::VectorXd::Zero(count);
+    if (T.empty()) return;
+    const double dt = 1e-7 * std::sqrt(p.link_length() / p.g);
+    Eigen::VectorXd up = y, down = y;
+    up.head(nq) += dt * y.segment(nq, nq), up.segment(nq, nq) += dt * a;
+    down.head(nq) -= dt * y.segment(nq, nq), down.segment(nq, nq) -= dt * a;
+    const std::vector<double> T_up = form->link_tensions(up), T_down = form->link_tensions(down);
+    for (int i = 0; i < count; ++i) {
+      s[i] = T[size_t(i)] / stiffness;
+      if (!T_up.empty() && !T_down.empty()) rate[i] = (T_up[size_t(i)] - T_down[size_t(i)]) / (2.0 * dt * stiffness);
+    }
+  };
+  links.gap = [form, p](double, const Eigen::VectorXd& physical, Eigen::VectorXd& s, Eigen::VectorXd& rate) {
+    const Mechanics& mech = form->mechanics();
+    const State state = mech.unpack(physical);
+    const double l = p.link_length();
+    s.resize(p.multirotors * p.links);
+    rate.resize(s.size());
+    for (int a = 0; a < p.multirotors; ++a)
+      for (int i = 0; i < p.links; ++i) {
+        const Vec3& q = state.q[size_t(a)][size_t(i)];
+        s[a * p.links + i] = l * (q.norm() - 1.0);
+        rate[a * p.links + i] = l * q.dot(mech.link_rate(q, state.omega[size_t(a)][size_t(i)])) / q.norm();
+      }
+  };
+  links.impacts = "each cable is a chain of unilateral links (|J_j - J_{j-1}| <= l, a tension only) that snap taut by "
+                  "Newton's impact law (e = " + format_g(p.restitution) + "), a jump of the joints' velocities";
+  model->declare_switching(std::move(links));
+  return model;
+}
+
+}  // namespace tb::multirotor_payload

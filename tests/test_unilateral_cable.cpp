@@ -1,0 +1,239 @@
+// Issue 48 on Model C: cables of unilateral links, the hybrid ODE of any constrained form with
+// one-sided rows (core/hybrid_constrained_ode.hpp) and the pieces under them.
+//
+//  - Every constrained form's curvature d^2 g/dq^2 [v, v] against central differences of G(q) v.
+//  - The cable tree's saddle-point solve with links released against a dense solve of the same
+//    system (the released rows' multipliers 0, the others' equations exact).
+//  - The generic hybrid ODE on the unilateral pendulum's constrained form against the pendulum's
+//    own hybrid form and its closed form: the free fall, the snap's jump and loss, the taut motion.
+//  - A one-link Model C cable (payload and multirotor as a dumbbell that starts slack): the snap's
+//    time and loss in closed form, for every method that runs it.
+//  - A three-link cable: the event-driven methods close the energy balance with the booked loss,
+//    agree with each other on it, and keep every link within its length.
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <vector>
+
+#include "app/input/applicability.hpp"
+#include "app/running/integrate.hpp"
+#include "core/hybrid_constrained_ode.hpp"
+#include "models/multirotor_payload/forms.hpp"
+#include "models/multirotor_payload/model.hpp"
+#include "models/planar_pendulum/forms.hpp"
+#include "models/planar_pendulum/unilateral_closed_forms.hpp"
+#include "studies/snap/observation.hpp"
+#include "tests/snap_run.hpp"
+#include "tests/test_support.hpp"
+
+using namespace tb;
+using namespace tb::testing;
+namespace mp = tb::multirotor_payload;
+namespace pp = tb::planar_pendulum;
+
+namespace {
+
+// Model C with its cables of unilateral links, starting slack (chord `span` of the length).
+mp::Parameters slack_cable(int cables, int links) {
+  mp::Parameters p;
+  p.multirotors = cables;
+  p.links = links;
+  p.J_Q = Mat3(Eigen::Vector3d(1.367e-2, 1.367e-2, 2.586e-2).asDiagonal());
+  p.unilateral = true;
+  return p;
+}
+mp::InitialCondition slack_start(double span) {
+  mp::InitialCondition ic;
+  ic.cable_elevation = M_PI / 3.0;
+  ic.cable_span = span;
+  return ic;
+}
+
+}  // namespace
+
+TEST_CASE("constraint curvature: d^2 g/dq^2 [v, v] against central differences of G(q) v, every constrained form",
+          "[unilateral]") {
+  std::vector<std::shared_ptr<const Model>> models;
+  for (const Case& c : bundled_cases()) models.push_back(c.model);
+  models.push_back(mp::make_model(slack_cable(3, 4), slack_start(0.8)));
+  int checked = 0;
+  for (const auto& model : models) {
+    std::string why_not;
+    auto made = model->make_formulation(FormulationKind::ConstrainedMechanical, why_not);
+    if (!made) continue;
+    const auto& form = static_cast<const ConstrainedMechanicalFormulation&>(*made);
+    const Eigen::VectorXd y = form.initial_state();
+    const int n = form.positions();
+    const Eigen::VectorXd q = y.head(n), v = Eigen::VectorXd::LinSpaced(n, -1.0, 2.0);
+    Eigen::VectorXd H;
+    if (!form.constraint_curvature(q, v, H)) continue;
+    ++checked;
+    const double e = 1e-6;
+    Eigen::VectorXd Gp, Gm;
+    form.constraint_jacobian_times(q + e * v, v, Gp);
+    form.constraint_jacobian_times(q - e * v, v, Gm);
+    const Eigen::VectorXd fd = (Gp - Gm) / (2 * e);
+    INFO(model->name());
+    CHECK((H - fd).cwiseAbs().maxCoeff() <= 1e-7 * (1.0 + fd.cwiseAbs().maxCoeff()));
+  }
+  CHECK(checked >= 2);
+}
+
+TEST_CASE("cable tree with released links: the structured solve against a dense one", "[unilateral]") {
+  const mp::ConstrainedForm form(slack_cable(3, 4), slack_start(0.8));
+  const int n = form.positions(), m = form.constraints();
+  Eigen::VectorXd q = form.initial_state().head(n);
+  for (int i = 0; i < n; ++i) q[i] += 1e-2 * std::sin(1.7 * i);  // off the straight chord
+  std::vector<bool> active(m, true);
+  for (int i : {0, 2, 5, 7, 11}) active[i] = false;  // links of every cable, the bodies' rows kept
+  auto solver = form.make_solver();
+  REQUIRE(solver->factor_active(q, q, active));
+  const Eigen::VectorXd r = Eigen::VectorXd::LinSpaced(n, -2.0, 3.0), s = Eigen::VectorXd::LinSpaced(m, 0.5, -0.7);
+  Eigen::VectorXd x, lambda;
+  solver->solve(r, s, x, lambda);
+  // Dense: [M, G_A^T; G_A, 0], a released row's multiplier set to 0 by an identity row.
+  std::vector<Eigen::Triplet<double>> Me, Ge;
+  form.mass_entries(Me);
+  form.constraint_jacobian(q, Ge);
+  Eigen::MatrixXd K = Eigen::MatrixXd::Zero(n + m, n + m);
+  for (const auto& t : Me) K(t.row(), t.col()) += t.value();
+  for (const auto& t : Ge)
+    if (active[size_t(t.row())]) {
+      K(n + t.row(), t.col()) += t.value();
+      K(t.col(), n + t.row()) += t.value();
+    }
+  Eigen::VectorXd b(n + m);
+  b << r, s;
+  for (int i = 0; i < m; ++i)
+    if (!active[size_t(i)]) K(n + i, n + i) = 1.0, b[n + i] = 0.0;
+  const Eigen::VectorXd z = K.fullPivLu().solve(b);
+  CHECK((x - z.head(n)).cwiseAbs().maxCoeff() <= 1e-10 * (1.0 + z.head(n).cwiseAbs().maxCoeff()));
+  CHECK((lambda - z.tail(m)).cwiseAbs().maxCoeff() <= 1e-10 * (1.0 + z.tail(m).cwiseAbs().maxCoeff()));
+  for (int i = 0; i < m; ++i)
+    if (!active[size_t(i)]) CHECK(lambda[i] == 0.0);
+}
+
+TEST_CASE("generic hybrid ODE on the unilateral pendulum: its fall, snap and taut motion are the pendulum's own hybrid form's",
+          "[unilateral]") {
+  pp::Parameters p;
+  p.unilateral = true;
+  pp::InitialCondition drop;
+  drop.cartesian = Eigen::Vector4d(0.6, 0.0, 0.0, 0.0);
+  const pp::HybridOdeForm own(p, drop);
+  const HybridConstrainedOde generic(std::make_unique<pp::ConstrainedForm>(p, drop),
+                                     HybridTimeScales{own.baumgarte_rate(), std::sqrt(p.l / p.g)});
+  // Slack at the start: free fall.
+  Eigen::VectorXd y = generic.initial_state(), dydt;
+  REQUIRE(y.size() == 6);
+  CHECK(y[5] == 0.0);
+  generic.rhs(0.0, y, dydt);
+  CHECK(std::abs(dydt[3] - p.g) <= 1e-15 * p.g);
+  CHECK(std::abs(dydt[2]) == 0.0);
+  // Just past the hit (the closed form's state): the jump takes the radial velocity and books 1/2 m v_r^2.
+  const auto closed = pp::unilateral_closed_form(p, drop);
+  REQUIRE(closed);
+  const double t_hit = closed->switches(1.0).at(0).first;
+  Eigen::VectorXd at_hit;
+  REQUIRE(closed->state(t_hit * (1 - 1e-13), at_hit));
+  y.head<4>() = at_hit.head<4>();
+  y.head<2>() *= 1.0 + 1e-12;  // on the new side of the gap (past the event function's 64-ulp offset)
+  Eigen::VectorXd s, rate;
+  generic.switching_values(t_hit, y, s, rate);
+  REQUIRE(s.size() == 1);
+  CHECK(s[0] >= 0.0);
+  const double v_r = y.segment<2>(2).dot(y.head<2>().normalized());
+  REQUIRE(generic.apply_jump(t_hit, y));
+  CHECK(y[5] == 1.0);
+  CHECK(std::abs(y[4] - 0.5 * p.m * v_r * v_r) <= 1e-12 * p.m * v_r * v_r);
+  CHECK(std::abs(y.segment<2>(2).dot(y.head<2>().normalized())) <= 1e-14 * v_r);
+  // Held: the same Baumgarte-stabilised taut equations as the pendulum's own form.
+  Eigen::VectorXd y_own = Eigen::VectorXd::Zero(6), d_own;
+  y_own.head<5>() = y.head<5>();
+  y_own[5] = 1.0;
+  generic.rhs(t_hit, y, dydt);
+  own.rhs(t_hit, y_own, d_own);
+  CHECK((dydt.head<4>() - d_own.head<4>()).cwiseAbs().maxCoeff() <= 1e-12 * p.g);
+  // The opening's event function: the tension over the force scale (m g here), positive while it pulls.
+  generic.switching_values(t_hit, y, s, rate);
+  const double own_value = own.stabilised_tension(y_own) / (p.m * p.g);
+  CHECK(own_value > 1.0);  // it pulls
+  CHECK(std::abs(s[0] - own_value) <= 1e-12 * own_value * 8);
+}
+
+TEST_CASE("one-link cable: the dumbbell's snap time and loss in closed form, for every method that runs it", "[unilateral]") {
+  // Joints 0 (payload) and 1 (multirotor) with the link's mass lumped as M_J: [[A, c], [c, B]] (times I3),
+  // A = m_p + m/4, B = m/4 + m_Q, c = m/4. The thrust balances the total weight, so the joint forces
+  // are phi_0 = g (m_p + m/2) e3 and phi_1 = -phi_0: while slack the joints separate with the relative
+  // acceleration -k e3, k = (A + B + 2c) |phi_0| / D, D = AB - c^2. From the chord d0 (length 0.8 l)
+  // the link is at its length when |d0 - (k t^2 / 2) e3| = l; there v_r = -k t e3 . d_hat, and
+  // Newton's law (e = 0) takes 1/2 v_r^2 / W with W = G M^-1 G^T = (A + B + 2c) / D.
+  const mp::Parameters p = slack_cable(1, 1);
+  const mp::InitialCondition ic = slack_start(0.8);
+  const double m = p.link_mass, A = p.payload_mass + 0.25 * m, B = 0.25 * m + p.multirotor_mass, c4 = 0.25 * m;
+  const double D = A * B - c4 * c4, phi0 = p.g * (p.payload_mass + 0.5 * m), k = (A + B + 2 * c4) * phi0 / D;
+  const double l = p.cable_length;
+  const Eigen::Vector3d d0 = 0.8 * l * Eigen::Vector3d(std::cos(ic.cable_elevation), 0.0, -std::sin(ic.cable_elevation));
+  const double a = d0.z();  // |d0 - s e3|^2 = l^2: s^2 - 2 a s + |d0|^2 - l^2 = 0
+  const double s_hit = a + std::sqrt(a * a + l * l - d0.squaredNorm());
+  const double t_hit = std::sqrt(2.0 * s_hit / k);
+  const Eigen::Vector3d d_hit = d0 - s_hit * Eigen::Vector3d::UnitZ();
+  const double v_r = (-k * t_hit * Eigen::Vector3d::UnitZ()).dot(d_hit / l);
+  const double loss = 0.5 * v_r * v_r * D / (A + B + 2 * c4);
+  REQUIRE(v_r > 0.0);
+  const Case c = make_case(mp::make_model(p, ic), "one_link_snap", 0.6, 5e-4, 1e-3);
+  int event_driven = 0, time_stepping = 0;
+  for (const IntegratorInfo& info : catalogue().integrators) {
+    if (why_not_applicable(c, info, c.model->default_discretisation())) continue;
+    INFO(info.name << ": hit at " << t_hit << " s, loss " << loss << " J");
+    if (info.adaptive) {
+      ++event_driven;
+      const snap::SnapRun o = observe_run(c, info, c.h, 1e-10, 1e-6);
+      REQUIRE(o.outcome.ok());
+      REQUIRE(o.switches.size() == 1);
+      CHECK(o.switches[0].to_taut);
+      CHECK(std::abs(o.switches[0].t - t_hit) <= 1e-6);
+      CHECK(std::abs(o.switches[0].booked - loss) <= 1e-6 * loss);
+      CHECK(o.balance_max <= 1e-6 * loss);
+      CHECK(o.overstretch_max <= 1e-8);
+    } else {
+      ++time_stepping;
+      for (double h : {1e-3, 5e-4}) {
+        const snap::SnapRun o = observe_run(c, info, h, 0.0, h);
+        REQUIRE(o.outcome.ok());
+        REQUIRE(o.switches.size() == 1);
+        CHECK(std::abs(o.switches[0].t - t_hit) <= 2 * h);
+        CHECK(std::abs(o.switches[0].energy_drop - loss) <= 0.05 * loss);
+        CHECK(std::abs(o.switches[0].booked - o.switches[0].energy_drop) <= 0.05 * loss);
+      }
+    }
+  }
+  CHECK(event_driven >= 2);
+  CHECK(time_stepping >= 2);
+}
+
+TEST_CASE("three-link cable: the event-driven methods close the energy balance and agree on the loss", "[unilateral]") {
+  const Case c = make_case(mp::make_model(slack_cable(1, 3), slack_start(0.8)), "three_link_snap", 0.6, 5e-4, 1e-3);
+  std::vector<double> losses;
+  std::string why_not;
+  const auto form = c.model->make_formulation(FormulationKind::ConstrainedMechanical, why_not);
+  REQUIRE(form);
+  const double E0 = form->observe(0.0, form->initial_state()).energy;
+  for (const IntegratorInfo& info : catalogue().integrators) {
+    if (!info.adaptive || why_not_applicable(c, info, c.model->default_discretisation())) continue;
+    INFO(info.name);
+    const snap::SnapRun o = observe_run(c, info, c.h, 1e-10, 1e-4);
+    REQUIRE(o.outcome.ok());
+    double booked = 0.0;
+    for (const auto& sw : o.switches) booked += sw.booked;
+    REQUIRE(booked > 0.0);
+    // Between the snaps the balance is the method's own global error at rtol 1e-10 (its local errors of
+    // 1e-10 |E| over the thousands of steps the cable's fast transverse modes take): 1e-7 |E0| bounds it,
+    // a thousandth of the smallest snap's loss. A loss booked off Newton's law would show at its size.
+    CHECK(o.balance_max <= 1e-7 * std::abs(E0));
+    CHECK(o.overstretch_max <= 1e-8);
+    losses.push_back(booked);
+  }
+  REQUIRE(losses.size() >= 2);
+  for (double l : losses) CHECK(std::abs(l - losses.front()) <= 1e-5 * losses.front());
+}
