@@ -18,6 +18,9 @@ constexpr double kGapOffset = 64.0 * std::numeric_limits<double>::epsilon();
 constexpr double kOpeningTension = 1e-8;
 // A row within this of its length (relative, g / s) is at it for the impulse problem and the modes.
 constexpr double kAtLength = 1e-10;
+// A free row's flight back to its length shorter than this many time scales is not integrated:
+// the row is held (settle_modes).
+constexpr double kShortFlight = 1e-6;
 // More jumps than this, each within 1e-9 time scales of the last, are a Zeno accumulation.
 constexpr int kZenoJumps = 1000;
 }  // namespace
@@ -119,7 +122,7 @@ void HybridConstrainedOde::switching_values(double t, const Eigen::VectorXd& y, 
                     ? (tension_value(lambda_up, i) - tension_value(lambda_down, i)) / (2e-7 * scales_.time_scale)
                     : 0.0;
     } else {
-      s[e] = g[i] / scale_[i] - kGapOffset;
+      s[e] = g[i] / scale_[i] - y[base_ + rows_ + i] - kGapOffset;
       rate[e] = Gv[i] / scale_[i];
     }
   }
@@ -142,13 +145,23 @@ bool HybridConstrainedOde::settle_modes(double t, Eigen::VectorXd& y) const {
     for (int i : one_sided_) {
       if (held(y, i)) {
         if (tension_value(lambda, i) < -kOpeningTension) flip = i;  // it would push
-      } else if (g[i] / scale_[i] >= -kAtLength && std::abs(Gv[i]) <= rate_tol && Hvv[i] + Ga[i] > 0.0) {
-        flip = i;  // at its length, at rest along itself, and the free motion would stretch it
+      } else if (g[i] / scale_[i] >= -kAtLength && Hvv[i] + Ga[i] > 0.0) {
+        // At its length, and the free motion would stretch it: held if at rest along itself, or if
+        // it moves inwards so slowly that its flight back, 2 |g'| / g'', is shorter than kShortFlight
+        // time scales. The latter are the micro-rebounds that plastic impacts pass along a chain
+        // through the links' masses (an impulse at one link sets the next one moving inwards, whose
+        // return sets the first, each rate a fraction of the last): an accumulation of impacts that
+        // an event-driven method cannot pass, ended by holding the link (its inward rate, below
+        // g'' kShortFlight T / 2, then taken by the stabilisation).
+        const double gdd = Hvv[i] + Ga[i];
+        const bool at_rest = std::abs(Gv[i]) <= rate_tol;
+        const bool short_flight = Gv[i] < 0.0 && 2.0 * -Gv[i] / gdd <= kShortFlight * scales_.time_scale;
+        if (at_rest || short_flight) flip = i;
       }
       if (flip >= 0) break;
     }
     if (flip < 0) return changed;
-    y[base_ + flip] = held(y, flip) ? 0.0 : 1.0;
+    set_held(y, flip, !held(y, flip), g[flip] / scale_[flip]);
     changed = true;
   }
   return changed;
@@ -163,7 +176,7 @@ Eigen::VectorXd HybridConstrainedOde::initial_state() const {
   form_->constraint_jacobian_times(y0.head(n_), y0.segment(n_, n_), Gv);
   // Held where at the length and not opening; then the acceleration-level modes.
   for (int i = 0; i < rows_; ++i)
-    y[base_ + i] = equality_[i] || (g[i] / scale_[i] >= -kAtLength && Gv[i] <= 0.0) ? 1.0 : 0.0;
+    set_held(y, i, equality_[i] || (g[i] / scale_[i] >= -kAtLength && Gv[i] <= 0.0), g[i] / scale_[i]);
   settle_modes(0.0, y);
   return y;
 }
@@ -188,7 +201,7 @@ bool HybridConstrainedOde::apply_jump(double t, Eigen::VectorXd& y) const {
   if (accelerations(t, y, a, lambda))
     for (int i : one_sided_)
       if (held(y, i) && tension_value(lambda, i) <= kOpeningTension) {
-        y[base_ + i] = 0.0;
+        set_held(y, i, false, g[i] / scale_[i]);
         changed = true;
       }
   // Closings: free rows at their length moving beyond it. The impulse problem runs over them and
@@ -212,11 +225,20 @@ bool HybridConstrainedOde::apply_jump(double t, Eigen::VectorXd& y) const {
     // (G_i v+ = -e G_i v- < 0) flies.
     // A held row the impulses left moving inwards goes slack too.
     for (int i : one_sided_)
-      if (impact.active[i]) y[base_ + i] = std::abs(Gv_plus[i]) <= rate_tol ? 1.0 : 0.0;
-      else if (held(y, i) && Gv_plus[i] < -rate_tol) y[base_ + i] = 0.0;
+      if (impact.active[i]) set_held(y, i, std::abs(Gv_plus[i]) <= rate_tol, g[i] / scale_[i]);
+      else if (held(y, i) && Gv_plus[i] < -rate_tol) set_held(y, i, false, g[i] / scale_[i]);
     changed = true;
   }
-  return settle_modes(t, y) || changed;
+  changed = settle_modes(t, y) || changed;
+  // Every free row's event function restarts on the slack side: a row the jump left free at or a
+  // few ulps beyond its length (grazing, not closing: G_i v <= 0 and no pull to hold it) gets its
+  // present gap as its release gap, so that its next closing is a sign change a locator sees.
+  for (int i : one_sided_)
+    if (!held(y, i) && g[i] / scale_[i] > y[base_ + rows_ + i]) {
+      set_held(y, i, false, g[i] / scale_[i]);
+      changed = true;
+    }
+  return changed;
 }
 
 }  // namespace tb

@@ -2,7 +2,8 @@
 // The hybrid ODE of any constrained form with one-sided constraints (issue 48: links that go slack
 // and snap taut), for event-driven methods: between events an ODE, at each located event a jump.
 //
-// State y = [q (n), v (n), W (the form's work terms), mode (one per constraint row: 1 held, 0 not)].
+// State y = [q (n), v (n), W (the form's work terms), mode (one per constraint row: 1 held, 0 not),
+// release gap (one per row: where a free row was released, max(0, g_i / s_i) then)].
 // Between events the held rows (every equality row, and the one-sided rows in mode 1) are
 // Baumgarte-stabilised at the acceleration level (seed 004 §3, the index-1 equations the DAE forms
 // use), the others free:
@@ -14,7 +15,9 @@
 // Event functions, one per one-sided row, read the mode: a held row its tension lambda_i sqrt(s_i)
 // over the form's force scale (it opens where that falls through 0), a free row its gap
 // g_i / s_i (it closes where that reaches 0; s_i = constraint_scale, so g_i / s_i ~ (|d| - l) / l
-// on a link). At a located event apply_jump:
+// on a link), less its release gap: a row released a few ulps beyond its length (the held rows'
+// Baumgarte drift) starts on the slack side, so its next closing is a sign change. At a located
+// event apply_jump:
 //   - releases the held rows whose tension is at its zero;
 //   - at rows that close (at their length, G_i v > 0) solves the impulse problem over them and the
 //     held rows (core/unilateral_impulse.hpp: an LCP by principal pivoting with Newton's impact
@@ -24,6 +27,7 @@
 //     row at its length that would stretch is held: least-index pivoting, as the impulse problem).
 // A run of jumps that do not advance time (a Zeno accumulation) is reported, never looped on.
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -41,7 +45,7 @@ class HybridConstrainedOde final : public OdeFormulation {
   // The form must have one-sided rows and a work term (it throws std::invalid_argument otherwise).
   HybridConstrainedOde(std::unique_ptr<const ConstrainedMechanicalFormulation> form, HybridTimeScales scales);
   IntegratedConstraints integrated_constraints() const override { return {true, true}; }
-  int state_size() const override { return base_ + rows_; }
+  int state_size() const override { return base_ + 2 * rows_; }
   Eigen::VectorXd initial_state() const override;
   void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override;
   Observation observe(double t, const Eigen::VectorXd& y) const override { return form_->observe(t, y.head(base_)); }
@@ -58,6 +62,11 @@ class HybridConstrainedOde final : public OdeFormulation {
 
  private:
   bool held(const Eigen::VectorXd& y, int row) const { return y[base_ + row] > 0.5; }
+  // Holds a row, or frees it at its present relative gap g_i / s_i (its release gap, header).
+  void set_held(Eigen::VectorXd& y, int row, bool hold, double relative_gap) const {
+    y[base_ + row] = hold ? 1.0 : 0.0;
+    y[base_ + rows_ + row] = hold ? 0.0 : std::max(0.0, relative_gap);
+  }
   // v' and lambda on the held rows of y.
   bool accelerations(double t, const Eigen::VectorXd& y, Eigen::VectorXd& a, Eigen::VectorXd& lambda) const;
   // A held row's tension over the force scale.

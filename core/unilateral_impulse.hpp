@@ -8,10 +8,11 @@
 // the velocity-level complementarity with Newton's impact law (ConstrainedMechanicalFormulation::
 // unilateral: g <= 0 admissible, G_i v > 0 opening a link beyond its length). It is a linear
 // complementarity problem in P whose matrix, the Delassus operator W = G M^-1 G^T on the
-// candidates, is symmetric positive definite where their gradients are independent: Murty's
-// least-index principal pivoting (Murty 1974; Cottle, Pang & Stone, The Linear Complementarity
-// Problem, § 4.2) then ends in finitely many pivots. Each pivot solves the saddle-point system on
-// the current active set with the form's own structured solver (factor_active), never W itself.
+// candidates, is symmetric positive definite where their gradients are independent: block
+// principal pivoting (Júdice & Pires 1994) with Murty's least-index principal pivoting as its
+// fallback (Murty 1974; Cottle, Pang & Stone, The Linear Complementarity Problem, § 4.2) then ends
+// in finitely many passes. Each pass solves the saddle-point system on the current active set with
+// the form's own structured solver (factor_active), never W itself.
 //
 // Equality rows (one_sided(i) false, e.g. a rigid body's R^T R = I beside a cable's links) are in
 // the active set from the start, never pivoted, with G_i v+ = 0: a mixed LCP whose Schur

@@ -19,6 +19,7 @@
 #include "app/input/applicability.hpp"
 #include "app/running/integrate.hpp"
 #include "core/hybrid_constrained_ode.hpp"
+#include "core/unilateral_impulse.hpp"
 #include "models/multirotor_payload/forms.hpp"
 #include "models/multirotor_payload/model.hpp"
 #include "models/planar_pendulum/forms.hpp"
@@ -125,7 +126,7 @@ TEST_CASE("generic hybrid ODE on the unilateral pendulum: its fall, snap and tau
                                      HybridTimeScales{own.baumgarte_rate(), std::sqrt(p.l / p.g)});
   // Slack at the start: free fall.
   Eigen::VectorXd y = generic.initial_state(), dydt;
-  REQUIRE(y.size() == 6);
+  REQUIRE(y.size() == 7);  // [x, z, vx, vz, W, mode, release gap]
   CHECK(y[5] == 0.0);
   generic.rhs(0.0, y, dydt);
   CHECK(std::abs(dydt[3] - p.g) <= 1e-15 * p.g);
@@ -236,4 +237,73 @@ TEST_CASE("three-link cable: the event-driven methods close the energy balance a
   }
   REQUIRE(losses.size() >= 2);
   for (double l : losses) CHECK(std::abs(l - losses.front()) <= 1e-5 * losses.front());
+}
+
+TEST_CASE("generic hybrid ODE at a grazing link: a slow inward flight is held, a faster one restarts on the slack side",
+          "[unilateral]") {
+  // The pendulum's link at its length plus a few ulps, moving tangentially at 2 m/s (so the free
+  // motion would stretch it: g'' = |v|^2 + g r_z > 0) and inwards at v_r.
+  pp::Parameters p;
+  p.unilateral = true;
+  pp::InitialCondition drop;
+  drop.cartesian = Eigen::Vector4d(0.6, 0.0, 0.0, 0.0);
+  const double T = std::sqrt(p.l / p.g);
+  const HybridConstrainedOde generic(std::make_unique<pp::ConstrainedForm>(p, drop), HybridTimeScales{4.0 / T, T});
+  const double angle = 0.4;
+  const Eigen::Vector2d r_hat(std::sin(angle), std::cos(angle)), t_hat(std::cos(angle), -std::sin(angle));
+  const double gdd_per_l = 4.0 + p.g * r_hat.y() * p.l;  // d^2/dt^2 (|r|^2 - l^2)/2 in free flight: |v|^2 + g . r
+  for (double v_r : {-1e-9, -1e-3}) {
+    Eigen::VectorXd y = generic.initial_state();
+    y.head<2>() = p.l * (1.0 + 1e-13) * r_hat;
+    y.segment<2>(2) = 2.0 * t_hat + v_r * r_hat;
+    y[5] = 0.0;  // free
+    generic.apply_jump(0.1, y);
+    Eigen::VectorXd s, rate;
+    generic.switching_values(0.1, y, s, rate);
+    INFO("v_r = " << v_r << ": flight back 2 |v_r| l / g'' = " << 2 * std::abs(v_r) * p.l / gdd_per_l << " s");
+    if (2.0 * std::abs(v_r) * p.l / gdd_per_l <= 1e-6 * T) {
+      CHECK(y[5] == 1.0);  // held: the flight is below what an event-driven method can resolve
+    } else {
+      CHECK(y[5] == 0.0);  // free, and its next closing a sign change
+      CHECK(s[0] < 0.0);
+    }
+  }
+}
+
+TEST_CASE("impulse problem on a ten-link cable: complementarity holds at the solution of the block pivoting", "[unilateral]") {
+  // Every link at its length along a bent chord, the joints moving apart along their links and
+  // across: all ten links are candidates, and the solution must satisfy 0 <= P ⊥ -G v+ >= 0 to
+  // round-off (the least-index pivoting alone took more than 4 m + 8 pivots on such a chain).
+  const mp::Parameters p = slack_cable(1, 10);
+  const mp::ConstrainedForm form(p, slack_start(1.0));
+  const int n = form.positions(), m = form.constraints();
+  Eigen::VectorXd q = form.initial_state().head(n);
+  const double l = p.link_length();
+  Eigen::Vector3d joint = q.head<3>();
+  for (int j = 1; j <= p.links; ++j) {  // a zigzag chord, every link exactly at its length
+    const double a = 1.0 + 0.35 * ((j % 2) ? 1.0 : -1.0);
+    joint += l * Eigen::Vector3d(std::cos(a), 0.0, -std::sin(a));
+    q.segment<3>(form.joint_index(0, j)) = joint;
+  }
+  Eigen::VectorXd v(n);
+  for (int i = 0; i < n; ++i) v[i] = std::sin(0.9 * i + 0.3) + (i % 3 == 2 ? -0.5 : 0.2);
+  v.tail(9).setZero();  // the multirotor's attitude at rest (R' = 0 keeps R^T R = I's rate 0)
+  std::vector<bool> candidates(m, false);
+  for (int i = 0; i < p.links; ++i) candidates[size_t(i)] = true;
+  auto solver = form.make_solver();
+  const ImpulseSolution sol = solve_impulses(form, *solver, q, v, v, 0.0, candidates);
+  REQUIRE(sol.ok);
+  Eigen::VectorXd Gv_plus, Gv;
+  form.constraint_jacobian_times(q, sol.v_plus, Gv_plus);
+  form.constraint_jacobian_times(q, v, Gv);
+  const double rate_scale = Gv.head(p.links).cwiseAbs().maxCoeff();
+  int closing = 0;
+  for (int i = 0; i < p.links; ++i) {
+    closing += Gv[i] > 0.0;
+    CHECK(sol.impulse[i] >= 0.0);
+    CHECK(-Gv_plus[i] >= -1e-12 * rate_scale);
+    CHECK(std::abs(sol.impulse[i] * Gv_plus[i]) <= 1e-12 * rate_scale * (sol.impulse.head(p.links).cwiseAbs().maxCoeff()));
+  }
+  CHECK(closing >= 3);
+  CHECK(sol.energy_taken > 0.0);
 }
