@@ -51,6 +51,25 @@ mp::InitialCondition slack_start(double span) {
   return ic;
 }
 
+// The unilateral pendulum (e = 0) dropped from rest at (0.6, 0), and the generic hybrid ODE on its
+// constrained form with the pendulum's own time scales (p = 4 sqrt(g / l), T = sqrt(l / g)).
+pp::Parameters unilateral_pendulum() {
+  pp::Parameters p;
+  p.unilateral = true;
+  return p;
+}
+pp::InitialCondition pendulum_drop() {
+  pp::InitialCondition drop;
+  drop.cartesian = Eigen::Vector4d(0.6, 0.0, 0.0, 0.0);
+  return drop;
+}
+HybridTimeScales generic_scales(const pp::Parameters& p) {
+  return {4.0 * std::sqrt(p.g / p.l), std::sqrt(p.l / p.g)};
+}
+HybridConstrainedOde generic_hybrid_pendulum(const pp::Parameters& p, const pp::InitialCondition& ic) {
+  return HybridConstrainedOde(std::make_unique<pp::ConstrainedForm>(p, ic), generic_scales(p));
+}
+
 }  // namespace
 
 TEST_CASE("constraint curvature: d^2 g/dq^2 [v, v] against central differences of G(q) v, every constrained form",
@@ -117,13 +136,11 @@ TEST_CASE("cable tree with released links: the structured solve against a dense 
 
 TEST_CASE("generic hybrid ODE on the unilateral pendulum: its fall, snap and taut motion are the pendulum's own hybrid form's",
           "[unilateral]") {
-  pp::Parameters p;
-  p.unilateral = true;
-  pp::InitialCondition drop;
-  drop.cartesian = Eigen::Vector4d(0.6, 0.0, 0.0, 0.0);
+  const pp::Parameters p = unilateral_pendulum();
+  const pp::InitialCondition drop = pendulum_drop();
   const pp::HybridOdeForm own(p, drop);
-  const HybridConstrainedOde generic(std::make_unique<pp::ConstrainedForm>(p, drop),
-                                     HybridTimeScales{own.baumgarte_rate(), std::sqrt(p.l / p.g)});
+  const HybridConstrainedOde generic = generic_hybrid_pendulum(p, drop);
+  REQUIRE(generic_scales(p).baumgarte_rate == own.baumgarte_rate());
   // Slack at the start: free fall.
   Eigen::VectorXd y = generic.initial_state(), dydt;
   REQUIRE(y.size() == 7);  // [x, z, vx, vz, W, mode, release gap]
@@ -243,12 +260,9 @@ TEST_CASE("generic hybrid ODE at a grazing link: a slow inward flight is held, a
           "[unilateral]") {
   // The pendulum's link at its length plus a few ulps, moving tangentially at 2 m/s (so the free
   // motion would stretch it: g'' = |v|^2 + g r_z > 0) and inwards at v_r.
-  pp::Parameters p;
-  p.unilateral = true;
-  pp::InitialCondition drop;
-  drop.cartesian = Eigen::Vector4d(0.6, 0.0, 0.0, 0.0);
-  const double T = std::sqrt(p.l / p.g);
-  const HybridConstrainedOde generic(std::make_unique<pp::ConstrainedForm>(p, drop), HybridTimeScales{4.0 / T, T});
+  const pp::Parameters p = unilateral_pendulum();
+  const HybridConstrainedOde generic = generic_hybrid_pendulum(p, pendulum_drop());
+  const double T = generic_scales(p).time_scale;
   const double angle = 0.4;
   const Eigen::Vector2d r_hat(std::sin(angle), std::cos(angle)), t_hat(std::cos(angle), -std::sin(angle));
   const double gdd_per_l = 4.0 + p.g * r_hat.y() * p.l;  // d^2/dt^2 (|r|^2 - l^2)/2 in free flight: |v|^2 + g . r
