@@ -145,8 +145,12 @@ bool HybridConstrainedOde::settle_modes(double t, Eigen::VectorXd& y) const {
     for (int i : one_sided_) {
       if (held(y, i)) {
         if (tension_value(lambda, i) < -kOpeningTension) flip = i;  // it would push
-      } else if (g[i] / scale_[i] >= -kAtLength && Hvv[i] + Ga[i] > 0.0) {
-        // At its length, and the free motion would stretch it: held if at rest along itself, or if
+      } else if (g[i] / scale_[i] >= -kAtLength &&
+                 (Hvv[i] + Ga[i]) / scale_[i] * scales_.time_scale * scales_.time_scale > kOpeningTension) {
+        // At its length, and the free motion would stretch it (by more than the opening's own
+        // threshold, relative to s_i / T^2: at an opening the tension and this stretching both pass
+        // through 0, and a link released there must not be held again by round-off): held if at
+        // rest along itself, or if
         // it moves inwards so slowly that its flight back, 2 |g'| / g'', is shorter than kShortFlight
         // time scales. The latter are the micro-rebounds that plastic impacts pass along a chain
         // through the links' masses (an impulse at one link sets the next one moving inwards, whose

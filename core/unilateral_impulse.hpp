@@ -8,11 +8,12 @@
 // the velocity-level complementarity with Newton's impact law (ConstrainedMechanicalFormulation::
 // unilateral: g <= 0 admissible, G_i v > 0 opening a link beyond its length). It is a linear
 // complementarity problem in P whose matrix, the Delassus operator W = G M^-1 G^T on the
-// candidates, is symmetric positive definite where their gradients are independent: block
-// principal pivoting (Júdice & Pires 1994) with Murty's least-index principal pivoting as its
-// fallback (Murty 1974; Cottle, Pang & Stone, The Linear Complementarity Problem, § 4.2) then ends
-// in finitely many passes. Each pass solves the saddle-point system on the current active set with
-// the form's own structured solver (factor_active), never W itself.
+// candidates, is symmetric positive definite where their gradients are independent: the impulses
+// then minimise a strictly convex quadratic over P >= 0, which the active-set method of Lawson and
+// Hanson (NNLS) solves in finitely many passes, the objective falling at each (Cottle, Pang &
+// Stone, The Linear Complementarity Problem, § 1.2: the LCP of a symmetric positive definite
+// matrix is that quadratic program). Each pass solves the saddle-point system on the current
+// active set with the form's own structured solver (factor_active), never W itself.
 //
 // Equality rows (one_sided(i) false, e.g. a rigid body's R^T R = I beside a cable's links) are in
 // the active set from the start, never pivoted, with G_i v+ = 0: a mixed LCP whose Schur
@@ -40,7 +41,7 @@ struct ImpulseSolution {
   Eigen::VectorXd v_plus;       // the velocity after
   Eigen::VectorXd impulse;      // P, one per constraint (0 off the active set)
   std::vector<bool> active;     // the constraints that carry an impulse
-  int pivots = 0;
+  int pivots = 0;               // the saddle-point solves it took
   // The kinetic energy the impulses took from v_free: 1/2 P^T (G v+ + G v_free) (J), formed from
   // the constraint rates (never as a difference of two kinetic energies). At an impact
   // (v_free = v-) it is Newton's law's loss 1/2 (1 - e^2) gdot-^T W_C^-1 gdot- over the links C
