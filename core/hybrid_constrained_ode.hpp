@@ -71,6 +71,9 @@ class HybridConstrainedOde final : public OdeFormulation {
   bool accelerations(double t, const Eigen::VectorXd& y, Eigen::VectorXd& a, Eigen::VectorXd& lambda) const;
   // A held row's tension over the force scale.
   double tension_value(const Eigen::VectorXd& lambda, int row) const;
+  // Projects v onto the held rows' G v = 0 and books the energy that takes (a link held at the end of
+  // an accumulation of micro-rebounds). False where the system is singular.
+  bool stop_inward_rate(Eigen::VectorXd& y) const;
   // The acceleration-level modes (header). Returns whether a mode changed.
   bool settle_modes(double t, Eigen::VectorXd& y) const;
 
