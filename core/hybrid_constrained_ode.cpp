@@ -24,7 +24,7 @@ constexpr double kOpeningTension = 1e-8;
 // A row within this of its length (relative, g / s) is at it for the impulse problem and the modes.
 constexpr double kAtLength = 1e-10;
 // A free row's flight back to its length shorter than this many time scales is not integrated:
-// the row is held (settle_modes).
+// the row is held, its inward rate stopped plastically (settle_modes).
 constexpr double kShortFlight = 1e-6;
 // More jumps than this, each within 1e-9 time scales of the last, are a Zeno accumulation.
 constexpr int kZenoJumps = 1000;
@@ -179,9 +179,8 @@ bool HybridConstrainedOde::settle_modes(double t, Eigen::VectorXd& y) const {
         // At its length, and the free motion would stretch it (by more than the opening's own
         // threshold, relative to s_i / T^2: at an opening the tension and this stretching both pass
         // through 0, and a link released there must not be held again by round-off): held if at
-        // rest along itself, or if
-        // it moves inwards so slowly that its flight back, 2 |g'| / g'', is shorter than kShortFlight
-        // time scales. The latter are the micro-rebounds that plastic impacts pass along a chain
+        // rest along itself, or if it moves inwards so slowly that its flight back, 2 |g'| / g'', is
+        // shorter than kShortFlight time scales. The latter are the micro-rebounds that plastic impacts pass along a chain
         // through the links' masses (an impulse at one link sets the next one moving inwards, whose
         // return sets the first, each rate a fraction of the last): an accumulation of impacts that
         // an event-driven method cannot pass, ended by holding the link with its inward rate stopped

@@ -54,13 +54,9 @@ class HybridConstrainedOde final : public OdeFormulation {
   void switching_values(double t, const Eigen::VectorXd& y, Eigen::VectorXd& s, Eigen::VectorXd& rate) const override;
   bool apply_jump(double t, Eigen::VectorXd& y) const override;
 
-  const ConstrainedMechanicalFormulation& constrained() const { return *form_; }
-  // The one-sided rows, in the order of the event functions.
-  const std::vector<int>& one_sided_rows() const { return one_sided_; }
+ private:
   // The held rows' multipliers at y (the stabilised equations'), all rows; false where singular.
   bool multipliers(double t, const Eigen::VectorXd& y, Eigen::VectorXd& lambda) const;
-
- private:
   bool held(const Eigen::VectorXd& y, int row) const { return y[base_ + row] > 0.5; }
   // Holds a row, or frees it at its present relative gap g_i / s_i (its release gap, header).
   void set_held(Eigen::VectorXd& y, int row, bool hold, double relative_gap) const {

@@ -106,11 +106,11 @@ ImpulseSolution solve_impulses(const ConstrainedMechanicalFormulation& form, Con
       }
       x += alpha * (x_new - x);
       lambda += alpha * (lambda_new - lambda);
-      double scale = 0.0;
+      double impulse_size = 0.0;
       for (int i = 0; i < m; ++i)
-        if (active[i] && !equality[i]) scale = std::max(scale, std::abs(lambda[i]));
+        if (active[i] && !equality[i]) impulse_size = std::max(impulse_size, std::abs(lambda[i]));
       for (int i = 0; i < m; ++i)
-        if (active[i] && !equality[i] && lambda[i] <= 64.0 * std::numeric_limits<double>::epsilon() * scale)
+        if (active[i] && !equality[i] && lambda[i] <= 64.0 * std::numeric_limits<double>::epsilon() * impulse_size)
           active[i] = false, lambda[i] = 0.0;
     }
   }

@@ -24,6 +24,7 @@
 // + ... = r_n becomes CableTreeKkt's with the top block -m_Q [X_i rho_c]_i and the right-hand
 // side r_n - m_Q X_0 rho_c (three more body solves per factorisation, O(1) per multirotor).
 
+#include <algorithm>
 #include <array>
 
 #include "models/multirotor_payload/forms.hpp"
@@ -246,8 +247,10 @@ std::vector<double> ConstrainedForm::link_tensions(const Eigen::VectorXd& y, Eig
   if (!solver->factor_active(q, q, active)) return {};
   solver->solve(f, -Hvv, x, held_lambda);
   if (acceleration) *acceleration = x;
-  if (!solver->factor(q, q)) return {};
-  solver->solve(f, -Hvv, x, all_lambda);
+  const bool all_held = std::all_of(active.begin(), active.end(), [](bool a) { return a; });
+  if (all_held) all_lambda = held_lambda;  // the same system
+  else if (!solver->factor(q, q)) return {};
+  else solver->solve(f, -Hvv, x, all_lambda);
   std::vector<double> T(m_ * n_);
   for (int a = 0; a < m_; ++a)
     for (int j = 1; j <= n_; ++j) {
