@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "app/input/applicability.hpp"
 #include "app/running/reference.hpp"
 #include "integrators/lgvi_step_solver.hpp"
 #include "models/multirotor_payload/model.hpp"
@@ -243,6 +244,10 @@ TEST_CASE("lgvi4 is 4th order on the Model C cases and has rattle4 errors", "[lg
   int cases = 0;
   for (const Case& c : testing::bundled_cases()) {
     if (c.model_name != "multirotor_payload" || !c.lists("lgvi4") || !c.lists("rattle4")) continue;
+    // A case the compositions decline (a slack cable of unilateral links: neither locates a snap).
+    if (why_not_applicable(c, integrator("lgvi4"), c.model->default_discretisation()) ||
+        why_not_applicable(c, integrator("rattle4"), c.model->default_discretisation()))
+      continue;
     ++cases;
     DYNAMIC_SECTION(c.name) {
       const IntegratorInfo& solver = catalogue().reference();

@@ -161,6 +161,8 @@ TEST_CASE("Model C rate rows vanish at the field and its multipliers on every Mo
   int checked = 0;
   for (const Case& c : bundled_cases()) {
     if (c.model_name != "multirotor_payload") continue;
+    // A slack cable of unilateral links has no Lie group form (its links leave S^2): it declines it.
+    if (c.model->switching() && !c.model->switching()->impacts.empty()) continue;
     for (const auto& d : c.model->discretisations()) {
       std::string why;
       auto f = c.model->make_formulation(FormulationKind::LieGroupOde, d, why);

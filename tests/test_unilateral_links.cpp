@@ -151,8 +151,10 @@ TEST_CASE("unilateral cases: every integrator that runs them against the closed 
   int cases = 0;
   for (const Case& c : bundled_cases()) {
     if (!c.model->switching() || c.model->switching()->impacts.empty()) continue;
+    // A case without closed-form answers (Model C's slack cable) is judged against a converged
+    // reference instead: tests/test_snap_against_reference.cpp.
     const SwitchingClosedForm* closed = c.model->switching_closed_form();
-    REQUIRE(closed);
+    if (!closed) continue;
     ++cases;
     const auto expected = closed->switches(c.t_end);
     Eigen::VectorXd exact;

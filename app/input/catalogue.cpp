@@ -125,6 +125,19 @@ void Catalogue::validate() const {
   if (reference_integrator == crosscheck_integrator)
     throw std::logic_error("catalogue: the cross-check solver must differ from the reference solver '" +
                            reference_integrator + "'");
+  if (const IntegratorInfo* check = event_check()) {
+    if (!check->adaptive) throw std::logic_error("catalogue: the event check solver '" + check->name + "' must be adaptive");
+    if (check->name == crosscheck_integrator)
+      throw std::logic_error("catalogue: the event check solver must differ from the cross-check solver '" + crosscheck_integrator + "'");
+  }
+}
+
+const IntegratorInfo* Catalogue::event_check() const {
+  if (event_check_integrator.empty()) return nullptr;
+  const IntegratorInfo* info = find_integrator(event_check_integrator);
+  if (!info) info = find_by_name(reference_solvers, event_check_integrator);
+  if (!info) throw std::logic_error("catalogue: the event check solver '" + event_check_integrator + "' is not an integrator");
+  return info;
 }
 
 std::string Catalogue::origin(const std::string& kind, const std::string& name) const {

@@ -67,6 +67,11 @@ struct Catalogue {
   // measured against the reference.
   std::string reference_integrator;
   std::string crosscheck_integrator;
+  // The check of a reference whose switches are read from its samples (the snap study's event-driven
+  // reference, the cross-check solver on a hybrid form): an adaptive integrator of another family with
+  // dense output, so that its switches are read on the same fine grid (the reference solver has none:
+  // its switches would be read at its step ends). Empty: none (such references go unchecked).
+  std::string event_check_integrator;
   StepCostComparisons step_cost;
   // Integrators a command was told to leave out (`--integrator` named the others:
   // app/input/integrator_selection.hpp): known by name -- a case's sweep or a paper claim naming one is
@@ -97,6 +102,7 @@ struct Catalogue {
   const StudyInfo* find_study(const std::string& name) const;
   const IntegratorInfo& reference() const;   // validate() guarantees both exist
   const IntegratorInfo& crosscheck() const;
+  const IntegratorInfo* event_check() const;  // nullptr where the catalogue names none
   std::vector<std::string> model_names() const;
   std::vector<std::string> integrator_names() const;
   std::vector<std::string> study_names() const;

@@ -23,13 +23,14 @@ Catalogue selected_catalogue(const Catalogue& catalogue, const std::vector<std::
     if (chosen.count(info.name)) selected.integrators.push_back(info);
     else selected.left_out.push_back(info.name);
   }
-  // The cross-check of the reference solutions is read whichever integrators run: left out, it
-  // stays as a method that only computes references (Catalogue::crosscheck looks there too).
-  if (!chosen.count(catalogue.crosscheck_integrator) && catalogue.find_integrator(catalogue.crosscheck_integrator)) {
-    selected.reference_solvers.push_back(*catalogue.find_integrator(catalogue.crosscheck_integrator));
-    std::sort(selected.reference_solvers.begin(), selected.reference_solvers.end(),
-              [](const IntegratorInfo& a, const IntegratorInfo& b) { return a.name < b.name; });
-  }
+  // The cross-check of the reference solutions and the event check are read whichever integrators
+  // run: left out, each stays as a method that only computes references (Catalogue::crosscheck and
+  // event_check look there too).
+  for (const std::string& keep : {catalogue.crosscheck_integrator, catalogue.event_check_integrator})
+    if (!keep.empty() && !chosen.count(keep) && catalogue.find_integrator(keep))
+      selected.reference_solvers.push_back(*catalogue.find_integrator(keep));
+  std::sort(selected.reference_solvers.begin(), selected.reference_solvers.end(),
+            [](const IntegratorInfo& a, const IntegratorInfo& b) { return a.name < b.name; });
   selected.validate();  // a logic error here is the selection's, not the user's
   return selected;
 }

@@ -23,6 +23,8 @@ SnapRun observe_snaps(const RunRequest& request) {
   double e0 = 0.0, t_prev = 0.0, energy_prev = 0.0, booked_prev = 0.0, phase_lo = 0.0, phase_hi = 0.0, dt_prev = 0.0, dt_prev2 = 0.0;
   out.balance_max = out.phase_drift_max = out.overstretch_max = out.opening_rate_max = 0.0;
   Eigen::VectorXd tension, tension_rate, gap, gap_rate, physical, physical_prev, physical_before, physical_before2;
+  Eigen::Vector3d momentum0 = Eigen::Vector3d::Zero();
+  double energy0 = 0.0;
   Eigen::VectorXd watched_prev, watched_rate_prev, watched_rate_before, watched_rate_before2;
   std::vector<bool> taut, armed;  // armed: a slack link whose gap has passed the tolerance, so that it can close
   const double at_length = functions.gap_tolerance;
@@ -44,6 +46,8 @@ SnapRun observe_snaps(const RunRequest& request) {
     const Eigen::Index links = tension.size();
     if (first) {
       e0 = balance;
+      energy0 = o.energy;
+      momentum0 = o.linear_momentum;
       taut.resize(size_t(links));
       armed.resize(size_t(links));
       for (Eigen::Index i = 0; i < links; ++i) {
@@ -55,6 +59,10 @@ SnapRun observe_snaps(const RunRequest& request) {
     out.balance_max = std::max(out.balance_max, std::abs(balance - e0));
     out.overstretch_max = std::max(out.overstretch_max, o.constraint_err);
     out.opening_rate_max = std::max(out.opening_rate_max, o.constraint_rate_err);
+    if (o.linear_momentum.allFinite() && momentum0.allFinite())
+      out.momentum_err_max = std::max(std::isfinite(out.momentum_err_max) ? out.momentum_err_max : 0.0, (o.linear_momentum - momentum0).norm());
+    out.energy_lost = energy0 - o.energy;
+    out.booked_total = booked;
     bool in_window = false;  // inside a snap's window: its phase starts after it
     for (Pending& pe : pending)
       if (pe.left-- > 0) {
@@ -132,6 +140,9 @@ SnapRun observe_snaps(const RunRequest& request) {
       watched_rate_before[i] = watched_rate_before2[i] = kNoNumber;
       switched = true;
     }
+    for (Eigen::Index i = 0; i < links; ++i)
+      if (taut[size_t(i)] && std::isfinite(tension[i]))
+        out.peak_tension = std::max(std::isfinite(out.peak_tension) ? out.peak_tension : 0.0, tension[i] * functions.stiffness);
     if (switched || in_window) {
       // A new switch closes the window of every earlier one.
       if (switched)

@@ -80,6 +80,11 @@ struct SnapRun {
   double opening_rate_max = kNoNumber;  // max outward rate beyond the length (constraint_rate_err, m/s)
   std::vector<double> final_physical; // the physical state at t_end
   std::vector<MovedRun> moved;        // fixed steps: the runs at moved steps (the order's phase average)
+  // Over the run (a cable's snaps, judged against a reference where no closed form is known):
+  double peak_tension = kNoNumber;    // the largest tension of a taut link at a sample (N: its state's own)
+  double momentum_err_max = kNoNumber;  // max |P - P0| where the model conserves P (N s)
+  double energy_lost = kNoNumber;     // E0 - E at t_end (J: the mechanical energy the snaps took)
+  double booked_total = kNoNumber;    // the impacts' loss the run booked up to t_end (J: -W)
 };
 template <class V>
 void describe(V& v, SnapRun& r) {
@@ -93,6 +98,10 @@ void describe(V& v, SnapRun& r) {
   v("opening_rate_max", r.opening_rate_max);
   v("final_physical", r.final_physical);
   v("moved", r.moved);
+  v("peak_tension", r.peak_tension);
+  v("momentum_err_max", r.momentum_err_max);
+  v("energy_lost", r.energy_lost);
+  v("booked_total", r.booked_total);
 }
 
 SnapRun observe_snaps(const RunRequest& request);

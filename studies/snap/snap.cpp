@@ -14,7 +14,10 @@
 #include "core/format.hpp"
 #include "core/table_reader.hpp"
 #include "studies/section_readers.hpp"
+#include "studies/snap/against_reference.hpp"
+#include "studies/snap/cheapest_runs.hpp"
 #include "studies/snap/observation.hpp"
+#include "studies/snap/snap_point.hpp"
 #include "studies/sweep_study.hpp"
 
 namespace tb {
@@ -22,13 +25,12 @@ namespace tb {
 namespace {
 
 using snap::kNoNumber;
+using snap::SnapRole;
+using snap::SnapPoint;
 
 // Position errors at which the cheapest run is named (m): from a visible miss of a 1 m string to a
 // tight reference.
 constexpr double kPositionTargets[] = {1e-2, 1e-3, 1e-4, 1e-6};
-// Runtimes within this factor of each other are not ranked: the passes of a millisecond run differ by
-// tens of percent on these machines.
-constexpr double kUnresolvedRatio = 2.0;
 // Each fixed step also runs at kMoved steps that put the first snap at spread phases of its step (within
 // h (1 +- 1/n), n the steps before it; kMovedSpread bounds them where the snap falls in the first step):
 // where in its step a snap falls moves a fixed-step error by an O(1) factor (the referee read found
@@ -39,9 +41,9 @@ constexpr double kMovedSpread = 0.04;
 std::shared_ptr<const StudySection> read_snap(TableReader& table, const SectionInputs& in) {
   const Case& c = in.c;
   const SwitchingFunctions* sw = c.model->switching();
-  if (!sw || sw->impacts.empty() || !c.model->switching_closed_form())
-    table.fail("t_end", "a case whose model's links snap taut by an impact law and whose answers are known in closed form "
-                        "(the planar pendulum with [model] link = \"unilateral\", dropped from rest or whirled from the bottom)",
+  if (!sw || sw->impacts.empty())
+    table.fail("t_end", "a case whose model's links snap taut by an impact law ([model] link = \"unilateral\": the planar "
+                        "pendulum, Model C's cables)",
                "a model without them");
   SnapSection s;
   const EventSweep sweep = read_event_sweep(table, c, 1.0 + kMovedSpread);
@@ -52,30 +54,41 @@ std::shared_ptr<const StudySection> read_snap(TableReader& table, const SectionI
   return std::make_shared<SnapSection>(std::move(s));
 }
 
-struct SnapPoint {
-  RunKey key;
-  double h = 0.0, rtol = 0.0;
-  snap::SnapRun measured;
-  bool adaptive() const { return key.integrator->adaptive; }
-  std::string setting() const { return adaptive() ? "rtol = " + format_g(rtol) : "h = " + format_g(h, 6); }
-};
-
 class SnapStudy final : public SweepStudy<SnapPoint, snap::SnapRun> {
  protected:
   void add_points(const Case& c, const StudyContext& context, std::vector<SnapPoint>& points) override {
     const SnapSection& section = *c.section<SnapSection>();
+    if (!c.model->switching_closed_form()) {
+      // No closed form: the reference every run is judged against, the catalogue's cross-check solver
+      // (event-driven on the hybrid form), and its check, the catalogue's event check (another family,
+      // its switches read on the same grid).
+      const std::string disc = c.model->default_discretisation();
+      std::vector<std::pair<const IntegratorInfo*, SnapRole>> solvers{{&context.catalogue->crosscheck(), SnapRole::Reference}};
+      if (const IntegratorInfo* check = context.catalogue->event_check()) solvers.push_back({check, SnapRole::ReferenceCheck});
+      for (const auto& [solver, role] : solvers) {
+        const RunKey key{&c, solver, disc};
+        if (const auto why = why_not_applicable(c, *solver, disc))
+          throw InputError(c.name + ": the snap study's reference solver " + solver->name + " cannot run the case: " + *why);
+        points.push_back({key, c.h, snap::kCableReferenceRtol, role, {}});
+      }
+    }
     for (const RunKey& key : runs_of(c, context.catalogue->integrators)) {
       if (why_not_applicable(c, *key.integrator, key.discretisation)) continue;
       if (key.integrator->adaptive)
-        for (double rtol : section.tolerances) points.push_back({key, c.h, rtol, {}});
+        for (double rtol : section.tolerances) points.push_back({key, c.h, rtol, SnapRole::Compared, {}});
       else
-        for (double h : section.steps) points.push_back({key, h, 0.0, {}});
+        for (double h : section.steps) points.push_back({key, h, 0.0, SnapRole::Compared, {}});
     }
   }
 
   RunRequest request_of(const SnapPoint& p) const override {
     const SnapSection& section = *p.key.c->section<SnapSection>();
-    RunRequest request{p.key, p.key.c->settings_for(p.key.integrator->name), {}};
+    // The references run at their integrators' defaults (the check is no compared integrator: the case
+    // has no settings for it); the compared ones at the case's.
+    RunRequest request{p.key,
+                       p.role == SnapRole::Compared ? p.key.c->settings_for(p.key.integrator->name)
+                                                : IntegratorSettings::defaults(p.key.integrator->settings, p.h),
+                       {}};
     request.settings.h = p.h;
     if (p.adaptive()) request.settings.set_tolerances({p.rtol, p.rtol * 1e-2});
     request.measure.t_end = section.t_end;
@@ -85,13 +98,17 @@ class SnapStudy final : public SweepStudy<SnapPoint, snap::SnapRun> {
   }
 
   Job job_of(const SnapPoint& p, const RunRequest& request) const override {
-    return {p.key.c->name + " | " + p.key.label() + " | snap " + p.setting(), request.t_end() / request.measure.sample_interval};
+    const std::string role = p.role == SnapRole::Reference ? " reference" : p.role == SnapRole::ReferenceCheck ? " reference check" : "";
+    return {p.key.c->name + " | " + p.key.label() + " | snap" + role + " " + p.setting(), request.t_end() / request.measure.sample_interval};
   }
 
   snap::SnapRun run(const SnapPoint& p, const RunRequest& request) const override {
     snap::SnapRun out = snap::observe_snaps(request);
+    if (p.role != SnapRole::Compared) return out;  // a reference's cost is not compared
     if (out.outcome.ok()) out.runtime_s = snap::time_run(request);
-    if (p.adaptive()) return out;
+    // Moved steps are for a snap whose time the closed form gives; a cascade judged against a reference
+    // spreads its snaps over the steps' phases by itself.
+    if (p.adaptive() || !p.key.c->model->switching_closed_form()) return out;
     // The moved steps put the first snap (the first expected switch where none snaps) at the phases
     // (j + 1/2) / kMoved of its step: h_j = t_ref / (n + (j + 1/2) / kMoved), n = floor(t_ref / h), all
     // within h (1 +- 1/n). Steps moved by a fixed fraction of h can leave the phase where it was (the
@@ -133,15 +150,6 @@ struct Judged {
   double position_error = kNoNumber;  // at t_end, max over the configuration's entries (m)
   bool clean() const { return matched == expected && made == expected; }
 };
-
-// The configuration entries of a physical state (Model::physical_parts), all of it where the model does not say.
-std::vector<double> configuration_of(const Model& model, const std::vector<double>& physical) {
-  const std::vector<PhysicalPart> parts = model.physical_parts();
-  std::vector<double> out;
-  for (size_t i = 0; i < physical.size(); ++i)
-    if (parts.empty() || (i < parts.size() && parts[i] == PhysicalPart::Configuration)) out.push_back(physical[i]);
-  return out;
-}
 
 Judged judge(const Case& c, const SnapSection& section, bool ok, const std::vector<snap::Switch>& switches,
              const std::vector<double>& final_physical) {
@@ -193,10 +201,7 @@ Judged judge(const Case& c, const SnapSection& section, bool ok, const std::vect
   }
   Eigen::VectorXd exact;
   if (closed.state && closed.state(section.t_end, exact) && !final_physical.empty()) {
-    const std::vector<double> a = configuration_of(*c.model, final_physical),
-                              b = configuration_of(*c.model, std::vector<double>(exact.data(), exact.data() + exact.size()));
-    j.position_error = 0.0;
-    for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) j.position_error = std::max(j.position_error, std::abs(a[i] - b[i]));
+    j.position_error = snap::configuration_distance(*c.model, final_physical, std::vector<double>(exact.data(), exact.data() + exact.size()));
   }
   return j;
 }
@@ -437,56 +442,18 @@ void write_orders(std::ostringstream& md, const Case& c, const SnapSection& sect
 
 // The cheapest run that reaches each position error, and the advice that follows.
 void write_work_precision(std::ostringstream& md, const SnapSection& section, const std::vector<const SnapPoint*>& of_case) {
-  md << "\n### Work–precision and advice\n\n"
-        "For each position error at t_end, the cheapest run (runtime) of each method that reached it with every expected "
-        "switch matched and none added; \"not reached\" where no step or tolerance measured did.\n\n";
-  std::vector<std::string> methods;
-  for (const SnapPoint* p : of_case)
-    if (std::find(methods.begin(), methods.end(), p->key.label()) == methods.end()) methods.push_back(p->key.label());
-  std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> advice;
-  for (double target : kPositionTargets) {
-    std::vector<std::string> row{format_g(target) + " m"};
-    std::vector<const SnapPoint*> cheapest_of;  // each method's cheapest run that reached the target
-    for (const std::string& label : methods) {
-      const SnapPoint* cheapest = nullptr;
-      for (const SnapPoint* p : of_case) {
-        if (p->key.label() != label || !p->measured.outcome.ok()) continue;
-        const Judged j = judge(*p, section);
-        if (!j.clean() || !(j.position_error <= target)) continue;
-        if (!cheapest || p->measured.runtime_s < cheapest->measured.runtime_s) cheapest = p;
-      }
-      row.push_back(cheapest ? cheapest->setting() + ", " + num(cheapest->measured.runtime_s) + " s" : "not reached");
-      if (cheapest) cheapest_of.push_back(cheapest);
-    }
-    rows.push_back(row);
-    std::sort(cheapest_of.begin(), cheapest_of.end(),
-              [](const SnapPoint* a, const SnapPoint* b) { return a->measured.runtime_s < b->measured.runtime_s; });
-    const auto named = [](const SnapPoint* p) { return p->key.label() + " at " + p->setting() + " (" + num(p->measured.runtime_s) + " s)"; };
-    std::string words = "to " + format_g(target) + " m: ";
-    if (cheapest_of.empty()) {
-      words += "no run measured here reached it";
-    } else {
-      words += named(cheapest_of[0]);
-      // Every other method within the noise band of the cheapest: the ranking between them is not resolved.
-      for (size_t k = 1; k < cheapest_of.size(); ++k)
-        if (cheapest_of[k]->measured.runtime_s < kUnresolvedRatio * cheapest_of[0]->measured.runtime_s)
-          words += ", not resolved from " + named(cheapest_of[k]) + " (within a factor " + format_g(kUnresolvedRatio) + ")";
-      if (cheapest_of.size() > 1 && cheapest_of[1]->measured.runtime_s >= kUnresolvedRatio * cheapest_of[0]->measured.runtime_s)
-        words += ", " + format_g(cheapest_of[1]->measured.runtime_s / cheapest_of[0]->measured.runtime_s, 2) + "× faster than the next method's cheapest, " +
-                 named(cheapest_of[1]);
-    }
-    advice.push_back(words);
-  }
-  std::vector<std::string> header{"position error at t_end"};
-  header.insert(header.end(), methods.begin(), methods.end());
-  markdown::table(md, header, rows);
+  snap::CheapestRunsRules rules;
+  rules.targets.assign(std::begin(kPositionTargets), std::end(kPositionTargets));
+  rules.error = [&](const SnapPoint& p) { return judge(p, section).position_error; };
+  rules.counts = [&](const SnapPoint& p) { return judge(p, section).clean(); };
+  rules.counts_words = "with every expected switch matched and none added";
+  const std::vector<std::string> advice = snap::write_cheapest_runs(md, of_case, rules);
   md << "\nAdvice on this case, from the table: the cheapest run ";
   for (size_t i = 0; i < advice.size(); ++i) md << (i ? "; " : "") << advice[i];
   md << ". Accuracy here is the position error at t_end alone (the snap's loss and the switch times are in the tables "
         "above); the runs take from a tenth of a millisecond to a few tens, and their cost per step varies up to 2× between "
         "runs of one method for reasons that are not the method's (cache and timer effects at this size): runs within a "
-        "factor " << format_g(kUnresolvedRatio) << " of each other are not ranked, and a single degree of freedom with one "
+        "factor " << format_g(snap::kUnresolvedRatio) << " of each other are not ranked, and a single degree of freedom with one "
         "or two events says little about a cable's cost.\n";
 }
 
@@ -497,10 +464,10 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
          "balance_range_between_switches,overstretch_max,outward_rate_max,position_err_end,steps,runtime_s\n";
   std::ostringstream md;
   md << "# Strings that go slack and snap: the methods that take an impact, against the known answers\n\n"
-        "Part one of issue 48: one link (the planar pendulum on a string), two cases with closed forms, the four methods "
-        "that take an impact so far (two event-driven, two time-stepping); Model C's slack cables, nonsmooth "
-        "generalized-α, the variational collision integrator and a penalty baseline are not built yet, so the advice "
-        "below is for one link only.\n\n"
+        "Issue 48 so far: one link (the planar pendulum on a string) in two cases with closed forms, and Model C's single "
+        "cable of ten unilateral links that snaps taut from slack, judged against a converged event-driven reference; "
+        "the four methods that take an impact so far (two event-driven, two time-stepping). Nonsmooth generalized-α, the "
+        "variational collision integrator, a penalty baseline and the cooperative case's three cables are not built yet.\n\n"
         "A unilateral link (an inextensible string that cannot push) holds g = |r| − l ≤ 0, its tension λ ≥ 0 and gλ = 0; "
         "where it snaps taut, Newton's impact law takes (1 + e) of the radial velocity and ½ m (1 − e²) v_r² of the "
         "energy (both cases: e = 0). Event-driven methods (rk45, Dormand–Prince 5(4), and cvode, BDF 1–5, on the hybrid "
@@ -538,16 +505,22 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "law; the LGVI's form lives on the circle (the variational collision integrator that solves the collision time "
         "inside the step is not built); IDA and the Lie group ODE methods would need a hybrid form of their kind (switching between the taut "
         "phase's equations and the slack phase's at located events), which is not built yet. Every run: snap.csv.\n";
+  std::ofstream cables(dir / "snap_cables.csv");
+  cables << snap::kCableCsvHeader;
   for (const std::vector<const SnapPoint*>& of_case : points_by_case(points)) {
     const Case& c = *of_case.front()->key.c;
     const SnapSection& section = *c.section<SnapSection>();
+    if (!c.model->switching_closed_form()) {
+      snap::write_against_reference(md, cables, c, section.t_end, section.sample_interval, of_case);
+      continue;
+    }
     write_case_header(md, c, section);
     write_runs_table(md, csv, c, section, of_case);
     write_orders(md, c, section, of_case);
     write_work_precision(md, section, of_case);
   }
   std::ofstream(dir / "snap.md") << md.str();
-  return {(dir / "snap.csv").string(), (dir / "snap.md").string()};
+  return {(dir / "snap.csv").string(), (dir / "snap_cables.csv").string(), (dir / "snap.md").string()};
 }
 
 }  // namespace
@@ -557,7 +530,7 @@ StudyInfo snap_study() {
                  "strings that go slack and snap ([report.snap]): switch times, the energy at each snap against the "
                  "impact law, the energy balance, overstretch, orders and work-precision for every method that runs a "
                  "unilateral link, against its closed form",
-                 "snap.csv, snap.md",
+                 "snap.csv, snap_cables.csv, snap.md",
                  false,
                  {},
                  why_not_without_table<SnapSection>,

@@ -1,0 +1,322 @@
+#include "studies/snap/against_reference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "app/common/markdown_table.hpp"
+#include "app/judging/order_fit.hpp"
+#include "core/switching.hpp"
+#include "numerics/statistics.hpp"
+#include "studies/snap/cheapest_runs.hpp"
+
+namespace tb::snap {
+
+namespace {
+
+// Position errors at which the cheapest run is named (m): from a visible miss of a 1 m cable to the
+// reference's own resolution.
+constexpr double kCableTargets[] = {1e-2, 1e-3, 1e-4, 1e-6};
+
+std::string num(double x, int digits = 3) { return std::isfinite(x) ? format_g(x, digits) : "—"; }
+
+// One run against the reference.
+struct AgainstReference {
+  SwitchMatch switches;
+  double lost_minus_reference = kNoNumber, booked_minus_lost = kNoNumber, peak_minus_reference = kNoNumber;
+  double position_error = kNoNumber;
+  double overstretch = kNoNumber;  // the run's own (no reference needed: the exact motion has none)
+};
+AgainstReference judge(const Model& model, const SnapRun& run, const SnapRun& reference, double t_end) {
+  AgainstReference j;
+  if (!run.outcome.ok() || !reference.outcome.ok()) return j;
+  j.switches = match_switches(reference.switches, run.switches, t_end);
+  j.lost_minus_reference = run.energy_lost - reference.energy_lost;
+  j.booked_minus_lost = run.booked_total - run.energy_lost;
+  j.peak_minus_reference = run.peak_tension - reference.peak_tension;
+  j.position_error = configuration_distance(model, run.final_physical, reference.final_physical);
+  j.overstretch = run.overstretch_max;
+  return j;
+}
+
+std::string role_words(const SnapPoint& p) {
+  switch (p.role) {
+    case SnapRole::Reference: return "reference";
+    case SnapRole::ReferenceCheck: return "reference's check";
+    case SnapRole::Compared: break;
+  }
+  return "compared";
+}
+
+// The reference's switches link by link: when each link first snaps taut, and how many times it
+// snaps and opens within the horizon.
+void write_cascade(std::ostringstream& md, const SnapRun& reference, const std::string& meaning) {
+  std::map<int, std::vector<const Switch*>> by_link;
+  for (const Switch& s : reference.switches) by_link[s.element].push_back(&s);
+  md << "\nThe reference's switches, link by link (" << meaning << "):\n\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& [link, switches] : by_link) {
+    int snaps = 0, openings = 0;
+    double first = kNoNumber, last = kNoNumber;
+    for (const Switch* s : switches) {
+      if (s->to_taut) {
+        ++snaps;
+        if (!std::isfinite(first)) first = s->t;
+      } else {
+        ++openings;
+      }
+      last = s->t;
+    }
+    rows.push_back({std::to_string(link), num(first, 6), std::to_string(snaps), std::to_string(openings), num(last, 6)});
+  }
+  if (rows.empty()) md << "none.\n";
+  else markdown::table(md, {"link", "first snap (s)", "snaps", "openings", "last switch (s)"}, rows);
+}
+
+// The slopes of the compared methods' errors against the reference: in h (the suite's order rule,
+// app/judging/order_fit.hpp) and in rtol; never judged against a declared order (below).
+void write_slopes(std::ostringstream& md, const Model& model, const std::vector<const SnapPoint*>& compared, const SnapRun& reference,
+                  double t_end, double position_floor, double energy_floor, double energy_scale) {
+  md << "\n### Slopes in h and in rtol, against the reference\n\n"
+        "Fixed steps: the least-squares slope with its 95% interval over the finest window of steps whose local orders "
+        "agree, errors at least 10× the reference's resolution (its distance from its check) and at most 0.1 of their "
+        "scale (app/judging/order_fit.hpp). None is judged against the method's declared order: that is the order of its "
+        "smooth motion, and across impacts a time-stepping scheme is in general of order 1 at most, in position, whatever its "
+        "smooth order (Acary 2012, Appl. Numer. Math. 62: a snap falls inside a step and its impulse is applied at the "
+        "step's points); where every link snaps in a cascade whose order (which link first) a step can change, no rate need hold at "
+        "all. Adaptive: the least-squares slope against rtol over the loosest tolerances whose error stands 10× above the "
+        "resolution and falls.\n\n";
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const SnapPoint*>> by_method;
+  for (const SnapPoint* p : compared) {
+    if (!by_method.count(p->key.label())) order.push_back(p->key.label());
+    by_method[p->key.label()].push_back(p);
+  }
+  struct Quantity {
+    std::string name;
+    std::function<double(const AgainstReference&)> error;
+    double floor, scale;
+  };
+  const std::vector<Quantity> quantities = {
+      {"position error at t_end", [](const AgainstReference& j) { return j.position_error; }, position_floor, 1.0},
+      {"|energy lost − reference's|", [](const AgainstReference& j) { return std::abs(j.lost_minus_reference); }, energy_floor, energy_scale},
+      {"overstretch max (of l)", [](const AgainstReference& j) { return j.overstretch; }, 0.0, 1.0}};
+  std::vector<std::vector<std::string>> rows;
+  for (const std::string& label : order) {
+    const auto& pts = by_method[label];
+    const bool adaptive = pts.front()->adaptive();
+    for (const Quantity& q : quantities) {
+      std::string values, verdict;
+      std::vector<double> x, y;
+      std::vector<OrderSweepPoint> sweep;
+      for (size_t i = 0; i < pts.size(); ++i) {
+        const AgainstReference j = judge(model, pts[i]->measured, reference, t_end);
+        const double e = q.error(j);
+        values += (values.empty() ? "" : ", ") + num(e);
+        if (adaptive) {
+          const bool usable = std::isfinite(e) && e > 10.0 * q.floor && (y.empty() || e < 0.5 * y.back());
+          if (usable && x.size() == i) x.push_back(pts[i]->rtol), y.push_back(e);
+        } else {
+          OrderSweepPoint sp;
+          sp.h = pts[i]->h;
+          sp.ok = std::isfinite(e) && e > 0.0;
+          sp.error = sp.ok ? e : 0.0;
+          sp.relative_error = sp.ok ? e / q.scale : 0.0;
+          sp.agreement = q.floor;
+          sweep.push_back(sp);
+        }
+      }
+      if (adaptive) {
+        if (x.size() >= 3) {
+          const PowerLawFit fit = fit_power_law(x, y);
+          verdict = "slope " + format_g(fit.p, 3) + " ± " + format_g(fit.ci95, 2) + " in rtol" +
+                    (x.size() < pts.size() ? " (the " + std::to_string(x.size()) + " loosest; the rest on the resolution or not falling)" : "");
+        } else {
+          verdict = "inconclusive: fewer than 3 tolerances, from the loosest, with an error 10× above the resolution and falling";
+        }
+      } else {
+        const MeasuredOrder m = measure_order(sweep, pts.front()->key.integrator->order);
+        verdict = m.fit.fitted ? "slope " + format_g(m.p, m.p_digits) + " ± " + format_g(m.ci95, 2) + " in h (not judged)"
+                               : "inconclusive: " + (m.fit.why_not.empty() ? std::string("no asymptotic window") : m.fit.why_not);
+      }
+      rows.push_back({label, q.name, values, verdict});
+    }
+  }
+  markdown::table(md, {"method", "quantity", "errors (largest step or tolerance first)", "fit"}, rows);
+}
+
+}  // namespace
+
+std::vector<double> configuration_of(const Model& model, const std::vector<double>& physical) {
+  const std::vector<PhysicalPart> parts = model.physical_parts();
+  std::vector<double> out;
+  for (size_t i = 0; i < physical.size(); ++i)
+    if (parts.empty() || (i < parts.size() && parts[i] == PhysicalPart::Configuration)) out.push_back(physical[i]);
+  return out;
+}
+
+double configuration_distance(const Model& model, const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.empty() || b.empty() || a.size() != b.size()) return kNoNumber;
+  const std::vector<double> x = configuration_of(model, a), y = configuration_of(model, b);
+  double d = 0.0;
+  for (size_t i = 0; i < x.size(); ++i) d = std::max(d, std::abs(x[i] - y[i]));
+  return d;
+}
+
+SwitchMatch match_switches(const std::vector<Switch>& expected, const std::vector<Switch>& made, double t_end) {
+  SwitchMatch m;
+  m.expected = int(expected.size());
+  m.made = int(made.size());
+  std::vector<bool> used(made.size(), false);
+  for (size_t e = 0; e < expected.size(); ++e) {
+    const Switch& x = expected[e];
+    double before = x.t, after = t_end - x.t;
+    for (size_t k = 0; k < expected.size(); ++k) {
+      if (k == e || expected[k].element != x.element) continue;
+      if (expected[k].t <= x.t) before = std::min(before, x.t - expected[k].t);
+      else after = std::min(after, expected[k].t - x.t);
+    }
+    const double window = 0.5 * std::min(before, after);
+    size_t best = made.size();
+    for (size_t k = 0; k < made.size(); ++k) {
+      if (used[k] || made[k].element != x.element || made[k].to_taut != x.to_taut || std::abs(made[k].t - x.t) > window) continue;
+      if (best == made.size() || std::abs(made[k].t - x.t) < std::abs(made[best].t - x.t)) best = k;
+    }
+    if (best == made.size()) continue;
+    used[best] = true;
+    ++m.matched;
+    const double err = std::abs(made[best].t - x.t);
+    m.time_error_max = std::isfinite(m.time_error_max) ? std::max(m.time_error_max, err) : err;
+  }
+  return m;
+}
+
+
+void write_against_reference(std::ostringstream& md, std::ofstream& csv, const Case& c, double t_end, double sample_interval,
+                             const std::vector<const SnapPoint*>& of_case) {
+  const Model& model = *c.model;
+  const SwitchingFunctions& functions = *model.switching();
+  const SnapPoint *reference = nullptr, *check = nullptr;
+  std::vector<const SnapPoint*> compared;
+  for (const SnapPoint* p : of_case) {
+    if (p->role == SnapRole::Reference) reference = p;
+    else if (p->role == SnapRole::ReferenceCheck) check = p;
+    else compared.push_back(p);
+  }
+  md << "\n## " << c.name << ": against a converged event-driven reference\n\n" << c.description << ".\n\n"
+     << "The model: " << functions.impacts << ". No closed form: every run is judged against the reference, "
+     << (reference ? reference->key.label() + " at rtol " + format_g(reference->rtol) + " (atol rtol/100)" : std::string("—"))
+     << ", which locates every switch and applies the impact law there, observed every " << format_g(sample_interval) << " s (as every adaptive run; a fixed-step run at every step end)";
+  const bool have_reference = reference && reference->measured.outcome.ok();
+  if (!reference) return;
+  const SnapRun& ref = reference->measured;
+  // The reference's resolution: its distance from an independent check (the catalogue's event check,
+  // an event-driven method of another family at the same tolerance).
+  const bool have_check = have_reference && check && check->measured.outcome.ok();
+  const AgainstReference agreement = have_check ? judge(model, check->measured, ref, t_end) : AgainstReference{};
+  const double position_floor = have_check ? agreement.position_error : kNoNumber;
+  const double energy_floor = have_check ? std::abs(agreement.lost_minus_reference) : kNoNumber;
+  md << "; its check is " << (check ? check->key.label() + " at rtol " + format_g(check->rtol) : std::string("—"))
+     << " (another family, with its own root finder), and their distance is the resolution of every error below (an error at or "
+        "below it is the reference's, not the run's).\n\n";
+  if (!have_reference) {
+    md << "The reference did not complete (" << (reference ? reference->measured.outcome.describe() : std::string("not run"))
+       << "): no run on this case is judged.\n";
+    return;
+  }
+  {
+    std::vector<std::vector<std::string>> rows = {
+        {"switches (snaps and openings, every link)", std::to_string(ref.switches.size()),
+         have_check ? std::to_string(check->measured.switches.size()) + " (" + std::to_string(agreement.switches.matched) + " matched, largest time difference " +
+                          num(agreement.switches.time_error_max) + " s)"
+                    : "—"},
+        {"energy lost E0 − E(t_end) (J)", num(ref.energy_lost, 8), have_check ? num(agreement.lost_minus_reference) : "—"},
+        {"loss booked − energy lost (J)", num(ref.booked_total - ref.energy_lost), have_check ? num(check->measured.booked_total - check->measured.energy_lost) : "—"},
+        {"largest tension of a taut link (N)", num(ref.peak_tension, 6), have_check ? num(agreement.peak_minus_reference) : "—"},
+        {"max |E − E0 − W| (J)", num(ref.balance_max), have_check ? num(check->measured.balance_max) : "—"},
+        {"overstretch max (of the link length)", num(ref.overstretch_max), have_check ? num(check->measured.overstretch_max) : "—"},
+        {"max |P − P0| (N s)", num(ref.momentum_err_max), have_check ? num(check->measured.momentum_err_max) : "—"},
+        {"configuration at t_end: distance (m)", "—", have_check ? num(agreement.position_error) : "—"}};
+    markdown::table(md, {"the reference over [0, " + format_g(t_end) + "] s", "value", "its check: value, or its difference from the reference"}, rows);
+  }
+  write_cascade(md, ref, functions.meaning);
+
+  md << "\n### Every run against the reference\n\n"
+        "Switches: the reference's / the run's / matched (each of the reference's to the run's nearest of the same link and "
+        "direction within half the gap to that link's neighbouring switches); a switch the run makes beyond those matched "
+        "is chatter or a cascade in another order. Energy lost: E0 − E(t_end), E = T + V with the thrust's potential, so "
+        "the snaps' loss over the horizon, less the reference's; booked − lost: whether the run's own booking of its "
+        "impulses' loss keeps E − E0 − W closed. Largest tension: the tension its state implies (the held links' "
+        "multipliers), at the samples (every step end of a fixed-step method, the fine grid of an adaptive one), less the "
+        "reference's; a snap itself is an impulse, whose size the energy columns measure. Overstretch and outward rate: "
+        "the model's constraint error and its rate (on Model C relative to the link length l: max (|d_i| − l)/l over the "
+        "links, and the outward rate of a link beyond its length over l, in 1/s). An event-driven run's overstretch stops "
+        "falling below some tolerance (the slopes' table): a floor of the hybrid form's held/free decisions at links near "
+        "zero tension (core/hybrid_constrained_ode.cpp), not of the integration, and inside the model's at-length "
+        "tolerance (" << format_g(functions.gap_tolerance) << " m); this page does not isolate it further. |ΔP|: the impulses are internal "
+        "and the thrust equals the weight, so P is conserved through every snap. Position error: max-norm over the "
+        "configuration at t_end against the reference's. Runtime: the fastest of repeated passes with the observation off. "
+        "A run that failed says why, when and at which step.\n\n";
+  std::vector<std::vector<std::string>> rows;
+  std::vector<const SnapPoint*> all{reference};
+  if (check) all.push_back(check);
+  all.insert(all.end(), compared.begin(), compared.end());
+  for (const SnapPoint* p : all) {
+    const SnapRun& r = p->measured;
+    const bool ok = r.outcome.ok();
+    const AgainstReference j = p->role == SnapRole::Reference ? AgainstReference{} : judge(model, r, ref, t_end);
+    const std::string switches = p->role == SnapRole::Reference ? std::to_string(ref.switches.size()) + " (itself)"
+                                 : ok ? std::to_string(j.switches.expected) + " / " + std::to_string(j.switches.made) + " / " + std::to_string(j.switches.matched)
+                                      : "—";
+    rows.push_back({p->key.label() + (p->role == SnapRole::Compared ? "" : " (" + role_words(*p) + ")"), p->setting(),
+                    ok ? "ok" : r.outcome.describe(), switches, num(j.switches.time_error_max), ok ? num(r.energy_lost, 6) : "—",
+                    num(j.lost_minus_reference), ok ? num(r.booked_total - r.energy_lost) : "—", ok ? num(r.peak_tension, 5) : "—",
+                    num(j.peak_minus_reference), ok ? num(r.balance_max) : "—", ok ? num(r.overstretch_max) : "—",
+                    ok ? num(r.opening_rate_max) : "—", ok ? num(r.momentum_err_max) : "—", num(j.position_error),
+                    ok ? std::to_string(r.counters.steps) : "—", ok && p->role == SnapRole::Compared ? num(r.runtime_s) : "—"});
+    const auto cell = [](double x) { return std::isfinite(x) ? format_g(x, 9) : std::string(); };
+    csv << c.name << ',' << p->key.label() << ',' << role_words(*p) << ',' << (p->adaptive() ? "" : format_g(p->h, 8)) << ','
+        << (p->adaptive() ? format_g(p->rtol) : "") << ',' << r.outcome.word() << ',' << (ok ? std::to_string(j.switches.expected) : "") << ','
+        << (ok ? std::to_string(r.switches.size()) : "") << ',' << (ok && p->role != SnapRole::Reference ? std::to_string(j.switches.matched) : "") << ','
+        << cell(j.switches.time_error_max) << ',' << cell(ok ? r.energy_lost : kNoNumber) << ',' << cell(j.lost_minus_reference) << ','
+        << cell(ok ? r.booked_total - r.energy_lost : kNoNumber) << ',' << cell(ok ? r.peak_tension : kNoNumber) << ','
+        << cell(j.peak_minus_reference) << ',' << cell(ok ? r.balance_max : kNoNumber) << ',' << cell(ok ? r.overstretch_max : kNoNumber)
+        << ',' << cell(ok ? r.opening_rate_max : kNoNumber) << ',' << cell(ok ? r.momentum_err_max : kNoNumber) << ','
+        << cell(j.position_error) << ',' << (ok ? std::to_string(r.counters.steps) : "") << ','
+        << (ok && p->role == SnapRole::Compared ? cell(r.runtime_s) : "") << '\n';
+  }
+  markdown::table(md,
+                  {"method", "step / tolerance", "status", "switches: reference's / made / matched", "largest switch-time error (s)",
+                   "energy lost (J)", "lost − reference's (J)", "booked − lost (J)", "largest tension (N)", "− reference's (N)",
+                   "max |E − E0 − W| (J)", "overstretch (of l)", "outward rate beyond the length (l/s)", "max |P − P0| (N s)",
+                   "position error at t_end (m)", "steps", "runtime (s)"},
+                  rows);
+
+  md << "\nThe time-stepping rows' energy on a cable. Moreau–Jean books a step's impulse loss only at a step where some link "
+        "closes (at or beyond its length at the step's midpoint, its rate outward, no impulse the step before: "
+        "integrators/moreau_jean/); on a chain a snap's shock also takes energy at links that are already taut, in steps "
+        "where none closes, and every taut step's velocity projection dissipates (the pendulum pages' ½ h²(λ/m)² per unit "
+        "mass a step, large on light links turning fast). Its booked − lost holds both; this page does not split them. "
+        "An event-driven run books Newton's law over the links closing and those held at each located snap, so its "
+        "booked − lost is its smooth error.\n";
+  write_slopes(md, model, compared, ref, t_end, position_floor, energy_floor, std::max(std::abs(ref.energy_lost), 1e-300));
+
+  CheapestRunsRules rules;
+  rules.targets.assign(std::begin(kCableTargets), std::end(kCableTargets));
+  rules.error = [&](const SnapPoint& p) {
+    const double e = judge(model, p.measured, ref, t_end).position_error;
+    // An error within the reference's resolution is not resolved: it reaches no target below it.
+    return std::isfinite(position_floor) ? std::max(e, position_floor) : e;
+  };
+  rules.counts = [](const SnapPoint&) { return true; };
+  rules.counts_words = "(an error is taken as no smaller than the reference's resolution, " + num(position_floor) + " m)";
+  const std::vector<std::string> advice = write_cheapest_runs(md, compared, rules);
+  md << "\nAdvice for a cable that goes slack and snaps, from this table: the cheapest run ";
+  for (size_t i = 0; i < advice.size(); ++i) md << (i ? "; " : "") << advice[i];
+  md << ". Accuracy here is the configuration at t_end after the whole cascade; the energy the snaps took, the switches "
+        "and the links' violations are in the table above, and a method that reaches a position error with its "
+        "overstretch or its loss far from the reference's is not thereby advised for them. Runs within a factor "
+     << format_g(kUnresolvedRatio) << " of each other are not ranked.\n";
+}
+
+}  // namespace tb::snap

@@ -1,0 +1,60 @@
+#include "studies/snap/cheapest_runs.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/common/markdown_table.hpp"
+
+namespace tb::snap {
+
+std::vector<std::string> write_cheapest_runs(std::ostringstream& md, const std::vector<const SnapPoint*>& of_case,
+                                             const CheapestRunsRules& rules) {
+  md << "\n### Work–precision and advice\n\n"
+        "For each position error at t_end, the cheapest run (runtime) of each method that reached it "
+     << rules.counts_words << "; \"not reached\" where no step or tolerance measured did.\n\n";
+  std::vector<std::string> methods;
+  for (const SnapPoint* p : of_case)
+    if (p->role == SnapRole::Compared && std::find(methods.begin(), methods.end(), p->key.label()) == methods.end())
+      methods.push_back(p->key.label());
+  const auto seconds = [](double s) { return std::isfinite(s) ? format_g(s, 3) : std::string("—"); };
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> advice;
+  for (double target : rules.targets) {
+    std::vector<std::string> row{format_g(target) + " m"};
+    std::vector<const SnapPoint*> cheapest_of;  // each method's cheapest run that reached the target
+    for (const std::string& label : methods) {
+      const SnapPoint* cheapest = nullptr;
+      for (const SnapPoint* p : of_case) {
+        if (p->role != SnapRole::Compared || p->key.label() != label || !p->measured.outcome.ok() || !rules.counts(*p)) continue;
+        if (!(rules.error(*p) <= target) || !std::isfinite(p->measured.runtime_s)) continue;
+        if (!cheapest || p->measured.runtime_s < cheapest->measured.runtime_s) cheapest = p;
+      }
+      row.push_back(cheapest ? cheapest->setting() + ", " + seconds(cheapest->measured.runtime_s) + " s" : "not reached");
+      if (cheapest) cheapest_of.push_back(cheapest);
+    }
+    rows.push_back(row);
+    std::sort(cheapest_of.begin(), cheapest_of.end(),
+              [](const SnapPoint* a, const SnapPoint* b) { return a->measured.runtime_s < b->measured.runtime_s; });
+    const auto named = [&](const SnapPoint* p) { return p->key.label() + " at " + p->setting() + " (" + seconds(p->measured.runtime_s) + " s)"; };
+    std::string words = "to " + format_g(target) + " m: ";
+    if (cheapest_of.empty()) {
+      words += "no run measured here reached it";
+    } else {
+      words += named(cheapest_of[0]);
+      // Every other method within the noise band of the cheapest: the ranking between them is not resolved.
+      for (size_t k = 1; k < cheapest_of.size(); ++k)
+        if (cheapest_of[k]->measured.runtime_s < kUnresolvedRatio * cheapest_of[0]->measured.runtime_s)
+          words += ", not resolved from " + named(cheapest_of[k]) + " (within a factor " + format_g(kUnresolvedRatio) + ")";
+      if (cheapest_of.size() > 1 && cheapest_of[1]->measured.runtime_s >= kUnresolvedRatio * cheapest_of[0]->measured.runtime_s)
+        words += ", " + format_g(cheapest_of[1]->measured.runtime_s / cheapest_of[0]->measured.runtime_s, 2) +
+                 "× faster than the next method's cheapest, " + named(cheapest_of[1]);
+    }
+    advice.push_back(words);
+  }
+  std::vector<std::string> header{"position error at t_end"};
+  header.insert(header.end(), methods.begin(), methods.end());
+  markdown::table(md, header, rows);
+  return advice;
+}
+
+}  // namespace tb::snap

@@ -1,0 +1,31 @@
+#pragma once
+// The snap study's work-precision table and the advice it carries: for each position error at the
+// horizon, the cheapest run of each method that reached it, and which method is cheapest where the
+// runtimes resolve a ranking. One piece for the pages judged against a closed form and against a
+// converged reference, which differ only in what the error is measured against and which runs count.
+
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "studies/snap/snap_point.hpp"
+
+namespace tb::snap {
+
+// Runtimes within this factor of each other are not ranked: the passes of a millisecond run differ by
+// tens of percent on these machines.
+inline constexpr double kUnresolvedRatio = 2.0;
+
+struct CheapestRunsRules {
+  std::vector<double> targets;                          // position errors at the horizon (m), loosest first
+  std::function<double(const SnapPoint&)> error;        // a run's position error at the horizon (m; NaN: none)
+  std::function<bool(const SnapPoint&)> counts;         // whether the run may be named at all
+  std::string counts_words;                             // what `counts` asks, for the page
+};
+
+// Writes the table and returns the advice, one clause per target ("to 0.01 m: ...").
+std::vector<std::string> write_cheapest_runs(std::ostringstream& md, const std::vector<const SnapPoint*>& of_case,
+                                             const CheapestRunsRules& rules);
+
+}  // namespace tb::snap

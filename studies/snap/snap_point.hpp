@@ -1,0 +1,35 @@
+#pragma once
+// One run of the snap study (studies/snap/snap.hpp): which method, at which step or tolerance, in
+// which role, and what the observer measured of it (studies/snap/observation.hpp). Shared by the
+// pages judged against a closed form (snap.cpp) and against a converged reference (against_reference).
+
+#include <string>
+#include <vector>
+
+#include "app/input/case.hpp"
+#include "app/running/run_request.hpp"
+#include "core/format.hpp"
+#include "studies/snap/observation.hpp"
+
+namespace tb::snap {
+
+// A compared method's run; or, on a case without a closed form, the reference every run is judged
+// against (the catalogue's cross-check solver, event-driven, at a tight tolerance) and its check (the
+// catalogue's event check likewise, another family: their distance is the resolution of every error against it).
+enum class SnapRole { Compared, Reference, ReferenceCheck };
+
+struct SnapPoint {
+  RunKey key;
+  double h = 0.0, rtol = 0.0;
+  SnapRole role = SnapRole::Compared;
+  SnapRun measured;
+  bool adaptive() const { return key.integrator->adaptive; }
+  std::string setting() const { return adaptive() ? "rtol = " + format_g(rtol) : "h = " + format_g(h, 6); }
+};
+
+// The configuration entries of a physical state (Model::physical_parts), all of it where the model does not say.
+std::vector<double> configuration_of(const Model& model, const std::vector<double>& physical);
+// The max-norm distance of two physical states' configurations (m); NaN where either is missing.
+double configuration_distance(const Model& model, const std::vector<double>& a, const std::vector<double>& b);
+
+}  // namespace tb::snap

@@ -1,0 +1,90 @@
+// Issue 48: the snap study on a cable whose answers are not known in closed form (Model C's ten
+// unilateral links snapping taut from slack, cases/C_single_snap.toml), judged against a converged
+// event-driven reference (studies/snap/against_reference.hpp).
+//
+//  - The switch matching on lists with known answers: a shifted switch, one of the wrong direction,
+//    one on another link, chatter beyond the reference's, a switch outside its window.
+//  - The reference and its check, two event-driven families (the catalogue's cross-check solver and
+//    its event check), agree on the first two snaps of the bundled case: their times, the energy each
+//    takes (Newton's law on the located state, booked as work), the configuration after them, and P,
+//    which no internal impulse changes.
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <vector>
+
+#include "studies/snap/against_reference.hpp"
+#include "tests/snap_run.hpp"
+#include "tests/test_support.hpp"
+
+using namespace tb;
+using namespace tb::testing;
+
+namespace {
+
+snap::Switch switch_at(double t, int link, bool to_taut) {
+  snap::Switch s;
+  s.t = t;
+  s.element = link;
+  s.to_taut = to_taut;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("snap study against a reference: switches matched by link, direction and window", "[unilateral][snap]") {
+  // The reference: link 0 snaps at 0.1 and opens at 0.2, link 1 snaps at 0.1001.
+  const std::vector<snap::Switch> reference{switch_at(0.1, 0, true), switch_at(0.1001, 1, true), switch_at(0.2, 0, false)};
+  SECTION("the same switches, two shifted: all matched, the largest shift is the error") {
+    const auto m = snap::match_switches(reference, {switch_at(0.1002, 0, true), switch_at(0.1001, 1, true), switch_at(0.1995, 0, false)}, 1.0);
+    CHECK(m.expected == 3);
+    CHECK(m.made == 3);
+    CHECK(m.matched == 3);
+    CHECK(m.time_error_max == Approx(5e-4).epsilon(1e-9));
+  }
+  SECTION("another link, the wrong direction, a switch beyond half the gap to the link's next one: none of them matched") {
+    // Link 0's snap at 0.1 may be matched within 0.05 of it (half the gap to its opening at 0.2).
+    const auto m = snap::match_switches(reference, {switch_at(0.1, 2, true), switch_at(0.1001, 1, false), switch_at(0.16, 0, true)}, 1.0);
+    CHECK(m.made == 3);
+    CHECK(m.matched == 0);
+    CHECK(std::isnan(m.time_error_max));
+  }
+  SECTION("chatter: extra switches are made but not matched, and each reference switch takes the nearest") {
+    const auto m = snap::match_switches(reference,
+                                        {switch_at(0.099, 0, true), switch_at(0.1, 0, true), switch_at(0.12, 0, false), switch_at(0.13, 0, true),
+                                         switch_at(0.1001, 1, true), switch_at(0.2, 0, false)},
+                                        1.0);
+    CHECK(m.made == 6);
+    CHECK(m.matched == 3);
+    CHECK(m.time_error_max == 0.0);
+  }
+}
+
+TEST_CASE("snap study against a reference: the reference and its check agree on the cable's first snaps", "[unilateral][snap]") {
+  Case c = load_case(std::string(TETHERBENCH_CASES_DIR) + "/C_single_snap.toml");
+  // The first two snaps (links 9 and 8, at 0.041 and 0.066 s), before the cascade's later links.
+  c.t_end = 0.07;
+  const IntegratorInfo* check = catalogue().event_check();
+  REQUIRE(check);
+  const snap::SnapRun ref = observe_run(c, catalogue().crosscheck(), c.h, snap::kCableReferenceRtol, 1e-4);
+  const snap::SnapRun other = observe_run(c, *check, c.h, snap::kCableReferenceRtol, 1e-4);
+  REQUIRE(ref.outcome.ok());
+  REQUIRE(other.outcome.ok());
+  const auto m = snap::match_switches(ref.switches, other.switches, c.t_end);
+  CHECK(m.expected == 2);
+  CHECK(m.made == 2);
+  CHECK(m.matched == 2);
+  // Each switch is timed by the observer's quadratic extrapolation from the 1e-4 s grid: both runs'
+  // samples are the same and their states agree to ~1e-9, so their readings agree far below the grid.
+  CHECK(m.time_error_max <= 1e-6);
+  // The loss is Newton's law on each located state, booked as work: E - E0 - W stays at the solvers'
+  // tolerance, and the two families' losses agree to it. A snap takes 0.7 and 1.5 mJ.
+  CHECK(ref.energy_lost > 2e-3);
+  CHECK(std::abs(ref.energy_lost - other.energy_lost) <= 1e-7 * ref.energy_lost + 1e-10);
+  CHECK(std::abs(ref.booked_total - ref.energy_lost) <= 1e-8);
+  CHECK(snap::configuration_distance(*c.model, ref.final_physical, other.final_physical) <= 1e-7);
+  // Internal impulses and thrust equal to the weight: P is conserved to round-off through each snap.
+  CHECK(ref.momentum_err_max <= 1e-12);
+  CHECK(other.momentum_err_max <= 1e-12);
+}
