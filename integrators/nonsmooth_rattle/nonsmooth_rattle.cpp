@@ -20,6 +20,23 @@
 // (theta the impact's place in the step), so first order across such an impact; with e = 0 the
 // snap study measures second order on its cases (snap.md), which this file does not derive.
 //
+// Where the position problem has no solution. SHAKE's equations put the multipliers' forces along
+// the link directions at q_k, and the links' squared lengths at q_k+1 are quadratic in them:
+// g_i(q_free - M^-1 G(q_k)^T L) = g_i(q_free) - G_i(q_free) M^-1 G(q_k)^T L + |D_i M^-1 G(q_k)^T L|^2 / 2
+// (D_i the difference of link i's two joints). The last term only lengthens. For a given state
+// a solution exists only below some step (Hairer-Lubich-Wanner VII.1, existence for h small),
+// and that step shrinks where the free flight's excess g_i(q_free) ~ h^2 |v_i - v_i-1|^2 / 2 is
+// large against what the correction can take before its quadratic part wins. Model C's joints are
+// light against the links' tension across the chain (its mass matrix puts each link's mass at the
+// link's centre, so a joint's transverse zigzag has an effective mass of 1.2e-4 kg against 2.5e-3
+// kg on the diagonal): a taut cable whipping straight after its last snap (C_single_snap at
+// t = 0.176 s, a tension spike of ~16 kN and ~24 us half-width in the exact taut dynamics) has no
+// SHAKE step at h = 2.5e-4 (and none with any subset of the links held: a complementarity
+// problem without a solution) though the step from the same state exists at h = 2.0e-4; the
+// runs at h = 1e-3 ... 3.125e-5 all stop at the spike (t = 0.175 ... 0.1762 s), 1.5625e-5 runs
+// through. No active set, starting guess or iteration count helps there; the step says so when
+// Newton does not settle (position_newton below) instead of blaming its iteration count.
+//
 // The energy balance books, at each step where a link closes (at its length at q_k+1, carrying
 // no multiplier the step before, and approached: G_i(q_k+1) v_k > 0), the energy the step's
 // multipliers took: E at the free Stoermer-Verlet step's end less E at the step's end
@@ -73,6 +90,10 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
   // RATTLE's Newton on the active links' multipliers, from the free flight: q_, the displacement
   // X_ and the summed multipliers L_. False with the reason where it does not converge.
   bool position_newton(double h, const std::vector<bool>& active, StepFailure& failure) {
+    // The free flight's residual on the active links (what the step must take away) and the
+    // smallest Newton reaches: for the report when it does not settle.
+    const double free_err = active_residual(q0_ + h * v0_ + h * half_kick0_, active);
+    double least_err = free_err;
     q_ = q0_ + h * v0_;
     X_.setZero(n_);
     L_.setZero(m_);
@@ -96,9 +117,25 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
       r.setZero();
       const double err = active_residual(q_, active);
       if (err <= newton_tol_ || (it > 0 && err <= 1e-10)) return true;
+      least_err = std::min(least_err, err);
     }
-    failure = {StepFailure::Kind::SolverFailed, "Newton on the active links' position multipliers did not reach newton_tol in " +
-                                                    std::to_string(max_newton_iters_) + " iterations"};
+    // Newton converges quadratically from the free flight where the step has a solution near it
+    // (two to five iterations on the snap cases); a residual that stays above a fraction of the
+    // free flight's after all the iterations is the signature of position equations without a
+    // solution at this h (the header: their quadratic part lengthens the links more than the
+    // correction shortens them), not of too few iterations.
+    std::string links;
+    for (int i = 0; i < m_; ++i)
+      if (active[i] && !equality_[i]) links += (links.empty() ? "" : ",") + std::to_string(i + 1);
+    failure = {StepFailure::Kind::SolverFailed,
+               "Newton on the position multipliers of the links held (" + links + ") found no solution in " +
+                   std::to_string(max_newton_iters_) + " iterations: their relative residual fell no lower than " +
+                   format_g(least_err, 3) + ", from " + format_g(free_err, 3) + " at the free flight" +
+                   (least_err > 1e-3 * free_err
+                        ? " (the step's position equations appear to have no solution at this h: SHAKE's correction "
+                          "along G(q_k) lengthens the links quadratically faster than it shortens them; a smaller h "
+                          "takes a smaller excess)"
+                        : "")};
     return false;
   }
 
