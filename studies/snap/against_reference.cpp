@@ -9,6 +9,7 @@
 #include "core/switching.hpp"
 #include "numerics/statistics.hpp"
 #include "studies/snap/cheapest_runs.hpp"
+#include "studies/snap/series_fit.hpp"
 
 namespace tb::snap {
 
@@ -86,12 +87,6 @@ void write_slopes(std::ostringstream& md, const Model& model, const std::vector<
         "step's points); where every link snaps in a cascade whose order (which link first) a step can change, no rate need hold at "
         "all. Adaptive: the least-squares slope against rtol over the loosest tolerances whose error stands 10× above the "
         "resolution and falls.\n\n";
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<const SnapPoint*>> by_method;
-  for (const SnapPoint* p : compared) {
-    if (!by_method.count(p->key.label())) order.push_back(p->key.label());
-    by_method[p->key.label()].push_back(p);
-  }
   struct Quantity {
     std::string name;
     std::function<double(const AgainstReference&)> error;
@@ -102,44 +97,21 @@ void write_slopes(std::ostringstream& md, const Model& model, const std::vector<
       {"|energy lost − reference's|", [](const AgainstReference& j) { return std::abs(j.lost_minus_reference); }, energy_floor, energy_scale},
       {"overstretch max (of l)", [](const AgainstReference& j) { return j.overstretch; }, 0.0, 1.0}};
   std::vector<std::vector<std::string>> rows;
-  for (const std::string& label : order) {
-    const auto& pts = by_method[label];
+  for (const auto& [label, pts] : runs_by_method(compared)) {
     const bool adaptive = pts.front()->adaptive();
+    std::vector<AgainstReference> judged;
+    std::vector<double> settings;
+    for (const SnapPoint* p : pts) judged.push_back(judge(model, p->measured, reference, t_end)), settings.push_back(adaptive ? p->rtol : p->h);
     for (const Quantity& q : quantities) {
-      std::string values, verdict;
-      std::vector<double> x, y;
-      std::vector<OrderSweepPoint> sweep;
-      for (size_t i = 0; i < pts.size(); ++i) {
-        const AgainstReference j = judge(model, pts[i]->measured, reference, t_end);
-        const double e = q.error(j);
-        values += (values.empty() ? "" : ", ") + num(e);
-        if (adaptive) {
-          const bool usable = std::isfinite(e) && e > 10.0 * q.floor && (y.empty() || e < 0.5 * y.back());
-          if (usable && x.size() == i) x.push_back(pts[i]->rtol), y.push_back(e);
-        } else {
-          OrderSweepPoint sp;
-          sp.h = pts[i]->h;
-          sp.ok = std::isfinite(e) && e > 0.0;
-          sp.error = sp.ok ? e : 0.0;
-          sp.relative_error = sp.ok ? e / q.scale : 0.0;
-          sp.agreement = q.floor;
-          sweep.push_back(sp);
-        }
-      }
-      if (adaptive) {
-        if (x.size() >= 3) {
-          const PowerLawFit fit = fit_power_law(x, y);
-          verdict = "slope " + format_g(fit.p, 3) + " ± " + format_g(fit.ci95, 2) + " in rtol" +
-                    (x.size() < pts.size() ? " (the " + std::to_string(x.size()) + " loosest; the rest on the resolution or not falling)" : "");
-        } else {
-          verdict = "inconclusive: fewer than 3 tolerances, from the loosest, with an error 10× above the resolution and falling";
-        }
-      } else {
-        const MeasuredOrder m = measure_order(sweep, pts.front()->key.integrator->order);
-        verdict = m.fit.fitted ? "slope " + format_g(m.p, m.p_digits) + " ± " + format_g(m.ci95, 2) + " in h (not judged)"
-                               : "inconclusive: " + (m.fit.why_not.empty() ? std::string("no asymptotic window") : m.fit.why_not);
-      }
-      rows.push_back({label, q.name, values, verdict});
+      std::vector<double> errors, floors;
+      for (const AgainstReference& j : judged) errors.push_back(q.error(j)), floors.push_back(q.floor);
+      const SeriesFit fit = fit_series(adaptive, settings, errors, floors, q.scale, pts.front()->key.integrator->order);
+      const MeasuredOrder& m = fit.order;
+      const std::string verdict =
+          adaptive ? fit.rtol_words("the resolution")
+          : m.fit.fitted ? "slope " + format_g(m.p, m.p_digits) + " ± " + format_g(m.ci95, 2) + " in h (not judged)"
+                         : "inconclusive: " + (m.fit.why_not.empty() ? std::string("no asymptotic window") : m.fit.why_not);
+      rows.push_back({label, q.name, fit.values, verdict});
     }
   }
   markdown::table(md, {"method", "quantity", "errors (largest step or tolerance first)", "fit"}, rows);

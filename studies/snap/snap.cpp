@@ -17,6 +17,7 @@
 #include "studies/snap/against_reference.hpp"
 #include "studies/snap/cheapest_runs.hpp"
 #include "studies/snap/observation.hpp"
+#include "studies/snap/series_fit.hpp"
 #include "studies/snap/snap_point.hpp"
 #include "studies/sweep_study.hpp"
 
@@ -361,12 +362,6 @@ void write_orders(std::ostringstream& md, const Case& c, const SnapSection& sect
   Eigen::VectorXd exact0;
   double length_scale = 1.0;
   if (closed.state && closed.state(0.0, exact0)) length_scale = std::max(1.0, exact0.head(std::min<Eigen::Index>(2, exact0.size())).norm());
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<const SnapPoint*>> by_method;
-  for (const SnapPoint* p : of_case) {
-    if (!by_method.count(p->key.label())) order.push_back(p->key.label());
-    by_method[p->key.label()].push_back(p);
-  }
   struct Quantity {
     std::string name;
     std::function<double(const OrderErrors&)> error;
@@ -383,58 +378,32 @@ void write_orders(std::ostringstream& md, const Case& c, const SnapSection& sect
                         loss_scale > 0.0 ? loss_scale : 1.0, false});
   quantities.push_back({"overstretch (nominal step)", [](const OrderErrors& e) { return e.overstretch; }, none, length_scale, false});
   std::vector<std::vector<std::string>> rows;
-  for (const std::string& label : order) {
-    const auto& pts = by_method[label];
+  for (const auto& [label, pts] : snap::runs_by_method(of_case)) {
     const bool adaptive = pts.front()->adaptive();
     const double declared = pts.front()->key.integrator->order;
     std::vector<OrderErrors> errs;
-    for (const SnapPoint* p : pts) errs.push_back(order_errors(*p, section));
+    std::vector<double> settings;
+    for (const SnapPoint* p : pts) errs.push_back(order_errors(*p, section)), settings.push_back(adaptive ? p->rtol : p->h);
     for (const Quantity& q : quantities) {
-      std::vector<double> x, y;
-      std::vector<OrderSweepPoint> sweep;
-      std::string values;
-      for (size_t i = 0; i < pts.size(); ++i) {
-        const double e = q.error(errs[i]), floor = q.floor(errs[i]);
-        values += (values.empty() ? "" : ", ") + num(e);
-        if (adaptive) {
-          // Up to the first tolerance whose error is on a floor: not 10x above the observer's, or no longer
-          // falling (less than halved from the looser tolerance's).
-          const bool usable = std::isfinite(e) && e > 10.0 * floor && e > 0.0 && (y.empty() || e < 0.5 * y.back());
-          if (usable && x.size() == i) x.push_back(pts[i]->rtol), y.push_back(e);
-        } else {
-          OrderSweepPoint sp;
-          sp.h = pts[i]->h;
-          sp.ok = std::isfinite(e) && e > 0.0;
-          sp.error = sp.ok ? e : 0.0;
-          sp.relative_error = sp.ok ? e / q.scale : 0.0;
-          sp.agreement = sp.ok ? floor : 0.0;
-          sweep.push_back(sp);
-        }
-      }
+      std::vector<double> errors, floors;
+      for (const OrderErrors& e : errs) errors.push_back(q.error(e)), floors.push_back(q.floor(e));
+      const snap::SeriesFit fit = snap::fit_series(adaptive, settings, errors, floors, q.scale, declared);
+      const MeasuredOrder& m = fit.order;
       std::string verdict;
       if (adaptive) {
-        if (x.size() >= 3) {
-          const PowerLawFit fit = fit_power_law(x, y);
-          verdict = "slope " + format_g(fit.p, 3) + " ± " + format_g(fit.ci95, 2) + " in rtol" +
-                    (x.size() < pts.size() ? " (the " + std::to_string(x.size()) + " loosest; the rest on a floor)" : "");
-        } else {
-          verdict = "inconclusive: fewer than 3 tolerances, from the loosest, with an error 10× above its floor and falling";
-        }
+        verdict = fit.rtol_words("its floor");
+      } else if (!m.fit.fitted) {
+        verdict = "inconclusive: " + (m.fit.why_not.empty() ? std::string("no asymptotic window") : m.fit.why_not);
+      } else if (q.judged) {
+        verdict = "order " + format_g(m.p, m.p_digits) + " ± " + format_g(m.ci95, 2) + " (declared " + format_g(declared) + ")";
+        if (!m.inconclusive.empty()) verdict += "; " + m.inconclusive;
+        else if (!m.flag.empty()) verdict += "; " + m.flag;
+        else if (!m.note.empty()) verdict += "; " + m.note;
+        else verdict += ": consistent";
       } else {
-        const MeasuredOrder m = measure_order(sweep, declared);
-        if (!m.fit.fitted) {
-          verdict = "inconclusive: " + (m.fit.why_not.empty() ? std::string("no asymptotic window") : m.fit.why_not);
-        } else if (q.judged) {
-          verdict = "order " + format_g(m.p, m.p_digits) + " ± " + format_g(m.ci95, 2) + " (declared " + format_g(declared) + ")";
-          if (!m.inconclusive.empty()) verdict += "; " + m.inconclusive;
-          else if (!m.flag.empty()) verdict += "; " + m.flag;
-          else if (!m.note.empty()) verdict += "; " + m.note;
-          else verdict += ": consistent";
-        } else {
-          verdict = "order " + format_g(m.p, m.p_digits) + " ± " + format_g(m.ci95, 2) + " (not judged: no declared order for it)";
-        }
+        verdict = "order " + format_g(m.p, m.p_digits) + " ± " + format_g(m.ci95, 2) + " (not judged: no declared order for it)";
       }
-      rows.push_back({label, q.name, values, verdict});
+      rows.push_back({label, q.name, fit.values, verdict});
     }
   }
   markdown::table(md, {"method", "quantity", "errors (largest step or tolerance first)", "fit"}, rows);

@@ -1,0 +1,61 @@
+#include "studies/snap/series_fit.hpp"
+
+#include <cmath>
+#include <map>
+
+#include "core/format.hpp"
+
+namespace tb::snap {
+
+std::vector<std::pair<std::string, std::vector<const SnapPoint*>>> runs_by_method(const std::vector<const SnapPoint*>& points) {
+  std::vector<std::pair<std::string, std::vector<const SnapPoint*>>> out;
+  std::map<std::string, size_t> index;
+  for (const SnapPoint* p : points) {
+    const auto [it, added] = index.emplace(p->key.label(), out.size());
+    if (added) out.push_back({p->key.label(), {}});
+    out[it->second].second.push_back(p);
+  }
+  return out;
+}
+
+std::string SeriesFit::rtol_words(const std::string& floor_name) const {
+  if (used < 3)
+    return "inconclusive: fewer than 3 tolerances, from the loosest, with an error 10× above " + floor_name + " and falling";
+  return "slope " + format_g(slope.p, 3) + " ± " + format_g(slope.ci95, 2) + " in rtol" +
+         (used < total ? " (the " + std::to_string(used) + " loosest; the rest on " + floor_name + " or not falling)" : "");
+}
+
+SeriesFit fit_series(bool adaptive, const std::vector<double>& settings, const std::vector<double>& errors,
+                     const std::vector<double>& floors, double scale, double declared) {
+  SeriesFit out;
+  out.adaptive = adaptive;
+  out.total = errors.size();
+  std::vector<double> x, y;
+  std::vector<OrderSweepPoint> sweep;
+  for (size_t i = 0; i < errors.size(); ++i) {
+    const double e = errors[i], floor = floors[i];
+    out.values += (out.values.empty() ? "" : ", ") + (std::isfinite(e) ? format_g(e, 3) : std::string("—"));
+    if (adaptive) {
+      // Up to the first tolerance whose error is on a floor: not 10x above it, or no longer falling.
+      const bool usable = std::isfinite(e) && e > 10.0 * floor && e > 0.0 && (y.empty() || e < 0.5 * y.back());
+      if (usable && x.size() == i) x.push_back(settings[i]), y.push_back(e);
+    } else {
+      OrderSweepPoint sp;
+      sp.h = settings[i];
+      sp.ok = std::isfinite(e) && e > 0.0;
+      sp.error = sp.ok ? e : 0.0;
+      sp.relative_error = sp.ok ? e / scale : 0.0;
+      sp.agreement = sp.ok ? floor : 0.0;
+      sweep.push_back(sp);
+    }
+  }
+  if (adaptive) {
+    out.used = x.size();
+    if (x.size() >= 3) out.slope = fit_power_law(x, y);
+  } else {
+    out.order = measure_order(sweep, declared);
+  }
+  return out;
+}
+
+}  // namespace tb::snap

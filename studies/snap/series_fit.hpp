@@ -1,0 +1,39 @@
+#pragma once
+// The snap study's slopes, one piece for its pages judged against a closed form and against a
+// converged reference: a method's runs grouped in their order, and one quantity's errors over them
+// fitted -- in h by the suite's one order rule (app/judging/order_fit.hpp) for a fixed-step method,
+// in rtol by least squares over the loosest tolerances whose error stands 10x above its floor and
+// still falls (at least halved from the looser one's) for an adaptive one.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/judging/order_fit.hpp"
+#include "numerics/statistics.hpp"
+#include "studies/snap/snap_point.hpp"
+
+namespace tb::snap {
+
+// The runs of each method, in the order the methods first appear (largest step or tolerance first
+// within a method, as the points were made).
+std::vector<std::pair<std::string, std::vector<const SnapPoint*>>> runs_by_method(const std::vector<const SnapPoint*>& points);
+
+struct SeriesFit {
+  std::string values;  // the errors as printed, comma-separated ("—" where none)
+  bool adaptive = false;
+  // Adaptive: the slope in rtol over the `used` loosest usable tolerances of `total` (fitted when used >= 3).
+  std::size_t used = 0, total = 0;
+  PowerLawFit slope;
+  // Fixed steps: the suite's order rule against the declared order.
+  MeasuredOrder order;
+  // "slope p ± c in rtol (...)" or the reason none is fitted, for an adaptive series.
+  std::string rtol_words(const std::string& floor_name) const;
+};
+
+// errors[i] and floors[i] of the run at settings[i] (its step h, or its rtol where adaptive); scale:
+// the quantity's own (an order's errors at most 0.1 of it); declared: the method's order.
+SeriesFit fit_series(bool adaptive, const std::vector<double>& settings, const std::vector<double>& errors,
+                     const std::vector<double>& floors, double scale, double declared);
+
+}  // namespace tb::snap
