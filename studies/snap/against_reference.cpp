@@ -219,8 +219,12 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, const C
         "is chatter or a cascade in another order. Energy lost: E0 − E(t_end), E = T + V with the thrust's potential, so "
         "the snaps' loss over the horizon, less the reference's; booked − lost: whether the run's own booking of its "
         "impulses' loss keeps E − E0 − W closed. Largest tension: the tension its state implies (the held links' "
-        "multipliers), at the samples (every step end of a fixed-step method, the fine grid of an adaptive one), less the "
-        "reference's; a snap itself is an impulse, whose size the energy columns measure. Overstretch and outward rate: "
+        "multipliers), at the samples (every step end of a fixed-step method, the fine grid of an adaptive one) and between "
+        "them by cubic Hermite interpolation of its values and rates where no link switched in the interval (a taut cable "
+        "whipping straight after a snap has tension spikes some 25 µs wide), over the links read taut or within the gap "
+        "tolerance of their length, less the reference's (a loose run whose links the observer reads slack while the "
+        "reference's are taut, the switches it makes beyond those matched showing it, carries no tension there: its "
+        "column is low for that reason); a snap itself is an impulse, whose size the energy columns measure. Overstretch and outward rate: "
         "the model's constraint error and its rate (on Model C relative to the link length l: max (|d_i| − l)/l over the "
         "links, and the outward rate of a link beyond its length over l, in 1/s). An event-driven run's overstretch stops "
         "falling below some tolerance (the slopes' table): a floor of the hybrid form's held/free decisions at links near "
@@ -270,7 +274,13 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, const C
         "where none closes, and every taut step's velocity projection dissipates (the pendulum pages' ½ h²(λ/m)² per unit "
         "mass a step, large on light links turning fast). Its booked − lost holds both; this page does not split them. "
         "An event-driven run books Newton's law over the links closing and those held at each located snap, so its "
-        "booked − lost is its smooth error.\n";
+        "booked − lost is its smooth error. Nonsmooth RATTLE's position step (SHAKE with one-sided multipliers) need not "
+        "have a solution at a given h: the links' squared lengths are quadratic in its multipliers, and where a taut cable "
+        "whips straight after its last snap (a tension spike tens of microseconds wide) the quadratic part lengthens the "
+        "links as fast as the linear part shortens them; its failure then names the links held and how far Newton got "
+        "(integrators/nonsmooth_rattle/). A run that passes such a step with an energy jump of a step is read by the "
+        "suite's criterion (an energy gain beyond 0.1 E_s is \"unstable\"); this page shows its loss against the "
+        "reference's.\n";
   write_slopes(md, model, compared, ref, t_end, position_floor, energy_floor, std::max(std::abs(ref.energy_lost), 1e-300));
 
   CheapestRunsRules rules;

@@ -9,7 +9,7 @@
 //    within half the gap to that link's neighbouring switches; the largest time error over the matched;
 //  - the mechanical energy lost over the horizon (E0 - E(t_end): the snaps take it; the thrust's work
 //    is in E as its potential) against the reference's, and the loss it booked less the energy it lost;
-//  - the largest tension of a taut link at a sample (its state's own, N) against the reference's;
+//  - the largest tension of a taut link (its state's own, N; between samples by Hermite interpolation) against the reference's;
 //  - max |E - E0 - W|, the overstretch and outward rate, max |P - P0| (impulses are internal);
 //  - the configuration's error at t_end; steps and runtime; from these the slopes in h and in rtol and
 //    the cheapest run to each position error (studies/snap/cheapest_runs.hpp).

@@ -9,6 +9,31 @@
 
 namespace tb::snap {
 
+namespace {
+// The largest value over [0, dt] of the cubic Hermite interpolant through (a, a') at 0 and (b, b') at
+// dt: a taut link's tension between two samples, from its values and rates there (error O(dt^4)). On
+// the ten-link cable's whip (a spike about 25 us wide) it reads 6600 N from a 1e-5 s grid where the
+// samples alone read 6276 N and a 1e-6 s grid 6631 N.
+double hermite_max(double a, double da, double b, double db, double dt) {
+  const auto at = [&](double s) {
+    const double s2 = s * s, s3 = s2 * s;
+    return (2 * s3 - 3 * s2 + 1) * a + (s3 - 2 * s2 + s) * dt * da + (-2 * s3 + 3 * s2) * b + (s3 - s2) * dt * db;
+  };
+  double best = std::max(a, b);
+  // p'(s) / 6 = A s^2 + B s + C over s in (0, 1).
+  const double A = 6 * a + 3 * dt * da - 6 * b + 3 * dt * db, B = -6 * a - 4 * dt * da + 6 * b - 2 * dt * db, C = dt * da;
+  if (A != 0.0) {
+    const double disc = B * B - 4 * A * C;
+    if (disc >= 0.0)
+      for (double r : {(-B + std::sqrt(disc)) / (2 * A), (-B - std::sqrt(disc)) / (2 * A)})
+        if (r > 0.0 && r < 1.0) best = std::max(best, at(r));
+  } else if (B != 0.0 && -C / B > 0.0 && -C / B < 1.0) {
+    best = std::max(best, at(-C / B));
+  }
+  return best;
+}
+}  // namespace
+
 SnapRun observe_snaps(const RunRequest& request) {
   SnapRun out;
   const RunKey& key = request.key;
@@ -22,6 +47,8 @@ SnapRun observe_snaps(const RunRequest& request) {
   bool first = true;
   double e0 = 0.0, t_prev = 0.0, energy_prev = 0.0, booked_prev = 0.0, phase_lo = 0.0, phase_hi = 0.0, dt_prev = 0.0, dt_prev2 = 0.0;
   out.balance_max = out.phase_drift_max = out.overstretch_max = out.opening_rate_max = 0.0;
+  Eigen::VectorXd tension_prev, tension_rate_prev;  // the last sample's, for the peak between samples
+  std::vector<bool> carried_prev;
   Eigen::VectorXd tension, tension_rate, gap, gap_rate, physical, physical_prev, physical_before, physical_before2;
   Eigen::Vector3d momentum0 = Eigen::Vector3d::Zero();
   double energy0 = 0.0;
@@ -140,9 +167,24 @@ SnapRun observe_snaps(const RunRequest& request) {
       watched_rate_before[i] = watched_rate_before2[i] = kNoNumber;
       switched = true;
     }
-    for (Eigen::Index i = 0; i < links; ++i)
-      if (taut[size_t(i)] && std::isfinite(tension[i]))
-        out.peak_tension = std::max(std::isfinite(out.peak_tension) ? out.peak_tension : 0.0, tension[i] * functions.stiffness);
+    // The largest tension of a link that carries one: read taut, or within the gap tolerance of its length
+    // (a spurious opening read from a loose run's tension dipping through 0 leaves a link "slack" until its
+    // gap has passed the tolerance; a method's held link can drift shorter than the tolerance). At the
+    // sample, and between samples by Hermite interpolation where it carried one at both and no link switched
+    // in the interval (an impulse inside it would make the interpolant meaningless).
+    for (Eigen::Index i = 0; i < links; ++i) {
+      const bool carries = taut[size_t(i)] || gap[i] >= -at_length;
+      if (!carries || !std::isfinite(tension[i])) continue;
+      double peak = tension[i];
+      if (!first && !switched && carried_prev.size() == size_t(links) && carried_prev[size_t(i)] && std::isfinite(tension_prev[i]) &&
+          std::isfinite(tension_rate[i]) && std::isfinite(tension_rate_prev[i]))
+        peak = std::max(peak, hermite_max(tension_prev[i], tension_rate_prev[i], tension[i], tension_rate[i], dt));
+      out.peak_tension = std::max(std::isfinite(out.peak_tension) ? out.peak_tension : 0.0, peak * functions.stiffness);
+    }
+    tension_prev = tension;
+    tension_rate_prev = tension_rate;
+    carried_prev.resize(size_t(links));
+    for (Eigen::Index i = 0; i < links; ++i) carried_prev[size_t(i)] = taut[size_t(i)] || gap[i] >= -at_length;
     if (switched || in_window) {
       // A new switch closes the window of every earlier one.
       if (switched)

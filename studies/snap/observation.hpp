@@ -81,7 +81,9 @@ struct SnapRun {
   std::vector<double> final_physical; // the physical state at t_end
   std::vector<MovedRun> moved;        // fixed steps: the runs at moved steps (the order's phase average)
   // Over the run (a cable's snaps, judged against a reference where no closed form is known):
-  double peak_tension = kNoNumber;    // the largest tension of a taut link at a sample (N: its state's own)
+  // The largest tension of a link read taut or at its length (N: its state's own), at the samples and
+  // between them by cubic Hermite interpolation of its values and rates where no link switched in the interval.
+  double peak_tension = kNoNumber;
   double momentum_err_max = kNoNumber;  // max |P - P0| where the model conserves P (N s)
   double energy_lost = kNoNumber;     // E0 - E at t_end (J: the mechanical energy the snaps took)
   double booked_total = kNoNumber;    // the impacts' loss the run booked up to t_end (J: -W)
