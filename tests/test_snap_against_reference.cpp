@@ -61,6 +61,18 @@ TEST_CASE("snap study against a reference: switches matched by link, direction a
   }
 }
 
+TEST_CASE("snap observer: the peak between two samples is the cubic's own maximum", "[snap]") {
+  // p(t) = 1 + 3 t - t^3 on [0, 1.5]: its maximum 3 at t = 1, inside the interval; the samples read 1 and 2.125.
+  const auto p = [](double t) { return 1.0 + 3.0 * t - t * t * t; };
+  const auto dp = [](double t) { return 3.0 - 3.0 * t * t; };
+  CHECK(snap::hermite_max(p(0.0), dp(0.0), p(1.5), dp(1.5), 1.5) == Approx(3.0).epsilon(1e-14));
+  // Monotone on the interval: the larger end.
+  CHECK(snap::hermite_max(p(1.2), dp(1.2), p(1.4), dp(1.4), 0.2) == Approx(p(1.2)).epsilon(1e-14));
+  // A quadratic (A = 0 in the derivative's quadratic): 2 - (t - 0.3)^2 on [0, 1], maximum 2 at 0.3.
+  const auto q = [](double t) { return 2.0 - (t - 0.3) * (t - 0.3); };
+  CHECK(snap::hermite_max(q(0.0), 0.6, q(1.0), -1.4, 1.0) == Approx(2.0).epsilon(1e-14));
+}
+
 TEST_CASE("snap study against a reference: the reference and its check agree on the cable's first snaps", "[unilateral][snap]") {
   Case c = load_case(std::string(TETHERBENCH_CASES_DIR) + "/C_single_snap.toml");
   // The first two snaps (links 9 and 8, at 0.041 and 0.066 s), before the cascade's later links.

@@ -9,7 +9,6 @@
 
 namespace tb::snap {
 
-namespace {
 // The largest value over [0, dt] of the cubic Hermite interpolant through (a, a') at 0 and (b, b') at
 // dt: a taut link's tension between two samples, from its values and rates there (error O(dt^4)). On
 // the ten-link cable's whip (a spike about 25 us wide) it reads 6600 N from a 1e-5 s grid where the
@@ -20,19 +19,16 @@ double hermite_max(double a, double da, double b, double db, double dt) {
     return (2 * s3 - 3 * s2 + 1) * a + (s3 - 2 * s2 + s) * dt * da + (-2 * s3 + 3 * s2) * b + (s3 - s2) * dt * db;
   };
   double best = std::max(a, b);
-  // p'(s) / 6 = A s^2 + B s + C over s in (0, 1).
+  // p'(s) = A s^2 + B s + C, s in (0, 1); its roots in the cancellation-free form q / A and C / q, q =
+  // -(B + sign(B) sqrt(B^2 - 4 A C)) / 2 (A may be round-off of 0 where the interpolant is a quadratic).
   const double A = 6 * a + 3 * dt * da - 6 * b + 3 * dt * db, B = -6 * a - 4 * dt * da + 6 * b - 2 * dt * db, C = dt * da;
-  if (A != 0.0) {
-    const double disc = B * B - 4 * A * C;
-    if (disc >= 0.0)
-      for (double r : {(-B + std::sqrt(disc)) / (2 * A), (-B - std::sqrt(disc)) / (2 * A)})
-        if (r > 0.0 && r < 1.0) best = std::max(best, at(r));
-  } else if (B != 0.0 && -C / B > 0.0 && -C / B < 1.0) {
-    best = std::max(best, at(-C / B));
-  }
+  const double disc = B * B - 4 * A * C;
+  if (disc < 0.0) return best;
+  const double q = -0.5 * (B + std::copysign(std::sqrt(disc), B));
+  for (double r : {A != 0.0 ? q / A : -1.0, q != 0.0 ? C / q : -1.0})
+    if (r > 0.0 && r < 1.0) best = std::max(best, at(r));
   return best;
 }
-}  // namespace
 
 SnapRun observe_snaps(const RunRequest& request) {
   SnapRun out;

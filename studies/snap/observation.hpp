@@ -107,6 +107,9 @@ void describe(V& v, SnapRun& r) {
 }
 
 SnapRun observe_snaps(const RunRequest& request);
+// The largest value over [0, dt] of the cubic Hermite interpolant through (a, a') at 0 and (b, b') at dt
+// (exact where the function is a cubic).
+double hermite_max(double a, double da, double b, double db, double dt);
 // The run's cost without the observation (sampling only its end): the fastest of passes repeated until
 // they total 0.05 s (at least 3), in seconds.
 double time_run(const RunRequest& request);
