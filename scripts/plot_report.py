@@ -256,6 +256,17 @@ def draw_panel(ax, lax, series, data):
         r = draw_series(ax, s, data, log_y)
         if r is not None and r != "slope":
             drawn.append((s, r))
+    if first["xscale"] == "log" and not any(np.any(np.isfinite(x) & (x > 0)) for _, (x, _) in drawn):
+        # Every run of the panel failed before its horizon (nonsmooth RATTLE on the ten-link snap at
+        # every step): a log axis has nothing to scale; the panel says so and the tables say why.
+        ax.cla()  # the references' line alone would read as data
+        ax.text(0.5, 0.5, "no run of this panel reached its horizon:\nthe tables give each one's reason",
+                ha="center", va="center", transform=ax.transAxes, fontsize=8)
+        ax.set_xticks([])
+        ax.set_yticks([])
+        ax.set_title(first["panel_title"], fontsize=9)
+        lax.axis("off")
+        return [], None
     if first["xscale"] == "symlog":
         xs = np.concatenate([x for _, (x, _) in drawn]) if drawn else np.array([1.0])
         pos = xs[np.isfinite(xs) & (xs > 0)]
