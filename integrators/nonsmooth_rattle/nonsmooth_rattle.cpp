@@ -126,15 +126,16 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
     // correction shortens them), not of too few iterations.
     std::string links;
     for (int i = 0; i < m_; ++i)
-      if (active[i] && !equality_[i]) links += (links.empty() ? "" : ",") + std::to_string(i + 1);
+      if (active[i] && !equality_[i]) links += (links.empty() ? "" : ",") + std::to_string(i);
     failure = {StepFailure::Kind::SolverFailed,
-               "Newton on the position multipliers of the links held (" + links + ") found no solution in " +
+               "Newton on the position multipliers of the links held (" + links + ", numbered from 0) did not converge in " +
                    std::to_string(max_newton_iters_) + " iterations: their relative residual fell no lower than " +
                    format_g(least_err, 3) + ", from " + format_g(free_err, 3) + " at the free flight" +
                    (least_err > 1e-3 * free_err
-                        ? " (the step's position equations appear to have no solution at this h: SHAKE's correction "
-                          "along G(q_k) lengthens the links quadratically faster than it shortens them; a smaller h "
-                          "takes a smaller excess)"
+                        ? " (a residual that stays so far above the free flight's is what a step whose position "
+                          "equations have no solution shows: they may have none at this h, SHAKE's correction along "
+                          "G(q_k) lengthening the links quadratically as it shortens them, and a smaller h takes a "
+                          "smaller excess)"
                         : "")};
     return false;
   }

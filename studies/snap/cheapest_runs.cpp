@@ -35,7 +35,9 @@ std::vector<std::string> write_cheapest_runs(std::ostringstream& md, const std::
     rows.push_back(row);
     std::sort(cheapest_of.begin(), cheapest_of.end(),
               [](const SnapPoint* a, const SnapPoint* b) { return a->measured.runtime_s < b->measured.runtime_s; });
-    const auto named = [&](const SnapPoint* p) { return p->key.label() + " at " + p->setting() + " (" + seconds(p->measured.runtime_s) + " s)"; };
+    const auto named = [&](const SnapPoint* p) {
+      return p->key.label() + " at " + p->setting() + " (" + seconds(p->measured.runtime_s) + " s)" + rules.context(*p);
+    };
     std::string words = "to " + format_g(target) + " m: ";
     if (cheapest_of.empty()) {
       words += "no run measured here reached it";

@@ -22,6 +22,8 @@ struct CheapestRunsRules {
   std::function<double(const SnapPoint&)> error;        // a run's position error at the horizon (m; NaN: none)
   std::function<bool(const SnapPoint&)> counts;         // whether the run may be named at all
   std::string counts_words;                             // what `counts` asks, for the page
+  // Words said beside a run the advice names ("" for none): e.g. that its method fails at coarser settings.
+  std::function<std::string(const SnapPoint&)> context = [](const SnapPoint&) { return std::string(); };
 };
 
 // Writes the table and returns the advice, one clause per target ("to 0.01 m: ...").

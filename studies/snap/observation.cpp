@@ -171,12 +171,21 @@ SnapRun observe_snaps(const RunRequest& request) {
     for (Eigen::Index i = 0; i < links; ++i) {
       const bool carries = taut[size_t(i)] || gap[i] >= -at_length;
       if (!carries || !std::isfinite(tension[i])) continue;
-      double peak = tension[i];
+      double peak = tension[i], when = t;
       if (!first && !switched && carried_prev.size() == size_t(links) && carried_prev[size_t(i)] && std::isfinite(tension_prev[i]) &&
-          std::isfinite(tension_rate[i]) && std::isfinite(tension_rate_prev[i]))
-        peak = std::max(peak, hermite_max(tension_prev[i], tension_rate_prev[i], tension[i], tension_rate[i], dt));
-      out.peak_tension = std::max(std::isfinite(out.peak_tension) ? out.peak_tension : 0.0, peak * functions.stiffness);
+          std::isfinite(tension_rate[i]) && std::isfinite(tension_rate_prev[i])) {
+        const double between = hermite_max(tension_prev[i], tension_rate_prev[i], tension[i], tension_rate[i], dt);
+        if (between > peak) peak = between, when = t - 0.5 * dt;  // inside the interval: its middle, to dt / 2
+      }
+      if (!std::isfinite(out.peak_tension) || peak * functions.stiffness > out.peak_tension)
+        out.peak_tension = peak * functions.stiffness, out.peak_time = when, out.peak_link = int(i);
     }
+    for (Eigen::Index i = 0; i < links; ++i) {
+      out.gap_overstretch_max = std::max(std::isfinite(out.gap_overstretch_max) ? out.gap_overstretch_max : 0.0, std::max(gap[i], 0.0));
+      if (gap[i] > at_length)
+        out.gap_outward_rate_max = std::max(std::isfinite(out.gap_outward_rate_max) ? out.gap_outward_rate_max : 0.0, std::max(gap_rate[i], 0.0));
+    }
+    if (!std::isfinite(out.gap_outward_rate_max)) out.gap_outward_rate_max = 0.0;
     tension_prev = tension;
     tension_rate_prev = tension_rate;
     carried_prev.resize(size_t(links));

@@ -84,6 +84,12 @@ struct SnapRun {
   // The largest tension of a link read taut or at its length (N: its state's own), at the samples and
   // between them by cubic Hermite interpolation of its values and rates where no link switched in the interval.
   double peak_tension = kNoNumber;
+  double peak_time = kNoNumber;       // when (s; the sample's, or the interpolant's maximum)
+  int peak_link = -1;                 // which switching function (link), numbered from 0
+  // From the links' gaps (m): the largest gap beyond the length, and the largest outward rate of a link
+  // beyond the gap tolerance (m/s): a link found beyond its length and still moving out after a snap,
+  // not a located event's state a hair past the length.
+  double gap_overstretch_max = kNoNumber, gap_outward_rate_max = kNoNumber;
   double momentum_err_max = kNoNumber;  // max |P - P0| where the model conserves P (N s)
   double energy_lost = kNoNumber;     // E0 - E at t_end (J: the mechanical energy the snaps took)
   double booked_total = kNoNumber;    // the impacts' loss the run booked up to t_end (J: -W)
@@ -104,6 +110,10 @@ void describe(V& v, SnapRun& r) {
   v("momentum_err_max", r.momentum_err_max);
   v("energy_lost", r.energy_lost);
   v("booked_total", r.booked_total);
+  v("peak_time", r.peak_time);
+  v("peak_link", r.peak_link);
+  v("gap_overstretch_max", r.gap_overstretch_max);
+  v("gap_outward_rate_max", r.gap_outward_rate_max);
 }
 
 SnapRun observe_snaps(const RunRequest& request);

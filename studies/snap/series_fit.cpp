@@ -32,13 +32,16 @@ SeriesFit fit_series(bool adaptive, const std::vector<double>& settings, const s
   out.total = errors.size();
   std::vector<double> x, y;
   std::vector<OrderSweepPoint> sweep;
+  bool stopped = false;  // an adaptive series' run of usable tolerances has ended
   for (size_t i = 0; i < errors.size(); ++i) {
     const double e = errors[i], floor = floors[i];
     out.values += (out.values.empty() ? "" : ", ") + (std::isfinite(e) ? format_g(e, 3) : std::string("—"));
     if (adaptive) {
-      // Up to the first tolerance whose error is on a floor: not 10x above it, or no longer falling.
+      // From the loosest tolerance with an error (a run without one, off the reference's cascade or failed, is
+      // passed over) up to the first whose error is on a floor: not 10x above it, or no longer falling.
       const bool usable = std::isfinite(e) && e > 10.0 * floor && e > 0.0 && (y.empty() || e < 0.5 * y.back());
-      if (usable && x.size() == i) x.push_back(settings[i]), y.push_back(e);
+      if (usable && !stopped) x.push_back(settings[i]), y.push_back(e);
+      else if (!x.empty() || std::isfinite(e)) stopped = true;
     } else {
       OrderSweepPoint sp;
       sp.h = settings[i];

@@ -2,8 +2,8 @@
 // The snap study's slopes, one piece for its pages judged against a closed form and against a
 // converged reference: a method's runs grouped in their order, and one quantity's errors over them
 // fitted -- in h by the suite's one order rule (app/judging/order_fit.hpp) for a fixed-step method,
-// in rtol by least squares over the loosest tolerances whose error stands 10x above its floor and
-// still falls (at least halved from the looser one's) for an adaptive one.
+// in rtol by least squares over the loosest tolerances with an error that stands 10x above its floor
+// and still falls (at least halved from the looser one's) for an adaptive one.
 
 #include <string>
 #include <utility>

@@ -436,7 +436,9 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "Issue 48 so far: one link (the planar pendulum on a string) in two cases with closed forms, and Model C's single "
         "cable of ten unilateral links that snaps taut from slack, judged against a converged event-driven reference; "
         "the four methods that take an impact so far (two event-driven, two time-stepping). Nonsmooth generalized-α, the "
-        "variational collision integrator, a penalty baseline and the cooperative case's three cables are not built yet.\n\n"
+        "variational collision integrator and a penalty baseline are not built yet. Model C's cables: one of ten links "
+        "(C_single_snap), and three of five snapping together (C_cooperative_snap, whose threefold symmetry makes each "
+        "snap exactly simultaneous on the three cables).\n\n"
         "A unilateral link (an inextensible string that cannot push) holds g = |r| − l ≤ 0, its tension λ ≥ 0 and gλ = 0; "
         "where it snaps taut, Newton's impact law takes (1 + e) of the radial velocity and ½ m (1 − e²) v_r² of the "
         "energy (both cases: e = 0). Event-driven methods (rk45, Dormand–Prince 5(4), and cvode, BDF 1–5, on the hybrid "
@@ -473,7 +475,8 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "(RATTLE, rattle4, generalized-α) and the fixed-step Runge–Kutta methods have neither event location nor an impact "
         "law; the LGVI's form lives on the circle (the variational collision integrator that solves the collision time "
         "inside the step is not built); IDA and the Lie group ODE methods would need a hybrid form of their kind (switching between the taut "
-        "phase's equations and the slack phase's at located events), which is not built yet. Every run: snap.csv.\n";
+        "phase's equations and the slack phase's at located events), which is not built yet. Every run: snap.csv (closed forms) "
+        "and snap_cables.csv (Model C).\n";
   std::ofstream cables(dir / "snap_cables.csv");
   cables << snap::kCableCsvHeader;
   for (const std::vector<const SnapPoint*>& of_case : points_by_case(points)) {
