@@ -9,7 +9,7 @@
 // Every h from 1e-3 to 3.125e-5 stops at the spike; 1.5625e-5 runs through.
 //
 //  - At the case's h = 2.5e-4 the run stops at the whip (t in [0.175, 0.1765] s) and the step says
-//    that its position equations may have none at this h, not that Newton ran out of
+//    that its position equations may have no solution at this h, not that Newton ran out of
 //    iterations.
 //  - At h = 1.5625e-5 it runs past the whip, with every link within its length to the bound of
 //    Newton's stopping test, the linear momentum conserved to round-off (the thrust balances the
@@ -98,7 +98,7 @@ TEST_CASE("nonsmooth RATTLE, ten-link slack cable: at the case's step the whip a
   // At the whip (the last snap is at 0.175 s, the tension spike at 0.1762 s), not before.
   CHECK(r.out.outcome.t >= 0.175);
   CHECK(r.out.outcome.t <= 0.1765);
-  CHECK(r.out.outcome.reason.find("may have none at this h") != std::string::npos);
+  CHECK(r.out.outcome.reason.find("may have no solution at this h") != std::string::npos);
   // Up to there the links held are at their length and the momentum is conserved.
   CHECK(r.overstretch_max <= 1e-10);
   REQUIRE(r.momentum_scale > 0.0);

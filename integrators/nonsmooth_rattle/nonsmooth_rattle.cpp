@@ -132,10 +132,9 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
                    std::to_string(max_newton_iters_) + " iterations: their relative residual fell no lower than " +
                    format_g(least_err, 3) + ", from " + format_g(free_err, 3) + " at the free flight" +
                    (least_err > 1e-3 * free_err
-                        ? " (a residual that stays so far above the free flight's is what a step whose position "
-                          "equations have no solution shows: they may have none at this h, SHAKE's correction along "
-                          "G(q_k) lengthening the links quadratically as it shortens them, and a smaller h takes a "
-                          "smaller excess)"
+                        ? " (above a thousandth of the free flight's: the step's position equations may have no "
+                          "solution at this h, SHAKE's correction along G(q_k) lengthening the links quadratically as it "
+                          "shortens them)"
                         : "")};
     return false;
   }

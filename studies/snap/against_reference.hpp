@@ -15,6 +15,7 @@
 //    the cheapest run to each position error (studies/snap/cheapest_runs.hpp).
 
 #include <fstream>
+#include <utility>
 #include <sstream>
 #include <vector>
 
@@ -32,6 +33,7 @@ inline constexpr double kCableReferenceRtol = 1e-12;
 struct SwitchMatch {
   int expected = 0, made = 0, matched = 0;
   double time_error_max = kNoNumber;
+  std::vector<std::pair<size_t, size_t>> pairs;  // (the reference's switch, the run's) for each matched
 };
 SwitchMatch match_switches(const std::vector<Switch>& expected, const std::vector<Switch>& made, double t_end);
 
@@ -41,7 +43,7 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, const C
                              const std::vector<const SnapPoint*>& of_case);
 inline constexpr const char* kCableCsvHeader =
     "case,integrator,role,h,rtol,status,reference_switches,switches,matched,switch_time_err_max,energy_lost,"
-    "lost_minus_reference,booked_total,booked_minus_lost,peak_tension,peak_time,peak_link,peak_tension_minus_reference,"
+    "lost_minus_reference,snap_loss_err_max,booked_total,booked_minus_lost,peak_tension,peak_time,peak_link,peak_tension_minus_reference,"
     "energy_balance_err_max,overstretch_max_m,outward_rate_beyond_tolerance,momentum_err_max,position_err_end,steps,runtime_s\n";
 
 }  // namespace tb::snap

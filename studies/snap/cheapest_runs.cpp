@@ -29,7 +29,14 @@ std::vector<std::string> write_cheapest_runs(std::ostringstream& md, const std::
         if (!(rules.error(*p) <= target) || !std::isfinite(p->measured.runtime_s)) continue;
         if (!cheapest || p->measured.runtime_s < cheapest->measured.runtime_s) cheapest = p;
       }
-      row.push_back(cheapest ? cheapest->setting() + ", " + seconds(cheapest->measured.runtime_s) + " s" : "not reached");
+      std::string cell = "not reached";
+      if (!cheapest) {
+        int runs = 0, failed = 0;
+        for (const SnapPoint* p : of_case)
+          if (p->role == SnapRole::Compared && p->key.label() == label) ++runs, failed += p->measured.outcome.ok() ? 0 : 1;
+        if (failed > 0) cell += " (" + std::to_string(failed) + " of its " + std::to_string(runs) + " runs failed)";
+      }
+      row.push_back(cheapest ? cheapest->setting() + ", " + seconds(cheapest->measured.runtime_s) + " s" : cell);
       if (cheapest) cheapest_of.push_back(cheapest);
     }
     rows.push_back(row);
