@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "core/format.hpp"
 
@@ -41,12 +42,21 @@ std::string Instability::describe() const {
     case Bound::EnergyGain:
       return "energy gain " + beyond(value, limit) + " × E_s > " + format_g(limit, 3) + " (" + scale_words + "; max " +
              beyond(value_max, limit) + " × E_s at t = " + format_g(t_max, 4) + " s)";
+    case Bound::EnergyJump: {
+      const long n = step - step_before;
+      return "energy jump: the energy balance gained " + beyond(value, limit) + " × E_s within " +
+             (n == 1 ? std::string("one step") : std::to_string(n) + " steps, one sampling interval,") + " (" +
+             format_g(before, 2) + " × E_s at t = " + format_g(t_before, 4) + " s), past the bound " + format_g(limit, 3) +
+             " × E_s, and no more over the " + std::to_string(steps_after) + " steps after it (max " + format_g(value_max, 3) +
+             " × E_s at t = " + format_g(t_max, 4) + " s): energy added once, not an amplification, which would have "
+             "lifted it as much again over as many steps, up to the motion's scale (" + scale_words + ")";
+    }
     case Bound::ExponentialGrowth:
       return "|E − E0 − W| grows exponentially to the end of the run: ×" + beyond(value, limit) +
              " within one octave of t (> ×" + format_g(limit, 3) + "), reaching " + beyond(value_max, floor * scale) +
              " J ≥ " + format_g(floor, 3) + " × E_s by t = " + format_g(t_max, 4) + " s (" + scale_words + ")";
-    case Bound::Constraint: return "constraint error " + beyond(value, limit) + " > " + format_g(limit, 3);
-    case Bound::Orthogonality: return "orthogonality error " + beyond(value, limit) + " > " + format_g(limit, 3);
+    case Bound::Constraint: return "non-finite constraint error";
+    case Bound::Orthogonality: return "non-finite orthogonality error";
     case Bound::NonFinite: return "non-finite energy";
   }
   return "";
@@ -54,6 +64,16 @@ std::string Instability::describe() const {
 
 std::string Instability::describe_with_onset() const {
   return describe() + " from t = " + format_g(t, 4) + " s (step " + std::to_string(step) + ")";
+}
+
+std::string ManifoldDrift::describe() const {
+  const bool rotations = what == What::Orthogonality;
+  return std::string(rotations ? "drifts off SO(3)" : "drifts off the constraint manifold") + " from t = " +
+         format_g(t, 4) + " s (step " + std::to_string(step) + "): " + (rotations ? "orthogonality" : "constraint") +
+         " error " + beyond(value, limit) + " > " + format_g(limit, 3) + ", max " + format_g(value_max, 3) + " at t = " +
+         format_g(t_max, 4) + " s, while the energy gained at most " + format_g(gain_max_rel, 2) + " × E_s (bound " +
+         format_g(energy_fraction, 3) + "): the " + (rotations ? "rotations" : "positions") +
+         " left the manifold, the motion did not amplify (an instability raises the energy with the mode it amplifies)";
 }
 
 std::string EnergyDrift::describe() const {
@@ -131,16 +151,18 @@ bool StabilityMonitor::add(double t, long step, const Observation& o) {
     gain_max_ = std::numeric_limits<double>::quiet_NaN();
     return true;
   }
-  // The bounds that need no scale, at once: the onset is this sample.
-  if (!(o.constraint_err <= criterion_.constraint_bound)) {
-    unstable_ = Instability{Instability::Bound::Constraint, o.constraint_err, criterion_.constraint_bound, t, step, scale_,
-                            scale_source_};
-    return true;
-  }
-  if (!(o.orthogonality_err <= criterion_.constraint_bound)) {
-    unstable_ = Instability{Instability::Bound::Orthogonality, o.orthogonality_err, criterion_.constraint_bound, t, step,
-                            scale_, scale_source_};
-    return true;
+  // The manifold's bounds need no scale: the onset is this sample. Not finite: the state blew up.
+  for (const auto& [err, what, bound] : {std::tuple{o.constraint_err, ManifoldDrift::What::Constraint, Instability::Bound::Constraint},
+                                          std::tuple{o.orthogonality_err, ManifoldDrift::What::Orthogonality,
+                                                     Instability::Bound::Orthogonality}}) {
+    if (std::isnan(err) || std::isinf(err)) {
+      unstable_ = Instability{bound, err, criterion_.constraint_bound, t, step, scale_, scale_source_};
+      return true;
+    }
+    if (off_manifold_ && off_manifold_->what == what && err > off_manifold_->value_max)
+      off_manifold_->value_max = err, off_manifold_->t_max = t;
+    if (!off_manifold_ && err > criterion_.constraint_bound)
+      off_manifold_ = ManifoldDrift{what, err, criterion_.constraint_bound, t, step, err, t, 0.0, criterion_.energy_fraction};
   }
   const double gain = balance - balance0_;
   magnitude_ = std::max(magnitude_, std::abs(o.kinetic) + std::abs(o.energy - o.kinetic));
@@ -157,16 +179,16 @@ bool StabilityMonitor::add(double t, long step, const Observation& o) {
       if (!scale_fixed_) {
         scale_ = std::max(scale_, o.kinetic);
         window_samples_.push_back(x);
-        return false;
+        return off_manifold_.has_value();
       }
       judge(x);  // E_s known: the window only delays criterion 2
-      return unstable_.has_value();
+      return unstable_.has_value() || off_manifold_.has_value();
     }
     close_window();
     if (unstable_) return true;
   }
   judge(x);
-  return unstable_.has_value();
+  return unstable_.has_value() || off_manifold_.has_value();
 }
 
 void StabilityMonitor::close_window() {
@@ -197,8 +219,11 @@ void StabilityMonitor::judge(const Sample& x) {
     unstable_ = Instability{Instability::Bound::EnergyGain,
                             scale_ > 0.0 ? x.gain / scale_ : std::numeric_limits<double>::infinity(),
                             criterion_.energy_fraction, x.t, x.step, scale_, scale_source_};
+    if (last_low_ && scale_ > 0.0)
+      unstable_->before = last_low_->gain / scale_, unstable_->t_before = last_low_->t, unstable_->step_before = last_low_->step;
     return;
   }
+  if (x.gain <= criterion_.drift_fraction * scale_) last_low_ = x;
   const double err = std::abs(x.gain);
   // 2. Exponential growth of the error, after the start-up: M(s) against M(s/2), followed stretch
   // by stretch; decided in result() (an instability is a stretch still going on at the end).
@@ -240,11 +265,22 @@ StabilityVerdict StabilityMonitor::result() const {
   }
   if (closed.unstable_) {
     v.unstable = closed.unstable_;
-    if (v.unstable->bound == Instability::Bound::EnergyGain) {
-      v.unstable->value_max = closed.scale_ > 0.0 ? closed.gain_max_ / closed.scale_ : std::numeric_limits<double>::infinity();
-      v.unstable->t_max = closed.gain_max_t_;
+    Instability& u = *v.unstable;
+    if (u.bound == Instability::Bound::EnergyGain) {
+      u.value_max = closed.scale_ > 0.0 ? closed.gain_max_ / closed.scale_ : std::numeric_limits<double>::infinity();
+      u.t_max = closed.gain_max_t_;
+      // One step's gain that stayed (an energy jump): see the header, criterion 1's exception.
+      u.steps_after = closed.last_step_ - u.step;
+      const bool at_once = closed.last_low_ && u.step > u.step_before;
+      const bool went_on = u.steps_after >= std::max(kJumpStepsAfter, u.step - u.step_before);
+      if (at_once && went_on && u.value_max <= kJumpGrowthAfter * u.value && u.value_max < 1.0)
+        u.bound = Instability::Bound::EnergyJump;
     }
   } else {
+    if (closed.off_manifold_) {
+      v.off_manifold = closed.off_manifold_;
+      v.off_manifold->gain_max_rel = closed.scale_ > 0.0 ? std::max(closed.gain_max_, 0.0) / closed.scale_ : 0.0;
+    }
     if (closed.drift_) {
       v.drift = closed.drift_;
       v.drift->err_max = closed.err_max_;

@@ -40,9 +40,25 @@
 //      a symmetry broken: every method's error rises with the motion's amplitude at the same time),
 //      reported beside the verdict as a GrowthEpisode, never as instability. Its onset is the
 //      episode's first sample;
-//   3. or its constraints or rotations leave the manifold: the constraint or orthogonality error
-//      passes constraint_bound;
-//   4. or a sampled energy is not finite.
+//   3. or a sampled energy is not finite (a constraint or orthogonality error that is not finite
+//      counts with it).
+// A run whose constraints or rotations leave the manifold (the constraint or orthogonality error
+// passes constraint_bound) while none of 1-3 fires DRIFTS OFF THE MANIFOLD (ManifoldDrift): a
+// numerical instability amplifies a mode, and the energy, a norm on the motion, grows with it; a
+// position error that passes its bound while the energy gains nothing is a drift of the positions
+// off the manifold (a method that holds its constraints at the velocity level, as Moreau-Jean's
+// time-stepping does, or not at all, as an RK method on rotation matrices), not an amplification
+// (issue 44 class 1: a drift printed as instability). The run stays ok with the drift noted; a
+// search over steps (the stability map) still stops there, its limit named as a constraint bound.
+// An energy gain past bound 1 that arrived AT ONCE and stayed is an ENERGY JUMP (Instability::Bound::
+// EnergyJump): the sample before the onset had gained less than drift_fraction x E_s, n steps
+// earlier (one step where the run is sampled every step); over the rest of the run, at least
+// max(kJumpStepsAfter, n) steps, the gain stayed within kJumpGrowthAfter x its onset's and below E_s.
+// That is a step (or a few, within one sampling interval) that added energy once, e.g. an impact
+// step's position solve, not an amplification: one that lifted the gain tenfold over n steps
+// (from < 0.01 to > 0.1 E_s) lifts it tenfold again over the next n, until it saturates at the
+// motion's scale E_s. A jump is still no result (an energy gain beyond the bound); its words say
+// which it was.
 // Otherwise the run is stable; it DRIFTS (still ok, every metric kept) when |E - E0 - W| (internal)
 // passes drift_fraction x E_s: polynomial growth within the physical scale, noted with its onset.
 // A state that becomes non-finite inside a step is caught earlier, by the step itself (StepFailure
@@ -78,7 +94,9 @@ double energy_gain_rel(const ConservationMetrics& m);
 
 // What the criterion found beyond its bounds, and from when.
 struct Instability {
-  enum class Bound { EnergyGain, ExponentialGrowth, Constraint, Orthogonality, NonFinite };
+  // Constraint and Orthogonality: a non-finite constraint or orthogonality error (a finite one past
+  // the bound is a ManifoldDrift, not an instability).
+  enum class Bound { EnergyGain, EnergyJump, ExponentialGrowth, Constraint, Orthogonality, NonFinite };
   Bound bound = Bound::EnergyGain;
   double value = 0.0;  // at the onset: gain / E_s, the octave's rise, or the constraint or orthogonality error
   double limit = 0.0;  // the criterion's bound on value
@@ -89,11 +107,37 @@ struct Instability {
   // The largest value over the run and when (energy gain / E_s, or the error at confirmation).
   double value_max = 0.0, t_max = 0.0;
   double floor = 0.0;  // exponential growth: the growth floor, x E_s
+  // EnergyJump: the gain / E_s at the last sample below drift_fraction x E_s before the onset, that
+  // sample's time and step, and the steps the run went on after the onset.
+  double before = 0.0, t_before = 0.0;
+  long step_before = 0, steps_after = 0;
   // What was passed, without the onset: "energy gain 0.102 × E_s (E_s = 2.57 J, max KE over the
   // first 2.01 s; max 53.3 × at t = 1000 s)", "constraint error 0.0101 > 0.01", ...
   std::string describe() const;
   // With the onset, for a probe's reason: "... from t = 4.99 s (step 4990)".
   std::string describe_with_onset() const;
+};
+
+// An energy jump (criterion 1's exception above): the run went on at least this many steps after
+// the onset (and as many as the rise took), and its gain stayed within this factor of the onset's.
+inline constexpr long kJumpStepsAfter = 10;
+inline constexpr double kJumpGrowthAfter = 2.0;
+
+// The constraints or rotations left their manifold without the motion amplifying (criterion 3
+// above): the first sample past constraint_bound and the largest error over the run.
+struct ManifoldDrift {
+  enum class What { Constraint, Orthogonality };
+  What what = What::Constraint;
+  double value = 0.0, limit = 0.0;  // the error at the onset and the bound it passed
+  double t = 0.0;                   // the onset (s)
+  long step = 0;
+  double value_max = 0.0, t_max = 0.0;  // the largest error over the run and when
+  double gain_max_rel = 0.0;            // the run's largest energy gain / E_s (<= energy_fraction)
+  double energy_fraction = 0.0;         // criterion 1's bound, for the words
+  // "drifts off the constraint manifold from t = 0.15 s (step 600): constraint error 0.0111 > 0.01,
+  //  max 0.0221 at t = 0.22 s, while the energy gained at most 0 × E_s (bound 0.1): the positions
+  //  left the manifold, the motion did not amplify ..."
+  std::string describe() const;
 };
 
 // A drift within the physical scale: the onset at which |E - E0 - W| passed drift_fraction x E_s.
@@ -162,6 +206,7 @@ struct EnergyScale {
 
 struct StabilityVerdict {
   std::optional<Instability> unstable;
+  std::optional<ManifoldDrift> off_manifold;  // only when stable: the positions left the manifold
   std::optional<EnergyDrift> drift;  // only when stable
   std::optional<GrowthEpisode> episode;  // the largest episode that stopped (stable runs)
   std::optional<MomentumDrift> momentum_drift;
@@ -177,11 +222,12 @@ class StabilityMonitor {
   // scale_window: the start-up window (s), e.g. the model's slowest period; NaN or <= 0: the whole
   // run. scale: E_s fixed by the caller (the case's), or unset (the run's own max KE over the window).
   StabilityMonitor(const StabilityCriterion& criterion, double scale_window, EnergyScale scale = {});
-  // step: the integrator's accepted steps up to this sample. Returns true once the run is
-  // unstable by a bound nothing later can undo (1, 3, 4: a search may stop the run there);
-  // exponential growth (2) is decided at the end, by result().
+  // step: the integrator's accepted steps up to this sample. Returns true once the run is past a
+  // bound nothing later can undo (1, 3, or off the manifold: a search may stop the run there);
+  // exponential growth (2) and an energy jump are decided at the end, by result().
   bool add(double t, long step, const Observation& o);
   bool unstable() const { return unstable_.has_value(); }
+  bool off_manifold() const { return off_manifold_.has_value(); }
   StabilityVerdict result() const;
 
  private:
@@ -222,6 +268,8 @@ class StabilityMonitor {
   std::optional<Streak> streak_;
   std::optional<GrowthEpisode> episode_;  // the largest stretch that stopped
   std::optional<Instability> unstable_;
+  std::optional<ManifoldDrift> off_manifold_;
+  std::optional<Sample> last_low_;  // the last judged sample whose gain was within drift_fraction x E_s
   std::optional<EnergyDrift> drift_;
 };
 

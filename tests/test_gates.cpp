@@ -224,6 +224,7 @@ TEST_CASE("a failure's kind comes from its outcome, one word per way of failing"
   CHECK(failure_kind_of_status("diverged at h = 0.001: state became non-finite (NaN/Inf) at t = 0.216 s, step 217") ==
         FailureKind::Diverged);
   CHECK(failure_kind_of_status("unstable from t = 2 s (step 2000): energy gain ..., at h = 0.001") == FailureKind::Unstable);
+  CHECK(failure_kind_of_status("energy jump at t = 0.248 s (step 993): energy jump: ..., at h = 0.00025") == FailureKind::Unstable);
   CHECK(failure_kind_of_status("failed: exception: plugin bug in step at t = 0 s, step 1") == FailureKind::Exception);
   CHECK(failure_kind_of_status("ok") == FailureKind::None);
 }

@@ -188,6 +188,18 @@ TEST_CASE("an unstable run survives bytes: its kind and rtol and the metrics the
   CHECK(same_bits(back.metrics.energy_gain_t, row.metrics.energy_gain_t));
   CHECK(same_bits(back.metrics.constraint_err_t, row.metrics.constraint_err_t));
   CHECK(std::isnan(back.metrics.orthogonality_err_t));
+  // An energy jump and a drift off the manifold come back as they went (a worker's result).
+  row.outcome.energy_jump = true;
+  CHECK(round_trip(row).status().starts_with("energy jump at t = 4.99 s"));
+  tb::SummaryRow off = row;
+  off.outcome = tb::RunOutcome();
+  off.outcome.manifold_drift = "drifts off SO(3) from t = 0.5 s (step 500): ...";
+  off.outcome.manifold_t = 0.5;
+  off.outcome.manifold_rotations = true;
+  const tb::SummaryRow off_back = round_trip(off);
+  CHECK(off_back.outcome.manifold_drift == off.outcome.manifold_drift);
+  CHECK(off_back.outcome.manifold_t == 0.5);
+  CHECK(off_back.outcome.drifts() == "orthogonality");
   // A kind beyond the last is refused.
   tb::ResultWriter w;
   write(w, row);

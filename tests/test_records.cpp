@@ -114,7 +114,7 @@ TEST_CASE("a record's canonical text names its fields, enumerations by their tex
   o.h = 0.1;
   CHECK(tb::record_text(o) ==
         "kind=interrupted;reason=stopped;diverged=0;t=0;step=0;h=0.10000000000000001;adaptive=0;rtol=0;note=;accrued=;"
-        "momentum_drift=;episode=;episode_t=0");
+        "momentum_drift=;episode=;episode_t=0;manifold_drift=;manifold_t=0;manifold_rotations=0;energy_jump=0");
   CHECK(tb::csv_header<tb::StepCounters>() == "steps,rhs_evals,newton_iters,error_test_failures");
 }
 

@@ -37,6 +37,20 @@ TEST_CASE("each way a run ends is one word, and a drift noted on an ok run is it
   RunOutcome unstable;
   unstable.kind = RunOutcome::Kind::Unstable;
   CHECK(unstable.word() == "unstable");
+  // One step's gain past the bound that stayed (core/stability_criterion.hpp, EnergyJump): its own
+  // word and status, still no result.
+  RunOutcome jump = unstable;
+  jump.energy_jump = true;
+  jump.t = 0.248;
+  jump.step = 993;
+  jump.h = 2.5e-4;
+  jump.reason = "energy jump: ...";
+  CHECK(jump.word() == "energy jump");
+  CHECK(jump.describe().starts_with("energy jump at t = 0.248 s (step 993): ..., at h = 0.00025"));
+  CHECK(jump.no_result());
+  CHECK(jump.completed());
+  // Off the manifold without an amplification: a drift.
+  CHECK(ok_with(&RunOutcome::manifold_drift, "drifts off the constraint manifold from t = 0.15 s ...").word() == "drift");
   // The word is the status cell's first word wherever that cell starts with one of them.
   // A fixed-step run's non-finite state included: "diverged at h = ...", the legend's word too.
   for (const RunOutcome& o : {RunOutcome{}, RunOutcome::failed_at("x", 1.0, 2), RunOutcome::interrupted_at(0.1, 100),
@@ -53,6 +67,10 @@ TEST_CASE("a drift says what drifts: the energy balance and the linear momentum 
   both.momentum_drift = "drifts in P: ...";
   CHECK(both.drifts() == "energy linear_momentum");
   CHECK(ok_with(&RunOutcome::episode, "a x119 rise of max |dE| that stopped").drifts().empty());
+  RunOutcome off = ok_with(&RunOutcome::manifold_drift, "drifts off the constraint manifold from t = 0.15 s ...");
+  CHECK(off.drifts() == "constraint");
+  off.manifold_rotations = true;
+  CHECK(off.drifts() == "orthogonality");
   // In summary.csv: the drifts and an episode's start beside the state.
   SummaryRow drifting, episode;
   drifting.case_name = episode.case_name = "c";

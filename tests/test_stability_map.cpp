@@ -262,7 +262,9 @@ struct Series {
   std::function<double(double)> constraint = [](double) { return 0.0; };
 };
 
-StabilityVerdict feed(const Series& x, const StabilityCriterion& criterion = {}) {
+// As a search feeds it (stop at the first bound, 100 steps a sample), or as a run does (to the end).
+StabilityVerdict feed(const Series& x, const StabilityCriterion& criterion = {}, bool stop_at_bound = true,
+                      long steps_per_sample = 100) {
   StabilityMonitor monitor(criterion, kPeriod);
   for (long k = 0; double(k) * kDt <= x.t_end + 1e-9; ++k) {
     const double t = double(k) * kDt;
@@ -272,7 +274,7 @@ StabilityVerdict feed(const Series& x, const StabilityCriterion& criterion = {})
     o.kinetic = physical_ke + (x.error_is_kinetic ? e : 0.0);
     o.energy = 10.0 + e;  // E = T + V with V = 10 - physical_ke: conserved up to e
     o.constraint_err = x.constraint(t);
-    if (monitor.add(t, 100 * k, o)) break;
+    if (monitor.add(t, steps_per_sample * k, o) && stop_at_bound) break;
   }
   return monitor.result();
 }
@@ -460,22 +462,54 @@ TEST_CASE("the criterion on synthetic series: energy gain beyond the initial sca
     REQUIRE(m.result().unstable);
     CHECK(m.result().unstable->bound == Instability::Bound::EnergyGain);
   }
-  SECTION("constraint and orthogonality errors: unstable from the first sample past the bound") {
+  SECTION("constraint and orthogonality errors past the bound without an energy gain: a drift off the manifold") {
+    // A velocity-level scheme's positions creep off the constraint (Moreau-Jean on a taut cable):
+    // the error passes 0.01 at t = 100 s while the energy gains nothing. No mode is amplified
+    // (that would raise the energy), so this is a drift, not an instability; a search still stops.
     Series x;
     x.error = [](double) { return 0.0; };
     x.constraint = [](double t) { return 1e-4 * t; };  // passes 0.01 at t = 100 s
     const StabilityVerdict v = feed(x);
-    REQUIRE(v.unstable);
-    CHECK(v.unstable->bound == Instability::Bound::Constraint);
-    CHECK(v.unstable->t == Approx(100.1).margin(1e-9));
+    CHECK_FALSE(v.unstable);
+    REQUIRE(v.off_manifold);
+    CHECK(v.off_manifold->what == ManifoldDrift::What::Constraint);
+    CHECK(v.off_manifold->t == Approx(100.1).margin(1e-9));
     // The value with the digits that show it passed the bound (at 3 digits both read 0.01).
-    CHECK(v.unstable->describe() == "constraint error 0.01001 > 0.01");
+    CHECK(v.off_manifold->describe().starts_with(
+        "drifts off the constraint manifold from t = 100.1 s (step 100100): constraint error 0.01001 > 0.01, max 0.01"));
+    // As a run: to the end, the largest error and its time kept, still no instability.
+    const StabilityVerdict run = feed(x, {}, false);
+    CHECK_FALSE(run.unstable);
+    REQUIRE(run.off_manifold);
+    CHECK(run.off_manifold->value_max == Approx(0.1));
+    CHECK(run.off_manifold->t_max == Approx(1000.0));
+    CHECK(run.off_manifold->gain_max_rel == 0.0);
+    // The same creep while the energy grows past its bound is an instability, the drift beside it.
+    Series amplified = x;
+    amplified.error = [](double t) { return 1e-3 * t; };  // passes 0.1 E_s = 0.26 J at 260 s
+    const StabilityVerdict grows = feed(amplified, {}, false);
+    REQUIRE(grows.unstable);
+    CHECK(grows.unstable->bound == Instability::Bound::EnergyGain);
+    CHECK_FALSE(grows.off_manifold);
     StabilityMonitor m(StabilityCriterion{}, kPeriod);
     Observation o;
     o.orthogonality_err = 0.0101;
-    CHECK(m.add(0.5, 500, o));
-    CHECK(m.result().unstable->bound == Instability::Bound::Orthogonality);
-    CHECK(m.result().unstable->describe_with_onset() == "orthogonality error 0.0101 > 0.01 from t = 0.5 s (step 500)");
+    CHECK(m.add(0.5, 500, o));  // a search stops here
+    REQUIRE(m.result().off_manifold);
+    CHECK_FALSE(m.result().unstable);
+    CHECK(m.result().off_manifold->what == ManifoldDrift::What::Orthogonality);
+    CHECK(m.result().off_manifold->describe().starts_with("drifts off SO(3) from t = 0.5 s (step 500): orthogonality error 0.0101 > 0.01"));
+  }
+  SECTION("a non-finite constraint error is an instability") {
+    StabilityMonitor m(StabilityCriterion{}, kPeriod);
+    Observation o;
+    o.energy = 1.0;
+    CHECK_FALSE(m.add(0.0, 0, o));
+    o.constraint_err = std::numeric_limits<double>::infinity();
+    CHECK(m.add(0.1, 1, o));
+    REQUIRE(m.result().unstable);
+    CHECK(m.result().unstable->bound == Instability::Bound::Constraint);
+    CHECK(m.result().unstable->describe() == "non-finite constraint error");
   }
   SECTION("a non-finite energy") {
     StabilityMonitor m(StabilityCriterion{}, kPeriod);
@@ -488,6 +522,63 @@ TEST_CASE("the criterion on synthetic series: energy gain beyond the initial sca
     CHECK(m.result().unstable->bound == Instability::Bound::NonFinite);
     CHECK(m.result().unstable->step == 3);
   }
+}
+
+TEST_CASE("the criterion on an energy gain made in one step: a jump, told from an amplification by what follows",
+          "[stability][criterion]") {
+  // One sample per step (steps_per_sample = 1). A step that adds 0.3 E_s at t = 300 s and nothing
+  // after (an impact step's position solve: nonsmooth RATTLE on the cooperative snap) is a jump.
+  Series jump;
+  jump.error = [](double t) { return t >= 300.0 ? 0.3 * kScale : 0.0; };
+  const StabilityVerdict v = feed(jump, {}, false, 1);
+  REQUIRE(v.unstable);
+  CHECK(v.unstable->bound == Instability::Bound::EnergyJump);
+  CHECK(v.unstable->t == Approx(300.0).margin(1e-9));
+  CHECK(v.unstable->value == Approx(0.3));
+  CHECK(v.unstable->before == 0.0);
+  CHECK(v.unstable->describe().starts_with("energy jump: the energy balance gained 0.3 × E_s within one step (0 × E_s at t = 299.9 s)"));
+  // Sampled every 25 steps, as a run sampled coarser than its step is: the same jump, within one
+  // sampling interval.
+  const StabilityVerdict coarse = feed(jump, {}, false, 25);
+  REQUIRE(coarse.unstable);
+  CHECK(coarse.unstable->bound == Instability::Bound::EnergyJump);
+  CHECK(coarse.unstable->describe().find("within 25 steps, one sampling interval,") != std::string::npos);
+  // A rise over two steps (0.05 E_s between) that then stays is a jump over those two steps.
+  Series two_steps;
+  two_steps.error = [](double t) { return t >= 300.05 ? 0.3 * kScale : t >= 299.95 ? 0.05 * kScale : 0.0; };
+  const StabilityVerdict spread = feed(two_steps, {}, false, 1);
+  REQUIRE(spread.unstable);
+  CHECK(spread.unstable->bound == Instability::Bound::EnergyJump);
+  CHECK(spread.unstable->describe().find("within 2 steps") != std::string::npos);
+  // An amplification by 1.2 a step, sampled every 25 steps: 0.005 E_s to 0.48 E_s within one
+  // sampling interval, as the jump above; over the next interval it rises x95 again: a gain.
+  Series amplifying;
+  amplifying.error = [](double t) {
+    const double samples = std::min(std::round((t - 300.0) / kDt), 20.0);  // 25 steps each
+    return t < 300.0 - 1e-9 ? 0.0 : 0.005 * kScale * std::pow(1.2, 25.0 * samples);
+  };
+  const StabilityVerdict coarse_growth = feed(amplifying, {}, false, 25);
+  REQUIRE(coarse_growth.unstable);
+  CHECK(coarse_growth.unstable->bound == Instability::Bound::EnergyGain);
+  // An amplification that saturates at the motion's scale (1.5 E_s) within the interval is a gain.
+  Series saturated;
+  saturated.error = [](double t) { return t < 300.0 ? 0.0 : 1.5 * kScale; };
+  REQUIRE(feed(saturated, {}, false, 25).unstable);
+  CHECK(feed(saturated, {}, false, 25).unstable->bound == Instability::Bound::EnergyGain);
+  // An amplification that lifts the gain past the bound in one step goes on growing after it.
+  Series amplified;
+  amplified.error = [](double t) { return t < 300.0 ? 0.0 : 0.3 * kScale * std::pow(10.0, std::min(t - 300.0, 3.0) / kDt); };
+  const StabilityVerdict grows = feed(amplified, {}, false, 1);
+  REQUIRE(grows.unstable);
+  CHECK(grows.unstable->bound == Instability::Bound::EnergyGain);
+  // A jump at the run's last samples has no evidence after it: judged as a gain.
+  Series late = jump;
+  late.t_end = 300.5;  // 5 steps after the jump, fewer than kJumpStepsAfter
+  const StabilityVerdict unseen = feed(late, {}, false, 1);
+  REQUIRE(unseen.unstable);
+  CHECK(unseen.unstable->bound == Instability::Bound::EnergyGain);
+  // A search stops at the onset: nothing after it, so a gain.
+  CHECK(feed(jump, {}, true, 1).unstable->bound == Instability::Bound::EnergyGain);
 }
 
 TEST_CASE("the criterion on a free centre of mass: a momentum drift is a conservation drift, not an instability",

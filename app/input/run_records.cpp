@@ -10,15 +10,19 @@ std::string RunOutcome::describe() const {
   switch (kind) {
     case Kind::Ok: {
       std::string out = "ok";
-      for (const std::string* part : {&momentum_drift, &note, &accrued, &episode})
+      for (const std::string* part : {&momentum_drift, &manifold_drift, &note, &accrued, &episode})
         if (!part->empty()) out += "; " + *part;
       return out;
     }
     case Kind::NotApplicable: return "n/a: " + reason;
     case Kind::Unstable: {
       char from[96];
-      std::snprintf(from, sizeof from, "unstable from t = %.6g s (step %ld): ", t, step);
-      return from + reason + ", at " + (adaptive ? "rtol = " + format_g(rtol, 3) : "h = " + format_g(h, 6));
+      std::snprintf(from, sizeof from, energy_jump ? "energy jump at t = %.6g s (step %ld): " : "unstable from t = %.6g s (step %ld): ",
+                    t, step);
+      // The jump's reason repeats the status's first words ("energy jump: ..."): said once.
+      const std::string_view lead = "energy jump: ";
+      const std::string why = energy_jump && reason.rfind(lead, 0) == 0 ? reason.substr(lead.size()) : reason;
+      return from + why + ", at " + (adaptive ? "rtol = " + format_g(rtol, 3) : "h = " + format_g(h, 6));
     }
     case Kind::Failed:
     case Kind::Interrupted: break;
@@ -35,9 +39,9 @@ std::string RunOutcome::describe() const {
 
 std::string_view RunOutcome::word() const {
   switch (kind) {
-    case Kind::Ok: return note.empty() && momentum_drift.empty() ? "ok" : "drift";
+    case Kind::Ok: return note.empty() && momentum_drift.empty() && manifold_drift.empty() ? "ok" : "drift";
     case Kind::NotApplicable: return "n/a";
-    case Kind::Unstable: return "unstable";
+    case Kind::Unstable: return energy_jump ? "energy jump" : "unstable";
     case Kind::Interrupted: return "interrupted";
     case Kind::Failed: return diverged ? "diverged" : "failed";
   }
@@ -48,6 +52,10 @@ std::string RunOutcome::drifts() const {
   if (kind != Kind::Ok) return "";
   std::string out = note.empty() ? "" : "energy";
   if (!momentum_drift.empty()) out += out.empty() ? "linear_momentum" : " linear_momentum";
+  if (!manifold_drift.empty()) {
+    const char* what = manifold_rotations ? "orthogonality" : "constraint";
+    out += out.empty() ? what : std::string(" ") + what;
+  }
   return out;
 }
 

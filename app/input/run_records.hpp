@@ -58,6 +58,14 @@ struct RunOutcome {
   // describe()): the motion changed, every method's error rose with it; not an instability.
   std::string episode;
   double episode_t = 0.0;  // its start (s), when `episode` is not empty
+  // Ok: "" or the constraints' or rotations' drift off their manifold without an amplification
+  // (ManifoldDrift::describe(): "drifts off the constraint manifold from t = ..."), and its onset.
+  std::string manifold_drift;
+  double manifold_t = 0.0;
+  bool manifold_rotations = false;  // the drift is off SO(3), not off the constraints
+  // Unstable by an energy jump (Instability::Bound::EnergyJump): one step added energy past the
+  // criterion's bound and none was added after it; not a result either, but no amplification.
+  bool energy_jump = false;
 
   bool ok() const { return kind == Kind::Ok; }
   // Reached t_end: ok, or past the instability criterion (its metrics measure the whole run and
@@ -81,12 +89,14 @@ struct RunOutcome {
   // found>, at h = <h>" (at rtol = <rtol> for an adaptive run) or "failed: <reason> at t = ... s, step ...".
   std::string describe() const;
   // The state in one word, for a reader that filters runs (the status cell says why): "ok",
-  // "drift" (ok, with a drift of the energy balance or of the linear momentum noted), "unstable",
+  // "drift" (ok, with a drift of the energy balance, of the linear momentum or off the manifold
+  // noted), "unstable", "energy jump" (completed past the energy bound by one step's gain),
   // "diverged" (failed with a non-finite state), "failed", "interrupted" or "n/a" (issue 46).
   std::string_view word() const;
   // What a "drift" is a drift of, the two mechanisms apart (issue 44 class 1): "energy" (the energy
   // balance, judged on the motion's own energy where the centre of mass is free), "linear_momentum"
-  // (the centre of mass drifts: a conservation drift, not an instability), both space-separated, or "".
+  // (the centre of mass drifts: a conservation drift, not an instability), "constraint" or
+  // "orthogonality" (off the manifold, ManifoldDrift), space-separated, or "".
   std::string drifts() const;
 
   static RunOutcome not_applicable_because(std::string why);

@@ -79,7 +79,8 @@ FailureKind failure_kind(const RunOutcome& outcome) {
 FailureKind failure_kind_of_status(const std::string& status) {
   // "diverged at h" (this suite), "unstable at h" (a report or envelope file of an older version).
   if (starts_with(status, "diverged at h") || starts_with(status, "unstable at h")) return FailureKind::Diverged;
-  if (starts_with(status, "unstable from")) return FailureKind::Unstable;
+  // "energy jump at": completed past the energy bound by one step's gain (RunOutcome::energy_jump).
+  if (starts_with(status, "unstable from") || starts_with(status, "energy jump at")) return FailureKind::Unstable;
   if (starts_with(status, "failed: ")) return failure_kind_of_reason(status.substr(8));
   return FailureKind::None;
 }

@@ -144,11 +144,14 @@ std::string status_cell(const SummaryRow& row) {
               format_g(m.energy_err_com_max, 3) + " J)";
         if (o.note.empty()) out += ", the motion's own energy ok";
       }
+      if (!o.manifold_drift.empty())
+        out += std::string(o.manifold_rotations ? ", drifts off SO(3)" : ", drifts off the constraint") + " from t = " +
+               format_g(o.manifold_t, 3) + " s";
       if (!o.note.empty()) out += ", drift from " + at;
       if (!o.episode.empty()) out += ", a rise that slowed";
       return out;
     }
-    case RunOutcome::Kind::Unstable: return "unstable from " + at;
+    case RunOutcome::Kind::Unstable: return (o.energy_jump ? "energy jump at " : "unstable from ") + at;
     case RunOutcome::Kind::Failed: return failure_words(failure_kind(o)) + " at " + at;
     case RunOutcome::Kind::Interrupted: return "interrupted at " + at;
     case RunOutcome::Kind::NotApplicable: return "n/a";

@@ -114,7 +114,7 @@ std::vector<std::pair<RunRecord, std::map<std::string, std::string>>> read_run_r
     r.status = row.at("status");
     if (const auto it = row.find("state"); it != row.end()) r.state = it->second;
     r.ok = r.status == "ok" || r.status.rfind("ok;", 0) == 0;
-    r.completed = r.ok || r.status.rfind("unstable from", 0) == 0;
+    r.completed = r.ok || r.status.rfind("unstable from", 0) == 0 || r.status.rfind("energy jump at", 0) == 0;
     r.not_applicable = r.status.rfind("n/a", 0) == 0;
     r.runtime_s = cell_number_or_zero(row.at("runtime_s"));
     if (const auto it = row.find("runtime_passes"); it != row.end()) r.timing_passes = int(cell_number_or_zero(it->second));
@@ -141,7 +141,7 @@ std::optional<double> RunRecord::value(const std::string& column) const {
 }
 
 std::string RunRecord::short_status() const {
-  if (status.rfind("unstable from", 0) == 0) {
+  if (status.rfind("unstable from", 0) == 0 || status.rfind("energy jump at", 0) == 0) {
     const size_t cut = status.find(" (step");
     return cut == std::string::npos ? status : status.substr(0, cut);
   }
@@ -164,6 +164,13 @@ std::string RunRecord::short_status() const {
       // "ok" judged the motion's own energy: said where nothing else of it is noted.
       if (status.find("drift from t = ") == std::string::npos) out += ", the motion's own energy ok";
     }
+    for (const char* off : {"drifts off the constraint manifold from t = ", "drifts off SO(3) from t = "})
+      if (const size_t at = status.find(off); at != std::string::npos) {
+        const std::string what = std::string(off).substr(0, std::string(off).find(" from t = "));
+        const size_t t0 = at + std::string(off).size();
+        out += ", " + (what == "drifts off SO(3)" ? what : std::string("drifts off the constraint")) + " from t = " +
+               status.substr(t0, status.find(" s", t0) - t0) + " s";
+      }
     if (const size_t at = status.find("drift from t = "); at != std::string::npos)
       out += ", " + status.substr(at, status.find(" (step", at) - at);
     if (const size_t at = status.find("a rise that slowed: "); at != std::string::npos) {

@@ -63,7 +63,9 @@ struct StepLimit {
   double h_case = 0.0, h_max = 0.0;
   double t_horizon = 0.0;  // s: the horizon each probe ran (10^4 steps or the case's t_end)
   std::string bound;  // "bracketed", or why h_max is only a bound
-  std::string limit;  // "instability", "solver failure" or "energy bound" (what stops the method above h_max)
+  // What stops the method above h_max: "instability", "solver failure", "energy bound",
+  // "constraint bound" or "orthogonality bound" (studies/stability_map: limit_name).
+  std::string limit;
   // A method without a stability interval on the imaginary axis gains energy at every h, so its
   // h_max falls with the horizon (stability_map.csv horizon_dependent).
   bool horizon_dependent = false;

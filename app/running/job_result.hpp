@@ -145,6 +145,10 @@ void describe(V& v, RunOutcome& o) {
   v("momentum_drift", o.momentum_drift);
   v("episode", o.episode);
   v("episode_t", o.episode_t);
+  v("manifold_drift", o.manifold_drift);
+  v("manifold_t", o.manifold_t);
+  v("manifold_rotations", o.manifold_rotations);
+  v("energy_jump", o.energy_jump);
 }
 template <class V>
 void describe(V& v, StepCounters& n) {

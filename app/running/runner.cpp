@@ -156,7 +156,13 @@ void judge_completed_run(RunOutcome& outcome, const StabilityVerdict& verdict) {
     outcome.reason = verdict.unstable->describe();
     outcome.t = verdict.unstable->t;
     outcome.step = verdict.unstable->step;
+    outcome.energy_jump = verdict.unstable->bound == Instability::Bound::EnergyJump;
     return;
+  }
+  if (verdict.off_manifold) {
+    outcome.manifold_drift = verdict.off_manifold->describe();
+    outcome.manifold_t = verdict.off_manifold->t;
+    outcome.manifold_rotations = verdict.off_manifold->what == ManifoldDrift::What::Orthogonality;
   }
   if (verdict.drift && verdict.drift->growing()) {
     outcome.note = verdict.drift->describe();

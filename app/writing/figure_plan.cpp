@@ -57,19 +57,28 @@ struct Run {
   }
   // The time the status gives, as it prints it ("349.9" of "unstable from t = 349.9 s (step ...)",
   // "24.394" of "... at t = 24.394 s, step ..."), so that a legend and the tables say one time.
+  // A run judged past the criterion that went on to its end: "unstable from t = " or "energy jump at t = "
+  // (RunOutcome::describe), the prefix's length; 0 otherwise.
+  size_t judged_prefix() const {
+    for (const char* p : {"unstable from t = ", "energy jump at t = "})
+      if (starts_with(status, p)) return std::string_view(p).size();
+    return 0;
+  }
   std::string status_time() const {
-    const size_t at = starts_with(status, "unstable from t = ") ? 18 : status.rfind(" at t = ");
+    const size_t judged = judged_prefix();
+    const size_t at = judged ? judged : status.rfind(" at t = ");
     if (at == std::string::npos) return "";
-    const size_t from = at == 18 ? 18 : at + 8;
+    const size_t from = judged ? judged : at + 8;
     return status.substr(from, status.find(' ', from) - from);
   }
   // An unstable run went on past its onset: it is drawn to its end, its × at the onset.
-  double stop_t() const { return starts_with(status, "unstable from t = ") ? to_double(status_time()) : kNaN; }
+  double stop_t() const { return judged_prefix() ? to_double(status_time()) : kNaN; }
   // The legend: the label and, for a run that is no result, what happened when (the tables' words).
   std::string legend() const {
     if (result) return label;
     const std::string t = status_time();
     if (starts_with(status, "unstable from t = ")) return label + " (unstable from t = " + t + " s, × there; drawn to its end)";
+    if (starts_with(status, "energy jump at t = ")) return label + " (energy jump at t = " + t + " s, × there; drawn to its end)";
     if (starts_with(status, "diverged at h") || starts_with(status, "unstable")) return label + " (diverged at t = " + t + " s)";
     if (starts_with(status, "interrupted")) return label + " (interrupted at t = " + t + " s)";
     // A failed run in the tables' words (app/judging/metric_cells.hpp failure_words): "crashed", "threw", ...

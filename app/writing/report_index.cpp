@@ -161,6 +161,11 @@ std::string step_caveat(const FrontEntry& e) {
                      : e.step_limit == "energy bound"
                          ? "above h_max its energy balance passes 0.1 E_s: on this damped model a bound on the release "
                            "transient's accuracy error or on an amplification, which the map does not tell apart"
+                     : e.step_limit == "constraint bound" || e.step_limit == "orthogonality bound"
+                         ? std::string("above h_max its ") + (e.step_limit == "constraint bound" ? "positions leave the constraint manifold"
+                                                                                                 : "rotations leave SO(3)") +
+                               " by more than 0.01 while its energy gain stays within 0.1 E_s: a drift off the "
+                               "manifold, not an amplification"
                      : e.step_limit == "solver at the stability limit"
                          ? "above h_max the step leaves the method's stability interval (stability_map.md: h ω_max κ "
                            "at its y*), where the implicit solver finds no solution"

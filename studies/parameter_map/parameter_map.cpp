@@ -192,7 +192,7 @@ class ParameterMapStudy final : public SweepStudy<MapPoint> {
     std::string why = o.reason;
     for (char& ch : why)
       if (ch == '|') ch = '/';
-    if (o.unstable()) return "**unstable** (" + why + ")" + stability_words(p);
+    if (o.unstable()) return "**" + std::string(o.word()) + "** (" + why + ")" + stability_words(p);
     return std::string(o.diverged ? "**unstable**" : "**fails**") + " at t = " + format_g(o.t, 3) + " s, step " +
            std::to_string(o.step) + ": " + why + stability_words(p);
   }

@@ -101,6 +101,10 @@ StabilityProbe probe_stability(const RunKey& key, IntegratorSettings settings, d
   if (verdict.unstable) {
     p.reason = (verdict.unstable->bound == Instability::Bound::NonFinite ? "non-finite state: " : "") +
                verdict.unstable->describe_with_onset();
+  } else if (verdict.off_manifold) {
+    // The probe stopped where its positions left the manifold: the step's bound on the method's
+    // use, named for what it is (limit_name: "constraint bound"), not an amplification.
+    p.reason = verdict.off_manifold->describe();
   } else if (o.interrupted()) {
     p.end = StabilityProbe::End::Interrupted;
     p.reason = "interrupted" + when;
@@ -597,7 +601,11 @@ class StabilityMap final : public Study {
           "period of the case's reference solution (each row's reason names its source; a case without a reference "
           "takes the run's own start-up, said so there) (signed: growth is instability; a method's damping is accuracy, "
           "recorded as energy_loss_rel in stability_probes.csv);\n"
-       << "3. constraint_err_max and orthogonality_err_max <= " << format_g(criterion_.constraint_bound, 3) << ".\n\n"
+       << "3. constraint_err_max and orthogonality_err_max <= " << format_g(criterion_.constraint_bound, 3)
+       << ". A probe past this bound whose energy passed neither 2 nor the exponential test drifted off the "
+          "manifold (a method that holds its constraints at the velocity level, or its rotations not at all): "
+          "its limit reads \"constraint bound\" or \"orthogonality bound\", a bound on the positions' accuracy, not "
+          "an instability, which would raise the energy with the mode it amplifies.\n\n"
        << "**Horizon** of a probe at h: the larger of "
        << (horizon_steps_ > 0 ? format_g(horizon_steps_, 8) + " steps at the case's h" : std::string("the case's t_end"))
        << " and " << format_g(min_steps_, 8)
@@ -610,7 +618,11 @@ class StabilityMap final : public Study {
           "Each has its own fitted exponent in the sweeps.\n\n"
        << "**h_max x omega_max**: where the model knows its fastest linearised frequency omega_max (Model::"
           "max_frequency), the dimensionless limit; a method with a stability interval [0, y*] on the imaginary axis "
-          "has h_max omega_max ~ y* (RK4: 2.83, Stormer-Verlet: 2), whatever the model. Where omega_max is the "
+          "has h_max omega_max ~ y* (RK4: 2.83, Stormer-Verlet: 2), whatever the model. On a string (Models A and B) "
+          "omega_max is the element bound 2 sqrt(EA / mu) / u (lumped; 2 sqrt(3) sqrt(EA / mu) / u consistent), which "
+          "by Irons' theorem bounds the chain's fastest frequency from above without reaching it (a chain's end "
+          "modes are slower than an infinite chain's): there h_max omega_max may exceed the method's y* by that "
+          "margin. Where omega_max is the "
           "linearisation's about rest (Model C: the cables hanging), the motion's fastest frequency can exceed it (a "
           "swinging cable is under more tension than a hanging one); the case's methods that go unstable at a "
           "declared y* measure by how much, kappa = y* / (h_max omega_max) (the largest of them), and a method that "
@@ -758,8 +770,20 @@ class StabilityMap final : public Study {
   // model failed by the energy criterion: there the bound 0.1 E_s may be the release transient's
   // accuracy error as well as an amplification (the page's horizon section; referee point N1), and
   // the probe stops at the crossing, so the map does not tell them apart.
+  // "constraint bound" / "orthogonality bound" where the probe above h_max stopped because its
+  // positions or rotations left the manifold while its energy gained nothing past the bound
+  // (core/stability_criterion.hpp, ManifoldDrift): an accuracy bound on the positions, not an
+  // amplification (issue 44 class 1). Null otherwise.
+  static const char* manifold_limit(const StabilitySearch& r) {
+    const StabilityProbe* failed = r.h_fail > 0 ? r.at(r.h_fail) : nullptr;
+    if (!failed || r.limited_by_solver()) return nullptr;
+    if (failed->reason.rfind("drifts off the constraint manifold", 0) == 0) return "constraint bound";
+    if (failed->reason.rfind("drifts off SO(3)", 0) == 0) return "orthogonality bound";
+    return nullptr;
+  }
   static const char* limit_name(const Entry& s) {
     const StabilitySearch& r = s.search;
+    if (const char* manifold = manifold_limit(r)) return manifold;
     const StabilityProbe* failed = r.h_fail > 0 ? r.at(r.h_fail) : nullptr;
     if (failed && !r.limited_by_solver() && !s.key.integrator->traits.imaginary_axis_stable && s.key.c->model->damped() &&
         failed->reason.rfind("energy gain", 0) == 0)
@@ -797,7 +821,7 @@ class StabilityMap final : public Study {
     for (const auto& o : searches_) {
       const double y_star = o.key.integrator->traits.imaginary_axis_bound;
       if (o.case_name != case_name || !o.swept.empty() || !o.map() || !std::isfinite(y_star) ||
-          o.search.bound != StabilitySearch::Bound::Bracketed || o.search.limited_by_solver())
+          o.search.bound != StabilitySearch::Bound::Bracketed || o.search.limited_by_solver() || manifold_limit(o.search))
         continue;
       const double k = y_star / (o.search.h_max * omega);
       if (!(k <= kappa)) kappa = k;

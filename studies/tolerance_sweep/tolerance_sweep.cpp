@@ -160,7 +160,7 @@ class ToleranceSweepStudy final : public SweepStudy<TolerancePoint> {
     const RunOutcome& o = m.outcome;
     char when[80];
     std::snprintf(when, sizeof when, "%.4g s (step %ld)", o.t, o.step);
-    if (o.unstable()) return std::string("**unstable** from ") + when;
+    if (o.unstable()) return "**" + std::string(o.word()) + (o.energy_jump ? "** at " : "** from ") + when;
     if (o.failed()) return std::string("**") + (o.diverged ? "diverged" : "failed") + "** at " + when;
     if (o.interrupted()) return "interrupted";
     if (!o.note.empty()) return std::string("ok, drift from ") + when;
@@ -253,7 +253,7 @@ class ToleranceSweepStudy final : public SweepStudy<TolerancePoint> {
   static std::string verdict_word(const Measurement& m) {
     const RunOutcome& o = m.outcome;
     if (o.ok()) return o.note.empty() ? "ok" : "ok (drift noted)";
-    if (o.unstable()) return "unstable";
+    if (o.unstable()) return std::string(o.word());
     if (o.failed()) return o.diverged ? "diverged" : "failed";
     return "interrupted";
   }

@@ -815,7 +815,7 @@ class WorkPrecision final : public Study {
 
 void refute_instabilities_by_larger_steps(std::vector<SweptStep>& steps) {
   for (SweptStep& p : steps) {
-    if (!p.outcome->unstable()) continue;
+    if (!p.outcome->unstable() || p.outcome->energy_jump) continue;  // a jump is one step's, not the step size's
     const SweptStep* stable = nullptr;
     for (const SweptStep& q : steps)
       if (q.h > p.h && q.horizon >= p.horizon && q.outcome->ok() && (!stable || q.h > stable->h)) stable = &q;
