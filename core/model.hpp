@@ -113,6 +113,11 @@ class Model {
     switching_closed_form_ = std::make_shared<const SwitchingClosedForm>(std::move(answers));
   }
   const SwitchingClosedForm* switching_closed_form() const { return switching_closed_form_.get(); }
+  // Its first switch in closed form, where only that one is known (core/switching.hpp).
+  void declare_first_switch_closed_form(FirstSwitchClosedForm answer) {
+    first_switch_closed_form_ = std::make_shared<const FirstSwitchClosedForm>(std::move(answer));
+  }
+  const FirstSwitchClosedForm* first_switch_closed_form() const { return first_switch_closed_form_.get(); }
   // The fastest frequency of the model's linearised motion in a discretisation (rad/s), where
   // the model knows it (a closed form of its parameters), else nullopt: the stability map
   // prints h_max x omega_max with it, the dimensionless limit a method's stability region sets.
@@ -156,6 +161,7 @@ class Model {
   std::shared_ptr<LazySlowestPeriod> slowest_period_source_;
   std::shared_ptr<const SwitchingFunctions> switching_;
   std::shared_ptr<const SwitchingClosedForm> switching_closed_form_;
+  std::shared_ptr<const FirstSwitchClosedForm> first_switch_closed_form_;
   mutable double slowest_period_s_ = std::numeric_limits<double>::quiet_NaN();
   mutable std::string slowest_period_basis_;
   bool integrates_rotations_ = true;

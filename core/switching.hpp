@@ -86,6 +86,22 @@ struct SwitchingClosedForm {
   std::vector<std::pair<std::string, double>> quantities;
 };
 
+// What a model knows in closed form about its FIRST switch only (issue 48: Model C's slack cables
+// fly freely under constant forces until the first link snaps taut, a motion of constant
+// accelerations; nothing after that snap has a closed form). Declared by the model where its case
+// is one (Model::declare_first_switch_closed_form); a study judged against a converged reference
+// prints every run's first switch against it as well, so that the reference itself is checked
+// against an exact answer.
+struct FirstSwitchClosedForm {
+  std::string name;   // "the free flight to the first snap"
+  std::string basis;  // what the answer is and why it is exact, one or two sentences
+  double t = std::numeric_limits<double>::quiet_NaN();  // the first switch (s): a closing (slack -> taut)
+  std::vector<int> elements;                            // the switching functions (links) that close there
+  double impact_loss = std::numeric_limits<double>::quiet_NaN();  // the energy Newton's law takes there (J)
+  // Its other named numbers, for the tables: {"closing speed (m/s)", 0.81}, ...
+  std::vector<std::pair<std::string, double>> quantities;
+};
+
 // Which side of its kink a switching function's value is on: s >= 0 is the taut side (an
 // element exactly at its unstretched length counts as taut, the side whose one-sided stiffness
 // a Newton step landing there uses: mechanics/elastic_element.hpp).

@@ -8,6 +8,7 @@
 #include "core/format.hpp"
 #include "core/hybrid_constrained_ode.hpp"
 #include "core/linear_modes.hpp"
+#include "models/multirotor_payload/first_snap.hpp"
 #include "models/multirotor_payload/forms.hpp"
 #include "models/multirotor_payload/model.hpp"
 #include "models/multirotor_payload/unilateral_model.hpp"
@@ -98,6 +99,10 @@ std::shared_ptr<const Model> make_unilateral_model(const Parameters& p, const In
   links.impacts = "each cable is a chain of unilateral links (|J_j - J_{j-1}| <= l, a tension only) that snap taut by "
                   "Newton's impact law (e = " + format_g(p.restitution) + "), a jump of the joints' velocities";
   model->declare_switching(std::move(links));
+  // Up to the first snap the slack cables fly in closed form (first_snap.hpp): the reference and every
+  // run are checked against it there.
+  std::string no_closed_form;
+  if (auto first = first_snap_closed_form(p, ic, no_closed_form)) model->declare_first_switch_closed_form(std::move(*first));
   return model;
 }
 

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
+#include <tuple>
 
 #include "app/common/markdown_table.hpp"
 #include "app/judging/order_fit.hpp"
@@ -48,6 +50,120 @@ AgainstReference judge(const Model& model, const SnapRun& run, const SnapRun& re
       j.snap_loss_error_max = std::isfinite(j.snap_loss_error_max) ? std::max(j.snap_loss_error_max, d) : d;
     }
   return j;
+}
+
+// A fitted series in words: the slope with its 95% interval (not judged against the declared order: across
+// impacts a time-stepping scheme is of order 1 at most), inconclusive where the interval reaches 0 or no
+// window fits, for fixed steps in h and for an adaptive method in rtol.
+std::string slope_verdict(const SeriesFit& fit) {
+  const MeasuredOrder& m = fit.order;
+  if (fit.adaptive)
+    return fit.used >= 3 && fit.slope.ci95 >= std::abs(fit.slope.p)
+               ? "inconclusive: slope " + format_g(fit.slope.p, 3) + " ± " + format_g(fit.slope.ci95, 2) + " in rtol, its interval reaching 0"
+               : fit.rtol_words("its floor");
+  if (!m.fit.fitted) return "inconclusive: " + (m.fit.why_not.empty() ? std::string("no asymptotic window") : m.fit.why_not);
+  return (m.ci95 >= std::abs(m.p) ? "inconclusive: slope " : "slope ") + format_g(m.p, m.p_digits) + " ± " + format_g(m.ci95, 2) +
+         " in h" + (m.ci95 >= std::abs(m.p) ? ", its interval reaching 0" : " (not judged)");
+}
+
+std::string role_words(const SnapPoint& p);
+
+// A run's first snap against the model's closed form of it (core/switching.hpp FirstSwitchClosedForm):
+// the earliest closing of the run, whether it is one of the links the closed form closes, and the energy
+// the mechanical state lost across it (the largest over the closed form's links' first closings, which a
+// symmetric snap takes in one window) and the loss booked there.
+struct FirstSnap {
+  bool found = false, right_link = false;
+  double t = kNoNumber;
+  int element = -1;
+  double lost = kNoNumber, booked = kNoNumber;
+};
+FirstSnap first_snap_of(const SnapRun& run, const FirstSwitchClosedForm& closed) {
+  FirstSnap f;
+  if (!run.outcome.ok()) return f;
+  const auto closes_there = [&](int e) { return std::find(closed.elements.begin(), closed.elements.end(), e) != closed.elements.end(); };
+  std::vector<int> seen;
+  for (const Switch& s : run.switches) {
+    if (!s.to_taut) continue;
+    if (!f.found) f.found = true, f.t = s.t, f.element = s.element, f.right_link = closes_there(s.element);
+    if (!closes_there(s.element) || std::find(seen.begin(), seen.end(), s.element) != seen.end()) continue;
+    seen.push_back(s.element);
+    f.lost = std::isfinite(f.lost) ? std::max(f.lost, s.energy_drop) : s.energy_drop;
+    f.booked = std::isfinite(f.booked) ? std::max(f.booked, s.booked) : s.booked;
+  }
+  return f;
+}
+
+// The first snap in closed form: its answers, then every run's first snap against them, and the slope of
+// each fixed-step method's time error in h.
+void write_first_snap(std::ostringstream& md, const Model& model, const FirstSwitchClosedForm& closed,
+                      const std::vector<const SnapPoint*>& runs, const std::vector<const SnapPoint*>& compared,
+                      const SnapRun& reference) {
+  md << "\n### The first snap against its closed form\n\nClosed form (" << closed.name << "): " << closed.basis << " (models/" << model.name()
+     << "/first_snap.hpp). First snap at t = " << format_g(closed.t, 12) << " s, link(s) ";
+  for (size_t i = 0; i < closed.elements.size(); ++i) md << (i ? ", " : "") << closed.elements[i];
+  md << ", taking " << format_g(closed.impact_loss, 10) << " J";
+  for (const auto& [name, value] : closed.quantities) md << "; " << name << " " << format_g(value, 8);
+  md << ". Each run's first closing as the observer times it (the extrapolation's floor beside it), the energy its "
+        "state lost across it (from the sample before to the second after; the closed form's links closing in one "
+        "window count once) and the loss it booked there, each against the closed form. This checks the reference "
+        "itself against an exact answer. The time is read from the run's own samples before the snap (the gap's "
+        "extrapolation): a method exact on this free flight, a motion quadratic in t (Moreau–Jean's leapfrog under "
+        "constant forces; an RK method of order >= 2 with its dense output, as rk45), reads the exact time whatever "
+        "step its impulse lands in, so its time error is the observer's floor; how a step applies the snap shows in "
+        "the loss columns.\n\n";
+  std::vector<std::vector<std::string>> rows;
+  std::vector<const SnapPoint*> fixed;
+  for (const SnapPoint* p : runs) {
+    const FirstSnap f = first_snap_of(p->measured, closed);
+    const std::string label = p->key.label() + (p->role == SnapRole::Compared ? "" : " (" + role_words(*p) + ")");
+    if (!f.found) {
+      rows.push_back({label, p->setting(), p->measured.outcome.ok() ? "no snap" : "failed", "—", "—", "—", "—", "—"});
+      continue;
+    }
+    const std::string which = f.right_link ? std::to_string(f.element) : std::to_string(f.element) + " (not the closed form's)";
+    double floor = kNoNumber;
+    for (const Switch& s : p->measured.switches)
+      if (s.to_taut && s.element == f.element) { floor = s.floor; break; }
+    rows.push_back({label, p->setting(), format_g(f.t, 10), num(f.t - closed.t) + " (floor " + num(floor, 2) + ")", which,
+                    num(f.lost, 8), num(f.lost / closed.impact_loss - 1.0), num(f.booked / closed.impact_loss - 1.0)});
+  }
+  markdown::table(md, {"method", "step / tolerance", "first snap (s)", "− closed form (s)", "link", "E lost across it (J)",
+                       "lost / closed form − 1", "booked / closed form − 1"},
+                  rows);
+  // The slopes of the two errors: the motion before the snap is known exactly, so what they measure is how
+  // the method finds and applies the snap. Floors: the observer's timing floor (the extrapolation's error
+  // estimate, at least 4 ulps of t), and for the loss the reference's own distance from the closed form
+  // (the hybrid form's, shared by its families). Not judged against the declared order (the slopes section).
+  const FirstSnap ref_first = first_snap_of(reference, closed);
+  const double loss_floor = std::max(std::abs(ref_first.lost - closed.impact_loss), 4.0 * std::numeric_limits<double>::epsilon() * closed.impact_loss);
+  std::vector<std::vector<std::string>> slopes;
+  for (const auto& [label, pts] : runs_by_method(compared)) {
+    const bool adaptive = pts.front()->adaptive();
+    std::vector<double> settings, t_errors, t_floors, loss_errors, loss_floors;
+    for (const SnapPoint* p : pts) {
+      const FirstSnap f = first_snap_of(p->measured, closed);
+      settings.push_back(adaptive ? p->rtol : p->h);
+      double floor = 4.0 * std::numeric_limits<double>::epsilon() * closed.t;
+      for (const Switch& sw : p->measured.switches)
+        if (sw.to_taut && sw.element == f.element) { floor = std::max(floor, sw.floor); break; }
+      // Only a run whose first closing is the closed form's link has an error of this kind.
+      t_errors.push_back(f.found && f.right_link ? std::abs(f.t - closed.t) : kNoNumber);
+      t_floors.push_back(floor);
+      loss_errors.push_back(f.found && f.right_link ? std::abs(f.lost - closed.impact_loss) : kNoNumber);
+      loss_floors.push_back(loss_floor);
+    }
+    for (const auto& [name, errors, floors, scale] :
+         {std::tuple{std::string("|first snap time − closed form| (s)"), t_errors, t_floors, closed.t},
+          std::tuple{std::string("|E lost across it − closed form| (J)"), loss_errors, loss_floors, closed.impact_loss}}) {
+      const SeriesFit fit = fit_series(adaptive, settings, errors, floors, scale, pts.front()->key.integrator->order);
+      slopes.push_back({label, name, fit.values, slope_verdict(fit)});
+    }
+  }
+  md << "\nTheir slopes (fixed steps by the suite's order rule over errors 10× above the floor and at most 0.1 of the "
+        "closed form's value; adaptive against rtol; floors: the observer's timing estimate, and for the loss the "
+        "reference's own distance from the closed form, " << num(loss_floor) << " J):\n\n";
+  markdown::table(md, {"method", "quantity", "errors (largest step or tolerance first; — none or another link first)", "fit"}, slopes);
 }
 
 std::string role_words(const SnapPoint& p) {
@@ -124,19 +240,7 @@ void write_slopes(std::ostringstream& md, const Model& model, const std::vector<
       // A run off the reference's cascade has no error of this kind to fit: NaN (printed, not fitted).
       for (const AgainstReference& j : judged) errors.push_back(j.clean() ? q.error(j) : kNoNumber), floors.push_back(q.floor);
       const SeriesFit fit = fit_series(adaptive, settings, errors, floors, q.scale, pts.front()->key.integrator->order);
-      const MeasuredOrder& m = fit.order;
-      std::string verdict;
-      if (adaptive) {
-        verdict = fit.used >= 3 && fit.slope.ci95 >= std::abs(fit.slope.p)
-                      ? "inconclusive: slope " + format_g(fit.slope.p, 3) + " ± " + format_g(fit.slope.ci95, 2) + " in rtol, its interval reaching 0"
-                      : fit.rtol_words("its floor");
-      } else if (!m.fit.fitted) {
-        verdict = "inconclusive: " + (m.fit.why_not.empty() ? std::string("no asymptotic window") : m.fit.why_not);
-      } else {
-        verdict = (m.ci95 >= std::abs(m.p) ? "inconclusive: slope " : "slope ") + format_g(m.p, m.p_digits) + " ± " + format_g(m.ci95, 2) +
-                  " in h" + (m.ci95 >= std::abs(m.p) ? ", its interval reaching 0" : " (not judged)");
-      }
-      rows.push_back({label, q.name, fit.values, verdict});
+      rows.push_back({label, q.name, fit.values, slope_verdict(fit)});
     }
   }
   markdown::table(md, {"method", "quantity", "errors (largest step or tolerance first; — off the cascade or failed)", "fit"}, rows);
@@ -247,6 +351,12 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, const C
         "problem) and the observer; their distance bounds the integration's error, not those parts'. Quantities the two "
         "families give alike at every tight tolerance (the overstretch, booked − lost) are the hybrid form's floor.\n";
   write_cascade(md, ref, "links numbered from 0 at the payload, cable by cable");
+  if (const FirstSwitchClosedForm* closed = model.first_switch_closed_form()) {
+    std::vector<const SnapPoint*> runs{reference};
+    if (check) runs.push_back(check);
+    runs.insert(runs.end(), compared.begin(), compared.end());
+    write_first_snap(md, model, *closed, runs, compared, ref);
+  }
   {
     // Each snap of the reference: the energy the mechanical state lost across it (from the sample before it
     // to the second after) and the loss booked there, the impulse problem's exact kinetic energy.
@@ -263,8 +373,9 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, const C
         "reference's balance error (with e = 0 and conservative thrust and gravity an impact only takes energy; a gain "
         "followed by a larger loss passes this test, the balance column shows it) or its momentum moved beyond 1e4× the "
         "reference's round-off (no internal impulse changes P). The "
-        "comparison tables (summary.md) judge each run by the suite's instability criterion instead (a constraint error "
-        "beyond 1e-2 of the link length, or an energy gain beyond 0.1 E_s, reads \"unstable\"), on samples of their own "
+        "comparison tables (summary.md) judge each run by the suite's instability criterion instead (an energy gain "
+        "beyond 0.1 E_s reads \"unstable\", or \"energy jump\" where it came at once and stayed; a constraint error "
+        "beyond 1e-2 of the link length with no such gain reads \"drifts off the constraint manifold\"), on samples of their own "
         "grid, so their maxima differ from this page's in the last digits. Switches: the reference's / the run's / "
         "matched (each of the reference's to the run's nearest of the same link and direction within half the gap to "
         "that link's neighbouring switches), then the run's beyond those matched (chatter, or a cascade in another "
