@@ -473,9 +473,9 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, const C
         "multipliers. On C_single_snap, from its own state at its h = 2.5e-4 failure (t = 0.17575 s, just after the "
         "payload link's snap, 0.1749 s in the reference), a search from 300 starts and over every set of held links "
         "found no solution at that h, one at h = 2.0e-4 and none at 2.25e-4; every h from 1e-3 to 3.1e-5 stops between "
-        "0.175 and 0.1762 s, 1.56e-5 runs on but off the reference's cascade, and the two finest steps stop earlier "
-        "(0.1654 s) because its position stage's active set does not settle: a limit of its pivoting, not shown to be "
-        "the step's (integrators/nonsmooth_rattle/ gives the evidence). Elsewhere (the cooperative case's failures at "
+        "0.175 and 0.1762 s, and from 1.56e-5 down it runs through (its position stage's active set started from the "
+        "links held the step before: from the free flight's alone its one-link-a-pass pivoting did not settle within "
+        "4 m + 8 passes at the two finest steps; integrators/nonsmooth_rattle/ gives the evidence). Elsewhere (the cooperative case's failures at "
         "0.247-0.248 s, where the reference's tension peaks) nothing beyond \"Newton did not converge\" is shown. "
         "Flagged statuses: see above.\n";
   write_slopes(md, model, compared, ref, t_end, position_floor, energy_floor, std::max(std::abs(ref.energy_lost), 1e-300),
