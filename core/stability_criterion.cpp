@@ -49,14 +49,25 @@ std::string Instability::describe() const {
              format_g(before, 2) + " × E_s at t = " + format_g(t_before, 4) + " s), past the bound " + format_g(limit, 3) +
              " × E_s, and no more over the " + std::to_string(steps_after) + " steps after it (max " + format_g(value_max, 3) +
              " × E_s at t = " + format_g(t_max, 4) + " s): energy added once, not an amplification, which would have "
-             "lifted it as much again over as many steps, up to the motion's scale (" + scale_words + ")";
+             "lifted it as much again over each as many steps, up to the motion's scale (" + scale_words + ")" +
+             (dP_max > dP_round_off ? "; |ΔP| reached " + format_g(dP_max, 3) + " N s, beyond the round-off bound " +
+                                          format_g(dP_round_off, 2) + " N s: the step moved P, which no internal force does, "
+                                          "so its equations were accepted off their solution"
+                                    : std::string());
     }
     case Bound::ExponentialGrowth:
       return "|E − E0 − W| grows exponentially to the end of the run: ×" + beyond(value, limit) +
              " within one octave of t (> ×" + format_g(limit, 3) + "), reaching " + beyond(value_max, floor * scale) +
              " J ≥ " + format_g(floor, 3) + " × E_s by t = " + format_g(t_max, 4) + " s (" + scale_words + ")";
-    case Bound::Constraint: return "non-finite constraint error";
-    case Bound::Orthogonality: return "non-finite orthogonality error";
+    case Bound::Constraint:
+    case Bound::Orthogonality: {
+      const bool rotations = bound == Bound::Orthogonality;
+      if (!amplified || !std::isfinite(value)) return std::string("non-finite ") + (rotations ? "orthogonality" : "constraint") + " error";
+      return std::string(rotations ? "orthogonality" : "constraint") + " error " + beyond(value, limit) + " > " + format_g(limit, 3) +
+             ": an amplification off the manifold (the method has no stability interval on the imaginary axis, so "
+             "every step multiplies the normal mode of the " + (rotations ? "rotation R' = R hat(Omega)" : "links' directions q' = omega x q") +
+             " by |R(ih omega)|^2 > 1, which the energy need not see)";
+    }
     case Bound::NonFinite: return "non-finite energy";
   }
   return "";
@@ -72,19 +83,21 @@ std::string ManifoldDrift::describe() const {
          format_g(t, 4) + " s (step " + std::to_string(step) + "): " + (rotations ? "orthogonality" : "constraint") +
          " error " + beyond(value, limit) + " > " + format_g(limit, 3) + ", max " + format_g(value_max, 3) + " at t = " +
          format_g(t_max, 4) + " s, while the energy gained at most " + format_g(gain_max_rel, 2) + " × E_s (bound " +
-         format_g(energy_fraction, 3) + "): the " + (rotations ? "rotations" : "positions") +
-         " left the manifold, the motion did not amplify (an instability raises the energy with the mode it amplifies)";
+         format_g(energy_fraction, 3) + "), by a method stable on the imaginary axis, which does not amplify the flows "
+         "that carry the manifold: a drift (" + (rotations ? "a contraction of R" : "a velocity-level scheme's creep of a taut link's length") +
+         "), growing with h and t, an accuracy limit, not an instability";
 }
 
 std::string EnergyDrift::describe() const {
   if (!growing())
     return "an energy-balance error that stopped growing: |E − E0 − W| passed " + format_g(fraction, 3) + " × E_s = " +
            joules(fraction * scale) + " at t = " + format_g(t, 4) + " s (step " + std::to_string(step) + "), reached " +
-           joules(err_max) + " while the motion went on, and rose only ×" + format_g(rise_last_octave, 3) +
+           joules(err_max) + (loss ? " (a loss)" : " (a gain)") + " while the motion went on, and rose only ×" + format_g(rise_last_octave, 3) +
            " over the run's last octave (a drift rises more than ×" + format_g(kStillGrowing, 3) +
            "): an accuracy error of the method over the transient, not a drift";
   return "drift from t = " + format_g(t, 4) + " s (step " + std::to_string(step) + "): |E − E0 − W| passed " +
-         format_g(fraction, 3) + " × E_s = " + joules(fraction * scale) + " (max " + joules(err_max) + ")";
+         format_g(fraction, 3) + " × E_s = " + joules(fraction * scale) + " (max " + joules(err_max) +
+         (loss ? ", a loss: the method dissipates)" : ", a gain: the method adds energy)");
 }
 
 std::string GrowthEpisode::describe() const {
@@ -110,9 +123,11 @@ std::string MomentumDrift::describe() const {
          format_g(round_off, 2) + " N s), centre of mass moved " + format_g(com_moved, 3) + " m";
 }
 
-StabilityMonitor::StabilityMonitor(const StabilityCriterion& criterion, double scale_window, EnergyScale scale)
+StabilityMonitor::StabilityMonitor(const StabilityCriterion& criterion, double scale_window, EnergyScale scale,
+                                   bool manifold_amplified)
     : criterion_(criterion),
       window_(scale_window > 0.0 ? scale_window : std::numeric_limits<double>::infinity()),
+      manifold_amplified_(manifold_amplified),
       scale_fixed_(scale.fixed()),
       scale_source_(scale.fixed() ? scale.source : "max KE over this run's start-up (no reference for the case)") {
   if (scale_fixed_) scale_ = scale.value;
@@ -140,9 +155,11 @@ bool StabilityMonitor::add(double t, long step, const Observation& o) {
     balance -= de_com;
   }
   if (unstable_) {
-    // Judged: only the largest gain is still followed, for the reason's "max ... at t = ...".
+    // Judged: only the largest gain is still followed, for the reason's "max ... at t = ..." and to
+    // decide whether an energy gain was a jump.
     if (std::isfinite(balance) && balance - balance0_ > gain_max_) gain_max_ = balance - balance0_, gain_max_t_ = t;
-    return true;
+    if (!std::isfinite(balance)) gain_max_ = std::numeric_limits<double>::infinity();
+    return gain_decided();
   }
   const double s = t - t0_;
   last_s_ = s;
@@ -157,6 +174,12 @@ bool StabilityMonitor::add(double t, long step, const Observation& o) {
                                                      Instability::Bound::Orthogonality}}) {
     if (std::isnan(err) || std::isinf(err)) {
       unstable_ = Instability{bound, err, criterion_.constraint_bound, t, step, scale_, scale_source_};
+      return true;
+    }
+    if (err > criterion_.constraint_bound && manifold_amplified_) {
+      // The method amplifies the flow that carries the manifold: this error is that amplification.
+      unstable_ = Instability{bound, err, criterion_.constraint_bound, t, step, scale_, scale_source_};
+      unstable_->amplified = true;
       return true;
     }
     if (off_manifold_ && off_manifold_->what == what && err > off_manifold_->value_max)
@@ -182,13 +205,23 @@ bool StabilityMonitor::add(double t, long step, const Observation& o) {
         return off_manifold_.has_value();
       }
       judge(x);  // E_s known: the window only delays criterion 2
-      return unstable_.has_value() || off_manifold_.has_value();
+      return (unstable_ && gain_decided()) || off_manifold_.has_value();
     }
     close_window();
-    if (unstable_) return true;
+    if (unstable_) return gain_decided();
   }
   judge(x);
-  return unstable_.has_value() || off_manifold_.has_value();
+  return (unstable_ && gain_decided()) || off_manifold_.has_value();
+}
+
+bool StabilityMonitor::gain_decided() const {
+  if (!unstable_) return false;
+  const Instability& u = *unstable_;
+  if (u.bound != Instability::Bound::EnergyGain) return true;
+  if (!(scale_ > 0.0) || !last_low_) return true;  // no scale, or never within the drift bound: no jump
+  const double value_max = gain_max_ / scale_;
+  if (!(value_max <= kJumpGrowthAfter * u.value) || !(value_max < 1.0)) return true;  // it grew on: amplification
+  return last_step_ - u.step >= std::max(kJumpStepsAfter, kJumpIntervalsAfter * (u.step - last_low_->step));
 }
 
 void StabilityMonitor::close_window() {
@@ -233,7 +266,7 @@ void StabilityMonitor::judge(const Sample& x) {
     const double m_half = check_s_[half_index_] <= 0.5 * x.s ? check_m_[half_index_] : 0.0;
     const double rise = m_half > 0.0 ? m_s / m_half : std::numeric_limits<double>::infinity();
     if (m_s > round_off && rise > criterion_.growth_per_octave) {
-      if (!streak_) streak_ = Streak{x, m_half, rise};
+      if (!streak_) streak_ = Streak{x, m_half, rise, false, std::nullopt};
       streak_->rise_max = std::max(streak_->rise_max, std::isfinite(rise) ? rise : streak_->rise_max);
       if (m_s >= kVisibleError * scale_) streak_->visible = true;
       if (streak_->visible && !streak_->floor_reached && m_s >= criterion_.growth_floor * scale_) streak_->floor_reached = x;
@@ -272,7 +305,7 @@ StabilityVerdict StabilityMonitor::result() const {
       // One step's gain that stayed (an energy jump): see the header, criterion 1's exception.
       u.steps_after = closed.last_step_ - u.step;
       const bool at_once = closed.last_low_ && u.step > u.step_before;
-      const bool went_on = u.steps_after >= std::max(kJumpStepsAfter, u.step - u.step_before);
+      const bool went_on = u.steps_after >= std::max(kJumpStepsAfter, kJumpIntervalsAfter * (u.step - u.step_before));
       if (at_once && went_on && u.value_max <= kJumpGrowthAfter * u.value && u.value_max < 1.0)
         u.bound = Instability::Bound::EnergyJump;
     }
@@ -284,6 +317,7 @@ StabilityVerdict StabilityMonitor::result() const {
     if (closed.drift_) {
       v.drift = closed.drift_;
       v.drift->err_max = closed.err_max_;
+      v.drift->loss = !(closed.gain_max_ >= closed.err_max_);  // the largest |error| was not a gain
       const double half = 0.5 * closed.last_s_;  // its rise over the run's last octave: still growing?
       double m_half = 0.0;
       for (size_t k = 0; k < closed.check_s_.size() && closed.check_s_[k] <= half; ++k) m_half = closed.check_m_[k];
@@ -310,6 +344,7 @@ StabilityVerdict StabilityMonitor::result() const {
     const double length = p_s / closed.mass_ * span;
     const bool material = closed.e_com_max_ > criterion_.drift_fraction * closed.scale_ ||
                           closed.com_moved_ > criterion_.drift_fraction * length;
+    if (v.unstable) v.unstable->dP_max = closed.dp_max_, v.unstable->dP_round_off = bound;
     if (closed.dp_max_ > bound && material)
       v.momentum_drift =
           MomentumDrift{closed.dp_max_, bound, closed.com_moved_, closed.e_com_max_, closed.total_err_max_, closed.err_max_};

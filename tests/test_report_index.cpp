@@ -384,6 +384,10 @@ TEST_CASE("a drift in P leads the short status with the whole energy error it ca
   r.status += "; drift from t = 70.8 s (step 70800): |E − E0 − W| passed 0.01 × E_s";
   CHECK(r.short_status() ==
         "drifts in P (max ΔE 137 J, the centre of mass's 137 J; centre of mass moved 4.5e+03 m), drift from t = 70.8 s");
+  // With its sign (EnergyDrift::describe), the drift says whether the method dissipates or adds energy.
+  r.status += " = 0.0161 J (max 0.758 J, a loss: the method dissipates)";
+  CHECK(r.short_status() ==
+        "drifts in P (max ΔE 137 J, the centre of mass's 137 J; centre of mass moved 4.5e+03 m), dissipates from t = 70.8 s");
 }
 
 TEST_CASE("the page answers first, lists only the runs a case runs, and drops columns that hold no result",

@@ -127,5 +127,8 @@ TEST_CASE("the summary's status cell leads a drift in P with the whole energy er
   row.outcome.note = "drift from t = 70.8 s (step 70800): ...";
   row.outcome.t = 70.8;
   CHECK(status_cell(row) == "drifts in P (max ΔE 137 J, the centre of mass's 137 J), drift from t = 70.8 s");
+  // A drift says its sign (EnergyDrift::describe): a loss is a dissipation.
+  row.outcome.note = "drift from t = 70.8 s (step 70800): |E − E0 − W| passed 0.01 × E_s = 0.0161 J (max 0.758 J, a loss: the method dissipates)";
+  CHECK(status_cell(row) == "drifts in P (max ΔE 137 J, the centre of mass's 137 J), dissipates from t = 70.8 s");
   CHECK(status_cell(SummaryRow{}) == "ok");
 }

@@ -12,9 +12,14 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <vector>
 
+#include "app/judging/report_data.hpp"
 #include "studies/snap/against_reference.hpp"
+#include "studies/snap/snap.hpp"
+#include "tests/temp_file.hpp"
 #include "tests/snap_run.hpp"
 #include "tests/test_support.hpp"
 
@@ -99,4 +104,32 @@ TEST_CASE("snap study against a reference: the reference and its check agree on 
   // Internal impulses and thrust equal to the weight: P is conserved to round-off through each snap.
   CHECK(ref.momentum_err_max <= 1e-12);
   CHECK(other.momentum_err_max <= 1e-12);
+}
+
+TEST_CASE("snap study read back: the front page learns which runs left the reference's cascade", "[unilateral][snap][report_index]") {
+  // snap_cables.csv as against_reference.cpp writes it (the columns read back), two runs of one case:
+  // one off the cascade (12 of 40 matched, 10 others made), one on it.
+  const std::filesystem::path dir = testing::scratch_dir("snap_read_back");
+  {
+    std::ofstream csv(dir / "snap_cables.csv");
+    csv << "case,integrator,role,h,rtol,status,reference_switches,switches,matched,position_err_end\n"
+           "C,rk45,reference,,1e-12,ok,,40,,\n"
+           "C,moreau_jean,compared,0.00025,,ok,40,22,12,0.361\n"
+           "C,rk45,compared,,1e-08,ok,40,40,40,2.1e-06\n"
+           "C,nonsmooth_rattle,compared,0.00025,,failed,,,,\n";
+  }
+  ReportData data;
+  read_snap_back(dir.string(), data);
+  std::filesystem::remove_all(dir);
+  const CascadeRecord* off = data.cascade("C", "moreau_jean", 2.5e-4, 0.0);
+  REQUIRE(off);
+  CHECK_FALSE(off->follows());
+  CHECK(off->matched == 12);
+  CHECK(off->made == 22);
+  CHECK(off->position_error == Approx(0.361));
+  const CascadeRecord* on = data.cascade("C", "rk45", 0.0, 1e-8);
+  REQUIRE(on);
+  CHECK(on->follows());
+  CHECK_FALSE(data.cascade("C", "nonsmooth_rattle", 2.5e-4, 0.0));  // failed: no cascade to say
+  CHECK_FALSE(data.cascade("C", "moreau_jean", 5e-4, 0.0));         // another step: not this run's
 }

@@ -147,7 +147,11 @@ std::string status_cell(const SummaryRow& row) {
       if (!o.manifold_drift.empty())
         out += std::string(o.manifold_rotations ? ", drifts off SO(3)" : ", drifts off the constraint") + " from t = " +
                format_g(o.manifold_t, 3) + " s";
-      if (!o.note.empty()) out += ", drift from " + at;
+      if (!o.note.empty())
+        out += (o.note.find(", a loss: ") != std::string::npos   ? ", dissipates from "
+                : o.note.find(", a gain: ") != std::string::npos ? ", gains energy from "
+                                                                  : ", drift from ") +  // an older report's note has no sign
+               at;
       if (!o.episode.empty()) out += ", a rise that slowed";
       return out;
     }

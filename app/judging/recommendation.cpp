@@ -325,12 +325,20 @@ CaseFront case_front(const ReportData& data, const std::string& case_name) {
       if (const StepLimit* limit = data.step_limit(case_name, r->label); limit && r->rtol == 0.0 && limit->h_max > 0.0 &&
                                                                             limit->margin(r->h) > e.step_margin)
         e.step_margin = limit->margin(r->h),
-        e.step_limit = limit->limit == "instability" || limit->limit == "energy bound" ||
+        e.step_limit = limit->limit == "instability" || limit->limit == "energy bound" || limit->limit == "energy jump" ||
                                limit->limit == "constraint bound" || limit->limit == "orthogonality bound"
                            ? limit->limit
                        : limit->solver_at_stability_limit ? "solver at the stability limit"
                                                           : limit->limit,
         e.step_margin_words = limit->margin_words(r->h, r->t_end);
+  for (auto& e : entries)
+    for (const RunRecord* r : e.runs)
+      if (const CascadeRecord* c = data.cascade(case_name, r->label, r->h, r->rtol); c && !c->follows() && e.cascade_words.empty())
+        e.cascade_words = "off the converged reference's cascade of snaps (snap.md): it matched " + std::to_string(c->matched) +
+                          " of the reference's " + std::to_string(c->expected) + " switches" +
+                          (c->made > c->matched ? " and made " + std::to_string(c->made - c->matched) + " the reference did not" : std::string()) +
+                          ", its configuration " + format_g(c->position_error, 2) +
+                          " m off at t_end (its energy and constraint errors here do not show that)";
   for (const auto& b : entries) {
     const FrontEntry* by = nullptr;
     for (const auto& a : entries)

@@ -70,6 +70,9 @@ struct FrontEntry {
   double step_margin = 0.0;    // h/h_max at the run's horizon (0: adaptive, or no map; StepLimit::margin)
   std::string step_limit;
   std::string step_margin_words;  // StepLimit::margin_words: how the margin was had
+  // Where the snap study judged the run against a converged reference and it left its cascade: how
+  // ("off the converged reference's cascade (snap.md): 12 of 40 switches matched, 10 added; ...").
+  std::string cascade_words;
   std::string label() const;  // "A = B": the runs it stands for, by label
 };
 

@@ -171,8 +171,14 @@ std::string RunRecord::short_status() const {
         out += ", " + (what == "drifts off SO(3)" ? what : std::string("drifts off the constraint")) + " from t = " +
                status.substr(t0, status.find(" s", t0) - t0) + " s";
       }
-    if (const size_t at = status.find("drift from t = "); at != std::string::npos)
-      out += ", " + status.substr(at, status.find(" (step", at) - at);
+    if (const size_t at = status.find("drift from t = "); at != std::string::npos) {
+      // The drift by its sign (EnergyDrift::describe: "..., a loss: the method dissipates)").
+      const size_t from = at + std::string("drift from ").size();
+      const char* words = status.find(", a loss: ", at) != std::string::npos   ? ", dissipates from "
+                          : status.find(", a gain: ", at) != std::string::npos ? ", gains energy from "
+                                                                               : ", drift from ";  // an older report's
+      out += words + status.substr(from, status.find(" (step", from) - from);
+    }
     if (const size_t at = status.find("a rise that slowed: "); at != std::string::npos) {
       const std::string from = "within an octave of t from t = ";
       const size_t f = status.find(from, at);
@@ -209,6 +215,15 @@ std::string StepLimit::margin_words(double h, double t_end) const {
   return "h/h_max >= " + format_g(margin(h), 2) + " (h_max over the map's " + format_g(t_horizon, 3) +
          " s; it falls with the horizon for this method, so over the run's " + format_g(t_end, 4) +
          " s h/h_max is larger and the run nearer its limit)";
+}
+
+const CascadeRecord* ReportData::cascade(const std::string& case_name, const std::string& label, double h, double rtol) const {
+  // The snap study's settings are the case's table's, written to 8 digits: matched to 1e-6 relative.
+  const double setting = rtol > 0.0 ? rtol : h;
+  for (const auto& [key, record] : cascades)
+    if (std::get<0>(key) == case_name && std::get<1>(key) == label && std::abs(std::get<2>(key) - setting) <= 1e-6 * setting)
+      return &record;
+  return nullptr;
 }
 
 const StepLimit* ReportData::step_limit(const std::string& case_name, const std::string& label) const {

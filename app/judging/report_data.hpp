@@ -58,6 +58,16 @@ struct RunRecord {
   std::string short_status() const;
 };
 
+// A run on a model with impacts against the converged reference's cascade of snaps (snap_cables.csv,
+// studies/snap/): how many of the reference's switches it matched and made, and its configuration's
+// distance at t_end. The front page's caveat names a run that does not follow the cascade: its energy
+// and constraint errors do not say that (referee read of issue 44, point 7).
+struct CascadeRecord {
+  int expected = 0, made = 0, matched = 0;
+  double position_error = 0.0;  // m, max-norm at t_end against the reference
+  bool follows() const { return matched == expected && made == expected; }
+};
+
 // The stability map's row for a run at the case's own parameters (stability_map.csv, swept empty).
 struct StepLimit {
   double h_case = 0.0, h_max = 0.0;
@@ -156,6 +166,8 @@ struct ReportData {
   std::vector<RunRecord> runs;
   std::vector<SpreadRecord> spread_runs;
   std::map<std::pair<std::string, std::string>, StepLimit> step_limits;  // (case, run label)
+  // (case, run label, its step h or, adaptive, its rtol) -> its cascade against the snap study's reference
+  std::map<std::tuple<std::string, std::string, double>, CascadeRecord> cascades;
   // (case, run label, quantity "energy"/"momentum") -> the law over the longest horizon measured
   std::map<std::tuple<std::string, std::string, std::string>, LawRecord> laws;
   std::vector<RankingRecord> rankings;
@@ -166,6 +178,8 @@ struct ReportData {
 
   std::vector<const RunRecord*> runs_of(const std::string& case_name) const;
   const StepLimit* step_limit(const std::string& case_name, const std::string& label) const;
+  // The run's cascade at its own setting (h, or rtol where > 0), where the snap study judged it.
+  const CascadeRecord* cascade(const std::string& case_name, const std::string& label, double h, double rtol) const;
   const LawRecord* law(const std::string& case_name, const std::string& label, const std::string& quantity) const;
 };
 

@@ -253,7 +253,7 @@ Measurement measure(const RunRequest& request) {
   // The one criterion (core/stability_criterion.hpp), its start-up window the model's slowest
   // period, its energy scale the case's (app/running/energy_scale.hpp).
   StabilityMonitor stability(options.stability, key.c->model->slowest_period_s(),
-                             case_energy_scale(*key.c, key.discretisation));
+                             case_energy_scale(*key.c, key.discretisation), !key.integrator->traits.imaginary_axis_stable);
   long step_now = 0;
   // A sample belongs to the window up to a rounding of its time (fixed steps land on t0 + n h).
   const double window_end = options.window_end > 0.0 ? options.window_end * (1.0 + 1e-12) : 0.0;

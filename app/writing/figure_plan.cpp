@@ -310,7 +310,8 @@ std::string timeseries_caption(const Quantity& q, const std::vector<RunValues>& 
   if (!notes.exact_zero.empty()) cap += " Exactly 0 throughout: " + join(notes.exact_zero, ", ") + ".";
   if (!notes.unsampled.empty()) cap += " No sample after t = 0 (stopped before the first): " + join(notes.unsampled, ", ") + ".";
   if (!notes.not_results.empty())
-    cap += " Not results (drawn to where they stopped, ×): " + join(notes.not_results, ", ") + ".";
+    cap += " Not results (× at the onset or where they stopped; a run that completed is drawn to its end): " +
+           join(notes.not_results, ", ") + ".";
   return cap;
 }
 

@@ -146,6 +146,7 @@ std::string step_caveat(const FrontEntry& e) {
   std::vector<std::string> parts;
   if (!e.runs.empty())
     if (const std::string s = e.runs.front()->short_status(); s != "ok") parts.push_back("status " + s);
+  if (!e.cascade_words.empty()) parts.push_back(e.cascade_words);
   // Referee point N14: an envelope that steepens towards the horizon (the 4th-order Lie group
   // methods on the spinning case, local exponents 0.5, 0.92, 1.6, 2.5) says more about what follows the horizon
   // than a law its interval cannot carry.
@@ -162,10 +163,14 @@ std::string step_caveat(const FrontEntry& e) {
                          ? "above h_max its energy balance passes 0.1 E_s: on this damped model a bound on the release "
                            "transient's accuracy error or on an amplification, which the map does not tell apart"
                      : e.step_limit == "constraint bound" || e.step_limit == "orthogonality bound"
-                         ? std::string("above h_max its ") + (e.step_limit == "constraint bound" ? "positions leave the constraint manifold"
-                                                                                                 : "rotations leave SO(3)") +
-                               " by more than 0.01 while its energy gain stays within 0.1 E_s: a drift off the "
-                               "manifold, not an amplification"
+                         ? std::string("an accuracy bound, not a stability limit: above h_max its ") +
+                               (e.step_limit == "constraint bound" ? "constraint" : "orthogonality") +
+                               " error passes 0.01 over the map's horizon, a drift off the manifold by a method stable on "
+                               "the imaginary axis that grows with h and t (so h/h_max is about the run's own error over "
+                               "0.01, and a longer run's bound is lower)"
+                     : e.step_limit == "energy jump"
+                         ? "above h_max a step adds more than 0.1 E_s of energy at once (an energy jump, not an "
+                           "amplification); on a model with impacts failures need not be monotone in h"
                      : e.step_limit == "solver at the stability limit"
                          ? "above h_max the step leaves the method's stability interval (stability_map.md: h ω_max κ "
                            "at its y*), where the implicit solver finds no solution"
@@ -558,8 +563,13 @@ void write_rules(std::ostringstream& md) {
         "the periods: its own sweep and reference, not the case's runs).\n"
      << "- **h/h_max**: the run's step over the largest step at which the same method completes the case stably "
         "(stability_map.md: each probe runs 10^4 steps or the case's t_end, whichever is shorter); its *limit* is what "
-        "happens above it (instability, or the implicit solver's failure), named when h/h_max is above "
-        << format_g(kStepMarginNote, 2) << "; ≤ where the map found no limit below its largest probe (h_max is then a "
+        "happens above it, named when h/h_max is above "
+        << format_g(kStepMarginNote, 2) << " — *instability* (the method amplifies), *energy bound* (on a damped model, "
+        "an energy balance past 0.1 E_s that the map does not tell from an amplification), *energy jump* (a step adds "
+        "more than 0.1 E_s at once), *constraint bound* or *orthogonality bound* (the error passes 0.01 by a drift "
+        "that grows with h and t: an accuracy bound, not a stability limit, lower over a longer horizon), *solver "
+        "failure* (the implicit solver finds no solution), *solver at the stability limit* (it fails where the step "
+        "leaves the method's stability interval); ≤ where the map found no limit below its largest probe (h_max is then a "
         "lower bound). A method without a stability interval on the imaginary axis gains energy at every step, so its "
         "h_max falls with the horizon (stability_map.md): where the run is longer than the probes, the map's h/h_max is "
         "a lower bound of the run's, marked ≥ (carried by no law: how fast h_max falls depends on the motion). A run that fails below its h_max shows the probes' horizon: the limit held over it, not over the "
@@ -571,7 +581,10 @@ void write_rules(std::ostringstream& md) {
         "moves and its kinetic energy |ΔP|²/2M enters the energy error; said where ΔP is beyond the round-off bound n ε p_s "
         "and material: that kinetic energy past 0.01 E_s, or the centre of mass moved past 0.01 v_s T, v_s = √(2E_s/M) "
         "and T the slowest period; smaller drifts are in the ΔP column only; the distance moved and the share of the "
-        "energy error in summary.csv), *drift from t = …* (the energy error of the motion, "
+        "energy error in summary.csv), *drifts off the constraint manifold* / *drifts off SO(3) from t = …* (the constraint or "
+        "orthogonality error passed 0.01 while the energy gained nothing past 0.1 E_s, by a method stable on the imaginary "
+        "axis: a velocity-level scheme's O(h) creep of a taut link's length, or a contraction of R: a drift, not an "
+        "amplification), *dissipates* / *gains energy from t = …* (a drift of the energy balance, by its sign: the energy error of the motion, "
         "without that share, passed 0.01 E_s and kept growing, its running max rising more than ×1.25 over the run's "
         "last octave; one that passed it and then stopped growing, an accuracy error built up over a damped transient, "
         "reads *an energy-balance error that stopped growing*, ok), *a rise that slowed* (the "
@@ -579,8 +592,12 @@ void write_rules(std::ostringstream& md) {
         "last octave's rise): the motion changed, e.g. a symmetry broke, and every method's error rose with it; a "
         "numerical instability keeps amplifying; summary.csv's episode_from marks the runs whose rise passed ×100, "
         "those whose error was small before the change, while the others' rose less in the same window). *unstable from t = …*: a numerical instability, the energy error of "
-        "the motion gaining more than 0.1 E_s or growing exponentially to the end of the run, or a constraint or rotation "
-        "leaving its manifold (the onset; the run went on and its metrics are shown). E_s is the case's: the maximum "
+        "the motion gaining more than 0.1 E_s or growing exponentially to the end of the run, or, by a method with no "
+        "stability interval on the imaginary axis, a constraint or rotation amplified off its manifold (which the energy "
+        "need not see) (the onset; the run went on and its metrics are shown). *energy jump at t = …*: a gain past 0.1 E_s "
+        "that came within one sampling interval and then stayed (within ×1.1 over ten such intervals, below E_s): energy "
+        "added once by a step, not an amplification, which would have compounded; still no result (its status says "
+        "whether the step also moved P, which no internal force does). E_s is the case's: the maximum "
         "kinetic energy over its first slowest period on the case's reference solution, the same for every run and "
         "every stability probe. *diverged at t = …* (the state became non-finite, or the step found it had left its "
         "method's stability region, its reason says which); "

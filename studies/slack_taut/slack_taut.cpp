@@ -385,8 +385,8 @@ void write_case_header(std::ostringstream& md, const Case& c, const SlackTaut& s
         "run misses switches (each one it makes further from the expected time than the window, or not at all) its largest "
         "event-time error is printed as \"> the window\": censored there, not measured. Where the model does work (damping, a driven point) ΔE is the balance residual E − E0 − W (the case's description "
         "says what E and W are). The peak tension is the largest over the elements. "
-     << (c.model->damped() ? std::string("The energy jump at a switch is the balance residual's change across it. ")
-                           : std::string("The energy jump at a switch: for the second-order methods mostly the change of the "
+     << (c.model->damped() ? std::string("The energy step at a switch is the balance residual's change across it. ")
+                           : std::string("The energy step at a switch: for the second-order methods mostly the change of the "
                                          "O((ωh)²) offset between E and the method's modified energy across it (it scales as "
                                          "h² and is the same for methods that share it); for the fourth-order ones, whose "
                                          "offset is O(h⁴), the jumps still scale as h²: they are the kink's own error") +
@@ -409,7 +409,7 @@ void write_runs_table(std::ostringstream& md, std::ostream& csv, const Case& c, 
              ? "; over the run, the closed form's snap " + format_g(x.closed->peak_tension_over_run, 6) +
                    (x.closed->exact ? std::string() : " (the stiff spring's response to the limit's catch state, not a limit answer: the limit table)")
              : std::string())
-     << " | position error at t_end (m) | max \\|ΔE\\| (J) | energy jump at a switch, max / mean (J) | steps | runtime (s) |\n"
+     << " | position error at t_end (m) | max \\|ΔE\\| (J) | energy step at a switch, max / mean (J) | steps | runtime (s) |\n"
         "|---|---|---|---|---|---|---:|---:|---|---:|---:|\n";
   for (const SlackPoint* p : of_case) {
     if (p->role == Role::Long || p->role == Role::Limit) continue;
@@ -1090,7 +1090,7 @@ std::vector<std::string> SlackTautStudy::write_files(const std::filesystem::path
 
 StudyInfo slack_taut_study() {
   StudyInfo info{SlackTaut::kStudy,
-                 "cables that go slack ([report.slack_taut]): switches, event times, peak tension, energy jumps and "
+                 "cables that go slack ([report.slack_taut]): switches, event times, peak tension, energy steps and "
                  "orders across the kink for every integrator, adaptive ones with and without event location, against "
                  "the closed form or a located reference",
                  "slack_taut.csv, slack_taut.md",
@@ -1099,7 +1099,7 @@ StudyInfo slack_taut_study() {
                  why_not_without_table<SlackTaut>,
                  [] { return std::make_unique<SlackTautStudy>(); },
                  read_slack_taut};
-  info.pages = {{"slack_taut.md", "cables that go slack: switches, event times, energy jumps and orders across the kink"}};
+  info.pages = {{"slack_taut.md", "cables that go slack: switches, event times, energy steps and orders across the kink"}};
   return info;
 }
 

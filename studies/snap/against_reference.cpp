@@ -439,7 +439,7 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, const C
                     ok && p->role == SnapRole::Compared ? num(r.runtime_s) : "—"});
     const auto cell = [](double x) { return std::isfinite(x) ? format_g(x, 9) : std::string(); };
     csv << c.name << ',' << p->key.label() << ',' << role_words(*p) << ',' << (p->adaptive() ? "" : format_g(p->h, 8)) << ','
-        << (p->adaptive() ? format_g(p->rtol) : "") << ',' << (gained(r) ? "energy_gain" : r.outcome.word()) << ','
+        << (p->adaptive() ? format_g(p->rtol) : "") << ',' << (gained(r) ? "flagged" : r.outcome.word()) << ','
         << (ok && !is_reference ? std::to_string(j.switches.expected) : "") << ',' << (ok ? std::to_string(r.switches.size()) : "") << ','
         << (ok && !is_reference ? std::to_string(j.switches.matched) : "") << ',' << cell(j.switches.time_error_max) << ','
         << cell(ok ? r.energy_lost : kNoNumber) << ',' << cell(j.lost_minus_reference) << ',' << cell(j.snap_loss_error_max) << ','

@@ -510,6 +510,7 @@ StudyInfo snap_study() {
                  [] { return std::make_unique<SnapStudy>(); },
                  read_snap};
   info.pages = {{"snap.md", "strings that go slack and snap: the methods that take an impact, against the known answers"}};
+  info.read_back = read_snap_back;
   return info;
 }
 

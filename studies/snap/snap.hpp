@@ -42,5 +42,9 @@ struct SnapSection final : StudySection {
 };
 
 StudyInfo snap_study();
+// Reads each compared run's cascade against the reference (snap_cables.csv) into ReportData::cascades
+// (StudyInfo::read_back; read_back.cpp).
+struct ReportData;
+void read_snap_back(const std::string& dir, ReportData& data);
 
 }  // namespace tb

@@ -68,7 +68,8 @@ StabilityProbe probe_stability(const RunKey& key, IntegratorSettings settings, d
   MetricsAccumulator metrics;
   // The criterion of every run's status (measure(), app/running/runner.cpp), fed the same samples: a probe
   // stops at the first sample from which the run is unstable (nothing later can make it stable).
-  StabilityMonitor monitor(criterion, key.c->model->slowest_period_s(), case_energy_scale(*key.c, key.discretisation));
+  StabilityMonitor monitor(criterion, key.c->model->slowest_period_s(), case_energy_scale(*key.c, key.discretisation),
+                           !key.integrator->traits.imaginary_axis_stable);
   long step_now = 0;
   bool first = true;
   double balance0 = 0.0, loss = 0.0;
@@ -485,7 +486,7 @@ class StabilityMap final : public Study {
           << bound_name(r.bound) << ',' << limit_name(s) << ',' << csv_text(limit_cell(s, false)) << ','
           << csv_text(limit_cell(s, true)) << ',' << opt(bool(omega), omega.value_or(0)) << ','
           << opt(best && omega, r.h_max * omega.value_or(0)) << ','
-          << (s.key.integrator->traits.imaginary_axis_stable ? "no" : "yes") << ',' << opt(failed, r.h_fail) << ','
+          << (s.key.integrator->traits.imaginary_axis_stable && !manifold_limit(r) ? "no" : "yes") << ',' << opt(failed, r.h_fail) << ','
           << format_g(precision_, 3) << ',' << csv_text(failed ? failed->reason : "") << ',' << r.probes.size() << ','
           << opt(best, best ? best->runtime_s : 0) << ',' << (best ? std::to_string(best->counters.steps) : "") << ','
           << (best ? std::to_string(best->counters.rhs_evals) : "") << ','
@@ -605,7 +606,17 @@ class StabilityMap final : public Study {
        << ". A probe past this bound whose energy passed neither 2 nor the exponential test drifted off the "
           "manifold (a method that holds its constraints at the velocity level, or its rotations not at all): "
           "its limit reads \"constraint bound\" or \"orthogonality bound\", a bound on the positions' accuracy, not "
-          "an instability, which would raise the energy with the mode it amplifies.\n\n"
+          "an instability. Where the method has no stability interval on the imaginary axis it amplifies the linear "
+          "flows that carry the manifold (a rotation R' = R hat(Omega), a link's direction q' = omega x q) by "
+          "|R(ih omega)|^2 > 1 a step, which the energy need not see (a free body's energy does not depend on R): "
+          "there leaving the manifold is an instability. A drift's bound grows with h and t, so it is horizon-dependent. "
+          "A probe whose energy gain past bound 2 came within one sampling interval and then stayed (within x1.1 "
+          "over ten such intervals and below E_s) made an energy jump, one step's (an impact's or a tension spike's "
+          "position solve), not an amplification, which would have compounded: the probe goes on past the gain's "
+          "onset until that is decided, and its limit reads \"energy jump\". On a model with impacts a step's "
+          "outcome depends on where the snaps fall in it, so failures need not be monotone in h: the search assumes "
+          "one boundary, and its h_max there is the bracket's, not a guarantee at every step below it (the snap study "
+          "runs every step of its table).\n\n"
        << "**Horizon** of a probe at h: the larger of "
        << (horizon_steps_ > 0 ? format_g(horizon_steps_, 8) + " steps at the case's h" : std::string("the case's t_end"))
        << " and " << format_g(min_steps_, 8)
@@ -785,6 +796,8 @@ class StabilityMap final : public Study {
     const StabilitySearch& r = s.search;
     if (const char* manifold = manifold_limit(r)) return manifold;
     const StabilityProbe* failed = r.h_fail > 0 ? r.at(r.h_fail) : nullptr;
+    // One step's gain that stayed (core/stability_criterion.hpp): not an amplification either.
+    if (failed && !r.limited_by_solver() && failed->reason.rfind("energy jump", 0) == 0) return "energy jump";
     if (failed && !r.limited_by_solver() && !s.key.integrator->traits.imaginary_axis_stable && s.key.c->model->damped() &&
         failed->reason.rfind("energy gain", 0) == 0)
       return "energy bound";
@@ -805,8 +818,11 @@ class StabilityMap final : public Study {
   std::string limit_cell(const Entry& s, bool solver) const {
     const StabilitySearch& r = s.search;
     if (r.bound == StabilitySearch::Bound::AtCap) return h_max_cell(s);
+    // An accuracy bound (a drift off the manifold) in the instability column, said so.
+    if (const char* manifold = manifold_limit(r); manifold && !solver)
+      return h_max_cell(s) + " (" + manifold + ": an accuracy bound on a drift, not a stability limit)";
     if (r.limited_by_solver() == solver) return h_max_cell(s);
-    const char* other = solver ? "unstable" : "solver fails";
+    const char* other = solver ? (manifold_limit(r) ? manifold_limit(r) : "unstable") : "solver fails";
     if (r.bound == StabilitySearch::Bound::BelowFloor) return std::string("— (") + other + " below the floor)";
     return ">= " + format_g(r.h_max, 3) + " (" + other + " first)";
   }
@@ -885,6 +901,9 @@ class StabilityMap final : public Study {
 
   // "no" for a method with an imaginary-axis interval; "yes" with the measured ratio otherwise.
   std::string horizon_dependence(const Entry& s) const {
+    // A drift off the manifold grows with h and t: its accuracy bound falls as the horizon grows.
+    if (manifold_limit(s.search) && s.key.integrator->traits.imaginary_axis_stable)
+      return "yes (a drift's accuracy bound, growing with h and t: over a longer horizon it falls)";
     if (s.key.integrator->traits.imaginary_axis_stable) return "no";
     const Entry *longer = nullptr, *shorter = nullptr;
     for (const auto& o : searches_)
