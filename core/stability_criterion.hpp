@@ -49,12 +49,13 @@
 // direction q' = omega x q, whose normal mode it multiplies by |R(ih omega)|^2 = 1 + O((h omega)^4)
 // every step), the error is that amplification: UNSTABLE (Bound::Constraint or Orthogonality),
 // whatever the energy says (a free body's energy does not depend on R and cannot see it; referee
-// read of issue 44, point 4: rk2 on the free rigid body follows 1 + y^4/4 a step to 8 %). Otherwise,
-// and while none of 1-3 fires, it DRIFTS OFF THE MANIFOLD (ManifoldDrift): a method stable on the
-// imaginary axis carries the manifold without amplifying it, and its error is a drift (a
-// velocity-level scheme's O(h) creep of a taut link's length, Moreau-Jean; a contraction of R,
-// |R(iy)| < 1, rk4), growing with h and t: an accuracy limit, horizon-dependent, not a stability
-// one (issue 44 class 1: a drift printed as instability). The run stays ok with the drift noted; a
+// read of issue 44, point 4: a two-stage second-order Runge-Kutta method on the free rigid body
+// follows 1 + y^4/4 a step to 8 %). Otherwise, and while none of 1-3 fires, it DRIFTS OFF THE
+// MANIFOLD (ManifoldDrift): a method stable on the imaginary axis carries the manifold without
+// amplifying it, and its error is a drift (a velocity-level scheme's O(h) creep of a taut link's
+// length, Moreau-Jean; a contraction of R, |R(iy)| < 1, the classical four-stage Runge-Kutta
+// method), growing with h and t: an accuracy limit, horizon-dependent, not a stability one
+// (issue 44 class 1: a drift printed as instability). The run stays ok with the drift noted; a
 // search over steps (the stability map) still stops there, its limit named a constraint (or
 // orthogonality) bound, an accuracy bound.
 // An energy gain past bound 1 that arrived AT ONCE and stayed is an ENERGY JUMP (Instability::Bound::
