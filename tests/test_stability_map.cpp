@@ -279,6 +279,14 @@ StabilityVerdict feed(const Series& x, const StabilityCriterion& criterion = {},
   return monitor.result();
 }
 
+// A monitor fed its first sample (E = 1 J at rest, nothing past a bound), and that sample to vary.
+Observation started(StabilityMonitor& m) {
+  Observation o;
+  o.energy = 1.0;
+  CHECK_FALSE(m.add(0.0, 0, o));
+  return o;
+}
+
 // The first sample time t_k = k dt at or after t.
 double first_sample_after(double t) { return std::ceil(t / kDt - 1e-9) * kDt; }
 
@@ -506,9 +514,7 @@ TEST_CASE("the criterion on synthetic series: energy gain beyond the initial sca
     // rk2 on R' = R hat(Omega): |R(iy)|^2 = 1 + y^4/4 a step on the normal mode, which a free body's
     // energy does not see (referee read of issue 44, point 4).
     StabilityMonitor m(StabilityCriterion{}, kPeriod, {}, true);
-    Observation o;
-    o.energy = 1.0;
-    CHECK_FALSE(m.add(0.0, 0, o));
+    Observation o = started(m);
     o.orthogonality_err = 0.0101;
     CHECK(m.add(17.5, 402, o));
     REQUIRE(m.result().unstable);
@@ -516,27 +522,17 @@ TEST_CASE("the criterion on synthetic series: energy gain beyond the initial sca
     CHECK(m.result().unstable->bound == Instability::Bound::Orthogonality);
     CHECK(m.result().unstable->describe().starts_with("orthogonality error 0.0101 > 0.01: an amplification off the manifold"));
   }
-  SECTION("a non-finite constraint error is an instability") {
-    StabilityMonitor m(StabilityCriterion{}, kPeriod);
-    Observation o;
-    o.energy = 1.0;
-    CHECK_FALSE(m.add(0.0, 0, o));
-    o.constraint_err = std::numeric_limits<double>::infinity();
-    CHECK(m.add(0.1, 1, o));
-    REQUIRE(m.result().unstable);
-    CHECK(m.result().unstable->bound == Instability::Bound::Constraint);
-    CHECK(m.result().unstable->describe() == "non-finite constraint error");
-  }
-  SECTION("a non-finite energy") {
-    StabilityMonitor m(StabilityCriterion{}, kPeriod);
-    Observation o;
-    o.energy = 1.0;
-    CHECK_FALSE(m.add(0.0, 0, o));
-    o.energy = std::numeric_limits<double>::quiet_NaN();
-    CHECK(m.add(0.3, 3, o));
-    REQUIRE(m.result().unstable);
-    CHECK(m.result().unstable->bound == Instability::Bound::NonFinite);
-    CHECK(m.result().unstable->step == 3);
+  SECTION("a non-finite energy, or constraint error, is an instability at that sample") {
+    for (const bool energy : {true, false}) {
+      StabilityMonitor m(StabilityCriterion{}, kPeriod);
+      Observation o = started(m);
+      (energy ? o.energy : o.constraint_err) = energy ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+      CHECK(m.add(0.3, 3, o));
+      REQUIRE(m.result().unstable);
+      CHECK(m.result().unstable->bound == (energy ? Instability::Bound::NonFinite : Instability::Bound::Constraint));
+      CHECK(m.result().unstable->step == 3);
+      if (!energy) CHECK(m.result().unstable->describe() == "non-finite constraint error");
+    }
   }
 }
 
