@@ -158,6 +158,7 @@ bool StabilityMonitor::add(double t, long step, const Observation& o) {
     // Judged: only the largest gain is still followed, for the reason's "max ... at t = ..." and to
     // decide whether an energy gain was a jump.
     if (std::isfinite(balance) && balance - balance0_ > gain_max_) gain_max_ = balance - balance0_, gain_max_t_ = t;
+    if (std::isfinite(balance)) gain_min_after_ = std::min(gain_min_after_, balance - balance0_);
     if (!std::isfinite(balance)) gain_max_ = std::numeric_limits<double>::infinity();
     return gain_decided();
   }
@@ -221,6 +222,7 @@ bool StabilityMonitor::gain_decided() const {
   if (!(scale_ > 0.0) || !last_low_) return true;  // no scale, or never within the drift bound: no jump
   const double value_max = gain_max_ / scale_;
   if (!(value_max <= kJumpGrowthAfter * u.value) || !(value_max < 1.0)) return true;  // it grew on: amplification
+  if (gain_min_after_ < kJumpStaysAbove * u.value * scale_) return true;             // it fell back: no jump
   return last_step_ - u.step >= std::max(kJumpStepsAfter, kJumpIntervalsAfter * (u.step - last_low_->step));
 }
 
@@ -306,7 +308,8 @@ StabilityVerdict StabilityMonitor::result() const {
       u.steps_after = closed.last_step_ - u.step;
       const bool at_once = closed.last_low_ && u.step > u.step_before;
       const bool went_on = u.steps_after >= std::max(kJumpStepsAfter, kJumpIntervalsAfter * (u.step - u.step_before));
-      if (at_once && went_on && u.value_max <= kJumpGrowthAfter * u.value && u.value_max < 1.0)
+      const bool stayed = closed.gain_min_after_ >= kJumpStaysAbove * u.value * closed.scale_;
+      if (at_once && went_on && stayed && u.value_max <= kJumpGrowthAfter * u.value && u.value_max < 1.0)
         u.bound = Instability::Bound::EnergyJump;
     }
   } else {

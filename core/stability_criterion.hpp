@@ -62,7 +62,10 @@
 // EnergyJump): the sample before the onset had gained less than drift_fraction x E_s, n steps
 // earlier (one step where the run is sampled every step); over the rest of the run, at least
 // kJumpIntervalsAfter x n steps (and kJumpStepsAfter), the gain stayed within kJumpGrowthAfter x its
-// onset's and below E_s. That is a step (or a few, within one sampling interval) that added energy
+// onset's and below E_s, and above kJumpStaysAbove x it (the energy stayed raised: a symplectic
+// method's bounded energy error near its stability limit also rises past the bound within a step,
+// at a few steps a period, but falls back within the period; that is the error's amplitude, an
+// accuracy bound, judged as a gain as before). That is a step (or a few, within one sampling interval) that added energy
 // once, e.g. an impact step's or a tension spike's position solve, not an amplification: one that
 // lifted the gain tenfold over n steps (from < 0.01 to > 0.1 E_s) lifts it tenfold again over each
 // next n steps until it saturates at the motion's scale E_s, so ten such intervals without a 10 %
@@ -140,6 +143,7 @@ struct Instability {
 inline constexpr long kJumpStepsAfter = 10;
 inline constexpr long kJumpIntervalsAfter = 10;
 inline constexpr double kJumpGrowthAfter = 1.1;
+inline constexpr double kJumpStaysAbove = 0.5;
 
 // The constraints or rotations left their manifold without the motion amplifying (criterion 3
 // above): the first sample past constraint_bound and the largest error over the run.
@@ -286,6 +290,7 @@ class StabilityMonitor {
   bool started_ = false, window_closed_ = false;
   double t0_ = 0.0, balance0_ = 0.0, scale_ = 0.0, magnitude_ = 0.0, gain_max_ = 0.0, gain_max_t_ = 0.0;
   double err_max_ = 0.0, total_err_max_ = 0.0;
+  double gain_min_after_ = std::numeric_limits<double>::infinity();  // the least gain after an onset (J)
   long last_step_ = 0;
   double last_s_ = 0.0;
   // A free centre of mass (Observation::total_mass finite): P0, x_c(0), M and the drift's maxima.

@@ -822,7 +822,8 @@ class StabilityMap final : public Study {
     if (const char* manifold = manifold_limit(r); manifold && !solver)
       return h_max_cell(s) + " (" + manifold + ": an accuracy bound on a drift, not a stability limit)";
     if (r.limited_by_solver() == solver) return h_max_cell(s);
-    const char* other = solver ? (manifold_limit(r) ? manifold_limit(r) : "unstable") : "solver fails";
+    const std::string limit = limit_name(s);
+    const std::string other = solver ? (limit == "instability" || limit.empty() ? std::string("unstable") : limit) : "solver fails";
     if (r.bound == StabilitySearch::Bound::BelowFloor) return std::string("— (") + other + " below the floor)";
     return ">= " + format_g(r.h_max, 3) + " (" + other + " first)";
   }
