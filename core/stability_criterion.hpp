@@ -126,8 +126,12 @@ struct Instability {
   // sample's time and step, and the steps the run went on after the onset.
   double before = 0.0, t_before = 0.0;
   long step_before = 0, steps_after = 0;
-  // Where the centre of mass is free: max |P - P0| over the run and its round-off bound (N s); NaN else.
-  double dP_max = std::numeric_limits<double>::quiet_NaN(), dP_round_off = std::numeric_limits<double>::quiet_NaN();
+  // EnergyGain: the gain fell back after its onset (below kJumpStaysAbove x it) without growing past
+  // kJumpGrowthAfter x it: the amplitude of a bounded energy error (a symplectic or symmetric method's
+  // O(h^p) oscillation at a large step), an accuracy bound, not an amplification (referee read 44f,
+  // B1); min_after its least value after the onset / E_s.
+  bool fell_back = false;
+  double min_after = 0.0;
   // Constraint, Orthogonality: the error's largest value over the run (finite: an amplification off
   // the manifold; not finite: the state blew up) and whether it came from an amplifying method.
   bool amplified = false;

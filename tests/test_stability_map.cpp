@@ -548,7 +548,7 @@ TEST_CASE("the criterion on an energy gain made in one step: a jump, told from a
   CHECK(v.unstable->t == Approx(300.0).margin(1e-9));
   CHECK(v.unstable->value == Approx(0.3));
   CHECK(v.unstable->before == 0.0);
-  CHECK(v.unstable->describe().starts_with("energy jump: the energy balance gained 0.3 × E_s within one step (0 × E_s at t = 299.9 s)"));
+  CHECK(v.unstable->describe().starts_with("energy jump: the energy balance rose by 0.3 × E_s within one step, from 0 × E_s at t = 299.9 s to 0.3 × E_s"));
   // Sampled every 25 steps, as a run sampled coarser than its step is: the same jump, within one
   // sampling interval.
   const StabilityVerdict coarse = feed(jump, {}, false, 25);
@@ -597,7 +597,11 @@ TEST_CASE("the criterion on an energy gain made in one step: a jump, told from a
   Series oscillating;
   oscillating.error = [](double t) { return t >= 300.0 && long(std::lround(t / kDt)) % 2 == 0 ? 0.3 * kScale : 0.0; };
   CHECK(feed(oscillating, {}, false, 1).unstable->bound == Instability::Bound::EnergyGain);
-  CHECK(feed(oscillating, {}, true, 1).unstable->bound == Instability::Bound::EnergyGain);
+  const StabilityVerdict bounded = feed(oscillating, {}, true, 1);
+  CHECK(bounded.unstable->bound == Instability::Bound::EnergyGain);
+  CHECK(bounded.unstable->fell_back);  // the amplitude of a bounded error, said so
+  CHECK(bounded.unstable->describe().find("the amplitude of a bounded energy error, an accuracy bound") != std::string::npos);
+  CHECK_FALSE(feed(amplified, {}, false, 1).unstable->fell_back);
   // A rise of 70 % after the onset is no jump (energy_balance.md's rk2 on the damped tether, referee
   // read of issue 44, point 3, passed the first rule's x2).
   Series rising = jump;

@@ -325,7 +325,7 @@ CaseFront case_front(const ReportData& data, const std::string& case_name) {
       if (const StepLimit* limit = data.step_limit(case_name, r->label); limit && r->rtol == 0.0 && limit->h_max > 0.0 &&
                                                                             limit->margin(r->h) > e.step_margin)
         e.step_margin = limit->margin(r->h),
-        e.step_limit = limit->limit == "instability" || limit->limit == "energy bound" || limit->limit == "energy jump" ||
+        e.step_limit = limit->limit == "instability" || limit->limit == "energy bound" || limit->limit == "energy jump" || limit->limit == "energy accuracy bound" ||
                                limit->limit == "constraint bound" || limit->limit == "orthogonality bound"
                            ? limit->limit
                        : limit->solver_at_stability_limit ? "solver at the stability limit"

@@ -166,8 +166,10 @@ std::string step_caveat(const FrontEntry& e) {
                          ? std::string("an accuracy bound, not a stability limit: above h_max its ") +
                                (e.step_limit == "constraint bound" ? "constraint" : "orthogonality") +
                                " error passes 0.01 over the map's horizon, a drift off the manifold by a method stable on "
-                               "the imaginary axis that grows with h and t (so h/h_max is about the run's own error over "
-                               "0.01, and a longer run's bound is lower)"
+                               "the imaginary axis that grows with h and t: a longer run's bound is lower)"
+                     : e.step_limit == "energy accuracy bound"
+                         ? "an accuracy bound, not a stability limit: above h_max the energy error's amplitude passes 0.1 "
+                           "E_s and falls back, a bounded error at that step"
                      : e.step_limit == "energy jump"
                          ? "above h_max a step adds more than 0.1 E_s of energy at once (an energy jump, not an "
                            "amplification); on a model with impacts failures need not be monotone in h"
@@ -566,7 +568,8 @@ void write_rules(std::ostringstream& md) {
         "happens above it, named when h/h_max is above "
         << format_g(kStepMarginNote, 2) << " — *instability* (the method amplifies), *energy bound* (on a damped model, "
         "an energy balance past 0.1 E_s that the map does not tell from an amplification), *energy jump* (a step adds "
-        "more than 0.1 E_s at once), *constraint bound* or *orthogonality bound* (the error passes 0.01 by a drift "
+        "more than 0.1 E_s at once and the energy stays raised), *energy accuracy bound* (the energy error passes 0.1 E_s "
+        "and falls back without growing: a bounded error's amplitude, not a stability limit), *constraint bound* or *orthogonality bound* (the error passes 0.01 by a drift "
         "that grows with h and t: an accuracy bound, not a stability limit, lower over a longer horizon), *solver "
         "failure* (the implicit solver finds no solution), *solver at the stability limit* (it fails where the step "
         "leaves the method's stability interval); ≤ where the map found no limit below its largest probe (h_max is then a "

@@ -124,7 +124,11 @@ std::optional<FirstSwitchClosedForm> first_snap_closed_form(const Parameters& p,
   out.name = "the free flight to the first snap";
   out.basis = "every link slack, the joints fly under constant forces with constant accelerations (M_s A = phi, one "
               "solve), each link's gap a quartic in t: the first snap is its smallest positive root, and Newton's law "
-              "over the links that close there takes 1/2 (1 - e^2) w^T (G M^-1 G^T)^-1 w (w their opening speeds)";
+              "over the links that close there takes 1/2 (1 - e^2) w^T (G M^-1 G^T)^-1 w (w their opening speeds). The "
+              "model keeps each link's mass at its chord's midpoint between massless joints, as the bilateral cable's "
+              "link centres: a slack link carries no tension, but its mass couples its two joints' accelerations, so "
+              "the joints do not fall freely (the payload's acceleration along e3 below, against g = " + format_g(p.g, 4) +
+              " m/s^2): a chain of point masses at the links' centres, not of free beads";
   out.t = t1;
   for (const Link& k : closing) out.elements.push_back(k.element);
   out.impact_loss = 0.5 * (1.0 - p.restitution * p.restitution) * w.dot(K.ldlt().solve(w));

@@ -96,7 +96,8 @@ std::shared_ptr<const Model> make_unilateral_model(const Parameters& p, const In
         rate[a * p.links + i] = l * q.dot(mech.link_rate(q, state.omega[size_t(a)][size_t(i)])) / q.norm();
       }
   };
-  links.impacts = "each cable is a chain of unilateral links (|J_j - J_{j-1}| <= l, a tension only) that snap taut by "
+  links.impacts = "each cable is a chain of unilateral links (|J_j - J_{j-1}| <= l, a tension only; each link's mass at "
+                  "its chord's midpoint, so a slack link couples its joints' accelerations through its inertia) that snap taut by "
                   "Newton's impact law (e = " + format_g(p.restitution) + "), a jump of the joints' velocities";
   model->declare_switching(std::move(links));
   // Up to the first snap the slack cables fly in closed form (first_snap.hpp): the reference and every

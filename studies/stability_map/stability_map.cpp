@@ -798,6 +798,9 @@ class StabilityMap final : public Study {
     const StabilityProbe* failed = r.h_fail > 0 ? r.at(r.h_fail) : nullptr;
     // One step's gain that stayed (core/stability_criterion.hpp): not an amplification either.
     if (failed && !r.limited_by_solver() && failed->reason.rfind("energy jump", 0) == 0) return "energy jump";
+    // A gain past the bound that fell back without growing: a bounded error's amplitude (referee read 44f, B1).
+    if (failed && !r.limited_by_solver() && failed->reason.find("the amplitude of a bounded energy error") != std::string::npos)
+      return "energy accuracy bound";
     if (failed && !r.limited_by_solver() && !s.key.integrator->traits.imaginary_axis_stable && s.key.c->model->damped() &&
         failed->reason.rfind("energy gain", 0) == 0)
       return "energy bound";
@@ -821,6 +824,8 @@ class StabilityMap final : public Study {
     // An accuracy bound (a drift off the manifold) in the instability column, said so.
     if (const char* manifold = manifold_limit(r); manifold && !solver)
       return h_max_cell(s) + " (" + manifold + ": an accuracy bound on a drift, not a stability limit)";
+    if (!solver && limit_name(s) == std::string("energy accuracy bound"))
+      return h_max_cell(s) + " (energy accuracy bound: a bounded error's amplitude, not a stability limit)";
     if (r.limited_by_solver() == solver) return h_max_cell(s);
     const std::string limit = limit_name(s);
     const std::string other = solver ? (limit == "instability" || limit.empty() ? std::string("unstable") : limit) : "solver fails";
