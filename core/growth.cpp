@@ -271,13 +271,19 @@ bool offset_plus_drift(const std::vector<double>& x, const std::vector<double>& 
     ss += r * r, ss_power += r_power * r_power;
   }
   const double misfit = std::sqrt(ss / double(x.size())), power_misfit = std::sqrt(ss_power / double(x.size()));
+  // The drift's 95% interval from the same least squares: var(b) = sigma^2 (A^T A)^-1_bb with
+  // sigma^2 = ss / (n - 2) and (A^T A)^-1_bb = uu / det.
+  const double dof = double(x.size()) - 2.0;
+  const double b_half = dof > 0.0 ? student_t975(dof) * std::sqrt(ss / dof * uu / det) : std::numeric_limits<double>::infinity();
+  if (!(b - b_half > 0.0))
+    return rejected("its drift b = " + format_g(b, 3) + " +- " + format_g(b_half, 2) + " /s (95%) cannot be told from none");
   if (worst > kOffsetDriftMisfit)
     return rejected("it misses the envelope by up to " + format_g(100.0 * worst, 2) + " % (at most " +
                     format_g(100.0 * kOffsetDriftMisfit) + " %)");
   if (!(kOffsetDriftBetter * misfit < power_misfit))
     return rejected("its rms misfit " + format_g(100.0 * misfit, 2) + " % is not " + format_g(kOffsetDriftBetter) +
                     " x smaller than c t^p's " + format_g(100.0 * power_misfit, 2) + " %");
-  f.offset = a, f.drift = b, f.offset_drift_misfit = misfit, f.power_misfit = power_misfit;
+  f.offset = a, f.drift = b, f.offset_drift_misfit = misfit, f.power_misfit = power_misfit, f.drift_ci95_half = b_half;
   f.offset_drift_rejected.clear();
   f.why.clear();
   return true;
@@ -290,7 +296,7 @@ GrowthLaw law_of_span(const std::vector<EnvelopePoint>& envelope, double from, G
   f.t_from = f.t_to = 0.0;
   f.accelerating = false;
   f.observation.clear();
-  f.offset = f.drift = f.offset_drift_misfit = f.power_misfit = std::numeric_limits<double>::quiet_NaN();
+  f.offset = f.drift = f.offset_drift_misfit = f.power_misfit = f.drift_ci95_half = std::numeric_limits<double>::quiet_NaN();
   f.offset_drift_rejected.clear();
   for (const auto& e : envelope)
     if (e.t >= from && e.value > 0.0) {
@@ -342,6 +348,15 @@ GrowthLaw law_of_span(const std::vector<EnvelopePoint>& envelope, double from, G
   if ((law == GrowthLaw::Inconclusive || law == GrowthLaw::SqrtT || law == GrowthLaw::PowerLaw) &&
       l.lo > -kGrowthLawSlack && l.hi < 1.0 + kGrowthLawSlack && offset_plus_drift(x, y, l, f))
     return GrowthLaw::Linear;
+  // sqrt(t) is a walk's law, and a walk needs a random source (core/growth.hpp): rounding, or the
+  // steps across a model's kinks. Neither on a smooth model's error far above round-off.
+  const double floors = f.err_max / f.round_off_floor;
+  if (law == GrowthLaw::SqrtT && !f.kinks && std::isfinite(floors) && f.round_off_floor > 0.0 && floors > kGrowthRoundOffWalk) {
+    f.why = "p in " + interval(l.lo, l.hi) + " reads sqrt(t), but that is a random walk's law, and at " + format_g(floors, 2) +
+            " x the round-off floor on a model without kinks the error is the method's own deterministic one, with no "
+            "random source to walk (theory: bounded, linear, or a crossover between them)";
+    return GrowthLaw::Inconclusive;
+  }
   return law;
 }
 
@@ -427,6 +442,7 @@ GrowthFit fit_growth(const std::vector<EnvelopePoint>& envelope, double err_max,
   f.round_off_floor = context.round_off_floor;
   f.slowest_period = context.slowest_period;
   f.prediction = context.prediction;
+  f.kinks = context.kinks;
   if (!(err_max > 0.0)) {  // conserved exactly over the whole run (or not a quantity of the model)
     f.law = GrowthLaw::Zero;
     return f;
@@ -474,10 +490,15 @@ GrowthFit fit_growth(const std::vector<EnvelopePoint>& envelope, double err_max,
     f.r2 = after.r2, f.coefficient = after.coefficient, f.points = after.points, f.t_from = after.t_from, f.t_to = after.t_to;
     f.accelerating = after.accelerating, f.observation = after.observation;
     f.offset = after.offset, f.drift = after.drift, f.offset_drift_misfit = after.offset_drift_misfit,
-    f.power_misfit = after.power_misfit, f.offset_drift_rejected = after.offset_drift_rejected;
+    f.power_misfit = after.power_misfit, f.offset_drift_rejected = after.offset_drift_rejected,
+    f.drift_ci95_half = after.drift_ci95_half;
     f.why = "the envelope rose " + format_g(f.jump_ratio, 2) + "-fold between " + seconds(f.jump_from) + " and " +
             seconds(f.jump_to) + " (a change of regime, not a power law)";
-    if (!after.why.empty()) f.why += "; after it: " + after.why;
+    if (!after.why.empty())
+      f.why += "; after it: " + after.why +
+               (after_law == GrowthLaw::None ? " (the span after a rise is judged from twice its end, " + seconds(after_from) +
+                                                   ", where the envelope's windows [t/2, t] no longer reach back across it)"
+                                             : std::string());
     f.verdict = f.after_law == GrowthLaw::RegimeChange ? "" : judge(f, f.after_law);
     return f;
   }
@@ -498,7 +519,8 @@ std::string describe_growth(const GrowthFit& f) {
     if (law == GrowthLaw::Linear && f.offset_drift())
       return "grows linearly after an offset: |e| ~ a + b t, a = " + format_g(f.offset, 3) +
              " (the fit's intercept over the window, not an error measured before it), b = " + format_g(f.drift, 3) +
-             " /s, the drift the larger from t* = a/b = " + seconds(f.crossover()) + " (within " +
+             (std::isfinite(f.drift_ci95_half) ? " +- " + format_g(f.drift_ci95_half, 2) : std::string()) +
+             " /s (95%), the drift the larger from t* = a/b = " + seconds(f.crossover()) + " (within " +
              format_g(100.0 * f.offset_drift_misfit, 2) + " % rms of the envelope" + span + ", where c t^p misses by " +
              format_g(100.0 * f.power_misfit, 2) + " %: its p in " + interval(f.ci95_low, f.ci95_high) +
              " is the crossover's, not a law)";

@@ -41,7 +41,17 @@
 //             sweeps 0 .. 1 through the window; no single power fits it. It is the law (linear,
 //             the asymptote; the fields offset, drift and crossover t* = a / b) where it fits the
 //             envelope within kOffsetDriftMisfit and kOffsetDriftBetter x better than c t^p, and
-//             the sub-span exponents rise by kOffsetDriftRise (issue 44, referee point N6).
+//             the sub-span exponents rise by kOffsetDriftRise (issue 44, referee point N6),
+//             and the drift's 95% interval b +- t_{0.975, n-2} se(b) (the relative least squares'
+//             own, over the n envelope points) lies above 0 (the fourth-round read, R2: a drift
+//             the fit cannot tell from none is no law).
+//             sqrt_t names a random walk, which needs a random source: rounding (within
+//             kGrowthRoundOffWalk floors) or, on a model with kinks (switching functions), the
+//             O(h^2) errors of the steps across them at phases that do not recur (issue 47). A
+//             sqrt_t interval on a method's own error above that on a smooth model has no such
+//             source (theory offers bounded, linear or a crossover between them): inconclusive,
+//             with why (the fourth-round read, R3: two fourth-order methods on one case read
+//             "linear" and "sqrt(t)" on near-identical intervals).
 //             An accelerating envelope (the last two sub-spans the
 //             steepest, rising, the last above 1 + s and kGrowthAccelRise above the first) is an
 //             observation printed beside the law (GrowthFit::observation), not a law.
@@ -152,6 +162,9 @@ struct GrowthContext {
   double round_off_floor = std::numeric_limits<double>::quiet_NaN();  // the run's Brouwer floor (NaN: unknown)
   double slowest_period = std::numeric_limits<double>::quiet_NaN();   // s (NaN: the model declares none)
   GrowthPrediction prediction;
+  // The model's equations have kinks (switching functions, core/switching.hpp): the steps across
+  // them err at phases that need not recur, a random source for a walk above round-off.
+  bool kinks = false;
 };
 
 struct GrowthFit {
@@ -179,6 +192,8 @@ struct GrowthFit {
   double offset = std::numeric_limits<double>::quiet_NaN(), drift = std::numeric_limits<double>::quiet_NaN();
   double offset_drift_misfit = std::numeric_limits<double>::quiet_NaN();  // its rms relative misfit
   double power_misfit = std::numeric_limits<double>::quiet_NaN();         // c t^p's, over the same points
+  double drift_ci95_half = std::numeric_limits<double>::quiet_NaN();      // the drift's 95% half-width (units of drift)
+  bool kinks = false;  // GrowthContext::kinks, kept so that a refit (the long-time study's) judges alike
   // Where a sqrt_t, power_law or inconclusive interval lies within [-s, 1 + s] but a + b t was not
   // taken: which of its conditions failed, in words (the fifth referee read: two near-identical
   // envelopes read "linear after an offset" and "sqrt(t)" without saying why); empty otherwise.

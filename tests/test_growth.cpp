@@ -579,6 +579,25 @@ TEST_CASE("the tables' growth codes: every law, the investigate mark and the acc
   CHECK(growth_code_meaning("bounded").find("holds 0") != std::string::npos);
 }
 
+TEST_CASE("sqrt(t) is named only where something random walks: rounding or a model's kinks", "[growth]") {
+  // The fourth-round read, R3: cf4 and rkmk4 on C_single_multirotor read "grows like sqrt(t)" at
+  // 6.3e5 x the round-off floor, where a deterministic fourth-order error has no random source.
+  GrowthEnvelope env;
+  for (long i = 0; i <= 100000; ++i) env.add(double(i), 1e-6 * std::sqrt(double(i)));
+  GrowthContext context;
+  context.slowest_period = 100.0;
+  context.round_off_floor = 1e-13;  // the error is 3e6 floors
+  const GrowthFit smooth = fit_growth(env.points(), env.max(), context);
+  CHECK(smooth.law == GrowthLaw::Inconclusive);
+  CHECK_THAT(smooth.why, Catch::Contains("reads sqrt(t), but that is a random walk's law") && Catch::Contains("without kinks"));
+  CHECK(classify_growth(smooth.ci95_low, smooth.ci95_high) == GrowthLaw::SqrtT);  // the interval alone would name it
+  context.kinks = true;  // the steps across kinks err at phases that need not recur: a walk can
+  CHECK(fit_growth(env.points(), env.max(), context).law == GrowthLaw::SqrtT);
+  context.kinks = false;
+  context.round_off_floor = 1e-5;  // 32 floors, within 100: a round-off walk
+  CHECK(fit_growth(env.points(), env.max(), context).law == GrowthLaw::SqrtT);
+}
+
 TEST_CASE("a sqrt(t) law in the offset-plus-drift band says which condition of a + b t failed", "[growth]") {
   // The fifth referee read: two near-identical envelopes read "linear after an offset" and
   // "sqrt(t)" without the report saying why a + b t was not taken for the second. c sqrt(t) has
@@ -592,6 +611,10 @@ TEST_CASE("a sqrt(t) law in the offset-plus-drift band says which condition of a
   REQUIRE(crossing.law == GrowthLaw::Linear);
   CHECK(crossing.offset_drift());
   CHECK(crossing.offset_drift_rejected.empty());
+  // The drift carries its own 95% interval, which must clear 0 (the fourth-round read, R2).
+  CHECK(crossing.drift_ci95_half > 0.0);
+  CHECK(crossing.drift_ci95_half < crossing.drift);
+  CHECK_THAT(describe_growth(crossing), Catch::Contains("b = 1e-06 +- ") && Catch::Contains(" /s (95%)"));
   // A law outside the band (linear from the origin) never tried it.
   CHECK(fit_series(100000, 1.0, [](long, double t) { return 1e-6 * t; }, 100.0).offset_drift_rejected.empty());
 }

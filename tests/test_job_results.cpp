@@ -69,6 +69,7 @@ tb::GrowthFit awkward_growth() {
   g.err_max = 5e-324;
   g.round_off_floor = 1.25e-13;
   g.offset = 3.1e-7, g.drift = 1.14e-8, g.offset_drift_misfit = 0.05, g.power_misfit = 0.29;  // the a + b t law
+  g.drift_ci95_half = 2.2e-10, g.kinks = true;
   for (int k = 0; k < 9; ++k) g.envelope.push_back({std::ldexp(1.0, k) / 3.0, 1e-15 * std::sqrt(double(k + 1))});
   return g;
 }
@@ -90,6 +91,8 @@ void check_same_growth(const tb::GrowthFit& a, const tb::GrowthFit& b) {
   CHECK(same_bits(a.drift, b.drift));
   CHECK(same_bits(a.offset_drift_misfit, b.offset_drift_misfit));
   CHECK(same_bits(a.power_misfit, b.power_misfit));
+  CHECK(same_bits(a.drift_ci95_half, b.drift_ci95_half));
+  CHECK(a.kinks == b.kinks);
   REQUIRE(a.envelope.size() == b.envelope.size());
   for (size_t k = 0; k < a.envelope.size(); ++k) {
     CHECK(same_bits(a.envelope[k].t, b.envelope[k].t));

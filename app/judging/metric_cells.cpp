@@ -104,8 +104,17 @@ std::string growth_code_meaning(const std::string& code) {
            ") without holding that exponent (each run's interval and why: summary.csv)";
   if (code == "decays") return "the error decays: the exponent's 95% interval lies below -" + s;
   if (code == "bounded") return "bounded: the exponent's 95% interval holds 0 (or lies within +-" + s + " of it), clear of 1/2 and 1";
-  if (code == "sqrt_t") return "grows like sqrt(t): the interval holds 1/2 (or lies within +-" + s + " of it), clear of 0 and 1";
-  if (code == "linear") return "grows linearly in t, a secular drift: the interval holds 1 (or lies within +-" + s + " of it), clear of 0 and 1/2";
+  if (code == "sqrt_t")
+    return "grows like sqrt(t), a random walk: the interval holds 1/2 (or lies within +-" + s + " of it), clear of 0 and 1, and the "
+           "walk has a random source: rounding (within " + format_g(kGrowthRoundOffWalk) + " x the Brouwer floor) or the "
+           "steps across a model's kinks; without one, inconclusive";
+  if (code == "linear")
+    return "grows linearly in t, a secular drift: the interval holds 1 (or lies within +-" + s + " of it), clear of 0 and 1/2; "
+           "or, where the interval lies within [-" + s + ", 1 + " + s + "] and carries no other law, an offset crossing over to a "
+           "drift, a + b t (a non-symmetric method's bounded oscillation plus its secular drift), fits the envelope "
+           "within " + format_g(100.0 * kOffsetDriftMisfit) + " % at every point and " + format_g(kOffsetDriftBetter) +
+           "x better (rms) than c t^p, its local exponent rises by " + format_g(kOffsetDriftRise) +
+           " over the window, and b's 95% interval lies above 0 (the words then read \"after an offset\" with a, b and t* = a/b)";
   if (code == "faster") return "grows faster than linearly: the exponent's whole 95% interval lies above 1 + " + s;
   if (code == "power_law") return "grows like t^p with p none of 0, 1/2 and 1: the interval lies between their bands";
   if (code == "exponential")

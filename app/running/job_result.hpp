@@ -192,6 +192,8 @@ void describe(V& v, GrowthFit& g) {
   v("drift", g.drift);
   v("offset_drift_misfit", g.offset_drift_misfit);
   v("power_misfit", g.power_misfit);
+  v("drift_ci95_half", g.drift_ci95_half);
+  v("kinks", g.kinks);
   v("offset_drift_rejected", g.offset_drift_rejected);
   v("observation", g.observation);
   v("prediction", g.prediction);

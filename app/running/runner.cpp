@@ -292,6 +292,7 @@ void judge_growth_laws(SummaryRow& row, const RunKey& key) {
     context.round_off_floor = round_off_floor(energy ? RoundOffScale::Energy : RoundOffScale::Momentum, row);
     context.slowest_period = key.c->model->slowest_period_s();
     context.prediction = predicted_growth(key.integrator->traits, energy, conservative, key.c->model->damped());
+    context.kinks = key.c->model->switching_count() > 0;
     g = fit_growth(g.envelope, g.err_max, context);
   }
 }

@@ -196,7 +196,18 @@ class LongTimeStudy final : public Study {
           "lo > 1 + s; bounded, sqrt_t, linear: the interval holds 0, 1/2 or 1 (or lies within +-s of it), clears "
           "the other two bands and is no wider than +-"
        << format_g(kGrowthMaxHalfWidth)
-       << "; power_law: as narrow, wholly between the bands; else inconclusive, with the interval and why. An "
+       << "; power_law: as narrow, wholly between the bands; else inconclusive, with the interval and why. sqrt_t is a "
+          "random walk's law and is named only where something random walks: rounding (within "
+       << format_g(kGrowthRoundOffWalk) << " x the floor) or the steps across a model's kinks; a method's own error "
+          "above that on a smooth model reads inconclusive, with why. Where the interval lies within [-s, 1 + s] and "
+          "carries no other law, an offset crossing over to a drift, a + b t (a method that is neither symplectic nor "
+          "symmetric: a bounded oscillation plus a secular drift, whose local exponent sweeps 0 .. 1 through "
+          "the window), is tried: it is the law (linear, \"after an offset\", with a, b +- its 95% half-width and the "
+          "crossover t* = a/b) where it misses no envelope point by more than "
+       << format_g(100.0 * kOffsetDriftMisfit) << " %, its rms misfit is " << format_g(kOffsetDriftBetter)
+       << "x smaller than c t^p's, its local exponent rises by " << format_g(kOffsetDriftRise)
+       << " from the first sub-span to the last, and b's 95% interval (the fit's own, over the envelope points) lies "
+          "above 0; the words say which condition failed where it was not taken. An "
           "accelerating envelope (the local exponents of its last two sub-spans the steepest and rising, the last above "
           "1 + s and "
        << format_g(kGrowthAccelRise)
@@ -314,6 +325,7 @@ class LongTimeStudy final : public Study {
       GrowthContext context;
       context.slowest_period = fit->slowest_period;
       context.prediction = fit->prediction;
+      context.kinks = fit->kinks;
       const double floor = fit->round_off_floor;
       GrowthFit refit = fit_growth(fit->envelope, fit->err_max, context);
       refit.round_off_floor = floor;

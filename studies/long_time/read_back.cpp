@@ -25,6 +25,7 @@ void read_long_time_back(const std::string& dir, ReportData& data) {
                   row.at("theory")};
     if (const auto it = row.find("accelerating"); it != row.end()) law.accelerating = it->second == "yes";
     if (const auto it = row.find("at_2h_ratio"); it != row.end()) law.at_2h_ratio = cell_number_or_zero(it->second);
+    if (const auto it = row.find("words"); it != row.end()) law.offset_drift = it->second.find("after an offset") != std::string::npos;
     auto& slot = data.laws[{row.at("case"), row.at("integrator"), row.at("quantity")}];
     if (law.t_end >= slot.t_end) slot = law;  // the longest horizon measured decides the law
   }

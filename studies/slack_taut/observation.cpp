@@ -138,6 +138,7 @@ SlackRun observe_switches(const RunRequest& request, bool fit_growth_law) {
     context.round_off_floor = round_off_floor(m.energy_magnitude, run.counters.steps);
     context.slowest_period = model.slowest_period_s();
     context.prediction = predicted_growth(key.integrator->traits, true, m.external_work_max == 0.0, model.damped());
+    context.kinks = model.switching_count() > 0;
     out.energy_growth = fit_growth(m.energy_growth.envelope, m.energy_growth.err_max, context);
   }
   return out;
