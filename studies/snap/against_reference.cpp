@@ -296,8 +296,8 @@ SwitchMatch match_switches(const std::vector<Switch>& expected, const std::vecto
 }
 
 
-void write_against_reference(std::ostringstream& md, std::ofstream& csv, const Case& c, double t_end, double sample_interval,
-                             const std::vector<const SnapPoint*>& of_case) {
+void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::ostream& advice_csv, const Case& c, double t_end,
+                             double sample_interval, const std::vector<const SnapPoint*>& of_case) {
   const Model& model = *c.model;
   const SwitchingFunctions& functions = *model.switching();
   const SnapPoint *reference = nullptr, *check = nullptr;
@@ -374,7 +374,9 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, const C
         "Status: whether the run reached t_end, and where it did, whether its energy ended above E0 by more than 10× the "
         "reference's balance error (with e = 0 and conservative thrust and gravity an impact only takes energy; a gain "
         "followed by a larger loss passes this test, the balance column shows it) or its momentum moved beyond 1e4× the "
-        "reference's round-off (no internal impulse changes P). The "
+        "reference's round-off (no internal impulse changes P), and whether it followed the reference's cascade: a "
+        "run that reached t_end with a switch unmatched or one added computed another motion and is no result for "
+        "the comparison, whatever its energy did (\"off the reference's cascade\"; the front page lists it so). The "
         "comparison tables (summary.md) judge each run by the suite's instability criterion instead (an energy gain "
         "beyond 0.1 E_s reads \"unstable\", or \"energy jump\" where it came at once and stayed; a constraint error "
         "beyond 1e-2 of the link length with no such gain reads \"drifts off the constraint manifold\"), on samples of their own "
@@ -432,7 +434,18 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, const C
     const std::string tension = !ok ? "—"
                                 : follows ? num(r.peak_tension, 5) + " at " + num(r.peak_time, 5) + " s, link " + std::to_string(r.peak_link)
                                           : "— (off the cascade)";
-    rows.push_back({p->key.label() + (p->role == SnapRole::Compared ? "" : " (" + role_words(*p) + ")"), p->setting(), status(r), switches,
+    // A completed run off the reference's cascade computed another motion: no result for the comparison,
+    // whatever its energy did (the fourth-round read, R1/R11: "ok" had been printed for Moreau-Jean losing
+    // 5.8x the reference's energy, 15 of 18 switches matched).
+    const bool off_cascade = ok && !follows && !gained(r);
+    const std::string state = off_cascade ? "reached t_end off the reference's cascade (" + std::to_string(j.switches.matched) + " of " +
+                                                std::to_string(j.switches.expected) + " switches matched" +
+                                                (j.switches.made > j.switches.matched
+                                                     ? ", " + std::to_string(j.switches.made - j.switches.matched) + " others made"
+                                                     : std::string()) +
+                                                "): no result for the comparison"
+                                          : status(r);
+    rows.push_back({p->key.label() + (p->role == SnapRole::Compared ? "" : " (" + role_words(*p) + ")"), p->setting(), state, switches,
                     num(j.switches.time_error_max), ok ? num(r.energy_lost, 6) : "—", num(ratio), num(j.snap_loss_error_max),
                     ok ? num(r.booked_total, 6) : "—",
                     ok ? num(r.booked_total - r.energy_lost) : "—", tension, follows && !is_reference ? num(j.peak_minus_reference) : "—",
@@ -441,7 +454,7 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, const C
                     ok && p->role == SnapRole::Compared ? num(r.runtime_s) : "—"});
     const auto cell = [](double x) { return std::isfinite(x) ? format_g(x, 9) : std::string(); };
     csv << c.name << ',' << p->key.label() << ',' << role_words(*p) << ',' << (p->adaptive() ? "" : format_g(p->h, 8)) << ','
-        << (p->adaptive() ? format_g(p->rtol) : "") << ',' << (gained(r) ? "flagged" : r.outcome.word()) << ','
+        << (p->adaptive() ? format_g(p->rtol) : "") << ',' << (gained(r) ? "flagged" : off_cascade ? "off the cascade" : r.outcome.word()) << ','
         << (ok && !is_reference ? std::to_string(j.switches.expected) : "") << ',' << (ok ? std::to_string(r.switches.size()) : "") << ','
         << (ok && !is_reference ? std::to_string(j.switches.matched) : "") << ',' << cell(j.switches.time_error_max) << ','
         << cell(ok ? r.energy_lost : kNoNumber) << ',' << cell(j.lost_minus_reference) << ',' << cell(j.snap_loss_error_max) << ','
@@ -508,6 +521,7 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, const C
         return std::string(" (at its coarser settings it fails or gains energy)");
     return std::string();
   };
+  rules.advice_csv = &advice_csv, rules.horizon_s = t_end;
   const std::vector<std::string> advice = write_cheapest_runs(md, compared, rules);
   md << "\nAdvice for a cable that goes slack and snaps, from this table: the cheapest run ";
   for (size_t i = 0; i < advice.size(); ++i) md << (i ? "; " : "") << advice[i];

@@ -39,8 +39,9 @@ SwitchMatch match_switches(const std::vector<Switch>& expected, const std::vecto
 
 // Writes the case's section of snap.md and its rows of snap_cables.csv (header written by the caller:
 // kCableCsvHeader). of_case holds the reference and its check among the compared runs.
-void write_against_reference(std::ostringstream& md, std::ofstream& csv, const Case& c, double t_end, double sample_interval,
-                             const std::vector<const SnapPoint*>& of_case);
+// Its advice rows go to advice_csv (snap_advice.csv, header kAdviceCsvHeader, cheapest_runs.hpp).
+void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::ostream& advice_csv, const Case& c, double t_end,
+                             double sample_interval, const std::vector<const SnapPoint*>& of_case);
 inline constexpr const char* kCableCsvHeader =
     "case,integrator,role,h,rtol,status,reference_switches,switches,matched,switch_time_err_max,energy_lost,"
     "lost_minus_reference,snap_loss_err_max,booked_total,booked_minus_lost,peak_tension,peak_time,peak_link,peak_tension_minus_reference,"

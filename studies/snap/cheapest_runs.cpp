@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/common/csv_table.hpp"
 #include "app/common/markdown_table.hpp"
+#include "core/format.hpp"
 
 namespace tb::snap {
 
@@ -59,6 +61,16 @@ std::vector<std::string> write_cheapest_runs(std::ostringstream& md, const std::
                  "× faster than the next method's cheapest, " + named(cheapest_of[1]);
     }
     advice.push_back(words);
+    if (rules.advice_csv && !of_case.empty()) {
+      const SnapPoint* first = cheapest_of.empty() ? nullptr : cheapest_of[0];
+      const SnapPoint* next = cheapest_of.size() > 1 ? cheapest_of[1] : nullptr;
+      const bool resolved = first && (!next || next->measured.runtime_s >= kUnresolvedRatio * first->measured.runtime_s);
+      *rules.advice_csv << of_case.front()->key.c->name << ',' << format_g(rules.horizon_s, 6) << ',' << format_g(target) << ','
+                        << (first ? first->key.label() : "") << ',' << csv_quoted(first ? first->setting() : "") << ','
+                        << (first ? format_g(first->measured.runtime_s, 3) : "") << ',' << (next ? next->key.label() : "") << ','
+                        << (next ? format_g(next->measured.runtime_s, 3) : "") << ',' << (resolved ? "yes" : "no") << ','
+                        << csv_quoted(words) << '\n';
+    }
   }
   std::vector<std::string> header{"position error at t_end"};
   header.insert(header.end(), methods.begin(), methods.end());

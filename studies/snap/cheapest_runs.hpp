@@ -5,6 +5,7 @@
 // converged reference, which differ only in what the error is measured against and which runs count.
 
 #include <functional>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -24,7 +25,14 @@ struct CheapestRunsRules {
   std::string counts_words;                             // what `counts` asks, for the page
   // Words said beside a run the advice names ("" for none): e.g. that its method fails at coarser settings.
   std::function<std::string(const SnapPoint&)> context = [](const SnapPoint&) { return std::string(); };
+  // Where given, one row per target of snap_advice.csv (kAdviceCsvHeader), which the report's front
+  // page reads back (studies/snap/read_back.cpp): the advice for a cable that goes slack, there too.
+  std::ostream* advice_csv = nullptr;
+  double horizon_s = 0.0;  // the case's snap horizon, for that table
 };
+
+inline constexpr const char* kAdviceCsvHeader =
+    "case,horizon_s,target_m,cheapest,setting,runtime_s,next,next_runtime_s,resolved,advice\n";
 
 // Writes the table and returns the advice, one clause per target ("to 0.01 m: ...").
 std::vector<std::string> write_cheapest_runs(std::ostringstream& md, const std::vector<const SnapPoint*>& of_case,

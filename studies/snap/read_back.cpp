@@ -1,6 +1,7 @@
 // The snap study's records as the report's front page reads them (StudyInfo::read_back): each compared
 // run on a case judged against a converged reference, with how far it followed the reference's cascade
-// of snaps (snap_cables.csv, as against_reference.cpp wrote it).
+// of snaps (snap_cables.csv, as against_reference.cpp wrote it), and its advice per target
+// (snap_advice.csv, as cheapest_runs.cpp wrote it).
 
 #include <string>
 #include <tuple>
@@ -23,6 +24,20 @@ void read_snap_back(const std::string& dir, ReportData& data) {
     data.cascades[{row.at("case"), row.at("integrator"), setting}] =
         CascadeRecord{int(*expected), int(*made), int(*matched), position.value_or(0.0)};
   }
+  // The advice per target (absent from a report of an older version: no rows).
+  const CsvTable advice = report_table(dir, "snap_advice.csv",
+                                       {"case", "horizon_s", "target_m", "cheapest", "setting", "runtime_s", "next",
+                                        "next_runtime_s", "resolved", "advice"});
+  for (const auto& row : advice.rows)
+    data.snap_advice[row.at("case")].push_back(SnapAdviceRecord{cell_number_or_zero(row.at("horizon_s")),
+                                                                cell_number_or_zero(row.at("target_m")),
+                                                                row.at("cheapest"),
+                                                                row.at("setting"),
+                                                                row.at("next"),
+                                                                cell_number_or_zero(row.at("runtime_s")),
+                                                                cell_number_or_zero(row.at("next_runtime_s")),
+                                                                row.at("resolved") == "yes",
+                                                                row.at("advice")});
 }
 
 }  // namespace tb

@@ -410,8 +410,10 @@ void write_orders(std::ostringstream& md, const Case& c, const SnapSection& sect
 }
 
 // The cheapest run that reaches each position error, and the advice that follows.
-void write_work_precision(std::ostringstream& md, const SnapSection& section, const std::vector<const SnapPoint*>& of_case) {
+void write_work_precision(std::ostringstream& md, std::ostream& advice_csv, const SnapSection& section,
+                          const std::vector<const SnapPoint*>& of_case) {
   snap::CheapestRunsRules rules;
+  rules.advice_csv = &advice_csv, rules.horizon_s = section.t_end;
   rules.targets.assign(std::begin(kPositionTargets), std::end(kPositionTargets));
   rules.error = [&](const SnapPoint& p) { return judge(p, section).position_error; };
   rules.counts = [&](const SnapPoint& p) { return judge(p, section).clean(); };
@@ -480,20 +482,23 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "and snap_cables.csv (Model C).\n";
   std::ofstream cables(dir / "snap_cables.csv");
   cables << snap::kCableCsvHeader;
+  std::ofstream advice(dir / "snap_advice.csv");
+  advice << snap::kAdviceCsvHeader;
   for (const std::vector<const SnapPoint*>& of_case : points_by_case(points)) {
     const Case& c = *of_case.front()->key.c;
     const SnapSection& section = *c.section<SnapSection>();
     if (!c.model->switching_closed_form()) {
-      snap::write_against_reference(md, cables, c, section.t_end, section.sample_interval, of_case);
+      snap::write_against_reference(md, cables, advice, c, section.t_end, section.sample_interval, of_case);
       continue;
     }
     write_case_header(md, c, section);
     write_runs_table(md, csv, c, section, of_case);
     write_orders(md, c, section, of_case);
-    write_work_precision(md, section, of_case);
+    write_work_precision(md, advice, section, of_case);
   }
   std::ofstream(dir / "snap.md") << md.str();
-  return {(dir / "snap.csv").string(), (dir / "snap_cables.csv").string(), (dir / "snap.md").string()};
+  return {(dir / "snap.csv").string(), (dir / "snap_cables.csv").string(), (dir / "snap_advice.csv").string(),
+          (dir / "snap.md").string()};
 }
 
 }  // namespace
@@ -503,7 +508,7 @@ StudyInfo snap_study() {
                  "strings that go slack and snap ([report.snap]): switch times, the energy at each snap against the "
                  "impact law, the energy balance, overstretch, orders and work-precision for every method that runs a "
                  "unilateral link, against its closed form",
-                 "snap.csv, snap_cables.csv, snap.md",
+                 "snap.csv, snap_cables.csv, snap_advice.csv, snap.md",
                  false,
                  {},
                  why_not_without_table<SnapSection>,
