@@ -355,7 +355,11 @@ class PaperComparison final : public Study {
           "claim names them, this study's sensitivity and longer runs (`paper_comparison_runs.csv`, their series under "
           "`paper_comparison_runs/`). How a verdict is decided: cases/README.md, \"The papers' claims\". A run that did "
           "not reach its end shows no number; a run that completed past the instability criterion shows its numbers "
-          "but, like any run that is not ok, carries no verdict except on a claim that it diverges.\n\n";
+          "but, like any run that is not ok, carries no verdict except on a claim that it diverges. A verdict is "
+          "withheld where something the paper does not print (a setting, a definition) or another model's numbers "
+          "could flip it, whichever way ours falls: such a row is \"inconclusive\" within its tolerance as outside it, "
+          "and its cause says what could flip it; a setting that changes only a quantity's size (a tolerance, against "
+          "a method that does not conserve it at any tolerance) does not withhold a claim about whether it drifts.\n\n";
     for (const auto& [seed, verdicts] : by_seed) {
       std::map<std::string, int> count;
       for (const auto& v : verdicts) ++count[v];
