@@ -99,7 +99,10 @@ std::string EnergyDrift::describe() const {
            "): an accuracy error of the method over the transient, not a drift";
   return "drift from t = " + format_g(t, 4) + " s (step " + std::to_string(step) + "): |E − E0 − W| passed " +
          format_g(fraction, 3) + " × E_s = " + joules(fraction * scale) + " (max " + joules(err_max) +
-         (loss ? ", a loss: the method dissipates)" : ", a gain: the method adds energy)");
+         (loss        ? ", a loss: the method dissipates)"
+          : amplified ? ", a gain: the amplification |R(ih w)| > 1 of a method with no stability interval on the imaginary "
+                        "axis, still under the instability bound over this run; theory predicts exponential growth beyond)"
+                      : ", a gain: the method adds energy)");
 }
 
 std::string GrowthEpisode::describe() const {
@@ -280,7 +283,7 @@ void StabilityMonitor::judge(const Sample& x) {
   }
   // Within the scale: a drift once the error passes drift_fraction x E_s.
   if (!drift_ && err > round_off && err > criterion_.drift_fraction * scale_)
-    drift_ = EnergyDrift{x.t, x.step, scale_, criterion_.drift_fraction, 0.0};
+    drift_ = EnergyDrift{x.t, x.step, scale_, criterion_.drift_fraction, 0.0}, drift_->amplified = manifold_amplified_;
 }
 
 StabilityVerdict StabilityMonitor::result() const {

@@ -183,6 +183,10 @@ struct EnergyDrift {
   // method with no imaginary-axis interval, its amplification within the scale). Issue 44's referee
   // read, point 6: a drift names its sign.
   bool loss = false;
+  // The method has no stability interval on the imaginary axis (StabilityMonitor's
+  // manifold_amplified): its gain is the amplification |R(ih w)| > 1 of the undamped modes, still
+  // under the instability bound over the run; the words name it (the fourth-round read, R11).
+  bool amplified = false;
   bool growing() const { return !(rise_last_octave > 0.0) || rise_last_octave > kStillGrowing; }
   // "drift from t = 70.8 s (step 94200): |E − E0 − W| passed 0.01 × E_s = 0.0257 J (max 0.0811 J)"
   // or, not growing, "an energy-balance error that stopped growing: ... passed ... at t = ..., reached

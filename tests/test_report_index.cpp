@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "app/judging/recommendation.hpp"
 #include "app/writing/report_index.hpp"
@@ -349,7 +350,7 @@ TEST_CASE("the step's limit is worded by its mechanism: a solver failure where t
   data.step_limits[{"c", "vi"}].solver_at_stability_limit = true;
   CHECK(case_front(data, "c").front[0].step_limit == "solver at the stability limit");
   CHECK_THAT(index_markdown(data, {c}, {}),
-             Catch::Contains("above h_max the step leaves the method's stability interval") &&
+             Catch::Contains("consistent with the step leaving its stability interval there, an inference") &&
                  !Catch::Contains("the implicit solver fails to converge above h_max"));
 }
 
@@ -371,6 +372,70 @@ TEST_CASE("a method whose theory predicts exponential growth carries it as a cav
   CHECK_FALSE(f.front[0].extrapolates);
   CHECK_THAT(f.front[0].extrapolation, Catch::Contains("the error accelerates beyond the horizon"));
   CHECK_THAT(index_markdown(data, {c}, {}), Catch::Contains("theory predicts exponential growth of its energy error"));
+}
+
+TEST_CASE("the exponential caveat carries its time scale where the map measured how h_max falls with the horizon",
+          "[report_index][advice]") {
+  // The fourth-round read, R10: "beyond the horizon it accelerates" with no time scale. The map's two
+  // horizon searches give h_max ~ T^q; at that rate it reaches the run's h at T = T_map (h / h_max)^(1/q).
+  StepLimit limit{1e-4, 1.915e-4, 1.915, "bracketed", "instability"};
+  limit.horizon_dependent = true;
+  CHECK(std::isnan(limit.horizon_reaching(1e-4)));  // no exponent measured: no time scale
+  limit.horizon_exponent = -1.0 / 3.0;
+  CHECK(limit.horizon_reaching(1e-4) == Approx(1.915 * std::pow(1.915, 3.0)).epsilon(1e-12));
+  CHECK(limit.horizon_reaching(1.915e-4) == Approx(1.915));  // already at its limit over the map's horizon
+  ReportData data;
+  RunRecord r = run("c", "rk2", 0.1, "too_short", "too_short", 0.018);
+  r.h = 1e-4, r.t_end = 5.0, r.energy_theory = "exponential";
+  data.runs = {r};
+  data.step_limits[{"c", "rk2"}] = limit;
+  const CaseFront f = case_front(data, "c");
+  REQUIRE(f.front.size() == 1);
+  CHECK(f.front[0].limit_reaches_h_at == Approx(13.4).epsilon(0.01));
+  CHECK_THAT(index_markdown(data, {case_named("c", "a case")}, {}),
+             Catch::Contains("falls with the horizon like T^-0.33 between its two horizon searches, and at that rate reaches "
+                             "this run's step near T = 13 s (a two-point extrapolation, not a law)"));
+  // Without the two searches the caveat says so rather than inventing a scale.
+  data.step_limits[{"c", "rk2"}].horizon_exponent = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THAT(index_markdown(data, {case_named("c", "a case")}, {}), Catch::Contains("its time scale is not measured here"));
+}
+
+TEST_CASE("a run off the snap study's converged cascade is no result for the choice, and the snap advice answers there",
+          "[report_index][advice]") {
+  // The fourth-round read, R1: Moreau-Jean, 15 of 18 switches and 5.8x the reference's loss, "ok" by the
+  // instability criterion, stood first on the C_cooperative_snap front as the cheapest run.
+  ReportData data;
+  RunRecord mj = run("c", "moreau_jean", 0.03, "too_short");
+  mj.h = 2.5e-4;
+  RunRecord rk = run("c", "rk45", 0.17, "too_short");
+  rk.h = 0.0, rk.rtol = 1e-8;
+  data.runs = {mj, rk};
+  data.cascades[{"c", "moreau_jean", 2.5e-4}] = CascadeRecord{18, 16, 15, 0.477};
+  data.cascades[{"c", "rk45", 1e-8}] = CascadeRecord{18, 18, 18, 6.8e-8};
+  const CaseFront f = case_front(data, "c");
+  CHECK(labels(f) == std::vector<std::string>{"rk45"});
+  REQUIRE(f.off.size() == 1);
+  CHECK(f.off[0].not_a_result);
+  CHECK_THAT(f.off[0].why, Catch::Contains("it matched 15 of the reference's 18 switches and made 1 the reference did not") &&
+                               Catch::Contains("0.48 m off at t_end"));
+  // The front names each run's setting.
+  const Case c = case_named("c", "a case");
+  CHECK_THAT(index_markdown(data, {c}, {}), Catch::Contains("**rk45** (rtol 1e-08)") &&
+                                                Catch::Contains("not results: moreau_jean (completed, but off the converged"));
+  // The short-horizon column: the snap study's work-precision, not the oscillation ranking.
+  RankingRecord ranking;
+  ranking.case_name = "c", ranking.work = "runtime", ranking.ranking = "moreau_jean < rk45", ranking.horizon_s = 0.3;
+  ranking.matched_error = 0.01, ranking.work_of_each = {0.01, 0.1};
+  data.rankings = {ranking};
+  data.snap_advice["c"] = {SnapAdviceRecord{0.3, 0.01, "rk45", "rtol = 0.0001", "cvode", 0.0366, 0.705, true, "to 0.01 m: ..."},
+                           SnapAdviceRecord{0.3, 1e-6, "rk45", "rtol = 1e-07", "cvode", 0.105, 1.46, true, "to 1e-06 m: ..."}};
+  const std::string page = index_markdown(data, {c}, {});
+  CHECK_THAT(page, Catch::Contains("rk45 (c, over 0.3 s: the cheapest to every position error at t_end judged, 0.01 m to 1e-06 m, "
+                                   "14-19x faster than the next method; snap.md)"));
+  CHECK_THAT(page, Catch::Contains("the snap study's work–precision") && !Catch::Contains("moreau_jean (c, over"));
+  // Where the cheapest differs between targets, each target's clause.
+  data.snap_advice["c"][1].cheapest = "cvode";
+  CHECK_THAT(index_markdown(data, {c}, {}), Catch::Contains("per position error at t_end (c, over 0.3 s; snap.md): to 0.01 m: ...; to 1e-06 m: ..."));
 }
 
 TEST_CASE("a drift in P leads the short status with the whole energy error it carries", "[report_index][advice]") {
@@ -406,9 +471,9 @@ TEST_CASE("the page answers first, lists only the runs a case runs, and drops co
   REQUIRE(advice != std::string::npos);
   CHECK(std::count(page.begin(), page.begin() + long(advice), '\n') < 6);
   // Both on the front: rk4 faster, vi 36000x more accurate in energy; rk4's law said beside it.
-  CHECK(page.find("| m | over 1000 s: **rk4** 2.9 s, ΔE 0.036 J (grows faster than linearly) < **vi** 3 s, ΔE 1e-06 J |") !=
+  CHECK(page.find("| m | over 1000 s: **rk4** (h 0.001) 2.9 s, ΔE 0.036 J (grows faster than linearly) < **vi** (h 0.001) 3 s, ΔE 1e-06 J |") !=
         std::string::npos);
-  CHECK(page.find("    - **vi**: 3 s; max ΔE 1e-06 J, max Δπ 1e-15 N m s (round-off), max ΔP 1e-12 N s (round-off); energy "
+  CHECK(page.find("    - **vi** (h 0.001): 3 s; max ΔE 1e-06 J, max Δπ 1e-15 N m s (round-off), max ΔP 1e-12 N s (round-off); energy "
                   "bounded over 1000 s, as theory predicts for this method: extrapolates.") != std::string::npos);
   CHECK(page.find("its place on the front does not extrapolate") != std::string::npos);
   CHECK(page.find("    - not results: rk2 (unstable from t = 349.9 s).") != std::string::npos);

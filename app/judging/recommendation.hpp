@@ -61,6 +61,7 @@ struct FrontEntry {
   std::vector<HorizonError> errors;
   std::string energy_law;    // over the longest horizon measured (a regime change: the law after it)
   bool energy_accelerating = false;  // its envelope steepens over the span judged (long_time.csv)
+  bool energy_offset_drift = false;  // linear by the offset-plus-drift fit a + b t (LawRecord::offset_drift)
   bool energy_exponential = false;   // theory predicts exponential growth of its error (predicted_growth)
   std::string extrapolation;  // what the law says beyond the horizon, in words
   // The law holds beyond the horizon: no growth measured where theory predicts none. A run whose
@@ -70,9 +71,10 @@ struct FrontEntry {
   double step_margin = 0.0;    // h/h_max at the run's horizon (0: adaptive, or no map; StepLimit::margin)
   std::string step_limit;
   std::string step_margin_words;  // StepLimit::margin_words: how the margin was had
-  // Where the snap study judged the run against a converged reference and it left its cascade: how
-  // ("off the converged reference's cascade (snap.md): 12 of 40 switches matched, 10 added; ...").
-  std::string cascade_words;
+  // Theory predicts exponential growth: where the map measured how h_max falls with the horizon,
+  // the horizon at which it would reach the run's h (StepLimit::horizon_reaching), and that rate.
+  double limit_reaches_h_at = std::numeric_limits<double>::quiet_NaN();
+  double horizon_exponent = std::numeric_limits<double>::quiet_NaN();
   std::string label() const;  // "A = B": the runs it stands for, by label
 };
 
@@ -80,6 +82,9 @@ struct FrontEntry {
 struct OffFront {
   const RunRecord* run = nullptr;
   std::string why;  // "<label> is as fast and as accurate", "unstable from t = 349.9 s"
+  // A completed run that is still no result for the choice: it left the snap study's converged
+  // cascade of snaps, so its errors here measure another motion (the fourth-round read, R1).
+  bool not_a_result = false;
 };
 
 // How far a round-off change of the case's inputs moves its runs' errors over the horizon

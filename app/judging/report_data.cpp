@@ -174,8 +174,9 @@ std::string RunRecord::short_status() const {
     if (const size_t at = status.find("drift from t = "); at != std::string::npos) {
       // The drift by its sign (EnergyDrift::describe: "..., a loss: the method dissipates)").
       const size_t from = at + std::string("drift from ").size();
-      const char* words = status.find(", a loss: ", at) != std::string::npos   ? ", dissipates from "
-                          : status.find(", a gain: ", at) != std::string::npos ? ", gains energy from "
+      const char* words = status.find(", a loss: ", at) != std::string::npos                     ? ", dissipates from "
+                          : status.find(", a gain: the amplification", at) != std::string::npos ? ", gains energy by its amplification from "
+                          : status.find(", a gain: ", at) != std::string::npos                   ? ", gains energy from "
                                                                                : ", drift from ";  // an older report's
       out += words + status.substr(from, status.find(" (step", from) - from);
     }

@@ -12,6 +12,8 @@
 // A table that is absent reads as empty (a report cut short, or written with --no-plots); a
 // table whose columns are not the ones read is an InputError naming the file and column.
 
+#include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -83,6 +85,17 @@ struct StepLimit {
   // at y*): the solver's failure is how leaving it shows (stability_map.csv
   // solver_at_stability_limit; false in an older report).
   bool solver_at_stability_limit = false;
+  // A horizon-dependent method's h_max measured at the map's two horizon searches T and T/8
+  // (stability_map.csv search "horizon T", "horizon T/8"): the local exponent q of h_max ~ T^q
+  // between them (NaN: not measured).
+  double horizon_exponent = std::numeric_limits<double>::quiet_NaN();
+  // The horizon at which h_max, falling at that measured rate from its value here, would reach h:
+  // a two-point extrapolation, not a law (the exponent varies with the motion, below); NaN where
+  // no exponent was measured or h_max does not fall.
+  double horizon_reaching(double h) const {
+    if (!(horizon_exponent < 0.0 && h_max > 0.0 && t_horizon > 0.0 && h > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+    return t_horizon * std::pow(h / h_max, 1.0 / horizon_exponent);
+  }
 
   // h/h_max for a run of step h: the map's own.
   double margin(double h) const { return h_max > 0.0 ? h / h_max : 0.0; }
@@ -115,6 +128,9 @@ struct LawRecord {
   // of an older version). Round-off does not grow when the step doubles; a method's error of
   // order p grows 2^p-fold (studies/long_time/long_time.cpp).
   double at_2h_ratio = 0.0;
+  // The law is linear by the offset-plus-drift fit a + b t, not by the power law's interval
+  // (core/growth.hpp): said so wherever the law is named (the fourth-round read, R2).
+  bool offset_drift = false;
 };
 
 struct RankingRecord {
@@ -161,6 +177,19 @@ struct SpreadRecord {
   double value = 0.0, case_value = 0.0;
 };
 
+// The snap study's advice on a case with impacts, one target of its work-precision table
+// (snap_advice.csv, studies/snap/cheapest_runs.hpp): the cheapest run that reached the position
+// error `target_m` at the horizon while following the reference's cascade (or the closed form's
+// switches), and the next method's cheapest. On such a case the front page gives it in place of the
+// oscillation ranking, whose few-periods rule has no meaning across impacts (the fourth-round read, R1).
+struct SnapAdviceRecord {
+  double horizon_s = 0.0, target_m = 0.0;
+  std::string cheapest, setting, next;  // cheapest "" where no run reached the target
+  double runtime_s = 0.0, next_runtime_s = 0.0;
+  bool resolved = false;  // the next method's cheapest is at least snap::kUnresolvedRatio slower (or absent)
+  std::string words;      // snap.md's clause for the target
+};
+
 struct ReportData {
   std::string dir;
   std::vector<RunRecord> runs;
@@ -168,6 +197,7 @@ struct ReportData {
   std::map<std::pair<std::string, std::string>, StepLimit> step_limits;  // (case, run label)
   // (case, run label, its step h or, adaptive, its rtol) -> its cascade against the snap study's reference
   std::map<std::tuple<std::string, std::string, double>, CascadeRecord> cascades;
+  std::map<std::string, std::vector<SnapAdviceRecord>> snap_advice;  // case -> its targets, loosest first
   // (case, run label, quantity "energy"/"momentum") -> the law over the longest horizon measured
   std::map<std::tuple<std::string, std::string, std::string>, LawRecord> laws;
   std::vector<RankingRecord> rankings;

@@ -146,7 +146,6 @@ std::string step_caveat(const FrontEntry& e) {
   std::vector<std::string> parts;
   if (!e.runs.empty())
     if (const std::string s = e.runs.front()->short_status(); s != "ok") parts.push_back("status " + s);
-  if (!e.cascade_words.empty()) parts.push_back(e.cascade_words);
   // Referee point N14: an envelope that steepens towards the horizon (the 4th-order Lie group
   // methods on the spinning case, local exponents 0.5, 0.92, 1.6, 2.5) says more about what follows the horizon
   // than a law its interval cannot carry.
@@ -155,7 +154,15 @@ std::string step_caveat(const FrontEntry& e) {
                     "error may grow faster than any law printed");
   else if (e.energy_exponential)
     parts.push_back("theory predicts exponential growth of its energy error on this model, whose own forces damp "
-                    "none of its modes: beyond the horizon it accelerates");
+                    "none of its modes: beyond the horizon it accelerates" +
+                    // The time scale (the fourth-round read, R10): the map's h_max falls with the horizon at a
+                    // measured rate; where it was measured, when it would reach this run's step.
+                    (std::isfinite(e.limit_reaches_h_at)
+                         ? std::string("; its time scale: the stability map's h_max falls with the horizon like T^") +
+                               format_g(e.horizon_exponent, 2) + " between its two horizon searches, and at that rate reaches "
+                               "this run's step near T = " + format_g(e.limit_reaches_h_at, 2) +
+                               " s (a two-point extrapolation, not a law)"
+                         : std::string("; its time scale is not measured here (the map searched no two horizons for it)")));
   if (e.step_margin > kStepMarginNote)
     parts.push_back((e.step_margin_words.empty() ? "h/h_max = " + format_g(e.step_margin, 2) : e.step_margin_words) + " (" +
                     (e.step_limit == "instability" ? "the method goes unstable above h_max"
@@ -174,8 +181,10 @@ std::string step_caveat(const FrontEntry& e) {
                          ? "above h_max a step adds more than 0.1 E_s of energy at once (an energy jump, not an "
                            "amplification); on a model with impacts failures need not be monotone in h"
                      : e.step_limit == "solver at the stability limit"
-                         ? "above h_max the step leaves the method's stability interval (stability_map.md: h ω_max κ "
-                           "at its y*), where the implicit solver finds no solution"
+                         ? "above h_max the implicit solver finds no solution, where h ω_max κ is within 15 % of the "
+                           "method's y* (stability_map.md; κ measured by the case's explicit methods' divergence): "
+                           "consistent with the step leaving its stability interval there, an inference; the "
+                           "solver's failure mode itself is not resolved"
                          : "the implicit solver fails to converge above h_max") +
                     ")");
   return join(parts, "; ");
@@ -202,19 +211,58 @@ std::string energy_of(const FrontEntry& e) {
 
 // One row of the table at the top: the model, each case's front with its cost and energy error,
 // the caveats, and the short-horizon ranking named as such.
-std::vector<std::string> glance_row(const ModelAdvice& a) {
+// The setting a front entry ran at, "h 0.001" or "rtol 1e-06": a front ranks runs at the case's
+// settings, and a method's place moves along its own sweep (the fourth-round read, R8).
+std::string setting_words(const FrontEntry& e) {
+  if (e.runs.empty()) return "";
+  const RunRecord& r = *e.runs.front();
+  return r.rtol > 0.0 ? "rtol " + format_g(r.rtol) : "h " + format_g(r.h);
+}
+
+// A case with impacts: the snap study's advice (snap_advice.csv) in a few words for the first
+// screen: "an event-driven method (C_cooperative_snap, over 0.3 s: the cheapest to every position error at t_end
+// judged, 0.01 m to 1e-06 m, 2.2-20x faster than the next method; snap.md)".
+std::string snap_advice_glance(const std::string& case_name, const std::vector<SnapAdviceRecord>& targets) {
+  std::vector<std::string> cheapest;
+  double lo = 0.0, hi = 0.0;
+  bool all_resolved = true;
+  for (const auto& t : targets) {
+    if (t.cheapest.empty()) continue;
+    if (std::find(cheapest.begin(), cheapest.end(), t.cheapest) == cheapest.end()) cheapest.push_back(t.cheapest);
+    all_resolved = all_resolved && t.resolved;
+    if (t.next_runtime_s > 0.0 && t.runtime_s > 0.0) {
+      const double f = t.next_runtime_s / t.runtime_s;
+      lo = lo > 0.0 ? std::min(lo, f) : f, hi = std::max(hi, f);
+    }
+  }
+  const std::string where = case_name + ", over " + format_g(targets.front().horizon_s, 6) + " s";
+  if (cheapest.empty()) return "none (" + where + ": no run reached a position error judged; snap.md)";
+  if (cheapest.size() == 1 && all_resolved)
+    return cheapest.front() + " (" + where + ": the cheapest to every position error at t_end judged, " +
+           format_g(targets.front().target_m) + " m to " + format_g(targets.back().target_m) + " m" +
+           (hi > 0.0 ? ", " + (format_g(lo, 2) == format_g(hi, 2) ? format_g(lo, 2) : format_g(lo, 2) + "-" + format_g(hi, 2)) +
+                           "x faster than the next method"
+                     : std::string()) +
+           "; snap.md)";
+  std::vector<std::string> per_target;
+  for (const auto& t : targets) per_target.push_back(t.words);
+  return "per position error at t_end (" + where + "; snap.md): " + join(per_target, "; ");
+}
+
+std::vector<std::string> glance_row(const ReportData& data, const ModelAdvice& a) {
   std::vector<std::string> fronts, caveats;
   for (const auto& f : a.fronts) {
     std::string line;
     for (size_t i = 0; i < f.front.size(); ++i) {
       const FrontEntry& e = f.front[i];
-      line += (i == 0 ? "" : e.ties_previous ? " = " : " < ") + ("**" + e.label() + "** " + num(e.runtime_s) + " s, " + energy_of(e));
+      line += (i == 0 ? "" : e.ties_previous ? " = " : " < ") +
+              ("**" + e.label() + "** (" + setting_words(e) + ") " + num(e.runtime_s) + " s, " + energy_of(e));
       // The law beside the quantity it was fitted to (referee point 1 of the third read): where the
       // centre of mass is free it is ΔE_int's, not the whole ΔE printed before it.
       if (e.energy_law == "sqrt_t" || e.energy_law == "linear" || e.energy_law == "faster" || e.energy_law == "power_law") {
         const auto internal = e.runs.front()->value("energy_err_internal_max");
         line += " (" + (internal ? "ΔE_int " + num(*internal) + " " + unit_of(metric_spec("energy_err_internal_max")) + " " : std::string()) +
-                growth_law_words(e.energy_law) + ")";
+                growth_law_words(e.energy_law) + (e.energy_offset_drift ? " after an offset" : "") + ")";
       }
       if (const std::string c = step_caveat(e); !c.empty()) caveats.push_back(e.label() + (a.fronts.size() > 1 ? " on " + f.case_name : "") + ": " + c);
     }
@@ -222,8 +270,14 @@ std::vector<std::string> glance_row(const ModelAdvice& a) {
     fronts.push_back((a.fronts.size() > 1 ? f.case_name + ", " : "") + front_horizon(f) + ": " + line);
   }
   std::string fastest;
+  std::vector<std::string> snap_cases;
+  for (const auto& f : a.fronts)
+    if (const auto it = data.snap_advice.find(f.case_name); it != data.snap_advice.end() && !it->second.empty())
+      fastest += (fastest.empty() ? "" : "; ") + snap_advice_glance(f.case_name, it->second), snap_cases.push_back(f.case_name);
   for (const RankingRecord* r : a.rankings)
-    if (ranks(*r) && !r->first_is_least()) {
+    if (std::find(snap_cases.begin(), snap_cases.end(), r->case_name) != snap_cases.end()) {
+      continue;  // a case with impacts: the snap study's advice above, not the oscillation ranking
+    } else if (ranks(*r) && !r->first_is_least()) {
       fastest += (fastest.empty() ? "" : "; ") + std::string("inconclusive (") + r->case_name +
                  ": a run's sweep is more accurate than the matched error already at its cheapest point, so its runtime is only a bound; see below)";
     } else if (ranks(*r)) {
@@ -264,7 +318,9 @@ std::string front_passes(const ReportData& data, const std::string& case_name) {
 void write_advice(std::ostringstream& md, const ReportData& data, const ModelAdvice& a, const std::vector<std::string>& restricted) {
   md << "### " << a.model << " — " << join(a.cases) << "\n\n";
   md << "- **Long simulations** — per case, the runs no other is at once as fast and as accurate over the whole horizon "
-        "(error against runtime, fastest first; \"=\": within the case's timing noise):\n";
+        "(error against runtime, fastest first; \"=\": within the case's timing noise; each at the case's own step h or "
+        "tolerance rtol, printed beside it: a method's place moves along its own sweep, which the work–precision study "
+        "below measures):\n";
   for (const auto& f : a.fronts) {
     // The noise and its source (issue 44 point 23): a "<" within it would be no ranking, and a
     // reader must see whether it was measured on this case, borrowed, or not measured.
@@ -277,12 +333,12 @@ void write_advice(std::ostringstream& md, const ReportData& data, const ModelAdv
       for (const auto& x : e.errors) errors.push_back(error_words(x, f.horizon_s));
       md << "    - " << (e.ties_previous ? "= " : "");
       for (size_t i = 0; i < e.runs.size(); ++i) md << (i ? " = " : "") << "**" << e.runs[i]->label << "**";
-      md << ": " << runtime_words(e) << "; " << join(errors) << "; " << e.extrapolation << ".";
+      md << " (" << setting_words(e) << "): " << runtime_words(e) << "; " << join(errors) << "; " << e.extrapolation << ".";
       if (const std::string c = step_caveat(e); !c.empty()) md << " **Caveat:** " << c << ".";
       md << "\n";
     }
     std::vector<std::string> dominated, failed;
-    for (const auto& o : f.off) (o.run->ok ? dominated : failed).push_back(o.run->label + " (" + o.why + ")");
+    for (const auto& o : f.off) (o.run->ok && !o.not_a_result ? dominated : failed).push_back(o.run->label + " (" + o.why + ")");
     if (!dominated.empty()) md << "    - not on the front: " << join(dominated, "; ") << ".\n";
     if (!failed.empty()) md << "    - not results: " << join(failed, "; ") << ".\n";
   }
@@ -293,6 +349,18 @@ void write_advice(std::ostringstream& md, const ReportData& data, const ModelAdv
       double t_end = 0.0;
       for (const auto& f : a.fronts)
         if (f.case_name == r->case_name) t_end = f.horizon_s;
+      // On a case with impacts the oscillation ranking's few-periods rule has no meaning: the snap
+      // study's work-precision, against its reference or closed form, is the answer there.
+      if (const auto it = data.snap_advice.find(r->case_name); it != data.snap_advice.end() && !it->second.empty()) {
+        std::vector<std::string> per_target;
+        for (const auto& t : it->second) per_target.push_back(t.words);
+        md << "  - " << r->case_name << ", over " << format_g(it->second.front().horizon_s, 6)
+           << " s: the snap study's work–precision (snap.md: each run's position error at t_end against the converged "
+              "reference or the closed form, counted only where it followed every switch; in place of the oscillation "
+              "ranking, whose few-periods rule has no meaning across impacts): the cheapest run "
+           << join(per_target, "; ") << "\n";
+        continue;
+      }
       md << "  - " << ranking_words(*r, t_end) << "\n";
     }
   }
@@ -571,8 +639,9 @@ void write_rules(std::ostringstream& md) {
         "more than 0.1 E_s at once and the energy stays raised), *energy accuracy bound* (the energy error passes 0.1 E_s "
         "and falls back without growing: a bounded error's amplitude, not a stability limit), *constraint bound* or *orthogonality bound* (the error passes 0.01 by a drift "
         "that grows with h and t: an accuracy bound, not a stability limit, lower over a longer horizon), *solver "
-        "failure* (the implicit solver finds no solution), *solver at the stability limit* (it fails where the step "
-        "leaves the method's stability interval); ≤ where the map found no limit below its largest probe (h_max is then a "
+        "failure* (the implicit solver finds no solution), *solver at the stability limit* (it fails where h ω_max κ "
+        "is within 15 % of the method's y*: consistent with the step leaving its stability interval, an inference from "
+        "κ, which the case's explicit methods measure; the failure mode itself is not resolved); ≤ where the map found no limit below its largest probe (h_max is then a "
         "lower bound). A method without a stability interval on the imaginary axis gains energy at every step, so its "
         "h_max falls with the horizon (stability_map.md): where the run is longer than the probes, the map's h/h_max is "
         "a lower bound of the run's, marked ≥ (carried by no law: how fast h_max falls depends on the motion). A run that fails below its h_max shows the probes' horizon: the limit held over it, not over the "
@@ -589,7 +658,7 @@ void write_rules(std::ostringstream& md) {
         "axis: a velocity-level scheme's O(h) creep of a taut link's length, or a contraction of R: a drift, not an "
         "amplification), *dissipates* / *gains energy from t = …* (a drift of the energy balance, by its sign: the energy error of the motion, "
         "without that share, passed 0.01 E_s and kept growing, its running max rising more than ×1.25 over the run's "
-        "last octave; one that passed it and then stopped growing, an accuracy error built up over a damped transient, "
+        "last octave; *gains energy by its amplification* where the method has no stability interval on the imaginary axis, whose gain is the amplification |R(ihω)| > 1 still under the instability bound, exponential beyond; on a case with impacts a loss also counts what a time-stepping scheme's impact steps take beyond the impact law's booking, which snap.md splits from its cascade; one that passed it and then stopped growing, an accuracy error built up over a damped transient, "
         "reads *an energy-balance error that stopped growing*, ok), *a rise that slowed* (the "
         "energy error rose more than ×100 within an octave of t, then less than ×100 an octave (the status gives the "
         "last octave's rise): the motion changed, e.g. a symmetry broke, and every method's error rose with it; a "
@@ -733,9 +802,9 @@ std::string index_markdown(const ReportData& data, const std::vector<Case>& case
   if (const std::string chosen = build_value(data, "integrators"); !chosen.empty())
     md << "Among the integrators this report ran only: " << chosen << ".\n\n";
   std::vector<std::vector<std::string>> glance;
-  for (const auto& a : advice) glance.push_back(glance_row(a));
-  table(md, {"model", "long simulations: error over the whole horizon against runtime (the runs no other beats on both, fastest first)",
-             "caveat", "fastest at matched accuracy over a short horizon (trajectory error, scaled L2; not advice for long runs)"},
+  for (const auto& a : advice) glance.push_back(glance_row(data, a));
+  table(md, {"model", "long simulations: error over the whole horizon against runtime (the runs no other beats on both, fastest first, each at the case's own step or tolerance: a method's place moves along its own sweep)",
+             "caveat", "fastest at matched accuracy over a short horizon (trajectory error, scaled L2; not advice for long runs; on a case with impacts, the snap study's position error at t_end)"},
         glance);
   write_plugins_glance(md, data);
   md << "\nThe numbers behind each front, and the runs off it and why, follow.\n\n";

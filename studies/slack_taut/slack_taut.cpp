@@ -338,7 +338,8 @@ std::string order_words(const std::vector<const SlackPoint*>& sweep, const Expec
                                                : "";
   if (holds && order > expected && holds_p)
     return words + ": inconclusive (the interval holds both min(p, 2) = " + format_g(expected) + " and p = " + format_g(order) + ")";
-  if (holds) return words + (order > expected ? ": holds min(p, 2), excludes p = " + format_g(order) : ": holds min(p, 2)") + note;
+  // The note is about min(p, 2), so it stands beside it (the fourth-round read, R9).
+  if (holds) return words + ": holds min(p, 2)" + note + (order > expected ? ", excludes p = " + format_g(order) : "");
   return words + ": **excludes min(p, 2) = " + format_g(expected) + "**";
 }
 
