@@ -44,7 +44,11 @@ TEST_CASE("the claims check catches every contradicted verdict of the 3ea2631 re
         "A_string_pendulum_paper,rk2,5,50000,120,1.38,11.7,0,0.000262,faster,5.92,75,faster,3.1,15,ok\n"
         // C_cooperative: runs over 1000 s, 100 s and 10 s in one table, no shared window
         "C_cooperative_multirotors,lgvi,1000,10000000,1e-3,1e-6,1e-9,1e-15,1e-14,faster,1.34,33,round_off,,,ok\n"
-        "C_cooperative_multirotors,rattle,100,1000000,2.57e-6,1e-8,1e-10,1e-15,1e-14,bounded,0.1,0.1,round_off,,,ok\n");
+        "C_cooperative_multirotors,rattle,100,1000000,2.57e-6,1e-8,1e-10,1e-15,1e-14,bounded,0.1,0.1,round_off,,,ok\n"
+        // Past the constraint bound: ok only with the drift off the manifold said in the status
+        // (a velocity-level scheme's creep, core/stability_criterion.hpp ManifoldDrift)
+        "C_single_snap,moreau_jean,0.22,880,0.6,0.2,-1,0.0221,0,,,,,,,ok; drifts off the constraint manifold from t = 0.143 s\n"
+        "C_single_snap,creeper,0.22,880,0.6,0.2,-1,0.0221,0,,,,,,,ok\n");
   write(dir / "orders.csv",
         "case,integrator,declared_order,measured_order,points,flag,note\n"
         "C_cooperative_multirotors,lgvi4,4,-2.03,4 of 4,,\n"    // no interval, no flag
@@ -60,6 +64,8 @@ TEST_CASE("the claims check catches every contradicted verdict of the 3ea2631 re
   CHECK(caught(v, "A_string_pendulum_paper / ida energy", "wider than"));
   CHECK(caught(v, "C_single_multirotor / rattle4 energy", "wider than"));
   CHECK(caught(v, "A_string_pendulum_paper / rk2", "energy gain of 1.38"));
+  CHECK(caught(v, "C_single_snap / creeper", "constraint_err_max = 0.0221 > 0.01 and no drift off the manifold"));
+  CHECK_FALSE(caught(v, "C_single_snap / moreau_jean", "constraint_err_max"));
   CHECK(caught(v, "C_cooperative_multirotors", "different horizons"));
   CHECK(caught(v, "C_cooperative_multirotors / lgvi4", "without an interval"));
   CHECK(caught(v, "C_cooperative_multirotors / lgvi4", "without a flag"));
