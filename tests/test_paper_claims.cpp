@@ -170,6 +170,22 @@ TEST_CASE("a qualifier's rule is symmetric: a proxy is judged both ways, the oth
   const tb::ClaimVerdict proxy_miss = tb::judge_claim(c, misses);
   CHECK(proxy_miss.verdict == "disagrees");
   CHECK_THAT(proxy_miss.size, Contains("on the suite's proxy") && Contains("smaller than the paper's"));
+  // A proxy that shows the opposite of the claim (seed 002's retrieval tumble: never past 90 deg on
+  // the tilt the suite chose) is evidence against our reading of the word: at most a disagreement.
+  {
+    tb::PaperClaim proxy = c;
+    tb::ClaimVerdict opposite;
+    opposite.verdict = "contradicts";
+    opposite.size = "never passes 90";
+    tb::apply_qualifier(proxy, opposite);
+    CHECK(opposite.verdict == "disagrees");
+    CHECK_THAT(opposite.size, Contains("the proxy shows the opposite of the claim") && Contains("never passes 90"));
+    proxy.qualifier.clear();
+    tb::ClaimVerdict own;
+    own.verdict = "contradicts";
+    tb::apply_qualifier(proxy, own);  // on the paper's own quantity it stands
+    CHECK(own.verdict == "contradicts");
+  }
   for (const std::string q : {"undefined", "unprinted", "unstable_set", "other_model"}) {
     INFO(q);
     c.qualifier = q;

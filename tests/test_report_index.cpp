@@ -394,10 +394,11 @@ TEST_CASE("the exponential caveat carries its time scale where the map measured 
   CHECK(f.front[0].limit_reaches_h_at == Approx(13.4).epsilon(0.01));
   CHECK_THAT(index_markdown(data, {case_named("c", "a case")}, {}),
              Catch::Contains("falls with the horizon like T^-0.33 between its two horizon searches, and at that rate reaches "
-                             "this run's step near T = 13 s (a two-point extrapolation, not a law)"));
+                             "this run's step near T = 13 s, the horizon over which this run would pass that bound (a "
+                             "two-point extrapolation, not a law, and not an e-folding time"));
   // Without the two searches the caveat says so rather than inventing a scale.
   data.step_limits[{"c", "rk2"}].horizon_exponent = std::numeric_limits<double>::quiet_NaN();
-  CHECK_THAT(index_markdown(data, {case_named("c", "a case")}, {}), Catch::Contains("its time scale is not measured here"));
+  CHECK_THAT(index_markdown(data, {case_named("c", "a case")}, {}), Catch::Contains("when it would matter is not measured here"));
 }
 
 TEST_CASE("a run off the snap study's converged cascade is no result for the choice, and the snap advice answers there",
@@ -431,11 +432,28 @@ TEST_CASE("a run off the snap study's converged cascade is no result for the cho
                            SnapAdviceRecord{0.3, 1e-6, "rk45", "rtol = 1e-07", "cvode", 0.105, 1.46, true, "to 1e-06 m: ..."}};
   const std::string page = index_markdown(data, {c}, {});
   CHECK_THAT(page, Catch::Contains("rk45 (c, over 0.3 s: the cheapest to every position error at t_end judged, 0.01 m to 1e-06 m, "
-                                   "14-19x faster than the next method; snap.md)"));
+                                   "14-19x faster than the next method's cheapest run that made the reference's switches and no others; snap.md)"));
   CHECK_THAT(page, Catch::Contains("the snap study's work–precision") && !Catch::Contains("moreau_jean (c, over"));
   // Where the cheapest differs between targets, each target's clause.
   data.snap_advice["c"][1].cheapest = "cvode";
   CHECK_THAT(index_markdown(data, {c}, {}), Catch::Contains("per position error at t_end (c, over 0.3 s; snap.md): to 0.01 m: ...; to 1e-06 m: ..."));
+}
+
+TEST_CASE("a front entry kept by an error the first screen does not print says which", "[report_index][advice]") {
+  // The fourth-round second read, N5: rattle4 after rkmk45 on the cooperative case looked dominated on
+  // ΔE alone; it is on the front for its momentum-map error.
+  ReportData data;
+  RunRecord fast = run("c", "rkmk45", 20.0, "bounded", "linear", 1e-5);
+  fast.metric["momentum_err_max"] = 3e-5;
+  RunRecord slow = run("c", "rattle4", 40.0, "bounded", "round_off", 2.5e-5);
+  slow.metric["momentum_err_max"] = 4e-14;
+  data.runs = {fast, slow};
+  const CaseFront f = case_front(data, "c");
+  REQUIRE(labels(f) == std::vector<std::string>{"rkmk45", "rattle4"});
+  const std::string page = index_markdown(data, {case_named("c", "a case")}, {});
+  CHECK_THAT(page, Catch::Contains("**rattle4** (h 0.001) 40 s, ΔE 2.5e-05 J (on the front for its max Δπ 4e-14") &&
+                       Catch::Contains("against rkmk45's 3e-05)"));
+  CHECK_THAT(page, !Catch::Contains("**rkmk45** (h 0.001) 20 s, ΔE 1e-05 J (on the front"));
 }
 
 TEST_CASE("a drift in P leads the short status with the whole energy error it carries", "[report_index][advice]") {

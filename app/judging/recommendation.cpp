@@ -86,7 +86,7 @@ Extrapolation extrapolation(const ReportData& data, const RunRecord& run) {
   if (exponential && !holds)
     words += "; theory predicts exponential growth for this method on this model, whose own forces damp none of its "
              "modes (the method's stability region holds no interval of the imaginary axis): the error accelerates "
-             "beyond the horizon";
+             "beyond the horizon once λt is no longer small (λ, the log of the amplification factor per step over h)";
   // Where the centre of mass is free the law is of the motion's own error ΔE_int (core/metrics.hpp),
   // while the front ranks the whole ΔE. When the centre of mass's share |ΔP|^2/2M (the drift in P)
   // is most of that whole, no law printed covers what is ranked (the fifth referee read: the

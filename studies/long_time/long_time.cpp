@@ -206,8 +206,9 @@ class LongTimeStudy final : public Study {
           "crossover t* = a/b) where it misses no envelope point by more than "
        << format_g(100.0 * kOffsetDriftMisfit) << " %, its rms misfit is " << format_g(kOffsetDriftBetter)
        << "x smaller than c t^p's, its local exponent rises by " << format_g(kOffsetDriftRise)
-       << " from the first sub-span to the last, and b's 95% interval (the fit's own, over the envelope points) lies "
-          "above 0; the words say which condition failed where it was not taken. An "
+       << " from the first sub-span to the last, and b's 95% interval (the fit's own, over the envelope points, which "
+          "are running maxima and so correlated: it understates b's uncertainty, and serves only to tell a drift from "
+          "none) lies above 0; the words say which condition failed where it was not taken. An "
           "accelerating envelope (the local exponents of its last two sub-spans the steepest and rising, the last above "
           "1 + s and "
        << format_g(kGrowthAccelRise)

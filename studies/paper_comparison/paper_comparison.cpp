@@ -359,7 +359,12 @@ class PaperComparison final : public Study {
           "withheld where something the paper does not print (a setting, a definition) or another model's numbers "
           "could flip it, whichever way ours falls: such a row is \"inconclusive\" within its tolerance as outside it, "
           "and its cause says what could flip it; a setting that changes only a quantity's size (a tolerance, against "
-          "a method that does not conserve it at any tolerance) does not withhold a claim about whether it drifts.\n\n";
+          "a method that does not conserve it at any tolerance) does not withhold a claim about whether it drifts. The "
+          "verdicts: *agrees* (ours has the claimed behaviour, within the tolerance); *disagrees* (ours has it, or its "
+          "kind, but its number or time lies outside the tolerance; on a proxy of the suite's choosing, also where the proxy "
+          "shows the opposite); *contradicts* (ours shows the opposite on the paper's own quantity: a claimed event that "
+          "never happens, a drift where none is claimed, a claimed conservation broken); *exceeds* (above a claimed bound); "
+          "*inconclusive* (the data cannot carry a verdict, and the row says why).\n\n";
     for (const auto& [seed, verdicts] : by_seed) {
       std::map<std::string, int> count;
       for (const auto& v : verdicts) ++count[v];

@@ -873,7 +873,7 @@ class StabilityMap final : public Study {
     const auto r = limit_reach(s, omega);
     if (!r) return "";
     return " (x kappa " + format_g(r->kappa, 3) + " = " + format_g(r->scaled, 3) + " against its y* " + format_g(r->y_star, 3) +
-           (r->at_limit ? ": at its stability limit)" : r->scaled < r->y_star ? ": below its stability limit, the solver's own)" : ")");
+           (r->at_limit ? ": consistent with its stability limit, an inference from kappa)" : r->scaled < r->y_star ? ": below its stability limit, the solver's own)" : ")");
   }
   // stability_map.csv's solver_at_stability_limit: "yes" where the solver's failure is how the step
   // leaving its stability interval shows (the front page words it so: referee point R12), "no"
