@@ -218,7 +218,8 @@ std::string energy_of(const FrontEntry& e) {
 // the caveats, and the short-horizon ranking named as such.
 // Where a faster entry of the front is as accurate in energy, the first screen's ΔE alone would
 // drop this one: the error that keeps it ("on the front for its max Δπ 4.05e-14 N m s (round-off)";
-// the fourth-round second read, N5: rattle4 after rkmk45 on the cooperative case). "" otherwise.
+// the fourth-round second read, N5: a fourth-order composition after an adaptive Lie group method on the
+// cooperative case). "" otherwise.
 std::string kept_by(const CaseFront& f, size_t i) {
   const auto value_of = [](const FrontEntry& e, const std::string& q) -> const HorizonError* {
     for (const auto& x : e.errors)
