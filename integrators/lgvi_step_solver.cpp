@@ -37,6 +37,7 @@ double residual_excess(const Eigen::VectorXd& G, const Eigen::VectorXd& S) {
   // motion has not reached) is at its floor at any value below it. Vectorised: this runs in
   // every iteration of every step.
   constexpr double eps = std::numeric_limits<double>::epsilon(), tiny = std::numeric_limits<double>::min();
+  if (G.size() == 0) return 0.0;
   return (G.array().abs() / (kFloorEps * (eps * S.array() + tiny))).maxCoeff();
 }
 

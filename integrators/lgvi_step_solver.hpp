@@ -21,7 +21,8 @@ namespace tb {
 std::vector<SettingSpec> lgvi_newton_settings();
 
 // max_i |G_i| / floor_i for a residual G whose terms have magnitudes S
-// (DiscreteLieGroupStep::residual_magnitudes): 1 or less is at the round-off floor.
+// (DiscreteLieGroupStep::residual_magnitudes): 1 or less is at the round-off floor (0 for an
+// empty residual). lie_generalized_alpha judges its residual rows by the same floor.
 double residual_excess(const Eigen::VectorXd& G, const Eigen::VectorXd& S);
 
 class LgviStepSolver {

@@ -98,22 +98,12 @@
 
 #include "core/fixed_step.hpp"
 #include "core/format.hpp"
+#include "integrators/lgvi_step_solver.hpp"  // residual_excess: the round-off floor of a residual row
 #include "integrators/started_alpha_stepper.hpp"
 #include "numerics/so3_dexp.hpp"
 
 namespace tb {
 
-namespace {
-// A row is converged at this many eps of its terms' magnitudes (lgvi_step_solver.cpp's
-// kFloorEps, with its measurements).
-constexpr double kFloorEps = 4.0;
-
-double residual_excess(const Eigen::VectorXd& r, const Eigen::VectorXd& S) {
-  constexpr double eps = std::numeric_limits<double>::epsilon(), tiny = std::numeric_limits<double>::min();
-  if (r.size() == 0) return 0.0;
-  return (r.array().abs() / (kFloorEps * (eps * S.array() + tiny))).maxCoeff();
-}
-}  // namespace
 
 LieGeneralizedAlphaStep::LieGeneralizedAlphaStep(const LieGroupOdeFormulation& form, const GeneralizedAlphaParameters& p,
                                                  double newton_tol, int max_newton_iters, bool perturbed_start)
