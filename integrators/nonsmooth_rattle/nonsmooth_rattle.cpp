@@ -35,7 +35,7 @@
 // problem without a solution) though the step from the same state exists at h = 2.0e-4; the
 // runs at h = 1e-3 ... 3.125e-5 all stop at the spike (t = 0.175 ... 0.1762 s), 1.5625e-5 runs
 // through. No active set, starting guess or iteration count helps there; the step says so when
-// Newton does not settle (position_newton below) instead of blaming its iteration count.
+// Newton does not settle (integrators/one_sided_positions.cpp) instead of blaming its iteration count.
 //
 // The energy balance books, at each step where a link closes (at its length at q_k+1, carrying
 // no multiplier the step before, and approached: G_i(q_k+1) v_k > 0), the energy the step's
@@ -46,11 +46,11 @@
 #include "integrators/nonsmooth_rattle/nonsmooth_rattle.hpp"
 
 #include <cmath>
-#include <limits>
 
 #include "core/fixed_step.hpp"
 #include "core/format.hpp"
 #include "core/unilateral_impulse.hpp"
+#include "integrators/one_sided_positions.hpp"
 #include "integrators/rattle_step.hpp"
 #include "integrators/work_terms.hpp"
 
@@ -68,6 +68,7 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
         newton_tol_(s.get("newton_tol")),
         max_newton_iters_(s.get_int("max_newton_iters")),
         solver_(form.make_solver()),
+        positions_(form, *solver_, newton_tol_, max_newton_iters_),
         work_(form),
         equality_(equality_rows(form)) {
     scale_inverse_ = form.constraint_scale().cwiseInverse();
@@ -78,67 +79,6 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
   }
 
  private:
-  // The active links' largest relative residual |g_i(q)| / size_i.
-  double active_residual(const Eigen::VectorXd& q, const std::vector<bool>& active) {
-    form_.constraint(q, g_);
-    double e = 0.0;
-    for (int i = 0; i < m_; ++i)
-      if (active[i]) e = std::max(e, std::abs(g_[i]) * scale_inverse_[i]);
-    return e;
-  }
-
-  // RATTLE's Newton on the active links' multipliers, from the free flight: q_, the displacement
-  // X_ and the summed multipliers L_. False with the reason where it does not converge.
-  bool position_newton(double h, const std::vector<bool>& active, StepFailure& failure) {
-    // The free flight's residual on the active links (what the step must take away) and the
-    // smallest Newton reaches: for the report when it does not settle.
-    const double free_err = active_residual(q0_ + h * v0_ + h * half_kick0_, active);
-    double least_err = free_err;
-    q_ = q0_ + h * v0_;
-    X_.setZero(n_);
-    L_.setZero(m_);
-    Eigen::VectorXd r = 0.5 * h * h * f_, s = Eigen::VectorXd::Zero(m_), x, lambda;
-    for (int it = 0; it < max_newton_iters_; ++it) {
-      if (!solver_->factor_active(q_, q0_, active)) {
-        failure = {StepFailure::Kind::SolverFailed, "singular constraint matrix on the active links within the step"};
-        return false;
-      }
-      form_.constraint(q_, g_);
-      s = -g_;
-      solver_->solve(r, s, x, lambda);
-      ++counters_.newton_iters;
-      if (!x.allFinite()) {
-        failure = {StepFailure::Kind::Diverged, "Newton correction is non-finite (NaN/Inf)"};
-        return false;
-      }
-      q_ += x;
-      X_ += x;
-      L_ += lambda;
-      r.setZero();
-      const double err = active_residual(q_, active);
-      if (err <= newton_tol_ || (it > 0 && err <= 1e-10)) return true;
-      least_err = std::min(least_err, err);
-    }
-    // Newton converges quadratically from the free flight where the step has a solution near it
-    // (two to five iterations on the snap cases); a residual that stays above a fraction of the
-    // free flight's after all the iterations is the signature of position equations without a
-    // solution at this h (the header: their quadratic part lengthens the links more than the
-    // correction shortens them), not of too few iterations.
-    std::string links;
-    for (int i = 0; i < m_; ++i)
-      if (active[i] && !equality_[i]) links += (links.empty() ? "" : ",") + std::to_string(i);
-    failure = {StepFailure::Kind::SolverFailed,
-               "Newton on the position multipliers of the links held (" + links + ", numbered from 0) did not converge in " +
-                   std::to_string(max_newton_iters_) + " iterations: their relative residual fell no lower than " +
-                   format_g(least_err, 3) + ", from " + format_g(free_err, 3) + " at the free flight" +
-                   (least_err > 1e-3 * free_err
-                        ? " (above a thousandth of the free flight's: the step's position equations may have no "
-                          "solution at this h, SHAKE's correction along G(q_k) lengthening the links quadratically as it "
-                          "shortens them)"
-                        : "")};
-    return false;
-  }
-
   bool advance(double h, Eigen::VectorXd& next, StepFailure& failure) override {
     q0_ = y_.head(n_);
     v0_ = y_.segment(n_, n_);
@@ -164,22 +104,11 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
       form_.constraint(q0_ + h * v0_ + 0.5 * h * h * a, g_);
       for (int i = 0; i < m_; ++i) active[i] = equality_[i] || g_[i] > 0.0 || engaged_[i];
     }
-    bool settled = false;
-    for (int pivot = 0; pivot <= 4 * m_ + 8 && !settled; ++pivot) {
-      if (!position_newton(h, active, failure)) return false;
-      // Murty's least-index rule: the first link that pushes (L < 0) or that the step carries beyond its length.
-      const double push_tol = 64.0 * std::numeric_limits<double>::epsilon() * (L_.size() ? L_.cwiseAbs().maxCoeff() : 0.0);
-      form_.constraint(q_, g_);
-      int flip = -1;
-      for (int i = 0; i < m_ && flip < 0; ++i)
-        if (!equality_[i] && (active[i] ? L_[i] < -push_tol : g_[i] * scale_inverse_[i] > newton_tol_)) flip = i;
-      if (flip < 0) settled = true;
-      else active[flip] = !active[flip];
-    }
-    if (!settled) {
-      failure = {StepFailure::Kind::SolverFailed, "the position stage's active set did not settle in " + std::to_string(4 * m_ + 8) + " pivots"};
-      return false;
-    }
+    const Eigen::VectorXd q_free = q0_ + h * v0_ + h * half_kick0_;
+    if (!positions_.solve(q0_ + h * v0_, 0.5 * h * h * f_, q0_, q_free, active, counters_, failure)) return false;
+    q_ = positions_.configuration();
+    X_ = positions_.displacement();
+    L_ = positions_.multipliers();
     if (std::string why = form_.why_not_admissible(q_); !why.empty()) {
       failure = {StepFailure::Kind::Diverged, why};
       return false;
@@ -220,7 +149,6 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
     work_.advance(t_, h, q0_, v0_, q_, vel.v_plus, y_, next);
     if (any_closing) {
       // The step without its multipliers: the free Stoermer-Verlet step from (q_k, v_k).
-      const Eigen::VectorXd q_free = q0_ + h * v0_ + h * half_kick0_;
       form_.force(t_ + h, q_free, v0_ + 2.0 * half_kick0_, f1_);
       ++counters_.rhs_evals;
       Eigen::VectorXd kick1;
@@ -237,6 +165,7 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
   const double newton_tol_;
   const int max_newton_iters_;
   std::unique_ptr<ConstrainedMechanicalSolver> solver_;
+  OneSidedPositionProjection positions_;  // the position stage (integrators/one_sided_positions.hpp)
   TrapezoidalWork work_;
   Eigen::VectorXd scale_inverse_, q0_, v0_, f_, f1_, q_, X_, L_, g_, half_kick0_;
   std::vector<bool> equality_;  // the form's equality rows (always active)
