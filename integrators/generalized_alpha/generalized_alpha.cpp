@@ -113,11 +113,10 @@ GeneralizedAlphaStep::GeneralizedAlphaStep(const ConstrainedMechanicalFormulatio
       n_(form.positions()),
       m_(form.constraints()),
       solver_(form.make_solver()),
+      matrix_(form),
       work_terms_(form) {
   if (const std::string why = form.why_not_tangents(); !why.empty()) throw std::invalid_argument(why);
   variable_mass_ = form.mass_depends_on_configuration();
-  if (!variable_mass_) form.mass_entries(mass_);
-  S_.resize(n_ + m_, n_ + m_);
   lambda_.setZero(m_);
 }
 
@@ -157,41 +156,6 @@ GeneralizedAlphaStep::Result GeneralizedAlphaStep::start(double t0, const Eigen:
   else
     a_ = qdd_;
   return out;
-}
-
-bool GeneralizedAlphaStep::factor_iteration_matrix(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                                                   const Eigen::VectorXd& qdd, const Eigen::VectorXd& lambda,
-                                                   double beta_p, double gamma_p) {
-  if (variable_mass_) {  // M(q) and d(M(q) qdd)/dq (in K_t) at the iterate
-    work_.clear();
-    form_.mass_entries_at(q, work_);
-    mass_jacobian_.clear();
-    form_.mass_times_jacobian_entries(q, qdd, mass_jacobian_);
-    for (const auto& e : mass_jacobian_) work_.emplace_back(e.row(), e.col(), e.value() / beta_p);
-  } else {
-    work_ = mass_;
-  }
-  dfdq_.clear();
-  dfdv_.clear();
-  kg_.clear();
-  g_entries_.clear();
-  form_.force_jacobian_entries(t, q, v, dfdq_, dfdv_);
-  if (m_ > 0) {
-    form_.constraint_force_jacobian_entries(q, lambda, kg_);
-    form_.constraint_jacobian(q, g_entries_);
-  }
-  for (const auto& e : dfdq_) work_.emplace_back(e.row(), e.col(), -e.value() / beta_p);
-  for (const auto& e : dfdv_) work_.emplace_back(e.row(), e.col(), -e.value() * gamma_p / beta_p);
-  for (const auto& e : kg_) work_.emplace_back(e.row(), e.col(), e.value() / beta_p);  // lambda is beta' lambda~
-  for (const auto& e : g_entries_) {
-    work_.emplace_back(n_ + e.row(), e.col(), e.value());
-    work_.emplace_back(e.col(), n_ + e.row(), e.value());
-  }
-  // Into the last assembly's slots while the entries come in the same sequence (bitwise the
-  // values of setFromTriplets, without its sort and allocations: 8 % of a run on
-  // C_single_multirotor by perf; integrators/pattern_cached_lu.hpp).
-  assembly_.assemble(work_, S_);
-  return lu_.factor(S_);
 }
 
 // a, v and qdd at t_{n+1} as functions of q = q_{n+1} by (2)-(4) (the file's header: a(q), qdd(q), v(q)).
@@ -249,17 +213,17 @@ bool GeneralizedAlphaStep::newton(double t, double h, double beta_p, double gamm
     if (!newton_residual(t1, beta_p, qdd1, lt, out)) return false;
     if (refactor_) {
       factored_ = false;
-      if (!factor_iteration_matrix(t1, q_, v_, qdd1, beta_p * lt, beta_p, gamma_p))
+      if (!matrix_.factor(t1, q_, v_, qdd1, beta_p * lt, beta_p, gamma_p))
         return fail(out, StepFailure::Kind::SolverFailed,
                     "singular iteration matrix [M + gamma'/beta' C_t + K_t/beta', G^T; G, 0] (" +
-                        lu_.last_error() + ")");
+                        matrix_.last_error() + ")");
       factored_ = true;
       factored_h_ = h;
       refactor_ = false;
       previous = earlier = -1.0;
       ++history.factorizations;
     }
-    sol_ = lu_.solve(rhs_);
+    sol_ = matrix_.solve(rhs_);
     ++out.newton_iters;
     ++iters;
     if (!sol_.allFinite()) return fail(out, StepFailure::Kind::Diverged, "Newton correction is non-finite (NaN/Inf)");

@@ -2,8 +2,6 @@
 // Generalized-alpha (Chung-Hulbert 1993) on the index-3 constrained mechanical system in natural
 // coordinates (Arnold-Bruels 2007): generalized_alpha.cpp.
 
-#include <Eigen/SparseCore>
-#include <Eigen/SparseLU>
 #include <memory>
 #include <string>
 #include <utility>
@@ -12,7 +10,7 @@
 #include "core/integrator.hpp"
 #include "integrators/alpha_parameters.hpp"
 #include "integrators/implicit_step_result.hpp"
-#include "integrators/pattern_cached_lu.hpp"
+#include "integrators/alpha_iteration_matrix.hpp"
 #include "integrators/work_terms.hpp"
 
 namespace tb {
@@ -38,9 +36,6 @@ class GeneralizedAlphaStep {
  private:
   bool consistent_acceleration(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& qdd,
                                Eigen::VectorXd& lambda, Result& out);
-  bool factor_iteration_matrix(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                               const Eigen::VectorXd& qdd, const Eigen::VectorXd& lambda, double beta_p,
-                               double gamma_p);
   // The stages of step() (generalized_alpha.cpp), members so that they work in the workspace
   // below without copying it; those returning bool return false when the step failed (out says why).
   void kinematics(double h, const Eigen::VectorXd& q, Eigen::VectorXd& a, Eigen::VectorXd& v,
@@ -64,12 +59,9 @@ class GeneralizedAlphaStep {
   int max_newton_iters_;
   int n_, m_;
   std::unique_ptr<ConstrainedMechanicalSolver> solver_;  // consistent accelerations at t0
+  AlphaIterationMatrix matrix_;                          // the Newton matrix, sparse LU
   TrapezoidalWork work_terms_;                           // y = [q, v, W]: W by the trapezoidal rule
-  std::vector<Eigen::Triplet<double>> mass_, work_, dfdq_, dfdv_, kg_, g_entries_, mass_jacobian_;
-  bool variable_mass_ = false;  // M(q): mass_ unused, M and d(M qdd)/dq taken at each factorisation
-  Eigen::SparseMatrix<double> S_;
-  PatternCachedSparseLU lu_;  // the Newton matrix, analysed once per sparsity pattern
-  TripletAssembly assembly_;  // S_ from work_, into the last assembly's slots while their sequence holds
+  bool variable_mass_ = false;  // M(q): the residual takes M at the iterate
   bool factored_ = false, refactor_ = true;  // modified Newton: the factorisation kept across steps
   double factored_h_ = 0.0;
   Eigen::VectorXd a_, qdd_, lambda_;  // memory
