@@ -11,6 +11,7 @@
 #include "integrators/lgvi4/lgvi4.hpp"
 #include "integrators/lie_generalized_alpha/lie_generalized_alpha.hpp"
 #include "integrators/moreau_jean/moreau_jean.hpp"
+#include "integrators/nonsmooth_generalized_alpha/nonsmooth_generalized_alpha.hpp"
 #include "integrators/nonsmooth_rattle/nonsmooth_rattle.hpp"
 #include "integrators/rattle/rattle.hpp"
 #include "integrators/rattle4/rattle4.hpp"
@@ -33,6 +34,7 @@ std::vector<IntegratorInfo> integrator_registry() {
       lgvi4_info(),
       lie_generalized_alpha_info(),
       moreau_jean_info(),
+      nonsmooth_generalized_alpha_info(),
       nonsmooth_rattle_info(),
       rattle_info(),
       rattle4_info(),
