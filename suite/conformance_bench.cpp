@@ -42,14 +42,18 @@ std::shared_ptr<const Model> swinging_pendulum() {
   return planar_pendulum::make_model(planar_pendulum::Parameters{}, swing);
 }
 
-// The same swing on a unilateral link (issue 48): taut throughout (|theta| < 90 degrees keeps its
-// tension positive), so that a method that runs only unilateral links (Moreau-Jean) is checked on a
-// smooth motion like the others.
+// A swing on a unilateral link (issue 48): taut throughout (|theta| < 90 degrees keeps its
+// tension positive: from 60 degrees at 1 rad/s it reaches 63.3), so that a method that runs only
+// unilateral links (Moreau-Jean) is checked on a smooth motion like the others. Not from rest: a
+// step from rest is time-symmetric to a higher order than a moving one (measured: nonsmooth
+// generalized-alpha's step back returned to 7e-14 of a start at rest, a generalized-alpha step's
+// defect being O(h^3) with the velocity), so the symmetry check could not tell its methods apart.
 std::shared_ptr<const Model> swinging_pendulum_on_a_string() {
   planar_pendulum::Parameters p;
   p.unilateral = true;
   planar_pendulum::InitialCondition swing;
   swing.theta = M_PI / 3.0;
+  swing.omega = 1.0;
   return planar_pendulum::make_model(p, swing);
 }
 

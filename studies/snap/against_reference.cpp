@@ -492,6 +492,9 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
         "links held the step before: from the free flight's alone its one-link-a-pass pivoting did not settle within "
         "4 m + 8 passes at the two finest steps; integrators/nonsmooth_rattle/ gives the evidence). Elsewhere (the cooperative case's failures at "
         "0.247-0.248 s, where the reference's tension peaks) nothing beyond \"Newton did not converge\" is shown. "
+        "Nonsmooth generalized-α meets the same whip on C_single_snap: where it fails (between 0.176 and 0.192 s at the "
+        "steps where it does), its smooth stage's Newton or its one-sided position correction finds no solution near its "
+        "predictor, or that correction's active set does not settle; each status says which, with the links held. "
         "Flagged statuses: see above.\n";
   // The energy's scale: the motion's, E_s (the case's, as every status is judged), not the snaps' loss, which a
   // dissipating scheme's error exceeds many times (Moreau-Jean's 0.36 J against the cooperative case's 0.159 J:
