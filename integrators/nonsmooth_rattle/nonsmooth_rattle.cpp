@@ -52,6 +52,7 @@
 #include "core/unilateral_impulse.hpp"
 #include "integrators/one_sided_positions.hpp"
 #include "integrators/rattle_step.hpp"
+#include "integrators/step_end_impulses.hpp"
 #include "integrators/work_terms.hpp"
 
 namespace tb {
@@ -125,29 +126,11 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
     solver_->solve(0.5 * h * f1_, Eigen::VectorXd::Zero(m_), kick, unused);
     const Eigen::VectorXd v_free = v_half + kick;
     // Velocities: Moreau's impact problem on the links at their length at q_k+1.
-    form_.constraint(q_, g_);
-    std::vector<bool> at_limit(m_);
-    Eigen::VectorXd Gv0;
-    form_.constraint_jacobian_times(q_, v0_, Gv0);
-    bool any_closing = false;
-    for (int i = 0; i < m_; ++i) {
-      at_limit[i] = g_[i] * scale_inverse_[i] >= -newton_tol_;
-      any_closing = any_closing || (at_limit[i] && !equality_[i] && Gv0[i] > 0.0 && !engaged_[i]);
-    }
-    const ImpulseSolution vel = solve_impulses(form_, *solver_, q_, v_free, v0_, form_.restitution(), at_limit);
-    if (!vel.ok) {
-      failure = {StepFailure::Kind::SolverFailed, vel.why_not};
-      return false;
-    }
-    next.resize(y_.size());
-    next.head(n_) = q_;
-    next.segment(n_, n_) = vel.v_plus;
-    if (!all_finite(next.head(2 * n_))) {
-      failure = {StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)"};
-      return false;
-    }
+    StepEndImpulses end;
+    if (!impulses_at_step_end(form_, *solver_, q_, v_free, v0_, engaged_, newton_tol_, next, end, failure)) return false;
+    const ImpulseSolution& vel = end.impulses;
     work_.advance(t_, h, q0_, v0_, q_, vel.v_plus, y_, next);
-    if (any_closing) {
+    if (end.closing) {
       // The step without its multipliers: the free Stoermer-Verlet step from (q_k, v_k).
       form_.force(t_ + h, q_free, v0_ + 2.0 * half_kick0_, f1_);
       ++counters_.rhs_evals;
