@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "core/format.hpp"
 #include "core/unilateral_impulse.hpp"
@@ -11,13 +12,14 @@ namespace tb {
 
 OneSidedPositionProjection::OneSidedPositionProjection(const ConstrainedMechanicalFormulation& form,
                                                        ConstrainedMechanicalSolver& solver, double newton_tol,
-                                                       int max_newton_iters)
+                                                       int max_newton_iters, std::string start_words)
     : form_(form),
       solver_(solver),
       m_(form.constraints()),
       newton_tol_(newton_tol),
       max_newton_iters_(max_newton_iters),
       equality_(equality_rows(form)),
+      start_words_(std::move(start_words)),
       scale_inverse_(form.constraint_scale().cwiseInverse()) {}
 
 // The active links' largest relative residual |g_i(q)| / size_i.
@@ -69,9 +71,9 @@ bool OneSidedPositionProjection::newton(const Eigen::VectorXd& q_start, const Ei
   failure = {StepFailure::Kind::SolverFailed,
              "Newton on the position multipliers of the links held (" + links + ", numbered from 0) did not converge in " +
                  std::to_string(max_newton_iters_) + " iterations: their relative residual fell no lower than " +
-                 format_g(least_err, 3) + ", from " + format_g(free_err, 3) + " at the free flight" +
+                 format_g(least_err, 3) + ", from " + format_g(free_err, 3) + " at " + start_words_ +
                  (least_err > 1e-3 * free_err
-                      ? " (above a thousandth of the free flight's: the step's position equations may have no "
+                      ? " (above a thousandth of that: the step's position equations may have no "
                         "solution at this h, the correction along the links' directions lengthening them quadratically "
                         "as it shortens them)"
                       : "")};

@@ -15,12 +15,13 @@
 // configuration and r_first = 0 (the position correction of Bruels, Acary & Cardona 2014).
 //
 // Where Newton does not settle, the failure names the links held and how far their residual fell
-// from q_free's (the configuration the caller calls the free flight): a residual that stays above a
+// from q_free's (the configuration the caller names in start_words): a residual that stays above a
 // thousandth of it is the signature of position equations without a solution at this h (the
 // quadratic part of g along G(q_dir)^T L lengthens the links more than the correction shortens
 // them; nonsmooth_rattle.cpp's header measures where), not of too few iterations.
 
 #include <Eigen/Dense>
+#include <string>
 #include <vector>
 
 #include "core/formulation.hpp"
@@ -31,8 +32,9 @@ namespace tb {
 class OneSidedPositionProjection {
  public:
   // newton_tol: the active links' relative residual |g_i| / constraint_scale_i that ends Newton.
+  // start_words: what the caller's q_free is, for its failure messages ("the free flight").
   OneSidedPositionProjection(const ConstrainedMechanicalFormulation& form, ConstrainedMechanicalSolver& solver,
-                             double newton_tol, int max_newton_iters);
+                             double newton_tol, int max_newton_iters, std::string start_words);
 
   // Solves from the active set given (every equality row must be in it; it holds the settled set
   // on return). False with the reason in `failure`. Adds its Newton iterations to counters.
@@ -59,6 +61,7 @@ class OneSidedPositionProjection {
   const double newton_tol_;
   const int max_newton_iters_;
   const std::vector<bool> equality_;
+  const std::string start_words_;
   Eigen::VectorXd scale_inverse_, q_, X_, L_, g_;
 };
 

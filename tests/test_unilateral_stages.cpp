@@ -32,7 +32,7 @@ TEST_CASE("one-sided position projection: onto the circle from beyond it, untouc
   const pp::Parameters p = stages_string();
   pp::ConstrainedForm form(p, pp::InitialCondition{});
   auto solver = form.make_solver();
-  OneSidedPositionProjection projection(form, *solver, 1e-14, 25);
+  OneSidedPositionProjection projection(form, *solver, 1e-14, 25, "the start");
   const Eigen::VectorXd none = Eigen::VectorXd::Zero(2);
   for (double angle : {0.2, 1.9, -2.7}) {
     const Eigen::Vector2d r_hat(std::sin(angle), std::cos(angle));

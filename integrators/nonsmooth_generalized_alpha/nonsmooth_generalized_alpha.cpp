@@ -117,7 +117,7 @@ class NonsmoothGeneralizedAlphaStepper final : public FixedStepStepper {
         max_newton_iters_(s.get_int("max_newton_iters")),
         solver_(form.make_solver()),
         matrix_(form),
-        positions_(form, *solver_, newton_tol_, max_newton_iters_),
+        positions_(form, *solver_, newton_tol_, max_newton_iters_, "the smooth stage's configuration"),
         work_(form),
         equality_(equality_rows(form)),
         scale_inverse_(form.constraint_scale().cwiseInverse()) {

@@ -69,7 +69,7 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
         newton_tol_(s.get("newton_tol")),
         max_newton_iters_(s.get_int("max_newton_iters")),
         solver_(form.make_solver()),
-        positions_(form, *solver_, newton_tol_, max_newton_iters_),
+        positions_(form, *solver_, newton_tol_, max_newton_iters_, "the free flight"),
         work_(form),
         equality_(equality_rows(form)) {
     scale_inverse_ = form.constraint_scale().cwiseInverse();
