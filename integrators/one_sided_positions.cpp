@@ -83,7 +83,7 @@ bool OneSidedPositionProjection::newton(const Eigen::VectorXd& q_start, const Ei
 bool OneSidedPositionProjection::solve(const Eigen::VectorXd& q_start, const Eigen::VectorXd& r_first,
                                        const Eigen::VectorXd& q_dir, const Eigen::VectorXd& q_free,
                                        std::vector<bool>& active, StepCounters& counters, StepFailure& failure,
-                                       const std::vector<bool>* kept) {
+                                       const std::vector<bool>* kept, const std::vector<bool>* may_enter) {
   const int pivots = 4 * m_ + 8;
   for (int pivot = 0; pivot <= pivots; ++pivot) {
     if (!newton(q_start, r_first, q_dir, q_free, active, counters, failure)) return false;
@@ -92,7 +92,9 @@ bool OneSidedPositionProjection::solve(const Eigen::VectorXd& q_start, const Eig
     form_.constraint(q_, g_);
     int flip = -1;
     for (int i = 0; i < m_ && flip < 0; ++i)
-      if (!equality_[i] && !(kept && (*kept)[i]) && (active[i] ? L_[i] < -push_tol : g_[i] * scale_inverse_[i] > newton_tol_)) flip = i;
+      if (!equality_[i] && !(kept && (*kept)[i]) &&
+          (active[i] ? L_[i] < -push_tol : (!may_enter || (*may_enter)[i]) && g_[i] * scale_inverse_[i] > newton_tol_))
+        flip = i;
     if (flip < 0) return true;
     active[flip] = !active[flip];
   }

@@ -40,9 +40,12 @@ class OneSidedPositionProjection {
   // on return). False with the reason in `failure`. Adds its Newton iterations to counters.
   // `kept` (optional): one-sided rows to hold at their length like equalities, whatever the sign
   // of their multiplier (nonsmooth generalized-alpha's links in tension: the file's header there).
+  // `may_enter` (optional): the only one-sided rows that may join the active set when they end
+  // beyond their length; the others stay out whatever g says (the variational collision
+  // integrator's substep on the links held, whose closings it locates inside the step instead).
   bool solve(const Eigen::VectorXd& q_start, const Eigen::VectorXd& r_first, const Eigen::VectorXd& q_dir,
              const Eigen::VectorXd& q_free, std::vector<bool>& active, StepCounters& counters, StepFailure& failure,
-             const std::vector<bool>* kept = nullptr);
+             const std::vector<bool>* kept = nullptr, const std::vector<bool>* may_enter = nullptr);
 
   const Eigen::VectorXd& configuration() const { return q_; }  // q
   // q - q_start, summed over Newton's corrections (increment form: the caller forms velocities from it).

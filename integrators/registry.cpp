@@ -21,6 +21,7 @@
 #include "integrators/rkf78/rkf78.hpp"
 #include "integrators/rkmk4/rkmk4.hpp"
 #include "integrators/rkmk45/rkmk45.hpp"
+#include "integrators/variational_collision/variational_collision.hpp"
 
 namespace tb {
 
@@ -43,6 +44,7 @@ std::vector<IntegratorInfo> integrator_registry() {
       rk45_info(),
       rkmk4_info(),
       rkmk45_info(),
+      variational_collision_info(),
   };
 }
 
