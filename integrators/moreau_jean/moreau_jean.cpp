@@ -24,6 +24,7 @@
 // smooth error; how far its snap is from Newton's law the snap study measures apart.
 
 #include "integrators/moreau_jean/moreau_jean.hpp"
+#include "integrators/unilateral_scheme_requirements.hpp"
 
 #include <cmath>
 
@@ -121,12 +122,7 @@ IntegratorInfo moreau_jean_info() {
                       })};
   info.why_not = [](const Formulation& f) -> std::string {
     const auto& form = static_cast<const ConstrainedMechanicalFormulation&>(f);
-    if (!form.unilateral())
-      return "its constraints are bilateral (links that can push): Moreau-Jean's impulses are one-sided, P >= 0, and would "
-             "let them open";
-    if (form.mass_depends_on_configuration()) return "its mass matrix depends on the configuration; the scheme takes M constant";
-    if (form.work_terms() < 1) return "its unilateral form has no work term to book the impacts' loss in";
-    return "";
+    return why_not_unilateral_scheme(form, "Moreau-Jean's impulses are one-sided, P >= 0,");
   };
   info.impacts_by = "a velocity-level impulse problem every step (an LCP by principal pivoting) with Newton's impact law";
   return info;

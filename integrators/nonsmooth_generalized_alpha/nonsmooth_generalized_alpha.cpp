@@ -99,6 +99,7 @@
 #include "integrators/alpha_parameters.hpp"
 #include "integrators/one_sided_positions.hpp"
 #include "integrators/step_end_impulses.hpp"
+#include "integrators/unilateral_scheme_requirements.hpp"
 #include "integrators/work_terms.hpp"
 
 namespace tb {
@@ -365,11 +366,7 @@ IntegratorInfo nonsmooth_generalized_alpha_info() {
                       })};
   info.why_not = [](const Formulation& f) -> std::string {
     const auto& form = static_cast<const ConstrainedMechanicalFormulation&>(f);
-    if (!form.unilateral())
-      return "its constraints are bilateral (links that can push): this method's tensions and impulses are one-sided "
-             "and would let them open";
-    if (form.mass_depends_on_configuration()) return "its mass matrix depends on the configuration; the scheme takes M constant";
-    if (form.work_terms() < 1) return "its unilateral form has no work term to book the impacts' loss in";
+    if (std::string why = why_not_unilateral_scheme(form, "this method's tensions and impulses are one-sided"); !why.empty()) return why;
     if (std::string why = form.why_not_tangents(); !why.empty()) return why + " (the smooth stage's Newton matrix)";
     Eigen::VectorXd H;
     const Eigen::VectorXd y0 = form.initial_state();

@@ -55,6 +55,7 @@
 #include "integrators/one_sided_positions.hpp"
 #include "integrators/rattle_step.hpp"
 #include "integrators/step_end_impulses.hpp"
+#include "integrators/unilateral_scheme_requirements.hpp"
 #include "integrators/work_terms.hpp"
 
 namespace tb {
@@ -175,12 +176,7 @@ IntegratorInfo nonsmooth_rattle_info() {
                       })};
   info.why_not = [](const Formulation& f) -> std::string {
     const auto& form = static_cast<const ConstrainedMechanicalFormulation&>(f);
-    if (!form.unilateral())
-      return "its constraints are bilateral (links that can push): this method's multipliers are one-sided and would let "
-             "them open";
-    if (form.mass_depends_on_configuration()) return "its mass matrix depends on the configuration; the scheme takes M constant";
-    if (form.work_terms() < 1) return "its unilateral form has no work term to book the impacts' loss in";
-    return "";
+    return why_not_unilateral_scheme(form, "this method's multipliers are one-sided");
   };
   info.impacts_by = "one-sided position and velocity projections each step (active sets by principal pivoting) with "
                     "Newton's impact law";

@@ -66,6 +66,7 @@
 #include "core/unilateral_impulse.hpp"
 #include "integrators/one_sided_positions.hpp"
 #include "integrators/rattle_step.hpp"
+#include "integrators/unilateral_scheme_requirements.hpp"
 #include "integrators/work_terms.hpp"
 
 namespace tb {
@@ -335,12 +336,7 @@ IntegratorInfo variational_collision_info() {
                       })};
   info.why_not = [](const Formulation& f) -> std::string {
     const auto& form = static_cast<const ConstrainedMechanicalFormulation&>(f);
-    if (!form.unilateral())
-      return "its constraints are bilateral (links that can push): this method's links hold only in tension and would "
-             "let them open";
-    if (form.mass_depends_on_configuration()) return "its mass matrix depends on the configuration; the scheme takes M constant";
-    if (form.work_terms() < 1) return "its unilateral form has no work term to book the impacts' loss in";
-    return "";
+    return why_not_unilateral_scheme(form, "this method's links hold only in tension");
   };
   info.impacts_by = "the collision time solved inside the step (a RATTLE piece to the collision point), Moreau's impact "
                     "problem with Newton's law there, then RATTLE on the rest of the step";
