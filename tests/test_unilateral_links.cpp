@@ -129,6 +129,9 @@ TEST_CASE("unilateral closed forms: the libration against differences, the snaps
   Eigen::VectorXd inside;
   REQUIRE(w->state(0.5 * (sw[0].first + sw[1].first), inside));
   CHECK(inside.head<2>().norm() < p.l - 1e-3);
+  // With e > 0 each snap is a rebound into another flight, not the swing these answers follow: none.
+  CHECK_FALSE(pp::unilateral_closed_form(unilateral_parameters(0.5), drop));
+  CHECK_FALSE(pp::unilateral_closed_form(unilateral_parameters(0.5), whirl));
 }
 
 TEST_CASE("unilateral link: the taut tension's rate against central differences along the constrained flow", "[unilateral]") {

@@ -65,6 +65,9 @@ std::optional<Eigen::Vector2d> libration(const Parameters& p, double theta_a, do
 
 std::optional<SwitchingClosedForm> unilateral_closed_form(const Parameters& p, const InitialCondition& ic) {
   if (!p.unilateral || !(p.g > 0.0)) return std::nullopt;
+  // Each snap here is followed by a swing: true for e = 0 only. With e > 0 the mass rebounds into
+  // another flight (a sequence of hits that accumulates, Zeno), which these answers do not follow.
+  if (p.restitution != 0.0) return std::nullopt;
   const Eigen::Vector4d s0 = initial_physical(p, ic);
   const double m = p.m, l = p.l, g = p.g, e = p.restitution;
   std::vector<Phase> phases;

@@ -18,7 +18,7 @@
 namespace tb::planar_pendulum {
 
 // The closed form of the case (p, ic), where it is a drop from rest or a whirl from the bottom
-// with 2 g l < v0^2 < 4 g l; nullopt otherwise.
+// with 2 g l < v0^2 < 4 g l, with e = 0 (a snap followed by a swing); nullopt otherwise.
 std::optional<SwitchingClosedForm> unilateral_closed_form(const Parameters& p, const InitialCondition& ic);
 
 // The pendulum's libration from (theta_a, omega_a) after a time tau (seconds): [theta, omega];
