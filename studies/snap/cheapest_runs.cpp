@@ -38,7 +38,7 @@ std::vector<std::string> write_cheapest_runs(std::ostringstream& md, const std::
           if (p->role == SnapRole::Compared && p->key.label() == label) ++runs, failed += p->measured.outcome.ok() ? 0 : 1;
         if (failed > 0)
           cell += " (" + std::to_string(failed) + " of its " + std::to_string(runs) + " runs failed" +
-                  (failed < runs ? "; none of the others reached it)" : ")");
+                  (failed < runs ? "; none of the others qualified)" : ")");
       }
       row.push_back(cheapest ? cheapest->setting() + ", " + seconds(cheapest->measured.runtime_s) + " s" : cell);
       if (cheapest) cheapest_of.push_back(cheapest);
@@ -47,7 +47,7 @@ std::vector<std::string> write_cheapest_runs(std::ostringstream& md, const std::
     std::sort(cheapest_of.begin(), cheapest_of.end(),
               [](const SnapPoint* a, const SnapPoint* b) { return a->measured.runtime_s < b->measured.runtime_s; });
     const auto named = [&](const SnapPoint* p) {
-      return p->key.label() + " at " + p->setting() + " (" + seconds(p->measured.runtime_s) + " s)" + rules.context(*p);
+      return p->key.label() + " at " + p->setting() + " (" + seconds(p->measured.runtime_s) + " s)" + rules.context(*p, target);
     };
     std::string words = "to " + format_g(target) + " m: ";
     if (cheapest_of.empty()) {
@@ -69,13 +69,21 @@ std::vector<std::string> write_cheapest_runs(std::ostringstream& md, const std::
       }
       // The headline asks at what step: where the cheapest is adaptive, the cheapest fixed step too,
       // unless the words above already name it.
+      // Fixed-step methods within a factor 2 of that one are named beside it, not ranked; where none
+      // reached the target, that is said (a referee read).
       if (cheapest_of[0]->adaptive()) {
-        for (size_t k = 1; k < cheapest_of.size(); ++k) {
-          if (cheapest_of[k]->adaptive()) continue;
-          if (words.find(cheapest_of[k]->key.label() + " at ") == std::string::npos)
-            words += "; the cheapest fixed step: " + named(cheapest_of[k]) + ", " +
-                     format_g(cheapest_of[k]->measured.runtime_s / cheapest_of[0]->measured.runtime_s, 2) + "× the cheapest's time";
-          break;
+        size_t first_fixed = cheapest_of.size();
+        for (size_t k = 1; k < cheapest_of.size() && first_fixed == cheapest_of.size(); ++k)
+          if (!cheapest_of[k]->adaptive()) first_fixed = k;
+        if (first_fixed == cheapest_of.size()) {
+          words += "; no fixed step reached it";
+        } else if (words.find(cheapest_of[first_fixed]->key.label() + " at ") == std::string::npos) {
+          const SnapPoint* f = cheapest_of[first_fixed];
+          words += "; the cheapest fixed step: " + named(f) + ", " +
+                   format_g(f->measured.runtime_s / cheapest_of[0]->measured.runtime_s, 2) + "× the cheapest's time";
+          for (size_t k = first_fixed + 1; k < cheapest_of.size(); ++k)
+            if (!cheapest_of[k]->adaptive() && cheapest_of[k]->measured.runtime_s < kUnresolvedRatio * f->measured.runtime_s)
+              words += ", not resolved from " + named(cheapest_of[k]) + " (within a factor " + format_g(kUnresolvedRatio) + ")";
         }
       }
     }

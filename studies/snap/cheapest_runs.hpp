@@ -23,8 +23,9 @@ struct CheapestRunsRules {
   std::function<double(const SnapPoint&)> error;        // a run's position error at the horizon (m; NaN: none)
   std::function<bool(const SnapPoint&)> counts;         // whether the run may be named at all
   std::string counts_words;                             // what `counts` asks, for the page
-  // Words said beside a run the advice names ("" for none): e.g. that its method fails at coarser settings.
-  std::function<std::string(const SnapPoint&)> context = [](const SnapPoint&) { return std::string(); };
+  // Words said beside a run the advice names for a target ("" for none): e.g. what its method's coarser
+  // settings did (failed, gained energy, or stayed short of the target).
+  std::function<std::string(const SnapPoint&, double target)> context = [](const SnapPoint&, double) { return std::string(); };
   // Where given, one row per target of snap_advice.csv (kAdviceCsvHeader), which the report's front
   // page reads back (studies/snap/read_back.cpp): the advice for a cable that goes slack, there too.
   std::ostream* advice_csv = nullptr;
