@@ -1,7 +1,7 @@
 // The snap study's advice (studies/snap/cheapest_runs.cpp) on made-up runs whose runtimes and errors
 // are set here: which method it names cheapest, which it leaves unranked (runtimes within a factor 2,
 // of the cheapest or of the next method), the cheapest fixed step beside an adaptive cheapest (the
-// issue's "at what step"), and what it says of a method that reached no target.
+// issue's "at what step", or that none reached the target), and what it says of a method that reached no target.
 
 #include <catch2/catch.hpp>
 
@@ -99,8 +99,10 @@ TEST_CASE("snap advice: nobody ranked within a factor 2 of the next method; the 
     rules.error = [&](const SnapPoint& p) { return &p == &pts[2] ? 0.1 : 1e-3; };
     rules.counts = [](const SnapPoint&) { return true; };
     std::ostringstream md;
-    write_cheapest_runs(md, of_case, rules);
+    const auto words = write_cheapest_runs(md, of_case, rules);
     INFO(md.str());
-    CHECK(md.str().find("not reached (1 of its 2 runs failed; none of the others reached it)") != std::string::npos);
+    CHECK(md.str().find("not reached (1 of its 2 runs failed; none of the others qualified)") != std::string::npos);
+    REQUIRE(words.size() == 1);
+    CHECK(words[0].find("no fixed step reached it") != std::string::npos);
   }
 }
