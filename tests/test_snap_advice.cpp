@@ -59,8 +59,8 @@ std::vector<std::string> advise(const std::vector<SnapPoint>& points, const std:
 
 }  // namespace
 
-TEST_CASE("snap advice: nobody ranked within a factor 2 of the next method; the cheapest fixed step beside an adaptive "
-          "cheapest; a method that reached nothing says whether its runs failed",
+TEST_CASE("snap advice: nobody ranked within a factor 2 of the next method, the cheapest fixed step beside an adaptive "
+          "cheapest, and a method that reached nothing says whether its runs failed",
           "[snap][advice]") {
   const Roles r = roles();
   const Case c = testing::bundled_cases().front();
