@@ -84,6 +84,14 @@ struct Piece {
   std::vector<bool> held;
 };
 
+// What every piece from one state needs, computed once per state: the regula falsi takes up to
+// tens of pieces from the same start, which differ only in their length.
+struct PieceStart {
+  double t = 0.0;
+  Eigen::VectorXd q, v, f, a;   // the state, f(t, q, v) and the free acceleration M^-1 f
+  std::vector<bool> may_enter;  // the links held and those at their length there
+};
+
 class VariationalCollisionStepper final : public FixedStepStepper {
  public:
   VariationalCollisionStepper(const ConstrainedMechanicalFormulation& form, const IntegratorSettings& s, double t0)
@@ -109,8 +117,10 @@ class VariationalCollisionStepper final : public FixedStepStepper {
     double t = t_, remaining = h;
     const int most_collisions = m_ + 8;
     for (int collisions = 0;; ++collisions) {
+      PieceStart start;
+      if (!begin_pieces(t, y, start, failure)) return false;
       Piece piece;
-      if (!take_piece(t, remaining, y, 1.0, piece, failure)) return false;
+      if (!take_piece(start, remaining, piece, failure)) return false;
       const std::vector<int> beyond = links_beyond(piece);
       if (beyond.empty()) return finish_step(t, remaining, y, piece, next, failure);
       if (collisions == most_collisions) {
@@ -120,7 +130,7 @@ class VariationalCollisionStepper final : public FixedStepStepper {
         return false;
       }
       double fraction = 0.0;
-      if (!locate_collision(t, remaining, y, beyond, fraction, piece, failure)) return false;
+      if (!locate_collision(start, remaining, beyond, fraction, piece, failure)) return false;
       const double tau = fraction * remaining;
       if (!collide(t, tau, y, piece, failure)) return false;
       t += tau;
@@ -132,28 +142,39 @@ class VariationalCollisionStepper final : public FixedStepStepper {
     }
   }
 
-  // The RATTLE piece of length fraction * tau from y, with the links held (held_) and those at
-  // their length at its start allowed to take a position multiplier, no other link.
-  bool take_piece(double t, double tau_full, const Eigen::VectorXd& y, double fraction, Piece& out, StepFailure& failure) {
-    const double tau = fraction * tau_full;
-    const Eigen::VectorXd q = y.head(n_), v = y.segment(n_, n_);
+  // The start of the pieces from (t, y): f, the free acceleration, and the links allowed a position
+  // multiplier (those held, and those at their length there).
+  bool begin_pieces(double t, const Eigen::VectorXd& y, PieceStart& start, StepFailure& failure) {
+    start.t = t;
+    start.q = y.head(n_);
+    start.v = y.segment(n_, n_);
+    form_.force(t, start.q, start.v, start.f);
+    ++counters_.rhs_evals;
+    if (!solver_->factor_active(start.q, start.q, equality_)) {
+      failure = {StepFailure::Kind::SolverFailed, "the form's solver cannot factor the mass matrix without its one-sided constraints"};
+      return false;
+    }
+    Eigen::VectorXd unused;
+    solver_->solve(start.f, Eigen::VectorXd::Zero(m_), start.a, unused);
+    form_.constraint(start.q, g_);
+    start.may_enter.resize(m_);
+    for (int i = 0; i < m_; ++i) start.may_enter[i] = held_[i] || g_[i] * scale_inverse_[i] >= -tol_;
+    return true;
+  }
+
+  // The RATTLE piece of length tau from the start, with the links held (held_) and those at their
+  // length at its start allowed to take a position multiplier, no other link.
+  bool take_piece(const PieceStart& start, double tau, Piece& out, StepFailure& failure) {
+    const Eigen::VectorXd& q = start.q;
+    const Eigen::VectorXd& v = start.v;
     if (tau == 0.0) {
       out = {q, v, Eigen::VectorXd::Zero(m_), held_};
       return true;
     }
-    form_.force(t, q, v, f_);
-    ++counters_.rhs_evals;
-    if (!solver_->factor_active(q, q, equality_)) {
-      failure = {StepFailure::Kind::SolverFailed, "the form's solver cannot factor the mass matrix without its one-sided constraints"};
-      return false;
-    }
-    Eigen::VectorXd a, unused;
-    solver_->solve(f_, Eigen::VectorXd::Zero(m_), a, unused);
-    const Eigen::VectorXd q_free = q + tau * v + 0.5 * tau * tau * a;
-    form_.constraint(q, g_);
-    std::vector<bool> may_enter(m_), active(held_);
-    for (int i = 0; i < m_; ++i) may_enter[i] = held_[i] || g_[i] * scale_inverse_[i] >= -tol_;
-    if (!positions_.solve(q + tau * v, 0.5 * tau * tau * f_, q, q_free, active, counters_, failure, nullptr, &may_enter))
+    const Eigen::VectorXd q_free = q + tau * v + 0.5 * tau * tau * start.a;
+    std::vector<bool> active(held_);
+    if (!positions_.solve(q + tau * v, 0.5 * tau * tau * start.f, q, q_free, active, counters_, failure, nullptr,
+                          &start.may_enter))
       return false;
     out.q = positions_.configuration();
     out.multipliers = positions_.multipliers();
@@ -164,13 +185,13 @@ class VariationalCollisionStepper final : public FixedStepStepper {
     }
     // v_k+1/2 from the displacement (increment form), then the second half kick without impulse.
     const Eigen::VectorXd v_half = v + positions_.displacement() / tau;
-    form_.force(t + tau, out.q, v_half, f1_);
+    form_.force(start.t + tau, out.q, v_half, f1_);
     ++counters_.rhs_evals;
     if (!solver_->factor_active(out.q, out.q, equality_)) {
       failure = {StepFailure::Kind::SolverFailed, "the form's solver cannot factor the mass matrix without its one-sided constraints"};
       return false;
     }
-    Eigen::VectorXd kick;
+    Eigen::VectorXd kick, unused;
     solver_->solve(0.5 * tau * f1_, Eigen::VectorXd::Zero(m_), kick, unused);
     out.v_free = v_half + kick;
     return true;
@@ -196,10 +217,11 @@ class VariationalCollisionStepper final : public FixedStepStepper {
   // FMOW's collision time: the fraction alpha of the remaining time at which the first of the links
   // `beyond` reaches its length along the RATTLE piece, by the Illinois method on the largest
   // relative gap (negative at alpha = 0, above the tolerance at 1), to |gap| <= tol / 2.
-  bool locate_collision(double t, double tau, const Eigen::VectorXd& y, const std::vector<int>& beyond, double& fraction,
-                        Piece& at, StepFailure& failure) {
+  bool locate_collision(const PieceStart& start, double tau, const std::vector<int>& beyond, double& fraction, Piece& at,
+                        StepFailure& failure) {
+    const double t = start.t;
     Piece lo_piece;
-    if (!take_piece(t, tau, y, 0.0, lo_piece, failure)) return false;
+    if (!take_piece(start, 0.0, lo_piece, failure)) return false;
     double lo = 0.0, hi = 1.0, gap_lo = largest_gap(lo_piece, beyond), gap_hi = largest_gap(at, beyond);
     if (gap_lo >= -0.5 * tol_) {  // a link at its length at the piece's start, moving out: collides there
       fraction = 0.0;
@@ -211,7 +233,7 @@ class VariationalCollisionStepper final : public FixedStepStepper {
     for (int it = 0; it < 200; ++it) {
       const double trial = (lo * gap_hi - hi * gap_lo) / (gap_hi - gap_lo);
       fraction = std::clamp(trial, lo + 1e-3 * (hi - lo), hi - 1e-3 * (hi - lo));
-      if (!take_piece(t, tau, y, fraction, at, failure)) return false;
+      if (!take_piece(start, fraction * tau, at, failure)) return false;
       const double gap = largest_gap(at, beyond);
       if (std::abs(gap) <= 0.5 * tol_) return true;
       if (gap > 0.0) {
@@ -232,7 +254,7 @@ class VariationalCollisionStepper final : public FixedStepStepper {
       if ((hi - lo) * std::abs(tau) <= 4.0 * std::numeric_limits<double>::epsilon() * (std::abs(t) + std::abs(tau))) {
         if (beyond_at_hi <= kGapFloor) {
           fraction = hi;
-          return take_piece(t, tau, y, hi, at, failure);
+          return take_piece(start, hi * tau, at, failure);
         }
         failure = {StepFailure::Kind::SolverFailed,
                    "the links' gap jumps across the collision time (to " + format_g(beyond_at_hi, 3) +
@@ -245,25 +267,16 @@ class VariationalCollisionStepper final : public FixedStepStepper {
   }
 
   // The impact at the collision point: Moreau's impact problem with Newton's law over the links at
-  // their length there, from the piece's pre-impact velocity; the work terms over the piece, and the
-  // impulses' loss booked in the first; y becomes (q~, v~+).
+  // their length there, from the piece's pre-impact velocity; y becomes (q~, v~+).
   bool collide(double t, double tau, Eigen::VectorXd& y, const Piece& piece, StepFailure& failure) {
-    const std::vector<bool> at_limit = links_at_limit(piece.q);
-    const ImpulseSolution impact = solve_impulses(form_, *solver_, piece.q, piece.v_free, piece.v_free, form_.restitution(), at_limit);
+    const ImpulseSolution impact =
+        solve_impulses(form_, *solver_, piece.q, piece.v_free, piece.v_free, form_.restitution(), links_at_limit(piece.q));
     if (!impact.ok) {
       failure = {StepFailure::Kind::SolverFailed, "the collision's impulse problem: " + impact.why_not};
       return false;
     }
-    Eigen::VectorXd next = y;
-    next.head(n_) = piece.q;
-    next.segment(n_, n_) = impact.v_plus;
-    if (!all_finite(next.head(2 * n_))) {
-      failure = {StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)"};
-      return false;
-    }
-    if (tau > 0.0) work_.advance(t, tau, y.head(n_), y.segment(n_, n_), piece.q, impact.v_plus, y, next);
-    next[2 * n_] += impact.energy_taken;
-    for (int i = 0; i < m_; ++i) held_[i] = equality_[i] || (piece.held[i] && piece.multipliers[i] > 0.0) || impact.active[i];
+    Eigen::VectorXd next;
+    if (!end_piece(t, tau, y, piece, impact, true, next, failure)) return false;
     y = next;
     return true;
   }
@@ -285,16 +298,24 @@ class VariationalCollisionStepper final : public FixedStepStepper {
       failure = {StepFailure::Kind::SolverFailed, velocity.why_not};
       return false;
     }
+    return end_piece(t, tau, y, piece, velocity, collision, next, failure);
+  }
+
+  // The state at a piece's end from the impulses there: (q, v+), the work terms advanced over the
+  // piece, the impulses' loss booked in the first where `book` (a collision), and the links held
+  // after it (a multiplier in the piece or an impulse at its end).
+  bool end_piece(double t, double tau, const Eigen::VectorXd& y, const Piece& piece, const ImpulseSolution& impulses, bool book,
+                 Eigen::VectorXd& next, StepFailure& failure) {
     next = y;
     next.head(n_) = piece.q;
-    next.segment(n_, n_) = velocity.v_plus;
+    next.segment(n_, n_) = impulses.v_plus;
     if (!all_finite(next.head(2 * n_))) {
       failure = {StepFailure::Kind::Diverged, "state became non-finite (NaN/Inf)"};
       return false;
     }
-    work_.advance(t, tau, y.head(n_), y.segment(n_, n_), piece.q, velocity.v_plus, y, next);
-    if (collision) next[2 * n_] += velocity.energy_taken;
-    for (int i = 0; i < m_; ++i) held_[i] = equality_[i] || (piece.held[i] && piece.multipliers[i] > 0.0) || velocity.active[i];
+    if (tau > 0.0) work_.advance(t, tau, y.head(n_), y.segment(n_, n_), piece.q, impulses.v_plus, y, next);
+    if (book) next[2 * n_] += impulses.energy_taken;
+    for (int i = 0; i < m_; ++i) held_[i] = equality_[i] || (piece.held[i] && piece.multipliers[i] > 0.0) || impulses.active[i];
     return true;
   }
 
@@ -318,7 +339,7 @@ class VariationalCollisionStepper final : public FixedStepStepper {
   const std::vector<bool> equality_;  // the form's equality rows (always held)
   const Eigen::VectorXd scale_inverse_;
   std::vector<bool> held_;  // the links held: at their length with a multiplier or an impulse in the last piece
-  Eigen::VectorXd f_, f1_, g_;
+  Eigen::VectorXd f1_, g_;
 };
 
 }  // namespace
