@@ -42,6 +42,12 @@ struct SwitchingFunctions {
   // (IntegratorInfo::impacts_by): a method that steps through a velocity jump as if the motion
   // were smooth integrates another system.
   std::string impacts = {};
+  // Where a closing can rebound (e > 0): the link is slack again at once after the impact, though the
+  // tension its state implies may stay positive (in free space m v_t^2 / l, whatever the gap), so an
+  // observer reads a link that was taut and is now inside its length beyond gap_tolerance, moving
+  // inwards, as opened, and a flight whose gap turns from outward to inward across a sample interval
+  // while its extrapolation reached the length as a hit and its rebound inside that interval.
+  bool rebounds = false;
   // A model with impacts declares its links' gaps here (m, <= 0 admissible: |r| - l of a string)
   // and their rates; `evaluate` is then each link's tension where it holds (over `stiffness`, so in
   // metres too), the function whose zero is an opening. A link is taut from a closing (its gap

@@ -62,6 +62,7 @@ std::shared_ptr<const Model> make_unilateral_model(const Parameters& p, const In
                   "|J_j - J_{j-1}| - l (m; it closes where this reaches 0), cable by cable from the payload";
   links.stiffness = stiffness;
   links.gap_tolerance = kLinkAtLength * l;
+  links.rebounds = p.restitution > 0.0;
   auto form = std::make_shared<const ConstrainedForm>(p, ic);
   // The tension and its rate along the motion (a central difference over 1e-7 fall times, for the
   // observer's interpolation only).

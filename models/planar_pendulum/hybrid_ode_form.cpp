@@ -16,14 +16,17 @@ namespace tb::planar_pendulum {
 namespace {
 constexpr int kWork = 4, kMode = 5;
 bool taut_mode(const Eigen::VectorXd& y) { return y[kMode] > 0.5; }
-// A tension this small (relative to m g) at a located opening is its zero to the locator's
+// A tension this small (relative to m g, or m (1 m/s^2) in free space) at a located opening is its zero to the locator's
 // bracket (a few ulps of t times dT/dt): the link opens there.
 constexpr double kOpeningTension = 1e-8;
-// A rebound's flight shorter than this fraction of sqrt(l / g) ends the run as a Zeno accumulation.
+// A rebound's flight shorter than this fraction of the motion's time scale (sqrt(l / g); l / |v0| in free
+// space) ends the run as a Zeno accumulation.
 constexpr double kZenoFlight = 1e-6;
 }  // namespace
 
-double HybridOdeForm::baumgarte_rate() const { return 4.0 * std::sqrt(p_.g / p_.l); }
+double HybridOdeForm::baumgarte_rate() const {
+  return p_.g > 0.0 ? 4.0 * std::sqrt(p_.g / p_.l) : 4.0 / motion_time_scale(p_, initial_physical(p_, ic_));
+}
 
 Eigen::VectorXd HybridOdeForm::initial_state() const {
   Eigen::VectorXd y = Eigen::VectorXd::Zero(6);
@@ -59,7 +62,7 @@ void HybridOdeForm::switching_values(double /*t*/, const Eigen::VectorXd& y, Eig
   rate.resize(1);
   const Eigen::Vector4d state = y.head<4>();
   if (taut_mode(y)) {
-    const double k = p_.m * p_.g / p_.l;
+    const double k = tension_scale(p_);
     s[0] = stabilised_tension(y) / k;
     rate[0] = taut_tension_rate(p_, state) / k;  // the unstabilised rate: only a probe's guide
   } else {
@@ -71,7 +74,7 @@ void HybridOdeForm::switching_values(double /*t*/, const Eigen::VectorXd& y, Eig
 
 bool HybridOdeForm::apply_jump(double t, Eigen::VectorXd& y) const {
   if (taut_mode(y)) {
-    if (!(stabilised_tension(y) <= kOpeningTension * p_.m * p_.g)) return false;  // not its zero: no event
+    if (!(stabilised_tension(y) <= kOpeningTension * tension_scale(p_) * p_.l)) return false;  // not its zero: no event
     y[kMode] = 0.0;
     return true;
   }
@@ -94,7 +97,7 @@ bool HybridOdeForm::apply_jump(double t, Eigen::VectorXd& y) const {
     // swing's time scale the locator would chase them through round-off: reported, never looped on.
     const double v_t2 = s.tail<2>().squaredNorm(), a_r = v_t2 / p_.l + p_.g * r_hat.y();
     const double flight = a_r > 0.0 ? 2.0 * p_.restitution * v_r / a_r : std::numeric_limits<double>::infinity();
-    if (flight < kZenoFlight * std::sqrt(p_.l / p_.g))
+    if (flight < kZenoFlight * motion_time_scale(p_, initial_physical(p_, ic_)))
       throw std::runtime_error("Zeno accumulation of impacts at t = " + format_g(t, 10) + " s: the rebound at v_r = " +
                                format_g(v_r, 3) + " m/s flies " + format_g(flight, 3) + " s, and the rebounds (each e = " +
                                format_g(p_.restitution) + " times the last) accumulate within " +

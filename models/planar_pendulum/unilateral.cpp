@@ -19,8 +19,16 @@ double taut_tension_rate(const Parameters& p, const Eigen::Vector4d& s) {
   return p.m * (p.g * v.y() + 2.0 * v_dot_a) / n - T * v_r / n;
 }
 
+double motion_time_scale(const Parameters& p, const Eigen::Vector4d& start) {
+  if (p.g > 0.0) return std::sqrt(p.l / p.g);
+  const double speed = start.tail<2>().norm();
+  return speed > 0.0 ? p.l / speed : 1.0;
+}
+
+double tension_scale(const Parameters& p) { return p.m * (p.g > 0.0 ? p.g : 1.0) / p.l; }
+
 void link_tension_function(const Parameters& p, const Eigen::Vector4d& s, double& value, double& rate) {
-  const double k = p.m * p.g / p.l;
+  const double k = tension_scale(p);
   value = taut_tension(p, s) / k;
   rate = taut_tension_rate(p, s) / k;
 }

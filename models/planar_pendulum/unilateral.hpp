@@ -19,8 +19,16 @@ namespace tb::planar_pendulum {
 double taut_tension(const Parameters& p, const Eigen::Vector4d& s);
 double taut_tension_rate(const Parameters& p, const Eigen::Vector4d& s);
 
+// The tension that the link's tension function measures in metres (N/m): m g / l, or m (1 m/s^2) / l in
+// free space (g = 0), where the string's tension m v_t^2 / l has no weight to compare with.
+double tension_scale(const Parameters& p);
+
+// The motion's time scale (s): sqrt(l / g), the swing's; in free space (g = 0) l / |v0|, the time the
+// start's speed takes to cross a radius (1 s where nothing moves).
+double motion_time_scale(const Parameters& p, const Eigen::Vector4d& start);
+
 // The measurement's functions of the link (SwitchingFunctions: the same for every form and
-// integrator), in metres: its tension over k = m g / l (the opening is its zero) and its gap |r| - l
+// integrator), in metres: its tension over tension_scale(p) (the opening is its zero) and its gap |r| - l
 // (the closing is its zero), each with its rate.
 void link_tension_function(const Parameters& p, const Eigen::Vector4d& s, double& value, double& rate);
 void link_gap_function(const Parameters& p, const Eigen::Vector4d& s, double& value, double& rate);

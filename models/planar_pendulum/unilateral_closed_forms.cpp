@@ -63,7 +63,122 @@ std::optional<Eigen::Vector2d> libration(const Parameters& p, double theta_a, do
   return Eigen::Vector2d(2.0 * half, 2.0 * k * w0 * cn * dn / std::cos(half));
 }
 
+namespace {
+
+// The rebound in free space (g = 0): chords of the circle, each hit by Newton's law.
+std::optional<SwitchingClosedForm> rebound_closed_form(const Parameters& p, const InitialCondition& ic) {
+  if (!p.unilateral || p.g != 0.0) return std::nullopt;
+  const Eigen::Vector4d s0 = initial_physical(p, ic);
+  const double m = p.m, l = p.l, e = p.restitution;
+  Eigen::Vector2d r = s0.head<2>(), v = s0.tail<2>();
+  // A flight first: inside the circle, or on it moving inwards (a taut start is not this case).
+  if (!(v.squaredNorm() > 0.0) || !(r.norm() < l || r.dot(v) < 0.0)) return std::nullopt;
+  // The first hit: |r + v tau|^2 = l^2, a v^2 tau^2 + b tau + c = 0 with c = |r|^2 - l^2 <= 0, its positive
+  // root in the cancellation-free form (q / a where b < 0, c / q where b >= 0).
+  const double a = v.squaredNorm(), b = 2.0 * r.dot(v), c = r.squaredNorm() - l * l;
+  const double q = -0.5 * (b + std::copysign(std::sqrt(std::max(0.0, b * b - 4.0 * a * c)), b));
+  double t = b < 0.0 ? q / a : c / q;
+  // Without gravity a flight is a chord: the angular momentum r x v is kept in flight and by the radial
+  // impulse, so every hit has the same tangential speed v_t = |r x v| / l, and a chord leaves the circle
+  // with the radial speed it meets it with, so the n-th hit (from 0) meets it with e^n v_r0 and the flight
+  // after it lasts 2 l e v_r,n / (v_t^2 + e^2 v_r,n^2) (|r + v+ tau| = l with r.v+ = -l e v_r,n).
+  std::vector<Phase> phases;
+  Phase first;
+  first.flight = true;
+  first.r0 = r;
+  first.v0 = v;
+  phases.push_back(first);
+  std::vector<std::pair<double, bool>> switches;
+  SwitchingClosedForm answers;
+  const double v_t = std::abs(r.x() * v.y() - r.y() * v.x()) / l;
+  double v_r0 = kNaN, lost_total = 0.0;
+  // Hits are followed until their flights are shorter than round-off of the time (the accumulation, e < 1),
+  // or up to kMaxHits (e = 1, or a radial motion whose flights do not shrink).
+  constexpr int kMaxHits = 10000;
+  bool accumulates = false;
+  for (int n = 0; n < kMaxHits; ++n) {
+    r = phases.back().r0 + (t - phases.back().t0) * phases.back().v0;
+    r *= l / r.norm();  // on the circle (round-off of the root)
+    const Eigen::Vector2d n_hat = r / l;
+    const double v_r = n_hat.dot(v);
+    if (n == 0) v_r0 = v_r;
+    const double lost = 0.5 * m * (1.0 - e * e) * v_r * v_r;
+    lost_total += lost;
+    switches.push_back({t, true});
+    answers.impact_losses.push_back(lost);
+    v -= (1.0 + e) * v_r * n_hat;
+    Phase after;
+    after.t0 = t;
+    after.r0 = r;
+    after.v0 = v;
+    const double tau = e > 0.0 ? -2.0 * r.dot(v) / v.squaredNorm() : 0.0;
+    if (!(tau > 16.0 * std::numeric_limits<double>::epsilon() * t)) {
+      // e = 0, or the accumulation: the rest of the hits' flights (a geometric series, ratio e, to first
+      // order in v_r) last 2 l e v_r,n / (v_t^2 (1 - e)); from then on the string is taut and the mass
+      // slides round the circle at v_t (tension m v_t^2 / l).
+      accumulates = true;
+      after.flight = false;
+      const double rest = e > 0.0 ? 2.0 * l * e * std::abs(v_r) / (v_t * v_t * (1.0 - e)) : 0.0;
+      const double turn = e > 0.0 ? 2.0 * e * std::abs(v_r) / (v_t * (1.0 - e)) : 0.0;
+      const double sense = r.x() * v.y() - r.y() * v.x() >= 0.0 ? 1.0 : -1.0;  // counter-clockwise in (x, z)
+      after.t0 = t + rest;
+      after.theta0 = std::atan2(r.y(), r.x()) + sense * turn;  // its angle in (x, z) from +x, here only
+      after.omega0 = sense * v_t / l;
+      phases.push_back(after);
+      break;
+    }
+    after.flight = true;
+    phases.push_back(after);
+    switches.push_back({t, false});  // the rebound: the string is slack again at once
+    t += tau;
+  }
+  if (!accumulates && !(e == 1.0 || v_t == 0.0)) return std::nullopt;
+  const double t_accumulation = accumulates ? phases.back().t0 : kNaN;
+  answers.name = "the rebound in free space";
+  answers.basis = "a mass on a string in free space (g = 0) flies straight chords of the circle |r| = l; Newton's impact law "
+                  "with e = " + format_g(e) + " takes (1 + e) of the radial velocity at each hit and keeps the tangential "
+                  "speed (the angular momentum about the pivot is kept in flight and by the radial impulse), so the n-th hit "
+                  "meets the circle with e^n v_r0 and loses 1/2 m (1 - e^2) e^(2n) v_r0^2; the string is slack again at once "
+                  "after each hit (the rebound, listed as a switch to slack at the hit's time). With e < 1 the hits accumulate "
+                  "(Zeno) at a finite time, after which the mass slides round the circle taut at v_t; the hits are listed up "
+                  "to the accumulation, " + std::to_string(kMaxHits) + " at most";
+  answers.quantities = {{"first hit time (s)", switches.front().first}, {"radial speed at the first hit (m/s)", v_r0},
+                        {"tangential speed at every hit (m/s)", v_t}, {"restitution e", e},
+                        {"energy lost at the first hit (J)", answers.impact_losses.front()},
+                        {"energy lost at all hits (J)", lost_total}};
+  if (switches.size() > 2) answers.quantities.push_back({"second hit time (s)", switches[2].first});
+  if (accumulates) answers.quantities.push_back({"accumulation time (s)", t_accumulation});
+  const double t_covered = switches.back().first;
+  answers.exact = true;
+  answers.switches = [switches](double t_end) {
+    std::vector<std::pair<double, bool>> in;
+    for (const auto& sw : switches)
+      if (sw.first <= t_end) in.push_back(sw);
+    return in;
+  };
+  answers.state = [p, phases, accumulates, t_covered](double t, Eigen::VectorXd& physical) {
+    if (!accumulates && t > t_covered) return false;  // past the hits followed
+    size_t i = 0;
+    while (i + 1 < phases.size() && t >= phases[i + 1].t0) ++i;
+    const Phase& ph = phases[i];
+    physical.resize(4);
+    if (ph.flight) {
+      const double tau = t - ph.t0;
+      physical << ph.r0 + tau * ph.v0, ph.v0;
+      return true;
+    }
+    // Sliding round the circle: angle theta0 + omega0 (t - t0) in (x, z) from +x.
+    const double phi = ph.theta0 + ph.omega0 * (t - ph.t0);
+    physical << p.l * std::cos(phi), p.l * std::sin(phi), -p.l * ph.omega0 * std::sin(phi), p.l * ph.omega0 * std::cos(phi);
+    return true;
+  };
+  return answers;
+}
+
+}  // namespace
+
 std::optional<SwitchingClosedForm> unilateral_closed_form(const Parameters& p, const InitialCondition& ic) {
+  if (p.unilateral && p.g == 0.0) return rebound_closed_form(p, ic);
   if (!p.unilateral || !(p.g > 0.0)) return std::nullopt;
   // Each snap here is followed by a swing: true for e = 0 only. With e > 0 the mass rebounds into
   // another flight (a sequence of hits that accumulates, Zeno), which these answers do not follow.

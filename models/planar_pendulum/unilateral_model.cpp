@@ -35,11 +35,23 @@ std::shared_ptr<const Model> make_unilateral_model(const Parameters& p, const In
       PhysicalParts().then(PhysicalPart::Configuration, 2).then(PhysicalPart::Rate, 2));  // [x, z, vx, vz]
   model->declare_no_rotations();
   model->declare_no_momentum_map();
-  model->declare_slowest_period(2.0 * M_PI * std::sqrt(p.l / p.g),
-                                "2 pi sqrt(l / g), the small swing of the taut string (its slack flights are shorter)");
+  if (p.g > 0.0) {
+    model->declare_slowest_period(2.0 * M_PI * std::sqrt(p.l / p.g),
+                                  "2 pi sqrt(l / g), the small swing of the taut string (its slack flights are shorter)");
+  } else {
+    // In free space the slowest motion is the turn round the circle at the tangential speed the hits
+    // keep, v_t = |r0 x v0| / l; a radial motion crosses the circle and back at its speed.
+    const Eigen::Vector4d s0 = initial_physical(p, ic);
+    const double L = std::abs(s0[0] * s0[3] - s0[1] * s0[2]), speed = s0.tail<2>().norm();
+    const double period = L > 0.0 ? 2.0 * M_PI * p.l * p.l / L : speed > 0.0 ? 4.0 * p.l / speed : 1.0;
+    model->declare_slowest_period(period, L > 0.0 ? "2 pi l^2 / |r0 x v0|, the turn round the circle at the tangential speed the "
+                                                    "hits keep (g = 0)"
+                                                  : speed > 0.0 ? "4 l / |v0|, a radial flight there and back across the circle (g = 0)"
+                                                                : "1 s: at rest in free space nothing moves (g = 0)");
+  }
   SwitchingFunctions link;
   link.count = 1;
-  link.meaning = "the string's tension over m g / l where it holds (m; it opens where this falls through 0), and its gap "
+  link.meaning = "the string's tension over m g / l (m / l in free space) where it holds (m; it opens where this falls through 0), and its gap "
                  "|r| - l (m; it closes where this reaches 0)";
   link.evaluate = [p](double, const Eigen::VectorXd& physical, Eigen::VectorXd& s, Eigen::VectorXd& rate) {
     s.resize(1);
@@ -51,7 +63,8 @@ std::shared_ptr<const Model> make_unilateral_model(const Parameters& p, const In
     rate.resize(1);
     link_gap_function(p, physical.head<4>(), s[0], rate[0]);
   };
-  link.stiffness = p.m * p.g / p.l;  // a value of s is a tension over this
+  link.stiffness = tension_scale(p);  // a value of s is a tension over this
+  link.rebounds = p.restitution > 0.0;
   link.gap_tolerance = kAtLimit * p.l;
   link.impact_loss = [p](double, const Eigen::VectorXd& physical, int) {
     const Eigen::Vector2d r = physical.head<2>(), v = physical.segment<2>(2);

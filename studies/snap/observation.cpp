@@ -49,6 +49,8 @@ SnapRun observe_snaps(const RunRequest& request) {
   Eigen::Vector3d momentum0 = Eigen::Vector3d::Zero();
   double energy0 = 0.0;
   Eigen::VectorXd watched_prev, watched_rate_prev, watched_rate_before, watched_rate_before2;
+  Eigen::VectorXd gap_prev, gap_rate_prev;  // every link's, at the last sample (a rebound's timing)
+  std::vector<double> closed_at;            // each link's last closing (s): a rebound leaves no earlier
   std::vector<bool> taut, armed;  // armed: a slack link whose gap has passed the tolerance, so that it can close
   const double at_length = functions.gap_tolerance;
   // The energy across a snap is read from the sample before it to kAfter samples after its detection:
@@ -60,6 +62,30 @@ SnapRun observe_snaps(const RunRequest& request) {
     double energy_before, booked_before;
   };
   std::vector<Pending> pending;
+  // A rebound's opening, found at sample t inside the length and moving inwards: the time its gap was 0,
+  // extrapolated back from here, by the quadratic g - g' tau + g'' tau^2 / 2 = 0 where the sample before
+  // was already moving inwards (g'' from the two rates, both after the impact), its root nearest the
+  // linear one g / g' (the cancellation-free form), else the linear root. Its floor: the quadratic term's
+  // change of the root, or, linear, g'' unknown, the interval. Not before the link's last closing, and
+  // without an energy window of its own (the closing's covers the impulse).
+  const auto rebound_opening = [&](Eigen::Index i, double t, double dt) {
+    Switch sw;
+    sw.element = int(i);
+    sw.to_taut = false;
+    const double g1 = gap[i], r1 = gap_rate[i];
+    const double linear = g1 / r1;
+    double tau = linear;
+    sw.floor = dt;
+    if (gap_rate_prev.size() == gap.size() && gap_rate_prev[i] < 0.0 && dt > 0.0) {
+      const double s2 = (r1 - gap_rate_prev[i]) / dt, disc = r1 * r1 - 2.0 * s2 * g1;
+      if (disc >= 0.0) {
+        tau = 2.0 * g1 / (r1 - std::sqrt(disc));  // r1 < 0: the root of g1 - r1 tau + s2 tau^2 / 2 nearest g1 / r1
+        sw.floor = std::abs(tau - linear);
+      }
+    }
+    sw.t = std::clamp(t - tau, closed_at[size_t(i)], t);
+    return sw;
+  };
   const SampleObserver observer = [&](double t, const Eigen::VectorXd& y) {
     const Observation o = form->observe(t, y);
     physical = form->physical_state(y);
@@ -78,6 +104,7 @@ SnapRun observe_snaps(const RunRequest& request) {
         armed[size_t(i)] = gap[i] < -at_length;
       }
       watched_rate_before = watched_rate_before2 = Eigen::VectorXd::Constant(links, kNoNumber);
+      closed_at.assign(size_t(links), 0.0);
     }
     out.balance_max = std::max(out.balance_max, std::abs(balance - e0));
     out.overstretch_max = std::max(out.overstretch_max, o.constraint_err);
@@ -105,7 +132,30 @@ SnapRun observe_snaps(const RunRequest& request) {
       if (!was_taut && gap[i] < -at_length) armed[size_t(i)] = true;
       // A taut link opens where its tension falls through 0; a slack one closes where its gap, having
       // passed the tolerance, comes back within it of 0.
-      const bool ends = was_taut ? tension[i] < 0.0 : armed[size_t(i)] && gap[i] >= -at_length;
+      bool ends = was_taut ? tension[i] < 0.0 : armed[size_t(i)] && gap[i] >= -at_length;
+      if (functions.rebounds && !ends) {
+        // A rebound (e > 0). A taut link found inside its length beyond the tolerance and moving inwards
+        // left the circle at its impact though its state's tension stays positive: an opening, timed by
+        // the gap extrapolated back from this sample.
+        if (was_taut && gap[i] < -at_length && gap_rate[i] < 0.0) {
+          out.switches.push_back(rebound_opening(i, t, dt));
+          taut[size_t(i)] = false;
+          armed[size_t(i)] = true;
+          watched[i] = gap[i];
+          watched_rate[i] = gap_rate[i];
+          watched_rate_before[i] = watched_rate_before2[i] = kNoNumber;
+          switched = true;
+          continue;
+        }
+        // A flight whose gap rate turned from outward to inward across the interval, its extrapolation from
+        // the sample before reaching the length inside it: a hit and its rebound both inside the interval
+        // (a method that locates the hit inside its step). The hit is a closing here; the next sample, inside
+        // the length and moving inwards, reads the rebound as above.
+        if (!was_taut && armed[size_t(i)] && gap_rate_prev.size() == links && gap_rate_prev[i] > 0.0 && gap_rate[i] < 0.0) {
+          const double s2 = std::isfinite(watched_rate_before[i]) && dt_prev > 0.0 ? (gap_rate_prev[i] - watched_rate_before[i]) / dt_prev : 0.0;
+          ends = gap_prev[i] + gap_rate_prev[i] * dt + 0.5 * s2 * dt * dt >= 0.0;
+        }
+      }
       if (!ends) {
         watched_rate_before2[i] = watched_rate_before[i];
         watched_rate_before[i] = watched_rate_prev[i];
@@ -154,6 +204,7 @@ SnapRun observe_snaps(const RunRequest& request) {
         sw.own_law = functions.impact_loss(sw.t, at_switch, int(i));
       }
       pending.push_back({out.switches.size(), kAfter, energy_prev, booked_prev});
+      if (sw.to_taut) closed_at[size_t(i)] = sw.t;
       out.switches.push_back(sw);
       taut[size_t(i)] = !was_taut;
       armed[size_t(i)] = false;
@@ -210,6 +261,8 @@ SnapRun observe_snaps(const RunRequest& request) {
     physical_before2 = physical_before;
     physical_before = physical_prev;
     physical_prev = physical;
+    gap_prev = gap;
+    gap_rate_prev = gap_rate;
   };
   const IntegrationOutcome run =
       integrate(*form, *key.integrator, request.settings, request.t_end(), request.measure.sample_interval, observer);
