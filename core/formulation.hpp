@@ -272,6 +272,13 @@ class DaeFormulation : public Formulation {
   // y0 consistent too (the model solves its index-1 system at t0).
   virtual Eigen::VectorXd consistent_initial_state(const BaumgarteParameters& b) const = 0;
   virtual Eigen::VectorXd consistent_initial_derivative(const BaumgarteParameters& b) const = 0;
+  // A hybrid form (apply_jump, issue 48): after its jump at an event at t, the algebraic components of y
+  // and y' such that F(t, y, y') = 0 again (the new mode's multipliers and accelerations), so that the
+  // integrator restarts from consistent values. False (y, y' untouched) where the form has no jumps.
+  virtual bool consistent_after_jump(double /*t*/, Eigen::VectorXd& /*y*/, Eigen::VectorXd& /*yp*/,
+                                     const BaumgarteParameters& /*b*/) const {
+    return false;
+  }
   virtual void residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const BaumgarteParameters& b,
                         Eigen::VectorXd& F) const = 0;
   // dF/dy + cj dF/dy' as (row, column, value) entries; repeated entries are summed.

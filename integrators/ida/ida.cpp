@@ -191,12 +191,28 @@ class IdaStepper final : public sundials::Stepper {
   // solvers and root functions) from y and y' of its interpolant at the root. The residual is
   // continuous across the kink (the force is C^0), so that y' satisfies F(t, y, y') = 0 to the
   // interpolant's accuracy, the error IDA's own step left there.
+  // After a hybrid form's jump there (issue 48: an impact, a change of mode), y' and the multipliers of
+  // the interpolant belong to the old mode: the form re-solves them for the new one (its index-1 system
+  // at the jumped state) and IDA restarts from those consistent values.
   std::string restart_at_event() override {
-    view(yy_.get()) = y_;
-    std::string why = check(IDAGetDky(mem_.get(), t_, 1, yp_.get()), "IDAGetDky");
+    std::string why;
+    if (jumped_) {
+      jumped_ = false;
+      Eigen::VectorXd yp;
+      if (!dae_.consistent_after_jump(t_, y_, yp, b_))
+        return "the form jumped at the event but re-solves no consistent values after a jump";
+      view(yy_.get()) = y_;
+      view(yp_.get()) = yp;
+    } else {
+      view(yy_.get()) = y_;
+      why = check(IDAGetDky(mem_.get(), t_, 1, yp_.get()), "IDAGetDky");
+    }
     if (why.empty()) why = check(IDAReInit(mem_.get(), t_, yy_.get(), yp_.get()), "IDAReInit");
     return why;
   }
+
+  // The form's jump at a located event (Formulation::apply_jump), remembered for the restart.
+  void jump_at_event(double t, Eigen::VectorXd& y) const override { jumped_ = dae_.apply_jump(t, y) || jumped_; }
 
   bool locating() const override { return locating_; }
   void switching_at(double t, const Eigen::VectorXd& y, Eigen::VectorXd& s) const override { dae_.switching_values(t, y, s); }
@@ -446,6 +462,7 @@ class IdaStepper final : public sundials::Stepper {
 
   const DaeFormulation& dae_;
   bool locating_ = false;  // locate_events on a form with switching functions
+  mutable bool jumped_ = false;  // the form jumped at the last located event: consistent values to re-solve
   const BaumgarteParameters b_;
   const int n_;
   int lower_ = 0, upper_ = 0;
@@ -505,6 +522,9 @@ IntegratorInfo ida_info() {
           consuming([](const DaeFormulation& form, const IntegratorSettings& s, double t0) {
             return std::make_unique<IdaStepper>(form, s, t0);
           })};
+  info.impacts_by = "event-driven: each switch located by IDA's root finding (and on its interpolant inside a step), the "
+                    "form's impact law or change of mode applied there, its consistent values re-solved for the new mode (the "
+                    "multipliers and y'), and IDA restarted at order 1";
   // Its Baumgarte rates, given where they act on nothing, are refused (core/formulation.hpp).
   info.idle_setting = [](const std::string& key, const Formulation& form) {
     const std::string idle = idle_baumgarte_setting(key, form);

@@ -34,7 +34,8 @@
 //       v_n+1 = v~ - M^-1 G(q_n+1)^T Lambda,  0 <= Lambda_i  ⊥  -(G_i v_n+1 + e G_i v_n) >= 0.
 //  At a step where a link snaps taut (at its length at q_n+1, not held, approached: G_i v_n > 0),
 //  wdot_n+1 is taken again at (q_n+1, v_n+1) from the acceleration-level problem with the new held
-//  links (M wdot = f - G^T lambda, G_i wdot + (dG_i/dt) v = 0, lambda >= 0: the form's curvature),
+//  links (those at their length that did not rebound: a link left moving inwards by its impulse,
+//  e > 0, is slack after it) (M wdot = f - G^T lambda, G_i wdot + (dG_i/dt) v = 0, lambda >= 0: the form's curvature),
 //  and a_n+1 follows from it by the recursion: the link's tension acts from t_n+1 on, as in BAC's
 //  smooth equations imposed at the step's end.
 //
@@ -310,8 +311,22 @@ class NonsmoothGeneralizedAlphaStepper final : public FixedStepStepper {
     // The memory moves on (the jump and the correction stay out of it), and the links held next
     // step: at their length and carrying a tension, a position multiplier or an impulse.
     const Eigen::VectorXd& nu = positions_.multipliers();
-    for (int i = 0; i < m_; ++i)
-      held_[i] = !equality_[i] && at_limit[i] && (lambda1_[i] > 0.0 || (active[i] && nu[i] > 0.0) || jump.active[i]);
+    // A link that rebounded (e > 0: its impulse left it moving inwards, G_i v_n+1 = -e G_i v_n) is slack
+    // after the jump: held, its acceleration-level problem would give it the tension of a link at its
+    // length (its curvature term, m |v|^2 / l on the pendulum) and the recursion would carry that inward
+    // acceleration into the free flight (a referee's read: on the rebound in free space an inward kick of
+    // h |v+|^2 / (2 l) per rebound, an energy gain of first order). With e = 0 nothing rebounds (the held set
+    // is as before); with e > 0 a link rebounded where it approached (G_i v_n > 0) and leaves at more than
+    // half of Newton's -e G_i v_n (round-off cannot put it there).
+    const double e = form_.restitution();
+    if (e > 0.0) {
+      constraint_rates(q1, jump.v_plus, gdot_plus_);
+      constraint_rates(q1, v0, gdot_minus_);
+    }
+    for (int i = 0; i < m_; ++i) {
+      const bool rebounded = e > 0.0 && jump.active[i] && gdot_minus_[i] > 0.0 && gdot_plus_[i] < -0.5 * e * gdot_minus_[i];
+      held_[i] = !equality_[i] && at_limit[i] && !rebounded && (lambda1_[i] > 0.0 || (active[i] && nu[i] > 0.0) || jump.active[i]);
+    }
     if (end.closing) {
       // A link that snapped taut carries its tension from t_n+1 on, and the smooth stage, whose
       // links were those held at t_n, left it out of wdot_n+1. The monolithic scheme (BAC) imposes
@@ -329,6 +344,10 @@ class NonsmoothGeneralizedAlphaStepper final : public FixedStepStepper {
     return true;
   }
 
+  void constraint_rates(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& gdot) const {
+    form_.constraint_jacobian_times(q, v, gdot);
+  }
+
   const ConstrainedMechanicalFormulation& form_;
   const int n_, m_;
   const GeneralizedAlphaParameters p_;
@@ -343,7 +362,7 @@ class NonsmoothGeneralizedAlphaStepper final : public FixedStepStepper {
   std::vector<bool> held_;  // the one-sided links held in the smooth stage (see the header)
   bool started_ = false;
   Eigen::VectorXd wdot_, a_, lambda_;  // memory: wdot_n, a_n, and lambda_n (Newton's predictor)
-  Eigen::VectorXd wdot1_, lambda1_, a1_, dq_, v1_, f_, H_, Mw_, GTl_, Gw_, g_;
+  Eigen::VectorXd wdot1_, lambda1_, a1_, dq_, v1_, f_, H_, Mw_, GTl_, Gw_, g_, gdot_plus_, gdot_minus_;
 };
 
 }  // namespace

@@ -102,6 +102,47 @@ class CartesianDaeForm final : public DaeFormulation {
   InitialCondition ic_;
 };
 
+// The unilateral link's hybrid index-1 DAE (issue 48, for IDA: a BDF method on the DAE that locates
+// the switches of this form's event functions, applies the jump and re-solves consistent values).
+// State y = [x, z, vx, vz, lambda, W, mode]: lambda algebraic; W the energy the impacts took (J) and
+// mode (1 taut, 0 slack) differential with zero derivative, constant between events. Residual:
+//   F0,1 = r' - v;   F2,3 = m v' - m g e_z + lambda r;   F5 = W';   F6 = mode';
+//   F4 taut:  r.v' + |v|^2 + 2p r.v + p^2 C   (CartesianDaeForm's Baumgarte row, seed 004 §3)
+//   F4 slack: lambda                           (no tension: free flight)
+// Event functions (switching_values): taut, the tension lambda |r| over tension_scale (IDA's own
+// multiplier: the link opens where it falls through 0); slack, |r| - l. apply_jump is the hybrid
+// ODE's (hybrid_jump: Newton's impact law, its loss added to W, the mode changed), and
+// consistent_after_jump re-solves lambda and y' at the new mode before IDA restarts.
+class HybridDaeForm final : public DaeFormulation {
+ public:
+  IntegratedConstraints integrated_constraints() const override { return {true, true}; }
+  HybridDaeForm(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic), taut_(p, ic) {}
+  int state_size() const override { return 7; }
+  Eigen::VectorXd initial_state() const override { return consistent_initial_state({}); }
+  Observation observe(double t, const Eigen::VectorXd& y) const override;
+  std::vector<std::string> extra_column_names() const override { return planar_pendulum::extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y.head<4>(); }
+  void switching_values(double t, const Eigen::VectorXd& y, Eigen::VectorXd& s, Eigen::VectorXd& rate) const override;
+  bool apply_jump(double t, Eigen::VectorXd& y) const override;
+
+  Eigen::VectorXd differential_components() const override;
+  Eigen::VectorXd consistent_initial_state(const BaumgarteParameters& b) const override;
+  Eigen::VectorXd consistent_initial_derivative(const BaumgarteParameters& b) const override;
+  bool consistent_after_jump(double t, Eigen::VectorXd& y, Eigen::VectorXd& yp, const BaumgarteParameters& b) const override;
+  void residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const BaumgarteParameters& b,
+                Eigen::VectorXd& F) const override;
+  void jacobian(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, double cj,
+                const BaumgarteParameters& b, std::vector<Eigen::Triplet<double>>& entries) const override;
+  // As CartesianDaeForm's; W and mode only on their diagonal.
+  int lower_bandwidth() const override { return 4; }
+  int upper_bandwidth() const override { return 2; }
+
+ private:
+  Parameters p_;
+  InitialCondition ic_;
+  CartesianDaeForm taut_;  // the taut mode's multiplier and its rate (its equations are this form's while taut)
+};
+
 // The constrained mechanical system in Cartesian coordinates (RATTLE): q = r = (x, z),
 // v = r', and M, f, g, G of NaturalCoordinates (mechanics.hpp), the same pieces the DAE uses.
 // State [x, z, vx, vz] (the physical layout). The tension column is the rod force of the

@@ -42,6 +42,15 @@ inline constexpr double kAtLimit = 1e-6;
 // in `lost` (J); false (s untouched) where the link does not close.
 bool apply_impact(const Parameters& p, Eigen::Vector4d& s, double& lost, double tol = 1e-9);
 
+// The hybrid forms' jump at a located event (HybridOdeForm, HybridDaeForm: the event-driven methods), on
+// the physical state s, the impacts' energy `work` (J) and the mode (taut: the link holds). Taut: the
+// link opens where `tension` (N, the form's own) has reached its zero. Slack: at the circle, Newton's
+// impact law (apply_impact), its loss added to `work`; after it the link holds where the impact was
+// plastic and it pulls, else the mass flies on from 8 ulps inside the circle (the slack side of the
+// gap's sign). False where the event is not a switch. A rebound whose flight is below 1e-6 of
+// time_scale (motion_time_scale) throws: a Zeno accumulation an event-driven method cannot pass.
+bool hybrid_jump(const Parameters& p, double t, double time_scale, double tension, Eigen::Vector4d& s, double& work, bool& taut);
+
 // Observables of a unilateral link: as observe() (mechanics.hpp), but the constraint columns are
 // its violations only: constraint_err = max(0, |r| - l) (the overstretch), constraint_rate_err =
 // max(0, v_r) where |r| >= l (opening beyond the limit); and the energy the impacts took,

@@ -145,7 +145,7 @@ std::optional<SwitchingClosedForm> rebound_closed_form(const Parameters& p, cons
   answers.quantities = {{"first hit time (s)", switches.front().first}, {"radial speed at the first hit (m/s)", v_r0},
                         {"tangential speed at every hit (m/s)", v_t}, {"restitution e", e},
                         {"energy lost at the first hit (J)", answers.impact_losses.front()},
-                        {"energy lost at all hits (J)", lost_total}};
+                        {"energy lost by the accumulation, all hits (J)", lost_total}};
   if (switches.size() > 2) answers.quantities.push_back({"second hit time (s)", switches[2].first});
   if (accumulates) answers.quantities.push_back({"accumulation time (s)", t_accumulation});
   const double t_covered = switches.back().first;

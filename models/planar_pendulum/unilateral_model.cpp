@@ -1,6 +1,6 @@
 // The planar pendulum on a unilateral link (issue 48): an inextensible string of length l that
-// cannot push. Offered as the hybrid ODE (the event-driven methods: located switches, the
-// impact law at each closing) and as the constrained mechanical form with unilateral
+// cannot push. Offered as the hybrid ODE and the hybrid index-1 DAE (the event-driven methods:
+// located switches, the impact law at each closing) and as the constrained mechanical form with unilateral
 // constraints (time-stepping schemes with an impact law: Moreau-Jean, nonsmooth RATTLE,
 // nonsmooth generalized-alpha, the variational collision integrator). Other forms decline.
 
@@ -21,10 +21,7 @@ std::shared_ptr<const Model> make_unilateral_model(const Parameters& p, const In
       std::vector<FormulationMenu::Item>{
           offer<HybridOdeForm>(FormulationKind::EmbeddedOde, p, ic),
           offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic),
-          decline(FormulationKind::IndexOneDae,
-                  "a hybrid DAE (the taut phase's index-1 equations, the slack phase's free flight, switched at located "
-                  "events with IDA's consistent values re-solved after each jump) is not built yet; its Baumgarte DAE "
-                  "holds the rod at its length in every phase"),
+          offer<HybridDaeForm>(FormulationKind::IndexOneDae, p, ic),
           decline(FormulationKind::DiscreteLieGroup,
                   "its discrete Lie group form moves the mass on the circle S^1 only; on the disc the variational collision "
                   "construction (Fetecau, Marsden, Ortiz & West 2003) runs the constrained form, whose taut steps are this "
