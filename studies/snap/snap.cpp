@@ -272,7 +272,8 @@ void write_runs_table(std::ostringstream& md, std::ofstream& csv, const Case& c,
         "run's global error: its state before the snap is its own), less Newton's law on the run's own state at the "
         "switch (the sample before it, extrapolated by its change over the last interval: the snap itself); and the loss the run booked as work there less the energy it lost (whether "
         "E − E0 − W stays closed across the snap). For an event-driven method the booking is the law on its located "
-        "state, so its two last columns are one number of opposite signs: the smooth phase's energy error over the "
+        "state, so its two last columns are one number of opposite signs (up to the observer's extrapolation of the "
+        "pre-snap state, which shows where they are near round-off): the smooth phase's energy error over the "
         "snap's window, not a test of the law. Balance: max |E − E0 − W| over the run; its range between switches "
         "leaves out each snap's window. Overstretch: max(0, |r| − l); outward rate: the radial velocity of a state "
         "beyond the length (a time-stepping scheme's sample between its position crossing the length and its impulse "
@@ -407,18 +408,17 @@ void write_orders(std::ostringstream& md, const Case& c, const SnapSection& sect
                         std::all_of(errors.begin(), errors.end(), [&](double e) { return std::isfinite(e) && e <= 1e-10 * q.scale; });
       // Every error at round-off of its scale (1e4 ulps): the runs are the closed form (force-free flights, which
       // every consistent scheme integrates exactly, with each hit located), and there is no order to fit.
-      const bool exact = (q.name.rfind("position", 0) == 0 || q.name.rfind("|lost", 0) == 0) &&
-                         std::all_of(errors.begin(), errors.end(), [&](double e) {
+      const bool exact = std::all_of(errors.begin(), errors.end(), [&](double e) {
                            return std::isfinite(e) && e <= 1e4 * std::numeric_limits<double>::epsilon() * q.scale;
                          });
-      if (exact) {
-        const double largest = *std::max_element(errors.begin(), errors.end());
-        verdict = "exact to round-off at every " + std::string(adaptive ? "tolerance" : "step") + " (at most " +
-                  format_g(largest, 2) + ", within 1e4 ulps of its scale): no order to fit";
-      } else if (held && !adaptive) {
+      if (held && !adaptive) {
         const double largest = *std::max_element(errors.begin(), errors.end());
         verdict = "held to at most " + format_g(largest, 2) + " m at every step, within a position solver's tolerance (1e-10 "
                   "of the length): no order to fit";
+      } else if (exact) {
+        const double largest = *std::max_element(errors.begin(), errors.end());
+        verdict = "exact to round-off at every " + std::string(adaptive ? "tolerance" : "step") + " (at most " +
+                  format_g(largest, 2) + ", within 1e4 ulps of its scale): no order to fit";
       } else if (adaptive) {
         verdict = fit.rtol_words("its floor");
       } else if (!m.fit.fitted) {
@@ -459,9 +459,14 @@ void write_work_precision(std::ostringstream& md, std::ostream& advice_csv, cons
   const std::vector<std::string> advice = snap::write_cheapest_runs(md, of_case, rules);
   md << "\nAdvice on this case, from the table: the cheapest run ";
   for (size_t i = 0; i < advice.size(); ++i) md << (i ? "; " : "") << advice[i];
+  double fastest = std::numeric_limits<double>::infinity(), slowest = 0.0;
+  for (const SnapPoint* p : of_case)
+    if (p->role == SnapRole::Compared && p->measured.outcome.ok() && std::isfinite(p->measured.runtime_s))
+      fastest = std::min(fastest, p->measured.runtime_s), slowest = std::max(slowest, p->measured.runtime_s);
   md << ". Accuracy here is the position error at t_end alone (the snap's loss and the switch times are in the tables "
         "above; a fixed step's error is the root mean square over its run and its " << kMoved << " moved runs, as in the "
-        "orders, since a single run's depends on where in its step the snap falls); the runs take from a tenth of a millisecond to a few tens, and their cost per step varies up to 2× between "
+        "orders, since a single run's depends on where in its step the snap falls); the runs take from "
+     << format_g(fastest, 2) << " s to " << format_g(slowest, 2) << " s, and their cost per step varies up to 2× between "
         "runs of one method for reasons that are not the method's (cache and timer effects at this size): runs within a "
         "factor " << format_g(snap::kUnresolvedRatio) << " of each other are not ranked, and a single degree of freedom with a few "
         "events says little about a cable's cost.\n";
@@ -485,33 +490,40 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "snap exactly simultaneous on the three cables).\n\n"
         "A unilateral link (an inextensible string that cannot push) holds g = |r| − l ≤ 0, its tension λ ≥ 0 and gλ = 0; "
         "where it snaps taut, Newton's impact law takes (1 + e) of the radial velocity and ½ m (1 − e²) v_r² of the "
-        "energy (the drop and the whirl: e = 0; the rebound: e = 0.5). Event-driven methods (rk45, Dormand–Prince 5(4), and cvode, BDF 1–5, on the hybrid "
+        "energy (the drop and the whirl: e = 0; the rebound: e = 0.5).\n\nEvent-driven methods (rk45, Dormand–Prince 5(4), and cvode, BDF 1–5, on the hybrid "
         "ODE: free flight while slack, the Cartesian constrained pendulum while taut, its multiplier from the index-1 "
         "reduction with Baumgarte stabilisation, seed 004 §3, and no projection, so its length drifts to the "
         "tolerance's size; on the pendulum also ida, BDF 1–5 on the same modes as a hybrid index-1 DAE, the multiplier an "
         "algebraic variable, whose consistent values and y' are re-solved for the new mode after each jump before IDA "
         "restarts) locate each switch (the gap reaching 0, the tension falling through 0) on their interpolant, "
         "apply the impact law there and restart; a run of rebounds that accumulates (Zeno, e > 0) is reported as a failure, "
-        "never looped on. Moreau–Jean time-stepping (Moreau 1988; Jean 1999; Acary & Brogliato 2008, §10.1) takes one "
+        "never looped on. ida's taut mode is the Baumgarte-stabilised index-1 DAE (baumgarte_p = 10/s), so its length "
+        "drifts to its tolerance's size as cvode's and rk45's do (its overstretch column); after a rebound it restarts "
+        "in the slack mode 8 ulps of l inside the circle, which the observer reads back as an opening about 1e-14 s after "
+        "the hit; its |lost − law| falls more slowly in rtol than cvode's (slopes 0.64 and 0.68 on the drop and the "
+        "whirl), not traced.\n\nMoreau–Jean time-stepping (Moreau 1988; Jean 1999; Acary & Brogliato 2008, §10.1) takes one "
         "velocity-level impulse problem per step at the midpoint configuration q_k + h/2 v_k, so a snap falls somewhere "
         "inside a step and is resolved to O(h): its impulse comes in the step whose midpoint is beyond the length, often one "
         "step after its position crossed it (the outward-rate column). It holds the length at the velocity level only: its "
         "positions drift outward by about h²|v|²/(2l) a step (the overstretch column), and in a taut phase the velocity "
         "projection dissipates about ½ h²(λ/m)² of kinetic energy per unit mass a step: on the whirl it opens on time "
         "but slower than the exact motion, so its flight is shorter and its snap comes early (the switch-time errors "
-        "are printed unsigned). Nonsmooth RATTLE (RATTLE: Andersen 1983; Hairer, Lubich & Wanner VII.1) makes both of RATTLE's "
+        "are printed unsigned).\n\nNonsmooth RATTLE (RATTLE: Andersen 1983; Hairer, Lubich & Wanner VII.1) makes both of RATTLE's "
         "projections one-sided (the positions' by an active set with Newton on the multipliers, the velocities' by "
         "Moreau's impact problem), so no link ends a step beyond its length; where the active set holds it is RATTLE "
         "(second order, symplectic), and it does not locate a snap either; on Model C's cables its position step can fail "
-        "to converge or pass a step with an energy jump (the cable sections). On the pendulum's e = 0 cases it measures "
-        "second order across the snap: a referee's reading is that the impulse split between the position step (along G(q_k)) and the "
-        "velocity step (along G(q_k+1)) cancels the O(h) tangential error, leaving an O(h²) local error at the one impact "
-        "step. With e > 0 that cancellation does not save it: a rebound applied at the step's end instead of at the impact "
+        "to converge or pass a step with an energy jump (the cable sections).\n\n"
+        "At a snap inside its step (θ the impact's fraction of the step from its start, τ = (1 − θ)h), nonsmooth RATTLE's "
+        "position step pushes along G(q_k), the link's direction a time θh before the impact, and changes the tangential "
+        "velocity by θ(1 − θ)h v_t v_r/l; its velocity step, along G(q_k+1) with Newton's law on v_k, takes the same amount "
+        "back. What remains is the rebound's part: relative to Newton's law the snap takes −e² m v_t² v_r τ/l of energy. "
+        "At e = 0 that is zero and the O(h) tangential errors cancel, which is why it measures second order across the "
+        "drop's and the whirl's snaps; with e > 0 it loses less than the law, and a rebound applied at the step's end instead of at the impact "
         "misses the rebound's motion over the rest of the step, a position error e v_r (1 − θ) h (θ the impact's fraction "
         "of the step from its start); on the rebound in free space each of its rebounds leaves the circle (1 − θ)h late, "
         "between 0 and h, h/2 on average over the hit's place in the step, and the later hits carry the earlier delays "
         "forward (its third opening 1 to 3.7 steps late over the steps run), so its position falls at first order (the "
-        "orders table); nothing here tests links closing together on the pendulum. Nonsmooth generalized-α (Chen, Acary, Virlez & Brüls 2013; "
+        "orders table); nothing here tests links closing together on the pendulum.\n\nNonsmooth generalized-α (Chen, Acary, Virlez & Brüls 2013; "
         "the position correction of Brüls, Acary & Cardona 2014) splits each step into a generalized-α step (Arnold & Brüls "
         "2007, index 3, ρ∞ = 0.9) on the links held at the step's start, a link released where its tension comes out "
         "negative, then a one-sided position correction and Moreau's impact problem at the step's end, both kept out of "
@@ -526,12 +538,12 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "more energy than Newton's law, never less (e < 1). A link that rebounds (e > 0: left moving inwards by its "
         "impulse) is slack after the jump: the acceleration taken again there treats it as free (held, it would carry "
         "the tension of a link at its length into the α recursion, an inward kick of h|v⁺|²/(2l) per rebound and an "
-        "energy gain of first order, as a referee found on the rebound in free space before this was fixed). On the drop (v_t = 2.38, "
+        "energy gain of first order, found on the rebound in free space and fixed). On the drop (v_t = 2.38, "
         "v_r = 3.17 m/s) that is 0.0026 J at the four coarsest steps, whose step ends all fall τ = 1.45e-4 s after the "
         "snap (the lost − law column), and 0.018 J as the root mean square over the snap's place in a 2e-3 s step (the "
         "orders table; m = 1 kg, l = 1 m). Its position correction's active set starts, as nonsmooth RATTLE's, from the "
         "links held the step before and those the smooth stage carried beyond their length; only ρ∞ = 0.9 was run, and "
-        "its failures and energy gains on Model C (those sections) were not tried at other ρ∞. The variational collision "
+        "its failures and energy gains on Model C (those sections) were not tried at other ρ∞.\n\nThe variational collision "
         "integrator (Fetecau, Marsden, Ortiz & West 2003) is RATTLE's trapezoidal discrete Lagrangian on the links held (on "
         "the taut string the LGVI's map on S¹: on a 60° swing at h = 1e-3 the two agree to 4.5e-15 relative after 2000 "
         "steps, tests/test_variational_collision.cpp; on Model C's held links RATTLE and the LGVI solve the same discrete "
@@ -557,7 +569,8 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "circle). Its flights are force-free, linear in t, which every consistent method integrates exactly (Störmer–Verlet, "
         "the Runge–Kutta and the BDF methods alike), so a method that locates each hit (rk45, cvode and ida at their located "
         "events, this method inside its step) meets the closed form to round-off at every step and tolerance (position "
-        "errors of 4e-15 to 2e-13 m, growing slowly as the steps shrink and the round-off accumulates: no order to fit). "
+        "errors of 4e-15 to 2e-13 m, the fixed step's growing about in proportion to its step count as the round-off "
+        "accumulates, the adaptive methods' the same at every tolerance: no order to fit). "
         "That is the case's doing, not evidence that event location is accurate in general: with a force in the flight "
         "the located methods' errors are their tolerances' and this method's its order's (the drop and the whirl), and an "
         "e > 0 case with one (the whirl with a rebound, whose hits are roots of cubics) is not built. The methods that "
@@ -565,31 +578,35 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "RATTLE, nonsmooth generalized-α) by (1 − θ)h, between 0 and h and h/2 on average, the later hits carrying the "
         "earlier delays forward (nonsmooth generalized-α's third opening 4 to 7 steps late, its jump taking v_r v_t τ/l of "
         "tangential speed at each hit, above, which lengthens the chords that follow); Moreau–Jean by one to four "
-        "steps: its impulse comes at the step whose midpoint is beyond the length, so it rebounds from an overstretched "
-        "position (2.6e-3 m at h = 2e-3) and at e v_r, which by a referee's estimate takes about (1 + 1/e) times its time "
-        "beyond the length to bring it back inside. Their first rebound's time falls at first order (the fits of 1.02 to "
+        "steps: its impulse comes at the step whose midpoint is beyond the length, τ_m after the hit, from a position "
+        "overstretched by about v_r τ_m (2.6e-3 m at h = 2e-3), and it comes back at e v_r, so it is back at the length "
+        "(1 + 1/e) τ_m after the hit, at most (1 + 1/e)h = 3h a hit here (measured up to 2.98h; the later hits add up "
+        "to 4.1h). Their first rebound's time falls at first order (the fits of 1.02 to "
         "1.07), the later switches' with the scatter of the hits' places in their steps (fits from 0.79 ± 0.78 to "
         "1.13 ± 0.03; Moreau–Jean's second opening and third snap inconclusive), and their positions at about first order (Moreau–Jean's "
         "position fit inconclusive, its local orders between 0.8 and 1.4). At their snaps (the lost − law column, summed "
-        "over the three hits) Moreau–Jean loses 3.1e-3 J more than Newton's law on its own pre-snap state at h = 2e-3, "
-        "nonsmooth generalized-α 2.06e-3 J more (the sum over its three hits of (1 − e²) m v_t² v_r τ/l, above, with each "
-        "hit's τ its opening's delay after its hit in the switch-time columns, is 2.07e-3 J), and nonsmooth RATTLE 5e-4 J "
-        "less, falling at first order: its impulses act along the link's direction at the step's start (the position step) and end (the velocity "
-        "step), neither the impact's, and with e > 0 their tangential parts do not cancel; which way they tip the loss is "
-        "measured here, not derived. The case's hits accumulate (Zeno) at 2.996 s, after its horizon; the event-driven methods' report of an "
+        "over the three hits) each method's excess over Newton's law on its own pre-snap state is its mechanism's, "
+        "summed over the hits with each hit's τ read from the switch-time columns (its opening's delay after its hit): "
+        "nonsmooth generalized-α (1 − e²) m v_t² v_r τ/l, nonsmooth RATTLE −e² m v_t² v_r τ/l, Moreau–Jean "
+        "(1 − e²) m v_t² v_r τ_m/l with τ_m = τ/(1 + 1/e), each the same geometry (the impulse along the link's direction "
+        "turned by v_t τ/l from the impact's). At h = 2e-3 these predict 2.067e-3, −5.01e-4 and 3.16e-3 J against the "
+        "column's 2.063e-3, −5.02e-4 and 3.14e-3 J, and they agree to within 0.6 % at each of the five steps (at e = 0.5 "
+        "Moreau–Jean's and nonsmooth RATTLE's coefficients are equal in size, e(1 − e) = e²). The case's hits accumulate (Zeno) at 2.996 s, after its horizon; the event-driven methods' report of an "
         "accumulation is tested outside this page (tests/test_unilateral_links.cpp: the drop with e = 0.5). A penalty baseline (a stiff tension-only spring for "
         "the methods without an impact law) is not built. A link opens at the step whose position multiplier comes out "
         "negative: the tension falls continuously through 0 there, so the opening's place within a step is expected to "
         "cost O(h²) once (an argument: the whirl's opening-time errors equal nonsmooth RATTLE's to every digit, since the "
         "two are one map until the first collision, and do not isolate it). The switch-time columns read each switch from "
-        "the trajectory's samples before it, which the two methods share up to the collision, so they cannot show this "
-        "method's event location; its own solved collision times are not printed. A "
-        "rebound shorter than the rest of its step is absorbed by the position stage, which holds the link with a tension. Each fixed-step method books, "
+        "the trajectory's samples before it, which the two methods share up to the collision, so at a plastic snap they "
+        "cannot show this method's event location; a rebound's opening, read back from the flight after it, does (about "
+        "1e-9 s on the rebound in free space, against 1e-3 s for the step-end methods at h = 2e-3); its own solved "
+        "collision times are not printed. A rebound whose chord back to the circle is shorter than the rest of its step "
+        "(near a Zeno accumulation) is held taut by the position stage, with a tension.\n\nEach fixed-step method books, "
         "at the step where a link closes, the energy its own impulse took there (E at the step's end without the impulse "
         "less E at its end; for nonsmooth generalized-α without its position correction and its jump, E at the smooth "
         "stage's state, so the correction's change of potential energy is booked with the jump; for the variational collision "
         "integrator the kinetic energy its impulse took at the collision point, ½ Pᵀ G (v⁺ + v⁻)), an event-driven one Newton's law on the located state; so E − E0 − W is each method's smooth "
-        "error, and the snap itself is judged against the law in its own column. Every run is observed by one code: a link "
+        "error, and the snap itself is judged against the law in its own column.\n\nEvery run is observed by one code: a link "
         "is taut from a closing (its gap |r| − l reaching 0) to an opening (the tension its state implies, "
         "m(g z + |v|²)/|r|, falling through 0) and slack between, so only the function that can end its present state is "
         "watched (a taut link's drift of its length is not read as a flight); each switch is timed by quadratic extrapolation "
@@ -604,7 +621,7 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "first hit-time errors there are the observer's floor, and only the whirl's switches, after an inexact taut phase, "
         "and the rebound's later switches of the step-end methods test their event timing. A rebound's opening timed from "
         "one post-rebound interval carries the quadratic correction's size as its floor, far above the located methods' "
-        "errors (5e-6 to 4e-5 s against 1e-9 s for the variational collision integrator at h = 2e-3): there the floor "
+        "errors (5e-6 to 4e-5 s against up to 7.5e-9 s for the variational collision integrator at h = 2e-3): there the floor "
         "does not confirm the error, it bounds it; and the law on a run's own pre-snap state is evaluated on the state "
         "extrapolated to the observer's switch time, so a located method's |lost − law| (the variational collision "
         "integrator's slope of about 3 on the rebound) is the observer's, while its own booking is the law to round-off "
