@@ -314,14 +314,14 @@ class NonsmoothGeneralizedAlphaStepper final : public FixedStepStepper {
     // A link that rebounded (e > 0: its impulse left it moving inwards, G_i v_n+1 = -e G_i v_n) is slack
     // after the jump: held, its acceleration-level problem would give it the tension of a link at its
     // length (its curvature term, m |v|^2 / l on the pendulum) and the recursion would carry that inward
-    // acceleration into the free flight (a referee's read: on the rebound in free space an inward kick of
-    // h |v+|^2 / (2 l) per rebound, an energy gain of first order). With e = 0 nothing rebounds (the held set
+    // acceleration into the free flight (on the rebound in free space an inward kick of h |v+|^2 / (2 l)
+    // per rebound, an energy gain of first order, measured before this rule). With e = 0 nothing rebounds (the held set
     // is as before); with e > 0 a link rebounded where it approached (G_i v_n > 0) and leaves at more than
     // half of Newton's -e G_i v_n (round-off cannot put it there).
     const double e = form_.restitution();
     if (e > 0.0) {
-      constraint_rates(q1, jump.v_plus, gdot_plus_);
-      constraint_rates(q1, v0, gdot_minus_);
+      form_.constraint_jacobian_times(q1, jump.v_plus, gdot_plus_);
+      form_.constraint_jacobian_times(q1, v0, gdot_minus_);
     }
     for (int i = 0; i < m_; ++i) {
       const bool rebounded = e > 0.0 && jump.active[i] && gdot_minus_[i] > 0.0 && gdot_plus_[i] < -0.5 * e * gdot_minus_[i];
@@ -342,10 +342,6 @@ class NonsmoothGeneralizedAlphaStepper final : public FixedStepStepper {
       lambda_ = lambda1_;
     }
     return true;
-  }
-
-  void constraint_rates(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& gdot) const {
-    form_.constraint_jacobian_times(q, v, gdot);
   }
 
   const ConstrainedMechanicalFormulation& form_;
