@@ -134,7 +134,18 @@ class Model {
                                                 std::string& why_not) const {
     if (!offers(kind, discretisation, why_not)) return nullptr;
     std::unique_ptr<Formulation> form = build(kind, discretisation);
-    if (form && switching_) form->attach_switching(switching_);
+    if (form && switching_) {
+      if (switching_->compliant_in(discretisation) && !switching_->impacts.empty()) {
+        // A compliant discretisation (a penalty link) does not jump: its forms carry the functions without the
+        // impact law, so that a locating method treats its switches as kinks (its own setting) and the
+        // methods without an impact law run it.
+        auto smooth = std::make_shared<SwitchingFunctions>(*switching_);
+        smooth->impacts.clear();
+        form->attach_switching(std::move(smooth));
+      } else {
+        form->attach_switching(switching_);
+      }
+    }
     return form;
   }
   std::unique_ptr<Formulation> make_formulation(FormulationKind kind, std::string& why_not) const {

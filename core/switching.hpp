@@ -17,6 +17,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -62,6 +63,19 @@ struct SwitchingFunctions {
   // (1/2 (1 - e^2) gdot^2 / (G M^-1 G^T) for one link; 0 where it is not closing), so that a run's
   // loss at a snap can be judged against the law on its own pre-impact state.
   std::function<double(double t, const Eigen::VectorXd& physical, int link)> impact_loss = {};
+  // A discretisation in which the links are compliant instead (issue 48's "no events" baseline: a penalty
+  // regularisation, a stiff spring-dashpot in place of the impact law). Its state does not jump, so the
+  // methods without an impact law run it, and a snap's loss is the dashpot's work over the contact, which
+  // lasts about contact_time (s): an observer reads a snap's energy that long after it.
+  struct Compliant {
+    double contact_time = 0.0;
+    std::string words;  // the regularisation and its numbers, for the pages
+  };
+  std::map<std::string, Compliant> compliant = {};
+  const Compliant* compliant_in(const std::string& discretisation) const {
+    const auto it = compliant.find(discretisation);
+    return it == compliant.end() ? nullptr : &it->second;
+  }
 };
 
 // What a model knows in closed form about its switches at a case's parameters (issue 47 item 3:

@@ -14,7 +14,9 @@ std::optional<std::string> why_not_applicable(const Case& c, const IntegratorInf
     return c.model->name() + " offers no " + form + of_discretisation + ": " + why_not;
   // A model whose motion jumps at its switches (an impact) runs only under methods that say how they
   // treat a jump (issue 48): the others would integrate the smooth motion through it.
-  if (const SwitchingFunctions* sw = c.model->switching(); sw && !sw->impacts.empty() && info.impacts_by.empty())
+  // A compliant discretisation of the links (a penalty regularisation) has no jump: every method runs it.
+  if (const SwitchingFunctions* sw = c.model->switching();
+      sw && !sw->impacts.empty() && !sw->compliant_in(discretisation) && info.impacts_by.empty())
     return info.name + " declines " + c.model->name() + "'s " + form + of_discretisation + ": " + sw->impacts +
            "; the method has neither event location nor an impact law, so it would step through the velocity jump "
            "as if the motion were smooth";

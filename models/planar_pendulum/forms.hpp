@@ -61,6 +61,37 @@ class HybridOdeForm final : public OdeFormulation {
   InitialCondition ic_;
 };
 
+// The unilateral link's penalty regularisation (issue 48's "no events" baseline, unilateral.hpp
+// PenaltyLink), as an ODE every explicit and implicit ODE method takes without events: state
+// y = [x, z, vx, vz, D], D the energy the dashpot took (J, D' = c delta'^2 while stretched), booked as the
+// impacts' work. E = 1/2 m |v|^2 - m g z + 1/2 k delta+^2, so E - E0 + D is the invariant. Its switching
+// function is its force's kink, the stretch delta = |r| - l (the dashpot's force steps there): a method
+// that locates kinks (its locate_events setting; the reference solver always) stops there, the others step
+// through it. No jump: there is no impact law to apply.
+class PenaltyOdeForm final : public OdeFormulation {
+ public:
+  // The overstretch delta > 0 is the regularisation's own; it is observed, as a violation of |r| <= l.
+  IntegratedConstraints integrated_constraints() const override { return {true, true}; }
+  PenaltyOdeForm(const Parameters& p, const InitialCondition& ic);
+  int state_size() const override { return 5; }
+  Eigen::VectorXd initial_state() const override;
+  void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override;
+  Observation observe(double t, const Eigen::VectorXd& y) const override;
+  std::vector<std::string> extra_column_names() const override { return planar_pendulum::extra_column_names(); }
+  Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y.head<4>(); }
+  void switching_values(double t, const Eigen::VectorXd& y, Eigen::VectorXd& s, Eigen::VectorXd& rate) const override;
+  // The spring-dashpot's pull along r-hat (N; 0 while slack, negative where the dashpot pushes) and the
+  // dashpot's power c delta'^2 (W).
+  double link_force(const Eigen::Vector4d& s) const;
+  double dashpot_power(const Eigen::Vector4d& s) const;
+
+ private:
+  double engaged(double stretch) const;  // the dashpot's share over its first 1e-9 l of stretch (penalty_form.cpp)
+  Parameters p_;
+  InitialCondition ic_;
+  double k_ = 0.0, c_ = 0.0;
+};
+
 // State y = [x, z, vx, vz, lambda] (lambda algebraic). Seed 004 "Pendulum in Cartesian
 // Coordinates" with L = T - V - lambda C, C = (x^2 + z^2 - l^2)/2, and the constraint
 // replaced by its Baumgarte-stabilised second derivative (seed 004 §3):

@@ -23,6 +23,10 @@ struct Parameters {
   // and Newton's impact law with restitution e where it snaps taut (unilateral.hpp).
   bool unilateral = false;
   double restitution = 0.0;
+  // The unilateral link's penalty regularisation (issue 48's "no events" baseline, unilateral.hpp
+  // PenaltyLink): the spring's stiffness k (N/m); 0 takes the default, m (100 / T)^2 with T the
+  // motion's time scale (motion_time_scale), a contact frequency 100 times the motion's.
+  double penalty_stiffness = 0.0;
 };
 
 struct InitialCondition {

@@ -24,6 +24,8 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
   if (p.unilateral) {
     p.restitution = model.non_negative_or("restitution", 0.0);
     if (!(p.restitution <= 1.0)) model.fail("restitution", "Newton's coefficient of restitution e in [0, 1]", std::to_string(p.restitution));
+    // The "no events" baseline's spring (discretisation "penalty"); absent, the default (unilateral.hpp PenaltyLink).
+    if (model.has("penalty_stiffness")) p.penalty_stiffness = model.positive("penalty_stiffness");
   }
   model.finish();
 

@@ -111,6 +111,26 @@ bool hybrid_jump(const Parameters& p, double t, double time_scale, double tensio
   return true;
 }
 
+PenaltyLink penalty_link(const Parameters& p, const Eigen::Vector4d& start) {
+  PenaltyLink out;
+  const double T = motion_time_scale(p, start);
+  out.k = p.penalty_stiffness > 0.0 ? p.penalty_stiffness : p.m * (100.0 / T) * (100.0 / T);
+  out.omega = std::sqrt(out.k / p.m);
+  const double log_e = p.restitution > 0.0 ? std::log(p.restitution) : 0.0;
+  out.zeta = p.restitution > 0.0 ? -log_e / std::sqrt(M_PI * M_PI + log_e * log_e) : 1.0;
+  out.c = 2.0 * out.zeta * std::sqrt(out.k * p.m);
+  // zeta < 1: the stretch (v / omega_d) exp(-zeta omega t) sin(omega_d t) is back at 0 after pi / omega_d. Critical:
+  // v t exp(-omega t) holds (omega t)^2 exp(-2 omega t) of the approach's energy, 2e-7 of it after 10 / omega.
+  out.contact_time = out.zeta < 1.0 ? M_PI / (out.omega * std::sqrt(1.0 - out.zeta * out.zeta)) : 10.0 / out.omega;
+  out.words = "the string as a linear spring-dashpot acting while stretched (delta = |r| - l > 0): k = " + format_g(out.k, 4) +
+              " N/m (contact frequency " + format_g(out.omega, 4) + " rad/s" +
+              (p.penalty_stiffness > 0.0 ? ", [model] penalty_stiffness" : ", 100 / " + format_g(T, 4) + " s, the default") +
+              "), c = " + format_g(out.c, 4) + " N s/m (damping ratio " + format_g(out.zeta, 4) +
+              (p.restitution > 0.0 ? ", the linear oscillator's for e = " + format_g(p.restitution) : ", critical for e = 0") +
+              "), a contact of about " + format_g(out.contact_time, 3) + " s; its dashpot's work booked as the impacts' loss";
+  return out;
+}
+
 Observation observe_unilateral(const Parameters& p, const Eigen::Vector4d& s, double tension, double impact_loss) {
   Observation o = observe(p, s, tension);
   const Eigen::Vector2d r = s.head<2>(), v = s.tail<2>();

@@ -8,6 +8,7 @@
 // What the forms (hybrid_ode_form.cpp, constrained_form.cpp) and the measurement share.
 
 #include <Eigen/Core>
+#include <string>
 
 #include "models/planar_pendulum/mechanics.hpp"
 
@@ -50,6 +51,30 @@ bool apply_impact(const Parameters& p, Eigen::Vector4d& s, double& lost, double 
 // gap's sign). False where the event is not a switch. A rebound whose flight is below 1e-6 of
 // time_scale (motion_time_scale) throws: a Zeno accumulation an event-driven method cannot pass.
 bool hybrid_jump(const Parameters& p, double t, double time_scale, double tension, Eigen::Vector4d& s, double& work, bool& taut);
+
+// Issue 48's "no events" baseline: the string regularised as a stiff linear spring-dashpot (Kelvin-Voigt)
+// that acts while it is stretched, delta = |r| - l > 0, along r-hat:
+//   m r'' = m g e_z - (k delta + c delta') r-hat   (delta > 0),   m r'' = m g e_z   (delta <= 0),
+// a force continuous in the state at delta = 0 from the spring, with the dashpot's step c delta' there (the
+// linear model's, Kelvin-Voigt's: no event is needed to integrate it, but the acceleration jumps). Its
+// radial contact is the damped oscillator m delta'' + c delta' + k delta = (the outward load), whose
+// stretch, started at 0 with rate v, comes back to 0 at rate -e v with e = exp(-zeta pi / sqrt(1 - zeta^2))
+// (zeta = c / (2 sqrt(k m)) < 1) and never where zeta >= 1; so Newton's e gives zeta = -ln e / sqrt(pi^2 +
+// ln^2 e), and e = 0 the critical zeta = 1 (the approach's energy all taken by the dashpot, as the
+// outward load's static stretch is approached). While stretched and shortening faster than k delta / c
+// the dashpot pushes (the model's known adhesion); that is what makes e = 0 reachable. The dashpot's
+// power c delta'^2 is booked as the impacts' work, so E - E0 - W (E with the spring's 1/2 k delta^2) is
+// the invariant. Its distance from the impact law falls as the contact frequency omega = sqrt(k / m)
+// rises, and an explicit method's stable step falls with it: the regularisation's trade.
+struct PenaltyLink {
+  double k = 0.0;             // spring stiffness (N/m)
+  double c = 0.0;             // dashpot (N s/m)
+  double omega = 0.0;         // contact frequency sqrt(k / m) (rad/s)
+  double zeta = 0.0;          // damping ratio c / (2 sqrt(k m))
+  double contact_time = 0.0;  // a contact's duration (s): pi / omega_d where it rebounds (zeta < 1), else 10 / omega
+  std::string words;          // the link in words, with its numbers
+};
+PenaltyLink penalty_link(const Parameters& p, const Eigen::Vector4d& start);
 
 // Observables of a unilateral link: as observe() (mechanics.hpp), but the constraint columns are
 // its violations only: constraint_err = max(0, |r| - l) (the overstretch), constraint_rate_err =

@@ -28,7 +28,18 @@ std::shared_ptr<const Model> make_unilateral_model(const Parameters& p, const In
                   "form's discrete map (the same to round-off, measured)"),
           decline(FormulationKind::LieGroupOde,
                   "a hybrid Lie group form (SO(2) while taut, R^2 while slack, switched at located events) is not built "
-                  "yet")},
+                  "yet"),
+          // Issue 48's "no events" baseline: the string as a stiff spring-dashpot (unilateral.hpp PenaltyLink),
+          // an ODE without a jump, which the methods without an impact law step through.
+          in("penalty", offer<PenaltyOdeForm>(FormulationKind::EmbeddedOde, p, ic)),
+          in("penalty", decline(FormulationKind::ConstrainedMechanical,
+                                "the penalty string has no constraint: its link is a force, and its dashpot's force, which "
+                                "depends on the velocity, is not built into a constrained form")),
+          in("penalty", decline(FormulationKind::IndexOneDae, "the penalty string is an ODE with no algebraic variable")),
+          in("penalty", decline(FormulationKind::DiscreteLieGroup,
+                                "the penalty string's mass moves on the plane, with no group of its own to keep")),
+          in("penalty", decline(FormulationKind::LieGroupOde,
+                                "the penalty string's mass moves on the plane, with no group of its own to keep"))},
       PhysicalParts().then(PhysicalPart::Configuration, 2).then(PhysicalPart::Rate, 2));  // [x, z, vx, vz]
   model->declare_no_rotations();
   model->declare_no_momentum_map();
@@ -68,6 +79,8 @@ std::shared_ptr<const Model> make_unilateral_model(const Parameters& p, const In
     const double v_r = r.dot(v) / r.norm();
     return v_r > 0.0 ? 0.5 * p.m * (1.0 - p.restitution * p.restitution) * v_r * v_r : 0.0;
   };
+  const PenaltyLink penalty = penalty_link(p, initial_physical(p, ic));
+  link.compliant["penalty"] = {penalty.contact_time, penalty.words};
   link.impacts = "the string is a unilateral link (|r| <= l, a tension only) that snaps taut by Newton's impact law "
                  "(e = " + format_g(p.restitution) + "), a jump of the radial velocity";
   model->declare_switching(std::move(link));

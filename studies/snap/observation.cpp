@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "app/input/case.hpp"
 #include "app/running/integrate.hpp"
@@ -55,11 +56,17 @@ SnapRun observe_snaps(const RunRequest& request) {
   const double at_length = functions.gap_tolerance;
   // The energy across a snap is read from the sample before it to kAfter samples after its detection:
   // a time-stepping scheme's impulse can come a step after its position crossed the length.
+  // In a compliant discretisation (a penalty link) the loss is the dashpot's work over the whole contact: the
+  // window lasts the contact's time as well.
   constexpr int kAfter = 2;
+  const SwitchingFunctions::Compliant* compliant = functions.compliant_in(key.discretisation);
+  const double contact_time = compliant ? compliant->contact_time : 0.0;
   struct Pending {
     size_t index;
     int left;
+    double until;  // the window is open for `left` more samples and up to this time
     double energy_before, booked_before;
+    bool open(double t) const { return left > 0 || t <= until; }
   };
   std::vector<Pending> pending;
   // A rebound's opening, found at sample t inside the length and moving inwards: the time its gap was 0,
@@ -114,12 +121,14 @@ SnapRun observe_snaps(const RunRequest& request) {
     out.energy_lost = energy0 - o.energy;
     out.booked_total = booked;
     bool in_window = false;  // inside a snap's window: its phase starts after it
-    for (Pending& pe : pending)
-      if (pe.left-- > 0) {
-        out.switches[pe.index].energy_drop = pe.energy_before - o.energy;
-        out.switches[pe.index].booked = booked - pe.booked_before;
-        in_window = true;
-      }
+    for (Pending& pe : pending) {
+      const bool open = pe.open(t);
+      --pe.left;
+      if (!open) continue;
+      out.switches[pe.index].energy_drop = pe.energy_before - o.energy;
+      out.switches[pe.index].booked = booked - pe.booked_before;
+      in_window = true;
+    }
     bool switched = false;
     const double dt = t - t_prev;
     Eigen::VectorXd watched(links), watched_rate(links);
@@ -203,7 +212,7 @@ SnapRun observe_snaps(const RunRequest& request) {
         }
         sw.own_law = functions.impact_loss(sw.t, at_switch, int(i));
       }
-      pending.push_back({out.switches.size(), kAfter, energy_prev, booked_prev});
+      pending.push_back({out.switches.size(), kAfter, sw.t + contact_time, energy_prev, booked_prev});
       if (sw.to_taut) closed_at[size_t(i)] = sw.t;
       out.switches.push_back(sw);
       taut[size_t(i)] = !was_taut;
@@ -244,7 +253,7 @@ SnapRun observe_snaps(const RunRequest& request) {
     if (switched || in_window) {
       // A new switch closes the window of every earlier one.
       if (switched)
-        for (size_t k = 0; k + 1 < pending.size(); ++k) pending[k].left = 0;
+        for (size_t k = 0; k + 1 < pending.size(); ++k) pending[k].left = 0, pending[k].until = -std::numeric_limits<double>::infinity();
       phase_lo = phase_hi = balance - e0;
     } else if (!first) {
       phase_lo = std::min(phase_lo, balance - e0);
