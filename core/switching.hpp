@@ -25,6 +25,8 @@
 
 namespace tb {
 
+class Formulation;
+
 struct SwitchingFunctions {
   int count = 0;
   // What each function is, for messages and reports ("the stretch |x| - u of each element (m)").
@@ -70,6 +72,11 @@ struct SwitchingFunctions {
   struct Compliant {
     double contact_time = 0.0;
     std::string words;  // the regularisation and its numbers, for the pages
+    // Link i's pull at a physical state (N): the regularisation's force along it, negative where it pushes.
+    std::function<double(const Eigen::VectorXd& physical, int link)> pull = {};
+    // The same discretisation's EmbeddedOde form with its stiffness times `factor` (its damping ratio kept): how
+    // the regularisation's distance from the impact law falls as the links stiffen.
+    std::function<std::unique_ptr<Formulation>(double factor)> stiffened = {};
   };
   std::map<std::string, Compliant> compliant = {};
   const Compliant* compliant_in(const std::string& discretisation) const {

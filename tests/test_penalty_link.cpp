@@ -75,12 +75,13 @@ TEST_CASE("penalty link: a radial impact in free space is the linear Kelvin-Voig
     const double v = 2.0, t0 = 0.25, t_end = 1.0;
     const double wd = link.omega * std::sqrt(std::max(0.0, 1.0 - link.zeta * link.zeta));
     const auto samples = penalty_run(p, ic, t_end, 1e-3);
-    double worst_stretch = 0.0, worst_balance = 0.0, min_stretch_in_contact = 1.0;
+    double worst_stretch = 0.0, worst_balance = 0.0, min_stretch_in_contact = 1.0, min_pull = 0.0;
     const auto form = pp::PenaltyOdeForm(p, ic);
     const double e0 = form.observe(0.0, samples.front().y).energy;
     for (const Sample& s : samples) {
       const Observation o = form.observe(s.t, s.y);
       worst_balance = std::max(worst_balance, std::abs(o.energy - e0 - o.external_work));
+      min_pull = std::min(min_pull, form.link_force(s.y.head<4>()));
       const double tau = s.t - t0, stretch = s.y.head<2>().norm() - p.l;
       if (tau <= 0.0) continue;
       if (e > 0.0 && tau < M_PI / wd) {
@@ -112,6 +113,9 @@ TEST_CASE("penalty link: a radial impact in free space is the linear Kelvin-Voig
       // Critical damping: the stretch v tau exp(-omega tau) never comes back to 0, and the dashpot takes the
       // whole approach energy 1/2 m v^2 (what is left, ~ (omega tau)^2 exp(-2 omega tau), is below round-off).
       CHECK(min_stretch_in_contact > 0.0);
+      // The force is not clipped: m v omega exp(-omega tau) (2 - omega tau) turns negative (the dashpot pushes) after
+      // omega tau = 2, least at omega tau = 3, -m v omega exp(-3) (-19.9 N here; sampled every 1e-4 s, within 1 %).
+      CHECK(min_pull == Approx(-p.m * v * link.omega * std::exp(-3.0)).epsilon(1e-2));
       CHECK(dashpot == Approx(0.5 * p.m * v * v).epsilon(1e-9));
       // At rest but for the dashpot's ramp: below 1e-9 l of stretch it fades, so the stretch ends in an undamped
       // oscillation within the ramp, its speed at most omega times 1e-9 l (measured 1.2e-7 m/s at omega = 200 /s).

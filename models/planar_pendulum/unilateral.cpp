@@ -121,13 +121,19 @@ PenaltyLink penalty_link(const Parameters& p, const Eigen::Vector4d& start) {
   out.c = 2.0 * out.zeta * std::sqrt(out.k * p.m);
   // zeta < 1: the stretch (v / omega_d) exp(-zeta omega t) sin(omega_d t) is back at 0 after pi / omega_d. Critical:
   // v t exp(-omega t) holds (omega t)^2 exp(-2 omega t) of the approach's energy, 2e-7 of it after 10 / omega.
-  out.contact_time = out.zeta < 1.0 ? M_PI / (out.omega * std::sqrt(1.0 - out.zeta * out.zeta)) : 10.0 / out.omega;
+  // With margin: a contact under a preload (the string's tension) lasts a little longer than pi / omega_d; an
+  // observer's window that ends at the link's next switch is not cut short by it.
+  out.contact_time = out.zeta < 1.0 ? 1.5 * M_PI / (out.omega * std::sqrt(1.0 - out.zeta * out.zeta)) : 10.0 / out.omega;
   out.words = "the string as a linear spring-dashpot acting while stretched (delta = |r| - l > 0): k = " + format_g(out.k, 4) +
               " N/m (contact frequency " + format_g(out.omega, 4) + " rad/s" +
               (p.penalty_stiffness > 0.0 ? ", [model] penalty_stiffness" : ", 100 / " + format_g(T, 4) + " s, the default") +
               "), c = " + format_g(out.c, 4) + " N s/m (damping ratio " + format_g(out.zeta, 4) +
               (p.restitution > 0.0 ? ", the linear oscillator's for e = " + format_g(p.restitution) : ", critical for e = 0") +
-              "), a contact of about " + format_g(out.contact_time, 3) + " s; its dashpot's work booked as the impacts' loss";
+              "); the force is not clipped at 0, so the dashpot pushes while the string is stretched and shortening "
+              "faster than k delta / c (not a unilateral link at the impulse level); a snap's loss is read over " +
+              (out.zeta < 1.0 ? "its contact, up to the link's opening (at most 1.5 pi / omega_d = " + format_g(out.contact_time, 3) + " s)"
+                              : "10 / omega = " + format_g(out.contact_time, 3) + " s (a critical contact never ends)") +
+              "; its dashpot's work, during the swing too, booked as the impacts' loss";
   return out;
 }
 

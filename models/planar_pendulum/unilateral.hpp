@@ -71,7 +71,7 @@ struct PenaltyLink {
   double c = 0.0;             // dashpot (N s/m)
   double omega = 0.0;         // contact frequency sqrt(k / m) (rad/s)
   double zeta = 0.0;          // damping ratio c / (2 sqrt(k m))
-  double contact_time = 0.0;  // a contact's duration (s): pi / omega_d where it rebounds (zeta < 1), else 10 / omega
+  double contact_time = 0.0;  // a contact's window (s): 1.5 pi / omega_d where it rebounds (zeta < 1), else 10 / omega
   std::string words;          // the link in words, with its numbers
 };
 PenaltyLink penalty_link(const Parameters& p, const Eigen::Vector4d& start);

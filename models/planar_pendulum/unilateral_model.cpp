@@ -80,7 +80,17 @@ std::shared_ptr<const Model> make_unilateral_model(const Parameters& p, const In
     return v_r > 0.0 ? 0.5 * p.m * (1.0 - p.restitution * p.restitution) * v_r * v_r : 0.0;
   };
   const PenaltyLink penalty = penalty_link(p, initial_physical(p, ic));
-  link.compliant["penalty"] = {penalty.contact_time, penalty.words};
+  SwitchingFunctions::Compliant compliant{penalty.contact_time, penalty.words};
+  compliant.pull = [form = std::make_shared<PenaltyOdeForm>(p, ic)](const Eigen::VectorXd& physical, int) {
+    return form->link_force(physical.head<4>());
+  };
+  compliant.stiffened = [p, ic, k = penalty.k](double factor) -> std::unique_ptr<Formulation> {
+    Parameters stiffer = p;
+    stiffer.penalty_stiffness = factor * k;
+    std::string why_not;
+    return make_unilateral_model(stiffer, ic)->make_formulation(FormulationKind::EmbeddedOde, "penalty", why_not);
+  };
+  link.compliant["penalty"] = std::move(compliant);
   link.impacts = "the string is a unilateral link (|r| <= l, a tension only) that snaps taut by Newton's impact law "
                  "(e = " + format_g(p.restitution) + "), a jump of the radial velocity";
   model->declare_switching(std::move(link));

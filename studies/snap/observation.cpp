@@ -119,6 +119,11 @@ SnapRun observe_snaps(const RunRequest& request) {
     if (o.linear_momentum.allFinite() && momentum0.allFinite())
       out.momentum_err_max = std::max(std::isfinite(out.momentum_err_max) ? out.momentum_err_max : 0.0, (o.linear_momentum - momentum0).norm());
     out.energy_lost = energy0 - o.energy;
+    if (compliant && compliant->pull)
+      for (int i = 0; i < int(gap.size()); ++i) {
+        const double pull = compliant->pull(physical, i);
+        if (!std::isfinite(out.compliant_pull_min) || pull < out.compliant_pull_min) out.compliant_pull_min = pull;
+      }
     out.booked_total = booked;
     bool in_window = false;  // inside a snap's window: its phase starts after it
     for (Pending& pe : pending) {

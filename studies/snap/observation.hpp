@@ -93,6 +93,11 @@ struct SnapRun {
   double momentum_err_max = kNoNumber;  // max |P - P0| where the model conserves P (N s)
   double energy_lost = kNoNumber;     // E0 - E at t_end (J: the mechanical energy the snaps took)
   double booked_total = kNoNumber;    // the impacts' loss the run booked up to t_end (J: -W)
+  // A compliant discretisation (a penalty link): the smallest pull of any link at the samples (N; negative where
+  // it pushed), and a converged reference's position error at t_end against the closed form with its links
+  // stiffened 4 and 16 times (m), the regularisation's distance as k grows.
+  double compliant_pull_min = kNoNumber;
+  std::vector<double> stiffened_errors;
 };
 template <class V>
 void describe(V& v, SnapRun& r) {
@@ -114,6 +119,8 @@ void describe(V& v, SnapRun& r) {
   v("peak_link", r.peak_link);
   v("gap_overstretch_max", r.gap_overstretch_max);
   v("gap_outward_rate_max", r.gap_outward_rate_max);
+  v("compliant_pull_min", r.compliant_pull_min);
+  v("stiffened_errors", r.stiffened_errors);
 }
 
 SnapRun observe_snaps(const RunRequest& request);

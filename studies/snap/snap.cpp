@@ -11,6 +11,7 @@
 #include "app/common/csv_table.hpp"
 #include "app/common/markdown_table.hpp"
 #include "app/input/applicability.hpp"
+#include "app/running/integrate.hpp"
 #include "app/judging/order_fit.hpp"
 #include "core/format.hpp"
 #include "core/table_reader.hpp"
@@ -122,6 +123,7 @@ class SnapStudy final : public SweepStudy<SnapPoint, snap::SnapRun> {
 
   snap::SnapRun run(const SnapPoint& p, const RunRequest& request) const override {
     snap::SnapRun out = snap::observe_snaps(request);
+    if (p.role == SnapRole::Reference) add_stiffened_errors(p, request, out);
     if (p.role != SnapRole::Compared) return out;  // a reference's cost is not compared
     if (out.outcome.ok()) out.runtime_s = snap::time_run(request);
     // Moved steps are for a snap whose time the closed form gives; a cascade judged against a reference
@@ -150,6 +152,30 @@ class SnapStudy final : public SweepStudy<SnapPoint, snap::SnapRun> {
   }
 
   std::vector<std::string> write_files(const std::filesystem::path& dir, const std::vector<SnapPoint>& points) const override;
+
+ private:
+  // A compliant discretisation's converged solution, again with its links 4 and 16 times stiffer (the same solver and
+  // settings): its position error at the horizon against the closed form, how the regularisation's distance falls with k.
+  static void add_stiffened_errors(const SnapPoint& p, const RunRequest& request, snap::SnapRun& out) {
+    const Model& model = *p.key.c->model;
+    const SwitchingFunctions::Compliant* compliant = model.switching()->compliant_in(p.key.discretisation);
+    const SwitchingClosedForm* closed = model.switching_closed_form();
+    Eigen::VectorXd exact;
+    if (!compliant || !compliant->stiffened || !closed || !closed->state || !closed->state(request.t_end(), exact)) return;
+    const std::vector<double> exact_physical(exact.data(), exact.data() + exact.size());
+    for (double factor : {4.0, 16.0}) {
+      const std::unique_ptr<Formulation> form = compliant->stiffened(factor);
+      double error = kNoNumber;
+      if (form) {
+        const IntegrationOutcome run = integrate(*form, *p.key.integrator, request.settings, request.t_end(), request.t_end(), {});
+        if (run.ok()) {
+          const Eigen::VectorXd end = form->physical_state(run.final_state);
+          error = snap::configuration_distance(model, std::vector<double>(end.data(), end.data() + end.size()), exact_physical);
+        }
+      }
+      out.stiffened_errors.push_back(error);
+    }
+  }
 };
 
 // ---- what is written ----
@@ -350,8 +376,10 @@ void write_runs_table(std::ostringstream& md, std::ofstream& csv, const Case& c,
                   rows);
 }
 
-// Each compliant discretisation (a penalty link): what it is, and its converged solution against the closed form,
-// the regularisation's distance from the impact law, which floors every run of it.
+// Each compliant discretisation (a penalty link): what it is; its converged solution against the closed form, the
+// regularisation's distance from the impact law, the limit of its runs' errors; how that distance falls as the links
+// stiffen; the smallest pull (its sign: a penalty link can push); and the converged solution's check by the tightest
+// run of another family.
 void write_regularisations(std::ostringstream& md, const Case& c, const SnapSection& section, const std::vector<const SnapPoint*>& of_case) {
   const auto expected = c.model->switching_closed_form()->switches(section.t_end);
   for (const SnapPoint* own : of_case) {
@@ -370,12 +398,42 @@ void write_regularisations(std::ostringstream& md, const Case& c, const SnapSect
     for (size_t e = 0; e < j.switch_offsets.size(); ++e)
       offsets += (e ? ", " : "") + switch_words(expected, e) + " " + (std::isfinite(j.switch_offsets[e]) && j.switch_offsets[e] > 0.0 ? "+" : "") +
                  num(j.switch_offsets[e]) + " s";
-    md << "Its converged solution (" << own->key.integrator->name << " at " << own->setting() << ", atol rtol/100) against the "
-          "closed form, the regularisation's distance from the impact law: switch times " << (offsets.empty() ? "—" : offsets)
-       << " (" << j.made << " switches read of " << j.expected << " expected); lost at the snaps − closed form "
-       << num(j.loss_minus_closed) << " J, lost − law on its own pre-snap state " << num(j.loss_minus_own_law) << " J; overstretch "
-       << num(own->measured.overstretch_max) << " m; position error at t_end " << num(j.position_error) << " m. These floor "
-          "every run of it in the tables below: it converges to its own system, and its order is judged against this solution.\n";
+    md << "Its converged solution (" << own->key.integrator->name << " at " << own->setting() << ", atol rtol/100, stopping "
+          "at each kink) against the closed form, the regularisation's distance from the impact law: switch times "
+       << (offsets.empty() ? "—" : offsets) << " (" << j.matched << " of " << j.expected << " expected switches matched, "
+       << j.made << " read); lost at the snaps − closed form " << num(j.loss_minus_closed)
+       << " J, lost − law on its own pre-snap state " << num(j.loss_minus_own_law) << " J; overstretch "
+       << num(own->measured.overstretch_max) << " m; position error at t_end " << num(j.position_error) << " m. Every run of "
+          "it converges to this solution, not to the closed form: its distance is the limit of their errors against the "
+          "closed form (a coarse run can land nearer by cancellation), and their orders are judged against this solution.";
+    const std::vector<double>& stiff = own->measured.stiffened_errors;
+    if (stiff.size() == 2 && std::isfinite(j.position_error) && std::isfinite(stiff[0]) && std::isfinite(stiff[1])) {
+      const double p1 = std::log(j.position_error / stiff[0]) / std::log(4.0), p2 = std::log(stiff[0] / stiff[1]) / std::log(4.0);
+      // The mechanism named where both steps of k agree with it (within 0.15), else both are given.
+      const std::string one = "p = 1, O(1/k): the static stretch T/k and the contact's stretch integrated over time, v_r/ω², both "
+                              "O(1/k), delay the swing";
+      const std::string half = "p = ½, O(k^−½): each rebound's contact lasts π/ω_d, O(k^−½), and delays every later chord";
+      const auto near = [&](double target) { return std::abs(p1 - target) <= 0.15 && std::abs(p2 - target) <= 0.15; };
+      md << " With the spring 4 and 16 times stiffer (damping ratio kept) the same solver's position error at t_end is "
+         << num(stiff[0]) << " and " << num(stiff[1]) << " m: the distance falls as k^−p with p = " << format_g(p1, 2) << " and "
+         << format_g(p2, 2) << " over the two steps of k ("
+         << (near(1.0) ? one : near(0.5) ? half : "neither mechanism's alone; " + one + "; " + half) << ").";
+    }
+    if (std::isfinite(own->measured.compliant_pull_min))
+      md << " Its smallest pull over the run: " << num(own->measured.compliant_pull_min) << " N"
+         << (own->measured.compliant_pull_min < 0.0 ? " (negative: the dashpot pushed)" : "") << ".";
+    // The check: the tightest adaptive run of another integrator on the same discretisation.
+    const SnapPoint* check = nullptr;
+    for (const SnapPoint* q : of_case)
+      if (q->role == SnapRole::Compared && q->adaptive() && q->key.discretisation == own->key.discretisation &&
+          q->key.integrator != own->key.integrator && q->measured.outcome.ok() && (!check || q->rtol < check->rtol))
+        check = q;
+    if (check) {
+      const double d = snap::configuration_distance(*c.model, check->measured.final_physical, own->measured.final_physical);
+      md << " Its check, " << check->key.label() << " at " << check->setting() << " (another family), ends within " << num(d)
+         << " m of it.";
+    }
+    md << "\n";
   }
 }
 
@@ -453,6 +511,7 @@ void write_orders(std::ostringstream& md, const Case& c, const SnapSection& sect
     // Why a judged quantity falls at first order across a switch, where it does.
     std::string first_order_why = "the generic order of a scheme that applies the impact at a step's end (Acary 2012), not a loss "
                                   "of its smooth order (a special case can do better)";
+    std::string no_fit = {};  // where set, the verdict instead of a fit (a quantity that converges to a nonzero limit)
   };
   const auto none = [](const OrderErrors&) { return 0.0; };
   std::vector<Quantity> quantities = {{"position error at t_end", [](const OrderErrors& e) { return e.position; }, none, length_scale, true}};
@@ -475,34 +534,36 @@ void write_orders(std::ostringstream& md, const Case& c, const SnapSection& sect
     for (const SnapPoint* p : pts) errs.push_back(order_errors(*p, section, own)), settings.push_back(adaptive ? p->rtol : p->h);
     std::vector<Quantity> of_method = quantities;
     if (own) {
-      // A compliant discretisation's run converges to its own system, not to the impact law's: the distance of
-      // that system's converged solution from the closed form is each quantity's floor (the regularisation's),
-      // and the order is judged against the converged solution.
+      // A compliant discretisation's run converges to its own system, not to the impact law's: each quantity against
+      // the closed form converges to the regularisation's value (its converged solution's), not to 0, so it has no
+      // order; the position's order is judged against the converged solution instead (the row inserted below).
       const Judged r = judge(*own, section);
-      const double overstretch = own->measured.overstretch_max;
-      of_method[0].floor = [e = r.position_error](const OrderErrors&) { return e; };
-      of_method[0].judged = false;
-      of_method[0].not_judged = "against the impact law, with the regularisation's distance as its floor; judged against its own "
-                                "system's converged solution, the next row";
-      for (size_t k = 0; k < expected.size(); ++k)
-        of_method[1 + k].floor = [k, e = r.switch_errors[k]](const OrderErrors& x) {
-          return std::max(x.floors[k], std::isfinite(e) ? e : 0.0);
-        };
-      of_method[1 + expected.size()].floor = [e = std::abs(r.loss_minus_own_law)](const OrderErrors&) { return std::isfinite(e) ? e : 0.0; };
-      of_method[2 + expected.size()].floor = [overstretch](const OrderErrors&) { return overstretch; };
+      const auto limit = [](double x) {
+        return "not fitted: a penalty run converges to its own system, not to the impact law; this quantity's limit is its "
+               "converged solution's, " + num(std::abs(x)) + ", not 0 (the row against that solution carries the order)";
+      };
+      // Where the converged solution's value is at round-off of its scale (1e4 ulps: the snap after an identical free
+      // flight), the regularisation changes nothing there and the quantity is fitted as any other.
+      const auto set_limit = [&](Quantity& q, double x) {
+        if (!(std::abs(x) <= 1e4 * std::numeric_limits<double>::epsilon() * q.scale)) q.no_fit = limit(x);
+      };
+      set_limit(of_method[0], r.position_error);
+      for (size_t k = 0; k < expected.size(); ++k) set_limit(of_method[1 + k], r.switch_errors[k]);
+      set_limit(of_method[1 + expected.size()], r.loss_minus_own_law);
+      set_limit(of_method[2 + expected.size()], own->measured.overstretch_max);
       of_method.insert(of_method.begin() + 1, Quantity{"position error at t_end against the " + own->key.discretisation +
                                                            " system's converged solution",
                                                        [](const OrderErrors& e) { return e.position_own; }, none, length_scale, true});
       of_method[1].first_order_why = "the dashpot's force rises by c v_r within 1e-9 l of stretch where the string comes taut, "
                                      "and a fixed step that crosses that unlocated integrates a step function, an O(h) velocity "
-                                     "error once per contact, not a loss of its smooth order";
+                                     "error (c v_r h / m) once per contact, whatever the method's order";
     }
     for (const Quantity& q : of_method) {
       std::vector<double> errors, floors;
       for (const OrderErrors& e : errs) errors.push_back(q.error(e)), floors.push_back(q.floor(e));
       const snap::SeriesFit fit = snap::fit_series(adaptive, settings, errors, floors, q.scale, declared);
       const MeasuredOrder& m = fit.order;
-      std::string verdict;
+      std::string verdict = q.no_fit;
       // A length held by a position-level projection: every overstretch within its solver's tolerance (the
       // one-sided projection stops at 1e-10 of a link's size at the latest), nothing to fit.
       const bool held = q.name.rfind("overstretch", 0) == 0 &&
@@ -512,7 +573,9 @@ void write_orders(std::ostringstream& md, const Case& c, const SnapSection& sect
       const bool exact = std::all_of(errors.begin(), errors.end(), [&](double e) {
                            return std::isfinite(e) && e <= 1e4 * std::numeric_limits<double>::epsilon() * q.scale;
                          });
-      if (held && !adaptive && *std::max_element(errors.begin(), errors.end()) > 0.0) {
+      if (!verdict.empty()) {
+        // not fitted (Quantity::no_fit)
+      } else if (held && !adaptive && *std::max_element(errors.begin(), errors.end()) > 0.0) {
         const double largest = *std::max_element(errors.begin(), errors.end());
         verdict = "held to at most " + format_g(largest, 2) + " m at every step, within a position solver's tolerance (1e-10 "
                   "of the length): no order to fit";
@@ -556,6 +619,13 @@ void write_work_precision(std::ostringstream& md, std::ostream& advice_csv, cons
   rules.error = [&](const SnapPoint& p) { return p.adaptive() ? judge(p, section).position_error : order_errors(p, section).position; };
   rules.counts = [&](const SnapPoint& p) { return judge(p, section).clean(); };
   rules.counts_words = "with every expected switch matched and none added";
+  // A penalty run is named with what its position error does not show: its energy balance, its overstretch, and that
+  // its reach depends on the regularisation's stiffness.
+  rules.context = [](const SnapPoint& p, double) -> std::string {
+    if (!p.key.c->model->switching()->compliant_in(p.key.discretisation)) return "";
+    return " (a penalty run: its balance max |E − E0 − W| " + num(p.measured.balance_max) + " J, its overstretch " +
+           num(p.measured.overstretch_max) + " m; which targets it reaches depends on the spring's k)";
+  };
   const std::vector<std::string> advice = snap::write_cheapest_runs(md, of_case, rules);
   md << "\nAdvice on this case, from the table: the cheapest run ";
   for (size_t i = 0; i < advice.size(); ++i) md << (i ? "; " : "") << advice[i];
@@ -726,35 +796,7 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "does not confirm the error, it bounds it; and the law on a run's own pre-snap state is evaluated on the state "
         "extrapolated to the observer's switch time, so a located method's |lost − law| (the variational collision "
         "integrator's slope of about 3 on the rebound) is the observer's, while its own booking is the law to round-off "
-        "(booked − lost and lost − closed form).\n\nThe penalty baseline (the pendulum's `penalty` discretisation; Model C's "
-        "cables have none yet) replaces the impact law by a linear spring–dashpot (Kelvin–Voigt) that acts while the string "
-        "is stretched, δ = |r| − l > 0: k = m(100/T)², a contact frequency ω = √(k/m) a hundred times the motion's (T = √(l/g), "
-        "or l/|v0| in free space; [model] penalty_stiffness sets k), and a damping ratio from Newton's e by the linear "
-        "oscillator's restitution, ζ = −ln e/√(π² + ln² e), critical (ζ = 1) for e = 0, where the stretch returns to its "
-        "static value without a rebound. Its dashpot's work is booked as the impacts' loss, so E − E0 − W (E with the "
-        "spring's ½kδ²) stays the balance. The methods without an impact law run it: rk2 and rk4 at fixed steps, rk45 and "
-        "cvode at their tolerances without locating its kinks (locate_events off: the baseline without events); rk45 "
-        "at rtol 1e-12 with its event location on (stopping at each kink) gives its converged solution, printed in each "
-        "case's section. That "
-        "solution's distance from the closed form is the regularisation's: it floors every penalty run's error against the "
-        "closed form, and the orders table judges each run against its own system's solution instead. The distance is "
-        "O(1/k): after the snap the string swings stretched by its tension over k, a pendulum longer by O(1/k), and the "
-        "contact's own stretch, about v_r/ω², delays the swing (on the drop the position error at t_end falls 4.04× and "
-        "4.02× for each fourfold k, tests/test_penalty_link.cpp). Its overstretch is the contact's, at e = 0 the largest "
-        "of v_r τ exp(−ωτ), v_r/(2.72 ω), millimetres here where the projecting methods' are at round-off, and its outward rate "
-        "beyond the length is the whole approach speed, since the mass enters the stretched region at v_r. Newton's e is the "
-        "linear oscillator's only for a radial contact: on the whirl and the rebound the mass turns while the string is "
-        "stretched, so the regularised switches drift from the closed form's by about a contact's time each (the rebound's "
-        "later switches, above). At a fixed step the contact's entry is a jump of the dashpot's force, c v_r (about 2000 N on "
-        "the drop, reached within the first 1e-9 l of stretch, a ramp that keeps the force continuous), which a step "
-        "crosses unlocated: the quadrature of a step function, an O(h) velocity error once per "
-        "contact, hence rk4's first order against its own system's solution; rk2's smooth error is larger at these steps "
-        "and shows its second order. The explicit methods' stability needs hω below about 2.8 (rk4; hω = 0.63 at "
-        "h = 2e-3 on the drop), so a stiffer k, the only way closer to the impact law, shrinks their stable step as "
-        "1/√k. Adaptive methods meet the force's rise with rejected steps (without the ramp, the reference's "
-        "cross-check, rk45 at rtol 1e-13, shrank its step to round-off there: a step across a force jump J errs by about "
-        "J h whatever its length). In the work-precision tables a penalty run is named only where its regularisation's floor is below "
-        "the target; no refinement of its step brings it below that floor.\n\nThe other integrators of the suite "
+        "(booked − lost and lost − closed form).\n\nThe penalty baseline (the pendulum's `penalty` discretisation; Model C's cables have none yet) replaces the impact law by a linear spring–dashpot (Kelvin–Voigt) that acts while the string is stretched, δ = |r| − l > 0: k = m(100/T)², a contact frequency ω = √(k/m) a hundred times the motion's (T = √(l/g), or l/|v0| in free space; [model] penalty_stiffness sets k), and a damping ratio from Newton's e by the linear oscillator's restitution, ζ = −ln e/√(π² + ln² e), critical (ζ = 1) for e = 0. Its force kδ + cδ̇ is not clipped at 0: while the string is stretched and shortening faster than kδ/c the dashpot pushes (each case's section prints the smallest pull, negative on every case here), so the baseline is not a unilateral link at the impulse level. That push is what ends a critical contact without a rebound (e = 0) and makes the linear oscillator's e exact for a free radial contact (tests/test_penalty_link.cpp, to 1e-5); clipped at 0, a critical contact would rebound: its force kδ + cδ̇ reaches 0 at ωt = 2, where δ̇ = −v_r exp(−2), so it would leave at about 0.135 v_r, and no damping ratio would give e = 0. Its dashpot's work, in the contact and during the swing, is booked as the impacts' loss, so E − E0 − W (E with the spring's ½kδ²) is the exact flow's invariant. The methods without an impact law run it: rk2 and rk4 at fixed steps, rk45 and cvode at their tolerances without locating its kinks (locate_events off: the baseline without events). rk45 at rtol 1e-12 with its event location on gives its converged solution, printed in each case's section with its distance from the closed form, that distance again at 4 and 16 times the stiffness, and its check by cvode. Its runs' errors against the closed form converge to that distance, not to 0: the orders table does not fit them, and judges each run against the converged solution instead. How the distance falls with k is the contact's mechanism: with e = 0 (the drop, the whirl) as 1/k, the string swinging stretched by its tension over k and the contact's stretch integrated over time, v_r/ω², delaying the swing; with e > 0 (the rebound) as k^−½, each rebound's contact lasting π/ω_d and delaying every later chord (the sections' k-sweeps). The rebound's later switches are late by about a contact's duration each (the finite contact, not the turning), and the centrifugal preload m v_t²/l during a contact lowers the effective restitution below the linear oscillator's: the first chord back, from the first opening to the second snap, is shorter than the closed form's (their offsets in the converged row). Its overstretch is the contact's (at e = 0 the largest of v_r τ exp(−ωτ), v_r/(exp(1) ω)), millimetres where the projecting methods' are at round-off, and its outward rate beyond the length is up to the whole approach speed: the mass enters the stretched region at v_r.\n\nAt a fixed step the contact's entry is a rise of the dashpot's force by c v_r (about 2000 N on the drop, reached within the first 1e-9 l of stretch, a ramp that keeps the force continuous), and with e > 0 its exit a fall by c e v_r, each crossed unlocated: the quadrature of a step function, a velocity error of about c v_r h/m once per crossing, first order whatever the method's order. On the drop, whose critical contact damps the entry's error away, rk4's position against its own system's solution falls at about first order (the orders table; the entry's place in the step scatters its local orders) and rk2's larger smooth error shows its second order at these steps; on the whirl the fits come from the coarse steps (the finest local orders fall: not yet asymptotic), and on the rebound the underdamped contact carries each crossing's error into the exit speed and every following chord, so the errors do not fall monotonically (inconclusive). This mechanism is inferred from these orders; no run locates the entry at a fixed step to confirm it. The fixed-step balance |E − E0 − W| is made in the contact's steps and then kept (the balance column against its range between switches; on the drop at h = 2e-3, 2.99 J for rk2 and 0.435 J for rk4, against 5.02 J lost): these steps do not resolve the stiff contact (hω = 0.63), and the dashpot's work integrated with it is off by as much. The explicit methods' stability needs hω below about 2.8 for rk4 and 2 for rk2 (hω = 0.63 at h = 2e-3 on the drop, 0.40 on the rebound), so a stiffer k, the only way closer to the impact law, shrinks their stable step as 1/√k. The adaptive methods pass the force's rise at every tolerance run here (to rtol 1e-12); without the ramp the reference's cross-check, rk45 at rtol 1e-13, shrank its step to round-off at the snap (a step across a force jump J errs by about J h/m in the velocity, whatever its length). In the work-precision tables a penalty run is named with its balance error and overstretch beside it; which targets it reaches depends on k, and no refinement of its step brings its error against the closed form below the regularisation's distance.\n\nThe other integrators of the suite "
         "decline these cases, each with its reason (the report's comparison tables): the bilateral-constraint schemes "
         "(RATTLE, rattle4, generalized-α) and the fixed-step Runge–Kutta methods have neither event location nor an impact "
         "law (rk2 and rk4 run the penalty discretisation instead); the LGVI's own form lives on the circle (the variational collision integrator is its construction on the "
