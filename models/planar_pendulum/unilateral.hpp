@@ -56,7 +56,8 @@ bool hybrid_jump(const Parameters& p, double t, double time_scale, double tensio
 // that acts while it is stretched, delta = |r| - l > 0, along r-hat:
 //   m r'' = m g e_z - (k delta + c delta') r-hat   (delta > 0),   m r'' = m g e_z   (delta <= 0),
 // a force continuous in the state at delta = 0 from the spring, with the dashpot's step c delta' there (the
-// linear model's, Kelvin-Voigt's: no event is needed to integrate it, but the acceleration jumps). Its
+// linear model's, Kelvin-Voigt's: no event is needed to integrate it, but the acceleration jumps; the form
+// spreads that step over the first 1e-9 l of stretch, penalty_form.cpp, so adaptive error tests can pass it). Its
 // radial contact is the damped oscillator m delta'' + c delta' + k delta = (the outward load), whose
 // stretch, started at 0 with rate v, comes back to 0 at rate -e v with e = exp(-zeta pi / sqrt(1 - zeta^2))
 // (zeta = c / (2 sqrt(k m)) < 1) and never where zeta >= 1; so Newton's e gives zeta = -ln e / sqrt(pi^2 +

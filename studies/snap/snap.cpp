@@ -510,7 +510,6 @@ void write_orders(std::ostringstream& md, const Case& c, const SnapSection& sect
     std::function<double(const OrderErrors&)> floor;  // the observer's floor of the error (0: a closed form's)
     double scale;
     bool judged;
-    std::string not_judged = "no declared order for it";  // why a slope is printed without a verdict
     // Why a judged quantity falls at first order across a switch, where it does.
     std::string first_order_why = "the generic order of a scheme that applies the impact at a step's end (Acary 2012), not a loss "
                                   "of its smooth order (a special case can do better)";
@@ -616,7 +615,7 @@ void write_orders(std::ostringstream& md, const Case& c, const SnapSection& sect
         else if (!m.note.empty()) verdict += "; " + m.note;
         else verdict += ": consistent";
       } else {
-        verdict = "order " + format_g(m.p, m.p_digits) + " ± " + format_g(m.ci95, 2) + " (not judged: " + q.not_judged + ")";
+        verdict = "order " + format_g(m.p, m.p_digits) + " ± " + format_g(m.ci95, 2) + " (not judged: no declared order for it)";
       }
       rows.push_back({label, q.name, fit.values, verdict});
     }
