@@ -49,6 +49,9 @@ struct Parameters {
   // The physical state then carries each link's stretching rate too (State below).
   bool unilateral = false;
   double restitution = 0.0;
+  // The "no events" baseline's links (discretisation "penalty", penalty_links.hpp): each link's contact
+  // frequency against the rest of the cable held rigid (rad/s); 0: no penalty discretisation (it is opt-in).
+  double penalty_frequency = 0.0;
   double link_length() const { return cable_length / links; }
   // Constant inertial thrust of multirotor a (SPEC): its share of the total weight, its own
   // mass and cable plus 1/m of the payload, upward: f = -(m_Q + n m_i + m_p/m) g e3.

@@ -42,6 +42,8 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
     p.restitution = model.non_negative_or("restitution", 0.0);
     if (!(p.restitution <= 1.0))
       model.fail("restitution", "Newton's coefficient of restitution e in [0, 1]", format_g(p.restitution));
+    // The "no events" baseline's links (discretisation "penalty"); absent, the default (unilateral_model.cpp).
+    if (model.has("penalty_frequency")) p.penalty_frequency = model.positive("penalty_frequency");
     if (!p.attachment_offset.isZero(0.0))
       model.fail("attachment_offset", "[0, 0, 0] with link = \"unilateral\" (a slack cable on an offset attachment is not built)",
                  "a non-zero offset");

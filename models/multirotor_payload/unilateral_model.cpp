@@ -1,7 +1,9 @@
 // Model C on unilateral links (issue 48). Offered as the constrained mechanical form with one-sided
 // link rows (time-stepping schemes with an impact law) and as the hybrid ODE built on it
 // (core/hybrid_constrained_ode.hpp: event-driven methods). The other forms decline: each keeps the
-// links at their length by construction (q_i on S^2) or by stabilisation in every phase.
+// links at their length by construction (q_i on S^2) or by stabilisation in every phase. A second
+// discretisation, "penalty" (penalty_links.hpp), makes each link a stiff spring-dashpot: an ODE without
+// jumps, the "no events" baseline, which the methods without an impact law step through.
 
 #include <cmath>
 
@@ -11,6 +13,7 @@
 #include "models/multirotor_payload/first_snap.hpp"
 #include "models/multirotor_payload/forms.hpp"
 #include "models/multirotor_payload/model.hpp"
+#include "models/multirotor_payload/penalty_links.hpp"
 #include "models/multirotor_payload/unilateral_model.hpp"
 
 namespace tb::multirotor_payload {
@@ -25,25 +28,42 @@ std::shared_ptr<const Model> make_unilateral_model(const Parameters& p, const In
                                  return std::make_unique<HybridConstrainedOde>(std::make_unique<ConstrainedForm>(p, ic), scales);
                                },
                                "", ""};
+  std::vector<FormulationMenu::Item> items{
+      hybrid, offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic),
+      decline(FormulationKind::IndexOneDae,
+              "a hybrid DAE (the held links' index-1 equations, the slack links free, switched at located events with "
+              "IDA's consistent values re-solved after each jump) is not built yet; its Baumgarte DAE holds every link at "
+              "its length in every phase"),
+      decline(FormulationKind::DiscreteLieGroup,
+              "its discrete Lie group form moves each link on S^2 (fixed length); links that go slack are taken by the "
+              "variational collision construction (Fetecau, Marsden, Ortiz & West 2003) on the constrained form, whose "
+              "links held take this form's discrete equations (the same to round-off, measured)"),
+      decline(FormulationKind::LieGroupOde,
+              "its Lie group form moves each link on S^2 (fixed length); a hybrid one, switched at located events, is not "
+              "built yet")};
+  // Issue 48's "no events" baseline where the case asks for it ([model] penalty_frequency): each link a stiff
+  // spring-dashpot (penalty_links.hpp), an ODE without a jump, which the methods without an impact law step through.
+  if (p.penalty_frequency > 0.0) {
+    items.push_back(in("penalty", FormulationMenu::Item{FormulationKind::EmbeddedOde,
+                                                        [p, ic]() -> std::unique_ptr<Formulation> { return make_penalty_form(p, ic); }, "", ""}));
+    items.push_back(in("penalty", decline(FormulationKind::ConstrainedMechanical,
+                                          "the penalty cable has no link constraint: each link is a force, and its dashpot's force, "
+                                          "which depends on the velocity, is not built into a constrained form")));
+    items.push_back(in("penalty", decline(FormulationKind::IndexOneDae,
+                                          "the penalty cable's links are forces, with no algebraic variable of their own (its "
+                                          "bodies' R^T R = I rows are held by Baumgarte stabilisation inside its ODE)")));
+    items.push_back(in("penalty", decline(FormulationKind::DiscreteLieGroup,
+                                          "the penalty cable's joints move in R^3 on stretching links, with no group of their own to keep")));
+    items.push_back(in("penalty", decline(FormulationKind::LieGroupOde,
+                                          "the penalty cable's joints move in R^3 on stretching links, with no group of their own to keep")));
+  }
   auto model = std::make_shared<FormulationMenu>(
       "multirotor_payload",
       StateSize{2.0 * (3.0 + 3.0 * p.multirotors * p.links + 9.0 * p.multirotors) + 1.0 + 7.0 * p.multirotors * p.links +
                     6.0 * p.multirotors,
                 "natural coordinates and a mode per link: multirotors = " + std::to_string(p.multirotors) +
                     ", links_per_cable = " + std::to_string(p.links)},
-      std::vector<FormulationMenu::Item>{
-          hybrid, offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic),
-          decline(FormulationKind::IndexOneDae,
-                  "a hybrid DAE (the held links' index-1 equations, the slack links free, switched at located events with "
-                  "IDA's consistent values re-solved after each jump) is not built yet; its Baumgarte DAE holds every link at "
-                  "its length in every phase"),
-          decline(FormulationKind::DiscreteLieGroup,
-                  "its discrete Lie group form moves each link on S^2 (fixed length); links that go slack are taken by the "
-                  "variational collision construction (Fetecau, Marsden, Ortiz & West 2003) on the constrained form, whose "
-                  "links held take this form's discrete equations (the same to round-off, measured)"),
-          decline(FormulationKind::LieGroupOde,
-                  "its Lie group form moves each link on S^2 (fixed length); a hybrid one, switched at located events, is not "
-                  "built yet")},
+      std::move(items),
       physical_parts(p));
   // Impulses are internal and thrust equals the total weight: no net external force, P is conserved
   // across every snap.
@@ -101,6 +121,20 @@ std::shared_ptr<const Model> make_unilateral_model(const Parameters& p, const In
   links.impacts = "each cable is a chain of unilateral links (|J_j - J_{j-1}| <= l, a tension only; each link's mass at "
                   "its chord's midpoint, so a slack link couples its joints' accelerations through its inertia) that snap taut by "
                   "Newton's impact law (e = " + format_g(p.restitution) + "), a jump of the joints' velocities";
+  // The "no events" baseline: each link's pull (N) at a physical state, and the same cable stiffer.
+  if (p.penalty_frequency > 0.0) {
+    auto penalty = std::shared_ptr<const PenaltyConstrainedOde>(make_penalty_form(p, ic));
+    SwitchingFunctions::Compliant compliant{penalty->contact_time(), penalty_words(p, *penalty)};
+    compliant.pull = [penalty, form](const Eigen::VectorXd& physical, int link) {
+      return penalty->pull(form->natural_state(form->mechanics().unpack(physical)), link);
+    };
+    compliant.stiffened = [p, ic](double factor) -> std::unique_ptr<Formulation> {
+      Parameters stiffer = p;
+      stiffer.penalty_frequency = std::sqrt(factor) * p.penalty_frequency;  // k times factor, zeta kept
+      return make_penalty_form(stiffer, ic);
+    };
+    links.compliant["penalty"] = std::move(compliant);
+  }
   model->declare_switching(std::move(links));
   // Up to the first snap the slack cables fly in closed form (first_snap.hpp): the reference and every
   // run are checked against it there.

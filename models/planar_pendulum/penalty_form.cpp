@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/kelvin_voigt_contact.hpp"
 #include "models/planar_pendulum/forms.hpp"
 #include "models/planar_pendulum/unilateral.hpp"
 
@@ -12,13 +13,6 @@ namespace tb::planar_pendulum {
 
 namespace {
 constexpr int kDashpotWork = 4;
-// The dashpot engages over the first 1e-9 l of stretch (its force c delta' times min(1, delta / (1e-9 l))):
-// Kelvin-Voigt's force steps by c v_r where the string comes taut, which an adaptive error test cannot pass
-// unlocated at a tight tolerance (the reference's cross-check, rk45 at rtol 1e-13, collapsed its step to 1e-16 s
-// there: a step across a force jump J errs by ~ J h). The ramp keeps the force continuous; it lasts ~1e-9 l / v_r,
-// far below any step here, so to a fixed step it is still the jump, and it moves the contact's restitution by
-// about 1e-9 l / delta_max ~ 1e-7 (delta_max ~ 1 cm).
-constexpr double kDashpotRamp = 1e-9;
 }  // namespace
 
 PenaltyOdeForm::PenaltyOdeForm(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic) {
@@ -40,7 +34,8 @@ double PenaltyOdeForm::link_force(const Eigen::Vector4d& s) const {
   return k_ * stretch + engaged(stretch) * c_ * r.dot(s.tail<2>()) / n;  // k delta + c delta', delta' = v_r
 }
 
-double PenaltyOdeForm::engaged(double stretch) const { return std::min(1.0, stretch / (kDashpotRamp * p_.l)); }
+// The dashpot engages over the first 1e-9 l of stretch (core/kelvin_voigt_contact.hpp: a continuous force).
+double PenaltyOdeForm::engaged(double stretch) const { return dashpot_engaged(stretch, p_.l); }
 
 double PenaltyOdeForm::dashpot_power(const Eigen::Vector4d& s) const {
   const Eigen::Vector2d r = s.head<2>();

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/format.hpp"
+#include "core/kelvin_voigt_contact.hpp"
 
 namespace tb::planar_pendulum {
 
@@ -116,14 +117,9 @@ PenaltyLink penalty_link(const Parameters& p, const Eigen::Vector4d& start) {
   const double T = motion_time_scale(p, start);
   out.k = p.penalty_stiffness > 0.0 ? p.penalty_stiffness : p.m * (100.0 / T) * (100.0 / T);
   out.omega = std::sqrt(out.k / p.m);
-  const double log_e = p.restitution > 0.0 ? std::log(p.restitution) : 0.0;
-  out.zeta = p.restitution > 0.0 ? -log_e / std::sqrt(M_PI * M_PI + log_e * log_e) : 1.0;
+  out.zeta = restitution_damping_ratio(p.restitution);  // core/kelvin_voigt_contact.hpp: e exact for a free contact
   out.c = 2.0 * out.zeta * std::sqrt(out.k * p.m);
-  // zeta < 1: the stretch (v / omega_d) exp(-zeta omega t) sin(omega_d t) is back at 0 after pi / omega_d. Critical:
-  // v t exp(-omega t) holds (omega t)^2 exp(-2 omega t) of the approach's energy, 2e-7 of it after 10 / omega.
-  // With margin: a contact under a preload (the string's tension) lasts a little longer than pi / omega_d; an
-  // observer's window that ends at the link's next switch is not cut short by it.
-  out.contact_time = out.zeta < 1.0 ? 1.5 * M_PI / (out.omega * std::sqrt(1.0 - out.zeta * out.zeta)) : 10.0 / out.omega;
+  out.contact_time = contact_window(out.omega, out.zeta);
   out.words = "the string as a linear spring-dashpot acting while stretched (delta = |r| - l > 0): k = " + format_g(out.k, 4) +
               " N/m (contact frequency " + format_g(out.omega, 4) + " rad/s" +
               (p.penalty_stiffness > 0.0 ? ", [model] penalty_stiffness" : ", 100 / " + format_g(T, 4) + " s, the default") +

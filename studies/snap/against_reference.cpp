@@ -13,6 +13,7 @@
 #include "core/switching.hpp"
 #include "numerics/statistics.hpp"
 #include "studies/snap/cheapest_runs.hpp"
+#include "studies/snap/compliant_against_reference.hpp"
 #include "studies/snap/series_fit.hpp"
 
 namespace tb::snap {
@@ -58,20 +59,6 @@ AgainstReference judge(const Model& model, const SnapRun& run, const SnapRun& re
       j.snap_loss_error_max = std::isfinite(j.snap_loss_error_max) ? std::max(j.snap_loss_error_max, d) : d;
     }
   return j;
-}
-
-// A fitted series in words: the slope with its 95% interval (not judged against the declared order: across
-// impacts a time-stepping scheme is of order 1 at most), inconclusive where the interval reaches 0 or no
-// window fits, for fixed steps in h and for an adaptive method in rtol.
-std::string slope_verdict(const SeriesFit& fit) {
-  const MeasuredOrder& m = fit.order;
-  if (fit.adaptive)
-    return fit.used >= 3 && fit.slope.ci95 >= std::abs(fit.slope.p)
-               ? "inconclusive: slope " + format_g(fit.slope.p, 3) + " ± " + format_g(fit.slope.ci95, 2) + " in rtol, its interval reaching 0"
-               : fit.rtol_words("its floor");
-  if (!m.fit.fitted) return "inconclusive: " + (m.fit.why_not.empty() ? std::string("no asymptotic window") : m.fit.why_not);
-  return (m.ci95 >= std::abs(m.p) ? "inconclusive: slope " : "slope ") + format_g(m.p, m.p_digits) + " ± " + format_g(m.ci95, 2) +
-         " in h" + (m.ci95 >= std::abs(m.p) ? ", its interval reaching 0" : " (not judged)");
 }
 
 std::string role_words(const SnapPoint& p);
@@ -376,8 +363,14 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
   const SwitchingFunctions& functions = *model.switching();
   const SnapPoint *reference = nullptr, *check = nullptr;
   std::vector<const SnapPoint*> compared;
+  // A compliant discretisation's runs (a penalty cable) solve another system: their own section, after this one's.
+  std::map<std::string, std::pair<const SnapPoint*, std::vector<const SnapPoint*>>> compliant;
   for (const SnapPoint* p : of_case) {
-    if (p->role == SnapRole::Reference) reference = p;
+    if (functions.compliant_in(p->key.discretisation)) {
+      auto& [own, runs] = compliant[p->key.discretisation];
+      if (p->role == SnapRole::Reference) own = p;
+      else runs.push_back(p);
+    } else if (p->role == SnapRole::Reference) reference = p;
     else if (p->role == SnapRole::ReferenceCheck) check = p;
     else compared.push_back(p);
   }
@@ -683,7 +676,10 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
         "runs part along it: the case file gives the growth); the energy the snaps took, the switches, the tension and "
         "the links' violations are in the table above, and a method that reaches a position error with its loss or its "
         "overstretch far from the reference's is not thereby advised for them. Runs within a factor "
-     << format_g(kUnresolvedRatio) << " of each other are not ranked.\n";
+     << format_g(kUnresolvedRatio) << " of each other are not ranked. The penalty runs (below) are not in this advice: they "
+        "solve another system, whose distance from the reference bounds what they can reach.\n";
+  for (const auto& [disc, own_and_runs] : compliant)
+    if (own_and_runs.first) write_compliant_against_reference(md, csv, c, t_end, *reference, *own_and_runs.first, own_and_runs.second);
 }
 
 }  // namespace tb::snap

@@ -98,6 +98,8 @@ struct SnapRun {
   // stiffened 4 and 16 times (m), the regularisation's distance as k grows.
   double compliant_pull_min = kNoNumber;
   std::vector<double> stiffened_errors;
+  std::vector<std::vector<double>> stiffened_final;  // those stiffened runs' physical states at t_end (empty: failed)
+  std::vector<double> stiffened_lost;  // and the energy each lost, E0 - E(t_end) (J; NaN: failed)
 };
 template <class V>
 void describe(V& v, SnapRun& r) {
@@ -121,6 +123,8 @@ void describe(V& v, SnapRun& r) {
   v("gap_outward_rate_max", r.gap_outward_rate_max);
   v("compliant_pull_min", r.compliant_pull_min);
   v("stiffened_errors", r.stiffened_errors);
+  v("stiffened_final", r.stiffened_final);
+  v("stiffened_lost", r.stiffened_lost);
 }
 
 SnapRun observe_snaps(const RunRequest& request);
@@ -128,7 +132,7 @@ SnapRun observe_snaps(const RunRequest& request);
 // (exact where the function is a cubic).
 double hermite_max(double a, double da, double b, double db, double dt);
 // The run's cost without the observation (sampling only its end): the fastest of passes repeated until
-// they total 0.05 s (at least 3), in seconds.
+// they total 0.05 s (at least 3; one where a pass takes a second or more), in seconds.
 double time_run(const RunRequest& request);
 
 }  // namespace tb::snap

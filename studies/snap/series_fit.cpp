@@ -61,4 +61,18 @@ SeriesFit fit_series(bool adaptive, const std::vector<double>& settings, const s
   return out;
 }
 
+// A fitted series in words: the slope with its 95% interval (not judged against the declared order: across
+// impacts a time-stepping scheme is of order 1 at most), inconclusive where the interval reaches 0 or no
+// window fits, for fixed steps in h and for an adaptive method in rtol.
+std::string slope_verdict(const SeriesFit& fit) {
+  const MeasuredOrder& m = fit.order;
+  if (fit.adaptive)
+    return fit.used >= 3 && fit.slope.ci95 >= std::abs(fit.slope.p)
+               ? "inconclusive: slope " + format_g(fit.slope.p, 3) + " ± " + format_g(fit.slope.ci95, 2) + " in rtol, its interval reaching 0"
+               : fit.rtol_words("its floor");
+  if (!m.fit.fitted) return "inconclusive: " + (m.fit.why_not.empty() ? std::string("no asymptotic window") : m.fit.why_not);
+  return (m.ci95 >= std::abs(m.p) ? "inconclusive: slope " : "slope ") + format_g(m.p, m.p_digits) + " ± " + format_g(m.ci95, 2) +
+         " in h" + (m.ci95 >= std::abs(m.p) ? ", its interval reaching 0" : " (not judged)");
+}
+
 }  // namespace tb::snap

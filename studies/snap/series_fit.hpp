@@ -36,4 +36,8 @@ struct SeriesFit {
 SeriesFit fit_series(bool adaptive, const std::vector<double>& settings, const std::vector<double>& errors,
                      const std::vector<double>& floors, double scale, double declared);
 
+// The fit in words: the slope with its 95% interval (not judged against the declared order: across impacts a
+// time-stepping scheme is of order 1 at most), inconclusive where the interval reaches 0 or no window fits.
+std::string slope_verdict(const SeriesFit& fit);
+
 }  // namespace tb::snap
