@@ -1,5 +1,8 @@
 #include "core/penalty_constrained_ode.hpp"
 
+#include <Eigen/Dense>
+#include <Eigen/Eigenvalues>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -21,6 +24,7 @@ PenaltyConstrainedOde::PenaltyConstrainedOde(std::unique_ptr<const ConstrainedMe
       equality_(equality_rows(*form_)),
       root_scale_(form_->constraint_scale().cwiseSqrt()),
       zeta_(restitution_damping_ratio(law.restitution)),
+      calibration_q_(calibration_q),
       solver_(form_->make_solver()) {
   for (int i = 0; i < rows_; ++i)
     if (form_->one_sided(i)) one_sided_.push_back(i);
@@ -64,16 +68,60 @@ PenaltyConstrainedOde::PenaltyConstrainedOde(std::unique_ptr<const ConstrainedMe
   }
 }
 
-double PenaltyConstrainedOde::fastest_damping_rate() const {
-  double rate = 0.0;
-  for (size_t e = 0; e < c_.size(); ++e) rate = std::max(rate, c_[e] / local_mass_[e]);
-  return rate;
-}
-
-double PenaltyConstrainedOde::fastest_spring_frequency() const {
-  double omega = 0.0;
-  for (size_t e = 0; e < k_.size(); ++e) omega = std::max(omega, std::sqrt(k_[e] / local_mass_[e]));
-  return omega;
+PenaltyConstrainedOde::LinearModes PenaltyConstrainedOde::linear_modes() const {
+  LinearModes out;
+  const Eigen::VectorXd& q = calibration_q_;
+  std::vector<Eigen::Triplet<double>> m_entries, g_entries;
+  form_->mass_entries(m_entries);
+  form_->constraint_jacobian(q, g_entries);
+  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(n_, n_), G = Eigen::MatrixXd::Zero(rows_, n_);
+  for (const auto& e : m_entries) M(e.row(), e.col()) += e.value();
+  for (const auto& e : g_entries) G(e.row(), e.col()) += e.value();
+  // K = sum_i k_i g_i g_i^T and C alike, g_i = G_i^T / sqrt(s_i): every one-sided row stretched.
+  Eigen::MatrixXd K = Eigen::MatrixXd::Zero(n_, n_), C = Eigen::MatrixXd::Zero(n_, n_);
+  for (size_t e = 0; e < one_sided_.size(); ++e) {
+    const Eigen::VectorXd g = G.row(one_sided_[e]).transpose() / root_scale_[one_sided_[e]];
+    K += k_[e] * g * g.transpose();
+    C += c_[e] * g * g.transpose();
+  }
+  // The equality rows' null space Z (the motions they allow).
+  int equalities = 0;
+  for (bool eq : equality_) equalities += eq ? 1 : 0;
+  Eigen::MatrixXd Z = Eigen::MatrixXd::Identity(n_, n_);
+  if (equalities > 0) {
+    Eigen::MatrixXd GE(equalities, n_);
+    for (int i = 0, r = 0; i < rows_; ++i)
+      if (equality_[i]) GE.row(r++) = G.row(i);
+    Eigen::FullPivLU<Eigen::MatrixXd> lu(GE);
+    Z = lu.kernel();
+  }
+  const Eigen::MatrixXd Mr = Z.transpose() * M * Z, Kr = Z.transpose() * K * Z, Cr = Z.transpose() * C * Z;
+  const Eigen::Index r = Mr.rows();
+  Eigen::LDLT<Eigen::MatrixXd> mass(Mr);
+  if (mass.info() != Eigen::Success) return out;
+  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(2 * r, 2 * r);
+  A.topRightCorner(r, r) = Eigen::MatrixXd::Identity(r, r);
+  A.bottomLeftCorner(r, r) = -mass.solve(Kr);
+  A.bottomRightCorner(r, r) = -mass.solve(Cr);
+  Eigen::EigenSolver<Eigen::MatrixXd> eig(A, false);
+  if (eig.info() != Eigen::Success) return out;
+  const Eigen::VectorXcd lambda = eig.eigenvalues();
+  out.fastest = lambda.cwiseAbs().maxCoeff();
+  // The slowest oscillatory pair: complex, above the round-off of the rigid motions' zero eigenvalues.
+  double slowest = std::numeric_limits<double>::infinity();
+  for (Eigen::Index i = 0; i < lambda.size(); ++i) {
+    const double size = std::abs(lambda[i]);
+    if (std::abs(lambda[i].imag()) <= 1e-6 * size || size <= 1e-8 * out.fastest || size >= slowest) continue;
+    slowest = size;
+    out.slow_frequency = size;
+    out.slow_damping_ratio = -lambda[i].real() / size;
+  }
+  out.found = std::isfinite(slowest);
+  if (out.found) {
+    const double z = std::clamp(out.slow_damping_ratio, 0.0, 1.0);
+    out.slow_restitution = z < 1.0 ? std::exp(-M_PI * z / std::sqrt(1.0 - z * z)) : 0.0;
+  }
+  return out;
 }
 
 double PenaltyConstrainedOde::contact_time() const { return contact_window(law_.contact_frequency, zeta_); }
@@ -91,6 +139,13 @@ double PenaltyConstrainedOde::pull(const Eigen::VectorXd& y, int e) const {
   const int i = one_sided_[size_t(e)];
   if (!(x[i] > 0.0)) return 0.0;
   return k_[size_t(e)] * x[i] + dashpot_engaged(x[i], root_scale_[i]) * c_[size_t(e)] * rate[i];
+}
+
+double PenaltyConstrainedOde::spring_pull(const Eigen::VectorXd& y, int e) const {
+  Eigen::VectorXd x, rate;
+  gaps(y.head(n_), y.segment(n_, n_), x, rate);
+  const int i = one_sided_[size_t(e)];
+  return x[i] > 0.0 ? k_[size_t(e)] * x[i] : 0.0;
 }
 
 void PenaltyConstrainedOde::rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const {

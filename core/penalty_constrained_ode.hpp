@@ -62,6 +62,9 @@ class PenaltyConstrainedOde final : public OdeFormulation {
   // The e-th one-sided row's pull T_e at the form's state y = [q, v, ...] (N; 0 where it is not stretched,
   // negative where the dashpot pushes).
   double pull(const Eigen::VectorXd& y, int e) const;
+  // Its spring's part alone, k_e x_e (N; 0 where it is not stretched): the elastic force the row carries, without
+  // the dashpot's c x', which jumps by c v where a row closes at speed v.
+  double spring_pull(const Eigen::VectorXd& y, int e) const;
   int one_sided_rows() const { return int(one_sided_.size()); }
   double stiffness(int e) const { return k_[size_t(e)]; }
   double damping(int e) const { return c_[size_t(e)]; }
@@ -69,11 +72,18 @@ class PenaltyConstrainedOde final : public OdeFormulation {
   // The same row's effective mass with the other one-sided rows free (only the equality rows held), at the
   // calibration configuration: what its own spring and dashpot act on when its neighbours do not hold it.
   double local_mass(int e) const { return local_mass_[size_t(e)]; }
-  // The stiffest rates the rows make, estimated row by row (a chain's neighbouring rows share joints, which can
-  // raise them up to about twofold): max_i c_i / local_mass_i (1/s; the dashpots') and max_i sqrt(k_i /
-  // local_mass_i) (rad/s; the springs'). An explicit method's step is bounded by its stability region over them.
-  double fastest_damping_rate() const;
-  double fastest_spring_frequency() const;
+  // The linearised motion on the calibration configuration with every one-sided row stretched (its springs and
+  // dashpots only: no tension's geometric stiffness, no gravity), M z'' + C z' + K z = 0 on the equality rows' null
+  // space, solved densely once (O(N^3): tests and pages, not the integration):
+  //  - fastest: the largest |eigenvalue| (1/s), which an explicit method's stability region must hold times h;
+  //  - the slowest oscillatory pair (a collective contact: several rows in series), its frequency |lambda| (rad/s)
+  //    and damping ratio -Re lambda / |lambda|, and the linear oscillator's restitution at that ratio.
+  struct LinearModes {
+    double fastest = 0.0;
+    double slow_frequency = 0.0, slow_damping_ratio = 0.0, slow_restitution = 0.0;
+    bool found = false;  // false where the form gives no dense entries or no oscillatory pair
+  };
+  LinearModes linear_modes() const;
   double damping_ratio() const { return zeta_; }
   // How long an observer reads one contact's loss for (s): core/kelvin_voigt_contact.hpp contact_window.
   double contact_time() const;
@@ -90,6 +100,7 @@ class PenaltyConstrainedOde final : public OdeFormulation {
   Eigen::VectorXd root_scale_;  // sqrt(constraint_scale()): a row's length unit
   std::vector<double> mass_, local_mass_, k_, c_;
   double zeta_ = 1.0;
+  Eigen::VectorXd calibration_q_;  // where the stiffness was calibrated (linear_modes)
   mutable std::unique_ptr<ConstrainedMechanicalSolver> solver_;  // one formulation object per run
 };
 

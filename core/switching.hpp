@@ -74,6 +74,9 @@ struct SwitchingFunctions {
     std::string words;  // the regularisation and its numbers, for the pages
     // Link i's pull at a physical state (N): the regularisation's force along it, negative where it pushes.
     std::function<double(const Eigen::VectorXd& physical, int link)> pull = {};
+    // Its spring's part alone (N; empty: not given): the elastic force, without the dashpot's jump of c v at a closing
+    // (the largest pull of a critical contact is that jump, c v_r, which grows as sqrt(k)).
+    std::function<double(const Eigen::VectorXd& physical, int link)> elastic = {};
     // The same discretisation's EmbeddedOde form with its stiffness times `factor` (its damping ratio kept): how
     // the regularisation's distance from the impact law falls as the links stiffen.
     std::function<std::unique_ptr<Formulation>(double factor)> stiffened = {};

@@ -155,3 +155,29 @@ TEST_CASE("penalty cable: the penalty discretisation is offered only where the c
   CHECK_FALSE(has(without));
   CHECK_FALSE(without.model->switching()->compliant_in("penalty"));
 }
+
+TEST_CASE("penalty cable: the linearised cable's collective contact is n links in series, its fastest rate the zig-zag's",
+          "[unilateral][penalty]") {
+  // On C_single_snap (n = 10 links, each k = m omega^2 and c = 2 omega m against the rest held rigid, m ~ the bodies'
+  // reduced mass): the payload against the multirotor through n such springs and dashpots in series is a mode of
+  // stiffness k / n and damping c / n on about that reduced mass, frequency omega / sqrt(n) and damping ratio
+  // 1 / sqrt(n) (measured 79.8 rad/s and 0.319 at omega = 250 rad/s: 79.1 and 0.316). Its fastest rate is the interior
+  // joints' zig-zag, damped by the dashpots on ~1e-4 kg: above the row-by-row estimate max c / local mass (1.31e6 /s;
+  // measured 5.84e6 /s, neighbouring rows sharing joints).
+  const Case c = load_case(std::string(TETHERBENCH_CASES_DIR) + "/C_single_snap.toml");
+  std::string why_not;
+  const auto form = c.model->make_formulation(FormulationKind::EmbeddedOde, "penalty", why_not);
+  REQUIRE(form);
+  const auto* penalty = dynamic_cast<const PenaltyConstrainedOde*>(form.get());
+  REQUIRE(penalty);
+  const int n = penalty->one_sided_rows();
+  const double omega = penalty->law().contact_frequency;
+  const PenaltyConstrainedOde::LinearModes modes = penalty->linear_modes();
+  REQUIRE(modes.found);
+  CHECK(modes.slow_frequency == Approx(omega / std::sqrt(double(n))).epsilon(0.03));
+  CHECK(modes.slow_damping_ratio == Approx(1.0 / std::sqrt(double(n))).epsilon(0.03));
+  double row_by_row = 0.0;
+  for (int e = 0; e < n; ++e) row_by_row = std::max(row_by_row, penalty->damping(e) / penalty->local_mass(e));
+  CHECK(modes.fastest > row_by_row);
+  CHECK(modes.fastest < 8.0 * row_by_row);
+}

@@ -128,6 +128,9 @@ std::shared_ptr<const Model> make_unilateral_model(const Parameters& p, const In
     compliant.pull = [penalty, form](const Eigen::VectorXd& physical, int link) {
       return penalty->pull(form->natural_state(form->mechanics().unpack(physical)), link);
     };
+    compliant.elastic = [penalty, form](const Eigen::VectorXd& physical, int link) {
+      return penalty->spring_pull(form->natural_state(form->mechanics().unpack(physical)), link);
+    };
     compliant.stiffened = [p, ic](double factor) -> std::unique_ptr<Formulation> {
       Parameters stiffer = p;
       stiffer.penalty_frequency = std::sqrt(factor) * p.penalty_frequency;  // k times factor, zeta kept

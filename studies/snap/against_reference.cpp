@@ -676,8 +676,10 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
         "runs part along it: the case file gives the growth); the energy the snaps took, the switches, the tension and "
         "the links' violations are in the table above, and a method that reaches a position error with its loss or its "
         "overstretch far from the reference's is not thereby advised for them. Runs within a factor "
-     << format_g(kUnresolvedRatio) << " of each other are not ranked. The penalty runs (below) are not in this advice: they "
-        "solve another system, whose distance from the reference bounds what they can reach.\n";
+     << format_g(kUnresolvedRatio) << " of each other are not ranked."
+     << (compliant.empty() ? "" : " The penalty runs (below) are not in this advice: they solve another system, whose distance from the "
+                                  "reference bounds what they can reach.")
+     << "\n";
   for (const auto& [disc, own_and_runs] : compliant)
     if (own_and_runs.first) write_compliant_against_reference(md, csv, c, t_end, *reference, *own_and_runs.first, own_and_runs.second);
 }

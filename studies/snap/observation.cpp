@@ -238,8 +238,13 @@ SnapRun observe_snaps(const RunRequest& request) {
     // in the interval (an impulse inside it would make the interpolant meaningless).
     // In a compliant discretisation a link carries its spring-dashpot's pull, not the tension its state would
     // imply if held: that pull, at the samples (a penalty contact lasts many samples of the fine grid).
-    for (Eigen::Index i = 0; i < pulls.size(); ++i)
+    for (Eigen::Index i = 0; i < pulls.size(); ++i) {
       if (!std::isfinite(out.peak_tension) || pulls[i] > out.peak_tension) out.peak_tension = pulls[i], out.peak_time = t, out.peak_link = int(i);
+      if (compliant->elastic) {
+        const double spring = compliant->elastic(physical, int(i));
+        if (!std::isfinite(out.elastic_peak) || spring > out.elastic_peak) out.elastic_peak = spring, out.elastic_peak_time = t, out.elastic_peak_link = int(i);
+      }
+    }
     for (Eigen::Index i = 0; i < links && pulls.size() == 0; ++i) {
       const bool carries = taut[size_t(i)] || gap[i] >= -at_length;
       if (!carries || !std::isfinite(tension[i])) continue;

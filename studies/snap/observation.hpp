@@ -97,6 +97,9 @@ struct SnapRun {
   // it pushed), and a converged reference's position error at t_end against the closed form with its links
   // stiffened 4 and 16 times (m), the regularisation's distance as k grows.
   double compliant_pull_min = kNoNumber;
+  // Where the compliant links give their spring's part: its largest over the samples (N), when and which link.
+  double elastic_peak = kNoNumber, elastic_peak_time = kNoNumber;
+  int elastic_peak_link = -1;
   std::vector<double> stiffened_errors;
   std::vector<std::vector<double>> stiffened_final;  // those stiffened runs' physical states at t_end (empty: failed)
   std::vector<double> stiffened_lost;  // and the energy each lost, E0 - E(t_end) (J; NaN: failed)
@@ -122,6 +125,9 @@ void describe(V& v, SnapRun& r) {
   v("gap_overstretch_max", r.gap_overstretch_max);
   v("gap_outward_rate_max", r.gap_outward_rate_max);
   v("compliant_pull_min", r.compliant_pull_min);
+  v("elastic_peak", r.elastic_peak);
+  v("elastic_peak_time", r.elastic_peak_time);
+  v("elastic_peak_link", r.elastic_peak_link);
   v("stiffened_errors", r.stiffened_errors);
   v("stiffened_final", r.stiffened_final);
   v("stiffened_lost", r.stiffened_lost);
