@@ -26,8 +26,6 @@ constexpr double kAtLength = 1e-10;
 // A free row's flight back to its length shorter than this many time scales is not integrated:
 // the row is held, its inward rate stopped plastically (settle_modes).
 constexpr double kShortFlight = 1e-6;
-// More jumps than this, each within 1e-9 time scales of the last, are a Zeno accumulation.
-constexpr int kZenoJumps = 1000;
 }  // namespace
 
 HybridConstrainedOde::HybridConstrainedOde(std::unique_ptr<const ConstrainedMechanicalFormulation> form,
@@ -39,7 +37,8 @@ HybridConstrainedOde::HybridConstrainedOde(std::unique_ptr<const ConstrainedMech
       base_(2 * form_->positions() + form_->work_terms()),
       equality_(equality_rows(*form_)),
       scale_(form_->constraint_scale()),
-      solver_(form_->make_solver()) {
+      solver_(form_->make_solver()),
+      zeno_(scales.time_scale) {
   for (int i = 0; i < rows_; ++i)
     if (form_->one_sided(i)) one_sided_.push_back(i);
   if (one_sided_.empty() || form_->work_terms() < 1)
@@ -216,16 +215,7 @@ Eigen::VectorXd HybridConstrainedOde::initial_state() const {
 }
 
 bool HybridConstrainedOde::apply_jump(double t, Eigen::VectorXd& y) const {
-  // Zeno: jumps that do not advance time.
-  if (t - last_jump_t_ < 1e-9 * scales_.time_scale) {
-    if (++jumps_in_place_ > kZenoJumps)
-      throw std::runtime_error("Zeno accumulation of impacts at t = " + format_g(t, 10) + " s: " + std::to_string(kZenoJumps) +
-                               " jumps within " + format_g(1e-9 * scales_.time_scale, 3) +
-                               " s of each other; an event-driven method cannot pass an accumulation point");
-  } else {
-    jumps_in_place_ = 0;
-  }
-  last_jump_t_ = t;
+  zeno_.on_jump(t);  // jumps that do not advance time: reported, never looped on
   bool changed = false;
   const Eigen::VectorXd q = y.head(n_), v = y.segment(n_, n_);
   Eigen::VectorXd g, Gv, a, lambda;

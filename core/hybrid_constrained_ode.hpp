@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "core/formulation.hpp"
+#include "core/zeno_guard.hpp"
 
 namespace tb {
 
@@ -81,8 +82,7 @@ class HybridConstrainedOde final : public OdeFormulation {
   Eigen::VectorXd scale_;  // constraint_scale()
   double force_scale_ = 1.0;
   mutable std::unique_ptr<ConstrainedMechanicalSolver> solver_;  // one formulation object per run
-  mutable double last_jump_t_ = -1.0;
-  mutable int jumps_in_place_ = 0;
+  mutable ZenoGuard zeno_;
 };
 
 }  // namespace tb

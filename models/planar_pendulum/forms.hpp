@@ -4,6 +4,7 @@
 // constrained mechanical system and the Lie group variational integrator's form on S^1. All
 // report the physical state [x, z, vx, vz] and the same observables (mechanics.hpp).
 
+#include "core/zeno_guard.hpp"
 #include "models/planar_pendulum/mechanics.hpp"
 
 namespace tb::planar_pendulum {
@@ -43,7 +44,7 @@ class PolarForm final : public OdeFormulation {
 class HybridOdeForm final : public OdeFormulation {
  public:
   IntegratedConstraints integrated_constraints() const override { return {true, true}; }
-  HybridOdeForm(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic) {}
+  HybridOdeForm(const Parameters& p, const InitialCondition& ic);
   int state_size() const override { return 6; }
   Eigen::VectorXd initial_state() const override;
   void rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const override;
@@ -59,6 +60,8 @@ class HybridOdeForm final : public OdeFormulation {
  private:
   Parameters p_;
   InitialCondition ic_;
+  double time_scale_;       // motion_time_scale: Zeno's unit
+  mutable ZenoGuard zeno_;  // one form object per run
 };
 
 // The unilateral link's penalty regularisation (issue 48's "no events" baseline, unilateral.hpp
@@ -147,7 +150,7 @@ class CartesianDaeForm final : public DaeFormulation {
 class HybridDaeForm final : public DaeFormulation {
  public:
   IntegratedConstraints integrated_constraints() const override { return {true, true}; }
-  HybridDaeForm(const Parameters& p, const InitialCondition& ic) : p_(p), ic_(ic), taut_(p, ic) {}
+  HybridDaeForm(const Parameters& p, const InitialCondition& ic);
   int state_size() const override { return 7; }
   Eigen::VectorXd initial_state() const override { return consistent_initial_state({}); }
   Observation observe(double t, const Eigen::VectorXd& y) const override;
@@ -172,6 +175,8 @@ class HybridDaeForm final : public DaeFormulation {
   Parameters p_;
   InitialCondition ic_;
   CartesianDaeForm taut_;  // the taut mode's multiplier and its rate (its equations are this form's while taut)
+  double time_scale_;       // motion_time_scale: Zeno's unit
+  mutable ZenoGuard zeno_;  // one form object per run
 };
 
 // The constrained mechanical system in Cartesian coordinates (RATTLE): q = r = (x, z),

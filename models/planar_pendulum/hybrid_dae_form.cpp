@@ -55,6 +55,9 @@ Eigen::VectorXd HybridDaeForm::consistent_initial_derivative(const BaumgartePara
   return yp;
 }
 
+HybridDaeForm::HybridDaeForm(const Parameters& p, const InitialCondition& ic)
+    : p_(p), ic_(ic), taut_(p, ic), time_scale_(motion_time_scale(p, initial_physical(p, ic))), zeno_(time_scale_) {}
+
 bool HybridDaeForm::consistent_after_jump(double /*t*/, Eigen::VectorXd& y, Eigen::VectorXd& yp, const BaumgarteParameters& b) const {
   consistent_dae_state(p_, taut_, b, y, yp);
   return true;
@@ -115,7 +118,8 @@ void HybridDaeForm::switching_values(double /*t*/, const Eigen::VectorXd& y, Eig
 bool HybridDaeForm::apply_jump(double t, Eigen::VectorXd& y) const {
   Eigen::Vector4d s = y.head<4>();
   bool taut = dae_taut_mode(y);
-  if (!hybrid_jump(p_, t, motion_time_scale(p_, initial_physical(p_, ic_)), taut ? y[kDaeLambda] * s.head<2>().norm() : 0.0, s,
+  zeno_.on_jump(t);
+  if (!hybrid_jump(p_, t, time_scale_, taut ? y[kDaeLambda] * s.head<2>().norm() : 0.0, s,
                    y[kDaeWork], taut))
     return false;
   y.head<4>() = s;

@@ -66,10 +66,14 @@ void HybridOdeForm::switching_values(double /*t*/, const Eigen::VectorXd& y, Eig
   }
 }
 
+HybridOdeForm::HybridOdeForm(const Parameters& p, const InitialCondition& ic)
+    : p_(p), ic_(ic), time_scale_(motion_time_scale(p, initial_physical(p, ic))), zeno_(time_scale_) {}
+
 bool HybridOdeForm::apply_jump(double t, Eigen::VectorXd& y) const {
   Eigen::Vector4d s = y.head<4>();
   bool taut = taut_mode(y);
-  if (!hybrid_jump(p_, t, motion_time_scale(p_, initial_physical(p_, ic_)), taut ? stabilised_tension(y) : 0.0, s, y[kWork], taut))
+  zeno_.on_jump(t);
+  if (!hybrid_jump(p_, t, time_scale_, taut ? stabilised_tension(y) : 0.0, s, y[kWork], taut))
     return false;
   y.head<4>() = s;
   y[kMode] = taut ? 1.0 : 0.0;
