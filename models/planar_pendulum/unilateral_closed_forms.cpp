@@ -2,6 +2,7 @@
 
 #include <boost/math/special_functions/ellint_1.hpp>
 #include <boost/math/special_functions/jacobi_elliptic.hpp>
+#include <boost/math/tools/toms748_solve.hpp>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -175,14 +176,148 @@ std::optional<SwitchingClosedForm> rebound_closed_form(const Parameters& p, cons
   return answers;
 }
 
+// The first return to the circle |r| = l of a flight under gravity (g along +z, e_z down) from r on it at
+// v, r.v = rv < 0 (given exactly: after a rebound it is -l e v_r, which the dot product would give only
+// to round-off of |r||v|). |r + v tau + g tau^2 / 2 e_z|^2 = l^2 is, divided by tau, the cubic
+//   f(tau) = 2 r.v + (|v|^2 + g z) tau + g v_z tau^2 + g^2 tau^3 / 4,   f(0) = 2 r.v < 0,
+// and the flight ends at its first root. A chord is at most 2 l long, so f >= 0 by
+// tau_max = (|v| + sqrt(|v|^2 + 4 g l)) / g. The root is bracketed on a grid geometric near 0 (the
+// short flights near an accumulation) and uniform beyond, then solved by TOMS 748 to round-off.
+double return_time(const Eigen::Vector2d& r, const Eigen::Vector2d& v, double rv, double g, double l) {
+  const double c1 = v.squaredNorm() + g * r.y(), c2 = g * v.y(), c3 = 0.25 * g * g;
+  const auto f = [&](double tau) { return 2.0 * rv + tau * (c1 + tau * (c2 + tau * c3)); };
+  const double tau_max = (v.norm() + std::sqrt(v.squaredNorm() + 4.0 * g * l)) / g;
+  constexpr int kUniform = 4000, kGeometric = 80;
+  double a = 0.0, fa = f(0.0);
+  for (int k = -kGeometric; k <= kUniform; ++k) {
+    const double b = k < 0 ? tau_max * std::ldexp(1.0 / kUniform, k) : tau_max * std::max(k, 1) / kUniform;
+    if (!(b > a)) continue;
+    const double fb = f(b);
+    if (fb >= 0.0) {
+      if (fb == 0.0) return b;
+      std::uintmax_t iterations = 200;
+      const auto [lo, hi] = boost::math::tools::toms748_solve(f, a, b, fa, fb, boost::math::tools::eps_tolerance<double>(),
+                                                              iterations);
+      return 0.5 * (lo + hi);
+    }
+    a = b;
+    fa = fb;
+  }
+  return std::numeric_limits<double>::quiet_NaN();  // not reached: f(tau_max) >= 0
+}
+
+// The drop with rebounds (g > 0, 0 < e < 1): released at rest inside the circle, the mass falls to it;
+// each hit takes (1 + e) of the radial velocity and the mass flies a parabola back to the circle. The
+// flights shrink by about e each, and the hits accumulate (Zeno) at a finite time; from there the mass
+// moves on the circle, taut, with the tangential velocity it has (the remaining hits take what is left of
+// the radial velocity, all of it), and swings as the exact libration.
+std::optional<SwitchingClosedForm> drop_rebounds_closed_form(const Parameters& p, const InitialCondition& ic) {
+  const double m = p.m, l = p.l, g = p.g, e = p.restitution;
+  if (!p.unilateral || !(g > 0.0) || !(e > 0.0 && e < 1.0)) return std::nullopt;
+  const Eigen::Vector4d s0 = initial_physical(p, ic);
+  const Eigen::Vector2d r0 = s0.head<2>();
+  if (!(r0.norm() < l) || !s0.tail<2>().isZero()) return std::nullopt;
+  std::vector<Phase> phases;
+  Phase fall;
+  fall.flight = true;
+  fall.r0 = r0;
+  phases.push_back(fall);
+  // The fall: |r0 + g t^2/2 e_z| = l at z = sqrt(l^2 - x0^2).
+  double t = std::sqrt(2.0 * (std::sqrt(l * l - r0.x() * r0.x()) - r0.y()) / g);
+  std::vector<std::pair<double, bool>> switches;
+  SwitchingClosedForm answers;
+  double lost_total = 0.0, v_r0 = kNaN, theta_end = kNaN, omega_end = kNaN;
+  constexpr int kMaxHits = 10000;
+  constexpr double kLastFlight = 1e-12;  // in time scales sqrt(l / g)
+  for (int n = 0; n < kMaxHits && std::isnan(theta_end); ++n) {
+    const Eigen::Vector4d hit = state_in(p, phases.back(), t);
+    const Eigen::Vector2d r = hit.head<2>() * (l / hit.head<2>().norm()), n_hat = r / l;  // on the circle (the root's round-off)
+    Eigen::Vector2d v = hit.tail<2>();
+    const double v_r = n_hat.dot(v);
+    if (!(v_r > 0.0)) return std::nullopt;  // not a closing: no hit of this construction
+    if (n == 0) v_r0 = v_r;
+    const double lost = 0.5 * m * (1.0 - e * e) * v_r * v_r;
+    lost_total += lost;
+    switches.push_back({t, true});
+    answers.impact_losses.push_back(lost);
+    v -= (1.0 + e) * v_r * n_hat;
+    const double tau = return_time(r, v, -l * e * v_r, g, l);
+    if (!(tau > kLastFlight * std::sqrt(l / g))) {
+      // The accumulation: the rest of the flights, each e times the last to relative O(tau / sqrt(l / g))
+      // (2 e v_r,n / a_r, a_r = v_t^2 / l + g n_z the free flight's outward radial acceleration on the
+      // circle), last 2 e v_r / (a_r (1 - e)); their hits take the rest of the radial velocity. Hits are
+      // followed no further: their radial speeds (here ~1e-11 m/s) approach the round-off of n.v.
+      const Eigen::Vector2d v_tangential = v - n_hat.dot(v) * n_hat;
+      const double a_r = v_tangential.squaredNorm() / l + g * n_hat.y();
+      if (!(a_r > 0.0)) return std::nullopt;  // the string would not hold: no accumulation of this kind
+      lost_total += 0.5 * m * e * e * v_r * v_r;
+      t += 2.0 * e * v_r / (a_r * (1.0 - e));
+      // The pendulum's angle theta = atan2(x, z) (x = l sin(theta), z = l cos(theta)) and its rate.
+      theta_end = std::atan2(r.x(), r.y());
+      omega_end = (v_tangential.x() * std::cos(theta_end) - v_tangential.y() * std::sin(theta_end)) / l;
+      Phase swing;
+      swing.t0 = t;
+      swing.theta0 = theta_end;
+      swing.omega0 = omega_end;
+      phases.push_back(swing);
+      break;
+    }
+    Phase after;
+    after.t0 = t;
+    after.flight = true;
+    after.r0 = r;
+    after.v0 = v;
+    phases.push_back(after);
+    switches.push_back({t, false});  // the rebound: slack again at once
+    t += tau;
+  }
+  if (std::isnan(theta_end)) return std::nullopt;
+  // Taut for ever after where the libration stays below 90 degrees.
+  const double amplitude = 2.0 * std::asin(std::min(1.0, libration_k(p, theta_end, omega_end)));
+  if (!(amplitude < 0.5 * M_PI)) return std::nullopt;
+  const double t_accumulation = phases.back().t0;
+  answers.name = "the drop with rebounds";
+  answers.basis = "a mass released at rest inside the circle falls freely to it; Newton's impact law with e = " + format_g(e) +
+                  " takes (1 + e) of the radial velocity at each hit and the mass flies a parabola back to the circle (the "
+                  "first root of a cubic, solved to round-off); the flights shrink by about e each, so the hits accumulate "
+                  "(Zeno) at a finite time, after which the mass is on the circle with the tangential velocity it has, the "
+                  "hits having taken all the radial velocity, and the exact libration (Jacobi's sn) follows, taut while its "
+                  "amplitude stays below 90 degrees; the hits are listed until their flights are below 1e-12 sqrt(l/g) "
+                  "(each hit followed by its rebound, a switch to slack at the same time)";
+  answers.quantities = {{"first hit time (s)", switches.front().first},
+                        {"radial speed at the first hit (m/s)", v_r0},
+                        {"restitution e", e},
+                        {"energy lost at the first hit (J)", answers.impact_losses.front()},
+                        {"second hit time (s)", switches.size() > 2 ? switches[2].first : kNaN},
+                        {"hits listed (flights to 1e-12 sqrt(l/g))", double(answers.impact_losses.size())},
+                        {"accumulation time (s)", t_accumulation},
+                        {"energy lost by the accumulation, all hits (J)", lost_total},
+                        {"angle at the accumulation (deg)", degrees(theta_end)},
+                        {"swing amplitude after the accumulation (deg)", degrees(amplitude)}};
+  answers.exact = true;
+  answers.switches = [switches](double t_end) {
+    std::vector<std::pair<double, bool>> in;
+    for (const auto& sw : switches)
+      if (sw.first <= t_end) in.push_back(sw);
+    return in;
+  };
+  answers.state = [p, phases](double at, Eigen::VectorXd& physical) {
+    size_t i = 0;
+    while (i + 1 < phases.size() && at >= phases[i + 1].t0) ++i;
+    physical = state_in(p, phases[i], at);
+    return true;
+  };
+  return answers;
+}
+
 }  // namespace
 
 std::optional<SwitchingClosedForm> unilateral_closed_form(const Parameters& p, const InitialCondition& ic) {
   if (p.unilateral && p.g == 0.0) return rebound_closed_form(p, ic);
   if (!p.unilateral || !(p.g > 0.0)) return std::nullopt;
-  // Each snap here is followed by a swing: true for e = 0 only. With e > 0 the mass rebounds into
-  // another flight (a sequence of hits that accumulates, Zeno), which these answers do not follow.
-  if (p.restitution != 0.0) return std::nullopt;
+  // Each snap below is followed by a swing: true for e = 0 only. With e > 0 the mass rebounds into
+  // another flight, a sequence of hits that accumulates (Zeno), followed for the drop from rest only.
+  if (p.restitution != 0.0) return drop_rebounds_closed_form(p, ic);
   const Eigen::Vector4d s0 = initial_physical(p, ic);
   const double m = p.m, l = p.l, g = p.g, e = p.restitution;
   std::vector<Phase> phases;
