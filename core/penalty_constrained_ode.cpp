@@ -133,28 +133,35 @@ void PenaltyConstrainedOde::gaps(const Eigen::VectorXd& q, const Eigen::VectorXd
   rate = rate.cwiseQuotient(root_scale_);
 }
 
-double PenaltyConstrainedOde::pull(const Eigen::VectorXd& y, int e) const {
-  Eigen::VectorXd x, rate;
+Eigen::VectorXd PenaltyConstrainedOde::pulls(const Eigen::VectorXd& y) const {
+  Eigen::VectorXd x, rate, T = Eigen::VectorXd::Zero(Eigen::Index(one_sided_.size()));
   gaps(y.head(n_), y.segment(n_, n_), x, rate);
-  const int i = one_sided_[size_t(e)];
-  if (!(x[i] > 0.0)) return 0.0;
-  return k_[size_t(e)] * x[i] + dashpot_engaged(x[i], root_scale_[i]) * c_[size_t(e)] * rate[i];
+  for (size_t e = 0; e < one_sided_.size(); ++e) {
+    const int i = one_sided_[e];
+    if (x[i] > 0.0) T[Eigen::Index(e)] = k_[e] * x[i] + dashpot_engaged(x[i], root_scale_[i]) * c_[e] * rate[i];
+  }
+  return T;
 }
 
-double PenaltyConstrainedOde::spring_pull(const Eigen::VectorXd& y, int e) const {
-  Eigen::VectorXd x, rate;
+Eigen::VectorXd PenaltyConstrainedOde::spring_pulls(const Eigen::VectorXd& y) const {
+  Eigen::VectorXd x, rate, T = Eigen::VectorXd::Zero(Eigen::Index(one_sided_.size()));
   gaps(y.head(n_), y.segment(n_, n_), x, rate);
-  const int i = one_sided_[size_t(e)];
-  return x[i] > 0.0 ? k_[size_t(e)] * x[i] : 0.0;
+  for (size_t e = 0; e < one_sided_.size(); ++e)
+    if (x[one_sided_[e]] > 0.0) T[Eigen::Index(e)] = k_[e] * x[one_sided_[e]];
+  return T;
 }
 
 void PenaltyConstrainedOde::rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dydt) const {
   dydt = Eigen::VectorXd::Zero(base_);
   const Eigen::VectorXd q = y.head(n_), v = y.segment(n_, n_);
   dydt.head(n_) = v;
-  Eigen::VectorXd f, g, Gv, Hvv, x, rate, GT, a, lambda;
+  Eigen::VectorXd f, g, Gv, Hvv, GT, a, lambda;
   form_->force(t, q, v, f);
-  gaps(q, v, x, rate);
+  // The rows' values and rates, once: the one-sided rows' gaps in their length units (gaps()), the equality
+  // rows' for the stabilisation below.
+  form_->constraint(q, g);
+  form_->constraint_jacobian_times(q, v, Gv);
+  const Eigen::VectorXd x = g.cwiseQuotient(root_scale_), rate = Gv.cwiseQuotient(root_scale_);
   // The stretched rows' pulls as multipliers of G: T_i / sqrt(s_i) (header), and the dashpots' power.
   Eigen::VectorXd pulls = Eigen::VectorXd::Zero(rows_);
   double dashpot_power = 0.0;
@@ -168,8 +175,6 @@ void PenaltyConstrainedOde::rhs(double t, const Eigen::VectorXd& y, Eigen::Vecto
   form_->constraint_jacobian_transpose_times(q, pulls, GT);
   f -= GT;
   // The equality rows held, stabilised: g'' + 2 p g' + p^2 g = 0 (seed 004 §3); the one-sided rows' entries are ignored.
-  form_->constraint(q, g);
-  form_->constraint_jacobian_times(q, v, Gv);
   const double p = law_.baumgarte_rate;
   if (!solver_->factor_active(q, q, equality_) || !form_->constraint_curvature(q, v, Hvv)) {
     dydt.setConstant(std::numeric_limits<double>::quiet_NaN());  // the integrator fails the step

@@ -59,12 +59,12 @@ class PenaltyConstrainedOde final : public OdeFormulation {
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return form_->physical_state(y); }
   void switching_values(double t, const Eigen::VectorXd& y, Eigen::VectorXd& s, Eigen::VectorXd& rate) const override;
 
-  // The e-th one-sided row's pull T_e at the form's state y = [q, v, ...] (N; 0 where it is not stretched,
-  // negative where the dashpot pushes).
-  double pull(const Eigen::VectorXd& y, int e) const;
-  // Its spring's part alone, k_e x_e (N; 0 where it is not stretched): the elastic force the row carries, without
+  // Every one-sided row's pull T_e at the form's state y = [q, v, ...], in their order (N; 0 where a row is not
+  // stretched, negative where its dashpot pushes).
+  Eigen::VectorXd pulls(const Eigen::VectorXd& y) const;
+  // Their spring's part alone, k_e x_e (N; 0 where not stretched): the elastic force each row carries, without
   // the dashpot's c x', which jumps by c v where a row closes at speed v.
-  double spring_pull(const Eigen::VectorXd& y, int e) const;
+  Eigen::VectorXd spring_pulls(const Eigen::VectorXd& y) const;
   int one_sided_rows() const { return int(one_sided_.size()); }
   double stiffness(int e) const { return k_[size_t(e)]; }
   double damping(int e) const { return c_[size_t(e)]; }

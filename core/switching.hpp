@@ -72,11 +72,12 @@ struct SwitchingFunctions {
   struct Compliant {
     double contact_time = 0.0;
     std::string words;  // the regularisation and its numbers, for the pages
-    // Link i's pull at a physical state (N): the regularisation's force along it, negative where it pushes.
-    std::function<double(const Eigen::VectorXd& physical, int link)> pull = {};
-    // Its spring's part alone (N; empty: not given): the elastic force, without the dashpot's jump of c v at a closing
-    // (the largest pull of a critical contact is that jump, c v_r, which grows as sqrt(k)).
-    std::function<double(const Eigen::VectorXd& physical, int link)> elastic = {};
+    // Every link's pull at a physical state (N, one entry a link, in the switching functions' order): the
+    // regularisation's force along it, negative where it pushes. All at once: each needs the links' gaps.
+    std::function<Eigen::VectorXd(const Eigen::VectorXd& physical)> pulls = {};
+    // Their spring's part alone (N; empty: not given): the elastic force, without the dashpot's jump of c v at a
+    // closing (the largest pull of a critical contact is that jump, c v_r, which grows as sqrt(k)).
+    std::function<Eigen::VectorXd(const Eigen::VectorXd& physical)> elastic = {};
     // The same discretisation's EmbeddedOde form with its stiffness times `factor` (its damping ratio kept): how
     // the regularisation's distance from the impact law falls as the links stiffen.
     std::function<std::unique_ptr<Formulation>(double factor)> stiffened = {};

@@ -125,11 +125,11 @@ std::shared_ptr<const Model> make_unilateral_model(const Parameters& p, const In
   if (p.penalty_frequency > 0.0) {
     auto penalty = std::shared_ptr<const PenaltyConstrainedOde>(make_penalty_form(p, ic));
     SwitchingFunctions::Compliant compliant{penalty->contact_time(), penalty_words(p, *penalty)};
-    compliant.pull = [penalty, form](const Eigen::VectorXd& physical, int link) {
-      return penalty->pull(form->natural_state(form->mechanics().unpack(physical)), link);
+    compliant.pulls = [penalty, form](const Eigen::VectorXd& physical) {
+      return penalty->pulls(form->natural_state(form->mechanics().unpack(physical)));
     };
-    compliant.elastic = [penalty, form](const Eigen::VectorXd& physical, int link) {
-      return penalty->spring_pull(form->natural_state(form->mechanics().unpack(physical)), link);
+    compliant.elastic = [penalty, form](const Eigen::VectorXd& physical) {
+      return penalty->spring_pulls(form->natural_state(form->mechanics().unpack(physical)));
     };
     compliant.stiffened = [p, ic](double factor) -> std::unique_ptr<Formulation> {
       Parameters stiffer = p;

@@ -81,8 +81,8 @@ std::shared_ptr<const Model> make_unilateral_model(const Parameters& p, const In
   };
   const PenaltyLink penalty = penalty_link(p, initial_physical(p, ic));
   SwitchingFunctions::Compliant compliant{penalty.contact_time, penalty.words};
-  compliant.pull = [form = std::make_shared<PenaltyOdeForm>(p, ic)](const Eigen::VectorXd& physical, int) {
-    return form->link_force(physical.head<4>());
+  compliant.pulls = [form = std::make_shared<PenaltyOdeForm>(p, ic)](const Eigen::VectorXd& physical) {
+    return Eigen::VectorXd::Constant(1, form->link_force(physical.head<4>()));
   };
   compliant.stiffened = [p, ic, k = penalty.k](double factor) -> std::unique_ptr<Formulation> {
     Parameters stiffer = p;

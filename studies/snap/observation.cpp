@@ -120,12 +120,10 @@ SnapRun observe_snaps(const RunRequest& request) {
       out.momentum_err_max = std::max(std::isfinite(out.momentum_err_max) ? out.momentum_err_max : 0.0, (o.linear_momentum - momentum0).norm());
     out.energy_lost = energy0 - o.energy;
     Eigen::VectorXd pulls;  // a compliant link's spring-dashpot force (N)
-    if (compliant && compliant->pull) {
-      pulls.resize(gap.size());
-      for (int i = 0; i < int(gap.size()); ++i) {
-        pulls[i] = compliant->pull(physical, i);
+    if (compliant && compliant->pulls) {
+      pulls = compliant->pulls(physical);
+      for (Eigen::Index i = 0; i < pulls.size(); ++i)
         if (!std::isfinite(out.compliant_pull_min) || pulls[i] < out.compliant_pull_min) out.compliant_pull_min = pulls[i];
-      }
     }
     out.booked_total = booked;
     bool in_window = false;  // inside a snap's window: its phase starts after it
@@ -238,12 +236,11 @@ SnapRun observe_snaps(const RunRequest& request) {
     // in the interval (an impulse inside it would make the interpolant meaningless).
     // In a compliant discretisation a link carries its spring-dashpot's pull, not the tension its state would
     // imply if held: that pull, at the samples (a penalty contact lasts many samples of the fine grid).
+    const Eigen::VectorXd springs = pulls.size() && compliant->elastic ? compliant->elastic(physical) : Eigen::VectorXd();
     for (Eigen::Index i = 0; i < pulls.size(); ++i) {
       if (!std::isfinite(out.peak_tension) || pulls[i] > out.peak_tension) out.peak_tension = pulls[i], out.peak_time = t, out.peak_link = int(i);
-      if (compliant->elastic) {
-        const double spring = compliant->elastic(physical, int(i));
-        if (!std::isfinite(out.elastic_peak) || spring > out.elastic_peak) out.elastic_peak = spring, out.elastic_peak_time = t, out.elastic_peak_link = int(i);
-      }
+      if (i < springs.size() && (!std::isfinite(out.elastic_peak) || springs[i] > out.elastic_peak))
+        out.elastic_peak = springs[i], out.elastic_peak_time = t, out.elastic_peak_link = int(i);
     }
     for (Eigen::Index i = 0; i < links && pulls.size() == 0; ++i) {
       const bool carries = taut[size_t(i)] || gap[i] >= -at_length;
