@@ -19,7 +19,9 @@ bool FixedStepStepper::step(double t_stop, StepFailure& failure) {
     failure = {StepFailure::Kind::SolverFailed, "no time left to step"};
     return false;
   }
-  if (!advance(dt, next_, failure)) return false;  // time, state and step count as they were
+  step_impacts_.clear();
+  if (!advance(dt, next_, failure)) return false;  // time, state, step count and impacts as they were
+  record_impacts(step_impacts_);
   y_.swap(next_);
   t_ = t_next;
   ++counters_.steps;

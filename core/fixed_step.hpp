@@ -32,7 +32,13 @@ class FixedStepStepper : public TimeStepper {
   // step count: the driver does, and only on success.
   virtual bool advance(double dt, Eigen::VectorXd& next, StepFailure& failure) = 0;
 
+  // For advance(): an impact the step applies (TimeStepper::applied_impacts), recorded if the step is accepted.
+  void note_impact(double t, AppliedImpact::Kind kind, int links) {
+    step_impacts_.push_back({t, kind, links, counters_.steps + 1});
+  }
+
  private:
+  std::vector<AppliedImpact> step_impacts_;
   double t0_, h_;
   Eigen::VectorXd next_;  // the candidate state, swapped with y_ when a step succeeds
 };

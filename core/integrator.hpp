@@ -163,6 +163,23 @@ struct StepFailure {
   std::string reason;
 };
 
+// An impact a time-stepping scheme applied inside its own steps (issue 48): where a scheme resolves a
+// unilateral link's closing itself, with Newton's law, the observer sees only the states it samples
+// and cannot tell when the scheme put the impulse, how many a step took, or where the scheme held a
+// rebounding link instead of letting it fly. Schemes record them here; the snap study prints them.
+struct AppliedImpact {
+  enum class Kind {
+    AtStepEnd,  // an impulse at the step's end (a time-stepping scheme that does not locate the collision)
+    Located,    // an impulse at a collision time the scheme solved inside the step (to its position tolerance)
+    Absorbed,   // a link that rebounded (e > 0) and that the rest of the step held at its length with a
+                // tension: its flight back and its next closing were shorter than the step, taken as one plastic hold
+  };
+  double t = 0.0;  // when (s): the step's end, the solved collision time, or the rebound's
+  Kind kind = Kind::AtStepEnd;
+  int links = 1;   // the one-sided links that took an impulse there together
+  long step = 0;   // the accepted step that applied it, numbered from 1
+};
+
 class TimeStepper {
  public:
   virtual ~TimeStepper() = default;
@@ -179,13 +196,31 @@ class TimeStepper {
   virtual bool has_dense_output() const { return false; }
   virtual void dense_state(double /*t*/, Eigen::VectorXd& y) const { y = y_; }
 
+  // The impacts the scheme applied inside its accepted steps, in time order (empty for a scheme
+  // that applies none, or whose form applies them at located events); the first kMaxRecordedImpacts,
+  // and how many more there were.
+  static constexpr size_t kMaxRecordedImpacts = 100000;
+  const std::vector<AppliedImpact>& applied_impacts() const { return impacts_; }
+  long impacts_not_recorded() const { return impacts_not_recorded_; }
+
  protected:
   TimeStepper(double t0, Eigen::VectorXd y0) : t_(t0), y_(std::move(y0)) {}
+  // For a scheme, once its step is accepted: the step's impacts, kept in order up to the cap.
+  void record_impacts(const std::vector<AppliedImpact>& step_impacts) {
+    for (const AppliedImpact& i : step_impacts) {
+      if (impacts_.size() < kMaxRecordedImpacts) impacts_.push_back(i);
+      else ++impacts_not_recorded_;
+    }
+  }
   // A fixed-step scheme derives from FixedStepStepper (core/fixed_step.hpp), which owns t0, h,
   // the landing on t0 + n h and on t_stop, and this contract; an adaptive one implements step().
   double t_;
   Eigen::VectorXd y_;
   StepCounters counters_;
+
+ private:
+  std::vector<AppliedImpact> impacts_;
+  long impacts_not_recorded_ = 0;
 };
 
 // What theory says of a method, declared by the method (its defaults' settings) and used by the

@@ -19,6 +19,7 @@ struct StepEndImpulses {
   // A link closed in this step: at its length, not engaged at the step's start, approached
   // (G_i(q_k+1) v_k > 0).
   bool closing = false;
+  int closings = 0;  // how many links closed in it
 };
 
 // From (q1, v_free) with Newton's law on v0 (the step's start velocity); `engaged` the one-sided

@@ -45,7 +45,7 @@ Stepped step_through(const Model& model, const IntegratorInfo& info, const Integ
 }
 
 // A torque-free body tumbling about no principal axis, |Omega| ~ 4.6 rad/s.
-std::shared_ptr<const Model> tumbling_body() {
+std::shared_ptr<const Model> max_step_tumbling_body() {
   free_rigid_body::Parameters body;
   body.J = Eigen::Vector3d(1.0, 2.0, 2.6).asDiagonal();
   free_rigid_body::InitialCondition tumbling;
@@ -57,7 +57,7 @@ std::shared_ptr<const Model> tumbling_body() {
 
 TEST_CASE("max_step caps every accepted step of rk45 and rkmk45, and the result agrees with the free run",
           "[max_step][adaptive]") {
-  const auto model = tumbling_body();
+  const auto model = max_step_tumbling_body();
   const double T = 2.0, rtol = 1e-6;
   int tested = 0;
   for (const auto& info : catalogue().integrators) {
@@ -112,7 +112,7 @@ TEST_CASE("max_step is declared with 0 (none) as default and refuses negative va
 // tolerance below t_end, where integrate() stopped stepping without having reached t_end and
 // looped for ever (the C_*_ode45 gates hung). It must step on to t_end.
 TEST_CASE("a run of capped steps that sum to just below t_end reaches t_end", "[max_step][adaptive]") {
-  const auto model = tumbling_body();
+  const auto model = max_step_tumbling_body();
   for (const std::string name : {"rk45", "rkmk45"}) {
     const IntegratorInfo& info = integrator(name);
     IntegratorSettings s = IntegratorSettings::defaults(info.settings, 1e-3);
@@ -137,7 +137,7 @@ TEST_CASE("a first step far too long is rejected, and the adaptive methods count
   // local error test, so every adaptive method rejects at least one attempt. rk45's count is not
   // odeint's (which keeps its retries to itself) but derived from its evaluations: 0 was printed
   // before (the referee read of 29 Nov 2026).
-  const auto model = tumbling_body();
+  const auto model = max_step_tumbling_body();
   int tested = 0;
   for (const auto& info : catalogue().integrators) {
     if (!info.adaptive) continue;

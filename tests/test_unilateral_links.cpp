@@ -20,6 +20,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -30,6 +31,7 @@
 #include "models/planar_pendulum/model.hpp"
 #include "models/planar_pendulum/unilateral.hpp"
 #include "models/planar_pendulum/unilateral_closed_forms.hpp"
+#include "studies/snap/applied_impacts.hpp"
 #include "studies/snap/observation.hpp"
 #include "tests/snap_run.hpp"
 #include "tests/test_support.hpp"
@@ -553,4 +555,116 @@ TEST_CASE("unilateral pendulum's hybrid DAE: its Jacobian against central differ
     CHECK(J(6, 6) == cj);
     CHECK(J.col(6).head<6>().norm() == 0.0);
   }
+}
+
+TEST_CASE("applied impacts: each time-stepping scheme records its impact problems, a scheme that solves the collision time "
+          "inside its step locates each snap to the closed form's (exactly where the flights are, at second order on the whirl)",
+          "[unilateral][impacts]") {
+  // The observer reads only sampled states; the schemes' own record (TimeStepper::applied_impacts) says when and
+  // how often they applied an impulse. The variational collision integrator's located time is where its discrete
+  // trajectory reaches the circle: exact on the drop's parabola and the rebound's straight chords (Stoermer-Verlet
+  // integrates a uniform force exactly), and on the whirl the crossing of a trajectory with an O(h^2) global error,
+  // so O(h^2). The event-driven methods' forms apply each impact at a located event: no record.
+  int exact_runs = 0, second_order_runs = 0;
+  for (const Case& c : bundled_cases()) {
+    const SwitchingClosedForm* closed = c.model->switching_closed_form();
+    if (!closed || !c.model->switching() || c.model->switching()->impacts.empty() || c.model->switching()->count != 1) continue;
+    const auto expected = closed->switches(c.t_end);
+    const long snaps = std::count_if(expected.begin(), expected.end(), [](const auto& s) { return s.second; });
+    REQUIRE(snaps > 0);
+    for (const IntegratorInfo& info : catalogue().integrators) {
+      if (why_not_applicable(c, info, c.model->default_discretisation())) continue;
+      INFO(info.name << " on " << c.name);
+      if (info.adaptive) {
+        const snap::SnapRun o = observe_run(c, info, c.h, 1e-8, 1e-3);
+        REQUIRE(o.outcome.ok());
+        CHECK(o.impacts_applied == 0);
+        CHECK(o.located_impact_times.empty());
+        continue;
+      }
+      double worst[2] = {0.0, 0.0};
+      const double steps[2] = {1e-3, 5e-4};
+      bool located = false;
+      for (int k = 0; k < 2; ++k) {
+        const snap::SnapRun o = observe_run(c, info, steps[k], 0.0, steps[k]);
+        REQUIRE(o.outcome.ok());
+        CHECK(o.impacts_applied >= snaps);
+        CHECK(o.links_closed == o.impacts_applied);  // one link: each impact problem closes it alone
+        CHECK(o.most_links_in_an_impact == 1);
+        located = !o.located_impact_times.empty();
+        if (!located) continue;
+        CHECK(long(o.located_impact_times.size()) == snaps);
+        const std::vector<double> offsets = snap::located_offsets(expected, c.t_end, o.located_impact_times);
+        REQUIRE(long(offsets.size()) == snaps);
+        for (double x : offsets) {
+          REQUIRE(std::isfinite(x));
+          worst[k] = std::max(worst[k], std::abs(x));
+        }
+      }
+      if (!located) continue;
+      if (worst[0] <= 1e-12) {
+        CHECK(worst[1] <= 1e-12);
+        ++exact_runs;
+      } else {
+        const double order = std::log2(worst[0] / worst[1]);
+        INFO("located time errors " << worst[0] << " and " << worst[1] << " s: order " << order);
+        CHECK(order > 1.8);
+        CHECK(order < 2.2);
+        ++second_order_runs;
+      }
+    }
+  }
+  CHECK(exact_runs >= 2);         // the drop, the rebound
+  CHECK(second_order_runs >= 1);  // the whirl
+}
+
+TEST_CASE("applied impacts: through the drop's Zeno accumulation the step-end schemes apply one impact problem a step at "
+          "most, and the variational collision integrator locates each hit whose flight outlasts its step, then holds the link",
+          "[unilateral][impacts]") {
+  // e = 0.5 under gravity: each flight after a hit is half the one before, so the flights fall below any step.
+  // The variational collision integrator locates a hit when the flight before it outlasts what is left of the
+  // rebound's step (always for a flight of a step or more); the first flight that does not is absorbed, the
+  // link held with a tension from then on (the closed form: taut for good after the accumulation). Where a
+  // flight shorter than the step still outlasts the rest of its step it is located too, with odds below the
+  // flight's fraction of the step, halving from one flight to the next: three such in a row have odds below 1/64.
+  pp::Parameters p = unilateral_parameters(0.5);
+  pp::InitialCondition drop;
+  drop.cartesian = Eigen::Vector4d(0.6, 0.0, 0.0, 0.0);
+  const Case c = make_case(pp::make_model(p, drop), "drop_rebounds", 1.0, 5e-4, 1e-3);
+  const auto expected = c.model->switching_closed_form()->switches(1e9);
+  int located_runs = 0;
+  for (const IntegratorInfo& info : catalogue().integrators) {
+    if (info.adaptive || why_not_applicable(c, info, c.model->default_discretisation())) continue;
+    for (double h : {1e-3, 5e-4}) {
+      INFO(info.name << " at h = " << h);
+      const snap::SnapRun o = observe_run(c, info, h, 0.0, h);
+      REQUIRE(o.outcome.ok());
+      CHECK(o.impacts_applied >= 1);
+      if (o.located_impact_times.empty()) {
+        CHECK(o.most_impacts_in_a_step == 1);  // one impact problem at each step's end at most
+        CHECK(o.absorbed_rebounds == 0);
+        continue;
+      }
+      ++located_runs;
+      // The hits after flights of a step or more, from the start: the first flight (the fall) and the rebounds'.
+      long long_flights = 0;
+      double opened = 0.0;
+      for (const auto& [t, to_taut] : expected) {
+        if (!to_taut) {
+          opened = t;
+          continue;
+        }
+        if (t - opened < h) break;
+        ++long_flights;
+      }
+      INFO("located " << o.located_impact_times.size() << ", hits after flights of a step or more " << long_flights);
+      CHECK(long(o.located_impact_times.size()) >= long_flights);
+      CHECK(long(o.located_impact_times.size()) <= long_flights + 3);
+      CHECK(o.absorbed_rebounds == 1);
+      // Each located hit is one of the closed form's, in order, to the global error of the flights before it.
+      const std::vector<double> offsets = snap::located_offsets(expected, 1e9, o.located_impact_times);
+      for (size_t k = 0; k < size_t(long_flights) && k < offsets.size(); ++k) CHECK(std::abs(offsets[k]) < 10 * h);
+    }
+  }
+  CHECK(located_runs >= 2);
 }

@@ -111,6 +111,10 @@ struct IntegrationOutcome {
   StepCounters counters;
   double runtime_s = 0.0;
   Eigen::VectorXd final_state;
+  // The impacts the scheme applied inside its steps (TimeStepper::applied_impacts), and how many more
+  // there were past the recorded ones.
+  std::vector<AppliedImpact> impacts;
+  long impacts_not_recorded = 0;
   bool ok() const { return outcome.ok(); }
 };
 

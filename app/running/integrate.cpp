@@ -208,6 +208,8 @@ IntegrationOutcome integrate(const Formulation& form, const IntegratorInfo& info
   out.counters = stepper->counters();
   out.runtime_s = loop.runtime();
   out.final_state = stepper->state();
+  out.impacts = stepper->applied_impacts();
+  out.impacts_not_recorded = stepper->impacts_not_recorded();
   return out;
 }
 

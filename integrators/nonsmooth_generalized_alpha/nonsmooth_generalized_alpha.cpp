@@ -307,7 +307,10 @@ class NonsmoothGeneralizedAlphaStepper final : public FixedStepStepper {
     const ImpulseSolution& jump = end.impulses;
     const std::vector<bool>& at_limit = end.at_limit;
     work_.advance(t_, h, q0, v0, q1, jump.v_plus, y_, next);
-    if (end.closing) next[2 * n_] += energy_taken_by_impulses(form_, t_ + h, next, q_smooth, v_smooth);
+    if (end.closing) {
+      next[2 * n_] += energy_taken_by_impulses(form_, t_ + h, next, q_smooth, v_smooth);
+      note_impact(t_ + h, AppliedImpact::Kind::AtStepEnd, end.closings);
+    }
     // The memory moves on (the jump and the correction stay out of it), and the links held next
     // step: at their length and carrying a tension, a position multiplier or an impulse.
     const Eigen::VectorXd& nu = positions_.multipliers();

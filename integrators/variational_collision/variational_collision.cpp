@@ -121,6 +121,7 @@ class VariationalCollisionStepper final : public FixedStepStepper {
       if (!begin_pieces(t, y, start, failure)) return false;
       Piece piece;
       if (!take_piece(start, remaining, piece, failure)) return false;
+      note_absorbed_rebounds(start.t, piece);
       const std::vector<int> beyond = links_beyond(piece);
       if (beyond.empty()) return finish_step(t, remaining, y, piece, next, failure);
       if (collisions == most_collisions) {
@@ -131,6 +132,7 @@ class VariationalCollisionStepper final : public FixedStepStepper {
       }
       double fraction = 0.0;
       if (!locate_collision(start, remaining, beyond, fraction, piece, failure)) return false;
+      note_absorbed_rebounds(start.t, piece);
       const double tau = fraction * remaining;
       if (!collide(t, tau, y, piece, failure)) return false;
       t += tau;
@@ -278,7 +280,32 @@ class VariationalCollisionStepper final : public FixedStepStepper {
     Eigen::VectorXd next;
     if (!end_piece(t, tau, y, piece, impact, true, next, failure)) return false;
     y = next;
+    note_collision(t + tau, piece, impact);
     return true;
+  }
+
+  // A collision at t: its record (TimeStepper::applied_impacts), and with e > 0 the links it sent back
+  // into a flight, watched by note_absorbed_rebounds.
+  void note_collision(double t, const Piece& piece, const ImpulseSolution& impact) {
+    int links = 0;
+    for (int i = 0; i < m_; ++i) {
+      if (!impact.active[i] || !form_.one_sided(i) || piece.held[i]) continue;
+      ++links;
+      rebounding_[i] = form_.restitution() > 0.0;
+    }
+    note_impact(t, AppliedImpact::Kind::Located, std::max(links, 1));
+  }
+
+  // A link sent into a flight by a rebound that the piece after it ends holding, with a tension: its
+  // flight back to its length ended inside the piece, and the position stage took the flight and the next
+  // closing as one plastic hold (the file's header). Counted, at the piece's start, as an absorbed rebound.
+  void note_absorbed_rebounds(double t, const Piece& piece) {
+    for (int i = 0; i < m_; ++i) {
+      if (!rebounding_[i]) continue;
+      rebounding_[i] = false;
+      if (piece.held[i] && piece.multipliers.size() == m_ && piece.multipliers[i] > 0.0)
+        note_impact(t, AppliedImpact::Kind::Absorbed, 1);
+    }
   }
 
   // A piece that reached the step's end with no link beyond its length: RATTLE's velocity stage,
@@ -298,7 +325,9 @@ class VariationalCollisionStepper final : public FixedStepStepper {
       failure = {StepFailure::Kind::SolverFailed, velocity.why_not};
       return false;
     }
-    return end_piece(t, tau, y, piece, velocity, collision, next, failure);
+    if (!end_piece(t, tau, y, piece, velocity, collision, next, failure)) return false;
+    if (collision) note_collision(t + tau, piece, velocity);
+    return true;
   }
 
   // The state at a piece's end from the impulses there: (q, v+), the work terms advanced over the
@@ -339,6 +368,7 @@ class VariationalCollisionStepper final : public FixedStepStepper {
   const std::vector<bool> equality_;  // the form's equality rows (always held)
   const Eigen::VectorXd scale_inverse_;
   std::vector<bool> held_;  // the links held: at their length with a multiplier or an impulse in the last piece
+  std::vector<bool> rebounding_ = std::vector<bool>(m_, false);  // sent into a flight by the last collision (e > 0)
   Eigen::VectorXd f1_, g_;
 };
 

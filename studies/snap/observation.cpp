@@ -296,7 +296,29 @@ SnapRun observe_snaps(const RunRequest& request) {
     const Eigen::VectorXd end = form->physical_state(run.final_state);
     out.final_physical.assign(end.data(), end.data() + end.size());
   }
+  summarise_impacts(run, out);
   return out;
+}
+
+void summarise_impacts(const IntegrationOutcome& run, SnapRun& out) {
+  out.impacts_applied = run.impacts_not_recorded;
+  out.located_impact_times.clear();
+  long step = -1;
+  int in_step = 0;
+  for (const AppliedImpact& impact : run.impacts) {
+    if (impact.kind == AppliedImpact::Kind::Absorbed) {
+      ++out.absorbed_rebounds;
+      continue;
+    }
+    ++out.impacts_applied;
+    out.links_closed += impact.links;
+    out.most_links_in_an_impact = std::max(out.most_links_in_an_impact, impact.links);
+    if (impact.kind == AppliedImpact::Kind::Located) out.located_impact_times.push_back(impact.t);
+    in_step = impact.step == step ? in_step + 1 : 1;
+    if (in_step == 2) ++out.steps_with_several_impacts;
+    step = impact.step;
+    out.most_impacts_in_a_step = std::max(out.most_impacts_in_a_step, in_step);
+  }
 }
 
 double time_run(const RunRequest& request) {

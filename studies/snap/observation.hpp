@@ -103,6 +103,14 @@ struct SnapRun {
   std::vector<double> stiffened_errors;
   std::vector<std::vector<double>> stiffened_final;  // those stiffened runs' physical states at t_end (empty: failed)
   std::vector<double> stiffened_lost;  // and the energy each lost, E0 - E(t_end) (J; NaN: failed)
+  // The impacts the scheme applied inside its steps (TimeStepper::applied_impacts; none for a method whose form
+  // applies them at located events, or that has no impact law): how many, the links closing in them, the most one step took, how many
+  // steps took more than one, the most links in one impact problem, the rebounds held by the rest of their
+  // step (absorbed), and the collision times a scheme solved inside its steps (s, in order).
+  long impacts_applied = 0, steps_with_several_impacts = 0, absorbed_rebounds = 0;
+  long links_closed = 0;  // the links closing in those impact problems, summed (links closing together count each)
+  int most_impacts_in_a_step = 0, most_links_in_an_impact = 0;
+  std::vector<double> located_impact_times;
 };
 template <class V>
 void describe(V& v, SnapRun& r) {
@@ -131,9 +139,18 @@ void describe(V& v, SnapRun& r) {
   v("stiffened_errors", r.stiffened_errors);
   v("stiffened_final", r.stiffened_final);
   v("stiffened_lost", r.stiffened_lost);
+  v("impacts_applied", r.impacts_applied);
+  v("steps_with_several_impacts", r.steps_with_several_impacts);
+  v("absorbed_rebounds", r.absorbed_rebounds);
+  v("most_impacts_in_a_step", r.most_impacts_in_a_step);
+  v("most_links_in_an_impact", r.most_links_in_an_impact);
+  v("located_impact_times", r.located_impact_times);
+  v("links_closed", r.links_closed);
 }
 
 SnapRun observe_snaps(const RunRequest& request);
+// The impact counts and located times of SnapRun from a run's record of the impacts it applied.
+void summarise_impacts(const IntegrationOutcome& run, SnapRun& out);
 // The largest value over [0, dt] of the cubic Hermite interpolant through (a, a') at 0 and (b, b') at dt
 // (exact where the function is a cubic).
 double hermite_max(double a, double da, double b, double db, double dt);
