@@ -12,17 +12,19 @@ bool impulses_at_step_end(const ConstrainedMechanicalFormulation& form, Constrai
   form.constraint(q1, g);
   form.constraint_jacobian_times(q1, v0, Gv0);
   out.at_limit.assign(m, false);
-  out.closings = 0;
+  out.closing = false;
   for (int i = 0; i < m; ++i) {
     out.at_limit[i] = g[i] * scale_inverse[i] >= -tol;
-    if (out.at_limit[i] && form.one_sided(i) && Gv0[i] > 0.0 && !engaged[i]) ++out.closings;
+    out.closing = out.closing || (out.at_limit[i] && form.one_sided(i) && Gv0[i] > 0.0 && !engaged[i]);
   }
-  out.closing = out.closings > 0;
   out.impulses = solve_impulses(form, solver, q1, v_free, v0, form.restitution(), out.at_limit);
   if (!out.impulses.ok) {
     failure = {StepFailure::Kind::SolverFailed, out.impulses.why_not};
     return false;
   }
+  out.closings = 0;
+  for (int i = 0; i < m; ++i)
+    if (form.one_sided(i) && !engaged[i] && out.impulses.active[i] && out.impulses.impulse[i] > 0.0) ++out.closings;
   next.resize(form.state_size());
   next.head(n) = q1;
   next.segment(n, n) = out.impulses.v_plus;

@@ -19,7 +19,11 @@ struct StepEndImpulses {
   // A link closed in this step: at its length, not engaged at the step's start, approached
   // (G_i(q_k+1) v_k > 0).
   bool closing = false;
-  int closings = 0;  // how many links closed in it
+  // The links that closed in it as the step's record counts them (TimeStepper::applied_impacts): a positive
+  // impulse on a one-sided link not engaged at the step's start. Not `closing`'s test (at the length and
+  // approaching, which books the step's loss): a link beyond its length whose velocity the step turned
+  // inward before its end takes no impulse, and is no closing.
+  int closings = 0;
 };
 
 // From (q1, v_free) with Newton's law on v0 (the step's start velocity); `engaged` the one-sided

@@ -588,8 +588,15 @@ TEST_CASE("applied impacts: each time-stepping scheme records its impact problem
       for (int k = 0; k < 2; ++k) {
         const snap::SnapRun o = observe_run(c, info, steps[k], 0.0, steps[k]);
         REQUIRE(o.outcome.ok());
-        CHECK(o.impacts_applied >= snaps);
+        // Each snap closed once, near it, and no other closing (a positive impulse on a link that carried none):
+        // the link does not chatter on these cases, whose taut phases end with a tension falling through 0.
+        CHECK(o.impacts_applied == snaps);
         CHECK(o.links_closed == o.impacts_applied);  // one link: each impact problem closes it alone
+        // Each closing near its snap: a step-end scheme's comes up to a step or two after the crossing (Moreau-Jean's
+        // midpoint rule), and with e > 0 each rebound leaves up to a step late, later hits carrying the earlier
+        // delays (first order): within ten steps on these horizons (nonsmooth generalized-alpha's third hit on the
+        // rebound in free space, the largest: 7 steps at h = 1e-3).
+        for (double x : snap::located_offsets(expected, c.t_end, o.impact_times)) CHECK(std::abs(x) <= 10 * steps[k]);
         CHECK(o.most_links_in_an_impact == 1);
         located = !o.located_impact_times.empty();
         if (!located) continue;

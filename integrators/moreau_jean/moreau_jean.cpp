@@ -74,12 +74,11 @@ class MoreauJeanStepper final : public FixedStepStepper {
     form_.constraint(q_m, g);
     form_.constraint_jacobian_times(q_m, v, Gv);
     std::vector<bool> at_limit(m_);
-    int closing = 0;  // links that close in this step: at their length, approaching, not engaged before
+    bool any_closing = false;
     for (int i = 0; i < m_; ++i) {
       at_limit[i] = g[i] >= 0.0;
-      if (at_limit[i] && !equality_[i] && Gv[i] > 0.0 && !engaged_[i]) ++closing;
+      any_closing = any_closing || (at_limit[i] && !equality_[i] && Gv[i] > 0.0 && !engaged_[i]);
     }
-    const bool any_closing = closing > 0;
     const ImpulseSolution step = solve_impulses(form_, *solver_, q_m, v_free, v, form_.restitution(), at_limit);
     if (!step.ok) {
       failure = {StepFailure::Kind::SolverFailed, step.why_not};
@@ -97,10 +96,12 @@ class MoreauJeanStepper final : public FixedStepStepper {
       return false;
     }
     work_.advance(t_, h, q, v, next.head(n_), step.v_plus, y_, next);
-    if (any_closing) {
-      next[2 * n_] += energy_taken_by_impulses(form_, t_ + h, next, q_m + 0.5 * h * v_free, v_free);
-      note_impact(t_ + h, AppliedImpact::Kind::AtStepEnd, closing);
-    }
+    if (any_closing) next[2 * n_] += energy_taken_by_impulses(form_, t_ + h, next, q_m + 0.5 * h * v_free, v_free);
+    // The step's record (TimeStepper::applied_impacts): the links a positive impulse closed, not engaged before.
+    int closings = 0;
+    for (int i = 0; i < m_; ++i)
+      if (!equality_[i] && !engaged_[i] && step.active[i] && step.impulse[i] > 0.0) ++closings;
+    if (closings > 0) note_impact(t_ + h, AppliedImpact::Kind::AtStepEnd, closings);
     engaged_ = step.active;
     return true;
   }

@@ -309,8 +309,8 @@ class NonsmoothGeneralizedAlphaStepper final : public FixedStepStepper {
     work_.advance(t_, h, q0, v0, q1, jump.v_plus, y_, next);
     if (end.closing) {
       next[2 * n_] += energy_taken_by_impulses(form_, t_ + h, next, q_smooth, v_smooth);
-      note_impact(t_ + h, AppliedImpact::Kind::AtStepEnd, end.closings);
     }
+    if (end.closings > 0) note_impact(t_ + h, AppliedImpact::Kind::AtStepEnd, end.closings);
     // The memory moves on (the jump and the correction stay out of it), and the links held next
     // step: at their length and carrying a tension, a position multiplier or an impulse.
     const Eigen::VectorXd& nu = positions_.multipliers();

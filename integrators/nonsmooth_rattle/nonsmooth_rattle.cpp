@@ -141,8 +141,8 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
       solver_->factor_active(q_free, q_free, equality_);
       solver_->solve(0.5 * h * f1_, Eigen::VectorXd::Zero(m_), kick1, unused);
       next[2 * n_] += energy_taken_by_impulses(form_, t_ + h, next, q_free, v0_ + half_kick0_ + kick1);
-      note_impact(t_ + h, AppliedImpact::Kind::AtStepEnd, end.closings);
     }
+    if (end.closings > 0) note_impact(t_ + h, AppliedImpact::Kind::AtStepEnd, end.closings);
     for (int i = 0; i < m_; ++i) engaged_[i] = (active[i] && L_[i] > 0.0) || vel.active[i];
     return true;
   }

@@ -319,6 +319,22 @@ std::vector<double> configuration_of(const Model& model, const std::vector<doubl
   return out;
 }
 
+double matching_window(const std::vector<std::pair<double, bool>>& expected, size_t e, double t_end) {
+  const double t = expected[e].first;
+  double before = t, after = t_end - t;
+  for (size_t k = e; k-- > 0;)
+    if (expected[k].first < t) {
+      before = t - expected[k].first;
+      break;
+    }
+  for (size_t k = e + 1; k < expected.size(); ++k)
+    if (expected[k].first > t) {
+      after = expected[k].first - t;
+      break;
+    }
+  return 0.5 * std::min(before, after);
+}
+
 double configuration_distance(const Model& model, const std::vector<double>& a, const std::vector<double>& b) {
   if (a.empty() || b.empty() || a.size() != b.size()) return kNoNumber;
   const std::vector<double> x = configuration_of(model, a), y = configuration_of(model, b);

@@ -17,8 +17,8 @@
 namespace tb::snap {
 
 inline constexpr const char* kImpactsCsvHeader =
-    "case,integrator,h,rtol,status,expected_link_closings,link_closings,impacts_applied,steps_with_several_impacts,most_impacts_in_a_step,"
-    "most_links_in_an_impact,absorbed_rebounds,located_collisions,located_time_offsets\n";
+    "case,integrator,h,rtol,status,expected_link_closings,link_closings,impacts_applied,impacts_on_snaps,steps_with_several_impacts,"
+    "most_impacts_in_a_step,most_links_in_an_impact,absorbed_rebounds,located_collisions,located_time_offsets\n";
 
 // The signed offsets (s, the located time less the expected one) of each expected snap's nearest
 // located collision time within half the gap to its neighbouring expected switches at other times

@@ -303,6 +303,7 @@ SnapRun observe_snaps(const RunRequest& request) {
 void summarise_impacts(const IntegrationOutcome& run, SnapRun& out) {
   out.impacts_applied = run.impacts_not_recorded;
   out.located_impact_times.clear();
+  out.impact_times.clear();
   long step = -1;
   int in_step = 0;
   for (const AppliedImpact& impact : run.impacts) {
@@ -312,6 +313,7 @@ void summarise_impacts(const IntegrationOutcome& run, SnapRun& out) {
     }
     ++out.impacts_applied;
     out.links_closed += impact.links;
+    out.impact_times.push_back(impact.t);
     out.most_links_in_an_impact = std::max(out.most_links_in_an_impact, impact.links);
     if (impact.kind == AppliedImpact::Kind::Located) out.located_impact_times.push_back(impact.t);
     in_step = impact.step == step ? in_step + 1 : 1;

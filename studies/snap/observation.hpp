@@ -111,6 +111,7 @@ struct SnapRun {
   long links_closed = 0;  // the links closing in those impact problems, summed (links closing together count each)
   int most_impacts_in_a_step = 0, most_links_in_an_impact = 0;
   std::vector<double> located_impact_times;
+  std::vector<double> impact_times;  // every impact problem's time (s, in order), located or at a step's end
 };
 template <class V>
 void describe(V& v, SnapRun& r) {
@@ -146,6 +147,7 @@ void describe(V& v, SnapRun& r) {
   v("most_links_in_an_impact", r.most_links_in_an_impact);
   v("located_impact_times", r.located_impact_times);
   v("links_closed", r.links_closed);
+  v("impact_times", r.impact_times);
 }
 
 SnapRun observe_snaps(const RunRequest& request);

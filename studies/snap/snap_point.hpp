@@ -4,6 +4,7 @@
 // pages judged against a closed form (snap.cpp) and against a converged reference (against_reference).
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/input/case.hpp"
@@ -26,6 +27,11 @@ struct SnapPoint {
   bool adaptive() const { return key.integrator->adaptive; }
   std::string setting() const { return adaptive() ? "rtol = " + format_g(rtol) : "h = " + format_g(h, 6); }
 };
+
+// How far from the expected switch e a run's switch may lie and still be matched to it (s): half the gap
+// to the nearest expected switches at other times (a rebound's opening shares its hit's time), or to
+// the horizon's ends [0, t_end]. `expected`: (time, snaps taut) in time order.
+double matching_window(const std::vector<std::pair<double, bool>>& expected, size_t e, double t_end);
 
 // The configuration entries of a physical state (Model::physical_parts), all of it where the model does not say.
 std::vector<double> configuration_of(const Model& model, const std::vector<double>& physical);
