@@ -12,6 +12,20 @@ std::vector<bool> equality_rows(const ConstrainedMechanicalFormulation& form) {
   return rows;
 }
 
+std::vector<bool> closed_links(const ConstrainedMechanicalFormulation& form, const ImpulseSolution& solution,
+                               const std::vector<bool>& held) {
+  std::vector<bool> closed(form.constraints());
+  for (int i = 0; i < form.constraints(); ++i)
+    closed[i] = form.one_sided(i) && !held[i] && solution.active[i] && solution.impulse[i] > 0.0;
+  return closed;
+}
+
+int links_closed(const ConstrainedMechanicalFormulation& form, const ImpulseSolution& solution,
+                 const std::vector<bool>& held) {
+  const std::vector<bool> closed = closed_links(form, solution, held);
+  return static_cast<int>(std::count(closed.begin(), closed.end(), true));
+}
+
 ImpulseSolution solve_impulses(const ConstrainedMechanicalFormulation& form, ConstrainedMechanicalSolver& solver,
                                const Eigen::VectorXd& q, const Eigen::VectorXd& v_free, const Eigen::VectorXd& v_minus,
                                double restitution, const std::vector<bool>& candidates) {

@@ -53,6 +53,16 @@ ImpulseSolution solve_impulses(const ConstrainedMechanicalFormulation& form, Con
                                const Eigen::VectorXd& q, const Eigen::VectorXd& v_free, const Eigen::VectorXd& v_minus,
                                double restitution, const std::vector<bool>& candidates);
 
+// The links an impulse problem closed, as a scheme's record counts them (TimeStepper::applied_impacts):
+// one-sided, not held before it (`held`, one flag per constraint), and given a positive impulse. A link
+// that is only in the active set with a zero impulse (beyond its length, its velocity already turned
+// inward) is no closing.
+std::vector<bool> closed_links(const ConstrainedMechanicalFormulation& form, const ImpulseSolution& solution,
+                               const std::vector<bool>& held);
+// How many closed_links there are.
+int links_closed(const ConstrainedMechanicalFormulation& form, const ImpulseSolution& solution,
+                 const std::vector<bool>& held);
+
 // The mechanical energy a time-stepping scheme's constraint impulses took over one step: E at the state
 // the step would have reached without them (q_free, v_free) less E at the state it reached (y_next),
 // both through the form's own observation (J). Booked at a step where a link closes, it is the work

@@ -22,9 +22,7 @@ bool impulses_at_step_end(const ConstrainedMechanicalFormulation& form, Constrai
     failure = {StepFailure::Kind::SolverFailed, out.impulses.why_not};
     return false;
   }
-  out.closings = 0;
-  for (int i = 0; i < m; ++i)
-    if (form.one_sided(i) && !engaged[i] && out.impulses.active[i] && out.impulses.impulse[i] > 0.0) ++out.closings;
+  out.closings = links_closed(form, out.impulses, engaged);
   next.resize(form.state_size());
   next.head(n) = q1;
   next.segment(n, n) = out.impulses.v_plus;

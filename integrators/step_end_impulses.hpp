@@ -19,8 +19,8 @@ struct StepEndImpulses {
   // A link closed in this step: at its length, not engaged at the step's start, approached
   // (G_i(q_k+1) v_k > 0).
   bool closing = false;
-  // The links that closed in it as the step's record counts them (TimeStepper::applied_impacts): a positive
-  // impulse on a one-sided link not engaged at the step's start. Not `closing`'s test (at the length and
+  // The links that closed in it as the step's record counts them (links_closed, core/unilateral_impulse.hpp,
+  // with the links engaged at the step's start as held). Not `closing`'s test (at the length and
   // approaching, which books the step's loss): a link beyond its length whose velocity the step turned
   // inward before its end takes no impulse, and is no closing.
   int closings = 0;

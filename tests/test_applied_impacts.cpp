@@ -74,7 +74,7 @@ TEST_CASE("applied impacts: the snap study's counts of a known record", "[impact
   CHECK(out.most_impacts_in_a_step == 3);      // step 3, the absorbed rebound between its collisions not counted
   CHECK(out.most_links_in_an_impact == 3);
   CHECK(out.links_closed == 1 + 3 + 1 + 1 + 2 + 1 + 1);  // the recorded ones' links (the unrecorded four unknown)
-  CHECK(out.located_impact_times == std::vector<double>{0.25, 0.27, 0.29, 0.61, 0.62});
+  CHECK(snap::located_impact_times(out) == std::vector<double>{0.25, 0.27, 0.29, 0.61, 0.62});
 }
 
 TEST_CASE("applied impacts: located collision times are matched to the expected snaps within half the gap to their neighbours",

@@ -579,7 +579,7 @@ TEST_CASE("applied impacts: each time-stepping scheme records its impact problem
         const snap::SnapRun o = observe_run(c, info, c.h, 1e-8, 1e-3);
         REQUIRE(o.outcome.ok());
         CHECK(o.impacts_applied == 0);
-        CHECK(o.located_impact_times.empty());
+        CHECK(snap::located_impact_times(o).empty());
         continue;
       }
       double worst[2] = {0.0, 0.0};
@@ -596,12 +596,12 @@ TEST_CASE("applied impacts: each time-stepping scheme records its impact problem
         // midpoint rule), and with e > 0 each rebound leaves up to a step late, later hits carrying the earlier
         // delays (first order): within ten steps on these horizons (nonsmooth generalized-alpha's third hit on the
         // rebound in free space, the largest: 7 steps at h = 1e-3).
-        for (double x : snap::located_offsets(expected, c.t_end, o.impact_times)) CHECK(std::abs(x) <= 10 * steps[k]);
+        for (double x : snap::located_offsets(expected, c.t_end, snap::applied_impact_times(o))) CHECK(std::abs(x) <= 10 * steps[k]);
         CHECK(o.most_links_in_an_impact == 1);
-        located = !o.located_impact_times.empty();
+        located = !snap::located_impact_times(o).empty();
         if (!located) continue;
-        CHECK(long(o.located_impact_times.size()) == snaps);
-        const std::vector<double> offsets = snap::located_offsets(expected, c.t_end, o.located_impact_times);
+        CHECK(long(snap::located_impact_times(o).size()) == snaps);
+        const std::vector<double> offsets = snap::located_offsets(expected, c.t_end, snap::located_impact_times(o));
         REQUIRE(long(offsets.size()) == snaps);
         for (double x : offsets) {
           REQUIRE(std::isfinite(x));
@@ -647,7 +647,7 @@ TEST_CASE("applied impacts: through the drop's Zeno accumulation the step-end sc
       const snap::SnapRun o = observe_run(c, info, h, 0.0, h);
       REQUIRE(o.outcome.ok());
       CHECK(o.impacts_applied >= 1);
-      if (o.located_impact_times.empty()) {
+      if (snap::located_impact_times(o).empty()) {
         CHECK(o.most_impacts_in_a_step == 1);  // one impact problem at each step's end at most
         CHECK(o.absorbed_rebounds == 0);
         continue;
@@ -664,12 +664,12 @@ TEST_CASE("applied impacts: through the drop's Zeno accumulation the step-end sc
         if (t - opened < h) break;
         ++long_flights;
       }
-      INFO("located " << o.located_impact_times.size() << ", hits after flights of a step or more " << long_flights);
-      CHECK(long(o.located_impact_times.size()) >= long_flights);
-      CHECK(long(o.located_impact_times.size()) <= long_flights + 3);
+      INFO("located " << snap::located_impact_times(o).size() << ", hits after flights of a step or more " << long_flights);
+      CHECK(long(snap::located_impact_times(o).size()) >= long_flights);
+      CHECK(long(snap::located_impact_times(o).size()) <= long_flights + 3);
       CHECK(o.absorbed_rebounds == 1);
       // Each located hit is one of the closed form's, in order, to the global error of the flights before it.
-      const std::vector<double> offsets = snap::located_offsets(expected, 1e9, o.located_impact_times);
+      const std::vector<double> offsets = snap::located_offsets(expected, 1e9, snap::located_impact_times(o));
       for (size_t k = 0; k < size_t(long_flights) && k < offsets.size(); ++k) CHECK(std::abs(offsets[k]) < 10 * h);
     }
   }

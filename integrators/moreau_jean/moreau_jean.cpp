@@ -97,11 +97,9 @@ class MoreauJeanStepper final : public FixedStepStepper {
     }
     work_.advance(t_, h, q, v, next.head(n_), step.v_plus, y_, next);
     if (any_closing) next[2 * n_] += energy_taken_by_impulses(form_, t_ + h, next, q_m + 0.5 * h * v_free, v_free);
-    // The step's record (TimeStepper::applied_impacts): the links a positive impulse closed, not engaged before.
-    int closings = 0;
-    for (int i = 0; i < m_; ++i)
-      if (!equality_[i] && !engaged_[i] && step.active[i] && step.impulse[i] > 0.0) ++closings;
-    if (closings > 0) note_impact(t_ + h, AppliedImpact::Kind::AtStepEnd, closings);
+    // The step's record (TimeStepper::applied_impacts).
+    if (const int closings = links_closed(form_, step, engaged_); closings > 0)
+      note_impact(t_ + h, AppliedImpact::Kind::AtStepEnd, closings);
     engaged_ = step.active;
     return true;
   }

@@ -284,16 +284,16 @@ class VariationalCollisionStepper final : public FixedStepStepper {
     return true;
   }
 
-  // A collision at t: its record (TimeStepper::applied_impacts), and with e > 0 the links it sent back
-  // into a flight, watched by note_absorbed_rebounds.
+  // A collision at t: its record (TimeStepper::applied_impacts), the links it closed (links_closed: a
+  // positive impulse on a link the piece did not hold; a collision that closed none is not one), and
+  // with e > 0 the links it sent back into a flight, watched by note_absorbed_rebounds.
   void note_collision(double t, const Piece& piece, const ImpulseSolution& impact) {
-    int links = 0;
-    for (int i = 0; i < m_; ++i) {
-      if (!impact.active[i] || !form_.one_sided(i) || piece.held[i]) continue;
-      ++links;
-      rebounding_[i] = form_.restitution() > 0.0;
-    }
-    note_impact(t, AppliedImpact::Kind::Located, std::max(links, 1));
+    const std::vector<bool> closed = closed_links(form_, impact, piece.held);
+    const int links = static_cast<int>(std::count(closed.begin(), closed.end(), true));
+    if (links == 0) return;
+    for (int i = 0; i < m_; ++i)
+      if (closed[i]) rebounding_[i] = form_.restitution() > 0.0;
+    note_impact(t, AppliedImpact::Kind::Located, links);
   }
 
   // A link sent into a flight by a rebound that the piece after it ends holding, with a tension: its

@@ -47,10 +47,11 @@ void write_applied_impacts(std::ostringstream& md, std::ostream& csv, const std:
   for (const SnapPoint* p : of_case) {
     const SnapRun& r = p->measured;
     if (p->role != SnapRole::Compared || (r.impacts_applied == 0 && r.absorbed_rebounds == 0)) continue;
-    const bool locates = !r.located_impact_times.empty();
-    const std::vector<double> offsets = with_times && locates ? located_offsets(expected, t_end, r.located_impact_times) : std::vector<double>{};
+    const std::vector<double> located = located_impact_times(r);
+    const bool locates = !located.empty();
+    const std::vector<double> offsets = with_times && locates ? located_offsets(expected, t_end, located) : std::vector<double>{};
     // Every closing matched to a snap by time (a step-end scheme's comes up to a step after it); the rest are not snaps.
-    const long on_snaps = with_times ? matched(located_offsets(expected, t_end, r.impact_times)) : -1;
+    const long on_snaps = with_times ? matched(located_offsets(expected, t_end, applied_impact_times(r))) : -1;
     std::string shown, written;
     for (size_t k = 0; k < offsets.size(); ++k) {
       const bool late = std::isfinite(offsets[k]) && offsets[k] > 0.0;
@@ -67,7 +68,7 @@ void write_applied_impacts(std::ostringstream& md, std::ostream& csv, const std:
         << (p->adaptive() ? format_g(p->rtol) : "") << ',' << r.outcome.word() << ',' << snaps << ',' << r.links_closed << ','
         << r.impacts_applied << ',' << (on_snaps >= 0 ? std::to_string(on_snaps) : "") << ',' << r.steps_with_several_impacts << ','
         << r.most_impacts_in_a_step << ',' << r.most_links_in_an_impact << ',' << (locates ? std::to_string(r.absorbed_rebounds) : "")
-        << ',' << r.located_impact_times.size() << ",\"" << written << "\"\n";
+        << ',' << located.size() << ",\"" << written << "\"\n";
   }
   if (rows.empty()) return;
   md << "\n### The closings the time-stepping schemes applied inside their steps\n\n"

@@ -302,7 +302,6 @@ SnapRun observe_snaps(const RunRequest& request) {
 
 void summarise_impacts(const IntegrationOutcome& run, SnapRun& out) {
   out.impacts_applied = run.impacts_not_recorded;
-  out.located_impact_times.clear();
   out.impact_times.clear();
   long step = -1;
   int in_step = 0;
@@ -313,14 +312,26 @@ void summarise_impacts(const IntegrationOutcome& run, SnapRun& out) {
     }
     ++out.impacts_applied;
     out.links_closed += impact.links;
-    out.impact_times.push_back(impact.t);
+    out.impact_times.push_back({impact.t, impact.kind == AppliedImpact::Kind::Located});
     out.most_links_in_an_impact = std::max(out.most_links_in_an_impact, impact.links);
-    if (impact.kind == AppliedImpact::Kind::Located) out.located_impact_times.push_back(impact.t);
     in_step = impact.step == step ? in_step + 1 : 1;
     if (in_step == 2) ++out.steps_with_several_impacts;
     step = impact.step;
     out.most_impacts_in_a_step = std::max(out.most_impacts_in_a_step, in_step);
   }
+}
+
+std::vector<double> applied_impact_times(const SnapRun& r) {
+  std::vector<double> times;
+  for (const ImpactTime& impact : r.impact_times) times.push_back(impact.t);
+  return times;
+}
+
+std::vector<double> located_impact_times(const SnapRun& r) {
+  std::vector<double> times;
+  for (const ImpactTime& impact : r.impact_times)
+    if (impact.located) times.push_back(impact.t);
+  return times;
 }
 
 double time_run(const RunRequest& request) {

@@ -69,6 +69,18 @@ void describe(V& v, MovedRun& m) {
   v("final_physical", m.final_physical);
 }
 
+// When an impact problem a scheme applied inside its steps acted (s), and whether the scheme located that time
+// inside the step (AppliedImpact::Kind::Located) or put the impulse at the step's end.
+struct ImpactTime {
+  double t = kNoNumber;
+  bool located = false;
+};
+template <class V>
+void describe(V& v, ImpactTime& r) {
+  v("t", r.t);
+  v("located", r.located);
+}
+
 struct SnapRun {
   RunOutcome outcome;
   StepCounters counters;
@@ -110,9 +122,11 @@ struct SnapRun {
   long impacts_applied = 0, steps_with_several_impacts = 0, absorbed_rebounds = 0;
   long links_closed = 0;  // the links closing in those impact problems, summed (links closing together count each)
   int most_impacts_in_a_step = 0, most_links_in_an_impact = 0;
-  std::vector<double> located_impact_times;
-  std::vector<double> impact_times;  // every impact problem's time (s, in order), located or at a step's end
+  std::vector<ImpactTime> impact_times;  // every impact problem's time, in order (read with the functions below)
 };
+// The times (s, in order) of every impact problem a run applied, and of those the scheme located inside its step.
+std::vector<double> applied_impact_times(const SnapRun& r);
+std::vector<double> located_impact_times(const SnapRun& r);
 template <class V>
 void describe(V& v, SnapRun& r) {
   v("outcome", r.outcome);
@@ -145,7 +159,6 @@ void describe(V& v, SnapRun& r) {
   v("absorbed_rebounds", r.absorbed_rebounds);
   v("most_impacts_in_a_step", r.most_impacts_in_a_step);
   v("most_links_in_an_impact", r.most_links_in_an_impact);
-  v("located_impact_times", r.located_impact_times);
   v("links_closed", r.links_closed);
   v("impact_times", r.impact_times);
 }
