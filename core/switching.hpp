@@ -113,6 +113,11 @@ struct SwitchingClosedForm {
   // Where the switches are impacts (SwitchingFunctions::impacts): the energy Newton's law takes at
   // each slack -> taut switch of switches(), in their order (J); empty otherwise.
   std::vector<double> impact_losses = {};
+  // Where the impacts accumulate (Zeno: e > 0 and rebounds that shorten geometrically, their times
+  // converging): when (s), and the energy all of them take together (J, the sum of the impact law's
+  // losses, the listed hits' and the series of the rest); NaN where the hits do not accumulate.
+  double accumulation_time = std::numeric_limits<double>::quiet_NaN();
+  double accumulation_loss = std::numeric_limits<double>::quiet_NaN();
   // Its other named numbers, for the tables: {"entry speed v0 (m/s)", 3.96}, ...
   std::vector<std::pair<std::string, double>> quantities;
 };

@@ -149,6 +149,10 @@ std::optional<SwitchingClosedForm> rebound_closed_form(const Parameters& p, cons
                         {"energy lost by the accumulation, all hits (J)", lost_total}};
   if (switches.size() > 2) answers.quantities.push_back({"second hit time (s)", switches[2].first});
   if (accumulates) answers.quantities.push_back({"accumulation time (s)", t_accumulation});
+  if (accumulates && e > 0.0) {  // e = 0 ends at the first hit: a plastic snap, no accumulation
+    answers.accumulation_time = t_accumulation;
+    answers.accumulation_loss = lost_total;
+  }
   const double t_covered = switches.back().first;
   answers.exact = true;
   answers.switches = [switches](double t_end) {
@@ -294,6 +298,8 @@ std::optional<SwitchingClosedForm> drop_rebounds_closed_form(const Parameters& p
                         {"energy lost by the accumulation, all hits (J)", lost_total},
                         {"angle at the accumulation (deg)", degrees(theta_end)},
                         {"swing amplitude after the accumulation (deg)", degrees(amplitude)}};
+  answers.accumulation_time = t_accumulation;
+  answers.accumulation_loss = lost_total;
   answers.exact = true;
   answers.switches = [switches](double t_end) {
     std::vector<std::pair<double, bool>> in;

@@ -30,7 +30,6 @@ constexpr double kEnergyRoundOffUlps = 64.0;
 // reference's own resolution.
 constexpr double kCableTargets[] = {1e-2, 1e-3, 1e-4, 1e-6};
 
-std::string num(double x, int digits = 3) { return std::isfinite(x) ? format_g(x, digits) : "—"; }
 
 // One run against the reference.
 struct AgainstReference {
@@ -114,7 +113,7 @@ void write_first_snap(std::ostringstream& md, const Model& model, const FirstSwi
     const FirstSnap f = first_snap_of(p->measured, closed);
     const std::string label = p->key.label() + (p->role == SnapRole::Compared ? "" : " (" + role_words(*p) + ")");
     // A fixed step's snap error is O(tau), tau from the snap to the end of its step (runs start at t = 0).
-    const std::string tau = p->adaptive() ? "—" : num(std::ceil(closed.t / p->h) * p->h - closed.t, 3);
+    const std::string tau = p->adaptive() ? "—" : number_or_dash(std::ceil(closed.t / p->h) * p->h - closed.t, 3);
     if (!f.found) {
       rows.push_back({label, p->setting(), tau, p->measured.outcome.ok() ? "no snap" : "failed", "—", "—", "—", "—", "—"});
       continue;
@@ -124,8 +123,8 @@ void write_first_snap(std::ostringstream& md, const Model& model, const FirstSwi
     for (const Switch& s : p->measured.switches)
       if (s.to_taut && s.element == f.element) { floor = s.floor; break; }
     const std::string later = p->measured.outcome.ok() ? "" : " (the run failed later, at t = " + format_g(p->measured.outcome.t, 4) + " s)";
-    rows.push_back({label, p->setting(), tau, format_g(f.t, 10) + later, num(f.t - closed.t) + " (floor " + num(floor, 2) + ")", which,
-                    num(f.lost, 8), num(f.lost / closed.impact_loss - 1.0), num(f.booked / closed.impact_loss - 1.0)});
+    rows.push_back({label, p->setting(), tau, format_g(f.t, 10) + later, number_or_dash(f.t - closed.t) + " (floor " + number_or_dash(floor, 2) + ")", which,
+                    number_or_dash(f.lost, 8), number_or_dash(f.lost / closed.impact_loss - 1.0), number_or_dash(f.booked / closed.impact_loss - 1.0)});
   }
   markdown::table(md, {"method", "step / tolerance", "τ: snap to its step's end (s)", "first snap (s)", "− closed form (s)", "link", "E lost across it (J)",
                        "lost / closed form − 1", "booked / closed form − 1"},
@@ -165,8 +164,8 @@ void write_first_snap(std::ostringstream& md, const Model& model, const FirstSwi
   }
   md << "\nTheir slopes (fixed steps by the suite's order rule over errors 10× above the floor and at most 0.1 of the "
         "closed form's value; adaptive against rtol; floors: the observer's timing estimate, and for the loss the "
-        "reference's own distance from the closed form, " << num(loss_floor) << " J, for the event-driven methods, which "
-        "share its hybrid form, and the energy's round-off, " << format_g(kEnergyRoundOffUlps) << " ε E_s = " << num(fixed_loss_floor)
+        "reference's own distance from the closed form, " << number_or_dash(loss_floor) << " J, for the event-driven methods, which "
+        "share its hybrid form, and the energy's round-off, " << format_g(kEnergyRoundOffUlps) << " ε E_s = " << number_or_dash(fixed_loss_floor)
      << " J, for the fixed-step ones, which run the constrained form; E holds potential terms (gravity, thrust) larger "
         "than E_s, and these errors stop at 1e-14 to 3e-14 J):\n\n";
   markdown::table(md, {"method", "quantity", "errors (largest step or tolerance first; — none or another link first)", "fit"}, slopes);
@@ -204,7 +203,7 @@ void write_off_cascade(std::ostringstream& md, const std::vector<const SnapPoint
     for (size_t e = 0; e < ref.switches.size(); ++e)
       if (!ref_matched[e] && ref.switches[e].t <= t_end)
         missed += (missed.empty() ? "" : "; ") + named(ref.switches[e]) +
-                  (ref.switches[e].to_taut ? " (reference's loss " + num(ref.switches[e].energy_drop, 2) + " J)" : "");
+                  (ref.switches[e].to_taut ? " (reference's loss " + number_or_dash(ref.switches[e].energy_drop, 2) + " J)" : "");
     for (size_t k = 0; k < r.switches.size(); ++k)
       if (!run_matched[k] && r.switches[k].t <= t_end) added += (added.empty() ? "" : "; ") + named(r.switches[k]);
     rows.push_back({p->key.label(), p->setting(), missed.empty() ? "none" : missed, added.empty() ? "none" : added});
@@ -243,7 +242,7 @@ void write_cascade(std::ostringstream& md, const SnapRun& reference, const std::
       }
       last = s->t;
     }
-    rows.push_back({std::to_string(link), num(first, 6), std::to_string(snaps), std::to_string(openings), num(last, 6)});
+    rows.push_back({std::to_string(link), number_or_dash(first, 6), std::to_string(snaps), std::to_string(openings), number_or_dash(last, 6)});
   }
   if (rows.empty()) md << "none.\n";
   else markdown::table(md, {"link", "first snap (s)", "snaps", "openings", "last switch (s)"}, rows);
@@ -318,6 +317,8 @@ std::vector<double> configuration_of(const Model& model, const std::vector<doubl
     if (parts.empty() || (i < parts.size() && parts[i] == PhysicalPart::Configuration)) out.push_back(physical[i]);
   return out;
 }
+
+std::string number_or_dash(double x, int digits) { return std::isfinite(x) ? format_g(x, digits) : "—"; }
 
 double matching_window(const std::vector<std::pair<double, bool>>& expected, size_t e, double t_end) {
   const double t = expected[e].first;
@@ -419,15 +420,15 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
     std::vector<std::vector<std::string>> rows = {
         {"switches (snaps and openings, every link)", std::to_string(ref.switches.size()),
          have_check ? std::to_string(check->measured.switches.size()) + " (" + std::to_string(agreement.switches.matched) + " matched, largest time difference " +
-                          num(agreement.switches.time_error_max) + " s)"
+                          number_or_dash(agreement.switches.time_error_max) + " s)"
                     : "—"},
-        {"energy lost E0 − E(t_end) (J)", num(ref.energy_lost, 8), have_check ? delta(agreement.lost_minus_reference) : "—"},
-        {"loss booked − energy lost (J)", num(ref.booked_total - ref.energy_lost), have_check ? num(check->measured.booked_total - check->measured.energy_lost) : "—"},
-        {"largest tension (N), when, which link", num(ref.peak_tension, 6) + " at " + num(ref.peak_time, 6) + " s, link " + std::to_string(ref.peak_link),
+        {"energy lost E0 − E(t_end) (J)", number_or_dash(ref.energy_lost, 8), have_check ? delta(agreement.lost_minus_reference) : "—"},
+        {"loss booked − energy lost (J)", number_or_dash(ref.booked_total - ref.energy_lost), have_check ? number_or_dash(check->measured.booked_total - check->measured.energy_lost) : "—"},
+        {"largest tension (N), when, which link", number_or_dash(ref.peak_tension, 6) + " at " + number_or_dash(ref.peak_time, 6) + " s, link " + std::to_string(ref.peak_link),
          have_check ? delta(agreement.peak_minus_reference) : "—"},
-        {"max |E − E0 − W| (J)", num(ref.balance_max), have_check ? num(check->measured.balance_max) : "—"},
-        {"overstretch max (m)", num(ref.gap_overstretch_max), have_check ? num(check->measured.gap_overstretch_max) : "—"},
-        {"max |P − P0| (N s)", num(ref.momentum_err_max), have_check ? num(check->measured.momentum_err_max) : "—"},
+        {"max |E − E0 − W| (J)", number_or_dash(ref.balance_max), have_check ? number_or_dash(check->measured.balance_max) : "—"},
+        {"overstretch max (m)", number_or_dash(ref.gap_overstretch_max), have_check ? number_or_dash(check->measured.gap_overstretch_max) : "—"},
+        {"max |P − P0| (N s)", number_or_dash(ref.momentum_err_max), have_check ? number_or_dash(check->measured.momentum_err_max) : "—"},
         {"configuration at t_end (m)", "—", have_check ? delta(agreement.position_error) + " (max-norm distance)" : "—"}};
     markdown::table(md, {"the reference over [0, " + format_g(t_end) + "] s", "value", "its check: its value, or Δ = its difference from the reference"}, rows);
   }
@@ -451,7 +452,7 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
           "and the loss booked there; a snap whose window holds the next one shows the two together):\n\n";
     std::vector<std::vector<std::string>> rows;
     for (const Switch& s : ref.switches)
-      if (s.to_taut) rows.push_back({num(s.t, 6), std::to_string(s.element), num(s.energy_drop, 4), num(s.booked, 4)});
+      if (s.to_taut) rows.push_back({number_or_dash(s.t, 6), std::to_string(s.element), number_or_dash(s.energy_drop, 4), number_or_dash(s.booked, 4)});
     markdown::table(md, {"snap at (s)", "link", "E lost across it (J)", "booked (J)"}, rows);
   }
 
@@ -496,9 +497,9 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
   const auto status = [&](const SnapRun& r) {
     if (!r.outcome.ok()) return r.outcome.describe();
     std::string flags;
-    if (r.energy_lost < -gain_floor) flags += "E(t_end) exceeds E0 by " + num(-r.energy_lost) + " J: an e = 0 impact only takes energy";
+    if (r.energy_lost < -gain_floor) flags += "E(t_end) exceeds E0 by " + number_or_dash(-r.energy_lost) + " J: an e = 0 impact only takes energy";
     if (p_broken(r))
-      flags += (flags.empty() ? "" : "; ") + std::string("|ΔP| reached ") + num(r.momentum_err_max) + " N s, beyond 1e4× the reference's: no internal impulse changes P";
+      flags += (flags.empty() ? "" : "; ") + std::string("|ΔP| reached ") + number_or_dash(r.momentum_err_max) + " N s, beyond 1e4× the reference's: no internal impulse changes P";
     return flags.empty() ? std::string("ok") : "reached t_end, but " + flags;
   };
   std::vector<std::vector<std::string>> rows;
@@ -517,7 +518,7 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
                                       : "—";
     const double ratio = ok && ref.energy_lost > 0.0 ? r.energy_lost / ref.energy_lost : kNoNumber;
     const std::string tension = !ok ? "—"
-                                : follows ? num(r.peak_tension, 5) + " at " + num(r.peak_time, 5) + " s, link " + std::to_string(r.peak_link)
+                                : follows ? number_or_dash(r.peak_tension, 5) + " at " + number_or_dash(r.peak_time, 5) + " s, link " + std::to_string(r.peak_link)
                                           : "— (off the cascade)";
     // A completed run off the reference's cascade computed another motion: no result for the comparison,
     // whatever its energy did (the fourth-round read, R1/R11: "ok" had been printed for Moreau-Jean losing
@@ -531,12 +532,12 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
                                                 "): no result for the comparison"
                                           : status(r);
     rows.push_back({p->key.label() + (p->role == SnapRole::Compared ? "" : " (" + role_words(*p) + ")"), p->setting(), state, switches,
-                    num(j.switches.time_error_max), ok ? num(r.energy_lost, 6) : "—", num(ratio, 5), num(j.snap_loss_error_max),
-                    ok ? num(r.booked_total, 6) : "—",
-                    ok ? num(r.booked_total - r.energy_lost) : "—", tension, follows && !is_reference ? num(j.peak_minus_reference) : "—",
-                    ok ? num(r.balance_max) : "—", ok ? num(r.gap_overstretch_max) : "—", ok ? num(r.gap_outward_rate_max) : "—",
-                    ok ? num(r.momentum_err_max) : "—", num(j.position_error), ok ? std::to_string(r.counters.steps) : "—",
-                    ok && p->role == SnapRole::Compared ? num(r.runtime_s) : "—"});
+                    number_or_dash(j.switches.time_error_max), ok ? number_or_dash(r.energy_lost, 6) : "—", number_or_dash(ratio, 5), number_or_dash(j.snap_loss_error_max),
+                    ok ? number_or_dash(r.booked_total, 6) : "—",
+                    ok ? number_or_dash(r.booked_total - r.energy_lost) : "—", tension, follows && !is_reference ? number_or_dash(j.peak_minus_reference) : "—",
+                    ok ? number_or_dash(r.balance_max) : "—", ok ? number_or_dash(r.gap_overstretch_max) : "—", ok ? number_or_dash(r.gap_outward_rate_max) : "—",
+                    ok ? number_or_dash(r.momentum_err_max) : "—", number_or_dash(j.position_error), ok ? std::to_string(r.counters.steps) : "—",
+                    ok && p->role == SnapRole::Compared ? number_or_dash(r.runtime_s) : "—"});
     const auto cell = [](double x) { return std::isfinite(x) ? format_g(x, 9) : std::string(); };
     csv << c.name << ',' << p->key.label() << ',' << role_words(*p) << ',' << (p->adaptive() ? "" : format_g(p->h, 8)) << ','
         << (p->adaptive() ? format_g(p->rtol) : "") << ',' << (gained(r) ? "flagged" : off_cascade ? "off the cascade" : r.outcome.word()) << ','
@@ -659,7 +660,7 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
   rules.error = [&](const SnapPoint& p) { return judge(model, p.measured, ref, t_end).position_error; };
   rules.counts = [&](const SnapPoint& p) { return judge(model, p.measured, ref, t_end).clean() && !gained(p.measured); };
   rules.counts_words = "with every switch of the reference matched, none added and no energy gained (targets at least 10× the "
-                       "reference's resolution, " + num(position_floor) + " m" +
+                       "reference's resolution, " + number_or_dash(position_floor) + " m" +
                        (dropped.empty() ? std::string() : "; " + std::to_string(dropped.size()) + " finer target(s) below it not judged") + ")";
   // A method named at a step whose coarser steps failed or gained energy: which ones, said beside it (not why
   // the coarser ones are not named: a run that is ok can miss the target on accuracy alone; a referee read).
@@ -673,7 +674,7 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
       else if (gained(p->measured)) add(gains, setting);
       else if (!judge(model, p->measured, ref, t_end).clean()) add(off, setting);
       else if (const double e = judge(model, p->measured, ref, t_end).position_error; !(e <= target))
-        add(short_of, setting + " (" + num(e, 2) + " m)");
+        add(short_of, setting + " (" + number_or_dash(e, 2) + " m)");
       else add(slower, setting);
     }
     std::string words;

@@ -33,6 +33,9 @@ struct SnapPoint {
 // the horizon's ends [0, t_end]. `expected`: (time, snaps taut) in time order.
 double matching_window(const std::vector<std::pair<double, bool>>& expected, size_t e, double t_end);
 
+// A number for the pages' tables, to `digits` significant digits; "—" where it is none (NaN).
+std::string number_or_dash(double x, int digits = 3);
+
 // The configuration entries of a physical state (Model::physical_parts), all of it where the model does not say.
 std::vector<double> configuration_of(const Model& model, const std::vector<double>& physical);
 // The max-norm distance of two physical states' configurations (m); NaN where either is missing.
