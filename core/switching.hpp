@@ -118,6 +118,13 @@ struct SwitchingClosedForm {
   // losses, the listed hits' and the series of the rest); NaN where the hits do not accumulate.
   double accumulation_time = std::numeric_limits<double>::quiet_NaN();
   double accumulation_loss = std::numeric_limits<double>::quiet_NaN();
+  // After the accumulation, where the links are held: what a scheme that does not hold a link in persistent
+  // contact, but lets it leave each step and closes it again by Newton's law, loses per unit of its step h over
+  // (accumulation_time, t_end] (J/s). At that micro-bounce's steady state (the link leaving each step inward at
+  // e a h/(1 + e), closing at a h/(1 + e), a = W lambda the gap's acceleration its tension lambda would give, W =
+  // G M^-1 G^T) a step loses 1/2 (1 - e)/(1 + e) (a h)^2 / W, so this is (1 - e)/(2 (1 + e)) times the integral of
+  // W lambda^2 over the exact motion (one link of mass m: T^2/m). Empty where not given.
+  std::function<double(double t_end)> reclosing_loss_rate = {};
   // Its other named numbers, for the tables: {"entry speed v0 (m/s)", 3.96}, ...
   std::vector<std::pair<std::string, double>> quantities;
 };

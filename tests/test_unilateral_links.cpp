@@ -363,12 +363,28 @@ TEST_CASE("drop with rebounds: the event-driven methods report the Zeno accumula
   pp::InitialCondition drop;
   drop.cartesian = Eigen::Vector4d(0.6, 0.0, 0.0, 0.0);
   const Case c = make_case(pp::make_model(p, drop), "drop_rebounds", 1.0, 5e-4, 1e-3);
+  const Case c_2s = make_case(pp::make_model(p, drop), "drop_rebounds_2s", 2.0, 5e-4, 1e-3);  // the swing carried on
   const SwitchingClosedForm* closed = c.model->switching_closed_form();
   REQUIRE(closed);
   const double t_acc = quantity(*closed, "accumulation time"), lost = quantity(*closed, "energy lost by the accumulation");
   // The typed fields the snap study reads agree with the printed quantities.
   CHECK(closed->accumulation_time == t_acc);
   CHECK(closed->accumulation_loss == lost);
+  // The re-closing loss rate: (1 - e)/(2 (1 + e)) times the integral of T^2/m over the exact swing after t_acc, here by
+  // the trapezoidal rule on the closed form's own states (T = m (|v|^2 + g z)/l on the circle), independently of its Simpson.
+  {
+    REQUIRE(closed->reclosing_loss_rate);
+    const int n = 20000;
+    double sum = 0.0;
+    for (int k = 0; k <= n; ++k) {
+      Eigen::VectorXd st;
+      REQUIRE(closed->state(t_acc + (c.t_end - t_acc) * k / n, st));
+      const double T = p.m * (st.tail<2>().squaredNorm() + p.g * st[1]) / p.l;
+      sum += (k == 0 || k == n ? 0.5 : 1.0) * T * T / p.m;
+    }
+    const double e = p.restitution;
+    CHECK(closed->reclosing_loss_rate(c.t_end) == Approx((1 - e) / (2 * (1 + e)) * sum * (c.t_end - t_acc) / n).epsilon(1e-6));
+  }
   Eigen::VectorXd exact;
   REQUIRE(closed->state(c.t_end, exact));
   int event_driven = 0, time_stepping = 0;
@@ -405,15 +421,33 @@ TEST_CASE("drop with rebounds: the event-driven methods report the Zeno accumula
         const snap::SnapPoint point{RunKey{&c, &info, c.model->default_discretisation()}, steps[k], 0.0, snap::SnapRole::Compared, o};
         const snap::ThroughAccumulation a = snap::through_accumulation(point, closed->switches(c.t_end), t_acc, lost, c.t_end);
         INFO("h = " << steps[k] << ": closings after t_acc " << a.closings_after << " of " << a.steps_after << " steps; lost − closed form "
-                    << a.lost_minus_closed << " J; taut for good from " << a.taut_for_good_from << " s");
+                    << a.lost_minus_closed << " J; last closing " << a.last_closing << " s, closings on hits " << a.closings_on_snaps
+                    << " of the " << a.hits_resolved << " the step resolves");
         CHECK(a.lost_minus_closed == Approx(o.energy_lost - lost).margin(1e-15));
-        CHECK(a.steps_after == Approx((c.t_end - t_acc) / steps[k]));
+        CHECK(std::abs(double(a.steps_after) - (c.t_end - t_acc - steps[k]) / steps[k]) <= 1.0);
         const bool holds = a.closings_after <= 2, recloses = a.closings_after >= 0.95 * a.steps_after;
         CHECK((holds || recloses));
-        if (recloses) CHECK(a.lost_minus_closed > 0.0);
-        // Taut for good from a closing the observer reads, before the horizon and after the first hit.
-        CHECK(a.taut_for_good_from > closed->switches(c.t_end).front().first);
-        CHECK(a.taut_for_good_from < c.t_end);
+        if (recloses) {
+          CHECK(a.lost_minus_closed > 0.0);
+          // What the swing alone costs it is that micro-bounce's loss: the same run carried on from 1 s to 2 s loses h times
+          // the growth of the closed form's reclosing_loss_rate over (1, 2] s more (its excess up to 1 s also holds the
+          // hits' own step-end excess before t_acc, which the difference takes out). Measured 0.87 of it at h = 2.5e-4
+          // and 1.25e-4; within 30 %.
+          const snap::SnapRun longer = observe_run(c_2s, info, steps[k], 0.0, steps[k]);
+          REQUIRE(longer.outcome.ok());
+          const double predicted = steps[k] * (closed->reclosing_loss_rate(2.0) - closed->reclosing_loss_rate(c.t_end));
+          INFO("swing (1, 2] s: lost " << longer.energy_lost - o.energy_lost << " J more, predicted " << predicted << " J");
+          CHECK(longer.energy_lost - o.energy_lost > 0.7 * predicted);
+          CHECK(longer.energy_lost - o.energy_lost < 1.3 * predicted);
+        }
+        // The scheme's own last closing up to t_acc + h lies after the first hit; it closes at least half of the hits its
+        // step resolves (a step-end scheme's delays can merge the last resolved hits), and one that locates its
+        // collisions closes every one of them (and may locate a hit whose flight fits in the rest of a step).
+        REQUIRE(a.last_closing_from_record);
+        CHECK(a.last_closing >= closed->switches(c.t_end).front().first);
+        CHECK(a.last_closing <= t_acc + steps[k]);
+        CHECK(2 * a.closings_on_snaps >= a.hits_resolved);
+        if (!snap::located_impact_times(o).empty()) CHECK(a.closings_on_snaps >= a.hits_resolved);
       }
       // A scheme that locates each collision inside its step (the variational collision integrator) places every hit a
       // step resolves at its own O(h^2) trajectory's crossing, and the rest of the accumulation falls within one step,
@@ -666,6 +700,7 @@ TEST_CASE("applied impacts: through the drop's Zeno accumulation the step-end sc
   pp::InitialCondition drop;
   drop.cartesian = Eigen::Vector4d(0.6, 0.0, 0.0, 0.0);
   const Case c = make_case(pp::make_model(p, drop), "drop_rebounds", 1.0, 5e-4, 1e-3);
+  const Case c_2s = make_case(pp::make_model(p, drop), "drop_rebounds_2s", 2.0, 5e-4, 1e-3);  // the swing carried on
   const auto expected = c.model->switching_closed_form()->switches(1e9);
   int located_runs = 0;
   for (const IntegratorInfo& info : catalogue().integrators) {

@@ -199,7 +199,8 @@ struct Judged {
   // balance's closure across the snap).
   double loss_minus_closed = kNoNumber, loss_minus_own_law = kNoNumber, booked_minus_lost = kNoNumber;
   double position_error = kNoNumber;  // at t_end, max over the configuration's entries (m)
-  bool clean() const { return matched == expected && made == expected; }
+  bool completed = false;  // a failed run's switches are matched up to its stop, but it is never clean
+  bool clean() const { return completed && matched == expected && made == expected; }
 };
 
 Judged judge(const Case& c, const SnapSection& section, bool ok, const std::vector<snap::Switch>& switches,
@@ -211,8 +212,8 @@ Judged judge(const Case& c, const SnapSection& section, bool ok, const std::vect
   j.switch_errors.assign(expected.size(), kNoNumber);
   j.switch_offsets.assign(expected.size(), kNoNumber);
   j.switch_floors.assign(expected.size(), kNoNumber);
-  if (!ok) return j;
-  j.made = int(switches.size());
+  j.completed = ok;
+  j.made = int(switches.size());  // a failed run's: those the observer read before its stop
   // Each expected switch takes the run's nearest unmatched switch of its direction within half the
   // gap to its neighbours (and to the run's ends); a rebound's opening shares its hit's time, so the
   // neighbours are the nearest expected switches at other times.
@@ -382,7 +383,7 @@ void write_runs_table(std::ostringstream& md, std::ofstream& csv, const Case& c,
                 num(j.switch_offsets[e]);
       floors += (e ? "; " : "") + num(j.switch_floors[e]);
     }
-    rows.push_back({row_label(*p), p->setting(), status_of(*p), std::to_string(j.expected) + " / " + (ok ? std::to_string(j.made) : "—"),
+    rows.push_back({row_label(*p), p->setting(), status_of(*p), std::to_string(j.expected) + " / " + std::to_string(j.made) + (ok ? "" : " (to the stop)"),
                     errors.empty() ? "—" : errors, floors.empty() ? "—" : floors, num(j.loss_minus_closed), num(j.loss_minus_own_law),
                     num(j.booked_minus_lost), ok ? num(r.balance_max) : "—", ok ? num(r.phase_drift_max) : "—",
                     ok ? num(r.overstretch_max) : "—", ok ? num(r.opening_rate_max) : "—", num(j.position_error),
@@ -513,7 +514,8 @@ OrderErrors order_errors(const SnapPoint& p, const SnapSection& section, const S
     return std::sqrt(sum / double(runs.size()));
   };
   out.position = rms([](const Judged& j) { return j.position_error; });
-  out.overstretch = p.measured.overstretch_max;  // the nominal step's (the moved runs keep no metrics beyond their switches)
+  // The nominal step's (the moved runs keep no metrics beyond their switches); none for a run that failed.
+  out.overstretch = p.measured.outcome.ok() ? p.measured.overstretch_max : kNoNumber;
   if (!clean) return out;
   out.loss_own_law = rms([](const Judged& j) { return std::abs(j.loss_minus_own_law); });
   for (size_t e = 0; e < out.switches.size(); ++e) out.switches[e] = rms([e](const Judged& j) { return j.switch_errors[e]; });
@@ -568,6 +570,10 @@ void write_orders(std::ostringstream& md, const Case& c, const SnapSection& sect
     quantities.push_back({"|lost − law on its own pre-snap state|", [](const OrderErrors& e) { return e.loss_own_law; }, none,
                           loss_scale > 0.0 ? loss_scale : 1.0, false});
   if (accumulates) {
+    quantities.front().first_order_why =
+        "through the accumulation: the hits' impulses at step ends, and for a scheme that re-closes the string in every "
+        "step after it (the table before this one) the energy those re-closings take in the taut swing, which lowers "
+        "the swing";
     md << "On this case the hits accumulate within the horizon: no fixed-step run makes every expected switch (the later "
           "hits fall inside one step), so the switch times and the snaps' losses are not fitted (their errors are in the "
           "runs table, what each method does through the accumulation in the table before this one); the position error "
@@ -687,7 +693,15 @@ void write_work_precision(std::ostringstream& md, std::ostream& advice_csv, cons
   // A fixed step's error is the root mean square over its run and its moved runs, as in the orders: one run's
   // error depends on where in its step the snap falls (a referee's read: nonsmooth generalized-alpha's
   // nominal run on the whirl at h = 5e-4 stood 24x below its phase average, its snap 1 % before a step end).
-  rules.error = [&](const SnapPoint& p) { return p.adaptive() ? judge(p, section).position_error : order_errors(p, section).position; };
+  // A penalty run converges to its own system's solution, which stands the regularisation's distance from the closed
+  // form: it is credited no closer than that distance (a run nearer the closed form is so by a cancellation of its
+  // own error against the regularisation's, which a finer step undoes).
+  rules.error = [&](const SnapPoint& p) {
+    const double error = p.adaptive() ? judge(p, section).position_error : order_errors(p, section).position;
+    const SnapPoint* own = compliant_reference(p, of_case);
+    const double floor = own && own->measured.outcome.ok() ? judge(*own, section).position_error : kNoNumber;
+    return std::isfinite(floor) && std::isfinite(error) ? std::max(error, floor) : error;
+  };
   // On a case whose hits accumulate no fixed-step run makes every switch (the later hits fall inside one step): there a
   // run counts where it completed, and the position it reaches after the accumulation is its accuracy.
   const SwitchingClosedForm& closed = *of_case.front()->key.c->model->switching_closed_form();
@@ -704,7 +718,7 @@ void write_work_precision(std::ostringstream& md, std::ostream& advice_csv, cons
     return " (a penalty run, its nominal step's: energy lost at the snaps − closed form " + num(j.loss_minus_closed) +
            " J; its booked dashpot work off that loss by " + num(j.booked_minus_lost) + " J, made at the contact (mostly in the "
            "step that crosses its entry); overstretch " + num(p.measured.overstretch_max) + " m; which targets it reaches depends on "
-           "the spring's k)";
+           "the spring's k; credited no closer to the closed form than its converged solution, the regularisation's distance)";
   };
   const std::vector<std::string> advice = snap::write_cheapest_runs(md, of_case, rules);
   md << "\nAdvice on this case, from the table: the cheapest run ";
