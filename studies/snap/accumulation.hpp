@@ -45,9 +45,23 @@ struct ThroughAccumulation {
 ThroughAccumulation through_accumulation(const SnapPoint& p, const std::vector<std::pair<double, bool>>& expected, double t_acc,
                                          double loss, double t_end);
 
-// The section in md and its rows in csv (kAccumulationCsvHeader), over every run of the case; `position_errors` the
-// runs' own position errors at t_end (m, NaN where none), in of_case's order.
+// What a method's scheme does with the string after the accumulation, over its runs that completed with a record of
+// their impacts (the rule the tests hold it to, tests/test_unilateral_links.cpp): holds it (at most 2 closings after
+// t_acc + h at every step), re-closes it in nearly every step (at least 95 % of the steps after t_acc + h, each an
+// impact the exact motion does not have), neither, or no run to tell (no record, or none completed).
+enum class AfterAccumulation { NotTold, Holds, Recloses, Neither };
+AfterAccumulation after_accumulation(const std::vector<const SnapPoint*>& runs_of_method,
+                                     const std::vector<std::pair<double, bool>>& expected, double t_acc, double loss, double t_end);
+
+// What the runs table's judge measured of each run that the section prints beside its own readings.
+struct JudgedRun {
+  double position_error = kNoNumber;     // this run's at t_end (m)
+  double snaps_minus_closed = kNoNumber;  // the energy lost at its matched snaps less the closed form's there (J)
+};
+
+// The section in md and its rows in csv (kAccumulationCsvHeader), over every run of the case; `judged` in of_case's
+// order.
 void write_accumulation(std::ostringstream& md, std::ostream& csv, const Case& c, double t_end,
-                        const std::vector<const SnapPoint*>& of_case, const std::vector<double>& position_errors);
+                        const std::vector<const SnapPoint*>& of_case, const std::vector<JudgedRun>& judged);
 
 }  // namespace tb::snap
