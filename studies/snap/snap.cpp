@@ -600,9 +600,10 @@ void write_orders(std::ostringstream& md, const Case& c, const SnapSection& sect
       const snap::AfterAccumulation after =
           snap::after_accumulation(pts, expected, closed.accumulation_time, closed.accumulation_loss, section.t_end);
       if (after == snap::AfterAccumulation::Recloses)
-        of_method.front().first_order_why = "through the accumulation dominated by the energy its re-closings take in "
-                                            "every step of the taut swing after it (the table before this one), which "
-                                            "lowers the swing; not the placement of its hits";
+        of_method.front().first_order_why = "through the accumulation following its energy deficit, the re-closings' "
+                                            "loss in every step of the taut swing after it and an excess loss at the "
+                                            "snaps (the table before this one), which lowers the swing; not the "
+                                            "placement of its hits";
       else if (after == snap::AfterAccumulation::Holds)
         of_method.front().first_order_why = "through the accumulation: its hits' impulses at step ends (Acary 2012); it "
                                             "holds the string after the accumulation";
@@ -755,8 +756,8 @@ void write_work_precision(std::ostringstream& md, std::ostream& advice_csv, cons
       md << ". Through the accumulation (its section), re-closing a taut link with e > 0 in nearly every step and losing "
             "energy for it at first order in h: "
          << recloses
-         << "; on links that stay taut after rebounds such a scheme costs more for a given accuracy than one that holds "
-            "the link (the table above)";
+         << "; on links that stay taut after rebounds with any e > 0 (its loss grows as e → 0+) such a scheme costs more for "
+            "a given accuracy here (the table above)";
     std::string locating;
     for (const auto& [label, runs] : by_method)
       if (std::any_of(runs.begin(), runs.end(), [](const SnapPoint* p) { return !snap::located_impact_times(p->measured).empty(); }))
