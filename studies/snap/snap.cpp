@@ -266,11 +266,16 @@ std::string num(double x, int digits = 3) { return std::isfinite(x) ? format_g(x
 
 std::string status_of(const SnapPoint& p) { return p.measured.outcome.ok() ? "ok" : p.measured.outcome.describe(); }
 
+// Whether the closed form's hits accumulate (Zeno) within the study's horizon: the pages then judge the runs through it.
+bool accumulates_within(const SwitchingClosedForm& closed, const SnapSection& section) {
+  return closed.accumulation_time <= section.t_end;
+}
+
 // How many of the expected switches the page's per-switch columns show: all of them, except on a case whose hits
 // accumulate within the horizon, where they stop at the last hit whose flight before it lasts the smallest step or
 // more, each with its rebound (the later hits fall inside one step of every fixed-step run; snap.csv has them all).
 size_t shown_switches(const std::vector<std::pair<double, bool>>& expected, const SwitchingClosedForm& closed, const SnapSection& section) {
-  if (!(closed.accumulation_time <= section.t_end) || section.steps.empty()) return expected.size();
+  if (!accumulates_within(closed, section) || section.steps.empty()) return expected.size();
   const double h_min = *std::min_element(section.steps.begin(), section.steps.end());
   size_t shown = 0;
   for (size_t e = 0; e < expected.size(); ++e) {
@@ -371,7 +376,7 @@ void write_runs_table(std::ostringstream& md, std::ofstream& csv, const Case& c,
         "carries the whole approach speed). Position error: max-norm over the configuration at t_end against the exact "
         "state. Runtime: the fastest of repeated passes with the observation off (only the end sampled), a cost, not a "
         "benchmark.\n\n";
-  if (c.model->switching_closed_form()->accumulation_time <= section.t_end)
+  if (accumulates_within(*c.model->switching_closed_form(), section))
     md << "On this case the hits' radial speeds fall by e each: the observer reads a state within "
        << format_g(c.model->switching()->gap_tolerance) << " m of the length as at it (the model's band for a taut "
           "link's drift), so it can read a closing early by up to that band over the radial speed, negligible at the "
@@ -508,7 +513,7 @@ OrderErrors order_errors(const SnapPoint& p, const SnapSection& section, const S
   out.floors.assign(runs.front().switch_errors.size(), 0.0);
   // On a case whose hits accumulate no fixed-step run makes every expected switch (the later hits fall inside one
   // step): the position in the swing after the accumulation is still an error with an order, the rest is not.
-  const bool accumulates = c.model->switching_closed_form()->accumulation_time <= section.t_end;
+  const bool accumulates = accumulates_within(*c.model->switching_closed_form(), section);
   const bool clean = std::all_of(runs.begin(), runs.end(), [](const Judged& j) { return j.clean(); });
   if (!clean && !accumulates) return out;
   const auto rms = [&](const std::function<double(const Judged&)>& f) {
@@ -549,7 +554,7 @@ void write_orders(std::ostringstream& md, const Case& c, const SnapSection& sect
   const auto expected = closed.switches(section.t_end);
   // On a case whose hits accumulate no fixed-step run makes every expected switch, so no switch time or snap loss is
   // fitted there (order_errors): only the position after the accumulation and the overstretch.
-  const bool accumulates = closed.accumulation_time <= section.t_end;
+  const bool accumulates = accumulates_within(closed, section);
   const size_t shown = accumulates ? 0 : expected.size();
   double loss_scale = 0.0;
   for (double l : closed.impact_losses) loss_scale += l;
@@ -721,7 +726,7 @@ void write_work_precision(std::ostringstream& md, std::ostream& advice_csv, cons
   // On a case whose hits accumulate no fixed-step run makes every switch (the later hits fall inside one step): there a
   // run counts where it completed, and the position it reaches after the accumulation is its accuracy.
   const SwitchingClosedForm& closed = *of_case.front()->key.c->model->switching_closed_form();
-  const bool accumulates = closed.accumulation_time <= section.t_end;
+  const bool accumulates = accumulates_within(closed, section);
   rules.counts = [&](const SnapPoint& p) { return accumulates ? p.measured.outcome.ok() : judge(p, section).clean(); };
   rules.counts_words = accumulates ? "that completed (the hits accumulate here: no run makes every switch; what each does through "
                                      "the accumulation is in its table above)"
@@ -978,7 +983,7 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
     write_runs_table(md, csv, c, section, of_case);
     snap::write_applied_impacts(md, impacts, c.name, c.model->switching_closed_form()->switches(section.t_end), section.t_end,
                                 c.model->switching()->count == 1, of_case);
-    if (c.model->switching_closed_form()->accumulation_time <= section.t_end) {
+    if (accumulates_within(*c.model->switching_closed_form(), section)) {
       std::vector<snap::JudgedRun> judged;
       for (const SnapPoint* p : of_case) {
         const Judged j = judge(*p, section);
