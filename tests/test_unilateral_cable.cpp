@@ -10,6 +10,9 @@
 //    time and loss in closed form, for every method that runs it.
 //  - A three-link cable: the event-driven methods close the energy balance with the booked loss,
 //    agree with each other on it, and keep every link within its length.
+//  - The hybrid DAE IDA runs (hybrid_dae_form.hpp): its Jacobian against central differences with
+//    links held and slack on two cables, F = 0 at the values it re-solves after a jump (a slack
+//    link's multiplier exactly 0), and its map to the hybrid ODE's state and back.
 
 #include <catch2/catch.hpp>
 
@@ -21,6 +24,7 @@
 #include "core/hybrid_constrained_ode.hpp"
 #include "core/unilateral_impulse.hpp"
 #include "models/multirotor_payload/forms.hpp"
+#include "models/multirotor_payload/hybrid_dae_form.hpp"
 #include "models/multirotor_payload/model.hpp"
 #include "models/planar_pendulum/forms.hpp"
 #include "models/planar_pendulum/unilateral_closed_forms.hpp"
@@ -257,6 +261,78 @@ TEST_CASE("three-link cable: the event-driven methods close the energy balance a
   }
   REQUIRE(losses.size() >= 2);
   for (double l : losses) CHECK(std::abs(l - losses.front()) <= 1e-5 * losses.front());
+}
+
+TEST_CASE("Model C's hybrid DAE: its Jacobian against central differences with links held and slack, consistent values "
+          "after a jump, its map to the hybrid ODE's state", "[unilateral][ida]") {
+  // Two cables of three links (a star at the payload), links 1 and 3 of the first cable and 2 of the second
+  // slack, the state moved off the straight chords and off rest so that every term is exercised.
+  const mp::HybridDaeForm form(slack_cable(2, 3), slack_start(0.8), {4.0 * std::sqrt(9.81 / (1.0 / 3.0)), std::sqrt(1.0 / 3.0 / 9.81)});
+  const mp::DaeForm& dae = form.dae();
+  const int N = form.state_size(), base = dae.state_size(), rows = (N - base - 1) / 2;
+  const BaumgarteParameters b{7.0, 3.0};
+  Eigen::VectorXd y = form.initial_state();
+  for (int i = 0; i < base; ++i)
+    if (dae.differential_components()[i] > 0.5 && (i < dae.angular_velocity_index(0) || i >= dae.angular_velocity_index(0) + 24))
+      y[i] += 1e-2 * std::sin(1.3 * i + 0.4);  // joints and velocities; each R kept a rotation
+  y.segment<3>(dae.angular_velocity_index(0)) << 0.3, -0.2, 0.5;
+  y[base] = 0.123;  // W
+  const auto link_mode = [&](int a, int j) -> double& { return y[base + 1 + a * 3 + j - 1]; };
+  for (int a = 0; a < 2; ++a)
+    for (int j = 1; j <= 3; ++j) link_mode(a, j) = 1.0;
+  link_mode(0, 1) = link_mode(0, 3) = link_mode(1, 2) = 0.0;
+
+  // The map to the hybrid ODE's state and back keeps every differential component (to round-off: R' = R hat(Omega)
+  // read back as Omega).
+  Eigen::VectorXd back = y;
+  back.head(base).setZero();
+  form.from_switching_state(form.switching_state(y), back);
+  for (int i = 0; i < N; ++i)
+    if (i >= base || dae.differential_components()[i] > 0.5) CHECK(std::abs(back[i] - y[i]) <= 1e-14 * (1.0 + std::abs(y[i])));
+
+  // Consistent values for the mode: F = 0, the slack links' multipliers exactly 0, the held ones' not.
+  Eigen::VectorXd yp;
+  REQUIRE(form.consistent_after_jump(0.0, y, yp, b));
+  Eigen::VectorXd F;
+  form.residual(0.0, y, yp, b, F);
+  CHECK(F.cwiseAbs().maxCoeff() <= 1e-11 * (1.0 + yp.cwiseAbs().maxCoeff()));
+  for (int a = 0; a < 2; ++a)
+    for (int j = 1; j <= 3; ++j) {
+      INFO("cable " << a << ", link " << j);
+      if (link_mode(a, j) < 0.5) CHECK(y[dae.multiplier_index(a, j)] == 0.0);
+      else CHECK(y[dae.multiplier_index(a, j)] != 0.0);
+    }
+
+  // Off the consistent values (multipliers and y' moved), dF/dy + cj dF/dy' against central differences.
+  const double cj = 531.0;
+  for (int a = 0; a < 2; ++a)
+    for (int j = 1; j <= 3; ++j) y[dae.multiplier_index(a, j)] += 0.3 * j - 0.2 * a;
+  for (int i = 0; i < N; ++i) yp[i] += 0.05 * std::cos(0.7 * i);
+  std::vector<Eigen::Triplet<double>> entries;
+  form.jacobian(0.0, y, yp, cj, b, entries);
+  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(N, N);
+  for (const auto& e : entries) J(e.row(), e.col()) += e.value();
+  int compared = 0;
+  for (int k = 0; k < N; ++k) {
+    if (k > base && k <= base + rows) continue;  // a mode is a discrete label: the residual is piecewise in it
+    const double d = 1e-6 * (1.0 + std::abs(y[k]));
+    Eigen::VectorXd yu = y, yd = y, ypu = yp, ypd = yp, Fu, Fd;
+    yu[k] += d, yd[k] -= d, ypu[k] += cj * d, ypd[k] -= cj * d;
+    form.residual(0.0, yu, ypu, b, Fu);
+    form.residual(0.0, yd, ypd, b, Fd);
+    const Eigen::VectorXd column = (Fu - Fd) / (2.0 * d);
+    INFO("column " << k);
+    CHECK((J.col(k) - column).norm() <= 1e-6 * (1.0 + column.norm()));
+    ++compared;
+  }
+  CHECK(compared == N - rows);
+  // The sparsity pattern is the same in every mode (IDA's KLU reads it once): the slack rows' entries are kept.
+  std::vector<Eigen::Triplet<double>> all_held;
+  Eigen::VectorXd y_held = y;
+  for (int i = 0; i < rows; ++i) y_held[base + 1 + i] = 1.0;
+  form.jacobian(0.0, y_held, yp, cj, b, all_held);
+  REQUIRE(all_held.size() == entries.size());
+  for (size_t i = 0; i < entries.size(); ++i) CHECK((all_held[i].row() == entries[i].row() && all_held[i].col() == entries[i].col()));
 }
 
 TEST_CASE("generic hybrid ODE at a grazing link: a slow inward flight is held, a faster one restarts on the slack side",

@@ -178,7 +178,8 @@ namespace {
 // along the motion). An object so that the stages share these and the accessors J, V (of y) and
 // A, lambda (of the first solution) without passing them.
 struct IndexOneSystem {
-  IndexOneSystem(const DaeForm& form, Eigen::VectorXd& y, const BaumgarteParameters& b, int m, int n);
+  IndexOneSystem(const DaeForm& form, Eigen::VectorXd& y, const BaumgarteParameters& b, int m, int n,
+                 const std::vector<std::vector<bool>>* released);
   void solve_accelerations();
   void solve_rates();
   Eigen::VectorXd write_multipliers_and_derivative();
@@ -188,12 +189,16 @@ struct IndexOneSystem {
     return j == 0 ? Vec3(sol.head<3>()) : Vec3(sol.segment<3>(CableTreeKkt::offset(n, a, j) + 1));
   }
   double lambda(int a, int j) const { return -sol(CableTreeKkt::offset(n, a, j)) / l; }
+  bool is_released(int a, int j) const { return released && (*released)[size_t(a)][size_t(j - 1)]; }
 
   const DaeForm& form;
   const Mechanics& mech;
   Eigen::VectorXd& y;
   const BaumgarteParameters& b;
   const int m, n;
+  // Issue 48: links gone slack (HybridDaeForm), whose multipliers are 0 and whose rows leave the system
+  // (CableTreeKkt's released links); null: every link held.
+  const std::vector<std::vector<bool>>* released;
   const double l = mech.params().link_length();
   const double p = b.p, p2 = b.p * b.p;
   // CableTreeKkt with u_j = t_j = d_j/l: its joint rows (M_J A)_j - tau_j u_j + tau_{j+1} u_{j+1}
@@ -215,11 +220,12 @@ struct IndexOneSystem {
 
 // Reads the links' directions u and each multirotor's R and Omega (with the offset, its top
 // block and torque too).
-IndexOneSystem::IndexOneSystem(const DaeForm& form, Eigen::VectorXd& y, const BaumgarteParameters& b, int m, int n)
-    : form(form), mech(form.mechanics()), y(y), b(b), m(m), n(n), u(m, std::vector<Vec3>(n)), top(m), Rs(m),
-      Omegas(m), torque(m), Omega_dots(m) {
+IndexOneSystem::IndexOneSystem(const DaeForm& form, Eigen::VectorXd& y, const BaumgarteParameters& b, int m, int n,
+                               const std::vector<std::vector<bool>>* released)
+    : form(form), mech(form.mechanics()), y(y), b(b), m(m), n(n), released(released), u(m, std::vector<Vec3>(n)), top(m),
+      Rs(m), Omegas(m), torque(m), Omega_dots(m) {
   for (int a = 0; a < m; ++a)
-    for (int j = 1; j <= n; ++j) u[a][j - 1] = (J(a, j) - J(a, j - 1)) / l;
+    for (int j = 1; j <= n; ++j) u[a][j - 1] = is_released(a, j) ? Vec3::Zero() : Vec3((J(a, j) - J(a, j - 1)) / l);
   for (int a = 0; a < m; ++a) {
     Rs[a] = read_rotation(y, form.rotation_index(a));
     Omegas[a] = y.segment<3>(form.angular_velocity_index(a));
@@ -232,7 +238,7 @@ IndexOneSystem::IndexOneSystem(const DaeForm& form, Eigen::VectorXd& y, const Ba
 
 // The accelerations A and multipliers lambda: the KKT matrix factored (kept for the rates) and solved.
 void IndexOneSystem::solve_accelerations() {
-  if (!kkt.factor(1.0, u, u, offset ? &top : nullptr))
+  if (!kkt.factor(1.0, u, u, offset ? &top : nullptr, released))
     throw std::runtime_error("Model C DAE: singular index-1 system (a link of zero length?)");
   Eigen::VectorXd rhs = Eigen::VectorXd::Zero(kkt.size());
   rhs.head<3>() = mech.payload_joint_force();
@@ -241,7 +247,7 @@ void IndexOneSystem::solve_accelerations() {
       const Vec3 d = l * u[a][j - 1], dv = V(a, j) - V(a, j - 1);
       const double C = link_constraint(d, l);
       const int o = CableTreeKkt::offset(n, a, j);
-      rhs(o) = -(dv.squaredNorm() + 2.0 * p * d.dot(dv) + p2 * C) / l;
+      rhs(o) = is_released(a, j) ? 0.0 : -(dv.squaredNorm() + 2.0 * p * d.dot(dv) + p2 * C) / l;  // tau = 0 where released
       rhs.segment<3>(o + 1) = mech.joint_force(j);
     }
   if (offset)
@@ -264,6 +270,7 @@ void IndexOneSystem::solve_rates() {
     for (int j = 1; j <= n; ++j) {
       const Vec3 d = l * u[a][j - 1], dv = V(a, j) - V(a, j - 1), da = A(a, j) - A(a, j - 1);
       const int o = CableTreeKkt::offset(n, a, j);
+      if (is_released(a, j)) continue;  // tau' = 0, and its multiplier (0) adds nothing to the joint rows
       rate_rhs(o) = (-3.0 * dv.dot(da) - 2.0 * p * (dv.squaredNorm() + d.dot(da)) - p2 * d.dot(dv)) / l;
       // -(G'^T lambda): joint j gets -(lambda_j DV_j - lambda_{j+1} DV_{j+1}), the payload +lambda_1 DV_1.
       rate_rhs.segment<3>(o + 1) -= lambda(a, j) * dv;
@@ -319,8 +326,9 @@ Eigen::VectorXd IndexOneSystem::write_multipliers_and_derivative() {
 
 }  // namespace
 
-Eigen::VectorXd DaeForm::solve_index_one(Eigen::VectorXd& y, const BaumgarteParameters& b) const {
-  IndexOneSystem system(*this, y, b, m_, n_);
+Eigen::VectorXd DaeForm::solve_index_one(Eigen::VectorXd& y, const BaumgarteParameters& b,
+                                         const std::vector<std::vector<bool>>* released) const {
+  IndexOneSystem system(*this, y, b, m_, n_, released);
   system.solve_accelerations();
   system.solve_rates();
   return system.write_multipliers_and_derivative();

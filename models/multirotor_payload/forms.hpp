@@ -133,8 +133,11 @@ class DaeForm final : public DaeFormulation {
 
   // The index-1 system solved at the differential part of y (joints, velocities, R, Omega):
   // overwrites the multipliers in y and returns y' (accelerations, and the multipliers' rates
-  // along the motion, so that IDA's first predictor is exact to first order too).
-  Eigen::VectorXd solve_index_one(Eigen::VectorXd& y, const BaumgarteParameters& b) const;
+  // along the motion, so that IDA's first predictor is exact to first order too). With `released`
+  // ([cable][link - 1], issue 48's unilateral links gone slack), those links carry no multiplier and
+  // their rows leave the system (HybridDaeForm).
+  Eigen::VectorXd solve_index_one(Eigen::VectorXd& y, const BaumgarteParameters& b,
+                                  const std::vector<std::vector<bool>>* released = nullptr) const;
   // The DAE state of a physical state (multipliers zero, to be completed by solve_index_one).
   Eigen::VectorXd from_physical(const State& s) const;
   // The physical state of a DAE state: q_i = (J_i - J_{i-1})/l, NOT normalised, so that the

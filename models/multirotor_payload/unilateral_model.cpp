@@ -1,6 +1,7 @@
 // Model C on unilateral links (issue 48). Offered as the constrained mechanical form with one-sided
-// link rows (time-stepping schemes with an impact law) and as the hybrid ODE built on it
-// (core/hybrid_constrained_ode.hpp: event-driven methods). The other forms decline: each keeps the
+// link rows (time-stepping schemes with an impact law), as the hybrid ODE built on it
+// (core/hybrid_constrained_ode.hpp: event-driven Runge-Kutta methods) and as the hybrid DAE that runs
+// the same switches on the Baumgarte DAE (hybrid_dae_form.hpp: IDA). The other forms decline: each keeps the
 // links at their length by construction (q_i on S^2) or by stabilisation in every phase. A second
 // discretisation, "penalty" (penalty_links.hpp), makes each link a stiff spring-dashpot: an ODE without
 // jumps, the "no events" baseline, which the methods without an impact law step through.
@@ -12,6 +13,7 @@
 #include "core/linear_modes.hpp"
 #include "models/multirotor_payload/first_snap.hpp"
 #include "models/multirotor_payload/forms.hpp"
+#include "models/multirotor_payload/hybrid_dae_form.hpp"
 #include "models/multirotor_payload/model.hpp"
 #include "models/multirotor_payload/penalty_links.hpp"
 #include "models/multirotor_payload/unilateral_model.hpp"
@@ -28,12 +30,15 @@ std::shared_ptr<const Model> make_unilateral_model(const Parameters& p, const In
                                  return std::make_unique<HybridConstrainedOde>(std::make_unique<ConstrainedForm>(p, ic), scales);
                                },
                                "", ""};
+  // IDA's: the same switches and jumps on the Baumgarte DAE with a slack link's multiplier held at 0
+  // (hybrid_dae_form.hpp).
+  FormulationMenu::Item hybrid_dae{FormulationKind::IndexOneDae,
+                                   [p, ic, scales]() -> std::unique_ptr<Formulation> {
+                                     return std::make_unique<HybridDaeForm>(p, ic, scales);
+                                   },
+                                   "", ""};
   std::vector<FormulationMenu::Item> items{
-      hybrid, offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic),
-      decline(FormulationKind::IndexOneDae,
-              "a hybrid DAE (the held links' index-1 equations, the slack links free, switched at located events with "
-              "IDA's consistent values re-solved after each jump) is not built yet; its Baumgarte DAE holds every link at "
-              "its length in every phase"),
+      hybrid, hybrid_dae, offer<ConstrainedForm>(FormulationKind::ConstrainedMechanical, p, ic),
       decline(FormulationKind::DiscreteLieGroup,
               "its discrete Lie group form moves each link on S^2 (fixed length); links that go slack are taken by the "
               "variational collision construction (Fetecau, Marsden, Ortiz & West 2003) on the constrained form, whose "

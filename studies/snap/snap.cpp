@@ -797,8 +797,8 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "goes slack, and a rebound in free space with e = 0.5), and Model C's cables of unilateral links that snap taut "
         "from slack (a single cable and the cooperative case's three), judged against a converged event-driven reference; "
         "the seven methods that take an impact so far (three event-driven, three time-stepping, and the variational collision "
-        "integrator, which steps in time but solves each collision's time inside its step; IDA, the third event-driven one, "
-        "runs the pendulum's cases only); and a penalty baseline without events for the methods that have no impact law "
+        "integrator, which steps in time but solves each collision's time inside its step; IDA is the third event-driven one); "
+        "and a penalty baseline without events for the methods that have no impact law "
         "(the runs labelled @penalty: on the pendulum's three cases, and on C_single_snap's cable, which asks for it). Model C's cables: one of ten links "
         "(C_single_snap), and three of five snapping together (C_cooperative_snap, whose threefold symmetry makes each "
         "snap exactly simultaneous on the three cables).\n\n"
@@ -807,9 +807,10 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "energy (the drop and the whirl: e = 0; the rebound: e = 0.5).\n\nEvent-driven methods (rk45, Dormand–Prince 5(4), and cvode, BDF 1–5, on the hybrid "
         "ODE: free flight while slack, the Cartesian constrained pendulum while taut, its multiplier from the index-1 "
         "reduction with Baumgarte stabilisation, seed 004 §3, and no projection, so its length drifts to the "
-        "tolerance's size; on the pendulum also ida, BDF 1–5 on the same modes as a hybrid index-1 DAE, the multiplier an "
+        "tolerance's size; and ida, BDF 1–5 on the same modes as a hybrid index-1 DAE, the multiplier an "
         "algebraic variable, whose consistent values and y' are re-solved for the new mode after each jump before IDA "
-        "restarts) locate each switch (the gap reaching 0, the tension falling through 0) on their interpolant, "
+        "restarts: the pendulum's own, and on Model C's cables the Baumgarte DAE in natural coordinates with a slack link's "
+        "multiplier held at 0, switched and jumped by the same code as the hybrid ODE's) locate each switch (the gap reaching 0, the tension falling through 0) on their interpolant, "
         "apply the impact law there and restart; a run of rebounds that accumulates (Zeno, e > 0) is reported as a failure, "
         "never looped on. ida's taut mode is the Baumgarte-stabilised index-1 DAE (baumgarte_p = 10/s), so its length "
         "drifts to its tolerance's size as cvode's and rk45's do (its overstretch column); its rebound openings are read "
@@ -959,8 +960,7 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "(RATTLE, rattle4, generalized-α) and the fixed-step Runge–Kutta methods have neither event location nor an impact "
         "law (rk2 and rk4 run the penalty discretisation instead); the LGVI's own form lives on the circle (the variational collision integrator is its construction on the "
         "disc, run on the constrained form); the Lie group ODE methods would need a hybrid form of their kind (switching between the taut "
-        "phase's equations and the slack phase's at located events), and IDA on Model C's cables a hybrid DAE of the held "
-        "links, neither built yet. Every run: snap.csv (closed forms) "
+        "phase's equations and the slack phase's at located events), not built yet. Every run: snap.csv (closed forms) "
         "and snap_cables.csv (Model C); the impacts the time-stepping schemes applied inside their steps: snap_impacts.csv.\n";
   std::ofstream cables(dir / "snap_cables.csv");
   cables << snap::kCableCsvHeader;
