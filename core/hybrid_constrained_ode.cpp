@@ -222,19 +222,24 @@ bool HybridConstrainedOde::apply_jump(double t, Eigen::VectorXd& y) const {
   form_->constraint(q, g);
   form_->constraint_jacobian_times(q, v, Gv);
   // Openings: held rows whose tension is at its zero.
+  std::vector<bool> opened(rows_, false);
   if (accelerations(t, y, a, lambda))
     for (int i : one_sided_)
       if (held(y, i) && tension_value(lambda, i) <= kOpeningTension) {
         set_held(y, i, false, g[i] / scale_[i]);
-        changed = true;
+        opened[i] = changed = true;
       }
   // Closings: free rows at their length moving beyond it. The impulse problem runs over them and
-  // every held row (a snap pulls through the taut links).
+  // every held row (a snap pulls through the taut links). Not a row this jump opened: it is at its
+  // length with the held phase's drift in its rate, which may point outwards (IDA at rtol 1e-10 on
+  // C_single_snap, the payload's link opening at 0.2047 s); taken as a closing, it was held again
+  // with its tension at 0 and falling, a sign change no root finder sees from there on: a link that
+  // pushed for the rest of the run, and the snap that ends its flight never made.
   std::vector<bool> candidates(rows_, false);
   bool closing = false;
   for (int i : one_sided_) {
     const bool at_length = g[i] / scale_[i] >= -kAtLength;
-    if (!held(y, i) && at_length && Gv[i] > 0.0) closing = candidates[i] = true;
+    if (!held(y, i) && !opened[i] && at_length && Gv[i] > 0.0) closing = candidates[i] = true;
     else if (held(y, i)) candidates[i] = true;
   }
   if (closing) {
