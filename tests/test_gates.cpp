@@ -9,6 +9,8 @@
 #include <random>
 #include <set>
 
+#include "app/common/data_paths.hpp"
+#include "app/judging/gate_session.hpp"
 #include "app/judging/gates.hpp"
 #include "app/judging/order_gate.hpp"
 #include "core/table_reader.hpp"
@@ -367,6 +369,40 @@ TEST_CASE("gate --record adds a default metric's envelope to a run that already 
     defaults += covered;
   }
   CHECK(defaults >= 3);  // energy, its drift rate, the momentum at least
+}
+
+TEST_CASE("gate --record --integrator re-measures that integrator's runs on every discretisation, each row once",
+          "[gates]") {
+  // On the unilateral drop rk4 runs only the penalty discretisation (rk4@penalty). Recording with --integrator rk4
+  // once kept its old rows beside the re-measured ones (the row's run was looked up as an integrator named
+  // "rk4@penalty", found in no registry), so every rk4@penalty row was written twice.
+  const Case c = load_case(std::string(TETHERBENCH_CASES_DIR) + "/T_pendulum_drop.toml");
+  const fs::path root = fs::path(TETHERBENCH_CASES_DIR).parent_path();
+  std::vector<Envelope> rows;
+  for (Envelope& e : read_envelopes((root / "reference" / "envelopes.csv").string(), false))
+    if (e.case_name == c.name) rows.push_back(std::move(e));
+  const auto count = [](const std::vector<Envelope>& of, const std::string& run) {
+    return std::count_if(of.begin(), of.end(), [&](const Envelope& e) { return e.integrator == run; });
+  };
+  REQUIRE(count(rows, "rk4@penalty") > 0);
+  const fs::path path = temp_file("tb_envelopes_one_integrator_");
+  write_envelopes(path.string(), rows);
+  DataPaths data;
+  data.root = root.string();
+  data.cases = (root / "cases").string();
+  data.reference = (root / "reference").string();
+  GateRequest request;
+  request.integrators = {"rk4"};
+  request.record = true;
+  request.envelopes = path.string();
+  const GateOutcome out = run_gates(catalogue(), data, {c}, request);
+  REQUIRE(out.recorded);
+  const std::vector<Envelope> after = read_envelopes(path.string(), false);
+  fs::remove(path);
+  std::set<std::string> seen;
+  for (const Envelope& e : after) CHECK(seen.insert(e.integrator + " " + e.metric).second);
+  CHECK(count(after, "rk4@penalty") == count(rows, "rk4@penalty"));
+  CHECK(after.size() == rows.size());  // the other runs' rows kept, none added
 }
 
 TEST_CASE("the bundled envelopes are written back byte for byte from their typed rows", "[gates][reference]") {
