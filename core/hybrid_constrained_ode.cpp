@@ -231,8 +231,8 @@ bool HybridConstrainedOde::apply_jump(double t, Eigen::VectorXd& y) const {
       }
   // Closings: free rows at their length moving beyond it. The impulse problem runs over them and
   // every held row (a snap pulls through the taut links). Not a row this jump opened: it is at its
-  // length with the held phase's drift in its rate, which may point outwards (IDA at rtol 1e-10 on
-  // C_single_snap, the payload's link opening at 0.2047 s); taken as a closing, it was held again
+  // length with the held phase's drift in its rate, which may point outwards (a BDF solver of the DAE
+  // at rtol 1e-10 on a ten-link slack cable, its payload's link opening at 0.2047 s); taken as a closing, it was held again
   // with its tension at 0 and falling, a sign change no root finder sees from there on: a link that
   // pushed for the rest of the run, and the snap that ends its flight never made.
   std::vector<bool> candidates(rows_, false);

@@ -435,7 +435,11 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
   md << "\nThe reference and its check share the hybrid form (core/hybrid_constrained_ode.hpp: the held links' "
         "stabilisation, the held/free decisions at links near zero tension, the closing events' offset, the impulse "
         "problem) and the observer; their distance bounds the integration's error, not those parts'. Quantities the two "
-        "families give alike at every tight tolerance (the overstretch, booked − lost) are the hybrid form's floor.\n";
+        "families give alike at every tight tolerance (the overstretch, booked − lost) are the hybrid form's floor. ida, "
+        "where it runs, integrates another formulation of the motion between events (the index-1 DAE in natural "
+        "coordinates, each held link's multiplier IDA's own algebraic variable, a slack link's held at 0) through the same "
+        "jumps (models/multirotor_payload/hybrid_dae_form.hpp): its rows below test the integration between events by a "
+        "third family, not the jumps' code.\n";
   write_cascade(md, ref, "links numbered from 0 at the payload, cable by cable");
   if (const FirstSwitchClosedForm* closed = model.first_switch_closed_form()) {
     std::vector<const SnapPoint*> runs{reference};
