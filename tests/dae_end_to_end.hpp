@@ -1,7 +1,8 @@
 #pragma once
 // End-to-end helpers for the DAE forms under ida: a run that records the constraint and
 // orthogonality drift, and a start off the constraint manifold (with F(t0, y0, y0') = 0
-// restored), on which Baumgarte's stabilisation has a closed form.
+// restored), on which Baumgarte's stabilisation has a closed form; and one column of IDA's
+// Newton matrix by central differences.
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -195,5 +196,17 @@ class PerturbedStart final : public DaeFormulation {
   const DaeFormulation& base_;
   std::function<void(Eigen::VectorXd&)> perturb_;
 };
+
+// Column k of dF/dy + cj dF/dy' by central differences of the form's residual, y and y' moved together
+// (y_k by d, y'_k by cj d: IDA's Newton matrix is the derivative along that direction), d = 1e-6 (1 + |y_k|).
+inline Eigen::VectorXd newton_matrix_column(const DaeFormulation& form, double t, const Eigen::VectorXd& y,
+                                            const Eigen::VectorXd& yp, double cj, const BaumgarteParameters& b, int k) {
+  const double d = 1e-6 * (1.0 + std::abs(y[k]));
+  Eigen::VectorXd yu = y, yd = y, ypu = yp, ypd = yp, Fu, Fd;
+  yu[k] += d, yd[k] -= d, ypu[k] += cj * d, ypd[k] -= cj * d;
+  form.residual(t, yu, ypu, b, Fu);
+  form.residual(t, yd, ypd, b, Fd);
+  return (Fu - Fd) / (2.0 * d);
+}
 
 }  // namespace tb::testing

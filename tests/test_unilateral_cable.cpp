@@ -33,6 +33,7 @@
 #include "models/planar_pendulum/unilateral_closed_forms.hpp"
 #include "studies/snap/against_reference.hpp"
 #include "studies/snap/observation.hpp"
+#include "tests/dae_end_to_end.hpp"
 #include "tests/snap_run.hpp"
 #include "tests/test_support.hpp"
 
@@ -319,12 +320,7 @@ TEST_CASE("Model C's hybrid DAE: its Jacobian against central differences with l
   int compared = 0;
   for (int k = 0; k < N; ++k) {
     if (k > base && k <= base + rows) continue;  // a mode is a discrete label: the residual is piecewise in it
-    const double d = 1e-6 * (1.0 + std::abs(y[k]));
-    Eigen::VectorXd yu = y, yd = y, ypu = yp, ypd = yp, Fu, Fd;
-    yu[k] += d, yd[k] -= d, ypu[k] += cj * d, ypd[k] -= cj * d;
-    form.residual(0.0, yu, ypu, b, Fu);
-    form.residual(0.0, yd, ypd, b, Fd);
-    const Eigen::VectorXd column = (Fu - Fd) / (2.0 * d);
+    const Eigen::VectorXd column = newton_matrix_column(form, 0.0, y, yp, cj, b, k);
     INFO("column " << k);
     CHECK((J.col(k) - column).norm() <= 1e-6 * (1.0 + column.norm()));
     ++compared;

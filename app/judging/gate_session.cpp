@@ -60,7 +60,7 @@ GateOutcome run_gates(const Catalogue& catalogue, const DataPaths& data, const s
   }
   if (request.record) {
     // Rows of the integrators not gated stay as they are. A row's run is its integrator's on any discretisation
-    // (`cvode@penalty` is cvode's): gated, it is measured again, so its old row is not kept beside the new one.
+    // (`NAME@penalty` is NAME's): gated, it is measured again, so its old row is not kept beside the new one.
     std::vector<Envelope> kept, recorded;
     for (auto& e : envelopes)
       (gated.find_integrator(e.integrator.substr(0, e.integrator.find('@'))) ? recorded : kept).push_back(std::move(e));
