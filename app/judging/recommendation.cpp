@@ -313,7 +313,7 @@ CaseFront case_front(const ReportData& data, const std::string& case_name) {
                             (c->made > c->matched ? " and made " + std::to_string(c->made - c->matched) + " the reference did not"
                                                   : std::string()) +
                             ", its configuration " + format_g(c->position_error, 2) +
-                            " m off at t_end: its errors here measure another motion",
+                            " m off at t_end: another switch sequence, whose errors are not compared",
                         true});
       continue;
     }

@@ -164,8 +164,8 @@ void write_first_snap(std::ostringstream& md, const Model& model, const FirstSwi
   }
   md << "\nTheir slopes (fixed steps by the suite's order rule over errors 10× above the floor and at most 0.1 of the "
         "closed form's value; adaptive against rtol; floors: the observer's timing estimate, and for the loss the "
-        "reference's own distance from the closed form, " << number_or_dash(loss_floor) << " J, for the event-driven methods, which "
-        "share its hybrid form, and the energy's round-off, " << format_g(kEnergyRoundOffUlps) << " ε E_s = " << number_or_dash(fixed_loss_floor)
+        "reference's own distance from the closed form, " << number_or_dash(loss_floor) << " J, for the event-driven methods, whose "
+        "jumps are its hybrid form's (ida, on its DAE between events, can fall below it), and the energy's round-off, " << format_g(kEnergyRoundOffUlps) << " ε E_s = " << number_or_dash(fixed_loss_floor)
      << " J, for the fixed-step ones, which run the constrained form; E holds potential terms (gravity, thrust) larger "
         "than E_s, and these errors stop at 1e-14 to 3e-14 J):\n\n";
   markdown::table(md, {"method", "quantity", "errors (largest step or tolerance first; — none or another link first)", "fit"}, slopes);
@@ -268,7 +268,10 @@ void write_slopes(std::ostringstream& md, const Model& model, const std::vector<
         "follows the cascade, so that case shows nothing either way, and nothing here tests steps that hold several "
         "collision groups. (The pendulum pages judge the position error's order against the declared one: there a single e = 0 impact "
         "of one link after an exactly integrated free flight is measured to keep it, a special case.) Adaptive: the "
-        "least-squares slope against rtol over the loosest tolerances whose error stands 10× above its floor and falls. "
+        "least-squares slope against rtol over the loosest tolerances whose error stands 10× above its floor and falls "
+        "(a slope in rtol, not an order in h: an adaptive code controls each step's local error, so its global error "
+        "falls with rtol at a slope near 1 or below, down to q/(q+1) for a BDF of order q where the step is set by "
+        "the error per step, and lower where each event restarts it at order 1). "
         "Scales (a fixed-step error above 0.1 of its scale is not fitted: an O(1) error has no rate): 1 m for the position "
         "and the overstretch, the case's energy scale E_s (the largest kinetic energy over its start-up, as every "
         "status is judged) for the energy. "
@@ -276,7 +279,8 @@ void write_slopes(std::ostringstream& md, const Model& model, const std::vector<
         "energy gain enter a fit; a slope whose 95% "
         "interval reaches 0 is inconclusive. Floors: the resolution for the position; for the energy the larger of the "
         "resolution and the reference's own booked − lost, and for the overstretch the reference's own (the hybrid "
-        "form's floors, shared by both its families).\n\n";
+        "form's floors, shared by both its families, rk45 and cvode on the hybrid ODE; ida's DAE can stand below them, "
+        "and its fits use the same floors, so a point of ida's below a floor is left out as if on it).\n\n";
   struct Quantity {
     std::string name;
     std::function<double(const AgainstReference&)> error;
@@ -435,11 +439,18 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
   md << "\nThe reference and its check share the hybrid form (core/hybrid_constrained_ode.hpp: the held links' "
         "stabilisation, the held/free decisions at links near zero tension, the closing events' offset, the impulse "
         "problem) and the observer; their distance bounds the integration's error, not those parts'. Quantities the two "
-        "families give alike at every tight tolerance (the overstretch, booked − lost) are the hybrid form's floor. ida, "
-        "where it runs, integrates another formulation of the motion between events (the index-1 DAE in natural "
-        "coordinates, each held link's multiplier IDA's own algebraic variable, a slack link's held at 0) through the same "
-        "jumps (models/multirotor_payload/hybrid_dae_form.hpp): its rows below test the integration between events by a "
-        "third family, not the jumps' code.\n";
+        "families give alike at every tight tolerance (the overstretch, booked − lost) are that form's floor. ida, a second "
+        "BDF code (SUNDIALS' IDA beside cvode's CVODE), runs an equivalent index-1 DAE between events "
+        "(models/multirotor_payload/hybrid_dae_form.hpp: the same stabilised equations with each held link's multiplier "
+        "an unknown of IDA's Newton solve instead of eliminated, a slack link's held at 0, its own Baumgarte rate, the "
+        "setting baumgarte_p, where the hybrid ODE's is 4√(g/l)); it shares the rest with the reference: its events are "
+        "the hybrid ODE's switching functions (a held link's tension from the ODE's stabilised solve, read at IDA's state) "
+        "located by the same SUNDIALS root finder as cvode's, and its jumps are the hybrid ODE's (the impact law, the "
+        "held/free decisions, the closing offset), after which it re-solves its multipliers and y' for the new mode (its "
+        "own code); its multipliers are left out of IDA's error test (IDASetSuppressAlg), which controls the positions, "
+        "velocities and attitudes at the case's rtol and atol. Its rows therefore test another discretisation of the motion between events and the DAE's restart, "
+        "not the decisions and impulses it shares. Where its booked − lost stands below the two families' at tight "
+        "tolerances, that floor is the hybrid ODE's integration between events, not the shared jumps.\n";
   write_cascade(md, ref, "links numbered from 0 at the payload, cable by cable");
   if (const FirstSwitchClosedForm* closed = model.first_switch_closed_form()) {
     std::vector<const SnapPoint*> runs{reference};
@@ -465,8 +476,13 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
         "reference's balance error (with e = 0 and conservative thrust and gravity an impact only takes energy; a gain "
         "followed by a larger loss passes this test, the balance column shows it) or its momentum moved beyond 1e4× the "
         "reference's round-off (no internal impulse changes P), and whether it followed the reference's cascade: a "
-        "run that reached t_end with a switch unmatched or one added computed another motion and is no result for "
-        "the comparison, whatever its energy did (\"off the reference's cascade\"; the front page lists it so). The "
+        "run that reached t_end with a switch unmatched or one added made another switch sequence, and its errors are not "
+        "compared with the reference's, whatever its energy did (\"off the reference's cascade\"; the front page lists it so): "
+        "a switch sequence that differs by a grazing opening (a tension touching 0) may end near the reference or far from "
+        "it, and this page does not measure each extra switch's depth, so it does not tell the two apart (the switch-by-switch "
+        "table names the switches; the run's position error at t_end is in its row). Switches are the observer's reading at "
+        "its samples (at the interval the reference's paragraph above gives): a link that opens and closes again within one sample interval is not "
+        "seen, in the reference or in a run, and is not matched. The "
         "comparison tables (summary.md) judge each run by the suite's instability criterion instead (an energy gain "
         "beyond 0.1 E_s reads \"unstable\", or \"energy jump\" where it came at once and stayed; a constraint error "
         "beyond 1e-2 of the link length with no such gain reads \"drifts off the constraint manifold\"), on samples of their own "
@@ -645,6 +661,9 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
         "established: the reference opens and closes links by its hybrid form's decisions near zero tension, this "
         "method opens them at step resolution (though its values do not move with h). Until that is found, 2.35e-7 J is "
         "the reference's energy uncertainty on C_cooperative_snap, above the energy floor its fits use (the slopes section). "
+        "ida, which integrates the motion between events by another formulation through the same jumps, ends within a "
+        "seventh of that gap from the reference's loss at rtol 1e-10 (its row): the reference's integration between events "
+        "is not the cause; the jumps and decisions it shares with ida remain candidates. "
         "Flagged statuses: see above.\n";
   // The energy's scale: the motion's, E_s (the case's, as every status is judged), not the snaps' loss, which a
   // dissipating scheme's error exceeds many times (Moreau-Jean's 0.36 J against the cooperative case's 0.159 J:
