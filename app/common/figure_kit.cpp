@@ -1,4 +1,5 @@
 #include "app/common/figure_kit.hpp"
+#include "app/common/run_label_parts.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -37,7 +38,7 @@ Styles::Styles(const std::vector<IntegratorInfo>& integrators) {
 }
 
 const Style* Styles::of(const std::string& label) const {
-  const auto it = by_name_.find(label.substr(0, label.find('@')));
+  const auto it = by_name_.find(integrator_of_label(label));
   return it == by_name_.end() ? nullptr : &it->second;
 }
 

@@ -1,4 +1,5 @@
 #include "app/judging/gate_session.hpp"
+#include "app/common/run_label_parts.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -63,7 +64,7 @@ GateOutcome run_gates(const Catalogue& catalogue, const DataPaths& data, const s
     // (`NAME@penalty` is NAME's): gated, it is measured again, so its old row is not kept beside the new one.
     std::vector<Envelope> kept, recorded;
     for (auto& e : envelopes)
-      (gated.find_integrator(e.integrator.substr(0, e.integrator.find('@'))) ? recorded : kept).push_back(std::move(e));
+      (gated.find_integrator(integrator_of_label(e.integrator)) ? recorded : kept).push_back(std::move(e));
     for (const auto& c : cases) {
       RecordedEnvelopes r = record_envelopes(c, gated, recorded, request.accept_failures);
       recorded = std::move(r.rows);
@@ -78,7 +79,7 @@ GateOutcome run_gates(const Catalogue& catalogue, const DataPaths& data, const s
     write_envelopes(file, recorded);
     out.recorded = true;
     for (const auto& e : recorded)
-      if (e.bound_type == BoundType::Fails && gated.find_integrator(e.integrator.substr(0, e.integrator.find('@'))))
+      if (e.bound_type == BoundType::Fails && gated.find_integrator(integrator_of_label(e.integrator)))
         ++out.expected_failures;
     return out;
   }

@@ -1,4 +1,5 @@
 #include "app/judging/report_data.hpp"
+#include "app/common/run_label_parts.hpp"
 
 #include "app/judging/gates.hpp"         // failure_kind_of_status
 #include "app/judging/metric_cells.hpp"  // failure_words
@@ -96,7 +97,7 @@ std::vector<std::pair<RunRecord, std::map<std::string, std::string>>> read_run_r
     RunRecord r;
     r.case_name = row.at("case");
     r.label = row.at("integrator");
-    r.integrator = r.label.substr(0, r.label.find('@'));
+    r.integrator = integrator_of_label(r.label);
     r.discretisation = row.at("discretisation");
     r.h = cell_number_or_zero(row.at("h"));
     r.rtol = cell_number_or_zero(row.at("rtol"));

@@ -13,8 +13,8 @@
 // event-driven Runge-Kutta methods run: this form carries a HybridConstrainedOde on the constrained
 // form (constrained_form.cpp, whose q and v are this DAE's joints and velocities, and R' = R hat(Omega))
 // and maps its state to it and back. Its event functions are that ODE's: a held link's tension from the
-// stabilised index-1 solve at IDA's differential state (the multiplier IDA carries satisfies the same
-// equations to its Newton tolerance, with its own Baumgarte rate), a slack link's gap. At a located
+// stabilised index-1 solve at IDA's differential state (not IDA's own multiplier: the two forms agree on
+// the constraint manifold and, off it, each stabilises with its own Baumgarte rate), a slack link's gap. At a located
 // event its jump (Newton's impact law over the closing and held links, the loss booked in W, the
 // modes settled at the acceleration level, a Zeno accumulation reported) acts on the mapped state,
 // and consistent_after_jump re-solves the multipliers and y' of the new mode (DaeForm::solve_index_one

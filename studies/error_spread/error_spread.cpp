@@ -1,4 +1,5 @@
 #include "studies/error_spread/error_spread.hpp"
+#include "app/common/run_label_parts.hpp"
 
 #include <filesystem>
 #include <list>
@@ -20,7 +21,7 @@ std::shared_ptr<const StudySection> ErrorSpread::restricted(const std::function<
   auto kept = std::make_shared<ErrorSpread>(*this);
   kept->runs.clear();
   for (const auto& label : this->runs)
-    if (runs(label.substr(0, label.find('@')))) kept->runs.push_back(label);
+    if (runs(integrator_of_label(label))) kept->runs.push_back(label);
   if (kept->runs.empty()) return nullptr;
   return kept;
 }

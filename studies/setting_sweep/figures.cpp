@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/common/csv_table.hpp"
+#include "app/common/run_label_parts.hpp"
 #include "app/common/figure_kit.hpp"
 #include "app/input/catalogue.hpp"
 #include "core/format.hpp"
@@ -37,7 +38,7 @@ void case_figure(const std::string& case_name, const CsvTable& sweeps, const Cat
   const Style* st = styles.of(integ);
   if (!st) return;
   std::string unit;
-  if (const auto* info = catalogue.find_integrator(integ.substr(0, integ.find('@'))))
+  if (const auto* info = catalogue.find_integrator(integrator_of_label(integ)))
     for (const auto& s : info->settings)
       if (s.name == setting) unit = unit_of_meaning(s.meaning);
   Figure fig;
