@@ -13,6 +13,7 @@
 
 #include "numerics/homogeneous_product.hpp"
 #include "core/invariant_values.hpp"
+#include "core/jump_log.hpp"
 #include "core/switching.hpp"
 
 namespace tb {
@@ -115,6 +116,8 @@ class Formulation {
   // its impact law or changes its mode and returns true when y changed (the integrator restarts
   // from the new state either way). Nothing by default: a kink needs no jump.
   virtual bool apply_jump(double /*t*/, Eigen::VectorXd& /*y*/) const { return false; }
+  // Its record of the jumps of the last run (core/jump_log.hpp); null where the form keeps none.
+  virtual const JumpLog* jump_log() const { return nullptr; }
 
  private:
   std::shared_ptr<const SwitchingFunctions> switching_;

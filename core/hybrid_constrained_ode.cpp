@@ -10,14 +10,6 @@
 namespace tb {
 
 namespace {
-// A free row's event function is its gap less its release gap less this (relative to the row's
-// scale): a row released at its length starts this far on the slack side, so its next closing is a
-// sign change. It must exceed what a locator's interpolant can mistake for a sign change: 64 ulps
-// did not (a BDF method's interpolant, accurate to about rtol, put a row released at -64 ulps across 0 at
-// every probe, and the no-op jumps that followed came 1000 times within 1e-10 s on a ten-link
-// cable). 1e-9 of the length: the snap is then located 1e-9 l beyond it, a time error of
-// 1e-9 l / v_r.
-constexpr double kGapOffset = 1e-9;
 // A held row whose tension over the force scale is this small at a located event is at its zero (the
 // locator's bracket is a few ulps of t): it opens there.
 constexpr double kOpeningTension = 1e-8;
@@ -126,7 +118,7 @@ void HybridConstrainedOde::switching_values(double t, const Eigen::VectorXd& y, 
                     ? (tension_value(lambda_up, i) - tension_value(lambda_down, i)) / (2e-7 * scales_.time_scale)
                     : 0.0;
     } else {
-      s[e] = g[i] / scale_[i] - y[base_ + rows_ + i] - kGapOffset;
+      s[e] = g[i] / scale_[i] - y[base_ + rows_ + i] - HybridConstrainedOde::kGapOffset;
       rate[e] = Gv[i] / scale_[i];
     }
   }
@@ -218,6 +210,7 @@ bool HybridConstrainedOde::apply_jump(double t, Eigen::VectorXd& y) const {
   zeno_.on_jump(t);  // jumps that do not advance time: reported, never looped on
   bool changed = false;
   const Eigen::VectorXd q = y.head(n_), v = y.segment(n_, n_);
+  const Eigen::VectorXd before = y;
   Eigen::VectorXd g, Gv, a, lambda;
   form_->constraint(q, g);
   form_->constraint_jacobian_times(q, v, Gv);
@@ -242,6 +235,7 @@ bool HybridConstrainedOde::apply_jump(double t, Eigen::VectorXd& y) const {
     if (!held(y, i) && !opened[i] && at_length && Gv[i] > 0.0) closing = candidates[i] = true;
     else if (held(y, i)) candidates[i] = true;
   }
+  const std::vector<bool> closing_rows = candidates;  // with the held rows; a closing row is one not held before
   if (closing) {
     const ImpulseSolution impact = solve_impulses(*form_, *solver_, q, v, v, form_->restitution(), candidates);
     if (!impact.ok) throw std::runtime_error("the impulse problem at t = " + format_g(t, 10) + " s failed: " + impact.why_not);
@@ -267,7 +261,22 @@ bool HybridConstrainedOde::apply_jump(double t, Eigen::VectorXd& y) const {
       set_held(y, i, false, g[i] / scale_[i]);
       changed = true;
     }
+  log_jump(t, before, y, closing_rows, Gv);
   return changed;
+}
+
+void HybridConstrainedOde::log_jump(double t, const Eigen::VectorXd& before, const Eigen::VectorXd& after,
+                                    const std::vector<bool>& closing_rows, const Eigen::VectorXd& closing_rate) const {
+  log_.begin_jump(t);
+  for (size_t k = 0; k < one_sided_.size(); ++k) {
+    const int i = one_sided_[k];
+    const bool was = held(before, i), is = held(after, i);
+    if (was && !is) log_.add(t, int(k), LoggedSwitch::Kind::Opened);
+    else if (!was && closing_rows[i])
+      log_.add(t, int(k), is ? LoggedSwitch::Kind::Snapped : LoggedSwitch::Kind::Touched, closing_rate[i] / scale_[i]);
+    else if (!was && is) log_.add(t, int(k), LoggedSwitch::Kind::HeldAtLength);
+  }
+  log_.end_jump(after[2 * n_] - before[2 * n_]);
 }
 
 }  // namespace tb

@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "app/input/applicability.hpp"
+#include "core/hybrid_constrained_ode.hpp"
 #include "studies/snap/against_reference.hpp"
 #include "tests/snap_run.hpp"
 #include "tests/test_support.hpp"
@@ -62,6 +63,23 @@ TEST_CASE("Model C's slack cables: the first snap's time and loss in closed form
       // drop across the snap agrees to 9e-9.
       CHECK(run.booked_total == Approx(first->impact_loss).epsilon(2e-8));
       CHECK(run.energy_lost == Approx(first->impact_loss).epsilon(2e-8));
+      // The form's own record (core/jump_log.hpp): one jump, the closed form's links snapped and held at its
+      // time to the solvers' own tolerance (the observer's reading above is the samples'), its loss Newton's law's.
+      REQUIRE(run.own_log);
+      REQUIRE(run.own_switches.size() == first->elements.size());
+      double logged = 0.0;
+      for (const snap::OwnSwitch& s : run.own_switches) {
+        CHECK(s.what() == LoggedSwitch::Kind::Snapped);
+        CHECK(std::find(first->elements.begin(), first->elements.end(), s.element) != first->elements.end());
+        CHECK(s.t == run.own_switches.front().t);  // the links close together: one jump
+        // The hybrid form locates a closing where the gap is kGapOffset of the length beyond it (its event
+        // function's offset, core/hybrid_constrained_ode.hpp): kGapOffset / rate after the contact.
+        REQUIRE(s.closing_rate > 0.0);
+        UNSCOPED_INFO("own time - (closed form + offset / rate): " << s.t - first->t - HybridConstrainedOde::kGapOffset / s.closing_rate);
+        CHECK(std::abs(s.t - first->t - HybridConstrainedOde::kGapOffset / s.closing_rate) <= 1e-12);
+        logged += s.loss;
+      }
+      CHECK(logged == Approx(first->impact_loss).epsilon(2e-8));
     }
   }
 }

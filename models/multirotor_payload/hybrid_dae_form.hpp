@@ -38,6 +38,7 @@ class HybridDaeForm final : public DaeFormulation {
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override;
   void switching_values(double t, const Eigen::VectorXd& y, Eigen::VectorXd& s, Eigen::VectorXd& rate) const override;
   bool apply_jump(double t, Eigen::VectorXd& y) const override;
+  const JumpLog* jump_log() const override { return switches_.jump_log(); }
 
   Eigen::VectorXd differential_components() const override;
   Eigen::VectorXd consistent_initial_state(const BaumgarteParameters& b) const override;

@@ -53,6 +53,7 @@ class HybridOdeForm final : public OdeFormulation {
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y.head<4>(); }
   void switching_values(double t, const Eigen::VectorXd& y, Eigen::VectorXd& s, Eigen::VectorXd& rate) const override;
   bool apply_jump(double t, Eigen::VectorXd& y) const override;
+  const JumpLog* jump_log() const override { return &log_; }
   // The taut mode's rod tension lambda |r| (N), Baumgarte-stabilised as its equations use it.
   double stabilised_tension(const Eigen::VectorXd& y) const;
   double baumgarte_rate() const;
@@ -62,6 +63,7 @@ class HybridOdeForm final : public OdeFormulation {
   InitialCondition ic_;
   double time_scale_;       // motion_time_scale: Zeno's unit
   mutable ZenoGuard zeno_;  // one form object per run
+  mutable JumpLog log_;
 };
 
 // The unilateral link's penalty regularisation (issue 48's "no events" baseline, unilateral.hpp
@@ -158,6 +160,7 @@ class HybridDaeForm final : public DaeFormulation {
   Eigen::VectorXd physical_state(const Eigen::VectorXd& y) const override { return y.head<4>(); }
   void switching_values(double t, const Eigen::VectorXd& y, Eigen::VectorXd& s, Eigen::VectorXd& rate) const override;
   bool apply_jump(double t, Eigen::VectorXd& y) const override;
+  const JumpLog* jump_log() const override { return &log_; }
 
   Eigen::VectorXd differential_components() const override;
   Eigen::VectorXd consistent_initial_state(const BaumgarteParameters& b) const override;
@@ -177,6 +180,7 @@ class HybridDaeForm final : public DaeFormulation {
   CartesianDaeForm taut_;  // the taut mode's multiplier and its rate (its equations are this form's while taut)
   double time_scale_;       // motion_time_scale: Zeno's unit
   mutable ZenoGuard zeno_;  // one form object per run
+  mutable JumpLog log_;
 };
 
 // The constrained mechanical system in Cartesian coordinates (RATTLE): q = r = (x, z),

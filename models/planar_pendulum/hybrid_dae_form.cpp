@@ -120,7 +120,7 @@ bool HybridDaeForm::apply_jump(double t, Eigen::VectorXd& y) const {
   bool taut = dae_taut_mode(y);
   zeno_.on_jump(t);
   if (!hybrid_jump(p_, t, time_scale_, taut ? y[kDaeLambda] * s.head<2>().norm() : 0.0, s,
-                   y[kDaeWork], taut))
+                   y[kDaeWork], taut, log_))
     return false;
   y.head<4>() = s;
   y[kDaeMode] = taut ? 1.0 : 0.0;

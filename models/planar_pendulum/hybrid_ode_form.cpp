@@ -73,7 +73,7 @@ bool HybridOdeForm::apply_jump(double t, Eigen::VectorXd& y) const {
   Eigen::Vector4d s = y.head<4>();
   bool taut = taut_mode(y);
   zeno_.on_jump(t);
-  if (!hybrid_jump(p_, t, time_scale_, taut ? stabilised_tension(y) : 0.0, s, y[kWork], taut))
+  if (!hybrid_jump(p_, t, time_scale_, taut ? stabilised_tension(y) : 0.0, s, y[kWork], taut, log_))
     return false;
   y.head<4>() = s;
   y[kMode] = taut ? 1.0 : 0.0;

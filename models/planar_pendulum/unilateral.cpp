@@ -67,10 +67,14 @@ constexpr double kOpeningTension = 1e-8;
 constexpr double kZenoFlight = 1e-6;
 }  // namespace
 
-bool hybrid_jump(const Parameters& p, double t, double time_scale, double tension, Eigen::Vector4d& s, double& work, bool& taut) {
+bool hybrid_jump(const Parameters& p, double t, double time_scale, double tension, Eigen::Vector4d& s, double& work, bool& taut,
+                 JumpLog& log) {
   if (taut) {
     if (!(tension <= kOpeningTension * tension_scale(p) * p.l)) return false;  // not its zero: no event
     taut = false;
+    log.begin_jump(t);
+    log.add(t, 0, LoggedSwitch::Kind::Opened);
+    log.end_jump(0.0);
     return true;
   }
   const Eigen::Vector2d r_hat = s.head<2>().normalized();
@@ -105,6 +109,9 @@ bool hybrid_jump(const Parameters& p, double t, double time_scale, double tensio
   const bool flies_on = !(p.restitution == 0.0 && taut_tension(p, s) >= 0.0);
   if (flies_on) s.head<2>() *= 1.0 - 8.0 * std::numeric_limits<double>::epsilon();
   work += lost;
+  log.begin_jump(t);
+  log.add(t, 0, flies_on ? LoggedSwitch::Kind::Touched : LoggedSwitch::Kind::Snapped, v_r / p.l);
+  log.end_jump(lost);
   // After a plastic impact (e = 0: no radial velocity left) the link holds if it pulls; where the
   // free motion would leave the circle inwards (T < 0) the mass stays in flight from the limit. After
   // a rebound (e > 0) the mass moves inwards: a flight.

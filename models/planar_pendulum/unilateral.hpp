@@ -10,6 +10,7 @@
 #include <Eigen/Core>
 #include <string>
 
+#include "core/jump_log.hpp"
 #include "models/planar_pendulum/mechanics.hpp"
 
 namespace tb::planar_pendulum {
@@ -49,8 +50,10 @@ bool apply_impact(const Parameters& p, Eigen::Vector4d& s, double& lost, double 
 // impact law (apply_impact), its loss added to `work`; after it the link holds where the impact was
 // plastic and it pulls, else the mass flies on from 8 ulps inside the circle (the slack side of the
 // gap's sign). False where the event is not a switch. A rebound whose flight is below 1e-6 of
-// time_scale (motion_time_scale) throws: a Zeno accumulation an event-driven method cannot pass.
-bool hybrid_jump(const Parameters& p, double t, double time_scale, double tension, Eigen::Vector4d& s, double& work, bool& taut);
+// time_scale (motion_time_scale) throws: a Zeno accumulation an event-driven method cannot pass. Each
+// switch it makes goes to `log` (an opening; a closing held, or left in flight: a rebound or a graze).
+bool hybrid_jump(const Parameters& p, double t, double time_scale, double tension, Eigen::Vector4d& s, double& work, bool& taut,
+                 JumpLog& log);
 
 // Issue 48's "no events" baseline: the string regularised as a stiff linear spring-dashpot (Kelvin-Voigt)
 // that acts while it is stretched, delta = |r| - l > 0, along r-hat:

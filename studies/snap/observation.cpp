@@ -179,6 +179,13 @@ SnapRun observe_snaps(const RunRequest& request) {
       Switch sw;
       sw.element = int(i);
       sw.to_taut = !was_taut;
+      // The run's own event function for this link at this sample (its mode's: the stabilised tension of a held
+      // link, a free one's gap), beside the observer's reading.
+      {
+        Eigen::VectorXd own;
+        form->switching_values(t, y, own);
+        if (i < own.size()) sw.run_function = own[i];
+      }
       // From the old side, the quadratic s0 + r0 tau + s2 tau^2 / 2 = 0 (s2 the rate's change over the last
       // old-side interval), by one correction of the linear root; the linear root where no s2 is known.
       // (A closing detected within the tolerance may have its zero just after the sample: up to 2 dt.)
@@ -297,6 +304,11 @@ SnapRun observe_snaps(const RunRequest& request) {
     out.final_physical.assign(end.data(), end.data() + end.size());
   }
   summarise_impacts(run, out);
+  if (const JumpLog* log = form->jump_log()) {
+    out.own_log = true;
+    for (const LoggedSwitch& r : log->records())
+      if (r.t <= request.t_end()) out.own_switches.push_back({r.t, r.element, int(r.kind), r.loss, r.closing_rate});
+  }
   return out;
 }
 

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "app/running/run_request.hpp"
+#include "core/jump_log.hpp"
 
 namespace tb::snap {
 
@@ -41,6 +42,11 @@ struct Switch {
   // A closing: the loss Newton's law takes from the run's own state at the switch (the last three
   // samples before it, extrapolated over tau by the quadratic through them) (J).
   double own_law = 0.0;
+  // The run's own event function for the link at the sample where the switch was read (Formulation::switching_values:
+  // a hybrid form's mode-based function, over its own scale; elsewhere the model's). On a hybrid form it tells
+  // whether the run itself made the switch by this sample: an opening where it is negative (the link free, its
+  // gap's function on the slack side), a closing where it is positive (the link held, its tension).
+  double run_function = std::numeric_limits<double>::quiet_NaN();
 };
 template <class V>
 void describe(V& v, Switch& s) {
@@ -51,6 +57,7 @@ void describe(V& v, Switch& s) {
   v("energy_drop", s.energy_drop);
   v("booked", s.booked);
   v("own_law", s.own_law);
+  v("run_function", s.run_function);
 }
 
 // A fixed-step run at a step moved slightly off the nominal one: where in its step a snap falls moves
@@ -79,6 +86,24 @@ template <class V>
 void describe(V& v, ImpactTime& r) {
   v("t", r.t);
   v("located", r.located);
+}
+
+// One entry of an event-driven method's own record of its jumps (core/jump_log.hpp: LoggedSwitch, its kind as an int).
+struct OwnSwitch {
+  double t = 0.0;
+  int element = 0;
+  int kind = 0;       // LoggedSwitch::Kind
+  double loss = 0.0;  // the jump's booked loss (J), on its first entry
+  double closing_rate = 0.0;  // a closing's rate over the link's length (1/s)
+  LoggedSwitch::Kind what() const { return LoggedSwitch::Kind(kind); }
+};
+template <class V>
+void describe(V& v, OwnSwitch& s) {
+  v("t", s.t);
+  v("element", s.element);
+  v("kind", s.kind);
+  v("loss", s.loss);
+  v("closing_rate", s.closing_rate);
 }
 
 struct SnapRun {
@@ -123,6 +148,10 @@ struct SnapRun {
   long links_closed = 0;  // the links closing in those impact problems, summed (links closing together count each)
   int most_impacts_in_a_step = 0, most_links_in_an_impact = 0;
   std::vector<ImpactTime> impact_times;  // every impact problem's time, in order (read with the functions below)
+  // Where the run's form keeps a record of its jumps (Formulation::jump_log: a hybrid form that an event-driven
+  // method runs), every switch it made over the horizon, those the samples cannot see included.
+  bool own_log = false;
+  std::vector<OwnSwitch> own_switches;
 };
 // The times (s, in order) of every impact problem a run applied, and of those the scheme located inside its step.
 std::vector<double> applied_impact_times(const SnapRun& r);
@@ -161,6 +190,8 @@ void describe(V& v, SnapRun& r) {
   v("most_links_in_an_impact", r.most_links_in_an_impact);
   v("links_closed", r.links_closed);
   v("impact_times", r.impact_times);
+  v("own_log", r.own_log);
+  v("own_switches", r.own_switches);
 }
 
 SnapRun observe_snaps(const RunRequest& request);

@@ -19,6 +19,7 @@
 #include "studies/snap/accumulation.hpp"
 #include "studies/snap/against_reference.hpp"
 #include "studies/snap/applied_impacts.hpp"
+#include "studies/snap/event_logs.hpp"
 #include "studies/snap/cheapest_runs.hpp"
 #include "studies/snap/observation.hpp"
 #include "studies/snap/series_fit.hpp"
@@ -965,7 +966,8 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "law (rk2 and rk4 run the penalty discretisation instead); the LGVI's own form lives on the circle (the variational collision integrator is its construction on the "
         "disc, run on the constrained form); the Lie group ODE methods would need a hybrid form of their kind (switching between the taut "
         "phase's equations and the slack phase's at located events), not built yet. Every run: snap.csv (closed forms) "
-        "and snap_cables.csv (Model C); the impacts the time-stepping schemes applied inside their steps: snap_impacts.csv.\n";
+        "and snap_cables.csv (Model C); the impacts the time-stepping schemes applied inside their steps: snap_impacts.csv; the "
+        "event-driven methods' own records of their jumps against the reference's: snap_event_logs.csv (Model C).\n";
   std::ofstream cables(dir / "snap_cables.csv");
   cables << snap::kCableCsvHeader;
   std::ofstream advice(dir / "snap_advice.csv");
@@ -974,11 +976,23 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
   impacts << snap::kImpactsCsvHeader;
   std::ofstream accumulation(dir / "snap_accumulation.csv");
   accumulation << snap::kAccumulationCsvHeader;
+  std::ofstream event_logs(dir / "snap_event_logs.csv");
+  event_logs << snap::kEventLogCsvHeader;
   for (const std::vector<const SnapPoint*>& of_case : points_by_case(points)) {
     const Case& c = *of_case.front()->key.c;
     const SnapSection& section = *c.section<SnapSection>();
     if (!c.model->switching_closed_form()) {
       snap::write_against_reference(md, cables, advice, c, section.t_end, section.sample_interval, of_case);
+      // The event-driven runs' own records of their jumps, against the event-driven reference's (not a compliant one's).
+      const auto reference = std::find_if(of_case.begin(), of_case.end(), [&](const SnapPoint* p) {
+        return p->role == SnapRole::Reference && !c.model->switching()->compliant_in(p->key.discretisation);
+      });
+      if (reference != of_case.end()) {
+        std::vector<const SnapPoint*> others;
+        for (const SnapPoint* p : of_case)
+          if (p != *reference) others.push_back(p);
+        snap::write_event_logs(md, event_logs, c.name, section.t_end, section.sample_interval, **reference, others);
+      }
       snap::write_applied_impacts(md, impacts, c.name, reference_switches(of_case), section.t_end, false, of_case);
       continue;
     }
@@ -1000,7 +1014,8 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
   }
   std::ofstream(dir / "snap.md") << md.str();
   return {(dir / "snap.csv").string(), (dir / "snap_cables.csv").string(), (dir / "snap_advice.csv").string(),
-          (dir / "snap_impacts.csv").string(), (dir / "snap_accumulation.csv").string(), (dir / "snap.md").string()};
+          (dir / "snap_impacts.csv").string(), (dir / "snap_accumulation.csv").string(), (dir / "snap_event_logs.csv").string(),
+          (dir / "snap.md").string()};
 }
 
 }  // namespace
@@ -1010,7 +1025,7 @@ StudyInfo snap_study() {
                  "strings that go slack and snap ([report.snap]): switch times, the energy at each snap against the "
                  "impact law, the energy balance, overstretch, orders and work-precision for every method that runs a "
                  "unilateral link, against its closed form",
-                 "snap.csv, snap_cables.csv, snap_advice.csv, snap_impacts.csv, snap.md",
+                 "snap.csv, snap_cables.csv, snap_advice.csv, snap_impacts.csv, snap_accumulation.csv, snap_event_logs.csv, snap.md",
                  false,
                  {},
                  why_not_without_table<SnapSection>,

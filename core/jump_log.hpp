@@ -1,0 +1,61 @@
+#pragma once
+// What a hybrid form did at each located jump, in its own words (issue 48): which one-sided link
+// changed its mode, how, and what the impulses took. An observer on a sample grid reads switches
+// from the samples and cannot see a link that closes and opens again between two samples (on a
+// ten-link slack cable the converged reference makes 370 such entries where its samples show 40
+// switches: two links exchanging slow snaps, one closing as the other opens, 1.3 us apart); the
+// form's own record sees every jump, so a study can compare the event sequences of two runs where
+// the samples cannot.
+#include <vector>
+
+namespace tb {
+
+struct LoggedSwitch {
+  enum class Kind {
+    Opened,        // held before the jump, free after it (its tension at 0, or released by the impulses or modes)
+    Snapped,       // free and closing (at its length, moving beyond it): an impulse, held after it
+    Touched,       // free and closing, an impulse, and free after the same jump (a graze: it would push; or a rebound)
+    HeldAtLength,  // free and not closing, held after the jump (at its length, the modes' acceleration test)
+  };
+  double t = 0.0;   // the jump's time (s)
+  int element = 0;  // which switching function (link), in the form's switching functions' order
+  Kind kind = Kind::Opened;
+  double loss = 0.0;  // the jump's booked loss (J), on its first record only (the impulses act on all links at once)
+  // A closing's rate before the impulse, over the link's length (1/s: G_i v / s_i; |r|'/l on a string); 0 for
+  // the other kinds. A graze closes at a small fraction of a snap's.
+  double closing_rate = 0.0;
+};
+
+inline const char* kind_name(LoggedSwitch::Kind kind) {
+  switch (kind) {
+    case LoggedSwitch::Kind::Opened: return "opened";
+    case LoggedSwitch::Kind::Snapped: return "snapped, held";
+    case LoggedSwitch::Kind::Touched: return "touched, left free";
+    case LoggedSwitch::Kind::HeldAtLength: return "held at its length";
+  }
+  return "";
+}
+
+// A form's record over one run: a jump earlier than the last recorded starts a new run (the same form
+// object integrated again, a timing pass).
+class JumpLog {
+ public:
+  void begin_jump(double t) {
+    if (!records_.empty() && t < records_.back().t) records_.clear();
+    first_of_jump_ = records_.size();
+  }
+  void add(double t, int element, LoggedSwitch::Kind kind, double closing_rate = 0.0) {
+    records_.push_back({t, element, kind, 0.0, closing_rate});
+  }
+  // The jump's loss, on its first record (none: no record carries it).
+  void end_jump(double loss) {
+    if (first_of_jump_ < records_.size()) records_[first_of_jump_].loss = loss;
+  }
+  const std::vector<LoggedSwitch>& records() const { return records_; }
+
+ private:
+  std::vector<LoggedSwitch> records_;
+  size_t first_of_jump_ = 0;
+};
+
+}  // namespace tb

@@ -1,0 +1,52 @@
+#pragma once
+// The event-driven methods' own records of their jumps against the reference's (issue 48; core/jump_log.hpp).
+// The observer reads switches from samples (studies/snap/observation.hpp) and cannot see a link that closes and
+// is free again within one sample interval: a graze, closed by an impulse and left free by the same jump because
+// held it would push. On a slack cable such touches come in runs, and whether a run made the reference's
+// touches is a discrete difference the samples do not show. Each run's record is compared with the reference's
+// entry by entry (the link and what it did, in order): how far they are the same sequence, where they first
+// part, and their largest time difference before it.
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "studies/snap/snap_point.hpp"
+
+namespace tb::snap {
+
+// A run's record against the reference's.
+struct LogComparison {
+  size_t common = 0;               // entries equal in link and kind from the start
+  bool same = false;               // the two records are the same sequence
+  double time_error_max = kNoNumber;  // the largest |t_run - t_ref| over the common entries (s)
+  double departure_t = kNoNumber;  // where the records first part: the reference's entry's time (its last + where the run's is longer)
+  // Where the run, having parted, inserts `inserted` entries (positive) or omits -inserted of the reference's (negative)
+  // and then makes the reference's sequence to the end: how many, their links, and the largest time difference
+  // over the entries after them. rejoins false: no such count (the records part for good).
+  bool rejoins = false;
+  long inserted = 0;
+  std::vector<int> links;
+  double rest_time_error_max = kNoNumber;
+};
+LogComparison compare_logs(const std::vector<OwnSwitch>& reference, const std::vector<OwnSwitch>& run);
+
+// The touches (closed and left free by the same jump) of a record: how many, their jumps' loss (J), the first
+// and last time (s) and the links they touched (in order of first touch).
+struct TouchSummary {
+  long count = 0;
+  double loss = 0.0, first = kNoNumber, last = kNoNumber;
+  std::vector<int> links;
+};
+TouchSummary touches_of(const std::vector<OwnSwitch>& record);
+
+// The section of snap.md (after the runs' table) and the case's rows of snap_event_logs.csv (header
+// kEventLogCsvHeader, written by the caller). Runs whose form keeps no record are not listed.
+void write_event_logs(std::ostringstream& md, std::ostream& csv, const std::string& case_name, double t_end, double sample_interval,
+                      const SnapPoint& reference, const std::vector<const SnapPoint*>& others);
+inline constexpr const char* kEventLogCsvHeader =
+    "case,integrator,role,h,rtol,entries,snapped_held,touched_left_free,opened,held_at_length,touches_loss_J,"
+    "observer_switches,common_with_reference,same_as_reference,first_departure_s,time_error_max_s,inserted_then_same,"
+    "time_error_max_after_s\n";
+
+}  // namespace tb::snap
