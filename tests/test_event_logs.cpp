@@ -72,7 +72,7 @@ TEST_CASE("event logs: a run's record against the reference's, entry by entry, w
   }
 }
 
-TEST_CASE("event logs: the touches' count, span, links and loss; the log starts again with a new run", "[snap][event_logs]") {
+TEST_CASE("event logs: the touches' count, span, links and loss, and the log starting again with a new run", "[snap][event_logs]") {
   const int touched = int(LoggedSwitch::Kind::Touched);
   // Two touches in one jump at t = 2 (its loss on the first entry only), one alone at t = 3.
   const std::vector<OwnSwitch> r = {{1.0, 0, kSnapped, 0.5, 10.0}, {2.0, 3, touched, 1e-6, 1e-3}, {2.0, 4, touched, 0.0, 2e-3},
