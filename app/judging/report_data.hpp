@@ -67,7 +67,10 @@ struct RunRecord {
 struct CascadeRecord {
   int expected = 0, made = 0, matched = 0;
   double position_error = 0.0;  // m, max-norm at t_end against the reference
-  bool follows() const { return matched == expected && made == expected; }
+  // The study's verdict where it wrote one (snap_cables.csv's follows_cascade: an event-driven run is judged by its
+  // own record of jumps, the others by the observer's counts above); -1: not written (an older report), the counts decide.
+  int verdict = -1;
+  bool follows() const { return verdict >= 0 ? verdict == 1 : matched == expected && made == expected; }
 };
 
 // The stability map's row for a run at the case's own parameters (stability_map.csv, swept empty).

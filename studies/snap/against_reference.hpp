@@ -45,6 +45,7 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
 inline constexpr const char* kCableCsvHeader =
     "case,integrator,role,h,rtol,status,reference_switches,switches,matched,switch_time_err_max,energy_lost,"
     "lost_minus_reference,snap_loss_err_max,booked_total,booked_minus_lost,peak_tension,peak_time,peak_link,peak_tension_minus_reference,"
-    "energy_balance_err_max,overstretch_max_m,outward_rate_beyond_tolerance,momentum_err_max,position_err_end,steps,runtime_s\n";
+    "energy_balance_err_max,overstretch_max_m,outward_rate_beyond_tolerance,momentum_err_max,position_err_end,steps,runtime_s,"
+    "follows_cascade,cascade_judged_by\n";
 
 }  // namespace tb::snap

@@ -33,6 +33,11 @@ struct LogComparison {
 };
 LogComparison compare_logs(const std::vector<OwnSwitch>& reference, const std::vector<OwnSwitch>& run);
 
+// Whether a run's own record makes the reference's fast snaps (closing at kSlowSnap of the reference's fastest snap's
+// rate or more: the count of slower ones moves with the hybrid form's closing offset) in its order, link by link.
+inline constexpr double kSlowSnap = 1e-3;
+bool same_fast_snaps(const SnapRun& run, const SnapRun& reference);
+
 // The touches (closed and left free by the same jump) of a record: how many, their jumps' loss (J), the first
 // and last time (s) and the links they touched (in order of first touch).
 struct TouchSummary {

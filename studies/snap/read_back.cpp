@@ -21,8 +21,10 @@ void read_snap_back(const std::string& dir, ReportData& data) {
     if (!expected || !made || !matched) continue;  // a run that failed: no cascade to say
     const auto rtol = cell_number(row.at("rtol"));
     const double setting = rtol ? *rtol : cell_number_or_zero(row.at("h"));
+    const auto verdict = row.find("follows_cascade");  // absent from an older report's table
     data.cascades[{row.at("case"), row.at("integrator"), setting}] =
-        CascadeRecord{int(*expected), int(*made), int(*matched), position.value_or(0.0)};
+        CascadeRecord{int(*expected), int(*made), int(*matched), position.value_or(0.0),
+                      verdict == row.end() || verdict->second.empty() ? -1 : verdict->second == "yes" ? 1 : 0};
   }
   // The advice per target (absent from a report of an older version: no rows).
   const CsvTable advice = report_table(dir, "snap_advice.csv",
