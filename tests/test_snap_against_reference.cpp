@@ -133,3 +133,31 @@ TEST_CASE("snap study read back: the front page learns which runs left the refer
   CHECK_FALSE(data.cascade("C", "nonsmooth_rattle", 2.5e-4, 0.0));  // failed: no cascade to say
   CHECK_FALSE(data.cascade("C", "moreau_jean", 5e-4, 0.0));         // another step: not this run's
 }
+
+TEST_CASE("snap study read back: the study's own verdict (an event-driven run's record) overrides the observer's counts",
+          "[unilateral][snap][report_index]") {
+  // An event-driven run the observer read with 3 switches too many, on the cascade by its own record; one the observer
+  // read on it, whose record's fast snaps part from the reference's; a time-stepping run judged by the observer.
+  const std::filesystem::path dir = testing::scratch_dir("snap_read_back_verdict");
+  {
+    std::ofstream csv(dir / "snap_cables.csv");
+    csv << "case,integrator,role,h,rtol,status,reference_switches,switches,matched,position_err_end,follows_cascade,cascade_judged_by\n"
+           "C,rk45,reference,,1e-12,ok,,18,,,,\n"
+           "C,cvode,compared,,1e-05,ok,18,21,18,0.0014,yes,own record\n"
+           "C,ida,compared,,1e-07,ok,18,18,18,1e-05,no,own record\n"
+           "C,moreau_jean,compared,0.00025,,ok,18,18,18,0.01,yes,observer\n";
+  }
+  ReportData data;
+  read_snap_back(dir.string(), data);
+  std::filesystem::remove_all(dir);
+  const CascadeRecord* cvode = data.cascade("C", "cvode", 0.0, 1e-5);
+  REQUIRE(cvode);
+  CHECK(cvode->made == 21);  // the observer's counts kept for the words
+  CHECK(cvode->follows());
+  const CascadeRecord* ida = data.cascade("C", "ida", 0.0, 1e-7);
+  REQUIRE(ida);
+  CHECK_FALSE(ida->follows());
+  const CascadeRecord* mj = data.cascade("C", "moreau_jean", 2.5e-4, 0.0);
+  REQUIRE(mj);
+  CHECK(mj->follows());
+}
