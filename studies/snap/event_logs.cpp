@@ -192,17 +192,19 @@ void write_event_logs(std::ostringstream& md, std::ostream& csv, const std::stri
          << " (numbered from 0 at the payload; the fastest of them closes at " << number_or_dash(fastest_slow) << " /s, the slowest snap above the cut at " << number_or_dash(slowest_fast) << " /s); the jumps of slow snaps alone book " << number_or_dash(slow_loss) << " J of the "
          << number_or_dash(all_loss, 6) << " J all jumps book. A closing at a vanishing rate is a grazing decision: whether it happens at all "
             "depends on the gap's extremum, which moves with the state at first order, and its time on the square root of "
-            "that change, so such closings are the first thing an integration error changes. How many there are is set "
-            "by the hybrid form's event logic, not by the mechanics alone: with its closing offset (a closing is located "
-            "where the gap is that far beyond the length, 1e-9 of it) changed to 1e-8 and to 1e-10 (a temporary change, "
-            "rk45 at rtol 1e-12 on C_single_snap), the reference made 120 and 380 slow snaps instead of 143, and the same "
-            "47 fast ones at all three offsets; between offsets 1e-9 and 1e-10 its energy lost at t_end moved by 1.6e-6 J and "
-            "its payload by 5.6e-8 m, between 1e-9 and 1e-8 by 1.2e-5 J and 4.4e-7 m (its stretch at t_end 9.6e-9, 3.6e-8 "
-            "and 3.1e-7 m at 1e-10, 1e-9 and 1e-8): the offset is part of that reference's resolution, in energy above the "
-            "distance from its check, which shares it. They come from pairs of links resolved into alternating single-link "
-            "decisions whose flights the offset sets; whether the exact motion holds such a pair together (one impulse "
-            "problem over both would decide) was not determined. The fast snaps' column below compares the runs without "
-            "them.";
+            "that change, so such closings are the first thing an integration error changes. Most of them here are a "
+            "snap's echoes: a snap kicks a held link a few links away inwards through the slack rods' inertia, that link's "
+            "return kicks the first, each flight shallower than the last, until one would reach less than 100 closing "
+            "offsets from the length (a closing is located where the gap is that offset beyond it, 1e-10 of the length), "
+            "and the hybrid form holds that link, its inward rate stopped plastically and the loss booked. How many echoes "
+            "the reference resolves is set by that offset: with it changed by hand to 1e-9 and 1e-11 (rk45 at rtol 1e-12 "
+            "on C_single_snap) the reference made 91 and 114 entries instead of 104 (4 and 15 slow snaps instead of 10); "
+            "from the offset 1e-11 to 1e-10 its payload's path moved by 3.1e-10 m at most and its energy at t_end by "
+            "1.8e-8 J, from 1e-11 to 1e-9 by 2.7e-7 m and 7.0e-6 J: at 1e-10 the offset's share of the reference is below "
+            "its distance from its check in position (in energy, 1.8e-8 J, above it). An earlier form integrated the echoes down to the offset's own depth, "
+            "where their closing rates settled at the rate the free acceleration adds over the offset, sqrt(2 g'' offset "
+            "l): links 7 and 9 exchanged 143 slow snaps at 1e-9, a cycle the offset drove, each closing holding its link a "
+            "further offset out. The fast snaps' column below compares the runs without the slow ones.";
   }
   if (rt.count > 0)
     md << " Its touches fall between " << format_g(rt.first, 6) << " and " << format_g(rt.last, 6) << " s, on link" << (rt.links.size() > 1 ? "s " : " ")

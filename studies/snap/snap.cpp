@@ -814,7 +814,7 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "multiplier held at 0, switched and jumped by the same code as the hybrid ODE's) locate each switch (the gap reaching 0, the tension falling through 0) on their interpolant, "
         "apply the impact law there and restart (a link a jump opens is not also taken as closing in it, even where its rate "
         "along itself, the held phase's drift, points outwards: if that drift carries it beyond its length it closes at "
-        "the located closing of its own event function, at its release gap plus the closing offset of 1e-9 of its length beyond, by an impulse "
+        "the located closing of its own event function, at its release gap plus the closing offset of 1e-10 of its length beyond, by an impulse "
         "booked as any snap's); a run of rebounds that accumulates (Zeno, e > 0) is reported as a failure, "
         "never looped on. ida's taut mode is the Baumgarte-stabilised index-1 DAE (baumgarte_p = 10/s), and its length "
         "drifts as cvode's and rk45's do (its overstretch column: set by the tolerance and the closing offset, not by the "
