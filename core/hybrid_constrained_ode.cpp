@@ -21,9 +21,10 @@ constexpr double kShortFlight = 1e-6;
 }  // namespace
 
 HybridConstrainedOde::HybridConstrainedOde(std::unique_ptr<const ConstrainedMechanicalFormulation> form,
-                                           HybridTimeScales scales)
+                                           HybridTimeScales scales, HybridClosingRules closing)
     : form_(std::move(form)),
       scales_(scales),
+      closing_(closing),
       n_(form_->positions()),
       rows_(form_->constraints()),
       base_(2 * form_->positions() + form_->work_terms()),
@@ -33,6 +34,9 @@ HybridConstrainedOde::HybridConstrainedOde(std::unique_ptr<const ConstrainedMech
       zeno_(scales.time_scale) {
   for (int i = 0; i < rows_; ++i)
     if (form_->one_sided(i)) one_sided_.push_back(i);
+  if (!(std::isfinite(closing.closing_offset) && closing.closing_offset > 0.0 && std::isfinite(closing.held_flight_depth) &&
+        closing.held_flight_depth >= 0.0))
+    throw std::invalid_argument("the hybrid ODE needs a positive closing offset and a non-negative held flight depth");
   if (one_sided_.empty() || form_->work_terms() < 1)
     throw std::invalid_argument("the hybrid ODE needs a constrained form with one-sided rows and a work term for the impacts' loss");
   // The force scale: the applied forces at the start (a tension over it is O(1) where a link carries
@@ -118,13 +122,13 @@ void HybridConstrainedOde::switching_values(double t, const Eigen::VectorXd& y, 
                     ? (tension_value(lambda_up, i) - tension_value(lambda_down, i)) / (2e-7 * scales_.time_scale)
                     : 0.0;
     } else {
-      s[e] = g[i] / scale_[i] - y[base_ + rows_ + i] - HybridConstrainedOde::kGapOffset;
+      s[e] = g[i] / scale_[i] - y[base_ + rows_ + i] - closing_.closing_offset;
       rate[e] = Gv[i] / scale_[i];
     }
   }
 }
 
-bool HybridConstrainedOde::stop_inward_rate(Eigen::VectorXd& y) const {
+bool HybridConstrainedOde::stop_inward_rate(Eigen::VectorXd& y, double& taken) const {
   // The velocity projected onto the held rows' G v = 0 (M-orthogonally: M v+ + G_A^T P = M v), and the
   // energy that takes, 1/2 P^T (G v+ + G v), booked in W: the plastic limit of the accumulation of
   // micro-rebounds the held row stands for (each rebound's return a plastic snap; summed, the
@@ -139,7 +143,7 @@ bool HybridConstrainedOde::stop_inward_rate(Eigen::VectorXd& y) const {
   if (!x.allFinite()) return false;
   form_->constraint_jacobian_times(q, v, Gv);
   form_->constraint_jacobian_times(q, x, Gx);
-  double taken = 0.0;
+  taken = 0.0;
   for (int i = 0; i < rows_; ++i)
     if (active[i]) taken += 0.5 * P[i] * (Gx[i] + Gv[i]);
   y.segment(n_, n_) = x;
@@ -147,7 +151,7 @@ bool HybridConstrainedOde::stop_inward_rate(Eigen::VectorXd& y) const {
   return true;
 }
 
-bool HybridConstrainedOde::settle_modes(double t, Eigen::VectorXd& y) const {
+bool HybridConstrainedOde::settle_modes(double t, Eigen::VectorXd& y, std::vector<HeldFlight>* held_flights) const {
   bool changed = false;
   const Eigen::VectorXd q = y.head(n_);
   Eigen::VectorXd g, Gv, Hvv, Ga, a, lambda;
@@ -162,6 +166,7 @@ bool HybridConstrainedOde::settle_modes(double t, Eigen::VectorXd& y) const {
     const double rate_tol = 1e-9 * (Gv.cwiseAbs().maxCoeff() + v.cwiseAbs().maxCoeff() * scale_.cwiseSqrt().maxCoeff());
     int flip = -1;
     bool stop_flight = false;
+    HeldFlight flight;
     for (int i : one_sided_) {
       if (held(y, i)) {
         if (tension_value(lambda, i) < -kOpeningTension) flip = i;  // it would push
@@ -190,16 +195,21 @@ bool HybridConstrainedOde::settle_modes(double t, Eigen::VectorXd& y) const {
         // offset of 1e-9: links 7 and 9, 143 such snaps, each holding its link a further offset
         // out), a cycle the offset drove. A flight of depth kShallowFlight (header) returns with the offset's
         // share of its rate below 0.5 %; shallower ones end as the short flights above.
-        const bool shallow = Gv[i] < 0.0 && Gv[i] * Gv[i] / (2.0 * gdd * scale_[i]) <= HybridConstrainedOde::kShallowFlight;
+        const double depth = Gv[i] * Gv[i] / (2.0 * gdd * scale_[i]);
+        const bool shallow = Gv[i] < 0.0 && depth <= closing_.held_flight_depth;
         if (at_rest || short_flight || shallow) flip = i;
         stop_flight = (short_flight || shallow) && !at_rest;
+        if (stop_flight) flight = {i, Gv[i] / scale_[i], depth, 2.0 * -Gv[i] / gdd, 0.0};
       }
       if (flip >= 0) break;
     }
     if (flip < 0) return changed;
     set_held(y, flip, !held(y, flip), g[flip] / scale_[flip]);
     changed = true;
-    if (stop_flight && !stop_inward_rate(y)) return changed;
+    if (stop_flight) {
+      if (!stop_inward_rate(y, flight.taken)) return changed;
+      if (held_flights) held_flights->push_back(flight);
+    }
   }
   return changed;
 }
@@ -264,7 +274,8 @@ bool HybridConstrainedOde::apply_jump(double t, Eigen::VectorXd& y) const {
       else if (held(y, i) && Gv_plus[i] < -rate_tol) set_held(y, i, false, g[i] / scale_[i]);
     changed = true;
   }
-  changed = settle_modes(t, y) || changed;
+  std::vector<HeldFlight> held_flights;
+  changed = settle_modes(t, y, &held_flights) || changed;
   // Every free row's event function restarts on the slack side: a row the jump left free at or a
   // few ulps beyond its length (grazing, not closing: G_i v <= 0 and no pull to hold it) gets its
   // present gap as its release gap, so that its next closing is a sign change a locator sees.
@@ -273,20 +284,26 @@ bool HybridConstrainedOde::apply_jump(double t, Eigen::VectorXd& y) const {
       set_held(y, i, false, g[i] / scale_[i]);
       changed = true;
     }
-  log_jump(t, before, y, closing_rows, Gv);
+  log_jump(t, before, y, closing_rows, Gv, held_flights);
   return changed;
 }
 
 void HybridConstrainedOde::log_jump(double t, const Eigen::VectorXd& before, const Eigen::VectorXd& after,
-                                    const std::vector<bool>& closing_rows, const Eigen::VectorXd& closing_rate) const {
+                                    const std::vector<bool>& closing_rows, const Eigen::VectorXd& closing_rate,
+                                    const std::vector<HeldFlight>& held_flights) const {
   log_.begin_jump(t);
   for (size_t k = 0; k < one_sided_.size(); ++k) {
     const int i = one_sided_[k];
     const bool was = held(before, i), is = held(after, i);
+    const bool held_in_flight =
+        std::any_of(held_flights.begin(), held_flights.end(), [i](const HeldFlight& f) { return f.row == i; });
     if (was && !is) log_.add(t, int(k), LoggedSwitch::Kind::Opened);
     else if (!was && closing_rows[i])
       log_.add(t, int(k), is ? LoggedSwitch::Kind::Snapped : LoggedSwitch::Kind::Touched, closing_rate[i] / scale_[i]);
-    else if (!was && is) log_.add(t, int(k), LoggedSwitch::Kind::HeldAtLength);
+    else if (!was && is && !held_in_flight) log_.add(t, int(k), LoggedSwitch::Kind::HeldAtLength);
+    // After the row's other entry: a rebound or a held link's kick inwards, then held.
+    for (const HeldFlight& f : held_flights)
+      if (f.row == i) log_.add_held_flight(t, int(k), f.rate, f.depth, f.flight_time, f.taken);
   }
   log_.end_jump(after[2 * n_] - before[2 * n_]);
 }

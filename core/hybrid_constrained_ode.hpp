@@ -41,10 +41,22 @@ struct HybridTimeScales {
   double time_scale = 0.0;      // the fastest motion's time (s): Zeno's and the rate probes' unit
 };
 
+// Where the form locates a closing and which inward flights it holds instead of integrating, both
+// relative to a row's scale s_i (a link's length); a model may take them from its case ([model]
+// closing_offset and held_flight_depth on Model C) so that a study can measure their share of a run.
+struct HybridClosingRules {
+  double closing_offset = 1e-10;    // HybridConstrainedOde::kGapOffset
+  double held_flight_depth = 1e-8;  // HybridConstrainedOde::kShallowFlight; 0: every inward flight integrated
+};
+
 class HybridConstrainedOde final : public OdeFormulation {
  public:
   // The form must have one-sided rows and a work term (it throws std::invalid_argument otherwise).
-  HybridConstrainedOde(std::unique_ptr<const ConstrainedMechanicalFormulation> form, HybridTimeScales scales);
+  // Throws std::invalid_argument where the closing rules are not finite, the offset not positive or the
+  // depth negative.
+  HybridConstrainedOde(std::unique_ptr<const ConstrainedMechanicalFormulation> form, HybridTimeScales scales,
+                       HybridClosingRules closing = {});
+  const HybridClosingRules& closing_rules() const { return closing_; }
   IntegratedConstraints integrated_constraints() const override { return {true, true}; }
   int state_size() const override { return base_ + 2 * rows_; }
   Eigen::VectorXd initial_state() const override;
@@ -63,24 +75,35 @@ class HybridConstrainedOde final : public OdeFormulation {
   // every probe, and the no-op jumps that followed came 1000 times within 1e-10 s on a ten-link
   // cable). The snap is located this far beyond the length, a time error of kGapOffset l / v_r, and
   // a closing's rate gains sqrt(2 g'' kGapOffset l) from the free acceleration g'' over that
-  // distance; flights no deeper than 100 offsets are held instead (settle_modes), so the offset sets
-  // where the resolved sequence of a snap's echoes ends. Measured on C_single_snap (the explicit
-  // Runge-Kutta reference at rtol 1e-12, this constant changed by hand): the payload's path at 1e-9 is 2.7e-7 m and its energy
-  // at t_end 7.0e-6 J from the path at 1e-11; at 1e-10 3.1e-10 m and 1.8e-8 J, so 1e-10.
+  // distance; flights no deeper than the held flight depth are held instead (settle_modes), so the two rules set
+  // where the resolved sequence of a snap's echoes ends. Measured on C_single_snap (the explicit Runge-Kutta
+  // reference at rtol 1e-12, the snap study's rules table): from 1e-10 to 1e-11 and 1e-12 the same 116 record
+  // entries, the configuration at t_end 3.9e-7 and 4.3e-7 m and the energy lost 1.8e-8 and 2.0e-8 J away, about
+  // linear in the offset (a slow closing's time error offset l / v_r is largest where v_r is least); 1e-12 of a
+  // length is a few thousand ulps, close to what a loose BDF interpolant mistakes for a sign change (above).
   // Public: a closing's own event time is its contact's plus this over its rate (the tests' exact answer).
+  // The default of HybridClosingRules::closing_offset.
   static constexpr double kGapOffset = 1e-10;
   // A free row at its length moving inwards whose flight reaches no deeper than this (relative to its
   // length: G v^2 / (2 g'' s)) is held and its inward rate stopped plastically, as a flight too short
   // to integrate is (settle_modes): 100 closing offsets, where the offset's share of its return's rate is
-  // below 0.5 %.
+  // below 0.5 %. The default of HybridClosingRules::held_flight_depth.
   static constexpr double kShallowFlight = 100.0 * kGapOffset;
+  // A row held in flight by settle_modes: what the flight would have been and what the hold took.
+  struct HeldFlight {
+    int row = 0;
+    double rate = 0.0;         // G_i v / s_i when held (1/s; < 0: inwards)
+    double depth = 0.0;        // the flight's depth, (G_i v)^2 / (2 g'' s_i), relative to the length
+    double flight_time = 0.0;  // its duration back to the length, 2 |G_i v| / g'' (s)
+    double taken = 0.0;        // the energy its plastic stop took, booked in W (J)
+  };
 
  private:
   // Each one-sided row whose mode the jump from `before` to `after` changed, or that closed in it
   // (closing_rows: the impulse problem's rows, a closing one not held before; closing_rate: G v before the
   // jump, every row), and the loss it booked.
   void log_jump(double t, const Eigen::VectorXd& before, const Eigen::VectorXd& after, const std::vector<bool>& closing_rows,
-                const Eigen::VectorXd& closing_rate) const;
+                const Eigen::VectorXd& closing_rate, const std::vector<HeldFlight>& held_flights) const;
   // The held rows' multipliers at y (the stabilised equations'), all rows; false where singular.
   bool multipliers(double t, const Eigen::VectorXd& y, Eigen::VectorXd& lambda) const;
   bool held(const Eigen::VectorXd& y, int row) const { return y[base_ + row] > 0.5; }
@@ -95,12 +118,15 @@ class HybridConstrainedOde final : public OdeFormulation {
   double tension_value(const Eigen::VectorXd& lambda, int row) const;
   // Projects v onto the held rows' G v = 0 and books the energy that takes (a link held at the end of
   // an accumulation of micro-rebounds). False where the system is singular.
-  bool stop_inward_rate(Eigen::VectorXd& y) const;
-  // The acceleration-level modes (header). Returns whether a mode changed.
-  bool settle_modes(double t, Eigen::VectorXd& y) const;
+  // `taken`: the energy it took (J).
+  bool stop_inward_rate(Eigen::VectorXd& y, double& taken) const;
+  // The acceleration-level modes (header). Returns whether a mode changed; the rows it held in flight,
+  // where asked.
+  bool settle_modes(double t, Eigen::VectorXd& y, std::vector<HeldFlight>* held_flights = nullptr) const;
 
   std::unique_ptr<const ConstrainedMechanicalFormulation> form_;
   HybridTimeScales scales_;
+  HybridClosingRules closing_;
   int n_, rows_, base_;
   std::vector<int> one_sided_;
   std::vector<bool> equality_;

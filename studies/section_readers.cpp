@@ -20,14 +20,15 @@ void refuse_unless_it_runs_the_case(TableReader& table, const std::string& key, 
 }
 
 std::vector<std::shared_ptr<const Model>> model_variants(TableReader& table, const SectionInputs& in,
-                                                         const std::string& key, const std::vector<double>& values) {
+                                                         const std::string& key, const std::vector<double>& values,
+                                                         const std::string& values_key) {
   std::vector<std::shared_ptr<const Model>> out;
   for (double v : values) {
     try {
       out.push_back(build_model_variant(*in.catalogue.find_model(in.c.model_name), in.c.file, toml_table(in.model),
                                         toml_table(in.initial), key, v));
     } catch (const InputError& e) {
-      table.fail("values", "values the model accepts for " + key, format_g(v) + " (" + e.what() + ")");
+      table.fail(values_key, "values the model accepts for " + key, format_g(v) + " (" + e.what() + ")");
     }
   }
   return out;

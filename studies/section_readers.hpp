@@ -22,10 +22,11 @@ const IntegratorInfo& read_integrator(TableReader& table, const std::string& key
 void refuse_unless_it_runs_the_case(TableReader& table, const std::string& key, const SectionInputs& in,
                                     const IntegratorInfo& info);
 
-// One model per value of `key`; a value the model refuses fails the table's key 'values' with
+// One model per value of `key`; a value the model refuses fails the table's key `values_key` with
 // the model's reason.
 std::vector<std::shared_ptr<const Model>> model_variants(TableReader& table, const SectionInputs& in,
-                                                         const std::string& key, const std::vector<double>& values);
+                                                         const std::string& key, const std::vector<double>& values,
+                                                         const std::string& values_key = "values");
 
 // What the event studies' tables (slack_taut, snap) read alike, each key checked: t_end (default and
 // bound: the case's), steps (at least the order rule's points; default the case's [report] steps; each

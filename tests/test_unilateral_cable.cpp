@@ -77,8 +77,9 @@ pp::InitialCondition pendulum_drop() {
 HybridTimeScales generic_scales(const pp::Parameters& p) {
   return {4.0 * std::sqrt(p.g / p.l), std::sqrt(p.l / p.g)};
 }
-HybridConstrainedOde generic_hybrid_pendulum(const pp::Parameters& p, const pp::InitialCondition& ic) {
-  return HybridConstrainedOde(std::make_unique<pp::ConstrainedForm>(p, ic), generic_scales(p));
+HybridConstrainedOde generic_hybrid_pendulum(const pp::Parameters& p, const pp::InitialCondition& ic,
+                                             HybridClosingRules closing = {}) {
+  return HybridConstrainedOde(std::make_unique<pp::ConstrainedForm>(p, ic), generic_scales(p), closing);
 }
 
 }  // namespace
@@ -410,7 +411,10 @@ TEST_CASE("generic hybrid ODE at a grazing link: a short or shallow inward fligh
   // The pendulum's link at its length plus a few ulps, moving tangentially at 2 m/s (so the free
   // motion would stretch it: g'' = |v|^2 + g r_z > 0) and inwards at v_r.
   const pp::Parameters p = unilateral_pendulum();
-  const HybridConstrainedOde generic = generic_hybrid_pendulum(p, pendulum_drop());
+  // The default rules, and a form that holds no shallow flight (held_flight_depth 0: every flight longer than
+  // 1e-6 time scales integrated).
+  const double depth_rule = GENERATE(HybridConstrainedOde::kShallowFlight, 0.0);
+  const HybridConstrainedOde generic = generic_hybrid_pendulum(p, pendulum_drop(), {HybridConstrainedOde::kGapOffset, depth_rule});
   const double T = generic_scales(p).time_scale;
   const double angle = 0.4;
   const Eigen::Vector2d r_hat(std::sin(angle), std::cos(angle)), t_hat(std::cos(angle), -std::sin(angle));
@@ -428,13 +432,25 @@ TEST_CASE("generic hybrid ODE at a grazing link: a short or shallow inward fligh
     // Its depth relative to the length: (G v)^2 / (2 g'' s) with G v = l v_r and s = l^2.
     const double depth = v_r * v_r / (2.0 * gdd_per_l);
     INFO("v_r = " << v_r << ": flight back 2 |v_r| l / g'' = " << 2 * std::abs(v_r) * p.l / gdd_per_l << " s, depth " << depth);
-    if (2.0 * std::abs(v_r) * p.l / gdd_per_l <= 1e-6 * T || depth <= HybridConstrainedOde::kShallowFlight) {
+    const double flight_time = 2.0 * std::abs(v_r) * p.l / gdd_per_l;
+    INFO("held_flight_depth " << depth_rule);
+    if (flight_time <= 1e-6 * T || depth <= depth_rule) {
       CHECK(y[5] == 1.0);  // held: the flight is below what an event-driven method resolves
       // Beyond rest along itself (1e-9 of the speed times l), its inward rate is stopped plastically and
       // the loss 1/2 m v_r^2 booked: the rebounds' plastic limit. At rest within that, it is left.
       if (std::abs(v_r) > 1e-8) {
         CHECK(std::abs(y.segment<2>(2).dot(y.head<2>().normalized())) <= 1e-12 * std::abs(v_r) + 1e-15);
         CHECK(std::abs(y[4] - 0.5 * p.m * v_r * v_r) <= 1e-6 * 0.5 * p.m * v_r * v_r);
+        // The form's record names the hold and the flight it truncated: rate G v / s = v_r / l, its depth and
+        // duration, and the loss it booked.
+        REQUIRE(!generic.jump_log()->records().empty());
+        const LoggedSwitch& hold = generic.jump_log()->records().back();
+        CHECK(hold.kind == LoggedSwitch::Kind::HeldInFlight);
+        CHECK(hold.element == 0);
+        CHECK(std::abs(hold.closing_rate - v_r / p.l) <= 1e-9 * std::abs(v_r / p.l));
+        CHECK(std::abs(hold.flight_depth - depth) <= 1e-6 * depth);
+        CHECK(std::abs(hold.flight_time - flight_time) <= 1e-6 * flight_time);
+        CHECK(std::abs(hold.flight_loss - 0.5 * p.m * v_r * v_r) <= 1e-6 * 0.5 * p.m * v_r * v_r);
       } else {
         CHECK(y[4] == 0.0);
       }

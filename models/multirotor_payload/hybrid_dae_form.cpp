@@ -8,10 +8,10 @@ namespace {
 using RowMajor3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
 }  // namespace
 
-HybridDaeForm::HybridDaeForm(const Parameters& p, const InitialCondition& ic, HybridTimeScales scales)
+HybridDaeForm::HybridDaeForm(const Parameters& p, const InitialCondition& ic, HybridTimeScales scales, HybridClosingRules closing)
     : dae_(p, ic),
       constrained_(p, ic),
-      switches_(std::make_unique<ConstrainedForm>(p, ic), scales),
+      switches_(std::make_unique<ConstrainedForm>(p, ic), scales, closing),
       m_(p.multirotors),
       n_(p.links),
       dae_size_(dae_.state_size()),

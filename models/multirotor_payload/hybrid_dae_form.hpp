@@ -29,7 +29,7 @@ namespace tb::multirotor_payload {
 
 class HybridDaeForm final : public DaeFormulation {
  public:
-  HybridDaeForm(const Parameters& p, const InitialCondition& ic, HybridTimeScales scales);
+  HybridDaeForm(const Parameters& p, const InitialCondition& ic, HybridTimeScales scales, HybridClosingRules closing = {});
   IntegratedConstraints integrated_constraints() const override { return {true, true}; }
   int state_size() const override { return dae_size_ + 1 + 2 * rows_; }
   Eigen::VectorXd initial_state() const override;

@@ -52,6 +52,11 @@ struct Parameters {
   // The "no events" baseline's links (discretisation "penalty", penalty_links.hpp): each link's contact
   // frequency against the rest of the cable held rigid (rad/s); 0: no penalty discretisation (it is opt-in).
   double penalty_frequency = 0.0;
+  // The hybrid forms' closing rules (core/hybrid_constrained_ode.hpp: HybridClosingRules), relative to the
+  // link length: where a closing is located beyond the length, and the inward flights held instead of
+  // integrated. Case keys so that the snap study can measure their share of its reference.
+  double closing_offset = 1e-10;
+  double held_flight_depth = 1e-8;
   double link_length() const { return cable_length / links; }
   // Constant inertial thrust of multirotor a (SPEC): its share of the total weight, its own
   // mass and cable plus 1/m of the payload, upward: f = -(m_Q + n m_i + m_p/m) g e3.

@@ -44,6 +44,19 @@ std::shared_ptr<const Model> build_from_case(TableReader& model, TableReader& in
       model.fail("restitution", "Newton's coefficient of restitution e in [0, 1]", format_g(p.restitution));
     // The "no events" baseline's links (discretisation "penalty"); absent, the default (unilateral_model.cpp).
     if (model.has("penalty_frequency")) p.penalty_frequency = model.positive("penalty_frequency");
+    // The event-driven forms' closing rules, relative to the link length (HybridClosingRules): a closing is
+    // located closing_offset beyond the length; an inward flight no deeper than held_flight_depth is held.
+    if (model.has("closing_offset")) {
+      p.closing_offset = model.positive("closing_offset");
+      if (!(p.closing_offset <= 1e-6))
+        model.fail("closing_offset", "a closing offset in (0, 1e-6] of the link length", format_g(p.closing_offset));
+    }
+    if (model.has("held_flight_depth")) {
+      p.held_flight_depth = model.non_negative("held_flight_depth");
+      if (!(p.held_flight_depth <= 1e-4))
+        model.fail("held_flight_depth", "a held flight depth in [0, 1e-4] of the link length (0: every flight integrated)",
+                   format_g(p.held_flight_depth));
+    }
     if (!p.attachment_offset.isZero(0.0))
       model.fail("attachment_offset", "[0, 0, 0] with link = \"unilateral\" (a slack cable on an offset attachment is not built)",
                  "a non-zero offset");

@@ -25,16 +25,17 @@ std::shared_ptr<const Model> make_unilateral_model(const Parameters& p, const In
   // The held links' Baumgarte rate and the hybrid form's time unit: a link's fall time sqrt(l / g),
   // as the unilateral pendulum's 4 sqrt(g / l).
   const HybridTimeScales scales{4.0 * std::sqrt(p.g / l), std::sqrt(l / p.g)};
+  const HybridClosingRules closing{p.closing_offset, p.held_flight_depth};
   FormulationMenu::Item hybrid{FormulationKind::EmbeddedOde,
-                               [p, ic, scales]() -> std::unique_ptr<Formulation> {
-                                 return std::make_unique<HybridConstrainedOde>(std::make_unique<ConstrainedForm>(p, ic), scales);
+                               [p, ic, scales, closing]() -> std::unique_ptr<Formulation> {
+                                 return std::make_unique<HybridConstrainedOde>(std::make_unique<ConstrainedForm>(p, ic), scales, closing);
                                },
                                "", ""};
   // IDA's: the same switches and jumps on the Baumgarte DAE with a slack link's multiplier held at 0
   // (hybrid_dae_form.hpp).
   FormulationMenu::Item hybrid_dae{FormulationKind::IndexOneDae,
-                                   [p, ic, scales]() -> std::unique_ptr<Formulation> {
-                                     return std::make_unique<HybridDaeForm>(p, ic, scales);
+                                   [p, ic, scales, closing]() -> std::unique_ptr<Formulation> {
+                                     return std::make_unique<HybridDaeForm>(p, ic, scales, closing);
                                    },
                                    "", ""};
   std::vector<FormulationMenu::Item> items{

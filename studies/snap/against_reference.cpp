@@ -16,10 +16,57 @@
 #include "studies/snap/cheapest_runs.hpp"
 #include "studies/snap/compliant_against_reference.hpp"
 #include "studies/snap/series_fit.hpp"
+#include "studies/snap/snap.hpp"
 
 namespace tb::snap {
 
 namespace {
+
+// The reference under other closing rules (SnapSection::variant_models), against the reference: its own record, its
+// fast snaps, its configuration and energy lost at t_end; the finer rules' distances enter the floors.
+void write_reference_variants(std::ostringstream& md, const Model& model, const SnapSection& section, const SnapRun& ref,
+                              double check_distance, double position_floor, double energy_floor) {
+  if (ref.variants.empty()) return;
+  std::vector<std::vector<std::string>> rows;
+  const auto held_in_flight = [](const std::vector<OwnSwitch>& record) {
+    long n = 0;
+    for (const OwnSwitch& s : record) n += s.what() == LoggedSwitch::Kind::HeldInFlight;
+    return n;
+  };
+  rows.push_back({"the reference: " + [&] {
+                    std::string words;
+                    for (size_t k = 0; k < section.variant_keys.size(); ++k)
+                      if (words.find(section.variant_keys[k]) == std::string::npos)
+                        words += (words.empty() ? "" : ", ") + section.variant_keys[k] + " = " + format_g(section.variant_base_values[k]);
+                    return words;
+                  }(),
+                  std::to_string(ref.own_switches.size()) + " (" + std::to_string(held_in_flight(ref.own_switches)) + ")", "—", "—", "—", "—"});
+  for (size_t k = 0; k < ref.variants.size() && k < section.variant_keys.size(); ++k) {
+    const ReferenceVariant& v = ref.variants[k];
+    const bool finer = section.variant_values[k] < section.variant_base_values[k];
+    const std::string name = section.variant_keys[k] + " = " + format_g(section.variant_values[k]) + (finer ? " (finer)" : " (coarser)");
+    if (!v.outcome.ok()) {
+      rows.push_back({name, "failed: " + v.outcome.describe(), "—", "—", "—", "—"});
+      continue;
+    }
+    SnapRun as_run;
+    as_run.own_switches = v.own_switches;
+    rows.push_back({name, std::to_string(v.own_switches.size()) + " (" + std::to_string(held_in_flight(v.own_switches)) + ")",
+                    same_fast_snaps(as_run, ref) ? "the same" : "parts",
+                    number_or_dash(configuration_distance(model, v.final_physical, ref.final_physical)),
+                    number_or_dash(std::abs(v.energy_lost - ref.energy_lost)), finer ? "yes" : "no"});
+  }
+  md << "\nThe closing rules the reference and its check share (core/hybrid_constrained_ode.hpp, the case's [model] "
+        "closing_offset and held_flight_depth, relative to the link length): a closing is located where the gap is the "
+        "offset beyond the length, and a link left moving inwards whose flight back would be shallower than the depth is "
+        "held (the method paragraph). The reference again, the same solver and tolerance, with one rule changed at a time "
+        "(entries: its own record's, in brackets its holds in flight; fast snaps: closing at "
+     << format_g(kSlowSnap) << " of the reference's fastest rate or more, against the reference's):\n\n";
+  markdown::table(md, {"rules", "entries (held in flight)", "fast snaps", "configuration at t_end, Δ (m)", "energy lost, Δ (J)", "in the floors"}, rows);
+  md << "\nThe finer rules' largest distances enter the floors below with the check's (" << number_or_dash(check_distance)
+     << " m): the position floor is " << number_or_dash(position_floor) << " m and the energy floor " << number_or_dash(energy_floor)
+     << " J. A coarser rule shows how fast the reference moves with it; it does not bound the reference's error.\n";
+}
 
 // The round-off of an energy difference on Model C, in ulps of the case's energy scale E_s (the largest
 // kinetic energy): E also holds the gravity's and the thrust's potential, larger than E_s, and the
@@ -290,8 +337,10 @@ void write_slopes(std::ostringstream& md, const Model& model, const std::vector<
         "status is judged) for the energy. "
         "Only runs that follow the reference's cascade (every switch matched, none added) and are not flagged for an "
         "energy gain enter a fit; a slope whose 95% "
-        "interval reaches 0 is inconclusive. Floors: the resolution for the position; for the energy the larger of the "
-        "resolution and the reference's own booked − lost, and for the overstretch the reference's own (the hybrid "
+        "interval reaches 0 is inconclusive. Floors: for the position the larger of the resolution and the finer closing "
+        "rules' distance (the rules table above); for the energy the largest of those and the reference's own booked − "
+        "lost; for the overstretch the reference's own (a held link's Baumgarte-stabilised drift at the reference's "
+        "tolerance, and a closing located the offset beyond the length; which of the two sets it was not separated; the hybrid "
         "form's floors, shared by both its families, rk45 and cvode on the hybrid ODE; ida's DAE can stand below them, "
         "and its fits use the same floors, so a point of ida's below a floor is left out as if on it).\n\n";
   struct Quantity {
@@ -419,11 +468,22 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
   // an event-driven method of another family at the same tolerance).
   const bool have_check = have_reference && check && check->measured.outcome.ok();
   const AgainstReference agreement = have_check ? judge(model, check->measured, ref, t_end) : AgainstReference{};
-  const double position_floor = have_check ? agreement.position_error : kNoNumber;
-  // The energy's floor: the resolution, or the hybrid form's own booked - lost where larger (shared by both
-  // families, so not in their distance).
+  // The reference again under finer closing rules ([report.snap] reference_variants: a model number below the case's):
+  // how far the rules the reference and its check share move it, which their distance cannot show.
+  const SnapSection& section = *c.section<SnapSection>();
+  double rules_position = 0.0, rules_energy = 0.0;
+  for (size_t k = 0; have_reference && k < ref.variants.size() && k < section.variant_keys.size(); ++k) {
+    const ReferenceVariant& v = ref.variants[k];
+    if (!v.outcome.ok() || !(section.variant_values[k] < section.variant_base_values[k])) continue;
+    rules_position = std::max(rules_position, configuration_distance(model, v.final_physical, ref.final_physical));
+    rules_energy = std::max(rules_energy, std::abs(v.energy_lost - ref.energy_lost));
+  }
+  // The position's floor: the resolution, or the finer rules' distance where larger.
+  const double position_floor = have_check ? std::max(agreement.position_error, rules_position) : kNoNumber;
+  // The energy's floor: the resolution, the hybrid form's own booked - lost (shared by both families, so not in
+  // their distance), or the finer rules' distance, whichever is largest.
   const double energy_floor =
-      have_check ? std::max(std::abs(agreement.lost_minus_reference), std::abs(ref.booked_total - ref.energy_lost)) : kNoNumber;
+      have_check ? std::max({std::abs(agreement.lost_minus_reference), std::abs(ref.booked_total - ref.energy_lost), rules_energy}) : kNoNumber;
   md << "; its check is " << (check ? check->key.label() + " at rtol " + format_g(check->rtol) : std::string("—"))
      << " (another family, with its own root finder), and their distance is the resolution of every error below (an error at or "
         "below it is the reference's, not the run's).\n\n";
@@ -449,6 +509,7 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
         {"configuration at t_end (m)", "—", have_check ? delta(agreement.position_error) + " (max-norm distance)" : "—"}};
     markdown::table(md, {"the reference over [0, " + format_g(t_end) + "] s", "value", "its check: its value, or Δ = its difference from the reference"}, rows);
   }
+  write_reference_variants(md, model, section, ref, agreement.position_error, position_floor, energy_floor);
   md << "\nThe reference and its check share the hybrid form (core/hybrid_constrained_ode.hpp: the held links' "
         "stabilisation, the held/free decisions at links near zero tension, the closing events' offset, the impulse "
         "problem) and the observer; their distance bounds the integration's error, not those parts'. Quantities the two "
@@ -502,8 +563,8 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
         "it, and this page does not measure each extra switch's depth, so it does not tell the two apart (the switch-by-switch "
         "table names the switches; the run's position error at t_end is in its row). Switches are the observer's reading at "
         "its samples (at the interval the reference's paragraph above gives): a link that opens and closes again within one sample interval is not "
-        "seen, in the reference or in a run, and is not matched (on C_single_snap the reference's own record holds 370 "
-        "entries against the observer's 40 switches: \"Every jump\", below, compares the event-driven runs' own records, "
+        "seen, in the reference or in a run, and is not matched (the reference's own record holds more "
+        "entries than the observer's switches: \"Every jump\", below, compares the event-driven runs' own records, "
         "which see every jump, with the reference's, so that a run \"on\" the observer's cascade can still be read as "
         "having made another sequence of slow snaps). The "
         "comparison tables (summary.md) judge each run by the suite's instability criterion instead (an energy gain "
@@ -687,8 +748,7 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
         "|P − P0| ≤ 2e-11 N s in every run that reached t_end without a gain; the 8.7e-10 N s its status flags at 5e-4 "
         "came with the 3.9 J gain and was not traced. On C_cooperative_snap its energy lost settles at 0.1591067 J "
         "(0.159106714, 0.159106729 and 0.159106733 J at h = 1.56e-5, 7.8e-6 and 3.9e-6; booked 0.159106736 J at all "
-        "three), 2.52e-7 J below the reference's 0.15910699 J "
-        "(booked 2.1e-9 J more), 95 times the reference's distance from its check, which shares its hybrid form and so "
+        "three), 2.52e-7 J below the reference's 0.15910699 J, 95 times the reference's distance from its check, which shares its hybrid form and so "
         "cannot decide between them. A trace of each impact's booked loss (this method at h = 1.56e-5, 7.8e-6 and 3.9e-6, "
         "the reference at rtol 1e-12, with the earlier closing offset of 1e-9, when the gap was 2.35e-7 J) puts the difference at the cascade's last two snaps: the first four agree to 6e-10 J; "
         "at the payload links' snap (0.215956 s) this method books 1.26e-7 to 1.33e-7 J more over the three steps; and the "
@@ -701,15 +761,16 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
         "reference's loss (4.2e-7 J off at rtol 1e-9, 2.9e-8 J, a ninth of that gap, at 1e-10: the slopes table's "
         "|energy lost − reference's|): a second formulation of the motion between events agrees with the reference, whose "
         "integration its check already bounds (Δ above); the jumps and decisions all three share remain the candidates. "
-        "The hybrid form's closing offset (a closing located where the gap is 1e-10 of the length beyond it) is not the "
-        "cause: at the earlier offset of 1e-9 the reference lost 1.7e-8 J less, and the gap was 2.35e-7 J, so the "
-        "offset moves the reference away from this method's loss, not towards it. "
-        "On C_single_snap at rtol 1e-10 cvode's and ida's own records are the reference's, entry by entry (104 entries), "
+        "The hybrid form's closing rules are not the cause: the rules table above gives the reference's energy lost "
+        "within 1.9e-9 J of itself with the closing offset at a tenth and a hundredth, and unchanged with the hold depth "
+        "at a tenth or ten times (no hold in flight on this case), under a hundredth of that gap. "
+        "On C_single_snap at rtol 1e-10 cvode's and ida's own records are the reference's, entry by entry (116 entries, 12 of them holds in flight), "
         "and the observer reads their switches within 2.3e-8 and 2.2e-9 s of the reference's (2.4e-7 and 6.2e-8 s at "
         "1e-9). With the earlier form, which integrated a snap's echoes down to its closing offset (C_single_snap's "
         "\"Every jump\" section), both codes made slow exchanges between links 7 and 9 that the reference did not, "
         "and their switches stood 4.2e-6 s off at 1e-10, ten times further than at 1e-9, a cause not found then; "
-        "with the echoes held below 100 offsets' depth that tenfold step is gone. "
+        "with the present form (the echoes held and the offset a tenth, two changes at once) that tenfold step is not "
+        "seen, and which change removed it was not separated. "
         "Flagged statuses: see above.\n";
   // The energy's scale: the motion's, E_s (the case's, as every status is judged), not the snaps' loss, which a
   // dissipating scheme's error exceeds many times (Moreau-Jean's 0.36 J against the cooperative case's 0.159 J:

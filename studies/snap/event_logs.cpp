@@ -75,8 +75,11 @@ namespace {
 
 
 struct KindCounts {
-  long snapped = 0, touched = 0, opened = 0, held = 0;
+  long snapped = 0, touched = 0, opened = 0, held = 0, held_in_flight = 0;
   double snap_rate_min = kNoNumber, touch_rate_max = kNoNumber;  // over the closings (1/s)
+  // Over the holds in flight: the fastest inward rate stopped (1/s), the deepest and longest flight (relative to the
+  // length; s), and the energy the stops took together (J).
+  double flight_rate_max = 0.0, flight_depth_max = 0.0, flight_time_max = 0.0, flight_loss = 0.0;
 };
 KindCounts count_kinds(const std::vector<OwnSwitch>& record) {
   KindCounts k;
@@ -91,6 +94,13 @@ KindCounts count_kinds(const std::vector<OwnSwitch>& record) {
         break;
       case LoggedSwitch::Kind::Opened: ++k.opened; break;
       case LoggedSwitch::Kind::HeldAtLength: ++k.held; break;
+      case LoggedSwitch::Kind::HeldInFlight:
+        ++k.held_in_flight;
+        k.flight_rate_max = std::max(k.flight_rate_max, std::abs(s.closing_rate));
+        k.flight_depth_max = std::max(k.flight_depth_max, s.flight_depth);
+        k.flight_time_max = std::max(k.flight_time_max, s.flight_time);
+        k.flight_loss += s.flight_loss;
+        break;
     }
   return k;
 }
@@ -143,10 +153,21 @@ void write_event_logs(std::ostringstream& md, std::ostream& csv, const std::stri
         "the stabilisation's terms) does not take through 0. The event-driven methods' "
         "forms record every jump they make (core/jump_log.hpp): each link whose mode changed, and how — snapped (an "
         "impulse, then held), touched (an impulse, and left free by the same jump: a graze, which held would push; or a "
-        "rebound), opened (held, then free), held at its length (free, not closing, held by the modes' acceleration test).\n\n"
+        "rebound), opened (held, then free), held at its length (free, not closing, held by the modes' acceleration test), "
+        "held in flight (at its length and moving inwards after the jump's impulses, a rebound or a held link kicked "
+        "inwards by another's snap, whose flight back would be shorter than 1e-6 of the form's time scale or shallower "
+        "than the case's held_flight_depth: held with its inward rate stopped plastically, the loss booked; the method "
+        "paragraph says why).\n\n"
         "The reference's record over the horizon: "
      << ref.own_switches.size() << " entries, " << rk.snapped << " snapped, " << rk.touched << " touched, " << rk.opened << " opened, "
-     << rk.held << " held at length; the observer's list has " << ref.switches.size() << " switches.";
+     << rk.held << " held at length, " << rk.held_in_flight << " held in flight; the observer's list has " << ref.switches.size()
+     << " switches.";
+  if (rk.held_in_flight > 0)
+    md << " Its holds in flight stopped inward rates up to " << format_g(rk.flight_rate_max, 3)
+       << " /s (the gap's rate over the link's length), of flights that would have reached at most " << format_g(rk.flight_depth_max, 3)
+       << " of the length inside it and lasted at most " << format_g(rk.flight_time_max, 3) << " s, and took "
+       << format_g(rk.flight_loss, 3) << " J together: each hold moves its link by at most its flight's depth and its loss "
+          "earlier by at most its flight's time (the method paragraph).";
   // Its slowest snaps: a closing at a vanishing rate is a grazing decision (whether the gap reaches the length at
   // all moves with the state at second order), the first thing an integration error changes.
   const double fastest = fastest_snap(ref.own_switches);
@@ -194,17 +215,15 @@ void write_event_logs(std::ostringstream& md, std::ostream& csv, const std::stri
             "depends on the gap's extremum, which moves with the state at first order, and its time on the square root of "
             "that change, so such closings are the first thing an integration error changes. Most of them here are a "
             "snap's echoes: a snap kicks a held link a few links away inwards through the slack rods' inertia, that link's "
-            "return kicks the first, each flight shallower than the last, until one would reach less than 100 closing "
-            "offsets from the length (a closing is located where the gap is that offset beyond it, 1e-10 of the length), "
-            "and the hybrid form holds that link, its inward rate stopped plastically and the loss booked. How many echoes "
-            "the reference resolves is set by that offset: with it changed by hand to 1e-9 and 1e-11 (rk45 at rtol 1e-12 "
-            "on C_single_snap) the reference made 91 and 114 entries instead of 104 (4 and 15 slow snaps instead of 10); "
-            "from the offset 1e-11 to 1e-10 its payload's path moved by 3.1e-10 m at most and its energy at t_end by "
-            "1.8e-8 J, from 1e-11 to 1e-9 by 2.7e-7 m and 7.0e-6 J: at 1e-10 the offset's share of the reference is below "
-            "its distance from its check in position (in energy, 1.8e-8 J, above it). An earlier form integrated the echoes down to the offset's own depth, "
+            "return kicks the first, each flight shallower than the last, until one would reach less than the hold depth "
+            "inside the length (the case's held_flight_depth; a closing is located where the gap is the closing offset beyond it), "
+            "and the hybrid form holds that link, its inward rate stopped plastically and the loss booked (\"held in flight\"). "
+            "How many echoes the reference resolves is set by those two rules, the closing offset and the hold depth; the "
+            "rules table (the reference's section above) gives the reference's entries and its distance in configuration "
+            "and energy with each rule changed, one at a time. An earlier form integrated the echoes down to the offset's own depth, "
             "where their closing rates settled at the rate the free acceleration adds over the offset, sqrt(2 g'' offset "
-            "l): links 7 and 9 exchanged 143 slow snaps at 1e-9, a cycle the offset drove, each closing holding its link a "
-            "further offset out. The fast snaps' column below compares the runs without the slow ones.";
+            "l): links 7 and 9 exchanged 143 slow snaps at an offset of 1e-9 (rk45 at rtol 1e-12, measured by hand), a cycle "
+            "the offset drove, each closing holding its link a further offset out. The fast snaps' column below compares the runs without the slow ones.";
   }
   if (rt.count > 0)
     md << " Its touches fall between " << format_g(rt.first, 6) << " and " << format_g(rt.last, 6) << " s, on link" << (rt.links.size() > 1 ? "s " : " ")
@@ -216,7 +235,7 @@ void write_event_logs(std::ostringstream& md, std::ostream& csv, const std::stri
         "reference's entry there); where it parts, what it does instead (\"after it\"); and its fast snaps alone against the "
         "reference's. A run whose fast snaps part from the reference's made another switch sequence, whatever the "
         "observer's list says; one whose records differ in slow snaps only differs where the count moves with the form's "
-        "closing offset.\n\n";
+        "closing rules.\n\n";
   std::vector<std::vector<std::string>> rows;
   // Where the observer's cascade verdict (every switch of the reference's list matched, none added) and the run's own
   // fast snaps (the reference's, in order) disagree; and the runs both call on whose full records differ in slow snaps only.
@@ -280,13 +299,14 @@ void write_event_logs(std::ostringstream& md, std::ostream& csv, const std::stri
     }
     rows.push_back({p.key.label() + (is_reference ? " (reference)" : p.role == SnapRole::ReferenceCheck ? " (check)" : ""), p.setting(),
                     std::to_string(r.own_switches.size()), std::to_string(k.snapped), std::to_string(k.touched), std::to_string(k.opened),
-                    std::to_string(k.held), number_or_dash(t.loss),
+                    std::to_string(k.held), std::to_string(k.held_in_flight), number_or_dash(t.loss),
                     std::to_string(r.switches.size()) + (is_reference ? "" : observer_on ? " (on)" : " (off)"),
                     is_reference ? "—" : std::to_string(c.common) + (c.same ? " (all)" : ""), is_reference ? "—" : number_or_dash(c.time_error_max), parts,
                     after, fast_words});
     csv << case_name << ',' << p.key.label() << ',' << role_word(p.role) << ',' << (p.adaptive() ? "" : format_g(p.h, 8)) << ','
         << (p.adaptive() ? format_g(p.rtol) : "") << ',' << r.own_switches.size() << ',' << k.snapped << ',' << k.touched << ',' << k.opened
-        << ',' << k.held << ',' << format_g(t.loss, 8) << ',' << r.switches.size() << ',' << c.common << ',' << (c.same ? "yes" : "no") << ','
+        << ',' << k.held << ',' << k.held_in_flight << ',' << format_g(k.flight_depth_max, 6) << ',' << format_g(k.flight_time_max, 6) << ','
+        << format_g(k.flight_loss, 8) << ',' << format_g(t.loss, 8) << ',' << r.switches.size() << ',' << c.common << ',' << (c.same ? "yes" : "no") << ','
         << (std::isfinite(c.departure_t) ? format_g(c.departure_t, 12) : "") << ','
         << (std::isfinite(c.time_error_max) ? format_g(c.time_error_max, 6) : "") << ',' << (c.rejoins ? std::to_string(c.inserted) : "") << ','
         << (c.rejoins && std::isfinite(c.rest_time_error_max) ? format_g(c.rest_time_error_max, 6) : "") << ','
@@ -295,7 +315,7 @@ void write_event_logs(std::ostringstream& md, std::ostream& csv, const std::stri
   row_of(reference);
   for (const SnapPoint* p : others) row_of(*p);
   markdown::table(md,
-                  {"run", "setting", "entries", "snapped", "touched", "opened", "held at length", "touches' loss (J)",
+                  {"run", "setting", "entries", "snapped", "touched", "opened", "held at length", "held in flight", "touches' loss (J)",
                    "observer's switches (on or off its cascade)",
                    "same as the reference's from the start", "their largest time difference (s)", "first part", "after it",
                    "fast snaps (at least " + format_g(kSlowSnap) + " of the reference's fastest rate) against the reference's"},
@@ -327,10 +347,11 @@ void write_event_logs(std::ostringstream& md, std::ostream& csv, const std::stri
   if (!slow_only.empty())
     md << " The observer and the fast snaps agree that " << list(slow_only)
        << " followed the reference's cascade, while their full records differ from it in slow snaps and the openings "
-          "between them (the \"after it\" column), whose count moves with the form's closing offset (above).";
+          "between them (the \"after it\" column), whose count moves with the form's closing rules, its offset and hold depth (above).";
   if (!observer_off_record_same.empty() || !observer_on_record_parts.empty())
     md << " The runs table (above) judges an event-driven run's cascade by these fast snaps, and with it the fits and "
-          "the advice; a time-stepping scheme, which keeps no record, by the observer's list.";
+          "the advice; a time-stepping scheme, whose form keeps no record of jumps (its impulses are in the applied-impacts "
+          "table), by the observer's list.";
   md << "\n";
 }
 

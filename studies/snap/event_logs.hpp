@@ -6,9 +6,9 @@
 // touches is a discrete difference the samples do not show. Each run's record is compared with the reference's
 // entry by entry (the link and what it did, in order): how far they are the same sequence, where they first
 // part, and their largest time difference before it; and its fast snaps alone (closing at 1e-3 of the reference's
-// fastest rate or more), since the count of slow ones moves with the hybrid form's closing offset (on the ten-link
-// cable 4, 10 and 15 slow snaps at offsets 1e-9, 1e-10 and 1e-11 of the length: a snap's echoes resolved down to
-// 100 offsets' depth; 143 at 1e-9 before those were held, core/hybrid_constrained_ode.hpp).
+// fastest rate or more), since the count of slow ones moves with the hybrid form's closing rules (its closing offset
+// and hold depth, core/hybrid_constrained_ode.hpp: a snap's echoes resolved down to the hold depth; the snap study
+// runs the reference again under other rules to show how far).
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -35,7 +35,7 @@ struct LogComparison {
 LogComparison compare_logs(const std::vector<OwnSwitch>& reference, const std::vector<OwnSwitch>& run);
 
 // Whether a run's own record makes the reference's fast snaps (closing at kSlowSnap of the reference's fastest snap's
-// rate or more: the count of slower ones moves with the hybrid form's closing offset) in its order, link by link.
+// rate or more: the count of slower ones moves with the hybrid form's closing rules) in its order, link by link.
 inline constexpr double kSlowSnap = 1e-3;
 bool same_fast_snaps(const SnapRun& run, const SnapRun& reference);
 
@@ -53,7 +53,8 @@ TouchSummary touches_of(const std::vector<OwnSwitch>& record);
 void write_event_logs(std::ostringstream& md, std::ostream& csv, const std::string& case_name, double t_end, double sample_interval,
                       const SnapPoint& reference, const std::vector<const SnapPoint*>& others);
 inline constexpr const char* kEventLogCsvHeader =
-    "case,integrator,role,h,rtol,entries,snapped_held,touched_left_free,opened,held_at_length,touches_loss_J,"
+    "case,integrator,role,h,rtol,entries,snapped_held,touched_left_free,opened,held_at_length,held_in_flight,"
+    "held_in_flight_depth_max,held_in_flight_time_max_s,held_in_flight_loss_J,touches_loss_J,"
     "observer_switches,common_with_reference,same_as_reference,first_departure_s,time_error_max_s,inserted_then_same,"
     "time_error_max_after_s,fast_snaps_same,fast_snaps_time_error_max_s\n";
 

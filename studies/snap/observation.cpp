@@ -307,7 +307,7 @@ SnapRun observe_snaps(const RunRequest& request) {
   if (const JumpLog* log = form->jump_log()) {
     out.own_log = true;
     for (const LoggedSwitch& r : log->records())
-      if (r.t <= request.t_end()) out.own_switches.push_back({r.t, r.element, int(r.kind), r.loss, r.closing_rate});
+      if (r.t <= request.t_end()) out.own_switches.push_back({r.t, r.element, int(r.kind), r.loss, r.closing_rate, r.flight_depth, r.flight_time, r.flight_loss});
   }
   return out;
 }

@@ -94,7 +94,8 @@ struct OwnSwitch {
   int element = 0;
   int kind = 0;       // LoggedSwitch::Kind
   double loss = 0.0;  // the jump's booked loss (J), on its first entry
-  double closing_rate = 0.0;  // a closing's rate over the link's length (1/s)
+  double closing_rate = 0.0;  // a closing's rate over the link's length (1/s); a hold in flight's inward rate (< 0)
+  double flight_depth = 0.0, flight_time = 0.0, flight_loss = 0.0;  // a hold in flight's (core/jump_log.hpp)
   LoggedSwitch::Kind what() const { return LoggedSwitch::Kind(kind); }
 };
 template <class V>
@@ -104,6 +105,27 @@ void describe(V& v, OwnSwitch& s) {
   v("kind", s.kind);
   v("loss", s.loss);
   v("closing_rate", s.closing_rate);
+  v("flight_depth", s.flight_depth);
+  v("flight_time", s.flight_time);
+  v("flight_loss", s.flight_loss);
+}
+
+// The reference again with a model number changed (SnapSection::variant_models): what its resolution is read from.
+struct ReferenceVariant {
+  RunOutcome outcome;
+  std::vector<double> final_physical;
+  double energy_lost = kNoNumber, booked_total = kNoNumber;
+  std::vector<Switch> switches;
+  std::vector<OwnSwitch> own_switches;
+};
+template <class V>
+void describe(V& v, ReferenceVariant& r) {
+  v("outcome", r.outcome);
+  v("final_physical", r.final_physical);
+  v("energy_lost", r.energy_lost);
+  v("booked_total", r.booked_total);
+  v("switches", r.switches);
+  v("own_switches", r.own_switches);
 }
 
 struct SnapRun {
@@ -152,6 +174,8 @@ struct SnapRun {
   // method runs), every switch it made over the horizon, those the samples cannot see included.
   bool own_log = false;
   std::vector<OwnSwitch> own_switches;
+  // A reference's runs on the section's model variants, in its order (none for other runs).
+  std::vector<ReferenceVariant> variants;
 };
 // The times (s, in order) of every impact problem a run applied, and of those the scheme located inside its step.
 std::vector<double> applied_impact_times(const SnapRun& r);
@@ -192,6 +216,7 @@ void describe(V& v, SnapRun& r) {
   v("impact_times", r.impact_times);
   v("own_log", r.own_log);
   v("own_switches", r.own_switches);
+  v("variants", r.variants);
 }
 
 SnapRun observe_snaps(const RunRequest& request);

@@ -14,6 +14,8 @@
 #include "app/running/integrate.hpp"
 #include "app/judging/order_fit.hpp"
 #include "core/format.hpp"
+#include "core/model_variant.hpp"
+#include "core/table_reader_toml.hpp"
 #include "core/table_reader.hpp"
 #include "studies/section_readers.hpp"
 #include "studies/snap/accumulation.hpp"
@@ -57,6 +59,23 @@ std::shared_ptr<const StudySection> read_snap(TableReader& table, const SectionI
   s.steps = sweep.steps;
   s.tolerances = sweep.tolerances;
   s.sample_interval = sweep.sample_interval;
+  if (table.has("reference_variants") || table.has("reference_variant_values")) {
+    if (c.model->switching_closed_form())
+      table.fail("reference_variants", "no variants on a case with a closed form (its runs are judged against it, not a reference)",
+                 "variants");
+    s.variant_keys = table.string_list_or_empty("reference_variants", numeric_model_keys(toml_table(in.model)));
+    s.variant_values = table.positive_list("reference_variant_values");
+    if (s.variant_keys.empty() || s.variant_values.size() != s.variant_keys.size())
+      table.fail("reference_variant_values", "one value per key of reference_variants (" + std::to_string(s.variant_keys.size()) + ")",
+                 std::to_string(s.variant_values.size()) + " values");
+    for (size_t k = 0; k < s.variant_keys.size(); ++k) {
+      if (integer_model_key(toml_table(in.model), s.variant_keys[k]))
+        table.fail("reference_variants", "real-valued [model] keys", s.variant_keys[k]);
+      s.variant_base_values.push_back(toml_table(in.model).at(s.variant_keys[k]).as_floating());
+      s.variant_models.push_back(
+          model_variants(table, in, s.variant_keys[k], {s.variant_values[k]}, "reference_variant_values").front());
+    }
+  }
   return std::make_shared<SnapSection>(std::move(s));
 }
 
@@ -125,7 +144,10 @@ class SnapStudy final : public SweepStudy<SnapPoint, snap::SnapRun> {
 
   snap::SnapRun run(const SnapPoint& p, const RunRequest& request) const override {
     snap::SnapRun out = snap::observe_snaps(request);
-    if (p.role == SnapRole::Reference) add_stiffened_errors(p, request, out);
+    if (p.role == SnapRole::Reference) {
+      add_stiffened_errors(p, request, out);
+      add_reference_variants(p, request, out);
+    }
     if (p.role != SnapRole::Compared) return out;  // a reference's cost is not compared
     if (out.outcome.ok()) out.runtime_s = snap::time_run(request);
     // Moved steps are for a snap whose time the closed form gives; a cascade judged against a reference
@@ -159,6 +181,21 @@ class SnapStudy final : public SweepStudy<SnapPoint, snap::SnapRun> {
   // A compliant discretisation's converged solution, again with its links 4 and 16 times stiffer (the same solver and
   // settings): its state at the horizon, and its position error there against the closed form where there is one (else
   // the page measures it against the event-driven reference), how the regularisation's distance falls with k.
+  // The reference again on each of the section's model variants (the same solver, settings and grid): how far the
+  // model numbers its resolution rests on move it.
+  static void add_reference_variants(const SnapPoint& p, const RunRequest& request, snap::SnapRun& out) {
+    const SnapSection& section = *p.key.c->section<SnapSection>();
+    if (p.key.discretisation != p.key.c->model->default_discretisation()) return;
+    for (const auto& model : section.variant_models) {
+      Case variant = *p.key.c;
+      variant.model = model;
+      RunRequest again = request;
+      again.key.c = &variant;
+      const snap::SnapRun r = snap::observe_snaps(again);
+      out.variants.push_back({r.outcome, r.final_physical, r.energy_lost, r.booked_total, r.switches, r.own_switches});
+    }
+  }
+
   static void add_stiffened_errors(const SnapPoint& p, const RunRequest& request, snap::SnapRun& out) {
     const Model& model = *p.key.c->model;
     const SwitchingFunctions::Compliant* compliant = model.switching()->compliant_in(p.key.discretisation);
@@ -816,7 +853,22 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "along itself, the held phase's drift, points outwards: if that drift carries it beyond its length it closes at "
         "the located closing of its own event function, at its release gap plus the closing offset of 1e-10 of its length beyond, by an impulse "
         "booked as any snap's); a run of rebounds that accumulates (Zeno, e > 0) is reported as a failure, "
-        "never looped on. ida's taut mode is the Baumgarte-stabilised index-1 DAE (baumgarte_p = 10/s), and its length "
+        "never looped on. One accumulation they end instead of integrating it: a link left at its length moving inwards "
+        "(a rebound, or on a cable a held link kicked inwards by another's snap through a slack rod's inertia, the mass "
+        "matrix coupling neighbouring joints) whose free flight back to its length would last less than 1e-6 of the "
+        "form's time scale, or reach less than the case's held_flight_depth of the length inside it (Model C's cables: "
+        "1e-8, a hundred closing offsets), is held at once, its inward rate ġ stopped by the plastic projection onto the "
+        "held links' G v = 0 and its loss, ½ ġᵀ(G M⁻¹ Gᵀ)⁻¹ ġ, booked as a snap's. The projection's impulse pushes, "
+        "which λ ≥ 0 forbids at an instant; it stands for the flight it truncates, in which the free motion's own "
+        "acceleration g'' along the link turns the rate round over t_f = 2|ġ|/g'' and a tensile snap at the return takes "
+        "it (for e = 0 the same ½ ġ² along the link; for e > 0 the rebounds' geometric series, whose losses sum to it): "
+        "the persistent-contact threshold event-driven schemes put at an accumulation point (Acary & Brogliato 2008, on "
+        "event-driven schemes; Pfeiffer & Glocker 1996). It moves the link by at most the flight's depth and the loss "
+        "earlier by at most t_f; each such hold is an entry of the form's record (\"held in flight\", with its rate, "
+        "depth, t_f and loss), and on Model C the reference is run again with the depth and the offset changed to "
+        "measure the rules' share of it. Without it, a snap's echoes were integrated down to the closing offset's depth, "
+        "where their closing rates settle at the rate the free acceleration adds over the offset, sqrt(2 g'' offset l), "
+        "a cycle of slow snaps the offset drove. ida's taut mode is the Baumgarte-stabilised index-1 DAE (baumgarte_p = 10/s), and its length "
         "drifts as cvode's and rk45's do (its overstretch column: set by the tolerance and the closing offset, not by the "
         "rate, which acts over 0.1 s where switches come milliseconds apart); its rebound openings are read "
         "0 to 2.3e-14 s after its hits, round-off; its |lost − law| is, as cvode's and rk45's, largely the "

@@ -34,6 +34,12 @@ struct SnapSection final : StudySection {
   double t_end = 0.0;
   std::vector<double> steps, tolerances;
   double sample_interval = 1e-5;
+  // The reference again with one [model] key at another value each ([report.snap] reference_variants, one key
+  // each, and reference_variant_values): the model numbers its own resolution depends on (on Model C's cables
+  // the hybrid form's closing rules), measured inside the reference's job. Cases judged against a reference only.
+  std::vector<std::string> variant_keys;
+  std::vector<double> variant_values, variant_base_values;  // the values run, and the case's
+  std::vector<std::shared_ptr<const Model>> variant_models;
   std::vector<Span> fixed_step_spans() const override {
     std::vector<Span> spans;
     for (double h : steps) spans.push_back({"steps", t_end, h});
