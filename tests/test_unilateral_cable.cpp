@@ -22,6 +22,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <vector>
 
 #include "app/input/applicability.hpp"
@@ -35,6 +37,8 @@
 #include "models/planar_pendulum/unilateral_closed_forms.hpp"
 #include "studies/snap/against_reference.hpp"
 #include "studies/snap/observation.hpp"
+#include "studies/snap/snap.hpp"
+#include "tests/temp_file.hpp"
 #include "tests/dae_end_to_end.hpp"
 #include "tests/snap_run.hpp"
 #include "tests/test_support.hpp"
@@ -525,4 +529,39 @@ TEST_CASE("impulse problem on a ten-link cable turning rigidly: rates of round-o
   REQUIRE(sol.ok);
   CHECK(sol.impulse.head(p.links).cwiseAbs().maxCoeff() == 0.0);
   CHECK((sol.v_plus - v).cwiseAbs().maxCoeff() <= 1e-13 * v.cwiseAbs().maxCoeff());  // the solve's round-off
+}
+
+TEST_CASE("Model C's closing rules and the snap study's reference variants are checked when the case is loaded, naming "
+          "the key", "[unilateral][snap][input]") {
+  std::ifstream in(std::string(TETHERBENCH_CASES_DIR) + "/C_single_snap.toml");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string base = text.str();
+  const auto edited = [&](const std::string& from, const std::string& to) {
+    std::string s = base;
+    const size_t at = s.find(from);
+    REQUIRE(at != std::string::npos);
+    s.replace(at, from.size(), to);
+    return std::make_unique<tb::testing::TempFile>("closing_rules_case", s);
+  };
+  CHECK_THROWS_WITH(tb::testing::load_case(edited("closing_offset = 1.0e-10", "closing_offset = 0.0")->path.string()),
+                    Catch::Contains("closing_offset"));
+  CHECK_THROWS_WITH(tb::testing::load_case(edited("closing_offset = 1.0e-10", "closing_offset = 1.0e-3")->path.string()),
+                    Catch::Contains("closing_offset") && Catch::Contains("(0, 1e-6]"));
+  CHECK_THROWS_WITH(tb::testing::load_case(edited("held_flight_depth = 1.0e-8", "held_flight_depth = -1.0")->path.string()),
+                    Catch::Contains("held_flight_depth"));
+  CHECK_THROWS_WITH(
+      tb::testing::load_case(edited("reference_variant_values = [1.0e-11, 1.0e-12, 1.0e-9, 1.0e-7]", "reference_variant_values = [1.0e-11]")->path.string()),
+      Catch::Contains("reference_variant_values") && Catch::Contains("one value per key"));
+  CHECK_THROWS_WITH(
+      tb::testing::load_case(edited("reference_variant_values = [1.0e-11, 1.0e-12, 1.0e-9, 1.0e-7]", "reference_variant_values = [1.0e-3, 1.0e-12, 1.0e-9, 1.0e-7]")->path.string()),
+      Catch::Contains("reference_variant_values") && Catch::Contains("closing_offset"));
+  CHECK_THROWS_WITH(tb::testing::load_case(edited("reference_variants = [\"closing_offset\"", "reference_variants = [\"no_such_key\"")->path.string()),
+                    Catch::Contains("reference_variants"));
+  // As written, the case loads with its rules and their variants.
+  const Case c = tb::testing::load_case(edited("closing_offset = 1.0e-10", "closing_offset = 1.0e-10")->path.string());
+  const SnapSection& section = *c.section<SnapSection>();
+  CHECK(section.variant_keys == std::vector<std::string>{"closing_offset", "closing_offset", "held_flight_depth", "held_flight_depth"});
+  CHECK(section.variant_base_values == std::vector<double>{1e-10, 1e-10, 1e-8, 1e-8});
+  CHECK(section.variant_models.size() == 4);
 }
