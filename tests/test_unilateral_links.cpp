@@ -173,6 +173,9 @@ TEST_CASE("unilateral cases: every integrator that runs them against the closed 
     // reference instead: tests/test_snap_against_reference.cpp.
     const SwitchingClosedForm* closed = c.model->switching_closed_form();
     if (!closed) continue;
+    // Hits that accumulate within the horizon (T_drop_rebounds) stop every event-driven method and put infinitely
+    // many switches before t_end: what the methods do there is the accumulation's own test below.
+    if (closed->accumulation_time <= c.t_end) continue;
     ++cases;
     const auto expected = closed->switches(c.t_end);
     Eigen::VectorXd exact;
@@ -653,6 +656,7 @@ TEST_CASE("applied impacts: each time-stepping scheme records its impact problem
   for (const Case& c : bundled_cases()) {
     const SwitchingClosedForm* closed = c.model->switching_closed_form();
     if (!closed || !c.model->switching() || c.model->switching()->impacts.empty() || c.model->switching()->count != 1) continue;
+    if (closed->accumulation_time <= c.t_end) continue;  // the accumulation's own test below
     const auto expected = closed->switches(c.t_end);
     const long snaps = std::count_if(expected.begin(), expected.end(), [](const auto& s) { return s.second; });
     REQUIRE(snaps > 0);

@@ -831,8 +831,9 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
          "balance_range_between_switches,overstretch_max,outward_rate_max,position_err_end,steps,runtime_s\n";
   std::ostringstream md;
   md << "# Strings that go slack and snap: the methods that take an impact, against the known answers\n\n"
-        "Issue 48 so far: one link (the planar pendulum on a string) in three cases with closed forms (the drop, the whirl that "
-        "goes slack, and a rebound in free space with e = 0.5), and Model C's cables of unilateral links that snap taut "
+        "Issue 48 so far: one link (the planar pendulum on a string) in four bundled cases with closed forms (the drop, the whirl that "
+        "goes slack, a rebound in free space with e = 0.5, and the drop with rebounds under gravity, e = 0.5, whose hits "
+        "accumulate (Zeno) inside its horizon), and Model C's cables of unilateral links that snap taut "
         "from slack (a single cable and the cooperative case's three), judged against a converged event-driven reference; "
         "the seven methods that take an impact so far (three event-driven, three time-stepping, and the variational collision "
         "integrator, which steps in time but solves each collision's time inside its step; IDA is the third event-driven one); "
