@@ -437,6 +437,15 @@ TEST_CASE("a run off the snap study's converged cascade is no result for the cho
   // Where the cheapest differs between targets, each target's clause.
   data.snap_advice["c"][1].cheapest = "cvode";
   CHECK_THAT(index_markdown(data, {c}, {}), Catch::Contains("per position error at t_end (c, over 0.3 s; snap.md): to 0.01 m: ...; to 1e-06 m: ..."));
+  // A case ranked on two discretisations (its own and @penalty) has two rankings and one snap study: its line once.
+  RankingRecord penalty = ranking;
+  penalty.ranking = "rk4@penalty < rk45@penalty";
+  data.rankings = {ranking, penalty};
+  const std::string twice = index_markdown(data, {c}, {});
+  const std::string line = "the snap study's work–precision";
+  const size_t first = twice.find(line);
+  REQUIRE(first != std::string::npos);
+  CHECK(twice.find(line, first + 1) == std::string::npos);
 }
 
 TEST_CASE("a front entry kept by an error the first screen does not print says which", "[report_index][advice]") {

@@ -381,6 +381,7 @@ void write_advice(std::ostringstream& md, const ReportData& data, const ModelAdv
   if (!a.rankings.empty()) {
     md << "- **Accuracy at a given cost over a short horizon** (work–precision, runtime at matched error, fastest first; "
           "it holds over the horizon named, not for a long simulation):\n";
+    std::set<std::string> snap_advice_written;  // one line per case: its rankings (one per discretisation) share it
     for (const RankingRecord* r : a.rankings) {
       double t_end = 0.0;
       for (const auto& f : a.fronts)
@@ -388,6 +389,7 @@ void write_advice(std::ostringstream& md, const ReportData& data, const ModelAdv
       // On a case with impacts the oscillation ranking's few-periods rule has no meaning: the snap
       // study's work-precision, against its reference or closed form, is the answer there.
       if (const auto it = data.snap_advice.find(r->case_name); it != data.snap_advice.end() && !it->second.empty()) {
+        if (!snap_advice_written.insert(r->case_name).second) continue;
         std::vector<std::string> per_target;
         for (const auto& t : it->second) per_target.push_back(t.words);
         md << "  - " << r->case_name << ", over " << format_g(it->second.front().horizon_s, 6)
