@@ -173,7 +173,7 @@ TEST_CASE("unilateral cases: every integrator that runs them against the closed 
     // reference instead: tests/test_snap_against_reference.cpp.
     const SwitchingClosedForm* closed = c.model->switching_closed_form();
     if (!closed) continue;
-    // Hits that accumulate within the horizon (T_drop_rebounds) stop every event-driven method and put infinitely
+    // Hits that accumulate within the horizon (T_drop_with_rebounds) stop every event-driven method and put infinitely
     // many switches before t_end: what the methods do there is the accumulation's own test below.
     if (closed->accumulation_time <= c.t_end) continue;
     ++cases;
