@@ -161,3 +161,40 @@ TEST_CASE("snap study read back: the study's own verdict (an event-driven run's 
   REQUIRE(mj);
   CHECK(mj->follows());
 }
+
+TEST_CASE("snap study against a reference: a method whose energy lost settles away from the reference's raises the energy "
+          "floor, one still converging does not",
+          "[unilateral][snap]") {
+  // Referee, 4 Dec, point 5: on C_cooperative_snap the variational collision integrator's energy lost settles 2.52e-7 J
+  // from the reference's (2.71e-7, 2.56e-7, 2.52e-7 J at its three finest steps) while the fits used 2.6e-9 J.
+  const Case c = bundled_cases().front();
+  std::vector<const IntegratorInfo*> fixed;
+  for (const IntegratorInfo& info : catalogue().integrators)
+    if (!info.adaptive) fixed.push_back(&info);
+  REQUIRE(fixed.size() >= 2);
+  snap::SnapRun ref;
+  ref.energy_lost = 0.15910699;
+  const auto run = [&](const IntegratorInfo* info, double h, double lost) {
+    snap::SnapPoint p;
+    p.key = RunKey{&c, info, c.model->default_discretisation()};
+    p.h = h;
+    p.measured.energy_lost = lost;
+    return p;
+  };
+  // Settled (within 10 %): 2.71e-7, 2.56e-7, 2.52e-7 below; a coarse run far off does not matter.
+  // Still converging at first order: 1.76e-5, 8.45e-6, 4.01e-6.
+  const std::vector<snap::SnapPoint> pts{run(fixed[0], 1.25e-4, ref.energy_lost - 5e-4), run(fixed[0], 1.5625e-5, ref.energy_lost - 2.71e-7),
+                                         run(fixed[0], 7.8125e-6, ref.energy_lost - 2.56e-7), run(fixed[0], 3.90625e-6, ref.energy_lost - 2.52e-7),
+                                         run(fixed[1], 1.5625e-5, ref.energy_lost + 1.76e-5), run(fixed[1], 7.8125e-6, ref.energy_lost + 8.45e-6),
+                                         run(fixed[1], 3.90625e-6, ref.energy_lost + 4.01e-6)};
+  std::vector<const snap::SnapPoint*> compared;
+  for (const auto& p : pts) compared.push_back(&p);
+  const snap::ConvergedDisagreement d = snap::converged_energy_disagreement(compared, ref, 2.64e-9);
+  REQUIRE(std::isfinite(d.distance));
+  CHECK(d.distance == Approx(2.71e-7).epsilon(1e-6));
+  CHECK(d.label == fixed[0]->name);
+  // Below the floor it is no disagreement; the converging method alone gives none.
+  CHECK_FALSE(std::isfinite(snap::converged_energy_disagreement(compared, ref, 3e-7).distance));
+  const std::vector<const snap::SnapPoint*> converging(compared.begin() + 4, compared.end());
+  CHECK_FALSE(std::isfinite(snap::converged_energy_disagreement(converging, ref, 2.64e-9).distance));
+}

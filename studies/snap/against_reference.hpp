@@ -42,10 +42,21 @@ SwitchMatch match_switches(const std::vector<Switch>& expected, const std::vecto
 // Its advice rows go to advice_csv (snap_advice.csv, header kAdviceCsvHeader, cheapest_runs.hpp).
 void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::ostream& advice_csv, const Case& c, double t_end,
                              double sample_interval, const std::vector<const SnapPoint*>& of_case);
+// A compared method whose energy lost has converged to a value other than the reference's: per method, its three
+// finest completed settings (smallest h, or rtol) that did not end above E0, their |energy lost − reference's| within
+// 10 % of each other and all above `floor`. The largest such distance, with its method and numbers; NaN where none.
+// Neither the reference's check (the same hybrid form) nor its rule variants decide which of the two is biased, so
+// the page's energy floor carries it (referee, 4 Dec, point 5).
+struct ConvergedDisagreement {
+  double distance = kNoNumber;
+  std::string label, settings, values;
+};
+ConvergedDisagreement converged_energy_disagreement(const std::vector<const SnapPoint*>& compared, const SnapRun& ref, double floor);
+
 inline constexpr const char* kCableCsvHeader =
     "case,integrator,role,h,rtol,status,reference_switches,switches,matched,switch_time_err_max,energy_lost,"
     "lost_minus_reference,snap_loss_err_max,booked_total,booked_minus_lost,peak_tension,peak_time,peak_link,peak_tension_minus_reference,"
     "energy_balance_err_max,overstretch_max_m,outward_rate_beyond_tolerance,momentum_err_max,position_err_end,steps,runtime_s,"
-    "follows_cascade,cascade_judged_by\n";
+    "follows_cascade,cascade_judged_by,energy_balance_range_between_switches,energy_balance_gain_max,energy_balance_gain_time\n";
 
 }  // namespace tb::snap

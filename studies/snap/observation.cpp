@@ -114,6 +114,7 @@ SnapRun observe_snaps(const RunRequest& request) {
       closed_at.assign(size_t(links), 0.0);
     }
     out.balance_max = std::max(out.balance_max, std::abs(balance - e0));
+    if (first || balance - e0 > out.balance_gain_max) out.balance_gain_max = balance - e0, out.balance_gain_time = t;
     out.overstretch_max = std::max(out.overstretch_max, o.constraint_err);
     out.opening_rate_max = std::max(out.opening_rate_max, o.constraint_rate_err);
     if (o.linear_momentum.allFinite() && momentum0.allFinite())

@@ -135,6 +135,9 @@ struct SnapRun {
   std::vector<Switch> switches;
   double balance_max = kNoNumber;     // max |E - E0 - W| over the run (J)
   double phase_drift_max = kNoNumber; // max over the phases between switches of the range of E - E0 - W (J)
+  // The largest E - E0 - W over the run, signed, and when (J, s): above 0 the state held more energy than E0 less the
+  // losses booked so far, a gain no e <= 1 impact under conservative forces allows, whatever the run ends with.
+  double balance_gain_max = kNoNumber, balance_gain_time = kNoNumber;
   double overstretch_max = kNoNumber; // max |r| - l beyond the length (Observation::constraint_err, m)
   double opening_rate_max = kNoNumber;  // max outward rate beyond the length (constraint_rate_err, m/s)
   std::vector<double> final_physical; // the physical state at t_end
@@ -188,6 +191,8 @@ void describe(V& v, SnapRun& r) {
   v("switches", r.switches);
   v("balance_max", r.balance_max);
   v("phase_drift_max", r.phase_drift_max);
+  v("balance_gain_max", r.balance_gain_max);
+  v("balance_gain_time", r.balance_gain_time);
   v("overstretch_max", r.overstretch_max);
   v("opening_rate_max", r.opening_rate_max);
   v("final_physical", r.final_physical);
