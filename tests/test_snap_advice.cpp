@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "studies/snap/cheapest_runs.hpp"
+#include "studies/snap/series_fit.hpp"
 #include "tests/test_support.hpp"
 
 using namespace tb;
@@ -105,4 +106,71 @@ TEST_CASE("snap advice: nobody ranked within a factor 2 of the next method, the 
     REQUIRE(words.size() == 1);
     CHECK(words[0].find("no fixed step reached it") != std::string::npos);
   }
+}
+
+TEST_CASE("snap advice: a coarse run is credited with a target only where every finer setting of its method that "
+          "completed reaches it too",
+          "[snap][advice]") {
+  // Referee, 4 Dec, point 24: a run whose error landed within a target where the method's next finer step did not.
+  const Roles r = roles();
+  const Case c = testing::bundled_cases().front();
+  const std::string F0 = r.fixed[0]->name, F1 = r.fixed[1]->name;
+  // F0: 2e-3 within 0.01 m (lucky), 1e-3 outside it, 5e-4 within. F1: 1e-3 within, 5e-4 within, 5 s.
+  const std::vector<SnapPoint> pts{point(c, r.fixed[0], 2e-3, 1.0), point(c, r.fixed[0], 1e-3, 2.0), point(c, r.fixed[0], 5e-4, 4.0),
+                                   point(c, r.fixed[1], 1e-3, 9.0), point(c, r.fixed[1], 5e-4, 18.0)};
+  const auto words = advise(pts, {{&pts[0], 5e-3}, {&pts[1], 2e-2}, {&pts[2], 5e-3}, {&pts[3], 1e-3}, {&pts[4], 1e-3}});
+  REQUIRE(words.size() == 1);
+  INFO(words[0]);
+  CHECK(words[0].find(F0 + " at h = 0.0005 (4 s)") != std::string::npos);  // its finest: nothing finer to undo it
+  CHECK(words[0].find("h = 0.002") == std::string::npos);                   // undone by 1e-3's 0.02 m
+  // A failed finer run is no evidence either way: the coarse run stays credited.
+  std::vector<SnapPoint> failed{point(c, r.fixed[0], 2e-3, 1.0), point(c, r.fixed[0], 1e-3, 2.0, true)};
+  const auto words2 = advise(failed, {{&failed[0], 5e-3}, {&failed[1], kNoNumber}});
+  INFO(words2[0]);
+  CHECK(words2[0].find(F0 + " at h = 0.002 (1 s)") != std::string::npos);
+}
+
+TEST_CASE("snap page headline: every case's advice per target, the next method's and whether the runtimes resolve them",
+          "[snap][advice]") {
+  CsvTable advice;
+  advice.columns = {"case", "horizon_s", "target_m", "cheapest", "setting", "runtime_s", "next", "next_runtime_s", "resolved", "advice"};
+  advice.rows = {{{"case", "C_single_snap"}, {"horizon_s", "0.22"}, {"target_m", "0.01"}, {"cheapest", "rk45"}, {"setting", "rtol = 1e-05"},
+                  {"runtime_s", "0.142"}, {"next", "cvode"}, {"next_runtime_s", "1.84"}, {"resolved", "yes"}, {"advice", "..."}},
+                 {{"case", "T_pendulum_drop"}, {"horizon_s", "2"}, {"target_m", "1e-06"}, {"cheapest", ""}, {"setting", ""},
+                  {"runtime_s", ""}, {"next", ""}, {"next_runtime_s", ""}, {"resolved", "no"}, {"advice", "..."}}};
+  const std::string md = advice_headline(advice);
+  INFO(md);
+  CHECK(md.find("| C_single_snap | 0.22 s | 0.01 m | rk45 at rtol = 1e-05 (0.142 s) | cvode (1.84 s) |") != std::string::npos);
+  CHECK(md.find("| T_pendulum_drop | 2 s | 1e-06 m | no run measured here reached it | — |") != std::string::npos);
+  CHECK(advice_headline(CsvTable{}).find("No case here has a work–precision table") != std::string::npos);
+}
+
+TEST_CASE("snap slopes: the finest three steps' local orders are printed beside a fit that is inconclusive or differs from them",
+          "[snap][advice]") {
+  // Referee, 4 Dec, point 8: errors falling at first order over the finest steps were read "on a floor" by the fit.
+  // Errors C h at the three finest steps (local orders 1 exactly) after a coarse part falling faster: the rule's window
+  // is the finest one here, so the fit says it and nothing is added.
+  const std::vector<double> h{8e-3, 4e-3, 2e-3, 1e-3, 5e-4, 2.5e-4};
+  const std::vector<double> e{1.0, 6.4e-2, 4e-3, 2e-4, 1e-4, 5e-5};
+  const std::vector<double> floors(h.size(), 1e-9);
+  const SeriesFit fit = fit_series(false, h, e, floors, 10.0, 2.0);
+  CHECK(fit.finest_local_orders == "1, 1");
+  CHECK(fit.finest_local_mean == Approx(1.0).epsilon(1e-12));
+  // Local orders alternating 1, 2, 1, 2, 1 (a snap's place in the step moving with h): no window of three agreeing,
+  // so the fit is inconclusive, and the finest steps' local orders are printed beside it.
+  const std::vector<double> alternating{1e-2, 5e-3, 1.25e-3, 6.25e-4, 1.5625e-4, 7.8125e-5};
+  const std::string words = slope_verdict(fit_series(false, h, alternating, floors, 10.0, 2.0));
+  INFO(words);
+  CHECK(words.find("inconclusive") == 0);
+  CHECK(words.find("the finest three steps' local orders: 2, 1") != std::string::npos);
+  // A clean second-order series: nothing to add.
+  std::vector<double> e2;
+  for (double x : h) e2.push_back(3.0 * x * x);
+  const std::string clean = slope_verdict(fit_series(false, h, e2, floors, 10.0, 2.0));
+  INFO(clean);
+  CHECK(clean.find("slope 2") == 0);
+  CHECK(clean.find("finest") == std::string::npos);
+  // Errors at or within 10x their floor are not local orders: a series that ends on its floor has none there.
+  const std::vector<double> on_floor{1e-2, 2.5e-3, 6.25e-4, 1e-8, 1e-8, 1e-8};
+  CHECK(fit_series(false, h, on_floor, std::vector<double>(h.size(), 1e-8), 10.0, 2.0).finest_local_orders.empty());
 }

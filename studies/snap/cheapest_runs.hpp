@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/common/csv_table.hpp"
 #include "studies/snap/snap_point.hpp"
 
 namespace tb::snap {
@@ -34,6 +35,10 @@ struct CheapestRunsRules {
 
 inline constexpr const char* kAdviceCsvHeader =
     "case,horizon_s,target_m,cheapest,setting,runtime_s,next,next_runtime_s,resolved,advice\n";
+
+// The page's headline from snap_advice.csv's rows (every case's advice per target): a table of the cheapest run per
+// case and target, with the next method's and whether the runtimes resolve the two, and what the advice rests on.
+std::string advice_headline(const CsvTable& advice);
 
 // Writes the table and returns the advice, one clause per target ("to 0.01 m: ...").
 std::vector<std::string> write_cheapest_runs(std::ostringstream& md, const std::vector<const SnapPoint*>& of_case,

@@ -57,6 +57,23 @@ SeriesFit fit_series(bool adaptive, const std::vector<double>& settings, const s
     if (x.size() >= 3) out.slope = fit_power_law(x, y);
   } else {
     out.order = measure_order(sweep, declared);
+    // The finest run of consecutive usable errors, its last three.
+    std::vector<size_t> tail;
+    for (size_t i = 0; i < errors.size(); ++i) {
+      const bool usable = std::isfinite(errors[i]) && errors[i] > 0.0 && errors[i] > 10.0 * floors[i];
+      if (!usable) tail.clear();
+      else tail.push_back(i);
+    }
+    if (tail.size() >= 3) {
+      double sum = 0.0;
+      for (size_t k = tail.size() - 3; k + 1 < tail.size(); ++k) {
+        const size_t a = tail[k], b = tail[k + 1];
+        const double local = std::log(errors[a] / errors[b]) / std::log(settings[a] / settings[b]);
+        out.finest_local_orders += (out.finest_local_orders.empty() ? "" : ", ") + format_g(local, 3);
+        sum += local;
+      }
+      out.finest_local_mean = sum / 2.0;
+    }
   }
   return out;
 }
@@ -70,9 +87,13 @@ std::string slope_verdict(const SeriesFit& fit) {
     return fit.used >= 3 && fit.slope.ci95 >= std::abs(fit.slope.p)
                ? "inconclusive: slope " + format_g(fit.slope.p, 3) + " ± " + format_g(fit.slope.ci95, 2) + " in rtol, its interval reaching 0"
                : fit.rtol_words("its floor");
-  if (!m.fit.fitted) return "inconclusive: " + (m.fit.why_not.empty() ? std::string("no asymptotic window") : m.fit.why_not);
-  return (m.ci95 >= std::abs(m.p) ? "inconclusive: slope " : "slope ") + format_g(m.p, m.p_digits) + " ± " + format_g(m.ci95, 2) +
-         " in h" + (m.ci95 >= std::abs(m.p) ? ", its interval reaching 0" : " (not judged)");
+  const std::string finest = fit.finest_local_orders.empty() ? std::string()
+                             : "; the finest three steps' local orders: " + fit.finest_local_orders;
+  if (!m.fit.fitted) return "inconclusive: " + (m.fit.why_not.empty() ? std::string("no asymptotic window") : m.fit.why_not) + finest;
+  const bool reaches_zero = m.ci95 >= std::abs(m.p);
+  return (reaches_zero ? "inconclusive: slope " : "slope ") + format_g(m.p, m.p_digits) + " ± " + format_g(m.ci95, 2) + " in h" +
+         (reaches_zero ? ", its interval reaching 0" : " (not judged)") +
+         (reaches_zero || std::abs(fit.finest_local_mean - m.p) > 0.3 ? finest : std::string());
 }
 
 }  // namespace tb::snap

@@ -27,6 +27,11 @@ struct SeriesFit {
   PowerLawFit slope;
   // Fixed steps: the suite's order rule against the declared order.
   MeasuredOrder order;
+  // Fixed steps: the local orders log(e_k/e_k+1)/log(h_k/h_k+1) between the finest three errors that stand 10x above
+  // their floor, consecutive settings ("" where fewer), and their mean: what the finest steps do, printed beside a fit
+  // that is inconclusive or differs from them by more than 0.3 (referee, 4 Dec, point 8).
+  std::string finest_local_orders;
+  double finest_local_mean = 0.0;
   // "slope p ± c in rtol (...)" or the reason none is fitted, for an adaptive series.
   std::string rtol_words(const std::string& floor_name) const;
 };
