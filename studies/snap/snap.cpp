@@ -236,6 +236,9 @@ struct Judged {
   // before the snap (the snap itself), and the loss the run booked less the energy it lost (the
   // balance's closure across the snap).
   double loss_minus_closed = kNoNumber, loss_minus_own_law = kNoNumber, booked_minus_lost = kNoNumber;
+  // Per expected snap, in order: the energy the run lost there less the closed form's loss at that snap (J; NaN: not
+  // matched), the terms of loss_minus_closed (referee, 4 Dec, point 28: each snap against the law, not their sum).
+  std::vector<double> snap_loss_offsets;
   double position_error = kNoNumber;  // at t_end, max over the configuration's entries (m)
   bool completed = false;  // a failed run's switches are matched up to its stop, but it is never clean
   bool clean() const { return completed && matched == expected && made == expected; }
@@ -269,7 +272,7 @@ Judged judge(const Case& c, const SnapSection& section, bool ok, const std::vect
     }
     const bool is_snap = expected[e].second;
     const double law = is_snap && size_t(snap_index) < closed.impact_losses.size() ? closed.impact_losses[size_t(snap_index)] : kNoNumber;
-    if (is_snap) ++snap_index;
+    if (is_snap) ++snap_index, j.snap_loss_offsets.push_back(kNoNumber);
     if (best == switches.size()) continue;
     used[best] = true;
     ++j.matched;
@@ -278,6 +281,7 @@ Judged judge(const Case& c, const SnapSection& section, bool ok, const std::vect
     j.switch_floors[e] = switches[best].floor;
     if (is_snap && std::isfinite(law)) {
       any_snap = true;
+      j.snap_loss_offsets.back() = switches[best].energy_drop - law;
       lost += switches[best].energy_drop;
       booked += switches[best].booked;
       own_law += switches[best].own_law;
@@ -301,6 +305,14 @@ Judged judge(const SnapPoint& p, const SnapSection& section) {
 }
 
 std::string num(double x, int digits = 3) { return std::isfinite(x) ? format_g(x, digits) : "—"; }
+
+// The sum's terms where the case has more than one snap: " (per snap: a; b; ...)", the first ten.
+std::string per_snap(const Judged& j) {
+  if (j.snap_loss_offsets.size() < 2) return "";
+  std::string out = " (per snap: ";
+  for (size_t e = 0; e < std::min<size_t>(j.snap_loss_offsets.size(), 10); ++e) out += (e ? "; " : "") + num(j.snap_loss_offsets[e]);
+  return out + (j.snap_loss_offsets.size() > 10 ? "; …)" : ")");
+}
 
 std::string status_of(const SnapPoint& p) { return p.measured.outcome.ok() ? "ok" : p.measured.outcome.describe(); }
 
@@ -434,7 +446,7 @@ void write_runs_table(std::ostringstream& md, std::ofstream& csv, const Case& c,
       floors += (e ? "; " : "") + num(j.switch_floors[e]);
     }
     rows.push_back({row_label(*p), p->setting(), status_of(*p), std::to_string(j.expected) + " / " + std::to_string(j.made) + (ok ? "" : " (to the stop)"),
-                    errors.empty() ? "—" : errors, floors.empty() ? "—" : floors, num(j.loss_minus_closed), num(j.loss_minus_own_law),
+                    errors.empty() ? "—" : errors, floors.empty() ? "—" : floors, num(j.loss_minus_closed) + per_snap(j), num(j.loss_minus_own_law),
                     num(j.booked_minus_lost), ok ? num(r.balance_max) : "—", ok ? num(r.phase_drift_max) : "—",
                     ok ? num(r.overstretch_max) : "—", ok ? num(r.opening_rate_max) : "—", num(j.position_error),
                     ok ? std::to_string(r.counters.steps) : "—",
@@ -451,14 +463,17 @@ void write_runs_table(std::ostringstream& md, std::ofstream& csv, const Case& c,
                      ok ? r.phase_drift_max : kNoNumber, ok ? r.overstretch_max : kNoNumber, ok ? r.opening_rate_max : kNoNumber,
                      j.position_error})
       csv << (std::isfinite(x) ? format_g(x, 8) : "") << ',';
-    csv << (ok ? std::to_string(r.counters.steps) : "") << ',' << (ok ? format_g(r.runtime_s, 6) : "") << '\n';
+    csv << (ok ? std::to_string(r.counters.steps) : "") << ',' << (ok ? format_g(r.runtime_s, 6) : "") << ",\"";
+    for (size_t e = 0; e < j.snap_loss_offsets.size(); ++e)
+      csv << (e ? ";" : "") << (std::isfinite(j.snap_loss_offsets[e]) ? format_g(j.snap_loss_offsets[e], 8) : "");
+    csv << "\"\n";
   }
   std::string which;
   for (size_t e = 0; e < shown; ++e) which += (e ? "; " : "") + switch_words(expected, e);
   which += switches_left_out(expected, shown, section);
   markdown::table(md,
                   {"method", "step / tolerance", "status", "switches: expected / made", "switch-time errors (s): " + which,
-                   "observer floors (s)", "lost at the snaps − closed form (J)", "lost − law on its own pre-snap state (J)",
+                   "observer floors (s)", "lost at the snaps − closed form (J; their sum, and per snap where several)", "lost − law on its own pre-snap state (J)",
                    "booked − lost (J)", "balance max |E − E0 − W| (J)", "its range between switches (J)", "overstretch (m)",
                    "outward rate beyond the length (m/s)", "position error at t_end (m)", "steps", "runtime (s)"},
                   rows);
@@ -838,7 +853,7 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
   std::ofstream csv(dir / "snap.csv");
   csv << "case,integrator,h,rtol,status,expected_switches,switches,matched,switch_time_offsets,observer_floors,"
          "lost_minus_closed_form,lost_minus_law_own_state,booked_minus_lost,energy_balance_err_max,"
-         "balance_range_between_switches,overstretch_max,outward_rate_max,position_err_end,steps,runtime_s\n";
+         "balance_range_between_switches,overstretch_max,outward_rate_max,position_err_end,steps,runtime_s,per_snap_lost_minus_closed_form\n";
   std::ostringstream md;
   md << "# Strings that go slack and snap: the methods that take an impact, against the known answers\n\n"
         "Issue 48 so far: one link (the planar pendulum on a string) in four bundled cases with closed forms (the drop, the whirl that "
