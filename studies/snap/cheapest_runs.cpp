@@ -150,8 +150,8 @@ std::string advice_headline(const CsvTable& advice) {
   }
   markdown::table(md, {"case", "horizon", "position error at t_end", "cheapest run that reached it", "the next method's cheapest"}, rows);
   md << "\nEach row is the advice of the case's section (\"Work–precision and advice\"), with the evidence and the "
-        "caveats beside it there: the runs it counts (on the reference's cascade or matching every closed-form switch, "
-        "energy books that close, every finer setting reaching the target too), its position errors (root mean squares "
+        "caveats beside it there: the runs it counts (on the reference's cascade, or on the closed-form cases matching every switch with "
+        "energy books that close; every finer setting reaching the target too), its position errors (root mean squares "
         "over moved steps on the closed-form cases), and the runtimes (single best-of-passes timings, not ranked within a "
         "factor " << format_g(kUnresolvedRatio) << "). The advice ranks by the position error at t_end alone; on Model C's "
         "cables the energy lost, the peak tension and the overstretch of every run are in the runs tables and their "

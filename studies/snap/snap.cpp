@@ -441,8 +441,7 @@ void write_runs_table(std::ostringstream& md, std::ofstream& csv, const Case& c,
     std::string errors;
     std::string floors;
     for (size_t e = 0; e < std::min(shown, j.switch_offsets.size()); ++e) {
-      errors += (e ? "; " : "") + (std::isfinite(j.switch_offsets[e]) && j.switch_offsets[e] > 0.0 ? std::string("+") : std::string()) +
-                num(j.switch_offsets[e]);
+      errors += (e ? "; " : "") + snap::signed_or_dash(j.switch_offsets[e]);
       floors += (e ? "; " : "") + num(j.switch_floors[e]);
     }
     rows.push_back({row_label(*p), p->setting(), status_of(*p), std::to_string(j.expected) + " / " + std::to_string(j.made) + (ok ? "" : " (to the stop)"),
@@ -499,8 +498,7 @@ void write_regularisations(std::ostringstream& md, const Case& c, const SnapSect
     const Judged j = judge(*own, section);
     std::string offsets;
     for (size_t e = 0; e < j.switch_offsets.size(); ++e)
-      offsets += (e ? ", " : "") + switch_words(expected, e) + " " + (std::isfinite(j.switch_offsets[e]) && j.switch_offsets[e] > 0.0 ? "+" : "") +
-                 num(j.switch_offsets[e]) + " s";
+      offsets += (e ? ", " : "") + switch_words(expected, e) + " " + snap::signed_or_dash(j.switch_offsets[e]) + " s";
     md << "Its converged solution (" << own->key.integrator->name << " at " << own->setting() << ", atol rtol/100, stopping "
           "at each kink) against the closed form, the regularisation's distance from the impact law: switch times "
        << (offsets.empty() ? "—" : offsets) << " (" << j.matched << " of " << j.expected << " expected switches matched, "

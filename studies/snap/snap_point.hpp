@@ -35,6 +35,8 @@ double matching_window(const std::vector<std::pair<double, bool>>& expected, siz
 
 // A number for the pages' tables, to `digits` significant digits; "—" where it is none (NaN).
 std::string number_or_dash(double x, int digits = 3);
+// The same to 3 digits with its sign always shown ("+1e-05", "-0.151"): a signed error or offset.
+std::string signed_or_dash(double x);
 
 // The configuration entries of a physical state (Model::physical_parts), all of it where the model does not say.
 std::vector<double> configuration_of(const Model& model, const std::vector<double>& physical);
