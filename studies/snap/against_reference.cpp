@@ -628,10 +628,10 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
   md << "\n### Every run against the reference\n\n"
         "Status: whether the run reached t_end, and where it did, whether its energy ended above E0 by more than 10× the "
         "reference's balance error (with e = 0 and conservative thrust and gravity an impact only takes energy), whether "
-        "E − E0 − W rose during the run above a hundredth of the reference's loss (a gain a later loss could hide at "
-        "t_end; flagged with its size, its time and its share of that loss, and still compared; below that size a rise "
-        "is the integration error every method shows with both signs, the signed column gives it: a large max |E − E0 − W| "
-        "with a small rise is energy lost beyond the bookings, a numerical dissipation, not a gain) or its momentum moved beyond 1e4× the "
+        "E − E0 − W rose during the run, from its lowest value before, by more than a hundredth of the reference's loss "
+        "(W changes only by the losses booked, so a rise is energy gained beyond them, which a later loss can hide at "
+        "t_end; flagged with its size, when it peaked and its share of that loss, and still compared; the column \"largest "
+        "rise\" gives every run's, below that size the integration error every method shows) or its momentum moved beyond 1e4× the "
         "reference's round-off (no internal impulse changes P), and whether it followed the reference's cascade (an "
         "event-driven run by its own record of jumps: its fast snaps, link by link in order, the reference's, \"Every "
         "jump\" below; a time-stepping scheme by the observer's switches, the switches column, which is every run's): a "
@@ -691,7 +691,7 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
     // material_gain, energy held beyond what the losses booked so far allow. Flagged with its size against the snaps'
     // loss, not withheld; smaller rises are the smooth error every method shows, in the signed column.
     if (r.energy_lost >= -gain_floor && std::isfinite(r.balance_gain_max) && r.balance_gain_max > material_gain)
-      flags += (flags.empty() ? "" : "; ") + std::string("its E − E0 − W rose to +") + number_or_dash(r.balance_gain_max, 3) + " J at " +
+      flags += (flags.empty() ? "" : "; ") + std::string("its E − E0 − W rose by ") + number_or_dash(r.balance_gain_max, 3) + " J from its lowest value before, up to " +
                number_or_dash(r.balance_gain_time, 5) + " s (" + format_g(100.0 * r.balance_gain_max / ref.energy_lost, 2) +
                " % of the reference's loss): energy above what its bookings allow, whatever it ends with";
     return flags.empty() ? std::string("ok") : "reached t_end, but " + flags;
@@ -743,7 +743,7 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
                     number_or_dash(j.switches.time_error_max), ok ? number_or_dash(r.energy_lost, 6) : "—", number_or_dash(ratio, 5), number_or_dash(j.snap_loss_error_max),
                     ok ? number_or_dash(r.booked_total, 6) : "—",
                     ok ? number_or_dash(r.booked_total - r.energy_lost) : "—", tension, ok && !is_reference ? number_or_dash(j.peak_minus_reference) : "—",
-                    ok ? number_or_dash(r.balance_max) : "—", ok ? signed_or_dash(r.balance_gain_max) : "—",
+                    ok ? number_or_dash(r.balance_max) : "—", ok ? number_or_dash(r.balance_gain_max) : "—",
                     ok ? number_or_dash(r.phase_drift_max) : "—", ok ? number_or_dash(r.gap_overstretch_max) : "—", ok ? number_or_dash(r.gap_outward_rate_max) : "—",
                     ok ? number_or_dash(r.momentum_err_max) : "—", number_or_dash(j.position_error), ok ? std::to_string(r.counters.steps) : "—",
                     ok && p->role == SnapRole::Compared ? number_or_dash(r.runtime_s) : "—"});
@@ -769,7 +769,7 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
                    "largest switch-time error (s)", "energy lost (J)", "lost / reference's", "largest |per-snap loss − reference's| (J)",
                    "loss booked (J)", "booked − lost (J)",
                    "largest tension (N), when, which link", "− reference's (N)", "max |E − E0 − W| (J)",
-                   "largest E − E0 − W, signed (J)", "range of E − E0 − W between switches (J)", "overstretch (m)",
+                   "largest rise of E − E0 − W (J)", "range of E − E0 − W between switches (J)", "overstretch (m)",
                    "outward rate beyond the tolerance (m/s)", "max |P − P0| (N s)", "position error at t_end (m)", "steps", "runtime (s)"},
                   rows);
   write_off_cascade(md, compared, ref, t_end);

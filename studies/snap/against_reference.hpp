@@ -57,6 +57,6 @@ inline constexpr const char* kCableCsvHeader =
     "case,integrator,role,h,rtol,status,reference_switches,switches,matched,switch_time_err_max,energy_lost,"
     "lost_minus_reference,snap_loss_err_max,booked_total,booked_minus_lost,peak_tension,peak_time,peak_link,peak_tension_minus_reference,"
     "energy_balance_err_max,overstretch_max_m,outward_rate_beyond_tolerance,momentum_err_max,position_err_end,steps,runtime_s,"
-    "follows_cascade,cascade_judged_by,energy_balance_range_between_switches,energy_balance_gain_max,energy_balance_gain_time\n";
+    "follows_cascade,cascade_judged_by,energy_balance_range_between_switches,energy_balance_rise_max,energy_balance_rise_time\n";
 
 }  // namespace tb::snap

@@ -42,7 +42,7 @@ SnapRun observe_snaps(const RunRequest& request) {
   // watched, so a method's drift of a taut link's length is never read as a flight.
   const SwitchingFunctions& functions = *model.switching();
   bool first = true;
-  double e0 = 0.0, t_prev = 0.0, energy_prev = 0.0, booked_prev = 0.0, phase_lo = 0.0, phase_hi = 0.0, dt_prev = 0.0, dt_prev2 = 0.0;
+  double e0 = 0.0, balance_low = 0.0, t_prev = 0.0, energy_prev = 0.0, booked_prev = 0.0, phase_lo = 0.0, phase_hi = 0.0, dt_prev = 0.0, dt_prev2 = 0.0;
   out.balance_max = out.phase_drift_max = out.overstretch_max = out.opening_rate_max = 0.0;
   Eigen::VectorXd tension_prev, tension_rate_prev;  // the last sample's, for the peak between samples
   std::vector<bool> carried_prev;
@@ -114,7 +114,8 @@ SnapRun observe_snaps(const RunRequest& request) {
       closed_at.assign(size_t(links), 0.0);
     }
     out.balance_max = std::max(out.balance_max, std::abs(balance - e0));
-    if (first || balance - e0 > out.balance_gain_max) out.balance_gain_max = balance - e0, out.balance_gain_time = t;
+    balance_low = first ? balance - e0 : std::min(balance_low, balance - e0);
+    if (first || balance - e0 - balance_low > out.balance_gain_max) out.balance_gain_max = balance - e0 - balance_low, out.balance_gain_time = t;
     out.overstretch_max = std::max(out.overstretch_max, o.constraint_err);
     out.opening_rate_max = std::max(out.opening_rate_max, o.constraint_rate_err);
     if (o.linear_momentum.allFinite() && momentum0.allFinite())

@@ -135,8 +135,10 @@ struct SnapRun {
   std::vector<Switch> switches;
   double balance_max = kNoNumber;     // max |E - E0 - W| over the run (J)
   double phase_drift_max = kNoNumber; // max over the phases between switches of the range of E - E0 - W (J)
-  // The largest E - E0 - W over the run, signed, and when (J, s): above 0 the state held more energy than E0 less the
-  // losses booked so far, a gain no e <= 1 impact under conservative forces allows, whatever the run ends with.
+  // The largest rise of E - E0 - W over the run, from its lowest value before, and when it peaked (J, s). W changes
+  // only by the losses booked, so a rise is energy gained beyond them, which no e <= 1 impact under conservative
+  // forces allows, whatever the run ends with (a dip to -0.151 J and a return to -0.01 J is a 0.14 J gain; its
+  // largest value from 0 would miss it: the second referee read of 4 Dec).
   double balance_gain_max = kNoNumber, balance_gain_time = kNoNumber;
   double overstretch_max = kNoNumber; // max |r| - l beyond the length (Observation::constraint_err, m)
   double opening_rate_max = kNoNumber;  // max outward rate beyond the length (constraint_rate_err, m/s)
