@@ -357,8 +357,9 @@ void write_slopes(std::ostringstream& md, const Model& model, const std::vector<
         "Scales (a fixed-step error above 0.1 of its scale is not fitted: an O(1) error has no rate): 1 m for the position "
         "and the overstretch, the case's energy scale E_s (the largest kinetic energy over its start-up, as every "
         "status is judged) for the energy. "
-        "Only runs that follow the reference's cascade (every switch matched, none added) and are not flagged for an "
-        "energy gain enter a fit; a slope whose 95% "
+        "Only runs that follow the reference's cascade (every switch matched, none added) and did not end above E0 or "
+        "move P (the runs table's \"reached t_end, but\" statuses of that kind; a rise of E − E0 − W during the run is "
+        "flagged there but does not take a run out) enter a fit; a slope whose 95% "
         "interval reaches 0 is inconclusive. Floors: for the position the larger of the resolution and the finer closing "
         "rules' distance (the rules table above); for the energy the largest of those and the reference's own booked − "
         "lost; for the overstretch the reference's own (a held link's Baumgarte-stabilised drift at the reference's "
@@ -886,7 +887,8 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
   }
   rules.error = [&](const SnapPoint& p) { return judge(model, p.measured, ref, t_end).position_error; };
   rules.counts = [&](const SnapPoint& p) { return judge(model, p.measured, ref, t_end).clean() && !gained(p.measured); };
-  rules.counts_words = "with every switch of the reference matched, none added and no energy gained (targets at least 10× the "
+  rules.counts_words = "with every switch of the reference matched, none added, not ending above E0 and P kept (a rise of E − E0 − W "
+                       "during the run does not take a run out: its size is in its row; targets at least 10× the "
                        "reference's resolution, " + number_or_dash(position_floor) + " m" +
                        (dropped.empty() ? std::string() : "; " + std::to_string(dropped.size()) + " finer target(s) below it not judged") + ")";
   // A method named at a step whose coarser steps failed or gained energy: which ones, said beside it (not why
