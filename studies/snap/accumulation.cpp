@@ -237,13 +237,18 @@ void write_accumulation(std::ostringstream& md, std::ostream& csv, const Case& c
   md << "\nThe event-driven methods stop by this suite's policy: their guard (core/zeno_guard.hpp) ends a run whose jumps "
         "accumulate rather than loop; at the accumulation the radial velocity is 0 and the tension positive, so the "
         "held mode after it is determined, but a continuation on it from the guard's predicted accumulation is not "
-        "built. Where a run stopped with the exact flight there far longer than the jumps the guard counted (its "
-        "reason), it stopped on its own jumps, not at the case's accumulation: its trajectory's own accumulation, "
-        "early by its error, or its locator's repeated events after a restart, not told apart here (the runs table's "
-        "switch errors before the stop show its early hits' drift; its late ones are limited by the observer's band, "
-        "that table's caption). Where the guard fired on the geometric tail, its reason gives the event's time and the "
-        "tail it predicts, whose sum is its predicted accumulation, to compare with t_acc; the stop time in the table is "
-        "the run's last step end before that event. The advice's \"not reached (… failed)\" cells are these stops.\n\n";
+        "built. Two stops are told apart by their reasons. \"Zeno accumulation of impacts\": the guard fired on the "
+        "geometric tail of a run that resolves every rebound; the reason gives the event's time and the tail it predicts, "
+        "whose sum is its predicted accumulation, to compare with t_acc (the stop time in the table is the run's last step "
+        "end before that event). \"Zeno accumulation of the solver's own rebounds\": a rebound's flight from the "
+        "solver's own state (its speed, length and depth in the reason) fell below what the solver's tolerance resolves, "
+        "so one step took the whole flight and its interpolant met the circle again, moving inwards, at the step's start; "
+        "a rebound speed is the small radial part of the velocity and carries the solver's global velocity error, so its "
+        "rebounds shrink faster than the exact ones and accumulate early, where the exact flight (the column beside "
+        "the stop) is still long: at a loose tolerance milliseconds before t_acc. Restarting there would find the same "
+        "root again (a loop of restarts picoseconds apart, which the guard once took for the accumulation). The runs "
+        "table's switch errors before the stop show the early hits' drift. The advice's \"not reached (… failed)\" "
+        "cells are these stops.\n\n";
 }
 
 }  // namespace tb::snap
