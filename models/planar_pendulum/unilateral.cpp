@@ -86,12 +86,11 @@ void throw_if_rebound_unresolved(const Parameters& p, double t, const Eigen::Vec
   if (!(a_r > 0.0) || !(u > 0.0)) return;
   const double flight = 2.0 * u / a_r, depth = u * u / (2.0 * a_r);
   if (!(t - last.t < 0.5 * flight)) return;
-  throw std::runtime_error("Zeno accumulation of the solver's own rebounds at t = " + format_g(t, 10) + " s: the rebound at t = " +
-                           format_g(last.t, 10) + " s left the circle at " + format_g(u, 3) + " m/s for a flight of " +
-                           format_g(flight, 3) + " s and " + format_g(depth, 3) + " m deep, and " + format_g(t - last.t, 3) +
-                           " s later the solution is back on the circle moving inwards: one step took the whole flight, "
-                           "below what its tolerance resolves (its rebound speeds carry its velocity error); an event-driven "
-                           "method cannot pass an accumulation point");
+  throw std::runtime_error("Zeno accumulation of the solver's own rebounds at t = " + format_g(t, 10) + " s: its rebound at " +
+                           format_g(last.t, 10) + " s (out at " + format_g(u, 3) + " m/s, a flight of " + format_g(flight, 3) +
+                           " s, " + format_g(depth, 3) + " m deep) is back on the circle, moving inwards, " +
+                           format_g(t - last.t, 3) + " s later: one step took the flight whole, below its tolerance; an "
+                           "event-driven method cannot pass an accumulation point");
 }
 }  // namespace
 
