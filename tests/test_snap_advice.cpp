@@ -174,3 +174,28 @@ TEST_CASE("snap slopes: the finest three steps' local orders are printed beside 
   const std::vector<double> on_floor{1e-2, 2.5e-3, 6.25e-4, 1e-8, 1e-8, 1e-8};
   CHECK(fit_series(false, h, on_floor, std::vector<double>(h.size(), 1e-8), 10.0, 2.0).finest_local_orders.empty());
 }
+
+TEST_CASE("snap slopes in rtol: every tolerance whose error stands above its floor is fitted, a flat step widening the interval",
+          "[snap][advice]") {
+  // Referee, 4 Dec, B3: cvode's |E lost − closed form| on C_single_snap, 3.14e-6 to 1.01e-10 J over seven tolerances
+  // with one step that fell by less than half, was "inconclusive: fewer than 3 tolerances ... falling" (the rule ended
+  // the series at the first error not halved). All seven stand 10x above the 4e-12 J floor: the fit takes them all.
+  const std::vector<double> rtol{1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10};
+  const std::vector<double> e{3.14e-06, 5.87e-08, 4.09e-08, 1.62e-08, 4.78e-09, 1.42e-09, 1.01e-10};
+  const SeriesFit fit = fit_series(true, rtol, e, std::vector<double>(rtol.size(), 3.99e-12), 1.0, 5.0);
+  CHECK(fit.used == 7);
+  const std::string words = slope_verdict(fit);
+  INFO(words);
+  CHECK(words.find("slope 0.") == 0);  // least squares over the decades: 0.6 to 0.7, its interval clear of 0
+  CHECK(fit.slope.p == Approx(0.65).margin(0.1));
+  // Errors on their floor are left out and said to be; fewer than 3 left is inconclusive.
+  const std::vector<double> floored{1e-3, 1e-4, 1e-5, 1e-9, 1e-9, 1e-9, 1e-9};
+  const SeriesFit part = fit_series(true, rtol, floored, std::vector<double>(rtol.size(), 1e-9), 1.0, 5.0);
+  CHECK(part.used == 3);
+  CHECK(slope_verdict(part).find("over the 3 of 7 tolerances with an error 10× above its floor") != std::string::npos);
+  const std::vector<double> two{1e-3, 1e-4, 1e-9, 1e-9, 1e-9, 1e-9, 1e-9};
+  CHECK(slope_verdict(fit_series(true, rtol, two, std::vector<double>(rtol.size(), 1e-9), 1.0, 5.0)).find("inconclusive") == 0);
+  // No fall at all: the interval reaches 0 and says so.
+  const std::vector<double> flat{2e-6, 1e-6, 2e-6, 1e-6, 2e-6, 1e-6, 2e-6};
+  CHECK(slope_verdict(fit_series(true, rtol, flat, std::vector<double>(rtol.size(), 1e-12), 1.0, 5.0)).find("inconclusive") == 0);
+}

@@ -2,8 +2,8 @@
 // The snap study's slopes, one piece for its pages judged against a closed form and against a
 // converged reference: a method's runs grouped in their order, and one quantity's errors over them
 // fitted -- in h by the suite's one order rule (app/judging/order_fit.hpp) for a fixed-step method,
-// in rtol by least squares over the loosest tolerances with an error that stands 10x above its floor
-// and still falls (at least halved from the looser one's) for an adaptive one.
+// in rtol by least squares over the tolerances with an error that stands 10x above its floor for an
+// adaptive one (its 95% interval reaching 0: inconclusive).
 
 #include <string>
 #include <utility>
@@ -22,7 +22,8 @@ std::vector<std::pair<std::string, std::vector<const SnapPoint*>>> runs_by_metho
 struct SeriesFit {
   std::string values;  // the errors as printed, comma-separated ("—" where none)
   bool adaptive = false;
-  // Adaptive: the slope in rtol over the `used` loosest usable tolerances of `total` (fitted when used >= 3).
+  // Adaptive: the slope in rtol over the `used` tolerances of `total` whose error stands 10x above its floor
+  // (fitted when used >= 3).
   std::size_t used = 0, total = 0;
   PowerLawFit slope;
   // Fixed steps: the suite's order rule against the declared order.
