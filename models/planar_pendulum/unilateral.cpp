@@ -74,8 +74,9 @@ namespace {
 // step (its depth u^2 / (2 a_r) is below what its tolerance resolves), and its interpolant crosses the circle at
 // the step's start. Restarting from the slack side makes the same step, and the same root, again (CVODE at
 // rtol 1e-4 on the e = 0.5 drop: 1000 restarts 1.6 ps apart after a rebound at 3.3e-3 m/s, 0.42 ms and 0.34 um
-// deep, at t = 0.7646 s, where the exact rebounds are still 13 ms long: the solver's radial velocity, a small
-// part of |v| = 2.7 m/s there, carries its global error). Its own rebounds have accumulated: reported as such.
+// deep, at t = 0.7646 s, where the exact rebounds are still 13 ms long: its rebounds are lost once their depth
+// falls to its error in the gap, about rtol l, so it stops early by ~4 sqrt(2 rtol l / a_r)). Its own rebounds have
+// accumulated: reported as such.
 void throw_if_rebound_unresolved(const Parameters& p, double t, const Eigen::Vector4d& s, const JumpLog& log) {
   if (log.records().empty() || !(p.restitution > 0.0)) return;
   const LoggedSwitch& last = log.records().back();
@@ -89,7 +90,7 @@ void throw_if_rebound_unresolved(const Parameters& p, double t, const Eigen::Vec
   throw std::runtime_error("Zeno accumulation of the solver's own rebounds at t = " + format_g(t, 10) + " s: its rebound at " +
                            format_g(last.t, 10) + " s (out at " + format_g(u, 3) + " m/s, a flight of " + format_g(flight, 3) +
                            " s, " + format_g(depth, 3) + " m deep) is back on the circle, moving inwards, " +
-                           format_g(t - last.t, 3) + " s later: one step took the flight whole, below its tolerance; an "
+                           format_g(t - last.t, 3) + " s later, before half its flight: the flight is below what its tolerance resolves; an "
                            "event-driven method cannot pass an accumulation point");
 }
 }  // namespace
@@ -124,8 +125,9 @@ bool hybrid_jump(const Parameters& p, double t, double time_scale, double tensio
     const double v_t2 = s.tail<2>().squaredNorm(), a_r = v_t2 / p.l + p.g * r_hat.y();
     const double flight = a_r > 0.0 ? 2.0 * p.restitution * v_r / a_r : std::numeric_limits<double>::infinity();
     if (flight < kZenoFlight * time_scale)
-      throw std::runtime_error("Zeno accumulation of impacts at t = " + format_g(t, 10) + " s: the rebound at v_r = " +
-                               format_g(v_r, 3) + " m/s flies " + format_g(flight, 3) + " s, and the rebounds (each e = " +
+      throw std::runtime_error("Zeno accumulation of impacts at t = " + format_g(t, 10) + " s: the impact at v_r = " +
+                               format_g(v_r, 3) + " m/s rebounds at " + format_g(p.restitution * v_r, 3) + " m/s and flies " +
+                               format_g(flight, 3) + " s, and the rebounds (each e = " +
                                format_g(p.restitution) + " times the last) accumulate within " +
                                format_g(flight / (1.0 - p.restitution), 3) +
                                " s; an event-driven method cannot pass an accumulation point");

@@ -350,7 +350,7 @@ void write_slopes(std::ostringstream& md, const Model& model, const std::vector<
         "follows the cascade, so that case shows nothing either way, and nothing here tests steps that hold several "
         "collision groups. (The pendulum pages judge the position error's order against the declared one: there a single e = 0 impact "
         "of one link after an exactly integrated free flight is measured to keep it, a special case.) Adaptive: the "
-        "least-squares slope against rtol over the loosest tolerances whose error stands 10× above its floor and falls "
+        "least-squares slope against rtol over every tolerance whose error stands 10× above its floor "
         "(a slope in rtol, not an order in h: an adaptive code controls each step's local error, so its global error "
         "falls with rtol at a slope near 1 or below, down to q/(q+1) for a BDF of order q where the step is set by "
         "the error per step, and lower where each event restarts it at order 1). "

@@ -599,8 +599,8 @@ void write_orders(std::ostringstream& md, const Case& c, const SnapSection& sect
         "0.1 of their scale). The position error's order is judged against the method's declared order (that of its "
         "smooth motion); the other quantities have no declared order and their slopes are printed as measured. The "
         "switch times' floor is the observer's; the others' is 0 (closed forms). Adaptive methods: the least-squares "
-        "slope of the same errors against rtol over the loosest tolerances whose error stands 10× above its floor and "
-        "still falls (at least halved from the looser one's); no order: a tolerance is not a step.\n\n";
+        "slope of the same errors against rtol over every tolerance whose error stands 10× above its floor (an error "
+        "that does not fall widens its 95% interval; one reaching 0 is inconclusive); no order: a tolerance is not a step.\n\n";
   const SwitchingClosedForm& closed = *c.model->switching_closed_form();
   const auto expected = closed.switches(section.t_end);
   // On a case whose hits accumulate no fixed-step run makes every expected switch, so no switch time or snap loss is
@@ -898,7 +898,8 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "(a rebound, or on a cable a held link kicked inwards by another's snap through a slack rod's inertia, the mass "
         "matrix coupling neighbouring joints) whose free flight back to its length would last less than 1e-6 of the "
         "form's time scale, or reach less than the case's held_flight_depth of the length inside it (Model C's cables: "
-        "1e-8, a hundred closing offsets), is held at once, its inward rate ġ stopped by the plastic projection onto the "
+        "1e-8, a hundred closing offsets; the pendulum's form holds none: a rebound's flight below 1e-6 √(l/g) ends its "
+        "run as the Zeno accumulation, the section \"Through the accumulation\"), is held at once, its inward rate ġ stopped by the plastic projection onto the "
         "held links' G v = 0 and its loss, ½ ġᵀ(G M⁻¹ Gᵀ)⁻¹ ġ, booked as a snap's. The projection's impulse pushes, "
         "which λ ≥ 0 forbids at an instant. It is a truncation of the flight, a regularisation of the Zeno tail with a "
         "stated bound, not an equivalent of it: in the flight the free motion's own acceleration g'' along the link turns "
