@@ -4,9 +4,10 @@
 // resolves ever shorter flights or, once a flight's excursion falls below its integration tolerance,
 // keeps finding sign changes of its own interpolation error a few ulps of t apart (a BDF locator at
 // rtol 1e-8 on the pendulum's e = 0.5 drop: 2.6 million restarts 8e-12 s apart). Both are an
-// accumulation the method cannot pass. A form that can tell them apart says which before this guard
-// fires (the pendulum: models/planar_pendulum/unilateral.cpp, a root moving inwards inside a rebound's
-// flight); the guard is the last line for the rest (issue 48: "detected and reported, never looped on").
+// accumulation the method cannot pass. A model's form that can tell them apart (a root moving inwards
+// inside the flight a rebound has just begun: the solver's own rebounds, no longer resolved) says which
+// before this guard fires; the guard is the last line for the rest (issue 48: "detected and reported,
+// never looped on").
 #include <cmath>
 #include <stdexcept>
 #include <string>
