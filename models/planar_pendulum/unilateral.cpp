@@ -65,14 +65,19 @@ constexpr double kOpeningTension = 1e-8;
 // A rebound's flight shorter than this fraction of the motion's time scale (sqrt(l / g); l / |v0| in free
 // space) ends the run as a Zeno accumulation.
 constexpr double kZenoFlight = 1e-6;
-}  // namespace
 
-namespace {
+// The outward radial acceleration of a free flight from the circle at state s, a_r = |v|^2 / l + g r-hat_z (the
+// centripetal need of its speed and gravity's outward part), so that a rebound leaving at u flies 2 u / a_r and
+// reaches u^2 / (2 a_r) inside; 0 or less: it does not come back.
+double outward_radial_acceleration(const Parameters& p, const Eigen::Vector4d& s) {
+  return s.tail<2>().squaredNorm() / p.l + p.g * s.head<2>().normalized().y();
+}
+
 // A root at the circle moving inwards in the first half of the flight a rebound has just begun (the flight from
 // the rebound's state: out at u = e v_r-, back after 2 u / a_r, a_r = |v|^2 / l + g r-hat_z its outward radial
 // acceleration) is no switch of the exact motion, which is inside then: the solver took the whole flight in one
-// step (its depth u^2 / (2 a_r) is below what its tolerance resolves), and its interpolant crosses the circle at
-// the step's start. Restarting from the slack side makes the same step, and the same root, again (CVODE at
+// step, or its error in the gap exceeds the flight's depth u^2 / (2 a_r), and its interpolant is back on the circle
+// early (at the step's start, or a third of the way into the flight: cvode at rtol 1e-8). Restarting from the slack side makes the same step, and the same root, again (CVODE at
 // rtol 1e-4 on the e = 0.5 drop: 1000 restarts 1.6 ps apart after a rebound at 3.3e-3 m/s, 0.42 ms and 0.34 um
 // deep, at t = 0.7646 s, where the exact rebounds are still 13 ms long: its rebounds are lost once their depth
 // falls to its error in the gap, about rtol l, so it stops early by ~4 sqrt(2 rtol l / a_r)). Its own rebounds have
@@ -82,8 +87,7 @@ void throw_if_rebound_unresolved(const Parameters& p, double t, const Eigen::Vec
   const LoggedSwitch& last = log.records().back();
   if (last.kind != LoggedSwitch::Kind::Touched || !(t >= last.t)) return;
   const double u = p.restitution * last.closing_rate * p.l;  // the rebound's inward speed (m/s)
-  const Eigen::Vector2d r_hat = s.head<2>().normalized();
-  const double a_r = s.tail<2>().squaredNorm() / p.l + p.g * r_hat.y();
+  const double a_r = outward_radial_acceleration(p, s);
   if (!(a_r > 0.0) || !(u > 0.0)) return;
   const double flight = 2.0 * u / a_r, depth = u * u / (2.0 * a_r);
   if (!(t - last.t < 0.5 * flight)) return;
@@ -119,10 +123,10 @@ bool hybrid_jump(const Parameters& p, double t, double time_scale, double tensio
   }
   if (p.restitution > 0.0) {
     // Zeno: after a rebound the mass leaves the circle at e v_r and the free flight's outward radial
-    // acceleration a_r = v_t^2 / l + g r-hat_z brings it back after 2 e v_r / a_r; the rebounds
-    // shrink by e each, so they accumulate within 2 e v_r / (a_r (1 - e)). Below a micro-second of the
-    // motion's time scale the locator would chase them through round-off: reported, never looped on.
-    const double v_t2 = s.tail<2>().squaredNorm(), a_r = v_t2 / p.l + p.g * r_hat.y();
+    // acceleration a_r brings it back after 2 e v_r / a_r; the rebounds shrink by e each, so they
+    // accumulate within 2 e v_r / (a_r (1 - e)). Below a micro-second of the motion's time scale the
+    // locator would chase them through round-off: reported, never looped on.
+    const double a_r = outward_radial_acceleration(p, s);
     const double flight = a_r > 0.0 ? 2.0 * p.restitution * v_r / a_r : std::numeric_limits<double>::infinity();
     if (flight < kZenoFlight * time_scale)
       throw std::runtime_error("Zeno accumulation of impacts at t = " + format_g(t, 10) + " s: the impact at v_r = " +
