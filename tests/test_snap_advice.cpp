@@ -199,3 +199,29 @@ TEST_CASE("snap slopes in rtol: every tolerance whose error stands above its flo
   const std::vector<double> flat{2e-6, 1e-6, 2e-6, 1e-6, 2e-6, 1e-6, 2e-6};
   CHECK(slope_verdict(fit_series(true, rtol, flat, std::vector<double>(rtol.size(), 1e-12), 1.0, 5.0)).find("inconclusive") == 0);
 }
+
+TEST_CASE("snap slopes in rtol: a series that is not a line says so with its local slopes, and errors that fall to their "
+          "floor are named as such",
+          "[snap][advice]") {
+  // Referee, 4 Dec, point 10: the whirl's cvode opening-time errors over rtol 1e-4 ... 1e-12 (a plateau between 1e-6
+  // and 1e-8) got "0.77 +- 0.46 in rtol" with no word that the series is not a line.
+  const std::vector<double> rtol{1e-4, 1e-6, 1e-8, 1e-10, 1e-12};
+  const std::vector<double> plateau{3.89e-5, 1.44e-8, 1.44e-8, 9.42e-10, 3.32e-12};
+  const SeriesFit fit = fit_series(true, rtol, plateau, std::vector<double>(rtol.size(), 1e-15), 1.0, 5.0);
+  const std::string words = slope_verdict(fit);
+  INFO(words);
+  CHECK(fit.local_slopes.size() == 4);
+  CHECK(fit.local_slopes[1] == Approx(0.0).margin(1e-12));
+  CHECK(words.find("not a line: the local slopes are 1.7, 0, 0.59, 1.2") != std::string::npos);
+  CHECK(words.find("barely falling from rtol 1e-06 to 1e-08") != std::string::npos);
+  // A straight series: no such words.
+  const std::vector<double> line{1e-4, 1e-6, 1e-8, 1e-10, 1e-12};
+  CHECK(slope_verdict(fit_series(true, rtol, line, std::vector<double>(rtol.size(), 1e-15), 1.0, 5.0)).find("not a line") == std::string::npos);
+  // Referee point 11: errors falling below 10x the floor are not credited, and the verdict says that they fall there
+  // (it said only "fewer than 3 tolerances with an error 10x above its floor").
+  const std::vector<double> falls{1e-3, 1e-5, 1e-7, 1e-9, 1e-11};
+  const std::string below = slope_verdict(fit_series(true, rtol, falls, std::vector<double>(rtol.size(), 1e-7), 1.0, 5.0));
+  INFO(below);
+  CHECK(below.find("inconclusive: fewer than 3 tolerances") == 0);
+  CHECK(below.find("3 of 5 fall to 10× its floor or below from rtol 1e-08 on, not credited") != std::string::npos);
+}

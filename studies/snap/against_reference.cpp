@@ -68,12 +68,6 @@ void write_reference_variants(std::ostringstream& md, const Model& model, const 
      << " J. A coarser rule shows how fast the reference moves with it; it does not bound the reference's error.\n";
 }
 
-// The round-off of an energy difference on Model C, in ulps of the case's energy scale E_s (the largest
-// kinetic energy): E also holds the gravity's and the thrust's potential, larger than E_s, and the
-// fixed-step first-snap loss errors stop at 1e-14 to 3e-14 J, 30 to 80 ulps of E_s (a referee read:
-// 4 ulps counted round-off as converging).
-constexpr double kEnergyRoundOffUlps = 64.0;
-
 // Position errors at which the cheapest run is named (m): from a visible miss of a 1 m cable to the
 // reference's own resolution.
 constexpr double kCableTargets[] = {1e-2, 1e-3, 1e-4, 1e-6};
@@ -435,6 +429,11 @@ std::vector<double> configuration_of(const Model& model, const std::vector<doubl
 std::string number_or_dash(double x, int digits) { return std::isfinite(x) ? format_g(x, digits) : "—"; }
 std::string signed_or_dash(double x) { return (std::isfinite(x) && x > 0.0 ? "+" : "") + number_or_dash(x); }
 
+double energy_round_off(const Case& c, double fallback_scale) {
+  const EnergyScale scale = case_energy_scale(c, c.model->default_discretisation());
+  return kEnergyRoundOffUlps * std::numeric_limits<double>::epsilon() * (scale.fixed() ? scale.value : fallback_scale);
+}
+
 double matching_window(const std::vector<std::pair<double, bool>>& expected, size_t e, double t_end) {
   const double t = expected[e].first;
   double before = t, after = t_end - t;
@@ -601,9 +600,7 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
     std::vector<const SnapPoint*> runs{reference};
     if (check) runs.push_back(check);
     runs.insert(runs.end(), compared.begin(), compared.end());
-    const EnergyScale scale = case_energy_scale(c, c.model->default_discretisation());
-    write_first_snap(md, model, *closed, runs, compared, ref,
-                     kEnergyRoundOffUlps * std::numeric_limits<double>::epsilon() * (scale.fixed() ? scale.value : std::abs(ref.energy_lost)));
+    write_first_snap(md, model, *closed, runs, compared, ref, energy_round_off(c, std::abs(ref.energy_lost)));
   }
   {
     // Each snap of the reference: the energy the mechanical state lost across it (from the sample before it

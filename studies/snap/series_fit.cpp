@@ -19,12 +19,27 @@ std::vector<std::pair<std::string, std::vector<const SnapPoint*>>> runs_by_metho
 }
 
 std::string SeriesFit::rtol_words(const std::string& floor_name) const {
+  // Errors at or below 10x the floor are not the run's (the floor is what the error is measured against): a series
+  // that falls there is named so, not left as a bare "inconclusive" (referee, 4 Dec, point 11).
+  const std::string below =
+      below_floor > 0 ? std::to_string(below_floor) + " of " + std::to_string(total) + (below_floor == 1 ? " falls" : " fall") + " to 10× " +
+                            floor_name + " or below from rtol " +
+                            format_g(first_below_floor_rtol) + " on, not credited as the runs'"
+                      : std::string();
   if (used < 3)
-    return "inconclusive: fewer than 3 tolerances with an error 10× above " + floor_name;
-  return "slope " + format_g(slope.p, 3) + " ± " + format_g(slope.ci95, 2) + " in rtol" +
-         (used < total ? " (over the " + std::to_string(used) + " of " + std::to_string(total) + " tolerances with an error 10× above " +
-                             floor_name + ")"
-                       : "");
+    return "inconclusive: fewer than 3 tolerances with an error 10× above " + floor_name + (below.empty() ? "" : " (" + below + ")");
+  std::string words = "slope " + format_g(slope.p, 3) + " ± " + format_g(slope.ci95, 2) + " in rtol";
+  if (used < total)
+    words += " (over the " + std::to_string(used) + " of " + std::to_string(total) + " tolerances with an error 10× above " + floor_name +
+             (below.empty() ? "" : "; " + below) + ")";
+  if (plateau_from > 0.0) {
+    std::string locals;
+    for (double l : local_slopes) locals += (locals.empty() ? "" : ", ") + format_g(l, 2);
+    words += "; not a line: the local slopes are " + locals + ", the error " + (plateau_slope < 0.0 ? "rising" : "barely falling") + " from rtol " +
+             format_g(plateau_from) +
+             " to " + format_g(plateau_to) + ", so the slope is a mean over the series, not a law";
+  }
+  return words;
 }
 
 SeriesFit fit_series(bool adaptive, const std::vector<double>& settings, const std::vector<double>& errors,
@@ -41,9 +56,13 @@ SeriesFit fit_series(bool adaptive, const std::vector<double>& settings, const s
       // Every tolerance whose error stands 10x above its floor (a run without one, off the reference's cascade or
       // failed, is passed over). An error that does not fall from the looser one's stays in: it widens the slope's
       // interval, which then says inconclusive itself. (An earlier rule ended the series at the first error not
-      // halved, and so called inconclusive a series falling 3e-6 to 1e-10 J over six tolerances with one flat step:
+      // halved, and so called inconclusive a series falling 3e-6 to 1e-10 J over seven tolerances with one flat step:
       // referee, 4 Dec, B3.)
-      if (std::isfinite(e) && e > 0.0 && e > 10.0 * floor) x.push_back(settings[i]), y.push_back(e);
+      if (std::isfinite(e) && e > 0.0 && e > 10.0 * floor) {
+        x.push_back(settings[i]), y.push_back(e);
+      } else if (std::isfinite(e)) {
+        if (out.below_floor++ == 0) out.first_below_floor_rtol = settings[i];
+      }
     } else {
       OrderSweepPoint sp;
       sp.h = settings[i];
@@ -56,7 +75,14 @@ SeriesFit fit_series(bool adaptive, const std::vector<double>& settings, const s
   }
   if (adaptive) {
     out.used = x.size();
-    if (x.size() >= 3) out.slope = fit_power_law(x, y);
+    if (x.size() >= 3) {
+      out.slope = fit_power_law(x, y);
+      for (size_t k = 0; k + 1 < x.size(); ++k) {
+        const double local = std::log(y[k] / y[k + 1]) / std::log(x[k] / x[k + 1]);
+        out.local_slopes.push_back(local);
+        if (out.plateau_from == 0.0 && out.slope.p > 0.0 && local < 0.25 * out.slope.p) out.plateau_from = x[k], out.plateau_to = x[k + 1], out.plateau_slope = local;
+      }
+    }
   } else {
     out.order = measure_order(sweep, declared);
     // The finest run of consecutive usable errors, its last three.

@@ -25,7 +25,17 @@ struct SeriesFit {
   // Adaptive: the slope in rtol over the `used` tolerances of `total` whose error stands 10x above its floor
   // (fitted when used >= 3).
   std::size_t used = 0, total = 0;
+  // Adaptive: of the other tolerances, how many have an error at or below 10x its floor (the rest: no error, a
+  // failed or off-cascade run), and the loosest of them.
+  std::size_t below_floor = 0;
+  double first_below_floor_rtol = 0.0;
   PowerLawFit slope;
+  // Adaptive: the local slopes log(e_k/e_k+1)/log(rtol_k/rtol_k+1) between consecutive used tolerances, and where one
+  // is under a quarter of the fitted slope (the error does not fall, or barely: a plateau or a rise) the first such
+  // pair's tolerances: the least-squares slope is then a mean over a series that is not a line (referee, 4 Dec, point
+  // 10: the whirl's cvode opening 3.9e-5, 1.4e-8, 1.4e-8, 9.4e-10, 3.3e-12 got 0.77 +- 0.46 without a word).
+  std::vector<double> local_slopes;
+  double plateau_from = 0.0, plateau_to = 0.0, plateau_slope = 0.0;
   // Fixed steps: the suite's order rule against the declared order.
   MeasuredOrder order;
   // Fixed steps: the local orders log(e_k/e_k+1)/log(h_k/h_k+1) between the finest three errors that stand 10x above

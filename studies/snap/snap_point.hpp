@@ -38,6 +38,13 @@ std::string number_or_dash(double x, int digits = 3);
 // The same to 3 digits with its sign always shown ("+1e-05", "-0.151"): a signed error or offset.
 std::string signed_or_dash(double x);
 
+// The round-off of an energy difference, in ulps of the case's energy scale E_s (its largest kinetic energy):
+// E also holds potentials larger than E_s, and the fixed-step first-snap loss errors on the cable stop at 1e-14
+// to 3e-14 J, 30 to 80 ulps of E_s (a referee read: 4 ulps counted round-off as converging).
+constexpr double kEnergyRoundOffUlps = 64.0;
+// kEnergyRoundOffUlps eps E_s for the case; E_s = `fallback_scale` (J) where the case has no fixed scale.
+double energy_round_off(const Case& c, double fallback_scale);
+
 // The configuration entries of a physical state (Model::physical_parts), all of it where the model does not say.
 std::vector<double> configuration_of(const Model& model, const std::vector<double>& physical);
 // The max-norm distance of two physical states' configurations (m); NaN where either is missing.
