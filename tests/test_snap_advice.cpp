@@ -138,11 +138,11 @@ TEST_CASE("snap page headline: every case's advice per target, the next method's
                   {"runtime_s", "0.142"}, {"next", "cvode"}, {"next_runtime_s", "1.84"}, {"resolved", "yes"}, {"advice", "..."}},
                  {{"case", "T_pendulum_drop"}, {"horizon_s", "2"}, {"target_m", "1e-06"}, {"cheapest", ""}, {"setting", ""},
                   {"runtime_s", ""}, {"next", ""}, {"next_runtime_s", ""}, {"resolved", "no"}, {"advice", "..."}}};
-  const std::string md = advice_headline(advice);
+  const std::string md = advice_headline(advice, CsvTable{});
   INFO(md);
   CHECK(md.find("| C_single_snap | 0.22 s | 0.01 m | rk45 at rtol = 1e-05 (0.142 s) | cvode (1.84 s) |") != std::string::npos);
   CHECK(md.find("| T_pendulum_drop | 2 s | 1e-06 m | no run measured here reached it | — |") != std::string::npos);
-  CHECK(advice_headline(CsvTable{}).find("No case here has a work–precision table") != std::string::npos);
+  CHECK(advice_headline(CsvTable{}, CsvTable{}).find("No case here has a work–precision table") != std::string::npos);
 }
 
 TEST_CASE("snap slopes: the finest three steps' local orders are printed beside a fit that is inconclusive or differs from them",
@@ -198,6 +198,60 @@ TEST_CASE("snap slopes in rtol: every tolerance whose error stands above its flo
   // No fall at all: the interval reaches 0 and says so.
   const std::vector<double> flat{2e-6, 1e-6, 2e-6, 1e-6, 2e-6, 1e-6, 2e-6};
   CHECK(slope_verdict(fit_series(true, rtol, flat, std::vector<double>(rtol.size(), 1e-12), 1.0, 5.0)).find("inconclusive") == 0);
+}
+
+TEST_CASE("snap safe steps: the largest fixed step whose run and every finer run count, and what the step just coarser did",
+          "[snap][advice]") {
+  // Referee, 4 Dec, B8: the headline answered "which method" per accuracy but not "at what step" at all.
+  const Roles r = roles();
+  const Case c = testing::bundled_cases().front();
+  const std::string F0 = r.fixed[0]->name, F1 = r.fixed[1]->name;
+  // F0: 4e-3 failed, 2e-3 off (does not count), 1e-3 and 5e-4 count: safe h <= 1e-3, the coarser 2e-3 did not count.
+  // F1: 1e-3 counts, 5e-4 does not: none (a finer step that does not count undoes the coarser one).
+  // The adaptive run is not a step: no row.
+  const std::vector<SnapPoint> pts{point(c, r.fixed[0], 4e-3, 1.0, true), point(c, r.fixed[0], 2e-3, 2.0), point(c, r.fixed[0], 1e-3, 3.0),
+                                   point(c, r.fixed[0], 5e-4, 6.0), point(c, r.fixed[1], 1e-3, 3.0), point(c, r.fixed[1], 5e-4, 6.0),
+                                   point(c, r.adaptive, 1e-6, 1.0)};
+  std::vector<const SnapPoint*> of_case;
+  for (const SnapPoint& p : pts) of_case.push_back(&p);
+  CheapestRunsRules rules;
+  rules.error = [](const SnapPoint& p) { return p.h; };  // any number: said beside the safe step
+  rules.counts = [&](const SnapPoint& p) { return &p != &pts[1] && &p != &pts[5]; };
+  rules.counts_words = "(test)";
+  rules.why_not_counted = [](const SnapPoint&) { return std::string("left the cascade"); };
+  std::ostringstream md, csv;
+  csv << kSafeStepsCsvHeader;
+  rules.safe_steps_csv = &csv;
+  write_safe_steps(md, of_case, rules);
+  INFO(md.str());
+  CHECK(md.str().find("| " + F0 + " | h ≤ 0.001 s | 0.001 | 3 | 0.004 to 0.0005 s (4) | h = 0.002: left the cascade |") != std::string::npos);
+  CHECK(md.str().find("| " + F1 + " | none measured | — | — | 0.001 to 0.0005 s (2) | h = 0.0005: left the cascade |") != std::string::npos);
+  CHECK(md.str().find(r.adaptive->name) == std::string::npos);
+  // Read back as the headline does: a table of cases by methods.
+  CsvTable table;
+  std::istringstream in(csv.str());
+  std::string line;
+  std::getline(in, line);
+  table.columns = split_csv_record(line);
+  while (std::getline(in, line)) {
+    const std::vector<std::string> fields = split_csv_record(line);
+    REQUIRE(fields.size() == table.columns.size());
+    std::map<std::string, std::string> row;
+    for (size_t k = 0; k < fields.size(); ++k) row[table.columns[k]] = fields[k];
+    table.rows.push_back(row);
+  }
+  REQUIRE(table.rows.size() == 2);
+  const std::string head = advice_headline(CsvTable{}, table);
+  INFO(head);
+  CHECK(head.find("| " + c.name + " | h ≤ 0.001 s (h = 0.002 left the cascade; position error there 0.001 m) | none of 0.001 to "
+                  "0.0005 s (2): its finest, h = 0.0005 left the cascade |") != std::string::npos);
+  // A run that counts but has no position error (a moved run missed a switch) is not safe, and is said so.
+  rules.error = [&](const SnapPoint& p) { return &p == &pts[2] ? kNoNumber : p.h; };
+  std::ostringstream md2;
+  write_safe_steps(md2, of_case, rules);
+  INFO(md2.str());
+  CHECK(md2.str().find("| " + F0 + " | h ≤ 0.0005 s | 0.0005 | 6 | 0.004 to 0.0005 s (4) | h = 0.001: no position error: a run at a "
+                       "moved step failed or missed a switch |") != std::string::npos);
 }
 
 TEST_CASE("snap slopes in rtol: a series that is not a line says so with its local slopes, and errors that fall to their "

@@ -11,11 +11,14 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <vector>
 
+#include "app/input/applicability.hpp"
 #include "app/judging/report_data.hpp"
 #include "studies/snap/against_reference.hpp"
 #include "studies/snap/snap.hpp"
@@ -197,4 +200,45 @@ TEST_CASE("snap study against a reference: a method whose energy lost settles aw
   CHECK_FALSE(std::isfinite(snap::converged_energy_disagreement(compared, ref, 3e-7).distance));
   const std::vector<const snap::SnapPoint*> converging(compared.begin() + 4, compared.end());
   CHECK_FALSE(std::isfinite(snap::converged_energy_disagreement(converging, ref, 2.64e-9).distance));
+}
+
+TEST_CASE("the cable's first snap at a fixed phase of the step: each fixed-step scheme's loss error falls as a power of h, "
+          "at least first order",
+          "[unilateral][snap]") {
+  // Referee, 4 Dec, B4: on nested steps h0 / 2^k the snap keeps its distance tau to the next step end, so a step-end
+  // scheme's O(tau) loss error stays put and hides its order (nonsmooth generalized-alpha's ratio to tau constant over
+  // nine steps). At h' = t_s / (n + 0.3) the snap falls at 0.3 of its step at every h', tau = 0.7 h' falls with it, and
+  // the error is c h'^p: local orders that agree, p >= 1 (a scheme that applies the snap at a step's end, or at its
+  // midpoint, is first order across it at least: Acary 2012), and no error that grows as h' falls.
+  Case c = load_case(std::string(TETHERBENCH_CASES_DIR) + "/C_single_snap.toml");
+  const FirstSwitchClosedForm* closed = c.model->first_switch_closed_form();
+  REQUIRE(closed);
+  REQUIRE(closed->t > 0.0);
+  int fixed_step = 0;
+  for (const IntegratorInfo& info : catalogue().integrators) {
+    if (info.adaptive || why_not_applicable(c, info, c.model->default_discretisation())) continue;
+    INFO(info.name);
+    ++fixed_step;
+    std::vector<double> steps, errors;
+    for (double h : {1e-3, 5e-4, 2.5e-4}) {
+      const double phased = closed->t / (std::floor(closed->t / h) + snap::kFirstSnapPhase);
+      c.t_end = closed->t + 6.0 * phased;
+      const snap::SnapRun r = observe_run(c, info, phased, 0.0, phased);
+      double lost = std::numeric_limits<double>::quiet_NaN();
+      for (const snap::Switch& s : r.switches)
+        if (s.to_taut && std::find(closed->elements.begin(), closed->elements.end(), s.element) != closed->elements.end()) {
+          lost = s.energy_drop;
+          break;
+        }
+      REQUIRE(std::isfinite(lost));
+      steps.push_back(phased), errors.push_back(std::abs(lost - closed->impact_loss));
+    }
+    const double p1 = std::log(errors[0] / errors[1]) / std::log(steps[0] / steps[1]);
+    const double p2 = std::log(errors[1] / errors[2]) / std::log(steps[1] / steps[2]);
+    INFO("errors " << errors[0] << ", " << errors[1] << ", " << errors[2] << "; local orders " << p1 << ", " << p2);
+    CHECK(p1 >= 0.9);
+    CHECK(p2 >= 0.9);
+    CHECK(std::abs(p1 - p2) <= 0.3);
+  }
+  CHECK(fixed_step >= 3);  // the time-stepping schemes and the variational collision integrator
 }

@@ -31,14 +31,27 @@ struct CheapestRunsRules {
   // page reads back (studies/snap/read_back.cpp): the advice for a cable that goes slack, there too.
   std::ostream* advice_csv = nullptr;
   double horizon_s = 0.0;  // the case's snap horizon, for that table
+  // Why a run does not count, in a few words ("failed", "left the cascade", ...): said of the step just coarser
+  // than a fixed-step method's safe one (write_safe_steps).
+  std::function<std::string(const SnapPoint&)> why_not_counted = [](const SnapPoint&) { return std::string("did not count"); };
+  // Where given, one row per fixed-step method of snap_safe_steps.csv (kSafeStepsCsvHeader), read back by the headline.
+  std::ostream* safe_steps_csv = nullptr;
 };
+
+inline constexpr const char* kSafeStepsCsvHeader = "case,method,safe_step,error_m,runtime_s,steps_measured,coarser_step,coarser_did\n";
 
 inline constexpr const char* kAdviceCsvHeader =
     "case,horizon_s,target_m,cheapest,setting,runtime_s,next,next_runtime_s,resolved,advice\n";
 
 // The page's headline from snap_advice.csv's rows (every case's advice per target): a table of the cheapest run per
-// case and target, with the next method's and whether the runtimes resolve the two, and what the advice rests on.
-std::string advice_headline(const CsvTable& advice);
+// case and target, with the next method's and whether the runtimes resolve the two, and what the advice rests on;
+// then each case's safe fixed steps from snap_safe_steps.csv's rows (write_safe_steps).
+std::string advice_headline(const CsvTable& advice, const CsvTable& safe_steps);
+
+// Each fixed-step method's safe step on the case: the largest h whose run and every finer run of the method count
+// (rules.counts; a failed run does not), so that any step at or below it, among those measured, is advised;
+// "none" where its finest run does not count. A table on the page and, where given, rows of rules.safe_steps_csv.
+void write_safe_steps(std::ostringstream& md, const std::vector<const SnapPoint*>& of_case, const CheapestRunsRules& rules);
 
 // Writes the table and returns the advice, one clause per target ("to 0.01 m: ...").
 std::vector<std::string> write_cheapest_runs(std::ostringstream& md, const std::vector<const SnapPoint*>& of_case,
