@@ -141,6 +141,33 @@ FirstSnap first_snap_of(const std::vector<Switch>& switches, const FirstSwitchCl
 }
 FirstSnap first_snap_of(const SnapRun& run, const FirstSwitchClosedForm& closed) { return first_snap_of(run.switches, closed); }
 
+// One method's first-snap errors over its steps or tolerances, and their two slopes (time and loss) as table rows.
+struct FirstSnapSeries {
+  std::vector<double> settings, t_errors, t_floors, loss_errors, loss_floors;
+  void add(const std::vector<Switch>& switches, const FirstSwitchClosedForm& closed, double setting, double loss_floor) {
+    const FirstSnap f = first_snap_of(switches, closed);
+    settings.push_back(setting);
+    double floor = 4.0 * std::numeric_limits<double>::epsilon() * closed.t;
+    for (const Switch& sw : switches)
+      if (sw.to_taut && sw.element == f.element) { floor = std::max(floor, sw.floor); break; }
+    // Only a run whose first closing is the closed form's link has an error of this kind.
+    t_errors.push_back(f.found && f.right_link ? std::abs(f.t - closed.t) : kNoNumber);
+    t_floors.push_back(floor);
+    loss_errors.push_back(f.found && f.right_link ? std::abs(f.lost - closed.impact_loss) : kNoNumber);
+    loss_floors.push_back(loss_floor);
+  }
+  // `which`: said after each quantity's name (" at phase 0.3 of the step", or nothing).
+  void fit_into(std::vector<std::vector<std::string>>& slopes, const std::string& label, const std::string& which, bool adaptive,
+                const FirstSwitchClosedForm& closed, double declared) const {
+    for (const auto& [name, errors, floors, scale] :
+         {std::tuple{"|first snap time − closed form|" + which + " (s)", t_errors, t_floors, closed.t},
+          std::tuple{"|E lost across it − closed form|" + which + " (J)", loss_errors, loss_floors, closed.impact_loss}}) {
+      const SeriesFit fit = fit_series(adaptive, settings, errors, floors, scale, declared);
+      slopes.push_back({label, name, fit.values, slope_verdict(fit)});
+    }
+  }
+};
+
 // The first snap in closed form: its answers, then every run's first snap against them, and the slope of
 // each fixed-step method's time error in h.
 void write_first_snap(std::ostringstream& md, const Model& model, const FirstSwitchClosedForm& closed,
@@ -194,25 +221,10 @@ void write_first_snap(std::ostringstream& md, const Model& model, const FirstSwi
   std::vector<std::vector<std::string>> slopes;
   for (const auto& [label, pts] : runs_by_method(compared)) {
     const bool adaptive = pts.front()->adaptive();
-    std::vector<double> settings, t_errors, t_floors, loss_errors, loss_floors;
-    for (const SnapPoint* p : pts) {
-      const FirstSnap f = first_snap_of(p->measured, closed);
-      settings.push_back(adaptive ? p->rtol : p->h);
-      double floor = 4.0 * std::numeric_limits<double>::epsilon() * closed.t;
-      for (const Switch& sw : p->measured.switches)
-        if (sw.to_taut && sw.element == f.element) { floor = std::max(floor, sw.floor); break; }
-      // Only a run whose first closing is the closed form's link has an error of this kind.
-      t_errors.push_back(f.found && f.right_link ? std::abs(f.t - closed.t) : kNoNumber);
-      t_floors.push_back(floor);
-      loss_errors.push_back(f.found && f.right_link ? std::abs(f.lost - closed.impact_loss) : kNoNumber);
-      loss_floors.push_back(adaptive ? loss_floor : fixed_loss_floor);
-    }
-    for (const auto& [name, errors, floors, scale] :
-         {std::tuple{std::string("|first snap time − closed form| (s)"), t_errors, t_floors, closed.t},
-          std::tuple{std::string("|E lost across it − closed form| (J)"), loss_errors, loss_floors, closed.impact_loss}}) {
-      const SeriesFit fit = fit_series(adaptive, settings, errors, floors, scale, pts.front()->key.integrator->order);
-      slopes.push_back({label, name, fit.values, slope_verdict(fit)});
-    }
+    FirstSnapSeries series;
+    for (const SnapPoint* p : pts) series.add(p->measured.switches, closed, adaptive ? p->rtol : p->h, adaptive ? loss_floor : fixed_loss_floor);
+    series.fit_into(slopes, label, "", adaptive, closed, pts.front()->key.integrator->order);
+    const std::vector<double>& loss_errors = series.loss_errors;
     // A step-end scheme's loss error over tau, its O(tau) part's coefficient (referee, 4 Dec, points 9 and 17): on
     // nested steps tau does not fall with h, so the slope in h cannot show that part; a ratio that stays put across
     // the steps does. Not for a scheme that locates the collision inside its step (no tau there).
@@ -240,28 +252,11 @@ void write_first_snap(std::ostringstream& md, const Model& model, const FirstSwi
   // h', so every part of the error does, and the slope in h' is the scheme's order across the snap.
   for (const auto& [label, pts] : runs_by_method(compared)) {
     if (pts.front()->adaptive()) continue;
-    std::vector<double> settings, t_errors, t_floors, loss_errors, loss_floors;
-    for (const SnapPoint* p : pts) {
-      if (p->measured.phased.empty()) continue;
-      const MovedRun& m = p->measured.phased.front();
-      const FirstSnap f = first_snap_of(m.switches, closed);
-      settings.push_back(m.h);
-      double floor = 4.0 * std::numeric_limits<double>::epsilon() * closed.t;
-      for (const Switch& sw : m.switches)
-        if (sw.to_taut && sw.element == f.element) { floor = std::max(floor, sw.floor); break; }
-      t_errors.push_back(f.found && f.right_link ? std::abs(f.t - closed.t) : kNoNumber);
-      t_floors.push_back(floor);
-      loss_errors.push_back(f.found && f.right_link ? std::abs(f.lost - closed.impact_loss) : kNoNumber);
-      loss_floors.push_back(fixed_loss_floor);
-    }
-    if (settings.empty()) continue;
-    const std::string at = " at phase " + format_g(kFirstSnapPhase) + " of the step";
-    for (const auto& [name, errors, floors, scale] :
-         {std::tuple{"|first snap time − closed form|" + at + " (s)", t_errors, t_floors, closed.t},
-          std::tuple{"|E lost across it − closed form|" + at + " (J)", loss_errors, loss_floors, closed.impact_loss}}) {
-      const SeriesFit fit = fit_series(false, settings, errors, floors, scale, pts.front()->key.integrator->order);
-      slopes.push_back({label, name, fit.values, slope_verdict(fit)});
-    }
+    FirstSnapSeries series;
+    for (const SnapPoint* p : pts)
+      if (!p->measured.phased.empty()) series.add(p->measured.phased.front().switches, closed, p->measured.phased.front().h, fixed_loss_floor);
+    if (!series.settings.empty())
+      series.fit_into(slopes, label, " at phase " + format_g(kFirstSnapPhase) + " of the step", false, closed, pts.front()->key.integrator->order);
   }
   md << "\nTheir slopes (fixed steps by the suite's order rule over errors 10× above the floor and at most 0.1 of the "
         "closed form's value; adaptive against rtol; floors: the observer's timing estimate, and for the loss the "
@@ -274,7 +269,7 @@ void write_first_snap(std::ostringstream& md, const Model& model, const FirstSwi
         "at h' = t_s / (n + " << format_g(kFirstSnapPhase) << "), n = ⌊t_s / h⌋ (t_s the closed form's snap time), stopped six "
         "steps past the snap: the snap then falls at the same fraction of its step at every h', τ = "
      << format_g(1.0 - kFirstSnapPhase) << " h' falls with h', and the slope in h' is the scheme's own order across the snap, "
-        "with no O(τ) part left standing (their errors are listed by nominal step, largest first).\n";
+        "its O(τ) part falling with h' as the rest does (their errors are listed by nominal step, largest first).\n";
   md << "\nA time-stepping scheme that applies a snap at its step's end (every one here but the variational collision "
         "integrator, which applies it at the collision point it solves for inside the step) carries a loss error of O(τ) "
         "there (the τ column) beside its O(h) parts: the steps here are nested (each halves the one before), and where the "
