@@ -43,6 +43,10 @@ inline constexpr const char* kSafeStepsCsvHeader = "case,method,safe_step,error_
 inline constexpr const char* kAdviceCsvHeader =
     "case,horizon_s,target_m,cheapest,setting,runtime_s,next,next_runtime_s,resolved,advice\n";
 
+// Whether a run's energy books close: its booked work W within a tenth of its own energy loss E0 - E(t_end). A run
+// that misses it is not advised on the pendulum's pages, and no step of it holds on any page (write_safe_steps).
+bool books_close(const SnapRun& r);
+
 // The page's headline from snap_advice.csv's rows (every case's advice per target): a table of the cheapest run per
 // case and target, with the next method's and whether the runtimes resolve the two, and what the advice rests on;
 // then each case's safe fixed steps from snap_safe_steps.csv's rows (write_safe_steps).

@@ -35,7 +35,7 @@ std::string SeriesFit::rtol_words(const std::string& floor_name) const {
   if (plateau_from > 0.0) {
     std::string locals;
     for (double l : local_slopes) locals += (locals.empty() ? "" : ", ") + format_g(l, 2);
-    words += "; not a line: the local slopes are " + locals + ", the error " + (plateau_slope < 0.0 ? "rising" : "barely falling") + " from rtol " +
+    words += "; not a line: the local slopes are " + locals + ", the error " + (std::abs(plateau_slope) < 0.05 ? "flat" : plateau_slope < 0.0 ? "rising" : "falling at under half the fitted slope") + " from rtol " +
              format_g(plateau_from) +
              " to " + format_g(plateau_to) + ", so the slope is a mean over the series, not a law";
   }
@@ -80,7 +80,7 @@ SeriesFit fit_series(bool adaptive, const std::vector<double>& settings, const s
       for (size_t k = 0; k + 1 < x.size(); ++k) {
         const double local = std::log(y[k] / y[k + 1]) / std::log(x[k] / x[k + 1]);
         out.local_slopes.push_back(local);
-        if (out.plateau_from == 0.0 && out.slope.p > 0.0 && local < 0.25 * out.slope.p) out.plateau_from = x[k], out.plateau_to = x[k + 1], out.plateau_slope = local;
+        if (out.plateau_from == 0.0 && out.slope.p > 0.0 && local < 0.5 * out.slope.p) out.plateau_from = x[k], out.plateau_to = x[k + 1], out.plateau_slope = local;
       }
     }
   } else {

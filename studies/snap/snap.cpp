@@ -806,10 +806,7 @@ void write_work_precision(std::ostringstream& md, std::ostream& advice_csv, std:
   // with its booked dashpot work 7.2 J off an 11.9 J snap): its booked work off its own energy loss by more than a
   // tenth of it. The mechanism on the penalty runs: the contact's entry, a rise of the dashpot's force by c v_r crossed
   // unlocated inside a step, whose quadrature error in W is a fraction of c v_r h (the penalty paragraph).
-  const auto books_close = [](const SnapPoint& p) {
-    const snap::SnapRun& r = p.measured;
-    return std::isfinite(r.booked_total) && std::isfinite(r.energy_lost) && std::abs(r.booked_total - r.energy_lost) <= 0.1 * std::abs(r.energy_lost);
-  };
+  const auto books_close = [](const SnapPoint& p) { return snap::books_close(p.measured); };
   rules.counts = [&](const SnapPoint& p) { return (accumulates ? p.measured.outcome.ok() : judge(p, section).clean()) && books_close(p); };
   rules.counts_words = std::string(accumulates ? "that completed (the hits accumulate here: no run makes every switch; what each does through "
                                                  "the accumulation is in its table above)"
