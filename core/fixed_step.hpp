@@ -36,6 +36,12 @@ class FixedStepStepper : public TimeStepper {
   void note_impact(double t, AppliedImpact::Kind kind, int links) {
     step_impacts_.push_back({t, kind, links, counters_.steps + 1});
   }
+  // The same with the links it closed and their closing rates (core/closed_link.hpp); none closed, nothing noted.
+  void note_impact(double t, AppliedImpact::Kind kind, std::vector<ClosedLink> closed) {
+    if (closed.empty()) return;
+    const int links = static_cast<int>(closed.size());
+    step_impacts_.push_back({t, kind, links, counters_.steps + 1, std::move(closed)});
+  }
 
  private:
   std::vector<AppliedImpact> step_impacts_;

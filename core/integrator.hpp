@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/closed_link.hpp"
 #include "core/formulation.hpp"
 
 namespace tb {
@@ -170,14 +171,19 @@ struct StepFailure {
 struct AppliedImpact {
   enum class Kind {
     AtStepEnd,  // an impulse at the step's end (a time-stepping scheme that does not locate the collision)
+    AtStepMidpoint,  // an impulse problem taken at the step's midpoint configuration (Moreau-Jean): the
+                     // scheme acts there, so the time it stands for is t_k + h/2, not the step's end
     Located,    // an impulse at a collision time the scheme solved inside the step (to its position tolerance)
     Absorbed,   // a link that rebounded (e > 0) and that the rest of the step held at its length with a
                 // tension: its flight back and its next closing were shorter than the step, taken as one plastic hold
   };
-  double t = 0.0;  // when (s): the step's end, the solved collision time, or the rebound's
+  double t = 0.0;  // when (s): the step's end or midpoint, the solved collision time, or the rebound's
   Kind kind = Kind::AtStepEnd;
   int links = 1;   // the one-sided links that took an impulse there together
   long step = 0;   // the accepted step that applied it, numbered from 1
+  // Which links closed there and how fast (empty where the scheme does not say: an Absorbed entry, or a
+  // scheme that records only the count), in the jump log's numbering (core/closed_link.hpp).
+  std::vector<ClosedLink> closed = {};
 };
 
 class TimeStepper {

@@ -20,6 +20,20 @@ std::vector<bool> closed_links(const ConstrainedMechanicalFormulation& form, con
   return closed;
 }
 
+std::vector<ClosedLink> closed_link_list(const ConstrainedMechanicalFormulation& form, const ImpulseSolution& solution,
+                                         const std::vector<bool>& held) {
+  const std::vector<bool> closed = closed_links(form, solution, held);
+  const Eigen::VectorXd scale = form.constraint_scale();
+  std::vector<ClosedLink> out;
+  int element = 0;  // the row's index among the one-sided rows
+  for (int i = 0; i < form.constraints(); ++i) {
+    if (!form.one_sided(i)) continue;
+    if (closed[i]) out.push_back({element, solution.rate_minus.size() == form.constraints() ? solution.rate_minus[i] / scale[i] : 0.0});
+    ++element;
+  }
+  return out;
+}
+
 int links_closed(const ConstrainedMechanicalFormulation& form, const ImpulseSolution& solution,
                  const std::vector<bool>& held) {
   const std::vector<bool> closed = closed_links(form, solution, held);
@@ -34,6 +48,7 @@ ImpulseSolution solve_impulses(const ConstrainedMechanicalFormulation& form, Con
   Eigen::VectorXd Gv_free, Gv_minus, Gv_plus, Mv_free;
   form.constraint_jacobian_times(q, v_free, Gv_free);
   form.constraint_jacobian_times(q, v_minus, Gv_minus);
+  out.rate_minus = Gv_minus;
   form.mass_times(v_free, Mv_free);
   // The right-hand side's rows: G_A v+ = -e G_A v- on the active set.
   // Equality rows: G_i v+ = 0, always active, never pivoted (header).

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "core/closed_link.hpp"
 #include "core/formulation.hpp"
 
 namespace tb {
@@ -47,6 +48,7 @@ struct ImpulseSolution {
   // (v_free = v-) it is Newton's law's loss 1/2 (1 - e^2) gdot-^T W_C^-1 gdot- over the links C
   // that close.
   double energy_taken = 0.0;
+  Eigen::VectorXd rate_minus;   // G v-: each constraint's rate before the impulses (the closing rate Newton's law takes)
 };
 
 ImpulseSolution solve_impulses(const ConstrainedMechanicalFormulation& form, ConstrainedMechanicalSolver& solver,
@@ -59,6 +61,10 @@ ImpulseSolution solve_impulses(const ConstrainedMechanicalFormulation& form, Con
 // inward) is no closing.
 std::vector<bool> closed_links(const ConstrainedMechanicalFormulation& form, const ImpulseSolution& solution,
                                const std::vector<bool>& held);
+// The closed_links as a record names them (core/closed_link.hpp): each one's index among the form's one-sided rows
+// and its closing rate G_i v- over its constraint_scale, as the hybrid form's jump log gives an event-driven closing.
+std::vector<ClosedLink> closed_link_list(const ConstrainedMechanicalFormulation& form, const ImpulseSolution& solution,
+                                         const std::vector<bool>& held);
 // How many closed_links there are.
 int links_closed(const ConstrainedMechanicalFormulation& form, const ImpulseSolution& solution,
                  const std::vector<bool>& held);

@@ -22,7 +22,8 @@ bool impulses_at_step_end(const ConstrainedMechanicalFormulation& form, Constrai
     failure = {StepFailure::Kind::SolverFailed, out.impulses.why_not};
     return false;
   }
-  out.closings = links_closed(form, out.impulses, engaged);
+  out.closed = closed_link_list(form, out.impulses, engaged);
+  out.closings = static_cast<int>(out.closed.size());
   next.resize(form.state_size());
   next.head(n) = q1;
   next.segment(n, n) = out.impulses.v_plus;

@@ -24,6 +24,7 @@ struct StepEndImpulses {
   // approaching, which books the step's loss): a link beyond its length whose velocity the step turned
   // inward before its end takes no impulse, and is no closing.
   int closings = 0;
+  std::vector<ClosedLink> closed;  // those links, named and with their closing rates (closed_link_list)
 };
 
 // From (q1, v_free) with Newton's law on v0 (the step's start velocity); `engaged` the one-sided

@@ -97,9 +97,9 @@ class MoreauJeanStepper final : public FixedStepStepper {
     }
     work_.advance(t_, h, q, v, next.head(n_), step.v_plus, y_, next);
     if (any_closing) next[2 * n_] += energy_taken_by_impulses(form_, t_ + h, next, q_m + 0.5 * h * v_free, v_free);
-    // The step's record (TimeStepper::applied_impacts).
-    if (const int closings = links_closed(form_, step, engaged_); closings > 0)
-      note_impact(t_ + h, AppliedImpact::Kind::AtStepEnd, closings);
+    // The step's record (TimeStepper::applied_impacts): the impulse problem is posed at q_m, so the
+    // impact it applies stands for the time t_k + h/2 (a snap at θh, θ < 1/2, is caught there, τ = (1/2 − θ) h).
+    note_impact(t_ + 0.5 * h, AppliedImpact::Kind::AtStepMidpoint, closed_link_list(form_, step, engaged_));
     engaged_ = step.active;
     return true;
   }

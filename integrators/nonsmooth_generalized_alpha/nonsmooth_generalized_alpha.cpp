@@ -310,7 +310,7 @@ class NonsmoothGeneralizedAlphaStepper final : public FixedStepStepper {
     if (end.closing) {
       next[2 * n_] += energy_taken_by_impulses(form_, t_ + h, next, q_smooth, v_smooth);
     }
-    if (end.closings > 0) note_impact(t_ + h, AppliedImpact::Kind::AtStepEnd, end.closings);
+    note_impact(t_ + h, AppliedImpact::Kind::AtStepEnd, end.closed);
     // The memory moves on (the jump and the correction stay out of it), and the links held next
     // step: at their length and carrying a tension, a position multiplier or an impulse.
     const Eigen::VectorXd& nu = positions_.multipliers();

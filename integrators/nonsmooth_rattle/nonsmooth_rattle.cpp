@@ -142,7 +142,7 @@ class NonsmoothRattleStepper final : public FixedStepStepper {
       solver_->solve(0.5 * h * f1_, Eigen::VectorXd::Zero(m_), kick1, unused);
       next[2 * n_] += energy_taken_by_impulses(form_, t_ + h, next, q_free, v0_ + half_kick0_ + kick1);
     }
-    if (end.closings > 0) note_impact(t_ + h, AppliedImpact::Kind::AtStepEnd, end.closings);
+    note_impact(t_ + h, AppliedImpact::Kind::AtStepEnd, end.closed);
     for (int i = 0; i < m_; ++i) engaged_[i] = (active[i] && L_[i] > 0.0) || vel.active[i];
     return true;
   }

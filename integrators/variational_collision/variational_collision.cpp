@@ -289,11 +289,10 @@ class VariationalCollisionStepper final : public FixedStepStepper {
   // with e > 0 the links it sent back into a flight, watched by note_absorbed_rebounds.
   void note_collision(double t, const Piece& piece, const ImpulseSolution& impact) {
     const std::vector<bool> closed = closed_links(form_, impact, piece.held);
-    const int links = static_cast<int>(std::count(closed.begin(), closed.end(), true));
-    if (links == 0) return;
+    if (std::count(closed.begin(), closed.end(), true) == 0) return;
     for (int i = 0; i < m_; ++i)
       if (closed[i]) rebounding_[i] = form_.restitution() > 0.0;
-    note_impact(t, AppliedImpact::Kind::Located, links);
+    note_impact(t, AppliedImpact::Kind::Located, closed_link_list(form_, impact, piece.held));
   }
 
   // A link sent into a flight by a rebound that the piece after it ends holding, with a tension: its
