@@ -99,3 +99,60 @@ TEST_CASE("event logs: the touches' count, span, links and loss, and the log sta
   log.end_jump(0.25);
   CHECK(log.records().size() == 1);
 }
+
+TEST_CASE("event logs: the cascade verdict reads both families' records link by link, fast snaps only, a time-stepping "
+          "scheme's from the impulses it recorded",
+          "[snap][event_logs]") {
+  // The reference (an event-driven record): link 2 snaps at 10 /s, links 0 and 1 at 5 /s and 4 /s, link 1 opens and
+  // snaps again at 3 /s, and a slow closing of link 0 at 1e-4 /s (under 1e-3 of the fastest: a grazing decision).
+  SnapRun ref;
+  ref.own_log = true;
+  ref.own_switches = {{1.0, 2, kSnapped, 0.0, 10.0}, {1.5, 0, kSnapped, 0.0, 5.0}, {1.5, 1, kSnapped, 0.0, 4.0}, {2.0, 1, kOpened, 0.0, 0.0},
+                      {2.5, 1, kSnapped, 0.0, 3.0},  {3.0, 0, kOpened, 0.0, 0.0},  {3.2, 0, kSnapped, 0.0, 1e-4}};
+  // A time-stepping scheme's record of its impulses: each impact problem's time with the links it closed and their rates.
+  const auto impact = [](double t, std::vector<int> links, std::vector<double> rates) {
+    ImpactTime i;
+    i.t = t, i.elements = std::move(links), i.closing_rates = std::move(rates);
+    return i;
+  };
+  SnapRun run;
+  run.impact_record = true;
+  REQUIRE(keeps_record(run));
+  CHECK_FALSE(keeps_record(SnapRun{}));  // neither a jump log nor an impact record: the observer's list judges it
+
+  SECTION("the same fast snaps per link, links 0 and 1 in one step (no order between them), a lapsed taut link re-closed "
+          "at a rate near 0 left out: the same, within the largest shift") {
+    run.impact_times = {impact(1.001, {2}, {9.9}), impact(1.502, {0, 1}, {5.1, 3.9}), impact(2.501, {1}, {3.0}), impact(2.8, {2}, {2e-4})};
+    const std::vector<OwnSwitch> made = record_of(run);
+    REQUIRE(made.size() == 5);
+    CHECK(made[2].element == 1);
+    CHECK(made[2].closing_rate == 3.9);
+    CHECK(made[2].what() == LoggedSwitch::Kind::Snapped);
+    const FastSnapsByLink f = fast_snaps_by_link(run, ref);
+    CHECK(f.same());
+    CHECK(f.reference_total == 4);
+    CHECK(f.run_total == 4);
+    CHECK(f.time_error_max == Approx(0.002));
+    CHECK(same_fast_snaps(run, ref));
+    CHECK(fast_snaps_words(f).rfind("the same 4, link by link", 0) == 0);
+  }
+  SECTION("link 1's second snap missing and link 0 snapping twice: those two links differ, the others not") {
+    run.impact_times = {impact(1.001, {2}, {9.9}), impact(1.502, {0, 1}, {5.1, 3.9}), impact(2.6, {0}, {2.0})};
+    const FastSnapsByLink f = fast_snaps_by_link(run, ref);
+    CHECK_FALSE(f.same());
+    CHECK(f.links_differing == std::vector<int>{0, 1});
+    CHECK(f.run_counts == std::vector<long>{2, 1, 1});
+    CHECK(f.reference_counts == std::vector<long>{1, 2, 1});
+    CHECK(fast_snaps_words(f) == "4 against 4; links 0 (2 against 1), 1 (1 against 2) differ");
+    CHECK_FALSE(same_fast_snaps(run, ref));
+  }
+  SECTION("an event-driven run whose coinciding closings come in the other order: the same per link") {
+    SnapRun other;
+    other.own_log = true;
+    other.own_switches = {{1.0, 2, kSnapped, 0.0, 10.0}, {1.5, 1, kSnapped, 0.0, 4.0}, {1.5, 0, kSnapped, 0.0, 5.0}, {2.0, 1, kOpened, 0.0, 0.0},
+                          {2.5, 1, kSnapped, 0.0, 3.0}};
+    CHECK_FALSE(compare_logs(ref.own_switches, other.own_switches).same);  // in sequence they part at t = 1.5
+    CHECK(same_fast_snaps(other, ref));
+    CHECK(fast_snaps_by_link(other, ref).time_error_max == 0.0);
+  }
+}

@@ -294,3 +294,45 @@ TEST_CASE("snap slopes in rtol: a series that is not a line says so with its loc
   CHECK(below.find("inconclusive: fewer than 3 tolerances") == 0);
   CHECK(below.find("3 of 5 fall to 10× its floor or below from rtol 1e-08 on, not credited") != std::string::npos);
 }
+
+TEST_CASE("snap advice by a relative error: targets a tenth down to a ten-thousandth of the scale, none within 10x the floor, "
+          "each said with its share and its value, and the ranking on that error",
+          "[snap][advice]") {
+  int dropped = -1;
+  // Scale 2 J, floor 3e-5 J: 0.2, 0.02, 0.002 J kept; 2e-4 J < 10 x 3e-5 J dropped.
+  const std::vector<double> targets = relative_targets(2.0, 3e-5, dropped);
+  REQUIRE(targets.size() == 3);
+  CHECK(targets[0] == Approx(0.2));
+  CHECK(targets[2] == Approx(2e-3));
+  CHECK(dropped == 1);
+  CHECK(relative_targets(2.0, kNoNumber, dropped).size() == 4);  // no floor known: every target
+  CHECK(dropped == 0);
+  CHECK(relative_targets(0.0, 3e-5, dropped).empty());  // no scale, no relative target
+  CHECK(relative_target_words(0.02, 2.0, "the reference's loss", "J") == "1 % of the reference's loss (0.02 J)");
+
+  // The ranking takes the rules' error and words: a fixed-step method that reaches 1 % at 2 s, an adaptive one at 1 s
+  // whose finer tolerance misses it (not credited), the fixed one named cheapest for 1 % and the adaptive for 10 %.
+  const Roles r = roles();
+  const Case c = testing::bundled_cases().front();
+  const std::vector<SnapPoint> pts{point(c, r.adaptive, 1e-6, 1.0), point(c, r.adaptive, 1e-8, 1.5), point(c, r.fixed[0], 1e-3, 2.0)};
+  const std::map<const SnapPoint*, double> error{{&pts[0], 0.01}, {&pts[1], 0.03}, {&pts[2], 0.015}};
+  std::vector<const SnapPoint*> of_case;
+  for (const SnapPoint& p : pts) of_case.push_back(&p);
+  CheapestRunsRules rules;
+  rules.heading = "Work–precision on the energy lost";
+  rules.quantity = "|energy lost − reference's|";
+  rules.targets = relative_targets(2.0, 3e-5, dropped);
+  rules.target_words = [](double target) { return relative_target_words(target, 2.0, "the reference's loss", "J"); };
+  rules.error = [&](const SnapPoint& p) { return error.at(&p); };
+  rules.counts = [](const SnapPoint&) { return true; };
+  rules.counts_words = "(test)";
+  std::ostringstream md;
+  const std::vector<std::string> words = write_cheapest_runs(md, of_case, rules);
+  REQUIRE(words.size() == 3);
+  INFO(words[0] << "\n" << words[1] << "\n" << md.str());
+  CHECK(words[0].rfind("to 10 % of the reference's loss (0.2 J): " + r.adaptive->name + " at rtol", 0) == 0);
+  CHECK(words[1].rfind("to 1 % of the reference's loss (0.02 J): " + r.fixed[0]->name + " at h", 0) == 0);
+  CHECK(words[2].find("no run measured here reached it") != std::string::npos);
+  CHECK(md.str().find("### Work–precision on the energy lost") != std::string::npos);
+  CHECK(md.str().find("| \\|energy lost − reference's\\| |") != std::string::npos);
+}

@@ -41,7 +41,8 @@ SwitchMatch match_switches(const std::vector<Switch>& expected, const std::vecto
 // kCableCsvHeader). of_case holds the reference and its check among the compared runs.
 // Its advice rows go to advice_csv (snap_advice.csv, header kAdviceCsvHeader, cheapest_runs.hpp), its fixed-step
 // methods' safe steps to safe_steps_csv (snap_safe_steps.csv, kSafeStepsCsvHeader).
-void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::ostream& advice_csv, std::ostream& safe_steps_csv, const Case& c, double t_end,
+void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::ostream& advice_csv, std::ostream& safe_steps_csv,
+                             std::ostream& side_runs_csv, const Case& c, double t_end,
                              double sample_interval, const std::vector<const SnapPoint*>& of_case);
 // A compared method whose energy lost has converged to a value other than the reference's: per method, its three
 // finest completed settings (smallest h, or rtol) that did not end above E0, their |energy lost − reference's| within

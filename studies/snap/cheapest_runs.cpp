@@ -12,8 +12,8 @@ namespace tb::snap {
 
 std::vector<std::string> write_cheapest_runs(std::ostringstream& md, const std::vector<const SnapPoint*>& of_case,
                                              const CheapestRunsRules& rules) {
-  md << "\n### Work–precision and advice\n\n"
-        "For each position error at t_end, the cheapest run (runtime) of each method that reached it "
+  md << "\n### " << rules.heading << "\n\n"
+        "For each " << rules.quantity << " target, the cheapest run (runtime) of each method that reached it "
      << rules.counts_words << ", and whose every finer step or tolerance that completed did so too (a coarse run that "
         "lands within a target where a finer one does not is not credited); \"not reached\" where no step or tolerance "
         "measured did.\n\n";
@@ -38,7 +38,7 @@ std::vector<std::string> write_cheapest_runs(std::ostringstream& md, const std::
     return true;
   };
   for (double target : rules.targets) {
-    std::vector<std::string> row{format_g(target) + " m"};
+    std::vector<std::string> row{rules.target_words(target)};
     std::vector<const SnapPoint*> cheapest_of;  // each method's cheapest run that reached the target
     for (const std::string& label : methods) {
       const SnapPoint* cheapest = nullptr;
@@ -74,7 +74,7 @@ std::vector<std::string> write_cheapest_runs(std::ostringstream& md, const std::
     const auto named = [&](const SnapPoint* p) {
       return p->key.label() + " at " + p->setting() + " (" + seconds(p->measured.runtime_s) + " s)" + rules.context(*p, target);
     };
-    std::string words = "to " + format_g(target) + " m: ";
+    std::string words = "to " + rules.target_words(target) + ": ";
     if (cheapest_of.empty()) {
       words += "no run measured here reached it";
     } else {
@@ -124,10 +124,26 @@ std::vector<std::string> write_cheapest_runs(std::ostringstream& md, const std::
                         << csv_quoted(words) << '\n';
     }
   }
-  std::vector<std::string> header{"position error at t_end"};
+  std::vector<std::string> header{rules.quantity};
   header.insert(header.end(), methods.begin(), methods.end());
   markdown::table(md, header, rows);
   return advice;
+}
+
+std::vector<double> relative_targets(double scale, double floor, int& dropped) {
+  std::vector<double> targets;
+  dropped = 0;
+  if (!(std::isfinite(scale) && scale > 0.0)) return targets;
+  for (double fraction : kRelativeTargets) {
+    const double target = fraction * scale;
+    if (std::isfinite(floor) && target < 10.0 * floor) ++dropped;
+    else targets.push_back(target);
+  }
+  return targets;
+}
+
+std::string relative_target_words(double target, double scale, const std::string& of_what, const std::string& unit) {
+  return format_g(100.0 * target / scale, 2) + " % of " + of_what + " (" + format_g(target, 3) + " " + unit + ")";
 }
 
 bool books_close(const SnapRun& r) {
@@ -144,13 +160,17 @@ void write_safe_steps(std::ostringstream& md, const std::vector<const SnapPoint*
     it->second.push_back(p);
   }
   if (methods.empty()) return;
+  // The books' clause is said once: a case whose counting rule holds it already (the pendulum's) does not repeat it.
+  const bool books_in_counts = rules.counts_words.find("booked work") != std::string::npos;
+  const bool penalty_here = std::any_of(methods.begin(), methods.end(), [](const auto& m) { return m.first.find("@penalty") != std::string::npos; });
   md << "\nThe largest fixed step that holds: for each fixed-step method the largest step whose run and every finer run "
-        "of the method count (" << rules.counts_words << "; a failed run does not), whose booked work W stands within a "
-        "tenth of its own energy loss E0 − E(t_end) (on every case alike: referee, 5 Dec, point 2), and that has a position "
+        "of the method count (" << rules.counts_words << "; a failed run does not), "
+     << (books_in_counts ? "" : "whose booked work W stands within a tenth of its own energy loss E0 − E(t_end) (on every case alike: referee, 5 Dec, point 2), ")
+     << "and that has a position "
         "error to show (on the closed-form cases, none where a run at a moved step, the snap at another phase of a step "
         "within h(1 ± 1/n), failed or missed a switch); and the finest step that does not hold, with why. Only the steps "
-        "measured are judged: a step between two of them is not, and the largest measured is no stability limit. The "
-        "penalty runs of a cable are not here (their own section).\n\n";
+        "measured are judged: a step between two of them is not, and the largest measured is no stability limit."
+     << (penalty_here ? "" : " A cable's penalty runs, where its case has them, are not here (their own section).") << "\n\n";
   std::vector<std::vector<std::string>> rows;
   for (auto& [label, runs] : methods) {
     std::sort(runs.begin(), runs.end(), [](const SnapPoint* a, const SnapPoint* b) { return a->h > b->h; });

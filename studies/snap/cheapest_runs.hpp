@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/common/csv_table.hpp"
+#include "core/format.hpp"
 #include "studies/snap/snap_point.hpp"
 
 namespace tb::snap {
@@ -20,8 +21,14 @@ namespace tb::snap {
 inline constexpr double kUnresolvedRatio = 2.0;
 
 struct CheapestRunsRules {
-  std::vector<double> targets;                          // position errors at the horizon (m), loosest first
-  std::function<double(const SnapPoint&)> error;        // a run's position error at the horizon (m; NaN: none)
+  // What is ranked: the section's heading, the error's name (the table's first column) and how a target reads
+  // ("0.01 m"; "1 % of the reference's loss (0.0016 J)"). The defaults are the position error at the horizon,
+  // the one ranking that feeds the advice's CSV.
+  std::string heading = "Work–precision and advice";
+  std::string quantity = "position error at t_end";
+  std::function<std::string(double target)> target_words = [](double target) { return format_g(target) + " m"; };
+  std::vector<double> targets;                          // the error's targets, loosest first
+  std::function<double(const SnapPoint&)> error;        // a run's error (in the targets' unit; NaN: none)
   std::function<bool(const SnapPoint&)> counts;         // whether the run may be named at all
   std::string counts_words;                             // what `counts` asks, for the page
   // Words said beside a run the advice names for a target ("" for none): e.g. what its method's coarser
@@ -37,6 +44,15 @@ struct CheapestRunsRules {
   // Where given, one row per fixed-step method of snap_safe_steps.csv (kSafeStepsCsvHeader), read back by the headline.
   std::ostream* safe_steps_csv = nullptr;
 };
+
+// Targets relative to a scale (the reference's or the closed form's value of the quantity ranked), loosest first.
+inline constexpr double kRelativeTargets[] = {1e-1, 1e-2, 1e-3, 1e-4};
+
+// kRelativeTargets times `scale`, keeping those at least 10x `floor` (the error a run cannot be credited below);
+// `dropped` counts the others.
+std::vector<double> relative_targets(double scale, double floor, int& dropped);
+// "1 % of <of_what> (<target> <unit>)": a relative target's words.
+std::string relative_target_words(double target, double scale, const std::string& of_what, const std::string& unit);
 
 inline constexpr const char* kSafeStepsCsvHeader = "case,method,safe_step,error_m,runtime_s,steps_measured,coarser_step,coarser_did\n";
 

@@ -127,16 +127,73 @@ std::string links_words(const std::vector<int>& links) {
   return out.empty() ? "—" : out;
 }
 
+}  // namespace
+
+std::string fast_snaps_words(const FastSnapsByLink& f) {
+  if (f.same()) return "the same " + std::to_string(f.reference_total) + ", link by link, within " + number_or_dash(f.time_error_max) + " s";
+  std::string out = std::to_string(f.run_total) + " against " + std::to_string(f.reference_total) + "; link";
+  out += f.links_differing.size() > 1 ? "s " : " ";
+  for (size_t i = 0; i < f.links_differing.size() && i < 5; ++i) {
+    const int e = f.links_differing[i];
+    out += (i ? ", " : "") + std::to_string(e) + " (" + std::to_string(f.run_counts[size_t(e)]) + " against " + std::to_string(f.reference_counts[size_t(e)]) + ")";
+  }
+  if (f.links_differing.size() > 5) out += ", and " + std::to_string(f.links_differing.size() - 5) + " more";
+  return out + (f.links_differing.size() > 1 ? " differ" : " differs");
+}
+
+namespace {
+
 std::string role_word(SnapRole role) {
   return role == SnapRole::Reference ? "reference" : role == SnapRole::ReferenceCheck ? "reference check" : "compared";
 }
 
 }  // namespace
 
-bool same_fast_snaps(const SnapRun& run, const SnapRun& reference) {
-  const double rate = kSlowSnap * fastest_snap(reference.own_switches);
-  return compare_logs(fast_snaps(reference.own_switches, rate), fast_snaps(run.own_switches, rate)).same;
+bool keeps_record(const SnapRun& run) { return run.own_log || run.impact_record; }
+
+std::vector<OwnSwitch> record_of(const SnapRun& run) {
+  if (run.own_log || !run.impact_record) return run.own_switches;
+  std::vector<OwnSwitch> out;
+  for (const ImpactTime& impact : run.impact_times)
+    for (size_t k = 0; k < impact.elements.size(); ++k) {
+      OwnSwitch s;
+      s.t = impact.t, s.element = impact.elements[k], s.kind = int(LoggedSwitch::Kind::Snapped);
+      s.closing_rate = k < impact.closing_rates.size() ? impact.closing_rates[k] : 0.0;
+      out.push_back(s);
+    }
+  return out;
 }
+
+FastSnapsByLink fast_snaps_by_link(const SnapRun& run, const SnapRun& reference) {
+  FastSnapsByLink out;
+  const double rate = kSlowSnap * fastest_snap(reference.own_switches);
+  const std::vector<OwnSwitch> ref = fast_snaps(reference.own_switches, rate), made = fast_snaps(record_of(run), rate);
+  int links = 0;
+  for (const auto* record : {&ref, &made})
+    for (const OwnSwitch& s : *record) links = std::max(links, s.element + 1);
+  out.reference_counts.assign(size_t(links), 0), out.run_counts.assign(size_t(links), 0);
+  for (const OwnSwitch& s : ref) ++out.reference_counts[size_t(s.element)];
+  for (const OwnSwitch& s : made) ++out.run_counts[size_t(s.element)];
+  out.reference_total = long(ref.size()), out.run_total = long(made.size());
+  for (int e = 0; e < links; ++e)
+    if (out.reference_counts[size_t(e)] != out.run_counts[size_t(e)]) out.links_differing.push_back(e);
+  if (!out.same()) return out;
+  // Each link's k-th fast snap in the run against its k-th in the reference.
+  for (int e = 0; e < links; ++e) {
+    std::vector<double> a, b;
+    for (const OwnSwitch& s : ref)
+      if (s.element == e) a.push_back(s.t);
+    for (const OwnSwitch& s : made)
+      if (s.element == e) b.push_back(s.t);
+    for (size_t k = 0; k < a.size(); ++k) {
+      const double dt = std::abs(a[k] - b[k]);
+      out.time_error_max = std::isfinite(out.time_error_max) ? std::max(out.time_error_max, dt) : dt;
+    }
+  }
+  return out;
+}
+
+bool same_fast_snaps(const SnapRun& run, const SnapRun& reference) { return fast_snaps_by_link(run, reference).same(); }
 
 void write_event_logs(std::ostringstream& md, std::ostream& csv, const std::string& case_name, double t_end, double sample_interval,
                       const SnapPoint& reference, const std::vector<const SnapPoint*>& others) {
@@ -253,15 +310,12 @@ void write_event_logs(std::ostringstream& md, std::ostream& csv, const std::stri
     const TouchSummary t = touches_of(r.own_switches);
     const bool is_reference = &p == &reference;
     const LogComparison c = is_reference ? LogComparison{ref.own_switches.size(), true, 0.0, kNoNumber} : compare_logs(ref.own_switches, r.own_switches);
-    const std::vector<OwnSwitch> ref_fast = fast_snaps(ref.own_switches, kSlowSnap * fastest);
-    const LogComparison f = compare_logs(ref_fast, fast_snaps(r.own_switches, kSlowSnap * fastest));
-    const std::string fast_words = is_reference ? std::to_string(ref_fast.size())
-                                   : f.same ? "the same " + std::to_string(ref_fast.size()) + ", within " + number_or_dash(f.time_error_max) + " s"
-                                            : "the first " + std::to_string(f.common) + ", then parts at " + format_g(f.departure_t, 7) + " s";
+    const FastSnapsByLink f = fast_snaps_by_link(r, ref);
+    const std::string fast_words = is_reference ? std::to_string(f.reference_total) : fast_snaps_words(f);
     const SwitchMatch m = match_switches(ref.switches, r.switches, t_end);
     const bool observer_on = m.matched == m.expected && m.made == m.expected;
-    if (!is_reference && observer_on && f.same && !c.same) slow_only.push_back(p.key.label() + " at " + p.setting());
-    if (!is_reference && !observer_on && f.same) {
+    if (!is_reference && observer_on && f.same() && !c.same) slow_only.push_back(p.key.label() + " at " + p.setting());
+    if (!is_reference && !observer_on && f.same()) {
       observer_off_record_same.push_back(p.key.label() + " at " + p.setting());
       // The observer's switches matched to none of the reference's: did the run itself switch there by that sample?
       std::vector<bool> matched(r.switches.size(), false);
@@ -277,7 +331,7 @@ void write_event_logs(std::ostringstream& md, std::ostream& csv, const std::stri
              extra.not_switched_hi = std::max(extra.not_switched_hi, std::abs(sw.run_function));
       }
     }
-    if (!is_reference && observer_on && !f.same) observer_on_record_parts.push_back(p.key.label() + " at " + p.setting());
+    if (!is_reference && observer_on && !f.same()) observer_on_record_parts.push_back(p.key.label() + " at " + p.setting());
     std::string parts = "—", after = "—";
     if (!c.same) {
       parts = "at " + format_g(c.departure_t, 7) + " s";
@@ -310,7 +364,7 @@ void write_event_logs(std::ostringstream& md, std::ostream& csv, const std::stri
         << (std::isfinite(c.departure_t) ? format_g(c.departure_t, 12) : "") << ','
         << (std::isfinite(c.time_error_max) ? format_g(c.time_error_max, 6) : "") << ',' << (c.rejoins ? std::to_string(c.inserted) : "") << ','
         << (c.rejoins && std::isfinite(c.rest_time_error_max) ? format_g(c.rest_time_error_max, 6) : "") << ','
-        << (is_reference ? "" : f.same ? "yes" : "no") << ',' << (is_reference || !f.same ? "" : format_g(f.time_error_max, 6)) << '\n';
+        << (is_reference ? "" : f.same() ? "yes" : "no") << ',' << (is_reference || !f.same() ? "" : format_g(f.time_error_max, 6)) << '\n';
   };
   row_of(reference);
   for (const SnapPoint* p : others) row_of(*p);
@@ -318,7 +372,7 @@ void write_event_logs(std::ostringstream& md, std::ostream& csv, const std::stri
                   {"run", "setting", "entries", "snapped", "touched", "opened", "held at length", "held in flight", "touches' loss (J)",
                    "observer's switches (on or off its cascade)",
                    "same as the reference's from the start", "their largest time difference (s)", "first part", "after it",
-                   "fast snaps (at least " + format_g(kSlowSnap) + " of the reference's fastest rate) against the reference's"},
+                   "fast snaps (at least " + format_g(kSlowSnap) + " of the reference's fastest rate) against the reference's, link by link"},
                   rows);
   const auto list = [](const std::vector<std::string>& runs) {
     std::string out;
@@ -349,9 +403,9 @@ void write_event_logs(std::ostringstream& md, std::ostream& csv, const std::stri
        << " followed the reference's cascade, while their full records differ from it in slow snaps and the openings "
           "between them (the \"after it\" column), whose count moves with the form's closing rules, its offset and hold depth (above).";
   if (!observer_off_record_same.empty() || !observer_on_record_parts.empty())
-    md << " The runs table (above) judges an event-driven run's cascade by these fast snaps, and with it the fits and "
-          "the advice; a time-stepping scheme, whose form keeps no record of jumps (its impulses are in the applied-impacts "
-          "table), by the observer's list.";
+    md << " The runs table (above) judges an event-driven run's cascade by these fast snaps, link by link, and with it the "
+          "fits and the advice; a time-stepping scheme's by the same rule on its record of the impulses it applied (the "
+          "applied-impacts table).";
   md << "\n";
 }
 

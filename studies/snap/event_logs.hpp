@@ -34,9 +34,30 @@ struct LogComparison {
 };
 LogComparison compare_logs(const std::vector<OwnSwitch>& reference, const std::vector<OwnSwitch>& run);
 
-// Whether a run's own record makes the reference's fast snaps (closing at kSlowSnap of the reference's fastest snap's
-// rate or more: the count of slower ones moves with the hybrid form's closing rules) in its order, link by link.
+// A run's own record of its closings: an event-driven method's jump log (SnapRun::own_switches), or a time-stepping
+// scheme's record of the impulses it applied in its steps (SnapRun::impact_record: each link an impulse closed, an entry
+// "snapped" at the impulse's time with its closing rate). keeps_record: whether the run has one.
+bool keeps_record(const SnapRun& run);
+std::vector<OwnSwitch> record_of(const SnapRun& run);
+
+// The fast snaps (closing at kSlowSnap of the reference's fastest snap's rate or more: the count of slower ones moves with
+// the hybrid form's closing rules, and a time-stepping scheme re-closes a taut link whose impulse lapsed for a step at a
+// rate near 0) of a run's own record against the reference's, link by link: how many each link made in each record, the
+// links whose counts differ, and, where none does, the largest time difference between each link's k-th fast snaps.
+// Link by link, not in one sequence: links that close in one step of a time-stepping scheme, or at coinciding events
+// (the cooperative case's cables), have no order between them that either family resolves.
 inline constexpr double kSlowSnap = 1e-3;
+struct FastSnapsByLink {
+  std::vector<long> reference_counts, run_counts;  // per link (the larger record's links)
+  std::vector<int> links_differing;
+  long reference_total = 0, run_total = 0;
+  double time_error_max = kNoNumber;  // where no link differs (s)
+  bool same() const { return links_differing.empty(); }
+};
+FastSnapsByLink fast_snaps_by_link(const SnapRun& run, const SnapRun& reference);
+// "the same 12, link by link, within 3e-7 s", or "11 against 12; link 4 (0 against 1) differ(s)": a table cell.
+std::string fast_snaps_words(const FastSnapsByLink& f);
+// Whether a run's own record makes the reference's fast snaps, link by link: the cascade verdict for both families.
 bool same_fast_snaps(const SnapRun& run, const SnapRun& reference);
 
 // The touches (closed and left free by the same jump) of a record: how many, their jumps' loss (J), the first

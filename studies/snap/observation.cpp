@@ -311,6 +311,12 @@ SnapRun observe_snaps(const RunRequest& request) {
     for (const LoggedSwitch& r : log->records())
       if (r.t <= request.t_end()) out.own_switches.push_back({r.t, r.element, int(r.kind), r.loss, r.closing_rate, r.flight_depth, r.flight_time, r.flight_loss});
   }
+  // A time-stepping scheme's record of the impulses it applied in its steps, as its own record of the closings: a scheme
+  // with an impact law on a form that has one (not a compliant discretisation), every impact kept with its links.
+  const auto* switching = key.c->model->switching();
+  out.impact_record = !out.own_log && !key.integrator->impacts_by.empty() && switching && !switching->compliant_in(key.discretisation) &&
+                      run.impacts_not_recorded == 0 &&
+                      std::all_of(out.impact_times.begin(), out.impact_times.end(), [](const ImpactTime& i) { return !i.elements.empty(); });
   return out;
 }
 
@@ -326,7 +332,9 @@ void summarise_impacts(const IntegrationOutcome& run, SnapRun& out) {
     }
     ++out.impacts_applied;
     out.links_closed += impact.links;
-    out.impact_times.push_back({impact.t, impact.kind == AppliedImpact::Kind::Located});
+    ImpactTime time{impact.t, impact.kind == AppliedImpact::Kind::Located, impact.kind == AppliedImpact::Kind::AtStepMidpoint};
+    for (const ClosedLink& link : impact.closed) time.elements.push_back(link.element), time.closing_rates.push_back(link.closing_rate);
+    out.impact_times.push_back(std::move(time));
     out.most_links_in_an_impact = std::max(out.most_links_in_an_impact, impact.links);
     in_step = impact.step == step ? in_step + 1 : 1;
     if (in_step == 2) ++out.steps_with_several_impacts;
@@ -346,6 +354,12 @@ std::vector<double> located_impact_times(const SnapRun& r) {
   for (const ImpactTime& impact : r.impact_times)
     if (impact.located) times.push_back(impact.t);
   return times;
+}
+
+ImpactTime first_impact_from(const SnapRun& r, double t_from) {
+  for (const ImpactTime& impact : r.impact_times)
+    if (impact.t >= t_from) return impact;
+  return {};
 }
 
 double time_run(const RunRequest& request) {

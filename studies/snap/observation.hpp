@@ -81,15 +81,23 @@ void describe(V& v, MovedRun& m) {
 }
 
 // When an impact problem a scheme applied inside its steps acted (s), and whether the scheme located that time
-// inside the step (AppliedImpact::Kind::Located) or put the impulse at the step's end.
+// inside the step (AppliedImpact::Kind::Located), took it at the step's midpoint configuration
+// (AppliedImpact::Kind::AtStepMidpoint: Moreau-Jean) or put the impulse at the step's end.
+// The links it closed and their closing rates (AppliedImpact::closed: the jump log's numbering and rate).
 struct ImpactTime {
   double t = kNoNumber;
   bool located = false;
+  bool at_midpoint = false;
+  std::vector<int> elements;
+  std::vector<double> closing_rates;
 };
 template <class V>
 void describe(V& v, ImpactTime& r) {
   v("t", r.t);
   v("located", r.located);
+  v("at_midpoint", r.at_midpoint);
+  v("elements", r.elements);
+  v("closing_rates", r.closing_rates);
 }
 
 // One entry of an event-driven method's own record of its jumps (core/jump_log.hpp: LoggedSwitch, its kind as an int).
@@ -187,12 +195,19 @@ struct SnapRun {
   // method runs), every switch it made over the horizon, those the samples cannot see included.
   bool own_log = false;
   std::vector<OwnSwitch> own_switches;
+  // Where instead the run's scheme applied its impulses inside its steps on a form with an impact law, and recorded every
+  // one with the links it closed (impact_times, none left unrecorded): that record names the closings as an own record
+  // does (studies/snap/event_logs.hpp keeps_record), so that both families' cascades are judged by one rule.
+  bool impact_record = false;
   // A reference's runs on the section's model variants, in its order (none for other runs).
   std::vector<ReferenceVariant> variants;
 };
 // The times (s, in order) of every impact problem a run applied, and of those the scheme located inside its step.
 std::vector<double> applied_impact_times(const SnapRun& r);
 std::vector<double> located_impact_times(const SnapRun& r);
+// The first impact problem the run applied at or after t_from (none: t = kNoNumber): a fixed-step scheme's
+// first snap is its first impact after the step before the snap.
+ImpactTime first_impact_from(const SnapRun& r, double t_from);
 template <class V>
 void describe(V& v, SnapRun& r) {
   v("outcome", r.outcome);
@@ -230,6 +245,7 @@ void describe(V& v, SnapRun& r) {
   v("most_links_in_an_impact", r.most_links_in_an_impact);
   v("links_closed", r.links_closed);
   v("impact_times", r.impact_times);
+  v("impact_record", r.impact_record);
   v("own_log", r.own_log);
   v("own_switches", r.own_switches);
   v("variants", r.variants);

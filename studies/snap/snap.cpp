@@ -23,6 +23,7 @@
 #include "studies/snap/applied_impacts.hpp"
 #include "studies/snap/event_logs.hpp"
 #include "studies/snap/cheapest_runs.hpp"
+#include "studies/snap/side_runs.hpp"
 #include "studies/snap/observation.hpp"
 #include "studies/snap/series_fit.hpp"
 #include "studies/snap/snap_point.hpp"
@@ -560,6 +561,7 @@ void write_regularisations(std::ostringstream& md, const Case& c, const SnapSect
 // moved runs (NaN where any of them failed or missed a switch); an adaptive point's own.
 struct OrderErrors {
   double position = kNoNumber, loss_own_law = kNoNumber, overstretch = kNoNumber;
+  double loss_closed = kNoNumber;  // |energy lost at the snaps − closed form's| (J; the work-precision on the energy)
   std::vector<double> switches, floors;  // per expected switch: the RMS error and the largest floor over the runs
   // A compliant discretisation's run: its position at t_end against its own system's converged solution (m).
   double position_own = kNoNumber;
@@ -599,6 +601,7 @@ OrderErrors order_errors(const SnapPoint& p, const SnapSection& section, const S
   out.overstretch = p.measured.outcome.ok() ? p.measured.overstretch_max : kNoNumber;
   if (!clean) return out;
   out.loss_own_law = rms([](const Judged& j) { return std::abs(j.loss_minus_own_law); });
+  out.loss_closed = rms([](const Judged& j) { return std::abs(j.loss_minus_closed); });
   for (size_t e = 0; e < out.switches.size(); ++e) out.switches[e] = rms([e](const Judged& j) { return j.switch_errors[e]; });
   for (const Judged& j : runs)
     for (size_t e = 0; e < out.floors.size(); ++e)
@@ -780,6 +783,82 @@ void write_orders(std::ostringstream& md, const Case& c, const SnapSection& sect
   markdown::table(md, {"method", "quantity", "errors (largest step or tolerance first)", "fit"}, rows);
 }
 
+// The same ranking on the energy the snaps took (referee, 5 Dec: the advice ranked the position at t_end alone): each
+// run's |energy lost at the matched snaps − the closed form's losses there|, a fixed step's the root mean square over
+// its run and its moved runs as the position's, targets relative to the closed form's total loss down to 10x the
+// energy's round-off. `position` is the position ranking's rules: the same runs count. Not on a case whose hits
+// accumulate (no run matches the accumulation's hits, so its loss there is no sum over matched snaps), and the
+// tension is not ranked on the pendulum (the closed form's snap is an impulse: no finite peak to compare).
+void write_energy_work_precision(std::ostringstream& md, const SnapSection& section, const std::vector<const SnapPoint*>& of_case,
+                                 const snap::CheapestRunsRules& position) {
+  const Case& c = *of_case.front()->key.c;
+  const SwitchingClosedForm& closed = *c.model->switching_closed_form();
+  if (accumulates_within(closed, section)) {
+    md << "\n### Work–precision on the energy the snaps took\n\nNot ranked on this case: its hits accumulate, no run makes them one by one, so a run's loss at matched snaps "
+          "leaves the accumulation's out; the energy through it is the accumulation section's.\n";
+    return;
+  }
+  double scale = 0.0;
+  int snaps = 0;
+  for (const auto& [t, to_taut] : closed.switches(section.t_end))
+    if (to_taut && size_t(snaps) < closed.impact_losses.size()) scale += closed.impact_losses[size_t(snaps++)];
+  const double floor = snap::energy_round_off(c, scale);
+  snap::CheapestRunsRules rules = position;
+  rules.advice_csv = nullptr, rules.safe_steps_csv = nullptr;
+  rules.heading = "Work–precision on the energy the snaps took (" + std::to_string(snaps) + " snap" + (snaps == 1 ? "" : "s") + ")";
+  rules.quantity = "|energy lost at the snaps − closed form|";
+  int below_floor = 0;
+  rules.targets = snap::relative_targets(scale, floor, below_floor);
+  rules.target_words = [scale](double target) { return snap::relative_target_words(target, scale, "the closed form's loss", "J"); };
+  // A penalty run is credited no closer than its own converged solution's loss stands from the closed form, as its position.
+  rules.error = [&](const SnapPoint& p) {
+    const double error = p.adaptive() ? std::abs(judge(p, section).loss_minus_closed) : order_errors(p, section).loss_closed;
+    const SnapPoint* own = compliant_reference(p, of_case);
+    const double limit = own && own->measured.outcome.ok() ? std::abs(judge(*own, section).loss_minus_closed) : kNoNumber;
+    return std::isfinite(limit) && std::isfinite(error) ? std::max(error, limit) : error;
+  };
+  rules.context = [&section, &of_case](const SnapPoint& p, double) -> std::string {
+    if (!p.key.c->model->switching()->compliant_in(p.key.discretisation)) return "";
+    const Judged j = judge(p, section);
+    const SnapPoint* own = compliant_reference(p, of_case);
+    const double limit = own && own->measured.outcome.ok() ? std::abs(judge(*own, section).loss_minus_closed) : kNoNumber;
+    return " (a penalty run: its booked dashpot work off its own loss at the snaps by " + num(j.booked_minus_lost) +
+           " J at its nominal step; its converged solution's loss stands " + num(limit) +
+           " J from the closed form's, and targets below that are not credited to it)";
+  };
+  rules.counts_words = position.counts_words + "; targets a tenth down to a ten-thousandth of the closed form's loss, " + num(scale, 4) +
+                       " J, at least 10× the energy's round-off, " + num(floor, 2) + " J" +
+                       (below_floor ? " (" + std::to_string(below_floor) + " finer target(s) below it not judged)" : std::string());
+  if (rules.targets.empty()) {
+    md << "\n### Work–precision on the energy the snaps took\n\nNot ranked: no target stands 10× above the energy's round-off.\n";
+    return;
+  }
+  const std::vector<std::string> advice = snap::write_cheapest_runs(md, of_case, rules);
+  md << "\nOn the energy the snaps took: the cheapest run ";
+  for (size_t i = 0; i < advice.size(); ++i) md << (i ? "; " : "") << advice[i];
+  md << ". The loss is the energy the run's state lost across each matched snap (from the sample before to the second after), "
+        "against the closed form's loss at that snap: an error in the state before the snap counts as well as the snap's own "
+        "(the loss against the law on the run's own state is in the orders table); a fixed step's error is the root mean "
+        "square over its run and its " << kMoved << " moved runs (each run's in snap_side_runs.csv).\n";
+}
+
+// Each fixed step's moved runs (SnapRun::moved), one row of snap_side_runs.csv each: the runs behind the root mean
+// squares of the orders and the work-precision tables.
+void write_moved_runs(std::ostream& side_runs, const Case& c, const SnapSection& section, const std::vector<const SnapPoint*>& of_case) {
+  const SwitchingClosedForm& closed = *c.model->switching_closed_form();
+  const auto expected = closed.switches(section.t_end);
+  size_t first_snap = expected.size();
+  for (size_t e = 0; e < expected.size() && first_snap == expected.size(); ++e)
+    if (expected[e].second) first_snap = e;
+  for (const SnapPoint* p : of_case)
+    for (const snap::MovedRun& m : p->measured.moved) {
+      const Judged j = judge(c, section, m.ok, m.switches, m.final_physical);
+      snap::write_side_run(side_runs, {c.name, p->key.label(), "moved", p->h, m.h, m.ok, int(m.switches.size()), j.matched, j.expected,
+                                       first_snap < expected.size() ? j.switch_offsets[first_snap] : kNoNumber, j.loss_minus_closed,
+                                       j.position_error});
+    }
+}
+
 // The cheapest run that reaches each position error, and the advice that follows.
 void write_work_precision(std::ostringstream& md, std::ostream& advice_csv, std::ostream& safe_steps_csv, const SnapSection& section,
                           const std::vector<const SnapPoint*>& of_case) {
@@ -873,6 +952,7 @@ void write_work_precision(std::ostringstream& md, std::ostream& advice_csv, std:
         "factor " << format_g(snap::kUnresolvedRatio) << " of each other are not ranked, and a single degree of freedom with a few "
         "events says little about a cable's cost.\n";
   snap::write_safe_steps(md, of_case, rules);
+  write_energy_work_precision(md, section, of_case, rules);
 }
 
 std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir, const std::vector<SnapPoint>& points) const {
@@ -1090,7 +1170,9 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "disc, run on the constrained form); the Lie group ODE methods would need a hybrid form of their kind (switching between the taut "
         "phase's equations and the slack phase's at located events), not built yet. Every run: snap.csv (closed forms) "
         "and snap_cables.csv (Model C); the impacts the time-stepping schemes applied inside their steps: snap_impacts.csv; the "
-        "event-driven methods' own records of their jumps against the reference's: snap_event_logs.csv (Model C).\n";
+        "event-driven methods' own records of their jumps against the reference's: snap_event_logs.csv (Model C); the runs a "
+        "fixed step makes beside its nominal one (the moved runs of the closed-form cases, the phased runs of the cables' first "
+        "snap), each with its switches, first snap and errors: snap_side_runs.csv.\n";
   std::ofstream cables(dir / "snap_cables.csv");
   cables << snap::kCableCsvHeader;
   std::ofstream advice(dir / "snap_advice.csv");
@@ -1103,11 +1185,13 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
   accumulation << snap::kAccumulationCsvHeader;
   std::ofstream event_logs(dir / "snap_event_logs.csv");
   event_logs << snap::kEventLogCsvHeader;
+  std::ofstream side_runs(dir / "snap_side_runs.csv");
+  side_runs << snap::kSideRunsCsvHeader;
   for (const std::vector<const SnapPoint*>& of_case : points_by_case(points)) {
     const Case& c = *of_case.front()->key.c;
     const SnapSection& section = *c.section<SnapSection>();
     if (!c.model->switching_closed_form()) {
-      snap::write_against_reference(md, cables, advice, safe_steps, c, section.t_end, section.sample_interval, of_case);
+      snap::write_against_reference(md, cables, advice, safe_steps, side_runs, c, section.t_end, section.sample_interval, of_case);
       // The event-driven runs' own records of their jumps, against the event-driven reference's (not a compliant one's).
       const auto reference = std::find_if(of_case.begin(), of_case.end(), [&](const SnapPoint* p) {
         return p->role == SnapRole::Reference && !c.model->switching()->compliant_in(p->key.discretisation);
@@ -1118,7 +1202,8 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
           if (p != *reference) others.push_back(p);
         snap::write_event_logs(md, event_logs, c.name, section.t_end, section.sample_interval, **reference, others);
       }
-      snap::write_applied_impacts(md, impacts, c.name, reference_switches(of_case), section.t_end, false, of_case);
+      snap::write_applied_impacts(md, impacts, c.name, reference_switches(of_case), section.t_end, false, of_case,
+                                  reference != of_case.end() ? &(*reference)->measured : nullptr);
       continue;
     }
     write_case_header(md, c, section);
@@ -1136,6 +1221,7 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
     }
     write_orders(md, c, section, of_case);
     write_work_precision(md, advice, safe_steps, section, of_case);
+    write_moved_runs(side_runs, c, section, of_case);
   }
   advice.close();
   safe_steps.close();
@@ -1148,7 +1234,7 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
   std::ofstream(dir / "snap.md") << page;
   return {(dir / "snap.csv").string(), (dir / "snap_cables.csv").string(), (dir / "snap_advice.csv").string(),
           (dir / "snap_impacts.csv").string(), (dir / "snap_accumulation.csv").string(), (dir / "snap_event_logs.csv").string(),
-          (dir / "snap_safe_steps.csv").string(), (dir / "snap.md").string()};
+          (dir / "snap_safe_steps.csv").string(), (dir / "snap_side_runs.csv").string(), (dir / "snap.md").string()};
 }
 
 }  // namespace
