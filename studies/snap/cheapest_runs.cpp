@@ -150,6 +150,10 @@ bool books_close(const SnapRun& r) {
   return std::isfinite(r.booked_total) && std::isfinite(r.energy_lost) && std::abs(r.booked_total - r.energy_lost) <= 0.1 * std::abs(r.energy_lost);
 }
 
+bool rise_small(const SnapRun& r) {
+  return std::isfinite(r.balance_gain_max) && std::isfinite(r.energy_lost) && r.balance_gain_max <= 0.1 * std::abs(r.energy_lost);
+}
+
 void write_safe_steps(std::ostringstream& md, const std::vector<const SnapPoint*>& of_case, const CheapestRunsRules& rules) {
   // Each fixed-step method's runs, largest step first (the order they were made in).
   std::vector<std::pair<std::string, std::vector<const SnapPoint*>>> methods;
@@ -166,7 +170,8 @@ void write_safe_steps(std::ostringstream& md, const std::vector<const SnapPoint*
   md << "\nThe largest fixed step that holds: for each fixed-step method the largest step whose run and every finer run "
         "of the method count (" << rules.counts_words << "; a failed run does not), "
      << (books_in_counts ? "" : "whose booked work W stands within a tenth of its own energy loss E0 − E(t_end) (on every case alike: referee, 5 Dec, point 2), ")
-     << "and that has a position "
+     << "whose E − E0 − W rose during the run, from its lowest value before, by at most a tenth of that loss (W changes "
+        "only by the losses booked, so a rise is energy the scheme made between them), and that has a position "
         "error to show (on the closed-form cases, none where a run at a moved step, the snap at another phase of a step "
         "within h(1 ± 1/n), failed or missed a switch); and the finest step that does not hold, with why. Only the steps "
         "measured are judged: a step between two of them is not, and the largest measured is no stability limit."
@@ -177,7 +182,8 @@ void write_safe_steps(std::ostringstream& md, const std::vector<const SnapPoint*
     // A run counts with a position error to show: a fixed step's error is none where a run at a moved step (the
     // snap at another phase of a step within h (1 +- 1/n)) failed or missed a switch, and such a step is not safe.
     const auto ok = [&](const SnapPoint* p) {
-      return p->measured.outcome.ok() && rules.counts(*p) && books_close(p->measured) && std::isfinite(rules.error(*p));
+      return p->measured.outcome.ok() && rules.counts(*p) && books_close(p->measured) && rise_small(p->measured) &&
+             std::isfinite(rules.error(*p));
     };
     size_t safe = runs.size();  // the coarsest index of the finest run of counting steps
     while (safe > 0 && ok(runs[safe - 1])) --safe;
@@ -191,6 +197,11 @@ void write_safe_steps(std::ostringstream& md, const std::vector<const SnapPoint*
             : !books_close(coarser->measured)
                 ? "its booked work off its own energy loss by " + format_g(100.0 * std::abs(coarser->measured.booked_total - coarser->measured.energy_lost) /
                                                                                std::abs(coarser->measured.energy_lost), 2) + " %"
+            : !rise_small(coarser->measured)
+                ? "its E − E0 − W rose by " + (std::isfinite(coarser->measured.balance_gain_max)
+                                                   ? format_g(100.0 * coarser->measured.balance_gain_max / std::abs(coarser->measured.energy_lost), 2) +
+                                                         " % of its own energy loss"
+                                                   : std::string("an unmeasured amount"))
                 : std::string("no position error: a run at a moved step failed or missed a switch");
     const double error = at ? rules.error(*at) : kNoNumber;
     rows.push_back({label, at ? "h ≤ " + format_g(at->h, 6) + " s" : "none measured", number_or_dash(error, 2),
@@ -216,31 +227,40 @@ std::string advice_headline(const CsvTable& advice, const CsvTable& safe_steps) 
       const auto it = row.find(key);
       return it == row.end() ? std::string() : it->second;
     };
-    const std::string cheapest = at("cheapest").empty() ? "no run measured here reached it" : at("cheapest") + " at " + at("setting") + " (" + at("runtime_s") + " s)";
+    // A penalty run solves the regularised system, not the impact law's (referee, 6 Dec, point 8): said in its cell.
+    const auto penalty = [](const std::string& label) {
+      return label.find("@penalty") != std::string::npos ? std::string(", a penalty run: the regularised system, not the impact law") : std::string();
+    };
+    const std::string cheapest = at("cheapest").empty() ? "no run measured here reached it"
+                                                        : at("cheapest") + " at " + at("setting") + " (" + at("runtime_s") + " s" + penalty(at("cheapest")) + ")";
     std::string next = "—";
     if (!at("next").empty())
-      next = at("next") + " (" + at("next_runtime_s") + " s)" + (at("resolved") == "yes" ? "" : ": not resolved from the cheapest (within a factor " + format_g(kUnresolvedRatio) + ")");
+      next = at("next") + " (" + at("next_runtime_s") + " s" + penalty(at("next")) + ")" + (at("resolved") == "yes" ? "" : ": not resolved from the cheapest (within a factor " + format_g(kUnresolvedRatio) + ")");
     rows.push_back({at("case"), at("horizon_s") + " s", at("target_m") + " m", cheapest, next});
   }
   if (!rows.empty()) {
     markdown::table(md, {"case", "horizon", "position error at t_end", "cheapest run that reached it", "the next method's cheapest"}, rows);
     md << "\nEach row is the advice of the case's section (\"Work–precision and advice\"), with the evidence and the "
-        "caveats beside it there: the runs it counts (on the reference's cascade, or on the closed-form cases matching every switch with "
-        "energy books that close; every finer setting reaching the target too), its position errors (root mean squares "
-        "over moved steps on the closed-form cases), and the runtimes (single best-of-passes timings, not ranked within a "
-        "factor " << format_g(kUnresolvedRatio) << "). The advice ranks by the position error at t_end alone; on Model C's "
-        "cables the energy lost, the peak tension and the overstretch of every run are in the runs tables and their "
-        "slopes, not folded into this ranking, and a fixed step is advised only where its runs reached t_end on the "
-        "reference's cascade (each case's section says which steps failed or gained energy, and why where it is known).\n\n";
+        "caveats beside it there: the runs it counts (on Model C's cables on the reference's cascade, judged by the run's own "
+        "record of its closings, its fast snaps link by link the reference's; on the closed-form cases matching every switch "
+        "with energy books that close, or, where the hits accumulate, completing; every finer setting reaching the target "
+        "too), its position errors (root mean squares over moved steps on the closed-form cases), and the runtimes (single "
+        "best-of-passes timings, not ranked within a factor " << format_g(kUnresolvedRatio) << "). A run labelled @penalty "
+        "integrates the penalty regularisation, another system than the impact law's, whose distance from the closed form "
+        "its case's section gives. This table ranks by the position error at t_end alone; each case's section ranks the same "
+        "runs again on the energy the snaps took (on the cables: the energy lost, with the balance E − E0 − W held within "
+        "the target too) and, on the cables, on the peak tension, and those rankings can name other runs; a fixed step is "
+        "advised only where its runs reached t_end on the reference's cascade (each case's section says which steps failed "
+        "or gained energy, and why where it is known).\n\n";
   }
   if (!safe_steps.rows.empty()) {
     // At what step (referee, 4 Dec, B8): the cheapest run answers for one accuracy; a fixed step's user also asks
     // below which step a method stays on the cascade, or makes every switch, at all.
     md << "At what fixed step, whatever the accuracy: each fixed-step method's largest step that holds, from each case's "
-          "table of them: its run and every finer run count as in that case's advice (on Model C's cables every switch of "
-          "the reference matched, none added, not ending above E0; on the pendulum every expected switch matched, or, where "
+          "table of them: its run and every finer run count as in that case's advice (on Model C's cables on the reference's "
+          "cascade by the run's own record of its closings, its fast snaps link by link the reference's, not ending above E0; on the pendulum every expected switch matched, or, where "
           "the hits accumulate, the run completed), the booked work W stands within a tenth of the run's own energy loss on "
-          "every case, and the run has a position error to show; a failed run does not hold. Beside it, the finest step "
+          "every case, E − E0 − W rose during the run by at most a tenth of that loss, and the run has a position error to show; a failed run does not hold. Beside it, the finest step "
           "that does not hold and why. Only the steps measured are judged: \"the largest measured\" is no stability "
           "limit, and holding says nothing of a step's accuracy beyond the position error printed (the advice above "
           "ranks that).\n\n";

@@ -62,6 +62,10 @@ inline constexpr const char* kAdviceCsvHeader =
 // Whether a run's energy books close: its booked work W within a tenth of its own energy loss E0 - E(t_end). A run
 // that misses it is not advised on the pendulum's pages, and no step of it holds on any page (write_safe_steps).
 bool books_close(const SnapRun& r);
+// Its E − E0 − W rose during the run, from its lowest value before, by at most a tenth of its own energy loss (referee,
+// 6 Dec, point 3: nonsmooth RATTLE held at 1.25e-4 on the cooperative cable with a rise of 18 % of the loss; W changes
+// only by the losses booked, so a rise is energy the scheme made between them). Unmeasured (NaN): not shown to hold.
+bool rise_small(const SnapRun& r);
 
 // The page's headline from snap_advice.csv's rows (every case's advice per target): a table of the cheapest run per
 // case and target, with the next method's and whether the runtimes resolve the two, and what the advice rests on;

@@ -14,7 +14,9 @@ void write_side_run(std::ostream& csv, const SideRunRow& row) {
   csv << csv_quoted(row.case_name) << ',' << csv_quoted(row.integrator) << ',' << format_g(row.nominal_h, 10) << ',' << row.kind << ','
       << format_g(row.h, 12) << ',' << (row.completed ? "yes" : "no") << ',' << row.switches << ',' << count(row.matched) << ','
       << count(row.expected) << ',' << cell(row.first_snap_offset) << ',' << cell(row.loss_minus_closed) << ',' << cell(row.position_error)
-      << '\n';
+      << ',';
+  for (size_t k = 0; k < row.per_snap_loss.size(); ++k) csv << (k ? ";" : "") << cell(row.per_snap_loss[k]);
+  csv << '\n';
 }
 
 }  // namespace tb::snap

@@ -8,12 +8,13 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace tb::snap {
 
 inline constexpr const char* kSideRunsCsvHeader =
     "case,integrator,nominal_h,kind,h,completed,switches,matched_switches,expected_switches,first_snap_offset_s,"
-    "loss_minus_closed_J,position_error_m\n";
+    "loss_minus_closed_J,position_error_m,per_snap_loss_minus_closed_J\n";
 
 struct SideRunRow {
   std::string case_name, integrator, kind;
@@ -24,6 +25,9 @@ struct SideRunRow {
   double first_snap_offset = 0.0;   // the first snap's time less the closed form's (s; NaN: none)
   double loss_minus_closed = 0.0;   // the energy lost at the snaps judged less the closed form's (J; NaN: none)
   double position_error = 0.0;      // at the horizon (m; NaN: none, or a run that stops past the first snap)
+  // Each expected snap's loss less the closed form's, in order (J; NaN: not matched), ';'-separated in the CSV: the
+  // terms of loss_minus_closed, whose absolute values the pendulum's energy work-precision sums.
+  std::vector<double> per_snap_loss = {};
 };
 
 void write_side_run(std::ostream& csv, const SideRunRow& row);
