@@ -21,7 +21,7 @@ namespace tb::snap {
 
 inline constexpr const char* kAccumulationCsvHeader =
     "case,integrator,h,rtol,status,stopped_at,exact_flight_at_stop,last_closing,last_closing_from_record,last_resolved_hit,"
-    "hits_resolved,closings_on_snaps,closings_read,lost_minus_closed_form,closings_after_accumulation,steps_after_accumulation,"
+    "hits_resolved,closings_on_snaps,closings_read,lost_minus_closed_form,lost_outside_snaps,closings_after_accumulation,steps_after_accumulation,"
     "position_err_end\n";
 
 // What the section reads of one run.

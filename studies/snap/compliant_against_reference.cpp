@@ -202,7 +202,10 @@ void write_compliant_against_reference(std::ostringstream& md, std::ofstream& cs
         << ',' << cell(ok ? r.peak_tension - ref.peak_tension : kNoNumber) << ',' << cell(ok ? r.balance_max : kNoNumber) << ','
         << cell(ok ? r.gap_overstretch_max : kNoNumber) << ',' << cell(ok ? r.gap_outward_rate_max : kNoNumber) << ','
         << cell(ok ? r.momentum_err_max : kNoNumber) << ',' << cell(ok ? configuration_distance(model, r.final_physical, ref.final_physical) : kNoNumber)
-        << ',' << (ok ? std::to_string(r.counters.steps) : "") << ',' << (ok && p != &own ? cell(r.runtime_s) : "") << '\n';
+        << ',' << (ok ? std::to_string(r.counters.steps) : "") << ',' << (ok && p != &own ? cell(r.runtime_s) : "")
+        // The table's last five columns: no cascade verdict (another system than the reference's) nor its source, no
+        // range between switches computed here; the balance's largest rise and when, as every run's.
+        << ",,,," << cell(ok ? r.balance_gain_max : kNoNumber) << ',' << cell(ok ? r.balance_gain_time : kNoNumber) << '\n';
   }
 
   // Slopes of the integration error against the converged solution. Its floor: the distance of the tightest run of another
