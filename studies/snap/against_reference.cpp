@@ -551,6 +551,35 @@ SwitchMatch match_switches(const std::vector<Switch>& expected, const std::vecto
 }
 
 
+// How the cascade verdicts move with the cut between fast and slow snaps (referee, 6 Dec, point 2: the rates form a
+// continuum, and no verdict's sensitivity to kSlowSnap was shown): every completed run that keeps a record, judged again
+// at ten times the cut and at a tenth of it, and the runs whose verdict changes named.
+static void write_cut_sensitivity(std::ostringstream& md, const std::vector<const SnapPoint*>& compared, const SnapRun& ref) {
+  if (!ref.own_log) return;
+  md << "\nHow these verdicts move with the cut between fast and slow snaps (" << format_g(kSlowSnap)
+     << " of the reference's fastest closing rate): every completed run that keeps a record, judged again at other cuts.";
+  int judged = 0;
+  for (const double cut : {10.0 * kSlowSnap, 0.1 * kSlowSnap}) {
+    std::string on_to_off, off_to_on;
+    const auto add = [](std::string& list, const std::string& x) { list += (list.empty() ? "" : ", ") + x; };
+    judged = 0;
+    for (const SnapPoint* p : compared) {
+      if (!p->measured.outcome.ok() || !keeps_record(p->measured)) continue;
+      ++judged;
+      const bool at_cut = same_fast_snaps(p->measured, ref), there = same_fast_snaps(p->measured, ref, cut);
+      if (at_cut && !there) add(on_to_off, p->key.label() + " at " + p->setting());
+      if (!at_cut && there) add(off_to_on, p->key.label() + " at " + p->setting());
+    }
+    md << " At " << format_g(cut) << ": "
+       << (on_to_off.empty() && off_to_on.empty() ? std::string("no run's verdict changes")
+                                                  : (on_to_off.empty() ? std::string() : "off the cascade there, on it at the page's cut: " + on_to_off) +
+                                                        (!on_to_off.empty() && !off_to_on.empty() ? "; " : "") +
+                                                        (off_to_on.empty() ? std::string() : "on the cascade there, off it at the page's cut: " + off_to_on))
+       << ".";
+  }
+  md << " (" << judged << " runs judged at each cut.)\n";
+}
+
 void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::ostream& advice_csv, std::ostream& safe_steps_csv,
                              std::ostream& side_runs_csv, const Case& c, double t_end,
                              double sample_interval, const std::vector<const SnapPoint*>& of_case) {
@@ -843,6 +872,7 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
                    "outward rate beyond the tolerance (m/s)", "max |P − P0| (N s)", "position error at t_end (m)", "steps", "runtime (s)"},
                   rows);
   write_off_cascade(md, compared, ref, t_end);
+  write_cut_sensitivity(md, compared, ref);
 
   md << "\nThe time-stepping rows' energy on a cable. Moreau–Jean books a step's impulse loss only at a step where some link "
         "closes (at or beyond its length at the step's midpoint, its rate outward, no impulse the step before: "

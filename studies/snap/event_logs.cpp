@@ -164,9 +164,9 @@ std::vector<OwnSwitch> record_of(const SnapRun& run) {
   return out;
 }
 
-FastSnapsByLink fast_snaps_by_link(const SnapRun& run, const SnapRun& reference) {
+FastSnapsByLink fast_snaps_by_link(const SnapRun& run, const SnapRun& reference, double cut) {
   FastSnapsByLink out;
-  const double rate = kSlowSnap * fastest_snap(reference.own_switches);
+  const double rate = cut * fastest_snap(reference.own_switches);
   const std::vector<OwnSwitch> ref = fast_snaps(reference.own_switches, rate), made = fast_snaps(record_of(run), rate);
   int links = 0;
   for (const auto* record : {&ref, &made})
@@ -193,7 +193,7 @@ FastSnapsByLink fast_snaps_by_link(const SnapRun& run, const SnapRun& reference)
   return out;
 }
 
-bool same_fast_snaps(const SnapRun& run, const SnapRun& reference) { return fast_snaps_by_link(run, reference).same(); }
+bool same_fast_snaps(const SnapRun& run, const SnapRun& reference, double cut) { return fast_snaps_by_link(run, reference, cut).same(); }
 
 void write_event_logs(std::ostringstream& md, std::ostream& csv, const std::string& case_name, double t_end, double sample_interval,
                       const SnapPoint& reference, const std::vector<const SnapPoint*>& others) {

@@ -54,11 +54,13 @@ struct FastSnapsByLink {
   double time_error_max = kNoNumber;  // where no link differs (s)
   bool same() const { return links_differing.empty(); }
 };
-FastSnapsByLink fast_snaps_by_link(const SnapRun& run, const SnapRun& reference);
+// `cut`: the fraction of the reference's fastest rate below which a snap is slow (kSlowSnap on the page's verdicts;
+// other cuts for the page's check of how the verdicts move with it).
+FastSnapsByLink fast_snaps_by_link(const SnapRun& run, const SnapRun& reference, double cut = kSlowSnap);
 // "the same 12, link by link, within 3e-7 s", or "11 against 12; link 4 (0 against 1) differ(s)": a table cell.
 std::string fast_snaps_words(const FastSnapsByLink& f);
 // Whether a run's own record makes the reference's fast snaps, link by link: the cascade verdict for both families.
-bool same_fast_snaps(const SnapRun& run, const SnapRun& reference);
+bool same_fast_snaps(const SnapRun& run, const SnapRun& reference, double cut = kSlowSnap);
 
 // The touches (closed and left free by the same jump) of a record: how many, their jumps' loss (J), the first
 // and last time (s) and the links they touched (in order of first touch).
