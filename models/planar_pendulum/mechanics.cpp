@@ -20,7 +20,7 @@ Observation observe(const Parameters& p, const Eigen::Vector4d& s, double tensio
   Observation o;
   o.kinetic = 0.5 * p.m * v.squaredNorm();
   o.energy = o.kinetic - p.m * p.g * r[1];
-  o.momentum = 0.0;
+  o.momentum = p.g == 0.0 ? p.m * (r[1] * v[0] - r[0] * v[1]) : 0.0;  // about the pivot, where it is a momentum map (mechanics.hpp)
   o.constraint_err = std::abs(r_norm - p.l);
   o.constraint_rate_err = r_norm > 0.0 ? std::abs(r.dot(v)) / r_norm : v.norm();
   o.extra = {s[0], s[1], s[2], s[3], tension};

@@ -68,7 +68,11 @@ Eigen::Vector4d physical_from_polar(const Parameters& p, double theta, double om
 //   constraint_rate_err = | d|r|/dt | = |r.v| / |r|  (m/s): its rate (the radial velocity).
 // The DAE's constraint C = (|r|^2 - l^2)/2 of seed 004 is (|r| - l)(|r| + l)/2; the length
 // form is reported so that the numbers read as metres and metres per second.
-// No momentum is conserved (gravity and the pivot both act): momentum is 0.
+//   momentum = m (z vx - x vz) (N m s): the angular momentum about the pivot, normal to the plane,
+//   the Noether momentum of rotations of the plane about the pivot. The string's pull (taut, or
+//   as an impulse at a snap) is radial and has no moment about the pivot; gravity has one, so
+//   only a model without gravity (g = 0) declares the momentum map (model.cpp, unilateral_model.cpp),
+//   and with gravity the momentum reported is 0, as for every model without a map (core/model.hpp).
 // Extra columns: x, z, vx, vz, tension.
 Observation observe(const Parameters& p, const Eigen::Vector4d& s, double tension);
 std::vector<std::string> extra_column_names();

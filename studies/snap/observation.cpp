@@ -48,6 +48,8 @@ SnapRun observe_snaps(const RunRequest& request) {
   std::vector<bool> carried_prev;
   Eigen::VectorXd tension, tension_rate, gap, gap_rate, physical, physical_prev, physical_before, physical_before2;
   Eigen::Vector3d momentum0 = Eigen::Vector3d::Zero();
+  double noether0 = 0.0;
+  const bool has_noether = model.has_momentum_map();
   double energy0 = 0.0;
   Eigen::VectorXd watched_prev, watched_rate_prev, watched_rate_before, watched_rate_before2;
   Eigen::VectorXd gap_prev, gap_rate_prev;  // every link's, at the last sample (a rebound's timing)
@@ -104,6 +106,8 @@ SnapRun observe_snaps(const RunRequest& request) {
       e0 = balance;
       energy0 = o.energy;
       momentum0 = o.linear_momentum;
+      noether0 = o.momentum;
+      if (has_noether) out.noether_momentum0 = noether0;
       taut.resize(size_t(links));
       armed.resize(size_t(links));
       for (Eigen::Index i = 0; i < links; ++i) {
@@ -120,6 +124,9 @@ SnapRun observe_snaps(const RunRequest& request) {
     out.opening_rate_max = std::max(out.opening_rate_max, o.constraint_rate_err);
     if (o.linear_momentum.allFinite() && momentum0.allFinite())
       out.momentum_err_max = std::max(std::isfinite(out.momentum_err_max) ? out.momentum_err_max : 0.0, (o.linear_momentum - momentum0).norm());
+    if (has_noether)
+      out.noether_momentum_err_max = std::max(std::isfinite(out.noether_momentum_err_max) ? out.noether_momentum_err_max : 0.0,
+                                              std::abs(o.momentum - noether0));
     out.energy_lost = energy0 - o.energy;
     Eigen::VectorXd pulls;  // a compliant link's spring-dashpot force (N)
     if (compliant && compliant->pulls) {
@@ -284,6 +291,7 @@ SnapRun observe_snaps(const RunRequest& request) {
       out.phase_drift_max = std::max(out.phase_drift_max, phase_hi - phase_lo);
     }
     first = false;
+    ++out.samples_read;
     dt_prev2 = dt_prev;
     dt_prev = dt;
     t_prev = t;

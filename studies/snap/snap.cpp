@@ -22,6 +22,7 @@
 #include "studies/snap/against_reference.hpp"
 #include "studies/snap/applied_impacts.hpp"
 #include "studies/snap/event_logs.hpp"
+#include "studies/snap/noether_momentum.hpp"
 #include "studies/snap/cheapest_runs.hpp"
 #include "studies/snap/side_runs.hpp"
 #include "studies/snap/observation.hpp"
@@ -458,6 +459,10 @@ void write_runs_table(std::ostringstream& md, std::ofstream& csv, const Case& c,
           "first hits and growing from hit to hit towards the accumulation: there an early reading that doubles from "
           "one hit to the next, the same at every tolerance of a method that locates its hits, is the observer's, not "
           "the method's. A failed run's switches are read up to its stop.\n\n";
+  // Where the model has a momentum map (the rebound in free space), its Noether momentum's error beside the
+  // overstretch (studies/snap/noether_momentum.hpp), before the position error.
+  const bool noether = c.model->has_momentum_map();
+  constexpr size_t kNoetherColumn = 13;
   std::vector<std::vector<std::string>> rows;
   for (const SnapPoint* p : of_case) {
     const Judged j = judge(*p, section);
@@ -476,6 +481,7 @@ void write_runs_table(std::ostringstream& md, std::ofstream& csv, const Case& c,
                     ok ? std::to_string(r.counters.steps) : "—",
                     // A reference's cost is not timed apart from its observation (and its stiffened runs): no runtime.
                     ok && p->role == SnapRole::Compared ? num(r.runtime_s) : "—"});
+    if (noether) rows.back().insert(rows.back().begin() + kNoetherColumn, ok ? num(r.noether_momentum_err_max) : "—");
     csv << c.name << ',' << csv_quoted(row_label(*p)) << ',' << (p->adaptive() ? "" : format_g(p->h, 8)) << ','
         << (p->adaptive() ? format_g(p->rtol) : "") << ',' << r.outcome.word() << ',' << j.expected << ',' << (ok ? std::to_string(j.made) : "")
         << ',' << j.matched << ",\"";
@@ -490,17 +496,19 @@ void write_runs_table(std::ostringstream& md, std::ofstream& csv, const Case& c,
     csv << (ok ? std::to_string(r.counters.steps) : "") << ',' << (ok ? format_g(r.runtime_s, 6) : "") << ",\"";
     for (size_t e = 0; e < j.snap_loss_offsets.size(); ++e)
       csv << (e ? ";" : "") << (std::isfinite(j.snap_loss_offsets[e]) ? format_g(j.snap_loss_offsets[e], 8) : "");
-    csv << "\"\n";
+    csv << "\"," << (ok && std::isfinite(r.noether_momentum_err_max) ? format_g(r.noether_momentum_err_max, 8) : "") << '\n';
   }
   std::string which;
   for (size_t e = 0; e < shown; ++e) which += (e ? "; " : "") + switch_words(expected, e);
   which += switches_left_out(expected, shown, section);
-  markdown::table(md,
-                  {"method", "step / tolerance", "status", "switches: expected / made", "switch-time errors (s): " + which,
-                   "observer floors (s)", "lost at the snaps − closed form (J; their sum, and per snap where several)", "lost − law on its own pre-snap state (J)",
-                   "booked − lost (J)", "balance max |E − E0 − W| (J)", "its range between switches (J)", "overstretch (m)",
-                   "outward rate beyond the length (m/s)", "position error at t_end (m)", "steps", "runtime (s)"},
-                  rows);
+  std::vector<std::string> header = {"method", "step / tolerance", "status", "switches: expected / made", "switch-time errors (s): " + which,
+                                     "observer floors (s)", "lost at the snaps − closed form (J; their sum, and per snap where several)",
+                                     "lost − law on its own pre-snap state (J)", "booked − lost (J)", "balance max |E − E0 − W| (J)",
+                                     "its range between switches (J)", "overstretch (m)", "outward rate beyond the length (m/s)",
+                                     "position error at t_end (m)", "steps", "runtime (s)"};
+  if (noether) header.insert(header.begin() + kNoetherColumn, "max |π − π0| (N m s)");
+  markdown::table(md, header, rows);
+  snap::write_noether_momentum(md, c, of_case);
 }
 
 // Each compliant discretisation (a penalty link): what it is; its converged solution against the closed form, the
@@ -965,7 +973,8 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
   std::ofstream csv(dir / "snap.csv");
   csv << "case,integrator,h,rtol,status,expected_switches,switches,matched,switch_time_offsets,observer_floors,"
          "lost_minus_closed_form,lost_minus_law_own_state,booked_minus_lost,energy_balance_err_max,"
-         "balance_range_between_switches,overstretch_max,outward_rate_max,position_err_end,steps,runtime_s,per_snap_lost_minus_closed_form\n";
+         "balance_range_between_switches,overstretch_max,outward_rate_max,position_err_end,steps,runtime_s,per_snap_lost_minus_closed_form,"
+         "noether_momentum_err_max\n";
   std::ostringstream md;
   md << "# Strings that go slack and snap: the methods that take an impact, against the known answers\n\n"
         "Issue 48 so far: one link (the planar pendulum on a string) in four bundled cases with closed forms (the drop, the whirl that "
@@ -1092,7 +1101,7 @@ std::vector<std::string> SnapStudy::write_files(const std::filesystem::path& dir
         "kinetic energy at the collision point, not FMOW's discrete energy; no case here has e = 1). What is kept of "
         "FMOW's structure: the map is symplectic between collisions (an e < 1 impact contracts phase volume), and what the "
         "impulse does not touch is kept across a collision (the pendulum's angular momentum about the pivot, to round-off "
-        "in a test without gravity; Model C's P, its impulses being internal). It books the law at its own collision point, "
+        "without gravity: the rebound in free space's max |π − π0| column; Model C's P, its impulses being internal). It books the law at its own collision point, "
         "so on the drop its booked loss meets the closed form to round-off (booked − lost plus lost − closed form: 6e-14 J "
         "at h = 2e-3, where nonsmooth RATTLE's is 1.8e-5 J off).\n\nOn these two e = 0 pendulum cases its order across the snap "
         "is 2, as nonsmooth RATTLE's is (a special case for that method, above): they do not separate the two. The "
