@@ -291,7 +291,6 @@ SnapRun observe_snaps(const RunRequest& request) {
       out.phase_drift_max = std::max(out.phase_drift_max, phase_hi - phase_lo);
     }
     first = false;
-    ++out.samples_read;
     dt_prev2 = dt_prev;
     dt_prev = dt;
     t_prev = t;

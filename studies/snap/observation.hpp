@@ -174,7 +174,6 @@ struct SnapRun {
   // max |pi - pi0| of the model's Noether momentum where it has a momentum map (Model::has_momentum_map: the
   // pendulum's angular momentum about the pivot without gravity, N m s), the map's value Observation::momentum.
   double noether_momentum_err_max = kNoNumber, noether_momentum0 = kNoNumber;  // and its value at t = 0
-  long samples_read = 0;  // the observer's samples (an adaptive run's: interpolations of its dense output)
   double energy_lost = kNoNumber;     // E0 - E at t_end (J: the mechanical energy the snaps took)
   double booked_total = kNoNumber;    // the impacts' loss the run booked up to t_end (J: -W)
   // A compliant discretisation (a penalty link): the smallest pull of any link at the samples (N; negative where
@@ -231,7 +230,6 @@ void describe(V& v, SnapRun& r) {
   v("momentum_err_max", r.momentum_err_max);
   v("noether_momentum_err_max", r.noether_momentum_err_max);
   v("noether_momentum0", r.noether_momentum0);
-  v("samples_read", r.samples_read);
   v("energy_lost", r.energy_lost);
   v("booked_total", r.booked_total);
   v("peak_time", r.peak_time);
