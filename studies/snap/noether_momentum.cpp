@@ -32,21 +32,21 @@ bool noether_momentum_at_rounding(const std::vector<const SnapPoint*>& refined) 
 namespace {
 
 // One method's runs (integrator and discretisation: its row label), in refinement order.
-struct MethodRuns {
+struct MomentumRuns {
   std::string label;
   std::string integrator;
   bool compliant = false;  // a penalty (compliant) discretisation: no impact law
   std::vector<const SnapPoint*> runs;
 };
 
-std::string joined(const std::vector<std::string>& words) {
+std::string listed_words(const std::vector<std::string>& words) {
   std::string out;
   for (size_t i = 0; i < words.size(); ++i) out += (i == 0 ? "" : i + 1 == words.size() ? " and " : ", ") + words[i];
   return out;
 }
 
 // "h = 0.002: 0.00275; ...; local slopes 0.25, 1.05, ..." (a fixed step's, between successive steps).
-std::string values_and_slopes(const MethodRuns& m) {
+std::string values_and_slopes(const MomentumRuns& m) {
   std::string out, slopes;
   const SnapPoint* previous = nullptr;
   for (const SnapPoint* p : m.runs) {
@@ -66,25 +66,25 @@ std::string values_and_slopes(const MethodRuns& m) {
 
 void write_noether_momentum(std::ostringstream& md, const Case& c, const std::vector<const SnapPoint*>& of_case) {
   if (!c.model->has_momentum_map()) return;
-  std::vector<MethodRuns> methods;
+  std::vector<MomentumRuns> methods;
   for (const SnapPoint* p : of_case) {
     if (p->role != SnapRole::Compared) continue;
     const std::string label = p->key.label();
-    auto it = std::find_if(methods.begin(), methods.end(), [&](const MethodRuns& m) { return m.label == label; });
+    auto it = std::find_if(methods.begin(), methods.end(), [&](const MomentumRuns& m) { return m.label == label; });
     if (it == methods.end()) {
       methods.push_back({label, p->key.integrator->name, p->key.discretisation == "penalty", {}});
       it = methods.end() - 1;
     }
     it->runs.push_back(p);
   }
-  for (MethodRuns& m : methods)
+  for (MomentumRuns& m : methods)
     std::stable_sort(m.runs.begin(), m.runs.end(), [](const SnapPoint* a, const SnapPoint* b) {
       return a->adaptive() ? a->rtol > b->rtol : a->h > b->h;  // coarsest first
     });
   std::vector<std::string> rounding, truncation;
   std::set<std::string> at_rounding, falling;  // the integrators (their impact-law runs) in each group
   double rounding_max = 0.0;
-  for (const MethodRuns& m : methods) {
+  for (const MomentumRuns& m : methods) {
     if (noether_momentum_at_rounding(m.runs)) {
       rounding.push_back(m.label);
       for (const SnapPoint* p : m.runs) rounding_max = std::max(rounding_max, p->measured.noether_momentum_err_max);
@@ -104,9 +104,9 @@ void write_noether_momentum(std::ostringstream& md, const Case& c, const std::ve
         "finest run's error is at least half its coarsest's; a truncation error instead falls as the step or the "
         "tolerance is refined. One run's size cannot tell the two apart.\n\n";
   if (!rounding.empty())
-    md << "- Rounding, not falling with the refinement (π is kept in exact arithmetic): " << joined(rounding) << "; at most "
+    md << "- Rounding, not falling with the refinement (π is kept in exact arithmetic): " << listed_words(rounding) << "; at most "
        << number_or_dash(rounding_max) << " N m s over all their runs.\n";
-  if (!truncation.empty()) md << "- Falling with the refinement (π is not kept; the error is truncation): " << joined(truncation) << ".\n";
+  if (!truncation.empty()) md << "- Falling with the refinement (π is not kept; the error is truncation): " << listed_words(truncation) << ".\n";
   md << "\nThe mechanisms, for the schemes the data above place in either group:\n\n";
   if (at_rounding.count("moreau_jean"))
     md << "- Moreau–Jean (θ = ½) poses its impact at q_{k+1/2} = q_k + (h/2) v_k, with the impulse along the string "
@@ -131,7 +131,7 @@ void write_noether_momentum(std::ostringstream& md, const Case& c, const std::ve
           "from hit to hit, so the hits' kicks add, each at most m v_t v_r h (v_r the hit's radial speed): first order in "
           "h as a bound; the measured local slopes are above.\n";
   const bool penalty_falls = std::any_of(methods.begin(), methods.end(),
-                                         [&](const MethodRuns& m) { return m.compliant && !noether_momentum_at_rounding(m.runs); });
+                                         [&](const MomentumRuns& m) { return m.compliant && !noether_momentum_at_rounding(m.runs); });
   if (penalty_falls)
     md << "- A penalty run's string is a stiff radial spring and dashpot, a central force that keeps π too; but a "
           "Runge–Kutta method conserves quadratic invariants such as r × v only under Cooper's condition b_i a_ij + b_j a_ji "
