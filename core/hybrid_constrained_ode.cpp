@@ -48,7 +48,7 @@ HybridConstrainedOde::HybridConstrainedOde(std::unique_ptr<const ConstrainedMech
 }
 
 bool HybridConstrainedOde::accelerations(double t, const Eigen::VectorXd& y, Eigen::VectorXd& a,
-                                         Eigen::VectorXd& lambda) const {
+                                         Eigen::VectorXd& lambda, Stabilisation stabilisation) const {
   const Eigen::VectorXd q = y.head(n_), v = y.segment(n_, n_);
   std::vector<bool> active(rows_);
   for (int i = 0; i < rows_; ++i) active[i] = equality_[i] || held(y, i);
@@ -58,8 +58,8 @@ bool HybridConstrainedOde::accelerations(double t, const Eigen::VectorXd& y, Eig
   form_->constraint(q, g);
   form_->constraint_jacobian_times(q, v, Gv);
   if (!form_->constraint_curvature(q, v, Hvv)) return false;
-  const double p = scales_.baumgarte_rate;
-  // g'' + 2 p g' + p^2 g = 0 on the held rows (seed 004 §3).
+  const double p = stabilisation == Stabilisation::On ? scales_.baumgarte_rate : 0.0;
+  // g'' + 2 p g' + p^2 g = 0 on the held rows (seed 004 §3); g'' = 0 without the stabilisation.
   const Eigen::VectorXd s = -Hvv - 2.0 * p * Gv - p * p * g;
   solver_->solve(f, s, a, lambda);
   for (int i = 0; i < rows_; ++i)
@@ -69,7 +69,7 @@ bool HybridConstrainedOde::accelerations(double t, const Eigen::VectorXd& y, Eig
 
 bool HybridConstrainedOde::multipliers(double t, const Eigen::VectorXd& y, Eigen::VectorXd& lambda) const {
   Eigen::VectorXd a;
-  return accelerations(t, y, a, lambda);
+  return accelerations(t, y, a, lambda, Stabilisation::Off);
 }
 
 double HybridConstrainedOde::tension_value(const Eigen::VectorXd& lambda, int row) const {
@@ -101,7 +101,7 @@ void HybridConstrainedOde::switching_values(double t, const Eigen::VectorXd& y, 
   form_->constraint_jacobian_times(q, v, Gv);
   bool any_held = false;
   for (int i : one_sided_) any_held = any_held || held(y, i);
-  const bool solved = any_held && accelerations(t, y, a, lambda);
+  const bool solved = any_held && accelerations(t, y, a, lambda, Stabilisation::Off);
   // A held row's rate, a guide for an interior probe only: the tension's central difference along the
   // flow over 1e-7 time scales.
   Eigen::VectorXd lambda_up, lambda_down;
@@ -158,7 +158,7 @@ bool HybridConstrainedOde::settle_modes(double t, Eigen::VectorXd& y, std::vecto
   form_->constraint(q, g);
   const int k = static_cast<int>(one_sided_.size());
   for (int pivot = 0; pivot <= 4 * k + 8; ++pivot) {
-    if (!accelerations(t, y, a, lambda)) return changed;
+    if (!accelerations(t, y, a, lambda, Stabilisation::Off)) return changed;
     const Eigen::VectorXd v = y.segment(n_, n_);
     form_->constraint_jacobian_times(q, v, Gv);
     form_->constraint_jacobian_times(q, a, Ga);
@@ -238,7 +238,7 @@ bool HybridConstrainedOde::apply_jump(double t, Eigen::VectorXd& y) const {
   form_->constraint_jacobian_times(q, v, Gv);
   // Openings: held rows whose tension is at its zero.
   std::vector<bool> opened(rows_, false);
-  if (accelerations(t, y, a, lambda))
+  if (accelerations(t, y, a, lambda, Stabilisation::Off))
     for (int i : one_sided_)
       if (held(y, i) && tension_value(lambda, i) <= kOpeningTension) {
         set_held(y, i, false, g[i] / scale_[i]);

@@ -108,8 +108,10 @@ void HybridDaeForm::switching_values(double /*t*/, const Eigen::VectorXd& y, Eig
   const Eigen::Vector4d state = y.head<4>();
   if (dae_taut_mode(y)) {
     const double k = tension_scale(p_);
-    s[0] = y[kDaeLambda] * state.head<2>().norm() / k;
-    rate[0] = taut_tension_rate(p_, state) / k;  // the unstabilised rate: only a probe's guide
+    // The motion's tension at IDA's state, not IDA's multiplier, which carries the DAE's stabilisation terms: the
+    // opening is where the link stops pulling (core/hybrid_constrained_ode.hpp: Stabilisation, as on the cables).
+    s[0] = taut_tension(p_, state) / k;
+    rate[0] = taut_tension_rate(p_, state) / k;  // only a probe's guide
   } else {
     link_gap_function(p_, state, s[0], rate[0]);
   }
@@ -119,7 +121,7 @@ bool HybridDaeForm::apply_jump(double t, Eigen::VectorXd& y) const {
   Eigen::Vector4d s = y.head<4>();
   bool taut = dae_taut_mode(y);
   zeno_.on_jump(t);
-  if (!hybrid_jump(p_, t, time_scale_, taut ? y[kDaeLambda] * s.head<2>().norm() : 0.0, s,
+  if (!hybrid_jump(p_, t, time_scale_, taut ? taut_tension(p_, s) : 0.0, s,
                    y[kDaeWork], taut, log_))
     return false;
   y.head<4>() = s;

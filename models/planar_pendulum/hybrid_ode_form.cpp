@@ -57,8 +57,10 @@ void HybridOdeForm::switching_values(double /*t*/, const Eigen::VectorXd& y, Eig
   const Eigen::Vector4d state = y.head<4>();
   if (taut_mode(y)) {
     const double k = tension_scale(p_);
-    s[0] = stabilised_tension(y) / k;
-    rate[0] = taut_tension_rate(p_, state) / k;  // the unstabilised rate: only a probe's guide
+    // The motion's tension, without the stabilisation's terms 2p r.v + p^2 C, which answer the solver's drift: the
+    // opening is where the link stops pulling (core/hybrid_constrained_ode.hpp: Stabilisation, as on the cables).
+    s[0] = taut_tension(p_, state) / k;
+    rate[0] = taut_tension_rate(p_, state) / k;  // only a probe's guide
   } else {
     const Eigen::Vector2d r = state.head<2>();
     s[0] = r.norm() - p_.l;
@@ -73,7 +75,7 @@ bool HybridOdeForm::apply_jump(double t, Eigen::VectorXd& y) const {
   Eigen::Vector4d s = y.head<4>();
   bool taut = taut_mode(y);
   zeno_.on_jump(t);
-  if (!hybrid_jump(p_, t, time_scale_, taut ? stabilised_tension(y) : 0.0, s, y[kWork], taut, log_))
+  if (!hybrid_jump(p_, t, time_scale_, taut ? taut_tension(p_, s) : 0.0, s, y[kWork], taut, log_))
     return false;
   y.head<4>() = s;
   y[kMode] = taut ? 1.0 : 0.0;
