@@ -421,6 +421,15 @@ const SnapPoint* compliant_reference(const SnapPoint& p, const std::vector<const
   return nullptr;
 }
 
+// What `measure` gives of a point's compliant discretisation's converged solution, where that completed; NaN otherwise
+// (a penalty run is credited no closer to the closed form than its own system stands from it).
+template <class Measure>
+double own_converged_value(const SnapPoint& p, const std::vector<const SnapPoint*>& of_case, const SnapSection& section,
+                           Measure measure) {
+  const SnapPoint* own = compliant_reference(p, of_case);
+  return own && own->measured.outcome.ok() ? measure(judge(*own, section)) : kNoNumber;
+}
+
 std::string switch_words(const std::vector<std::pair<double, bool>>& expected, size_t e) {
   return std::string(expected[e].second ? "snap" : "opening") + " at " + format_g(expected[e].first, 5) + " s";
 }
@@ -827,15 +836,13 @@ void write_energy_work_precision(std::ostringstream& md, const SnapSection& sect
   // A penalty run is credited no closer than its own converged solution's loss stands from the closed form, as its position.
   rules.error = [&](const SnapPoint& p) {
     const double error = p.adaptive() ? judge(p, section).loss_abs_sum : order_errors(p, section).loss_closed;
-    const SnapPoint* own = compliant_reference(p, of_case);
-    const double limit = own && own->measured.outcome.ok() ? judge(*own, section).loss_abs_sum : kNoNumber;
+    const double limit = own_converged_value(p, of_case, section, [](const Judged& j) { return j.loss_abs_sum; });
     return std::isfinite(limit) && std::isfinite(error) ? std::max(error, limit) : error;
   };
   rules.context = [&section, &of_case](const SnapPoint& p, double) -> std::string {
     if (!p.key.c->model->switching()->compliant_in(p.key.discretisation)) return "";
     const Judged j = judge(p, section);
-    const SnapPoint* own = compliant_reference(p, of_case);
-    const double limit = own && own->measured.outcome.ok() ? judge(*own, section).loss_abs_sum : kNoNumber;
+    const double limit = own_converged_value(p, of_case, section, [](const Judged& j) { return j.loss_abs_sum; });
     return " (a penalty run: its booked dashpot work off its own loss at the snaps by " + num(j.booked_minus_lost) +
            " J at its nominal step; its converged solution's loss stands " + num(limit) +
            " J from the closed form's, and targets below that are not credited to it)";
@@ -887,8 +894,7 @@ void write_work_precision(std::ostringstream& md, std::ostream& advice_csv, std:
   // own error against the regularisation's, which a finer step undoes).
   rules.error = [&](const SnapPoint& p) {
     const double error = p.adaptive() ? judge(p, section).position_error : order_errors(p, section).position;
-    const SnapPoint* own = compliant_reference(p, of_case);
-    const double floor = own && own->measured.outcome.ok() ? judge(*own, section).position_error : kNoNumber;
+    const double floor = own_converged_value(p, of_case, section, [](const Judged& j) { return j.position_error; });
     return std::isfinite(floor) && std::isfinite(error) ? std::max(error, floor) : error;
   };
   // On a case whose hits accumulate no fixed-step run makes every switch (the later hits fall inside one step): there a
@@ -911,8 +917,7 @@ void write_work_precision(std::ostringstream& md, std::ostream& advice_csv, std:
   rules.context = [&section, &of_case](const SnapPoint& p, double) -> std::string {
     if (!p.key.c->model->switching()->compliant_in(p.key.discretisation)) return "";
     const Judged j = judge(p, section);
-    const SnapPoint* own = compliant_reference(p, of_case);
-    const double limit = own && own->measured.outcome.ok() ? judge(*own, section).position_error : kNoNumber;
+    const double limit = own_converged_value(p, of_case, section, [](const Judged& j) { return j.position_error; });
     return " (a penalty run, its nominal step's: energy lost at the snaps − closed form " + num(j.loss_minus_closed) +
            " J; its booked dashpot work off that loss by " + num(j.booked_minus_lost) + " J, made at the contact (mostly in the "
            "step that crosses its entry); overstretch " + num(p.measured.overstretch_max) + " m; which targets it reaches depends on "
