@@ -115,13 +115,13 @@ class HybridConstrainedOde final : public OdeFormulation {
   // Whether the held rows' equations carry the Baumgarte terms 2 p g' + p^2 g. The flow (rhs) does: they pull
   // the solver's drift off the constraint. The modes do not (the held rows' tensions in the event functions, the
   // openings at a jump, settle_modes' push and stretch tests): whether a link pulls is the motion's question, and
-  // the terms answer the drift's. Where a held link's tension is near 0 (a link between two that exchange slow
-  // snaps) the correction p^2 g + 2 p g' of a drift of about rtol l decides its sign: a BDF solver of the index-1
-  // DAE at rtol 1e-7 on a ten-link slack cable (its held rows 1e-8 to 1e-7 of a length off) kept a link held past
-  // the zero of its tension, where the reference opens it; the links beside it closed 1 ms late and the run's
-  // record parted from the reference's for good: 2765 jumps against 63, its configuration 0.219 m off at the end
-  // (without the terms: 227 jumps, 7.7e-5 m; tests/test_unilateral_cable.cpp). The tension without them is the
-  // one the acceleration-level complementarity holds for, as the observer's.
+  // the terms answer the drift's. At a jump the state is on the manifold first (project_onto_held_rows), where the
+  // two agree; between events the event functions read states off it, where at a held link near zero tension the
+  // correction of a drift of about rtol l decides the sign. Measured on a ten-link slack cable, a BDF solver of the
+  // index-1 DAE at rtol 1e-7 and 1e-8 with the terms and no projection kept a link held past the zero of its
+  // tension, where the reference opens it, and ended 0.219 m off with 2765 jumps against the reference's 63
+  // (tests/test_unilateral_cable.cpp). The tension without them is the one the acceleration-level complementarity
+  // holds for, as the observer's.
   enum class Stabilisation { On, Off };
   // v' and lambda on the held rows of y.
   bool accelerations(double t, const Eigen::VectorXd& y, Eigen::VectorXd& a, Eigen::VectorXd& lambda,
@@ -132,6 +132,13 @@ class HybridConstrainedOde final : public OdeFormulation {
   // an accumulation of micro-rebounds). False where the system is singular.
   // `taken`: the energy it took (J).
   bool stop_inward_rate(Eigen::VectorXd& y, double& taken) const;
+  // Puts q on the held rows' manifold g_A(q) = 0 and v on G_A v = 0 (every equality row and every held one), at a
+  // located event before any decision: the integration's drift off it (about rtol of a length) is what the
+  // stabilisation's terms answer, and a link released beyond its length, or at an outward rate, by that drift closes
+  // again one closing offset further out. The standard step of event-driven schemes at an event (Acary & Brogliato
+  // 2008). Not booked as work: the kinetic energy it moves is the integration's error, which E - E0 - W keeps.
+  // Returns whether it changed y; false where the held rows' system is singular (y then untouched).
+  bool project_onto_held_rows(Eigen::VectorXd& y) const;
   // The acceleration-level modes (header). Returns whether a mode changed; the rows it held in flight,
   // where asked.
   bool settle_modes(double t, Eigen::VectorXd& y, std::vector<HeldFlight>* held_flights = nullptr) const;
