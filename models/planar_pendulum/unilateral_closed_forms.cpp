@@ -146,7 +146,7 @@ std::optional<SwitchingClosedForm> rebound_closed_form(const Parameters& p, cons
   answers.quantities = {{"first hit time (s)", switches.front().first}, {"radial speed at the first hit (m/s)", v_r0},
                         {"tangential speed at every hit (m/s)", v_t}, {"restitution e", e},
                         {"energy lost at the first hit (J)", answers.impact_losses.front()},
-                        {"energy lost by the accumulation, all hits (J)", lost_total}};
+                        {accumulates ? "energy lost by the accumulation, all hits (J)" : "energy lost by every hit followed (J)", lost_total}};
   if (switches.size() > 2) answers.quantities.push_back({"second hit time (s)", switches[2].first});
   if (accumulates) answers.quantities.push_back({"accumulation time (s)", t_accumulation});
   if (accumulates && e > 0.0) {  // e = 0 ends at the first hit: a plastic snap, no accumulation

@@ -16,7 +16,7 @@ std::vector<std::string> write_cheapest_runs(std::ostringstream& md, const std::
         "For each " << rules.quantity << " target, the cheapest run (runtime) of each method that reached it "
      << rules.counts_words << ", and whose every finer step or tolerance that completed did so too (a coarse run that "
         "lands within a target where a finer one does not is not credited); \"not reached\" where no step or tolerance "
-        "measured did.\n\n";
+        "measured did; \"no reading\" where none of a method's completed runs has a value of it.\n\n";
   std::vector<std::string> methods;
   for (const SnapPoint* p : of_case)
     if (p->role == SnapRole::Compared && std::find(methods.begin(), methods.end(), p->key.label()) == methods.end())
@@ -58,12 +58,18 @@ std::vector<std::string> write_cheapest_runs(std::ostringstream& md, const std::
         }
       std::string cell = "not reached";
       if (!cheapest) {
-        int runs = 0, failed = 0;
+        int runs = 0, failed = 0, read = 0;
         for (const SnapPoint* p : of_case)
-          if (p->role == SnapRole::Compared && p->key.label() == label) ++runs, failed += p->measured.outcome.ok() ? 0 : 1;
+          if (p->role == SnapRole::Compared && p->key.label() == label) {
+            ++runs, failed += p->measured.outcome.ok() ? 0 : 1;
+            read += p->measured.outcome.ok() && std::isfinite(rules.error(*p)) ? 1 : 0;
+          }
+        // A method none of whose counting runs has a reading of this quantity did not fall short of a target: it has
+        // no number to judge (a referee read, 6 Dec: peak tensions withheld where the observer's switches differ).
+        if (read == 0 && failed < runs) cell = "no reading";
         if (failed > 0)
           cell += " (" + std::to_string(failed) + " of its " + std::to_string(runs) + " runs failed" +
-                  (failed < runs ? "; none of the others qualified)" : ")");
+                  (failed < runs ? (read == 0 ? "; none of the others has a reading)" : "; none of the others qualified)") : ")");
       }
       row.push_back(cheapest ? cheapest->setting() + ", " + seconds(cheapest->measured.runtime_s) + " s" : cell);
       if (cheapest) cheapest_of.push_back(cheapest);
@@ -204,7 +210,10 @@ void write_safe_steps(std::ostringstream& md, const std::vector<const SnapPoint*
                                                    : std::string("an unmeasured amount"))
                 : std::string("no position error: a run at a moved step failed or missed a switch");
     const double error = at ? rules.error(*at) : kNoNumber;
-    rows.push_back({label, at ? "h ≤ " + format_g(at->h, 6) + " s" : "none measured", number_or_dash(error, 2),
+    // Where only the finest step holds, "every finer run counts" tested nothing (a referee read, 6 Dec): said in the cell.
+    const std::string holds = !at ? "none measured"
+                                  : "h ≤ " + format_g(at->h, 6) + " s" + (at == runs.back() ? " (the finest measured: nothing finer tested)" : "");
+    rows.push_back({label, holds, number_or_dash(error, 2),
                     at ? number_or_dash(at->measured.runtime_s) : "—", measured,
                     coarser ? "h = " + format_g(coarser->h, 6) + ": " + did : "— (the largest step measured holds)"});
     if (rules.safe_steps_csv)
@@ -273,10 +282,17 @@ std::string advice_headline(const CsvTable& advice, const CsvTable& safe_steps) 
       // The position error is the held step's; the step that does not hold comes after it (referee, 5 Dec, point 1:
       // the error read as the coarser step's).
       const std::string coarser = row.at("coarser_step").empty() ? "the largest measured" : "h = " + row.at("coarser_step") + " " + row.at("coarser_did");
+      // Where the step that holds is the finest measured, "every finer run" tested nothing (a referee read, 6 Dec).
+      const std::string& measured = row.at("steps_measured");
+      const size_t to = measured.find(" to "), unit = measured.find(" s (");
+      const double finest = to != std::string::npos && unit != std::string::npos ? std::stod(measured.substr(to + 4, unit - to - 4)) : kNoNumber;
+      const bool only_finest = !row.at("safe_step").empty() && std::isfinite(finest) &&
+                               std::abs(std::stod(row.at("safe_step")) - finest) <= 1e-2 * finest;  // the range is printed to 3 digits
       cell[{c, m}] = row.at("safe_step").empty()
-                         ? "none of " + row.at("steps_measured") + ": its finest, " + coarser
-                         : "h ≤ " + row.at("safe_step") + " s (position error at that step " + format_g(std::stod(row.at("error_m")), 2) +
-                               " m; " + (row.at("coarser_step").empty() ? coarser : "not at " + coarser) + ")";
+                         ? "none of " + measured + ": its finest, " + coarser
+                         : "h ≤ " + row.at("safe_step") + " s" + (only_finest ? ", the finest measured: nothing finer tested" : "") +
+                               " (position error at that step " + format_g(std::stod(row.at("error_m")), 2) + " m; " +
+                               (row.at("coarser_step").empty() ? coarser : "not at " + coarser) + ")";
     }
     std::vector<std::vector<std::string>> rows2;
     for (const std::string& c : cases) {

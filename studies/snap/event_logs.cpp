@@ -379,7 +379,12 @@ void write_event_logs(std::ostringstream& md, std::ostream& csv, const std::stri
     for (size_t i = 0; i < runs.size(); ++i) out += (i ? "; " : "") + runs[i];
     return out;
   };
-  md << "\nWhere the observer's cascade verdict (the runs table's) and the run's own fast snaps disagree: ";
+  // The observer and the event-driven forms read the same opening function, a held link's tension without the
+  // stabilisation's terms (a referee read, 6 Dec): for those runs this compares the samples' reading with the located
+  // record, not two decision rules.
+  md << "\nWhere the observer's cascade verdict (the runs table's) and the run's own fast snaps disagree (for the "
+        "event-driven runs a check of the samples' reading against the located record, not of two decision rules: the "
+        "observer and their forms both read a held link's opening on its tension without the stabilisation's terms): ";
   if (observer_off_record_same.empty() && observer_on_record_parts.empty()) md << "nowhere.";
   if (!observer_off_record_same.empty()) {
     md << "the observer reads " << list(observer_off_record_same)
