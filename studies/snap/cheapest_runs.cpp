@@ -28,12 +28,15 @@ std::vector<std::string> write_cheapest_runs(std::ostringstream& md, const std::
   // reaches it (referee, 4 Dec, point 24: nonsmooth RATTLE at h = 1.25e-4 was named for 0.01 m while its run at
   // 6.25e-5 stood at 0.0049 m): a coarse run that lands within a target by where its errors
   // happen to cancel is not advice for that step.
+  const auto counts = [&](const SnapPoint& p) {
+    return rules.counts(p) && (!rules.books_and_rise || (books_close(p.measured) && rise_small(p.measured)));
+  };
   const auto credited = [&](const SnapPoint& p, double target) {
     if (!(rules.error(p) <= target)) return false;
     for (const SnapPoint* q : of_case) {
       if (q->role != SnapRole::Compared || q->key.label() != p.key.label() || !q->measured.outcome.ok()) continue;
       const bool finer = p.adaptive() ? q->rtol < p.rtol : q->h < p.h;
-      if (finer && (!rules.counts(*q) || !(rules.error(*q) <= target))) return false;
+      if (finer && (!counts(*q) || !(rules.error(*q) <= target))) return false;
     }
     return true;
   };
@@ -43,7 +46,7 @@ std::vector<std::string> write_cheapest_runs(std::ostringstream& md, const std::
     for (const std::string& label : methods) {
       const SnapPoint* cheapest = nullptr;
       for (const SnapPoint* p : of_case) {
-        if (p->role != SnapRole::Compared || p->key.label() != label || !p->measured.outcome.ok() || !rules.counts(*p)) continue;
+        if (p->role != SnapRole::Compared || p->key.label() != label || !p->measured.outcome.ok() || !counts(*p)) continue;
         if (!credited(*p, target) || !std::isfinite(p->measured.runtime_s)) continue;
         if (!cheapest || p->measured.runtime_s < cheapest->measured.runtime_s) cheapest = p;
       }

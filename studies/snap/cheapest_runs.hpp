@@ -30,6 +30,9 @@ struct CheapestRunsRules {
   std::vector<double> targets;                          // the error's targets, loosest first
   std::function<double(const SnapPoint&)> error;        // a run's error (in the targets' unit; NaN: none)
   std::function<bool(const SnapPoint&)> counts;         // whether the run may be named at all
+  // Whether the ranking also asks the fixed steps' table's books and rise (books_close, rise_small), so that the two
+  // never name a run the other rejects; kept apart from `counts`, whose failure the table words by why_not_counted.
+  bool books_and_rise = false;
   std::string counts_words;                             // what `counts` asks, for the page
   // Words said beside a run the advice names for a target ("" for none): e.g. what its method's coarser
   // settings did (failed, gained energy, or stayed short of the target).
