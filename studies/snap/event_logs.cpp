@@ -383,8 +383,8 @@ void write_event_logs(std::ostringstream& md, std::ostream& csv, const std::stri
   // stabilisation's terms (a referee read, 6 Dec): for those runs this compares the samples' reading with the located
   // record, not two decision rules.
   md << "\nWhere the observer's cascade verdict (the runs table's) and the run's own fast snaps disagree (for the "
-        "event-driven runs a check of the samples' reading against the located record, not of two decision rules: the "
-        "observer and their forms both read a held link's opening on its tension without the stabilisation's terms): ";
+        "event-driven runs the observer and their forms both read a held link's opening on its tension without the "
+        "stabilisation's terms, the observer on the held set its samples' geometry gives, the forms on their mode flags): ";
   if (observer_off_record_same.empty() && observer_on_record_parts.empty()) md << "nowhere.";
   if (!observer_off_record_same.empty()) {
     md << "the observer reads " << list(observer_off_record_same)
@@ -396,8 +396,8 @@ void write_event_logs(std::ostringstream& md, std::ostream& csv, const std::stri
       md << ", at the other " << (extra.readings - extra.run_switched) << " it says the run did not (|its value| "
          << number_or_dash(extra.not_switched_lo) << " to " << number_or_dash(extra.not_switched_hi)
          << " of its scale, on its own side): there the observer's function, not the run, switched. The observer's tension "
-            "takes the held set from the geometry (links within 1e-6 of their length) and has no stabilisation terms, the "
-            "run's is its mode's stabilised tension; which difference makes the sign was not separated";
+            "takes the held set from the geometry (links within 1e-6 of their length), the run's from its mode flags; "
+            "neither has the stabilisation's terms, so the held set is the difference left";
     md << ".";
   }
   if (!observer_on_record_parts.empty())
