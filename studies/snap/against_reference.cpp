@@ -671,7 +671,8 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
   md << "\nThe reference and its check share the hybrid form (core/hybrid_constrained_ode.hpp: the held links' "
         "stabilisation, the held/free decisions at links near zero tension, the closing events' offset, the impulse "
         "problem) and the observer; their distance bounds the integration's error, not those parts'. Quantities the two "
-        "families give alike at every tight tolerance (the overstretch, booked − lost) are that form's floor. ida, a second "
+        "families give alike at every tight tolerance are that form's floor (the overstretch; booked − lost is not one of "
+        "them: the runs table gives rk45's and cvode's apart by orders of magnitude at rtol 1e-10). ida, a second "
         "BDF code (SUNDIALS' IDA beside cvode's CVODE), runs an index-1 DAE of the same mechanics between events "
         "(models/multirotor_payload/hybrid_dae_form.hpp: each held link's multiplier an unknown of IDA's Newton solve "
         "instead of eliminated, a slack link's held at 0; the same equations on the constraint manifold, and off it each "
@@ -686,9 +687,8 @@ void write_against_reference(std::ostringstream& md, std::ofstream& csv, std::os
         "velocities and attitudes at the case's rtol and atol, and stay in its Newton iteration's convergence test, "
         "weighted as every component by the one scalar atol (IDASStolerances: 1/(rtol |λ| + atol), so a multiplier's "
         "correction is tested relative to itself, to rtol, where |λ| rtol exceeds atol). Its rows therefore test another discretisation of the motion between events and the DAE's restart, "
-        "not the decisions and impulses it shares: where its booked − lost differs from the two families' at tight "
-        "tolerances (the runs table prints all three), the difference belongs to the formulations between events, "
-        "not to the shared jumps; which of them sets each family's floor is not traced here.\n";
+        "not the decisions and impulses it shares; its booked − lost stands beside the two families' in the runs table, and "
+        "what sets each one's at tight tolerances (the formulation between events, ida's own restart) is not traced here.\n";
   write_cascade(md, ref, "links numbered from 0 at the payload, cable by cable");
   if (const FirstSwitchClosedForm* closed = model.first_switch_closed_form()) {
     std::vector<const SnapPoint*> runs{reference};
