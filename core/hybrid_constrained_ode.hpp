@@ -104,7 +104,8 @@ class HybridConstrainedOde final : public OdeFormulation {
   // jump, every row), and the loss it booked.
   void log_jump(double t, const Eigen::VectorXd& before, const Eigen::VectorXd& after, const std::vector<bool>& closing_rows,
                 const Eigen::VectorXd& closing_rate, const std::vector<HeldFlight>& held_flights) const;
-  // The held rows' multipliers at y (the stabilised equations'), all rows; false where singular.
+  // The held rows' multipliers at y without the stabilisation's terms (the modes' tension, Stabilisation below), all
+  // rows; false where singular.
   bool multipliers(double t, const Eigen::VectorXd& y, Eigen::VectorXd& lambda) const;
   bool held(const Eigen::VectorXd& y, int row) const { return y[base_ + row] > 0.5; }
   // Holds a row, or frees it at its present relative gap g_i / s_i (its release gap, header).
@@ -137,7 +138,8 @@ class HybridConstrainedOde final : public OdeFormulation {
   // stabilisation's terms answer, and a link released beyond its length, or at an outward rate, by that drift closes
   // again one closing offset further out. The standard step of event-driven schemes at an event (Acary & Brogliato
   // 2008). Not booked as work: the kinetic energy it moves is the integration's error, which E - E0 - W keeps.
-  // Returns whether it changed y; false where the held rows' system is singular (y then untouched).
+  // Returns true where it projected (any row held or an equality row); false where none is, or where the held rows'
+  // system is singular (y then untouched).
   bool project_onto_held_rows(Eigen::VectorXd& y) const;
   // The acceleration-level modes (header). Returns whether a mode changed; the rows it held in flight,
   // where asked.

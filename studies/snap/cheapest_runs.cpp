@@ -67,7 +67,7 @@ std::vector<std::string> write_cheapest_runs(std::ostringstream& md, const std::
             ++runs, failed += p->measured.outcome.ok() ? 0 : 1;
             read += p->measured.outcome.ok() && std::isfinite(rules.error(*p)) ? 1 : 0;
           }
-        // A method none of whose counting runs has a reading of this quantity did not fall short of a target: it has
+        // A method none of whose completed runs has a reading of this quantity did not fall short of a target: it has
         // no number to judge (a referee read, 6 Dec: peak tensions withheld where the observer's switches differ).
         if (read == 0 && failed < runs) cell = "no reading";
         if (failed > 0)
